@@ -1,0 +1,418 @@
+//! Diagnoses: what an error most likely *is*, from a lax reading of the bytes at its lead.
+//!
+//! The strict decoder says that `C0 AF` is an `invalid_byte` followed by an
+//! `unexpected_continuation`; a person wants to hear "overlong form of U+002F '/'". A
+//! diagnosis reads the bytes at an error's start the way RFC 2279 would (any lead from C0 to
+//! FD, any continuation bytes, no shortest-form or range checks) and names what it finds,
+//! together with the number of bytes the finding spans, which may cover several following
+//! error units.
+
+use core::fmt;
+
+use super::decoder::{lead_surrogate_at, trail_surrogate_at};
+use super::dialect::{is_continuation, Dialect};
+use super::unit::{CodePoint, ErrorKind, Unit};
+
+/// What a diagnosis found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Finding {
+    /// A `len`-byte form of a value whose shortest form is shorter (`C0 AF` is `/`).
+    Overlong {
+        /// The value the bytes spell.
+        value: CodePoint,
+        /// The length of the form that was used.
+        len: u8,
+    },
+    /// The 3-byte encoding of a UTF-16 surrogate code point.
+    Surrogate {
+        /// The surrogate, U+D800..U+DFFF.
+        value: CodePoint,
+    },
+    /// A lead and a trail surrogate, each written as a 3-byte sequence (CESU-8 style).
+    SurrogatePair {
+        /// The lead (high) surrogate.
+        lead: CodePoint,
+        /// The trail (low) surrogate.
+        trail: CodePoint,
+        /// The supplementary code point the pair stands for.
+        value: CodePoint,
+    },
+    /// A 4-byte form of a value above U+10FFFF.
+    AboveUnicode {
+        /// The value, U+110000..U+1FFFFF.
+        value: CodePoint,
+    },
+    /// A 5- or 6-byte form from RFC 2279, which RFC 3629 removed.
+    LegacyForm {
+        /// The value.
+        value: CodePoint,
+        /// 5 or 6.
+        len: u8,
+    },
+    /// A 4-byte UTF-8 sequence in a dialect (CESU-8, Modified UTF-8) that writes
+    /// supplementary characters as surrogate pairs instead.
+    FourByteForm {
+        /// The supplementary code point.
+        value: CodePoint,
+    },
+    /// A raw `00` byte in Modified UTF-8, which writes U+0000 as `C0 80`.
+    RawNul,
+    /// `FF FE` or `FE FF` at the start of the input: a UTF-16 byte order mark.
+    Utf16Bom {
+        /// `FE FF` (big-endian) rather than `FF FE`.
+        big_endian: bool,
+    },
+    /// A single byte 80..FF between ASCII bytes: the signature of a Latin-1 or
+    /// Windows-1252 character in otherwise UTF-8 text.
+    LoneByte {
+        /// The byte value.
+        byte: u8,
+    },
+}
+
+/// A finding and how many bytes, from the error's start, it explains.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Diagnosis {
+    /// What the bytes most likely are.
+    pub finding: Finding,
+    /// Bytes explained, from the start of the error unit (may span several error units).
+    pub span: u8,
+}
+
+impl Dialect {
+    /// Diagnoses the error `unit` of `bytes` by a lax reading at its start. `None` for a
+    /// scalar, or when nothing more can be said than the error kind itself.
+    ///
+    /// ```
+    /// use hexrune::decode::Dialect;
+    /// let bytes = b"\xC0\xAF";
+    /// let unit = Dialect::Utf8.decode_at(bytes, 0);
+    /// let d = Dialect::Utf8.diagnose(bytes, &unit).unwrap();
+    /// assert_eq!(d.to_string(), "overlong form of U+002F '/'");
+    /// assert_eq!(d.span, 2);
+    /// ```
+    pub fn diagnose(self, bytes: &[u8], unit: &Unit) -> Option<Diagnosis> {
+        let kind = unit.error_kind()?;
+        let at = unit.start;
+        let b0 = bytes[at];
+        if at == 0 && kind == ErrorKind::InvalidByte {
+            match bytes.get(..2) {
+                Some([0xFF, 0xFE]) => return diagnosis(Finding::Utf16Bom { big_endian: false }, 2),
+                Some([0xFE, 0xFF]) => return diagnosis(Finding::Utf16Bom { big_endian: true }, 2),
+                _ => {}
+            }
+        }
+        if b0 == 0 && self == Dialect::Mutf8 {
+            return diagnosis(Finding::RawNul, 1);
+        }
+        if let Some(d) = self.diagnose_surrogate(bytes, at) {
+            return Some(d);
+        }
+        if let Some((value, len)) = lax_read(bytes, at) {
+            if len > value.shortest_len() {
+                return diagnosis(Finding::Overlong { value, len }, len);
+            }
+            if len >= 5 {
+                return diagnosis(Finding::LegacyForm { value, len }, len);
+            }
+            if value > CodePoint::MAX_UNICODE {
+                return diagnosis(Finding::AboveUnicode { value }, len);
+            }
+            if len == 4 && matches!(self, Dialect::Cesu8 | Dialect::Mutf8) {
+                return diagnosis(Finding::FourByteForm { value }, len);
+            }
+        }
+        let isolated = |i: Option<usize>| i.and_then(|i| bytes.get(i)).is_none_or(|b| *b < 0x80);
+        if unit.len == 1 && b0 >= 0x80 && isolated(at.checked_sub(1)) && isolated(Some(at + 1)) {
+            return diagnosis(Finding::LoneByte { byte: b0 }, 1);
+        }
+        None
+    }
+
+    fn diagnose_surrogate(self, bytes: &[u8], at: usize) -> Option<Diagnosis> {
+        if let Some(lead) = lead_surrogate_at(bytes, at) {
+            return Some(match trail_surrogate_at(bytes, at + 3) {
+                Some(trail) => pair(lead, trail, 6),
+                None => Diagnosis {
+                    finding: Finding::Surrogate {
+                        value: CodePoint::new(lead),
+                    },
+                    span: 3,
+                },
+            });
+        }
+        let trail = trail_surrogate_at(bytes, at)?;
+        Some(
+            match at.checked_sub(3).and_then(|l| lead_surrogate_at(bytes, l)) {
+                Some(lead) => pair(lead, trail, 3),
+                None => Diagnosis {
+                    finding: Finding::Surrogate {
+                        value: CodePoint::new(trail),
+                    },
+                    span: 3,
+                },
+            },
+        )
+    }
+}
+
+fn diagnosis(finding: Finding, span: u8) -> Option<Diagnosis> {
+    Some(Diagnosis { finding, span })
+}
+
+fn pair(lead: u32, trail: u32, span: u8) -> Diagnosis {
+    let value = 0x1_0000 + ((lead - 0xD800) << 10) + (trail - 0xDC00);
+    Diagnosis {
+        finding: Finding::SurrogatePair {
+            lead: CodePoint::new(lead),
+            trail: CodePoint::new(trail),
+            value: CodePoint::new(value),
+        },
+        span,
+    }
+}
+
+/// Reads a sequence at `at` as RFC 2279 would without its shortest-form rule: the lead's
+/// leading one bits give the length (2 to 6), then that many continuation bytes must follow.
+/// Returns the value and the length.
+pub(crate) fn lax_read(bytes: &[u8], at: usize) -> Option<(CodePoint, u8)> {
+    let b0 = bytes[at];
+    let len = match b0 {
+        0xC0..=0xDF => 2u8,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        0xF8..=0xFB => 5,
+        0xFC..=0xFD => 6,
+        _ => return None,
+    };
+    let tail = bytes.get(at + 1..at + len as usize)?;
+    let mut value = (b0 & (0x7F >> len)) as u32;
+    for &b in tail {
+        if !is_continuation(b) {
+            return None;
+        }
+        value = (value << 6) | (b & 0x3F) as u32;
+    }
+    Some((CodePoint::new(value), len))
+}
+
+/// Windows-1252's characters for bytes 80..9F (WHATWG Encoding Standard, index-windows-1252);
+/// `None` where the index leaves a byte undefined. Bytes A0..FF are Latin-1 itself.
+const WINDOWS_1252_HIGH: [Option<char>; 32] = [
+    Some('€'),
+    None,
+    Some('‚'),
+    Some('ƒ'),
+    Some('„'),
+    Some('…'),
+    Some('†'),
+    Some('‡'),
+    Some('ˆ'),
+    Some('‰'),
+    Some('Š'),
+    Some('‹'),
+    Some('Œ'),
+    None,
+    Some('Ž'),
+    None,
+    None,
+    Some('‘'),
+    Some('’'),
+    Some('“'),
+    Some('”'),
+    Some('•'),
+    Some('–'),
+    Some('—'),
+    Some('˜'),
+    Some('™'),
+    Some('š'),
+    Some('›'),
+    Some('œ'),
+    None,
+    Some('ž'),
+    Some('Ÿ'),
+];
+
+/// The Windows-1252 reading of a byte 80..FF, where it is a printable character.
+pub fn windows_1252(byte: u8) -> Option<char> {
+    match byte {
+        0x80..=0x9F => WINDOWS_1252_HIGH[(byte - 0x80) as usize],
+        0xA0 | 0xAD => None, // no-break space and soft hyphen: invisible when quoted
+        0xA1..=0xFF => char::from_u32(byte as u32),
+        _ => None,
+    }
+}
+
+/// A character that is safe and useful to show in quotes inside a diagnosis: printable ASCII
+/// and printable Latin-1. Everything else is named by its code point only.
+fn quotable(value: CodePoint) -> Option<char> {
+    match value.value() {
+        0x20..=0x7E | 0xA1..=0xAC | 0xAE..=0xFF => value.to_char(),
+        _ => None,
+    }
+}
+
+struct Quoted(CodePoint);
+
+impl fmt::Display for Quoted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)?;
+        match quotable(self.0) {
+            Some(c) => write!(f, " '{c}'"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Finding::Overlong { value, len } if value.value() == 0 && len == 2 => {
+                write!(f, "overlong form of U+0000 (Modified UTF-8's NUL)")
+            }
+            Finding::Overlong { value, .. } => write!(f, "overlong form of {}", Quoted(value)),
+            Finding::Surrogate { value } => {
+                let which = if value.is_lead_surrogate() { "lead" } else { "trail" };
+                write!(f, "UTF-16 surrogate {value} ({which} half, not a character)")
+            }
+            Finding::SurrogatePair { lead, trail, value } => write!(
+                f,
+                "surrogate pair {lead} {trail} for {value} written as two 3-byte sequences (CESU-8 style)"
+            ),
+            Finding::AboveUnicode { value } => write!(f, "{value}, above U+10FFFF"),
+            Finding::LegacyForm { value, len } => {
+                write!(f, "a {len}-byte form from RFC 2279 ({value})")
+            }
+            Finding::FourByteForm { value } => write!(
+                f,
+                "4-byte UTF-8 form of {value}; this dialect writes it as a surrogate pair"
+            ),
+            Finding::RawNul => write!(f, "raw NUL byte; Modified UTF-8 writes U+0000 as C0 80"),
+            Finding::Utf16Bom { big_endian: true } => {
+                write!(f, "UTF-16BE byte order mark: the input looks like UTF-16")
+            }
+            Finding::Utf16Bom { big_endian: false } => {
+                write!(f, "UTF-16LE byte order mark: the input looks like UTF-16")
+            }
+            Finding::LoneByte { byte } => match windows_1252(byte) {
+                Some(c) => write!(f, "lone byte {byte:02X}: '{c}' in Latin-1/Windows-1252?"),
+                None => write!(f, "lone byte {byte:02X} between ASCII bytes"),
+            },
+        }
+    }
+}
+
+impl fmt::Display for Diagnosis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.finding.fmt(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn diag(d: Dialect, bytes: &[u8], at: usize) -> Option<(String, u8)> {
+        let unit = d.unit_containing(bytes, at);
+        d.diagnose(bytes, &unit).map(|x| (x.to_string(), x.span))
+    }
+
+    fn text(d: Dialect, bytes: &[u8]) -> String {
+        diag(d, bytes, 0).map(|x| x.0).unwrap_or_default()
+    }
+
+    #[test]
+    fn issue_examples() {
+        let u = Dialect::Utf8;
+        assert_eq!(
+            diag(u, b"\xC0\xAF", 0),
+            Some(("overlong form of U+002F '/'".into(), 2))
+        );
+        assert_eq!(
+            diag(u, b"\xED\xA0\x80", 0),
+            Some((
+                "UTF-16 surrogate U+D800 (lead half, not a character)".into(),
+                3
+            ))
+        );
+        assert_eq!(
+            diag(u, b"\xF4\x90\x80\x80", 0),
+            Some(("U+110000, above U+10FFFF".into(), 4))
+        );
+        assert_eq!(
+            diag(u, b"\xF8\x88\x80\x80\x80", 0),
+            Some(("a 5-byte form from RFC 2279 (U+200000)".into(), 5))
+        );
+    }
+
+    #[test]
+    fn more_findings() {
+        let u = Dialect::Utf8;
+        assert_eq!(text(u, b"\xE0\x80\x80"), "overlong form of U+0000");
+        assert_eq!(
+            text(u, b"\xC0\x80"),
+            "overlong form of U+0000 (Modified UTF-8's NUL)"
+        );
+        assert_eq!(text(u, b"\xC3\x83"), ""); // valid: no error, no diagnosis
+        assert_eq!(text(u, b"\xF0\x80\x80\xAF"), "overlong form of U+002F '/'");
+        assert_eq!(text(u, b"\xC1\xA9"), "overlong form of U+0069 'i'");
+        assert_eq!(
+            diag(u, b"\xED\xA0\xBD\xED\xB8\x80", 0),
+            Some((
+                "surrogate pair U+D83D U+DE00 for U+1F600 written as two 3-byte sequences (CESU-8 style)".into(),
+                6
+            ))
+        );
+        assert_eq!(
+            diag(u, b"\xED\xA0\xBD\xED\xB8\x80", 3).map(|x| x.1),
+            Some(3)
+        );
+        assert_eq!(
+            text(u, b"\xFF\xFEa\x00"),
+            "UTF-16LE byte order mark: the input looks like UTF-16"
+        );
+        assert_eq!(
+            text(u, b"\xFE\xFF\x00a"),
+            "UTF-16BE byte order mark: the input looks like UTF-16"
+        );
+        assert_eq!(
+            diag(u, b"caf\xE9 ok", 3).map(|x| x.0).as_deref(),
+            Some("lone byte E9: 'é' in Latin-1/Windows-1252?")
+        );
+        assert_eq!(
+            diag(u, b"\x93q\x94", 0).map(|x| x.0).as_deref(),
+            Some("lone byte 93: '“' in Latin-1/Windows-1252?")
+        );
+        assert_eq!(
+            diag(u, b"a\x81", 1).map(|x| x.0).as_deref(),
+            Some("lone byte 81 between ASCII bytes")
+        );
+        // not isolated: no Latin-1 guess
+        assert_eq!(diag(u, b"\xE9\xE9", 0), None);
+        assert_eq!(
+            text(Dialect::Cesu8, "\u{1F600}".as_bytes()),
+            "4-byte UTF-8 form of U+1F600; this dialect writes it as a surrogate pair"
+        );
+        assert_eq!(
+            text(Dialect::Mutf8, b"\x00"),
+            "raw NUL byte; Modified UTF-8 writes U+0000 as C0 80"
+        );
+        assert_eq!(
+            text(Dialect::Mutf8, b"\xC0\xAF"),
+            "overlong form of U+002F '/'"
+        );
+    }
+
+    #[test]
+    fn windows_1252_table() {
+        assert_eq!(windows_1252(0x80), Some('€'));
+        assert_eq!(windows_1252(0x81), None);
+        assert_eq!(windows_1252(0x9F), Some('Ÿ'));
+        assert_eq!(windows_1252(0xE9), Some('é'));
+        assert_eq!(windows_1252(0x41), None);
+        let undefined: Vec<u8> = (0x80..=0x9F)
+            .filter(|b| windows_1252(*b).is_none())
+            .collect();
+        assert_eq!(undefined, [0x81, 0x8D, 0x8F, 0x90, 0x9D]);
+    }
+}

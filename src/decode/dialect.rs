@@ -1,0 +1,359 @@
+//! The dialects hexrune decodes and the role every byte value can play in each.
+//!
+//! A dialect is fully described by two things: the 256-entry role table below (which byte
+//! values are ASCII, continuation bytes, leads of which length with which range allowed for the
+//! second byte, or never valid), and a small set of surrogate rules applied in
+//! [`super::decoder`] (pairs of 3-byte surrogate encodings in CESU-8, Modified UTF-8 and
+//! WTF-8). Everything here is a `const` table: no allocation, no I/O.
+
+use core::fmt;
+
+/// An encoding form of the UTF-8 family.
+///
+/// | dialect  | definition | longest unit | look-back for resync |
+/// |----------|------------|--------------|----------------------|
+/// | `utf8`   | RFC 3629, Unicode Table 3-7 | 4 bytes | 3 bytes |
+/// | `cesu8`  | Unicode TR #26: supplementary characters as two 3-byte surrogates | 6 bytes | 5 bytes |
+/// | `mutf8`  | Java's Modified UTF-8: CESU-8 plus `C0 80` for U+0000 | 6 bytes | 5 bytes |
+/// | `wtf8`   | WTF-8: generalized UTF-8, lone surrogates allowed, pairs must be 4 bytes | 4 bytes | 3 bytes |
+/// | `legacy` | RFC 2279 / FSS-UTF: 1 to 6 bytes, values up to U+7FFFFFFF | 6 bytes | 5 bytes |
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Dialect {
+    /// Strict UTF-8 (RFC 3629).
+    #[default]
+    Utf8,
+    /// CESU-8 (Unicode Technical Report #26).
+    Cesu8,
+    /// Java's Modified UTF-8 (`DataInput`, JNI, class files).
+    Mutf8,
+    /// WTF-8 (potentially ill-formed UTF-16 stored in generalized UTF-8).
+    Wtf8,
+    /// The original 1 to 6 byte form of RFC 2279 / ISO 10646-1 Annex R.
+    Legacy,
+}
+
+impl Dialect {
+    /// Every dialect, in the order hexrune cycles through them.
+    pub const ALL: [Dialect; 5] = [
+        Dialect::Utf8,
+        Dialect::Cesu8,
+        Dialect::Mutf8,
+        Dialect::Wtf8,
+        Dialect::Legacy,
+    ];
+
+    /// The name used on the command line and in machine output.
+    ///
+    /// ```
+    /// use hexrune::decode::Dialect;
+    /// assert_eq!(Dialect::Mutf8.name(), "mutf8");
+    /// assert_eq!(Dialect::from_name("CESU-8"), Some(Dialect::Cesu8));
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Dialect::Utf8 => "utf8",
+            Dialect::Cesu8 => "cesu8",
+            Dialect::Mutf8 => "mutf8",
+            Dialect::Wtf8 => "wtf8",
+            Dialect::Legacy => "legacy",
+        }
+    }
+
+    /// A one-line description for help screens.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Dialect::Utf8 => "UTF-8 (RFC 3629)",
+            Dialect::Cesu8 => "CESU-8 (Unicode TR #26)",
+            Dialect::Mutf8 => "Modified UTF-8 (Java)",
+            Dialect::Wtf8 => "WTF-8",
+            Dialect::Legacy => "legacy UTF-8 (RFC 2279, 1 to 6 bytes)",
+        }
+    }
+
+    /// Parses a dialect name, ignoring case, `-` and `_` (`UTF-8`, `cesu_8`, `rfc2279` work).
+    pub fn from_name(name: &str) -> Option<Dialect> {
+        let folded: String = name
+            .chars()
+            .filter(|c| *c != '-' && *c != '_')
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        match folded.as_str() {
+            "utf8" => Some(Dialect::Utf8),
+            "cesu8" | "cesu" => Some(Dialect::Cesu8),
+            "mutf8" | "modifiedutf8" | "javautf8" => Some(Dialect::Mutf8),
+            "wtf8" => Some(Dialect::Wtf8),
+            "legacy" | "rfc2279" | "fssutf" => Some(Dialect::Legacy),
+            _ => None,
+        }
+    }
+
+    /// The dialect after this one in [`Dialect::ALL`], wrapping around.
+    pub fn next(self) -> Dialect {
+        let i = Dialect::ALL.iter().position(|d| *d == self).unwrap_or(0);
+        Dialect::ALL[(i + 1) % Dialect::ALL.len()]
+    }
+
+    /// The longest unit this dialect forms, in bytes: 4, or 6 where a dialect has 6-byte
+    /// units (a CESU-8 / Modified UTF-8 surrogate pair, an RFC 2279 6-byte form).
+    pub const fn max_unit_len(self) -> usize {
+        match self {
+            Dialect::Utf8 | Dialect::Wtf8 => 4,
+            Dialect::Cesu8 | Dialect::Mutf8 | Dialect::Legacy => 6,
+        }
+    }
+
+    /// How far back from an offset resync may look to find the start of the unit containing
+    /// it: `max_unit_len() - 1`, so 3 bytes in UTF-8 and WTF-8, 5 in the others.
+    pub const fn max_lookback(self) -> usize {
+        self.max_unit_len() - 1
+    }
+
+    /// The role of byte value `b` in this dialect.
+    ///
+    /// ```
+    /// use hexrune::decode::{ByteRange, ByteRole, Dialect};
+    /// assert_eq!(Dialect::Utf8.role(0xE0), ByteRole::Lead { len: 3, second: ByteRange::new(0xA0, 0xBF) });
+    /// assert_eq!(Dialect::Utf8.role(0xC0), ByteRole::Never);
+    /// assert_eq!(Dialect::Mutf8.role(0x00), ByteRole::Never);
+    /// ```
+    #[inline(always)]
+    pub fn role(self, b: u8) -> ByteRole {
+        self.roles()[b as usize]
+    }
+
+    /// The whole 256-entry role table of this dialect.
+    pub fn roles(self) -> &'static [ByteRole; 256] {
+        match self {
+            Dialect::Utf8 => &UTF8_ROLES,
+            Dialect::Cesu8 => &CESU8_ROLES,
+            Dialect::Mutf8 => &MUTF8_ROLES,
+            Dialect::Wtf8 => &WTF8_ROLES,
+            Dialect::Legacy => &LEGACY_ROLES,
+        }
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An inclusive range of byte values, written `A0..BF` as in the Unicode Standard's Table 3-7.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ByteRange {
+    /// The smallest byte value in the range.
+    pub lo: u8,
+    /// The largest byte value in the range.
+    pub hi: u8,
+}
+
+impl ByteRange {
+    /// The range of all continuation bytes, `80..BF`.
+    pub const CONTINUATION: ByteRange = ByteRange::new(0x80, 0xBF);
+
+    /// A range from `lo` to `hi`, both included.
+    pub const fn new(lo: u8, hi: u8) -> ByteRange {
+        ByteRange { lo, hi }
+    }
+
+    /// Whether `b` lies in the range.
+    #[inline(always)]
+    pub const fn contains(self, b: u8) -> bool {
+        self.lo <= b && b <= self.hi
+    }
+}
+
+impl fmt::Display for ByteRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.lo == self.hi {
+            write!(f, "{:02X}", self.lo)
+        } else {
+            write!(f, "{:02X}..{:02X}", self.lo, self.hi)
+        }
+    }
+}
+
+/// What a byte value can be in a dialect, before looking at its neighbours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ByteRole {
+    /// A one-byte unit, `00..7F` (except `00` in Modified UTF-8).
+    Ascii,
+    /// A continuation byte, `80..BF`: valid only inside a sequence.
+    Continuation,
+    /// The first byte of a `len`-byte sequence (2 to 6) whose second byte must lie in
+    /// `second`; every later byte must be a continuation byte. A lead whose `second` is
+    /// narrower than `80..BF` is a *restricted* lead (E0, ED, F0, F4 in UTF-8).
+    Lead {
+        /// The length of the sequence this byte starts.
+        len: u8,
+        /// The bytes allowed in second position.
+        second: ByteRange,
+    },
+    /// A byte value that never occurs in this dialect (C0, C1, F5..FF in UTF-8).
+    Never,
+}
+
+impl ByteRole {
+    /// Whether this is a lead whose second byte is restricted to less than `80..BF`.
+    pub fn is_restricted(self) -> bool {
+        matches!(self, ByteRole::Lead { second, .. } if second != ByteRange::CONTINUATION)
+    }
+}
+
+/// Whether `b` is a continuation byte (`10xxxxxx`). The same in every dialect.
+#[inline(always)]
+pub const fn is_continuation(b: u8) -> bool {
+    (b as i8) < -64
+}
+
+const C: ByteRange = ByteRange::CONTINUATION;
+
+const fn lead(len: u8, lo: u8, hi: u8) -> ByteRole {
+    ByteRole::Lead {
+        len,
+        second: ByteRange::new(lo, hi),
+    }
+}
+
+/// Differences of the other dialects from this base are applied by [`build`].
+const fn base_role(b: u8) -> ByteRole {
+    match b {
+        0x00..=0x7F => ByteRole::Ascii,
+        0x80..=0xBF => ByteRole::Continuation,
+        0xC2..=0xDF => lead(2, C.lo, C.hi),
+        0xE0 => lead(3, 0xA0, 0xBF),
+        0xE1..=0xEC | 0xEE..=0xEF => lead(3, C.lo, C.hi),
+        0xED => lead(3, 0x80, 0x9F),
+        0xF0 => lead(4, 0x90, 0xBF),
+        0xF1..=0xF3 => lead(4, C.lo, C.hi),
+        0xF4 => lead(4, 0x80, 0x8F),
+        _ => ByteRole::Never, // C0, C1, F5..FF
+    }
+}
+
+const fn dialect_role(d: Dialect, b: u8) -> ByteRole {
+    match (d, b) {
+        (Dialect::Utf8, _) => base_role(b),
+        // Surrogate encodings are well-formed 3-byte sequences in every dialect but UTF-8;
+        // what happens to them next (pairing) is the decoder's business.
+        (Dialect::Cesu8 | Dialect::Mutf8 | Dialect::Wtf8 | Dialect::Legacy, 0xED) => {
+            lead(3, C.lo, C.hi)
+        }
+        // CESU-8 and Modified UTF-8 have no 4-byte forms.
+        (Dialect::Cesu8 | Dialect::Mutf8, 0xF0..=0xF4) => ByteRole::Never,
+        (Dialect::Mutf8, 0x00) => ByteRole::Never,
+        (Dialect::Mutf8, 0xC0) => lead(2, 0x80, 0x80),
+        (Dialect::Legacy, 0xF4..=0xF7) => lead(4, C.lo, C.hi),
+        (Dialect::Legacy, 0xF8) => lead(5, 0x88, 0xBF),
+        (Dialect::Legacy, 0xF9..=0xFB) => lead(5, C.lo, C.hi),
+        (Dialect::Legacy, 0xFC) => lead(6, 0x84, 0xBF),
+        (Dialect::Legacy, 0xFD) => lead(6, C.lo, C.hi),
+        _ => base_role(b),
+    }
+}
+
+const fn build(d: Dialect) -> [ByteRole; 256] {
+    let mut table = [ByteRole::Never; 256];
+    let mut i = 0;
+    while i < 256 {
+        table[i] = dialect_role(d, i as u8);
+        i += 1;
+    }
+    table
+}
+
+static UTF8_ROLES: [ByteRole; 256] = build(Dialect::Utf8);
+static CESU8_ROLES: [ByteRole; 256] = build(Dialect::Cesu8);
+static MUTF8_ROLES: [ByteRole; 256] = build(Dialect::Mutf8);
+static WTF8_ROLES: [ByteRole; 256] = build(Dialect::Wtf8);
+static LEGACY_ROLES: [ByteRole; 256] = build(Dialect::Legacy);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leads(d: Dialect, len: u8) -> Vec<u8> {
+        (0..=255u8)
+            .filter(|b| matches!(d.role(*b), ByteRole::Lead { len: l, .. } if l == len))
+            .collect()
+    }
+
+    fn never(d: Dialect) -> Vec<u8> {
+        (0..=255u8)
+            .filter(|b| d.role(*b) == ByteRole::Never)
+            .collect()
+    }
+
+    #[test]
+    fn utf8_table_is_table_3_7() {
+        let d = Dialect::Utf8;
+        assert_eq!(leads(d, 2), (0xC2..=0xDF).collect::<Vec<u8>>());
+        assert_eq!(leads(d, 3), (0xE0..=0xEF).collect::<Vec<u8>>());
+        assert_eq!(leads(d, 4), (0xF0..=0xF4).collect::<Vec<u8>>());
+        let mut expected_never = vec![0xC0, 0xC1];
+        expected_never.extend(0xF5..=0xFF);
+        assert_eq!(never(d), expected_never);
+        let restricted: Vec<(u8, String)> = (0..=255u8)
+            .filter(|b| d.role(*b).is_restricted())
+            .map(|b| match d.role(b) {
+                ByteRole::Lead { second, .. } => (b, second.to_string()),
+                _ => unreachable!(),
+            })
+            .collect();
+        assert_eq!(
+            restricted,
+            vec![
+                (0xE0, "A0..BF".to_string()),
+                (0xED, "80..9F".to_string()),
+                (0xF0, "90..BF".to_string()),
+                (0xF4, "80..8F".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn dialect_differences() {
+        assert_eq!(Dialect::Cesu8.role(0xED), lead(3, 0x80, 0xBF));
+        assert_eq!(Dialect::Cesu8.role(0xF0), ByteRole::Never);
+        assert_eq!(Dialect::Cesu8.role(0x00), ByteRole::Ascii);
+        assert_eq!(Dialect::Mutf8.role(0x00), ByteRole::Never);
+        assert_eq!(Dialect::Mutf8.role(0xC0), lead(2, 0x80, 0x80));
+        assert_eq!(Dialect::Mutf8.role(0xC1), ByteRole::Never);
+        assert_eq!(Dialect::Wtf8.role(0xED), lead(3, 0x80, 0xBF));
+        assert_eq!(Dialect::Wtf8.role(0xF4), lead(4, 0x80, 0x8F));
+        assert_eq!(
+            leads(Dialect::Legacy, 4),
+            (0xF0..=0xF7).collect::<Vec<u8>>()
+        );
+        assert_eq!(
+            leads(Dialect::Legacy, 5),
+            (0xF8..=0xFB).collect::<Vec<u8>>()
+        );
+        assert_eq!(leads(Dialect::Legacy, 6), vec![0xFC, 0xFD]);
+        assert_eq!(never(Dialect::Legacy), vec![0xC0, 0xC1, 0xFE, 0xFF]);
+        assert_eq!(Dialect::Legacy.role(0xF8), lead(5, 0x88, 0xBF));
+        assert_eq!(Dialect::Legacy.role(0xFC), lead(6, 0x84, 0xBF));
+    }
+
+    #[test]
+    fn continuation_test_matches_range() {
+        for b in 0..=255u8 {
+            assert_eq!(is_continuation(b), (0x80..=0xBF).contains(&b), "{b:02X}");
+            for d in Dialect::ALL {
+                assert_eq!(d.role(b) == ByteRole::Continuation, is_continuation(b));
+            }
+        }
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for d in Dialect::ALL {
+            assert_eq!(Dialect::from_name(d.name()), Some(d));
+        }
+        assert_eq!(Dialect::from_name("UTF-8"), Some(Dialect::Utf8));
+        assert_eq!(Dialect::from_name("rfc2279"), Some(Dialect::Legacy));
+        assert_eq!(Dialect::from_name("latin1"), None);
+        assert_eq!(Dialect::Legacy.next(), Dialect::Utf8);
+    }
+}

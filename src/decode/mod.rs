@@ -1,0 +1,36 @@
+//! Pure decoding of the UTF-8 family: units, error kinds, byte roles, resync, diagnoses.
+//!
+//! This module is the ground truth the rest of hexrune stands on. It knows nothing of files,
+//! terminals or other modules of the crate, depends on no other crate, and never allocates:
+//! it takes a byte slice and answers questions about it.
+//!
+//! - [`Dialect`] names an encoding form (UTF-8, CESU-8, Modified UTF-8, WTF-8, RFC 2279) and
+//!   carries its 256-entry [`ByteRole`] table.
+//! - [`Dialect::units`] cuts a slice into [`Unit`]s: scalars (value and length class) and
+//!   errors ([`ErrorKind`]), following the Unicode Standard's "U+FFFD substitution of maximal
+//!   subparts" (ch. 3.9): an error is the longest prefix of a well-formed sequence the input
+//!   holds, or one byte. In UTF-8, unit boundaries equal `core::str::Utf8Chunks`.
+//! - [`Dialect::unit_containing`] resyncs from any offset by looking back at most 3 bytes
+//!   (5 in dialects with 6-byte units), so a viewer can jump anywhere in a huge file.
+//! - [`Dialect::expected`] and [`Dialect::diagnose`] explain an error: the byte range that
+//!   was expected, and what a lax reading of the bytes suggests they were meant to be.
+//!
+//! ```
+//! use hexrune::decode::{Dialect, ErrorKind};
+//! let bytes = b"\x61\xF1\x80\x80\xE1\x80\xC2\x62\x80\x63\x80\xBF\x64";
+//! let units: Vec<_> = Dialect::Utf8.units(bytes).map(|u| (u.start, u.len, u.is_error())).collect();
+//! assert_eq!(units, [
+//!     (0, 1, false), (1, 3, true), (4, 2, true), (6, 1, true), (7, 1, false),
+//!     (8, 1, true), (9, 1, false), (10, 1, true), (11, 1, true), (12, 1, false),
+//! ]);
+//! ```
+
+mod decoder;
+mod diagnose;
+mod dialect;
+mod unit;
+
+pub use decoder::Units;
+pub use diagnose::{windows_1252, Diagnosis, Finding};
+pub use dialect::{is_continuation, ByteRange, ByteRole, Dialect};
+pub use unit::{CodePoint, ErrorKind, Unit, UnitKind};

@@ -1,0 +1,14 @@
+//! hexrune: a terminal inspector for UTF-8 byte structure.
+//!
+//! The library is layered; each layer knows only the ones above it:
+//!
+//! - [`decode`]: pure decoding of the UTF-8 family (no I/O, no dependencies).
+//! - [`source`]: the bytes of one input, memory-mapped or read into memory.
+//! - [`scan`]: one loop over a whole input that pushes what it finds into sinks; every
+//!   command uses it, so they cannot disagree.
+//! - [`report`]: the human and JSON Lines renderings of what the scan found.
+
+#![forbid(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
+
+pub mod decode;
