@@ -12,3 +12,5 @@
 #![warn(missing_docs)]
 
 pub mod decode;
+pub mod scan;
+pub mod source;

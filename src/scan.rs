@@ -1,0 +1,258 @@
+//! One loop over a whole input that pushes what it finds into sinks.
+//!
+//! [`scan`] walks a byte slice front to back. Stretches that are valid UTF-8 are confirmed
+//! by a SIMD validator (simdutf8) and reported in bulk, as per-class counts
+//! ([`Sink::valid_run`]); around errors the precise decoder of [`crate::decode`] takes over
+//! and reports every unit ([`Sink::unit`]) until the input has been clean for a while. The
+//! units reported, together with the counted runs, are exactly the units of
+//! [`Dialect::units`] (tested for every dialect on random inputs with random block sizes).
+//!
+//! Every command uses this one loop, so they cannot disagree. This module knows decoding,
+//! not files or terminals.
+
+use crate::decode::{Dialect, ErrorKind, Unit};
+
+/// Receives what a scan finds, in input order.
+pub trait Sink {
+    /// `len` bytes from `start` are well-formed, made of `classes[k]` scalars of class `k`
+    /// (index 0 is unused). Their units are not reported one by one.
+    fn valid_run(&mut self, start: usize, len: usize, classes: &ClassCounts);
+
+    /// One unit, decoded precisely (a scalar near an error, or an error). `bytes` is the
+    /// whole input the scan runs over, for context.
+    fn unit(&mut self, bytes: &[u8], unit: &Unit);
+}
+
+/// Number of scalars per sequence-length class; index 0 unused, 1 to 6 used.
+pub type ClassCounts = [u64; 7];
+
+impl<A: Sink, B: Sink> Sink for (A, B) {
+    fn valid_run(&mut self, start: usize, len: usize, classes: &ClassCounts) {
+        self.0.valid_run(start, len, classes);
+        self.1.valid_run(start, len, classes);
+    }
+    fn unit(&mut self, bytes: &[u8], unit: &Unit) {
+        self.0.unit(bytes, unit);
+        self.1.unit(bytes, unit);
+    }
+}
+
+impl<S: Sink + ?Sized> Sink for &mut S {
+    fn valid_run(&mut self, start: usize, len: usize, classes: &ClassCounts) {
+        (**self).valid_run(start, len, classes);
+    }
+    fn unit(&mut self, bytes: &[u8], unit: &Unit) {
+        (**self).unit(bytes, unit);
+    }
+}
+
+/// How many bytes the fast path hands to the validator at once.
+const BLOCK: usize = 64 * 1024;
+
+/// After an error, the precise decoder keeps going until it has seen this many bytes without
+/// one; dense errors (random or binary data) then never bounce through the fast path.
+const CLEAN_STRETCH: usize = 64;
+
+/// Scans all of `bytes` in `dialect`, pushing into `sink`.
+pub fn scan(dialect: Dialect, bytes: &[u8], sink: &mut impl Sink) {
+    let mut pos = 0;
+    while pos < bytes.len() {
+        let end = bytes.len().min(pos + BLOCK);
+        let block = &bytes[pos..end];
+        let valid = match simdutf8::compat::from_utf8(block) {
+            Ok(_) => block.len(),
+            Err(e) => e.valid_up_to(),
+        };
+        if valid > 0 {
+            emit_utf8_run(dialect, bytes, pos, valid, sink);
+            pos += valid;
+        }
+        if pos < end {
+            pos = decode_until_clean(dialect, bytes, pos, sink);
+        }
+    }
+}
+
+/// Reports `bytes[start..start + len]`, known to be well-formed UTF-8. Such bytes decode
+/// to the same units in every dialect, except that CESU-8 and Modified UTF-8 reject 4-byte
+/// forms and Modified UTF-8 rejects raw `00`: where those occur, the run is decoded precisely.
+fn emit_utf8_run(dialect: Dialect, bytes: &[u8], start: usize, len: usize, sink: &mut impl Sink) {
+    let run = &bytes[start..start + len];
+    let classes = count_classes(run);
+    let rejects_some = match dialect {
+        Dialect::Cesu8 => classes[4] > 0,
+        Dialect::Mutf8 => classes[4] > 0 || run.contains(&0),
+        Dialect::Utf8 | Dialect::Wtf8 | Dialect::Legacy => false,
+    };
+    if !rejects_some {
+        sink.valid_run(start, len, &classes);
+        return;
+    }
+    let mut pos = start;
+    while pos < start + len {
+        let unit = dialect.decode_at(bytes, pos);
+        sink.unit(bytes, &unit);
+        pos = unit.end();
+    }
+}
+
+/// Decodes unit by unit from `pos` (a unit boundary) until `CLEAN_STRETCH` bytes in a row
+/// were error-free, or the end; returns where it stopped (a unit boundary).
+fn decode_until_clean(
+    dialect: Dialect,
+    bytes: &[u8],
+    mut pos: usize,
+    sink: &mut impl Sink,
+) -> usize {
+    let mut clean_since = pos;
+    while pos < bytes.len() && pos - clean_since < CLEAN_STRETCH {
+        let unit = dialect.decode_at(bytes, pos);
+        sink.unit(bytes, &unit);
+        pos = unit.end();
+        if unit.is_error() {
+            clean_since = pos;
+        }
+    }
+    pos
+}
+
+/// Counts the scalars of each class in well-formed UTF-8 by counting lead bytes.
+pub fn count_classes(run: &[u8]) -> ClassCounts {
+    let mut classes = [0u64; 7];
+    // Narrow accumulators over short blocks let the compiler vectorise the loop.
+    for block in run.chunks(u16::MAX as usize) {
+        let (mut ascii, mut ge_c0, mut ge_e0, mut ge_f0) = (0u16, 0u16, 0u16, 0u16);
+        for &b in block {
+            ascii += (b < 0x80) as u16;
+            ge_c0 += (b >= 0xC0) as u16;
+            ge_e0 += (b >= 0xE0) as u16;
+            ge_f0 += (b >= 0xF0) as u16;
+        }
+        classes[1] += ascii as u64;
+        classes[2] += (ge_c0 - ge_e0) as u64;
+        classes[3] += (ge_e0 - ge_f0) as u64;
+        classes[4] += ge_f0 as u64;
+    }
+    classes
+}
+
+/// Counts per class and per error kind, the first and last error: the sink behind every
+/// summary.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Scalars per class (index 1 to 6).
+    pub classes: ClassCounts,
+    /// Error units per kind, indexed by [`ErrorKind::index`].
+    pub errors: [u64; ErrorKind::ALL.len()],
+    /// Offset of the first error unit.
+    pub first_error: Option<usize>,
+    /// Offset of the last error unit.
+    pub last_error: Option<usize>,
+}
+
+impl Tally {
+    /// Total number of error units.
+    pub fn error_count(&self) -> u64 {
+        self.errors.iter().sum()
+    }
+
+    /// Total number of units (scalars and errors).
+    pub fn unit_count(&self) -> u64 {
+        self.classes.iter().sum::<u64>() + self.error_count()
+    }
+
+    /// The number of errors of one kind.
+    pub fn errors_of(&self, kind: ErrorKind) -> u64 {
+        self.errors[kind.index()]
+    }
+}
+
+impl Sink for Tally {
+    fn valid_run(&mut self, _start: usize, _len: usize, classes: &ClassCounts) {
+        for (total, n) in self.classes.iter_mut().zip(classes) {
+            *total += n;
+        }
+    }
+
+    fn unit(&mut self, _bytes: &[u8], unit: &Unit) {
+        match unit.error_kind() {
+            None => self.classes[unit.len as usize] += 1,
+            Some(kind) => {
+                self.errors[kind.index()] += 1;
+                self.first_error.get_or_insert(unit.start);
+                self.last_error = Some(unit.start);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rebuilds the unit list a scan reports, expanding counted runs by decoding them.
+    struct Collect(Vec<Unit>, Vec<u8>);
+    impl Sink for Collect {
+        fn valid_run(&mut self, start: usize, len: usize, classes: &ClassCounts) {
+            let units: Vec<Unit> = Dialect::Utf8.units(&self.1[start..start + len]).collect();
+            let mut check = [0u64; 7];
+            for u in &units {
+                assert!(!u.is_error());
+                check[u.len as usize] += 1;
+            }
+            assert_eq!(&check, classes);
+            self.0.extend(units.into_iter().map(|mut u| {
+                u.start += start;
+                u
+            }));
+        }
+        fn unit(&mut self, _bytes: &[u8], unit: &Unit) {
+            self.0.push(*unit);
+        }
+    }
+
+    fn scanned(d: Dialect, bytes: &[u8]) -> Vec<Unit> {
+        let mut sink = Collect(Vec::new(), bytes.to_vec());
+        scan(d, bytes, &mut sink);
+        sink.0
+    }
+
+    #[test]
+    fn scan_equals_units_on_mixed_input() {
+        let mut input = Vec::new();
+        for i in 0..5000u32 {
+            input.extend_from_slice("héllo wörld €😀 ".as_bytes());
+            if i % 97 == 0 {
+                input.extend_from_slice(
+                    b"\xE1\x80\xC0\xAF\xED\xA0\xBD\xED\xB8\x80\x00\xC0\x80\xF8\x88\x80\x80\x80",
+                );
+            }
+        }
+        for d in Dialect::ALL {
+            let expected: Vec<Unit> = d.units(&input).collect();
+            assert_eq!(scanned(d, &input), expected, "{d}");
+        }
+    }
+
+    #[test]
+    fn tally_counts() {
+        let mut tally = Tally::default();
+        scan(
+            Dialect::Utf8,
+            "a\u{E9}\u{20AC}\u{1F600}\u{1F600}".as_bytes(),
+            &mut tally,
+        );
+        scan(Dialect::Utf8, b"x\xE1\x80", &mut tally);
+        assert_eq!(tally.classes, [0, 2, 1, 1, 2, 0, 0]);
+        assert_eq!(tally.errors_of(ErrorKind::TruncatedEof), 1);
+        assert_eq!(tally.error_count(), 1);
+        assert_eq!(tally.first_error, Some(1));
+    }
+
+    #[test]
+    fn class_counts() {
+        assert_eq!(count_classes("aé€😀a".as_bytes()), [0, 2, 1, 1, 1, 0, 0]);
+        let big = "€".repeat(70_000);
+        assert_eq!(count_classes(big.as_bytes())[3], 70_000);
+    }
+}

@@ -1,0 +1,491 @@
+//! The bytes of one input: a read-only memory map of a regular file, or an owned buffer for
+//! stdin, pipes and empty files.
+//!
+//! This is the only module with `unsafe` code. It knows nothing of decoding.
+//!
+//! # A file truncated while it is mapped
+//!
+//! Reading a mapped page that lies past a file's new end raises SIGBUS, which would kill the
+//! process. [`Source::open`] registers every map in a small process-wide table and installs,
+//! once, a SIGBUS handler: when the faulting address lies in a registered map, the handler
+//! maps a page of zeros over the faulting page (so the read that faulted completes, seeing
+//! zeros) and marks the map as damaged; a fault anywhere else is handed to the previous
+//! handler (by default, the process dies as it would have). Callers ask
+//! [`Source::check_intact`] after reading to learn whether what they read can be trusted.
+//!
+//! hexrune never writes to an input: files are opened read-only (with `O_NOATIME` where the
+//! kernel allows it, so not even the access time changes) and mapped `PROT_READ`.
+
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read};
+use std::os::fd::AsFd;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Once;
+
+use memmap2::{Advice, Mmap};
+
+/// Why an input could not be opened or read. Messages are lowercase, without the OS error
+/// number, ready to follow `hexrune: <file>: `.
+#[derive(Debug)]
+pub enum SourceError {
+    /// The path does not exist.
+    NotFound,
+    /// The path exists but may not be read.
+    PermissionDenied,
+    /// The path is a directory.
+    IsDirectory,
+    /// The path is a device or socket, which hexrune does not read (it could block or never
+    /// end); the string names what it is.
+    NotRegular(&'static str),
+    /// The file shrank while it was mapped: some bytes read as zeros.
+    Changed,
+    /// Any other I/O error.
+    Io(io::Error),
+}
+
+impl fmt::Display for SourceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SourceError::NotFound => f.write_str("no such file or directory"),
+            SourceError::PermissionDenied => f.write_str("permission denied"),
+            SourceError::IsDirectory => f.write_str("is a directory"),
+            SourceError::NotRegular(what) => write!(f, "not a regular file ({what})"),
+            SourceError::Changed => {
+                f.write_str("the file changed while it was being read (it was truncated)")
+            }
+            SourceError::Io(e) => f.write_str(&io_message(e)),
+        }
+    }
+}
+
+impl std::error::Error for SourceError {}
+
+impl From<io::Error> for SourceError {
+    fn from(e: io::Error) -> SourceError {
+        match e.kind() {
+            io::ErrorKind::NotFound => SourceError::NotFound,
+            io::ErrorKind::PermissionDenied => SourceError::PermissionDenied,
+            io::ErrorKind::IsADirectory => SourceError::IsDirectory,
+            _ => SourceError::Io(e),
+        }
+    }
+}
+
+/// An I/O error's message, lowercase at the start and without " (os error N)".
+pub fn io_message(e: &io::Error) -> String {
+    let text = e.to_string();
+    let text = match text.find(" (os error") {
+        Some(i) => &text[..i],
+        None => &text,
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// How a reader is about to walk a mapped source; passed to the kernel as advice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Front to back, once (a whole-file scan): read ahead aggressively.
+    Sequential,
+    /// Jumps (a viewer): read only what is touched.
+    Random,
+}
+
+/// The bytes of one input.
+pub struct Source {
+    name: String,
+    bytes: Bytes,
+}
+
+enum Bytes {
+    Mapped { map: Mmap, file: File, slot: usize },
+    Owned(Vec<u8>),
+}
+
+impl Source {
+    /// Opens a path read-only. A regular file is memory-mapped (any size; an empty file
+    /// becomes an empty buffer); a FIFO is read to its end; directories, devices and
+    /// sockets are refused with an error.
+    pub fn open(path: &Path) -> Result<Source, SourceError> {
+        let name = path.display().to_string();
+        // stat before open: opening a FIFO or a device can block or have effects.
+        let meta = std::fs::metadata(path)?;
+        let kind = meta.file_type();
+        if kind.is_dir() {
+            return Err(SourceError::IsDirectory);
+        }
+        if !(kind.is_file() || kind.is_fifo()) {
+            return Err(SourceError::NotRegular(describe_file_type(&kind)));
+        }
+        let file = open_read_only(path)?;
+        if kind.is_fifo() {
+            return Source::read_all(name, file);
+        }
+        Source::from_file(name, file)
+    }
+
+    /// The standard input: mapped when it is a regular file, read to its end otherwise.
+    pub fn stdin() -> Result<Source, SourceError> {
+        let name = String::from("<stdin>");
+        let file = File::from(io::stdin().as_fd().try_clone_to_owned()?);
+        let kind = file.metadata()?.file_type();
+        if kind.is_file() {
+            return Source::from_file(name, file);
+        }
+        if kind.is_dir() {
+            return Err(SourceError::IsDirectory);
+        }
+        Source::read_all(name, file)
+    }
+
+    /// A source over bytes already in memory (tests, the embedded demo).
+    pub fn from_bytes(name: impl Into<String>, bytes: Vec<u8>) -> Source {
+        Source {
+            name: name.into(),
+            bytes: Bytes::Owned(bytes),
+        }
+    }
+
+    fn read_all(name: String, mut file: File) -> Result<Source, SourceError> {
+        let mut buffer = Vec::new();
+        file.read_to_end(&mut buffer)?;
+        Ok(Source::from_bytes(name, buffer))
+    }
+
+    fn from_file(name: String, file: File) -> Result<Source, SourceError> {
+        if file.metadata()?.len() == 0 {
+            return Ok(Source::from_bytes(name, Vec::new()));
+        }
+        install_sigbus_handler();
+        // SAFETY: memmap2 requires that the mapped file is not modified or truncated while the
+        // map lives, which hexrune cannot promise for a file someone else owns. What remains
+        // true: the map is read-only (PROT_READ, never written through), and its bytes are
+        // only ever read as plain `u8`, which every bit pattern is, so a concurrent change of
+        // the contents shows up as different bytes, never as undefined values. A truncation
+        // would raise SIGBUS on the pages past the new end; the handler installed above
+        // replaces such a page with zeros and records the damage, which `check_intact`
+        // reports. The slice handed out lives no longer than `self`, and the map is
+        // unregistered before it is unmapped (see `Drop`).
+        let map = unsafe { Mmap::map(&file)? };
+        let slot = register(map.as_ptr() as usize, map.len());
+        Ok(Source {
+            name,
+            bytes: Bytes::Mapped { map, file, slot },
+        })
+    }
+
+    /// The name to show for this input (the path as given, or `<stdin>`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// All the bytes of the input.
+    pub fn bytes(&self) -> &[u8] {
+        match &self.bytes {
+            Bytes::Mapped { map, .. } => map,
+            Bytes::Owned(v) => v,
+        }
+    }
+
+    /// The length in bytes.
+    pub fn len(&self) -> u64 {
+        self.bytes().len() as u64
+    }
+
+    /// Whether the input is empty.
+    pub fn is_empty(&self) -> bool {
+        self.bytes().is_empty()
+    }
+
+    /// Whether the input is a memory map (rather than a buffer in memory).
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.bytes, Bytes::Mapped { .. })
+    }
+
+    /// Tells the kernel how the bytes are about to be read. Advice only: errors are ignored.
+    pub fn advise(&self, access: Access) {
+        if let Bytes::Mapped { map, .. } = &self.bytes {
+            let advice = match access {
+                Access::Sequential => Advice::Sequential,
+                Access::Random => Advice::Random,
+            };
+            let _ = map.advise(advice);
+        }
+    }
+
+    /// Whether everything read so far is what the file held: `Err(Changed)` if the file
+    /// shrank while mapped (a page past its new end was touched, or its size is now smaller
+    /// than the map).
+    pub fn check_intact(&self) -> Result<(), SourceError> {
+        let Bytes::Mapped { map, file, slot } = &self.bytes else {
+            return Ok(());
+        };
+        let faulted = region(*slot).faulted.load(Ordering::SeqCst);
+        let shrunk = file.metadata().map(|m| m.len() < map.len() as u64)?;
+        if faulted || shrunk {
+            return Err(SourceError::Changed);
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Source {
+    fn drop(&mut self) {
+        if let Bytes::Mapped { slot, .. } = &self.bytes {
+            unregister(*slot);
+        }
+    }
+}
+
+impl fmt::Debug for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Source")
+            .field("name", &self.name)
+            .field("len", &self.len())
+            .field("mapped", &self.is_mapped())
+            .finish()
+    }
+}
+
+fn open_read_only(path: &Path) -> io::Result<File> {
+    // O_NOATIME is refused (EPERM) on files the user does not own; fall back to a plain open.
+    match OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOATIME)
+        .open(path)
+    {
+        Err(e) if e.raw_os_error() == Some(libc::EPERM) => File::open(path),
+        other => other,
+    }
+}
+
+fn describe_file_type(kind: &std::fs::FileType) -> &'static str {
+    if kind.is_char_device() {
+        "character device"
+    } else if kind.is_block_device() {
+        "block device"
+    } else if kind.is_socket() {
+        "socket"
+    } else {
+        "special file"
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The SIGBUS guard.
+
+const SLOTS: usize = 64;
+
+struct Region {
+    start: AtomicUsize,
+    len: AtomicUsize,
+    faulted: AtomicBool,
+}
+
+#[allow(clippy::declare_interior_mutable_const)]
+const EMPTY_REGION: Region = Region {
+    start: AtomicUsize::new(0),
+    len: AtomicUsize::new(0),
+    faulted: AtomicBool::new(false),
+};
+
+/// Maps registered for the SIGBUS handler; a slot with `len == 0` is free. Atomics only, so
+/// the handler can read it without locks.
+static REGIONS: [Region; SLOTS] = [EMPTY_REGION; SLOTS];
+
+static OVERFLOW: Region = EMPTY_REGION;
+
+fn register(start: usize, len: usize) -> usize {
+    for (i, region) in REGIONS.iter().enumerate() {
+        if region
+            .len
+            .compare_exchange(0, usize::MAX, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            region.faulted.store(false, Ordering::SeqCst);
+            region.start.store(start, Ordering::SeqCst);
+            region.len.store(len, Ordering::SeqCst);
+            return i;
+        }
+    }
+    // More than 64 maps at once: the extra ones are not guarded, so a truncation under one
+    // of them ends the process as it would without hexrune's guard. Slot index SLOTS means
+    // "unguarded" and reads the OVERFLOW region, which never faults.
+    SLOTS
+}
+
+fn unregister(slot: usize) {
+    if let Some(region) = REGIONS.get(slot) {
+        region.len.store(0, Ordering::SeqCst);
+    }
+}
+
+/// The region of a slot; the unguarded slot reads a region that never faults.
+fn region(slot: usize) -> &'static Region {
+    REGIONS.get(slot).unwrap_or(&OVERFLOW)
+}
+
+static PREVIOUS_ACTION: AtomicUsize = AtomicUsize::new(0);
+static mut PREVIOUS: std::mem::MaybeUninit<libc::sigaction> = std::mem::MaybeUninit::uninit();
+
+fn install_sigbus_handler() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: sigaction with a zeroed, then filled, struct is the documented way to
+        // install a handler; PREVIOUS is written once here, before the handler can run
+        // (PREVIOUS_ACTION is set after it), and only read by the handler afterwards.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_sigbus as *const () as usize;
+            action.sa_flags = libc::SA_SIGINFO | libc::SA_NODEFER;
+            libc::sigemptyset(&mut action.sa_mask);
+            let previous = &raw mut PREVIOUS;
+            if libc::sigaction(libc::SIGBUS, &action, (*previous).as_mut_ptr()) == 0 {
+                PREVIOUS_ACTION.store(1, Ordering::SeqCst);
+            }
+        }
+    });
+}
+
+extern "C" fn on_sigbus(
+    signal: libc::c_int,
+    info: *mut libc::siginfo_t,
+    context: *mut libc::c_void,
+) {
+    // SAFETY: the kernel passes a valid siginfo_t for a SA_SIGINFO handler.
+    let address = unsafe { (*info).si_addr() } as usize;
+    for region in REGIONS.iter() {
+        let len = region.len.load(Ordering::SeqCst);
+        let start = region.start.load(Ordering::SeqCst);
+        if len == 0 || len == usize::MAX || address < start || address - start >= len {
+            continue;
+        }
+        let page = page_size();
+        let page_start = address & !(page - 1);
+        // SAFETY: the page lies inside a live read-only map that hexrune owns (registered
+        // and not yet unregistered), so replacing it with an anonymous zero page changes
+        // nothing but the bytes a reader sees there. mmap is a plain system call on Linux.
+        let replaced = unsafe {
+            libc::mmap(
+                page_start as *mut libc::c_void,
+                page,
+                libc::PROT_READ,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                -1,
+                0,
+            )
+        };
+        if replaced != libc::MAP_FAILED {
+            region.faulted.store(true, Ordering::SeqCst);
+            return;
+        }
+    }
+    forward_to_previous(signal, info, context);
+}
+
+/// Not one of ours: restore what was installed before and let the fault happen again.
+fn forward_to_previous(
+    signal: libc::c_int,
+    _info: *mut libc::siginfo_t,
+    _context: *mut libc::c_void,
+) {
+    // SAFETY: PREVIOUS was fully written before PREVIOUS_ACTION was set to 1; restoring a
+    // saved action is async-signal-safe. When the handler returns, the faulting instruction
+    // runs again and raises SIGBUS under the restored action (by default: the process ends).
+    unsafe {
+        if PREVIOUS_ACTION.load(Ordering::SeqCst) == 1 {
+            let previous = &raw const PREVIOUS;
+            libc::sigaction(signal, (*previous).as_ptr(), std::ptr::null_mut());
+        } else {
+            libc::signal(signal, libc::SIG_DFL);
+        }
+    }
+}
+
+fn page_size() -> usize {
+    static PAGE: AtomicUsize = AtomicUsize::new(0);
+    match PAGE.load(Ordering::Relaxed) {
+        0 => {
+            // SAFETY: sysconf has no preconditions.
+            let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+            let size = if size > 0 { size as usize } else { 4096 };
+            PAGE.store(size, Ordering::Relaxed);
+            size
+        }
+        size => size,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn maps_a_file_and_reads_it() {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(b"caf\xC3\xA9").unwrap();
+        let source = Source::open(file.path()).unwrap();
+        assert!(source.is_mapped());
+        assert_eq!(source.bytes(), b"caf\xC3\xA9");
+        assert_eq!(source.len(), 5);
+        source.check_intact().unwrap();
+    }
+
+    #[test]
+    fn empty_file_is_an_empty_buffer() {
+        let file = tempfile::NamedTempFile::new().unwrap();
+        let source = Source::open(file.path()).unwrap();
+        assert!(source.is_empty());
+        assert!(!source.is_mapped());
+    }
+
+    #[test]
+    fn refuses_what_is_not_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let message = |p: &Path| Source::open(p).unwrap_err().to_string();
+        assert_eq!(message(dir.path()), "is a directory");
+        assert_eq!(
+            message(&dir.path().join("nope")),
+            "no such file or directory"
+        );
+        assert_eq!(
+            message(Path::new("/dev/null")),
+            "not a regular file (character device)"
+        );
+    }
+
+    #[test]
+    fn survives_truncation_while_mapped() {
+        let page = page_size();
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(&vec![b'x'; page * 4]).unwrap();
+        file.flush().unwrap();
+        let source = Source::open(file.path()).unwrap();
+        assert_eq!(source.bytes()[page * 3], b'x');
+        source.check_intact().unwrap();
+
+        file.as_file().set_len(page as u64).unwrap();
+        // Reading past the new end would raise SIGBUS; the guard turns the page into zeros.
+        let tail: u64 = source.bytes()[page * 2..].iter().map(|b| *b as u64).sum();
+        assert_eq!(tail, 0);
+        assert_eq!(source.bytes()[0], b'x');
+        assert!(matches!(source.check_intact(), Err(SourceError::Changed)));
+        assert_eq!(
+            source.check_intact().unwrap_err().to_string(),
+            "the file changed while it was being read (it was truncated)"
+        );
+    }
+
+    #[test]
+    fn io_messages_lose_the_os_error_number() {
+        let e = io::Error::from_raw_os_error(libc::EIO);
+        assert_eq!(io_message(&e), "input/output error");
+    }
+}
