@@ -11,6 +11,9 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+pub mod cli;
+pub mod cmd;
 pub mod decode;
+pub mod report;
 pub mod scan;
 pub mod source;

@@ -10,7 +10,7 @@
 //! Every command uses this one loop, so they cannot disagree. This module knows decoding,
 //! not files or terminals.
 
-use crate::decode::{Dialect, ErrorKind, Unit};
+use crate::decode::{is_continuation, Dialect, ErrorKind, Unit};
 
 /// Receives what a scan finds, in input order.
 pub trait Sink {
@@ -46,8 +46,12 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     }
 }
 
-/// How many bytes the fast path hands to the validator at once.
+/// The most bytes the fast path hands to the validator at once.
 const BLOCK: usize = 64 * 1024;
+
+/// The block the fast path starts with after an error; it doubles with every clean block
+/// up to [`BLOCK`], so a lone error costs a short validation, not a 64 KiB one.
+const SMALL_BLOCK: usize = 256;
 
 /// After an error, the precise decoder keeps going until it has seen this many bytes without
 /// one; dense errors (random or binary data) then never bounce through the fast path.
@@ -56,36 +60,73 @@ const CLEAN_STRETCH: usize = 64;
 /// Scans all of `bytes` in `dialect`, pushing into `sink`.
 pub fn scan(dialect: Dialect, bytes: &[u8], sink: &mut impl Sink) {
     let mut pos = 0;
+    let mut block_len = BLOCK;
     while pos < bytes.len() {
-        let end = bytes.len().min(pos + BLOCK);
+        let end = block_end(bytes, pos, block_len);
         let block = &bytes[pos..end];
-        let valid = match simdutf8::compat::from_utf8(block) {
-            Ok(_) => block.len(),
-            Err(e) => e.valid_up_to(),
+        // Counting comes first: a block that is all ASCII needs no validation at all.
+        let classes = count_classes(block);
+        let valid = if classes[1] == block.len() as u64 || simdutf8::basic::from_utf8(block).is_ok()
+        {
+            block.len()
+        } else {
+            // The validator that says where the error is runs only on a block known to
+            // hold one.
+            match simdutf8::compat::from_utf8(block) {
+                Ok(_) => block.len(),
+                Err(e) => e.valid_up_to(),
+            }
         };
         if valid > 0 {
-            emit_utf8_run(dialect, bytes, pos, valid, sink);
+            let classes = if valid == block.len() {
+                classes
+            } else {
+                count_classes(&block[..valid])
+            };
+            emit_utf8_run(dialect, bytes, pos, valid, &classes, sink);
             pos += valid;
         }
         if pos < end {
             pos = decode_until_clean(dialect, bytes, pos, sink);
+            block_len = SMALL_BLOCK;
+        } else {
+            block_len = (block_len * 2).min(BLOCK);
         }
     }
+}
+
+/// Where a block from `pos` should end: `pos + len`, moved back (at most 3 bytes) onto a byte
+/// that is not a continuation byte, so a block never cuts a sequence in two.
+fn block_end(bytes: &[u8], pos: usize, len: usize) -> usize {
+    let end = pos + len;
+    if end >= bytes.len() {
+        return bytes.len();
+    }
+    (end - 3..=end)
+        .rev()
+        .find(|&i| i > pos && !is_continuation(bytes[i]))
+        .unwrap_or(end)
 }
 
 /// Reports `bytes[start..start + len]`, known to be well-formed UTF-8. Such bytes decode
 /// to the same units in every dialect, except that CESU-8 and Modified UTF-8 reject 4-byte
 /// forms and Modified UTF-8 rejects raw `00`: where those occur, the run is decoded precisely.
-fn emit_utf8_run(dialect: Dialect, bytes: &[u8], start: usize, len: usize, sink: &mut impl Sink) {
+fn emit_utf8_run(
+    dialect: Dialect,
+    bytes: &[u8],
+    start: usize,
+    len: usize,
+    classes: &ClassCounts,
+    sink: &mut impl Sink,
+) {
     let run = &bytes[start..start + len];
-    let classes = count_classes(run);
     let rejects_some = match dialect {
         Dialect::Cesu8 => classes[4] > 0,
         Dialect::Mutf8 => classes[4] > 0 || run.contains(&0),
         Dialect::Utf8 | Dialect::Wtf8 | Dialect::Legacy => false,
     };
     if !rejects_some {
-        sink.valid_run(start, len, &classes);
+        sink.valid_run(start, len, classes);
         return;
     }
     let mut pos = start;
@@ -118,22 +159,38 @@ fn decode_until_clean(
 
 /// Counts the scalars of each class in well-formed UTF-8 by counting lead bytes.
 pub fn count_classes(run: &[u8]) -> ClassCounts {
-    let mut classes = [0u64; 7];
-    // Narrow accumulators over short blocks let the compiler vectorise the loop.
-    for block in run.chunks(u16::MAX as usize) {
-        let (mut ascii, mut ge_c0, mut ge_e0, mut ge_f0) = (0u16, 0u16, 0u16, 0u16);
-        for &b in block {
-            ascii += (b < 0x80) as u16;
-            ge_c0 += (b >= 0xC0) as u16;
-            ge_e0 += (b >= 0xE0) as u16;
-            ge_f0 += (b >= 0xF0) as u16;
+    // Bytes read as i8 make every test a signed comparison, which SSE2 has natively:
+    // ASCII is >= 0, a lead C0..FF or ASCII >= -64, E0..FF or ASCII >= -32, F0..FF or
+    // ASCII >= -16. 32 lanes of u8 counters, emptied every 255 rounds, stay in vector
+    // registers.
+    const LANES: usize = 32;
+    const ROUNDS: usize = 255;
+    let mut totals = [0u64; 4];
+    let mut blocks = run.chunks_exact(LANES * ROUNDS);
+    for block in &mut blocks {
+        let mut lanes = [[0u8; LANES]; 4];
+        for chunk in block.chunks_exact(LANES) {
+            for i in 0..LANES {
+                let b = chunk[i] as i8;
+                lanes[0][i] += (b >= 0) as u8;
+                lanes[1][i] += (b >= -64) as u8;
+                lanes[2][i] += (b >= -32) as u8;
+                lanes[3][i] += (b >= -16) as u8;
+            }
         }
-        classes[1] += ascii as u64;
-        classes[2] += (ge_c0 - ge_e0) as u64;
-        classes[3] += (ge_e0 - ge_f0) as u64;
-        classes[4] += ge_f0 as u64;
+        for (total, lane) in totals.iter_mut().zip(&lanes) {
+            *total += lane.iter().map(|x| *x as u64).sum::<u64>();
+        }
     }
-    classes
+    for &b in blocks.remainder() {
+        let b = b as i8;
+        totals[0] += (b >= 0) as u64;
+        totals[1] += (b >= -64) as u64;
+        totals[2] += (b >= -32) as u64;
+        totals[3] += (b >= -16) as u64;
+    }
+    let [ascii, ge_c0, ge_e0, ge_f0] = totals;
+    [0, ascii, ge_c0 - ge_e0, ge_e0 - ge_f0, ge_f0 - ascii, 0, 0]
 }
 
 /// Counts per class and per error kind, the first and last error: the sink behind every
@@ -252,7 +309,14 @@ mod tests {
     #[test]
     fn class_counts() {
         assert_eq!(count_classes("aé€😀a".as_bytes()), [0, 2, 1, 1, 1, 0, 0]);
-        let big = "€".repeat(70_000);
-        assert_eq!(count_classes(big.as_bytes())[3], 70_000);
+        let big = "a€é😀".repeat(70_000);
+        assert_eq!(
+            count_classes(big.as_bytes()),
+            [0, 70_000, 70_000, 70_000, 70_000, 0, 0]
+        );
+        for cut in [0, 1, 31, 32, 8159, 8160, 8161] {
+            let text = "é".repeat(cut);
+            assert_eq!(count_classes(text.as_bytes())[2], cut as u64);
+        }
     }
 }

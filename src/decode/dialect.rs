@@ -8,6 +8,8 @@
 
 use core::fmt;
 
+use super::unit::ErrorKind;
+
 /// An encoding form of the UTF-8 family.
 ///
 /// | dialect  | definition | longest unit | look-back for resync |
@@ -106,6 +108,63 @@ impl Dialect {
     /// it: `max_unit_len() - 1`, so 3 bytes in UTF-8 and WTF-8, 5 in the others.
     pub const fn max_lookback(self) -> usize {
         self.max_unit_len() - 1
+    }
+
+    /// The sequence-length classes a scalar can have in this dialect.
+    ///
+    /// ```
+    /// use hexrune::decode::Dialect;
+    /// assert_eq!(Dialect::Utf8.classes(), &[1, 2, 3, 4]);
+    /// assert_eq!(Dialect::Cesu8.classes(), &[1, 2, 3, 6]);
+    /// assert_eq!(Dialect::Legacy.classes(), &[1, 2, 3, 4, 5, 6]);
+    /// ```
+    pub const fn classes(self) -> &'static [u8] {
+        match self {
+            Dialect::Utf8 | Dialect::Wtf8 => &[1, 2, 3, 4],
+            Dialect::Cesu8 | Dialect::Mutf8 => &[1, 2, 3, 6],
+            Dialect::Legacy => &[1, 2, 3, 4, 5, 6],
+        }
+    }
+
+    /// The error kinds that can occur in this dialect.
+    pub const fn error_kinds(self) -> &'static [ErrorKind] {
+        use ErrorKind::*;
+        const COMMON: [ErrorKind; 5] = [
+            InvalidByte,
+            UnexpectedContinuation,
+            Truncated,
+            TruncatedEof,
+            Overlong,
+        ];
+        match self {
+            Dialect::Utf8 => &[
+                InvalidByte,
+                UnexpectedContinuation,
+                Truncated,
+                TruncatedEof,
+                Overlong,
+                Surrogate,
+                OutOfRange,
+            ],
+            Dialect::Cesu8 => &[
+                InvalidByte,
+                UnexpectedContinuation,
+                Truncated,
+                TruncatedEof,
+                Overlong,
+                UnpairedSurrogate,
+            ],
+            Dialect::Wtf8 => &[
+                InvalidByte,
+                UnexpectedContinuation,
+                Truncated,
+                TruncatedEof,
+                Overlong,
+                OutOfRange,
+                SurrogatePair,
+            ],
+            Dialect::Mutf8 | Dialect::Legacy => &COMMON,
+        }
     }
 
     /// The role of byte value `b` in this dialect.

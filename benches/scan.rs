@@ -1,0 +1,170 @@
+//! The scan path of `hexrune check`, side by side with references on the same data, in the
+//! same run: a plain sum of the bytes (memory read speed), `std::str::from_utf8`, simdutf8's
+//! validation, and iterating std's `Utf8Chunks`. Prints GB/s and ratios.
+//!
+//! Run with `cargo bench --bench scan`. Set `HEXRUNE_BENCH_MB` to change the data size
+//! (default 256 MiB per data set).
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use hexrune::decode::Dialect;
+use hexrune::scan::{scan, Tally};
+
+/// A small deterministic generator (xorshift64*), so every run measures the same bytes.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+fn multilingual(size: usize, rng: &mut Rng) -> Vec<u8> {
+    // Words from several scripts: 1- to 4-byte sequences mixed as in real multilingual text.
+    const WORDS: &[&str] = &[
+        "the ",
+        "data ",
+        "error ",
+        "naïve ",
+        "café ",
+        "Ελληνικά ",
+        "русский ",
+        "עברית ",
+        "العربية ",
+        "हिन्दी ",
+        "中文字符 ",
+        "日本語の ",
+        "한국어 ",
+        "😀 ",
+        "𝄞 ",
+        "ok. ",
+    ];
+    let mut out = Vec::with_capacity(size + 64);
+    while out.len() < size {
+        out.extend_from_slice(WORDS[(rng.next() % WORDS.len() as u64) as usize].as_bytes());
+    }
+    while std::str::from_utf8(&out[..size]).is_err() {
+        out.pop();
+        out.truncate(out.len().min(size));
+    }
+    out.truncate(size);
+    out
+}
+
+fn corrupted(base: &[u8], per_mille: f64, rng: &mut Rng) -> Vec<u8> {
+    let mut out = base.to_vec();
+    let count = (out.len() as f64 * per_mille / 1000.0) as usize;
+    for _ in 0..count {
+        let i = (rng.next() % out.len() as u64) as usize;
+        out[i] = (rng.next() & 0xFF) as u8 | 0x80;
+    }
+    out
+}
+
+fn best_of(bytes: &[u8], runs: usize, mut f: impl FnMut(&[u8]) -> u64) -> (Duration, u64) {
+    let mut best = Duration::MAX;
+    let mut result = 0;
+    for _ in 0..runs {
+        let t = Instant::now();
+        result = black_box(f(black_box(bytes)));
+        best = best.min(t.elapsed());
+    }
+    (best, result)
+}
+
+fn gbps(bytes: usize, d: Duration) -> f64 {
+    bytes as f64 / d.as_secs_f64() / 1e9
+}
+
+/// The plain-sum reference: reads every byte, 8 lanes of u64 at a time.
+fn sum_u64(b: &[u8]) -> u64 {
+    let mut acc = [0u64; 8];
+    let mut chunks = b.chunks_exact(64);
+    for c in &mut chunks {
+        for (i, a) in acc.iter_mut().enumerate() {
+            *a = a.wrapping_add(u64::from_le_bytes(c[i * 8..i * 8 + 8].try_into().unwrap()));
+        }
+    }
+    acc.iter().fold(0u64, |x, y| x.wrapping_add(*y))
+        + chunks.remainder().iter().map(|x| *x as u64).sum::<u64>()
+}
+
+fn utf8_chunks(b: &[u8]) -> u64 {
+    let mut n = 0u64;
+    for c in b.utf8_chunks() {
+        n += c.valid().len() as u64 + (!c.invalid().is_empty()) as u64;
+    }
+    n
+}
+
+fn hexrune_scan(b: &[u8]) -> u64 {
+    let mut tally = Tally::default();
+    scan(Dialect::Utf8, b, &mut tally);
+    tally.unit_count()
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let mb: usize = std::env::var("HEXRUNE_BENCH_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256);
+    let size = mb << 20;
+    let runs = 5;
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let ascii: Vec<u8> = (0..size)
+        .map(|i| b"The quick brown fox jumps over the lazy dog. "[i % 45])
+        .collect();
+    let multi = multilingual(size, &mut rng);
+    let c01 = corrupted(&multi, 1.0, &mut rng);
+    let c1 = corrupted(&multi, 10.0, &mut rng);
+    let random: Vec<u8> = (0..size).map(|_| (rng.next() >> 24) as u8).collect();
+    let sets: [(&str, &[u8]); 5] = [
+        ("ascii", &ascii),
+        ("multilingual", &multi),
+        ("0.1% corrupted", &c01),
+        ("1% corrupted", &c1),
+        ("random", &random),
+    ];
+    println!("hexrune scan benchmark: {mb} MiB per data set, best of {runs} runs, single thread");
+    println!(
+        "{:<16} {:>9} {:>9} {:>9} {:>9} {:>9} | {:>10} {:>10} {:>10} {:>8}",
+        "data",
+        "sum",
+        "from_utf8",
+        "simdutf8",
+        "chunks",
+        "hexrune",
+        "/simdutf8",
+        "/from_utf8",
+        "/chunks",
+        "/sum"
+    );
+    for (name, data) in sets {
+        let (t_sum, _) = best_of(data, runs, sum_u64);
+        let (t_std, _) = best_of(data, runs, |b| std::str::from_utf8(b).is_ok() as u64);
+        let (t_simd, _) = best_of(data, runs, |b| simdutf8::basic::from_utf8(b).is_ok() as u64);
+        let (t_chunks, _) = best_of(data, runs, utf8_chunks);
+        let (t_scan, _) = best_of(data, runs, hexrune_scan);
+        let g = |t| gbps(data.len(), t);
+        println!(
+            "{:<16} {:>9.2} {:>9.2} {:>9.2} {:>9.2} {:>9.2} | {:>9.2}x {:>9.2}x {:>9.2}x {:>7.2}x",
+            name,
+            g(t_sum),
+            g(t_std),
+            g(t_simd),
+            g(t_chunks),
+            g(t_scan),
+            g(t_scan) / g(t_simd),
+            g(t_scan) / g(t_std),
+            g(t_scan) / g(t_chunks),
+            g(t_scan) / g(t_sum),
+        );
+    }
+    println!("(GB/s; ratios are hexrune scan over each reference; from_utf8 and simdutf8 stop at the first error, so on corrupted data they measure only a prefix)");
+}

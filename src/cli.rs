@@ -1,0 +1,173 @@
+//! The command line: clap's derive at the edge only. [`Args`] is parsed once and turned into
+//! a plain [`Config`]; nothing else in hexrune sees clap.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use crate::cmd::at::AtOptions;
+use crate::cmd::check::CheckOptions;
+use crate::cmd::Input;
+use crate::decode::Dialect;
+
+const DIALECT_HELP: &str =
+    "Dialect: utf8 (RFC 3629), cesu8 (TR #26), mutf8 (Java Modified UTF-8), wtf8, legacy (RFC 2279)";
+
+/// hexrune: inspect the UTF-8 byte structure of a file.
+#[derive(Debug, Parser)]
+#[command(
+    name = "hexrune",
+    version,
+    about = "A terminal inspector for UTF-8 byte structure",
+    long_about = "A terminal inspector for UTF-8 byte structure: raw bytes, decoded code points, \
+a marker on every error and the sequence length class of every byte, in the UTF-8 family's \
+dialects (UTF-8, CESU-8, Modified UTF-8, WTF-8, RFC 2279).",
+    args_conflicts_with_subcommands = true,
+    after_help = "Examples:\n  hexrune check notes.txt          is it valid UTF-8? where are the errors?\n  hexrune check --json *.log       one JSON object per error, then a summary per file\n  hexrune at dump.bin 0x1f3a       the unit containing offset 0x1f3a, as JSON\n  hexrune check -d cesu8 db.txt    validate CESU-8"
+)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
+
+    /// File to inspect (`-` reads standard input; none opens the built-in demo)
+    file: Option<PathBuf>,
+
+    #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = parse_dialect, help = DIALECT_HELP)]
+    dialect: Dialect,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Check whether inputs are valid; list and count every error
+    #[command(
+        after_help = "Exit status: 0 if every input is valid, 1 if any is not, 2 on a usage or I/O error.\n\nExamples:\n  hexrune check notes.txt\n  cat dump.txt | hexrune check\n  hexrune check --json --dialect mutf8 classes/*.bin"
+    )]
+    Check {
+        #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = parse_dialect, help = DIALECT_HELP)]
+        dialect: Dialect,
+
+        /// Print JSON Lines: one object per error unit, then one summary per input
+        #[arg(long)]
+        json: bool,
+
+        /// List every error (human output lists the first 20 per input)
+        #[arg(long)]
+        all: bool,
+
+        /// Files to check (`-` or none: standard input)
+        files: Vec<PathBuf>,
+    },
+    /// Print the unit containing a byte offset, as one JSON object
+    #[command(
+        after_help = "Examples:\n  hexrune at notes.txt 1234\n  hexrune at --dialect cesu8 db.txt 0x1f3a"
+    )]
+    At {
+        #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = parse_dialect, help = DIALECT_HELP)]
+        dialect: Dialect,
+
+        /// File to read (`-`: standard input)
+        file: PathBuf,
+
+        /// Byte offset, decimal or 0x-prefixed hex
+        #[arg(value_parser = parse_offset)]
+        offset: u64,
+    },
+}
+
+/// What hexrune was asked to do, free of clap.
+#[derive(Debug)]
+pub enum Config {
+    /// Open the interactive inspector on a file, stdin, or the demo (`None`).
+    View {
+        /// The input; `None` opens the built-in demo.
+        input: Option<Input>,
+        /// The dialect to start in.
+        dialect: Dialect,
+    },
+    /// `hexrune check`.
+    Check(CheckOptions),
+    /// `hexrune at`.
+    At(AtOptions),
+}
+
+impl Args {
+    /// Turns the parsed arguments into a [`Config`].
+    pub fn into_config(self) -> Config {
+        match self.command {
+            None => Config::View {
+                input: self.file.map(Input::from_arg),
+                dialect: self.dialect,
+            },
+            Some(Command::Check {
+                dialect,
+                json,
+                all,
+                files,
+            }) => {
+                let inputs = if files.is_empty() {
+                    vec![Input::Stdin]
+                } else {
+                    files.into_iter().map(Input::from_arg).collect()
+                };
+                Config::Check(CheckOptions {
+                    dialect,
+                    json,
+                    all,
+                    inputs,
+                })
+            }
+            Some(Command::At {
+                dialect,
+                file,
+                offset,
+            }) => Config::At(AtOptions {
+                dialect,
+                input: Input::from_arg(file),
+                offset,
+            }),
+        }
+    }
+}
+
+fn parse_dialect(text: &str) -> Result<Dialect, String> {
+    Dialect::from_name(text).ok_or_else(|| {
+        let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
+        format!(
+            "unknown dialect '{text}' (expected one of {})",
+            names.join(", ")
+        )
+    })
+}
+
+/// Parses a byte offset: decimal, or hex with a `0x` prefix.
+pub fn parse_offset(text: &str) -> Result<u64, String> {
+    let trimmed = text.trim();
+    let parsed = match trimmed
+        .strip_prefix("0x")
+        .or_else(|| trimmed.strip_prefix("0X"))
+    {
+        Some(hex) => u64::from_str_radix(&hex.replace('_', ""), 16),
+        None => trimmed.replace('_', "").parse::<u64>(),
+    };
+    parsed.map_err(|_| format!("'{text}' is not a byte offset (decimal, or hex with 0x)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Args::command().debug_assert();
+    }
+
+    #[test]
+    fn offsets() {
+        assert_eq!(parse_offset("1234"), Ok(1234));
+        assert_eq!(parse_offset("0x1f3A"), Ok(0x1F3A));
+        assert_eq!(parse_offset("1_000"), Ok(1000));
+        assert!(parse_offset("-1").is_err());
+        assert!(parse_offset("0xZZ").is_err());
+    }
+}
