@@ -1,0 +1,405 @@
+//! `hexrune check` and `hexrune at` as a user runs them: exit codes, output, error lines.
+
+use std::io::Write;
+use std::path::Path;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn hexrune() -> Command {
+    Command::cargo_bin("hexrune").unwrap()
+}
+
+fn file_with(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let path = dir.join(name);
+    std::fs::File::create(&path)
+        .unwrap()
+        .write_all(bytes)
+        .unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+fn json_lines(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8(stdout.to_vec())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+#[test]
+fn valid_file_exits_0_with_a_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "ok.txt", "héllo €😀".as_bytes());
+    let out = hexrune()
+        .args(["check", &f])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(
+        text,
+        format!("{f}: valid utf8: 14 bytes, 8 characters\n  units    1-byte 5, 2-byte 1, 3-byte 1, 4-byte 1\n")
+    );
+}
+
+#[test]
+fn invalid_file_exits_1_and_lists_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "bad.txt", b"a/\xC0\xAFb\xE1\x80");
+    let out = hexrune()
+        .args(["check", &f])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], format!("{f}: invalid utf8: 3 errors in 7 bytes"));
+    assert_eq!(
+        lines[2],
+        "  errors   invalid_byte 1, unexpected_continuation 1, truncated_eof 1"
+    );
+    assert_eq!(
+        lines[3],
+        "  offset 2 (0x2)  c0  invalid_byte: byte that never occurs in this dialect; overlong form of U+002F '/' (c0 af)"
+    );
+    assert_eq!(
+        lines[4],
+        "  offset 3 (0x3)  af  unexpected_continuation: continuation byte with no lead before it"
+    );
+    assert_eq!(
+        lines[5],
+        "  offset 5 (0x5)  e1 80  truncated_eof: sequence cut short by the end of the input; expected 80..BF after e1 80"
+    );
+    assert_eq!(lines.len(), 6);
+}
+
+#[test]
+fn json_lines_are_errors_then_a_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(
+        dir.path(),
+        "bad.txt",
+        b"\x61\xF1\x80\x80\xE1\x80\xC2\x62\x80\x63\x80\xBF\x64",
+    );
+    let out = hexrune()
+        .args(["check", "--json", &f])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 7);
+    let errors: Vec<(u64, u64, &str, &str)> = lines[..6]
+        .iter()
+        .map(|v| {
+            assert_eq!(v["type"], "error");
+            assert_eq!(v["path"], f.as_str());
+            (
+                v["offset"].as_u64().unwrap(),
+                v["len"].as_u64().unwrap(),
+                v["bytes"].as_str().unwrap(),
+                v["kind"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            (1, 3, "f18080", "truncated"),
+            (4, 2, "e180", "truncated"),
+            (6, 1, "c2", "truncated"),
+            (8, 1, "80", "unexpected_continuation"),
+            (10, 1, "80", "unexpected_continuation"),
+            (11, 1, "bf", "unexpected_continuation"),
+        ]
+    );
+    assert_eq!(lines[0]["expected"], "80..BF");
+    assert!(lines[3].get("expected").is_none());
+    let summary = &lines[6];
+    assert_eq!(summary["type"], "summary");
+    assert_eq!(summary["size"], 13);
+    assert_eq!(summary["valid"], false);
+    assert_eq!(
+        summary["units"],
+        serde_json::json!({"1": 4, "2": 0, "3": 0, "4": 0})
+    );
+    assert_eq!(
+        summary["errors"],
+        serde_json::json!({"truncated": 3, "unexpected_continuation": 3})
+    );
+}
+
+#[test]
+fn json_in_dialects_with_long_units() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(
+        dir.path(),
+        "cesu.txt",
+        b"a\xED\xA0\xBD\xED\xB8\x80\xF0\x9F\x98\x80",
+    );
+    let out = hexrune()
+        .args(["check", "--json", "--dialect", "cesu8", &f])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let lines = json_lines(&out);
+    assert_eq!(lines[0]["kind"], "invalid_byte");
+    assert_eq!(
+        lines[0]["diagnosis"],
+        "4-byte UTF-8 form of U+1F600; this dialect writes it as a surrogate pair"
+    );
+    let summary = lines.last().unwrap();
+    assert_eq!(
+        summary["units"],
+        serde_json::json!({"1": 1, "2": 0, "3": 0, "4": 0, "6": 1})
+    );
+    assert_eq!(
+        summary["errors"],
+        serde_json::json!({"invalid_byte": 1, "unexpected_continuation": 3})
+    );
+    let out = hexrune()
+        .args(["check", "--json", "-d", "legacy", &f])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let summary = json_lines(&out).pop().unwrap();
+    assert_eq!(
+        summary["units"],
+        serde_json::json!({"1": 1, "2": 0, "3": 2, "4": 1, "5": 0, "6": 0})
+    );
+}
+
+#[test]
+fn stdin_is_read_when_no_file_or_dash() {
+    for args in [vec!["check"], vec!["check", "-"]] {
+        hexrune()
+            .args(&args)
+            .write_stdin(b"ok \xE2\x82\xAC".as_slice())
+            .assert()
+            .code(0)
+            .stdout("<stdin>: valid utf8: 6 bytes, 4 characters\n  units    1-byte 3, 2-byte 0, 3-byte 1, 4-byte 0\n");
+    }
+    hexrune()
+        .args(["check", "--json"])
+        .write_stdin(b"\xFF".as_slice())
+        .assert()
+        .code(1)
+        .stdout(predicates::str::starts_with(
+            r#"{"type":"error","path":"<stdin>","offset":0,"len":1,"bytes":"ff","kind":"invalid_byte","diagnosis":"lone byte FF: 'ÿ' in Latin-1/Windows-1252?"}"#,
+        ));
+}
+
+#[test]
+fn io_errors_exit_2_and_other_files_are_still_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = file_with(dir.path(), "good.txt", b"fine");
+    let missing = dir.path().join("missing.txt");
+    let missing = missing.to_str().unwrap();
+    let assert = hexrune()
+        .args([
+            "check",
+            missing,
+            dir.path().to_str().unwrap(),
+            "/dev/null",
+            &good,
+        ])
+        .assert()
+        .code(2);
+    let output = assert.get_output();
+    let stderr = String::from_utf8(output.stderr.clone()).unwrap();
+    assert_eq!(
+        stderr,
+        format!(
+            "hexrune: {missing}: no such file or directory\nhexrune: {}: is a directory\nhexrune: /dev/null: not a regular file (character device)\n",
+            dir.path().display()
+        )
+    );
+    let stdout = String::from_utf8(output.stdout.clone()).unwrap();
+    assert!(
+        stdout.starts_with(&format!("{good}: valid utf8, ASCII only: 4 bytes")),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn empty_file_is_valid() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "empty", b"");
+    let out = hexrune()
+        .args(["check", "--json", &f])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["size"], 0);
+    assert_eq!(lines[0]["valid"], true);
+    assert_eq!(lines[0]["errors"], serde_json::json!({}));
+}
+
+#[test]
+fn long_error_lists_are_summarised_unless_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "many.bin", &[0xFF; 25]);
+    let out = hexrune()
+        .args(["check", &f])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("  offset")).count(),
+        20
+    );
+    assert!(
+        text.ends_with("  ... and 5 more errors (--all lists every one)\n"),
+        "{text}"
+    );
+    let out = hexrune()
+        .args(["check", "--all", &f])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let offsets: Vec<&str> = text.lines().filter(|l| l.starts_with("  offset")).collect();
+    assert_eq!(offsets.len(), 25);
+    assert!(offsets[24].starts_with("  offset 24 (0x18)  ff  invalid_byte"));
+}
+
+#[test]
+fn at_prints_the_unit_containing_an_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "t.txt", "a€\u{1F600}".as_bytes());
+    let at = |offset: &str| {
+        let out = hexrune()
+            .args(["at", &f, offset])
+            .assert()
+            .code(0)
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(out).unwrap()
+    };
+    assert_eq!(
+        at("0"),
+        "{\"offset\":0,\"len\":1,\"kind\":\"scalar\",\"cp\":97,\"class\":1}\n"
+    );
+    assert_eq!(
+        at("3"),
+        "{\"offset\":1,\"len\":3,\"kind\":\"scalar\",\"cp\":8364,\"class\":3}\n"
+    );
+    assert_eq!(
+        at("0x7"),
+        "{\"offset\":4,\"len\":4,\"kind\":\"scalar\",\"cp\":128512,\"class\":4}\n"
+    );
+}
+
+#[test]
+fn at_reports_errors_with_expected_and_diagnosis() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "t.bin", b"x\xF4\x90\x80\x80");
+    let out = hexrune()
+        .args(["at", &f, "1"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!({"offset":1,"len":1,"kind":"error","error":"out_of_range","expected":"80..8F","diagnosis":"U+110000, above U+10FFFF"})
+    );
+    let out = hexrune()
+        .args(["at", "-d", "legacy", &f, "3"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!({"offset":1,"len":4,"kind":"scalar","cp":0x110000,"class":4})
+    );
+}
+
+#[test]
+fn at_rejects_offsets_past_the_end_and_bad_offsets() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "t.txt", b"abc");
+    hexrune()
+        .args(["at", &f, "3"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(format!(
+            "hexrune: {f}: offset 3 is past the end of the input (3 bytes)\n"
+        ));
+    hexrune()
+        .args(["at", &f, "0xZZ"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("'0xZZ' is not a byte offset"));
+    hexrune()
+        .args(["at", "/nonexistent/x", "0"])
+        .assert()
+        .code(2)
+        .stderr("hexrune: /nonexistent/x: no such file or directory\n");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    hexrune()
+        .args(["check", "--dialect", "latin1", "x"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "unknown dialect 'latin1' (expected one of utf8, cesu8, mutf8, wtf8, legacy)",
+        ));
+    hexrune().args(["check", "--bogus"]).assert().code(2);
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    // 200k errors with --all, read by a consumer that stops at once.
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "many.bin", &vec![0xFF; 200_000]);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hexrune"))
+        .args(["check", "--json", &f])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+}
+
+#[test]
+fn names_are_escaped_before_reaching_the_terminal() {
+    hexrune()
+        .args(["check", "/nonexistent/\u{1b}]0;pwned\u{7}\u{202E}txt"])
+        .assert()
+        .code(2)
+        .stderr(
+            "hexrune: /nonexistent/\\u{1b}]0;pwned\\u{7}\\u{202e}txt: no such file or directory\n",
+        );
+}
