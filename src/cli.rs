@@ -114,6 +114,7 @@ impl Args {
                     json,
                     all,
                     inputs,
+                    threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
                 })
             }
             Some(Command::At {

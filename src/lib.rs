@@ -14,6 +14,7 @@
 pub mod cli;
 pub mod cmd;
 pub mod decode;
+pub mod index;
 pub mod report;
 pub mod scan;
 pub mod source;

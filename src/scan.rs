@@ -10,6 +10,8 @@
 //! Every command uses this one loop, so they cannot disagree. This module knows decoding,
 //! not files or terminals.
 
+use std::ops::Range;
+
 use crate::decode::{is_continuation, Dialect, ErrorKind, Unit};
 
 /// Receives what a scan finds, in input order.
@@ -59,10 +61,19 @@ const CLEAN_STRETCH: usize = 64;
 
 /// Scans all of `bytes` in `dialect`, pushing into `sink`.
 pub fn scan(dialect: Dialect, bytes: &[u8], sink: &mut impl Sink) {
-    let mut pos = 0;
+    scan_range(dialect, bytes, 0..bytes.len(), sink);
+}
+
+/// Scans the units that *start* in `range`, pushing into `sink`. The first of them is found
+/// by resync (a unit that starts before `range.start` belongs to the range before); the last
+/// may end past `range.end`. Scanning consecutive ranges therefore reports every unit of
+/// the input exactly once, which is what lets the scan run in parallel chunks.
+pub fn scan_range(dialect: Dialect, bytes: &[u8], range: Range<usize>, sink: &mut impl Sink) {
+    let stop = range.end.min(bytes.len());
+    let mut pos = first_boundary(dialect, bytes, range.start);
     let mut block_len = BLOCK;
-    while pos < bytes.len() {
-        let end = block_end(bytes, pos, block_len);
+    while pos < stop {
+        let end = block_end(bytes, pos, block_len, stop);
         let block = &bytes[pos..end];
         // Counting comes first: a block that is all ASCII needs no validation at all.
         let classes = count_classes(block);
@@ -87,7 +98,7 @@ pub fn scan(dialect: Dialect, bytes: &[u8], sink: &mut impl Sink) {
             pos += valid;
         }
         if pos < end {
-            pos = decode_until_clean(dialect, bytes, pos, sink);
+            pos = decode_until_clean(dialect, bytes, pos, stop, sink);
             block_len = SMALL_BLOCK;
         } else {
             block_len = (block_len * 2).min(BLOCK);
@@ -95,16 +106,31 @@ pub fn scan(dialect: Dialect, bytes: &[u8], sink: &mut impl Sink) {
     }
 }
 
+/// The first unit boundary at or after `offset`: `offset` itself if a unit starts there,
+/// else the end of the unit containing it.
+pub fn first_boundary(dialect: Dialect, bytes: &[u8], offset: usize) -> usize {
+    if offset == 0 || offset >= bytes.len() {
+        return offset.min(bytes.len());
+    }
+    let unit = dialect.unit_containing(bytes, offset);
+    if unit.start == offset {
+        offset
+    } else {
+        unit.end()
+    }
+}
+
 /// Where a block from `pos` should end: `pos + len`, moved back (at most 3 bytes) onto a byte
 /// that is not a continuation byte, so a block never cuts a sequence in two.
-fn block_end(bytes: &[u8], pos: usize, len: usize) -> usize {
-    let end = pos + len;
+fn block_end(bytes: &[u8], pos: usize, len: usize, stop: usize) -> usize {
+    let end = (pos + len).min(stop);
     if end >= bytes.len() {
         return bytes.len();
     }
-    (end - 3..=end)
+    let lowest = end.saturating_sub(3).max(pos + 1);
+    (lowest..=end)
         .rev()
-        .find(|&i| i > pos && !is_continuation(bytes[i]))
+        .find(|&i| !is_continuation(bytes[i]))
         .unwrap_or(end)
 }
 
@@ -138,15 +164,17 @@ fn emit_utf8_run(
 }
 
 /// Decodes unit by unit from `pos` (a unit boundary) until `CLEAN_STRETCH` bytes in a row
-/// were error-free, or the end; returns where it stopped (a unit boundary).
+/// were error-free, or no unit starts before `stop`; returns where it stopped (a unit
+/// boundary).
 fn decode_until_clean(
     dialect: Dialect,
     bytes: &[u8],
     mut pos: usize,
+    stop: usize,
     sink: &mut impl Sink,
 ) -> usize {
     let mut clean_since = pos;
-    while pos < bytes.len() && pos - clean_since < CLEAN_STRETCH {
+    while pos < stop && pos - clean_since < CLEAN_STRETCH {
         let unit = dialect.decode_at(bytes, pos);
         sink.unit(bytes, &unit);
         pos = unit.end();
@@ -216,6 +244,21 @@ impl Tally {
     /// Total number of units (scalars and errors).
     pub fn unit_count(&self) -> u64 {
         self.classes.iter().sum::<u64>() + self.error_count()
+    }
+
+    /// Adds another tally's counts (first and last error take the earlier and later).
+    pub fn merge(&mut self, other: &Tally) {
+        for (a, b) in self.classes.iter_mut().zip(&other.classes) {
+            *a += b;
+        }
+        for (a, b) in self.errors.iter_mut().zip(&other.errors) {
+            *a += b;
+        }
+        self.first_error = match (self.first_error, other.first_error) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.last_error = self.last_error.max(other.last_error);
     }
 
     /// The number of errors of one kind.
@@ -288,6 +331,32 @@ mod tests {
         for d in Dialect::ALL {
             let expected: Vec<Unit> = d.units(&input).collect();
             assert_eq!(scanned(d, &input), expected, "{d}");
+        }
+    }
+
+    #[test]
+    fn consecutive_ranges_report_every_unit_once() {
+        let mut input = Vec::new();
+        for i in 0..300u32 {
+            input.extend_from_slice("a€😀é".as_bytes());
+            if i % 7 == 0 {
+                input.extend_from_slice(
+                    b"\xED\xA0\xBD\xED\xB8\x80\xF8\x88\x80\x80\x80\xFC\x84\x80\x80\x80\x80\xE1\x80",
+                );
+            }
+        }
+        for d in Dialect::ALL {
+            let expected: Vec<Unit> = d.units(&input).collect();
+            for step in [1, 2, 3, 5, 7, 64, 1000] {
+                let mut sink = Collect(Vec::new(), input.clone());
+                let mut at = 0;
+                while at < input.len() {
+                    let end = (at + step).min(input.len());
+                    scan_range(d, &input, at..end, &mut sink);
+                    at = end;
+                }
+                assert_eq!(sink.0, expected, "{d} step {step}");
+            }
         }
     }
 

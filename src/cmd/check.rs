@@ -1,16 +1,15 @@
 //! `hexrune check [FILE...]`: is each input valid in a dialect, and if not, where and why.
 //!
-//! Every input is scanned once by [`crate::scan::scan`]. In JSON mode each error is written
-//! the moment the scan finds it, so memory stays constant however many errors there are.
-//! In human mode the first `limit` errors are kept and printed under the verdict; with
-//! `--all` the rest are listed by a second pass, again without holding them in memory.
+//! Every input is scanned once, in parallel, into a [`Summary`] (counts, verdict, block
+//! index). Errors are then listed in order by decoding again only the blocks that hold
+//! some, so memory stays constant however many errors there are.
 
 use std::io::{self, Write};
 
 use super::{report_error, Input, EXIT_ERROR, EXIT_INVALID, EXIT_OK};
 use crate::decode::{Dialect, ErrorKind, Unit};
+use crate::index::{Progress, Summary, Verdict};
 use crate::report::{error_json, explain, hex_spaced, json_string, summary_json, unit_bytes};
-use crate::scan::{scan, ClassCounts, Sink, Tally};
 use crate::source::{Access, Source};
 
 /// How many errors human output lists per input unless `--all` is given.
@@ -27,6 +26,8 @@ pub struct CheckOptions {
     pub all: bool,
     /// The inputs, in order.
     pub inputs: Vec<Input>,
+    /// Worker threads for the scan (1 or more).
+    pub threads: usize,
 }
 
 /// Checks every input; returns 0 if all are valid, 1 if any is not, 2 if any could not be
@@ -76,98 +77,24 @@ fn check_one(
     source.advise(Access::Sequential);
     let dialect = options.dialect;
     let bytes = source.bytes();
-    let mut tally = Tally::default();
+    let summary = Summary::build(dialect, bytes, options.threads, &Progress::new())
+        .expect("a scan nobody cancels runs to the end");
+    source.check_intact().map_err(Failure::Source)?;
     if options.json {
         let path = json_string(name);
-        let mut lines = JsonErrors {
-            path: &path,
-            dialect,
-            out: &mut *out,
-            failed: None,
-        };
-        scan(dialect, bytes, &mut (&mut tally, &mut lines));
-        if let Some(e) = lines.failed {
-            return Err(Failure::Output(e));
+        for unit in summary.errors(bytes) {
+            writeln!(out, "{}", error_json(&path, dialect, bytes, &unit))?;
         }
-        source.check_intact().map_err(Failure::Source)?;
         writeln!(
             out,
             "{}",
-            summary_json(&path, dialect, source.len(), &tally)
+            summary_json(&path, dialect, source.len(), &summary.tally)
         )?;
     } else {
-        let mut first = FirstErrors {
-            limit: DEFAULT_LIMIT,
-            units: Vec::new(),
-        };
-        scan(dialect, bytes, &mut (&mut tally, &mut first));
-        source.check_intact().map_err(Failure::Source)?;
-        print_human(options, name, source, &tally, &first.units, out)?;
-        source.check_intact().map_err(Failure::Source)?;
+        print_human(options, name, bytes, &summary, out)?;
     }
-    Ok(tally.error_count() == 0)
-}
-
-/// Writes one JSON line per error unit as the scan finds it.
-struct JsonErrors<'a> {
-    path: &'a str,
-    dialect: Dialect,
-    out: &'a mut dyn Write,
-    failed: Option<io::Error>,
-}
-
-impl Sink for JsonErrors<'_> {
-    fn valid_run(&mut self, _start: usize, _len: usize, _classes: &ClassCounts) {}
-
-    fn unit(&mut self, bytes: &[u8], unit: &Unit) {
-        if unit.is_error() && self.failed.is_none() {
-            let line = error_json(self.path, self.dialect, bytes, unit);
-            if let Err(e) = writeln!(self.out, "{line}") {
-                self.failed = Some(e);
-            }
-        }
-    }
-}
-
-/// Keeps the first `limit` error units.
-struct FirstErrors {
-    limit: usize,
-    units: Vec<Unit>,
-}
-
-impl Sink for FirstErrors {
-    fn valid_run(&mut self, _start: usize, _len: usize, _classes: &ClassCounts) {}
-
-    fn unit(&mut self, _bytes: &[u8], unit: &Unit) {
-        if unit.is_error() && self.units.len() < self.limit {
-            self.units.push(*unit);
-        }
-    }
-}
-
-/// Prints every error unit after the first `skip` (the `--all` second pass).
-struct LaterErrors<'a> {
-    skip: usize,
-    seen: usize,
-    dialect: Dialect,
-    out: &'a mut dyn Write,
-    failed: Option<io::Error>,
-}
-
-impl Sink for LaterErrors<'_> {
-    fn valid_run(&mut self, _start: usize, _len: usize, _classes: &ClassCounts) {}
-
-    fn unit(&mut self, bytes: &[u8], unit: &Unit) {
-        if !unit.is_error() || self.failed.is_some() {
-            return;
-        }
-        self.seen += 1;
-        if self.seen > self.skip {
-            if let Err(e) = writeln!(self.out, "{}", error_line(self.dialect, bytes, unit)) {
-                self.failed = Some(e);
-            }
-        }
-    }
+    source.check_intact().map_err(Failure::Source)?;
+    Ok(summary.is_valid())
 }
 
 /// One human line for an error unit.
@@ -185,17 +112,18 @@ fn error_line(dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
 fn print_human(
     options: &CheckOptions,
     name: &str,
-    source: &Source,
-    tally: &Tally,
-    first: &[Unit],
+    bytes: &[u8],
+    summary: &Summary,
     out: &mut dyn Write,
-) -> Result<(), Failure> {
+) -> io::Result<()> {
     let dialect = options.dialect;
+    let tally = &summary.tally;
     let errors = tally.error_count();
-    let size = source.len();
+    let size = summary.len;
     let scalars: u64 = tally.classes.iter().sum();
+    let verdict = summary.verdict(bytes);
     if errors == 0 {
-        let ascii = if scalars == tally.classes[1] && size > 0 {
+        let ascii = if verdict == Verdict::AsciiOnly {
             ", ASCII only"
         } else {
             ""
@@ -213,6 +141,10 @@ fn print_human(
             plural(errors, "error", "errors"),
             plural(size, "byte", "bytes")
         )?;
+        writeln!(out, "  verdict  {}", verdict.describe(dialect))?;
+    }
+    if let Some(bom) = summary.bom {
+        writeln!(out, "  bom      {}", bom.describe())?;
     }
     let classes: Vec<String> = dialect
         .classes()
@@ -223,33 +155,24 @@ fn print_human(
     if errors == 0 {
         return Ok(());
     }
-    let kinds: Vec<String> = ErrorKind::ALL
+    let kinds: Vec<String> = summary
+        .error_kinds()
         .iter()
-        .filter(|k| tally.errors_of(**k) > 0)
-        .map(|k| format!("{} {}", k.name(), tally.errors_of(*k)))
+        .map(|(k, n)| format!("{} {n}", k.name()))
         .collect();
     writeln!(out, "  errors   {}", kinds.join(", "))?;
-    let bytes = source.bytes();
-    for unit in first {
-        writeln!(out, "{}", error_line(dialect, bytes, unit))?;
-    }
-    let hidden = errors - first.len() as u64;
-    if hidden == 0 {
-        return Ok(());
-    }
-    if options.all {
-        let mut rest = LaterErrors {
-            skip: first.len(),
-            seen: 0,
-            dialect,
-            out: &mut *out,
-            failed: None,
-        };
-        scan(dialect, bytes, &mut rest);
-        if let Some(e) = rest.failed {
-            return Err(Failure::Output(e));
-        }
+    let limit = if options.all {
+        usize::MAX
     } else {
+        DEFAULT_LIMIT
+    };
+    let mut listed = 0u64;
+    for unit in summary.errors(bytes).take(limit) {
+        writeln!(out, "{}", error_line(dialect, bytes, &unit))?;
+        listed += 1;
+    }
+    let hidden = errors - listed;
+    if hidden > 0 {
         writeln!(
             out,
             "  ... and {hidden} more {} (--all lists every one)",

@@ -1,0 +1,674 @@
+//! The whole-file summary: counts, a verdict, and a block index built by one parallel scan.
+//!
+//! The input is cut into fixed blocks (64 KiB, larger for inputs over 32 GiB so there are
+//! never more than 2^19 blocks: the index stays under 20 MiB whatever the input). Each
+//! block's [`BlockSummary`] counts the units that *start* in it, its errors, and the offsets
+//! of its first and last error. Blocks are scanned by worker threads with
+//! [`crate::scan::scan_range`]; as every unit belongs to exactly one block, the merged result
+//! equals one sequential decode.
+//!
+//! The index never stores every error: dense errors (binary data) would make it as large as
+//! the input. What it does store answers the questions that matter at any distance: where
+//! the next or previous error is (a walk over block summaries, then one block re-decoded),
+//! which unit number an offset has and the reverse, and the errors in order, re-decoding
+//! only the blocks that hold some.
+//!
+//! This module knows decoding and the scan loop, not files or terminals.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use crate::decode::{Dialect, ErrorKind, Unit};
+use crate::scan::{scan_range, ClassCounts, Sink, Tally};
+
+/// The smallest block, in bytes.
+pub const MIN_BLOCK: usize = 64 * 1024;
+
+/// The most blocks an index has.
+pub const MAX_BLOCKS: usize = 1 << 19;
+
+/// Blocks handed to a worker at once.
+const BLOCKS_PER_TASK: usize = 16;
+
+/// What the index knows of one block.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BlockSummary {
+    /// Units (scalars and errors) that start in the block.
+    pub units: u32,
+    /// Error units that start in the block.
+    pub errors: u32,
+    /// Offset of the first error unit, from the block start (`u32::MAX` if none).
+    pub first_error: u32,
+    /// Offset of the last error unit, from the block start (`u32::MAX` if none).
+    pub last_error: u32,
+    /// Scalars per class: index 0 is class 1, up to class 6.
+    pub classes: [u32; 6],
+}
+
+impl BlockSummary {
+    const EMPTY: BlockSummary = BlockSummary {
+        units: 0,
+        errors: 0,
+        first_error: u32::MAX,
+        last_error: u32::MAX,
+        classes: [0; 6],
+    };
+}
+
+/// Shared between a scan and whoever watches it: bytes done, and a request to stop.
+#[derive(Debug, Default)]
+pub struct Progress {
+    done: AtomicU64,
+    cancel: AtomicBool,
+}
+
+impl Progress {
+    /// A fresh progress record.
+    pub fn new() -> Progress {
+        Progress::default()
+    }
+
+    /// Bytes scanned so far.
+    pub fn done(&self) -> u64 {
+        self.done.load(Ordering::Relaxed)
+    }
+
+    /// Asks the scan to stop as soon as it can.
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a stop was asked for.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+}
+
+/// A byte order mark at the start of the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bom {
+    /// `EF BB BF`.
+    Utf8,
+    /// `FF FE`: the input is probably UTF-16, little-endian.
+    Utf16Le,
+    /// `FE FF`: the input is probably UTF-16, big-endian.
+    Utf16Be,
+}
+
+impl Bom {
+    /// The BOM `bytes` start with, if any.
+    pub fn detect(bytes: &[u8]) -> Option<Bom> {
+        match bytes {
+            [0xEF, 0xBB, 0xBF, ..] => Some(Bom::Utf8),
+            [0xFF, 0xFE, ..] => Some(Bom::Utf16Le),
+            [0xFE, 0xFF, ..] => Some(Bom::Utf16Be),
+            _ => None,
+        }
+    }
+
+    /// A short human name.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Bom::Utf8 => "UTF-8 byte order mark (EF BB BF)",
+            Bom::Utf16Le => "UTF-16LE byte order mark (FF FE)",
+            Bom::Utf16Be => "UTF-16BE byte order mark (FE FF)",
+        }
+    }
+}
+
+/// What the scan concludes about an input as a whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// No bytes at all.
+    Empty,
+    /// Only bytes 00..7F (valid in every dialect but Modified UTF-8 if it holds a NUL).
+    AsciiOnly,
+    /// Valid in the dialect that was scanned.
+    Valid(Dialect),
+    /// Invalid in the scanned dialect (UTF-8) but valid in this one.
+    ValidOnlyIn(Dialect),
+    /// Text in the scanned dialect with this many error units.
+    WithErrors(u64),
+    /// So many errors that the input is probably not in the scanned dialect at all.
+    ProbablyNot(u64),
+}
+
+impl Verdict {
+    /// A one-line human description, for `dialect` (the one that was scanned).
+    pub fn describe(self, dialect: Dialect) -> String {
+        let name = dialect.title();
+        match self {
+            Verdict::Empty => "empty".to_string(),
+            Verdict::AsciiOnly => "ASCII only".to_string(),
+            Verdict::Valid(d) => format!("valid {}", d.title()),
+            Verdict::ValidOnlyIn(d) => format!("not valid {name}, but valid {}", d.title()),
+            Verdict::WithErrors(n) => format!(
+                "{name} with {n} {}",
+                if n == 1 { "error" } else { "errors" }
+            ),
+            Verdict::ProbablyNot(n) => format!(
+                "probably not {name}: {n} {}",
+                if n == 1 { "error" } else { "errors" }
+            ),
+        }
+    }
+}
+
+/// The result of one whole-input scan.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// The dialect scanned.
+    pub dialect: Dialect,
+    /// Input length in bytes.
+    pub len: u64,
+    /// Block size in bytes.
+    pub block_size: usize,
+    /// One summary per block.
+    pub blocks: Vec<BlockSummary>,
+    /// Totals per class and kind, first and last error.
+    pub tally: Tally,
+    /// The byte order mark at the start, if any.
+    pub bom: Option<Bom>,
+    /// How long the scan took.
+    pub elapsed: Duration,
+    /// Running unit count before each block (prefix sums of `units`), for unit-number
+    /// lookups; one more entry than `blocks`.
+    unit_starts: Vec<u64>,
+}
+
+/// The block size for an input of `len` bytes.
+pub fn block_size_for(len: u64) -> usize {
+    let needed = len.div_ceil(MAX_BLOCKS as u64) as usize;
+    needed.next_power_of_two().max(MIN_BLOCK)
+}
+
+/// Counts into one block's summary and the worker's totals.
+struct BlockSink<'a> {
+    base: usize,
+    block: BlockSummary,
+    tally: &'a mut Tally,
+}
+
+impl Sink for BlockSink<'_> {
+    fn valid_run(&mut self, start: usize, len: usize, classes: &ClassCounts) {
+        let mut units = 0;
+        for (slot, n) in self.block.classes.iter_mut().zip(&classes[1..]) {
+            *slot += *n as u32;
+            units += *n as u32;
+        }
+        self.block.units += units;
+        self.tally.valid_run(start, len, classes);
+    }
+
+    fn unit(&mut self, bytes: &[u8], unit: &Unit) {
+        self.block.units += 1;
+        match unit.class() {
+            Some(class) => self.block.classes[class as usize - 1] += 1,
+            None => {
+                let at = (unit.start - self.base) as u32;
+                self.block.errors += 1;
+                self.block.first_error = self.block.first_error.min(at);
+                self.block.last_error = at;
+            }
+        }
+        self.tally.unit(bytes, unit);
+    }
+}
+
+impl Summary {
+    /// Scans all of `bytes` with up to `threads` worker threads. Returns `None` if
+    /// `progress` was cancelled before the end.
+    pub fn build(
+        dialect: Dialect,
+        bytes: &[u8],
+        threads: usize,
+        progress: &Progress,
+    ) -> Option<Summary> {
+        let started = Instant::now();
+        let block_size = block_size_for(bytes.len() as u64);
+        let count = bytes.len().div_ceil(block_size);
+        let tasks = count.div_ceil(BLOCKS_PER_TASK);
+        let threads = threads.clamp(1, tasks.max(1));
+        let next_task = AtomicUsize::new(0);
+        let results: Mutex<Vec<(usize, Vec<BlockSummary>, Tally)>> = Mutex::new(Vec::new());
+        let work = || {
+            let mut tally = Tally::default();
+            let mut done = Vec::new();
+            loop {
+                let task = next_task.fetch_add(1, Ordering::Relaxed);
+                if task >= tasks || progress.is_cancelled() {
+                    break;
+                }
+                let first = task * BLOCKS_PER_TASK;
+                let blocks: Vec<BlockSummary> = (first..count.min(first + BLOCKS_PER_TASK))
+                    .map(|b| {
+                        let range = b * block_size..((b + 1) * block_size).min(bytes.len());
+                        let scanned = range.len() as u64;
+                        let summary = scan_block(dialect, bytes, range, &mut tally);
+                        progress.done.fetch_add(scanned, Ordering::Relaxed);
+                        summary
+                    })
+                    .collect();
+                done.push((first, blocks));
+            }
+            let mut results = results.lock().unwrap_or_else(|e| e.into_inner());
+            for (first, blocks) in done {
+                results.push((first, blocks, Tally::default()));
+            }
+            results.push((usize::MAX, Vec::new(), tally));
+        };
+        if threads == 1 {
+            work();
+        } else {
+            std::thread::scope(|scope| {
+                for _ in 0..threads {
+                    scope.spawn(work);
+                }
+            });
+        }
+        if progress.is_cancelled() {
+            return None;
+        }
+        let mut blocks = vec![BlockSummary::EMPTY; count];
+        let mut tally = Tally::default();
+        for (first, part, worker_tally) in results.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            if first == usize::MAX {
+                tally.merge(&worker_tally);
+            } else {
+                blocks[first..first + part.len()].copy_from_slice(&part);
+            }
+        }
+        // Per-worker first/last errors are unordered; the blocks know the true ones.
+        tally.first_error = first_error_offset(&blocks, block_size);
+        tally.last_error = last_error_offset(&blocks, block_size);
+        let mut unit_starts = Vec::with_capacity(count + 1);
+        let mut running = 0u64;
+        unit_starts.push(0);
+        for b in &blocks {
+            running += b.units as u64;
+            unit_starts.push(running);
+        }
+        Some(Summary {
+            dialect,
+            len: bytes.len() as u64,
+            block_size,
+            blocks,
+            tally,
+            bom: Bom::detect(bytes),
+            elapsed: started.elapsed(),
+            unit_starts,
+        })
+    }
+
+    /// Scans with one worker per available core.
+    pub fn build_parallel(dialect: Dialect, bytes: &[u8]) -> Summary {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let progress = Progress::new();
+        Summary::build(dialect, bytes, threads, &progress).expect("not cancelled")
+    }
+
+    /// Bytes of index memory (the block summaries and unit prefix sums).
+    pub fn index_bytes(&self) -> usize {
+        self.blocks.capacity() * std::mem::size_of::<BlockSummary>()
+            + self.unit_starts.capacity() * std::mem::size_of::<u64>()
+    }
+
+    /// The byte range of block `b`.
+    pub fn block_range(&self, b: usize) -> Range<usize> {
+        let start = b * self.block_size;
+        start..(start + self.block_size).min(self.len as usize)
+    }
+
+    /// Total units (scalars and errors).
+    pub fn unit_count(&self) -> u64 {
+        self.unit_starts.last().copied().unwrap_or(0)
+    }
+
+    /// Whether the input is valid in the scanned dialect.
+    pub fn is_valid(&self) -> bool {
+        self.tally.error_count() == 0
+    }
+
+    /// The first error unit that starts at or after `offset`, anywhere in the input.
+    pub fn next_error(&self, bytes: &[u8], offset: usize) -> Option<Unit> {
+        let first_block = offset / self.block_size;
+        for b in first_block..self.blocks.len() {
+            let summary = &self.blocks[b];
+            if summary.errors == 0 {
+                continue;
+            }
+            let range = self.block_range(b);
+            if range.start >= offset {
+                let at = range.start + summary.first_error as usize;
+                return Some(self.dialect.decode_at(bytes, at));
+            }
+            if range.start + (summary.last_error as usize) < offset {
+                continue;
+            }
+            let found = errors_in(self.dialect, bytes, range).find(|u| u.start >= offset);
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+
+    /// The last error unit that starts before `offset`, anywhere in the input.
+    pub fn prev_error(&self, bytes: &[u8], offset: usize) -> Option<Unit> {
+        if offset == 0 || self.blocks.is_empty() {
+            return None;
+        }
+        let last_block = ((offset - 1) / self.block_size).min(self.blocks.len() - 1);
+        for b in (0..=last_block).rev() {
+            let summary = &self.blocks[b];
+            if summary.errors == 0 {
+                continue;
+            }
+            let range = self.block_range(b);
+            let last = range.start + summary.last_error as usize;
+            if last < offset {
+                return Some(self.dialect.decode_at(bytes, last));
+            }
+            if range.start + (summary.first_error as usize) >= offset {
+                continue;
+            }
+            let found = errors_in(self.dialect, bytes, range)
+                .take_while(|u| u.start < offset)
+                .last();
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+
+    /// Every error unit, in input order, re-decoding only the blocks that hold some.
+    pub fn errors<'a>(&'a self, bytes: &'a [u8]) -> impl Iterator<Item = Unit> + 'a {
+        (0..self.blocks.len())
+            .filter(|b| self.blocks[*b].errors > 0)
+            .flat_map(move |b| errors_in(self.dialect, bytes, self.block_range(b)))
+    }
+
+    /// The number of the unit containing `offset` (0-based; units counted from the start,
+    /// scalars and errors alike).
+    pub fn unit_number(&self, bytes: &[u8], offset: usize) -> u64 {
+        if self.blocks.is_empty() {
+            return 0;
+        }
+        let target = self
+            .dialect
+            .unit_containing(bytes, offset.min(bytes.len() - 1))
+            .start;
+        let b = target / self.block_size;
+        let range = self.block_range(b);
+        let before = units_in(self.dialect, bytes, range.start..target.max(range.start));
+        // A unit starting before the block (and containing `target`) can only be `target`
+        // itself when target < range.start, which cannot happen: target starts a unit and
+        // lies in block b.
+        self.unit_starts[b] + before
+    }
+
+    /// The start offset of unit number `n` (0-based), or `None` past the last unit.
+    pub fn unit_offset(&self, bytes: &[u8], n: u64) -> Option<usize> {
+        if n >= self.unit_count() {
+            return None;
+        }
+        // The block whose units include number n: the last block starting at or before n.
+        let b = self.unit_starts.partition_point(|&s| s <= n) - 1;
+        let skip = n - self.unit_starts[b];
+        let range = self.block_range(b);
+        let mut pos = crate::scan::first_boundary(self.dialect, bytes, range.start);
+        for _ in 0..skip {
+            pos = self.dialect.decode_at(bytes, pos).end();
+        }
+        Some(pos)
+    }
+
+    /// The verdict. `bytes` is needed to test, for an invalid UTF-8 input, whether another
+    /// dialect accepts it (decoding only the blocks with errors again).
+    pub fn verdict(&self, bytes: &[u8]) -> Verdict {
+        let errors = self.tally.error_count();
+        if self.len == 0 {
+            return Verdict::Empty;
+        }
+        if errors == 0 {
+            let ascii = self.tally.classes[1] == self.len;
+            return if ascii {
+                Verdict::AsciiOnly
+            } else {
+                Verdict::Valid(self.dialect)
+            };
+        }
+        if self.dialect == Dialect::Utf8 {
+            if let Some(d) = self.valid_in_other_dialect(bytes) {
+                return Verdict::ValidOnlyIn(d);
+            }
+        }
+        let multibyte: u64 = self.tally.classes[2..].iter().sum();
+        let units = self.unit_count();
+        if errors * 20 > units || (errors >= 8 && errors > multibyte) {
+            Verdict::ProbablyNot(errors)
+        } else {
+            Verdict::WithErrors(errors)
+        }
+    }
+
+    /// For an input scanned as UTF-8: the first other dialect in which it is valid.
+    ///
+    /// Every byte where a dialect's units differ from UTF-8's lies in a unit that UTF-8
+    /// calls an error (a surrogate, `C0 80`, a 5-byte form ...), so it is enough to decode
+    /// the blocks with UTF-8 errors again, plus two whole-input facts: CESU-8 and Modified
+    /// UTF-8 have no 4-byte forms, and Modified UTF-8 no raw NUL.
+    fn valid_in_other_dialect(&self, bytes: &[u8]) -> Option<Dialect> {
+        let has_four_byte = self.tally.classes[4] > 0;
+        [
+            Dialect::Wtf8,
+            Dialect::Cesu8,
+            Dialect::Mutf8,
+            Dialect::Legacy,
+        ]
+        .into_iter()
+        .filter(|d| !(has_four_byte && matches!(d, Dialect::Cesu8 | Dialect::Mutf8)))
+        .filter(|d| *d != Dialect::Mutf8 || memchr_zero(bytes).is_none())
+        .find(|d| {
+            (0..self.blocks.len())
+                .filter(|b| self.blocks[*b].errors > 0)
+                .all(|b| errors_in(*d, bytes, self.block_range(b)).next().is_none())
+        })
+    }
+
+    /// Error counts of the kinds that occurred, in the order of [`ErrorKind::ALL`].
+    pub fn error_kinds(&self) -> Vec<(ErrorKind, u64)> {
+        ErrorKind::ALL
+            .iter()
+            .map(|k| (*k, self.tally.errors_of(*k)))
+            .filter(|(_, n)| *n > 0)
+            .collect()
+    }
+}
+
+fn memchr_zero(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|b| *b == 0)
+}
+
+fn scan_block(
+    dialect: Dialect,
+    bytes: &[u8],
+    range: Range<usize>,
+    tally: &mut Tally,
+) -> BlockSummary {
+    let mut sink = BlockSink {
+        base: range.start,
+        block: BlockSummary::EMPTY,
+        tally,
+    };
+    scan_range(dialect, bytes, range, &mut sink);
+    sink.block
+}
+
+fn first_error_offset(blocks: &[BlockSummary], block_size: usize) -> Option<usize> {
+    let b = blocks.iter().position(|s| s.errors > 0)?;
+    Some(b * block_size + blocks[b].first_error as usize)
+}
+
+fn last_error_offset(blocks: &[BlockSummary], block_size: usize) -> Option<usize> {
+    let b = blocks.iter().rposition(|s| s.errors > 0)?;
+    Some(b * block_size + blocks[b].last_error as usize)
+}
+
+/// The error units that start in `range`, in order.
+pub fn errors_in(
+    dialect: Dialect,
+    bytes: &[u8],
+    range: Range<usize>,
+) -> impl Iterator<Item = Unit> + '_ {
+    let start = crate::scan::first_boundary(dialect, bytes, range.start);
+    let end = range.end;
+    dialect
+        .units_from(bytes, start.min(bytes.len()))
+        .take_while(move |u| u.start < end)
+        .filter(|u| u.is_error())
+}
+
+/// The number of units that start in `range`.
+fn units_in(dialect: Dialect, bytes: &[u8], range: Range<usize>) -> u64 {
+    let mut pos = crate::scan::first_boundary(dialect, bytes, range.start);
+    let mut n = 0;
+    while pos < range.end {
+        pos = dialect.decode_at(bytes, pos).end();
+        n += 1;
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Vec<u8> {
+        let mut input = Vec::new();
+        for i in 0..60_000u32 {
+            input.extend_from_slice("a€😀é ".as_bytes());
+            if i % 5_000 == 17 {
+                input.extend_from_slice(b"\xED\xA0\xBD\xED\xB8\x80\xC0\xAF\xE1\x80");
+            }
+        }
+        input
+    }
+
+    #[test]
+    fn parallel_summary_equals_sequential_decode() {
+        let input = sample();
+        for d in Dialect::ALL {
+            let units: Vec<Unit> = d.units(&input).collect();
+            for threads in [1, 2, 3] {
+                let s = Summary::build(d, &input, threads, &Progress::new()).unwrap();
+                assert_eq!(s.unit_count(), units.len() as u64, "{d}");
+                let errors: Vec<Unit> = units.iter().copied().filter(|u| u.is_error()).collect();
+                assert_eq!(s.errors(&input).collect::<Vec<_>>(), errors, "{d}");
+                assert_eq!(s.tally.first_error, errors.first().map(|u| u.start));
+                assert_eq!(s.tally.last_error, errors.last().map(|u| u.start));
+                let mut classes = [0u64; 7];
+                for u in &units {
+                    if let Some(c) = u.class() {
+                        classes[c as usize] += 1;
+                    }
+                }
+                assert_eq!(s.tally.classes, classes);
+            }
+        }
+    }
+
+    #[test]
+    fn next_and_prev_error_from_anywhere() {
+        let input = sample();
+        let s = Summary::build_parallel(Dialect::Utf8, &input);
+        let errors: Vec<usize> = Dialect::Utf8
+            .units(&input)
+            .filter(|u| u.is_error())
+            .map(|u| u.start)
+            .collect();
+        for offset in (0..input.len()).step_by(997).chain([0, input.len() - 1]) {
+            let next = errors.iter().copied().find(|e| *e >= offset);
+            let prev = errors.iter().copied().rev().find(|e| *e < offset);
+            assert_eq!(
+                s.next_error(&input, offset).map(|u| u.start),
+                next,
+                "next from {offset}"
+            );
+            assert_eq!(
+                s.prev_error(&input, offset).map(|u| u.start),
+                prev,
+                "prev from {offset}"
+            );
+        }
+        for e in &errors {
+            assert_eq!(s.next_error(&input, *e).map(|u| u.start), Some(*e));
+            assert_eq!(s.prev_error(&input, *e + 1).map(|u| u.start), Some(*e));
+        }
+    }
+
+    #[test]
+    fn unit_numbers_and_offsets() {
+        let input = sample();
+        for d in [Dialect::Utf8, Dialect::Cesu8] {
+            let s = Summary::build_parallel(d, &input);
+            let starts: Vec<usize> = d.units(&input).map(|u| u.start).collect();
+            for n in (0..starts.len()).step_by(4099).chain([starts.len() - 1]) {
+                assert_eq!(s.unit_offset(&input, n as u64), Some(starts[n]));
+                assert_eq!(s.unit_number(&input, starts[n]), n as u64);
+            }
+            assert_eq!(s.unit_offset(&input, starts.len() as u64), None);
+        }
+    }
+
+    #[test]
+    fn verdicts() {
+        let v = |bytes: &[u8]| Summary::build_parallel(Dialect::Utf8, bytes).verdict(bytes);
+        assert_eq!(v(b""), Verdict::Empty);
+        assert_eq!(v(b"plain"), Verdict::AsciiOnly);
+        assert_eq!(v("caf\u{E9}".as_bytes()), Verdict::Valid(Dialect::Utf8));
+        assert_eq!(
+            v(b"a\xED\xA0\xBD\xED\xB8\x80b"),
+            Verdict::ValidOnlyIn(Dialect::Cesu8)
+        );
+        assert_eq!(v(b"a\xED\xA0\xBDb"), Verdict::ValidOnlyIn(Dialect::Wtf8));
+        assert_eq!(v(b"a\xC0\x80b"), Verdict::ValidOnlyIn(Dialect::Mutf8));
+        assert_eq!(
+            v(b"a\xF8\x88\x80\x80\x80b"),
+            Verdict::ValidOnlyIn(Dialect::Legacy)
+        );
+        let mostly_text = "é".repeat(100) + "\u{FFFD}";
+        let mut bytes = mostly_text.into_bytes();
+        bytes.push(0xFF);
+        assert_eq!(v(&bytes), Verdict::WithErrors(1));
+        assert_eq!(
+            v(b"caf\xE9 cr\xE8me br\xFBl\xE9e \xE0 la fran\xE7aise, tr\xE8s \xE9l\xE9gant"),
+            Verdict::ProbablyNot(9)
+        );
+        let noise: Vec<u8> = (0..4096u32)
+            .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+            .collect();
+        assert!(matches!(v(&noise), Verdict::ProbablyNot(_)));
+    }
+
+    #[test]
+    fn block_sizes_bound_the_index() {
+        assert_eq!(block_size_for(0), MIN_BLOCK);
+        assert_eq!(block_size_for(16 << 30), 64 * 1024);
+        assert_eq!(block_size_for(64 << 30), 128 * 1024);
+        let blocks = (16u64 << 30).div_ceil(block_size_for(16 << 30) as u64) as usize;
+        let bytes = blocks * (std::mem::size_of::<BlockSummary>() + 8);
+        assert!(bytes < 32 << 20, "{bytes}");
+    }
+
+    #[test]
+    fn cancelled_scans_return_nothing() {
+        let input = sample();
+        let progress = Progress::new();
+        progress.cancel();
+        assert!(Summary::build(Dialect::Utf8, &input, 2, &progress).is_none());
+    }
+}
