@@ -20,8 +20,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::decode::{Dialect, ErrorKind, Unit};
-use crate::scan::{scan_range, ClassCounts, Sink, Tally};
+use crate::decode::{Dialect, ErrorKind, Shape, Unit};
+use crate::scan::{scan_range, ClassCounts, DenseCounts, Sink, Tally};
 
 /// The smallest block, in bytes.
 pub const MIN_BLOCK: usize = 64 * 1024;
@@ -184,36 +184,76 @@ pub fn block_size_for(len: u64) -> usize {
     needed.next_power_of_two().max(MIN_BLOCK)
 }
 
-/// Counts into one block's summary and the worker's totals.
-struct BlockSink<'a> {
+/// Counts into one block's summary. Units are counted into one array of slots (classes 1
+/// to 6, then the error kinds) with no branch on the unit's kind: on random data whether
+/// the next unit is an error is a coin toss, and a mispredicted branch would cost more
+/// than decoding the unit.
+struct BlockSink {
     base: usize,
-    block: BlockSummary,
-    tally: &'a mut Tally,
+    slots: [u32; 6 + ErrorKind::ALL.len()],
+    first_error: u32,
+    last_error: u32,
 }
 
-impl Sink for BlockSink<'_> {
-    fn valid_run(&mut self, start: usize, len: usize, classes: &ClassCounts) {
-        let mut units = 0;
-        for (slot, n) in self.block.classes.iter_mut().zip(&classes[1..]) {
-            *slot += *n as u32;
-            units += *n as u32;
+impl BlockSink {
+    fn new(base: usize) -> BlockSink {
+        BlockSink {
+            base,
+            slots: [0; 6 + ErrorKind::ALL.len()],
+            first_error: u32::MAX,
+            last_error: u32::MAX,
         }
-        self.block.units += units;
-        self.tally.valid_run(start, len, classes);
     }
 
-    fn unit(&mut self, bytes: &[u8], unit: &Unit) {
-        self.block.units += 1;
-        match unit.class() {
-            Some(class) => self.block.classes[class as usize - 1] += 1,
-            None => {
-                let at = (unit.start - self.base) as u32;
-                self.block.errors += 1;
-                self.block.first_error = self.block.first_error.min(at);
-                self.block.last_error = at;
-            }
+    /// The block's summary; adds its counts to `tally`.
+    fn finish(self, tally: &mut Tally) -> BlockSummary {
+        let mut classes = [0u32; 6];
+        classes.copy_from_slice(&self.slots[..6]);
+        for (c, n) in classes.iter().enumerate() {
+            tally.classes[c + 1] += *n as u64;
         }
-        self.tally.unit(bytes, unit);
+        for (k, n) in self.slots[6..].iter().enumerate() {
+            tally.errors[k] += *n as u64;
+        }
+        let errors: u32 = self.slots[6..].iter().sum();
+        BlockSummary {
+            units: classes.iter().sum::<u32>() + errors,
+            errors,
+            first_error: self.first_error,
+            last_error: self.last_error,
+            classes,
+        }
+    }
+}
+
+impl Sink for BlockSink {
+    fn scalars(&mut self, classes: &ClassCounts) {
+        for (slot, n) in self.slots.iter_mut().zip(&classes[1..]) {
+            *slot += *n as u32;
+        }
+    }
+
+    fn unit(&mut self, _bytes: &[u8], unit: &Unit) {
+        let at = (unit.start - self.base) as u32;
+        let shape = Shape::of(unit);
+        let is_error = shape.is_error();
+        // Tags 1..=6 are classes, 7.. error kinds: slot = tag - 1.
+        self.slots[shape.tag as usize - 1] += 1;
+        self.first_error = self.first_error.min(if is_error { at } else { u32::MAX });
+        self.last_error = if is_error { at } else { self.last_error };
+    }
+
+    const COUNTS_ONLY: bool = true;
+
+    fn dense(&mut self, counts: &DenseCounts) {
+        for (slot, n) in self.slots.iter_mut().zip(&counts.tags[1..]) {
+            *slot += *n as u32;
+        }
+        if counts.first_error != usize::MAX {
+            let first = (counts.first_error - self.base) as u32;
+            self.first_error = self.first_error.min(first);
+            self.last_error = (counts.last_error - self.base) as u32;
+        }
     }
 }
 
@@ -499,13 +539,9 @@ fn scan_block(
     range: Range<usize>,
     tally: &mut Tally,
 ) -> BlockSummary {
-    let mut sink = BlockSink {
-        base: range.start,
-        block: BlockSummary::EMPTY,
-        tally,
-    };
+    let mut sink = BlockSink::new(range.start);
     scan_range(dialect, bytes, range, &mut sink);
-    sink.block
+    sink.finish(tally)
 }
 
 fn first_error_offset(blocks: &[BlockSummary], block_size: usize) -> Option<usize> {
@@ -553,6 +589,10 @@ mod tests {
             input.extend_from_slice("a€😀é ".as_bytes());
             if i % 5_000 == 17 {
                 input.extend_from_slice(b"\xED\xA0\xBD\xED\xB8\x80\xC0\xAF\xE1\x80");
+            }
+            if i % 9_000 == 4 {
+                // Random bytes: errors every few bytes, the scan's dense path.
+                input.extend((0..3_000u32).map(|k| (k.wrapping_mul(2_654_435_761) >> 11) as u8));
             }
         }
         input

@@ -1,50 +1,93 @@
 //! One loop over a whole input that pushes what it finds into sinks.
 //!
-//! [`scan`] walks a byte slice front to back. Stretches that are valid UTF-8 are confirmed
-//! by a SIMD validator (simdutf8) and reported in bulk, as per-class counts
-//! ([`Sink::valid_run`]); around errors the precise decoder of [`crate::decode`] takes over
-//! and reports every unit ([`Sink::unit`]) until the input has been clean for a while. The
-//! units reported, together with the counted runs, are exactly the units of
-//! [`Dialect::units`] (tested for every dialect on random inputs with random block sizes).
+//! [`scan`] and [`scan_range`] walk a byte slice front to back and account for every unit
+//! exactly once, in one of two ways:
 //!
-//! Every command uses this one loop, so they cannot disagree. This module knows decoding,
-//! not files or terminals.
+//! - one by one, through [`Sink::unit`], in input order: every error unit, and the scalars
+//!   the scan happened to decode individually near errors;
+//! - in bulk, as counts per sequence-length class, through [`Sink::scalars`] (and, for
+//!   sinks that only count, [`Sink::dense`] for error-dense stretches).
+//!
+//! In UTF-8, stretches are confirmed by a SIMD validator (simdutf8) and scalars are counted
+//! by their lead bytes: in well-formed UTF-8 the scalars of class k are exactly the lead
+//! bytes of class k. The scan counts every lead byte of a range once, with vector code, and
+//! takes off the lead of each unit it reports one by one. Around an error the validator
+//! says where it is, and only that unit is decoded; where errors come close together a
+//! branch-free counter takes over (see `count_dense_utf8`). The other dialects count each
+//! validated stretch and hand what the validator rejects to the precise decoder.
+//!
+//! Every command uses this one loop, so they cannot disagree; tests hold its result equal
+//! to [`Dialect::units`] in every dialect, over any cutting of the input into ranges. This
+//! module knows decoding, not files or terminals.
 
 use std::ops::Range;
 
-use crate::decode::{is_continuation, Dialect, ErrorKind, Unit};
+use crate::decode::{is_continuation, utf8_shape, Dialect, ErrorKind, Shape, Unit};
 
-/// Receives what a scan finds, in input order.
+/// Receives what a scan finds.
 pub trait Sink {
-    /// `len` bytes from `start` are well-formed, made of `classes[k]` scalars of class `k`
-    /// (index 0 is unused). Their units are not reported one by one.
-    fn valid_run(&mut self, start: usize, len: usize, classes: &ClassCounts);
-
-    /// One unit, decoded precisely (a scalar near an error, or an error). `bytes` is the
-    /// whole input the scan runs over, for context.
+    /// One unit decoded individually: every error, in input order, and some scalars near
+    /// errors. `bytes` is the whole input the scan runs over, for context.
     fn unit(&mut self, bytes: &[u8], unit: &Unit);
+
+    /// Scalars counted in bulk, not reported through [`Sink::unit`]: `classes[k]` of class
+    /// `k` (index 0 unused). Called once or more per range scanned.
+    fn scalars(&mut self, classes: &ClassCounts);
+
+    /// Whether this sink only counts. The scan may then report errors in UTF-8 stretches
+    /// dense with them in bulk, as [`DenseCounts`] through [`Sink::dense`].
+    const COUNTS_ONLY: bool = false;
+
+    /// Error units counted in bulk. Called only when `COUNTS_ONLY`.
+    fn dense(&mut self, _counts: &DenseCounts) {}
 }
 
 /// Number of scalars per sequence-length class; index 0 unused, 1 to 6 used.
 pub type ClassCounts = [u64; 7];
 
-impl<A: Sink, B: Sink> Sink for (A, B) {
-    fn valid_run(&mut self, start: usize, len: usize, classes: &ClassCounts) {
-        self.0.valid_run(start, len, classes);
-        self.1.valid_run(start, len, classes);
+/// Error units counted by tag (see [`Shape`]) without being reported one by one, with the
+/// offsets of the first and last of them (`usize::MAX` if none).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DenseCounts {
+    /// Units per [`Shape::tag`] (index 0 unused; only error tags are counted).
+    pub tags: [u64; Shape::TAGS],
+    /// Offset of the first error unit counted.
+    pub first_error: usize,
+    /// Offset of the last error unit counted.
+    pub last_error: usize,
+}
+
+impl Default for DenseCounts {
+    fn default() -> DenseCounts {
+        DenseCounts {
+            tags: [0; Shape::TAGS],
+            first_error: usize::MAX,
+            last_error: usize::MAX,
+        }
     }
+}
+
+impl<A: Sink, B: Sink> Sink for (A, B) {
     fn unit(&mut self, bytes: &[u8], unit: &Unit) {
         self.0.unit(bytes, unit);
         self.1.unit(bytes, unit);
     }
+    fn scalars(&mut self, classes: &ClassCounts) {
+        self.0.scalars(classes);
+        self.1.scalars(classes);
+    }
 }
 
-impl<S: Sink + ?Sized> Sink for &mut S {
-    fn valid_run(&mut self, start: usize, len: usize, classes: &ClassCounts) {
-        (**self).valid_run(start, len, classes);
-    }
+impl<S: Sink> Sink for &mut S {
     fn unit(&mut self, bytes: &[u8], unit: &Unit) {
         (**self).unit(bytes, unit);
+    }
+    fn scalars(&mut self, classes: &ClassCounts) {
+        (**self).scalars(classes);
+    }
+    const COUNTS_ONLY: bool = S::COUNTS_ONLY;
+    fn dense(&mut self, counts: &DenseCounts) {
+        (**self).dense(counts);
     }
 }
 
@@ -55,8 +98,15 @@ const BLOCK: usize = 64 * 1024;
 /// up to [`BLOCK`], so a lone error costs a short validation, not a 64 KiB one.
 const SMALL_BLOCK: usize = 256;
 
-/// After an error, the precise decoder keeps going until it has seen this many bytes without
-/// one; dense errors (random or binary data) then never bounce through the fast path.
+/// Errors less than this many bytes apart count as close together.
+const DENSE_GAP: usize = 16;
+
+/// After this many close errors in a row, the UTF-8 scan switches from validating between
+/// errors to counting every byte (see `count_dense_utf8`).
+const DENSE_STREAK: usize = 4;
+
+/// Outside UTF-8, after an error the precise decoder keeps going until it has seen this
+/// many bytes without one; dense errors then never bounce through the fast path.
 const CLEAN_STRETCH: usize = 64;
 
 /// Scans all of `bytes` in `dialect`, pushing into `sink`.
@@ -70,39 +120,13 @@ pub fn scan(dialect: Dialect, bytes: &[u8], sink: &mut impl Sink) {
 /// the input exactly once, which is what lets the scan run in parallel chunks.
 pub fn scan_range(dialect: Dialect, bytes: &[u8], range: Range<usize>, sink: &mut impl Sink) {
     let stop = range.end.min(bytes.len());
-    let mut pos = first_boundary(dialect, bytes, range.start);
-    let mut block_len = BLOCK;
-    while pos < stop {
-        let end = block_end(bytes, pos, block_len, stop);
-        let block = &bytes[pos..end];
-        // Counting comes first: a block that is all ASCII needs no validation at all.
-        let classes = count_classes(block);
-        let valid = if classes[1] == block.len() as u64 || simdutf8::basic::from_utf8(block).is_ok()
-        {
-            block.len()
-        } else {
-            // The validator that says where the error is runs only on a block known to
-            // hold one.
-            match simdutf8::compat::from_utf8(block) {
-                Ok(_) => block.len(),
-                Err(e) => e.valid_up_to(),
-            }
-        };
-        if valid > 0 {
-            let classes = if valid == block.len() {
-                classes
-            } else {
-                count_classes(&block[..valid])
-            };
-            emit_utf8_run(dialect, bytes, pos, valid, &classes, sink);
-            pos += valid;
-        }
-        if pos < end {
-            pos = decode_until_clean(dialect, bytes, pos, stop, sink);
-            block_len = SMALL_BLOCK;
-        } else {
-            block_len = (block_len * 2).min(BLOCK);
-        }
+    let start = first_boundary(dialect, bytes, range.start);
+    if start >= stop {
+        return;
+    }
+    match dialect {
+        Dialect::Utf8 => scan_utf8(bytes, start, stop, sink),
+        _ => scan_general(dialect, bytes, start, stop, sink),
     }
 }
 
@@ -120,8 +144,133 @@ pub fn first_boundary(dialect: Dialect, bytes: &[u8], offset: usize) -> usize {
     }
 }
 
-/// Where a block from `pos` should end: `pos + len`, moved back (at most 3 bytes) onto a byte
-/// that is not a continuation byte, so a block never cuts a sequence in two.
+/// The lead class of a byte as [`count_classes`] counts it: 1 for ASCII, 2 for C0..DF, 3
+/// for E0..EF, 4 for F0..FF, 0 for a continuation byte.
+const fn lead_class(b: u8) -> usize {
+    match b {
+        0x00..=0x7F => 1,
+        0x80..=0xBF => 0,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    }
+}
+
+static LEAD_CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        table[i] = lead_class(i as u8) as u8;
+        i += 1;
+    }
+    table
+};
+
+/// Forwards units to a sink and keeps the lead class of each, to take them off a bulk
+/// count of lead bytes.
+struct Individually<'a, S> {
+    sink: &'a mut S,
+    leads: [u64; 5],
+}
+
+impl<S: Sink> Individually<'_, S> {
+    fn report(&mut self, bytes: &[u8], unit: &Unit) {
+        self.leads[LEAD_CLASS[bytes[unit.start] as usize] as usize] += 1;
+        self.sink.unit(bytes, unit);
+    }
+}
+
+/// The UTF-8 scan of the units starting in `start..stop` (`start` a unit boundary).
+fn scan_utf8<S: Sink>(bytes: &[u8], start: usize, stop: usize, sink: &mut S) {
+    // Every unit starting in the range has its first byte in the range, and no other
+    // byte of a unit is a lead: lead bytes in the range = units in the range, by class,
+    // once the units reported one by one are taken off.
+    let mut classes = count_classes(&bytes[start..stop]);
+    let all_ascii = classes[1] == (stop - start) as u64;
+    let mut out = Individually {
+        sink,
+        leads: [0; 5],
+    };
+    let mut pos = if all_ascii { stop } else { start };
+    let mut block_len = BLOCK;
+    let mut close_errors = 0;
+    while pos < stop {
+        let end = block_end(bytes, pos, block_len, stop);
+        let block = &bytes[pos..end];
+        let valid = if block_len == BLOCK && simdutf8::basic::from_utf8(block).is_ok() {
+            block.len()
+        } else {
+            valid_prefix(block)
+        };
+        pos += valid;
+        if pos == end {
+            block_len = (block_len * 2).min(BLOCK);
+            continue;
+        }
+        // The validator stopped at an error, or at a sequence cut by the block's end (the
+        // unit decoded there is then a scalar reaching past the block).
+        block_len = SMALL_BLOCK;
+        close_errors = if valid < DENSE_GAP {
+            close_errors + 1
+        } else {
+            0
+        };
+        if close_errors < DENSE_STREAK {
+            let unit = Dialect::Utf8.decode_at(bytes, pos);
+            out.report(bytes, &unit);
+            pos = unit.end();
+        } else if S::COUNTS_ONLY {
+            pos = count_dense_utf8(bytes, pos, stop, &mut out);
+            close_errors = 0;
+        } else {
+            pos = decode_until_clean(Dialect::Utf8, bytes, pos, stop, &mut |u: &Unit| {
+                out.report(bytes, u)
+            });
+            close_errors = 0;
+        }
+    }
+    for (class, taken) in out.leads.iter().enumerate().skip(1) {
+        classes[class] -= taken;
+    }
+    out.sink.scalars(&classes);
+}
+
+/// The scan of the units starting in `start..stop` in a dialect other than UTF-8: each
+/// stretch the UTF-8 validator accepts is counted (and decoded precisely where the dialect
+/// rejects part of it); what the validator rejects goes to the precise decoder.
+fn scan_general<S: Sink>(dialect: Dialect, bytes: &[u8], start: usize, stop: usize, sink: &mut S) {
+    let mut pos = start;
+    let mut block_len = BLOCK;
+    while pos < stop {
+        let end = block_end(bytes, pos, block_len, stop);
+        let valid = valid_prefix(&bytes[pos..end]);
+        if valid > 0 {
+            emit_utf8_run(dialect, bytes, pos, valid, sink);
+            pos += valid;
+        }
+        if pos < end {
+            pos = decode_until_clean(dialect, bytes, pos, stop, &mut |u: &Unit| {
+                sink.unit(bytes, u)
+            });
+            block_len = SMALL_BLOCK;
+        } else {
+            block_len = (block_len * 2).min(BLOCK);
+        }
+    }
+}
+
+/// How many bytes from the start of `block` are well-formed UTF-8 (a whole number of
+/// sequences).
+fn valid_prefix(block: &[u8]) -> usize {
+    match simdutf8::compat::from_utf8(block) {
+        Ok(_) => block.len(),
+        Err(e) => e.valid_up_to(),
+    }
+}
+
+/// Where a block from `pos` should end: `pos + len` (at most `stop`), moved back (at most
+/// 3 bytes) onto a byte that is not a continuation byte, so a block never cuts a sequence
+/// in two.
 fn block_end(bytes: &[u8], pos: usize, len: usize, stop: usize) -> usize {
     let end = (pos + len).min(stop);
     if end >= bytes.len() {
@@ -134,25 +283,20 @@ fn block_end(bytes: &[u8], pos: usize, len: usize, stop: usize) -> usize {
         .unwrap_or(end)
 }
 
-/// Reports `bytes[start..start + len]`, known to be well-formed UTF-8. Such bytes decode
-/// to the same units in every dialect, except that CESU-8 and Modified UTF-8 reject 4-byte
-/// forms and Modified UTF-8 rejects raw `00`: where those occur, the run is decoded precisely.
-fn emit_utf8_run(
-    dialect: Dialect,
-    bytes: &[u8],
-    start: usize,
-    len: usize,
-    classes: &ClassCounts,
-    sink: &mut impl Sink,
-) {
+/// Reports `bytes[start..start + len]`, known to be well-formed UTF-8, in a dialect other
+/// than UTF-8. Such bytes decode to the same units in every dialect, except that CESU-8 and
+/// Modified UTF-8 reject 4-byte forms and Modified UTF-8 rejects raw `00`: where those
+/// occur, the run is decoded precisely.
+fn emit_utf8_run(dialect: Dialect, bytes: &[u8], start: usize, len: usize, sink: &mut impl Sink) {
     let run = &bytes[start..start + len];
+    let classes = count_classes(run);
     let rejects_some = match dialect {
         Dialect::Cesu8 => classes[4] > 0,
         Dialect::Mutf8 => classes[4] > 0 || run.contains(&0),
         Dialect::Utf8 | Dialect::Wtf8 | Dialect::Legacy => false,
     };
     if !rejects_some {
-        sink.valid_run(start, len, classes);
+        sink.scalars(&classes);
         return;
     }
     let mut pos = start;
@@ -171,54 +315,140 @@ fn decode_until_clean(
     bytes: &[u8],
     mut pos: usize,
     stop: usize,
-    sink: &mut impl Sink,
+    report: &mut impl FnMut(&Unit),
 ) -> usize {
     let mut clean_since = pos;
     while pos < stop && pos - clean_since < CLEAN_STRETCH {
         let unit = dialect.decode_at(bytes, pos);
-        sink.unit(bytes, &unit);
+        report(&unit);
         pos = unit.end();
-        if unit.is_error() {
-            clean_since = pos;
-        }
+        // A select, not a branch: whether a unit is an error is a coin toss on random data.
+        clean_since = if unit.is_error() { pos } else { clean_since };
     }
     pos
 }
 
-/// Counts the scalars of each class in well-formed UTF-8 by counting lead bytes.
-pub fn count_classes(run: &[u8]) -> ClassCounts {
-    // Bytes read as i8 make every test a signed comparison, which SSE2 has natively:
-    // ASCII is >= 0, a lead C0..FF or ASCII >= -64, E0..FF or ASCII >= -32, F0..FF or
-    // ASCII >= -16. 32 lanes of u8 counters, emptied every 255 rounds, stay in vector
-    // registers.
-    const LANES: usize = 32;
-    const ROUNDS: usize = 255;
-    let mut totals = [0u64; 4];
-    let mut blocks = run.chunks_exact(LANES * ROUNDS);
-    for block in &mut blocks {
-        let mut lanes = [[0u8; LANES]; 4];
-        for chunk in block.chunks_exact(LANES) {
-            for i in 0..LANES {
-                let b = chunk[i] as i8;
-                lanes[0][i] += (b >= 0) as u8;
-                lanes[1][i] += (b >= -64) as u8;
-                lanes[2][i] += (b >= -32) as u8;
-                lanes[3][i] += (b >= -16) as u8;
-            }
+/// Counts the UTF-8 error units that start from `pos` (a unit boundary) on, 32 bytes at a
+/// time, until a window holds no error or `stop` is reached, and reports them in one call;
+/// the leads of the errors are taken off the bulk count. Returns the unit boundary where it
+/// stopped. Stops early, leaving the rest to the caller, within 3 bytes of the end of the
+/// input.
+///
+/// Decoding unit after unit is a chain: each step waits for the length of the one before.
+/// This loop has no such chain. In UTF-8 every byte that is not a continuation byte starts
+/// a unit, and a continuation byte starts one exactly when the unit of the nearest lead
+/// before it does not reach it; so each byte's shape is computed on its own, and only the
+/// end of the last lead's unit is carried from byte to byte, by a select.
+fn count_dense_utf8<S: Sink>(
+    bytes: &[u8],
+    mut pos: usize,
+    stop: usize,
+    out: &mut Individually<'_, S>,
+) -> usize {
+    const WINDOW: usize = 32;
+    // One slot per (error tag, lead class of its first byte); slot 0 is the bin for bytes
+    // that start no error. Two interleaved tables, so consecutive increments of one slot do
+    // not wait on each other through memory.
+    const SLOTS: usize = Shape::TAGS * 5;
+    let readable = bytes.len().saturating_sub(3);
+    let mut slots = [[0u32; SLOTS]; 2];
+    let (mut first_error, mut last_error) = (usize::MAX, usize::MAX);
+    while pos < stop {
+        let end = (pos + WINDOW).min(stop).min(readable);
+        if end <= pos {
+            break;
         }
-        for (total, lane) in totals.iter_mut().zip(&lanes) {
-            *total += lane.iter().map(|x| *x as u64).sum::<u64>();
+        let errors_before = last_error;
+        let mut last_end = pos;
+        for (i, window) in (pos..end).zip(bytes[pos..end + 3].windows(4)) {
+            let &[b0, b1, b2, b3] = window else {
+                unreachable!("windows(4) yields 4 bytes")
+            };
+            let shape = utf8_shape(b0, b1, b2, b3);
+            let lead = !is_continuation(b0);
+            last_end = if lead {
+                i + shape.len as usize
+            } else {
+                last_end
+            };
+            let error = (lead | (i >= last_end)) & shape.is_error();
+            let slot = shape.tag as usize * 5 + LEAD_CLASS[b0 as usize] as usize;
+            // Multiplying by 0 or 1, not a branch: see `step`.
+            slots[i & 1][slot * error as usize] += 1;
+            first_error = first_error.min(if error { i } else { usize::MAX });
+            last_error = if error { i } else { last_error };
+        }
+        pos = last_end.max(end);
+        if last_error == errors_before {
+            break;
         }
     }
-    for &b in blocks.remainder() {
+    let mut counts = DenseCounts {
+        first_error,
+        last_error,
+        ..DenseCounts::default()
+    };
+    for table in &slots {
+        for (slot, n) in table.iter().enumerate().skip(1) {
+            counts.tags[slot / 5] += *n as u64;
+            out.leads[slot % 5] += *n as u64;
+        }
+    }
+    out.sink.dense(&counts);
+    pos
+}
+
+/// Counts the scalars of each class in well-formed UTF-8 by counting lead bytes (in any
+/// bytes, it counts their lead bytes by class).
+pub fn count_classes(run: &[u8]) -> ClassCounts {
+    let mut blocks = run.chunks_exact(LANES * ROUNDS);
+    let mut totals = [0u64; 4];
+    for block in &mut blocks {
+        add4(&mut totals, count_block(block));
+    }
+    add4(&mut totals, count_block(blocks.remainder()));
+    let [ascii, ge_c0, ge_e0, ge_f0] = totals;
+    [0, ascii, ge_c0 - ge_e0, ge_e0 - ge_f0, ge_f0 - ascii, 0, 0]
+}
+
+const LANES: usize = 32;
+const ROUNDS: usize = 255;
+
+fn add4(totals: &mut [u64; 4], more: [u64; 4]) {
+    for (t, m) in totals.iter_mut().zip(more) {
+        *t += m;
+    }
+}
+
+/// Counts of (ASCII, >= C0 or ASCII, >= E0 or ASCII, >= F0 or ASCII) in at most
+/// `LANES * ROUNDS` bytes. Bytes read as i8 make every test a signed comparison, which SSE2
+/// has natively; 32 lanes of u8 counters (at most 255 rounds, so they cannot overflow)
+/// stay in vector registers.
+#[inline(always)]
+fn count_block(block: &[u8]) -> [u64; 4] {
+    let mut lanes = [[0u8; LANES]; 4];
+    let mut chunks = block.chunks_exact(LANES);
+    for chunk in &mut chunks {
+        for i in 0..LANES {
+            let b = chunk[i] as i8;
+            lanes[0][i] += (b >= 0) as u8;
+            lanes[1][i] += (b >= -64) as u8;
+            lanes[2][i] += (b >= -32) as u8;
+            lanes[3][i] += (b >= -16) as u8;
+        }
+    }
+    let mut totals = [0u64; 4];
+    for (total, lane) in totals.iter_mut().zip(&lanes) {
+        *total = lane.iter().map(|x| *x as u64).sum();
+    }
+    for &b in chunks.remainder() {
         let b = b as i8;
         totals[0] += (b >= 0) as u64;
         totals[1] += (b >= -64) as u64;
         totals[2] += (b >= -32) as u64;
         totals[3] += (b >= -16) as u64;
     }
-    let [ascii, ge_c0, ge_e0, ge_f0] = totals;
-    [0, ascii, ge_c0 - ge_e0, ge_e0 - ge_f0, ge_f0 - ascii, 0, 0]
+    totals
 }
 
 /// Counts per class and per error kind, the first and last error: the sink behind every
@@ -268,7 +498,7 @@ impl Tally {
 }
 
 impl Sink for Tally {
-    fn valid_run(&mut self, _start: usize, _len: usize, classes: &ClassCounts) {
+    fn scalars(&mut self, classes: &ClassCounts) {
         for (total, n) in self.classes.iter_mut().zip(classes) {
             *total += n;
         }
@@ -290,35 +520,56 @@ impl Sink for Tally {
 mod tests {
     use super::*;
 
-    /// Rebuilds the unit list a scan reports, expanding counted runs by decoding them.
-    struct Collect(Vec<Unit>, Vec<u8>);
+    /// What a scan reported: the units given one by one, the bulk class counts, and the
+    /// errors counted in bulk.
+    #[derive(Default)]
+    struct Collect {
+        units: Vec<Unit>,
+        bulk: ClassCounts,
+        dense: [u64; Shape::TAGS],
+    }
     impl Sink for Collect {
-        fn valid_run(&mut self, start: usize, len: usize, classes: &ClassCounts) {
-            let units: Vec<Unit> = Dialect::Utf8.units(&self.1[start..start + len]).collect();
-            let mut check = [0u64; 7];
-            for u in &units {
-                assert!(!u.is_error());
-                check[u.len as usize] += 1;
-            }
-            assert_eq!(&check, classes);
-            self.0.extend(units.into_iter().map(|mut u| {
-                u.start += start;
-                u
-            }));
-        }
         fn unit(&mut self, _bytes: &[u8], unit: &Unit) {
-            self.0.push(*unit);
+            self.units.push(*unit);
+        }
+        fn scalars(&mut self, classes: &ClassCounts) {
+            for (a, b) in self.bulk.iter_mut().zip(classes) {
+                *a += b;
+            }
         }
     }
 
-    fn scanned(d: Dialect, bytes: &[u8]) -> Vec<Unit> {
-        let mut sink = Collect(Vec::new(), bytes.to_vec());
-        scan(d, bytes, &mut sink);
-        sink.0
+    /// Checks a scan's report against decoding from the start: the errors in order, and
+    /// every scalar counted once (one by one or in bulk).
+    fn check(d: Dialect, input: &[u8], sink: &Collect) {
+        let expected: Vec<Unit> = d.units(input).collect();
+        let errors: Vec<Unit> = expected.iter().copied().filter(|u| u.is_error()).collect();
+        let reported: Vec<Unit> = sink
+            .units
+            .iter()
+            .copied()
+            .filter(|u| u.is_error())
+            .collect();
+        assert_eq!(reported, errors, "{d}");
+        let mut classes = [0u64; 7];
+        for u in &expected {
+            if let Some(c) = u.class() {
+                classes[c as usize] += 1;
+            }
+        }
+        let mut counted = sink.bulk;
+        for u in sink.units.iter().filter(|u| !u.is_error()) {
+            counted[u.len as usize] += 1;
+            assert!(
+                expected.contains(u),
+                "{d}: reported scalar {u:?} is not a unit"
+            );
+        }
+        assert_eq!(counted, classes, "{d}");
+        assert_eq!(sink.dense, [0; Shape::TAGS]);
     }
 
-    #[test]
-    fn scan_equals_units_on_mixed_input() {
+    fn mixed_input() -> Vec<u8> {
         let mut input = Vec::new();
         for i in 0..5000u32 {
             input.extend_from_slice("héllo wörld €😀 ".as_bytes());
@@ -327,10 +578,20 @@ mod tests {
                     b"\xE1\x80\xC0\xAF\xED\xA0\xBD\xED\xB8\x80\x00\xC0\x80\xF8\x88\x80\x80\x80",
                 );
             }
+            if i % 1001 == 0 {
+                input.extend((0..300u32).map(|k| (k.wrapping_mul(2654435761) >> 7) as u8));
+            }
         }
+        input
+    }
+
+    #[test]
+    fn scan_equals_units_on_mixed_input() {
+        let input = mixed_input();
         for d in Dialect::ALL {
-            let expected: Vec<Unit> = d.units(&input).collect();
-            assert_eq!(scanned(d, &input), expected, "{d}");
+            let mut sink = Collect::default();
+            scan(d, &input, &mut sink);
+            check(d, &input, &sink);
         }
     }
 
@@ -346,16 +607,15 @@ mod tests {
             }
         }
         for d in Dialect::ALL {
-            let expected: Vec<Unit> = d.units(&input).collect();
             for step in [1, 2, 3, 5, 7, 64, 1000] {
-                let mut sink = Collect(Vec::new(), input.clone());
+                let mut sink = Collect::default();
                 let mut at = 0;
                 while at < input.len() {
                     let end = (at + step).min(input.len());
                     scan_range(d, &input, at..end, &mut sink);
                     at = end;
                 }
-                assert_eq!(sink.0, expected, "{d} step {step}");
+                check(d, &input, &sink);
             }
         }
     }
@@ -386,6 +646,13 @@ mod tests {
         for cut in [0, 1, 31, 32, 8159, 8160, 8161] {
             let text = "é".repeat(cut);
             assert_eq!(count_classes(text.as_bytes())[2], cut as u64);
+        }
+        for b in 0..=255u8 {
+            let c = count_classes(&[b]);
+            assert_eq!(c.iter().sum::<u64>(), (lead_class(b) > 0) as u64, "{b:02X}");
+            if lead_class(b) > 0 {
+                assert_eq!(c[lead_class(b)], 1, "{b:02X}");
+            }
         }
     }
 }

@@ -28,9 +28,11 @@
 mod decoder;
 mod diagnose;
 mod dialect;
+mod fast;
 mod unit;
 
 pub use decoder::Units;
 pub use diagnose::{windows_1252, Diagnosis, Finding};
 pub use dialect::{is_continuation, ByteRange, ByteRole, Dialect};
+pub use fast::{decode_utf8_at, utf8_shape, utf8_shape_at, Shape};
 pub use unit::{CodePoint, ErrorKind, Unit, UnitKind};
