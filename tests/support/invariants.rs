@@ -408,7 +408,68 @@ pub fn check_all(d: Dialect, bytes: &[u8]) -> Vec<Unit> {
     }
     check_resync(d, bytes, &units);
     check_navigation(d, bytes, &units);
+    check_explanations(d, bytes, &units);
     units
+}
+
+/// Asserts what `expected` and `diagnose` say is consistent with the units: an expected range
+/// exactly for the kinds that have one, never containing the byte actually found; a diagnosis
+/// only for errors, spanning whole error units from the error's start.
+pub fn check_explanations(d: Dialect, bytes: &[u8], units: &[Unit]) {
+    for (k, u) in units.iter().enumerate() {
+        let expected = d.expected(bytes, u);
+        let diagnosis = d.diagnose(bytes, u);
+        let Some(kind) = u.error_kind() else {
+            assert_eq!(
+                (expected, diagnosis),
+                (None, None),
+                "{d}: scalar {u:?} on {bytes:02X?}"
+            );
+            continue;
+        };
+        let has_range = matches!(
+            kind,
+            ErrorKind::Truncated
+                | ErrorKind::TruncatedEof
+                | ErrorKind::Overlong
+                | ErrorKind::Surrogate
+                | ErrorKind::OutOfRange
+        );
+        assert_eq!(
+            expected.is_some(),
+            has_range,
+            "{d}: expected() for {u:?} on {bytes:02X?}"
+        );
+        if let (Some(range), Some(found)) = (expected, bytes.get(u.end())) {
+            assert!(
+                !range.contains(*found),
+                "{d}: expected {range} holds the byte found, {u:?} on {bytes:02X?}"
+            );
+        }
+        if let Some(diag) = diagnosis {
+            let span = diag.span as usize;
+            assert!(
+                span >= u.len as usize,
+                "{d}: diagnosis shorter than its unit {u:?} on {bytes:02X?}"
+            );
+            let end = u.start + span;
+            assert!(
+                end <= bytes.len(),
+                "{d}: diagnosis past the end {u:?} on {bytes:02X?}"
+            );
+            let covered: Vec<&Unit> = units[k..].iter().take_while(|v| v.start < end).collect();
+            assert_eq!(
+                covered.last().map(|v| v.end()),
+                Some(end),
+                "{d}: diagnosis {diag} ends inside a unit, {u:?} on {bytes:02X?}"
+            );
+            assert!(
+                covered.iter().all(|v| v.is_error()),
+                "{d}: diagnosis {diag} covers a scalar, {u:?} on {bytes:02X?}"
+            );
+            assert!(!diag.to_string().is_empty());
+        }
+    }
 }
 
 /// `Some(true)` for a complete lead-surrogate encoding (`ED A0..AF 80..BF`) at `at`,

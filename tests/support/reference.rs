@@ -97,8 +97,7 @@ fn value_of(seq: &[u8]) -> u32 {
 }
 
 /// First pass: maximal subparts against the dialect's rows.
-fn segment(d: Dialect, bytes: &[u8]) -> Vec<Unit> {
-    let rows = rows(d);
+fn segment(d: Dialect, rows: &[Vec<Range>], bytes: &[u8]) -> Vec<Unit> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
@@ -159,9 +158,30 @@ fn surrogate(u: &Unit) -> Option<u32> {
     }
 }
 
+/// The reference decoder of one dialect (its row table built once).
+pub struct Reference {
+    d: Dialect,
+    rows: Vec<Vec<Range>>,
+}
+
+impl Reference {
+    pub fn new(d: Dialect) -> Reference {
+        Reference { d, rows: rows(d) }
+    }
+
+    /// The units of `bytes`, by the reference model.
+    pub fn units(&self, bytes: &[u8]) -> Vec<Unit> {
+        pair_pass(self.d, segment(self.d, &self.rows, bytes))
+    }
+}
+
 /// The units of `bytes` in dialect `d`, by the reference model.
 pub fn units(d: Dialect, bytes: &[u8]) -> Vec<Unit> {
-    let first = segment(d, bytes);
+    Reference::new(d).units(bytes)
+}
+
+/// Second pass: the surrogate rules.
+fn pair_pass(d: Dialect, first: Vec<Unit>) -> Vec<Unit> {
     let is_lead = |v: u32| v <= 0xDBFF;
     let mut out = Vec::with_capacity(first.len());
     let mut k = 0;
