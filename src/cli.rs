@@ -11,6 +11,9 @@ use crate::cmd::explain::{ExplainOptions, Query};
 use crate::cmd::Input;
 use crate::decode::Dialect;
 
+mod generate;
+pub use generate::{generate, page_commands, Generate};
+
 const DIALECT_HELP: &str =
     "Dialect: utf8 (RFC 3629), cesu8 (TR #26), mutf8 (Java Modified UTF-8), wtf8, legacy (RFC 2279)";
 
@@ -24,7 +27,7 @@ const DIALECT_HELP: &str =
 a marker on every error and the sequence length class of every byte, in the UTF-8 family's \
 dialects (UTF-8, CESU-8, Modified UTF-8, WTF-8, RFC 2279).",
     args_conflicts_with_subcommands = true,
-    after_help = "Examples:\n  hexrune check notes.txt          is it valid UTF-8? where are the errors?\n  hexrune check --json *.log       one JSON object per error, then a summary per file\n  hexrune at dump.bin 0x1f3a       the unit containing offset 0x1f3a, as JSON\n  hexrune check -d cesu8 db.txt    validate CESU-8\n  hexrune explain e2 82 ac         the bits, roles and units of three bytes in every dialect\n  hexrune explain --char U+1F600   how one character is encoded, bit by bit"
+    after_help = "Examples:\n  hexrune check notes.txt          is it valid UTF-8? where are the errors?\n  hexrune check --json *.log       one JSON object per error, then a summary per file\n  hexrune at dump.bin 0x1f3a       the unit containing offset 0x1f3a, as JSON\n  hexrune check -d cesu8 db.txt    validate CESU-8\n  hexrune explain e2 82 ac         the bits, roles and units of three bytes in every dialect\n  hexrune explain --char U+1F600   how one character is encoded, bit by bit\n  hexrune completions bash         a completion script for your shell"
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -99,6 +102,22 @@ hexrune explain --json --char U+D800",
         #[arg(long)]
         json: bool,
     },
+    /// Print a completion script for a shell
+    #[command(
+        after_help = "Examples:\n  hexrune completions bash > ~/.local/share/bash-completion/completions/hexrune\n  \
+hexrune completions zsh > ~/.zfunc/_hexrune\n  hexrune completions fish > ~/.config/fish/completions/hexrune.fish"
+    )]
+    Completions {
+        /// The shell
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print a man page in roff, generated from this command line (docs/hexrune.1 is its output)
+    #[command(hide = true)]
+    Man {
+        /// The command whose page to print (none: the page of hexrune itself)
+        command: Option<String>,
+    },
 }
 
 /// What hexrune was asked to do, free of clap.
@@ -117,6 +136,8 @@ pub enum Config {
     At(AtOptions),
     /// `hexrune explain`.
     Explain(ExplainOptions),
+    /// `hexrune completions` and `hexrune man`: text generated from the command line itself.
+    Generate(Generate),
 }
 
 impl Args {
@@ -161,6 +182,8 @@ impl Args {
                 },
                 json,
             }),
+            Some(Command::Completions { shell }) => Config::Generate(Generate::Completions(shell)),
+            Some(Command::Man { command }) => Config::Generate(Generate::Man(command)),
         }
     }
 }
