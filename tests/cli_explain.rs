@@ -409,3 +409,16 @@ fn usage_errors_name_the_explain_usage_line() {
         stderr.starts_with("error: the argument '[BYTES]...' cannot be used with '--char <C>'\n")
     );
 }
+
+#[test]
+fn long_inputs_are_counted_not_repeated_in_the_header() {
+    let ascii32 = "41".repeat(32);
+    let text = explain(&[&ascii32]);
+    assert_eq!(
+        text.lines().next(),
+        Some(format!("{}: 32 bytes", ["41"; 32].join(" ")).as_str())
+    );
+    let text = explain(&[&"41".repeat(33)]);
+    assert_eq!(text.lines().next(), Some("33 bytes"));
+    assert_eq!(text.lines().filter(|l| l.ends_with("  ASCII")).count(), 33);
+}

@@ -286,12 +286,19 @@ fn bits(value: u32, width: u32) -> String {
 // ---------------------------------------------------------------------------------------
 // Bytes -> anatomy and units
 
+/// Inputs up to this long are repeated in hex on the first line of the explanation.
+const HEADER_BYTES: usize = 32;
+
 /// The human explanation of `bytes` (at least one): a table of the bytes, the units of
 /// every dialect, and in which dialects the bytes are valid.
 pub fn explain_bytes(bytes: &[u8]) -> String {
     let mut out = String::new();
     let plural = if bytes.len() == 1 { "byte" } else { "bytes" };
-    let _ = writeln!(out, "{}: {} {plural}\n", hex_spaced(bytes), bytes.len());
+    if bytes.len() <= HEADER_BYTES {
+        let _ = writeln!(out, "{}: {} {plural}\n", hex_spaced(bytes), bytes.len());
+    } else {
+        let _ = writeln!(out, "{} {plural}\n", bytes.len());
+    }
     byte_table(&mut out, bytes);
     out.push('\n');
     unit_table(&mut out, bytes);
