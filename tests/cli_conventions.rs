@@ -77,7 +77,14 @@ fn the_man_page_lists_every_command_and_its_examples() {
         .assert()
         .code(2)
         .stdout("")
-        .stderr("hexrune: man: no command 'nope' (commands: check, at, explain, completions)\n");
+        .stderr(format!(
+            "hexrune: man: no command 'nope' (commands: {})\n",
+            hexrune::cli::page_commands().join(", ")
+        ));
+    let commands = hexrune::cli::page_commands();
+    for command in ["check", "at", "explain", "completions"] {
+        assert!(commands.iter().any(|c| c == command), "{commands:?}");
+    }
 }
 
 #[test]
