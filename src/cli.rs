@@ -7,8 +7,12 @@ use clap::{Parser, Subcommand};
 
 use crate::cmd::at::AtOptions;
 use crate::cmd::check::CheckOptions;
+use crate::cmd::explain::{ExplainOptions, Query};
 use crate::cmd::Input;
 use crate::decode::Dialect;
+
+mod generate;
+pub use generate::{generate, page_commands, Generate};
 
 const DIALECT_HELP: &str =
     "Dialect: utf8 (RFC 3629), cesu8 (TR #26), mutf8 (Java Modified UTF-8), wtf8, legacy (RFC 2279)";
@@ -23,7 +27,7 @@ const DIALECT_HELP: &str =
 a marker on every error and the sequence length class of every byte, in the UTF-8 family's \
 dialects (UTF-8, CESU-8, Modified UTF-8, WTF-8, RFC 2279).",
     args_conflicts_with_subcommands = true,
-    after_help = "Examples:\n  hexrune check notes.txt          is it valid UTF-8? where are the errors?\n  hexrune check --json *.log       one JSON object per error, then a summary per file\n  hexrune at dump.bin 0x1f3a       the unit containing offset 0x1f3a, as JSON\n  hexrune check -d cesu8 db.txt    validate CESU-8"
+    after_help = "Examples:\n  hexrune check notes.txt          is it valid UTF-8? where are the errors?\n  hexrune check --json *.log       one JSON object per error, then a summary per file\n  hexrune at dump.bin 0x1f3a       the unit containing offset 0x1f3a, as JSON\n  hexrune check -d cesu8 db.txt    validate CESU-8\n  hexrune explain e2 82 ac         the bits, roles and units of three bytes in every dialect\n  hexrune explain --char U+1F600   how one character is encoded, bit by bit\n  hexrune completions bash         a completion script for your shell"
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -72,6 +76,48 @@ enum Command {
         #[arg(value_parser = parse_offset)]
         offset: u64,
     },
+    /// Explain bytes (in hex) or one character: bits, roles, units in every dialect
+    #[command(
+        long_about = "Explain bytes written in hex: each byte in hex, decimal, octal and binary (marker \
+bits, then payload bits), its role, and the units every dialect (utf8, cesu8, mutf8, wtf8, \
+legacy) cuts the bytes into, with names of characters and diagnoses of errors. With --char, \
+explain one code point instead: how each dialect and UTF-16 write it, bit by bit.",
+        after_help = "Bytes: pairs of hex digits in any case, alone or after \\x or 0x, separated by spaces or \
+commas or not at all. Quote \\x escapes so the shell keeps the backslashes.\n\n\
+Examples:\n  hexrune explain e2 82 ac\n  hexrune explain 'c0 af'\n  hexrune explain '\\xed\\xa0\\xbd\\xed\\xb8\\x80'\n  \
+hexrune explain 0xF8 0x88 0x80 0x80 0x80\n  hexrune explain --char €\n  hexrune explain --char U+1F600\n  \
+hexrune explain --json --char U+D800",
+        group(clap::ArgGroup::new("what").required(true).args(["bytes", "char"]))
+    )]
+    Explain {
+        /// Bytes in hex: e2 82 ac, e282ac, \xe2\x82\xac, 0xE2 0x82 0xAC
+        #[arg(value_name = "BYTES")]
+        bytes: Vec<String>,
+
+        /// Explain one code point instead: a single character, or U+XXXX (up to U+7FFFFFFF)
+        #[arg(short, long = "char", value_name = "C")]
+        char: Option<String>,
+
+        /// Print one JSON object
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a completion script for a shell
+    #[command(
+        after_help = "Examples:\n  hexrune completions bash > ~/.local/share/bash-completion/completions/hexrune\n  \
+hexrune completions zsh > ~/.zfunc/_hexrune\n  hexrune completions fish > ~/.config/fish/completions/hexrune.fish"
+    )]
+    Completions {
+        /// The shell
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print a man page in roff, generated from this command line (docs/hexrune.1 is its output)
+    #[command(hide = true)]
+    Man {
+        /// The command whose page to print (none: the page of hexrune itself)
+        command: Option<String>,
+    },
 }
 
 /// What hexrune was asked to do, free of clap.
@@ -88,6 +134,10 @@ pub enum Config {
     Check(CheckOptions),
     /// `hexrune at`.
     At(AtOptions),
+    /// `hexrune explain`.
+    Explain(ExplainOptions),
+    /// `hexrune completions` and `hexrune man`: text generated from the command line itself.
+    Generate(Generate),
 }
 
 impl Args {
@@ -126,6 +176,15 @@ impl Args {
                 input: Input::from_arg(file),
                 offset,
             }),
+            Some(Command::Explain { bytes, char, json }) => Config::Explain(ExplainOptions {
+                query: match char {
+                    Some(c) => Query::Char(c),
+                    None => Query::Bytes(bytes.join(" ")),
+                },
+                json,
+            }),
+            Some(Command::Completions { shell }) => Config::Generate(Generate::Completions(shell)),
+            Some(Command::Man { command }) => Config::Generate(Generate::Man(command)),
         }
     }
 }

@@ -7,6 +7,7 @@
 //! - [`scan`]: one loop over a whole input that pushes what it finds into sinks; every
 //!   command uses it, so they cannot disagree.
 //! - [`report`]: the human and JSON Lines renderings of what the scan found.
+//! - [`properties`]: the Unicode name, general category and printable glyph of a code point.
 
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
@@ -15,6 +16,7 @@ pub mod cli;
 pub mod cmd;
 pub mod decode;
 pub mod index;
+pub mod properties;
 pub mod report;
 pub mod scan;
 pub mod source;

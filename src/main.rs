@@ -15,6 +15,8 @@ fn main() -> ExitCode {
     let result = match &config {
         Config::Check(options) => cmd::check::run(options, &mut out, &mut err),
         Config::At(options) => cmd::at::run(options, &mut out, &mut err),
+        Config::Explain(options) => cmd::explain::run(options, &mut out, &mut err),
+        Config::Generate(what) => hexrune::cli::generate(what, &mut out, &mut err),
         Config::View { .. } => {
             let _ = writeln!(err, "hexrune: the interactive inspector is not part of this build yet; see `hexrune --help`");
             Ok(EXIT_ERROR)

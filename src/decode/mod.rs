@@ -14,6 +14,8 @@
 //!   (5 in dialects with 6-byte units), so a viewer can jump anywhere in a huge file.
 //! - [`Dialect::expected`] and [`Dialect::diagnose`] explain an error: the byte range that
 //!   was expected, and what a lax reading of the bytes suggests they were meant to be.
+//! - [`Dialect::encode`] goes the other way: the bytes a dialect writes for a code point;
+//!   [`Utf16`] gives its UTF-16 code units.
 //!
 //! ```
 //! use hexrune::decode::{Dialect, ErrorKind};
@@ -28,11 +30,13 @@
 mod decoder;
 mod diagnose;
 mod dialect;
+mod encode;
 mod fast;
 mod unit;
 
 pub use decoder::Units;
 pub use diagnose::{windows_1252, Diagnosis, Finding};
 pub use dialect::{is_continuation, ByteRange, ByteRole, Dialect};
+pub use encode::{surrogate_pair, Encoded, Unencodable, Utf16, MAX_LEGACY};
 pub use fast::{decode_utf8_at, utf8_shape, utf8_shape_at, Shape};
 pub use unit::{CodePoint, ErrorKind, Unit, UnitKind};

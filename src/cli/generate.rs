@@ -1,0 +1,82 @@
+//! Text generated from the command-line definition itself, so it cannot drift from it:
+//! shell completion scripts (`clap_complete`) and man pages (`clap_mangen`).
+//!
+//! The man pages in `docs/` are this output, committed: `docs/hexrune.1` for hexrune
+//! itself and `docs/hexrune-<command>.1` for each command (the page of hexrune refers to
+//! them by those names). A test compares them with what this module generates.
+//! Regenerate them with:
+//!
+//! ```sh
+//! cargo run -q -- man > docs/hexrune.1
+//! for c in check at explain completions; do cargo run -q -- man $c > docs/hexrune-$c.1; done
+//! ```
+
+use std::io::{self, Write};
+
+use clap::CommandFactory;
+
+use super::Args;
+use crate::cmd::{report_error, EXIT_ERROR, EXIT_OK};
+use crate::report::safe_name;
+
+/// What to generate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Generate {
+    /// A completion script for a shell.
+    Completions(clap_complete::Shell),
+    /// The man page of hexrune (`None`) or of one of its commands.
+    Man(Option<String>),
+}
+
+/// Writes the generated text to `out`; exit 0, or 2 for a man page of an unknown command.
+pub fn generate(what: &Generate, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<u8> {
+    let mut cmd = Args::command();
+    match what {
+        Generate::Completions(shell) => {
+            clap_complete::generate(*shell, &mut cmd, "hexrune", out);
+            Ok(EXIT_OK)
+        }
+        Generate::Man(None) => {
+            page(man_command()).render(out)?;
+            Ok(EXIT_OK)
+        }
+        Generate::Man(Some(name)) => match man_command().find_subcommand(name) {
+            Some(sub) if !sub.is_hide_set() => {
+                page(sub.clone()).render(out)?;
+                Ok(EXIT_OK)
+            }
+            _ => {
+                let cause = format!(
+                    "no command '{}' (commands: {})",
+                    safe_name(name),
+                    page_commands().join(", ")
+                );
+                report_error(err, "man", &cause)?;
+                Ok(EXIT_ERROR)
+            }
+        },
+    }
+}
+
+/// The man page of a command, every page footed with hexrune's name and version (a
+/// subcommand has no version of its own).
+fn page(cmd: clap::Command) -> clap_mangen::Man {
+    clap_mangen::Man::new(cmd).source(concat!("hexrune ", env!("CARGO_PKG_VERSION")))
+}
+
+/// The visible commands, each of which has a man page `hexrune-<command>.1`.
+pub fn page_commands() -> Vec<String> {
+    man_command()
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set())
+        .map(|s| s.get_name().to_string())
+        .collect()
+}
+
+/// The command as the man pages show it: built, so subcommands know their full names
+/// (`hexrune-explain`), and without clap's `help` subcommand, which has no page.
+fn man_command() -> clap::Command {
+    let mut cmd = Args::command().disable_help_subcommand(true);
+    cmd.build();
+    cmd
+}

@@ -1,0 +1,848 @@
+//! `hexrune explain BYTES` and `hexrune explain --char C`: the anatomy of a few bytes, or the
+//! encodings of one code point, for learners and quick checks.
+//!
+//! Bytes are explained one by one (hex, decimal, octal, the bit pattern split into marker
+//! and payload, the role in each dialect) and then as the units every dialect cuts them
+//! into. A code point is explained the other way round: its payload bits distributed into
+//! the lead and continuation bytes of each dialect's form, and its UTF-16 code units.
+//!
+//! # The bit notation
+//!
+//! A byte's bits are written as its *marker* (the fixed high bits that give its role: `0`,
+//! `10`, `110`, `1110`, ...) and its *payload* (the bits that carry the value), separated by
+//! a space, with markers right-aligned so that payloads line up: `1110 0010` is the lead
+//! `E2`, `10 000010` the continuation `82`. It is plain ASCII, the same notation as
+//! `docs/decoding.md`.
+//!
+//! Nothing from the input reaches the terminal as-is: characters are shown between quotes
+//! only where [`crate::properties::glyph`] finds it safe, and arguments quoted in error
+//! messages are escaped by [`crate::report::safe_name`].
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+use super::{report_error, EXIT_ERROR, EXIT_OK};
+use crate::decode::{ByteRole, CodePoint, Dialect, Encoded, Unit, UnitKind, Utf16, MAX_LEGACY};
+use crate::properties::{category, describe, label};
+use crate::report::{
+    explain, hex_compact, hex_spaced, json_string, safe_name, unit_bytes, unit_json,
+};
+
+/// What `hexrune explain` was asked, as the user wrote it; [`run`] parses it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Query {
+    /// Bytes in hex (`e2 82 ac`, `e282ac`, `\xe2\x82\xac`, `0xE2 0x82 0xAC`).
+    Bytes(String),
+    /// One character, or a code point written `U+XXXX`.
+    Char(String),
+}
+
+/// What `hexrune explain` was asked.
+#[derive(Clone, Debug)]
+pub struct ExplainOptions {
+    /// The bytes or the character.
+    pub query: Query,
+    /// One JSON object instead of the human explanation.
+    pub json: bool,
+}
+
+/// Explains the query; exit 0, or 2 (with one line on `err`) if it does not parse.
+pub fn run(options: &ExplainOptions, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<u8> {
+    let text = match &options.query {
+        Query::Bytes(text) => parse_bytes(text).map(|bytes| {
+            if options.json {
+                bytes_json(&bytes) + "\n"
+            } else {
+                explain_bytes(&bytes)
+            }
+        }),
+        Query::Char(text) => parse_char(text).map(|cp| {
+            if options.json {
+                code_point_json(cp) + "\n"
+            } else {
+                explain_code_point(cp)
+            }
+        }),
+    };
+    match text {
+        Ok(text) => {
+            out.write_all(text.as_bytes())?;
+            Ok(EXIT_OK)
+        }
+        Err(cause) => {
+            report_error(err, "explain", &cause)?;
+            Ok(EXIT_ERROR)
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Parsing
+
+/// Parses bytes written in hex: pairs of hex digits, in any case, optionally prefixed by
+/// `\x` or `0x`, separated (or not) by spaces or commas.
+///
+/// ```
+/// use hexrune::cmd::explain::parse_bytes;
+/// for text in ["e2 82 ac", "E282AC", r"\xe2\x82\xac", "0xE2 0x82 0xAC", "e2,82,ac"] {
+///     assert_eq!(parse_bytes(text), Ok(vec![0xE2, 0x82, 0xAC]));
+/// }
+/// assert!(parse_bytes("e2 8").is_err());
+/// ```
+pub fn parse_bytes(text: &str) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    let tokens = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty());
+    for token in tokens {
+        parse_token(token, &mut bytes)?;
+    }
+    if bytes.is_empty() {
+        return Err("no bytes given (write them in hex: e2 82 ac)".to_string());
+    }
+    Ok(bytes)
+}
+
+/// One whitespace-separated token: groups of hex digit pairs, each optionally after a
+/// `\x` or `0x` prefix.
+fn parse_token(token: &str, bytes: &mut Vec<u8>) -> Result<(), String> {
+    let mut rest = token;
+    while !rest.is_empty() {
+        if let Some(after_prefix) = strip_prefix(rest) {
+            rest = after_prefix;
+        }
+        let digits_end = rest
+            .find(|c: char| !c.is_ascii_hexdigit())
+            .unwrap_or(rest.len());
+        let (digits, after) = rest.split_at(digits_end);
+        if rest.is_empty() {
+            return Err(format!(
+                "no hex digits after the prefix in '{}'",
+                safe_name(token)
+            ));
+        }
+        if digits.is_empty() {
+            return Err(not_hex(token, rest));
+        }
+        if !after.is_empty() && strip_prefix(after).is_none() {
+            return Err(not_hex(token, after));
+        }
+        if digits.len() % 2 == 1 {
+            return Err(format!(
+                "odd number of hex digits in '{}' (write every byte as two digits: 0e, not e)",
+                safe_name(token)
+            ));
+        }
+        for pair in digits.as_bytes().chunks(2) {
+            let pair = std::str::from_utf8(pair).unwrap_or_default();
+            bytes.push(u8::from_str_radix(pair, 16).map_err(|_| not_hex(token, pair))?);
+        }
+        rest = after;
+    }
+    Ok(())
+}
+
+fn strip_prefix(text: &str) -> Option<&str> {
+    ["\\x", "\\X", "0x", "0X"]
+        .iter()
+        .find_map(|p| text.strip_prefix(p))
+}
+
+/// The error for a token whose tail `at` does not start with a hex digit.
+fn not_hex(token: &str, at: &str) -> String {
+    let c = at.chars().next().unwrap_or(' ');
+    let before = token[..token.len() - at.len()].chars().next_back();
+    let mut message = format!(
+        "'{}' in '{}' is not a hex digit",
+        safe_name(&c.to_string()),
+        safe_name(token)
+    );
+    if !token.is_ascii() {
+        message.push_str("; to explain a character, use --char");
+    } else if (c == 'x' || c == 'X') && before == Some('0') {
+        message.push_str("; separate 0x-prefixed bytes with spaces: 0xE2 0x82");
+    } else if c == 'x' || c == 'X' {
+        message.push_str(r"; quote \x escapes so the shell keeps the backslash: '\xe2\x82\xac'");
+    }
+    message
+}
+
+/// Parses a code point: one character, or `U+` and 1 to 8 hex digits up to U+7FFFFFFF
+/// (surrogates and values above U+10FFFF included: some dialects encode them).
+///
+/// ```
+/// use hexrune::cmd::explain::parse_char;
+/// use hexrune::decode::CodePoint;
+/// assert_eq!(parse_char("€"), Ok(CodePoint::new(0x20AC)));
+/// assert_eq!(parse_char("U+1F600"), Ok(CodePoint::new(0x1F600)));
+/// assert_eq!(parse_char("u+d800"), Ok(CodePoint::new(0xD800)));
+/// assert!(parse_char("e\u{301}").is_err()); // two code points
+/// ```
+pub fn parse_char(text: &str) -> Result<CodePoint, String> {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (None, _) => return Err("no character given (give one, or U+XXXX)".to_string()),
+        (Some(c), None) => return Ok(CodePoint::new(c as u32)),
+        _ => {}
+    }
+    if let Some(hex) = text.strip_prefix("U+").or_else(|| text.strip_prefix("u+")) {
+        let valid = !hex.is_empty() && hex.len() <= 8 && hex.chars().all(|c| c.is_ascii_hexdigit());
+        let value = u32::from_str_radix(hex, 16).ok().filter(|_| valid);
+        return match value {
+            Some(v) if CodePoint::new(v) <= MAX_LEGACY => Ok(CodePoint::new(v)),
+            Some(_) => Err(format!(
+                "{} is above U+7FFFFFFF, the largest value any form of UTF-8 can write",
+                safe_name(text)
+            )),
+            None => Err(format!(
+                "'{}' is not a code point (U+ and 1 to 8 hex digits: U+20AC)",
+                safe_name(text)
+            )),
+        };
+    }
+    let count = text.chars().count();
+    let listed: Vec<String> = text
+        .chars()
+        .take(8)
+        .map(|c| CodePoint::new(c as u32).to_string())
+        .collect();
+    let more = if count > 8 { " ..." } else { "" };
+    Err(format!(
+        "'{}' is {count} code points ({}{more}); give one character, or one code point as U+XXXX",
+        safe_name(text),
+        listed.join(" ")
+    ))
+}
+
+// ---------------------------------------------------------------------------------------
+// Bits
+
+/// The marker and payload bits of a byte, as strings of `0` and `1`: the marker is the run
+/// of leading one bits and the zero that ends it (all eight bits for `FF`), the payload the
+/// bits after it.
+///
+/// ```
+/// use hexrune::cmd::explain::marker_and_payload;
+/// assert_eq!(marker_and_payload(0xE2), ("1110".to_string(), "0010".to_string()));
+/// assert_eq!(marker_and_payload(0x41), ("0".to_string(), "1000001".to_string()));
+/// assert_eq!(marker_and_payload(0xFF), ("11111111".to_string(), String::new()));
+/// ```
+pub fn marker_and_payload(byte: u8) -> (String, String) {
+    let marker_len = (byte.leading_ones() as usize + 1).min(8);
+    let all = format!("{byte:08b}");
+    let (marker, payload) = all.split_at(marker_len);
+    (marker.to_string(), payload.to_string())
+}
+
+/// The payload slot sizes of a sequence of `len` bytes (1 to 6), lead first: `[7]`,
+/// `[5, 6]`, `[4, 6, 6]`, ... `[1, 6, 6, 6, 6, 6]`.
+///
+/// ```
+/// use hexrune::cmd::explain::payload_slots;
+/// assert_eq!(payload_slots(1), [7]);
+/// assert_eq!(payload_slots(3), [4, 6, 6]);
+/// assert_eq!(payload_slots(6).iter().sum::<u32>(), 31);
+/// ```
+pub fn payload_slots(len: u8) -> Vec<u32> {
+    if len <= 1 {
+        return vec![7];
+    }
+    let mut slots = vec![7 - len as u32];
+    slots.extend(std::iter::repeat_n(6, len as usize - 1));
+    slots
+}
+
+/// `value` in binary, `width` digits, grouped by four from the right: `0010 0000 1010 1100`.
+pub fn grouped_bits(value: u32, width: u32) -> String {
+    let digits = bits(value, width);
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 4 == 0 {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `value` in binary, zero-padded to `width` digits, split into slots of the given sizes:
+/// `split_bits(0x20AC, &[4, 6, 6])` is `0010 000010 101100`.
+pub fn split_bits(value: u32, slots: &[u32]) -> String {
+    let width: u32 = slots.iter().sum();
+    let digits = bits(value, width);
+    let mut parts = Vec::new();
+    let mut at = 0;
+    for &n in slots {
+        parts.push(&digits[at..at + n as usize]);
+        at += n as usize;
+    }
+    parts.join(" ")
+}
+
+fn bits(value: u32, width: u32) -> String {
+    format!("{value:0width$b}", width = width as usize)
+}
+
+// ---------------------------------------------------------------------------------------
+// Bytes -> anatomy and units
+
+/// Inputs up to this long are repeated in hex on the first line of the explanation.
+const HEADER_BYTES: usize = 32;
+
+/// The human explanation of `bytes` (at least one): a table of the bytes, the units of
+/// every dialect, and in which dialects the bytes are valid.
+pub fn explain_bytes(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    let plural = if bytes.len() == 1 { "byte" } else { "bytes" };
+    if bytes.len() <= HEADER_BYTES {
+        let _ = writeln!(out, "{}: {} {plural}\n", hex_spaced(bytes), bytes.len());
+    } else {
+        let _ = writeln!(out, "{} {plural}\n", bytes.len());
+    }
+    byte_table(&mut out, bytes);
+    out.push('\n');
+    unit_table(&mut out, bytes);
+    out.push('\n');
+    verdict(&mut out, bytes);
+    out
+}
+
+fn byte_table(out: &mut String, bytes: &[u8]) {
+    let _ = writeln!(out, "offset  hex  dec  oct    marker payload  role (utf8)");
+    for (offset, &b) in bytes.iter().enumerate() {
+        let (marker, payload) = marker_and_payload(b);
+        let _ = writeln!(
+            out,
+            "{offset:>6}   {b:02x}  {b:>3}  {b:03o}  {marker:>8} {payload:<7}  {}",
+            roles(b)
+        );
+    }
+}
+
+/// The role of `b` in UTF-8, then the other dialects where it differs, grouped:
+/// `never valid; mutf8: lead of a 2-byte sequence, second byte 80`.
+pub fn roles(b: u8) -> String {
+    let utf8 = Dialect::Utf8.role(b);
+    let mut out = role_text(utf8);
+    let mut done: Vec<ByteRole> = vec![utf8];
+    for d in Dialect::ALL {
+        let role = d.role(b);
+        if done.contains(&role) {
+            continue;
+        }
+        done.push(role);
+        let names: Vec<&str> = Dialect::ALL
+            .iter()
+            .filter(|other| other.role(b) == role)
+            .map(|other| other.name())
+            .collect();
+        let _ = write!(out, "; {}: {}", names.join(", "), role_text(role));
+    }
+    out
+}
+
+fn role_text(role: ByteRole) -> String {
+    match role {
+        ByteRole::Ascii => "ASCII".to_string(),
+        ByteRole::Continuation => "continuation".to_string(),
+        ByteRole::Lead { len, second } if role.is_restricted() => {
+            format!("lead of a {len}-byte sequence, second byte {second}")
+        }
+        ByteRole::Lead { len, .. } => format!("lead of a {len}-byte sequence"),
+        ByteRole::Never => "never valid".to_string(),
+    }
+}
+
+/// One row of the unit table: offset, length, bytes, what the unit is.
+fn unit_rows(dialect: Dialect, bytes: &[u8]) -> Vec<[String; 4]> {
+    dialect
+        .units(bytes)
+        .map(|u| {
+            [
+                u.start.to_string(),
+                u.len.to_string(),
+                hex_spaced(unit_bytes(bytes, &u)),
+                unit_text(dialect, bytes, &u),
+            ]
+        })
+        .collect()
+}
+
+fn unit_text(dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
+    match unit.kind {
+        UnitKind::Scalar(cp) => describe(cp),
+        UnitKind::Error(kind) => format!("{kind}: {}", explain(dialect, bytes, unit)),
+    }
+}
+
+fn unit_table(out: &mut String, bytes: &[u8]) {
+    let tables: Vec<(Dialect, Vec<[String; 4]>)> = Dialect::ALL
+        .iter()
+        .map(|d| (*d, unit_rows(*d, bytes)))
+        .collect();
+    let width = tables
+        .iter()
+        .flat_map(|(_, rows)| rows.iter().map(|r| r[2].len()))
+        .max()
+        .unwrap_or(0)
+        .max(5);
+    let _ = writeln!(out, "dialect  offset  len  {:<width$}  unit", "bytes");
+    for (i, (dialect, rows)) in tables.iter().enumerate() {
+        if let Some((same, _)) = tables[..i].iter().find(|(_, earlier)| earlier == rows) {
+            let _ = writeln!(out, "{:<7}  same as {same}", dialect.name());
+            continue;
+        }
+        for (j, [offset, len, hex, what]) in rows.iter().enumerate() {
+            let name = if j == 0 { dialect.name() } else { "" };
+            let _ = writeln!(
+                out,
+                "{name:<7}  {offset:>6}  {len:>3}  {hex:<width$}  {what}"
+            );
+        }
+    }
+}
+
+fn verdict(out: &mut String, bytes: &[u8]) {
+    let (valid, invalid): (Vec<Dialect>, Vec<Dialect>) = Dialect::ALL
+        .iter()
+        .partition(|d| d.units(bytes).all(|u| !u.is_error()));
+    let names = |ds: &[Dialect]| ds.iter().map(|d| d.name()).collect::<Vec<_>>().join(", ");
+    let line = match (valid.is_empty(), invalid.is_empty()) {
+        (false, true) => "valid in every dialect".to_string(),
+        (true, false) => "invalid in every dialect".to_string(),
+        _ => format!("valid in {}; invalid in {}", names(&valid), names(&invalid)),
+    };
+    let _ = writeln!(out, "{line}");
+}
+
+/// The JSON form of [`explain_bytes`], one line: the bytes, and per dialect whether they
+/// are valid and their units, with the fields of `hexrune at` plus `name` and `category`
+/// for scalars.
+///
+/// ```text
+/// {"bytes":"c0af","dialects":[{"dialect":"utf8","valid":false,"units":[{"offset":0,"len":1,"kind":"error","error":"invalid_byte","diagnosis":"overlong form of U+002F '/'"},...]},...]}
+/// ```
+pub fn bytes_json(bytes: &[u8]) -> String {
+    let dialects: Vec<String> = Dialect::ALL
+        .iter()
+        .map(|d| {
+            let units: Vec<String> = d.units(bytes).map(|u| unit_object(*d, bytes, &u)).collect();
+            format!(
+                r#"{{"dialect":"{d}","valid":{},"units":[{}]}}"#,
+                d.units(bytes).all(|u| !u.is_error()),
+                units.join(",")
+            )
+        })
+        .collect();
+    format!(
+        r#"{{"bytes":"{}","dialects":[{}]}}"#,
+        hex_compact(bytes),
+        dialects.join(",")
+    )
+}
+
+/// `hexrune at`'s object for a unit, with `name` and `category` added for a scalar.
+fn unit_object(dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
+    let mut object = unit_json(dialect, bytes, unit);
+    if let Some(cp) = unit.code_point() {
+        object.pop(); // the closing brace
+        let _ = write!(
+            object,
+            r#","name":{},"category":{}}}"#,
+            json_string(&label(cp)),
+            category_json(cp)
+        );
+    }
+    object
+}
+
+fn category_json(cp: CodePoint) -> String {
+    category(cp)
+        .map(|c| format!(r#""{}""#, c.abbreviation()))
+        .unwrap_or_else(|| "null".to_string())
+}
+
+// ---------------------------------------------------------------------------------------
+// Code point -> encodings
+
+/// The human explanation of a code point: its description, its form in every dialect with
+/// the payload bits distributed into bytes, and its UTF-16 code units.
+pub fn explain_code_point(cp: CodePoint) -> String {
+    let mut out = describe(cp);
+    out.push('\n');
+    for (dialects, encoding) in encodings_by_dialect(cp) {
+        let names: Vec<&str> = dialects.iter().map(|d| d.name()).collect();
+        out.push('\n');
+        match encoding {
+            Ok(e) => encoding_block(&mut out, &names.join(", "), cp, e.as_bytes()),
+            Err(why) => {
+                let _ = writeln!(out, "{}: not encodable: {why}", names.join(", "));
+            }
+        }
+    }
+    out.push('\n');
+    utf16_block(&mut out, cp);
+    out
+}
+
+const ABOVE_UNICODE: &str = "above U+10FFFF, the end of Unicode";
+
+type Encoding = Result<Encoded, crate::decode::Unencodable>;
+
+/// The dialects grouped by identical result, in [`Dialect::ALL`] order of first appearance.
+fn encodings_by_dialect(cp: CodePoint) -> Vec<(Vec<Dialect>, Encoding)> {
+    let mut groups: Vec<(Vec<Dialect>, Encoding)> = Vec::new();
+    for d in Dialect::ALL {
+        let e = d.encode(cp);
+        match groups.iter_mut().find(|(_, other)| *other == e) {
+            Some((ds, _)) => ds.push(d),
+            None => groups.push((vec![d], e)),
+        }
+    }
+    groups
+}
+
+fn encoding_block(out: &mut String, names: &str, cp: CodePoint, bytes: &[u8]) {
+    let _ = write!(out, "{names}: {}", hex_spaced(bytes));
+    let value = cp.value();
+    if value > 0xFFFF && bytes.len() == 6 && bytes[0] == 0xED {
+        let [lead, trail] = crate::decode::surrogate_pair(cp);
+        let _ = writeln!(
+            out,
+            " (the UTF-16 surrogate pair U+{lead:04X} U+{trail:04X}, each half as 3 bytes)"
+        );
+        sequence_rows(out, CodePoint::new(lead as u32), &bytes[..3]);
+        sequence_rows(out, CodePoint::new(trail as u32), &bytes[3..]);
+        return;
+    }
+    if value == 0 && bytes.len() == 2 {
+        let _ = writeln!(
+            out,
+            " (a 2-byte form on purpose, so that no 00 byte occurs)"
+        );
+    } else {
+        out.push('\n');
+    }
+    sequence_rows(out, cp, bytes);
+}
+
+/// The bit-by-bit derivation of one sequence: the value's payload bits, their split into
+/// slots, and each byte as marker + payload.
+fn sequence_rows(out: &mut String, cp: CodePoint, bytes: &[u8]) {
+    let slots = payload_slots(bytes.len() as u8);
+    let width: u32 = slots.iter().sum();
+    let mut rows: Vec<(String, String)> = vec![(
+        cp.to_string(),
+        format!("{} ({width} bits)", grouped_bits(cp.value(), width)),
+    )];
+    if slots.len() > 1 {
+        let sizes: Vec<String> = slots.iter().map(|s| s.to_string()).collect();
+        rows.push((
+            format!("split {}", sizes.join("+")),
+            split_bits(cp.value(), &slots),
+        ));
+    }
+    let splits: Vec<(String, String)> = bytes.iter().map(|b| marker_and_payload(*b)).collect();
+    let marker_width = splits.iter().map(|(m, _)| m.len()).max().unwrap_or(0);
+    for (i, (b, (marker, payload))) in bytes.iter().zip(&splits).enumerate() {
+        let role = match (bytes.len(), i) {
+            (1, _) => "ASCII",
+            (_, 0) => "lead",
+            _ => "continuation",
+        };
+        rows.push((
+            role.to_string(),
+            format!("{marker:>marker_width$} {payload:<6}  {b:02x}"),
+        ));
+    }
+    let label_width = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+    for (label, content) in rows {
+        let _ = writeln!(out, "  {label:<label_width$}  {}", content.trim_end());
+    }
+}
+
+fn utf16_block(out: &mut String, cp: CodePoint) {
+    let Some(utf16) = Utf16::of(cp) else {
+        let _ = writeln!(
+            out,
+            "utf16: not encodable: above U+10FFFF, the end of Unicode"
+        );
+        return;
+    };
+    let units: Vec<String> = utf16.units().iter().map(|u| format!("{u:04x}")).collect();
+    let be: Vec<u8> = utf16.units().iter().flat_map(|u| u.to_be_bytes()).collect();
+    let le: Vec<u8> = utf16.units().iter().flat_map(|u| u.to_le_bytes()).collect();
+    let _ = write!(
+        out,
+        "utf16: {} (UTF-16BE {}, UTF-16LE {})",
+        units.join(" "),
+        hex_spaced(&be),
+        hex_spaced(&le)
+    );
+    match utf16 {
+        Utf16::Single(_) => out.push('\n'),
+        Utf16::LoneSurrogate(_) => {
+            let _ = writeln!(
+                out,
+                "\n  a lone surrogate: ill-formed UTF-16, as found in JavaScript strings and Windows file names"
+            );
+        }
+        Utf16::Pair([lead, trail]) => {
+            let offset = cp.value() - 0x1_0000;
+            out.push('\n');
+            let rows = [
+                (
+                    format!("{cp} - 0x10000"),
+                    format!("0x{offset:04X} = {} (20 bits)", grouped_bits(offset, 20)),
+                ),
+                ("split 10+10".to_string(), split_bits(offset, &[10, 10])),
+                (
+                    "lead surrogate".to_string(),
+                    format!("0xD800 + 0x{:03X} = 0x{lead:04X}", offset >> 10),
+                ),
+                (
+                    "trail surrogate".to_string(),
+                    format!("0xDC00 + 0x{:03X} = 0x{trail:04X}", offset & 0x3FF),
+                ),
+            ];
+            let width = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+            for (label, content) in rows {
+                let _ = writeln!(out, "  {label:<width$}  {content}");
+            }
+        }
+    }
+}
+
+/// The JSON form of [`explain_code_point`], one line: the code point, its name (or code
+/// point label) and category (`null` above U+10FFFF), and its encodings as hex, `null` where
+/// a dialect cannot write it, with the reason under `unencodable`.
+///
+/// ```text
+/// {"cp":55296,"name":"<surrogate-D800>","category":"Cs","encodings":{"utf8":null,...,"utf16":["d800"]},"unencodable":{"utf8":"..."}}
+/// ```
+pub fn code_point_json(cp: CodePoint) -> String {
+    let mut encodings = Vec::new();
+    let mut unencodable = Vec::new();
+    for d in Dialect::ALL {
+        match d.encode(cp) {
+            Ok(e) => encodings.push(format!(r#""{d}":"{}""#, hex_compact(e.as_bytes()))),
+            Err(why) => {
+                encodings.push(format!(r#""{d}":null"#));
+                unencodable.push(format!(r#""{d}":{}"#, json_string(&why.to_string())));
+            }
+        }
+    }
+    match Utf16::of(cp) {
+        Some(utf16) => {
+            let units: Vec<String> = utf16
+                .units()
+                .iter()
+                .map(|u| format!(r#""{u:04x}""#))
+                .collect();
+            encodings.push(format!(r#""utf16":[{}]"#, units.join(",")));
+        }
+        None => {
+            encodings.push(r#""utf16":null"#.to_string());
+            unencodable.push(format!(r#""utf16":{}"#, json_string(ABOVE_UNICODE)));
+        }
+    }
+    format!(
+        r#"{{"cp":{},"name":{},"category":{},"encodings":{{{}}},"unencodable":{{{}}}}}"#,
+        cp.value(),
+        json_string(&label(cp)),
+        category_json(cp),
+        encodings.join(","),
+        unencodable.join(",")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_forms() {
+        let ok = |t: &str| parse_bytes(t).unwrap();
+        assert_eq!(ok("e2 82 ac"), [0xE2, 0x82, 0xAC]);
+        assert_eq!(ok("  E2\t82\nAc  "), [0xE2, 0x82, 0xAC]);
+        assert_eq!(ok(r"\xe2\x82\xac"), [0xE2, 0x82, 0xAC]);
+        assert_eq!(ok(r"\XE2\X82"), [0xE2, 0x82]);
+        assert_eq!(ok("0xE2 0x82 0xAC"), [0xE2, 0x82, 0xAC]);
+        assert_eq!(ok("0xe282ac"), [0xE2, 0x82, 0xAC]);
+        assert_eq!(ok("00 0a"), [0x00, 0x0A]);
+        assert_eq!(ok("c0,af"), [0xC0, 0xAF]);
+    }
+
+    #[test]
+    fn byte_errors() {
+        let err = |t: &str| parse_bytes(t).unwrap_err();
+        assert_eq!(
+            err("e2 8"),
+            "odd number of hex digits in '8' (write every byte as two digits: 0e, not e)"
+        );
+        assert_eq!(err("e2 8g"), "'g' in '8g' is not a hex digit");
+        assert_eq!(err(""), "no bytes given (write them in hex: e2 82 ac)");
+        assert_eq!(err(" , "), "no bytes given (write them in hex: e2 82 ac)");
+        assert_eq!(err("0x"), "no hex digits after the prefix in '0x'");
+        assert_eq!(err(r"e2 \x"), r"no hex digits after the prefix in '\x'");
+        assert_eq!(
+            err("xe2x82xac"),
+            r"'x' in 'xe2x82xac' is not a hex digit; quote \x escapes so the shell keeps the backslash: '\xe2\x82\xac'"
+        );
+        assert_eq!(
+            err("€"),
+            "'€' in '€' is not a hex digit; to explain a character, use --char"
+        );
+        assert_eq!(
+            err("e2\u{1b}[31m"),
+            "'\\u{1b}' in 'e2\\u{1b}[31m' is not a hex digit"
+        );
+        assert_eq!(
+            err("e20x82"),
+            "'x' in 'e20x82' is not a hex digit; separate 0x-prefixed bytes with spaces: 0xE2 0x82"
+        );
+        assert_eq!(err("e2-82"), "'-' in 'e2-82' is not a hex digit");
+    }
+
+    #[test]
+    fn char_forms_and_errors() {
+        assert_eq!(parse_char("A"), Ok(CodePoint::new(0x41)));
+        assert_eq!(parse_char("\u{0}"), Ok(CodePoint::new(0)));
+        assert_eq!(parse_char("U+0"), Ok(CodePoint::new(0)));
+        assert_eq!(parse_char("U+7FFFFFFF"), Ok(CodePoint::new(0x7FFF_FFFF)));
+        assert_eq!(
+            parse_char("U+80000000"),
+            Err(
+                "U+80000000 is above U+7FFFFFFF, the largest value any form of UTF-8 can write"
+                    .into()
+            )
+        );
+        assert_eq!(
+            parse_char("U+"),
+            Err("'U+' is not a code point (U+ and 1 to 8 hex digits: U+20AC)".into())
+        );
+        assert_eq!(
+            parse_char("U+12345678A"),
+            Err("'U+12345678A' is not a code point (U+ and 1 to 8 hex digits: U+20AC)".into())
+        );
+        assert_eq!(
+            parse_char("0x20AC"),
+            Err("'0x20AC' is 6 code points (U+0030 U+0078 U+0032 U+0030 U+0041 U+0043); give one character, or one code point as U+XXXX".into())
+        );
+        assert_eq!(
+            parse_char("\u{1F1EB}\u{1F1F7}"),
+            Err("'\u{1F1EB}\u{1F1F7}' is 2 code points (U+1F1EB U+1F1F7); give one character, or one code point as U+XXXX".into())
+        );
+        assert_eq!(
+            parse_char("a\u{202E}b"),
+            Err("'a\\u{202e}b' is 3 code points (U+0061 U+202E U+0062); give one character, or one code point as U+XXXX".into())
+        );
+        assert_eq!(
+            parse_char(""),
+            Err("no character given (give one, or U+XXXX)".into())
+        );
+    }
+
+    #[test]
+    fn markers_and_payloads_of_every_pattern() {
+        let split = |b: u8| {
+            let (m, p) = marker_and_payload(b);
+            format!("{m} {p}")
+        };
+        assert_eq!(split(0x00), "0 0000000");
+        assert_eq!(split(0x7F), "0 1111111");
+        assert_eq!(split(0x80), "10 000000");
+        assert_eq!(split(0xBF), "10 111111");
+        assert_eq!(split(0xC0), "110 00000");
+        assert_eq!(split(0xE2), "1110 0010");
+        assert_eq!(split(0xF0), "11110 000");
+        assert_eq!(split(0xF8), "111110 00");
+        assert_eq!(split(0xFD), "1111110 1");
+        assert_eq!(split(0xFE), "11111110 ");
+        assert_eq!(split(0xFF), "11111111 ");
+    }
+
+    #[test]
+    fn payload_bits_are_split_into_slots() {
+        assert_eq!(payload_slots(2), [5, 6]);
+        assert_eq!(payload_slots(4), [3, 6, 6, 6]);
+        assert_eq!(payload_slots(5), [2, 6, 6, 6, 6]);
+        assert_eq!(split_bits(0x20AC, &payload_slots(3)), "0010 000010 101100");
+        assert_eq!(
+            split_bits(0x1F600, &payload_slots(4)),
+            "000 011111 011000 000000"
+        );
+        assert_eq!(split_bits(0x2F, &payload_slots(2)), "00000 101111");
+        assert_eq!(split_bits(0xF600, &[10, 10]), "0000111101 1000000000");
+        assert_eq!(grouped_bits(0x20AC, 16), "0010 0000 1010 1100");
+        assert_eq!(grouped_bits(0x1F600, 21), "0 0001 1111 0110 0000 0000");
+        assert_eq!(grouped_bits(0x41, 7), "100 0001");
+        assert_eq!(
+            grouped_bits(0x7FFF_FFFF, 31),
+            "111 1111 1111 1111 1111 1111 1111 1111"
+        );
+    }
+
+    /// The payload slots of every byte of an encoding, joined, are the value's bits: the
+    /// split shown to the user is the one the bytes really hold.
+    #[test]
+    fn byte_payloads_reassemble_the_value() {
+        for v in [
+            0x0,
+            0x41,
+            0xE9,
+            0x7FF,
+            0x800,
+            0x20AC,
+            0xFFFF,
+            0x1F600,
+            0x10_FFFF,
+            0x20_0000,
+            0x7FFF_FFFF,
+        ] {
+            let cp = CodePoint::new(v);
+            let e = Dialect::Legacy.encode(cp).unwrap();
+            let payload: String = e
+                .as_bytes()
+                .iter()
+                .map(|b| marker_and_payload(*b).1)
+                .collect();
+            let slots = payload_slots(e.as_bytes().len() as u8);
+            assert_eq!(payload, bits(v, slots.iter().sum()), "{cp}");
+            assert_eq!(
+                split_bits(v, &slots),
+                e.as_bytes()
+                    .iter()
+                    .map(|b| marker_and_payload(*b).1)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+        }
+    }
+
+    #[test]
+    fn roles_across_dialects() {
+        assert_eq!(roles(0x41), "ASCII");
+        assert_eq!(roles(0x00), "ASCII; mutf8: never valid");
+        assert_eq!(roles(0x82), "continuation");
+        assert_eq!(roles(0xE2), "lead of a 3-byte sequence");
+        assert_eq!(roles(0xE0), "lead of a 3-byte sequence, second byte A0..BF");
+        assert_eq!(
+            roles(0xED),
+            "lead of a 3-byte sequence, second byte 80..9F; cesu8, mutf8, wtf8, legacy: lead of a 3-byte sequence"
+        );
+        assert_eq!(
+            roles(0xC0),
+            "never valid; mutf8: lead of a 2-byte sequence, second byte 80"
+        );
+        assert_eq!(
+            roles(0xF4),
+            "lead of a 4-byte sequence, second byte 80..8F; cesu8, mutf8: never valid; legacy: lead of a 4-byte sequence"
+        );
+        assert_eq!(
+            roles(0xF8),
+            "never valid; legacy: lead of a 5-byte sequence, second byte 88..BF"
+        );
+        assert_eq!(roles(0xFF), "never valid");
+    }
+}

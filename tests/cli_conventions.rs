@@ -1,0 +1,174 @@
+//! The conventions every command follows: `--help` with examples, `--version`, shell
+//! completions, man pages that match the command line, one-line errors.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+fn hexrune() -> Command {
+    Command::cargo_bin("hexrune").unwrap()
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = hexrune()
+        .args(args)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+/// The committed man pages are exactly what `hexrune man` generates now, and there is one
+/// for every command and no other.
+#[test]
+fn man_pages_in_docs_are_up_to_date() {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    let mut pages = vec![("hexrune.1".to_string(), stdout_of(&["man"]))];
+    for command in hexrune::cli::page_commands() {
+        pages.push((
+            format!("hexrune-{command}.1"),
+            stdout_of(&["man", &command]),
+        ));
+    }
+    let regenerate = format!(
+        "regenerate with: cargo run -q -- man > docs/hexrune.1; for c in {}; do cargo run -q -- man $c > docs/hexrune-$c.1; done",
+        hexrune::cli::page_commands().join(" ")
+    );
+    for (name, generated) in &pages {
+        assert!(
+            generated.starts_with(".ie \\n(.g .ds Aq"),
+            "{name}: not roff"
+        );
+        let committed = std::fs::read_to_string(docs.join(name))
+            .unwrap_or_else(|e| panic!("docs/{name}: {e}; {regenerate}"));
+        assert!(
+            &committed == generated,
+            "docs/{name} is stale; {regenerate}"
+        );
+    }
+    let mut expected: Vec<&str> = pages.iter().map(|(n, _)| n.as_str()).collect();
+    expected.sort();
+    let mut committed: Vec<String> = std::fs::read_dir(&docs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".1"))
+        .collect();
+    committed.sort();
+    assert_eq!(committed, expected);
+}
+
+#[test]
+fn the_man_page_lists_every_command_and_its_examples() {
+    let page = stdout_of(&["man"]);
+    for line in [
+        ".TH hexrune 1  \"hexrune 0.1.0\" ",
+        "hexrune\\-explain(1)",
+        "hexrune\\-completions(1)",
+        "  hexrune explain e2 82 ac         the bits, roles and units of three bytes in every dialect",
+    ] {
+        assert!(page.lines().any(|l| l == line), "missing {line:?}");
+    }
+    assert!(!page.contains("hexrune\\-help(1)"));
+    assert!(!page.contains("hexrune\\-man(1)"));
+    hexrune()
+        .args(["man", "nope"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(format!(
+            "hexrune: man: no command 'nope' (commands: {})\n",
+            hexrune::cli::page_commands().join(", ")
+        ));
+    let commands = hexrune::cli::page_commands();
+    for command in ["check", "at", "explain", "completions"] {
+        assert!(commands.iter().any(|c| c == command), "{commands:?}");
+    }
+}
+
+#[test]
+fn completions_for_every_shell() {
+    let cases = [
+        (
+            "bash",
+            "complete -F _hexrune -o nosort -o bashdefault -o default hexrune",
+        ),
+        ("zsh", "#compdef hexrune"),
+        (
+            "fish",
+            "complete -c hexrune -n \"__fish_hexrune_needs_command\" -a \"explain\"",
+        ),
+        (
+            "elvish",
+            "set edit:completion:arg-completer[hexrune] = {|@words|",
+        ),
+        (
+            "powershell",
+            "Register-ArgumentCompleter -Native -CommandName 'hexrune' -ScriptBlock {",
+        ),
+    ];
+    for (shell, marker) in cases {
+        let script = stdout_of(&["completions", shell]);
+        assert!(script.contains(marker), "{shell}: no {marker:?}");
+        assert!(script.contains("char"), "{shell}: explain's --char missing");
+    }
+    hexrune()
+        .args(["completions", "tcsh"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "invalid value 'tcsh' for '<SHELL>'",
+        ));
+}
+
+#[test]
+fn version() {
+    hexrune()
+        .arg("--version")
+        .assert()
+        .code(0)
+        .stdout(format!("hexrune {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn every_command_has_help_with_examples() {
+    let top = stdout_of(&["--help"]);
+    assert!(
+        top.contains("\nExamples:\n  hexrune check notes.txt"),
+        "{top}"
+    );
+    assert!(top.contains("\n  hexrune explain --char U+1F600 "), "{top}");
+    for command in hexrune::cli::page_commands() {
+        let help = stdout_of(&[&command, "--help"]);
+        assert!(
+            help.contains("\nExamples:\n  hexrune "),
+            "{command} --help has no examples:\n{help}"
+        );
+    }
+}
+
+/// Usage errors from clap name the usage line of the command at fault.
+#[test]
+fn usage_errors_show_the_usage_line() {
+    let cases = [
+        (vec!["explain"], "Usage: hexrune explain <BYTES|--char <C>>"),
+        (
+            vec!["explain", "e2", "--char", "x"],
+            "Usage: hexrune explain <BYTES|--char <C>>",
+        ),
+        (
+            vec!["explain", "--bogus"],
+            "Usage: hexrune explain [OPTIONS] <BYTES|--char <C>>",
+        ),
+        (vec!["at", "f"], "Usage: hexrune at <FILE> <OFFSET>"),
+        (vec!["completions"], "Usage: hexrune completions <SHELL>"),
+    ];
+    for (args, usage) in cases {
+        let out = hexrune().args(&args).assert().code(2).get_output().clone();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+        assert!(stderr.lines().any(|l| l == usage), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty());
+    }
+}

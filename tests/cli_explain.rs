@@ -1,0 +1,424 @@
+//! `hexrune explain` as a user runs it: exact output for bytes and characters, the input
+//! forms, JSON, and the error lines.
+
+use assert_cmd::Command;
+use serde_json::{json, Value};
+
+fn hexrune() -> Command {
+    Command::cargo_bin("hexrune").unwrap()
+}
+
+/// Runs `hexrune explain ARGS`, expects exit 0 and no stderr, returns stdout.
+fn explain(args: &[&str]) -> String {
+    let out = hexrune()
+        .arg("explain")
+        .args(args)
+        .assert()
+        .code(0)
+        .stderr("")
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+/// Runs `hexrune explain ARGS`, expects exit 2 and nothing on stdout, returns stderr.
+fn explain_error(args: &[&str]) -> String {
+    let out = hexrune()
+        .arg("explain")
+        .args(args)
+        .assert()
+        .code(2)
+        .stdout("")
+        .get_output()
+        .stderr
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+const E282AC: &str = r#"e2 82 ac: 3 bytes
+
+offset  hex  dec  oct    marker payload  role (utf8)
+     0   e2  226  342      1110 0010     lead of a 3-byte sequence
+     1   82  130  202        10 000010   continuation
+     2   ac  172  254        10 101100   continuation
+
+dialect  offset  len  bytes     unit
+utf8          0    3  e2 82 ac  U+20AC '€' EURO SIGN (Sc: currency symbol)
+cesu8    same as utf8
+mutf8    same as utf8
+wtf8     same as utf8
+legacy   same as utf8
+
+valid in every dialect
+"#;
+
+const C0AF: &str = r#"c0 af: 2 bytes
+
+offset  hex  dec  oct    marker payload  role (utf8)
+     0   c0  192  300       110 00000    never valid; mutf8: lead of a 2-byte sequence, second byte 80
+     1   af  175  257        10 101111   continuation
+
+dialect  offset  len  bytes  unit
+utf8          0    1  c0     invalid_byte: byte that never occurs in this dialect; overlong form of U+002F '/' (c0 af)
+              1    1  af     unexpected_continuation: continuation byte with no lead before it
+cesu8    same as utf8
+mutf8         0    1  c0     overlong: lead of an overlong (non-shortest) form; expected 80 after c0; overlong form of U+002F '/' (c0 af)
+              1    1  af     unexpected_continuation: continuation byte with no lead before it
+wtf8     same as utf8
+legacy   same as utf8
+
+invalid in every dialect
+"#;
+
+const CESU_PAIR: &str = r#"ed a0 bd ed b8 80: 6 bytes
+
+offset  hex  dec  oct    marker payload  role (utf8)
+     0   ed  237  355      1110 1101     lead of a 3-byte sequence, second byte 80..9F; cesu8, mutf8, wtf8, legacy: lead of a 3-byte sequence
+     1   a0  160  240        10 100000   continuation
+     2   bd  189  275        10 111101   continuation
+     3   ed  237  355      1110 1101     lead of a 3-byte sequence, second byte 80..9F; cesu8, mutf8, wtf8, legacy: lead of a 3-byte sequence
+     4   b8  184  270        10 111000   continuation
+     5   80  128  200        10 000000   continuation
+
+dialect  offset  len  bytes              unit
+utf8          0    1  ed                 surrogate: lead of an encoded UTF-16 surrogate; expected 80..9F after ed; surrogate pair U+D83D U+DE00 for U+1F600 written as two 3-byte sequences (CESU-8 style) (ed a0 bd ed b8 80)
+              1    1  a0                 unexpected_continuation: continuation byte with no lead before it
+              2    1  bd                 unexpected_continuation: continuation byte with no lead before it
+              3    1  ed                 surrogate: lead of an encoded UTF-16 surrogate; expected 80..9F after ed; surrogate pair U+D83D U+DE00 for U+1F600 written as two 3-byte sequences (CESU-8 style) (ed b8 80)
+              4    1  b8                 unexpected_continuation: continuation byte with no lead before it
+              5    1  80                 unexpected_continuation: continuation byte with no lead before it
+cesu8         0    6  ed a0 bd ed b8 80  U+1F600 '😀' GRINNING FACE (So: other symbol)
+mutf8    same as cesu8
+wtf8          0    3  ed a0 bd           surrogate_pair: half of a surrogate pair that must be one 4-byte form; surrogate pair U+D83D U+DE00 for U+1F600 written as two 3-byte sequences (CESU-8 style) (ed a0 bd ed b8 80)
+              3    3  ed b8 80           surrogate_pair: half of a surrogate pair that must be one 4-byte form; surrogate pair U+D83D U+DE00 for U+1F600 written as two 3-byte sequences (CESU-8 style)
+legacy        0    3  ed a0 bd           U+D83D <surrogate-D83D> (Cs: surrogate)
+              3    3  ed b8 80           U+DE00 <surrogate-DE00> (Cs: surrogate)
+
+valid in cesu8, mutf8, legacy; invalid in utf8, wtf8
+"#;
+
+const FIVE_BYTE: &str = r#"f8 88 80 80 80: 5 bytes
+
+offset  hex  dec  oct    marker payload  role (utf8)
+     0   f8  248  370    111110 00       never valid; legacy: lead of a 5-byte sequence, second byte 88..BF
+     1   88  136  210        10 001000   continuation
+     2   80  128  200        10 000000   continuation
+     3   80  128  200        10 000000   continuation
+     4   80  128  200        10 000000   continuation
+
+dialect  offset  len  bytes           unit
+utf8          0    1  f8              invalid_byte: byte that never occurs in this dialect; a 5-byte form from RFC 2279 (U+200000) (f8 88 80 80 80)
+              1    1  88              unexpected_continuation: continuation byte with no lead before it
+              2    1  80              unexpected_continuation: continuation byte with no lead before it
+              3    1  80              unexpected_continuation: continuation byte with no lead before it
+              4    1  80              unexpected_continuation: continuation byte with no lead before it
+cesu8    same as utf8
+mutf8    same as utf8
+wtf8     same as utf8
+legacy        0    5  f8 88 80 80 80  U+200000 (above U+10FFFF: not a Unicode code point)
+
+valid in legacy; invalid in utf8, cesu8, mutf8, wtf8
+"#;
+
+const EURO: &str = r#"U+20AC '€' EURO SIGN (Sc: currency symbol)
+
+utf8, cesu8, mutf8, wtf8, legacy: e2 82 ac
+  U+20AC        0010 0000 1010 1100 (16 bits)
+  split 4+6+6   0010 000010 101100
+  lead          1110 0010    e2
+  continuation    10 000010  82
+  continuation    10 101100  ac
+
+utf16: 20ac (UTF-16BE 20 ac, UTF-16LE ac 20)
+"#;
+
+const NUL: &str = r#"U+0000 <control-0000> (Cc: control)
+
+utf8, cesu8, wtf8, legacy: 00
+  U+0000  000 0000 (7 bits)
+  ASCII   0 0000000  00
+
+mutf8: c0 80 (a 2-byte form on purpose, so that no 00 byte occurs)
+  U+0000        000 0000 0000 (11 bits)
+  split 5+6     00000 000000
+  lead          110 00000   c0
+  continuation   10 000000  80
+
+utf16: 0000 (UTF-16BE 00 00, UTF-16LE 00 00)
+"#;
+
+const SURROGATE: &str = r#"U+D800 <surrogate-D800> (Cs: surrogate)
+
+utf8, cesu8: not encodable: a surrogate code point is not a character on its own
+
+mutf8, wtf8, legacy: ed a0 80
+  U+D800        1101 1000 0000 0000 (16 bits)
+  split 4+6+6   1101 100000 000000
+  lead          1110 1101    ed
+  continuation    10 100000  a0
+  continuation    10 000000  80
+
+utf16: d800 (UTF-16BE d8 00, UTF-16LE 00 d8)
+  a lone surrogate: ill-formed UTF-16, as found in JavaScript strings and Windows file names
+"#;
+
+#[test]
+fn a_valid_three_byte_sequence() {
+    assert_eq!(explain(&["e2 82 ac"]), E282AC);
+}
+
+#[test]
+fn an_overlong_slash() {
+    assert_eq!(explain(&["c0 af"]), C0AF);
+}
+
+#[test]
+fn a_cesu8_surrogate_pair_across_dialects() {
+    assert_eq!(explain(&["ed a0 bd ed b8 80"]), CESU_PAIR);
+}
+
+#[test]
+fn a_five_byte_rfc_2279_form() {
+    assert_eq!(explain(&["f8 88 80 80 80"]), FIVE_BYTE);
+}
+
+#[test]
+fn every_input_form_gives_the_same_answer() {
+    let forms: [&[&str]; 9] = [
+        &["e2 82 ac"],
+        &["e2", "82", "ac"],
+        &["e282ac"],
+        &["E282AC"],
+        &[r"\xe2\x82\xac"],
+        &[r"\xE2\x82\xAC"],
+        &["0xE2 0x82 0xAC"],
+        &["0xe2", "0x82", "0xac"],
+        &["e2,82,ac"],
+    ];
+    for args in forms {
+        assert_eq!(explain(args), E282AC, "{args:?}");
+    }
+}
+
+#[test]
+fn the_euro_sign_bit_by_bit() {
+    assert_eq!(explain(&["--char", "€"]), EURO);
+    assert_eq!(explain(&["--char", "U+20AC"]), EURO);
+    assert_eq!(explain(&["-c", "u+20ac"]), EURO);
+}
+
+#[test]
+fn a_supplementary_character_and_its_utf16_pair() {
+    let text = explain(&["--char", "U+1F600"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "U+1F600 '\u{1F600}' GRINNING FACE (So: other symbol)"
+    );
+    assert_eq!(lines[2], "utf8, wtf8, legacy: f0 9f 98 80");
+    assert_eq!(lines[4], "  split 3+6+6+6  000 011111 011000 000000");
+    assert_eq!(lines[5], "  lead           11110 000     f0");
+    assert_eq!(lines[6], "  continuation      10 011111  9f");
+    assert_eq!(
+        lines[10],
+        "cesu8, mutf8: ed a0 bd ed b8 80 (the UTF-16 surrogate pair U+D83D U+DE00, each half as 3 bytes)"
+    );
+    let utf16: Vec<&str> = lines[lines.len() - 5..].to_vec();
+    assert_eq!(
+        utf16,
+        [
+            "utf16: d83d de00 (UTF-16BE d8 3d de 00, UTF-16LE 3d d8 00 de)",
+            "  U+1F600 - 0x10000  0xF600 = 0000 1111 0110 0000 0000 (20 bits)",
+            "  split 10+10        0000111101 1000000000",
+            "  lead surrogate     0xD800 + 0x03D = 0xD83D",
+            "  trail surrogate    0xDC00 + 0x200 = 0xDE00",
+        ]
+    );
+    assert_eq!(explain(&["--char", "\u{1F600}"]), text);
+}
+
+#[test]
+fn nul_is_c0_80_in_modified_utf8() {
+    assert_eq!(explain(&["--char", "U+0000"]), NUL);
+}
+
+#[test]
+fn a_lone_surrogate_is_encodable_only_where_dialects_allow_it() {
+    assert_eq!(explain(&["--char", "U+D800"]), SURROGATE);
+}
+
+#[test]
+fn values_above_unicode() {
+    let text = explain(&["--char", "U+110000"]);
+    assert!(text.starts_with(
+        "U+110000 (above U+10FFFF: not a Unicode code point)\n\n\
+         utf8, cesu8, mutf8, wtf8: not encodable: above U+10FFFF, the end of Unicode\n\n\
+         legacy: f4 90 80 80\n"
+    ));
+    assert!(text.ends_with("\nutf16: not encodable: above U+10FFFF, the end of Unicode\n"));
+    let text = explain(&["--char", "U+7FFFFFFF"]);
+    assert!(text.contains("\nlegacy: fd bf bf bf bf bf\n"), "{text}");
+    assert!(text.contains("\n  split 1+6+6+6+6+6  1 111111 111111 111111 111111 111111\n"));
+}
+
+#[test]
+fn unsafe_characters_are_named_not_printed() {
+    for (arg, first_line) in [
+        ("\u{202E}", "U+202E RIGHT-TO-LEFT OVERRIDE (Cf: format)"),
+        ("\u{1B}", "U+001B <control-001B> (Cc: control)"),
+        ("\u{200B}", "U+200B ZERO WIDTH SPACE (Cf: format)"),
+        ("\u{2028}", "U+2028 LINE SEPARATOR (Zl: line separator)"),
+        ("\u{E000}", "U+E000 <private-use-E000> (Co: private use)"),
+        (
+            "\u{301}",
+            "U+0301 '\u{25CC}\u{301}' COMBINING ACUTE ACCENT (Mn: nonspacing mark)",
+        ),
+    ] {
+        let text = explain(&["--char", arg]);
+        assert_eq!(text.lines().next(), Some(first_line));
+        let raw_allowed = arg == "\u{301}";
+        assert_eq!(text.contains(arg), raw_allowed, "{first_line}");
+    }
+    // bytes that decode to a control character or a bidi override are named, never printed
+    let text = explain(&["1b 5b 33 31 6d e2 80 ae"]);
+    assert!(
+        !text.contains('\u{1B}') && !text.contains('\u{202E}'),
+        "{text}"
+    );
+    assert!(text.contains("U+202E RIGHT-TO-LEFT OVERRIDE (Cf: format)"));
+}
+
+#[test]
+fn json_for_bytes() {
+    let out = explain(&["--json", "c0 af"]);
+    assert!(out.ends_with("}\n") && out.lines().count() == 1);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["bytes"], "c0af");
+    let dialects: Vec<&str> = v["dialects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["dialect"].as_str().unwrap())
+        .collect();
+    assert_eq!(dialects, ["utf8", "cesu8", "mutf8", "wtf8", "legacy"]);
+    assert_eq!(
+        v["dialects"][2],
+        json!({"dialect": "mutf8", "valid": false, "units": [
+            {"offset": 0, "len": 1, "kind": "error", "error": "overlong", "expected": "80",
+             "diagnosis": "overlong form of U+002F '/'"},
+            {"offset": 1, "len": 1, "kind": "error", "error": "unexpected_continuation"}
+        ]})
+    );
+    let v: Value = serde_json::from_str(&explain(&["--json", "ed a0 bd ed b8 80"])).unwrap();
+    assert_eq!(
+        v["dialects"][1],
+        json!({"dialect": "cesu8", "valid": true, "units": [
+            {"offset": 0, "len": 6, "kind": "scalar", "cp": 0x1F600, "class": 6,
+             "name": "GRINNING FACE", "category": "So"}
+        ]})
+    );
+}
+
+#[test]
+fn json_for_a_character() {
+    let v: Value = serde_json::from_str(&explain(&["--json", "--char", "U+D800"])).unwrap();
+    assert_eq!(
+        v,
+        json!({
+            "cp": 0xD800,
+            "name": "<surrogate-D800>",
+            "category": "Cs",
+            "encodings": {"utf8": null, "cesu8": null, "mutf8": "eda080", "wtf8": "eda080",
+                          "legacy": "eda080", "utf16": ["d800"]},
+            "unencodable": {"utf8": "a surrogate code point is not a character on its own",
+                            "cesu8": "a surrogate code point is not a character on its own"}
+        })
+    );
+    let v: Value = serde_json::from_str(&explain(&["--json", "--char", "€"])).unwrap();
+    assert_eq!(v["encodings"]["utf16"], json!(["20ac"]));
+    assert_eq!(v["encodings"]["cesu8"], "e282ac");
+    assert_eq!(v["unencodable"], json!({}));
+}
+
+#[test]
+fn bad_bytes_are_one_line_errors() {
+    let cases: [(&[&str], &str); 7] = [
+        (
+            &["e2 8"],
+            "odd number of hex digits in '8' (write every byte as two digits: 0e, not e)",
+        ),
+        (
+            &["e282a"],
+            "odd number of hex digits in 'e282a' (write every byte as two digits: 0e, not e)",
+        ),
+        (&["e2", "zz"], "'z' in 'zz' is not a hex digit"),
+        (
+            &["xe2x82xac"],
+            r"'x' in 'xe2x82xac' is not a hex digit; quote \x escapes so the shell keeps the backslash: '\xe2\x82\xac'",
+        ),
+        (
+            &["€"],
+            "'€' in '€' is not a hex digit; to explain a character, use --char",
+        ),
+        (&["0x"], "no hex digits after the prefix in '0x'"),
+        (&[""], "no bytes given (write them in hex: e2 82 ac)"),
+    ];
+    for (args, cause) in cases {
+        assert_eq!(
+            explain_error(args),
+            format!("hexrune: explain: {cause}\n"),
+            "{args:?}"
+        );
+    }
+    // a terminal escape in the argument is escaped in the message
+    assert_eq!(
+        explain_error(&["\u{1B}]0;x\u{7}"]),
+        "hexrune: explain: '\\u{1b}' in '\\u{1b}]0;x\\u{7}' is not a hex digit\n"
+    );
+}
+
+#[test]
+fn bad_characters_are_one_line_errors() {
+    let cases: [(&str, &str); 5] = [
+        ("ab", "'ab' is 2 code points (U+0061 U+0062); give one character, or one code point as U+XXXX"),
+        ("e\u{301}", "'e\u{301}' is 2 code points (U+0065 U+0301); give one character, or one code point as U+XXXX"),
+        ("U+XYZ", "'U+XYZ' is not a code point (U+ and 1 to 8 hex digits: U+20AC)"),
+        ("U+80000000", "U+80000000 is above U+7FFFFFFF, the largest value any form of UTF-8 can write"),
+        ("", "no character given (give one, or U+XXXX)"),
+    ];
+    for (arg, cause) in cases {
+        assert_eq!(
+            explain_error(&["--char", arg]),
+            format!("hexrune: explain: {cause}\n"),
+            "{arg:?}"
+        );
+    }
+}
+
+#[test]
+fn usage_errors_name_the_explain_usage_line() {
+    let stderr = explain_error(&[]);
+    assert_eq!(
+        stderr,
+        "error: the following required arguments were not provided:\n  <BYTES|--char <C>>\n\n\
+         Usage: hexrune explain <BYTES|--char <C>>\n\nFor more information, try '--help'.\n"
+    );
+    let stderr = explain_error(&["e2", "--char", "x"]);
+    assert!(
+        stderr.starts_with("error: the argument '[BYTES]...' cannot be used with '--char <C>'\n")
+    );
+}
+
+#[test]
+fn long_inputs_are_counted_not_repeated_in_the_header() {
+    let ascii32 = "41".repeat(32);
+    let text = explain(&[&ascii32]);
+    assert_eq!(
+        text.lines().next(),
+        Some(format!("{}: 32 bytes", ["41"; 32].join(" ")).as_str())
+    );
+    let text = explain(&[&"41".repeat(33)]);
+    assert_eq!(text.lines().next(), Some("33 bytes"));
+    assert_eq!(text.lines().filter(|l| l.ends_with("  ASCII")).count(), 33);
+}
