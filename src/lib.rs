@@ -12,5 +12,8 @@
 #![warn(missing_docs)]
 
 pub mod decode;
+pub mod demo;
 pub mod scan;
 pub mod source;
+pub mod tui;
+pub mod view;
