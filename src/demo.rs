@@ -27,8 +27,10 @@ mod tests {
             kinds.extend(d.units(BYTES).filter_map(|u| u.error_kind()));
         }
         assert_eq!(kinds.len(), ErrorKind::ALL.len(), "{kinds:?}");
-        let classes: std::collections::BTreeSet<u8> =
-            Dialect::Utf8.units(BYTES).filter_map(|u| u.class()).collect();
+        let classes: std::collections::BTreeSet<u8> = Dialect::Utf8
+            .units(BYTES)
+            .filter_map(|u| u.class())
+            .collect();
         assert_eq!(classes.into_iter().collect::<Vec<_>>(), [1, 2, 3, 4]);
         assert!(Dialect::Legacy.units(BYTES).any(|u| u.class() == Some(5)));
         assert!(Dialect::Cesu8.units(BYTES).any(|u| u.class() == Some(6)));

@@ -4,6 +4,7 @@
 //! channel; the event loop feeds those reports back in as [`Action::Job`], so every change
 //! still goes through `update`.
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::Arc;
@@ -113,7 +114,13 @@ pub struct App {
     pub last_search: Option<Pattern>,
     /// Set when the user asked to quit.
     pub quit: bool,
+    /// Keys typed while a worker ran, replayed in order when it is done (at most
+    /// [`DEFERRED_MAX`]): typing `]]]` finds the third error.
+    deferred: VecDeque<Action>,
 }
+
+/// How many actions typed during a search are kept for after it.
+pub const DEFERRED_MAX: usize = 32;
 
 impl App {
     /// A new app over `source`, with the cursor at the start.
@@ -132,6 +139,7 @@ impl App {
             job: None,
             last_search: None,
             quit: false,
+            deferred: VecDeque::new(),
         }
     }
 
@@ -172,6 +180,17 @@ impl App {
 
     /// The one mutation.
     pub fn update(&mut self, action: Action) {
+        if self.job.is_some()
+            && !matches!(
+                action,
+                Action::Quit | Action::Cancel | Action::Job(_) | Action::Resize { .. }
+            )
+        {
+            if self.deferred.len() < DEFERRED_MAX {
+                self.deferred.push_back(action);
+            }
+            return;
+        }
         if !matches!(action, Action::Job(_) | Action::Resize { .. }) {
             self.message = None;
         }
@@ -479,7 +498,10 @@ impl App {
                 match found {
                     Some(offset) => {
                         self.cursor = offset.min(self.last());
-                        self.say(format!("{what}: found at {}", self.format_offset(offset)), false);
+                        self.say(
+                            format!("{what}: found at {}", self.format_offset(offset)),
+                            false,
+                        );
                     }
                     None => self.say(format!("{what}: none found"), false),
                 }
@@ -487,7 +509,23 @@ impl App {
             JobEvent::Cancelled => {
                 let what = job.what.clone();
                 self.job = None;
+                self.deferred.clear();
                 self.say(format!("{what}: cancelled"), false);
+            }
+        }
+        self.replay_deferred();
+    }
+
+    /// Replays keys typed during a search, until one starts another search.
+    fn replay_deferred(&mut self) {
+        while self.job.is_none() {
+            let Some(action) = self.deferred.pop_front() else {
+                break;
+            };
+            let message = self.message.take();
+            self.update(action);
+            if self.message.is_none() {
+                self.message = message;
             }
         }
     }

@@ -148,12 +148,7 @@ fn too_small(area: Rect, buf: &mut Buffer) {
 
 fn draw_header(layout: &Layout, area: Rect, theme: &Theme, buf: &mut Buffer) {
     let style = theme.title();
-    let label = if layout.offset_digits > 8 || layout.hex_x > 10 {
-        "offset"
-    } else {
-        "offset"
-    };
-    buf.set_string(area.x, area.y, label, style);
+    buf.set_string(area.x, area.y, "offset", style);
     buf.set_string(layout.hex_x, area.y, "bytes", style);
     buf.set_string(layout.class_x, area.y, "class", style);
     buf.set_string(layout.text_x, area.y, "text", style);
@@ -412,7 +407,11 @@ fn human_size(len: u64) -> String {
 }
 
 fn draw_help(area: Rect, theme: &Theme, buf: &mut Buffer) {
-    let key_width = KEYS.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
+    let key_width = KEYS
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0);
     let mut lines: Vec<Line> = KEYS
         .iter()
         .map(|(keys, what)| {

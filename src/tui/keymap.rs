@@ -107,7 +107,7 @@ pub enum Mode {
     Prompt,
     /// The key list is shown.
     Help,
-    /// A worker is running: only Esc (cancel), q and Ctrl-C (quit) are taken.
+    /// A worker is running: Esc cancels it, q and Ctrl-C quit, other keys wait for it.
     Busy,
 }
 
@@ -122,13 +122,22 @@ pub const KEYS: &[(&str, &str)] = &[
     ("Home 0 / End $", "start / end of the row"),
     (": or Ctrl-G", "go to offset: 1234, 0x4D2, 50%, +16, -0x10"),
     ("] / [", "next / previous error (Esc cancels a long search)"),
-    ("/ / \\", "search forward / backward (Tab: text or hex bytes)"),
+    (
+        "/ / \\",
+        "search forward / backward (Tab: text or hex bytes)",
+    ),
     ("n / N", "repeat the search / in the other direction"),
-    ("d / D", "next / previous dialect: utf8 cesu8 mutf8 wtf8 legacy"),
+    (
+        "d / D",
+        "next / previous dialect: utf8 cesu8 mutf8 wtf8 legacy",
+    ),
     ("o", "offsets in hex / decimal"),
     ("mouse", "click selects a byte, wheel scrolls"),
     ("?", "show / hide this list"),
-    ("q Esc Ctrl-C", "quit (Esc first closes a prompt or cancels a search)"),
+    (
+        "q Esc Ctrl-C",
+        "quit (Esc first closes a prompt or cancels a search)",
+    ),
 ];
 
 /// The action for an input event in a mode, if any.
@@ -156,10 +165,10 @@ fn key_action(key: &KeyEvent, mode: Mode) -> Option<Action> {
             KeyCode::Char('q') => Some(Action::Quit),
             _ => Some(Action::Help),
         },
+        // Esc cancels the search; other keys wait for it to end (App::update keeps them).
         Mode::Busy => match key.code {
             KeyCode::Esc => Some(Action::Cancel),
-            KeyCode::Char('q') => Some(Action::Quit),
-            _ => None,
+            code => normal_key(code, ctrl),
         },
     }
 }
@@ -245,15 +254,47 @@ mod tests {
         let none = KeyModifiers::NONE;
         let ctrl = KeyModifiers::CONTROL;
         let cases = [
-            (key(KeyCode::Char('j'), none), Mode::Normal, Some(Action::Down)),
-            (key(KeyCode::Char('G'), none), Mode::Normal, Some(Action::End)),
-            (key(KeyCode::Char('f'), ctrl), Mode::Normal, Some(Action::PageDown)),
-            (key(KeyCode::Char('g'), ctrl), Mode::Normal, Some(Action::OpenGoto)),
-            (key(KeyCode::Char('c'), ctrl), Mode::Prompt, Some(Action::Quit)),
-            (key(KeyCode::Char('q'), none), Mode::Prompt, Some(Action::Input('q'))),
+            (
+                key(KeyCode::Char('j'), none),
+                Mode::Normal,
+                Some(Action::Down),
+            ),
+            (
+                key(KeyCode::Char('G'), none),
+                Mode::Normal,
+                Some(Action::End),
+            ),
+            (
+                key(KeyCode::Char('f'), ctrl),
+                Mode::Normal,
+                Some(Action::PageDown),
+            ),
+            (
+                key(KeyCode::Char('g'), ctrl),
+                Mode::Normal,
+                Some(Action::OpenGoto),
+            ),
+            (
+                key(KeyCode::Char('c'), ctrl),
+                Mode::Prompt,
+                Some(Action::Quit),
+            ),
+            (
+                key(KeyCode::Char('q'), none),
+                Mode::Prompt,
+                Some(Action::Input('q')),
+            ),
             (key(KeyCode::Esc, none), Mode::Busy, Some(Action::Cancel)),
-            (key(KeyCode::Char('j'), none), Mode::Busy, None),
-            (key(KeyCode::Char('x'), none), Mode::Help, Some(Action::Help)),
+            (
+                key(KeyCode::Char('j'), none),
+                Mode::Busy,
+                Some(Action::Down),
+            ),
+            (
+                key(KeyCode::Char('x'), none),
+                Mode::Help,
+                Some(Action::Help),
+            ),
         ];
         for (event, mode, expected) in cases {
             assert_eq!(action(&event, mode), expected, "{event:?} in {mode:?}");
@@ -262,8 +303,8 @@ mod tests {
 
     #[test]
     fn docs_list_every_key() {
-        let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/keys.md"))
-            .unwrap();
+        let doc =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/keys.md")).unwrap();
         for (keys, what) in KEYS {
             let line = format!("| `{keys}` | {what} |");
             assert!(doc.contains(&line), "docs/keys.md lacks: {line}");

@@ -61,8 +61,8 @@ pub fn layout(area: Rect, file_len: u64, decimal: bool) -> Option<Layout> {
         0
     };
     let rows = Rect::new(area.x, y, area.width, left - detail_height);
-    let detail = (detail_height > 0)
-        .then(|| Rect::new(area.x, rows.bottom(), area.width, detail_height));
+    let detail =
+        (detail_height > 0).then(|| Rect::new(area.x, rows.bottom(), area.width, detail_height));
     let status = Rect::new(area.x, area.bottom() - 1, area.width, 1);
     let hex_x = area.x + (offset_digits + 2) as u16;
     let class_x = hex_x + (3 * bytes_per_row + 1) as u16;

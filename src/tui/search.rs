@@ -98,7 +98,11 @@ pub fn next_error(
             return Ok(None);
         }
         let end = (pos + CHUNK).min(bytes.len());
-        let trusted_end = if end == bytes.len() { end } else { end - MARGIN };
+        let trusted_end = if end == bytes.len() {
+            end
+        } else {
+            end - MARGIN
+        };
         let mut sink = FirstError {
             first: None,
             trusted_end: trusted_end - pos,
@@ -130,10 +134,16 @@ pub fn prev_error(
         };
         let mut last = None;
         let mut pos = lo;
-        while let Some(unit) = next_error(bytes, dialect, pos, hi, &mut Control {
-            cancel: control.cancel,
-            progress: &mut |_| {},
-        })? {
+        while let Some(unit) = next_error(
+            bytes,
+            dialect,
+            pos,
+            hi,
+            &mut Control {
+                cancel: control.cancel,
+                progress: &mut |_| {},
+            },
+        )? {
             last = Some(unit);
             pos = unit.end();
         }
@@ -283,7 +293,10 @@ mod tests {
         assert_eq!(starts, [2, 3, 6]);
         let prev = quiet(|c| prev_error(bytes, Dialect::Utf8, 6, c)).unwrap();
         assert_eq!(prev.map(|u| u.start), Some(3));
-        assert_eq!(quiet(|c| prev_error(bytes, Dialect::Utf8, 2, c)).unwrap(), None);
+        assert_eq!(
+            quiet(|c| prev_error(bytes, Dialect::Utf8, 2, c)).unwrap(),
+            None
+        );
     }
 
     #[test]

@@ -243,8 +243,14 @@ mod tests {
         };
         assert_eq!(name(b"\x1B", Dialect::Utf8), "<control-001B> ESCAPE");
         assert_eq!(name(b"\xED\xA0\x80", Dialect::Wtf8), "<surrogate-D800>");
-        assert_eq!(name("\u{E000}".as_bytes(), Dialect::Utf8), "<private-use-E000>");
-        assert_eq!(name("\u{FFFF}".as_bytes(), Dialect::Utf8), "<noncharacter-FFFF>");
+        assert_eq!(
+            name("\u{E000}".as_bytes(), Dialect::Utf8),
+            "<private-use-E000>"
+        );
+        assert_eq!(
+            name("\u{FFFF}".as_bytes(), Dialect::Utf8),
+            "<noncharacter-FFFF>"
+        );
         match meaning("😀".as_bytes(), Dialect::Utf8, 2) {
             Meaning::Scalar { utf16, width, .. } => {
                 assert_eq!(utf16, [0xD83D, 0xDE00]);

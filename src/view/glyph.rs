@@ -119,7 +119,7 @@ pub fn glyph(cp: CodePoint) -> Glyph {
         0x7F => return Glyph::symbol('\u{2421}', GlyphClass::Control), // ␡
         0x80..=0x9F => return Glyph::symbol('\u{2327}', GlyphClass::Control), // ⌧
         0xFE00..=0xFE0F | 0xE0100..=0xE01EF | 0x180B..=0x180F => {
-            return Glyph::symbol('\u{1D5B}', GlyphClass::Selector) // ᵛ
+            return Glyph::symbol('\u{1D5B}', GlyphClass::Selector); // ᵛ
         }
         _ => {}
     }
@@ -155,10 +155,10 @@ fn format_mark(value: u32) -> char {
         0x061C | 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069 => '\u{21C4}', // ⇄
         // Zero width space, non-joiner, joiner, word joiner, invisible operators.
         0x200B..=0x200D | 0x2060..=0x2064 => '\u{1DBB}', // ᶻ
-        0xFEFF => '\u{1D2E}',                              // ᴮ
-        0x00AD => '\u{207B}',                              // ⁻ (soft hyphen)
-        0xE0000..=0xE007F => '\u{1D57}',                   // ᵗ (tags)
-        _ => '\u{1DA0}',                                   // ᶠ
+        0xFEFF => '\u{1D2E}',                            // ᴮ
+        0x00AD => '\u{207B}',                            // ⁻ (soft hyphen)
+        0xE0000..=0xE007F => '\u{1D57}',                 // ᵗ (tags)
+        _ => '\u{1DA0}',                                 // ᶠ
     }
 }
 
@@ -248,7 +248,11 @@ mod tests {
         ];
         for &(v, text, class) in cases {
             let glyph = g(v);
-            assert_eq!((glyph.text.as_str(), glyph.class), (text, class), "U+{v:04X}");
+            assert_eq!(
+                (glyph.text.as_str(), glyph.class),
+                (text, class),
+                "U+{v:04X}"
+            );
         }
     }
 
