@@ -6,7 +6,9 @@
 //! - [`source`]: the bytes of one input, memory-mapped or read into memory.
 //! - [`scan`]: one loop over a whole input that pushes what it finds into sinks; every
 //!   command uses it, so they cannot disagree.
-//! - [`report`]: the human and JSON Lines renderings of what the scan found.
+//! - [`view`]: the cells of every pane for a window of an input, without terminal types.
+//! - [`tui`]: the terminal viewer (ratatui + crossterm) drawing those cells.
+//! - [`demo`]: the embedded demo file the viewer opens when given none.
 
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]

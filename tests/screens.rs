@@ -137,4 +137,14 @@ fn search_goto_and_reflow() {
     });
     assert_eq!(app.top % 16, 0);
     insta::assert_snapshot!("reflowed_to_16", screen(&app));
+    // A click on the text pane, row 2, column 5 selects that byte; the wheel scrolls.
+    let layout = app.layout().unwrap();
+    let top = app.top;
+    app.update(Action::Click {
+        x: layout.text_x + 5,
+        y: layout.rows.y + 2,
+    });
+    assert_eq!(app.cursor, top + 2 * 16 + 5);
+    app.update(Action::ScrollDown);
+    assert_eq!(app.top, top + 3 * 16);
 }

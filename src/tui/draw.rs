@@ -351,6 +351,7 @@ fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
         percent,
         app.dialect.name(),
     );
+    let hint = app.job.is_none() && app.message.is_none();
     let right = match (&app.job, &app.message) {
         (Some(job), _) => {
             let done = if job.backward {
@@ -385,7 +386,7 @@ fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
     let left_width = unicode_width::UnicodeWidthStr::width(left.as_str()) as u16;
     if left_width + 2 + right_width <= area.width {
         buf.set_string(area.right() - right_width, area.y, &right, style);
-    } else if left_width + 2 < area.width {
+    } else if !hint && left_width + 2 < area.width {
         let x = area.x + left_width + 2;
         buf.set_stringn(x, area.y, &right, (area.right() - x) as usize, style);
     }
