@@ -8,6 +8,9 @@
 //!   command uses it, so they cannot disagree.
 //! - [`report`]: the human and JSON Lines renderings of what the scan found.
 //! - [`properties`]: the Unicode name, general category and printable glyph of a code point.
+//! - [`view`]: the cells of every pane for a window of an input, without terminal types.
+//! - [`tui`]: the terminal viewer (ratatui + crossterm) drawing those cells.
+//! - [`demo`]: the embedded demo file the viewer opens when given none.
 
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
@@ -15,8 +18,11 @@
 pub mod cli;
 pub mod cmd;
 pub mod decode;
+pub mod demo;
 pub mod index;
 pub mod properties;
 pub mod report;
 pub mod scan;
 pub mod source;
+pub mod tui;
+pub mod view;

@@ -1,26 +1,28 @@
 //! The `hexrune` binary: parses the command line and dispatches to a mode.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
 use hexrune::cli::{Args, Config};
-use hexrune::cmd::{self, EXIT_ERROR};
+use hexrune::cmd::{self, report_error, Input, EXIT_ERROR, EXIT_OK};
+use hexrune::decode::Dialect;
+use hexrune::source::io_message;
 
 fn main() -> ExitCode {
     let config = Args::parse().into_config();
+    let mut err = io::stderr();
+    if let Config::View { input, dialect } = &config {
+        return ExitCode::from(view(input.as_ref(), *dialect, &mut err));
+    }
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
-    let mut err = io::stderr();
     let result = match &config {
         Config::Check(options) => cmd::check::run(options, &mut out, &mut err),
         Config::At(options) => cmd::at::run(options, &mut out, &mut err),
         Config::Explain(options) => cmd::explain::run(options, &mut out, &mut err),
         Config::Generate(what) => hexrune::cli::generate(what, &mut out, &mut err),
-        Config::View { .. } => {
-            let _ = writeln!(err, "hexrune: the interactive inspector is not part of this build yet; see `hexrune --help`");
-            Ok(EXIT_ERROR)
-        }
+        Config::View { .. } => unreachable!("handled above"),
     };
     let result = result.and_then(|code| out.flush().map(|_| code));
     match result {
@@ -28,12 +30,32 @@ fn main() -> ExitCode {
         // `hexrune check big.txt | head`: the reader left; end quietly.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(
-                err,
-                "hexrune: <stdout>: {}",
-                hexrune::source::io_message(&e)
-            );
+            let _ = writeln!(err, "hexrune: <stdout>: {}", io_message(&e));
             ExitCode::from(EXIT_ERROR)
+        }
+    }
+}
+
+/// The interactive inspector on a file, on piped standard input, or on the built-in demo.
+/// An input that cannot be opened is reported before the screen is taken over.
+fn view(input: Option<&Input>, dialect: Dialect, err: &mut dyn Write) -> u8 {
+    let (name, source) = match input {
+        Some(input) => (input.display_name(), input.open()),
+        None if !io::stdin().is_terminal() => (Input::Stdin.display_name(), Input::Stdin.open()),
+        None => (String::new(), Ok(hexrune::demo::source())),
+    };
+    let source = match source {
+        Ok(source) => source,
+        Err(e) => {
+            let _ = report_error(err, &name, &e);
+            return EXIT_ERROR;
+        }
+    };
+    match hexrune::tui::run(source, dialect) {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            let _ = writeln!(err, "hexrune: {}", io_message(&e));
+            EXIT_ERROR
         }
     }
 }

@@ -1,0 +1,313 @@
+//! Keys to actions: a pure function of an input event and the mode the app is in.
+//!
+//! Every binding is listed once, in [`KEYS`], which the `?` overlay shows and
+//! `docs/keys.md` repeats (a test keeps them in step).
+
+use ratatui::crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+
+use super::app::JobEvent;
+
+/// Everything that can happen to the app.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Leave hexrune.
+    Quit,
+    /// One byte left.
+    Left,
+    /// One byte right.
+    Right,
+    /// One row up.
+    Up,
+    /// One row down.
+    Down,
+    /// To the start of the next unit.
+    NextUnit,
+    /// To the start of the unit (or the previous one when already at a start).
+    PrevUnit,
+    /// One screen down.
+    PageDown,
+    /// One screen up.
+    PageUp,
+    /// Half a screen down.
+    HalfPageDown,
+    /// Half a screen up.
+    HalfPageUp,
+    /// To the first byte.
+    Start,
+    /// To the last byte.
+    End,
+    /// To the first byte of the row.
+    RowStart,
+    /// To the last byte of the row.
+    RowEnd,
+    /// Find the next error unit after the cursor.
+    NextError,
+    /// Find the previous error unit before the cursor.
+    PrevError,
+    /// Open the go-to-offset prompt.
+    OpenGoto,
+    /// Open the search prompt, forward or backward.
+    OpenSearch {
+        /// Search towards the start.
+        backward: bool,
+    },
+    /// Repeat the last search, in its direction or the opposite one.
+    RepeatSearch {
+        /// Search the other way.
+        reverse: bool,
+    },
+    /// Switch to the next dialect.
+    NextDialect,
+    /// Switch to the previous dialect.
+    PrevDialect,
+    /// Offsets in hex or decimal.
+    ToggleDecimal,
+    /// Show or hide the key list.
+    Help,
+    /// Esc: close what is open, cancel what runs, or quit.
+    Cancel,
+    /// A typed character in a prompt.
+    Input(char),
+    /// Delete the last character of a prompt.
+    Backspace,
+    /// Tab in the search prompt: text or hex bytes.
+    TogglePattern,
+    /// Enter in a prompt.
+    Submit,
+    /// A click at a terminal cell.
+    Click {
+        /// Column.
+        x: u16,
+        /// Row.
+        y: u16,
+    },
+    /// Mouse wheel up.
+    ScrollUp,
+    /// Mouse wheel down.
+    ScrollDown,
+    /// The terminal's new size.
+    Resize {
+        /// Columns.
+        width: u16,
+        /// Rows.
+        height: u16,
+    },
+    /// A report from a worker.
+    Job(JobEvent),
+}
+
+/// What the keymap needs to know about the app.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Browsing.
+    Normal,
+    /// Typing in a prompt.
+    Prompt,
+    /// The key list is shown.
+    Help,
+    /// A worker is running: Esc cancels it, q and Ctrl-C quit, other keys wait for it.
+    Busy,
+}
+
+/// The key list: keys, and what they do. Shown by `?` and in `docs/keys.md`.
+pub const KEYS: &[(&str, &str)] = &[
+    ("← → / h l", "previous / next byte"),
+    ("↑ ↓ / k j", "previous / next row"),
+    ("w / b", "next unit / start of unit (previous unit)"),
+    ("PgDn Space Ctrl-F / PgUp Ctrl-B", "next / previous page"),
+    ("Ctrl-D / Ctrl-U", "half a page down / up"),
+    ("g / G", "start / end of the input"),
+    ("Home 0 / End $", "start / end of the row"),
+    (": or Ctrl-G", "go to offset: 1234, 0x4D2, 50%, +16, -0x10"),
+    ("] / [", "next / previous error (Esc cancels a long search)"),
+    (
+        "/ / \\",
+        "search forward / backward (Tab: text or hex bytes)",
+    ),
+    ("n / N", "repeat the search / in the other direction"),
+    (
+        "d / D",
+        "next / previous dialect: utf8 cesu8 mutf8 wtf8 legacy",
+    ),
+    ("o", "offsets in hex / decimal"),
+    ("mouse", "click selects a byte, wheel scrolls"),
+    ("?", "show / hide this list"),
+    (
+        "q Esc Ctrl-C",
+        "quit (Esc first closes a prompt or cancels a search)",
+    ),
+];
+
+/// The action for an input event in a mode, if any.
+pub fn action(event: &Event, mode: Mode) -> Option<Action> {
+    match event {
+        Event::Key(key) if key.kind != KeyEventKind::Release => key_action(key, mode),
+        Event::Mouse(mouse) if mode == Mode::Normal => mouse_action(mouse),
+        Event::Resize(width, height) => Some(Action::Resize {
+            width: *width,
+            height: *height,
+        }),
+        _ => None,
+    }
+}
+
+fn key_action(key: &KeyEvent, mode: Mode) -> Option<Action> {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    if ctrl && key.code == KeyCode::Char('c') {
+        return Some(Action::Quit);
+    }
+    match mode {
+        Mode::Normal => normal_key(key.code, ctrl),
+        Mode::Prompt => prompt_key(key.code, ctrl),
+        Mode::Help => match key.code {
+            KeyCode::Char('q') => Some(Action::Quit),
+            _ => Some(Action::Help),
+        },
+        // Esc cancels the search; other keys wait for it to end (App::update keeps them).
+        Mode::Busy => match key.code {
+            KeyCode::Esc => Some(Action::Cancel),
+            code => normal_key(code, ctrl),
+        },
+    }
+}
+
+fn normal_key(code: KeyCode, ctrl: bool) -> Option<Action> {
+    use Action::*;
+    if ctrl {
+        return match code {
+            KeyCode::Char('f') => Some(PageDown),
+            KeyCode::Char('b') => Some(PageUp),
+            KeyCode::Char('d') => Some(HalfPageDown),
+            KeyCode::Char('u') => Some(HalfPageUp),
+            KeyCode::Char('g') => Some(OpenGoto),
+            _ => None,
+        };
+    }
+    Some(match code {
+        KeyCode::Left | KeyCode::Char('h') => Left,
+        KeyCode::Right | KeyCode::Char('l') => Right,
+        KeyCode::Up | KeyCode::Char('k') => Up,
+        KeyCode::Down | KeyCode::Char('j') => Down,
+        KeyCode::Char('w') => NextUnit,
+        KeyCode::Char('b') => PrevUnit,
+        KeyCode::PageDown | KeyCode::Char(' ') => PageDown,
+        KeyCode::PageUp => PageUp,
+        KeyCode::Char('g') => Start,
+        KeyCode::Char('G') => End,
+        KeyCode::Home | KeyCode::Char('0') => RowStart,
+        KeyCode::End | KeyCode::Char('$') => RowEnd,
+        KeyCode::Char(':') => OpenGoto,
+        KeyCode::Char(']') => NextError,
+        KeyCode::Char('[') => PrevError,
+        KeyCode::Char('/') => OpenSearch { backward: false },
+        KeyCode::Char('\\') => OpenSearch { backward: true },
+        KeyCode::Char('n') => RepeatSearch { reverse: false },
+        KeyCode::Char('N') => RepeatSearch { reverse: true },
+        KeyCode::Char('d') => NextDialect,
+        KeyCode::Char('D') => PrevDialect,
+        KeyCode::Char('o') => ToggleDecimal,
+        KeyCode::Char('?') => Help,
+        KeyCode::Char('q') => Quit,
+        KeyCode::Esc => Cancel,
+        _ => return None,
+    })
+}
+
+fn prompt_key(code: KeyCode, ctrl: bool) -> Option<Action> {
+    if ctrl {
+        return None;
+    }
+    Some(match code {
+        KeyCode::Esc => Action::Cancel,
+        KeyCode::Enter => Action::Submit,
+        KeyCode::Backspace => Action::Backspace,
+        KeyCode::Tab => Action::TogglePattern,
+        KeyCode::Char(c) => Action::Input(c),
+        _ => return None,
+    })
+}
+
+fn mouse_action(mouse: &MouseEvent) -> Option<Action> {
+    match mouse.kind {
+        MouseEventKind::Down(MouseButton::Left) => Some(Action::Click {
+            x: mouse.column,
+            y: mouse.row,
+        }),
+        MouseEventKind::ScrollUp => Some(Action::ScrollUp),
+        MouseEventKind::ScrollDown => Some(Action::ScrollDown),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode, mods: KeyModifiers) -> Event {
+        Event::Key(KeyEvent::new(code, mods))
+    }
+
+    #[test]
+    fn less_and_vim_habits() {
+        let none = KeyModifiers::NONE;
+        let ctrl = KeyModifiers::CONTROL;
+        let cases = [
+            (
+                key(KeyCode::Char('j'), none),
+                Mode::Normal,
+                Some(Action::Down),
+            ),
+            (
+                key(KeyCode::Char('G'), none),
+                Mode::Normal,
+                Some(Action::End),
+            ),
+            (
+                key(KeyCode::Char('f'), ctrl),
+                Mode::Normal,
+                Some(Action::PageDown),
+            ),
+            (
+                key(KeyCode::Char('g'), ctrl),
+                Mode::Normal,
+                Some(Action::OpenGoto),
+            ),
+            (
+                key(KeyCode::Char('c'), ctrl),
+                Mode::Prompt,
+                Some(Action::Quit),
+            ),
+            (
+                key(KeyCode::Char('q'), none),
+                Mode::Prompt,
+                Some(Action::Input('q')),
+            ),
+            (key(KeyCode::Esc, none), Mode::Busy, Some(Action::Cancel)),
+            (
+                key(KeyCode::Char('j'), none),
+                Mode::Busy,
+                Some(Action::Down),
+            ),
+            (
+                key(KeyCode::Char('x'), none),
+                Mode::Help,
+                Some(Action::Help),
+            ),
+        ];
+        for (event, mode, expected) in cases {
+            assert_eq!(action(&event, mode), expected, "{event:?} in {mode:?}");
+        }
+    }
+
+    #[test]
+    fn docs_list_every_key() {
+        let doc =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/keys.md")).unwrap();
+        for (keys, what) in KEYS {
+            let line = format!("| `{keys}` | {what} |");
+            assert!(doc.contains(&line), "docs/keys.md lacks: {line}");
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! The terminal viewer: ratatui + crossterm in an Elm-style loop.
+//!
+//! An input event becomes an [`Action`] through a pure keymap ([`keymap::action`]),
+//! [`App::update`] is the only mutation, and [`draw::draw`] is a pure function of the app.
+//! Drawing only uses cells from [`crate::view`], so nothing from the input reaches the
+//! terminal as it is. The terminal is restored (alternate screen left, cursor shown, raw
+//! mode and mouse reporting off) on quit, on panic, and on SIGTERM, SIGHUP and SIGINT.
+
+pub mod app;
+pub mod draw;
+pub mod keymap;
+pub mod layout;
+pub mod search;
+
+mod terminal;
+
+pub use app::{parse_offset, App};
+pub use keymap::Action;
+
+use std::io::{self, IsTerminal};
+use std::time::Duration;
+
+use ratatui::crossterm::event;
+use ratatui::layout::Rect;
+
+use crate::decode::Dialect;
+use crate::source::{Access, Source};
+
+/// Whether colours are wanted: not when `NO_COLOR` is set to anything non-empty.
+pub fn color_wanted() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// Runs the viewer on `source` until the user quits. Takes over the terminal and gives it
+/// back in every case; a signal that ends the viewer is re-raised once the terminal is
+/// restored, so the exit status tells it.
+pub fn run(source: Source, dialect: Dialect) -> io::Result<()> {
+    if !io::stdout().is_terminal() {
+        return Err(io::Error::other("standard output is not a terminal"));
+    }
+    source.advise(Access::Random);
+    let signals = terminal::Signals::watch()?;
+    let mut term = terminal::enter()?;
+    let size = term.size()?;
+    let mut app = App::new(
+        source,
+        dialect,
+        Rect::new(0, 0, size.width, size.height),
+        color_wanted(),
+    );
+    let result = event_loop(&mut term, &mut app, &signals);
+    terminal::leave();
+    if let Some(signal) = signals.received() {
+        terminal::reraise(signal);
+    }
+    result
+}
+
+fn event_loop(
+    term: &mut terminal::Term,
+    app: &mut App,
+    signals: &terminal::Signals,
+) -> io::Result<()> {
+    let mut dirty = true;
+    loop {
+        if dirty {
+            term.draw(|frame| draw::draw(frame, app))?;
+            dirty = false;
+        }
+        if app.quit || signals.received().is_some() {
+            return Ok(());
+        }
+        let timeout = if app.job.is_some() { 50 } else { 200 };
+        if event::poll(Duration::from_millis(timeout))? {
+            // Take every event already waiting before drawing again: held keys stay smooth.
+            loop {
+                let ev = event::read()?;
+                if let Some(action) = keymap::action(&ev, app.mode()) {
+                    app.update(action);
+                    dirty = true;
+                }
+                if app.quit || !event::poll(Duration::ZERO)? {
+                    break;
+                }
+            }
+        }
+        for job_event in app.pending_job_events() {
+            app.update(Action::Job(job_event));
+            dirty = true;
+        }
+    }
+}

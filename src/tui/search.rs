@@ -1,0 +1,290 @@
+//! Searches that may cross a whole input: the next or previous error unit, and byte
+//! patterns. They run on a worker thread in chunks, report progress between chunks and
+//! stop when asked to (an `AtomicBool`), so the screen never freezes, even when the
+//! answer is gigabytes away.
+//!
+//! Error search uses the one scan loop ([`crate::scan::scan_range`]) chunk by chunk: it
+//! reports exactly the units that start in a range, decoded against the whole input, so
+//! chunks stitch with no special care at their edges. Once the whole-input index exists,
+//! the viewer asks it instead (see [`crate::index::Summary::next_error`]).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use memchr::memmem;
+
+use crate::decode::{Dialect, Unit};
+use crate::scan::{scan_range, ClassCounts, Sink};
+
+/// Bytes handed to one scan or one pattern search between progress reports.
+#[cfg(not(test))]
+pub const CHUNK: usize = 4 << 20;
+/// Small chunks in unit tests, so that random inputs cross many chunk edges.
+#[cfg(test)]
+pub const CHUNK: usize = 4096;
+
+/// How a search ended early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cancelled;
+
+/// What a search is told and tells back while it runs.
+pub struct Control<'a> {
+    /// Set by the app to stop the search.
+    pub cancel: &'a AtomicBool,
+    /// Called between chunks with the offset reached.
+    pub progress: &'a mut dyn FnMut(u64),
+}
+
+impl Control<'_> {
+    fn step(&mut self, at: usize) -> Result<(), Cancelled> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(Cancelled);
+        }
+        (self.progress)(at as u64);
+        Ok(())
+    }
+}
+
+/// The first and last error units a scan reported.
+#[derive(Default)]
+struct Errors {
+    first: Option<Unit>,
+    last: Option<Unit>,
+}
+
+impl Sink for Errors {
+    fn unit(&mut self, _bytes: &[u8], unit: &Unit) {
+        if unit.is_error() {
+            self.first.get_or_insert(*unit);
+            self.last = Some(*unit);
+        }
+    }
+
+    fn scalars(&mut self, _classes: &ClassCounts) {}
+}
+
+fn errors_in(bytes: &[u8], dialect: Dialect, range: std::ops::Range<usize>) -> Errors {
+    let mut errors = Errors::default();
+    scan_range(dialect, bytes, range, &mut errors);
+    errors
+}
+
+/// The first error unit that starts in `from..limit`.
+pub fn next_error(
+    bytes: &[u8],
+    dialect: Dialect,
+    from: usize,
+    limit: usize,
+    control: &mut Control,
+) -> Result<Option<Unit>, Cancelled> {
+    let limit = limit.min(bytes.len());
+    let mut pos = from;
+    while pos < limit {
+        control.step(pos)?;
+        let end = (pos + CHUNK).min(limit);
+        if let Some(unit) = errors_in(bytes, dialect, pos..end).first {
+            return Ok(Some(unit));
+        }
+        pos = end;
+    }
+    Ok(None)
+}
+
+/// The last error unit that starts before `before`.
+pub fn prev_error(
+    bytes: &[u8],
+    dialect: Dialect,
+    before: usize,
+    control: &mut Control,
+) -> Result<Option<Unit>, Cancelled> {
+    let mut hi = before.min(bytes.len());
+    while hi > 0 {
+        control.step(hi)?;
+        let lo = hi.saturating_sub(CHUNK);
+        if let Some(unit) = errors_in(bytes, dialect, lo..hi).last {
+            return Ok(Some(unit));
+        }
+        hi = lo;
+    }
+    Ok(None)
+}
+
+/// The first occurrence of `pattern` starting in `from..`.
+pub fn find_forward(
+    bytes: &[u8],
+    pattern: &[u8],
+    from: usize,
+    control: &mut Control,
+) -> Result<Option<usize>, Cancelled> {
+    if pattern.is_empty() {
+        return Ok(None);
+    }
+    let finder = memmem::Finder::new(pattern);
+    let mut pos = from;
+    while pos < bytes.len() {
+        control.step(pos)?;
+        let end = (pos + CHUNK + pattern.len() - 1).min(bytes.len());
+        if let Some(i) = finder.find(&bytes[pos..end]) {
+            return Ok(Some(pos + i));
+        }
+        pos += CHUNK;
+    }
+    Ok(None)
+}
+
+/// The last occurrence of `pattern` starting before `before`.
+pub fn find_backward(
+    bytes: &[u8],
+    pattern: &[u8],
+    before: usize,
+    control: &mut Control,
+) -> Result<Option<usize>, Cancelled> {
+    if pattern.is_empty() {
+        return Ok(None);
+    }
+    let finder = memmem::FinderRev::new(pattern);
+    let mut hi = before.min(bytes.len());
+    while hi > 0 {
+        control.step(hi)?;
+        let lo = hi.saturating_sub(CHUNK);
+        let end = (hi + pattern.len() - 1).min(bytes.len());
+        if let Some(i) = finder.rfind(&bytes[lo..end]) {
+            return Ok(Some(lo + i));
+        }
+        hi = lo;
+    }
+    Ok(None)
+}
+
+/// Parses hex bytes typed in the search prompt: pairs of hex digits, spaces optional
+/// (`e2 82 ac`, `E282AC`, `0xe2 0x82`).
+pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
+    let digits: String = text
+        .split_whitespace()
+        .map(|w| w.trim_start_matches("0x").trim_start_matches("0X"))
+        .collect();
+    if digits.is_empty() {
+        return Err("no bytes given".into());
+    }
+    if digits.len() % 2 == 1 {
+        return Err("hex bytes need two digits each".into());
+    }
+    (0..digits.len())
+        .step_by(2)
+        .map(|i| {
+            u8::from_str_radix(&digits[i..i + 2], 16)
+                .map_err(|_| format!("not a hex byte: {}", &digits[i..i + 2]))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn quiet<T>(f: impl FnOnce(&mut Control) -> T) -> T {
+        let cancel = AtomicBool::new(false);
+        f(&mut Control {
+            cancel: &cancel,
+            progress: &mut |_| {},
+        })
+    }
+
+    fn all_errors(bytes: &[u8], d: Dialect) -> Vec<Unit> {
+        let mut out = Vec::new();
+        let mut pos = 0;
+        while let Some(u) = quiet(|c| next_error(bytes, d, pos, bytes.len(), c)).unwrap() {
+            out.push(u);
+            pos = u.end();
+        }
+        out
+    }
+
+    /// Inputs with errors near chunk edges: runs of valid text with error bytes at random
+    /// places, long enough to span several chunks.
+    fn spread(seed: &[(usize, u8)]) -> Vec<u8> {
+        let mut bytes = "ä€😀 ".repeat(CHUNK / 10 * 3).into_bytes();
+        for &(at, b) in seed {
+            let at = at % bytes.len();
+            bytes[at] = b;
+        }
+        bytes
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn error_search_equals_full_decode(
+            seed in proptest::collection::vec((0..usize::MAX, prop_oneof![
+                Just(0xEDu8), Just(0xA0), Just(0xB0), Just(0x80), Just(0xC0), Just(0xF4), Just(0x00)
+            ]), 0..12),
+            edge in 0usize..16,
+        ) {
+            let mut bytes = spread(&seed);
+            // Put a surrogate pair right at a chunk edge.
+            let at = CHUNK - 11 + edge;
+            bytes[at..at + 6].copy_from_slice(b"\xED\xA0\xBD\xED\xB8\x80");
+            for d in Dialect::ALL {
+                let expected: Vec<Unit> = d.units(&bytes).filter(|u| u.is_error()).collect();
+                prop_assert_eq!(&all_errors(&bytes, d), &expected, "{}", d);
+                if let Some(last) = expected.last() {
+                    let prev = quiet(|c| prev_error(&bytes, d, bytes.len(), c)).unwrap();
+                    prop_assert_eq!(prev, Some(*last));
+                    let prev = quiet(|c| prev_error(&bytes, d, last.start, c)).unwrap();
+                    prop_assert_eq!(prev, expected.len().checked_sub(2).map(|i| expected[i]));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn small_inputs() {
+        let bytes = b"ab\xC0\xAFcd\xE2\x82";
+        let errors = all_errors(bytes, Dialect::Utf8);
+        let starts: Vec<usize> = errors.iter().map(|u| u.start).collect();
+        assert_eq!(starts, [2, 3, 6]);
+        let prev = quiet(|c| prev_error(bytes, Dialect::Utf8, 6, c)).unwrap();
+        assert_eq!(prev.map(|u| u.start), Some(3));
+        assert_eq!(
+            quiet(|c| prev_error(bytes, Dialect::Utf8, 2, c)).unwrap(),
+            None
+        );
+    }
+
+    #[test]
+    fn pattern_search_across_chunks() {
+        let mut bytes = vec![b'a'; CHUNK * 2 + 100];
+        bytes[CHUNK - 1..CHUNK + 2].copy_from_slice(b"xyz");
+        bytes[10..13].copy_from_slice(b"xyz");
+        let fwd = |from| quiet(|c| find_forward(&bytes, b"xyz", from, c)).unwrap();
+        let back = |before| quiet(|c| find_backward(&bytes, b"xyz", before, c)).unwrap();
+        assert_eq!(fwd(0), Some(10));
+        assert_eq!(fwd(11), Some(CHUNK - 1));
+        assert_eq!(fwd(CHUNK), None);
+        assert_eq!(back(bytes.len()), Some(CHUNK - 1));
+        assert_eq!(back(CHUNK - 1), Some(10));
+        assert_eq!(back(10), None);
+    }
+
+    #[test]
+    fn cancel_stops() {
+        let bytes = vec![0u8; CHUNK * 3];
+        let cancel = AtomicBool::new(true);
+        let mut control = Control {
+            cancel: &cancel,
+            progress: &mut |_| {},
+        };
+        assert_eq!(
+            next_error(&bytes, Dialect::Utf8, 0, bytes.len(), &mut control),
+            Err(Cancelled)
+        );
+    }
+
+    #[test]
+    fn hex_patterns() {
+        assert_eq!(parse_hex("e2 82 AC"), Ok(vec![0xE2, 0x82, 0xAC]));
+        assert_eq!(parse_hex("0xe2 0x82"), Ok(vec![0xE2, 0x82]));
+        assert!(parse_hex("e2 8").is_err());
+        assert!(parse_hex("zz").is_err());
+    }
+}

@@ -1,0 +1,280 @@
+//! The detail pane's content: everything hexrune can say about the unit under the cursor.
+
+use unicode_general_category::get_general_category;
+use unicode_width::UnicodeWidthChar;
+
+use crate::decode::{ByteRange, CodePoint, Dialect, ErrorKind, Unit, UnitKind};
+
+/// The unit containing an offset, described.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Detail {
+    /// Offset of the unit's first byte.
+    pub start: u64,
+    /// Its bytes (1 to 6).
+    pub bytes: Vec<u8>,
+    /// Each byte in binary, split into its prefix bits (`110`, `10`, ...) and payload bits;
+    /// an error byte that is no lead or continuation has an empty prefix.
+    pub bits: Vec<(String, String)>,
+    /// What the bytes mean.
+    pub meaning: Meaning,
+}
+
+/// A scalar's or an error's description.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Meaning {
+    /// A decoded value.
+    Scalar {
+        /// The value.
+        value: CodePoint,
+        /// Its Unicode name, or a label like `<control-001B>` (`<surrogate-D800>`).
+        name: String,
+        /// General category: abbreviation and long name (`Lu`, `Uppercase_Letter`).
+        category: (&'static str, String),
+        /// Display width in a terminal (`None` for controls).
+        width: Option<usize>,
+        /// UTF-16 code units (one for the BMP and surrogates, two above; none above U+10FFFF).
+        utf16: Vec<u16>,
+    },
+    /// An error unit.
+    Error {
+        /// The kind.
+        kind: ErrorKind,
+        /// The byte range that was expected where the unit stopped, if any.
+        expected: Option<ByteRange>,
+        /// What the bytes most likely are, e.g. "overlong form of U+002F '/'".
+        diagnosis: Option<String>,
+    },
+}
+
+/// Describes the unit of `bytes` containing `offset`; `None` past the end.
+///
+/// ```
+/// use hexrune::decode::Dialect;
+/// use hexrune::view::{detail, Meaning};
+/// let d = detail(b"x\xC0\xAF", Dialect::Utf8, 1).unwrap();
+/// match d.meaning {
+///     Meaning::Error { diagnosis, .. } => {
+///         assert_eq!(diagnosis.as_deref(), Some("overlong form of U+002F '/'"))
+///     }
+///     _ => unreachable!(),
+/// }
+/// ```
+pub fn detail(bytes: &[u8], dialect: Dialect, offset: u64) -> Option<Detail> {
+    if offset >= bytes.len() as u64 {
+        return None;
+    }
+    let unit = dialect.unit_containing(bytes, offset as usize);
+    let raw = bytes[unit.start..unit.end()].to_vec();
+    let bits = raw
+        .iter()
+        .enumerate()
+        .map(|(k, b)| split_bits(&unit, k, *b))
+        .collect();
+    let meaning = match unit.kind {
+        UnitKind::Scalar(value) => scalar(value),
+        UnitKind::Error(kind) => Meaning::Error {
+            kind,
+            expected: dialect.expected(bytes, &unit),
+            diagnosis: dialect.diagnose(bytes, &unit).map(|d| d.to_string()),
+        },
+    };
+    Some(Detail {
+        start: unit.start as u64,
+        bytes: raw,
+        bits,
+        meaning,
+    })
+}
+
+/// The prefix bits of byte `k` of a unit: a lead's leading ones and zero, a continuation
+/// byte's `10`, nothing for ASCII or a byte that fits no pattern.
+fn split_bits(unit: &Unit, k: usize, byte: u8) -> (String, String) {
+    let text = format!("{byte:08b}");
+    let ones = byte.leading_ones() as usize;
+    let prefix = match (k, ones) {
+        (_, 0) if unit.len == 1 && !unit.is_error() => 1,
+        (_, 0) => 0,
+        (0, 1) if unit.is_error() => 2, // a stray continuation byte
+        (0, n @ 2..=7) => n + 1,
+        (_, 1) => 2,
+        _ => 0,
+    };
+    (text[..prefix].to_string(), text[prefix..].to_string())
+}
+
+fn scalar(value: CodePoint) -> Meaning {
+    let c = value.to_char();
+    let category = match c {
+        Some(c) => {
+            let cat = get_general_category(c);
+            (cat.abbreviation(), long_name(&format!("{cat:?}")))
+        }
+        None if value.is_surrogate() => ("Cs", "Surrogate".to_string()),
+        None => ("Cn", "Unassigned".to_string()),
+    };
+    let name = c
+        .and_then(unicode_names2::name)
+        .map(|n| n.to_string())
+        .unwrap_or_else(|| label(value, category.0));
+    let utf16 = match c {
+        Some(c) => {
+            let mut buf = [0u16; 2];
+            c.encode_utf16(&mut buf).to_vec()
+        }
+        None if value.is_surrogate() => vec![value.value() as u16],
+        None => Vec::new(),
+    };
+    Meaning::Scalar {
+        value,
+        name,
+        category,
+        width: c.and_then(|c| c.width()),
+        utf16,
+    }
+}
+
+/// `UppercaseLetter` → `Uppercase_Letter`, the property value alias.
+fn long_name(debug: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in debug.chars().enumerate() {
+        if i > 0 && c.is_ascii_uppercase() {
+            out.push('_');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A code point label (Unicode 3.9.2, "Code Point Labels") where there is no name, with
+/// the C0 names everyone knows.
+fn label(value: CodePoint, category: &str) -> String {
+    const C0: [&str; 32] = [
+        "NULL",
+        "START OF HEADING",
+        "START OF TEXT",
+        "END OF TEXT",
+        "END OF TRANSMISSION",
+        "ENQUIRY",
+        "ACKNOWLEDGE",
+        "BELL",
+        "BACKSPACE",
+        "CHARACTER TABULATION",
+        "LINE FEED",
+        "LINE TABULATION",
+        "FORM FEED",
+        "CARRIAGE RETURN",
+        "SHIFT OUT",
+        "SHIFT IN",
+        "DATA LINK ESCAPE",
+        "DEVICE CONTROL ONE",
+        "DEVICE CONTROL TWO",
+        "DEVICE CONTROL THREE",
+        "DEVICE CONTROL FOUR",
+        "NEGATIVE ACKNOWLEDGE",
+        "SYNCHRONOUS IDLE",
+        "END OF TRANSMISSION BLOCK",
+        "CANCEL",
+        "END OF MEDIUM",
+        "SUBSTITUTE",
+        "ESCAPE",
+        "INFORMATION SEPARATOR FOUR",
+        "INFORMATION SEPARATOR THREE",
+        "INFORMATION SEPARATOR TWO",
+        "INFORMATION SEPARATOR ONE",
+    ];
+    let v = value.value();
+    let hex = format!("{v:04X}");
+    match (v, category) {
+        (0..=0x1F, _) => format!("<control-{hex}> {}", C0[v as usize]),
+        (0x7F, _) => format!("<control-{hex}> DELETE"),
+        (_, "Cc") => format!("<control-{hex}>"),
+        (_, "Cs") => format!("<surrogate-{hex}>"),
+        (_, "Co") => format!("<private-use-{hex}>"),
+        _ if v > 0x10FFFF => format!("<beyond Unicode: {value}>"),
+        _ if (v & 0xFFFE) == 0xFFFE || (0xFDD0..=0xFDEF).contains(&v) => {
+            format!("<noncharacter-{hex}>")
+        }
+        _ => format!("<reserved-{hex}>"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meaning(bytes: &[u8], d: Dialect, at: u64) -> Meaning {
+        detail(bytes, d, at).unwrap().meaning
+    }
+
+    #[test]
+    fn euro_sign() {
+        let d = detail("a€".as_bytes(), Dialect::Utf8, 3).unwrap();
+        assert_eq!(d.start, 1);
+        assert_eq!(d.bytes, [0xE2, 0x82, 0xAC]);
+        assert_eq!(
+            d.bits,
+            [
+                ("1110".to_string(), "0010".to_string()),
+                ("10".to_string(), "000010".to_string()),
+                ("10".to_string(), "101100".to_string()),
+            ]
+        );
+        let Meaning::Scalar {
+            name,
+            category,
+            width,
+            utf16,
+            ..
+        } = d.meaning
+        else {
+            panic!()
+        };
+        assert_eq!(name, "EURO SIGN");
+        assert_eq!(category, ("Sc", "Currency_Symbol".to_string()));
+        assert_eq!(width, Some(1));
+        assert_eq!(utf16, [0x20AC]);
+    }
+
+    #[test]
+    fn labels_and_pairs() {
+        let name = |b: &[u8], d| match meaning(b, d, 0) {
+            Meaning::Scalar { name, .. } => name,
+            m => panic!("{m:?}"),
+        };
+        assert_eq!(name(b"\x1B", Dialect::Utf8), "<control-001B> ESCAPE");
+        assert_eq!(name(b"\xED\xA0\x80", Dialect::Wtf8), "<surrogate-D800>");
+        assert_eq!(
+            name("\u{E000}".as_bytes(), Dialect::Utf8),
+            "<private-use-E000>"
+        );
+        assert_eq!(
+            name("\u{FFFF}".as_bytes(), Dialect::Utf8),
+            "<noncharacter-FFFF>"
+        );
+        match meaning("😀".as_bytes(), Dialect::Utf8, 2) {
+            Meaning::Scalar { utf16, width, .. } => {
+                assert_eq!(utf16, [0xD83D, 0xDE00]);
+                assert_eq!(width, Some(2));
+            }
+            m => panic!("{m:?}"),
+        }
+    }
+
+    #[test]
+    fn error_details() {
+        match meaning(b"\xE0\x80\xAF", Dialect::Utf8, 0) {
+            Meaning::Error {
+                kind,
+                expected,
+                diagnosis,
+            } => {
+                assert_eq!(kind, ErrorKind::Overlong);
+                assert_eq!(expected, Some(ByteRange::new(0xA0, 0xBF)));
+                assert_eq!(diagnosis.as_deref(), Some("overlong form of U+002F '/'"));
+            }
+            m => panic!("{m:?}"),
+        }
+        let d = detail(b"\x80", Dialect::Utf8, 0).unwrap();
+        assert_eq!(d.bits, [("10".to_string(), "000000".to_string())]);
+    }
+}

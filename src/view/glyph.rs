@@ -1,0 +1,276 @@
+//! The one function from a decoded value to something safe to put on a terminal: hexrune's
+//! own idea, so it is written here rather than taken from a crate.
+//!
+//! A [`Glyph`] is a string, its display width (1 or 2, measured by `unicode-width`) and a
+//! [`GlyphClass`] that the TUI maps to a style. Nothing a file holds reaches the terminal as
+//! it is: controls become Control Pictures (`␀`..`␟`, `␡`), format characters (bidi
+//! controls, zero-width characters, the BOM, variation selectors, tags) become small marks,
+//! combining marks are drawn on a dotted circle, and unassigned, private-use, surrogate and
+//! out-of-range values get placeholders. Every glyph fits the columns its unit owns
+//! ([`Glyph::fit`]). The filler drawn on the other columns of a unit, [`FILLER`], is a
+//! strong left-to-right character, so right-to-left letters never stand next to each other
+//! and a bidi-aware terminal has nothing to reorder.
+
+use unicode_general_category::{get_general_category, GeneralCategory};
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+use crate::decode::CodePoint;
+
+/// What kind of thing a glyph stands for; the TUI picks a style per class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GlyphClass {
+    /// A printable character shown as itself.
+    Plain,
+    /// A space or separator shown by a visible symbol.
+    Space,
+    /// A C0 or C1 control, or DEL.
+    Control,
+    /// A format character (Cf): bidi controls, zero-width characters, BOM, tags.
+    Format,
+    /// A variation selector.
+    Selector,
+    /// A combining mark, drawn on a dotted circle.
+    Mark,
+    /// A code point with no character assigned (including noncharacters).
+    Unassigned,
+    /// A private-use code point.
+    PrivateUse,
+    /// A surrogate code point (valid alone in some dialects).
+    Surrogate,
+    /// A value above U+10FFFF (legacy UTF-8).
+    NonUnicode,
+    /// An error unit.
+    Error,
+    /// A wide character whose unit is cut by the row edge, leaving it one column.
+    Cut,
+}
+
+/// A terminal-safe rendering of one unit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Glyph {
+    /// What to draw: one character, or a dotted circle and a combining mark.
+    pub text: String,
+    /// Display width in cells, 1 or 2.
+    pub width: u8,
+    /// What the glyph stands for.
+    pub class: GlyphClass,
+}
+
+/// Drawn on the columns of a unit that its glyph does not cover. U+02D1 MODIFIER LETTER
+/// HALF TRIANGULAR COLON: one column wide, and of bidi class L (see the module docs).
+pub const FILLER: &str = "\u{2D1}";
+
+/// The glyph of an error unit in the text pane (the U+FFFD of "substitution of maximal
+/// subparts": one per error unit).
+pub const ERROR_GLYPH: &str = "\u{FFFD}";
+
+/// Drawn instead of a wide glyph that has a single column left before the row edge.
+pub const CUT_GLYPH: &str = "\u{2026}";
+
+impl Glyph {
+    fn new(text: impl Into<String>, width: u8, class: GlyphClass) -> Glyph {
+        Glyph {
+            text: text.into(),
+            width,
+            class,
+        }
+    }
+
+    fn symbol(c: char, class: GlyphClass) -> Glyph {
+        Glyph::new(c, 1, class)
+    }
+
+    /// The glyph of an error unit.
+    pub fn error() -> Glyph {
+        Glyph::new(ERROR_GLYPH, 1, GlyphClass::Error)
+    }
+
+    /// This glyph, or a one-column stand-in when it is wider than `columns` (at least 1).
+    pub fn fit(self, columns: usize) -> Glyph {
+        if (self.width as usize) <= columns.max(1) {
+            self
+        } else {
+            Glyph::new(CUT_GLYPH, 1, GlyphClass::Cut)
+        }
+    }
+}
+
+/// The glyph for a decoded value, before fitting it to its columns.
+///
+/// ```
+/// use hexrune::decode::CodePoint;
+/// use hexrune::view::glyph::{glyph, GlyphClass};
+/// let g = glyph(CodePoint::new(0x1B));
+/// assert_eq!((g.text.as_str(), g.width, g.class), ("\u{241B}", 1, GlyphClass::Control));
+/// let g = glyph(CodePoint::new(0x4E2D));
+/// assert_eq!((g.text.as_str(), g.width, g.class), ("中", 2, GlyphClass::Plain));
+/// ```
+pub fn glyph(cp: CodePoint) -> Glyph {
+    let value = cp.value();
+    if cp > CodePoint::MAX_UNICODE {
+        return Glyph::symbol('\u{207A}', GlyphClass::NonUnicode); // ⁺
+    }
+    let Some(c) = cp.to_char() else {
+        return Glyph::symbol('\u{2E2}', GlyphClass::Surrogate); // ˢ
+    };
+    match value {
+        0x00..=0x1F => return Glyph::symbol(control_picture(value), GlyphClass::Control),
+        0x20 => return Glyph::symbol(' ', GlyphClass::Plain),
+        0x7F => return Glyph::symbol('\u{2421}', GlyphClass::Control), // ␡
+        0x80..=0x9F => return Glyph::symbol('\u{2327}', GlyphClass::Control), // ⌧
+        0xFE00..=0xFE0F | 0xE0100..=0xE01EF | 0x180B..=0x180F => {
+            return Glyph::symbol('\u{1D5B}', GlyphClass::Selector); // ᵛ
+        }
+        _ => {}
+    }
+    match get_general_category(c) {
+        GeneralCategory::Format => Glyph::symbol(format_mark(value), GlyphClass::Format),
+        GeneralCategory::NonspacingMark | GeneralCategory::EnclosingMark => on_dotted_circle(c),
+        GeneralCategory::SpacingMark => Glyph::symbol('\u{25CC}', GlyphClass::Mark),
+        GeneralCategory::Unassigned => Glyph::symbol('\u{2204}', GlyphClass::Unassigned), // ∄
+        GeneralCategory::PrivateUse => Glyph::symbol('\u{1D56}', GlyphClass::PrivateUse), // ᵖ
+        GeneralCategory::Surrogate => Glyph::symbol('\u{2E2}', GlyphClass::Surrogate),
+        GeneralCategory::Control => Glyph::symbol('\u{2327}', GlyphClass::Control),
+        GeneralCategory::LineSeparator | GeneralCategory::ParagraphSeparator => {
+            Glyph::symbol('\u{23CE}', GlyphClass::Space) // ⏎
+        }
+        GeneralCategory::SpaceSeparator => Glyph::symbol('\u{2423}', GlyphClass::Space), // ␣
+        _ => match c.width() {
+            Some(w @ 1..=2) => Glyph::new(c, w as u8, GlyphClass::Plain),
+            // Zero-width letters (conjoining jamo) would join their neighbours.
+            _ => Glyph::symbol('\u{1DA0}', GlyphClass::Format), // ᶠ
+        },
+    }
+}
+
+/// U+2400 + n for the C0 controls: ␀ ␁ .. ␟.
+fn control_picture(value: u32) -> char {
+    char::from_u32(0x2400 + value).unwrap_or('\u{2426}')
+}
+
+/// Format characters, by what a reader most needs to tell apart.
+fn format_mark(value: u32) -> char {
+    match value {
+        // Bidi embeddings, overrides, isolates and marks.
+        0x061C | 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069 => '\u{21C4}', // ⇄
+        // Zero width space, non-joiner, joiner, word joiner, invisible operators.
+        0x200B..=0x200D | 0x2060..=0x2064 => '\u{1DBB}', // ᶻ
+        0xFEFF => '\u{1D2E}',                            // ᴮ
+        0x00AD => '\u{207B}',                            // ⁻ (soft hyphen)
+        0xE0000..=0xE007F => '\u{1D57}',                 // ᵗ (tags)
+        _ => '\u{1DA0}',                                 // ᶠ
+    }
+}
+
+/// A combining mark on U+25CC DOTTED CIRCLE, when the pair is exactly one column wide;
+/// otherwise the circle alone.
+fn on_dotted_circle(mark: char) -> Glyph {
+    let mut text = String::from('\u{25CC}');
+    text.push(mark);
+    if mark.width() == Some(0) && text.width() == 1 {
+        Glyph::new(text, 1, GlyphClass::Mark)
+    } else {
+        Glyph::symbol('\u{25CC}', GlyphClass::Mark)
+    }
+}
+
+/// Makes any string safe to draw (a file name, a typed search): every character passes
+/// through [`glyph`]. Wide characters keep their width.
+pub fn sanitize(text: &str) -> String {
+    text.chars()
+        .map(|c| glyph(CodePoint::new(c as u32)).text)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn g(v: u32) -> Glyph {
+        glyph(CodePoint::new(v))
+    }
+
+    /// Every glyph is free of controls, is exactly as wide as it says, and its width is
+    /// 1 or 2; every glyph but plain ones is one column.
+    #[test]
+    fn every_code_point_gets_a_safe_width_exact_glyph() {
+        for v in (0..=0x10FFFF).chain([0x110000, 0x7FFF_FFFF]) {
+            let glyph = g(v);
+            assert!(matches!(glyph.width, 1 | 2), "U+{v:04X}");
+            assert_eq!(glyph.text.width(), glyph.width as usize, "U+{v:04X}");
+            for c in glyph.text.chars() {
+                let cat = get_general_category(c);
+                assert!(
+                    !matches!(
+                        cat,
+                        GeneralCategory::Control
+                            | GeneralCategory::Format
+                            | GeneralCategory::LineSeparator
+                            | GeneralCategory::ParagraphSeparator
+                            | GeneralCategory::Unassigned
+                            | GeneralCategory::PrivateUse
+                    ),
+                    "U+{v:04X} drawn with {c:?}"
+                );
+            }
+            if glyph.class != GlyphClass::Plain {
+                assert_eq!(glyph.width, 1, "U+{v:04X}");
+            }
+        }
+    }
+
+    #[test]
+    fn table() {
+        let cases: &[(u32, &str, GlyphClass)] = &[
+            (0x00, "␀", GlyphClass::Control),
+            (0x09, "␉", GlyphClass::Control),
+            (0x0A, "␊", GlyphClass::Control),
+            (0x1B, "␛", GlyphClass::Control),
+            (0x7F, "␡", GlyphClass::Control),
+            (0x85, "⌧", GlyphClass::Control),
+            (0x41, "A", GlyphClass::Plain),
+            (0xA0, "␣", GlyphClass::Space),
+            (0xAD, "⁻", GlyphClass::Format),
+            (0x0301, "◌\u{301}", GlyphClass::Mark),
+            (0x200B, "ᶻ", GlyphClass::Format),
+            (0x200D, "ᶻ", GlyphClass::Format),
+            (0x202E, "⇄", GlyphClass::Format),
+            (0x2067, "⇄", GlyphClass::Format),
+            (0x2028, "⏎", GlyphClass::Space),
+            (0xFE0F, "ᵛ", GlyphClass::Selector),
+            (0xFEFF, "ᴮ", GlyphClass::Format),
+            (0xE000, "ᵖ", GlyphClass::PrivateUse),
+            (0x0378, "∄", GlyphClass::Unassigned),
+            (0xFFFF, "∄", GlyphClass::Unassigned),
+            (0xD800, "ˢ", GlyphClass::Surrogate),
+            (0x110000, "⁺", GlyphClass::NonUnicode),
+            (0x1F600, "😀", GlyphClass::Plain),
+        ];
+        for &(v, text, class) in cases {
+            let glyph = g(v);
+            assert_eq!(
+                (glyph.text.as_str(), glyph.class),
+                (text, class),
+                "U+{v:04X}"
+            );
+        }
+    }
+
+    #[test]
+    fn fit_replaces_what_is_too_wide() {
+        assert_eq!(g(0x4E2D).fit(3).text, "中");
+        assert_eq!(g(0x4E2D).fit(2).text, "中");
+        assert_eq!(g(0x4E2D).fit(1).class, GlyphClass::Cut);
+        assert_eq!(g(0x41).fit(1).text, "A");
+    }
+
+    #[test]
+    fn filler_is_narrow_and_left_to_right() {
+        assert_eq!(FILLER.width(), 1);
+        assert_eq!(
+            get_general_category(FILLER.chars().next().unwrap()),
+            GeneralCategory::ModifierLetter
+        );
+        assert_eq!(sanitize("a\u{1B}[31m\u{202E}"), "a␛[31m⇄");
+    }
+}
