@@ -15,9 +15,11 @@
 //! finds the nearest byte at or before `x` in that window that is not a continuation byte,
 //! decodes the unit there (taking a pair's lead half 3 bytes earlier into account) and
 //! checks whether it reaches `x`; if it does not, `x` is a continuation byte that no lead
-//! claims. No byte outside `x - 5 ..= x + 5` is read, so any offset of any input is decoded
-//! in constant time, and the result equals decoding from the start (a property tested for
-//! every offset of random inputs in every dialect).
+//! claims. (In WTF-8, whether a trail surrogate found this way is half of a pair depends on
+//! the 3 bytes before it, so there the decoder may read up to 5 bytes back in all.) No byte
+//! outside `x - 5 ..= x + 5` is read, so any offset of any input is decoded in constant
+//! time, and the result equals decoding from the start (a property tested for every offset
+//! of random inputs in every dialect, in `tests/decode_properties.rs`).
 
 use super::dialect::{is_continuation, ByteRange, ByteRole, Dialect};
 use super::unit::{ErrorKind, Unit};

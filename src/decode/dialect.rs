@@ -17,7 +17,7 @@ use super::unit::ErrorKind;
 /// | `utf8`   | RFC 3629, Unicode Table 3-7 | 4 bytes | 3 bytes |
 /// | `cesu8`  | Unicode TR #26: supplementary characters as two 3-byte surrogates | 6 bytes | 5 bytes |
 /// | `mutf8`  | Java's Modified UTF-8: CESU-8 plus `C0 80` for U+0000 | 6 bytes | 5 bytes |
-/// | `wtf8`   | WTF-8: generalized UTF-8, lone surrogates allowed, pairs must be 4 bytes | 4 bytes | 3 bytes |
+/// | `wtf8`   | WTF-8: generalized UTF-8, lone surrogates allowed, pairs must be 4 bytes | 4 bytes | 3 bytes (5 to classify a trail surrogate) |
 /// | `legacy` | RFC 2279 / FSS-UTF: 1 to 6 bytes, values up to U+7FFFFFFF | 6 bytes | 5 bytes |
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Dialect {
@@ -105,7 +105,9 @@ impl Dialect {
     }
 
     /// How far back from an offset resync may look to find the start of the unit containing
-    /// it: `max_unit_len() - 1`, so 3 bytes in UTF-8 and WTF-8, 5 in the others.
+    /// it: `max_unit_len() - 1`, so 3 bytes in UTF-8 and WTF-8, 5 in the others. (In
+    /// WTF-8, telling a lone trail surrogate from the second half of a pair also reads the
+    /// 3 bytes before the unit's start, so resync may read up to 5 bytes back.)
     pub const fn max_lookback(self) -> usize {
         self.max_unit_len() - 1
     }

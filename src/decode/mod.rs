@@ -11,7 +11,8 @@
 //!   subparts" (ch. 3.9): an error is the longest prefix of a well-formed sequence the input
 //!   holds, or one byte. In UTF-8, unit boundaries equal `core::str::Utf8Chunks`.
 //! - [`Dialect::unit_containing`] resyncs from any offset by looking back at most 3 bytes
-//!   (5 in dialects with 6-byte units), so a viewer can jump anywhere in a huge file.
+//!   (5 in dialects with 6-byte units; in WTF-8, 5 to tell a lone trail surrogate from half
+//!   a pair), so a viewer can jump anywhere in a huge file.
 //! - [`Dialect::expected`] and [`Dialect::diagnose`] explain an error: the byte range that
 //!   was expected, and what a lax reading of the bytes suggests they were meant to be.
 //! - [`Dialect::encode`] goes the other way: the bytes a dialect writes for a code point;
