@@ -22,7 +22,9 @@
 
 use std::ops::Range;
 
-use crate::decode::{is_continuation, utf8_shape, Dialect, ErrorKind, Shape, Unit};
+mod dense;
+
+use crate::decode::{is_continuation, Dialect, ErrorKind, Shape, Unit};
 
 /// Receives what a scan finds.
 pub trait Sink {
@@ -328,74 +330,46 @@ fn decode_until_clean(
     pos
 }
 
-/// Counts the UTF-8 error units that start from `pos` (a unit boundary) on, 32 bytes at a
-/// time, until a window holds no error or `stop` is reached, and reports them in one call;
-/// the leads of the errors are taken off the bulk count. Returns the unit boundary where it
-/// stopped. Stops early, leaving the rest to the caller, within 3 bytes of the end of the
-/// input.
-///
-/// Decoding unit after unit is a chain: each step waits for the length of the one before.
-/// This loop has no such chain. In UTF-8 every byte that is not a continuation byte starts
-/// a unit, and a continuation byte starts one exactly when the unit of the nearest lead
-/// before it does not reach it; so each byte's shape is computed on its own, and only the
-/// end of the last lead's unit is carried from byte to byte, by a select.
+/// Counts the UTF-8 error units that start from `pos` (a unit boundary) on, a window of
+/// [`dense::WINDOW`] bytes at a time (see [`dense`]), until a window holds no error or
+/// `stop` is reached, and reports them in one call; the leads of the errors are taken off
+/// the bulk count. Returns the unit boundary where it stopped. Leaves the last bytes of the
+/// input (where a 4-byte view would run past the end) to the caller.
 fn count_dense_utf8<S: Sink>(
     bytes: &[u8],
-    mut pos: usize,
+    pos: usize,
     stop: usize,
     out: &mut Individually<'_, S>,
 ) -> usize {
-    const WINDOW: usize = 32;
-    // One slot per (error tag, lead class of its first byte); slot 0 is the bin for bytes
-    // that start no error. Two interleaved tables, so consecutive increments of one slot do
-    // not wait on each other through memory.
-    const SLOTS: usize = Shape::TAGS * 5;
-    let readable = bytes.len().saturating_sub(3);
-    let mut slots = [[0u32; SLOTS]; 2];
-    let (mut first_error, mut last_error) = (usize::MAX, usize::MAX);
-    while pos < stop {
-        let end = (pos + WINDOW).min(stop).min(readable);
-        if end <= pos {
+    let mut counts = DenseCounts::default();
+    let mut window = pos;
+    let mut boundary = pos;
+    let mut first_lane = 3;
+    while window < stop && window + dense::VIEW - 3 <= bytes.len() {
+        let mut view = [0x80u8; dense::VIEW];
+        let from = window.saturating_sub(3);
+        view[3 - (window - from)..].copy_from_slice(&bytes[from..window + dense::VIEW - 3]);
+        let limit = (stop - window).min(dense::WINDOW);
+        let found = dense::window_errors(&view, first_lane, limit);
+        for (k, n) in found.kinds.iter().enumerate() {
+            counts.tags[Shape::FIRST_ERROR_TAG as usize + k] += *n as u64;
+        }
+        for (class, n) in found.leads.iter().enumerate() {
+            out.leads[class] += *n as u64;
+        }
+        if let (Some(first), Some(last)) = (found.first, found.last) {
+            counts.first_error = counts.first_error.min(window + first);
+            counts.last_error = window + last;
+        }
+        boundary = window + found.spill;
+        if found.first.is_none() || limit < dense::WINDOW {
             break;
         }
-        let errors_before = last_error;
-        let mut last_end = pos;
-        for (i, window) in (pos..end).zip(bytes[pos..end + 3].windows(4)) {
-            let &[b0, b1, b2, b3] = window else {
-                unreachable!("windows(4) yields 4 bytes")
-            };
-            let shape = utf8_shape(b0, b1, b2, b3);
-            let lead = !is_continuation(b0);
-            last_end = if lead {
-                i + shape.len as usize
-            } else {
-                last_end
-            };
-            let error = (lead | (i >= last_end)) & shape.is_error();
-            let slot = shape.tag as usize * 5 + LEAD_CLASS[b0 as usize] as usize;
-            // Multiplying by 0 or 1, not a branch: see `step`.
-            slots[i & 1][slot * error as usize] += 1;
-            first_error = first_error.min(if error { i } else { usize::MAX });
-            last_error = if error { i } else { last_error };
-        }
-        pos = last_end.max(end);
-        if last_error == errors_before {
-            break;
-        }
-    }
-    let mut counts = DenseCounts {
-        first_error,
-        last_error,
-        ..DenseCounts::default()
-    };
-    for table in &slots {
-        for (slot, n) in table.iter().enumerate().skip(1) {
-            counts.tags[slot / 5] += *n as u64;
-            out.leads[slot % 5] += *n as u64;
-        }
+        window += dense::WINDOW;
+        first_lane = 0;
     }
     out.sink.dense(&counts);
-    pos
+    boundary.max(window.min(stop))
 }
 
 /// Counts the scalars of each class in well-formed UTF-8 by counting lead bytes (in any
@@ -616,6 +590,85 @@ mod tests {
                     at = end;
                 }
                 check(d, &input, &sink);
+            }
+        }
+    }
+
+    /// A sink that only counts, so the scan may use its dense path.
+    #[derive(Default, Debug, PartialEq, Eq)]
+    struct Counts {
+        classes: ClassCounts,
+        errors: [u64; ErrorKind::ALL.len()],
+        first_error: Option<usize>,
+        last_error: Option<usize>,
+    }
+    impl Sink for Counts {
+        fn unit(&mut self, _bytes: &[u8], unit: &Unit) {
+            match unit.error_kind() {
+                None => self.classes[unit.len as usize] += 1,
+                Some(k) => {
+                    self.errors[k.index()] += 1;
+                    self.first_error.get_or_insert(unit.start);
+                    self.last_error = Some(unit.start);
+                }
+            }
+        }
+        fn scalars(&mut self, classes: &ClassCounts) {
+            for (a, b) in self.classes.iter_mut().zip(classes) {
+                *a += b;
+            }
+        }
+        const COUNTS_ONLY: bool = true;
+        fn dense(&mut self, counts: &DenseCounts) {
+            for (k, n) in self.errors.iter_mut().enumerate() {
+                *n += counts.tags[Shape::FIRST_ERROR_TAG as usize + k];
+            }
+            if counts.first_error != usize::MAX {
+                // Dense stretches arrive in input order, like units.
+                self.first_error.get_or_insert(counts.first_error);
+                self.last_error = Some(counts.last_error);
+            }
+        }
+    }
+
+    fn decoded_counts(input: &[u8]) -> Counts {
+        let mut c = Counts::default();
+        for u in Dialect::Utf8.units(input) {
+            c.unit(input, &u);
+        }
+        c
+    }
+
+    #[test]
+    fn counting_sinks_see_the_same_units() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut inputs = vec![mixed_input()];
+        for len in [0usize, 1, 3, 4, 31, 32, 35, 36, 37, 100, 5000] {
+            inputs.push((0..len).map(|_| next() as u8).collect());
+            // Bytes where the rules change, densely mixed.
+            let edges = [
+                0x41u8, 0x80, 0x8F, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xE0, 0xED, 0xF0, 0xF4, 0xF5,
+                0xFF,
+            ];
+            inputs.push((0..len).map(|_| edges[(next() % 14) as usize]).collect());
+        }
+        for input in &inputs {
+            let expected = decoded_counts(input);
+            for step in [input.len().max(1), 1, 7, 33, 1000] {
+                let mut counts = Counts::default();
+                let mut at = 0;
+                while at < input.len() {
+                    let end = (at + step).min(input.len());
+                    scan_range(Dialect::Utf8, input, at..end, &mut counts);
+                    at = end;
+                }
+                assert_eq!(counts, expected, "len {} step {step}", input.len());
             }
         }
     }
