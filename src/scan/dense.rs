@@ -114,7 +114,11 @@ pub fn window_errors(view: &[u8; VIEW], first_lane: usize, limit: usize) -> Wind
         let consumed = 1 + (ok1 & 1) + (ok2 & 1) + (ok3 & 1);
         let scalar = m(consumed == n) & (m(n >= 2) | m(b0 < 0x80));
         let cut_by_range = m(n >= 2) & !ok1 & c1;
-        let restricted = OVERLONG + (m(b0 == 0xED) & 1) + (m(b0 == 0xF4) & 2);
+        // The restricted leads: ED excludes the surrogates, F4 what lies above U+10FFFF,
+        // E0 and F0 the overlong forms.
+        let restricted = (m(b0 == 0xED) & SURROGATE)
+            | (m(b0 == 0xF4) & OUT_OF_RANGE)
+            | (m(b0 == 0xE0 || b0 == 0xF0) & OVERLONG);
         let multi = m(n >= 2);
         let err = !scalar & lead;
         let this_code = (m(n == 1) & INVALID)
