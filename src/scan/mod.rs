@@ -184,16 +184,11 @@ impl<S: Sink> Individually<'_, S> {
 
 /// The UTF-8 scan of the units starting in `start..stop` (`start` a unit boundary).
 fn scan_utf8<S: Sink>(bytes: &[u8], start: usize, stop: usize, sink: &mut S) {
-    // Every unit starting in the range has its first byte in the range, and no other
-    // byte of a unit is a lead: lead bytes in the range = units in the range, by class,
-    // once the units reported one by one are taken off.
-    let mut classes = count_classes(&bytes[start..stop]);
-    let all_ascii = classes[1] == (stop - start) as u64;
     let mut out = Individually {
         sink,
         leads: [0; 5],
     };
-    let mut pos = if all_ascii { stop } else { start };
+    let mut pos = start;
     let mut block_len = BLOCK;
     let mut close_errors = 0;
     while pos < stop {
@@ -231,6 +226,11 @@ fn scan_utf8<S: Sink>(bytes: &[u8], start: usize, stop: usize, sink: &mut S) {
             close_errors = 0;
         }
     }
+    // Every unit starting in the range has its first byte in the range, and no other
+    // byte of a unit is a lead: lead bytes in the range = units in the range, by class,
+    // once the units reported one by one are taken off. Counting after validating reads
+    // the range from cache.
+    let mut classes = count_classes(&bytes[start..stop]);
     for (class, taken) in out.leads.iter().enumerate().skip(1) {
         classes[class] -= taken;
     }
@@ -397,8 +397,9 @@ fn add4(totals: &mut [u64; 4], more: [u64; 4]) {
 /// Counts of (ASCII, >= C0 or ASCII, >= E0 or ASCII, >= F0 or ASCII) in at most
 /// `LANES * ROUNDS` bytes. Bytes read as i8 make every test a signed comparison, which SSE2
 /// has natively; 32 lanes of u8 counters (at most 255 rounds, so they cannot overflow)
-/// stay in vector registers.
-#[inline(always)]
+/// stay in vector registers. Compiled for AVX2 too and chosen at run time, as simdutf8
+/// does for its validator, so counting keeps pace with validating.
+#[multiversion::multiversion(targets("x86_64+avx2"))]
 fn count_block(block: &[u8]) -> [u64; 4] {
     let mut lanes = [[0u8; LANES]; 4];
     let mut chunks = block.chunks_exact(LANES);
