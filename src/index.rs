@@ -192,7 +192,8 @@ struct BlockSink {
     base: usize,
     slots: [u32; 6 + ErrorKind::ALL.len()],
     first_error: u32,
-    last_error: u32,
+    /// One past the offset of the last error (0: none), so that `max` keeps it.
+    last_error_end: u32,
 }
 
 impl BlockSink {
@@ -201,7 +202,7 @@ impl BlockSink {
             base,
             slots: [0; 6 + ErrorKind::ALL.len()],
             first_error: u32::MAX,
-            last_error: u32::MAX,
+            last_error_end: 0,
         }
     }
 
@@ -220,7 +221,7 @@ impl BlockSink {
             units: classes.iter().sum::<u32>() + errors,
             errors,
             first_error: self.first_error,
-            last_error: self.last_error,
+            last_error: self.last_error_end.wrapping_sub(1),
             classes,
         }
     }
@@ -240,7 +241,7 @@ impl Sink for BlockSink {
         // Tags 1..=6 are classes, 7.. error kinds: slot = tag - 1.
         self.slots[shape.tag as usize - 1] += 1;
         self.first_error = self.first_error.min(if is_error { at } else { u32::MAX });
-        self.last_error = if is_error { at } else { self.last_error };
+        self.last_error_end = self.last_error_end.max(if is_error { at + 1 } else { 0 });
     }
 
     const COUNTS_ONLY: bool = true;
@@ -252,7 +253,8 @@ impl Sink for BlockSink {
         if counts.first_error != usize::MAX {
             let first = (counts.first_error - self.base) as u32;
             self.first_error = self.first_error.min(first);
-            self.last_error = (counts.last_error - self.base) as u32;
+            let last = (counts.last_error - self.base) as u32;
+            self.last_error_end = self.last_error_end.max(last + 1);
         }
     }
 }

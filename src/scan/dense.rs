@@ -39,8 +39,9 @@ pub struct WindowErrors {
     pub first: Option<usize>,
     /// Window position of the last error unit, if any.
     pub last: Option<usize>,
-    /// The end of the last unit that starts in the window's last 3 positions and reaches
-    /// past the window, as an offset from the window's start (`WINDOW` if none does).
+    /// The first unit boundary at or after the window's limit, as an offset from the
+    /// window's start: the limit, or the end of a unit that starts before it and reaches
+    /// past it.
     pub spill: usize,
 }
 
@@ -152,9 +153,12 @@ pub fn window_errors(view: &[u8; VIEW], first_lane: usize, limit: usize) -> Wind
         out.first = final_code.iter().position(|x| *x != 0);
         out.last = final_code.iter().rposition(|x| *x != 0);
     }
-    let mut spill = WINDOW;
-    for k in 1..=3 {
-        spill = spill.max(WINDOW - k + lead_len[WINDOW + 3 - k] as usize);
+    // The first unit boundary at or after `limit`: `limit` itself, unless a unit that
+    // starts in the 3 positions before it reaches further.
+    let limit = limit.min(WINDOW);
+    let mut spill = limit;
+    for k in 1..=3.min(limit) {
+        spill = spill.max(limit - k + lead_len[limit + 3 - k] as usize);
     }
     out.spill = spill;
     out

@@ -40,7 +40,9 @@ pub trait Sink {
     /// dense with them in bulk, as [`DenseCounts`] through [`Sink::dense`].
     const COUNTS_ONLY: bool = false;
 
-    /// Error units counted in bulk. Called only when `COUNTS_ONLY`.
+    /// Error units counted in bulk. Called only when `COUNTS_ONLY`, at most once per range
+    /// scanned, and not in input order with [`Sink::unit`]: the positions it carries may lie
+    /// before those of units already reported.
     fn dense(&mut self, _counts: &DenseCounts) {}
 }
 
@@ -103,8 +105,8 @@ const SMALL_BLOCK: usize = 256;
 /// Errors less than this many bytes apart count as close together.
 const DENSE_GAP: usize = 16;
 
-/// After this many close errors in a row, the UTF-8 scan switches from validating between
-/// errors to counting every byte (see `count_dense_utf8`).
+/// After this many close errors in a row, the UTF-8 scan for sinks that see every error
+/// switches from validating between errors to decoding unit by unit for a while.
 const DENSE_STREAK: usize = 4;
 
 /// Outside UTF-8, after an error the precise decoder keeps going until it has seen this
@@ -183,17 +185,40 @@ impl<S: Sink> Individually<'_, S> {
 }
 
 /// The UTF-8 scan of the units starting in `start..stop` (`start` a unit boundary).
+///
+/// Blocks the SIMD validator accepts need nothing more: their scalars are in the count of
+/// lead bytes made at the end. In a block it rejects, the validator locates the error, that
+/// one unit is decoded, and validation resumes right after it. Where errors keep coming
+/// close together (random or binary data), a sink that only counts has each rejected block
+/// counted window by window ([`dense`]), without locating anything; other sinks get the
+/// units decoded one by one for a while.
 fn scan_utf8<S: Sink>(bytes: &[u8], start: usize, stop: usize, sink: &mut S) {
     let mut out = Individually {
         sink,
         leads: [0; 5],
     };
+    let mut dense = DenseCounts::default();
     let mut pos = start;
     let mut block_len = BLOCK;
     let mut close_errors = 0;
     while pos < stop {
-        let end = block_end(bytes, pos, block_len, stop);
+        // Dense errors: one window at a time, back to validating after a clean one.
+        let dense_now = S::COUNTS_ONLY && close_errors >= DENSE_STREAK;
+        let end = block_end(
+            bytes,
+            pos,
+            if dense_now { dense::WINDOW } else { block_len },
+            stop,
+        );
+        if dense_now && end + dense::VIEW <= bytes.len() {
+            let (next, found) = count_windows(bytes, pos, end, &mut dense, &mut out.leads);
+            pos = next;
+            close_errors = if found { close_errors } else { 0 };
+            continue;
+        }
         let block = &bytes[pos..end];
+        // The plain validator is the faster one: far from errors, try it first. Near
+        // errors a block is likely to hold one: go straight to the one that locates it.
         let valid = if block_len == BLOCK && simdutf8::basic::from_utf8(block).is_ok() {
             block.len()
         } else {
@@ -202,6 +227,7 @@ fn scan_utf8<S: Sink>(bytes: &[u8], start: usize, stop: usize, sink: &mut S) {
         pos += valid;
         if pos == end {
             block_len = (block_len * 2).min(BLOCK);
+            close_errors = 0;
             continue;
         }
         // The validator stopped at an error, or at a sequence cut by the block's end (the
@@ -212,19 +238,19 @@ fn scan_utf8<S: Sink>(bytes: &[u8], start: usize, stop: usize, sink: &mut S) {
         } else {
             0
         };
-        if close_errors < DENSE_STREAK {
+        if S::COUNTS_ONLY || close_errors < DENSE_STREAK {
             let unit = Dialect::Utf8.decode_at(bytes, pos);
             out.report(bytes, &unit);
             pos = unit.end();
-        } else if S::COUNTS_ONLY {
-            pos = count_dense_utf8(bytes, pos, stop, &mut out);
-            close_errors = 0;
         } else {
             pos = decode_until_clean(Dialect::Utf8, bytes, pos, stop, &mut |u: &Unit| {
                 out.report(bytes, u)
             });
             close_errors = 0;
         }
+    }
+    if dense.first_error != usize::MAX {
+        out.sink.dense(&dense);
     }
     // Every unit starting in the range has its first byte in the range, and no other
     // byte of a unit is a lead: lead bytes in the range = units in the range, by class,
@@ -235,6 +261,45 @@ fn scan_utf8<S: Sink>(bytes: &[u8], start: usize, stop: usize, sink: &mut S) {
         classes[class] -= taken;
     }
     out.sink.scalars(&classes);
+}
+
+/// Counts the error units that start in `pos..end` (`pos` a unit boundary, and at least
+/// [`dense::VIEW`] bytes readable after `end`) window by window into `counts`, and their
+/// leads into `leads`. Returns the first unit boundary at or after `end`, and whether any
+/// error was found.
+fn count_windows(
+    bytes: &[u8],
+    pos: usize,
+    end: usize,
+    counts: &mut DenseCounts,
+    leads: &mut [u64; 5],
+) -> (usize, bool) {
+    let mut found_any = false;
+    let mut window = pos;
+    let mut boundary = end;
+    while window < end {
+        let mut view = [0x80u8; dense::VIEW];
+        let from = window.saturating_sub(3);
+        view[3 - (window - from)..].copy_from_slice(&bytes[from..window + dense::VIEW - 3]);
+        // A window starts at a unit boundary or right after another window, so the
+        // units of its 3 bytes of context are real and may reach into it.
+        let limit = (end - window).min(dense::WINDOW);
+        let found = dense::window_errors(&view, 0, limit);
+        for (k, n) in found.kinds.iter().enumerate() {
+            counts.tags[Shape::FIRST_ERROR_TAG as usize + k] += *n as u64;
+        }
+        for (class, n) in found.leads.iter().enumerate() {
+            leads[class] += *n as u64;
+        }
+        if let (Some(first), Some(last)) = (found.first, found.last) {
+            counts.first_error = counts.first_error.min(window + first);
+            counts.last_error = window + last;
+            found_any = true;
+        }
+        boundary = window + found.spill;
+        window += dense::WINDOW;
+    }
+    (boundary, found_any)
 }
 
 /// The scan of the units starting in `start..stop` in a dialect other than UTF-8: each
@@ -328,48 +393,6 @@ fn decode_until_clean(
         clean_since = if unit.is_error() { pos } else { clean_since };
     }
     pos
-}
-
-/// Counts the UTF-8 error units that start from `pos` (a unit boundary) on, a window of
-/// [`dense::WINDOW`] bytes at a time (see [`dense`]), until a window holds no error or
-/// `stop` is reached, and reports them in one call; the leads of the errors are taken off
-/// the bulk count. Returns the unit boundary where it stopped. Leaves the last bytes of the
-/// input (where a 4-byte view would run past the end) to the caller.
-fn count_dense_utf8<S: Sink>(
-    bytes: &[u8],
-    pos: usize,
-    stop: usize,
-    out: &mut Individually<'_, S>,
-) -> usize {
-    let mut counts = DenseCounts::default();
-    let mut window = pos;
-    let mut boundary = pos;
-    let mut first_lane = 3;
-    while window < stop && window + dense::VIEW - 3 <= bytes.len() {
-        let mut view = [0x80u8; dense::VIEW];
-        let from = window.saturating_sub(3);
-        view[3 - (window - from)..].copy_from_slice(&bytes[from..window + dense::VIEW - 3]);
-        let limit = (stop - window).min(dense::WINDOW);
-        let found = dense::window_errors(&view, first_lane, limit);
-        for (k, n) in found.kinds.iter().enumerate() {
-            counts.tags[Shape::FIRST_ERROR_TAG as usize + k] += *n as u64;
-        }
-        for (class, n) in found.leads.iter().enumerate() {
-            out.leads[class] += *n as u64;
-        }
-        if let (Some(first), Some(last)) = (found.first, found.last) {
-            counts.first_error = counts.first_error.min(window + first);
-            counts.last_error = window + last;
-        }
-        boundary = window + found.spill;
-        if found.first.is_none() || limit < dense::WINDOW {
-            break;
-        }
-        window += dense::WINDOW;
-        first_lane = 0;
-    }
-    out.sink.dense(&counts);
-    boundary.max(window.min(stop))
 }
 
 /// Counts the scalars of each class in well-formed UTF-8 by counting lead bytes (in any
@@ -609,8 +632,8 @@ mod tests {
                 None => self.classes[unit.len as usize] += 1,
                 Some(k) => {
                     self.errors[k.index()] += 1;
-                    self.first_error.get_or_insert(unit.start);
-                    self.last_error = Some(unit.start);
+                    self.first_error = self.first_error.min(Some(unit.start)).or(Some(unit.start));
+                    self.last_error = self.last_error.max(Some(unit.start));
                 }
             }
         }
@@ -625,9 +648,12 @@ mod tests {
                 *n += counts.tags[Shape::FIRST_ERROR_TAG as usize + k];
             }
             if counts.first_error != usize::MAX {
-                // Dense stretches arrive in input order, like units.
-                self.first_error.get_or_insert(counts.first_error);
-                self.last_error = Some(counts.last_error);
+                // Not in input order with units: keep the extremes.
+                self.first_error = self
+                    .first_error
+                    .min(Some(counts.first_error))
+                    .or(Some(counts.first_error));
+                self.last_error = self.last_error.max(Some(counts.last_error));
             }
         }
     }
