@@ -538,6 +538,15 @@ fn human_speed(bytes_per_second: f64) -> String {
     }
 }
 
+/// `2.0 ms`, `48.0 s`.
+fn human_elapsed(seconds: f64) -> String {
+    if seconds < 1.0 {
+        format!("{:.1} ms", seconds * 1e3)
+    } else {
+        format!("{seconds:.1} s")
+    }
+}
+
 /// `<1s`, `8s`, `3m05s`, `1h02m`.
 fn human_duration(seconds: f64) -> String {
     let s = seconds.ceil() as u64;
@@ -679,7 +688,7 @@ fn summary_lines(
         Line::from(vec![label("errors"), Span::raw(errors)]),
         Line::from(vec![
             label("scan"),
-            Span::raw(format!("{:.1} ms{speed}", seconds * 1e3)),
+            Span::raw(format!("{}{speed}", human_elapsed(seconds))),
         ]),
         Line::raw(""),
         Line::from(Span::styled(" characters by class", theme.title())),
@@ -888,6 +897,8 @@ mod tests {
             "scanning… 99%  1.9 GB/s  <1s left"
         );
         assert_eq!(human_duration(59.5), "1m00s");
+        assert_eq!(human_elapsed(0.002), "2.0 ms");
+        assert_eq!(human_elapsed(47.99), "48.0 s");
     }
 
     #[test]
