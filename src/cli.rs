@@ -10,6 +10,7 @@ use crate::cmd::check::CheckOptions;
 use crate::cmd::explain::{ExplainOptions, Query};
 use crate::cmd::Input;
 use crate::decode::Dialect;
+use crate::tui::ColorChoice;
 
 mod generate;
 pub use generate::{generate, page_commands, Generate};
@@ -38,6 +39,10 @@ pub struct Args {
 
     #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = parse_dialect, help = DIALECT_HELP)]
     dialect: Dialect,
+
+    /// When the viewer uses colours: auto (unless NO_COLOR is set), always, never
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = clap::builder::PossibleValuesParser::new(ColorChoice::NAMES))]
+    color: String,
 }
 
 #[derive(Debug, Subcommand)]
@@ -129,6 +134,8 @@ pub enum Config {
         input: Option<Input>,
         /// The dialect to start in.
         dialect: Dialect,
+        /// When to use colours.
+        color: ColorChoice,
     },
     /// `hexrune check`.
     Check(CheckOptions),
@@ -147,6 +154,7 @@ impl Args {
             None => Config::View {
                 input: self.file.map(Input::from_arg),
                 dialect: self.dialect,
+                color: ColorChoice::from_name(&self.color).unwrap_or_default(),
             },
             Some(Command::Check {
                 dialect,

@@ -6,14 +6,22 @@ use std::process::ExitCode;
 use clap::Parser;
 use hexrune::cli::{Args, Config};
 use hexrune::cmd::{self, report_error, Input, EXIT_ERROR, EXIT_OK};
-use hexrune::decode::Dialect;
 use hexrune::source::io_message;
 
 fn main() -> ExitCode {
     let config = Args::parse().into_config();
     let mut err = io::stderr();
-    if let Config::View { input, dialect } = &config {
-        return ExitCode::from(view(input.as_ref(), *dialect, &mut err));
+    if let Config::View {
+        input,
+        dialect,
+        color,
+    } = &config
+    {
+        let options = hexrune::tui::Options {
+            dialect: *dialect,
+            color: *color,
+        };
+        return ExitCode::from(view(input.as_ref(), options, &mut err));
     }
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
@@ -38,7 +46,7 @@ fn main() -> ExitCode {
 
 /// The interactive inspector on a file, on piped standard input, or on the built-in demo.
 /// An input that cannot be opened is reported before the screen is taken over.
-fn view(input: Option<&Input>, dialect: Dialect, err: &mut dyn Write) -> u8 {
+fn view(input: Option<&Input>, options: hexrune::tui::Options, err: &mut dyn Write) -> u8 {
     let (name, source) = match input {
         Some(input) => (input.display_name(), input.open()),
         None if !io::stdin().is_terminal() => (Input::Stdin.display_name(), Input::Stdin.open()),
@@ -51,7 +59,7 @@ fn view(input: Option<&Input>, dialect: Dialect, err: &mut dyn Write) -> u8 {
             return EXIT_ERROR;
         }
     };
-    match hexrune::tui::run(source, dialect) {
+    match hexrune::tui::run(source, options) {
         Ok(()) => EXIT_OK,
         Err(e) => {
             let _ = writeln!(err, "hexrune: {}", io_message(&e));

@@ -25,7 +25,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Once;
 
-use memmap2::{Advice, Mmap};
+use memmap2::{Advice, Mmap, UncheckedAdvice};
 
 /// Why an input could not be opened or read. Messages are lowercase, without the OS error
 /// number, ready to follow `hexrune: <file>: `.
@@ -217,6 +217,31 @@ impl Source {
             };
             let _ = map.advise(advice);
         }
+    }
+
+    /// Lets go of this process's mappings of the pages of `range` (widened to whole pages):
+    /// they stop counting in its resident memory and are read again (from the page cache,
+    /// or the file) when next touched. A whole-file scan calls it behind itself, so that
+    /// scanning a 16 GiB file does not leave 16 GiB resident. Advice only: errors are
+    /// ignored, and an owned buffer is left as it is.
+    pub fn release(&self, range: std::ops::Range<usize>) {
+        let Bytes::Mapped { map, .. } = &self.bytes else {
+            return;
+        };
+        let end = range.end.min(map.len());
+        if range.start >= end {
+            return;
+        }
+        // SAFETY: MADV_DONTNEED on a shared, read-only file mapping only drops page-table
+        // entries: the next read of those pages faults them in again from the page cache
+        // or the file, with the same contents (the contract stated in `from_file` about a
+        // file changed by someone else is unchanged). No memory is freed that a slice
+        // could still point into: the mapping itself stays, and nothing was ever written
+        // through it. A page the SIGBUS handler replaced with zeros (a private anonymous
+        // page) reads as zeros again after it, so the damage record stays true.
+        let _ = unsafe {
+            map.unchecked_advise_range(UncheckedAdvice::DontNeed, range.start, end - range.start)
+        };
     }
 
     /// Whether everything read so far is what the file held: `Err(Changed)` if the file

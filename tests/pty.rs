@@ -118,6 +118,13 @@ fn demo_keys_and_quit_restore_the_terminal() {
     // Next error, then the detail pane names it.
     s.keys("]");
     s.expect(b"invalid_byte");
+    // The background scan of the demo ends at once: its character count shows, and the
+    // statistics overlay opens and closes.
+    s.expect(b"of 1577");
+    s.keys("s");
+    s.expect(b"statistics");
+    s.expect(b"verdict");
+    s.keys("s");
     s.keys("d");
     s.expect(b"cesu8");
     s.keys("q");

@@ -1,6 +1,12 @@
 //! Whole screens rendered to ratatui's TestBackend, compared with snapshots (insta).
+//!
+//! The whole-input scan is done before the screen is drawn (one thread, a fixed time
+//! taken), so screens do not depend on timing; `scanning_app` shows the screen before it.
+
+use std::time::Duration;
 
 use hexrune::decode::Dialect;
+use hexrune::index::{Progress, Summary};
 use hexrune::source::Source;
 use hexrune::tui::app::App;
 use hexrune::tui::{draw, Action};
@@ -8,7 +14,16 @@ use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 use ratatui::Terminal;
 
+/// An app whose scan is done (it took 2 ms, as far as screens tell).
 fn app(bytes: &[u8], width: u16, height: u16) -> App {
+    let mut summary = Summary::build(Dialect::Utf8, bytes, 1, &Progress::new()).unwrap();
+    summary.elapsed = Duration::from_millis(2);
+    let source = Source::from_bytes("fixture", bytes.to_vec());
+    App::with_summary(source, summary, Rect::new(0, 0, width, height), false)
+}
+
+/// An app whose scan has not started.
+fn scanning_app(bytes: &[u8], width: u16, height: u16) -> App {
     let source = Source::from_bytes("fixture", bytes.to_vec());
     App::new(source, Dialect::Utf8, Rect::new(0, 0, width, height), false)
 }
@@ -48,6 +63,75 @@ fn demo_at_120_by_40() {
     app.update(Action::NextError);
     finish_job(&mut app);
     insta::assert_snapshot!("demo_first_error", screen(&app));
+}
+
+#[test]
+fn error_jumps_agree_with_and_without_the_index() {
+    let mut indexed = app(hexrune::demo::BYTES, 120, 40);
+    let mut searching = scanning_app(hexrune::demo::BYTES, 120, 40);
+    for action in [
+        Action::NextError,
+        Action::NextError,
+        Action::NextError,
+        Action::PrevError,
+        Action::End,
+        Action::PrevError,
+    ] {
+        indexed.update(action.clone());
+        assert!(indexed.job.is_none(), "the index answers at once");
+        searching.update(action);
+        finish_job(&mut searching);
+        assert_eq!(indexed.cursor, searching.cursor);
+        assert_eq!(indexed.message, searching.message);
+    }
+}
+
+#[test]
+fn stats_overlay_and_map() {
+    let mut app = app(hexrune::demo::BYTES, 120, 40);
+    app.update(Action::Stats);
+    insta::assert_snapshot!("demo_stats", screen(&app));
+    app.update(Action::Stats);
+    // The map at 80 columns, scrolled to the errors: the viewport marker follows.
+    let mut app = app_at(hexrune::demo::BYTES, 80, 24, "0x500");
+    app.update(Action::Down);
+    insta::assert_snapshot!("demo_map_80x24", screen(&app));
+    // A few MiB with errors in one place and multi-byte text in another.
+    let mut bytes = "plain text\n".repeat(200_000).into_bytes();
+    bytes.extend("ελληνικά κείμενα\n".repeat(60_000).bytes());
+    bytes.extend(b"\xFF\xC0\xAF text with errors\n".repeat(10_000));
+    bytes.extend("plain text\n".repeat(100_000).bytes());
+    let app = app_at(&bytes, 80, 24, "50%");
+    insta::assert_snapshot!("mixed_map_80x24", screen(&app));
+    // Small sizes: the overlay is cut, never a panic.
+    for (w, h) in [(1, 1), (20, 5), (63, 3), (64, 8), (80, 10)] {
+        let mut small = self::app(hexrune::demo::BYTES, w, h);
+        small.update(Action::Stats);
+        let _ = screen(&small);
+    }
+}
+
+#[test]
+fn stats_and_status_while_scanning() {
+    let mut app = scanning_app(hexrune::demo::BYTES, 100, 24);
+    insta::assert_snapshot!("scan_wanted", screen(&app));
+    app.begin_scan().unwrap();
+    app.update(Action::ScanProgress {
+        done: 1000,
+        elapsed: Duration::from_millis(500),
+    });
+    app.update(Action::Stats);
+    insta::assert_snapshot!("scan_running_stats", screen(&app));
+}
+
+fn app_at(bytes: &[u8], width: u16, height: u16, target: &str) -> App {
+    let mut app = app(bytes, width, height);
+    app.update(Action::OpenGoto);
+    for c in target.chars() {
+        app.update(Action::Input(c));
+    }
+    app.update(Action::Submit);
+    app
 }
 
 #[test]

@@ -1,14 +1,23 @@
 //! The app's state and its one mutation, [`App::update`].
 //!
-//! Long work (error and pattern searches) runs on a worker thread that reports over a
-//! channel; the event loop feeds those reports back in as [`Action::Job`], so every change
-//! still goes through `update`.
+//! Long work runs on worker threads that report over channels; the event loop feeds those
+//! reports back in as actions, so every change still goes through `update`:
+//!
+//! - error and pattern searches ([`Action::Job`]), one at a time; keys typed meanwhile wait;
+//! - the whole-input scan ([`Scan`]), which never makes a key wait. It is wanted when the
+//!   app is made and again after each change of dialect; `update` only marks it wanted
+//!   (and cancels the one running), and the event loop starts it
+//!   ([`App::start_wanted_scan`]), so the state machine can be tested without threads.
+//!   Its progress arrives as [`Action::ScanProgress`], its result as [`Action::Scanned`].
+//!   Once it is done, `]` / `[` ask the block index instead of searching, and character
+//!   numbers are known.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread;
+use std::time::{Duration, Instant};
 
 use ratatui::layout::Rect;
 
@@ -16,7 +25,9 @@ use super::keymap::{Action, Mode};
 use super::layout::{layout, Layout};
 use super::search::{self, Cancelled, Control};
 use crate::decode::Dialect;
+use crate::index::{Progress, Summary, Verdict};
 use crate::source::Source;
+use crate::view::map::{self, MapCell};
 
 /// What a worker reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,6 +39,67 @@ pub enum JobEvent {
     /// The search stopped because it was cancelled.
     Cancelled,
 }
+
+/// The whole-input scan, as far as the app knows it.
+#[derive(Debug)]
+pub enum Scan {
+    /// A scan in the app's dialect is wanted; the event loop starts it.
+    Wanted,
+    /// A scan is running.
+    Running(ScanRun),
+    /// The scan is done, in the app's dialect.
+    Ready(Arc<Findings>),
+    /// The scan could not finish (the file changed while it was read).
+    Failed(String),
+}
+
+/// What the scan found: the summary and the verdict on it (which may decode the blocks with
+/// errors again in other dialects, so the worker works it out, not the drawing).
+#[derive(Debug)]
+pub struct Findings {
+    /// The summary.
+    pub summary: Summary,
+    /// The verdict.
+    pub verdict: Verdict,
+}
+
+/// A running scan.
+#[derive(Debug)]
+pub struct ScanRun {
+    /// The dialect it scans in.
+    pub dialect: Dialect,
+    /// Which scan it is: results of earlier, cancelled ones are ignored.
+    pub generation: u64,
+    /// Shared with the worker: bytes done, and the cancel request.
+    pub progress: Arc<Progress>,
+    /// Bytes done at the last report.
+    pub done: u64,
+    /// Time taken at the last report.
+    pub elapsed: Duration,
+    started: Instant,
+}
+
+/// What a scan worker reports when it ends (a cancelled worker reports nothing).
+#[derive(Clone, Debug)]
+pub struct ScanResult {
+    /// The [`ScanRun::generation`] of the scan.
+    pub generation: u64,
+    /// The summary, or why there is none.
+    pub outcome: Result<Arc<Findings>, String>,
+}
+
+impl PartialEq for ScanResult {
+    fn eq(&self, other: &ScanResult) -> bool {
+        self.generation == other.generation
+            && match (&self.outcome, &other.outcome) {
+                (Ok(a), Ok(b)) => Arc::ptr_eq(a, b),
+                (Err(a), Err(b)) => a == b,
+                _ => false,
+            }
+    }
+}
+
+impl Eq for ScanResult {}
 
 /// A running worker.
 pub struct Job {
@@ -104,6 +176,16 @@ pub struct App {
     pub color: bool,
     /// The key list is shown.
     pub help: bool,
+    /// The statistics overlay is shown.
+    pub stats: bool,
+    /// The whole-input scan.
+    pub scan: Scan,
+    /// The map strip's cells, kept in step with the scan and the strip's height.
+    pub map: Vec<MapCell>,
+    map_key: (usize, usize),
+    scan_generation: u64,
+    scan_sender: Sender<ScanResult>,
+    scan_receiver: Receiver<ScanResult>,
     /// The open prompt.
     pub prompt: Option<Prompt>,
     /// The last message.
@@ -123,9 +205,11 @@ pub struct App {
 pub const DEFERRED_MAX: usize = 32;
 
 impl App {
-    /// A new app over `source`, with the cursor at the start.
+    /// A new app over `source`, with the cursor at the start and the whole-input scan
+    /// wanted (the event loop starts it).
     pub fn new(source: Source, dialect: Dialect, size: Rect, color: bool) -> App {
-        App {
+        let (scan_sender, scan_receiver) = mpsc::channel();
+        let mut app = App {
             source: Arc::new(source),
             dialect,
             cursor: 0,
@@ -134,12 +218,203 @@ impl App {
             decimal: false,
             color,
             help: false,
+            stats: false,
+            scan: Scan::Wanted,
+            map: Vec::new(),
+            map_key: (usize::MAX, 0),
+            scan_generation: 0,
+            scan_sender,
+            scan_receiver,
             prompt: None,
             message: None,
             job: None,
             last_search: None,
             quit: false,
             deferred: VecDeque::new(),
+        };
+        app.refresh_map();
+        app
+    }
+
+    /// A new app whose whole-input scan is already done (tests, benchmarks): `summary`
+    /// must be of `source`'s bytes; the app starts in its dialect.
+    pub fn with_summary(source: Source, summary: Summary, size: Rect, color: bool) -> App {
+        let mut app = App::new(source, summary.dialect, size, color);
+        let verdict = summary.verdict(app.source.bytes());
+        app.scan = Scan::Ready(Arc::new(Findings { summary, verdict }));
+        app.refresh_map();
+        app
+    }
+
+    /// The whole-input summary, once the scan in the current dialect is done.
+    pub fn summary(&self) -> Option<&Summary> {
+        self.findings().map(|f| &f.summary)
+    }
+
+    /// The verdict on the input, once the scan in the current dialect is done.
+    pub fn verdict(&self) -> Option<Verdict> {
+        self.findings().map(|f| f.verdict)
+    }
+
+    fn findings(&self) -> Option<&Findings> {
+        match &self.scan {
+            Scan::Ready(f) if f.summary.dialect == self.dialect && f.summary.len == self.len() => {
+                Some(f)
+            }
+            _ => None,
+        }
+    }
+
+    /// Marks the wanted scan as running and returns what its worker needs: its generation,
+    /// dialect and progress record. `None` when no scan is wanted.
+    pub fn begin_scan(&mut self) -> Option<(u64, Dialect, Arc<Progress>)> {
+        if !matches!(self.scan, Scan::Wanted) {
+            return None;
+        }
+        self.scan_generation += 1;
+        let progress = Arc::new(Progress::new());
+        self.scan = Scan::Running(ScanRun {
+            dialect: self.dialect,
+            generation: self.scan_generation,
+            progress: Arc::clone(&progress),
+            done: 0,
+            elapsed: Duration::ZERO,
+            started: Instant::now(),
+        });
+        Some((self.scan_generation, self.dialect, progress))
+    }
+
+    /// Starts the wanted scan, if any, on a worker thread (which itself uses one thread
+    /// per core). Returns at once.
+    pub fn start_wanted_scan(&mut self) {
+        let Some((generation, dialect, progress)) = self.begin_scan() else {
+            return;
+        };
+        let source = Arc::clone(&self.source);
+        let sender = self.scan_sender.clone();
+        thread::spawn(move || {
+            let threads = thread::available_parallelism().map_or(1, |n| n.get());
+            let summary = thread::scope(|scope| {
+                let scan =
+                    scope.spawn(|| Summary::build(dialect, source.bytes(), threads, &progress));
+                release_behind(&source, &progress, || scan.is_finished());
+                scan.join().ok().flatten()
+            });
+            let Some(summary) = summary else {
+                return; // cancelled: nobody waits for it
+            };
+            let verdict = summary.verdict(source.bytes());
+            let outcome = match source.check_intact() {
+                Ok(()) => Ok(Arc::new(Findings { summary, verdict })),
+                Err(e) => Err(e.to_string()),
+            };
+            let _ = sender.send(ScanResult {
+                generation,
+                outcome,
+            });
+        });
+    }
+
+    /// What the scan has to report, without blocking: its result if it ended, else its
+    /// progress. For the event loop, as actions to feed to [`App::update`].
+    pub fn pending_scan_actions(&self) -> Vec<Action> {
+        let mut actions: Vec<Action> = self.scan_receiver.try_iter().map(Action::Scanned).collect();
+        if let (Scan::Running(run), true) = (&self.scan, actions.is_empty()) {
+            actions.push(Action::ScanProgress {
+                done: run.progress.done(),
+                elapsed: run.started.elapsed(),
+            });
+        }
+        actions
+    }
+
+    /// Waits for a scan worker's result (tests).
+    pub fn wait_scan_result(&self) -> Option<ScanResult> {
+        self.scan_receiver.recv().ok()
+    }
+
+    /// Whether the scan is wanted or running.
+    pub fn is_scanning(&self) -> bool {
+        matches!(self.scan, Scan::Wanted | Scan::Running(_))
+    }
+
+    fn cancel_scan(&mut self) {
+        if let Scan::Running(run) = &self.scan {
+            run.progress.cancel();
+        }
+    }
+
+    fn scan_event(&mut self, action: Action) {
+        match action {
+            Action::ScanProgress { done, elapsed } => {
+                if let Scan::Running(run) = &mut self.scan {
+                    run.done = done;
+                    run.elapsed = elapsed;
+                }
+            }
+            Action::Scanned(result) => {
+                let current =
+                    matches!(&self.scan, Scan::Running(run) if run.generation == result.generation);
+                if !current {
+                    return;
+                }
+                match result.outcome {
+                    Ok(summary) => self.scan = Scan::Ready(summary),
+                    Err(e) => {
+                        self.say(format!("scan: {e}"), true);
+                        self.scan = Scan::Failed(e);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Recomputes the map's cells when the strip's height or the summary changed.
+    fn refresh_map(&mut self) {
+        let cells = self
+            .layout()
+            .and_then(|l| l.map)
+            .map_or(0, |m| m.height as usize);
+        let summary = self.summary();
+        let key = (cells, summary.map_or(0, |s| s as *const Summary as usize));
+        if key != self.map_key {
+            self.map = map::map(summary, self.source.bytes(), cells);
+            self.map_key = key;
+        }
+    }
+
+    /// The cursor's character number (1-based) and the number of characters, once the
+    /// scan is done. Characters are units: scalars and error units alike.
+    pub fn char_position(&self) -> Option<(u64, u64)> {
+        let summary = self.summary()?;
+        if self.source.is_empty() {
+            return None;
+        }
+        let n = summary.unit_number(self.source.bytes(), self.cursor as usize);
+        Some((n + 1, summary.unit_count()))
+    }
+
+    /// The offset of character `text` (1-based, as the status line counts them).
+    fn char_offset(&self, text: &str) -> Result<u64, String> {
+        let n: u64 = text.trim().replace('_', "").parse().map_err(|_| {
+            format!(
+                "not a character number: {}",
+                crate::view::glyph::sanitize(text)
+            )
+        })?;
+        let Some(summary) = self.summary() else {
+            return Err("character numbers are known once the scan is done".to_string());
+        };
+        if n == 0 {
+            return Err("characters are numbered from 1".to_string());
+        }
+        match summary.unit_offset(self.source.bytes(), n - 1) {
+            Some(offset) => Ok(offset as u64),
+            None => Err(format!(
+                "there are only {} characters",
+                summary.unit_count()
+            )),
         }
     }
 
@@ -151,6 +426,8 @@ impl App {
             Mode::Busy
         } else if self.help {
             Mode::Help
+        } else if self.stats {
+            Mode::Stats
         } else {
             Mode::Normal
         }
@@ -183,7 +460,12 @@ impl App {
         if self.job.is_some()
             && !matches!(
                 action,
-                Action::Quit | Action::Cancel | Action::Job(_) | Action::Resize { .. }
+                Action::Quit
+                    | Action::Cancel
+                    | Action::Job(_)
+                    | Action::Resize { .. }
+                    | Action::ScanProgress { .. }
+                    | Action::Scanned(_)
             )
         {
             if self.deferred.len() < DEFERRED_MAX {
@@ -191,13 +473,21 @@ impl App {
             }
             return;
         }
-        if !matches!(action, Action::Job(_) | Action::Resize { .. }) {
+        if !matches!(
+            action,
+            Action::Job(_)
+                | Action::Resize { .. }
+                | Action::ScanProgress { .. }
+                | Action::Scanned(_)
+        ) {
             self.message = None;
         }
         match action {
             Action::Quit => self.quit = true,
             Action::Cancel => self.cancel(),
             Action::Help => self.help = !self.help,
+            Action::Stats => self.stats = !self.stats,
+            Action::ScanProgress { .. } | Action::Scanned(_) => self.scan_event(action),
             Action::Resize { width, height } => self.size = Rect::new(0, 0, width, height),
             Action::Job(event) => self.job_event(event),
             Action::Input(_) | Action::Backspace | Action::TogglePattern | Action::Submit => {
@@ -224,6 +514,10 @@ impl App {
             motion => self.motion(motion),
         }
         self.keep_cursor_in_view();
+        if self.quit {
+            self.cancel_scan();
+        }
+        self.refresh_map();
     }
 
     fn motion(&mut self, action: Action) {
@@ -299,6 +593,12 @@ impl App {
 
     fn click(&mut self, x: u16, y: u16) {
         let Some(layout) = self.layout() else { return };
+        if let Some(strip) = layout.map {
+            if x >= strip.x && x < strip.right() && y >= strip.y && y < strip.bottom() {
+                self.jump_to_map_cell((y - strip.y) as usize);
+                return;
+            }
+        }
         if y < layout.rows.y || y >= layout.rows.bottom() {
             return;
         }
@@ -312,7 +612,20 @@ impl App {
         }
     }
 
+    /// Puts the start of map cell `i`'s part of the input at the top of the view.
+    fn jump_to_map_cell(&mut self, i: usize) {
+        let Some(cell) = self.map.get(i) else { return };
+        let per_row = self.per_row();
+        self.cursor = cell.range.start.min(self.last());
+        self.top = self.cursor / per_row * per_row;
+    }
+
+    /// Switches dialect; the scan of the old one is cancelled and a new one wanted.
     fn set_dialect(&mut self, dialect: Dialect) {
+        if dialect != self.dialect {
+            self.cancel_scan();
+            self.scan = Scan::Wanted;
+        }
         self.dialect = dialect;
         self.say(format!("dialect: {}", dialect.title()), false);
     }
@@ -331,6 +644,8 @@ impl App {
             self.prompt = None;
         } else if self.help {
             self.help = false;
+        } else if self.stats {
+            self.stats = false;
         } else {
             self.quit = true;
         }
@@ -367,7 +682,7 @@ impl App {
 
     fn submit(&mut self, prompt: Prompt) {
         match prompt.kind {
-            PromptKind::Goto => match parse_offset(&prompt.input, self.cursor, self.len()) {
+            PromptKind::Goto => match self.goto_target(&prompt.input) {
                 Ok(offset) => self.cursor = offset,
                 Err(e) => self.say(e, true),
             },
@@ -397,6 +712,14 @@ impl App {
                     Err(e) => self.say(e, true),
                 }
             }
+        }
+    }
+
+    /// A go-to target: `#N` is character N, anything else an offset ([`parse_offset`]).
+    fn goto_target(&self, text: &str) -> Result<u64, String> {
+        match text.trim().strip_prefix('#') {
+            Some(number) => self.char_offset(number),
+            None => parse_offset(text, self.cursor, self.len()),
         }
     }
 
@@ -431,6 +754,17 @@ impl App {
         } else {
             "next error"
         };
+        // Once the scan is done the block index answers at once, however far the error is.
+        if let Some(summary) = self.summary() {
+            let bytes = self.source.bytes();
+            let found = if backward {
+                summary.prev_error(bytes, unit.start)
+            } else {
+                summary.next_error(bytes, unit.end())
+            };
+            self.found(what, found.map(|u| u.start as u64));
+            return;
+        }
         self.spawn(what.to_string(), backward, move |bytes, control| {
             let found = if backward {
                 search::prev_error(bytes, dialect, unit.start, control)?
@@ -495,16 +829,7 @@ impl App {
             JobEvent::Done(found) => {
                 let what = job.what.clone();
                 self.job = None;
-                match found {
-                    Some(offset) => {
-                        self.cursor = offset.min(self.last());
-                        self.say(
-                            format!("{what}: found at {}", self.format_offset(offset)),
-                            false,
-                        );
-                    }
-                    None => self.say(format!("{what}: none found"), false),
-                }
+                self.found(&what, found);
             }
             JobEvent::Cancelled => {
                 let what = job.what.clone();
@@ -514,6 +839,20 @@ impl App {
             }
         }
         self.replay_deferred();
+    }
+
+    /// Moves to what a search found, and says so.
+    fn found(&mut self, what: &str, found: Option<u64>) {
+        match found {
+            Some(offset) => {
+                self.cursor = offset.min(self.last());
+                self.say(
+                    format!("{what}: found at {}", self.format_offset(offset)),
+                    false,
+                );
+            }
+            None => self.say(format!("{what}: none found"), false),
+        }
     }
 
     /// Replays keys typed during a search, until one starts another search.
@@ -538,6 +877,24 @@ impl App {
             format!("0x{offset:X}")
         }
     }
+}
+
+/// Bytes behind the scan's progress that may still be being read by its workers.
+const RELEASE_LAG: usize = 64 << 20;
+
+/// While a scan runs, lets go of the pages it has read (see [`Source::release`]) so the
+/// viewer's resident memory does not grow with the file.
+fn release_behind(source: &Source, progress: &Progress, finished: impl Fn() -> bool) {
+    let mut released = 0;
+    while !finished() && !progress.is_cancelled() {
+        thread::sleep(Duration::from_millis(10));
+        let done = (progress.done() as usize).saturating_sub(RELEASE_LAG);
+        if done > released {
+            source.release(released..done);
+            released = done;
+        }
+    }
+    source.release(released..source.bytes().len());
 }
 
 fn hex_label(bytes: &[u8]) -> String {
@@ -584,4 +941,214 @@ pub fn parse_offset(text: &str, cursor: u64, len: u64) -> Result<u64, String> {
         number(text)?
     };
     Ok(target.min(last))
+}
+
+impl Drop for App {
+    /// A scan nobody will look at stops (the viewer quit, a test ended).
+    fn drop(&mut self) {
+        self.cancel_scan();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ready(bytes: &[u8], dialect: Dialect) -> App {
+        let summary = Summary::build(dialect, bytes, 1, &Progress::new()).unwrap();
+        let source = Source::from_bytes("t", bytes.to_vec());
+        App::with_summary(source, summary, Rect::new(0, 0, 120, 30), false)
+    }
+
+    fn finish(app: &mut App, generation: u64, dialect: Dialect) -> Arc<Findings> {
+        let summary = Summary::build(dialect, app.source.bytes(), 1, &Progress::new()).unwrap();
+        let verdict = summary.verdict(app.source.bytes());
+        let findings = Arc::new(Findings { summary, verdict });
+        app.update(Action::Scanned(ScanResult {
+            generation,
+            outcome: Ok(Arc::clone(&findings)),
+        }));
+        findings
+    }
+
+    fn goto(app: &mut App, text: &str) {
+        app.update(Action::OpenGoto);
+        for c in text.chars() {
+            app.update(Action::Input(c));
+        }
+        app.update(Action::Submit);
+    }
+
+    #[test]
+    fn a_dialect_change_cancels_the_scan_and_wants_another() {
+        let source = Source::from_bytes("t", b"a\xED\xA0\xBD\xED\xB8\x80b".to_vec());
+        let mut app = App::new(source, Dialect::Utf8, Rect::new(0, 0, 120, 30), false);
+        assert!(matches!(app.scan, Scan::Wanted));
+        let (first, dialect, progress) = app.begin_scan().unwrap();
+        assert_eq!((first, dialect), (1, Dialect::Utf8));
+        assert!(app.begin_scan().is_none(), "one scan at a time");
+        app.update(Action::ScanProgress {
+            done: 4,
+            elapsed: Duration::from_millis(300),
+        });
+        assert!(matches!(&app.scan, Scan::Running(run) if run.done == 4));
+        app.update(Action::NextDialect);
+        assert!(progress.is_cancelled());
+        assert!(matches!(app.scan, Scan::Wanted));
+        let (second, dialect, _) = app.begin_scan().unwrap();
+        assert_eq!((second, dialect), (2, Dialect::Cesu8));
+        // The first scan's result, had it got through, is stale.
+        finish(&mut app, first, Dialect::Utf8);
+        assert!(matches!(app.scan, Scan::Running(_)));
+        assert_eq!(app.summary().map(|s| s.dialect), None);
+        finish(&mut app, second, Dialect::Cesu8);
+        assert_eq!(app.summary().map(|s| s.dialect), Some(Dialect::Cesu8));
+        assert_eq!(app.verdict(), Some(Verdict::Valid(Dialect::Cesu8)));
+        // Switching again drops the summary; the same dialect keeps it.
+        app.update(Action::PrevDialect);
+        assert!(matches!(app.scan, Scan::Wanted));
+        assert!(app.summary().is_none());
+    }
+
+    #[test]
+    fn quitting_cancels_the_scan() {
+        let mut app = App::new(
+            Source::from_bytes("t", vec![b'a'; 100]),
+            Dialect::Utf8,
+            Rect::new(0, 0, 80, 24),
+            false,
+        );
+        let (_, _, progress) = app.begin_scan().unwrap();
+        app.update(Action::Quit);
+        assert!(app.quit);
+        assert!(progress.is_cancelled());
+    }
+
+    #[test]
+    fn scan_reports_never_clear_a_message_or_wait_for_a_search() {
+        let mut app = App::new(
+            Source::from_bytes("t", vec![b'a'; 100]),
+            Dialect::Utf8,
+            Rect::new(0, 0, 80, 24),
+            false,
+        );
+        let (generation, _, _) = app.begin_scan().unwrap();
+        app.update(Action::NextDialect);
+        app.update(Action::PrevDialect);
+        let (generation2, _, _) = app.begin_scan().unwrap();
+        assert_eq!(generation2, generation + 1);
+        app.update(Action::ScanProgress {
+            done: 50,
+            elapsed: Duration::from_millis(10),
+        });
+        assert_eq!(
+            app.message.as_ref().map(|m| m.text.as_str()),
+            Some("dialect: UTF-8 (RFC 3629)")
+        );
+        finish(&mut app, generation2, Dialect::Utf8);
+        assert!(app.summary().is_some());
+        assert!(app.message.is_some());
+    }
+
+    #[test]
+    fn go_to_character_n() {
+        // Characters: a, é, C0, AF, €, E2 82 (truncated at the end) = 6.
+        let mut bytes = "aé".as_bytes().to_vec();
+        bytes.extend(b"\xC0\xAF");
+        bytes.extend("€".bytes());
+        bytes.extend(b"\xE2\x82");
+        let mut app = ready(&bytes, Dialect::Utf8);
+        let cases = [
+            ("#1", 0),
+            ("#2", 1),
+            ("#3", 3),
+            ("#4", 4),
+            ("#5", 5),
+            ("#6", 8),
+        ];
+        for (text, offset) in cases {
+            goto(&mut app, text);
+            assert_eq!(app.cursor, offset, "{text}");
+            assert_eq!(app.message, None, "{text}");
+            let n: u64 = text[1..].parse().unwrap();
+            assert_eq!(app.char_position(), Some((n, 6)), "{text}");
+        }
+        goto(&mut app, "# 1_0");
+        assert_eq!(
+            app.message.as_ref().map(|m| m.text.as_str()),
+            Some("there are only 6 characters")
+        );
+        goto(&mut app, "#0");
+        assert_eq!(
+            app.message.as_ref().map(|m| m.text.as_str()),
+            Some("characters are numbered from 1")
+        );
+        goto(&mut app, "#x");
+        assert_eq!(
+            app.message.as_ref().map(|m| m.text.as_str()),
+            Some("not a character number: x")
+        );
+        // Before the scan, no numbers at all.
+        let mut early = App::new(
+            Source::from_bytes("t", bytes.clone()),
+            Dialect::Utf8,
+            Rect::new(0, 0, 120, 30),
+            false,
+        );
+        assert_eq!(early.char_position(), None);
+        goto(&mut early, "#2");
+        assert_eq!(early.cursor, 0);
+        assert_eq!(
+            early.message.as_ref().map(|m| m.text.as_str()),
+            Some("character numbers are known once the scan is done")
+        );
+    }
+
+    #[test]
+    fn error_jumps_use_the_index_once_it_is_there() {
+        let mut bytes = vec![b'.'; 3 << 20];
+        bytes[10] = 0xFF;
+        bytes[(3 << 20) - 5] = 0x80;
+        let mut app = ready(&bytes, Dialect::Utf8);
+        app.update(Action::NextError);
+        assert!(app.job.is_none(), "no worker");
+        assert_eq!(app.cursor, 10);
+        app.update(Action::NextError);
+        assert!(app.job.is_none());
+        assert_eq!(app.cursor, (3 << 20) - 5);
+        app.update(Action::NextError);
+        assert_eq!(
+            app.message.as_ref().map(|m| m.text.as_str()),
+            Some("next error: none found")
+        );
+        app.update(Action::PrevError);
+        assert_eq!(app.cursor, 10);
+        assert_eq!(
+            app.message.as_ref().map(|m| m.text.as_str()),
+            Some("previous error: found at 0xA")
+        );
+    }
+
+    #[test]
+    fn a_click_on_the_map_jumps_to_its_part() {
+        let bytes = vec![b'a'; 100_000];
+        let mut app = ready(&bytes, Dialect::Utf8);
+        let strip = app.layout().unwrap().map.unwrap();
+        assert_eq!(app.map.len(), strip.height as usize);
+        let i = strip.height as usize / 2;
+        let start = app.map[i].range.start;
+        app.update(Action::Click {
+            x: strip.x + 1,
+            y: strip.y + i as u16,
+        });
+        assert_eq!(app.cursor, start);
+        assert_eq!(app.top, start / 16 * 16);
+        // A resize makes as many cells as the new strip has rows.
+        app.update(Action::Resize {
+            width: 120,
+            height: 20,
+        });
+        let strip = app.layout().unwrap().map.unwrap();
+        assert_eq!(app.map.len(), strip.height as usize);
+    }
 }

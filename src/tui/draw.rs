@@ -1,6 +1,10 @@
 //! Drawing: a pure function from the app to a frame. Every cell of the data panes comes
 //! from [`crate::view::rows`]; every string that came from the input or the keyboard went
 //! through [`crate::view::glyph`] first.
+//!
+//! Besides the panes: the map strip along the right edge (a [`Shade`] per part of the
+//! input, each with its own glyph so it reads without colour), the whole-input scan's
+//! progress in the status line, and the statistics overlay (`s`).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
@@ -9,11 +13,13 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::app::{App, PromptKind};
+use super::app::{App, PromptKind, Scan};
 use super::keymap::KEYS;
 use super::layout::Layout;
 use crate::decode::ErrorKind;
+use crate::index::Summary;
 use crate::view::glyph::{sanitize, GlyphClass, FILLER};
+use crate::view::map::{cells_in_view, Shade};
 use crate::view::{self, error_letter, Class, Detail, Meaning, Options, Role, Row, TextCell};
 
 /// Styles, with or without colour.
@@ -80,6 +86,24 @@ impl Theme {
         self.fg(Color::Gray).add_modifier(Modifier::BOLD)
     }
 
+    /// The map's glyph and style for a shade: glyphs alone tell the shades apart; colour
+    /// adds red by error density, yellow by multi-byte share.
+    fn shade(&self, shade: Shade) -> (&'static str, Style) {
+        match shade {
+            Shade::Unknown => ("\u{254E}", self.dim()),
+            Shade::Empty => (" ", Style::new()),
+            Shade::Ascii => ("\u{00B7}", self.dim()),
+            Shade::SomeMultibyte => ("\u{2591}", self.fg(Color::Yellow)),
+            Shade::MostlyMultibyte => ("\u{2592}", self.fg(Color::LightYellow)),
+            Shade::FewErrors => (
+                "!",
+                self.fg(Color::Indexed(124)).add_modifier(Modifier::BOLD),
+            ),
+            Shade::ManyErrors => ("\u{2593}", self.fg(Color::Indexed(160))),
+            Shade::DenseErrors => ("\u{2588}", self.fg(Color::Indexed(196))),
+        }
+    }
+
     fn status(&self) -> Style {
         if self.color {
             Style::new().fg(Color::Black).bg(Color::Gray)
@@ -134,9 +158,37 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if let Some(area) = layout.detail {
         draw_detail(app, area, &theme, buf);
     }
+    if let Some(strip) = layout.map {
+        draw_map(app, strip, window_len, &theme, buf);
+    }
     draw_status(app, layout.status, &theme, buf);
+    if app.stats {
+        draw_stats(app, area, &theme, buf);
+    }
     if app.help {
         draw_help(area, &theme, buf);
+    }
+}
+
+/// The map strip: per row, a viewport marker (`┃` beside the parts on screen, `│`
+/// elsewhere) and the part's shade.
+fn draw_map(app: &App, strip: Rect, window_len: u64, theme: &Theme, buf: &mut Buffer) {
+    let view = cells_in_view(&app.map, app.top..app.top.saturating_add(window_len));
+    for (i, cell) in app.map.iter().enumerate().take(strip.height as usize) {
+        let y = strip.y + i as u16;
+        let (marker, marker_style) = if view.contains(&i) {
+            (
+                "\u{2503}",
+                theme.fg(Color::LightCyan).add_modifier(Modifier::BOLD),
+            )
+        } else {
+            ("\u{2502}", theme.dim())
+        };
+        buf.set_string(strip.x, y, marker, marker_style);
+        let (glyph, style) = theme.shade(cell.shade());
+        for x in strip.x + 1..strip.right() {
+            buf.set_string(x, y, glyph, style);
+        }
     }
 }
 
@@ -153,6 +205,12 @@ fn draw_header(layout: &Layout, area: Rect, theme: &Theme, buf: &mut Buffer) {
     buf.set_string(layout.class_x, area.y, "class", style);
     buf.set_string(layout.text_x, area.y, "text", style);
     buf.set_string(layout.errors_x, area.y, "errors", style);
+    if let Some(strip) = layout.map {
+        let x = strip.right().saturating_sub(3);
+        if x > layout.errors_x + layout.bytes_per_row as u16 {
+            buf.set_string(x, area.y, "map", style);
+        }
+    }
 }
 
 fn draw_row(app: &App, layout: &Layout, y: u16, row: &Row, theme: &Theme, buf: &mut Buffer) {
@@ -320,7 +378,7 @@ fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
     buf.set_style(area, theme.status());
     if let Some(prompt) = &app.prompt {
         let label = match prompt.kind {
-            PromptKind::Goto => "go to offset: ".to_string(),
+            PromptKind::Goto => "go to offset (#N: character N): ".to_string(),
             PromptKind::Search { backward, hex } => format!(
                 "{}{} (Tab: {}): ",
                 if backward { "\\" } else { "/" },
@@ -336,24 +394,12 @@ fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
         buf.set_line(area.x, area.y, &line, area.width);
         return;
     }
-    let len = app.source.len();
-    let percent = if len == 0 {
-        100.0
-    } else {
-        (app.cursor + 1) as f64 * 100.0 / len as f64
-    };
-    let left = format!(
-        " {}  {}  0x{:X} ({})  {:.0}%  {}",
-        sanitize(app.source.name()),
-        human_size(len),
-        app.cursor,
-        app.cursor,
-        percent,
-        app.dialect.name(),
-    );
+    let left = status_left(app, area.width);
+    let scan = scan_status(app);
     let hint = app.job.is_none() && app.message.is_none();
     let right = match (&app.job, &app.message) {
         (Some(job), _) => {
+            let len = app.source.len();
             let done = if job.backward {
                 job.from.saturating_sub(job.reached)
             } else {
@@ -381,14 +427,134 @@ fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
             style = style.fg(Color::Red);
         }
     }
+    let width = |s: &str| unicode_width::UnicodeWidthStr::width(s) as u16;
+    let left_width = width(&left);
+    // What goes right of the position: a job or message, then the scan's progress, then
+    // the hint if there is room; the hint is the first to go.
+    let (right, optional) = match (scan, hint) {
+        (Some(scan), true) => {
+            let both = format!("{scan}  {right}");
+            if left_width + 2 + width(&both) <= area.width {
+                (both, false)
+            } else {
+                (format!("{scan} "), false)
+            }
+        }
+        (Some(scan), false) => (format!("{}  {scan} ", right.trim_end()), false),
+        (None, hint) => (right, hint),
+    };
     buf.set_stringn(area.x, area.y, &left, area.width as usize, theme.status());
-    let right_width = unicode_width::UnicodeWidthStr::width(right.as_str()) as u16;
-    let left_width = unicode_width::UnicodeWidthStr::width(left.as_str()) as u16;
+    let right_width = width(&right);
     if left_width + 2 + right_width <= area.width {
         buf.set_string(area.right() - right_width, area.y, &right, style);
-    } else if !hint && left_width + 2 < area.width {
+    } else if !optional && left_width + 2 < area.width {
         let x = area.x + left_width + 2;
         buf.set_stringn(x, area.y, &right, (area.right() - x) as usize, style);
+    }
+}
+
+/// The left of the status line: name, size, cursor offset (hex and decimal), percentage,
+/// dialect, and once the scan is done the cursor's character number. When that is wider
+/// than `width`, the size in bytes goes first, then the decimal offset.
+///
+/// `" demo  1.6 KiB (1673 B)  0x28D (653)  39%  utf8  char 640 of 1590"`
+pub fn status_left(app: &App, width: u16) -> String {
+    let len = app.source.len();
+    let percent = if len == 0 {
+        100.0
+    } else {
+        (app.cursor + 1) as f64 * 100.0 / len as f64
+    };
+    let position = app
+        .char_position()
+        .map(|(n, count)| format!("  char {n} of {count}"))
+        .unwrap_or_default();
+    let line = |exact_size: bool, decimal: bool| {
+        let size = if exact_size || len < 1024 {
+            human_size(len)
+        } else {
+            human_size(len)
+                .split(" (")
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        };
+        let decimal = if decimal {
+            format!(" ({})", app.cursor)
+        } else {
+            String::new()
+        };
+        format!(
+            " {}  {size}  0x{:X}{decimal}  {percent:.0}%  {}{position}",
+            sanitize(app.source.name()),
+            app.cursor,
+            app.dialect.name(),
+        )
+    };
+    [line(true, true), line(false, true)]
+        .into_iter()
+        .find(|l| unicode_width::UnicodeWidthStr::width(l.as_str()) <= width as usize)
+        .unwrap_or_else(|| line(false, false))
+}
+
+/// The scan's part of the status line while it runs (`scanning 42%  1.9 GB/s  8s left`),
+/// or `None` once it is done.
+pub fn scan_status(app: &App) -> Option<String> {
+    match &app.scan {
+        Scan::Wanted => Some("scanning…".to_string()),
+        Scan::Running(run) => Some(progress_text(run.done, app.source.len(), run.elapsed)),
+        Scan::Ready(_) | Scan::Failed(_) => None,
+    }
+}
+
+/// `scanning 42%`, then with speed and time left once there is a measure of them.
+fn progress_text(done: u64, len: u64, elapsed: std::time::Duration) -> String {
+    let percent = if len == 0 {
+        100
+    } else {
+        (done as u128 * 100 / len as u128) as u64
+    };
+    let seconds = elapsed.as_secs_f64();
+    if done == 0 || seconds < 0.1 {
+        return format!("scanning… {percent}%");
+    }
+    let speed = done as f64 / seconds;
+    let left = (len - done.min(len)) as f64 / speed;
+    format!(
+        "scanning… {percent}%  {}  {} left",
+        human_speed(speed),
+        human_duration(left)
+    )
+}
+
+/// `850 MB/s`, `1.9 GB/s` (decimal units, as disks and networks are measured).
+fn human_speed(bytes_per_second: f64) -> String {
+    if bytes_per_second >= 1e9 {
+        format!("{:.1} GB/s", bytes_per_second / 1e9)
+    } else if bytes_per_second >= 1e6 {
+        format!("{:.0} MB/s", bytes_per_second / 1e6)
+    } else {
+        format!("{:.0} kB/s", bytes_per_second / 1e3)
+    }
+}
+
+/// `2.0 ms`, `48.0 s`.
+fn human_elapsed(seconds: f64) -> String {
+    if seconds < 1.0 {
+        format!("{:.1} ms", seconds * 1e3)
+    } else {
+        format!("{seconds:.1} s")
+    }
+}
+
+/// `<1s`, `8s`, `3m05s`, `1h02m`.
+fn human_duration(seconds: f64) -> String {
+    let s = seconds.ceil() as u64;
+    match s {
+        0 | 1 if seconds < 1.0 => "<1s".to_string(),
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m{:02}s", s / 60, s % 60),
+        _ => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
     }
 }
 
@@ -405,6 +571,195 @@ fn human_size(len: u64) -> String {
         unit += 1;
     }
     format!("{value:.1} {} ({len} B)", UNITS[unit])
+}
+
+/// One bar of the statistics overlay: its label and count.
+pub type Bar = (String, u64);
+
+/// The statistics overlay's bars: a label and a count for each class of the dialect, and
+/// for each error kind that occurred. The counts are the summary's, which `hexrune check`
+/// prints too.
+pub fn stats_rows(summary: &Summary) -> (Vec<Bar>, Vec<Bar>) {
+    let classes = crate::report::summary_classes(summary.dialect)
+        .into_iter()
+        .map(|c| {
+            let label = if c == 1 {
+                "1 ASCII".to_string()
+            } else {
+                format!("{c} {c}-byte")
+            };
+            (label, summary.tally.classes[c as usize])
+        })
+        .collect();
+    let kinds = summary
+        .error_kinds()
+        .into_iter()
+        .map(|(k, n)| (format!("{} {}", error_letter(k), k.name()), n))
+        .collect();
+    (classes, kinds)
+}
+
+/// Horizontal bars scaled to the largest count, in eighths of a cell; a count above zero
+/// always shows.
+fn bar(value: u64, max: u64, width: usize) -> String {
+    const EIGHTHS: [char; 8] = [
+        '\u{258F}', '\u{258E}', '\u{258D}', '\u{258C}', '\u{258B}', '\u{258A}', '\u{2589}',
+        '\u{2588}',
+    ];
+    if value == 0 || max == 0 || width == 0 {
+        return String::new();
+    }
+    let eighths = ((value as u128 * width as u128 * 8) / max as u128).max(1) as usize;
+    let mut out = "\u{2588}".repeat(eighths / 8);
+    if eighths % 8 > 0 {
+        out.push(EIGHTHS[eighths % 8 - 1]);
+    }
+    out
+}
+
+fn bar_lines(
+    rows: &[Bar],
+    label_width: usize,
+    count_width: usize,
+    inner_width: usize,
+    style: Style,
+) -> Vec<Line<'static>> {
+    let max = rows.iter().map(|(_, n)| *n).max().unwrap_or(0);
+    let bar_width = inner_width.saturating_sub(label_width + count_width + 4);
+    rows.iter()
+        .map(|(label, n)| {
+            let bar = if bar_width >= 4 {
+                bar(*n, max, bar_width)
+            } else {
+                String::new()
+            };
+            Line::from(vec![
+                Span::raw(format!(" {label:label_width$} {n:>count_width$} ")),
+                Span::styled(bar, style),
+            ])
+        })
+        .collect()
+}
+
+fn summary_lines(
+    app: &App,
+    summary: &Summary,
+    verdict: &str,
+    inner_width: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let label = |s: &str| Span::styled(format!(" {s:<8} "), theme.dim());
+    let tally = &summary.tally;
+    let errors = match (tally.first_error, tally.last_error) {
+        (Some(first), Some(last)) => format!(
+            "{}, first at {}, last at {}",
+            tally.error_count(),
+            app.format_offset(first as u64),
+            app.format_offset(last as u64)
+        ),
+        _ => "none".to_string(),
+    };
+    let seconds = summary.elapsed.as_secs_f64();
+    let speed = if seconds > 0.0 {
+        format!(", {}", human_speed(summary.len as f64 / seconds))
+    } else {
+        String::new()
+    };
+    let mut lines = vec![
+        Line::from(vec![
+            label("verdict"),
+            Span::styled(
+                verdict.to_string(),
+                Style::new().add_modifier(Modifier::BOLD),
+            ),
+        ]),
+        Line::from(vec![
+            label("size"),
+            Span::raw(format!(
+                "{}, {} characters",
+                human_size(summary.len),
+                summary.unit_count()
+            )),
+        ]),
+        Line::from(vec![
+            label("BOM"),
+            Span::raw(summary.bom.map_or("none", |b| b.describe()).to_string()),
+        ]),
+        Line::from(vec![label("errors"), Span::raw(errors)]),
+        Line::from(vec![
+            label("scan"),
+            Span::raw(format!("{}{speed}", human_elapsed(seconds))),
+        ]),
+        Line::raw(""),
+        Line::from(Span::styled(" characters by class", theme.title())),
+    ];
+    let (classes, kinds) = stats_rows(summary);
+    let label_width = classes
+        .iter()
+        .chain(&kinds)
+        .map(|(l, _)| l.chars().count())
+        .max()
+        .unwrap_or(0);
+    let count_width = classes
+        .iter()
+        .chain(&kinds)
+        .map(|(_, n)| n.to_string().len())
+        .max()
+        .unwrap_or(1);
+    lines.extend(bar_lines(
+        &classes,
+        label_width,
+        count_width,
+        inner_width,
+        theme.fg(Color::LightYellow),
+    ));
+    lines.push(Line::raw(""));
+    if kinds.is_empty() {
+        lines.push(Line::from(Span::styled(" no errors", theme.title())));
+    } else {
+        lines.push(Line::from(Span::styled(" errors by kind", theme.title())));
+        lines.extend(bar_lines(
+            &kinds,
+            label_width,
+            count_width,
+            inner_width,
+            theme.error(None),
+        ));
+    }
+    lines
+}
+
+/// The statistics overlay (`s`): the verdict and counts once the scan is done, its progress
+/// before.
+fn draw_stats(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
+    let width = area.width.min(72);
+    let inner_width = width.saturating_sub(2) as usize;
+    let lines = match (&app.scan, app.summary(), app.verdict()) {
+        (_, Some(summary), Some(verdict)) => summary_lines(
+            app,
+            summary,
+            &verdict.describe(app.dialect),
+            inner_width,
+            theme,
+        ),
+        (Scan::Failed(e), ..) => vec![Line::raw(format!(" scan failed: {}", sanitize(e)))],
+        _ => vec![Line::raw(format!(
+            " {}",
+            scan_status(app).unwrap_or_else(|| "scanning…".to_string())
+        ))],
+    };
+    let height = lines.len() as u16 + 2;
+    let popup = Rect {
+        x: area.x + area.width.saturating_sub(width) / 2,
+        y: area.y + area.height.saturating_sub(height) / 2,
+        width,
+        height: height.min(area.height),
+    };
+    ratatui::widgets::Widget::render(Clear, popup, buf);
+    let block = Block::bordered()
+        .title(format!(" statistics: {} ", app.dialect.title()))
+        .title_alignment(Alignment::Center);
+    ratatui::widgets::Widget::render(Paragraph::new(lines).block(block), popup, buf);
 }
 
 fn draw_help(area: Rect, theme: &Theme, buf: &mut Buffer) {
@@ -438,6 +793,14 @@ fn draw_help(area: Rect, theme: &Theme, buf: &mut Buffer) {
         "         O overlong  S surrogate  R out of range  U unpaired surrogate  P surrogate pair",
         theme.dim(),
     )));
+    lines.push(Line::from(Span::styled(
+        " map: ┃ on screen  · ASCII  ░ some multi-byte  ▒ mostly multi-byte  ╎ not scanned yet",
+        theme.dim(),
+    )));
+    lines.push(Line::from(Span::styled(
+        "      errors in ! up to 1%  ▓ up to 10%  █ over 10% of the characters",
+        theme.dim(),
+    )));
     let width = (lines.iter().map(Line::width).max().unwrap_or(0) + 2) as u16;
     let height = lines.len() as u16 + 2;
     let popup = Rect {
@@ -451,4 +814,120 @@ fn draw_help(area: Rect, theme: &Theme, buf: &mut Buffer) {
         .title(" keys (any key closes) ")
         .title_alignment(Alignment::Center);
     ratatui::widgets::Widget::render(Paragraph::new(lines).block(block), popup, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::Dialect;
+    use crate::index::Progress;
+    use crate::source::Source;
+    use crate::tui::Action;
+    use std::time::Duration;
+
+    fn demo(ready: bool) -> App {
+        let source = crate::demo::source();
+        let size = Rect::new(0, 0, 120, 40);
+        if ready {
+            let summary =
+                Summary::build(Dialect::Utf8, crate::demo::BYTES, 1, &Progress::new()).unwrap();
+            App::with_summary(source, summary, size, false)
+        } else {
+            App::new(source, Dialect::Utf8, size, false)
+        }
+    }
+
+    #[test]
+    fn status_line_texts() {
+        let mut app = demo(true);
+        app.update(Action::End);
+        assert_eq!(
+            status_left(&app, 120),
+            " demo  1.6 KiB (1673 B)  0x688 (1672)  100%  utf8  char 1577 of 1577"
+        );
+        assert_eq!(
+            status_left(&app, 60),
+            " demo  1.6 KiB  0x688 (1672)  100%  utf8  char 1577 of 1577"
+        );
+        assert_eq!(
+            status_left(&app, 40),
+            " demo  1.6 KiB  0x688  100%  utf8  char 1577 of 1577"
+        );
+        assert_eq!(scan_status(&app), None);
+        let mut app = demo(false);
+        assert_eq!(
+            status_left(&app, 120),
+            " demo  1.6 KiB (1673 B)  0x0 (0)  0%  utf8"
+        );
+        assert_eq!(scan_status(&app).as_deref(), Some("scanning…"));
+        app.begin_scan().unwrap();
+        let progress = |app: &mut App, done, ms| {
+            app.update(Action::ScanProgress {
+                done,
+                elapsed: Duration::from_millis(ms),
+            });
+            scan_status(app).unwrap()
+        };
+        assert_eq!(progress(&mut app, 0, 0), "scanning… 0%");
+        assert_eq!(progress(&mut app, 100, 50), "scanning… 5%");
+        assert_eq!(
+            progress(&mut app, 836, 1000),
+            "scanning… 49%  1 kB/s  2s left"
+        );
+    }
+
+    #[test]
+    fn progress_figures() {
+        let gib = 1u64 << 30;
+        let text = |done, len, ms| progress_text(done, len, Duration::from_millis(ms));
+        assert_eq!(
+            text(4 * gib, 16 * gib, 2000),
+            "scanning… 25%  2.1 GB/s  6s left"
+        );
+        assert_eq!(
+            text(gib / 4, 16 * gib, 1000),
+            "scanning… 1%  268 MB/s  1m03s left"
+        );
+        assert_eq!(
+            text(gib / 1024, 16 * gib, 1000),
+            "scanning… 0%  1 MB/s  4h33m left"
+        );
+        assert_eq!(
+            text(16 * gib - 1, 16 * gib, 9000),
+            "scanning… 99%  1.9 GB/s  <1s left"
+        );
+        assert_eq!(human_duration(59.5), "1m00s");
+        assert_eq!(human_elapsed(0.002), "2.0 ms");
+        assert_eq!(human_elapsed(47.99), "48.0 s");
+    }
+
+    #[test]
+    fn bars_in_eighths() {
+        assert_eq!(bar(10, 10, 4), "████");
+        assert_eq!(bar(5, 10, 4), "██");
+        assert_eq!(bar(1, 16, 4), "▎");
+        assert_eq!(bar(1, 1_000_000, 4), "▏");
+        assert_eq!(bar(0, 10, 4), "");
+        let source = Source::from_bytes("t", b"ab\xC0\xAF\xE2\x82".to_vec());
+        let summary = Summary::build(Dialect::Utf8, source.bytes(), 1, &Progress::new()).unwrap();
+        let (classes, kinds) = stats_rows(&summary);
+        let row = |l: &str, n| (l.to_string(), n);
+        assert_eq!(
+            classes,
+            [
+                row("1 ASCII", 2),
+                row("2 2-byte", 0),
+                row("3 3-byte", 0),
+                row("4 4-byte", 0)
+            ]
+        );
+        assert_eq!(
+            kinds,
+            [
+                row("I invalid_byte", 1),
+                row("C unexpected_continuation", 1),
+                row("E truncated_eof", 1)
+            ]
+        );
+    }
 }

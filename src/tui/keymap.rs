@@ -7,7 +7,9 @@ use ratatui::crossterm::event::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 
-use super::app::JobEvent;
+use std::time::Duration;
+
+use super::app::{JobEvent, ScanResult};
 
 /// Everything that can happen to the app.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,6 +68,8 @@ pub enum Action {
     ToggleDecimal,
     /// Show or hide the key list.
     Help,
+    /// Show or hide the statistics overlay.
+    Stats,
     /// Esc: close what is open, cancel what runs, or quit.
     Cancel,
     /// A typed character in a prompt.
@@ -96,6 +100,15 @@ pub enum Action {
     },
     /// A report from a worker.
     Job(JobEvent),
+    /// How far the whole-input scan is.
+    ScanProgress {
+        /// Bytes scanned.
+        done: u64,
+        /// Time since the scan started.
+        elapsed: Duration,
+    },
+    /// The whole-input scan ended.
+    Scanned(ScanResult),
 }
 
 /// What the keymap needs to know about the app.
@@ -107,6 +120,8 @@ pub enum Mode {
     Prompt,
     /// The key list is shown.
     Help,
+    /// The statistics overlay is shown.
+    Stats,
     /// A worker is running: Esc cancels it, q and Ctrl-C quit, other keys wait for it.
     Busy,
 }
@@ -120,8 +135,14 @@ pub const KEYS: &[(&str, &str)] = &[
     ("Ctrl-D / Ctrl-U", "half a page down / up"),
     ("g / G", "start / end of the input"),
     ("Home 0 / End $", "start / end of the row"),
-    (": or Ctrl-G", "go to offset: 1234, 0x4D2, 50%, +16, -0x10"),
-    ("] / [", "next / previous error (Esc cancels a long search)"),
+    (
+        ": or Ctrl-G",
+        "go to offset: 1234, 0x4D2, 50%, +16, -0x10; #N: character N",
+    ),
+    (
+        "] / [",
+        "next / previous error (instant once the scan is done; Esc cancels a search)",
+    ),
     (
         "/ / \\",
         "search forward / backward (Tab: text or hex bytes)",
@@ -132,7 +153,14 @@ pub const KEYS: &[(&str, &str)] = &[
         "next / previous dialect: utf8 cesu8 mutf8 wtf8 legacy",
     ),
     ("o", "offsets in hex / decimal"),
-    ("mouse", "click selects a byte, wheel scrolls"),
+    (
+        "s",
+        "statistics: verdict, counts per class and error kind, BOM, scan speed",
+    ),
+    (
+        "mouse",
+        "click selects a byte or jumps to a part of the map, wheel scrolls",
+    ),
     ("?", "show / hide this list"),
     (
         "q Esc Ctrl-C",
@@ -164,6 +192,10 @@ fn key_action(key: &KeyEvent, mode: Mode) -> Option<Action> {
         Mode::Help => match key.code {
             KeyCode::Char('q') => Some(Action::Quit),
             _ => Some(Action::Help),
+        },
+        Mode::Stats => match key.code {
+            KeyCode::Char('q') => Some(Action::Quit),
+            _ => Some(Action::Stats),
         },
         // Esc cancels the search; other keys wait for it to end (App::update keeps them).
         Mode::Busy => match key.code {
@@ -208,6 +240,7 @@ fn normal_key(code: KeyCode, ctrl: bool) -> Option<Action> {
         KeyCode::Char('d') => NextDialect,
         KeyCode::Char('D') => PrevDialect,
         KeyCode::Char('o') => ToggleDecimal,
+        KeyCode::Char('s') => Stats,
         KeyCode::Char('?') => Help,
         KeyCode::Char('q') => Quit,
         KeyCode::Esc => Cancel,
@@ -294,6 +327,17 @@ mod tests {
                 key(KeyCode::Char('x'), none),
                 Mode::Help,
                 Some(Action::Help),
+            ),
+            (
+                key(KeyCode::Char('s'), none),
+                Mode::Normal,
+                Some(Action::Stats),
+            ),
+            (key(KeyCode::Esc, none), Mode::Stats, Some(Action::Stats)),
+            (
+                key(KeyCode::Char('q'), none),
+                Mode::Stats,
+                Some(Action::Quit),
             ),
         ];
         for (event, mode, expected) in cases {

@@ -3,12 +3,17 @@
 //!
 //! A row is `offset  hex  class  text  errors`, the hex pane 3 columns per byte and the
 //! other three 1 column per byte: `offset + 6 × bytes + 5` columns. Bytes per row are the
-//! most of 32, 16 and 8 that fit; below 8, the terminal is too small.
+//! most of 32, 16 and 8 that fit; below 8, the terminal is too small. The map strip takes
+//! the last [`MAP_WIDTH`] columns beside the rows when at least one more is left over (a
+//! gap), and is left out otherwise: it never costs bytes per row.
 
 use ratatui::layout::Rect;
 
 /// Bytes per row that hexrune chooses from, widest first.
 pub const WIDTHS: [usize; 3] = [32, 16, 8];
+
+/// Columns of the map strip: a viewport marker and the shade.
+pub const MAP_WIDTH: u16 = 2;
 
 /// Lines of the detail pane, its title included.
 pub const DETAIL_HEIGHT: u16 = 4;
@@ -32,6 +37,8 @@ pub struct Layout {
     pub header: Option<Rect>,
     /// The data rows.
     pub rows: Rect,
+    /// The map strip, beside the rows, if there is room.
+    pub map: Option<Rect>,
     /// The detail pane, if there is room.
     pub detail: Option<Rect>,
     /// The status line.
@@ -64,6 +71,9 @@ pub fn layout(area: Rect, file_len: u64, decimal: bool) -> Option<Layout> {
     let detail =
         (detail_height > 0).then(|| Rect::new(area.x, rows.bottom(), area.width, detail_height));
     let status = Rect::new(area.x, area.bottom() - 1, area.width, 1);
+    let spare = area.width as usize - fixed - 6 * bytes_per_row;
+    let map = (spare > MAP_WIDTH as usize && rows.height > 0)
+        .then(|| Rect::new(area.right() - MAP_WIDTH, rows.y, MAP_WIDTH, rows.height));
     let hex_x = area.x + (offset_digits + 2) as u16;
     let class_x = hex_x + (3 * bytes_per_row + 1) as u16;
     let text_x = class_x + (bytes_per_row + 2) as u16;
@@ -77,6 +87,7 @@ pub fn layout(area: Rect, file_len: u64, decimal: bool) -> Option<Layout> {
         errors_x,
         header,
         rows,
+        map,
         detail,
         status,
     })
@@ -132,5 +143,19 @@ mod tests {
         assert_eq!(l.column_at(l.text_x + 3), Some(3));
         assert_eq!(l.rows.height, 24 - 1 - 1 - DETAIL_HEIGHT);
         assert_eq!(offset_digits(16 << 30, false), 9);
+        assert_eq!(l.map, None);
+    }
+
+    #[test]
+    fn the_map_takes_spare_columns_only() {
+        let map = |w| layout(Rect::new(0, 0, w, 24), 1000, false).and_then(|l| l.map);
+        assert_eq!(map(113), None);
+        assert_eq!(map(114), Some(Rect::new(112, 1, 2, 18)));
+        assert_eq!(map(120), Some(Rect::new(118, 1, 2, 18)));
+        assert_eq!(map(80), Some(Rect::new(78, 1, 2, 18)));
+        assert_eq!(
+            layout(Rect::new(0, 0, 120, 24), 1000, false).map(|l| l.bytes_per_row),
+            Some(16)
+        );
     }
 }

@@ -5,6 +5,9 @@
 //! Drawing only uses cells from [`crate::view`], so nothing from the input reaches the
 //! terminal as it is. The terminal is restored (alternate screen left, cursor shown, raw
 //! mode and mouse reporting off) on quit, on panic, and on SIGTERM, SIGHUP and SIGINT.
+//!
+//! The whole-input scan starts as soon as the first frame is drawn and runs on worker
+//! threads; the loop polls its progress while it runs and drops it on quit.
 
 pub mod app;
 pub mod draw;
@@ -14,7 +17,7 @@ pub mod search;
 
 mod terminal;
 
-pub use app::{parse_offset, App};
+pub use app::{parse_offset, App, Scan};
 pub use keymap::Action;
 
 use std::io::{self, IsTerminal};
@@ -31,10 +34,55 @@ pub fn color_wanted() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
+/// When to use colours (`--color`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ColorChoice {
+    /// Unless `NO_COLOR` is set (the viewer always draws on a terminal).
+    #[default]
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl ColorChoice {
+    /// Every choice's name, as `--color` takes it.
+    pub const NAMES: [&'static str; 3] = ["auto", "always", "never"];
+
+    /// Parses `auto`, `always` or `never`.
+    pub fn from_name(name: &str) -> Option<ColorChoice> {
+        match name {
+            "auto" => Some(ColorChoice::Auto),
+            "always" => Some(ColorChoice::Always),
+            "never" => Some(ColorChoice::Never),
+            _ => None,
+        }
+    }
+
+    /// Whether to use colours, asking the environment for `Auto`.
+    pub fn wanted(self) -> bool {
+        match self {
+            ColorChoice::Auto => color_wanted(),
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+        }
+    }
+}
+
+/// How the viewer starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The dialect to start in.
+    pub dialect: Dialect,
+    /// When to use colours.
+    pub color: ColorChoice,
+}
+
 /// Runs the viewer on `source` until the user quits. Takes over the terminal and gives it
 /// back in every case; a signal that ends the viewer is re-raised once the terminal is
 /// restored, so the exit status tells it.
-pub fn run(source: Source, dialect: Dialect) -> io::Result<()> {
+pub fn run(source: Source, options: Options) -> io::Result<()> {
     if !io::stdout().is_terminal() {
         return Err(io::Error::other("standard output is not a terminal"));
     }
@@ -44,9 +92,9 @@ pub fn run(source: Source, dialect: Dialect) -> io::Result<()> {
     let size = term.size()?;
     let mut app = App::new(
         source,
-        dialect,
+        options.dialect,
         Rect::new(0, 0, size.width, size.height),
-        color_wanted(),
+        options.color.wanted(),
     );
     let result = event_loop(&mut term, &mut app, &signals);
     terminal::leave();
@@ -70,7 +118,15 @@ fn event_loop(
         if app.quit || signals.received().is_some() {
             return Ok(());
         }
-        let timeout = if app.job.is_some() { 50 } else { 200 };
+        // After a frame, so that the scan never delays one (the first above all).
+        app.start_wanted_scan();
+        let timeout = if app.job.is_some() {
+            50
+        } else if app.is_scanning() {
+            100
+        } else {
+            200
+        };
         if event::poll(Duration::from_millis(timeout))? {
             // Take every event already waiting before drawing again: held keys stay smooth.
             loop {
@@ -86,6 +142,10 @@ fn event_loop(
         }
         for job_event in app.pending_job_events() {
             app.update(Action::Job(job_event));
+            dirty = true;
+        }
+        for scan_event in app.pending_scan_actions() {
+            app.update(scan_event);
             dirty = true;
         }
     }

@@ -4,7 +4,8 @@
 //! [`Role`]), the class lane ([`Class`]), the text pane ([`TextCell`], glyphs with their
 //! display widths from [`glyph`]) and the error lane ([`ErrorSpan`]); [`detail`] describes
 //! the unit under a cursor. No terminal types appear here: the TUI draws these rows and
-//! `dump` prints them, so both show the same thing.
+//! `dump` prints them, so both show the same thing. [`map`] cuts the whole input into the
+//! parts of the viewer's map strip.
 //!
 //! A window is decoded with context: the first unit is found by resync
 //! ([`Dialect::unit_containing`]), so the cells of any window equal the full decode of the
@@ -13,6 +14,7 @@
 //! [`glyph::FILLER`].
 
 pub mod glyph;
+pub mod map;
 
 mod detail;
 
