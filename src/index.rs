@@ -29,6 +29,9 @@ pub const MIN_BLOCK: usize = 64 * 1024;
 /// The most blocks an index has.
 pub const MAX_BLOCKS: usize = 1 << 19;
 
+/// How far behind the scan's progress mark [`Summary::build_releasing`] releases pages.
+pub const RELEASE_LAG: usize = 64 << 20;
+
 /// Blocks handed to a worker at once.
 const BLOCKS_PER_TASK: usize = 16;
 
@@ -341,6 +344,34 @@ impl Summary {
             bom: Bom::detect(bytes),
             elapsed: started.elapsed(),
             unit_starts,
+        })
+    }
+
+    /// [`Summary::build`], calling `release` on the ranges the scan has left behind (by a
+    /// lag of [`RELEASE_LAG`], as workers may still be reading just behind the progress
+    /// mark) and at the end on the whole input. A caller with a memory-mapped input passes
+    /// a function that lets go of those pages, so scanning a 16 GiB file does not leave
+    /// 16 GiB resident.
+    pub fn build_releasing(
+        dialect: Dialect,
+        bytes: &[u8],
+        threads: usize,
+        progress: &Progress,
+        release: impl Fn(Range<usize>),
+    ) -> Option<Summary> {
+        std::thread::scope(|scope| {
+            let scan = scope.spawn(|| Summary::build(dialect, bytes, threads, progress));
+            let mut released = 0;
+            while !scan.is_finished() && !progress.is_cancelled() {
+                std::thread::sleep(Duration::from_millis(10));
+                let done = (progress.done() as usize).saturating_sub(RELEASE_LAG);
+                if done > released {
+                    release(released..done);
+                    released = done;
+                }
+            }
+            release(released..bytes.len());
+            scan.join().ok().flatten()
         })
     }
 

@@ -77,7 +77,11 @@ fn check_one(
     source.advise(Access::Sequential);
     let dialect = options.dialect;
     let bytes = source.bytes();
-    let summary = Summary::build(dialect, bytes, options.threads, &Progress::new())
+    // Pages behind the scan are let go, so memory does not grow with the input.
+    let summary =
+        Summary::build_releasing(dialect, bytes, options.threads, &Progress::new(), |range| {
+            source.release(range)
+        })
         .expect("a scan nobody cancels runs to the end");
     source.check_intact().map_err(Failure::Source)?;
     if options.json {

@@ -294,12 +294,11 @@ impl App {
         let sender = self.scan_sender.clone();
         thread::spawn(move || {
             let threads = thread::available_parallelism().map_or(1, |n| n.get());
-            let summary = thread::scope(|scope| {
-                let scan =
-                    scope.spawn(|| Summary::build(dialect, source.bytes(), threads, &progress));
-                release_behind(&source, &progress, || scan.is_finished());
-                scan.join().ok().flatten()
-            });
+            // Pages behind the scan are let go, so memory does not grow with the file.
+            let summary =
+                Summary::build_releasing(dialect, source.bytes(), threads, &progress, |range| {
+                    source.release(range)
+                });
             let Some(summary) = summary else {
                 return; // cancelled: nobody waits for it
             };
@@ -877,24 +876,6 @@ impl App {
             format!("0x{offset:X}")
         }
     }
-}
-
-/// Bytes behind the scan's progress that may still be being read by its workers.
-const RELEASE_LAG: usize = 64 << 20;
-
-/// While a scan runs, lets go of the pages it has read (see [`Source::release`]) so the
-/// viewer's resident memory does not grow with the file.
-fn release_behind(source: &Source, progress: &Progress, finished: impl Fn() -> bool) {
-    let mut released = 0;
-    while !finished() && !progress.is_cancelled() {
-        thread::sleep(Duration::from_millis(10));
-        let done = (progress.done() as usize).saturating_sub(RELEASE_LAG);
-        if done > released {
-            source.release(released..done);
-            released = done;
-        }
-    }
-    source.release(released..source.bytes().len());
 }
 
 fn hex_label(bytes: &[u8]) -> String {
