@@ -429,7 +429,11 @@ struct Palette {
     lead: [Symbol; 10],
     continuation: [Symbol; 7],
     error: Symbol,
-    filler: &'static [u8],
+    /// `sgr` as fixed-size chunks for [`Buf::put`].
+    sgr_fixed: Vec<([u8; 24], usize)>,
+    /// Error kind names as fixed-size chunks, by [`ErrorKind::index`].
+    names: [([u8; 32], usize); 9],
+    filler: ([u8; 4], usize),
 }
 
 #[derive(Clone, Copy)]
@@ -443,10 +447,6 @@ impl Symbol {
         let mut bytes = [0; 4];
         let len = c.encode_utf8(&mut bytes).len() as u8;
         Symbol { bytes, len }
-    }
-
-    fn as_bytes(&self) -> &[u8] {
-        &self.bytes[..self.len as usize]
     }
 }
 
@@ -472,25 +472,36 @@ impl Palette {
         let alias = std::array::from_fn(|i| {
             styles.iter().position(|s| *s == styles[i]).unwrap_or(i) as StyleId
         });
+        let sgr: Vec<Vec<u8>> = styles.into_iter().map(sgr).collect();
         Palette {
             alias,
-            sgr: styles.into_iter().map(sgr).collect(),
+            sgr_fixed: sgr.iter().map(|s| fixed(s)).collect(),
+            sgr,
             lead: std::array::from_fn(|n| Symbol::of(Class::Lead(n as u8).symbol())),
             continuation: std::array::from_fn(|k| {
                 lane(Class::Continuation { k: k as u8, n: 6 }, '-')
             }),
             error: lane(Class::Error(ErrorKind::InvalidByte), 'x'),
-            filler: if ascii { b"." } else { FILLER.as_bytes() },
+            filler: fixed(if ascii { b"." } else { FILLER.as_bytes() }),
+            names: std::array::from_fn(|i| fixed(ErrorKind::ALL[i].name().as_bytes())),
         }
     }
 
-    fn class_symbol(&self, class: Class) -> &[u8] {
+    fn class_symbol(&self, class: Class) -> &Symbol {
         match class {
-            Class::Lead(n) => self.lead[(n as usize).min(9)].as_bytes(),
-            Class::Continuation { k, .. } => self.continuation[(k as usize).min(6)].as_bytes(),
-            Class::Error(_) => self.error.as_bytes(),
+            Class::Lead(n) => &self.lead[(n as usize).min(9)],
+            Class::Continuation { k, .. } => &self.continuation[(k as usize).min(6)],
+            Class::Error(_) => &self.error,
         }
     }
+}
+
+/// `bytes` at the start of `N` zeros, and its length (cut to `N`).
+fn fixed<const N: usize>(bytes: &[u8]) -> ([u8; N], usize) {
+    let mut out = [0; N];
+    let len = bytes.len().min(N);
+    out[..len].copy_from_slice(&bytes[..len]);
+    (out, len)
 }
 
 /// An SGR sequence that sets exactly `style` (it resets first, so styles never mix).
@@ -550,20 +561,59 @@ const HEX: [[u8; 2]; 256] = {
     table
 };
 
+/// A byte buffer written with fixed-size copies: [`Buf::put`] stores `N` bytes and keeps
+/// the first `used`, which compiles to a few moves where `extend_from_slice` of a short
+/// slice of unknown length calls memcpy. The owner reserves the slack first.
+struct Buf {
+    bytes: Vec<u8>,
+    len: usize,
+}
+
+impl Buf {
+    fn new() -> Buf {
+        Buf {
+            bytes: Vec::new(),
+            len: 0,
+        }
+    }
+
+    /// Makes room for `n` more bytes.
+    fn reserve(&mut self, n: usize) {
+        if self.bytes.len() < self.len + n {
+            self.bytes.resize(self.len + n, 0);
+        }
+    }
+
+    #[inline]
+    fn put<const N: usize>(&mut self, chunk: &[u8; N], used: usize) {
+        self.bytes[self.len..self.len + N].copy_from_slice(chunk);
+        self.len += used;
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
 /// One pane's text for the current row, with the style last switched to.
 struct Pane {
-    bytes: Vec<u8>,
+    bytes: Buf,
     style: StyleId,
 }
 
 impl Pane {
-    fn new(capacity: usize) -> Pane {
+    fn new() -> Pane {
         Pane {
-            bytes: Vec::with_capacity(capacity),
+            bytes: Buf::new(),
             style: PLAIN,
         }
     }
 }
+
+/// The most a pane or the marker line can hold per byte of a row, escapes included, and
+/// the most a single `put` writes beyond what it keeps.
+const PANE_BYTES_PER_CELL: usize = 128;
+const PUT_SLACK: usize = 256;
 
 /// Turns the cells of [`view::visit`] into lines of text in `out`.
 struct Printer {
@@ -579,6 +629,7 @@ struct Printer {
     hex: Pane,
     class: Pane,
     text: Pane,
+    marker: Pane,
     errors: Vec<ErrorSpan>,
 }
 
@@ -592,9 +643,10 @@ impl Printer {
             base: 0,
             row: None,
             cells: 0,
-            hex: Pane::new(3 * width + 64),
-            class: Pane::new(3 * width + 64),
-            text: Pane::new(8 * width + 64),
+            hex: Pane::new(),
+            class: Pane::new(),
+            text: Pane::new(),
+            marker: Pane::new(),
             errors: Vec::with_capacity(width),
         }
     }
@@ -629,8 +681,8 @@ impl Printer {
         ];
         for (pane, gap) in panes {
             switch(color, palette, pane, PLAIN);
-            out.extend_from_slice(&pane.bytes);
-            pane.bytes.clear();
+            out.extend_from_slice(pane.bytes.as_slice());
+            pane.bytes.len = 0;
             pad(out, gap);
         }
         out.push(b'\n');
@@ -643,38 +695,37 @@ impl Printer {
     /// The line under a row with errors: markers under the hex pane, kinds after them.
     fn marker_line(&mut self, digits: usize) {
         let (color, sgr) = (self.format.color, &self.palette);
-        let mut line = Pane {
-            bytes: std::mem::take(&mut self.out),
-            style: PLAIN,
-        };
-        pad(&mut line.bytes, digits + 2);
+        let line = &mut self.marker;
+        line.style = PLAIN;
+        line.bytes.len = 0;
+        line.bytes
+            .reserve(self.format.width * PANE_BYTES_PER_CELL + PUT_SLACK);
+        put_spaces(&mut line.bytes, digits + 2);
         let mut column = 0;
         for span in &self.errors {
             let at = 3 * span.col;
-            pad(&mut line.bytes, at - column);
-            switch(color, sgr, &mut line, MARKER + span.kind.index() as u8);
-            for k in 0..span.len {
-                if k > 0 {
-                    line.bytes.push(b'~');
-                }
-                let mark = if k == 0 && span.head { b"^^" } else { b"~~" };
-                line.bytes.extend_from_slice(mark);
+            put_spaces(&mut line.bytes, at - column);
+            switch(color, sgr, line, MARKER + span.kind.index() as u8);
+            line.bytes.put(if span.head { b"^^" } else { b"~~" }, 2);
+            for _ in 1..span.len {
+                line.bytes.put(b"~~~", 3);
             }
             column = at + 3 * span.len - 1;
         }
-        switch(color, sgr, &mut line, PLAIN);
-        pad(&mut line.bytes, 3 * self.format.width + 1 - column);
+        switch(color, sgr, line, PLAIN);
+        put_spaces(&mut line.bytes, 3 * self.format.width + 1 - column);
         for (i, span) in self.errors.iter().enumerate() {
             if i > 0 {
-                switch(color, sgr, &mut line, PLAIN);
-                line.bytes.extend_from_slice(b", ");
+                switch(color, sgr, line, PLAIN);
+                line.bytes.put(b", ", 2);
             }
-            switch(color, sgr, &mut line, MARKER + span.kind.index() as u8);
-            line.bytes.extend_from_slice(span.kind.name().as_bytes());
+            switch(color, sgr, line, MARKER + span.kind.index() as u8);
+            let (name, len) = &sgr.names[span.kind.index()];
+            line.bytes.put(name, *len);
         }
-        switch(color, sgr, &mut line, PLAIN);
-        line.bytes.push(b'\n');
-        self.out = line.bytes;
+        switch(color, sgr, line, PLAIN);
+        line.bytes.put(b"\n", 1);
+        self.out.extend_from_slice(line.bytes.as_slice());
         self.errors.clear();
     }
 }
@@ -684,8 +735,19 @@ impl Printer {
 fn switch(color: bool, palette: &Palette, pane: &mut Pane, style: StyleId) {
     let style = palette.alias[style as usize];
     if color && pane.style != style {
-        pane.bytes.extend_from_slice(&palette.sgr[style as usize]);
+        let (sgr, len) = &palette.sgr_fixed[style as usize];
+        pane.bytes.put(sgr, *len);
         pane.style = style;
+    }
+}
+
+/// Up to 128 spaces at a time.
+fn put_spaces(buf: &mut Buf, mut n: usize) {
+    const SPACES: [u8; 128] = [b' '; 128];
+    while n > 0 {
+        let k = n.min(128);
+        buf.put(&SPACES, k);
+        n -= k;
     }
 }
 
@@ -693,6 +755,10 @@ impl CellSink for Printer {
     fn row(&mut self, offset: u64, _len: usize) {
         self.end_row();
         self.row = Some(self.base + offset);
+        let room = self.format.width * PANE_BYTES_PER_CELL + PUT_SLACK;
+        for pane in [&mut self.hex, &mut self.class, &mut self.text] {
+            pane.bytes.reserve(room);
+        }
     }
 
     fn error(&mut self, span: ErrorSpan) {
@@ -705,16 +771,15 @@ impl CellSink for Printer {
         let sgr = &self.palette;
         switch(color, sgr, &mut self.hex, role_id(cell.role));
         let [hi, lo] = HEX[cell.byte as usize];
-        self.hex.bytes.extend_from_slice(&[hi, lo, b' ']);
+        self.hex.bytes.put(&[hi, lo, b' ', 0], 3);
         let style = match cell.class {
             Class::Error(kind) => CLASS_ERROR + kind.index() as u8,
             Class::Lead(_) => role_id(cell.role),
             Class::Continuation { .. } => role_id(Role::Continuation),
         };
         switch(color, sgr, &mut self.class, style);
-        self.class
-            .bytes
-            .extend_from_slice(self.palette.class_symbol(cell.class));
+        let symbol = self.palette.class_symbol(cell.class);
+        self.class.bytes.put(&symbol.bytes, symbol.len as usize);
         self.cells += 1;
     }
 
@@ -726,16 +791,17 @@ impl CellSink for Printer {
         if let Some(glyph) = &run.glyph {
             switch(color, sgr, &mut self.text, glyph_id(glyph.class));
             if self.format.ascii {
-                self.text.bytes.push(ascii_glyph(glyph));
+                self.text.bytes.put(&[ascii_glyph(glyph)], 1);
                 rest += run.covered();
             } else {
-                self.text.bytes.extend_from_slice(glyph.as_bytes());
+                self.text.bytes.put(glyph.padded(), glyph.len());
             }
         }
         if rest > 0 {
             switch(color, sgr, &mut self.text, DIM);
+            let (filler, len) = &self.palette.filler;
             for _ in 0..rest {
-                self.text.bytes.extend_from_slice(self.palette.filler);
+                self.text.bytes.put(filler, *len);
             }
         }
     }

@@ -127,6 +127,18 @@ impl InlineGlyph {
         }
     }
 
+    /// The glyph's text in the first [`InlineGlyph::len`] of 8 bytes (the rest are zero):
+    /// for printers that copy a fixed 8 bytes and keep `len` of them.
+    pub fn padded(&self) -> &[u8; 8] {
+        &self.bytes
+    }
+
+    /// The length of the glyph's text in bytes, 1 to 8.
+    #[allow(clippy::len_without_is_empty)] // never empty
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
     /// The glyph's text as UTF-8 bytes.
     pub fn as_bytes(&self) -> &[u8] {
         &self.bytes[..self.len as usize]
