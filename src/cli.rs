@@ -7,10 +7,11 @@ use clap::{Parser, Subcommand};
 
 use crate::cmd::at::AtOptions;
 use crate::cmd::check::CheckOptions;
+use crate::cmd::dump::DumpOptions;
 use crate::cmd::explain::{ExplainOptions, Query};
 use crate::cmd::Input;
+use crate::color::ColorChoice;
 use crate::decode::Dialect;
-use crate::tui::ColorChoice;
 
 mod generate;
 pub use generate::{generate, page_commands, Generate};
@@ -28,7 +29,7 @@ const DIALECT_HELP: &str =
 a marker on every error and the sequence length class of every byte, in the UTF-8 family's \
 dialects (UTF-8, CESU-8, Modified UTF-8, WTF-8, RFC 2279).",
     args_conflicts_with_subcommands = true,
-    after_help = "Examples:\n  hexrune check notes.txt          is it valid UTF-8? where are the errors?\n  hexrune check --json *.log       one JSON object per error, then a summary per file\n  hexrune at dump.bin 0x1f3a       the unit containing offset 0x1f3a, as JSON\n  hexrune check -d cesu8 db.txt    validate CESU-8\n  hexrune explain e2 82 ac         the bits, roles and units of three bytes in every dialect\n  hexrune explain --char U+1F600   how one character is encoded, bit by bit\n  hexrune completions bash         a completion script for your shell"
+    after_help = "Examples:\n  hexrune check notes.txt          is it valid UTF-8? where are the errors?\n  hexrune check --json *.log       one JSON object per error, then a summary per file\n  hexrune at dump.bin 0x1f3a       the unit containing offset 0x1f3a, as JSON\n  hexrune check -d cesu8 db.txt    validate CESU-8\n  hexrune explain e2 82 ac         the bits, roles and units of three bytes in every dialect\n  hexrune explain --char U+1F600   how one character is encoded, bit by bit\n  hexrune dump notes.txt           the viewer's panes as text, a marker under every error\n  hexrune completions bash         a completion script for your shell"
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -107,6 +108,42 @@ hexrune explain --json --char U+D800",
         #[arg(long)]
         json: bool,
     },
+    /// Print the viewer's panes as text: offset, hex, class lane, text, error markers
+    #[command(
+        long_about = "Print the viewer's panes as text: the offset, the bytes in hex coloured by role, \
+the class lane, the decoded text with the viewer's safe placeholders, and under every row that \
+holds an error a marker line naming each error's kind. Streams over inputs of any size, \
+standard input included.",
+        after_help = "Examples:\n  hexrune dump notes.txt\n  hexrune dump --offset 0x1b --length 32 notes.txt\n  \
+cat db.txt | hexrune dump --dialect cesu8 --width 8\n  hexrune dump --ascii --color never big.log | head"
+    )]
+    Dump {
+        #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = parse_dialect, help = DIALECT_HELP)]
+        dialect: Dialect,
+
+        /// First byte to print, decimal or 0x-prefixed hex (inside a character: decoded from its start)
+        #[arg(short, long, value_name = "N", default_value = "0", value_parser = parse_offset)]
+        offset: u64,
+
+        /// How many bytes to print, decimal or 0x-prefixed hex (default: to the end)
+        #[arg(short = 'n', long, value_name = "N", value_parser = parse_offset)]
+        length: Option<u64>,
+
+        /// Bytes per row
+        #[arg(short, long, value_name = "N", default_value = "16", value_parser = ["8", "16", "32"])]
+        width: String,
+
+        /// When to colour: auto (a terminal, unless NO_COLOR is set), always, never
+        #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
+        color: String,
+
+        /// Print only ASCII (stand-ins for every other symbol; see docs/dump.md)
+        #[arg(long)]
+        ascii: bool,
+
+        /// File to print (`-` or none: standard input)
+        file: Option<PathBuf>,
+    },
     /// Print a completion script for a shell
     #[command(
         after_help = "Examples:\n  hexrune completions bash > ~/.local/share/bash-completion/completions/hexrune\n  \
@@ -143,6 +180,8 @@ pub enum Config {
     At(AtOptions),
     /// `hexrune explain`.
     Explain(ExplainOptions),
+    /// `hexrune dump`.
+    Dump(DumpOptions),
     /// `hexrune completions` and `hexrune man`: text generated from the command line itself.
     Generate(Generate),
 }
@@ -190,6 +229,24 @@ impl Args {
                     None => Query::Bytes(bytes.join(" ")),
                 },
                 json,
+            }),
+            Some(Command::Dump {
+                dialect,
+                offset,
+                length,
+                width,
+                color,
+                ascii,
+                file,
+            }) => Config::Dump(DumpOptions {
+                input: file.map_or(Input::Stdin, Input::from_arg),
+                dialect,
+                offset,
+                length,
+                // clap accepted only the listed values.
+                width: width.parse().unwrap_or(16),
+                color: ColorChoice::from_name(&color).unwrap_or(ColorChoice::Auto),
+                ascii,
             }),
             Some(Command::Completions { shell }) => Config::Generate(Generate::Completions(shell)),
             Some(Command::Man { command }) => Config::Generate(Generate::Man(command)),

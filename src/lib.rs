@@ -17,6 +17,7 @@
 
 pub mod cli;
 pub mod cmd;
+pub mod color;
 pub mod decode;
 pub mod demo;
 pub mod index;

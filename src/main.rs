@@ -29,6 +29,7 @@ fn main() -> ExitCode {
         Config::Check(options) => cmd::check::run(options, &mut out, &mut err),
         Config::At(options) => cmd::at::run(options, &mut out, &mut err),
         Config::Explain(options) => cmd::explain::run(options, &mut out, &mut err),
+        Config::Dump(options) => cmd::dump::run(options, &mut out, &mut err),
         Config::Generate(what) => hexrune::cli::generate(what, &mut out, &mut err),
         Config::View { .. } => unreachable!("handled above"),
     };

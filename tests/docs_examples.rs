@@ -1,6 +1,6 @@
-//! The examples in `docs/check.md`, `docs/at.md` and `docs/explain.md` are real: every
-//! ```` ```console ```` block there is a command (`$ hexrune ...`) and its exact output,
-//! and this test runs each one and compares. The sample files are made from the `printf`
+//! The examples in `docs/check.md`, `docs/at.md`, `docs/explain.md` and `docs/dump.md` are
+//! real: every ```` ```console ```` block there is a command (`$ hexrune ...`) and its exact
+//! output, and this test runs each one and compares. The sample files are made from the `printf`
 //! lines the pages themselves show.
 //!
 //! After a deliberate change of output, `HEXRUNE_BLESS_DOCS=1 cargo test --test
@@ -10,7 +10,7 @@ use std::path::Path;
 
 use assert_cmd::Command;
 
-const PAGES: [&str; 3] = ["check.md", "at.md", "explain.md"];
+const PAGES: [&str; 4] = ["check.md", "at.md", "explain.md", "dump.md"];
 
 fn docs() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("docs")

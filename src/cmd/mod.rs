@@ -7,6 +7,7 @@
 
 pub mod at;
 pub mod check;
+pub mod dump;
 pub mod explain;
 
 use std::io::{self, Write};

@@ -22,9 +22,10 @@ use crate::view::glyph::{sanitize, GlyphClass, FILLER};
 use crate::view::map::{cells_in_view, Shade};
 use crate::view::{self, error_letter, Class, Detail, Meaning, Options, Role, Row, TextCell};
 
-/// Styles, with or without colour.
-struct Theme {
-    color: bool,
+/// Styles, with or without colour. `hexrune dump` prints with these styles too, so the
+/// viewer and the dump colour every cell alike.
+pub(crate) struct Theme {
+    pub(crate) color: bool,
 }
 
 impl Theme {
@@ -36,7 +37,7 @@ impl Theme {
         }
     }
 
-    fn role(&self, role: Role) -> Style {
+    pub(crate) fn role(&self, role: Role) -> Style {
         match role {
             Role::Null => self.fg(Color::DarkGray),
             Role::AsciiPrintable => self.fg(Color::Cyan),
@@ -48,7 +49,7 @@ impl Theme {
         }
     }
 
-    fn error(&self, kind: Option<ErrorKind>) -> Style {
+    pub(crate) fn error(&self, kind: Option<ErrorKind>) -> Style {
         let color = match kind {
             None | Some(ErrorKind::InvalidByte) => Color::LightRed,
             Some(ErrorKind::UnexpectedContinuation) => Color::Red,
@@ -63,7 +64,7 @@ impl Theme {
         self.fg(color)
     }
 
-    fn glyph(&self, class: GlyphClass) -> Style {
+    pub(crate) fn glyph(&self, class: GlyphClass) -> Style {
         match class {
             GlyphClass::Plain => Style::new(),
             GlyphClass::Space => self.fg(Color::Green),
@@ -78,7 +79,7 @@ impl Theme {
         }
     }
 
-    fn dim(&self) -> Style {
+    pub(crate) fn dim(&self) -> Style {
         self.fg(Color::DarkGray)
     }
 

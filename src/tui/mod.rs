@@ -29,46 +29,7 @@ use ratatui::layout::Rect;
 use crate::decode::Dialect;
 use crate::source::{Access, Source};
 
-/// Whether colours are wanted: not when `NO_COLOR` is set to anything non-empty.
-pub fn color_wanted() -> bool {
-    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-}
-
-/// When to use colours (`--color`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ColorChoice {
-    /// Unless `NO_COLOR` is set (the viewer always draws on a terminal).
-    #[default]
-    Auto,
-    /// Always.
-    Always,
-    /// Never.
-    Never,
-}
-
-impl ColorChoice {
-    /// Every choice's name, as `--color` takes it.
-    pub const NAMES: [&'static str; 3] = ["auto", "always", "never"];
-
-    /// Parses `auto`, `always` or `never`.
-    pub fn from_name(name: &str) -> Option<ColorChoice> {
-        match name {
-            "auto" => Some(ColorChoice::Auto),
-            "always" => Some(ColorChoice::Always),
-            "never" => Some(ColorChoice::Never),
-            _ => None,
-        }
-    }
-
-    /// Whether to use colours, asking the environment for `Auto`.
-    pub fn wanted(self) -> bool {
-        match self {
-            ColorChoice::Auto => color_wanted(),
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-        }
-    }
-}
+pub use crate::color::ColorChoice;
 
 /// How the viewer starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,7 +55,7 @@ pub fn run(source: Source, options: Options) -> io::Result<()> {
         source,
         options.dialect,
         Rect::new(0, 0, size.width, size.height),
-        options.color.wanted(),
+        options.color.enabled_here(true),
     );
     let result = event_loop(&mut term, &mut app, &signals);
     terminal::leave();

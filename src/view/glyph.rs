@@ -68,21 +68,9 @@ pub const ERROR_GLYPH: &str = "\u{FFFD}";
 pub const CUT_GLYPH: &str = "\u{2026}";
 
 impl Glyph {
-    fn new(text: impl Into<String>, width: u8, class: GlyphClass) -> Glyph {
-        Glyph {
-            text: text.into(),
-            width,
-            class,
-        }
-    }
-
-    fn symbol(c: char, class: GlyphClass) -> Glyph {
-        Glyph::new(c, 1, class)
-    }
-
     /// The glyph of an error unit.
     pub fn error() -> Glyph {
-        Glyph::new(ERROR_GLYPH, 1, GlyphClass::Error)
+        InlineGlyph::error().into()
     }
 
     /// This glyph, or a one-column stand-in when it is wider than `columns` (at least 1).
@@ -90,7 +78,85 @@ impl Glyph {
         if (self.width as usize) <= columns.max(1) {
             self
         } else {
-            Glyph::new(CUT_GLYPH, 1, GlyphClass::Cut)
+            InlineGlyph::cut().into()
+        }
+    }
+}
+
+/// A [`Glyph`] held inline, without allocating: what [`inline_glyph`] computes and
+/// [`glyph`] turns into a `Glyph`. The view builds cells from this type, so a dump of a
+/// huge file allocates nothing per character. Its text is at most 8 bytes of UTF-8 (the
+/// longest glyph, a dotted circle and a combining mark, is 7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InlineGlyph {
+    bytes: [u8; 8],
+    len: u8,
+    /// Display width in cells, 1 or 2.
+    pub width: u8,
+    /// What the glyph stands for.
+    pub class: GlyphClass,
+}
+
+impl InlineGlyph {
+    fn symbol(c: char, width: u8, class: GlyphClass) -> InlineGlyph {
+        let mut bytes = [0; 8];
+        let len = c.encode_utf8(&mut bytes).len() as u8;
+        InlineGlyph {
+            bytes,
+            len,
+            width,
+            class,
+        }
+    }
+
+    /// The glyph of an error unit.
+    pub fn error() -> InlineGlyph {
+        InlineGlyph::symbol('\u{FFFD}', 1, GlyphClass::Error)
+    }
+
+    fn cut() -> InlineGlyph {
+        InlineGlyph::symbol('\u{2026}', 1, GlyphClass::Cut)
+    }
+
+    /// This glyph, or a one-column stand-in when it is wider than `columns` (at least 1).
+    pub fn fit(self, columns: usize) -> InlineGlyph {
+        if (self.width as usize) <= columns.max(1) {
+            self
+        } else {
+            InlineGlyph::cut()
+        }
+    }
+
+    /// The glyph's text in the first [`InlineGlyph::len`] of 8 bytes (the rest are zero):
+    /// for printers that copy a fixed 8 bytes and keep `len` of them.
+    pub fn padded(&self) -> &[u8; 8] {
+        &self.bytes
+    }
+
+    /// The length of the glyph's text in bytes, 1 to 8.
+    #[allow(clippy::len_without_is_empty)] // never empty
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// The glyph's text as UTF-8 bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len as usize]
+    }
+
+    /// The glyph's text.
+    pub fn as_str(&self) -> &str {
+        // Built only from `char`s, so always UTF-8; the fallback is never taken.
+        std::str::from_utf8(self.as_bytes()).unwrap_or(ERROR_GLYPH)
+    }
+}
+
+impl From<InlineGlyph> for Glyph {
+    fn from(g: InlineGlyph) -> Glyph {
+        Glyph {
+            text: g.as_str().to_string(),
+            width: g.width,
+            class: g.class,
         }
     }
 }
@@ -106,39 +172,47 @@ impl Glyph {
 /// assert_eq!((g.text.as_str(), g.width, g.class), ("中", 2, GlyphClass::Plain));
 /// ```
 pub fn glyph(cp: CodePoint) -> Glyph {
+    inline_glyph(cp).into()
+}
+
+/// [`glyph`] without allocating.
+pub fn inline_glyph(cp: CodePoint) -> InlineGlyph {
+    let symbol = |c: char, class: GlyphClass| InlineGlyph::symbol(c, 1, class);
     let value = cp.value();
     if cp > CodePoint::MAX_UNICODE {
-        return Glyph::symbol('\u{207A}', GlyphClass::NonUnicode); // ⁺
+        return symbol('\u{207A}', GlyphClass::NonUnicode); // ⁺
     }
     let Some(c) = cp.to_char() else {
-        return Glyph::symbol('\u{2E2}', GlyphClass::Surrogate); // ˢ
+        return symbol('\u{2E2}', GlyphClass::Surrogate); // ˢ
     };
     match value {
-        0x00..=0x1F => return Glyph::symbol(control_picture(value), GlyphClass::Control),
-        0x20 => return Glyph::symbol(' ', GlyphClass::Plain),
-        0x7F => return Glyph::symbol('\u{2421}', GlyphClass::Control), // ␡
-        0x80..=0x9F => return Glyph::symbol('\u{2327}', GlyphClass::Control), // ⌧
+        0x00..=0x1F => return symbol(control_picture(value), GlyphClass::Control),
+        // Printable ASCII is itself (all of it is one column and none is a mark or format
+        // character): the common case, answered before the category tables.
+        0x20..=0x7E => return symbol(c, GlyphClass::Plain),
+        0x7F => return symbol('\u{2421}', GlyphClass::Control), // ␡
+        0x80..=0x9F => return symbol('\u{2327}', GlyphClass::Control), // ⌧
         0xFE00..=0xFE0F | 0xE0100..=0xE01EF | 0x180B..=0x180F => {
-            return Glyph::symbol('\u{1D5B}', GlyphClass::Selector); // ᵛ
+            return symbol('\u{1D5B}', GlyphClass::Selector); // ᵛ
         }
         _ => {}
     }
     match get_general_category(c) {
-        GeneralCategory::Format => Glyph::symbol(format_mark(value), GlyphClass::Format),
+        GeneralCategory::Format => symbol(format_mark(value), GlyphClass::Format),
         GeneralCategory::NonspacingMark | GeneralCategory::EnclosingMark => on_dotted_circle(c),
-        GeneralCategory::SpacingMark => Glyph::symbol('\u{25CC}', GlyphClass::Mark),
-        GeneralCategory::Unassigned => Glyph::symbol('\u{2204}', GlyphClass::Unassigned), // ∄
-        GeneralCategory::PrivateUse => Glyph::symbol('\u{1D56}', GlyphClass::PrivateUse), // ᵖ
-        GeneralCategory::Surrogate => Glyph::symbol('\u{2E2}', GlyphClass::Surrogate),
-        GeneralCategory::Control => Glyph::symbol('\u{2327}', GlyphClass::Control),
+        GeneralCategory::SpacingMark => symbol('\u{25CC}', GlyphClass::Mark),
+        GeneralCategory::Unassigned => symbol('\u{2204}', GlyphClass::Unassigned), // ∄
+        GeneralCategory::PrivateUse => symbol('\u{1D56}', GlyphClass::PrivateUse), // ᵖ
+        GeneralCategory::Surrogate => symbol('\u{2E2}', GlyphClass::Surrogate),
+        GeneralCategory::Control => symbol('\u{2327}', GlyphClass::Control),
         GeneralCategory::LineSeparator | GeneralCategory::ParagraphSeparator => {
-            Glyph::symbol('\u{23CE}', GlyphClass::Space) // ⏎
+            symbol('\u{23CE}', GlyphClass::Space) // ⏎
         }
-        GeneralCategory::SpaceSeparator => Glyph::symbol('\u{2423}', GlyphClass::Space), // ␣
+        GeneralCategory::SpaceSeparator => symbol('\u{2423}', GlyphClass::Space), // ␣
         _ => match c.width() {
-            Some(w @ 1..=2) => Glyph::new(c, w as u8, GlyphClass::Plain),
+            Some(w @ 1..=2) => InlineGlyph::symbol(c, w as u8, GlyphClass::Plain),
             // Zero-width letters (conjoining jamo) would join their neighbours.
-            _ => Glyph::symbol('\u{1DA0}', GlyphClass::Format), // ᶠ
+            _ => symbol('\u{1DA0}', GlyphClass::Format), // ᶠ
         },
     }
 }
@@ -164,14 +238,17 @@ fn format_mark(value: u32) -> char {
 
 /// A combining mark on U+25CC DOTTED CIRCLE, when the pair is exactly one column wide;
 /// otherwise the circle alone.
-fn on_dotted_circle(mark: char) -> Glyph {
-    let mut text = String::from('\u{25CC}');
-    text.push(mark);
+fn on_dotted_circle(mark: char) -> InlineGlyph {
+    let mut glyph = InlineGlyph::symbol('\u{25CC}', 1, GlyphClass::Mark);
+    let mut pair = [0u8; 8];
+    let circle = '\u{25CC}'.encode_utf8(&mut pair).len();
+    let both = circle + mark.encode_utf8(&mut pair[circle..]).len();
+    let text = std::str::from_utf8(&pair[..both]).unwrap_or_default();
     if mark.width() == Some(0) && text.width() == 1 {
-        Glyph::new(text, 1, GlyphClass::Mark)
-    } else {
-        Glyph::symbol('\u{25CC}', GlyphClass::Mark)
+        glyph.bytes = pair;
+        glyph.len = both as u8;
     }
+    glyph
 }
 
 /// Makes any string safe to draw (a file name, a typed search): every character passes

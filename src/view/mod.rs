@@ -22,8 +22,8 @@ pub use detail::{detail, Detail, Meaning};
 
 use std::ops::Range;
 
-use crate::decode::{Dialect, ErrorKind, Unit, UnitKind};
-use glyph::{Glyph, GlyphClass};
+use crate::decode::{CodePoint, Dialect, ErrorKind, Unit, UnitKind};
+use glyph::{Glyph, GlyphClass, InlineGlyph};
 
 /// What a byte is, for its colour in the hex pane (hexyl's categories for ASCII, extended
 /// with the roles a byte plays in UTF-8).
@@ -156,98 +156,227 @@ pub fn rows(
     width: usize,
     options: Options,
 ) -> Vec<Row> {
+    let mut sink = RowsSink(Vec::new());
+    visit(bytes, dialect, window, width, options, &mut sink);
+    sink.0
+}
+
+/// Builds [`Row`]s from the cells [`visit`] hands out.
+struct RowsSink(Vec<Row>);
+
+impl RowsSink {
+    fn last(&mut self) -> &mut Row {
+        self.0
+            .last_mut()
+            .expect("visit starts a row before its cells")
+    }
+}
+
+impl CellSink for RowsSink {
+    fn row(&mut self, offset: u64, len: usize) {
+        self.0.push(Row {
+            offset,
+            cells: Vec::with_capacity(len),
+            text: Vec::with_capacity(len),
+            errors: Vec::new(),
+        });
+    }
+
+    fn error(&mut self, span: ErrorSpan) {
+        self.last().errors.push(span);
+    }
+
+    fn byte(&mut self, cell: ByteCell) {
+        self.last().cells.push(cell);
+    }
+
+    fn text(&mut self, run: TextRun) {
+        let text = &mut self.last().text;
+        if let Some(glyph) = run.glyph {
+            text.push(TextCell::Glyph(glyph.into()));
+        }
+        text.extend((0..run.covered()).map(|_| TextCell::Covered));
+        text.extend((0..run.fillers()).map(|_| TextCell::Filler));
+    }
+}
+
+/// The text of one unit's part on one row: the unit's glyph if its lead is on this row
+/// (fitted to the columns it owns here), then fillers for the rest of its `columns`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextRun {
+    /// The glyph, on the row of the unit's lead (or its first byte in the window).
+    pub glyph: Option<InlineGlyph>,
+    /// The columns this part of the unit owns on the row, 1 or more.
+    pub columns: usize,
+}
+
+impl TextRun {
+    /// Columns covered by the second half of a wide glyph: 0 or 1.
+    pub fn covered(&self) -> usize {
+        self.glyph.map_or(0, |g| g.width as usize - 1)
+    }
+
+    /// Columns drawn with [`glyph::FILLER`].
+    pub fn fillers(&self) -> usize {
+        self.columns - self.glyph.map_or(0, |g| g.width as usize)
+    }
+}
+
+/// What [`visit`] hands its cells to, in order. Each row is announced by [`CellSink::row`]
+/// before its cells; then, unit by unit left to right, the unit's [`ErrorSpan`] (for an
+/// error unit), one [`ByteCell`] per byte, and one [`TextRun`].
+pub trait CellSink {
+    /// A row starts at `offset`, holding `len` bytes (the width, or fewer on the last row).
+    fn row(&mut self, offset: u64, len: usize);
+    /// An error unit's part on the current row.
+    fn error(&mut self, span: ErrorSpan);
+    /// The next byte of the current row.
+    fn byte(&mut self, cell: ByteCell);
+    /// The text of the unit whose bytes were just given, on the current row.
+    fn text(&mut self, run: TextRun);
+}
+
+/// The cells of `bytes[window]`, `width` bytes per row from `window.start`, decoded in
+/// `dialect` with context from outside the window, handed to `sink` without allocating:
+/// [`rows`] collects them, `hexrune dump` prints them as they come.
+///
+/// Decoding reads at most 8 bytes before `window.start` and 8 bytes after `window.end`
+/// (resync looks back up to 5 bytes, WTF-8 looks 3 more behind a unit for a surrogate
+/// pair; a 6-byte unit at the end reads 5 past it), so a caller holding a bounded buffer of
+/// the input with that much context on each side gets the cells of the whole input.
+pub fn visit(
+    bytes: &[u8],
+    dialect: Dialect,
+    window: Range<u64>,
+    width: usize,
+    options: Options,
+    sink: &mut impl CellSink,
+) {
     let len = bytes.len() as u64;
     let start = window.start.min(len);
     let end = window.end.min(len);
     let width = width.max(1);
     if start >= end {
-        return Vec::new();
+        return;
     }
-    let mut out: Vec<Row> = (start..end)
-        .step_by(width)
-        .map(|offset| {
-            let n = (end - offset).min(width as u64) as usize;
-            Row {
-                offset,
-                cells: Vec::with_capacity(n),
-                text: Vec::with_capacity(n),
-                errors: Vec::new(),
-            }
-        })
-        .collect();
+    let mut placer = Placer {
+        start,
+        end,
+        width,
+        options,
+        row: start,
+        next_row: start,
+        glyphs: GlyphCache::new(),
+    };
     for unit in dialect.units_from(bytes, start as usize) {
         if unit.start as u64 >= end {
             break;
         }
-        place_unit(&mut out, bytes, &unit, start, end, width, options);
+        placer.place(bytes, &unit, sink);
     }
-    out
 }
 
-/// Puts the cells of one unit into the rows it touches.
-fn place_unit(
-    out: &mut [Row],
-    bytes: &[u8],
-    unit: &Unit,
+/// Context [`visit`] may read before a window's start and after its end: see its docs.
+pub const CONTEXT: usize = 8;
+
+/// The state of one [`visit`].
+struct Placer {
     start: u64,
     end: u64,
     width: usize,
     options: Options,
-) {
-    let unit_start = unit.start as u64;
-    let first = unit_start.max(start);
-    let last = (unit_start + unit.len as u64).min(end);
-    let selected = options
-        .cursor
-        .is_some_and(|c| c >= unit_start && c < unit_start + unit.len as u64);
-    // Drawn once, on the row of the lead; a unit whose lead lies before the window shows
-    // only fillers.
-    let mut pending_glyph = (unit_start >= start).then(|| unit_glyph(unit));
-    let mut offset = first;
-    while offset < last {
-        let row_index = ((offset - start) / width as u64) as usize;
-        let row = &mut out[row_index];
-        let row_end = (row.offset + width as u64).min(last);
-        let col = (offset - row.offset) as usize;
-        let span = (row_end - offset) as usize;
-        if let UnitKind::Error(kind) = unit.kind {
-            row.errors.push(ErrorSpan {
-                col,
-                len: span,
-                kind,
-                head: offset == unit_start,
-            });
-        }
-        for at in offset..row_end {
-            let k = (at - unit_start) as u8;
-            row.cells.push(ByteCell {
-                offset: at,
-                byte: bytes[at as usize],
-                role: role(unit, k, bytes[at as usize]),
-                class: class(unit, k),
-                unit_start,
-                unit_len: unit.len,
-                selected,
-            });
-        }
-        match pending_glyph.take() {
-            Some(glyph) => {
-                let glyph = glyph.fit(span);
-                let w = glyph.width as usize;
-                row.text.push(TextCell::Glyph(glyph));
-                row.text.extend((1..w).map(|_| TextCell::Covered));
-                row.text.extend((w..span).map(|_| TextCell::Filler));
+    /// The offset of the current row.
+    row: u64,
+    /// The offset of the next row to announce.
+    next_row: u64,
+    glyphs: GlyphCache,
+}
+
+impl Placer {
+    /// Hands out the cells of one unit, on the rows it touches.
+    fn place(&mut self, bytes: &[u8], unit: &Unit, sink: &mut impl CellSink) {
+        let unit_start = unit.start as u64;
+        let first = unit_start.max(self.start);
+        let last = (unit_start + unit.len as u64).min(self.end);
+        let selected = self
+            .options
+            .cursor
+            .is_some_and(|c| c >= unit_start && c < unit_start + unit.len as u64);
+        // Drawn once, on the row of the lead; a unit whose lead lies before the window shows
+        // only fillers.
+        let mut pending_glyph = (unit_start >= self.start).then(|| self.unit_glyph(unit));
+        let mut offset = first;
+        while offset < last {
+            if offset == self.next_row {
+                let n = (self.end - offset).min(self.width as u64) as usize;
+                sink.row(offset, n);
+                self.row = offset;
+                self.next_row = offset + n as u64;
             }
-            None => row.text.extend((0..span).map(|_| TextCell::Filler)),
+            let row_end = self.next_row.min(last);
+            let col = (offset - self.row) as usize;
+            let span = (row_end - offset) as usize;
+            if let UnitKind::Error(kind) = unit.kind {
+                sink.error(ErrorSpan {
+                    col,
+                    len: span,
+                    kind,
+                    head: offset == unit_start,
+                });
+            }
+            for at in offset..row_end {
+                let k = (at - unit_start) as u8;
+                let byte = bytes[at as usize];
+                sink.byte(ByteCell {
+                    offset: at,
+                    byte,
+                    role: role(unit, k, byte),
+                    class: class(unit, k),
+                    unit_start,
+                    unit_len: unit.len,
+                    selected,
+                });
+            }
+            sink.text(TextRun {
+                glyph: pending_glyph.take().map(|g| g.fit(span)),
+                columns: span,
+            });
+            offset = row_end;
         }
-        offset = row_end;
+    }
+
+    fn unit_glyph(&mut self, unit: &Unit) -> InlineGlyph {
+        match unit.kind {
+            UnitKind::Scalar(cp) => self.glyphs.get(cp),
+            UnitKind::Error(_) => InlineGlyph::error(),
+        }
     }
 }
 
-fn unit_glyph(unit: &Unit) -> Glyph {
-    match unit.kind {
-        UnitKind::Scalar(cp) => glyph::glyph(cp),
-        UnitKind::Error(_) => Glyph::error(),
+/// A small direct-mapped memo of [`glyph::inline_glyph`], which is a pure function: text
+/// repeats its characters, and the category lookup behind a glyph costs more than a probe.
+struct GlyphCache {
+    slots: [(u32, InlineGlyph); GlyphCache::SLOTS],
+}
+
+impl GlyphCache {
+    const SLOTS: usize = 256;
+
+    fn new() -> GlyphCache {
+        // u32::MAX is no code point (they end at 0x7FFF_FFFF), so every slot starts empty.
+        GlyphCache {
+            slots: [(u32::MAX, InlineGlyph::error()); GlyphCache::SLOTS],
+        }
+    }
+
+    #[inline]
+    fn get(&mut self, cp: CodePoint) -> InlineGlyph {
+        let value = cp.value();
+        let slot = &mut self.slots[value as usize % GlyphCache::SLOTS];
+        if slot.0 != value {
+            *slot = (value, glyph::inline_glyph(cp));
+        }
+        slot.1
     }
 }
 

@@ -1,0 +1,146 @@
+//! `hexrune dump` side by side with hexyl, in the same run, on the same files: multilingual
+//! text and random bytes, with and without colour. Each command runs as a subprocess writing
+//! to /dev/null, best of 3; prints MB/s of input and the ratio to hexyl.
+//!
+//! Run with `cargo bench --bench dump`. hexyl is found on `PATH` (`cargo install hexyl`);
+//! without it, hexrune's figures are printed alone. Set `HEXRUNE_BENCH_MB` to change the
+//! data size (default 256 MiB per data set).
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A small deterministic generator (xorshift64*), so every run measures the same bytes.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+fn multilingual(size: usize, rng: &mut Rng) -> Vec<u8> {
+    const WORDS: &[&str] = &[
+        "the ",
+        "data ",
+        "error ",
+        "naïve ",
+        "café ",
+        "Ελληνικά ",
+        "русский ",
+        "עברית ",
+        "العربية ",
+        "हिन्दी ",
+        "中文字符 ",
+        "日本語の ",
+        "한국어 ",
+        "😀 ",
+        "𝄞 ",
+        "ok.\n",
+    ];
+    let mut out = Vec::with_capacity(size + 64);
+    while out.len() < size {
+        out.extend_from_slice(WORDS[(rng.next() % WORDS.len() as u64) as usize].as_bytes());
+    }
+    out.truncate(size);
+    out
+}
+
+fn random(size: usize, rng: &mut Rng) -> Vec<u8> {
+    let mut out = Vec::with_capacity(size + 8);
+    while out.len() < size {
+        out.extend_from_slice(&rng.next().to_le_bytes());
+    }
+    out.truncate(size);
+    out
+}
+
+/// The best of 3 runs of a command with its output sent to /dev/null, or `None` if it
+/// cannot be started or fails.
+fn best_of_3(program: &str, args: &[&str]) -> Option<Duration> {
+    let mut best: Option<Duration> = None;
+    for _ in 0..3 {
+        let start = Instant::now();
+        let status = Command::new(program)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .ok()?;
+        let took = start.elapsed();
+        if !status.success() {
+            return None;
+        }
+        best = Some(best.map_or(took, |b| b.min(took)));
+    }
+    best
+}
+
+fn mbps(bytes: usize, took: Duration) -> f64 {
+    bytes as f64 / 1e6 / took.as_secs_f64()
+}
+
+fn hexyl_version() -> Option<String> {
+    let out = Command::new("hexyl").arg("--version").output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+fn main() {
+    let mb: usize = std::env::var("HEXRUNE_BENCH_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256);
+    let size = mb << 20;
+    let hexrune = env!("CARGO_BIN_EXE_hexrune");
+    let hexyl = hexyl_version();
+    match &hexyl {
+        Some(v) => println!("reference: {v}"),
+        None => println!("hexyl not found on PATH (cargo install hexyl): hexrune alone"),
+    }
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let sets: [(&str, Vec<u8>); 2] = [
+        ("multilingual", multilingual(size, &mut rng)),
+        ("random", random(size, &mut rng)),
+    ];
+    println!(
+        "{:<13} {:<7} {:>14} {:>12} {:>7}",
+        "data", "colour", "hexrune MB/s", "hexyl MB/s", "ratio"
+    );
+    for (name, bytes) in &sets {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).expect("write the data");
+        let file = path_str(&path);
+        for color in ["never", "always"] {
+            let ours =
+                best_of_3(hexrune, &["dump", "--color", color, &file]).expect("hexrune dump runs");
+            let theirs = hexyl
+                .as_ref()
+                .and_then(|_| best_of_3("hexyl", &["--color", color, &file]));
+            let ours_mbps = mbps(bytes.len(), ours);
+            match theirs {
+                Some(t) => {
+                    let theirs_mbps = mbps(bytes.len(), t);
+                    println!(
+                        "{name:<13} {color:<7} {ours_mbps:>14.1} {theirs_mbps:>12.1} {:>6.1}x",
+                        ours_mbps / theirs_mbps
+                    );
+                }
+                None => println!(
+                    "{name:<13} {color:<7} {ours_mbps:>14.1} {:>12} {:>7}",
+                    "-", "-"
+                ),
+            }
+        }
+        std::fs::remove_file(&path).ok();
+    }
+}
+
+fn path_str(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}

@@ -1,0 +1,970 @@
+//! `hexrune dump [FILE]`: the viewer's panes printed as text, for pipes, logs and diffs.
+//!
+//! Each row is `offset  hex  class  text`, laid out as the viewer lays them out (the hex
+//! pane three columns a byte, the class lane and the text pane one), and a row that holds
+//! an error is followed by a marker line naming every error on it. Every cell comes from
+//! [`crate::view::visit`], the function the viewer's rows come from, and every colour from
+//! the viewer's theme, so the dump and the viewer cannot disagree.
+//!
+//! # Streaming
+//!
+//! A regular file is memory-mapped and printed a batch of rows at a time. Any other input
+//! (a pipe, a terminal, a FIFO) is read in chunks into a buffer that holds the rows being
+//! printed plus [`view::CONTEXT`] bytes on each side, the most decoding ever reads around a
+//! window; the buffer never grows with the input ([`dump_stream`] reports its peak), and
+//! units that cross a chunk edge decode exactly as in the whole input.
+//!
+//! # Text only
+//!
+//! Nothing from the input is printed as it is, except as hex digits and the safe glyphs of
+//! [`crate::view::glyph`]. `--ascii` replaces every non-ASCII symbol by an ASCII stand-in
+//! ([`ascii_glyph`]; the class lane's continuation positions become `-`, its error mark `x`;
+//! fillers `.`), for terminals without UTF-8 and for logs.
+//!
+//! # The marker line
+//!
+//! Under the hex pane, `^^` marks the first byte of an error unit and `~` the rest of it (an
+//! error unit continued from the row above starts with `~`); after the markers, where the
+//! class lane starts, the kinds of those errors are listed left to right, one per marker.
+
+pub use crate::color::ColorChoice;
+use std::fs::File;
+use std::io::{self, IsTerminal, Read, Write};
+use std::ops::Range;
+use std::os::fd::AsFd;
+use std::os::unix::fs::FileTypeExt;
+
+use ratatui::style::{Color, Modifier, Style};
+
+use super::{report_error, Input, EXIT_ERROR, EXIT_OK};
+use crate::decode::{Dialect, ErrorKind};
+use crate::source::{Access, Source, SourceError};
+use crate::tui::draw::Theme;
+use crate::view::glyph::{GlyphClass, InlineGlyph, FILLER};
+use crate::view::{self, ByteCell, CellSink, Class, ErrorSpan, Options, Role, TextRun};
+
+/// The widths `--width` accepts, in bytes per row.
+pub const WIDTHS: [usize; 3] = [8, 16, 32];
+
+/// Rows printed per batch: one `write` of output, and the unit of the streaming buffer.
+const BATCH_ROWS: usize = 2048;
+
+/// Bytes read from a stream at a time.
+pub const CHUNK: usize = 64 * 1024;
+
+/// What `hexrune dump` was asked.
+#[derive(Clone, Debug)]
+pub struct DumpOptions {
+    /// The input.
+    pub input: Input,
+    /// The dialect to decode in.
+    pub dialect: Dialect,
+    /// The first byte to print.
+    pub offset: u64,
+    /// How many bytes to print (`None`: to the end).
+    pub length: Option<u64>,
+    /// Bytes per row: one of [`WIDTHS`].
+    pub width: usize,
+    /// Whether to colour.
+    pub color: ColorChoice,
+    /// Print only ASCII.
+    pub ascii: bool,
+}
+
+/// How the rows look, whatever the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Format {
+    /// The dialect to decode in.
+    pub dialect: Dialect,
+    /// Bytes per row (at least 1).
+    pub width: usize,
+    /// Colour with ANSI SGR sequences.
+    pub color: bool,
+    /// Print only ASCII.
+    pub ascii: bool,
+}
+
+/// Prints the rows of the input; 0, or 2 if it cannot be read or `--offset` lies past its end.
+pub fn run(options: &DumpOptions, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<u8> {
+    let name = options.input.display_name();
+    let no_color = std::env::var_os("NO_COLOR");
+    let format = Format {
+        dialect: options.dialect,
+        width: options.width.max(1),
+        color: options
+            .color
+            .enabled(io::stdout().is_terminal(), no_color.as_deref()),
+        ascii: options.ascii,
+    };
+    let failure = match open(&options.input) {
+        Ok(Opened::Mapped(source)) => dump_source(options, &format, &source, out),
+        Ok(Opened::Stream(reader)) => {
+            match dump_stream(reader, options.offset, options.length, &format, CHUNK, out) {
+                Ok(stats) => past_end(options.offset, stats.len).map_or(Ok(()), Err),
+                Err(e) => Err(e),
+            }
+        }
+        Err(e) => Err(Failure::Input(e)),
+    };
+    match failure {
+        Ok(()) => Ok(EXIT_OK),
+        Err(Failure::Output(e)) => Err(e),
+        Err(Failure::Input(e)) => {
+            out.flush()?;
+            report_error(err, &name, &e)?;
+            Ok(EXIT_ERROR)
+        }
+        Err(Failure::Usage(cause)) => {
+            report_error(err, &name, &cause)?;
+            Ok(EXIT_ERROR)
+        }
+    }
+}
+
+/// Why a dump stopped early.
+#[derive(Debug)]
+pub enum Failure {
+    /// The input could not be read.
+    Input(SourceError),
+    /// `--offset` lies past the end of the input (the message says so).
+    Usage(String),
+    /// Writing failed (a closed pipe, a full disk).
+    Output(io::Error),
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure::Output(e)
+    }
+}
+
+/// `--offset` past the end is an error; offset 0 of an empty input is not.
+fn past_end(offset: u64, len: u64) -> Option<Failure> {
+    (offset > 0 && offset >= len).then(|| {
+        Failure::Usage(format!(
+            "offset {offset} is past the end of the input ({len} bytes)"
+        ))
+    })
+}
+
+enum Opened {
+    Mapped(Source),
+    Stream(Box<dyn Read>),
+}
+
+/// A regular file (named, or as standard input) is mapped; pipes and FIFOs are streamed.
+fn open(input: &Input) -> Result<Opened, SourceError> {
+    match input {
+        Input::Stdin => {
+            let fd = io::stdin().as_fd().try_clone_to_owned()?;
+            if File::from(fd).metadata()?.file_type().is_file() {
+                return Source::stdin().map(Opened::Mapped);
+            }
+            Ok(Opened::Stream(Box::new(io::stdin().lock())))
+        }
+        Input::Path(path) => {
+            if std::fs::metadata(path)?.file_type().is_fifo() {
+                return Ok(Opened::Stream(Box::new(File::open(path)?)));
+            }
+            Source::open(path).map(Opened::Mapped)
+        }
+    }
+}
+
+fn dump_source(
+    options: &DumpOptions,
+    format: &Format,
+    source: &Source,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    if let Some(failure) = past_end(options.offset, source.len()) {
+        return Err(failure);
+    }
+    source.advise(Access::Sequential);
+    let end = match options.length {
+        Some(length) => options.offset.saturating_add(length).min(source.len()),
+        None => source.len(),
+    };
+    dump_bytes(source.bytes(), options.offset..end, format, out)?;
+    source.check_intact().map_err(Failure::Input)
+}
+
+/// Prints the rows of `bytes[window]` (the first row starts at `window.start`), decoding
+/// against the whole slice, a batch of rows at a time.
+pub fn dump_bytes(
+    bytes: &[u8],
+    window: Range<u64>,
+    format: &Format,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut printer = Printer::new(format);
+    let batch = (BATCH_ROWS * format.width) as u64;
+    let end = window.end.min(bytes.len() as u64);
+    let mut at = window.start;
+    while at < end {
+        let to = end.min(at + batch);
+        printer.print(bytes, 0, at..to);
+        out.write_all(&printer.out)?;
+        printer.out.clear();
+        at = to;
+    }
+    Ok(())
+}
+
+/// What [`dump_stream`] saw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamStats {
+    /// Bytes read: the input's length if it was read to its end.
+    pub len: u64,
+    /// The most input bytes the buffer ever held.
+    pub peak: usize,
+}
+
+/// Prints the rows of `offset .. offset + length` of a stream, reading `chunk` bytes at a
+/// time and holding at most `2 * view::CONTEXT + chunk + 2048 * width` bytes of it: rows are
+/// printed once [`view::CONTEXT`] bytes after them have arrived (or the stream has ended),
+/// and the buffer keeps only `view::CONTEXT` bytes before the next row.
+pub fn dump_stream(
+    mut reader: impl Read,
+    offset: u64,
+    length: Option<u64>,
+    format: &Format,
+    chunk: usize,
+    out: &mut dyn Write,
+) -> Result<StreamStats, Failure> {
+    let chunk = chunk.max(1);
+    let width = format.width as u64;
+    let batch = BATCH_ROWS as u64 * width;
+    let end = length.map_or(u64::MAX, |l| offset.saturating_add(l));
+    let context = view::CONTEXT as u64;
+    let mut printer = Printer::new(format);
+    let mut buf: Vec<u8> = Vec::with_capacity(2 * view::CONTEXT + chunk + batch as usize);
+    let mut base = 0u64; // the offset of buf[0]
+    let mut next = offset; // the offset of the next row to print
+    let mut eof = false;
+    let mut peak = 0;
+    while next < end {
+        // Keep CONTEXT bytes before the next row, and nothing before that.
+        let keep = next
+            .saturating_sub(context)
+            .clamp(base, base + buf.len() as u64);
+        buf.drain(..(keep - base) as usize);
+        base = keep;
+        let want = (next + batch + context - base) as usize;
+        if !eof && buf.len() < want {
+            let old = buf.len();
+            buf.resize(old + chunk.min(want - old), 0);
+            let n = loop {
+                match reader.read(&mut buf[old..]) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(Failure::Input(SourceError::from(e))),
+                }
+            };
+            buf.truncate(old + n);
+            peak = peak.max(buf.len());
+            eof = n == 0;
+            if !eof && buf.len() < want {
+                continue;
+            }
+        }
+        let have = base + buf.len() as u64;
+        if next >= have {
+            break; // the end, at or before the offset
+        }
+        let ready = if eof { have } else { have - context };
+        let mut to = ready.min(end);
+        if to < have.min(end) {
+            // Not the last row: print whole rows only.
+            to = next + (to.saturating_sub(next)) / width * width;
+        }
+        if to > next {
+            printer.print(&buf, base, (next - base)..(to - base));
+            out.write_all(&printer.out)?;
+            printer.out.clear();
+            next = to;
+        } else if eof {
+            break;
+        }
+    }
+    // Count what is left, for the offset-past-the-end check; the bytes are not kept.
+    let mut len = base + buf.len() as u64;
+    if next < end && !eof {
+        let mut scratch = [0u8; 4096];
+        loop {
+            match reader.read(&mut scratch) {
+                Ok(0) => break,
+                Ok(n) => len += n as u64,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(Failure::Input(SourceError::from(e))),
+            }
+        }
+    }
+    Ok(StreamStats { len, peak })
+}
+
+/// The stand-in `--ascii` prints for a glyph: printable ASCII and the space as themselves;
+/// `*` another character (or a wide one cut by the row edge), `_` a space or separator,
+/// `^` a control, `%` a format character or variation selector, `'` a combining mark, `#`
+/// an unassigned, private-use, surrogate or non-Unicode value, `?` an error.
+pub fn ascii_glyph(glyph: &InlineGlyph) -> u8 {
+    match (glyph.as_bytes(), glyph.class) {
+        ([b @ 0x20..=0x7E], GlyphClass::Plain) => *b,
+        (_, GlyphClass::Plain | GlyphClass::Cut) => b'*',
+        (_, GlyphClass::Space) => b'_',
+        (_, GlyphClass::Control) => b'^',
+        (_, GlyphClass::Format | GlyphClass::Selector) => b'%',
+        (_, GlyphClass::Mark) => b'\'',
+        (
+            _,
+            GlyphClass::Unassigned
+            | GlyphClass::PrivateUse
+            | GlyphClass::Surrogate
+            | GlyphClass::NonUnicode,
+        ) => b'#',
+        (_, GlyphClass::Error) => b'?',
+    }
+}
+
+/// A style, as an index into [`Palette::sgr`].
+type StyleId = u8;
+
+const PLAIN: StyleId = 0;
+const DIM: StyleId = 1;
+const ROLE: StyleId = 2; // + 7 roles
+const CLASS_ERROR: StyleId = ROLE + 7; // + 9 kinds
+const MARKER: StyleId = CLASS_ERROR + 9; // + 9 kinds
+const GLYPH: StyleId = MARKER + 9; // + 12 glyph classes
+const STYLES: usize = GLYPH as usize + 12;
+
+fn role_id(role: Role) -> StyleId {
+    ROLE + match role {
+        Role::Null => 0,
+        Role::AsciiPrintable => 1,
+        Role::AsciiWhitespace => 2,
+        Role::AsciiControl => 3,
+        Role::Lead => 4,
+        Role::Continuation => 5,
+        Role::Error => 6,
+    }
+}
+
+const ROLES: [Role; 7] = [
+    Role::Null,
+    Role::AsciiPrintable,
+    Role::AsciiWhitespace,
+    Role::AsciiControl,
+    Role::Lead,
+    Role::Continuation,
+    Role::Error,
+];
+
+const GLYPH_CLASSES: [GlyphClass; 12] = [
+    GlyphClass::Plain,
+    GlyphClass::Space,
+    GlyphClass::Control,
+    GlyphClass::Format,
+    GlyphClass::Selector,
+    GlyphClass::Mark,
+    GlyphClass::Unassigned,
+    GlyphClass::PrivateUse,
+    GlyphClass::Surrogate,
+    GlyphClass::NonUnicode,
+    GlyphClass::Error,
+    GlyphClass::Cut,
+];
+
+fn glyph_id(class: GlyphClass) -> StyleId {
+    GLYPH + GLYPH_CLASSES.iter().position(|c| *c == class).unwrap_or(0) as StyleId
+}
+
+/// The viewer's styles as SGR sequences, and the symbols of the class lane, computed once.
+struct Palette {
+    sgr: Vec<Vec<u8>>,
+    /// The first id of an equal style, so equal styles never cause a switch.
+    alias: [StyleId; STYLES],
+    lead: [Symbol; 10],
+    continuation: [Symbol; 7],
+    error: Symbol,
+    /// `sgr` as fixed-size chunks for [`Buf::put`].
+    sgr_fixed: Vec<([u8; 24], usize)>,
+    /// Error kind names as fixed-size chunks, by [`ErrorKind::index`].
+    names: [([u8; 32], usize); 9],
+    filler: ([u8; 4], usize),
+}
+
+#[derive(Clone, Copy)]
+struct Symbol {
+    bytes: [u8; 4],
+    len: u8,
+}
+
+impl Symbol {
+    fn of(c: char) -> Symbol {
+        let mut bytes = [0; 4];
+        let len = c.encode_utf8(&mut bytes).len() as u8;
+        Symbol { bytes, len }
+    }
+}
+
+impl Palette {
+    fn new(ascii: bool) -> Palette {
+        let theme = Theme { color: true };
+        let mut styles = vec![Style::new(); STYLES];
+        styles[DIM as usize] = theme.dim();
+        for role in ROLES {
+            styles[role_id(role) as usize] = theme.role(role);
+        }
+        for kind in ErrorKind::ALL {
+            styles[(CLASS_ERROR as usize) + kind.index()] = theme.error(Some(kind));
+            styles[(MARKER as usize) + kind.index()] =
+                theme.error(Some(kind)).add_modifier(Modifier::BOLD);
+        }
+        for class in GLYPH_CLASSES {
+            styles[glyph_id(class) as usize] = theme.glyph(class);
+        }
+        let lane = |class: Class, stand_in: char| {
+            Symbol::of(if ascii { stand_in } else { class.symbol() })
+        };
+        let alias = std::array::from_fn(|i| {
+            styles.iter().position(|s| *s == styles[i]).unwrap_or(i) as StyleId
+        });
+        let sgr: Vec<Vec<u8>> = styles.into_iter().map(sgr).collect();
+        Palette {
+            alias,
+            sgr_fixed: sgr.iter().map(|s| fixed(s)).collect(),
+            sgr,
+            lead: std::array::from_fn(|n| Symbol::of(Class::Lead(n as u8).symbol())),
+            continuation: std::array::from_fn(|k| {
+                lane(Class::Continuation { k: k as u8, n: 6 }, '-')
+            }),
+            error: lane(Class::Error(ErrorKind::InvalidByte), 'x'),
+            filler: fixed(if ascii { b"." } else { FILLER.as_bytes() }),
+            names: std::array::from_fn(|i| fixed(ErrorKind::ALL[i].name().as_bytes())),
+        }
+    }
+
+    fn class_symbol(&self, class: Class) -> &Symbol {
+        match class {
+            Class::Lead(n) => &self.lead[(n as usize).min(9)],
+            Class::Continuation { k, .. } => &self.continuation[(k as usize).min(6)],
+            Class::Error(_) => &self.error,
+        }
+    }
+}
+
+/// `bytes` at the start of `N` zeros, and its length (cut to `N`).
+fn fixed<const N: usize>(bytes: &[u8]) -> ([u8; N], usize) {
+    let mut out = [0; N];
+    let len = bytes.len().min(N);
+    out[..len].copy_from_slice(&bytes[..len]);
+    (out, len)
+}
+
+/// An SGR sequence that sets exactly `style` (it resets first, so styles never mix).
+fn sgr(style: Style) -> Vec<u8> {
+    let mut codes = vec!["0".to_string()];
+    for (modifier, code) in [
+        (Modifier::BOLD, "1"),
+        (Modifier::DIM, "2"),
+        (Modifier::ITALIC, "3"),
+        (Modifier::UNDERLINED, "4"),
+        (Modifier::REVERSED, "7"),
+    ] {
+        if style.add_modifier.contains(modifier) {
+            codes.push(code.to_string());
+        }
+    }
+    if let Some(color) = style.fg {
+        codes.push(color_code(color));
+    }
+    format!("\x1b[{}m", codes.join(";")).into_bytes()
+}
+
+fn color_code(color: Color) -> String {
+    let code = match color {
+        Color::Reset => 39,
+        Color::Black => 30,
+        Color::Red => 31,
+        Color::Green => 32,
+        Color::Yellow => 33,
+        Color::Blue => 34,
+        Color::Magenta => 35,
+        Color::Cyan => 36,
+        Color::Gray => 37,
+        Color::DarkGray => 90,
+        Color::LightRed => 91,
+        Color::LightGreen => 92,
+        Color::LightYellow => 93,
+        Color::LightBlue => 94,
+        Color::LightMagenta => 95,
+        Color::LightCyan => 96,
+        Color::White => 97,
+        Color::Indexed(i) => return format!("38;5;{i}"),
+        Color::Rgb(r, g, b) => return format!("38;2;{r};{g};{b}"),
+    };
+    code.to_string()
+}
+
+/// `00`..`ff`, two ASCII digits per byte.
+const HEX: [[u8; 2]; 256] = {
+    let digits = b"0123456789abcdef";
+    let mut table = [[0u8; 2]; 256];
+    let mut i = 0;
+    while i < 256 {
+        table[i] = [digits[i >> 4], digits[i & 15]];
+        i += 1;
+    }
+    table
+};
+
+/// A byte buffer written with fixed-size copies: [`Buf::put`] stores `N` bytes and keeps
+/// the first `used`, which compiles to a few moves where `extend_from_slice` of a short
+/// slice of unknown length calls memcpy. The owner reserves the slack first.
+struct Buf {
+    bytes: Vec<u8>,
+    len: usize,
+}
+
+impl Buf {
+    fn new() -> Buf {
+        Buf {
+            bytes: Vec::new(),
+            len: 0,
+        }
+    }
+
+    /// Makes room for `n` more bytes.
+    fn reserve(&mut self, n: usize) {
+        if self.bytes.len() < self.len + n {
+            self.bytes.resize(self.len + n, 0);
+        }
+    }
+
+    #[inline]
+    fn put<const N: usize>(&mut self, chunk: &[u8; N], used: usize) {
+        self.bytes[self.len..self.len + N].copy_from_slice(chunk);
+        self.len += used;
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+/// One pane's text for the current row, with the style last switched to.
+struct Pane {
+    bytes: Buf,
+    style: StyleId,
+}
+
+impl Pane {
+    fn new() -> Pane {
+        Pane {
+            bytes: Buf::new(),
+            style: PLAIN,
+        }
+    }
+}
+
+/// The most a pane or the marker line can hold per byte of a row, escapes included, and
+/// the most a single `put` writes beyond what it keeps.
+const PANE_BYTES_PER_CELL: usize = 128;
+const PUT_SLACK: usize = 256;
+
+/// Turns the cells of [`view::visit`] into lines of text in `out`.
+struct Printer {
+    format: Format,
+    palette: Palette,
+    /// Output not yet written.
+    out: Vec<u8>,
+    /// Added to the offsets of the cells (the offset of the buffer's first byte).
+    base: u64,
+    /// The current row: its offset (`None` before the first) and bytes so far.
+    row: Option<u64>,
+    cells: usize,
+    hex: Pane,
+    class: Pane,
+    text: Pane,
+    marker: Pane,
+    errors: Vec<ErrorSpan>,
+}
+
+impl Printer {
+    fn new(format: &Format) -> Printer {
+        let width = format.width;
+        Printer {
+            format: *format,
+            palette: Palette::new(format.ascii),
+            out: Vec::with_capacity(BATCH_ROWS * (width * 20 + 32)),
+            base: 0,
+            row: None,
+            cells: 0,
+            hex: Pane::new(),
+            class: Pane::new(),
+            text: Pane::new(),
+            marker: Pane::new(),
+            errors: Vec::with_capacity(width),
+        }
+    }
+
+    /// Prints the rows of `bytes[window]`, where `bytes[0]` is the input's byte `base`.
+    fn print(&mut self, bytes: &[u8], base: u64, window: Range<u64>) {
+        self.base = base;
+        let (dialect, width) = (self.format.dialect, self.format.width);
+        view::visit(bytes, dialect, window, width, Options::default(), self);
+        self.end_row();
+    }
+
+    fn end_row(&mut self) {
+        let Some(offset) = self.row.take() else {
+            return;
+        };
+        let (color, palette, out) = (self.format.color, &self.palette, &mut self.out);
+        let sgr = &palette.sgr;
+        let missing = self.format.width - self.cells;
+        if color {
+            out.extend_from_slice(&sgr[DIM as usize]);
+        }
+        let digits = write_offset(out, offset);
+        if color {
+            out.extend_from_slice(&sgr[PLAIN as usize]);
+        }
+        out.extend_from_slice(b"  ");
+        let panes = [
+            (&mut self.hex, 3 * missing + 1),
+            (&mut self.class, missing + 2),
+            (&mut self.text, 0),
+        ];
+        for (pane, gap) in panes {
+            switch(color, palette, pane, PLAIN);
+            out.extend_from_slice(pane.bytes.as_slice());
+            pane.bytes.len = 0;
+            pad(out, gap);
+        }
+        out.push(b'\n');
+        if !self.errors.is_empty() {
+            self.marker_line(digits);
+        }
+        self.cells = 0;
+    }
+
+    /// The line under a row with errors: markers under the hex pane, kinds after them.
+    fn marker_line(&mut self, digits: usize) {
+        let (color, sgr) = (self.format.color, &self.palette);
+        let line = &mut self.marker;
+        line.style = PLAIN;
+        line.bytes.len = 0;
+        line.bytes
+            .reserve(self.format.width * PANE_BYTES_PER_CELL + PUT_SLACK);
+        put_spaces(&mut line.bytes, digits + 2);
+        let mut column = 0;
+        for span in &self.errors {
+            let at = 3 * span.col;
+            put_spaces(&mut line.bytes, at - column);
+            switch(color, sgr, line, MARKER + span.kind.index() as u8);
+            line.bytes.put(if span.head { b"^^" } else { b"~~" }, 2);
+            for _ in 1..span.len {
+                line.bytes.put(b"~~~", 3);
+            }
+            column = at + 3 * span.len - 1;
+        }
+        switch(color, sgr, line, PLAIN);
+        put_spaces(&mut line.bytes, 3 * self.format.width + 1 - column);
+        for (i, span) in self.errors.iter().enumerate() {
+            if i > 0 {
+                switch(color, sgr, line, PLAIN);
+                line.bytes.put(b", ", 2);
+            }
+            switch(color, sgr, line, MARKER + span.kind.index() as u8);
+            let (name, len) = &sgr.names[span.kind.index()];
+            line.bytes.put(name, *len);
+        }
+        switch(color, sgr, line, PLAIN);
+        line.bytes.put(b"\n", 1);
+        self.out.extend_from_slice(line.bytes.as_slice());
+        self.errors.clear();
+    }
+}
+
+/// Switches `pane` to `style`, if colour is on and it is not in that style already.
+#[inline]
+fn switch(color: bool, palette: &Palette, pane: &mut Pane, style: StyleId) {
+    let style = palette.alias[style as usize];
+    if color && pane.style != style {
+        let (sgr, len) = &palette.sgr_fixed[style as usize];
+        pane.bytes.put(sgr, *len);
+        pane.style = style;
+    }
+}
+
+/// Up to 128 spaces at a time.
+fn put_spaces(buf: &mut Buf, mut n: usize) {
+    const SPACES: [u8; 128] = [b' '; 128];
+    while n > 0 {
+        let k = n.min(128);
+        buf.put(&SPACES, k);
+        n -= k;
+    }
+}
+
+impl CellSink for Printer {
+    fn row(&mut self, offset: u64, _len: usize) {
+        self.end_row();
+        self.row = Some(self.base + offset);
+        let room = self.format.width * PANE_BYTES_PER_CELL + PUT_SLACK;
+        for pane in [&mut self.hex, &mut self.class, &mut self.text] {
+            pane.bytes.reserve(room);
+        }
+    }
+
+    fn error(&mut self, span: ErrorSpan) {
+        self.errors.push(span);
+    }
+
+    #[inline]
+    fn byte(&mut self, cell: ByteCell) {
+        let color = self.format.color;
+        let sgr = &self.palette;
+        switch(color, sgr, &mut self.hex, role_id(cell.role));
+        let [hi, lo] = HEX[cell.byte as usize];
+        self.hex.bytes.put(&[hi, lo, b' ', 0], 3);
+        let style = match cell.class {
+            Class::Error(kind) => CLASS_ERROR + kind.index() as u8,
+            Class::Lead(_) => role_id(cell.role),
+            Class::Continuation { .. } => role_id(Role::Continuation),
+        };
+        switch(color, sgr, &mut self.class, style);
+        let symbol = self.palette.class_symbol(cell.class);
+        self.class.bytes.put(&symbol.bytes, symbol.len as usize);
+        self.cells += 1;
+    }
+
+    #[inline]
+    fn text(&mut self, run: TextRun) {
+        let color = self.format.color;
+        let sgr = &self.palette;
+        let mut rest = run.fillers();
+        if let Some(glyph) = &run.glyph {
+            switch(color, sgr, &mut self.text, glyph_id(glyph.class));
+            if self.format.ascii {
+                self.text.bytes.put(&[ascii_glyph(glyph)], 1);
+                rest += run.covered();
+            } else {
+                self.text.bytes.put(glyph.padded(), glyph.len());
+            }
+        }
+        if rest > 0 {
+            switch(color, sgr, &mut self.text, DIM);
+            let (filler, len) = &self.palette.filler;
+            for _ in 0..rest {
+                self.text.bytes.put(filler, *len);
+            }
+        }
+    }
+}
+
+fn pad(out: &mut Vec<u8>, n: usize) {
+    out.resize(out.len() + n, b' ');
+}
+
+/// Writes `offset` in lowercase hex, at least 8 digits; returns how many.
+fn write_offset(out: &mut Vec<u8>, offset: u64) -> usize {
+    let digits = (16 - offset.leading_zeros() as usize / 4).max(8);
+    for i in (0..digits).rev() {
+        out.push(b"0123456789abcdef"[(offset >> (4 * i)) as usize & 15]);
+    }
+    digits
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn format(dialect: Dialect, width: usize, color: bool, ascii: bool) -> Format {
+        Format {
+            dialect,
+            width,
+            color,
+            ascii,
+        }
+    }
+
+    fn whole(bytes: &[u8], f: &Format) -> Vec<u8> {
+        let mut out = Vec::new();
+        dump_bytes(bytes, 0..bytes.len() as u64, f, &mut out).unwrap();
+        out
+    }
+
+    fn streamed(
+        bytes: &[u8],
+        offset: u64,
+        length: Option<u64>,
+        f: &Format,
+        chunk: usize,
+    ) -> Vec<u8> {
+        let mut out = Vec::new();
+        dump_stream(bytes, offset, length, f, chunk, &mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn offsets_have_at_least_eight_digits() {
+        for (offset, text) in [
+            (0, "00000000"),
+            (0x1f3a, "00001f3a"),
+            (0xffff_ffff, "ffffffff"),
+            (0x1_0000_0000, "100000000"),
+            (u64::MAX, "ffffffffffffffff"),
+        ] {
+            let mut out = Vec::new();
+            assert_eq!(write_offset(&mut out, offset), text.len());
+            assert_eq!(out, text.as_bytes());
+        }
+    }
+
+    #[test]
+    fn rows_markers_and_panes() {
+        let f = format(Dialect::Utf8, 8, false, false);
+        let out = String::from_utf8(whole(b"a\xe2\x82\xacb\xc0\xe2\x82zz\xe2\x82", &f)).unwrap();
+        assert_eq!(
+            out,
+            "00000000  61 e2 82 ac 62 c0 e2 82  13₂₃1✗✗✗  a€ˑˑb��ˑ\n\
+             \x20                        ^^ ^^~~~  invalid_byte, truncated\n\
+             00000008  7a 7a e2 82              11✗✗      zz�ˑ\n\
+             \x20               ^^~~~              truncated_eof\n"
+        );
+    }
+
+    #[test]
+    fn a_unit_cut_by_a_row_edge_is_drawn_once_and_is_no_error() {
+        let f = format(Dialect::Utf8, 8, false, false);
+        let out = String::from_utf8(whole("abcdefg€!".as_bytes(), &f)).unwrap();
+        assert_eq!(
+            out,
+            "00000000  61 62 63 64 65 66 67 e2  11111113  abcdefg€\n\
+             00000008  82 ac 21                 ₂₃1       ˑˑ!\n"
+        );
+    }
+
+    #[test]
+    fn ascii_stand_ins() {
+        let f = format(Dialect::Utf8, 8, false, true);
+        let out = whole("a\u{1b}é中\u{202e}\u{301}".as_bytes(), &f);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "00000000  61 1b c3 a9 e4 b8 ad e2  112-3--3  a^*.*..%\n\
+             00000008  80 ae cc 81              --2-      ..'.\n"
+        );
+    }
+
+    #[test]
+    fn colour_switches_only_when_the_style_changes() {
+        let f = format(Dialect::Utf8, 8, true, false);
+        let out = String::from_utf8(whole(b"abcd", &f)).unwrap();
+        // One switch to the printable style per pane for the four bytes, then a reset; plain
+        // text needs none.
+        assert_eq!(
+            out,
+            "\x1b[0;90m00000000\x1b[0m  \x1b[0;36m61 62 63 64 \x1b[0m             \
+             \x1b[0;36m1111\x1b[0m      abcd\n"
+        );
+    }
+
+    /// The key property of streaming: however the input is cut into chunks, the output is
+    /// the whole input's, in every dialect, for any offset and length.
+    #[test]
+    fn tiny_chunks_equal_the_whole_input() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let pieces: [&[u8]; 10] = [
+            b"a",
+            "€".as_bytes(),
+            "😀".as_bytes(),
+            b"\xed\xa0\xbd\xed\xb8\x80",
+            b"\xed\xa0\xbd",
+            b"\xc0\x80",
+            b"\xf8\x88\x80\x80\x80",
+            b"\xe2\x82",
+            b"\x80",
+            b"\xff",
+        ];
+        for round in 0..60 {
+            let mut bytes = Vec::new();
+            while bytes.len() < 90 {
+                bytes.extend_from_slice(pieces[(next() % 10) as usize]);
+            }
+            let dialect = Dialect::ALL[round % 5];
+            let f = format(dialect, [8, 16, 32][round % 3], round % 2 == 0, false);
+            let offset = next() % 20;
+            let length = (round % 4 == 0).then(|| next() % 70);
+            let end = length.map_or(bytes.len() as u64, |l| (offset + l).min(bytes.len() as u64));
+            let mut expected = Vec::new();
+            dump_bytes(&bytes, offset..end, &f, &mut expected).unwrap();
+            for chunk in [1, 2, 3, 5, 7, 64] {
+                assert_eq!(
+                    String::from_utf8_lossy(&streamed(&bytes, offset, length, &f, chunk)),
+                    String::from_utf8_lossy(&expected),
+                    "{dialect} chunk {chunk} offset {offset} length {length:?}"
+                );
+            }
+        }
+    }
+
+    /// A reader that makes `len` bytes of text on the fly, so nothing holds the input.
+    struct Generated {
+        left: u64,
+    }
+
+    impl Read for Generated {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            const TEXT: &[u8] = b"Gr\xc3\xbc\xc3\x9fe, \xe4\xb8\x96\xe7\x95\x8c! \xff\n";
+            let n = (buf.len() as u64).min(self.left) as usize;
+            for (i, b) in buf[..n].iter_mut().enumerate() {
+                *b = TEXT[(self.left as usize + i) % TEXT.len()];
+            }
+            self.left -= n as u64;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn streaming_memory_does_not_grow_with_the_input() {
+        let f = format(Dialect::Utf8, 16, false, false);
+        let len = 8 << 20;
+        let stats =
+            dump_stream(Generated { left: len }, 0, None, &f, CHUNK, &mut io::sink()).unwrap();
+        assert_eq!(stats.len, len);
+        let bound = 2 * view::CONTEXT + CHUNK + BATCH_ROWS * 16;
+        assert!(stats.peak <= bound, "{} > {bound}", stats.peak);
+        // Skipping to a far offset holds no more than a chunk.
+        let stats = dump_stream(
+            Generated { left: len },
+            len - 10,
+            None,
+            &f,
+            4096,
+            &mut io::sink(),
+        )
+        .unwrap();
+        assert!(stats.peak <= 4096 + 2 * view::CONTEXT + BATCH_ROWS * 16);
+        assert_eq!(stats.len, len);
+    }
+
+    #[test]
+    fn offset_past_the_end() {
+        assert!(past_end(0, 0).is_none());
+        assert!(past_end(3, 4).is_none());
+        assert!(
+            matches!(past_end(4, 4), Some(Failure::Usage(m)) if m == "offset 4 is past the end of the input (4 bytes)")
+        );
+        let f = format(Dialect::Utf8, 16, false, false);
+        let stats = dump_stream(&b"abc"[..], 10, None, &f, 2, &mut io::sink()).unwrap();
+        assert_eq!(stats.len, 3);
+    }
+}
