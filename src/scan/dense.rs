@@ -75,12 +75,14 @@ fn count_equal(lanes: &[u8; WINDOW], wanted: u8) -> u32 {
     lanes.iter().fold(0u8, |n, x| n + (*x == wanted) as u8) as u32
 }
 
-/// Works out the errors that start in a window.
+/// Works out the errors that start in a window. Compiled for AVX2 too and chosen at run
+/// time, like the lead count: its byte comparisons are native there, not on baseline SSE2.
 ///
 /// `view` holds the window's bytes with 3 bytes of context before and enough after:
 /// `view[3]` is the window's first byte; lane `j` is the window position `j - 3`. Lanes
 /// before `first_lane` are not units of this scan (3 for the window that starts at the
 /// scan's first boundary, 0 after), and window positions from `limit` on are not counted.
+#[multiversion::multiversion(targets("x86_64+avx2"))]
 pub fn window_errors(view: &[u8; VIEW], first_lane: usize, limit: usize) -> WindowErrors {
     // Pass 1, every lane on its own: the length of the unit a lead starts (0 for a
     // continuation byte or a lane that is not ours), the error code of that unit, and the
