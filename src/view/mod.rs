@@ -22,7 +22,7 @@ pub use detail::{detail, Detail, Meaning};
 
 use std::ops::Range;
 
-use crate::decode::{CodePoint, Dialect, ErrorKind, Unit, UnitKind};
+use crate::decode::{decode_utf8_at, CodePoint, Dialect, ErrorKind, Unit, UnitKind};
 use glyph::{Glyph, GlyphClass, InlineGlyph};
 
 /// What a byte is, for its colour in the hex pane (hexyl's categories for ASCII, extended
@@ -268,11 +268,11 @@ pub fn visit(
         next_row: start,
         glyphs: GlyphCache::new(),
     };
-    for unit in dialect.units_from(bytes, start as usize) {
-        if unit.start as u64 >= end {
-            break;
-        }
-        placer.place(bytes, &unit, sink);
+    let first = dialect.unit_containing(bytes, start as usize).start;
+    if dialect == Dialect::Utf8 {
+        placer.place_all::<true>(bytes, dialect, first, sink);
+    } else {
+        placer.place_all::<false>(bytes, dialect, first, sink);
     }
 }
 
@@ -293,6 +293,28 @@ struct Placer {
 }
 
 impl Placer {
+    /// Hands out the cells of the units from the one starting at `at` to the window's end.
+    /// `UTF8`: the dialect is UTF-8, decoded by [`decode_utf8_at`] (equal to
+    /// [`Dialect::decode_at`] where 4 bytes are readable, and free of branches on the bytes).
+    #[inline(always)]
+    fn place_all<const UTF8: bool>(
+        &mut self,
+        bytes: &[u8],
+        dialect: Dialect,
+        mut at: usize,
+        sink: &mut impl CellSink,
+    ) {
+        let end = self.end as usize;
+        while at < end {
+            let unit = match UTF8 {
+                true => decode_utf8_at(bytes, at).unwrap_or_else(|| dialect.decode_at(bytes, at)),
+                false => dialect.decode_at(bytes, at),
+            };
+            self.place(bytes, &unit, sink);
+            at = unit.end();
+        }
+    }
+
     /// Hands out the cells of one unit, on the rows it touches.
     fn place(&mut self, bytes: &[u8], unit: &Unit, sink: &mut impl CellSink) {
         let unit_start = unit.start as u64;
