@@ -37,11 +37,11 @@ use std::os::unix::fs::FileTypeExt;
 use ratatui::style::{Color, Modifier, Style};
 
 use super::{report_error, Input, EXIT_ERROR, EXIT_OK};
-use crate::decode::{Dialect, ErrorKind};
+use crate::decode::{Dialect, ErrorKind, Unit, UnitKind};
 use crate::source::{Access, Source, SourceError};
 use crate::tui::draw::Theme;
 use crate::view::glyph::{GlyphClass, InlineGlyph, FILLER};
-use crate::view::{self, ByteCell, CellSink, Class, ErrorSpan, Options, Role, TextRun};
+use crate::view::{self, ByteCell, CellSink, Class, ErrorSpan, Options, Role, TextRun, WholeUnit};
 
 /// The widths `--width` accepts, in bytes per row.
 pub const WIDTHS: [usize; 3] = [8, 16, 32];
@@ -383,6 +383,16 @@ struct Palette {
     sgr: Vec<Vec<u8>>,
     /// The first id of an equal style, so equal styles never cause a switch.
     alias: [StyleId; STYLES],
+    /// The (aliased) style of each [`Role`], by `role as usize`, and of the class lane's
+    /// error mark, by [`ErrorKind::index`].
+    role_style: [StyleId; 7],
+    error_style: [StyleId; 9],
+    /// The (aliased) style of each byte as a one-byte scalar.
+    byte_style: [StyleId; 256],
+    /// The class lane after the lead of an `n`-byte scalar, by `n`: its continuation marks.
+    continuation_runs: [([u8; 24], usize); 7],
+    /// The class lane of an `n`-byte error unit, by `n`.
+    error_runs: [([u8; 24], usize); 7],
     lead: [Symbol; 10],
     continuation: [Symbol; 7],
     error: Symbol,
@@ -430,15 +440,36 @@ impl Palette {
             styles.iter().position(|s| *s == styles[i]).unwrap_or(i) as StyleId
         });
         let sgr: Vec<Vec<u8>> = styles.into_iter().map(sgr).collect();
+        let continuation: [Symbol; 7] =
+            std::array::from_fn(|k| lane(Class::Continuation { k: k as u8, n: 6 }, '-'));
+        let error = lane(Class::Error(ErrorKind::InvalidByte), 'x');
+        let run = |symbols: &mut dyn Iterator<Item = Symbol>| {
+            let text: Vec<u8> = symbols
+                .flat_map(|s| s.bytes[..s.len as usize].to_vec())
+                .collect();
+            fixed(&text)
+        };
         Palette {
+            byte_style: std::array::from_fn(|b| {
+                let unit = Unit::scalar(0, 1, b as u32);
+                alias[role_id(view::role(&unit, 0, b as u8)) as usize]
+            }),
+            continuation_runs: std::array::from_fn(|n| run(&mut (2..=n).map(|k| continuation[k]))),
+            error_runs: std::array::from_fn(|n| run(&mut (0..n).map(|_| error))),
+            role_style: std::array::from_fn(|i| {
+                let role = ROLES
+                    .into_iter()
+                    .find(|r| *r as usize == i)
+                    .unwrap_or(Role::Error);
+                alias[role_id(role) as usize]
+            }),
+            error_style: std::array::from_fn(|i| alias[CLASS_ERROR as usize + i]),
             alias,
             sgr_fixed: sgr.iter().map(|s| fixed(s)).collect(),
             sgr,
             lead: std::array::from_fn(|n| Symbol::of(Class::Lead(n as u8).symbol())),
-            continuation: std::array::from_fn(|k| {
-                lane(Class::Continuation { k: k as u8, n: 6 }, '-')
-            }),
-            error: lane(Class::Error(ErrorKind::InvalidByte), 'x'),
+            continuation,
+            error,
             filler: fixed(if ascii { b"." } else { FILLER.as_bytes() }),
             names: std::array::from_fn(|i| fixed(ErrorKind::ALL[i].name().as_bytes())),
         }
@@ -505,6 +536,17 @@ fn color_code(color: Color) -> String {
     };
     code.to_string()
 }
+
+/// `00 `..`ff `: two ASCII digits and a space per byte, padded to 4 bytes for [`Buf::put`].
+const HEX_SPACE: [[u8; 4]; 256] = {
+    let mut table = [[0u8; 4]; 256];
+    let mut i = 0;
+    while i < 256 {
+        table[i] = [HEX[i][0], HEX[i][1], b' ', 0];
+        i += 1;
+    }
+    table
+};
 
 /// `00`..`ff`, two ASCII digits per byte.
 const HEX: [[u8; 2]; 256] = {
@@ -698,6 +740,17 @@ fn switch(color: bool, palette: &Palette, pane: &mut Pane, style: StyleId) {
     }
 }
 
+/// Switches `pane` to `style` (already an alias), if it is not in that style already.
+#[inline(always)]
+fn switch_to(palette: &Palette, pane: &mut Pane, style: StyleId) {
+    // Without a branch: on random data a switch is a coin toss. The sequence is always
+    // stored and kept only when the style changes.
+    let (sgr, len) = &palette.sgr_fixed[style as usize];
+    let keep = *len & ((pane.style != style) as usize).wrapping_neg();
+    pane.bytes.put(sgr, keep);
+    pane.style = style;
+}
+
 /// Up to 128 spaces at a time.
 fn put_spaces(buf: &mut Buf, mut n: usize) {
     const SPACES: [u8; 128] = [b' '; 128];
@@ -724,20 +777,93 @@ impl CellSink for Printer {
 
     #[inline]
     fn byte(&mut self, cell: ByteCell) {
-        let color = self.format.color;
-        let sgr = &self.palette;
-        switch(color, sgr, &mut self.hex, role_id(cell.role));
-        let [hi, lo] = HEX[cell.byte as usize];
-        self.hex.bytes.put(&[hi, lo, b' ', 0], 3);
-        let style = match cell.class {
-            Class::Error(kind) => CLASS_ERROR + kind.index() as u8,
-            Class::Lead(_) => role_id(cell.role),
-            Class::Continuation { .. } => role_id(Role::Continuation),
-        };
-        switch(color, sgr, &mut self.class, style);
-        let symbol = self.palette.class_symbol(cell.class);
+        let palette = &self.palette;
+        if self.format.color {
+            let role = palette.role_style[cell.role as usize];
+            let class = match cell.class {
+                Class::Error(kind) => palette.error_style[kind.index()],
+                Class::Lead(_) => role,
+                Class::Continuation { .. } => palette.role_style[Role::Continuation as usize],
+            };
+            switch_to(palette, &mut self.hex, role);
+            switch_to(palette, &mut self.class, class);
+        }
+        self.hex.bytes.put(&HEX_SPACE[cell.byte as usize], 3);
+        let symbol = palette.class_symbol(cell.class);
         self.class.bytes.put(&symbol.bytes, symbol.len as usize);
         self.cells += 1;
+    }
+
+    /// [`CellSink::unit`]'s calls fused: a handful of table lookups and fixed-size copies
+    /// per unit (`tests::whole_units_print_as_their_cells` holds it equal to them).
+    #[inline]
+    fn unit(&mut self, whole: WholeUnit) {
+        let n = whole.unit.len as usize;
+        let bytes = whole.bytes;
+        let color = self.format.color;
+        let palette = &self.palette;
+        let (hex, class) = (&mut self.hex, &mut self.class);
+        match whole.unit.kind {
+            UnitKind::Scalar(_) if n == 1 => {
+                let b = bytes[0] as usize;
+                if color {
+                    let style = palette.byte_style[b];
+                    switch_to(palette, hex, style);
+                    switch_to(palette, class, style);
+                }
+                hex.bytes.put(&HEX_SPACE[b], 3);
+                let one = &palette.lead[1];
+                class.bytes.put(&one.bytes, one.len as usize);
+            }
+            UnitKind::Scalar(_) => {
+                let lead = palette.role_style[Role::Lead as usize];
+                let rest = palette.role_style[Role::Continuation as usize];
+                if color {
+                    switch_to(palette, hex, lead);
+                }
+                hex.bytes.put(&HEX_SPACE[bytes[0] as usize], 3);
+                if color {
+                    switch_to(palette, hex, rest);
+                }
+                for &b in &bytes[1..] {
+                    hex.bytes.put(&HEX_SPACE[b as usize], 3);
+                }
+                if color {
+                    switch_to(palette, class, lead);
+                }
+                let symbol = &palette.lead[n.min(9)];
+                class.bytes.put(&symbol.bytes, symbol.len as usize);
+                if color {
+                    switch_to(palette, class, rest);
+                }
+                let (run, len) = &palette.continuation_runs[n.min(6)];
+                class.bytes.put(run, *len);
+            }
+            UnitKind::Error(kind) => {
+                self.errors.push(ErrorSpan {
+                    col: whole.col,
+                    len: n,
+                    kind,
+                    head: true,
+                });
+                if color {
+                    switch_to(palette, hex, palette.role_style[Role::Error as usize]);
+                }
+                for &b in bytes {
+                    hex.bytes.put(&HEX_SPACE[b as usize], 3);
+                }
+                if color {
+                    switch_to(palette, class, palette.error_style[kind.index()]);
+                }
+                let (run, len) = &palette.error_runs[n.min(6)];
+                class.bytes.put(run, *len);
+            }
+        }
+        self.cells += n;
+        self.text(TextRun {
+            glyph: Some(whole.glyph),
+            columns: n,
+        });
     }
 
     #[inline]
@@ -913,6 +1039,73 @@ mod tests {
                     "{dialect} chunk {chunk} offset {offset} length {length:?}"
                 );
             }
+        }
+    }
+
+    /// Hands the printer every cell one by one: [`CellSink::unit`]'s default, not the
+    /// printer's fused version.
+    struct Cells<'a>(&'a mut Printer);
+
+    impl CellSink for Cells<'_> {
+        fn row(&mut self, offset: u64, len: usize) {
+            self.0.row(offset, len);
+        }
+        fn error(&mut self, span: ErrorSpan) {
+            self.0.error(span);
+        }
+        fn byte(&mut self, cell: ByteCell) {
+            self.0.byte(cell);
+        }
+        fn text(&mut self, run: TextRun) {
+            self.0.text(run);
+        }
+    }
+
+    /// The fast path (whole units printed at once) equals the cells printed one by one, in
+    /// every dialect, width, colour and `--ascii`, on random bytes and on mixed text.
+    #[test]
+    fn whole_units_print_as_their_cells() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let text = "a €😀\té中\u{1b}\u{301}\u{202e}ok\n".as_bytes();
+        for round in 0..400 {
+            let len = (next() % 120) as usize;
+            let bytes: Vec<u8> = (0..len)
+                .map(|i| match round % 3 {
+                    0 => next() as u8,
+                    1 => text[(next() as usize + i) % text.len()],
+                    _ => [
+                        0x00, 0x41, 0x80, 0xBF, 0xC0, 0xE0, 0xED, 0xA0, 0xF0, 0xF4, 0xFF,
+                    ][(next() % 11) as usize],
+                })
+                .collect();
+            let f = format(
+                Dialect::ALL[round % 5],
+                [1, 3, 8, 16, 32][(round / 5) % 5],
+                round % 2 == 0,
+                round % 7 == 0,
+            );
+            let mut printer = Printer::new(&f);
+            let window = 0..bytes.len() as u64;
+            view::visit(
+                &bytes,
+                f.dialect,
+                window,
+                f.width,
+                Options::default(),
+                &mut Cells(&mut printer),
+            );
+            printer.end_row();
+            assert_eq!(
+                String::from_utf8_lossy(&whole(&bytes, &f)),
+                String::from_utf8_lossy(&printer.out),
+                "{f:?} {bytes:02x?}"
+            );
         }
     }
 
