@@ -23,9 +23,12 @@
 //!
 //! # The marker line
 //!
-//! Under the hex pane, `^^` marks the first byte of an error unit and `~` the rest of it (an
-//! error unit continued from the row above starts with `~`); after the markers, where the
-//! class lane starts, the kinds of those errors are listed left to right, one per marker.
+//! Under the hex pane, the kind's letter and `^` (`T^`) mark the first byte of an error unit
+//! and `~` the rest of it (an error unit continued from the row above starts with `~`); the
+//! letters are the viewer's ([`view::error_letter`]). After the markers, where the class
+//! lane starts, each kind on the row is named once, as the viewer's legend names it
+//! (`T truncated`), in the order of its first marker: a row of random bytes with a dozen
+//! errors gets a short line.
 
 pub use crate::color::ColorChoice;
 use std::fs::File;
@@ -398,8 +401,10 @@ struct Palette {
     error: Symbol,
     /// `sgr` as fixed-size chunks for [`Buf::put`].
     sgr_fixed: Vec<([u8; 24], usize)>,
-    /// Error kind names as fixed-size chunks, by [`ErrorKind::index`].
+    /// Error kinds as `letter name` ([`view::error_letter`], as in the viewer's legend) in
+    /// fixed-size chunks, and their letters, by [`ErrorKind::index`].
     names: [([u8; 32], usize); 9],
+    letters: [u8; 9],
     filler: ([u8; 4], usize),
 }
 
@@ -471,7 +476,11 @@ impl Palette {
             continuation,
             error,
             filler: fixed(if ascii { b"." } else { FILLER.as_bytes() }),
-            names: std::array::from_fn(|i| fixed(ErrorKind::ALL[i].name().as_bytes())),
+            names: std::array::from_fn(|i| {
+                let kind = ErrorKind::ALL[i];
+                fixed(format!("{} {}", view::error_letter(kind), kind.name()).as_bytes())
+            }),
+            letters: std::array::from_fn(|i| view::error_letter(ErrorKind::ALL[i]) as u8),
         }
     }
 
@@ -691,7 +700,8 @@ impl Printer {
         self.cells = 0;
     }
 
-    /// The line under a row with errors: markers under the hex pane, kinds after them.
+    /// The line under a row with errors: markers under the hex pane, the kinds on the row
+    /// after them, each named once.
     fn marker_line(&mut self, digits: usize) {
         let (color, sgr) = (self.format.color, &self.palette);
         let line = &mut self.marker;
@@ -704,8 +714,16 @@ impl Printer {
         for span in &self.errors {
             let at = 3 * span.col;
             put_spaces(&mut line.bytes, at - column);
-            switch(color, sgr, line, MARKER + span.kind.index() as u8);
-            line.bytes.put(if span.head { b"^^" } else { b"~~" }, 2);
+            let kind = span.kind.index();
+            switch(color, sgr, line, MARKER + kind as u8);
+            line.bytes.put(
+                &if span.head {
+                    [sgr.letters[kind], b'^']
+                } else {
+                    *b"~~"
+                },
+                2,
+            );
             for _ in 1..span.len {
                 line.bytes.put(b"~~~", 3);
             }
@@ -713,13 +731,19 @@ impl Printer {
         }
         switch(color, sgr, line, PLAIN);
         put_spaces(&mut line.bytes, 3 * self.format.width + 1 - column);
-        for (i, span) in self.errors.iter().enumerate() {
-            if i > 0 {
+        let mut named = 0u32;
+        for span in &self.errors {
+            let kind = span.kind.index();
+            if named & (1 << kind) != 0 {
+                continue;
+            }
+            if named != 0 {
                 switch(color, sgr, line, PLAIN);
                 line.bytes.put(b", ", 2);
             }
-            switch(color, sgr, line, MARKER + span.kind.index() as u8);
-            let (name, len) = &sgr.names[span.kind.index()];
+            named |= 1 << kind;
+            switch(color, sgr, line, MARKER + kind as u8);
+            let (name, len) = &sgr.names[kind];
             line.bytes.put(name, *len);
         }
         switch(color, sgr, line, PLAIN);
@@ -866,7 +890,7 @@ impl CellSink for Printer {
         });
     }
 
-    #[inline]
+    #[inline(always)]
     fn text(&mut self, run: TextRun) {
         let color = self.format.color;
         let sgr = &self.palette;
@@ -956,9 +980,9 @@ mod tests {
         assert_eq!(
             out,
             "00000000  61 e2 82 ac 62 c0 e2 82  13₂₃1✗✗✗  a€ˑˑb��ˑ\n\
-             \x20                        ^^ ^^~~~  invalid_byte, truncated\n\
+             \x20                        I^ T^~~~  I invalid_byte, T truncated\n\
              00000008  7a 7a e2 82              11✗✗      zz�ˑ\n\
-             \x20               ^^~~~              truncated_eof\n"
+             \x20               E^~~~              E truncated_eof\n"
         );
     }
 
