@@ -390,6 +390,10 @@ struct Palette {
     /// error mark, by [`ErrorKind::index`].
     role_style: [StyleId; 7],
     error_style: [StyleId; 9],
+    /// The (aliased) style of each [`GlyphClass`], by `class as usize`.
+    glyph_style: [StyleId; 12],
+    /// `n` fillers, by `n` (up to 6, the longest unit).
+    filler_runs: [([u8; 16], usize); 7],
     /// The (aliased) style of each byte as a one-byte scalar.
     byte_style: [StyleId; 256],
     /// The class lane after the lead of an `n`-byte scalar, by `n`: its continuation marks.
@@ -454,7 +458,13 @@ impl Palette {
                 .collect();
             fixed(&text)
         };
+        let filler = if ascii { "." } else { FILLER };
         Palette {
+            glyph_style: std::array::from_fn(|i| {
+                let class = GLYPH_CLASSES.into_iter().find(|c| *c as usize == i);
+                alias[glyph_id(class.unwrap_or(GlyphClass::Plain)) as usize]
+            }),
+            filler_runs: std::array::from_fn(|n| fixed(filler.repeat(n).as_bytes())),
             byte_style: std::array::from_fn(|b| {
                 let unit = Unit::scalar(0, 1, b as u32);
                 alias[role_id(view::role(&unit, 0, b as u8)) as usize]
@@ -775,11 +785,11 @@ fn switch_to(palette: &Palette, pane: &mut Pane, style: StyleId) {
     pane.style = style;
 }
 
-/// Up to 128 spaces at a time.
+/// Up to 16 spaces at a time (gaps on a marker line are mostly short).
 fn put_spaces(buf: &mut Buf, mut n: usize) {
-    const SPACES: [u8; 128] = [b' '; 128];
+    const SPACES: [u8; 16] = [b' '; 16];
     while n > 0 {
-        let k = n.min(128);
+        let k = n.min(16);
         buf.put(&SPACES, k);
         n -= k;
     }
@@ -893,22 +903,31 @@ impl CellSink for Printer {
     #[inline(always)]
     fn text(&mut self, run: TextRun) {
         let color = self.format.color;
-        let sgr = &self.palette;
+        let palette = &self.palette;
+        let text = &mut self.text;
         let mut rest = run.fillers();
         if let Some(glyph) = &run.glyph {
-            switch(color, sgr, &mut self.text, glyph_id(glyph.class));
+            if color {
+                switch_to(palette, text, palette.glyph_style[glyph.class as usize]);
+            }
             if self.format.ascii {
-                self.text.bytes.put(&[ascii_glyph(glyph)], 1);
+                text.bytes.put(&[ascii_glyph(glyph)], 1);
                 rest += run.covered();
             } else {
-                self.text.bytes.put(glyph.padded(), glyph.len());
+                text.bytes.put(glyph.padded(), glyph.len());
             }
         }
         if rest > 0 {
-            switch(color, sgr, &mut self.text, DIM);
-            let (filler, len) = &self.palette.filler;
-            for _ in 0..rest {
-                self.text.bytes.put(filler, *len);
+            if color {
+                switch_to(palette, text, palette.alias[DIM as usize]);
+            }
+            if let Some((run, len)) = palette.filler_runs.get(rest) {
+                text.bytes.put(run, *len);
+            } else {
+                let (filler, len) = &palette.filler;
+                for _ in 0..rest {
+                    text.bytes.put(filler, *len);
+                }
             }
         }
     }
@@ -920,6 +939,12 @@ fn pad(out: &mut Vec<u8>, n: usize) {
 
 /// Writes `offset` in lowercase hex, at least 8 digits; returns how many.
 fn write_offset(out: &mut Vec<u8>, offset: u64) -> usize {
+    if let Ok(low) = u32::try_from(offset) {
+        // The common case, four table lookups.
+        let [a, b, c, d] = low.to_be_bytes().map(|byte| HEX[byte as usize]);
+        out.extend_from_slice(&[a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]]);
+        return 8;
+    }
     let digits = (16 - offset.leading_zeros() as usize / 4).max(8);
     for i in (0..digits).rev() {
         out.push(b"0123456789abcdef"[(offset >> (4 * i)) as usize & 15]);
