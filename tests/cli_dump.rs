@@ -39,11 +39,11 @@ fn rows_and_marker_lines_for_every_utf8_error_kind() {
     let expected = "\
 00000000  61 62 63 64 65 66 67 e2  11111113  abcdefg€
 00000008  82 ac c0 80 63 e2 82 64  ₂₃✗✗1✗✗1  ˑˑ��c�ˑd
-                ^^ ^^    ^^~~~     invalid_byte, unexpected_continuation, truncated
+                I^ C^    T^~~~     I invalid_byte, C unexpected_continuation, T truncated
 00000010  e0 80 af ed a0 80 f4 90  ✗✗✗✗✗✗✗✗  ��������
-          ^^ ^^ ^^ ^^ ^^ ^^ ^^ ^^  overlong, unexpected_continuation, unexpected_continuation, surrogate, unexpected_continuation, unexpected_continuation, out_of_range, unexpected_continuation
+          O^ C^ C^ S^ C^ C^ R^ C^  O overlong, C unexpected_continuation, S surrogate, R out_of_range
 00000018  80 80 e2 82              ✗✗✗✗      ���ˑ
-          ^^ ^^ ^^~~~              unexpected_continuation, unexpected_continuation, truncated_eof
+          C^ C^ E^~~~              C unexpected_continuation, E truncated_eof
 ";
     assert_eq!(stdout_of(&["dump", "--width", "8", &f]), expected);
     // The euro sign crossing the row edge is drawn once and is no error.
@@ -64,11 +64,11 @@ fn error_kinds_of_the_other_dialects() {
     );
     assert_eq!(
         stdout_of(&["dump", "-d", "cesu8", &f]),
-        "00000000  ed a0 80 78 ed a0 bd ed b8 80                    ✗✗✗16₂₃₄₅₆        �ˑˑx😀ˑˑˑˑ\n          ^^~~~~~~                                         unpaired_surrogate\n"
+        "00000000  ed a0 80 78 ed a0 bd ed b8 80                    ✗✗✗16₂₃₄₅₆        �ˑˑx😀ˑˑˑˑ\n          U^~~~~~~                                         U unpaired_surrogate\n"
     );
     assert_eq!(
         stdout_of(&["dump", "-d", "wtf8", &f]),
-        "00000000  ed a0 80 78 ed a0 bd ed b8 80                    3₂₃1✗✗✗✗✗✗        ˢˑˑx�ˑˑ�ˑˑ\n                      ^^~~~~~~ ^^~~~~~~                    surrogate_pair, surrogate_pair\n"
+        "00000000  ed a0 80 78 ed a0 bd ed b8 80                    3₂₃1✗✗✗✗✗✗        ˢˑˑx�ˑˑ�ˑˑ\n                      P^~~~~~~ P^~~~~~~                    P surrogate_pair\n"
     );
 }
 
@@ -80,11 +80,11 @@ fn offset_inside_a_sequence_and_length() {
     assert_eq!(
         stdout_of(&["dump", "--offset", "8", "--length", "5", &f]),
         "00000008  82 ac c0 80 63                                   ₂₃✗✗1             ˑˑ��c\n\
-         \x20               ^^ ^^                                      invalid_byte, unexpected_continuation\n"
+         \x20               I^ C^                                      I invalid_byte, C unexpected_continuation\n"
     );
     assert_eq!(
         stdout_of(&["dump", "-o", "0x1a", &f]),
-        "0000001a  e2 82                                            ✗✗                �ˑ\n          ^^~~~                                            truncated_eof\n"
+        "0000001a  e2 82                                            ✗✗                �ˑ\n          E^~~~                                            E truncated_eof\n"
     );
     assert_eq!(stdout_of(&["dump", "-n", "0", &f]), "");
 }

@@ -23,9 +23,12 @@
 //!
 //! # The marker line
 //!
-//! Under the hex pane, `^^` marks the first byte of an error unit and `~` the rest of it (an
-//! error unit continued from the row above starts with `~`); after the markers, where the
-//! class lane starts, the kinds of those errors are listed left to right, one per marker.
+//! Under the hex pane, the kind's letter and `^` (`T^`) mark the first byte of an error unit
+//! and `~` the rest of it (an error unit continued from the row above starts with `~`); the
+//! letters are the viewer's ([`view::error_letter`]). After the markers, where the class
+//! lane starts, each kind on the row is named once, as the viewer's legend names it
+//! (`T truncated`), in the order of its first marker: a row of random bytes with a dozen
+//! errors gets a short line.
 
 pub use crate::color::ColorChoice;
 use std::fs::File;
@@ -37,11 +40,11 @@ use std::os::unix::fs::FileTypeExt;
 use ratatui::style::{Color, Modifier, Style};
 
 use super::{report_error, Input, EXIT_ERROR, EXIT_OK};
-use crate::decode::{Dialect, ErrorKind};
+use crate::decode::{Dialect, ErrorKind, Unit, UnitKind};
 use crate::source::{Access, Source, SourceError};
 use crate::tui::draw::Theme;
 use crate::view::glyph::{GlyphClass, InlineGlyph, FILLER};
-use crate::view::{self, ByteCell, CellSink, Class, ErrorSpan, Options, Role, TextRun};
+use crate::view::{self, ByteCell, CellSink, Class, ErrorSpan, Options, Role, TextRun, WholeUnit};
 
 /// The widths `--width` accepts, in bytes per row.
 pub const WIDTHS: [usize; 3] = [8, 16, 32];
@@ -383,13 +386,29 @@ struct Palette {
     sgr: Vec<Vec<u8>>,
     /// The first id of an equal style, so equal styles never cause a switch.
     alias: [StyleId; STYLES],
+    /// The (aliased) style of each [`Role`], by `role as usize`, and of the class lane's
+    /// error mark, by [`ErrorKind::index`].
+    role_style: [StyleId; 7],
+    error_style: [StyleId; 9],
+    /// The (aliased) style of each [`GlyphClass`], by `class as usize`.
+    glyph_style: [StyleId; 12],
+    /// `n` fillers, by `n` (up to 6, the longest unit).
+    filler_runs: [([u8; 16], usize); 7],
+    /// The (aliased) style of each byte as a one-byte scalar.
+    byte_style: [StyleId; 256],
+    /// The class lane after the lead of an `n`-byte scalar, by `n`: its continuation marks.
+    continuation_runs: [([u8; 24], usize); 7],
+    /// The class lane of an `n`-byte error unit, by `n`.
+    error_runs: [([u8; 24], usize); 7],
     lead: [Symbol; 10],
     continuation: [Symbol; 7],
     error: Symbol,
     /// `sgr` as fixed-size chunks for [`Buf::put`].
     sgr_fixed: Vec<([u8; 24], usize)>,
-    /// Error kind names as fixed-size chunks, by [`ErrorKind::index`].
+    /// Error kinds as `letter name` ([`view::error_letter`], as in the viewer's legend) in
+    /// fixed-size chunks, and their letters, by [`ErrorKind::index`].
     names: [([u8; 32], usize); 9],
+    letters: [u8; 9],
     filler: ([u8; 4], usize),
 }
 
@@ -430,17 +449,48 @@ impl Palette {
             styles.iter().position(|s| *s == styles[i]).unwrap_or(i) as StyleId
         });
         let sgr: Vec<Vec<u8>> = styles.into_iter().map(sgr).collect();
+        let continuation: [Symbol; 7] =
+            std::array::from_fn(|k| lane(Class::Continuation { k: k as u8, n: 6 }, '-'));
+        let error = lane(Class::Error(ErrorKind::InvalidByte), 'x');
+        let run = |symbols: &mut dyn Iterator<Item = Symbol>| {
+            let text: Vec<u8> = symbols
+                .flat_map(|s| s.bytes[..s.len as usize].to_vec())
+                .collect();
+            fixed(&text)
+        };
+        let filler = if ascii { "." } else { FILLER };
         Palette {
+            glyph_style: std::array::from_fn(|i| {
+                let class = GLYPH_CLASSES.into_iter().find(|c| *c as usize == i);
+                alias[glyph_id(class.unwrap_or(GlyphClass::Plain)) as usize]
+            }),
+            filler_runs: std::array::from_fn(|n| fixed(filler.repeat(n).as_bytes())),
+            byte_style: std::array::from_fn(|b| {
+                let unit = Unit::scalar(0, 1, b as u32);
+                alias[role_id(view::role(&unit, 0, b as u8)) as usize]
+            }),
+            continuation_runs: std::array::from_fn(|n| run(&mut (2..=n).map(|k| continuation[k]))),
+            error_runs: std::array::from_fn(|n| run(&mut (0..n).map(|_| error))),
+            role_style: std::array::from_fn(|i| {
+                let role = ROLES
+                    .into_iter()
+                    .find(|r| *r as usize == i)
+                    .unwrap_or(Role::Error);
+                alias[role_id(role) as usize]
+            }),
+            error_style: std::array::from_fn(|i| alias[CLASS_ERROR as usize + i]),
             alias,
             sgr_fixed: sgr.iter().map(|s| fixed(s)).collect(),
             sgr,
             lead: std::array::from_fn(|n| Symbol::of(Class::Lead(n as u8).symbol())),
-            continuation: std::array::from_fn(|k| {
-                lane(Class::Continuation { k: k as u8, n: 6 }, '-')
-            }),
-            error: lane(Class::Error(ErrorKind::InvalidByte), 'x'),
+            continuation,
+            error,
             filler: fixed(if ascii { b"." } else { FILLER.as_bytes() }),
-            names: std::array::from_fn(|i| fixed(ErrorKind::ALL[i].name().as_bytes())),
+            names: std::array::from_fn(|i| {
+                let kind = ErrorKind::ALL[i];
+                fixed(format!("{} {}", view::error_letter(kind), kind.name()).as_bytes())
+            }),
+            letters: std::array::from_fn(|i| view::error_letter(ErrorKind::ALL[i]) as u8),
         }
     }
 
@@ -505,6 +555,17 @@ fn color_code(color: Color) -> String {
     };
     code.to_string()
 }
+
+/// `00 `..`ff `: two ASCII digits and a space per byte, padded to 4 bytes for [`Buf::put`].
+const HEX_SPACE: [[u8; 4]; 256] = {
+    let mut table = [[0u8; 4]; 256];
+    let mut i = 0;
+    while i < 256 {
+        table[i] = [HEX[i][0], HEX[i][1], b' ', 0];
+        i += 1;
+    }
+    table
+};
 
 /// `00`..`ff`, two ASCII digits per byte.
 const HEX: [[u8; 2]; 256] = {
@@ -649,7 +710,8 @@ impl Printer {
         self.cells = 0;
     }
 
-    /// The line under a row with errors: markers under the hex pane, kinds after them.
+    /// The line under a row with errors: markers under the hex pane, the kinds on the row
+    /// after them, each named once.
     fn marker_line(&mut self, digits: usize) {
         let (color, sgr) = (self.format.color, &self.palette);
         let line = &mut self.marker;
@@ -662,8 +724,16 @@ impl Printer {
         for span in &self.errors {
             let at = 3 * span.col;
             put_spaces(&mut line.bytes, at - column);
-            switch(color, sgr, line, MARKER + span.kind.index() as u8);
-            line.bytes.put(if span.head { b"^^" } else { b"~~" }, 2);
+            let kind = span.kind.index();
+            switch(color, sgr, line, MARKER + kind as u8);
+            line.bytes.put(
+                &if span.head {
+                    [sgr.letters[kind], b'^']
+                } else {
+                    *b"~~"
+                },
+                2,
+            );
             for _ in 1..span.len {
                 line.bytes.put(b"~~~", 3);
             }
@@ -671,13 +741,19 @@ impl Printer {
         }
         switch(color, sgr, line, PLAIN);
         put_spaces(&mut line.bytes, 3 * self.format.width + 1 - column);
-        for (i, span) in self.errors.iter().enumerate() {
-            if i > 0 {
+        let mut named = 0u32;
+        for span in &self.errors {
+            let kind = span.kind.index();
+            if named & (1 << kind) != 0 {
+                continue;
+            }
+            if named != 0 {
                 switch(color, sgr, line, PLAIN);
                 line.bytes.put(b", ", 2);
             }
-            switch(color, sgr, line, MARKER + span.kind.index() as u8);
-            let (name, len) = &sgr.names[span.kind.index()];
+            named |= 1 << kind;
+            switch(color, sgr, line, MARKER + kind as u8);
+            let (name, len) = &sgr.names[kind];
             line.bytes.put(name, *len);
         }
         switch(color, sgr, line, PLAIN);
@@ -698,11 +774,22 @@ fn switch(color: bool, palette: &Palette, pane: &mut Pane, style: StyleId) {
     }
 }
 
-/// Up to 128 spaces at a time.
+/// Switches `pane` to `style` (already an alias), if it is not in that style already.
+#[inline(always)]
+fn switch_to(palette: &Palette, pane: &mut Pane, style: StyleId) {
+    // Without a branch: on random data a switch is a coin toss. The sequence is always
+    // stored and kept only when the style changes.
+    let (sgr, len) = &palette.sgr_fixed[style as usize];
+    let keep = *len & ((pane.style != style) as usize).wrapping_neg();
+    pane.bytes.put(sgr, keep);
+    pane.style = style;
+}
+
+/// Up to 16 spaces at a time (gaps on a marker line are mostly short).
 fn put_spaces(buf: &mut Buf, mut n: usize) {
-    const SPACES: [u8; 128] = [b' '; 128];
+    const SPACES: [u8; 16] = [b' '; 16];
     while n > 0 {
-        let k = n.min(128);
+        let k = n.min(16);
         buf.put(&SPACES, k);
         n -= k;
     }
@@ -724,41 +811,123 @@ impl CellSink for Printer {
 
     #[inline]
     fn byte(&mut self, cell: ByteCell) {
-        let color = self.format.color;
-        let sgr = &self.palette;
-        switch(color, sgr, &mut self.hex, role_id(cell.role));
-        let [hi, lo] = HEX[cell.byte as usize];
-        self.hex.bytes.put(&[hi, lo, b' ', 0], 3);
-        let style = match cell.class {
-            Class::Error(kind) => CLASS_ERROR + kind.index() as u8,
-            Class::Lead(_) => role_id(cell.role),
-            Class::Continuation { .. } => role_id(Role::Continuation),
-        };
-        switch(color, sgr, &mut self.class, style);
-        let symbol = self.palette.class_symbol(cell.class);
+        let palette = &self.palette;
+        if self.format.color {
+            let role = palette.role_style[cell.role as usize];
+            let class = match cell.class {
+                Class::Error(kind) => palette.error_style[kind.index()],
+                Class::Lead(_) => role,
+                Class::Continuation { .. } => palette.role_style[Role::Continuation as usize],
+            };
+            switch_to(palette, &mut self.hex, role);
+            switch_to(palette, &mut self.class, class);
+        }
+        self.hex.bytes.put(&HEX_SPACE[cell.byte as usize], 3);
+        let symbol = palette.class_symbol(cell.class);
         self.class.bytes.put(&symbol.bytes, symbol.len as usize);
         self.cells += 1;
     }
 
+    /// [`CellSink::unit`]'s calls fused: a handful of table lookups and fixed-size copies
+    /// per unit (`tests::whole_units_print_as_their_cells` holds it equal to them).
     #[inline]
+    fn unit(&mut self, whole: WholeUnit) {
+        let n = whole.unit.len as usize;
+        let bytes = whole.bytes;
+        let color = self.format.color;
+        let palette = &self.palette;
+        let (hex, class) = (&mut self.hex, &mut self.class);
+        match whole.unit.kind {
+            UnitKind::Scalar(_) if n == 1 => {
+                let b = bytes[0] as usize;
+                if color {
+                    let style = palette.byte_style[b];
+                    switch_to(palette, hex, style);
+                    switch_to(palette, class, style);
+                }
+                hex.bytes.put(&HEX_SPACE[b], 3);
+                let one = &palette.lead[1];
+                class.bytes.put(&one.bytes, one.len as usize);
+            }
+            UnitKind::Scalar(_) => {
+                let lead = palette.role_style[Role::Lead as usize];
+                let rest = palette.role_style[Role::Continuation as usize];
+                if color {
+                    switch_to(palette, hex, lead);
+                }
+                hex.bytes.put(&HEX_SPACE[bytes[0] as usize], 3);
+                if color {
+                    switch_to(palette, hex, rest);
+                }
+                for &b in &bytes[1..] {
+                    hex.bytes.put(&HEX_SPACE[b as usize], 3);
+                }
+                if color {
+                    switch_to(palette, class, lead);
+                }
+                let symbol = &palette.lead[n.min(9)];
+                class.bytes.put(&symbol.bytes, symbol.len as usize);
+                if color {
+                    switch_to(palette, class, rest);
+                }
+                let (run, len) = &palette.continuation_runs[n.min(6)];
+                class.bytes.put(run, *len);
+            }
+            UnitKind::Error(kind) => {
+                self.errors.push(ErrorSpan {
+                    col: whole.col,
+                    len: n,
+                    kind,
+                    head: true,
+                });
+                if color {
+                    switch_to(palette, hex, palette.role_style[Role::Error as usize]);
+                }
+                for &b in bytes {
+                    hex.bytes.put(&HEX_SPACE[b as usize], 3);
+                }
+                if color {
+                    switch_to(palette, class, palette.error_style[kind.index()]);
+                }
+                let (run, len) = &palette.error_runs[n.min(6)];
+                class.bytes.put(run, *len);
+            }
+        }
+        self.cells += n;
+        self.text(TextRun {
+            glyph: Some(whole.glyph),
+            columns: n,
+        });
+    }
+
+    #[inline(always)]
     fn text(&mut self, run: TextRun) {
         let color = self.format.color;
-        let sgr = &self.palette;
+        let palette = &self.palette;
+        let text = &mut self.text;
         let mut rest = run.fillers();
         if let Some(glyph) = &run.glyph {
-            switch(color, sgr, &mut self.text, glyph_id(glyph.class));
+            if color {
+                switch_to(palette, text, palette.glyph_style[glyph.class as usize]);
+            }
             if self.format.ascii {
-                self.text.bytes.put(&[ascii_glyph(glyph)], 1);
+                text.bytes.put(&[ascii_glyph(glyph)], 1);
                 rest += run.covered();
             } else {
-                self.text.bytes.put(glyph.padded(), glyph.len());
+                text.bytes.put(glyph.padded(), glyph.len());
             }
         }
         if rest > 0 {
-            switch(color, sgr, &mut self.text, DIM);
-            let (filler, len) = &self.palette.filler;
-            for _ in 0..rest {
-                self.text.bytes.put(filler, *len);
+            if color {
+                switch_to(palette, text, palette.alias[DIM as usize]);
+            }
+            if let Some((run, len)) = palette.filler_runs.get(rest) {
+                text.bytes.put(run, *len);
+            } else {
+                let (filler, len) = &palette.filler;
+                for _ in 0..rest {
+                    text.bytes.put(filler, *len);
+                }
             }
         }
     }
@@ -770,6 +939,12 @@ fn pad(out: &mut Vec<u8>, n: usize) {
 
 /// Writes `offset` in lowercase hex, at least 8 digits; returns how many.
 fn write_offset(out: &mut Vec<u8>, offset: u64) -> usize {
+    if let Ok(low) = u32::try_from(offset) {
+        // The common case, four table lookups.
+        let [a, b, c, d] = low.to_be_bytes().map(|byte| HEX[byte as usize]);
+        out.extend_from_slice(&[a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]]);
+        return 8;
+    }
     let digits = (16 - offset.leading_zeros() as usize / 4).max(8);
     for i in (0..digits).rev() {
         out.push(b"0123456789abcdef"[(offset >> (4 * i)) as usize & 15]);
@@ -830,9 +1005,9 @@ mod tests {
         assert_eq!(
             out,
             "00000000  61 e2 82 ac 62 c0 e2 82  13₂₃1✗✗✗  a€ˑˑb��ˑ\n\
-             \x20                        ^^ ^^~~~  invalid_byte, truncated\n\
+             \x20                        I^ T^~~~  I invalid_byte, T truncated\n\
              00000008  7a 7a e2 82              11✗✗      zz�ˑ\n\
-             \x20               ^^~~~              truncated_eof\n"
+             \x20               E^~~~              E truncated_eof\n"
         );
     }
 
@@ -913,6 +1088,73 @@ mod tests {
                     "{dialect} chunk {chunk} offset {offset} length {length:?}"
                 );
             }
+        }
+    }
+
+    /// Hands the printer every cell one by one: [`CellSink::unit`]'s default, not the
+    /// printer's fused version.
+    struct Cells<'a>(&'a mut Printer);
+
+    impl CellSink for Cells<'_> {
+        fn row(&mut self, offset: u64, len: usize) {
+            self.0.row(offset, len);
+        }
+        fn error(&mut self, span: ErrorSpan) {
+            self.0.error(span);
+        }
+        fn byte(&mut self, cell: ByteCell) {
+            self.0.byte(cell);
+        }
+        fn text(&mut self, run: TextRun) {
+            self.0.text(run);
+        }
+    }
+
+    /// The fast path (whole units printed at once) equals the cells printed one by one, in
+    /// every dialect, width, colour and `--ascii`, on random bytes and on mixed text.
+    #[test]
+    fn whole_units_print_as_their_cells() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let text = "a €😀\té中\u{1b}\u{301}\u{202e}ok\n".as_bytes();
+        for round in 0..400 {
+            let len = (next() % 120) as usize;
+            let bytes: Vec<u8> = (0..len)
+                .map(|i| match round % 3 {
+                    0 => next() as u8,
+                    1 => text[(next() as usize + i) % text.len()],
+                    _ => [
+                        0x00, 0x41, 0x80, 0xBF, 0xC0, 0xE0, 0xED, 0xA0, 0xF0, 0xF4, 0xFF,
+                    ][(next() % 11) as usize],
+                })
+                .collect();
+            let f = format(
+                Dialect::ALL[round % 5],
+                [1, 3, 8, 16, 32][(round / 5) % 5],
+                round % 2 == 0,
+                round % 7 == 0,
+            );
+            let mut printer = Printer::new(&f);
+            let window = 0..bytes.len() as u64;
+            view::visit(
+                &bytes,
+                f.dialect,
+                window,
+                f.width,
+                Options::default(),
+                &mut Cells(&mut printer),
+            );
+            printer.end_row();
+            assert_eq!(
+                String::from_utf8_lossy(&whole(&bytes, &f)),
+                String::from_utf8_lossy(&printer.out),
+                "{f:?} {bytes:02x?}"
+            );
         }
     }
 

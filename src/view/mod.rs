@@ -22,7 +22,7 @@ pub use detail::{detail, Detail, Meaning};
 
 use std::ops::Range;
 
-use crate::decode::{CodePoint, Dialect, ErrorKind, Unit, UnitKind};
+use crate::decode::{decode_utf8_at, CodePoint, Dialect, ErrorKind, Unit, UnitKind};
 use glyph::{Glyph, GlyphClass, InlineGlyph};
 
 /// What a byte is, for its colour in the hex pane (hexyl's categories for ASCII, extended
@@ -234,6 +234,54 @@ pub trait CellSink {
     fn byte(&mut self, cell: ByteCell);
     /// The text of the unit whose bytes were just given, on the current row.
     fn text(&mut self, run: TextRun);
+
+    /// A unit that lies whole on the current row, its lead in the window: the most common
+    /// case, given at once so that a sink may print it faster. It must have the effect of
+    /// the calls it stands for, which this default makes: the unit's [`ErrorSpan`] (for an
+    /// error unit), its [`ByteCell`]s, its [`TextRun`].
+    #[inline]
+    fn unit(&mut self, whole: WholeUnit) {
+        let unit = &whole.unit;
+        let unit_start = unit.start as u64;
+        if let UnitKind::Error(kind) = unit.kind {
+            self.error(ErrorSpan {
+                col: whole.col,
+                len: unit.len as usize,
+                kind,
+                head: true,
+            });
+        }
+        for (k, &byte) in whole.bytes.iter().enumerate() {
+            self.byte(ByteCell {
+                offset: unit_start + k as u64,
+                byte,
+                role: role(unit, k as u8, byte),
+                class: class(unit, k as u8),
+                unit_start,
+                unit_len: unit.len,
+                selected: whole.selected,
+            });
+        }
+        self.text(TextRun {
+            glyph: Some(whole.glyph),
+            columns: unit.len as usize,
+        });
+    }
+}
+
+/// A unit that lies whole on one row, its lead in the window: see [`CellSink::unit`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WholeUnit<'a> {
+    /// The unit (its start is an offset in the slice given to [`visit`]).
+    pub unit: Unit,
+    /// Its bytes.
+    pub bytes: &'a [u8],
+    /// The row column of its first byte.
+    pub col: usize,
+    /// Its glyph, fitted to its columns.
+    pub glyph: InlineGlyph,
+    /// Whether it contains the cursor ([`Options::cursor`]).
+    pub selected: bool,
 }
 
 /// The cells of `bytes[window]`, `width` bytes per row from `window.start`, decoded in
@@ -268,11 +316,11 @@ pub fn visit(
         next_row: start,
         glyphs: GlyphCache::new(),
     };
-    for unit in dialect.units_from(bytes, start as usize) {
-        if unit.start as u64 >= end {
-            break;
-        }
-        placer.place(bytes, &unit, sink);
+    let first = dialect.unit_containing(bytes, start as usize).start;
+    if dialect == Dialect::Utf8 {
+        placer.place_all::<true>(bytes, dialect, first, sink);
+    } else {
+        placer.place_all::<false>(bytes, dialect, first, sink);
     }
 }
 
@@ -293,6 +341,28 @@ struct Placer {
 }
 
 impl Placer {
+    /// Hands out the cells of the units from the one starting at `at` to the window's end.
+    /// `UTF8`: the dialect is UTF-8, decoded by [`decode_utf8_at`] (equal to
+    /// [`Dialect::decode_at`] where 4 bytes are readable, and free of branches on the bytes).
+    #[inline(always)]
+    fn place_all<const UTF8: bool>(
+        &mut self,
+        bytes: &[u8],
+        dialect: Dialect,
+        mut at: usize,
+        sink: &mut impl CellSink,
+    ) {
+        let end = self.end as usize;
+        while at < end {
+            let unit = match UTF8 {
+                true => decode_utf8_at(bytes, at).unwrap_or_else(|| dialect.decode_at(bytes, at)),
+                false => dialect.decode_at(bytes, at),
+            };
+            self.place(bytes, &unit, sink);
+            at = unit.end();
+        }
+    }
+
     /// Hands out the cells of one unit, on the rows it touches.
     fn place(&mut self, bytes: &[u8], unit: &Unit, sink: &mut impl CellSink) {
         let unit_start = unit.start as u64;
@@ -302,16 +372,31 @@ impl Placer {
             .options
             .cursor
             .is_some_and(|c| c >= unit_start && c < unit_start + unit.len as u64);
+        // The common case: the whole unit, lead included, on one row, handed out at once.
+        let unit_end = unit_start + unit.len as u64;
+        if unit_start >= self.start && unit_end <= self.end {
+            if unit_start == self.next_row {
+                self.start_row(unit_start, sink);
+            }
+            if unit_end <= self.next_row {
+                let glyph = self.unit_glyph(unit).fit(unit.len as usize);
+                sink.unit(WholeUnit {
+                    unit: *unit,
+                    bytes: &bytes[unit.start..unit.start + unit.len as usize],
+                    col: (unit_start - self.row) as usize,
+                    glyph,
+                    selected,
+                });
+                return;
+            }
+        }
         // Drawn once, on the row of the lead; a unit whose lead lies before the window shows
         // only fillers.
         let mut pending_glyph = (unit_start >= self.start).then(|| self.unit_glyph(unit));
         let mut offset = first;
         while offset < last {
             if offset == self.next_row {
-                let n = (self.end - offset).min(self.width as u64) as usize;
-                sink.row(offset, n);
-                self.row = offset;
-                self.next_row = offset + n as u64;
+                self.start_row(offset, sink);
             }
             let row_end = self.next_row.min(last);
             let col = (offset - self.row) as usize;
@@ -343,6 +428,14 @@ impl Placer {
             });
             offset = row_end;
         }
+    }
+
+    /// Announces the row that starts at `offset`.
+    fn start_row(&mut self, offset: u64, sink: &mut impl CellSink) {
+        let n = (self.end - offset).min(self.width as u64) as usize;
+        sink.row(offset, n);
+        self.row = offset;
+        self.next_row = offset + n as u64;
     }
 
     fn unit_glyph(&mut self, unit: &Unit) -> InlineGlyph {
@@ -381,7 +474,7 @@ impl GlyphCache {
 }
 
 /// The role of byte `k` (from 0) of `unit`.
-fn role(unit: &Unit, k: u8, byte: u8) -> Role {
+pub fn role(unit: &Unit, k: u8, byte: u8) -> Role {
     match unit.kind {
         UnitKind::Error(_) => Role::Error,
         UnitKind::Scalar(_) if unit.len > 1 => {
@@ -400,7 +493,8 @@ fn role(unit: &Unit, k: u8, byte: u8) -> Role {
     }
 }
 
-fn class(unit: &Unit, k: u8) -> Class {
+/// The class lane entry of byte `k` (from 0) of `unit`.
+pub fn class(unit: &Unit, k: u8) -> Class {
     match unit.kind {
         UnitKind::Error(kind) => Class::Error(kind),
         UnitKind::Scalar(_) if k == 0 => Class::Lead(unit.len),
