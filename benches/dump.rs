@@ -8,54 +8,10 @@
 
 use std::path::Path;
 use std::process::{Command, Stdio};
+mod data;
+
+use data::{multilingual, random, Rng};
 use std::time::{Duration, Instant};
-
-/// A small deterministic generator (xorshift64*), so every run measures the same bytes.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
-
-fn multilingual(size: usize, rng: &mut Rng) -> Vec<u8> {
-    const WORDS: &[&str] = &[
-        "the ",
-        "data ",
-        "error ",
-        "naïve ",
-        "café ",
-        "Ελληνικά ",
-        "русский ",
-        "עברית ",
-        "العربية ",
-        "हिन्दी ",
-        "中文字符 ",
-        "日本語の ",
-        "한국어 ",
-        "😀 ",
-        "𝄞 ",
-        "ok.\n",
-    ];
-    let mut out = Vec::with_capacity(size + 64);
-    while out.len() < size {
-        out.extend_from_slice(WORDS[(rng.next() % WORDS.len() as u64) as usize].as_bytes());
-    }
-    out.truncate(size);
-    out
-}
-
-fn random(size: usize, rng: &mut Rng) -> Vec<u8> {
-    let mut out = Vec::with_capacity(size + 8);
-    while out.len() < size {
-        out.extend_from_slice(&rng.next().to_le_bytes());
-    }
-    out.truncate(size);
-    out
-}
 
 /// The best of 3 runs of a command with its output sent to /dev/null, or `None` if it
 /// cannot be started or fails.
@@ -103,7 +59,7 @@ fn main() {
         None => println!("hexyl not found on PATH (cargo install hexyl): hexrune alone"),
     }
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::seeded();
     let sets: [(&str, Vec<u8>); 2] = [
         ("multilingual", multilingual(size, &mut rng)),
         ("random", random(size, &mut rng)),

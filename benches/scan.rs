@@ -6,54 +6,14 @@
 //! (default 256 MiB per data set).
 
 use std::hint::black_box;
+mod data;
+
+use data::{multilingual, random, Rng};
 use std::time::{Duration, Instant};
 
 use hexrune::decode::Dialect;
 use hexrune::index::{Progress, Summary};
 use hexrune::scan::{scan, Tally};
-
-/// A small deterministic generator (xorshift64*), so every run measures the same bytes.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
-
-fn multilingual(size: usize, rng: &mut Rng) -> Vec<u8> {
-    // Words from several scripts: 1- to 4-byte sequences mixed as in real multilingual text.
-    const WORDS: &[&str] = &[
-        "the ",
-        "data ",
-        "error ",
-        "naïve ",
-        "café ",
-        "Ελληνικά ",
-        "русский ",
-        "עברית ",
-        "العربية ",
-        "हिन्दी ",
-        "中文字符 ",
-        "日本語の ",
-        "한국어 ",
-        "😀 ",
-        "𝄞 ",
-        "ok. ",
-    ];
-    let mut out = Vec::with_capacity(size + 64);
-    while out.len() < size {
-        out.extend_from_slice(WORDS[(rng.next() % WORDS.len() as u64) as usize].as_bytes());
-    }
-    while std::str::from_utf8(&out[..size]).is_err() {
-        out.pop();
-        out.truncate(out.len().min(size));
-    }
-    out.truncate(size);
-    out
-}
 
 fn corrupted(base: &[u8], per_mille: f64, rng: &mut Rng) -> Vec<u8> {
     let mut out = base.to_vec();
@@ -121,14 +81,14 @@ fn main() {
         .unwrap_or(256);
     let size = mb << 20;
     let runs = 5;
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::seeded();
     let ascii: Vec<u8> = (0..size)
         .map(|i| b"The quick brown fox jumps over the lazy dog. "[i % 45])
         .collect();
     let multi = multilingual(size, &mut rng);
     let c01 = corrupted(&multi, 1.0, &mut rng);
     let c1 = corrupted(&multi, 10.0, &mut rng);
-    let random: Vec<u8> = (0..size).map(|_| (rng.next() >> 24) as u8).collect();
+    let random = random(size, &mut rng);
     let sets: [(&str, &[u8]); 5] = [
         ("ascii", &ascii),
         ("multilingual", &multi),
