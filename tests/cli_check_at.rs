@@ -10,6 +10,21 @@ fn hexrune() -> Command {
     Command::cargo_bin("hexrune").unwrap()
 }
 
+/// Runs hexrune with `args`, checks the exit code, and returns what it printed.
+fn stdout_of<I, S>(args: I, code: i32) -> Vec<u8>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    hexrune()
+        .args(args)
+        .assert()
+        .code(code)
+        .get_output()
+        .stdout
+        .clone()
+}
+
 fn file_with(dir: &Path, name: &str, bytes: &[u8]) -> String {
     let path = dir.join(name);
     std::fs::File::create(&path)
@@ -31,13 +46,7 @@ fn json_lines(stdout: &[u8]) -> Vec<Value> {
 fn valid_file_exits_0_with_a_verdict() {
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "ok.txt", "héllo €😀".as_bytes());
-    let out = hexrune()
-        .args(["check", &f])
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
+    let out = stdout_of(["check", &f], 0);
     let text = String::from_utf8(out).unwrap();
     assert_eq!(
         text,
@@ -49,13 +58,7 @@ fn valid_file_exits_0_with_a_verdict() {
 fn invalid_file_exits_1_and_lists_errors() {
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "bad.txt", b"a/\xC0\xAFb\xE1\x80");
-    let out = hexrune()
-        .args(["check", &f])
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
+    let out = stdout_of(["check", &f], 1);
     let text = String::from_utf8(out).unwrap();
     assert_eq!(
         text,
@@ -80,13 +83,7 @@ fn json_lines_are_errors_then_a_summary() {
         "bad.txt",
         b"\x61\xF1\x80\x80\xE1\x80\xC2\x62\x80\x63\x80\xBF\x64",
     );
-    let out = hexrune()
-        .args(["check", "--json", &f])
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
+    let out = stdout_of(["check", "--json", &f], 1);
     let lines = json_lines(&out);
     assert_eq!(lines.len(), 7);
     let errors: Vec<(u64, u64, &str, &str)> = lines[..6]
@@ -137,13 +134,7 @@ fn json_in_dialects_with_long_units() {
         "cesu.txt",
         b"a\xED\xA0\xBD\xED\xB8\x80\xF0\x9F\x98\x80",
     );
-    let out = hexrune()
-        .args(["check", "--json", "--dialect", "cesu8", &f])
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
+    let out = stdout_of(["check", "--json", "--dialect", "cesu8", &f], 1);
     let lines = json_lines(&out);
     assert_eq!(lines[0]["kind"], "invalid_byte");
     assert_eq!(
@@ -159,13 +150,7 @@ fn json_in_dialects_with_long_units() {
         summary["errors"],
         serde_json::json!({"invalid_byte": 1, "unexpected_continuation": 3})
     );
-    let out = hexrune()
-        .args(["check", "--json", "-d", "legacy", &f])
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
+    let out = stdout_of(["check", "--json", "-d", "legacy", &f], 0);
     let summary = json_lines(&out).pop().unwrap();
     assert_eq!(
         summary["units"],
@@ -229,13 +214,7 @@ fn io_errors_exit_2_and_other_files_are_still_checked() {
 fn empty_file_is_valid() {
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "empty", b"");
-    let out = hexrune()
-        .args(["check", "--json", &f])
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
+    let out = stdout_of(["check", "--json", &f], 0);
     let lines = json_lines(&out);
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0]["size"], 0);
@@ -247,13 +226,7 @@ fn empty_file_is_valid() {
 fn long_error_lists_are_summarised_unless_all() {
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "many.bin", &[0xFF; 25]);
-    let out = hexrune()
-        .args(["check", &f])
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
+    let out = stdout_of(["check", &f], 1);
     let text = String::from_utf8(out).unwrap();
     assert_eq!(
         text.lines().filter(|l| l.starts_with("  offset")).count(),
@@ -263,13 +236,7 @@ fn long_error_lists_are_summarised_unless_all() {
         text.ends_with("  ... and 5 more errors (--all lists every one)\n"),
         "{text}"
     );
-    let out = hexrune()
-        .args(["check", "--all", &f])
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
+    let out = stdout_of(["check", "--all", &f], 1);
     let text = String::from_utf8(out).unwrap();
     let offsets: Vec<&str> = text.lines().filter(|l| l.starts_with("  offset")).collect();
     assert_eq!(offsets.len(), 25);
@@ -281,13 +248,7 @@ fn at_prints_the_unit_containing_an_offset() {
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "t.txt", "a€\u{1F600}".as_bytes());
     let at = |offset: &str| {
-        let out = hexrune()
-            .args(["at", &f, offset])
-            .assert()
-            .code(0)
-            .get_output()
-            .stdout
-            .clone();
+        let out = stdout_of(["at", &f, offset], 0);
         String::from_utf8(out).unwrap()
     };
     assert_eq!(
@@ -308,25 +269,13 @@ fn at_prints_the_unit_containing_an_offset() {
 fn at_reports_errors_with_expected_and_diagnosis() {
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "t.bin", b"x\xF4\x90\x80\x80");
-    let out = hexrune()
-        .args(["at", &f, "1"])
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
+    let out = stdout_of(["at", &f, "1"], 0);
     let v: Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(
         v,
         serde_json::json!({"offset":1,"len":1,"kind":"error","error":"out_of_range","expected":"80..8F","diagnosis":"U+110000, above U+10FFFF"})
     );
-    let out = hexrune()
-        .args(["at", "-d", "legacy", &f, "3"])
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
+    let out = stdout_of(["at", "-d", "legacy", &f, "3"], 0);
     let v: Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(
         v,

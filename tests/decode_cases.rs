@@ -343,6 +343,10 @@ fn assert_table_covers_kinds(d: Dialect) {
     let mut want = possible_kinds(d).to_vec();
     want.sort();
     assert_eq!(kinds, want, "{d}");
+    // The library's own list (used for reports) says the same as the rules restated here.
+    let mut listed = d.error_kinds().to_vec();
+    listed.sort();
+    assert_eq!(listed, want, "{d}: Dialect::error_kinds");
     // And every case's units tile the case's bytes.
     for case in table(d) {
         let mut pos = 0;
