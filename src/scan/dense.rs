@@ -13,7 +13,7 @@
 //! The kinds that can occur here are those of UTF-8 with four readable bytes:
 //! `invalid_byte`, `unexpected_continuation`, `truncated`, `overlong`, `surrogate` and
 //! `out_of_range` (`truncated_eof` needs the end of the input, which the caller keeps out of
-//! the window). The tests hold every window equal to [`Dialect::units`].
+//! the window). The tests hold every window equal to [`crate::decode::Dialect::units`].
 
 use crate::decode::ErrorKind;
 

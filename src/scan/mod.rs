@@ -12,9 +12,15 @@
 //! by their lead bytes: in well-formed UTF-8 the scalars of class k are exactly the lead
 //! bytes of class k. The scan counts every lead byte of a range once, with vector code, and
 //! takes off the lead of each unit it reports one by one. Around an error the validator
-//! says where it is, and only that unit is decoded; where errors come close together a
-//! branch-free counter takes over (see `count_dense_utf8`). The other dialects count each
-//! validated stretch and hand what the validator rejects to the precise decoder.
+//! says where it is, and only that unit is decoded; where errors come close together, a
+//! sink that only counts has them counted 32 bytes at a time by a branch-free kernel
+//! (`scan::dense`), and other sinks get units decoded one by one for a while. The other
+//! dialects count each validated stretch and hand what the validator rejects to the
+//! precise decoder.
+//!
+//! The hot loops are compiled twice, for baseline x86-64 and for AVX2, and the build the
+//! CPU supports is chosen at run time (the `multiversion` crate), as simdutf8 does for its
+//! validator.
 //!
 //! Every command uses this one loop, so they cannot disagree; tests hold its result equal
 //! to [`Dialect::units`] in every dialect, over any cutting of the input into ranges. This
