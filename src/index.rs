@@ -1,7 +1,8 @@
 //! The whole-file summary: counts, a verdict, and a block index built by one parallel scan.
 //!
 //! The input is cut into fixed blocks (64 KiB, larger for inputs over 32 GiB so there are
-//! never more than 2^19 blocks: the index stays under 20 MiB whatever the input). Each
+//! never more than 2^19 blocks: 40 bytes of summary and 8 of unit count each, so the index
+//! stays under 25 MiB whatever the input). Each
 //! block's [`BlockSummary`] counts the units that *start* in it, its errors, and the offsets
 //! of its first and last error. Blocks are scanned by worker threads with
 //! [`crate::scan::scan_range`]; as every unit belongs to exactly one block, the merged result
@@ -382,12 +383,6 @@ impl Summary {
         Summary::build(dialect, bytes, threads, &progress).expect("not cancelled")
     }
 
-    /// Bytes of index memory (the block summaries and unit prefix sums).
-    pub fn index_bytes(&self) -> usize {
-        self.blocks.capacity() * std::mem::size_of::<BlockSummary>()
-            + self.unit_starts.capacity() * std::mem::size_of::<u64>()
-    }
-
     /// The byte range of block `b`.
     pub fn block_range(&self, b: usize) -> Range<usize> {
         let start = b * self.block_size;
@@ -732,9 +727,15 @@ mod tests {
         assert_eq!(block_size_for(0), MIN_BLOCK);
         assert_eq!(block_size_for(16 << 30), 64 * 1024);
         assert_eq!(block_size_for(64 << 30), 128 * 1024);
-        let blocks = (16u64 << 30).div_ceil(block_size_for(16 << 30) as u64) as usize;
-        let bytes = blocks * (std::mem::size_of::<BlockSummary>() + 8);
-        assert!(bytes < 32 << 20, "{bytes}");
+        // However large the input, at most MAX_BLOCKS blocks...
+        for len in [1u64, 16 << 30, (16 << 30) + 1, 1 << 40, u64::MAX >> 8] {
+            let blocks = len.div_ceil(block_size_for(len) as u64);
+            assert!(blocks <= MAX_BLOCKS as u64, "{len}: {blocks}");
+        }
+        // ...of one summary and one running unit count each (one more count than blocks).
+        assert_eq!(std::mem::size_of::<BlockSummary>(), 40);
+        let most = MAX_BLOCKS * std::mem::size_of::<BlockSummary>() + (MAX_BLOCKS + 1) * 8;
+        assert_eq!(most, (24 << 20) + 8);
     }
 
     #[test]

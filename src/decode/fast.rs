@@ -185,27 +185,6 @@ pub fn decode_utf8_at(bytes: &[u8], at: usize) -> Option<Unit> {
     })
 }
 
-/// The [`Shape`] of the UTF-8 unit starting at `at`; `None` when fewer than 4 bytes are
-/// readable from `at`.
-#[inline(always)]
-pub fn utf8_shape_at(bytes: &[u8], at: usize) -> Option<Shape> {
-    let &[b0, b1, b2, b3] = bytes.get(at..at.checked_add(4)?)? else {
-        return None;
-    };
-    Some(utf8_shape(b0, b1, b2, b3))
-}
-
-/// The [`Shape`] of the UTF-8 unit that starts with `b0` followed by `b1 b2 b3`, computed
-/// without a single branch on the bytes.
-#[inline(always)]
-pub fn utf8_shape(b0: u8, b1: u8, b2: u8, b3: u8) -> Shape {
-    let (len, scalar, _, error) = step(b0, b1, b2, b3);
-    Shape {
-        len,
-        tag: select(scalar, len, Shape::FIRST_ERROR_TAG + error),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,11 +212,6 @@ mod tests {
                         let bytes = [b0, b1, b2, b3, 0x41];
                         let unit = Dialect::Utf8.decode_at(&bytes, 0);
                         assert_eq!(decode_utf8_at(&bytes, 0), Some(unit), "{bytes:02X?}");
-                        assert_eq!(
-                            utf8_shape_at(&bytes, 0),
-                            Some(Shape::of(&unit)),
-                            "{bytes:02X?}"
-                        );
                     }
                 }
             }

@@ -763,6 +763,19 @@ fn draw_stats(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
     ratatui::widgets::Widget::render(Paragraph::new(lines).block(block), popup, buf);
 }
 
+/// The error kinds in the help overlay's legend, in short words, in legend order.
+const LEGEND: [(ErrorKind, &str); 9] = [
+    (ErrorKind::InvalidByte, "invalid byte"),
+    (ErrorKind::UnexpectedContinuation, "stray continuation"),
+    (ErrorKind::Truncated, "truncated"),
+    (ErrorKind::TruncatedEof, "truncated at end"),
+    (ErrorKind::Overlong, "overlong"),
+    (ErrorKind::Surrogate, "surrogate"),
+    (ErrorKind::OutOfRange, "out of range"),
+    (ErrorKind::UnpairedSurrogate, "unpaired surrogate"),
+    (ErrorKind::SurrogatePair, "surrogate pair"),
+];
+
 fn draw_help(area: Rect, theme: &Theme, buf: &mut Buffer) {
     let key_width = KEYS
         .iter()
@@ -786,14 +799,17 @@ fn draw_help(area: Rect, theme: &Theme, buf: &mut Buffer) {
         " class lane: 1-6 at a lead, ₂..₆ = position in the sequence, ✗ error",
         theme.dim(),
     )));
-    lines.push(Line::from(Span::styled(
-        " errors: I invalid byte  C stray continuation  T truncated  E truncated at end",
-        theme.dim(),
-    )));
-    lines.push(Line::from(Span::styled(
-        "         O overlong  S surrogate  R out of range  U unpaired surrogate  P surrogate pair",
-        theme.dim(),
-    )));
+    for (prefix, kinds) in [(" errors: ", &LEGEND[..4]), ("         ", &LEGEND[4..])] {
+        // The letters come from the one table the panes and `dump` use.
+        let entries: Vec<String> = kinds
+            .iter()
+            .map(|(kind, what)| format!("{} {what}", error_letter(*kind)))
+            .collect();
+        lines.push(Line::from(Span::styled(
+            format!("{prefix}{}", entries.join("  ")),
+            theme.dim(),
+        )));
+    }
     lines.push(Line::from(Span::styled(
         " map: ┃ on screen  · ASCII  ░ some multi-byte  ▒ mostly multi-byte  ╎ not scanned yet",
         theme.dim(),
@@ -820,6 +836,12 @@ fn draw_help(area: Rect, theme: &Theme, buf: &mut Buffer) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_help_legend_names_every_error_kind_once() {
+        let kinds: Vec<ErrorKind> = LEGEND.iter().map(|(k, _)| *k).collect();
+        assert_eq!(kinds, ErrorKind::ALL);
+    }
     use crate::decode::Dialect;
     use crate::index::Progress;
     use crate::source::Source;
