@@ -539,7 +539,7 @@ impl Summary {
         ]
         .into_iter()
         .filter(|d| !(has_four_byte && matches!(d, Dialect::Cesu8 | Dialect::Mutf8)))
-        .filter(|d| *d != Dialect::Mutf8 || memchr_zero(bytes).is_none())
+        .filter(|d| *d != Dialect::Mutf8 || !bytes.contains(&0))
         .find(|d| {
             (0..self.blocks.len())
                 .filter(|b| self.blocks[*b].errors > 0)
@@ -555,10 +555,6 @@ impl Summary {
             .filter(|(_, n)| *n > 0)
             .collect()
     }
-}
-
-fn memchr_zero(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|b| *b == 0)
 }
 
 fn scan_block(
