@@ -10,6 +10,8 @@ use hexrune::cmd::dump::{dump_bytes, dump_stream, Format};
 use hexrune::decode::Dialect;
 use proptest::prelude::*;
 
+mod support;
+
 fn hexrune() -> Command {
     Command::cargo_bin("hexrune").unwrap()
 }
@@ -311,20 +313,6 @@ fn a_closed_pipe_ends_quietly() {
     }
 }
 
-fn input() -> impl Strategy<Value = Vec<u8>> {
-    proptest::collection::vec(
-        prop_oneof![
-            0x00u8..0x80,
-            0x80u8..0xC0,
-            0xC0u8..=0xFF,
-            Just(0xED),
-            Just(0xA0),
-            Just(0xB0),
-        ],
-        0..300,
-    )
-}
-
 fn dump(bytes: &[u8], window: std::ops::Range<u64>, f: &Format) -> String {
     let mut out = Vec::new();
     dump_bytes(bytes, window, f, &mut out).unwrap();
@@ -352,7 +340,7 @@ proptest! {
     /// because of a window, row or chunk edge.
     #[test]
     fn a_window_is_the_whole_dump_restricted(
-        bytes in input(),
+        bytes in support::unit_soup(300),
         d in prop::sample::select(Dialect::ALL.to_vec()),
         width in prop::sample::select(vec![8usize, 16, 32]),
         a in 0usize..40,

@@ -5,20 +5,7 @@ use hexrune::decode::{Dialect, Unit};
 use hexrune::view::{rows, Class, Options, TextCell};
 use proptest::prelude::*;
 
-/// Bytes that make every kind of unit likely: ASCII, leads, continuations, surrogates.
-fn input() -> impl Strategy<Value = Vec<u8>> {
-    proptest::collection::vec(
-        prop_oneof![
-            0x00u8..0x80,
-            0x80u8..0xC0,
-            0xC0u8..=0xFF,
-            Just(0xED),
-            Just(0xA0),
-            Just(0xB0),
-        ],
-        0..200,
-    )
-}
+mod support;
 
 fn dialect() -> impl Strategy<Value = Dialect> {
     prop::sample::select(Dialect::ALL.to_vec())
@@ -29,7 +16,7 @@ proptest! {
 
     #[test]
     fn any_window_equals_the_full_decode(
-        bytes in input(),
+        bytes in support::unit_soup(200),
         d in dialect(),
         a in 0usize..220,
         b in 0usize..220,

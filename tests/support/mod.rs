@@ -6,6 +6,23 @@ pub mod invariants;
 pub mod reference;
 
 use hexrune::decode::{CodePoint, Dialect, ErrorKind, Unit, UnitKind};
+use proptest::prelude::*;
+
+/// Up to `max_len` bytes that make every kind of unit likely: ASCII, leads, continuation
+/// bytes, and the bytes of surrogate encodings (`ED A0..`, `ED B0..`) more often than chance.
+pub fn unit_soup(max_len: usize) -> impl Strategy<Value = Vec<u8>> {
+    proptest::collection::vec(
+        prop_oneof![
+            0x00u8..0x80,
+            0x80u8..0xC0,
+            0xC0u8..=0xFF,
+            Just(0xED),
+            Just(0xA0),
+            Just(0xB0),
+        ],
+        0..max_len,
+    )
+}
 
 /// What a unit is expected to be: a code point or an error kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
