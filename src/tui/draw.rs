@@ -395,32 +395,16 @@ fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
         buf.set_line(area.x, area.y, &line, area.width);
         return;
     }
-    let left = status_left(app, area.width);
-    let scan = scan_status(app);
-    let hint = app.job.is_none() && app.message.is_none();
-    let right = match (&app.job, &app.message) {
-        (Some(job), _) => {
-            let len = app.source.len();
-            let done = if job.backward {
-                job.from.saturating_sub(job.reached)
-            } else {
-                job.reached.saturating_sub(job.from)
-            };
-            let total = if job.backward {
-                job.from
-            } else {
-                len.saturating_sub(job.from)
-            };
-            let pct = if total == 0 {
-                100.0
-            } else {
-                done as f64 * 100.0 / total as f64
-            };
-            format!("{}… {:.0}% (Esc cancels) ", sanitize(&job.what), pct)
-        }
-        (None, Some(m)) => format!("{} ", sanitize(&m.text)),
-        (None, None) => "? help  q quit ".to_string(),
+    // The right of the line: what is going on (a search, a message) and the scan's
+    // progress must be seen; the left gives up detail to make room for them. The key hint
+    // is shown only where there is room left.
+    let action = match (&app.job, &app.message) {
+        (Some(job), _) => Some(job_text(app, job)),
+        (None, Some(m)) => Some(sanitize(&m.text)),
+        (None, None) => None,
     };
+    let needed: Vec<String> = action.into_iter().chain(scan_status(app)).collect();
+    let needed = (!needed.is_empty()).then(|| format!("{} ", needed.join("  ")));
     let mut style = theme.status();
     if app.message.as_ref().is_some_and(|m| m.is_error) && app.job.is_none() {
         style = style.add_modifier(Modifier::BOLD);
@@ -429,29 +413,56 @@ fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
         }
     }
     let width = |s: &str| unicode_width::UnicodeWidthStr::width(s) as u16;
+    let room = needed
+        .as_deref()
+        .map_or(area.width, |n| area.width.saturating_sub(width(n) + 2));
+    let left = status_left(app, room);
     let left_width = width(&left);
-    // What goes right of the position: a job or message, then the scan's progress, then
-    // the hint if there is room; the hint is the first to go.
-    let (right, optional) = match (scan, hint) {
-        (Some(scan), true) => {
-            let both = format!("{scan}  {right}");
-            if left_width + 2 + width(&both) <= area.width {
-                (both, false)
+    buf.set_stringn(area.x, area.y, &left, area.width as usize, theme.status());
+    let right = match needed {
+        Some(needed) => {
+            let with_hint = format!("{needed} {HINT}");
+            let hint_fits = app.job.is_none()
+                && app.message.is_none()
+                && left_width + 2 + width(&with_hint) <= area.width;
+            if hint_fits {
+                with_hint
             } else {
-                (format!("{scan} "), false)
+                needed
             }
         }
-        (Some(scan), false) => (format!("{}  {scan} ", right.trim_end()), false),
-        (None, hint) => (right, hint),
+        None if left_width + 2 + width(HINT) <= area.width => HINT.to_string(),
+        None => return,
     };
-    buf.set_stringn(area.x, area.y, &left, area.width as usize, theme.status());
     let right_width = width(&right);
     if left_width + 2 + right_width <= area.width {
         buf.set_string(area.right() - right_width, area.y, &right, style);
-    } else if !optional && left_width + 2 < area.width {
+    } else if left_width + 2 < area.width {
         let x = area.x + left_width + 2;
         buf.set_stringn(x, area.y, &right, (area.right() - x) as usize, style);
     }
+}
+
+/// The key hint at the right of an idle status line.
+const HINT: &str = "? help  q quit ";
+
+/// A running search or jump: `search "zzz"… 12% (Esc cancels)`.
+fn job_text(app: &App, job: &super::app::Job) -> String {
+    let len = app.source.len();
+    let (done, total) = if job.backward {
+        (job.from.saturating_sub(job.reached), job.from)
+    } else {
+        (
+            job.reached.saturating_sub(job.from),
+            len.saturating_sub(job.from),
+        )
+    };
+    let pct = if total == 0 {
+        100.0
+    } else {
+        done as f64 * 100.0 / total as f64
+    };
+    format!("{}… {pct:.0}% (Esc cancels)", sanitize(&job.what))
 }
 
 /// The left of the status line: name, size, cursor offset (hex and decimal), percentage,
@@ -470,7 +481,8 @@ pub fn status_left(app: &App, width: u16) -> String {
         .char_position()
         .map(|(n, count)| format!("  char {n} of {count}"))
         .unwrap_or_default();
-    let line = |exact_size: bool, decimal: bool| {
+    let name = sanitize(app.source.name());
+    let line = |name: &str, exact_size: bool, decimal: bool| {
         let size = if exact_size || len < 1024 {
             human_size(len)
         } else {
@@ -486,16 +498,40 @@ pub fn status_left(app: &App, width: u16) -> String {
             String::new()
         };
         format!(
-            " {}  {size}  0x{:X}{decimal}  {percent:.0}%  {}{position}",
-            sanitize(app.source.name()),
+            " {name}  {size}  0x{:X}{decimal}  {percent:.0}%  {}{position}",
             app.cursor,
             app.dialect.name(),
         )
     };
-    [line(true, true), line(false, true)]
+    let fits = |l: &String| unicode_width::UnicodeWidthStr::width(l.as_str()) <= width as usize;
+    if let Some(l) = [line(&name, true, true), line(&name, false, true)]
         .into_iter()
-        .find(|l| unicode_width::UnicodeWidthStr::width(l.as_str()) <= width as usize)
-        .unwrap_or_else(|| line(false, false))
+        .find(fits)
+    {
+        return l;
+    }
+    let shortest = line(&name, false, false);
+    let over = unicode_width::UnicodeWidthStr::width(shortest.as_str()) - width as usize;
+    let name_width = unicode_width::UnicodeWidthStr::width(name.as_str());
+    // Then the name gives up its start (the directories first), keeping 8 columns of it.
+    match name_width.checked_sub(over + 1) {
+        Some(keep) if keep >= 8 && over > 0 => line(&elide_start(&name, keep), false, false),
+        _ => shortest,
+    }
+}
+
+/// The end of `text` that fits in `keep` columns, after `…`.
+fn elide_start(text: &str, keep: usize) -> String {
+    let mut width = 0;
+    let mut start = text.len();
+    for (i, c) in text.char_indices().rev() {
+        width += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if width > keep {
+            break;
+        }
+        start = i;
+    }
+    format!("…{}", &text[start..])
 }
 
 /// The scan's part of the status line while it runs (`scanning 42%  1.9 GB/s  8s left`),
@@ -876,6 +912,10 @@ mod tests {
             status_left(&app, 40),
             " demo  1.6 KiB  0x688  100%  utf8  char 1577 of 1577"
         );
+        assert_eq!(
+            status_left(&app, 30),
+            " demo  1.6 KiB  0x688  100%  utf8  char 1577 of 1577"
+        );
         assert_eq!(scan_status(&app), None);
         let mut app = demo(false);
         assert_eq!(
@@ -897,6 +937,23 @@ mod tests {
             progress(&mut app, 836, 1000),
             "scanning… 49%  1 kB/s  2s left"
         );
+    }
+
+    #[test]
+    fn long_names_give_up_their_start() {
+        let name = "/var/log/archive/2026/november/server-frontend.log";
+        let source = Source::from_bytes(name, vec![b'a'; 4000]);
+        let app = App::new(source, Dialect::Utf8, Rect::new(0, 0, 120, 40), false);
+        assert_eq!(
+            status_left(&app, 120),
+            format!(" {name}  3.9 KiB (4000 B)  0x0 (0)  0%  utf8")
+        );
+        assert_eq!(
+            status_left(&app, 60),
+            " …/2026/november/server-frontend.log  3.9 KiB  0x0  0%  utf8"
+        );
+        assert_eq!(elide_start("ab日本", 3), "…本");
+        assert_eq!(elide_start("ab日本", 4), "…日本");
     }
 
     #[test]
