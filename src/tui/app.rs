@@ -196,6 +196,8 @@ pub struct App {
     pub last_search: Option<Pattern>,
     /// Set when the user asked to quit.
     pub quit: bool,
+    /// The file shrank on disk while it was shown (see [`App::pending_source_action`]).
+    pub changed: bool,
     /// Keys typed while a worker ran, replayed in order when it is done (at most
     /// [`DEFERRED_MAX`]): typing `]]]` finds the third error.
     deferred: VecDeque<Action>,
@@ -220,6 +222,7 @@ impl App {
             help: false,
             stats: false,
             scan: Scan::Wanted,
+            changed: false,
             map: Vec::new(),
             map_key: (usize::MAX, 0),
             scan_generation: 0,
@@ -327,6 +330,13 @@ impl App {
         actions
     }
 
+    /// [`Action::SourceChanged`] the first time the file is found to have shrunk on disk
+    /// (a file being rewritten or rotated under the viewer), else `None`. Cheap (one
+    /// `fstat`); the event loop asks every half second or so.
+    pub fn pending_source_action(&self) -> Option<Action> {
+        (!self.changed && self.source.check_intact().is_err()).then_some(Action::SourceChanged)
+    }
+
     /// Waits for a scan worker's result (tests).
     pub fn wait_scan_result(&self) -> Option<ScanResult> {
         self.scan_receiver.recv().ok()
@@ -387,7 +397,9 @@ impl App {
     /// scan is done. Characters are units: scalars and error units alike.
     pub fn char_position(&self) -> Option<(u64, u64)> {
         let summary = self.summary()?;
-        if self.source.is_empty() {
+        // Character numbers count what the scan read; once the file has shrunk, the
+        // bytes shown past its new end are not what was counted.
+        if self.source.is_empty() || self.changed {
             return None;
         }
         let n = summary.unit_number(self.source.bytes(), self.cursor as usize);
@@ -465,6 +477,7 @@ impl App {
                     | Action::Resize { .. }
                     | Action::ScanProgress { .. }
                     | Action::Scanned(_)
+                    | Action::SourceChanged
             )
         {
             if self.deferred.len() < DEFERRED_MAX {
@@ -478,6 +491,7 @@ impl App {
                 | Action::Resize { .. }
                 | Action::ScanProgress { .. }
                 | Action::Scanned(_)
+                | Action::SourceChanged
         ) {
             self.message = None;
         }
@@ -487,6 +501,10 @@ impl App {
             Action::Help => self.help = !self.help,
             Action::Stats => self.stats = !self.stats,
             Action::ScanProgress { .. } | Action::Scanned(_) => self.scan_event(action),
+            Action::SourceChanged => {
+                self.changed = true;
+                self.say("file truncated on disk (zeros past its new end)", true);
+            }
             Action::Resize { width, height } => self.size = Rect::new(0, 0, width, height),
             Action::Job(event) => self.job_event(event),
             Action::Input(_) | Action::Backspace | Action::TogglePattern | Action::Submit => {
@@ -958,6 +976,30 @@ mod tests {
             app.update(Action::Input(c));
         }
         app.update(Action::Submit);
+    }
+
+    #[test]
+    fn a_file_truncated_on_disk_is_reported_once() {
+        use std::io::Write;
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(&[b'a'; 100_000]).unwrap();
+        file.flush().unwrap();
+        let source = Source::open(file.path()).unwrap();
+        let mut app = App::new(source, Dialect::Utf8, Rect::new(0, 0, 120, 30), false);
+        assert_eq!(app.pending_source_action(), None);
+        file.as_file().set_len(10).unwrap();
+        assert_eq!(app.pending_source_action(), Some(Action::SourceChanged));
+        app.update(Action::SourceChanged);
+        assert!(app.changed);
+        let message = app.message.clone().unwrap();
+        assert!(message.is_error);
+        assert_eq!(
+            message.text,
+            "file truncated on disk (zeros past its new end)"
+        );
+        assert_eq!(app.pending_source_action(), None);
+        assert!(crate::tui::draw::status_left(&app, 200)
+            .contains("97.7 KiB (100000 B), truncated on disk"));
     }
 
     #[test]

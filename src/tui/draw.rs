@@ -497,6 +497,11 @@ pub fn status_left(app: &App, width: u16) -> String {
         } else {
             String::new()
         };
+        let size = if app.changed {
+            format!("{size}, truncated on disk")
+        } else {
+            size
+        };
         format!(
             " {name}  {size}  0x{:X}{decimal}  {percent:.0}%  {}{position}",
             app.cursor,

@@ -109,6 +109,8 @@ pub enum Action {
     },
     /// The whole-input scan ended.
     Scanned(ScanResult),
+    /// The file shrank on disk while it was shown: bytes past its new end read as zeros.
+    SourceChanged,
 }
 
 /// What the keymap needs to know about the app.

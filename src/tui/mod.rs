@@ -7,7 +7,8 @@
 //! mode and mouse reporting off) on quit, on panic, and on SIGTERM, SIGHUP and SIGINT.
 //!
 //! The whole-input scan starts as soon as the first frame is drawn and runs on worker
-//! threads; the loop polls its progress while it runs and drops it on quit.
+//! threads; the loop polls its progress while it runs and drops it on quit. Twice a second
+//! the loop also checks that the file has not shrunk on disk, and says so once if it has.
 
 pub mod app;
 pub mod draw;
@@ -21,7 +22,7 @@ pub use app::{parse_offset, App, Scan};
 pub use keymap::Action;
 
 use std::io::{self, IsTerminal};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event;
 use ratatui::layout::Rect;
@@ -71,6 +72,7 @@ fn event_loop(
     signals: &terminal::Signals,
 ) -> io::Result<()> {
     let mut dirty = true;
+    let mut checked = Instant::now();
     loop {
         if dirty {
             term.draw(|frame| draw::draw(frame, app))?;
@@ -108,6 +110,13 @@ fn event_loop(
         for scan_event in app.pending_scan_actions() {
             app.update(scan_event);
             dirty = true;
+        }
+        if checked.elapsed() >= Duration::from_millis(500) {
+            checked = Instant::now();
+            if let Some(action) = app.pending_source_action() {
+                app.update(action);
+                dirty = true;
+            }
         }
     }
 }
