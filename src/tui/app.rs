@@ -182,7 +182,7 @@ pub struct App {
     pub scan: Scan,
     /// The map strip's cells, kept in step with the scan and the strip's height.
     pub map: Vec<MapCell>,
-    map_key: (usize, usize),
+    map_key: (usize, usize, u64),
     scan_generation: u64,
     scan_sender: Sender<ScanResult>,
     scan_receiver: Receiver<ScanResult>,
@@ -224,7 +224,7 @@ impl App {
             scan: Scan::Wanted,
             changed: false,
             map: Vec::new(),
-            map_key: (usize::MAX, 0),
+            map_key: (usize::MAX, 0, 0),
             scan_generation: 0,
             scan_sender,
             scan_receiver,
@@ -275,7 +275,7 @@ impl App {
             return None;
         }
         self.scan_generation += 1;
-        let progress = Arc::new(Progress::new());
+        let progress = Arc::new(Progress::publishing_blocks());
         self.scan = Scan::Running(ScanRun {
             dialect: self.dialect,
             generation: self.scan_generation,
@@ -379,16 +379,28 @@ impl App {
         }
     }
 
-    /// Recomputes the map's cells when the strip's height or the summary changed.
+    /// Recomputes the map's cells when the strip's height, the summary or the scan's
+    /// progress changed: while the scan runs, the cells it has finished fill in.
     fn refresh_map(&mut self) {
         let cells = self
             .layout()
             .and_then(|l| l.map)
             .map_or(0, |m| m.height as usize);
         let summary = self.summary();
-        let key = (cells, summary.map_or(0, |s| s as *const Summary as usize));
+        let running = match (&self.scan, summary) {
+            (Scan::Running(run), None) => Some(run),
+            _ => None,
+        };
+        let key = (
+            cells,
+            summary.map_or(0, |s| s as *const Summary as usize),
+            running.map_or(0, |run| run.done),
+        );
         if key != self.map_key {
-            self.map = map::map(summary, self.source.bytes(), cells);
+            self.map = match running {
+                Some(run) => map::map_in_progress(&run.progress, self.source.len(), cells),
+                None => map::map(summary, self.source.bytes(), cells),
+            };
             self.map_key = key;
         }
     }
@@ -976,6 +988,32 @@ mod tests {
             app.update(Action::Input(c));
         }
         app.update(Action::Submit);
+    }
+
+    #[test]
+    fn the_map_fills_in_while_the_scan_runs() {
+        let mut bytes = vec![b'a'; 64 * 1024 * 64];
+        bytes[64 * 1024 * 63] = 0xFF;
+        let source = Source::from_bytes("t", bytes.clone());
+        let mut app = App::new(source, Dialect::Utf8, Rect::new(0, 0, 120, 40), false);
+        let (_, dialect, progress) = app.begin_scan().unwrap();
+        app.update(Action::ScanProgress {
+            done: 0,
+            elapsed: Duration::ZERO,
+        });
+        assert!(!app.map.is_empty());
+        assert!(app.map.iter().all(|c| c.counts.is_none()));
+        let summary = Summary::build(dialect, &bytes, 1, &progress).unwrap();
+        app.update(Action::ScanProgress {
+            done: bytes.len() as u64,
+            elapsed: Duration::from_millis(5),
+        });
+        assert_eq!(
+            app.map,
+            map::map(Some(&summary), &bytes, app.map.len()),
+            "every part is scanned: the same map as after the scan"
+        );
+        assert_eq!(app.map.last().unwrap().shade(), map::Shade::FewErrors);
     }
 
     #[test]

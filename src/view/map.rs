@@ -6,7 +6,8 @@
 //! as the strip has cells, every cell gets a run of whole blocks and its counts are sums of
 //! block summaries (no byte is read again). A smaller input (fewer blocks than cells, so a
 //! few MiB at most) is cut into equal byte ranges that are scanned again, which is cheap at
-//! that size and keeps the map as fine as the strip.
+//! that size and keeps the map as fine as the strip. While the scan runs,
+//! [`map_in_progress`] gives the same cells from the blocks it has published so far.
 //!
 //! This module knows the index and the scan loop, not terminals: shades are named here and
 //! given glyphs and colours by the TUI.
@@ -14,7 +15,7 @@
 use std::ops::Range;
 
 use crate::decode::{Dialect, Unit};
-use crate::index::Summary;
+use crate::index::{block_size_for, BlockCounts, Progress, Summary};
 use crate::scan::{scan_range, ClassCounts, Sink};
 
 /// What starts in one part of the input.
@@ -107,30 +108,63 @@ pub fn map(summary: Option<&Summary>, bytes: &[u8], cells: usize) -> Vec<MapCell
             })
             .collect();
     };
-    let blocks = summary.blocks.len();
-    if blocks >= cells {
-        return (0..cells)
-            .map(|i| {
-                let (first, end) = (i * blocks / cells, (i + 1) * blocks / cells);
-                let mut counts = PartCounts::default();
-                for b in &summary.blocks[first..end] {
-                    counts.units += b.units as u64;
-                    counts.errors += b.errors as u64;
-                    counts.ascii += b.classes[0] as u64;
-                }
-                let start = summary.block_range(first).start as u64;
-                let stop = summary.block_range(end - 1).end as u64;
-                MapCell {
-                    range: start..stop,
-                    counts: Some(counts),
-                }
-            })
-            .collect();
+    if summary.blocks.len() >= cells {
+        return from_blocks(len, summary.block_size, cells, |b| {
+            Some(BlockCounts::from(&summary.blocks[b]))
+        });
     }
     equal_ranges(len, cells)
         .map(|range| MapCell {
             range: range.start as u64..range.end as u64,
             counts: Some(count_part(summary.dialect, bytes, range)),
+        })
+        .collect()
+}
+
+/// The map of an input of `len` bytes while its scan runs: the cells whose blocks are all
+/// scanned have their counts, as they will in the finished [`map`], the others none.
+/// `progress` must publish blocks ([`Progress::publishing_blocks`]).
+pub fn map_in_progress(progress: &Progress, len: u64, cells: usize) -> Vec<MapCell> {
+    let len = len as usize;
+    let cells = cells.min(len);
+    let block_size = block_size_for(len as u64);
+    if len.div_ceil(block_size.max(1)) < cells || cells == 0 {
+        // Too few blocks to give each cell its own; such an input is scanned in moments.
+        return equal_ranges(len, cells)
+            .map(|range| MapCell {
+                range: range.start as u64..range.end as u64,
+                counts: None,
+            })
+            .collect();
+    }
+    from_blocks(len, block_size, cells, |b| progress.block(b))
+}
+
+/// `cells` cells over the blocks of an input of `len` bytes (at least as many blocks as
+/// cells), each a run of whole blocks; a cell has counts only if all its blocks do.
+fn from_blocks(
+    len: usize,
+    block_size: usize,
+    cells: usize,
+    block: impl Fn(usize) -> Option<BlockCounts>,
+) -> Vec<MapCell> {
+    let blocks = len.div_ceil(block_size);
+    (0..cells)
+        .map(|i| {
+            let (first, end) = (i * blocks / cells, (i + 1) * blocks / cells);
+            let counts = (first..end).try_fold(PartCounts::default(), |mut counts, b| {
+                let seen = block(b)?;
+                counts.units += seen.units as u64;
+                counts.errors += seen.errors as u64;
+                counts.ascii += seen.ascii as u64;
+                Some(counts)
+            });
+            let start = (first * block_size) as u64;
+            let stop = (end * block_size).min(len) as u64;
+            MapCell {
+                range: start..stop,
+                counts,
+            }
         })
         .collect()
 }
@@ -235,6 +269,25 @@ mod tests {
                 Shade::DenseErrors
             ]
         );
+    }
+
+    #[test]
+    fn the_map_fills_in_as_the_scan_publishes_blocks() {
+        let mut bytes = vec![b'a'; MIN_BLOCK * 6];
+        bytes[MIN_BLOCK * 4 + 1] = 0xC0;
+        let progress = Progress::publishing_blocks();
+        let before = map_in_progress(&progress, bytes.len() as u64, 3);
+        assert_eq!(before.len(), 3);
+        assert!(before.iter().all(|c| c.counts.is_none()));
+        assert_eq!(before[1].range, 2 * MIN_BLOCK as u64..4 * MIN_BLOCK as u64);
+        let s = Summary::build(Dialect::Utf8, &bytes, 2, &progress).unwrap();
+        let during = map_in_progress(&progress, bytes.len() as u64, 3);
+        assert_eq!(during, map(Some(&s), &bytes, 3));
+        assert_eq!(during[2].shade(), Shade::FewErrors);
+        // Too few blocks for the cells: plain cells until the summary is there.
+        let small = map_in_progress(&progress, 100, 10);
+        assert_eq!(small[9].range, 90..100);
+        assert!(small.iter().all(|c| c.counts.is_none()));
     }
 
     #[test]
