@@ -68,7 +68,7 @@ pub enum Level {
     Validator,
     /// The kernel's method one byte at a time: the reference for the vector kernels.
     Scalar,
-    /// The kernel on 32-byte AVX2 vectors.
+    /// The kernel on 32-byte AVX2 vectors (and POPCNT).
     #[cfg(target_arch = "x86_64")]
     Avx2,
     /// The kernel on 64-byte AVX-512 vectors (AVX-512BW, and POPCNT), error masks in mask
@@ -127,7 +127,9 @@ impl Level {
         match self {
             Level::Validator | Level::Scalar => true,
             #[cfg(target_arch = "x86_64")]
-            Level::Avx2 => std::is_x86_feature_detected!("avx2"),
+            Level::Avx2 => {
+                std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt")
+            }
             #[cfg(target_arch = "x86_64")]
             Level::Avx512 => {
                 std::is_x86_feature_detected!("avx512f")
@@ -293,8 +295,8 @@ pub fn check_chunks(
             if !level.is_supported() {
                 return scalar_chunks(bytes, from, chunks, leads);
             }
-            // SAFETY: the CPU has AVX2 (checked just above; `is_x86_feature_detected!`
-            // caches its answer). The kernel reads `bytes[from - 3 .. from + chunks * 64]`,
+            // SAFETY: the CPU has AVX2 and POPCNT (checked just above;
+            // `is_x86_feature_detected!` caches its answer). The kernel reads `bytes[from - 3 .. from + chunks * 64]`,
             // in bounds: `from >= 3` and `chunks` was clamped to the whole chunks left.
             unsafe { x86::avx2_chunks(bytes.as_ptr().add(from), chunks, leads) }
         }
@@ -342,9 +344,10 @@ mod x86 {
     use super::{Leads, BEFORE_HIGH, BEFORE_LOW, CHUNK, HERE_HIGH};
     use std::arch::x86_64::*;
 
-    /// Chunks between two widenings of the AVX2 byte counters: each chunk adds at most 2 to
-    /// a lane, and a lane holds 255.
-    const AVX2_ROUNDS: usize = 127;
+    /// Chunks between two widenings of the AVX2 counters: each chunk adds at most 34 to a
+    /// lane of two 4-bit counters (its two halves, 1 for >= C0 and 16 for >= E0 each), and
+    /// each holds 15.
+    const AVX2_ROUNDS: usize = 7;
 
     /// A table repeated in every 16-byte lane, as `vpshufb` looks up within lanes.
     #[target_feature(enable = "avx2")]
@@ -365,13 +368,13 @@ mod x86 {
         unsafe { *p.sub(1) < 0xC0 && *p.sub(2) < 0xE0 && *p.sub(3) < 0xF0 }
     }
 
-    /// The error bytes (non-zero) of the 32 bytes at `p`.
+    /// The error bytes (non-zero) of the 32 bytes at `p`, given their high nibbles.
     ///
     /// # Safety
     /// AVX2, and `p - 3 .. p + 32` readable.
     #[target_feature(enable = "avx2")]
     #[inline]
-    unsafe fn avx2_errors(p: *const u8, here: __m256i, tables: &[__m256i; 3]) -> __m256i {
+    unsafe fn avx2_errors(p: *const u8, here_high: __m256i, tables: &[__m256i; 3]) -> __m256i {
         // SAFETY: the caller's contract covers the three loads that start 1 to 3 bytes
         // before `p`.
         let (b1, b2, b3) = unsafe {
@@ -384,7 +387,6 @@ mod x86 {
         let nibble = _mm256_set1_epi8(0x0F);
         let before_high = _mm256_and_si256(_mm256_srli_epi16::<4>(b1), nibble);
         let before_low = _mm256_and_si256(b1, nibble);
-        let here_high = _mm256_and_si256(_mm256_srli_epi16::<4>(here), nibble);
         let classes = _mm256_and_si256(
             _mm256_and_si256(
                 _mm256_shuffle_epi8(tables[0], before_high),
@@ -402,27 +404,31 @@ mod x86 {
         _mm256_xor_si256(classes, flip)
     }
 
-    /// The AVX2 kernel of [`super::check_chunks`].
+    /// The AVX2 kernel of [`super::check_chunks`]. Lead bytes are counted as in the AVX-512
+    /// kernel: lookups on the high nibbles into byte lanes, and ASCII by popcounts.
     ///
     /// # Safety
-    /// AVX2, and `p - 3 .. p + chunks * 64` readable.
-    #[target_feature(enable = "avx2")]
+    /// AVX2 and POPCNT, and `p - 3 .. p + chunks * 64` readable.
+    #[target_feature(enable = "avx2,popcnt")]
     pub unsafe fn avx2_chunks(p: *const u8, chunks: usize, leads: &mut Leads) -> (usize, u64) {
         let tables = [
             table256(&BEFORE_HIGH),
             table256(&BEFORE_LOW),
             table256(&HERE_HIGH),
         ];
+        let (w_c0_e0, w_f0) = (table256(&WEIGHTS_C0_E0), table256(&WEIGHTS_F0));
+        let nibble = _mm256_set1_epi8(0x0F);
+        let zero = _mm256_setzero_si256();
+        let mut high_bytes = 0u64;
+        // u64 lanes: >= C0, >= E0, >= F0.
+        let mut sums = [zero; 3];
         let mut done = 0;
         let mut mask = 0u64;
-        let mut ascii_chunks = 0u64;
         while done < chunks && mask == 0 {
-            // Byte counters per lane, as signed compares: ASCII; ASCII or >= C0; ASCII or
-            // >= E0; ASCII or >= F0 (differences give the classes).
-            let mut counters = [_mm256_setzero_si256(); 4];
+            let mut c0_e0 = zero;
+            let mut f0 = zero;
             let rounds = (chunks - done).min(AVX2_ROUNDS);
-            let mut r = 0;
-            while r < rounds {
+            for _ in 0..rounds {
                 // SAFETY: chunk `done` lies in `p .. p + chunks * 64`, with 3 bytes of
                 // context before it (the caller's contract).
                 let at = unsafe { p.add(done * CHUNK) };
@@ -433,54 +439,60 @@ mod x86 {
                     )
                 };
                 done += 1;
-                r += 1;
+                let high_lo = _mm256_movemask_epi8(lo) as u32;
+                let high_hi = _mm256_movemask_epi8(hi) as u32;
                 // SAFETY: as above.
-                if _mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0
-                    && unsafe { settled_before(at) }
-                {
-                    ascii_chunks += 1;
+                if high_lo | high_hi == 0 && unsafe { settled_before(at) } {
                     continue;
                 }
-                for v in [lo, hi] {
-                    for (k, limit) in [-1i8, -65, -33, -17].into_iter().enumerate() {
-                        let hit = _mm256_cmpgt_epi8(v, _mm256_set1_epi8(limit));
-                        counters[k] = _mm256_sub_epi8(counters[k], hit);
-                    }
-                }
+                high_bytes += (high_lo.count_ones() + high_hi.count_ones()) as u64;
+                let high_nibbles = |v| _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble);
+                let (lo_high, hi_high) = (high_nibbles(lo), high_nibbles(hi));
+                let weights = |w| {
+                    _mm256_add_epi8(
+                        _mm256_shuffle_epi8(w, lo_high),
+                        _mm256_shuffle_epi8(w, hi_high),
+                    )
+                };
+                c0_e0 = _mm256_add_epi8(c0_e0, weights(w_c0_e0));
+                f0 = _mm256_add_epi8(f0, weights(w_f0));
                 // SAFETY: as above, for both halves.
                 let (e_lo, e_hi) = unsafe {
                     (
-                        avx2_errors(at, lo, &tables),
-                        avx2_errors(at.add(32), hi, &tables),
+                        avx2_errors(at, lo_high, &tables),
+                        avx2_errors(at.add(32), hi_high, &tables),
                     )
                 };
                 let any = _mm256_or_si256(e_lo, e_hi);
                 if _mm256_testz_si256(any, any) == 0 {
-                    let zero = _mm256_setzero_si256();
                     let clean_lo = _mm256_movemask_epi8(_mm256_cmpeq_epi8(e_lo, zero)) as u32;
                     let clean_hi = _mm256_movemask_epi8(_mm256_cmpeq_epi8(e_hi, zero)) as u32;
                     mask = !((clean_hi as u64) << 32 | clean_lo as u64);
                     break;
                 }
             }
-            let mut totals = [0u64; 4];
-            for (total, counter) in totals.iter_mut().zip(counters) {
-                let sums = _mm256_sad_epu8(counter, _mm256_setzero_si256());
-                let mut lanes = [0u64; 4];
-                // SAFETY: a 32-byte store into a `[u64; 4]`.
-                unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), sums) };
-                *total = lanes.iter().sum();
+            let low_field = _mm256_and_si256(c0_e0, nibble);
+            let high_field = _mm256_and_si256(_mm256_srli_epi16::<4>(c0_e0), nibble);
+            for (sum, counter) in sums.iter_mut().zip([low_field, high_field, f0]) {
+                *sum = _mm256_add_epi64(*sum, _mm256_sad_epu8(counter, zero));
             }
-            add_totals(leads, totals);
         }
-        leads[1] = leads[1].wrapping_add(ascii_chunks * CHUNK as u64);
+        let mut totals = [0u64; 3];
+        for (total, sum) in totals.iter_mut().zip(sums) {
+            let mut lanes = [0u64; 4];
+            // SAFETY: a 32-byte store into a `[u64; 4]`.
+            unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), sum) };
+            *total = lanes.iter().sum();
+        }
+        add_counts(leads, done, high_bytes, totals);
         (done, mask)
     }
 
-    /// Adds counts of (ASCII, ASCII or >= C0, ASCII or >= E0, ASCII or >= F0) to `leads`.
-    fn add_totals(leads: &mut Leads, [ascii, c0, e0, f0]: [u64; 4]) {
-        let by_class = [ascii, c0 - e0, e0 - f0, f0 - ascii];
-        for (lead, n) in leads[1..].iter_mut().zip(by_class) {
+    /// Adds the lead bytes of `done` chunks to `leads`, from the count of bytes >= 80 and
+    /// the counts of bytes >= C0, >= E0 and >= F0.
+    fn add_counts(leads: &mut Leads, done: usize, high_bytes: u64, [c0, e0, f0]: [u64; 3]) {
+        let ascii = (done * CHUNK) as u64 - high_bytes;
+        for (lead, n) in leads[1..].iter_mut().zip([ascii, c0 - e0, e0 - f0, f0]) {
             *lead = lead.wrapping_add(n);
         }
     }
@@ -588,11 +600,8 @@ mod x86 {
                 *sum = _mm512_add_epi64(*sum, _mm512_sad_epu8(counter, zero));
             }
         }
-        let [c0, e0, f0] = sums.map(|s| _mm512_reduce_add_epi64(s) as u64);
-        let ascii = (done * CHUNK) as u64 - high_bytes;
-        for (lead, n) in leads[1..].iter_mut().zip([ascii, c0 - e0, e0 - f0, f0]) {
-            *lead = lead.wrapping_add(n);
-        }
+        let totals = sums.map(|s| _mm512_reduce_add_epi64(s) as u64);
+        add_counts(leads, done, high_bytes, totals);
         (done, mask)
     }
 }
