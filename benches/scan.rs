@@ -3,7 +3,8 @@
 //! validation, and iterating std's `Utf8Chunks`. Prints GB/s and ratios.
 //!
 //! Run with `cargo bench --bench scan`. Set `HEXRUNE_BENCH_MB` to change the data size
-//! (default 256 MiB per data set).
+//! (default 256 MiB per data set), and `HEXRUNE_SCAN_KERNEL` to `avx2`, `validator` or
+//! `scalar` to measure a slower implementation of the UTF-8 scan than the CPU's best.
 
 use std::hint::black_box;
 mod data;
@@ -97,7 +98,10 @@ fn main() {
         ("random", &random),
     ];
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    println!("hexrune scan benchmark: {mb} MiB per data set, best of {runs} runs");
+    println!(
+        "hexrune scan benchmark: {mb} MiB per data set, best of {runs} runs, UTF-8 kernel: {}",
+        hexrune::scan::utf8_kernel()
+    );
     println!("GB/s. sum: plain sum of the bytes (memory read speed); scan: hexrune's scan loop, 1 thread;");
     println!("index: the whole-input summary check uses (scan + block index), 1 thread and {threads} threads.");
     println!(

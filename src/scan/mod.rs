@@ -125,6 +125,19 @@ const DENSE_STREAK: usize = 4;
 /// many bytes without one; dense errors then never bounce through the fast path.
 const CLEAN_STRETCH: usize = 64;
 
+/// The implementation of the UTF-8 scan this CPU runs, chosen once: `avx512` or `avx2` (the
+/// kernel on those vectors), or `validator` (simdutf8, then a separate count) elsewhere.
+/// The environment variable `HEXRUNE_SCAN_KERNEL` may name a slower one the CPU runs
+/// (`scalar` is the kernel's method a byte at a time), to compare them.
+///
+/// ```
+/// let names = ["avx512", "avx2", "validator", "scalar"];
+/// assert!(names.contains(&hexrune::scan::utf8_kernel()));
+/// ```
+pub fn utf8_kernel() -> &'static str {
+    Level::best().name()
+}
+
 /// Scans all of `bytes` in `dialect`, pushing into `sink`.
 pub fn scan(dialect: Dialect, bytes: &[u8], sink: &mut impl Sink) {
     scan_range(dialect, bytes, 0..bytes.len(), sink);

@@ -112,7 +112,7 @@ impl Level {
     }
 
     /// The name `HEXRUNE_SCAN_KERNEL` knows the level by.
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Level::Validator => "validator",
             Level::Scalar => "scalar",
