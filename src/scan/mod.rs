@@ -35,7 +35,7 @@ use std::ops::Range;
 mod dense;
 mod simd;
 
-use crate::decode::{is_continuation, Dialect, ErrorKind, Shape, Unit};
+use crate::decode::{decode_utf8_at, is_continuation, Dialect, ErrorKind, Shape, Unit};
 use simd::{Leads, Level, CHUNK};
 
 /// Receives what a scan finds.
@@ -137,6 +137,11 @@ const CLEAN_STRETCH: usize = 64;
 pub fn utf8_kernel() -> &'static str {
     Level::best().name()
 }
+
+/// The most chunks with errors one call of the kernel reports: enough to spare a call per
+/// error on corrupted text, few enough that a run that ends for dense errors has not read
+/// far ahead.
+const FOUND: usize = 8;
 
 /// Scans all of `bytes` in `dialect`, pushing into `sink`.
 pub fn scan(dialect: Dialect, bytes: &[u8], sink: &mut impl Sink) {
@@ -343,8 +348,9 @@ fn run<S: Sink>(
     let first = pos;
     coverage.move_to(first);
     let mut chunk = first;
+    let mut found = [(0, 0); FOUND];
     while chunk < stop {
-        let (done, mut mask) = if chunk == first || chunk + CHUNK > bytes.len() {
+        let (done, written) = if chunk == first || chunk + CHUNK > bytes.len() {
             // The first chunk of a run (no context) or the last of the input (padded).
             let mut padded = [0u8; 3 + CHUNK];
             if chunk > first {
@@ -352,46 +358,49 @@ fn run<S: Sink>(
             }
             let real = bytes.len().min(chunk + CHUNK) - chunk;
             padded[3..3 + real].copy_from_slice(&bytes[chunk..chunk + real]);
-            simd::check_chunks(level, &padded, 3, 1, &mut coverage.leads)
+            simd::check_chunks(level, &padded, 3, 1, &mut coverage.leads, &mut found)
         } else {
             let chunks = (stop - chunk)
                 .div_ceil(CHUNK)
                 .min((bytes.len() - chunk) / CHUNK);
-            simd::check_chunks(level, bytes, chunk, chunks, &mut coverage.leads)
+            simd::check_chunks(level, bytes, chunk, chunks, &mut coverage.leads, &mut found)
         };
-        chunk += done * CHUNK;
-        coverage.covered = chunk;
         if done == 0 {
             // Cannot happen (a chunk always fits, padded if need be); stay correct anyway.
             return decode_until_clean(Dialect::Utf8, bytes, pos, stop, &mut |u: &Unit| {
                 out.report(bytes, u)
             });
         }
-        let base = chunk - CHUNK;
-        while mask != 0 {
-            let skip = pos.saturating_sub(base);
-            mask = if skip >= CHUNK {
-                0
-            } else {
-                mask & (!0 << skip)
-            };
-            if mask == 0 {
-                break;
-            }
-            let flag = base + mask.trailing_zeros() as usize;
-            if flag >= stop + 3 {
-                // Every unit that starts before `stop` starts before `flag - 3`: a scalar.
-                return stop;
-            }
-            let from = boundary_before(bytes, pos, flag.saturating_sub(3).max(pos));
-            *close_errors = if from - pos < DENSE_GAP {
-                *close_errors + 1
-            } else {
-                0
-            };
-            pos = decode_past(bytes, first, from, flag, stop, out);
-            if pos >= stop || *close_errors >= DENSE_STREAK {
-                return pos;
+        let batch = chunk;
+        chunk += done * CHUNK;
+        coverage.covered = chunk;
+        for &(index, mut mask) in &found[..written] {
+            let base = batch + index * CHUNK;
+            loop {
+                let skip = pos.saturating_sub(base);
+                mask = if skip >= CHUNK {
+                    0
+                } else {
+                    mask & (!0 << skip)
+                };
+                if mask == 0 {
+                    break;
+                }
+                let flag = base + mask.trailing_zeros() as usize;
+                if flag >= stop + 3 {
+                    // Every unit that starts before `stop` starts before `flag - 3`: a scalar.
+                    return stop;
+                }
+                let from = boundary_before(bytes, pos, flag.saturating_sub(3).max(pos));
+                *close_errors = if from - pos < DENSE_GAP {
+                    *close_errors + 1
+                } else {
+                    0
+                };
+                pos = decode_past(bytes, first, from, flag, stop, out);
+                if pos >= stop || *close_errors >= DENSE_STREAK {
+                    return pos;
+                }
             }
         }
     }
@@ -429,7 +438,10 @@ fn decode_past<S: Sink>(
     out: &mut Individually<S>,
 ) -> usize {
     while pos < stop {
-        let unit = Dialect::Utf8.decode_at(bytes, pos);
+        // Branch-free where four bytes are readable: near errors, what comes next is hard
+        // to predict.
+        let unit =
+            decode_utf8_at(bytes, pos).unwrap_or_else(|| Dialect::Utf8.decode_at(bytes, pos));
         out.report(bytes, &unit);
         pos = unit.end();
         if pos > flag && simd::settled(bytes, first, pos) {

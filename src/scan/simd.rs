@@ -269,45 +269,50 @@ pub fn settled(bytes: &[u8], from: usize, at: usize) -> bool {
     byte(1) < 0xC0 && byte(2) < 0xE0 && byte(3) < 0xF0
 }
 
+/// Where errors show in one chunk: its index in a call of [`check_chunks`], and its error
+/// mask (bit `i` for byte `i` of the chunk).
+pub type Flagged = (usize, u64);
+
 /// Validates and counts `chunks` chunks of `bytes` from `from`, reading the three bytes
-/// before `from` as context, and stops after the first chunk with an error. Returns how many
-/// chunks were done and the error mask of the last one (bit `i` for byte `i` of the chunk; 0
-/// if no chunk had an error). Adds the lead bytes of every chunk done to `leads`.
+/// before `from` as context. Writes each chunk with errors into `found`, in order, and stops
+/// after the chunk that fills it. Returns how many chunks were done and how many were
+/// written; adds the lead bytes of every chunk done to `leads`.
 ///
-/// Requires `from >= 3` and `from + chunks * CHUNK <= bytes.len()`; with less, it does as
-/// many whole chunks as there are (none if `from < 3`). [`Level::Validator`] has no kernel
-/// and does the [`Level::Scalar`] method.
+/// Requires `from >= 3`, `from + chunks * CHUNK <= bytes.len()` and a non-empty `found`;
+/// with less, it does as many whole chunks as there are (none if `from < 3` or `found` is
+/// empty). [`Level::Validator`] has no kernel and does the [`Level::Scalar`] method.
 pub fn check_chunks(
     level: Level,
     bytes: &[u8],
     from: usize,
     chunks: usize,
     leads: &mut Leads,
-) -> (usize, u64) {
-    if from < 3 || from > bytes.len() {
+    found: &mut [Flagged],
+) -> (usize, usize) {
+    if from < 3 || from > bytes.len() || found.is_empty() {
         return (0, 0);
     }
     let chunks = chunks.min((bytes.len() - from) / CHUNK);
     match level {
-        Level::Validator | Level::Scalar => scalar_chunks(bytes, from, chunks, leads),
+        Level::Validator | Level::Scalar => scalar_chunks(bytes, from, chunks, leads, found),
         #[cfg(target_arch = "x86_64")]
         Level::Avx2 => {
             if !level.is_supported() {
-                return scalar_chunks(bytes, from, chunks, leads);
+                return scalar_chunks(bytes, from, chunks, leads, found);
             }
             // SAFETY: the CPU has AVX2 and POPCNT (checked just above;
             // `is_x86_feature_detected!` caches its answer). The kernel reads `bytes[from - 3 .. from + chunks * 64]`,
             // in bounds: `from >= 3` and `chunks` was clamped to the whole chunks left.
-            unsafe { x86::avx2_chunks(bytes.as_ptr().add(from), chunks, leads) }
+            unsafe { x86::avx2_chunks(bytes.as_ptr().add(from), chunks, leads, found) }
         }
         #[cfg(target_arch = "x86_64")]
         Level::Avx512 => {
             if !level.is_supported() {
-                return scalar_chunks(bytes, from, chunks, leads);
+                return scalar_chunks(bytes, from, chunks, leads, found);
             }
             // SAFETY: the CPU has AVX-512F, AVX-512BW and POPCNT (checked just above). The kernel
             // reads `bytes[from - 3 .. from + chunks * 64]`, in bounds as for AVX2.
-            unsafe { x86::avx512_chunks(bytes.as_ptr().add(from), chunks, leads) }
+            unsafe { x86::avx512_chunks(bytes.as_ptr().add(from), chunks, leads, found) }
         }
     }
 }
@@ -318,7 +323,14 @@ const fn lead_class(b: u8) -> usize {
     (b < 0x80) as usize + 2 * (b >= 0xC0) as usize + (b >= 0xE0) as usize + (b >= 0xF0) as usize
 }
 
-fn scalar_chunks(bytes: &[u8], from: usize, chunks: usize, leads: &mut Leads) -> (usize, u64) {
+fn scalar_chunks(
+    bytes: &[u8],
+    from: usize,
+    chunks: usize,
+    leads: &mut Leads,
+    found: &mut [Flagged],
+) -> (usize, usize) {
+    let mut written = 0;
     for c in 0..chunks {
         let start = from + c * CHUNK;
         let mut mask = 0u64;
@@ -333,15 +345,19 @@ fn scalar_chunks(bytes: &[u8], from: usize, chunks: usize, leads: &mut Leads) ->
             mask |= (hit as u64) << i;
         }
         if mask != 0 {
-            return (c + 1, mask);
+            found[written] = (c, mask);
+            written += 1;
+            if written == found.len() {
+                return (c + 1, written);
+            }
         }
     }
-    (chunks, 0)
+    (chunks, written)
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{Leads, BEFORE_HIGH, BEFORE_LOW, CHUNK, HERE_HIGH};
+    use super::{Flagged, Leads, BEFORE_HIGH, BEFORE_LOW, CHUNK, HERE_HIGH};
     use std::arch::x86_64::*;
 
     /// Chunks between two widenings of the AVX2 counters: each chunk adds at most 34 to a
@@ -408,9 +424,14 @@ mod x86 {
     /// kernel: lookups on the high nibbles into byte lanes, and ASCII by popcounts.
     ///
     /// # Safety
-    /// AVX2 and POPCNT, and `p - 3 .. p + chunks * 64` readable.
+    /// AVX2 and POPCNT, `p - 3 .. p + chunks * 64` readable, and `found` not empty.
     #[target_feature(enable = "avx2,popcnt")]
-    pub unsafe fn avx2_chunks(p: *const u8, chunks: usize, leads: &mut Leads) -> (usize, u64) {
+    pub unsafe fn avx2_chunks(
+        p: *const u8,
+        chunks: usize,
+        leads: &mut Leads,
+        found: &mut [Flagged],
+    ) -> (usize, usize) {
         let tables = [
             table256(&BEFORE_HIGH),
             table256(&BEFORE_LOW),
@@ -423,8 +444,8 @@ mod x86 {
         // u64 lanes: >= C0, >= E0, >= F0.
         let mut sums = [zero; 3];
         let mut done = 0;
-        let mut mask = 0u64;
-        while done < chunks && mask == 0 {
+        let mut written = 0;
+        while done < chunks && written < found.len() {
             let mut c0_e0 = zero;
             let mut f0 = zero;
             let rounds = (chunks - done).min(AVX2_ROUNDS);
@@ -463,11 +484,14 @@ mod x86 {
                         avx2_errors(at.add(32), hi_high, &tables),
                     )
                 };
-                let any = _mm256_or_si256(e_lo, e_hi);
-                if _mm256_testz_si256(any, any) == 0 {
-                    let clean_lo = _mm256_movemask_epi8(_mm256_cmpeq_epi8(e_lo, zero)) as u32;
-                    let clean_hi = _mm256_movemask_epi8(_mm256_cmpeq_epi8(e_hi, zero)) as u32;
-                    mask = !((clean_hi as u64) << 32 | clean_lo as u64);
+                let clean_lo = _mm256_movemask_epi8(_mm256_cmpeq_epi8(e_lo, zero)) as u32;
+                let clean_hi = _mm256_movemask_epi8(_mm256_cmpeq_epi8(e_hi, zero)) as u32;
+                let flagged = !((clean_hi as u64) << 32 | clean_lo as u64);
+                // Written always, kept only if not 0: on corrupted text whether a chunk has
+                // errors is a coin toss, and a mispredicted branch costs more than the store.
+                found[written] = (done - 1, flagged);
+                written += (flagged != 0) as usize;
+                if written == found.len() {
                     break;
                 }
             }
@@ -485,7 +509,7 @@ mod x86 {
             *total = lanes.iter().sum();
         }
         add_counts(leads, done, high_bytes, totals);
-        (done, mask)
+        (done, written)
     }
 
     /// Adds the lead bytes of `done` chunks to `leads`, from the count of bytes >= 80 and
@@ -525,9 +549,15 @@ mod x86 {
     /// popcount of the high bits the ASCII test reads.
     ///
     /// # Safety
-    /// AVX-512F, AVX-512BW and POPCNT, and `p - 3 .. p + chunks * 64` readable.
+    /// AVX-512F, AVX-512BW and POPCNT, `p - 3 .. p + chunks * 64` readable, and `found`
+    /// not empty.
     #[target_feature(enable = "avx512f,avx512bw,popcnt")]
-    pub unsafe fn avx512_chunks(p: *const u8, chunks: usize, leads: &mut Leads) -> (usize, u64) {
+    pub unsafe fn avx512_chunks(
+        p: *const u8,
+        chunks: usize,
+        leads: &mut Leads,
+        found: &mut [Flagged],
+    ) -> (usize, usize) {
         let wide = |t: &[u8; 16]| {
             // SAFETY: a 16-byte load from a `[u8; 16]`.
             let lane = unsafe { _mm_loadu_si128(t.as_ptr().cast()) };
@@ -541,8 +571,8 @@ mod x86 {
         // u64 lanes: >= C0, >= E0, >= F0.
         let mut sums = [zero; 3];
         let mut done = 0;
-        let mut mask = 0u64;
-        while done < chunks && mask == 0 {
+        let mut written = 0;
+        while done < chunks && written < found.len() {
             let mut c0_e0 = zero;
             let mut f0 = zero;
             let rounds = (chunks - done).min(AVX512_ROUNDS);
@@ -589,8 +619,11 @@ mod x86 {
                     _mm512_set1_epi8(0x80u8 as i8),
                 );
                 let flagged = _mm512_test_epi8_mask(errors, errors);
-                if flagged != 0 {
-                    mask = flagged;
+                // Written always, kept only if not 0: on corrupted text whether a chunk has
+                // errors is a coin toss, and a mispredicted branch costs more than the store.
+                found[written] = (done - 1, flagged);
+                written += (flagged != 0) as usize;
+                if written == found.len() {
                     break;
                 }
             }
@@ -602,7 +635,7 @@ mod x86 {
         }
         let totals = sums.map(|s| _mm512_reduce_add_epi64(s) as u64);
         add_counts(leads, done, high_bytes, totals);
-        (done, mask)
+        (done, written)
     }
 }
 
@@ -658,20 +691,26 @@ pub(super) mod tests {
         let mut flags = Vec::new();
         let mut leads = [0u64; 5];
         let mut done = 0;
+        // A small list of chunks with errors, so that calls end early and resume.
+        let mut found = [(0, 0); 2];
         while done < chunks {
             let from = 3 + done * CHUNK;
-            let (n, mask) = check_chunks(level, &padded, from, chunks - done, &mut leads);
+            let (n, written) =
+                check_chunks(level, &padded, from, chunks - done, &mut leads, &mut found);
             assert!(n >= 1, "{level:?} did no chunk");
-            done += n;
-            let base = 3 + (done - 1) * CHUNK;
-            for i in 0..CHUNK {
-                if mask & (1 << i) != 0 {
-                    flags.push(base + i - 3 - shift);
+            for (index, mask) in &found[..written] {
+                assert!(*index < n && *mask != 0, "{level:?}");
+                let base = from + index * CHUNK;
+                for i in 0..CHUNK {
+                    if mask & (1 << i) != 0 {
+                        flags.push(base + i - 3 - shift);
+                    }
                 }
             }
-            if mask == 0 {
-                assert_eq!(done, chunks);
+            if written < found.len() {
+                assert_eq!(done + n, chunks, "{level:?} stopped early");
             }
+            done += n;
         }
         (flags, leads)
     }
