@@ -21,8 +21,11 @@
 //!   is flagged on the first padding byte (the scan checks the end of a range the same way).
 //!
 //! Counting rides on the same loaded vectors: in well-formed UTF-8 the scalars of class k are
-//! the lead bytes of class k, so the kernel counts, per chunk, bytes `00..7F`, `C0..FF`,
-//! `E0..FF` and `F0..FF`. A chunk of ASCII after a settled context skips validation.
+//! the lead bytes of class k, so the kernel counts, per chunk, bytes `00..7F` (a popcount of
+//! the high bits), and `C0..FF`, `E0..FF`, `F0..FF` (lookups of weights by the high nibble
+//! the validation needs anyway, two 4-bit counters to a byte lane, widened every few
+//! chunks). A chunk of ASCII after a settled context (below) skips validation. A call goes
+//! on past chunks with errors and lists them, up to a limit the caller sets.
 //!
 //! # Where an error bit lies
 //!
@@ -36,6 +39,13 @@
 //! padding). So if the first bit after `y` is at `e`, every unit that starts before `e - 3`
 //! is a scalar; the scan ([`super`]) decodes precisely only from there.
 //!
+//! Two facts make this usable in the middle of a run of chunks. The bits from a settled
+//! boundary on are the same whatever the bytes before it (only the class that flags a
+//! continuation byte right after it can differ), so they are those of a fresh start there.
+//! And a boundary reached from a settled one through scalars is settled: a scalar's lead
+//! expects no byte past the scalar. The tests check the claim itself, from every settled
+//! boundary, against decoding.
+//!
 //! # Why hexrune has its own kernel
 //!
 //! hexrune prefers crates to hand-written code, and its only other `unsafe` is in
@@ -46,9 +56,9 @@
 //! vectors the validation already holds is hexrune's own idea; this module is written from
 //! the paper, not from any implementation.
 //!
-//! All the `unsafe` of the scan is here: AVX2 and AVX-512 intrinsics, called only after
-//! [`Level::best`] has checked the CPU at run time, on pointers the safe wrapper
-//! [`check_chunks`] has bounds-checked. [`Level::Scalar`] runs the same method one byte at a
+//! All the `unsafe` of the scan is here: AVX2 and AVX-512 intrinsics, called only by the
+//! safe wrapper [`check_chunks`], after it has checked the CPU's features at run time and the
+//! bounds of what the kernel reads. [`Level::Scalar`] runs the same method one byte at a
 //! time, as the reference the vector kernels are tested against; [`Level::Validator`] is
 //! the scan without a kernel (simdutf8, then a separate count), for other CPUs.
 
