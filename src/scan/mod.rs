@@ -332,10 +332,9 @@ fn scan_utf8_fused<S: Sink>(level: Level, bytes: &[u8], start: usize, stop: usiz
     out.sink.scalars(&classes);
 }
 
-/// One run of the kernel from `pos` (a unit boundary, read as preceded by `00` bytes, which
-/// is how the kernel sees the start of a run). Returns where the scan goes on: `stop` or past
-/// it when the range is done, or the unit boundary after an error when `close_errors` has
-/// reached [`DENSE_STREAK`].
+/// One run of the kernel from `pos` (a unit boundary). Returns where the scan goes on:
+/// `stop` or past it when the range is done, or the unit boundary after an error when
+/// `close_errors` has reached [`DENSE_STREAK`].
 fn run<S: Sink>(
     level: Level,
     bytes: &[u8],
@@ -346,14 +345,25 @@ fn run<S: Sink>(
     close_errors: &mut usize,
 ) -> usize {
     let first = pos;
-    coverage.move_to(first);
+    if coverage.covered != first {
+        coverage.move_to(first);
+    }
+    // Where the bytes before the run are settled, the kernel may read them: its bits are
+    // then those of a fresh start (see `scan::simd`). Otherwise it reads the run as
+    // preceded by `00` bytes, from a padded copy of the first chunk.
+    let context = if first >= 3 && simd::settled(bytes, 0, first) {
+        0
+    } else {
+        first
+    };
     let mut chunk = first;
     let mut found = [(0, 0); FOUND];
     while chunk < stop {
-        let (done, written) = if chunk == first || chunk + CHUNK > bytes.len() {
-            // The first chunk of a run (no context) or the last of the input (padded).
+        let padded_start = chunk == first && context == first;
+        let (done, written) = if padded_start || chunk + CHUNK > bytes.len() {
+            // The first chunk of a run without context, or the last of the input.
             let mut padded = [0u8; 3 + CHUNK];
-            if chunk > first {
+            if chunk - context >= 3 {
                 padded[..3].copy_from_slice(&bytes[chunk - 3..chunk]);
             }
             let real = bytes.len().min(chunk + CHUNK) - chunk;
@@ -397,7 +407,7 @@ fn run<S: Sink>(
                 } else {
                     0
                 };
-                pos = decode_past(bytes, first, from, flag, stop, out);
+                pos = decode_past(bytes, context, from, flag, stop, out);
                 if pos >= stop || *close_errors >= DENSE_STREAK {
                     return pos;
                 }
@@ -406,9 +416,9 @@ fn run<S: Sink>(
     }
     // A unit that starts in the 3 bytes before the last chunk's end may have its error bit
     // past it; unless that end is settled, decode them.
-    if pos < stop && !simd::settled(bytes, first, chunk) {
+    if pos < stop && !simd::settled(bytes, context, chunk) {
         let from = boundary_before(bytes, pos, chunk.saturating_sub(3).max(pos));
-        pos = decode_past(bytes, first, from, chunk, stop, out);
+        pos = decode_past(bytes, context, from, chunk, stop, out);
     }
     pos.max(stop)
 }
@@ -427,11 +437,11 @@ fn boundary_before(bytes: &[u8], pos: usize, at: usize) -> usize {
 }
 
 /// Decodes and reports the units from `pos` (a unit boundary) until a settled boundary
-/// (see [`simd::settled`]; the run started at `first`) past `flag`, or until no unit starts
-/// before `stop`. Returns that boundary.
+/// (see [`simd::settled`]; the kernel read the bytes before `context` as `00`) past `flag`,
+/// or until no unit starts before `stop`. Returns that boundary.
 fn decode_past<S: Sink>(
     bytes: &[u8],
-    first: usize,
+    context: usize,
     mut pos: usize,
     flag: usize,
     stop: usize,
@@ -444,7 +454,7 @@ fn decode_past<S: Sink>(
             decode_utf8_at(bytes, pos).unwrap_or_else(|| Dialect::Utf8.decode_at(bytes, pos));
         out.report(bytes, &unit);
         pos = unit.end();
-        if pos > flag && simd::settled(bytes, first, pos) {
+        if pos > flag && simd::settled(bytes, context, pos) {
             break;
         }
     }
