@@ -370,6 +370,14 @@ mod x86 {
     use super::{Flagged, Leads, BEFORE_HIGH, BEFORE_LOW, CHUNK, HERE_HIGH};
     use std::arch::x86_64::*;
 
+    /// How far ahead of the chunk at hand the kernels ask for memory. A run stops at the end
+    /// of its range (each 64 KiB block of the index), and the work between two runs lets the
+    /// hardware prefetcher lose the stream; asking 2 KiB ahead keeps the next block's start
+    /// on its way (paired runs on 256 MiB of multilingual text: the index at 0.87x of
+    /// simdutf8 without, 0.96x with, averaged over 7 pairs). A prefetch never faults, so it
+    /// may point past the input.
+    const PREFETCH: usize = 2048;
+
     /// Chunks between two widenings of the AVX2 counters: each chunk adds at most 34 to a
     /// lane of two 4-bit counters (its two halves, 1 for >= C0 and 16 for >= E0 each), and
     /// each holds 15.
@@ -469,6 +477,7 @@ mod x86 {
                         _mm256_loadu_si256(at.add(32).cast()),
                     )
                 };
+                _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(PREFETCH).cast());
                 done += 1;
                 let high_lo = _mm256_movemask_epi8(lo) as u32;
                 let high_hi = _mm256_movemask_epi8(hi) as u32;
@@ -593,6 +602,7 @@ mod x86 {
                 // caller's contract).
                 let at = unsafe { p.add(done * CHUNK) };
                 let here = unsafe { _mm512_loadu_si512(at.cast()) };
+                _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(PREFETCH).cast());
                 done += 1;
                 let high = _mm512_movepi8_mask(here);
                 // SAFETY: as above.
