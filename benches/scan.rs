@@ -3,7 +3,8 @@
 //! validation, and iterating std's `Utf8Chunks`. Prints GB/s and ratios.
 //!
 //! Run with `cargo bench --bench scan`. Set `HEXRUNE_BENCH_MB` to change the data size
-//! (default 256 MiB per data set).
+//! (default 256 MiB per data set), and `HEXRUNE_SCAN_KERNEL` to `avx2`, `validator` or
+//! `scalar` to measure a slower implementation of the UTF-8 scan than the CPU's best.
 
 use std::hint::black_box;
 mod data;
@@ -25,15 +26,22 @@ fn corrupted(base: &[u8], per_mille: f64, rng: &mut Rng) -> Vec<u8> {
     out
 }
 
-fn best_of(bytes: &[u8], runs: usize, mut f: impl FnMut(&[u8]) -> u64) -> (Duration, u64) {
-    let mut best = Duration::MAX;
-    let mut result = 0;
+/// One of the functions timed side by side.
+type Contestant<'a> = &'a mut dyn FnMut(&[u8]) -> u64;
+
+/// The best time of each function over `runs` rounds, the functions taking turns within a
+/// round: on a shared machine a burst of load then slows every contestant alike, instead of
+/// all the runs of one.
+fn best_of_each(bytes: &[u8], runs: usize, fs: &mut [Contestant]) -> Vec<Duration> {
+    let mut best = vec![Duration::MAX; fs.len()];
     for _ in 0..runs {
-        let t = Instant::now();
-        result = black_box(f(black_box(bytes)));
-        best = best.min(t.elapsed());
+        for (f, best) in fs.iter_mut().zip(best.iter_mut()) {
+            let t = Instant::now();
+            black_box(f(black_box(bytes)));
+            *best = (*best).min(t.elapsed());
+        }
     }
-    (best, result)
+    best
 }
 
 fn gbps(bytes: usize, d: Duration) -> f64 {
@@ -97,7 +105,10 @@ fn main() {
         ("random", &random),
     ];
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    println!("hexrune scan benchmark: {mb} MiB per data set, best of {runs} runs");
+    println!(
+        "hexrune scan benchmark: {mb} MiB per data set, best of {runs} interleaved runs, UTF-8 kernel: {}",
+        hexrune::scan::utf8_kernel()
+    );
     println!("GB/s. sum: plain sum of the bytes (memory read speed); scan: hexrune's scan loop, 1 thread;");
     println!("index: the whole-input summary check uses (scan + block index), 1 thread and {threads} threads.");
     println!(
@@ -115,13 +126,22 @@ fn main() {
         &format!("{threads}t/sum")
     );
     for (name, data) in sets {
-        let (t_sum, _) = best_of(data, runs, sum_u64);
-        let (t_std, _) = best_of(data, runs, |b| std::str::from_utf8(b).is_ok() as u64);
-        let (t_simd, _) = best_of(data, runs, |b| simdutf8::basic::from_utf8(b).is_ok() as u64);
-        let (t_chunks, _) = best_of(data, runs, utf8_chunks);
-        let (t_scan, _) = best_of(data, runs, hexrune_scan);
-        let (t_index1, _) = best_of(data, runs, |b| summary(b, 1));
-        let (t_index_n, _) = best_of(data, runs, |b| summary(b, threads));
+        let times = best_of_each(
+            data,
+            runs,
+            &mut [
+                &mut sum_u64,
+                &mut |b: &[u8]| std::str::from_utf8(b).is_ok() as u64,
+                &mut |b: &[u8]| simdutf8::basic::from_utf8(b).is_ok() as u64,
+                &mut utf8_chunks,
+                &mut hexrune_scan,
+                &mut |b: &[u8]| summary(b, 1),
+                &mut |b: &[u8]| summary(b, threads),
+            ],
+        );
+        let [t_sum, t_std, t_simd, t_chunks, t_scan, t_index1, t_index_n] = times[..] else {
+            unreachable!("one time per function")
+        };
         let g = |t| gbps(data.len(), t);
         println!(
             "{:<15} {:>7.2} {:>9.2} {:>8.2} {:>7.2} {:>7.2} {:>7.2} {:>7.2} | {:>8.2}x {:>8.2}x {:>8.2}x",

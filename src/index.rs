@@ -18,6 +18,7 @@
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -447,10 +448,19 @@ impl Summary {
         release: impl Fn(Range<usize>),
     ) -> Option<Summary> {
         std::thread::scope(|scope| {
-            let scan = scope.spawn(|| Summary::build(dialect, bytes, threads, progress));
+            // The scan drops `finished` when it ends (or unwinds), which wakes the wait
+            // below at once: a fixed sleep would add up to its length to every scan.
+            let (finished, ended) = mpsc::channel::<()>();
+            let scan = scope.spawn(move || {
+                let summary = Summary::build(dialect, bytes, threads, progress);
+                drop(finished);
+                summary
+            });
             let mut released = 0;
-            while !scan.is_finished() && !progress.is_cancelled() {
-                std::thread::sleep(Duration::from_millis(10));
+            while !progress.is_cancelled() {
+                if ended.recv_timeout(Duration::from_millis(10)) != Err(RecvTimeoutError::Timeout) {
+                    break;
+                }
                 let done = (progress.done() as usize).saturating_sub(RELEASE_LAG);
                 if done > released {
                     release(released..done);

@@ -1,7 +1,8 @@
 //! The bytes of one input: a read-only memory map of a regular file, or an owned buffer for
 //! stdin, pipes and empty files.
 //!
-//! This is the only module with `unsafe` code. It knows nothing of decoding.
+//! Apart from the SIMD intrinsics of the scan's UTF-8 kernel (`scan::simd`), this is the only
+//! module with `unsafe` code. It knows nothing of decoding.
 //!
 //! # A file truncated while it is mapped
 //!

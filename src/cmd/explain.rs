@@ -257,7 +257,7 @@ pub fn grouped_bits(value: u32, width: u32) -> String {
     let digits = bits(value, width);
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 4 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(4) {
             out.push(' ');
         }
         out.push(c);

@@ -8,19 +8,23 @@
 //! - in bulk, as counts per sequence-length class, through [`Sink::scalars`] (and, for
 //!   sinks that only count, [`Sink::dense`] for error-dense stretches).
 //!
-//! In UTF-8, stretches are confirmed by a SIMD validator (simdutf8) and scalars are counted
-//! by their lead bytes: in well-formed UTF-8 the scalars of class k are exactly the lead
-//! bytes of class k. The scan counts every lead byte of a range once, with vector code, and
-//! takes off the lead of each unit it reports one by one. Around an error the validator
-//! says where it is, and only that unit is decoded; where errors come close together, a
+//! In UTF-8 the range is read once, in 64-byte chunks, by hexrune's own kernel (`scan::simd`):
+//! it validates with the lookup method of Keiser and Lemire, counts lead bytes by class on
+//! the same vectors (in well-formed UTF-8 the scalars of class k are exactly the lead bytes
+//! of class k), and marks each byte where an error shows as one bit of a 64-bit mask. Every
+//! lead byte of the range is counted once, and the lead of each unit reported one by one is
+//! taken off. An error unit shows at most 3 bytes after its start, so around the first bit
+//! the scan decodes precisely only from the unit boundary at or before 3 bytes back to a
+//! settled boundary past the bit, and reads the rest of the chunk's mask from there: an
+//! error costs a few decoded units, not a restart. Where errors come close together, a
 //! sink that only counts has them counted 32 bytes at a time by a branch-free kernel
-//! (`scan::dense`), and other sinks get units decoded one by one for a while. The other
-//! dialects count each validated stretch and hand what the validator rejects to the
-//! precise decoder.
+//! (`scan::dense`), and other sinks get units decoded one by one for a while; a new run of
+//! chunks starts after. The other dialects count each stretch the UTF-8 validator accepts
+//! and hand what it rejects to the precise decoder.
 //!
-//! The hot loops are compiled twice, for baseline x86-64 and for AVX2, and the build the
-//! CPU supports is chosen at run time (the `multiversion` crate), as simdutf8 does for its
-//! validator.
+//! The kernel runs on AVX-512 (AVX-512BW) or AVX2, chosen once at run time; on other CPUs
+//! the UTF-8 scan validates with simdutf8 and counts lead bytes in a second pass, compiled
+//! for baseline x86-64 and AVX2 and chosen at run time (the `multiversion` crate).
 //!
 //! Every command uses this one loop, so they cannot disagree; tests hold its result equal
 //! to [`Dialect::units`] in every dialect, over any cutting of the input into ranges. This
@@ -29,8 +33,10 @@
 use std::ops::Range;
 
 mod dense;
+mod simd;
 
-use crate::decode::{is_continuation, Dialect, ErrorKind, Shape, Unit};
+use crate::decode::{decode_utf8_at, is_continuation, Dialect, ErrorKind, Shape, Unit};
+use simd::{Leads, Level, CHUNK};
 
 /// Receives what a scan finds.
 pub trait Sink {
@@ -119,6 +125,24 @@ const DENSE_STREAK: usize = 4;
 /// many bytes without one; dense errors then never bounce through the fast path.
 const CLEAN_STRETCH: usize = 64;
 
+/// The implementation of the UTF-8 scan this CPU runs, chosen once: `avx512` or `avx2` (the
+/// kernel on those vectors), or `validator` (simdutf8, then a separate count) elsewhere.
+/// The environment variable `HEXRUNE_SCAN_KERNEL` may name a slower one the CPU runs
+/// (`scalar` is the kernel's method a byte at a time), to compare them.
+///
+/// ```
+/// let names = ["avx512", "avx2", "validator", "scalar"];
+/// assert!(names.contains(&hexrune::scan::utf8_kernel()));
+/// ```
+pub fn utf8_kernel() -> &'static str {
+    Level::best().name()
+}
+
+/// The most chunks with errors one call of the kernel reports: enough to spare a call per
+/// error on corrupted text, few enough that a run that ends for dense errors has not read
+/// far ahead.
+const FOUND: usize = 8;
+
 /// Scans all of `bytes` in `dialect`, pushing into `sink`.
 pub fn scan(dialect: Dialect, bytes: &[u8], sink: &mut impl Sink) {
     scan_range(dialect, bytes, 0..bytes.len(), sink);
@@ -135,7 +159,27 @@ pub fn scan_range(dialect: Dialect, bytes: &[u8], range: Range<usize>, sink: &mu
         return;
     }
     match dialect {
-        Dialect::Utf8 => scan_utf8(bytes, start, stop, sink),
+        Dialect::Utf8 => scan_utf8(Level::best(), bytes, start, stop, sink),
+        _ => scan_general(dialect, bytes, start, stop, sink),
+    }
+}
+
+/// [`scan_range`] with a chosen implementation of the UTF-8 path, so tests reach every one.
+#[cfg(test)]
+fn scan_range_at(
+    level: Level,
+    dialect: Dialect,
+    bytes: &[u8],
+    range: Range<usize>,
+    sink: &mut impl Sink,
+) {
+    let stop = range.end.min(bytes.len());
+    let start = first_boundary(dialect, bytes, range.start);
+    if start >= stop {
+        return;
+    }
+    match dialect {
+        Dialect::Utf8 => scan_utf8(level, bytes, start, stop, sink),
         _ => scan_general(dialect, bytes, start, stop, sink),
     }
 }
@@ -191,6 +235,234 @@ impl<S: Sink> Individually<'_, S> {
 }
 
 /// The UTF-8 scan of the units starting in `start..stop` (`start` a unit boundary).
+fn scan_utf8<S: Sink>(level: Level, bytes: &[u8], start: usize, stop: usize, sink: &mut S) {
+    match level {
+        Level::Validator => scan_utf8_validated(bytes, start, stop, sink),
+        _ => scan_utf8_fused(level, bytes, start, stop, sink),
+    }
+}
+
+/// The lead bytes of `start..covered` (bytes past the input read as `00`), counted by the
+/// kernel chunk by chunk and corrected where runs of chunks overlap or leave gaps.
+struct Coverage<'a> {
+    bytes: &'a [u8],
+    covered: usize,
+    leads: Leads,
+}
+
+impl Coverage<'_> {
+    /// Moves the end of the counted bytes to `at`, counting or uncounting the difference.
+    fn move_to(&mut self, at: usize) {
+        let (from, to, add) = if at >= self.covered {
+            (self.covered, at, true)
+        } else {
+            (at, self.covered, false)
+        };
+        let len = self.bytes.len();
+        let mut part = count_classes(&self.bytes[from.min(len)..to.min(len)]);
+        part[1] += (to - from.max(len).min(to)) as u64;
+        for (lead, n) in self.leads.iter_mut().zip(part) {
+            *lead = if add {
+                lead.wrapping_add(n)
+            } else {
+                lead.wrapping_sub(n)
+            };
+        }
+        self.covered = at;
+    }
+}
+
+/// The UTF-8 scan with the kernel ([`simd`]): runs of 64-byte chunks validated and counted
+/// in one pass, each error decoded precisely from at most 3 bytes before its error bit.
+///
+/// Every byte of `start..stop` is counted once as a lead (or not, for a continuation byte)
+/// by [`Coverage`]; the units reported one by one are taken off at the end. Where errors
+/// keep coming close together (random or binary data), a sink that only counts has them
+/// counted window by window ([`dense`]); other sinks get units decoded one by one for a
+/// while. Either way a new run of chunks starts after.
+fn scan_utf8_fused<S: Sink>(level: Level, bytes: &[u8], start: usize, stop: usize, sink: &mut S) {
+    let mut out = Individually {
+        sink,
+        leads: [0; 5],
+    };
+    let mut coverage = Coverage {
+        bytes,
+        covered: start,
+        leads: [0; 5],
+    };
+    let mut dense = DenseCounts::default();
+    let mut pos = start;
+    let mut close_errors = 0;
+    while pos < stop {
+        if close_errors < DENSE_STREAK {
+            pos = run(
+                level,
+                bytes,
+                pos,
+                stop,
+                &mut coverage,
+                &mut out,
+                &mut close_errors,
+            );
+            continue;
+        }
+        if S::COUNTS_ONLY {
+            let end = block_end(bytes, pos, dense::WINDOW, stop);
+            if end + dense::VIEW <= bytes.len() {
+                let (next, found) = count_windows(bytes, pos, end, &mut dense, &mut out.leads);
+                pos = next;
+                close_errors = if found { close_errors } else { 0 };
+                continue;
+            }
+        } else {
+            pos = decode_until_clean(Dialect::Utf8, bytes, pos, stop, &mut |u: &Unit| {
+                out.report(bytes, u)
+            });
+        }
+        close_errors = 0;
+    }
+    if dense.first_error != usize::MAX {
+        out.sink.dense(&dense);
+    }
+    coverage.move_to(stop);
+    let mut classes = [0u64; 7];
+    for (class, n) in classes.iter_mut().enumerate().take(5).skip(1) {
+        *n = coverage.leads[class].wrapping_sub(out.leads[class]);
+    }
+    out.sink.scalars(&classes);
+}
+
+/// One run of the kernel from `pos` (a unit boundary). Returns where the scan goes on:
+/// `stop` or past it when the range is done, or the unit boundary after an error when
+/// `close_errors` has reached [`DENSE_STREAK`].
+fn run<S: Sink>(
+    level: Level,
+    bytes: &[u8],
+    mut pos: usize,
+    stop: usize,
+    coverage: &mut Coverage,
+    out: &mut Individually<S>,
+    close_errors: &mut usize,
+) -> usize {
+    let first = pos;
+    if coverage.covered != first {
+        coverage.move_to(first);
+    }
+    // Where the bytes before the run are settled, the kernel may read them: its bits are
+    // then those of a fresh start (see `scan::simd`). Otherwise it reads the run as
+    // preceded by `00` bytes, from a padded copy of the first chunk.
+    let context = if first >= 3 && simd::settled(bytes, 0, first) {
+        0
+    } else {
+        first
+    };
+    let mut chunk = first;
+    let mut found = [(0, 0); FOUND];
+    while chunk < stop {
+        let padded_start = chunk == first && context == first;
+        let (done, written) = if padded_start || chunk + CHUNK > bytes.len() {
+            // The first chunk of a run without context, or the last of the input.
+            let mut padded = [0u8; 3 + CHUNK];
+            if chunk - context >= 3 {
+                padded[..3].copy_from_slice(&bytes[chunk - 3..chunk]);
+            }
+            let real = bytes.len().min(chunk + CHUNK) - chunk;
+            padded[3..3 + real].copy_from_slice(&bytes[chunk..chunk + real]);
+            simd::check_chunks(level, &padded, 3, 1, &mut coverage.leads, &mut found)
+        } else {
+            let chunks = (stop - chunk)
+                .div_ceil(CHUNK)
+                .min((bytes.len() - chunk) / CHUNK);
+            simd::check_chunks(level, bytes, chunk, chunks, &mut coverage.leads, &mut found)
+        };
+        if done == 0 {
+            // Cannot happen (a chunk always fits, padded if need be); stay correct anyway.
+            return decode_until_clean(Dialect::Utf8, bytes, pos, stop, &mut |u: &Unit| {
+                out.report(bytes, u)
+            });
+        }
+        let batch = chunk;
+        chunk += done * CHUNK;
+        coverage.covered = chunk;
+        for &(index, mut mask) in &found[..written] {
+            let base = batch + index * CHUNK;
+            loop {
+                let skip = pos.saturating_sub(base);
+                mask = if skip >= CHUNK {
+                    0
+                } else {
+                    mask & (!0 << skip)
+                };
+                if mask == 0 {
+                    break;
+                }
+                let flag = base + mask.trailing_zeros() as usize;
+                if flag >= stop + 3 {
+                    // Every unit that starts before `stop` starts before `flag - 3`: a scalar.
+                    return stop;
+                }
+                let from = boundary_before(bytes, pos, flag.saturating_sub(3).max(pos));
+                *close_errors = if from - pos < DENSE_GAP {
+                    *close_errors + 1
+                } else {
+                    0
+                };
+                pos = decode_past(bytes, context, from, flag, stop, out);
+                if pos >= stop || *close_errors >= DENSE_STREAK {
+                    return pos;
+                }
+            }
+        }
+    }
+    // A unit that starts in the 3 bytes before the last chunk's end may have its error bit
+    // past it; unless that end is settled, decode them.
+    if pos < stop && !simd::settled(bytes, context, chunk) {
+        let from = boundary_before(bytes, pos, chunk.saturating_sub(3).max(pos));
+        pos = decode_past(bytes, context, from, chunk, stop, out);
+    }
+    pos.max(stop)
+}
+
+/// A unit boundary at or before `at` and at or after `pos` (itself a unit boundary), when
+/// every unit that starts before `at` is a scalar: the nearest byte at or before `at` that
+/// is not a continuation byte (in UTF-8 every such byte starts a unit), which is at most 3
+/// bytes back, else resync.
+fn boundary_before(bytes: &[u8], pos: usize, at: usize) -> usize {
+    let lowest = at.saturating_sub(3).max(pos);
+    match (lowest..=at).rev().find(|&i| !is_continuation(bytes[i])) {
+        Some(i) => i,
+        None if lowest == pos => pos,
+        None => Dialect::Utf8.unit_containing(bytes, at).start.max(pos),
+    }
+}
+
+/// Decodes and reports the units from `pos` (a unit boundary) until a settled boundary
+/// (see [`simd::settled`]; the kernel read the bytes before `context` as `00`) past `flag`,
+/// or until no unit starts before `stop`. Returns that boundary.
+fn decode_past<S: Sink>(
+    bytes: &[u8],
+    context: usize,
+    mut pos: usize,
+    flag: usize,
+    stop: usize,
+    out: &mut Individually<S>,
+) -> usize {
+    while pos < stop {
+        // Branch-free where four bytes are readable: near errors, what comes next is hard
+        // to predict.
+        let unit =
+            decode_utf8_at(bytes, pos).unwrap_or_else(|| Dialect::Utf8.decode_at(bytes, pos));
+        out.report(bytes, &unit);
+        pos = unit.end();
+        if pos > flag && simd::settled(bytes, context, pos) {
+            break;
+        }
+    }
+    pos
+}
+
+/// The UTF-8 scan without a kernel, where the CPU has none: blocks are validated by
+/// simdutf8, and lead bytes counted in a second pass.
 ///
 /// Blocks the SIMD validator accepts need nothing more: their scalars are in the count of
 /// lead bytes made at the end. In a block it rejects, the validator locates the error, that
@@ -198,7 +470,7 @@ impl<S: Sink> Individually<'_, S> {
 /// close together (random or binary data), a sink that only counts has each rejected block
 /// counted window by window ([`dense`]), without locating anything; other sinks get the
 /// units decoded one by one for a while.
-fn scan_utf8<S: Sink>(bytes: &[u8], start: usize, stop: usize, sink: &mut S) {
+fn scan_utf8_validated<S: Sink>(bytes: &[u8], start: usize, stop: usize, sink: &mut S) {
     let mut out = Individually {
         sink,
         leads: [0; 5],
@@ -562,10 +834,11 @@ mod tests {
             }
         }
         let mut counted = sink.bulk;
+        let units: std::collections::HashSet<&Unit> = expected.iter().collect();
         for u in sink.units.iter().filter(|u| !u.is_error()) {
             counted[u.len as usize] += 1;
             assert!(
-                expected.contains(u),
+                units.contains(u),
                 "{d}: reported scalar {u:?} is not a unit"
             );
         }
@@ -593,9 +866,11 @@ mod tests {
     fn scan_equals_units_on_mixed_input() {
         let input = mixed_input();
         for d in Dialect::ALL {
-            let mut sink = Collect::default();
-            scan(d, &input, &mut sink);
-            check(d, &input, &sink);
+            for level in Level::available() {
+                let mut sink = Collect::default();
+                scan_range_at(level, d, &input, 0..input.len(), &mut sink);
+                check(d, &input, &sink);
+            }
         }
     }
 
@@ -611,12 +886,15 @@ mod tests {
             }
         }
         for d in Dialect::ALL {
-            for step in [1, 2, 3, 5, 7, 64, 1000] {
+            for (step, level) in [1, 2, 3, 5, 7, 64, 1000]
+                .into_iter()
+                .flat_map(|step| Level::available().map(move |l| (step, l)))
+            {
                 let mut sink = Collect::default();
                 let mut at = 0;
                 while at < input.len() {
                     let end = (at + step).min(input.len());
-                    scan_range(d, &input, at..end, &mut sink);
+                    scan_range_at(level, d, &input, at..end, &mut sink);
                     at = end;
                 }
                 check(d, &input, &sink);
@@ -694,15 +972,79 @@ mod tests {
         for input in &inputs {
             let expected = decoded_counts(input);
             for step in [input.len().max(1), 1, 7, 33, 1000] {
-                let mut counts = Counts::default();
-                let mut at = 0;
-                while at < input.len() {
-                    let end = (at + step).min(input.len());
-                    scan_range(Dialect::Utf8, input, at..end, &mut counts);
-                    at = end;
+                for level in Level::available() {
+                    let mut counts = Counts::default();
+                    let mut at = 0;
+                    while at < input.len() {
+                        let end = (at + step).min(input.len());
+                        scan_range_at(level, Dialect::Utf8, input, at..end, &mut counts);
+                        at = end;
+                    }
+                    assert_eq!(
+                        counts,
+                        expected,
+                        "len {} step {step} {level:?}",
+                        input.len()
+                    );
                 }
-                assert_eq!(counts, expected, "len {} step {step}", input.len());
             }
+        }
+    }
+
+    /// Scans `input` cut at `cuts` with every level, into a sink that sees every unit and
+    /// one that only counts, and checks both against decoding from the start.
+    fn check_cut_scans(input: &[u8], cuts: &[usize]) {
+        let mut bounds: Vec<usize> = cuts.iter().map(|c| c % (input.len() + 1)).collect();
+        bounds.extend([0, input.len()]);
+        bounds.sort_unstable();
+        let expected = decoded_counts(input);
+        for level in Level::available() {
+            let mut all = Collect::default();
+            let mut counts = Counts::default();
+            for range in bounds.windows(2) {
+                scan_range_at(level, Dialect::Utf8, input, range[0]..range[1], &mut all);
+                scan_range_at(level, Dialect::Utf8, input, range[0]..range[1], &mut counts);
+            }
+            check(Dialect::Utf8, input, &all);
+            assert_eq!(counts, expected, "{level:?} {input:02X?} cut at {bounds:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        #[test]
+        fn scans_equal_decoding_cut_anywhere(
+            input in simd::tests::input(),
+            cuts in proptest::collection::vec(0usize..1000, 0..6),
+        ) {
+            check_cut_scans(&input, &cuts);
+        }
+    }
+
+    #[test]
+    fn errors_at_chunk_and_block_edges() {
+        // Text of every class, cut into 64 KiB blocks as the index cuts it, with errors
+        // planted just before, on and after block and chunk edges.
+        let text = "aé€😀".repeat(40_000);
+        let patterns: [&[u8]; 6] = [
+            b"\xE1\x80",
+            b"\xF0\x80\x80",
+            b"\x80",
+            b"\xED\xA0\x80",
+            b"\xF4\x90",
+            b"\xC0",
+        ];
+        for (k, pattern) in patterns.iter().enumerate() {
+            let mut input = text.as_bytes().to_vec();
+            for edge in [64usize, 128, 4096, BLOCK, 2 * BLOCK] {
+                for delta in 0..8 {
+                    let at = edge + delta * 5 - 4 + k;
+                    input[at..at + pattern.len()].copy_from_slice(pattern);
+                }
+            }
+            let end = input.len();
+            input[end - 2..].copy_from_slice(b"\xF0\x90");
+            check_cut_scans(&input, &[BLOCK, 2 * BLOCK, 3 * BLOCK, 64 * 1001]);
         }
     }
 

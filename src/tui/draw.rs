@@ -653,7 +653,7 @@ fn bar(value: u64, max: u64, width: usize) -> String {
     }
     let eighths = ((value as u128 * width as u128 * 8) / max as u128).max(1) as usize;
     let mut out = "\u{2588}".repeat(eighths / 8);
-    if eighths % 8 > 0 {
+    if !eighths.is_multiple_of(8) {
         out.push(EIGHTHS[eighths % 8 - 1]);
     }
     out

@@ -62,7 +62,7 @@ pub fn triples(d: Dialect, bytes: &[u8]) -> Vec<Triple> {
 /// Parses a hex string (`"C0AF"`, `"c0 af"`); spaces are ignored.
 pub fn hex(s: &str) -> Vec<u8> {
     let digits: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-    assert!(digits.len() % 2 == 0, "odd hex string {s:?}");
+    assert!(digits.len().is_multiple_of(2), "odd hex string {s:?}");
     digits
         .chunks(2)
         .map(|p| u8::from_str_radix(std::str::from_utf8(p).unwrap(), 16).unwrap())
