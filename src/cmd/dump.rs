@@ -46,6 +46,8 @@ use crate::tui::draw::Theme;
 use crate::view::glyph::{GlyphClass, InlineGlyph, FILLER};
 use crate::view::{self, ByteCell, CellSink, Class, ErrorSpan, Options, Role, TextRun, WholeUnit};
 
+mod fast;
+
 /// The widths `--width` accepts, in bytes per row.
 pub const WIDTHS: [usize; 3] = [8, 16, 32];
 
@@ -200,7 +202,7 @@ pub fn dump_bytes(
     format: &Format,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let mut printer = Printer::new(format);
+    let mut printer = Printer::new_fast(format);
     let batch = (BATCH_ROWS * format.width) as u64;
     let end = window.end.min(bytes.len() as u64);
     let mut at = window.start;
@@ -240,7 +242,7 @@ pub fn dump_stream(
     let batch = BATCH_ROWS as u64 * width;
     let end = length.map_or(u64::MAX, |l| offset.saturating_add(l));
     let context = view::CONTEXT as u64;
-    let mut printer = Printer::new(format);
+    let mut printer = Printer::new_fast(format);
     let mut buf: Vec<u8> = Vec::with_capacity(2 * view::CONTEXT + chunk + batch as usize);
     let mut base = 0u64; // the offset of buf[0]
     let mut next = offset; // the offset of the next row to print
@@ -628,6 +630,14 @@ impl Pane {
     }
 }
 
+/// What an unused slot of [`Printer::errors`] holds.
+const NO_SPAN: ErrorSpan = ErrorSpan {
+    col: 0,
+    len: 0,
+    kind: ErrorKind::InvalidByte,
+    head: false,
+};
+
 /// The most a pane or the marker line can hold per byte of a row, escapes included, and
 /// the most a single `put` writes beyond what it keeps.
 const PANE_BYTES_PER_CELL: usize = 128;
@@ -648,7 +658,14 @@ struct Printer {
     class: Pane,
     text: Pane,
     marker: Pane,
+    /// The error spans of the current row: the first `error_count` of `width + 1` slots
+    /// (a row holds at most `width`), so that a span can be stored without a branch and
+    /// kept or not by the count.
     errors: Vec<ErrorSpan>,
+    error_count: usize,
+    /// The tables of the UTF-8 fast path ([`fast`]), or `None` to print every row through
+    /// [`view::visit`] (other dialects, and the reference the fast path is tested against).
+    fast: Option<Box<fast::Tables>>,
 }
 
 impl Printer {
@@ -665,15 +682,35 @@ impl Printer {
             class: Pane::new(),
             text: Pane::new(),
             marker: Pane::new(),
-            errors: Vec::with_capacity(width),
+            errors: vec![NO_SPAN; width + 1],
+            error_count: 0,
+            fast: None,
         }
+    }
+
+    /// A printer that takes the fast path where it can: rows of UTF-8.
+    fn new_fast(format: &Format) -> Printer {
+        let mut printer = Printer::new(format);
+        if format.dialect == Dialect::Utf8 {
+            printer.fast = Some(Box::new(fast::Tables::new(format)));
+        }
+        printer
     }
 
     /// Prints the rows of `bytes[window]`, where `bytes[0]` is the input's byte `base`.
     fn print(&mut self, bytes: &[u8], base: u64, window: Range<u64>) {
         self.base = base;
-        let (dialect, width) = (self.format.dialect, self.format.width);
-        view::visit(bytes, dialect, window, width, Options::default(), self);
+        if let Some(mut tables) = self.fast.take() {
+            if self.format.color {
+                fast::print::<true>(self, &mut tables, bytes, window);
+            } else {
+                fast::print::<false>(self, &mut tables, bytes, window);
+            }
+            self.fast = Some(tables);
+        } else {
+            let (dialect, width) = (self.format.dialect, self.format.width);
+            view::visit(bytes, dialect, window, width, Options::default(), self);
+        }
         self.end_row();
     }
 
@@ -704,7 +741,7 @@ impl Printer {
             pad(out, gap);
         }
         out.push(b'\n');
-        if !self.errors.is_empty() {
+        if self.error_count > 0 {
             self.marker_line(digits);
         }
         self.cells = 0;
@@ -721,7 +758,8 @@ impl Printer {
             .reserve(self.format.width * PANE_BYTES_PER_CELL + PUT_SLACK);
         put_spaces(&mut line.bytes, digits + 2);
         let mut column = 0;
-        for span in &self.errors {
+        let spans = &self.errors[..self.error_count];
+        for span in spans {
             let at = 3 * span.col;
             put_spaces(&mut line.bytes, at - column);
             let kind = span.kind.index();
@@ -742,7 +780,7 @@ impl Printer {
         switch(color, sgr, line, PLAIN);
         put_spaces(&mut line.bytes, 3 * self.format.width + 1 - column);
         let mut named = 0u32;
-        for span in &self.errors {
+        for span in spans {
             let kind = span.kind.index();
             if named & (1 << kind) != 0 {
                 continue;
@@ -759,7 +797,7 @@ impl Printer {
         switch(color, sgr, line, PLAIN);
         line.bytes.put(b"\n", 1);
         self.out.extend_from_slice(line.bytes.as_slice());
-        self.errors.clear();
+        self.error_count = 0;
     }
 }
 
@@ -806,7 +844,8 @@ impl CellSink for Printer {
     }
 
     fn error(&mut self, span: ErrorSpan) {
-        self.errors.push(span);
+        self.errors[self.error_count] = span;
+        self.error_count += 1;
     }
 
     #[inline]
@@ -874,12 +913,13 @@ impl CellSink for Printer {
                 class.bytes.put(run, *len);
             }
             UnitKind::Error(kind) => {
-                self.errors.push(ErrorSpan {
+                self.errors[self.error_count] = ErrorSpan {
                     col: whole.col,
                     len: n,
                     kind,
                     head: true,
-                });
+                };
+                self.error_count += 1;
                 if color {
                     switch_to(palette, hex, palette.role_style[Role::Error as usize]);
                 }
