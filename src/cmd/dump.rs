@@ -195,25 +195,102 @@ fn dump_source(
 }
 
 /// Prints the rows of `bytes[window]` (the first row starts at `window.start`), decoding
-/// against the whole slice, a batch of rows at a time.
+/// against the whole slice, a batch of rows at a time: on two threads when there are two
+/// cores and more than two batches.
 pub fn dump_bytes(
     bytes: &[u8],
     window: Range<u64>,
     format: &Format,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let mut printer = Printer::new_fast(format);
     let batch = (BATCH_ROWS * format.width) as u64;
     let end = window.end.min(bytes.len() as u64);
-    let mut at = window.start;
-    while at < end {
-        let to = end.min(at + batch);
-        printer.print(bytes, 0, at..to);
+    let batches = batches(window.start..end, batch);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cores > 1 && end.saturating_sub(window.start) > 2 * batch {
+        return dump_batches_on_two_threads(bytes, batches, format, out);
+    }
+    let mut printer = Printer::new_fast(format);
+    for range in batches {
+        printer.print(bytes, 0, range);
         out.write_all(&printer.out)?;
         printer.out.clear();
-        at = to;
     }
     Ok(())
+}
+
+/// `window` cut into ranges of `batch` bytes (the last one shorter).
+fn batches(window: Range<u64>, batch: u64) -> impl Iterator<Item = Range<u64>> {
+    let (start, end) = (window.start, window.end.max(window.start));
+    let count = (end - start).div_ceil(batch.max(1));
+    (0..count).map(move |i| start + i * batch..end.min(start + (i + 1) * batch))
+}
+
+/// Prints the batches in order, formatting every other one on a second thread. Batches
+/// start on row boundaries and rows do not depend on each other, so each is printed as the
+/// single-threaded loop prints it. The helper stays one batch ahead: it formats batch
+/// `k + 3` while this thread writes batch `k + 1` and formats batch `k + 2`. Three output
+/// buffers circulate, so memory stays constant.
+///
+/// If writing fails (a closed pipe), the channels are dropped, the helper finds its next
+/// send or receive failing and ends, and the error is returned once it has.
+fn dump_batches_on_two_threads(
+    bytes: &[u8],
+    batches: impl Iterator<Item = Range<u64>>,
+    format: &Format,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    use std::sync::mpsc::sync_channel;
+    let mut batches = batches.fuse();
+    std::thread::scope(|scope| {
+        let (jobs, helper_jobs) = sync_channel::<(Range<u64>, Vec<u8>)>(2);
+        let (helper_done, done) = sync_channel::<Vec<u8>>(2);
+        scope.spawn(move || {
+            let mut printer = Printer::new_fast(format);
+            for (range, buffer) in helper_jobs {
+                printer.out = buffer;
+                printer.print(bytes, 0, range);
+                if helper_done.send(std::mem::take(&mut printer.out)).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut printer = Printer::new_fast(format);
+        let mut spare = vec![Vec::new(), Vec::new()];
+        let mut pending = 0; // batches handed to the helper and not yet received
+        let next_for_helper = |batches: &mut dyn Iterator<Item = Range<u64>>,
+                               spare: &mut Vec<Vec<u8>>,
+                               pending: &mut usize| {
+            if let Some(range) = batches.next() {
+                let buffer = spare.pop().unwrap_or_default();
+                if jobs.send((range, buffer)).is_ok() {
+                    *pending += 1;
+                }
+            }
+        };
+        // Batches 0, 2, 4 .. here; 1, 3, 5 .. on the helper, which starts with batch 1.
+        let mut mine = batches.next();
+        next_for_helper(&mut batches, &mut spare, &mut pending);
+        while let Some(range) = mine {
+            printer.print(bytes, 0, range);
+            out.write_all(&printer.out)?;
+            printer.out.clear();
+            mine = batches.next();
+            if pending == 0 {
+                continue;
+            }
+            let Ok(theirs) = done.recv() else {
+                break; // the helper panicked; the scope reports it
+            };
+            pending -= 1;
+            next_for_helper(&mut batches, &mut spare, &mut pending);
+            out.write_all(&theirs)?;
+            let mut theirs = theirs;
+            theirs.clear();
+            spare.push(theirs);
+        }
+        Ok(())
+    })
 }
 
 /// What [`dump_stream`] saw.
@@ -1195,6 +1272,40 @@ mod tests {
                 String::from_utf8_lossy(&printer.out),
                 "{f:?} {bytes:02x?}"
             );
+        }
+    }
+
+    /// Batches formatted on two threads come out in order, as one thread prints them: an
+    /// input of 7.5 batches (odd, so either thread prints the last), every width.
+    #[test]
+    fn two_threads_print_what_one_prints() {
+        let text = "a €😀\té中\u{1b}\u{301}ok\n".as_bytes();
+        let mut bytes: Vec<u8> = text
+            .iter()
+            .cycle()
+            .take(BATCH_ROWS * 32 * 7)
+            .copied()
+            .collect();
+        bytes.extend((0..=255u8).cycle().take(BATCH_ROWS * 16));
+        for (width, color) in [(8, false), (16, true), (32, false)] {
+            let f = format(Dialect::Utf8, width, color, false);
+            let window = 3..bytes.len() as u64 - 1;
+            let mut threaded = Vec::new();
+            dump_batches_on_two_threads(
+                &bytes,
+                batches(window.clone(), (BATCH_ROWS * width) as u64),
+                &f,
+                &mut threaded,
+            )
+            .unwrap();
+            let mut one = Vec::new();
+            let mut printer = Printer::new_fast(&f);
+            for range in batches(window, (BATCH_ROWS * width) as u64) {
+                printer.print(&bytes, 0, range);
+                one.extend_from_slice(&printer.out);
+                printer.out.clear();
+            }
+            assert!(threaded == one, "width {width}");
         }
     }
 
