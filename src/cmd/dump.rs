@@ -213,7 +213,7 @@ pub fn dump_bytes(
     let mut printer = Printer::new_fast(format);
     for range in batches {
         printer.print(bytes, 0, range);
-        out.write_all(&printer.out)?;
+        out.write_all(printer.out.as_slice())?;
         printer.out.clear();
     }
     Ok(())
@@ -243,26 +243,29 @@ fn dump_batches_on_two_threads(
     use std::sync::mpsc::sync_channel;
     let mut batches = batches.fuse();
     std::thread::scope(|scope| {
-        let (jobs, helper_jobs) = sync_channel::<(Range<u64>, Vec<u8>)>(2);
-        let (helper_done, done) = sync_channel::<Vec<u8>>(2);
+        let (jobs, helper_jobs) = sync_channel::<(Range<u64>, Buf)>(2);
+        let (helper_done, done) = sync_channel::<Buf>(2);
         scope.spawn(move || {
             let mut printer = Printer::new_fast(format);
             for (range, buffer) in helper_jobs {
                 printer.out = buffer;
                 printer.print(bytes, 0, range);
-                if helper_done.send(std::mem::take(&mut printer.out)).is_err() {
+                if helper_done
+                    .send(std::mem::replace(&mut printer.out, Buf::new()))
+                    .is_err()
+                {
                     break;
                 }
             }
         });
         let mut printer = Printer::new_fast(format);
-        let mut spare = vec![Vec::new(), Vec::new()];
+        let mut spare = vec![Buf::new(), Buf::new()];
         let mut pending = 0; // batches handed to the helper and not yet received
         let next_for_helper = |batches: &mut dyn Iterator<Item = Range<u64>>,
-                               spare: &mut Vec<Vec<u8>>,
+                               spare: &mut Vec<Buf>,
                                pending: &mut usize| {
             if let Some(range) = batches.next() {
-                let buffer = spare.pop().unwrap_or_default();
+                let buffer = spare.pop().unwrap_or_else(Buf::new);
                 if jobs.send((range, buffer)).is_ok() {
                     *pending += 1;
                 }
@@ -273,7 +276,7 @@ fn dump_batches_on_two_threads(
         next_for_helper(&mut batches, &mut spare, &mut pending);
         while let Some(range) = mine {
             printer.print(bytes, 0, range);
-            out.write_all(&printer.out)?;
+            out.write_all(printer.out.as_slice())?;
             printer.out.clear();
             mine = batches.next();
             if pending == 0 {
@@ -284,7 +287,7 @@ fn dump_batches_on_two_threads(
             };
             pending -= 1;
             next_for_helper(&mut batches, &mut spare, &mut pending);
-            out.write_all(&theirs)?;
+            out.write_all(theirs.as_slice())?;
             let mut theirs = theirs;
             theirs.clear();
             spare.push(theirs);
@@ -362,7 +365,7 @@ pub fn dump_stream(
         }
         if to > next {
             printer.print(&buf, base, (next - base)..(to - base));
-            out.write_all(&printer.out)?;
+            out.write_all(printer.out.as_slice())?;
             printer.out.clear();
             next = to;
         } else if eof {
@@ -408,7 +411,7 @@ pub fn ascii_glyph(glyph: &InlineGlyph) -> u8 {
     }
 }
 
-/// A style, as an index into [`Palette::sgr`].
+/// A style, as an index into [`Palette::sgr_fixed`].
 type StyleId = u8;
 
 const PLAIN: StyleId = 0;
@@ -462,7 +465,6 @@ fn glyph_id(class: GlyphClass) -> StyleId {
 
 /// The viewer's styles as SGR sequences, and the symbols of the class lane, computed once.
 struct Palette {
-    sgr: Vec<Vec<u8>>,
     /// The first id of an equal style, so equal styles never cause a switch.
     alias: [StyleId; STYLES],
     /// The (aliased) style of each [`Role`], by `role as usize`, and of the class lane's
@@ -482,7 +484,7 @@ struct Palette {
     lead: [Symbol; 10],
     continuation: [Symbol; 7],
     error: Symbol,
-    /// `sgr` as fixed-size chunks for [`Buf::put`].
+    /// The SGR sequence of every style, in fixed-size chunks for [`Buf::put`].
     sgr_fixed: Vec<([u8; 24], usize)>,
     /// Error kinds as `letter name` ([`view::error_letter`], as in the viewer's legend) in
     /// fixed-size chunks, and their letters, by [`ErrorKind::index`].
@@ -560,7 +562,6 @@ impl Palette {
             error_style: std::array::from_fn(|i| alias[CLASS_ERROR as usize + i]),
             alias,
             sgr_fixed: sgr.iter().map(|s| fixed(s)).collect(),
-            sgr,
             lead: std::array::from_fn(|n| Symbol::of(Class::Lead(n as u8).symbol())),
             continuation,
             error,
@@ -674,10 +675,13 @@ impl Buf {
         }
     }
 
-    /// Makes room for `n` more bytes.
+    /// Makes room for `n` more bytes, at least doubling the room when it grows: the output
+    /// buffer grows row by row through a batch, and each byte is zeroed once, not once a row.
+    #[inline]
     fn reserve(&mut self, n: usize) {
         if self.bytes.len() < self.len + n {
-            self.bytes.resize(self.len + n, 0);
+            let room = (self.len + n).max(2 * self.bytes.len());
+            self.bytes.resize(room, 0);
         }
     }
 
@@ -689,6 +693,49 @@ impl Buf {
 
     fn as_slice(&self) -> &[u8] {
         &self.bytes[..self.len]
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The buffer as a [`Writer`] with room for `n` more bytes; the caller stores the
+    /// writer's `len` back.
+    fn writer(&mut self, n: usize) -> Writer<'_> {
+        self.reserve(n);
+        Writer {
+            bytes: &mut self.bytes[..],
+            len: self.len,
+        }
+    }
+}
+
+/// A [`Buf`]'s bytes borrowed for a stretch of writes, with its length in a local: a
+/// [`Writer::put`] is then a bounds check and a fixed-size copy, and nothing is reloaded
+/// from memory in between.
+struct Writer<'a> {
+    bytes: &'a mut [u8],
+    len: usize,
+}
+
+impl Writer<'_> {
+    /// Stores `N` bytes and keeps the first `used`.
+    #[inline(always)]
+    fn put<const N: usize>(&mut self, chunk: &[u8; N], used: usize) {
+        self.bytes[self.len..self.len + N].copy_from_slice(chunk);
+        self.len += used;
+    }
+
+    /// Appends what `other` holds, 32 bytes at a time: `other` keeps [`PUT_SLACK`] bytes of
+    /// room after its text (its owner reserves it).
+    #[inline]
+    fn put_all(&mut self, other: &Buf) {
+        let mut at = 0;
+        while at < other.len {
+            let chunk: &[u8; 32] = other.bytes[at..at + 32].try_into().expect("32 bytes");
+            self.put(chunk, (other.len - at).min(32));
+            at += 32;
+        }
     }
 }
 
@@ -725,7 +772,7 @@ struct Printer {
     format: Format,
     palette: Palette,
     /// Output not yet written.
-    out: Vec<u8>,
+    out: Buf,
     /// Added to the offsets of the cells (the offset of the buffer's first byte).
     base: u64,
     /// The current row: its offset (`None` before the first) and bytes so far.
@@ -734,7 +781,6 @@ struct Printer {
     hex: Pane,
     class: Pane,
     text: Pane,
-    marker: Pane,
     /// The error spans of the current row: the first `error_count` of `width + 1` slots
     /// (a row holds at most `width`), so that a span can be stored without a branch and
     /// kept or not by the count.
@@ -751,14 +797,13 @@ impl Printer {
         Printer {
             format: *format,
             palette: Palette::new(format.ascii),
-            out: Vec::with_capacity(BATCH_ROWS * (width * 20 + 32)),
+            out: Buf::new(),
             base: 0,
             row: None,
             cells: 0,
             hex: Pane::new(),
             class: Pane::new(),
             text: Pane::new(),
-            marker: Pane::new(),
             errors: vec![NO_SPAN; width + 1],
             error_count: 0,
             fast: None,
@@ -795,17 +840,21 @@ impl Printer {
         let Some(offset) = self.row.take() else {
             return;
         };
-        let (color, palette, out) = (self.format.color, &self.palette, &mut self.out);
-        let sgr = &palette.sgr;
-        let missing = self.format.width - self.cells;
+        let (color, palette) = (self.format.color, &self.palette);
+        let width = self.format.width;
+        let missing = width - self.cells;
+        // The row line: the panes, gaps of at most 4 columns a byte, an offset of at most
+        // 16 digits, and five escapes of at most 24 bytes.
+        let panes_len = self.hex.bytes.len + self.class.bytes.len + self.text.bytes.len;
+        let mut out = self.out.writer(panes_len + 4 * width + 256 + PUT_SLACK);
         if color {
-            out.extend_from_slice(&sgr[DIM as usize]);
+            put_sgr(&mut out, palette, DIM);
         }
-        let digits = write_offset(out, offset);
+        let digits = write_offset(&mut out, offset);
         if color {
-            out.extend_from_slice(&sgr[PLAIN as usize]);
+            put_sgr(&mut out, palette, PLAIN);
         }
-        out.extend_from_slice(b"  ");
+        out.put(b"  ", 2);
         let panes = [
             (&mut self.hex, 3 * missing + 1),
             (&mut self.class, missing + 2),
@@ -813,11 +862,12 @@ impl Printer {
         ];
         for (pane, gap) in panes {
             switch(color, palette, pane, PLAIN);
-            out.extend_from_slice(pane.bytes.as_slice());
+            out.put_all(&pane.bytes);
             pane.bytes.len = 0;
-            pad(out, gap);
+            put_spaces(&mut out, gap);
         }
-        out.push(b'\n');
+        out.put(b"\n", 1);
+        self.out.len = out.len;
         if self.error_count > 0 {
             self.marker_line(digits);
         }
@@ -827,35 +877,33 @@ impl Printer {
     /// The line under a row with errors: markers under the hex pane, the kinds on the row
     /// after them, each named once.
     fn marker_line(&mut self, digits: usize) {
-        let (color, sgr) = (self.format.color, &self.palette);
-        let line = &mut self.marker;
-        line.style = PLAIN;
-        line.bytes.len = 0;
-        line.bytes
-            .reserve(self.format.width * PANE_BYTES_PER_CELL + PUT_SLACK);
-        put_spaces(&mut line.bytes, digits + 2);
-        let mut column = 0;
+        let (color, palette) = (self.format.color, &self.palette);
+        let width = self.format.width;
         let spans = &self.errors[..self.error_count];
+        // The indent, 3 columns a byte, an escape before every span, and the names.
+        let room = digits + 3 * width + 24 * spans.len() + NAMES_ROOM + PUT_SLACK;
+        let mut line = self.out.writer(room);
+        let mut style = PLAIN;
+        put_spaces(&mut line, digits + 2);
+        let mut column = 0;
         for span in spans {
             let at = 3 * span.col;
-            put_spaces(&mut line.bytes, at - column);
+            put_spaces(&mut line, at - column);
             let kind = span.kind.index();
-            switch(color, sgr, line, MARKER + kind as u8);
-            line.bytes.put(
+            switch_line(color, palette, &mut line, &mut style, MARKER + kind as u8);
+            line.put(
                 &if span.head {
-                    [sgr.letters[kind], b'^']
+                    [palette.letters[kind], b'^']
                 } else {
                     *b"~~"
                 },
                 2,
             );
-            for _ in 1..span.len {
-                line.bytes.put(b"~~~", 3);
-            }
+            put_tildes(&mut line, 3 * (span.len - 1));
             column = at + 3 * span.len - 1;
         }
-        switch(color, sgr, line, PLAIN);
-        put_spaces(&mut line.bytes, 3 * self.format.width + 1 - column);
+        switch_line(color, palette, &mut line, &mut style, PLAIN);
+        put_spaces(&mut line, 3 * width + 1 - column);
         let mut named = 0u32;
         for span in spans {
             let kind = span.kind.index();
@@ -863,18 +911,37 @@ impl Printer {
                 continue;
             }
             if named != 0 {
-                switch(color, sgr, line, PLAIN);
-                line.bytes.put(b", ", 2);
+                switch_line(color, palette, &mut line, &mut style, PLAIN);
+                line.put(b", ", 2);
             }
             named |= 1 << kind;
-            switch(color, sgr, line, MARKER + kind as u8);
-            let (name, len) = &sgr.names[kind];
-            line.bytes.put(name, *len);
+            switch_line(color, palette, &mut line, &mut style, MARKER + kind as u8);
+            let (name, len) = &palette.names[kind];
+            line.put(name, *len);
         }
-        switch(color, sgr, line, PLAIN);
-        line.bytes.put(b"\n", 1);
-        self.out.extend_from_slice(line.bytes.as_slice());
+        switch_line(color, palette, &mut line, &mut style, PLAIN);
+        line.put(b"\n", 1);
+        self.out.len = line.len;
         self.error_count = 0;
+    }
+}
+
+/// The most the names on a marker line take: every kind, its name, two escapes, `, `.
+const NAMES_ROOM: usize = 9 * (32 + 2 * 24 + 2);
+
+/// Switches a line written by `line`, now in `style`, to `to`, if colour is on.
+#[inline]
+fn switch_line(
+    color: bool,
+    palette: &Palette,
+    line: &mut Writer,
+    style: &mut StyleId,
+    to: StyleId,
+) {
+    let to = palette.alias[to as usize];
+    if color && *style != to {
+        put_sgr(line, palette, to);
+        *style = to;
     }
 }
 
@@ -900,14 +967,39 @@ fn switch_to(palette: &Palette, pane: &mut Pane, style: StyleId) {
     pane.style = style;
 }
 
-/// Up to 16 spaces at a time (gaps on a marker line are mostly short).
-fn put_spaces(buf: &mut Buf, mut n: usize) {
-    const SPACES: [u8; 16] = [b' '; 16];
-    while n > 0 {
-        let k = n.min(16);
-        buf.put(&SPACES, k);
+/// `n` spaces, up to 32 at a time (gaps are mostly short).
+#[inline]
+fn put_spaces(w: &mut Writer, mut n: usize) {
+    const SPACES: [u8; 32] = [b' '; 32];
+    loop {
+        let k = n.min(32);
+        w.put(&SPACES, k);
         n -= k;
+        if n == 0 {
+            break;
+        }
     }
+}
+
+/// `n` tildes, up to 32 at a time.
+#[inline]
+fn put_tildes(w: &mut Writer, mut n: usize) {
+    const TILDES: [u8; 32] = [b'~'; 32];
+    loop {
+        let k = n.min(32);
+        w.put(&TILDES, k);
+        n -= k;
+        if n == 0 {
+            break;
+        }
+    }
+}
+
+/// The SGR sequence of `style` (an alias).
+#[inline]
+fn put_sgr(w: &mut Writer, palette: &Palette, style: StyleId) {
+    let (sgr, len) = &palette.sgr_fixed[style as usize];
+    w.put(sgr, *len);
 }
 
 impl CellSink for Printer {
@@ -1050,21 +1142,17 @@ impl CellSink for Printer {
     }
 }
 
-fn pad(out: &mut Vec<u8>, n: usize) {
-    out.resize(out.len() + n, b' ');
-}
-
 /// Writes `offset` in lowercase hex, at least 8 digits; returns how many.
-fn write_offset(out: &mut Vec<u8>, offset: u64) -> usize {
+fn write_offset(out: &mut Writer, offset: u64) -> usize {
     if let Ok(low) = u32::try_from(offset) {
         // The common case, four table lookups.
         let [a, b, c, d] = low.to_be_bytes().map(|byte| HEX[byte as usize]);
-        out.extend_from_slice(&[a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]]);
+        out.put(&[a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]], 8);
         return 8;
     }
     let digits = (16 - offset.leading_zeros() as usize / 4).max(8);
     for i in (0..digits).rev() {
-        out.push(b"0123456789abcdef"[(offset >> (4 * i)) as usize & 15]);
+        out.put(&[b"0123456789abcdef"[(offset >> (4 * i)) as usize & 15]], 1);
     }
     digits
 }
@@ -1109,9 +1197,11 @@ mod tests {
             (0x1_0000_0000, "100000000"),
             (u64::MAX, "ffffffffffffffff"),
         ] {
-            let mut out = Vec::new();
+            let mut buf = Buf::new();
+            let mut out = buf.writer(PUT_SLACK);
             assert_eq!(write_offset(&mut out, offset), text.len());
-            assert_eq!(out, text.as_bytes());
+            buf.len = out.len;
+            assert_eq!(buf.as_slice(), text.as_bytes());
         }
     }
 
@@ -1269,7 +1359,7 @@ mod tests {
             printer.end_row();
             assert_eq!(
                 String::from_utf8_lossy(&whole(&bytes, &f)),
-                String::from_utf8_lossy(&printer.out),
+                String::from_utf8_lossy(printer.out.as_slice()),
                 "{f:?} {bytes:02x?}"
             );
         }
@@ -1302,7 +1392,7 @@ mod tests {
             let mut printer = Printer::new_fast(&f);
             for range in batches(window, (BATCH_ROWS * width) as u64) {
                 printer.print(&bytes, 0, range);
-                one.extend_from_slice(&printer.out);
+                one.extend_from_slice(printer.out.as_slice());
                 printer.out.clear();
             }
             assert!(threaded == one, "width {width}");

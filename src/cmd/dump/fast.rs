@@ -18,8 +18,9 @@
 
 use std::ops::Range;
 
-use super::{switch_to, Format, Pane, Printer, StyleId, HEX_SPACE, PLAIN};
-use crate::decode::{decode_utf8_at, ByteRole, Dialect, ErrorKind, Shape, Unit, UnitKind};
+use super::{Format, Palette, Pane, Printer, StyleId, Writer, HEX_SPACE, PLAIN};
+use crate::decode::{shape_utf8_at, Dialect, ErrorKind, Shape, Unit, UnitKind};
+use crate::view::glyph::InlineGlyph;
 use crate::view::{self, ByteCell, CellSink, ErrorSpan, TextRun, WholeUnit};
 
 /// Bytes of a [`Run`]: the longest is the text of a mark with colour, under 32 (a glyph of
@@ -58,6 +59,8 @@ struct UnitCells {
     /// Whether the unit is an error, and its kind (any kind if not).
     error: bool,
     kind: ErrorKind,
+    /// Whether the text is a multi-byte scalar's, found by value in [`Tables::scalars`].
+    by_value: bool,
 }
 
 /// Units that are not ASCII are found at `ASCII + tag * SHAPE_LENS + len`.
@@ -65,25 +68,39 @@ const ASCII: usize = 128;
 const SHAPE_LENS: usize = 8;
 const UNITS: usize = ASCII + Shape::TAGS * SHAPE_LENS;
 
-/// Slots of the direct-mapped memo of scalars' text (a power of two).
-const TEXT_SLOTS: usize = 1024;
+/// Sets of the memo of scalars' text (a power of two).
+const SCALAR_SETS: usize = 1024;
 
-/// Bytes validated at once ahead of the units printed ([`Validated`]).
-const VALIDATE: usize = 16 * 1024;
+/// A scalar's glyph and text, memoized.
+#[derive(Clone, Copy)]
+struct Scalar {
+    raw: u32,
+    glyph: InlineGlyph,
+    text: Run,
+}
 
-/// After an error, the units of the next this many bytes are decoded step by step before
-/// the validator is tried again: in error-dense input it would stop at once every time.
-const ERROR_DENSE: usize = 64;
+impl Scalar {
+    fn empty() -> Scalar {
+        Scalar {
+            raw: u32::MAX,
+            glyph: InlineGlyph::error(),
+            text: Run::EMPTY,
+        }
+    }
+}
 
 /// The rendered cells of every kind of unit, for one [`Format`].
 pub(super) struct Tables {
     units: Vec<UnitCells>,
-    /// The text of scalars, by their bytes as a little-endian `u32` (`u32::MAX` is no
-    /// scalar's, so it marks an empty slot).
-    texts: Vec<(u32, Run)>,
-    /// The length of the UTF-8 sequence each byte starts (1 for any byte that is no lead),
-    /// from [`Dialect::role`].
-    seq_len: [u8; 256],
+    /// Scalars' glyphs and text, in sets of two slots chosen by a hash of their bytes as a
+    /// little-endian `u32` (`u32::MAX` is no scalar's, so it marks an empty slot); the
+    /// first slot of a set holds the scalar most recently rendered.
+    scalars: Vec<[Scalar; 2]>,
+    /// The shape of a unit, by [`shape_index`]: the index of its cells in `units` times 8,
+    /// plus its length.
+    shapes: Vec<u16>,
+    /// [`second_class`] of every byte.
+    second: [u8; 256],
     /// The printer that renders a table entry (with no tables of its own).
     scratch: Box<Printer>,
 }
@@ -99,14 +116,13 @@ impl Tables {
                     text: Run::EMPTY,
                     error: false,
                     kind: ErrorKind::InvalidByte,
+                    by_value: false,
                 };
                 UNITS
             ],
-            texts: vec![(u32::MAX, Run::EMPTY); TEXT_SLOTS],
-            seq_len: std::array::from_fn(|b| match Dialect::Utf8.role(b as u8) {
-                ByteRole::Lead { len, .. } => len,
-                _ => 1,
-            }),
+            scalars: vec![[Scalar::empty(); 2]; SCALAR_SETS],
+            shapes: vec![0; 256 * 16],
+            second: std::array::from_fn(|b| second_class(b as u8)),
             scratch: Box::new(Printer::new(format)),
         };
         for b in 0..0x80u8 {
@@ -126,6 +142,23 @@ impl Tables {
                 let unit = Unit::scalar(0, len, 0x80);
                 let key = unit_key(0xC0, &unit);
                 tables.units[key] = tables.render(&unit, &bytes[..len as usize]);
+            }
+        }
+        // The shape of every unit by what decoding looks at, from the decoding step itself.
+        for b0 in 0..=255u8 {
+            for (class, &b1) in SECOND_OF_CLASS.iter().enumerate() {
+                for (b2, b3) in [(0x41, 0x41), (0x41, 0x80), (0x80, 0x41), (0x80, 0x80)] {
+                    let quad = [b0, b1, b2, b3];
+                    debug_assert_eq!(tables.second[b1 as usize] as usize, class);
+                    let shape = shape_utf8_at(&quad, 0).expect("four bytes");
+                    let key = if b0 < 0x80 {
+                        b0 as usize
+                    } else {
+                        ASCII + shape.tag as usize * SHAPE_LENS + shape.len as usize
+                    };
+                    tables.shapes[shape_index(&tables.second, quad)] =
+                        (key << 3 | shape.len as usize) as u16;
+                }
             }
         }
         tables
@@ -170,27 +203,41 @@ impl Tables {
             text,
             error: unit.is_error(),
             kind: unit.error_kind().unwrap_or(ErrorKind::InvalidByte),
+            by_value: unit.len > 1 && !unit.is_error(),
         }
     }
 
-    /// The text of the scalar whose bytes are `raw`, rendered on first use; `unit` decodes
-    /// it (called on a miss only).
+    /// The glyph and text of the scalar whose bytes are `raw`, rendered on first use;
+    /// `unit` decodes it (called on a miss only).
     #[inline(always)]
-    fn text(&mut self, raw: u32, unit: impl FnOnce() -> Unit) -> &Run {
-        let slot = (raw.wrapping_mul(0x9E37_79B1) >> (32 - TEXT_SLOTS.trailing_zeros())) as usize;
-        if self.texts[slot].0 != raw {
-            self.fill(slot, raw, unit());
-        }
-        &self.texts[slot].1
+    fn scalar(&mut self, raw: u32, unit: impl FnOnce() -> Unit) -> &Scalar {
+        let set = (raw.wrapping_mul(0x9E37_79B1) >> (32 - SCALAR_SETS.trailing_zeros())) as usize;
+        let way = if self.scalars[set][0].raw == raw {
+            0
+        } else if self.scalars[set][1].raw == raw {
+            1
+        } else {
+            self.fill(set, raw, unit());
+            0
+        };
+        &self.scalars[set][way]
     }
 
+    /// Renders a scalar into the first slot of its set, moving what was there to the
+    /// second.
     #[cold]
     #[inline(never)]
-    fn fill(&mut self, slot: usize, raw: u32, unit: Unit) {
+    fn fill(&mut self, set: usize, raw: u32, unit: Unit) {
         let mut bytes = [0x80; SHAPE_LENS];
         bytes[..4].copy_from_slice(&raw.to_le_bytes());
-        let run = self.render(&unit, &bytes[..unit.len as usize]).text;
-        self.texts[slot] = (raw, run);
+        let text = self.render(&unit, &bytes[..unit.len as usize]).text;
+        let ways = &mut self.scalars[set];
+        ways[1] = ways[0];
+        ways[0] = Scalar {
+            raw,
+            glyph: view::unit_glyph(&unit),
+            text,
+        };
     }
 }
 
@@ -255,198 +302,230 @@ pub(super) fn print<const COLOR: bool>(
     }
     let width = p.format.width;
     let mut at = Dialect::Utf8.unit_containing(bytes, start).start;
-    let mut valid = Validated::new(bytes);
     let mut row = start;
     while row < end {
         let row_end = (row + width).min(end);
         p.row(row as u64, row_end - row);
-        if at >= row {
-            at = valid_units::<COLOR>(p, tables, &mut valid, bytes, at, row, row_end);
-        }
-        while at < row_end {
-            let (unit, fast) = match decode_utf8_at(bytes, at) {
-                Some(unit) => (unit, true),
-                None => (Dialect::Utf8.decode_at(bytes, at), false),
-            };
-            let unit_end = unit.end();
-            if fast & (at >= row) & (unit_end <= row_end) {
-                whole::<COLOR>(p, tables, bytes, &unit, at - row);
-            } else {
-                part(p, bytes, &unit, at.max(row)..unit_end.min(row_end), row);
+        if !COLOR {
+            // Without colour the hex pane does not depend on the units.
+            let mut hex = p.hex.bytes.writer(0);
+            for &b in &bytes[row..row_end] {
+                hex.put(&HEX_SPACE[b as usize], 3);
             }
-            if unit_end > row_end {
+            p.hex.bytes.len = hex.len;
+        }
+        loop {
+            let mut lanes = Lanes::of(p);
+            while at < row_end {
+                let Some(&[b0, b1, b2, b3]) = bytes.get(at..at + 4) else {
+                    break;
+                };
+                let quad = [b0, b1, b2, b3];
+                let shape = tables.shapes[shape_index(&tables.second, quad)];
+                let n = (shape & 7) as usize;
+                if !((at >= row) & (at + n <= row_end)) {
+                    break;
+                }
+                let key = (shape >> 3) as usize;
+                lanes.whole::<COLOR>(tables, bytes, at, quad, key, n, at - row);
+                at += n;
+            }
+            lanes.settle();
+            if at >= row_end {
+                break;
+            }
+            let unit = Dialect::Utf8.decode_at(bytes, at);
+            let hex_len = p.hex.bytes.len;
+            part(
+                p,
+                tables,
+                bytes,
+                &unit,
+                at.max(row)..unit.end().min(row_end),
+                row,
+            );
+            if !COLOR {
+                p.hex.bytes.len = hex_len; // printed with the row already
+            }
+            if unit.end() > row_end {
                 break; // the rest of it is on the next row
             }
-            at = unit_end;
-            valid.error_at(at);
-            at = valid_units::<COLOR>(p, tables, &mut valid, bytes, at, row, row_end);
+            at = unit.end();
         }
         row = row_end;
     }
 }
 
-/// How far the input is known to be valid UTF-8 from the unit being printed.
-struct Validated {
-    /// Units that start before this offset (and after the last check) are scalars.
-    until: usize,
-    /// The validator is not tried again before this offset (see [`ERROR_DENSE`]).
-    retry: usize,
-    /// Units before this offset have 4 readable bytes.
-    readable: usize,
+/// The panes of the current row, borrowed from the printer while units are printed from
+/// the tables: lengths and styles in locals, so nothing is reloaded between writes.
+struct Lanes<'a> {
+    palette: &'a Palette,
+    hex: Writer<'a>,
+    class: Writer<'a>,
+    text: Writer<'a>,
+    styles: [StyleId; 3],
+    errors: &'a mut [ErrorSpan],
+    error_count: usize,
+    cells: usize,
+    /// Where the state goes back to.
+    back: [&'a mut usize; 3],
+    back_styles: [&'a mut StyleId; 3],
+    back_counts: [&'a mut usize; 2],
 }
 
-impl Validated {
-    fn new(bytes: &[u8]) -> Validated {
-        Validated {
-            until: 0,
-            retry: 0,
-            readable: bytes.len().saturating_sub(3),
-        }
-    }
-
-    /// Where the valid stretch from `at` (a unit's start) ends, checking ahead if due.
-    #[inline]
-    fn check(&mut self, bytes: &[u8], at: usize) -> usize {
-        if at >= self.until && at >= self.retry {
-            let block = &bytes[at..bytes.len().min(at + VALIDATE)];
-            let valid = match simdutf8::compat::from_utf8(block) {
-                Ok(_) => block.len(),
-                Err(e) => e.valid_up_to(),
-            };
-            self.until = at + valid;
-            if valid < block.len() && valid < ERROR_DENSE {
-                self.retry = self.until + ERROR_DENSE;
-            }
-        }
-        self.until.min(self.readable)
-    }
-
-    /// Units decoded step by step reached `at`.
+impl<'a> Lanes<'a> {
     #[inline(always)]
-    fn error_at(&mut self, _at: usize) {}
+    fn of(p: &'a mut Printer) -> Lanes<'a> {
+        let styles = [p.hex.style, p.class.style, p.text.style];
+        let (hex_len, class_len, text_len) = (p.hex.bytes.len, p.class.bytes.len, p.text.bytes.len);
+        Lanes {
+            palette: &p.palette,
+            hex: Writer {
+                bytes: &mut p.hex.bytes.bytes[..],
+                len: hex_len,
+            },
+            class: Writer {
+                bytes: &mut p.class.bytes.bytes[..],
+                len: class_len,
+            },
+            text: Writer {
+                bytes: &mut p.text.bytes.bytes[..],
+                len: text_len,
+            },
+            styles,
+            error_count: p.error_count,
+            cells: p.cells,
+            errors: &mut p.errors[..],
+            back: [
+                &mut p.hex.bytes.len,
+                &mut p.class.bytes.len,
+                &mut p.text.bytes.len,
+            ],
+            back_styles: [&mut p.hex.style, &mut p.class.style, &mut p.text.style],
+            back_counts: [&mut p.error_count, &mut p.cells],
+        }
+    }
+
+    /// Hands the state back to the printer.
+    #[inline(always)]
+    fn settle(self) {
+        let [hex, class, text] = self.back;
+        (*hex, *class, *text) = (self.hex.len, self.class.len, self.text.len);
+        let [a, b, c] = self.back_styles;
+        (*a, *b, *c) = (self.styles[0], self.styles[1], self.styles[2]);
+        let [errors, cells] = self.back_counts;
+        (*errors, *cells) = (self.error_count, self.cells);
+    }
+
+    /// The unit at `at` (starting with `quad`), whole on the row: its cells from the tables.
+    #[allow(clippy::too_many_arguments)] // all in registers; a struct would be rebuilt per unit
+    #[inline(always)]
+    fn whole<const COLOR: bool>(
+        &mut self,
+        tables: &mut Tables,
+        bytes: &[u8],
+        at: usize,
+        quad: [u8; 4],
+        key: usize,
+        n: usize,
+        col: usize,
+    ) {
+        let palette = self.palette;
+        let cells = &tables.units[key];
+        if COLOR {
+            switch(palette, &mut self.hex, &mut self.styles[0], cells.hex_first);
+            self.hex.put(&HEX_SPACE[quad[0] as usize], 3);
+            switch(palette, &mut self.hex, &mut self.styles[0], cells.hex_rest);
+            let [h1, h2, h3] = [quad[1], quad[2], quad[3]].map(|b| HEX_SPACE[b as usize]);
+            let rest = [
+                h1[0], h1[1], b' ', h2[0], h2[1], b' ', h3[0], h3[1], b' ', 0, 0, 0, 0, 0, 0, 0,
+            ];
+            self.hex.put(&rest, 3 * (n - 1));
+        }
+        put_run::<COLOR>(palette, &mut self.class, &mut self.styles[1], &cells.class);
+        self.errors[self.error_count] = ErrorSpan {
+            col,
+            len: n,
+            kind: cells.kind,
+            head: true,
+        };
+        self.error_count += cells.error as usize;
+        self.cells += n;
+        // Only a multi-byte scalar's text depends on more than its shape.
+        let text = if cells.by_value {
+            let raw = u32::from_le_bytes(quad) & KEEP[n];
+            &tables
+                .scalar(raw, || Dialect::Utf8.decode_at(bytes, at))
+                .text
+        } else {
+            &tables.units[key].text
+        };
+        put_run::<COLOR>(palette, &mut self.text, &mut self.styles[2], text);
+    }
 }
 
-/// Prints the valid units from `at` that lie whole on the row `row..row_end`, from the
-/// tables; returns where it stopped (at an error, a unit cut by the row's end, or within
-/// 4 bytes of the end of `bytes`).
+/// Switches a pane written by `w`, now in `style`, to `to` (an alias): the sequence is
+/// always stored, and kept only when the style changes (on random data a coin toss, so
+/// no branch).
 #[inline(always)]
-fn valid_units<const COLOR: bool>(
-    p: &mut Printer,
-    tables: &mut Tables,
-    valid: &mut Validated,
-    bytes: &[u8],
-    mut at: usize,
-    row: usize,
-    row_end: usize,
-) -> usize {
-    let until = valid.check(bytes, at).min(row_end);
-    while at < until {
-        let n = tables.seq_len[bytes[at] as usize] as usize;
-        if at + n > row_end {
-            break;
-        }
-        scalar::<COLOR>(p, tables, bytes, at, n, at - row);
-        at += n;
-    }
-    at
+fn switch(palette: &Palette, w: &mut Writer, style: &mut StyleId, to: StyleId) {
+    let (sgr, len) = &palette.sgr_fixed[to as usize];
+    let keep = *len & ((*style != to) as usize).wrapping_neg();
+    w.put(sgr, keep);
+    *style = to;
 }
+
+#[inline(always)]
+fn put_run<const COLOR: bool>(palette: &Palette, w: &mut Writer, style: &mut StyleId, run: &Run) {
+    if COLOR {
+        switch(palette, w, style, run.first);
+        *style = run.last;
+    }
+    w.put(&run.bytes, run.len as usize);
+}
+
+/// Where the shape of the unit starting with `quad` is in [`Tables::shapes`]: its first
+/// byte, the class of its second ([`Tables::second`]), and whether its third and fourth
+/// are continuation bytes. That is all UTF-8 decoding looks at in 4 bytes (the tests
+/// hold the table equal to [`shape_utf8_at`] on every first and second byte).
+#[inline(always)]
+fn shape_index(second: &[u8; 256], quad: [u8; 4]) -> usize {
+    let continuation = |b: u8| (b & 0xC0 == 0x80) as usize;
+    (quad[0] as usize) << 4
+        | (second[quad[1] as usize] as usize) << 2
+        | continuation(quad[2]) << 1
+        | continuation(quad[3])
+}
+
+/// The class of a second byte: 0 not a continuation byte, then `80..8F`, `90..9F` and
+/// `A0..BF`, the ranges the restricted leads (E0, ED, F0, F4) tell apart.
+const fn second_class(b: u8) -> u8 {
+    match b {
+        0x80..=0x8F => 1,
+        0x90..=0x9F => 2,
+        0xA0..=0xBF => 3,
+        _ => 0,
+    }
+}
+
+/// A second byte of each class.
+const SECOND_OF_CLASS: [u8; 4] = [0x41, 0x80, 0x90, 0xA0];
 
 /// Masks that keep the first `n` bytes of a little-endian `u32`, by `n`.
 const KEEP: [u32; 5] = [0, 0xFF, 0xFFFF, 0xFF_FFFF, 0xFFFF_FFFF];
 
-/// A scalar of `n` bytes at `at`, whole on the row, known valid, with 4 bytes readable.
-#[inline(always)]
-fn scalar<const COLOR: bool>(
-    p: &mut Printer,
-    tables: &mut Tables,
-    bytes: &[u8],
-    at: usize,
-    n: usize,
-    col: usize,
-) {
-    let &[b0, b1, b2, b3] = &bytes[at..at + 4] else {
-        unreachable!("four bytes are readable");
-    };
-    let key = if b0 < 0x80 {
-        b0 as usize
-    } else {
-        ASCII + n * SHAPE_LENS + n
-    };
-    let _ = col;
-    let cells = &tables.units[key];
-    hex_cells::<COLOR>(p, cells, [b0, b1, b2, b3], n);
-    put_run::<COLOR>(&p.palette, &mut p.class, &cells.class);
-    p.cells += n;
-    let raw = u32::from_le_bytes([b0, b1, b2, b3]) & KEEP[n];
-    let text = tables.text(raw, || Dialect::Utf8.decode_at(bytes, at));
-    put_run::<COLOR>(&p.palette, &mut p.text, text);
-}
-
-/// The hex cells of a unit of `n` bytes (1 to 4) from its first 4.
-#[inline(always)]
-fn hex_cells<const COLOR: bool>(p: &mut Printer, cells: &UnitCells, b: [u8; 4], n: usize) {
-    let palette = &p.palette;
-    if COLOR {
-        switch_to(palette, &mut p.hex, cells.hex_first);
-    }
-    p.hex.bytes.put(&HEX_SPACE[b[0] as usize], 3);
-    if COLOR {
-        switch_to(palette, &mut p.hex, cells.hex_rest);
-    }
-    let [h1, h2, h3] = [b[1], b[2], b[3]].map(|b| HEX_SPACE[b as usize]);
-    let rest = [
-        h1[0], h1[1], b' ', h2[0], h2[1], b' ', h3[0], h3[1], b' ', 0, 0, 0, 0, 0, 0, 0,
-    ];
-    p.hex.bytes.put(&rest, 3 * (n - 1));
-}
-
-/// A unit whole on the row, with 4 bytes readable from its start: its cells from the tables.
-#[inline(always)]
-fn whole<const COLOR: bool>(
+/// The part `range` of a unit on the row that starts at `row`, printed by the reference
+/// cell methods with the cells [`view::visit`] builds for it: the glyph on the row of the
+/// lead, fitted to the columns there (from the memo, which holds [`view::unit_glyph`]);
+/// fillers on the others.
+fn part(
     p: &mut Printer,
     tables: &mut Tables,
     bytes: &[u8],
     unit: &Unit,
-    col: usize,
+    range: Range<usize>,
+    row: usize,
 ) {
-    let &[b0, b1, b2, b3] = &bytes[unit.start..unit.start + 4] else {
-        unreachable!("four bytes are readable where decode_utf8_at decodes");
-    };
-    let n = unit.len as usize;
-    let key = unit_key(b0, unit);
-    let cells = &tables.units[key];
-    hex_cells::<COLOR>(p, cells, [b0, b1, b2, b3], n);
-    put_run::<COLOR>(&p.palette, &mut p.class, &cells.class);
-    p.errors[p.error_count] = ErrorSpan {
-        col,
-        len: n,
-        kind: cells.kind,
-        head: true,
-    };
-    p.error_count += cells.error as usize;
-    p.cells += n;
-    let text = if unit.is_error() {
-        &cells.text
-    } else {
-        let raw = u32::from_le_bytes([b0, b1, b2, b3]) & KEEP[n];
-        tables.text(raw, || *unit)
-    };
-    put_run::<COLOR>(&p.palette, &mut p.text, text);
-}
-
-#[inline(always)]
-fn put_run<const COLOR: bool>(palette: &super::Palette, pane: &mut Pane, run: &Run) {
-    if COLOR {
-        switch_to(palette, pane, run.first);
-        pane.style = run.last;
-    }
-    pane.bytes.put(&run.bytes, run.len as usize);
-}
-
-/// The part `range` of a unit on the row that starts at `row`, printed by the reference
-/// cell methods with the cells [`view::visit`] builds for it: the glyph on the row of the
-/// lead, fitted to the columns there; fillers on the others.
-fn part(p: &mut Printer, bytes: &[u8], unit: &Unit, range: Range<usize>, row: usize) {
     let head = range.start == unit.start;
     let span = range.len();
     if let UnitKind::Error(kind) = unit.kind {
@@ -470,8 +549,18 @@ fn part(p: &mut Printer, bytes: &[u8], unit: &Unit, range: Range<usize>, row: us
             selected: false,
         });
     }
+    let glyph = head.then(|| {
+        let glyph = match (unit.kind, bytes.get(unit.start..unit.start + 4)) {
+            (UnitKind::Scalar(_), Some(&[b0, b1, b2, b3])) => {
+                let raw = u32::from_le_bytes([b0, b1, b2, b3]) & KEEP[unit.len as usize];
+                tables.scalar(raw, || *unit).glyph
+            }
+            _ => view::unit_glyph(unit),
+        };
+        glyph.fit(span)
+    });
     p.text(TextRun {
-        glyph: head.then(|| view::unit_glyph(unit).fit(span)),
+        glyph,
         columns: span,
     });
 }
@@ -479,21 +568,54 @@ fn part(p: &mut Printer, bytes: &[u8], unit: &Unit, range: Range<usize>, row: us
 #[cfg(test)]
 mod tests {
     use super::super::{dump_stream, Format, Printer};
+    use super::{shape_index, Tables, ASCII, SHAPE_LENS};
+    use crate::decode::shape_utf8_at;
     use crate::decode::Dialect;
     use proptest::prelude::*;
+
+    /// The shape table answers what the decoding step answers, for every first and second
+    /// byte and third and fourth bytes on each side of the continuation range.
+    #[test]
+    fn shape_table_equals_the_decoding_step() {
+        let f = Format {
+            dialect: Dialect::Utf8,
+            width: 16,
+            color: false,
+            ascii: false,
+        };
+        let tables = Tables::new(&f);
+        let edges = [0x00, 0x7F, 0x80, 0xBF, 0xC0, 0xFF];
+        for b0 in 0..=255u8 {
+            for b1 in 0..=255u8 {
+                for b2 in edges {
+                    for b3 in edges {
+                        let quad = [b0, b1, b2, b3];
+                        let shape = shape_utf8_at(&quad, 0).unwrap();
+                        let entry = tables.shapes[shape_index(&tables.second, quad)];
+                        let key = if b0 < 0x80 {
+                            b0 as usize
+                        } else {
+                            ASCII + shape.tag as usize * SHAPE_LENS + shape.len as usize
+                        };
+                        assert_eq!(entry, (key << 3 | shape.len as usize) as u16, "{quad:02X?}");
+                    }
+                }
+            }
+        }
+    }
 
     /// The rows of `bytes[window]` through [`view::visit`] and the reference printer alone.
     fn reference(bytes: &[u8], window: std::ops::Range<u64>, f: &Format) -> String {
         let mut printer = Printer::new(f);
         printer.print(bytes, 0, window);
-        String::from_utf8(printer.out.clone()).unwrap()
+        String::from_utf8(printer.out.as_slice().to_vec()).unwrap()
     }
 
     fn fast(bytes: &[u8], window: std::ops::Range<u64>, f: &Format) -> String {
         let mut printer = Printer::new_fast(f);
         assert!(printer.fast.is_some());
         printer.print(bytes, 0, window);
-        String::from_utf8(printer.out.clone()).unwrap()
+        String::from_utf8(printer.out.as_slice().to_vec()).unwrap()
     }
 
     /// Pieces that make every case likely: ASCII of every role, valid 2- to 4-byte
