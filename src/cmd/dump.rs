@@ -6,6 +6,23 @@
 //! [`crate::view::visit`], the function the viewer's rows come from, and every colour from
 //! the viewer's theme, so the dump and the viewer cannot disagree.
 //!
+//! # The fast path
+//!
+//! `view::visit` and the printer's `CellSink` methods are the reference: they print every
+//! dialect, and any unit the fast path does not take. In UTF-8, rows are printed by the
+//! `fast` module from tables that the reference printer renders at start-up (and, for the
+//! text of a character, on its first use) from the view's own cells: the class lane, text
+//! and colours of every ASCII byte and of every shape of unit, looked up by a table of
+//! shapes filled from the decoding step. The fast path replays those renderings and writes
+//! the hex digits; units cut by a row edge, and the last bytes of the input, go through the
+//! reference cell methods. A property test holds its output equal to the reference's, byte
+//! for byte, for random inputs (edge bytes, valid text of every length, errors at row
+//! edges), all widths, `--ascii`, colour, windows and stream chunk edges.
+//!
+//! A mapped input of more than two batches is formatted on two threads, every other batch
+//! on a helper that stays one batch ahead; batches start on row boundaries, rows do not
+//! depend on each other, and the batches are written in order.
+//!
 //! # Streaming
 //!
 //! A regular file is memory-mapped and printed a batch of rows at a time. Any other input
@@ -726,16 +743,14 @@ impl Writer<'_> {
         self.len += used;
     }
 
-    /// Appends what `other` holds, 32 bytes at a time: `other` keeps [`PUT_SLACK`] bytes of
-    /// room after its text (its owner reserves it).
+    /// Appends what `other` holds, copied in whole 32-byte blocks (one copy of a length
+    /// the copy routine handles without a tail): `other` keeps [`PUT_SLACK`] bytes of room
+    /// after its text (its owner reserves it).
     #[inline]
     fn put_all(&mut self, other: &Buf) {
-        let mut at = 0;
-        while at < other.len {
-            let chunk: &[u8; 32] = other.bytes[at..at + 32].try_into().expect("32 bytes");
-            self.put(chunk, (other.len - at).min(32));
-            at += 32;
-        }
+        let blocks = other.len.next_multiple_of(32);
+        self.bytes[self.len..self.len + blocks].copy_from_slice(&other.bytes[..blocks]);
+        self.len += other.len;
     }
 }
 

@@ -1,20 +1,27 @@
 //! The UTF-8 fast path of `dump`: rows printed from cells rendered once, not cell by cell.
 //!
 //! [`view::visit`] hands a sink every byte as a [`ByteCell`] and every unit's text as a
-//! [`TextRun`]; the printer turns each into a few table lookups, and on 256 MiB that is
-//! most of the time. Here the same rows are printed unit by unit from [`Tables`]: the class
-//! lane and the text of every kind of unit, rendered once by the reference printer itself
-//! (the `CellSink` methods of [`Printer`], fed the cells the view builds for that unit with
-//! [`CellSink::unit`]'s default, which uses [`view::role`], [`view::class`] and
-//! [`view::unit_glyph`]). Printing a unit is then a branch-free decoding step
-//! ([`decode_utf8_at`]), a few fixed-size copies, and a style switch per pane kept or
-//! dropped by a mask.
+//! [`TextRun`], and the printer turns each into a few table lookups; on 256 MiB that is
+//! most of the time. Here the same rows are printed unit by unit from [`Tables`]:
 //!
-//! What the tables do not hold is printed by the reference: a unit cut by a row or window
-//! edge, and a unit within 4 bytes of the end of the slice (where the branch-free step
-//! cannot read), go to the printer's `CellSink` methods with the cells [`view::visit`]
-//! would build for them. The tests hold the output equal to the reference's, byte for
-//! byte, for every width, colour, `--ascii`, window and stream chunking.
+//! - the shape of a unit (length, scalar class or error kind) comes from a 4096-entry table
+//!   indexed by its first byte, the class of its second and whether its third and fourth
+//!   are continuation bytes, filled at start-up from the decoding step itself
+//!   ([`shape_utf8_at`]; a test holds them equal on every first and second byte);
+//! - the class lane, text and hex styles of every ASCII byte and every shape, and the text
+//!   of every scalar (memoized by its bytes), are rendered by the reference printer itself:
+//!   the `CellSink` methods of [`Printer`], fed the cells the view builds for that unit
+//!   ([`CellSink::unit`]'s default, which uses [`view::role`], [`view::class`] and
+//!   [`view::unit_glyph`]), each pane starting in the style its first cell takes;
+//! - printing a unit is then a table load, a few fixed-size copies into pane buffers whose
+//!   lengths stay in locals, and per pane a style switch kept or dropped by a mask.
+//!
+//! So the fast path prints no cell of its own making: it replays renderings of the view's
+//! cells. What the tables do not hold goes to the reference cell methods with the cells
+//! [`view::visit`] builds for it: a unit cut by a row or window edge, and a unit within 4
+//! bytes of the end of the slice (where the table cannot be indexed). The tests hold the
+//! output equal to the `view::visit` path, byte for byte, for random inputs of every kind
+//! of unit, every width, colour, `--ascii`, window, and stream chunking.
 
 use std::ops::Range;
 
