@@ -503,6 +503,11 @@ struct Palette {
     error: Symbol,
     /// The SGR sequence of every style, in fixed-size chunks for [`Buf::put`].
     sgr_fixed: Vec<([u8; 24], usize)>,
+    /// What switching to a style writes, at `2 * style + changed`: nothing if the style
+    /// does not change, its SGR sequence if it does. An index, not a choice between
+    /// lengths: the compiler would turn the choice into a branch, and on random data that
+    /// branch is a coin toss.
+    sgr_switch: Vec<([u8; 24], usize)>,
     /// Error kinds as `letter name` ([`view::error_letter`], as in the viewer's legend) in
     /// fixed-size chunks, and their letters, by [`ErrorKind::index`].
     names: [([u8; 32], usize); 9],
@@ -579,6 +584,7 @@ impl Palette {
             error_style: std::array::from_fn(|i| alias[CLASS_ERROR as usize + i]),
             alias,
             sgr_fixed: sgr.iter().map(|s| fixed(s)).collect(),
+            sgr_switch: sgr.iter().flat_map(|s| [([0; 24], 0), fixed(s)]).collect(),
             lead: std::array::from_fn(|n| Symbol::of(Class::Lead(n as u8).symbol())),
             continuation,
             error,

@@ -74,6 +74,11 @@ struct UnitCells {
 const ASCII: usize = 128;
 const SHAPE_LENS: usize = 8;
 const UNITS: usize = ASCII + Shape::TAGS * SHAPE_LENS;
+// Keys are masked to the table's size instead of checked against it.
+const _: () = assert!(UNITS.is_power_of_two());
+
+/// Entries of [`Tables::shapes`]: 4 bits of the first byte's 8 more, see [`shape_index`].
+const SHAPES: usize = 256 * 16;
 
 /// Sets of the memo of scalars' text (a power of two).
 const SCALAR_SETS: usize = 1024;
@@ -98,14 +103,14 @@ impl Scalar {
 
 /// The rendered cells of every kind of unit, for one [`Format`].
 pub(super) struct Tables {
-    units: Vec<UnitCells>,
+    units: Box<[UnitCells; UNITS]>,
     /// Scalars' glyphs and text, in sets of two slots chosen by a hash of their bytes as a
     /// little-endian `u32` (`u32::MAX` is no scalar's, so it marks an empty slot); the
     /// first slot of a set holds the scalar most recently rendered.
     scalars: Vec<[Scalar; 2]>,
     /// The shape of a unit, by [`shape_index`]: the index of its cells in `units` times 8,
     /// plus its length.
-    shapes: Vec<u16>,
+    shapes: Box<[u16; SHAPES]>,
     /// [`second_class`] of every byte.
     second: [u8; 256],
     /// The printer that renders a table entry (with no tables of its own).
@@ -115,8 +120,8 @@ pub(super) struct Tables {
 impl Tables {
     pub(super) fn new(format: &Format) -> Tables {
         let mut tables = Tables {
-            units: vec![
-                UnitCells {
+            units: Box::new(
+                [UnitCells {
                     hex_first: PLAIN,
                     hex_rest: PLAIN,
                     class: Run::EMPTY,
@@ -124,11 +129,10 @@ impl Tables {
                     error: false,
                     kind: ErrorKind::InvalidByte,
                     by_value: false,
-                };
-                UNITS
-            ],
+                }; UNITS],
+            ),
             scalars: vec![[Scalar::empty(); 2]; SCALAR_SETS],
-            shapes: vec![0; 256 * 16],
+            shapes: Box::new([0; SHAPES]),
             second: std::array::from_fn(|b| second_class(b as u8)),
             scratch: Box::new(Printer::new(format)),
         };
@@ -186,6 +190,7 @@ impl Tables {
         };
         let text_first = palette.glyph_style[glyph.class as usize];
         let shown = |style: StyleId| if color { style } else { PLAIN };
+
         p.class.style = shown(class_first);
         p.text.style = shown(text_first);
         p.hex.style = shown(hex_first);
@@ -199,6 +204,7 @@ impl Tables {
         });
         let class = capture(&mut p.class, shown(class_first));
         let text = capture(&mut p.text, shown(text_first));
+
         p.hex.bytes.len = 0;
         p.row = None;
         p.cells = 0;
@@ -333,7 +339,7 @@ pub(super) fn print<const COLOR: bool>(
                 if !((at >= row) & (at + n <= row_end)) {
                     break;
                 }
-                let key = (shape >> 3) as usize;
+                let key = (shape >> 3) as usize & (UNITS - 1);
                 lanes.whole::<COLOR>(tables, bytes, at, quad, key, n, at - row);
                 at += n;
             }
@@ -471,14 +477,13 @@ impl<'a> Lanes<'a> {
     }
 }
 
-/// Switches a pane written by `w`, now in `style`, to `to` (an alias): the sequence is
-/// always stored, and kept only when the style changes (on random data a coin toss, so
-/// no branch).
+/// Switches a pane written by `w`, now in `style`, to `to` (an alias), without a branch
+/// (on random data a switch is a coin toss): see [`Palette::sgr_switch`].
 #[inline(always)]
 fn switch(palette: &Palette, w: &mut Writer, style: &mut StyleId, to: StyleId) {
-    let (sgr, len) = &palette.sgr_fixed[to as usize];
-    let keep = *len & ((*style != to) as usize).wrapping_neg();
-    w.put(sgr, keep);
+    let changed = (*style != to) as usize;
+    let (sgr, len) = &palette.sgr_switch[2 * to as usize + changed];
+    w.put(sgr, *len);
     *style = to;
 }
 
@@ -498,10 +503,11 @@ fn put_run<const COLOR: bool>(palette: &Palette, w: &mut Writer, style: &mut Sty
 #[inline(always)]
 fn shape_index(second: &[u8; 256], quad: [u8; 4]) -> usize {
     let continuation = |b: u8| (b & 0xC0 == 0x80) as usize;
-    (quad[0] as usize) << 4
-        | (second[quad[1] as usize] as usize) << 2
+    ((quad[0] as usize) << 4
+        | (second[quad[1] as usize] as usize & 3) << 2
         | continuation(quad[2]) << 1
-        | continuation(quad[3])
+        | continuation(quad[3]))
+        & (SHAPES - 1)
 }
 
 /// The class of a second byte: 0 not a continuation byte, then `80..8F`, `90..9F` and
