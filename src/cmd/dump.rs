@@ -1164,6 +1164,7 @@ impl CellSink for Printer {
 }
 
 /// Writes `offset` in lowercase hex, at least 8 digits; returns how many.
+#[inline]
 fn write_offset(out: &mut Writer, offset: u64) -> usize {
     if let Ok(low) = u32::try_from(offset) {
         // The common case, four table lookups.
