@@ -6,6 +6,23 @@
 //! [`crate::view::visit`], the function the viewer's rows come from, and every colour from
 //! the viewer's theme, so the dump and the viewer cannot disagree.
 //!
+//! # The fast path
+//!
+//! `view::visit` and the printer's `CellSink` methods are the reference: they print every
+//! dialect, and any unit the fast path does not take. In UTF-8, rows are printed by the
+//! `fast` module from tables that the reference printer renders at start-up (and, for the
+//! text of a character, on its first use) from the view's own cells: the class lane, text
+//! and colours of every ASCII byte and of every shape of unit, looked up by a table of
+//! shapes filled from the decoding step. The fast path replays those renderings and writes
+//! the hex digits; units cut by a row edge, and the last bytes of the input, go through the
+//! reference cell methods. A property test holds its output equal to the reference's, byte
+//! for byte, for random inputs (edge bytes, valid text of every length, errors at row
+//! edges), all widths, `--ascii`, colour, windows and stream chunk edges.
+//!
+//! A mapped input of more than two batches is formatted on two threads, every other batch
+//! on a helper that stays one batch ahead; batches start on row boundaries, rows do not
+//! depend on each other, and the batches are written in order.
+//!
 //! # Streaming
 //!
 //! A regular file is memory-mapped and printed a batch of rows at a time. Any other input
@@ -45,6 +62,8 @@ use crate::source::{Access, Source, SourceError};
 use crate::tui::draw::Theme;
 use crate::view::glyph::{GlyphClass, InlineGlyph, FILLER};
 use crate::view::{self, ByteCell, CellSink, Class, ErrorSpan, Options, Role, TextRun, WholeUnit};
+
+mod fast;
 
 /// The widths `--width` accepts, in bytes per row.
 pub const WIDTHS: [usize; 3] = [8, 16, 32];
@@ -193,25 +212,105 @@ fn dump_source(
 }
 
 /// Prints the rows of `bytes[window]` (the first row starts at `window.start`), decoding
-/// against the whole slice, a batch of rows at a time.
+/// against the whole slice, a batch of rows at a time: on two threads when there are two
+/// cores and more than two batches.
 pub fn dump_bytes(
     bytes: &[u8],
     window: Range<u64>,
     format: &Format,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let mut printer = Printer::new(format);
     let batch = (BATCH_ROWS * format.width) as u64;
     let end = window.end.min(bytes.len() as u64);
-    let mut at = window.start;
-    while at < end {
-        let to = end.min(at + batch);
-        printer.print(bytes, 0, at..to);
-        out.write_all(&printer.out)?;
+    let batches = batches(window.start..end, batch);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cores > 1 && end.saturating_sub(window.start) > 2 * batch {
+        return dump_batches_on_two_threads(bytes, batches, format, out);
+    }
+    let mut printer = Printer::new_fast(format);
+    for range in batches {
+        printer.print(bytes, 0, range);
+        out.write_all(printer.out.as_slice())?;
         printer.out.clear();
-        at = to;
     }
     Ok(())
+}
+
+/// `window` cut into ranges of `batch` bytes (the last one shorter).
+fn batches(window: Range<u64>, batch: u64) -> impl Iterator<Item = Range<u64>> {
+    let (start, end) = (window.start, window.end.max(window.start));
+    let count = (end - start).div_ceil(batch.max(1));
+    (0..count).map(move |i| start + i * batch..end.min(start + (i + 1) * batch))
+}
+
+/// Prints the batches in order, formatting every other one on a second thread. Batches
+/// start on row boundaries and rows do not depend on each other, so each is printed as the
+/// single-threaded loop prints it. The helper stays one batch ahead: it formats batch
+/// `k + 3` while this thread writes batch `k + 1` and formats batch `k + 2`. Three output
+/// buffers circulate, so memory stays constant.
+///
+/// If writing fails (a closed pipe), the channels are dropped, the helper finds its next
+/// send or receive failing and ends, and the error is returned once it has.
+fn dump_batches_on_two_threads(
+    bytes: &[u8],
+    batches: impl Iterator<Item = Range<u64>>,
+    format: &Format,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    use std::sync::mpsc::sync_channel;
+    let mut batches = batches.fuse();
+    std::thread::scope(|scope| {
+        let (jobs, helper_jobs) = sync_channel::<(Range<u64>, Buf)>(2);
+        let (helper_done, done) = sync_channel::<Buf>(2);
+        scope.spawn(move || {
+            let mut printer = Printer::new_fast(format);
+            for (range, buffer) in helper_jobs {
+                printer.out = buffer;
+                printer.print(bytes, 0, range);
+                if helper_done
+                    .send(std::mem::replace(&mut printer.out, Buf::new()))
+                    .is_err()
+                {
+                    break;
+                }
+            }
+        });
+        let mut printer = Printer::new_fast(format);
+        let mut spare = vec![Buf::new(), Buf::new()];
+        let mut pending = 0; // batches handed to the helper and not yet received
+        let next_for_helper = |batches: &mut dyn Iterator<Item = Range<u64>>,
+                               spare: &mut Vec<Buf>,
+                               pending: &mut usize| {
+            if let Some(range) = batches.next() {
+                let buffer = spare.pop().unwrap_or_else(Buf::new);
+                if jobs.send((range, buffer)).is_ok() {
+                    *pending += 1;
+                }
+            }
+        };
+        // Batches 0, 2, 4 .. here; 1, 3, 5 .. on the helper, which starts with batch 1.
+        let mut mine = batches.next();
+        next_for_helper(&mut batches, &mut spare, &mut pending);
+        while let Some(range) = mine {
+            printer.print(bytes, 0, range);
+            out.write_all(printer.out.as_slice())?;
+            printer.out.clear();
+            mine = batches.next();
+            if pending == 0 {
+                continue;
+            }
+            let Ok(theirs) = done.recv() else {
+                break; // the helper panicked; the scope reports it
+            };
+            pending -= 1;
+            next_for_helper(&mut batches, &mut spare, &mut pending);
+            out.write_all(theirs.as_slice())?;
+            let mut theirs = theirs;
+            theirs.clear();
+            spare.push(theirs);
+        }
+        Ok(())
+    })
 }
 
 /// What [`dump_stream`] saw.
@@ -240,7 +339,7 @@ pub fn dump_stream(
     let batch = BATCH_ROWS as u64 * width;
     let end = length.map_or(u64::MAX, |l| offset.saturating_add(l));
     let context = view::CONTEXT as u64;
-    let mut printer = Printer::new(format);
+    let mut printer = Printer::new_fast(format);
     let mut buf: Vec<u8> = Vec::with_capacity(2 * view::CONTEXT + chunk + batch as usize);
     let mut base = 0u64; // the offset of buf[0]
     let mut next = offset; // the offset of the next row to print
@@ -283,7 +382,7 @@ pub fn dump_stream(
         }
         if to > next {
             printer.print(&buf, base, (next - base)..(to - base));
-            out.write_all(&printer.out)?;
+            out.write_all(printer.out.as_slice())?;
             printer.out.clear();
             next = to;
         } else if eof {
@@ -329,7 +428,7 @@ pub fn ascii_glyph(glyph: &InlineGlyph) -> u8 {
     }
 }
 
-/// A style, as an index into [`Palette::sgr`].
+/// A style, as an index into [`Palette::sgr_fixed`].
 type StyleId = u8;
 
 const PLAIN: StyleId = 0;
@@ -383,7 +482,6 @@ fn glyph_id(class: GlyphClass) -> StyleId {
 
 /// The viewer's styles as SGR sequences, and the symbols of the class lane, computed once.
 struct Palette {
-    sgr: Vec<Vec<u8>>,
     /// The first id of an equal style, so equal styles never cause a switch.
     alias: [StyleId; STYLES],
     /// The (aliased) style of each [`Role`], by `role as usize`, and of the class lane's
@@ -403,8 +501,13 @@ struct Palette {
     lead: [Symbol; 10],
     continuation: [Symbol; 7],
     error: Symbol,
-    /// `sgr` as fixed-size chunks for [`Buf::put`].
+    /// The SGR sequence of every style, in fixed-size chunks for [`Buf::put`].
     sgr_fixed: Vec<([u8; 24], usize)>,
+    /// What switching to a style writes, at `2 * style + changed`: nothing if the style
+    /// does not change, its SGR sequence if it does. An index, not a choice between
+    /// lengths: the compiler would turn the choice into a branch, and on random data that
+    /// branch is a coin toss.
+    sgr_switch: Vec<([u8; 24], usize)>,
     /// Error kinds as `letter name` ([`view::error_letter`], as in the viewer's legend) in
     /// fixed-size chunks, and their letters, by [`ErrorKind::index`].
     names: [([u8; 32], usize); 9],
@@ -481,7 +584,7 @@ impl Palette {
             error_style: std::array::from_fn(|i| alias[CLASS_ERROR as usize + i]),
             alias,
             sgr_fixed: sgr.iter().map(|s| fixed(s)).collect(),
-            sgr,
+            sgr_switch: sgr.iter().flat_map(|s| [([0; 24], 0), fixed(s)]).collect(),
             lead: std::array::from_fn(|n| Symbol::of(Class::Lead(n as u8).symbol())),
             continuation,
             error,
@@ -595,10 +698,13 @@ impl Buf {
         }
     }
 
-    /// Makes room for `n` more bytes.
+    /// Makes room for `n` more bytes, at least doubling the room when it grows: the output
+    /// buffer grows row by row through a batch, and each byte is zeroed once, not once a row.
+    #[inline]
     fn reserve(&mut self, n: usize) {
         if self.bytes.len() < self.len + n {
-            self.bytes.resize(self.len + n, 0);
+            let room = (self.len + n).max(2 * self.bytes.len());
+            self.bytes.resize(room, 0);
         }
     }
 
@@ -610,6 +716,47 @@ impl Buf {
 
     fn as_slice(&self) -> &[u8] {
         &self.bytes[..self.len]
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The buffer as a [`Writer`] with room for `n` more bytes; the caller stores the
+    /// writer's `len` back.
+    fn writer(&mut self, n: usize) -> Writer<'_> {
+        self.reserve(n);
+        Writer {
+            bytes: &mut self.bytes[..],
+            len: self.len,
+        }
+    }
+}
+
+/// A [`Buf`]'s bytes borrowed for a stretch of writes, with its length in a local: a
+/// [`Writer::put`] is then a bounds check and a fixed-size copy, and nothing is reloaded
+/// from memory in between.
+struct Writer<'a> {
+    bytes: &'a mut [u8],
+    len: usize,
+}
+
+impl Writer<'_> {
+    /// Stores `N` bytes and keeps the first `used`.
+    #[inline(always)]
+    fn put<const N: usize>(&mut self, chunk: &[u8; N], used: usize) {
+        self.bytes[self.len..self.len + N].copy_from_slice(chunk);
+        self.len += used;
+    }
+
+    /// Appends what `other` holds, copied in whole 32-byte blocks (one copy of a length
+    /// the copy routine handles without a tail): `other` keeps [`PUT_SLACK`] bytes of room
+    /// after its text (its owner reserves it).
+    #[inline]
+    fn put_all(&mut self, other: &Buf) {
+        let blocks = other.len.next_multiple_of(32);
+        self.bytes[self.len..self.len + blocks].copy_from_slice(&other.bytes[..blocks]);
+        self.len += other.len;
     }
 }
 
@@ -628,6 +775,14 @@ impl Pane {
     }
 }
 
+/// What an unused slot of [`Printer::errors`] holds.
+const NO_SPAN: ErrorSpan = ErrorSpan {
+    col: 0,
+    len: 0,
+    kind: ErrorKind::InvalidByte,
+    head: false,
+};
+
 /// The most a pane or the marker line can hold per byte of a row, escapes included, and
 /// the most a single `put` writes beyond what it keeps.
 const PANE_BYTES_PER_CELL: usize = 128;
@@ -638,7 +793,7 @@ struct Printer {
     format: Format,
     palette: Palette,
     /// Output not yet written.
-    out: Vec<u8>,
+    out: Buf,
     /// Added to the offsets of the cells (the offset of the buffer's first byte).
     base: u64,
     /// The current row: its offset (`None` before the first) and bytes so far.
@@ -647,8 +802,14 @@ struct Printer {
     hex: Pane,
     class: Pane,
     text: Pane,
-    marker: Pane,
+    /// The error spans of the current row: the first `error_count` of `width + 1` slots
+    /// (a row holds at most `width`), so that a span can be stored without a branch and
+    /// kept or not by the count.
     errors: Vec<ErrorSpan>,
+    error_count: usize,
+    /// The tables of the UTF-8 fast path ([`fast`]), or `None` to print every row through
+    /// [`view::visit`] (other dialects, and the reference the fast path is tested against).
+    fast: Option<Box<fast::Tables>>,
 }
 
 impl Printer {
@@ -657,23 +818,42 @@ impl Printer {
         Printer {
             format: *format,
             palette: Palette::new(format.ascii),
-            out: Vec::with_capacity(BATCH_ROWS * (width * 20 + 32)),
+            out: Buf::new(),
             base: 0,
             row: None,
             cells: 0,
             hex: Pane::new(),
             class: Pane::new(),
             text: Pane::new(),
-            marker: Pane::new(),
-            errors: Vec::with_capacity(width),
+            errors: vec![NO_SPAN; width + 1],
+            error_count: 0,
+            fast: None,
         }
+    }
+
+    /// A printer that takes the fast path where it can: rows of UTF-8.
+    fn new_fast(format: &Format) -> Printer {
+        let mut printer = Printer::new(format);
+        if format.dialect == Dialect::Utf8 {
+            printer.fast = Some(Box::new(fast::Tables::new(format)));
+        }
+        printer
     }
 
     /// Prints the rows of `bytes[window]`, where `bytes[0]` is the input's byte `base`.
     fn print(&mut self, bytes: &[u8], base: u64, window: Range<u64>) {
         self.base = base;
-        let (dialect, width) = (self.format.dialect, self.format.width);
-        view::visit(bytes, dialect, window, width, Options::default(), self);
+        if let Some(mut tables) = self.fast.take() {
+            if self.format.color {
+                fast::print::<true>(self, &mut tables, bytes, window);
+            } else {
+                fast::print::<false>(self, &mut tables, bytes, window);
+            }
+            self.fast = Some(tables);
+        } else {
+            let (dialect, width) = (self.format.dialect, self.format.width);
+            view::visit(bytes, dialect, window, width, Options::default(), self);
+        }
         self.end_row();
     }
 
@@ -681,17 +861,21 @@ impl Printer {
         let Some(offset) = self.row.take() else {
             return;
         };
-        let (color, palette, out) = (self.format.color, &self.palette, &mut self.out);
-        let sgr = &palette.sgr;
-        let missing = self.format.width - self.cells;
+        let (color, palette) = (self.format.color, &self.palette);
+        let width = self.format.width;
+        let missing = width - self.cells;
+        // The row line: the panes, gaps of at most 4 columns a byte, an offset of at most
+        // 16 digits, and five escapes of at most 24 bytes.
+        let panes_len = self.hex.bytes.len + self.class.bytes.len + self.text.bytes.len;
+        let mut out = self.out.writer(panes_len + 4 * width + 256 + PUT_SLACK);
         if color {
-            out.extend_from_slice(&sgr[DIM as usize]);
+            put_sgr(&mut out, palette, DIM);
         }
-        let digits = write_offset(out, offset);
+        let digits = write_offset(&mut out, offset);
         if color {
-            out.extend_from_slice(&sgr[PLAIN as usize]);
+            put_sgr(&mut out, palette, PLAIN);
         }
-        out.extend_from_slice(b"  ");
+        out.put(b"  ", 2);
         let panes = [
             (&mut self.hex, 3 * missing + 1),
             (&mut self.class, missing + 2),
@@ -699,12 +883,13 @@ impl Printer {
         ];
         for (pane, gap) in panes {
             switch(color, palette, pane, PLAIN);
-            out.extend_from_slice(pane.bytes.as_slice());
+            out.put_all(&pane.bytes);
             pane.bytes.len = 0;
-            pad(out, gap);
+            put_spaces(&mut out, gap);
         }
-        out.push(b'\n');
-        if !self.errors.is_empty() {
+        out.put(b"\n", 1);
+        self.out.len = out.len;
+        if self.error_count > 0 {
             self.marker_line(digits);
         }
         self.cells = 0;
@@ -713,53 +898,71 @@ impl Printer {
     /// The line under a row with errors: markers under the hex pane, the kinds on the row
     /// after them, each named once.
     fn marker_line(&mut self, digits: usize) {
-        let (color, sgr) = (self.format.color, &self.palette);
-        let line = &mut self.marker;
-        line.style = PLAIN;
-        line.bytes.len = 0;
-        line.bytes
-            .reserve(self.format.width * PANE_BYTES_PER_CELL + PUT_SLACK);
-        put_spaces(&mut line.bytes, digits + 2);
+        let (color, palette) = (self.format.color, &self.palette);
+        let width = self.format.width;
+        let spans = &self.errors[..self.error_count];
+        // The indent, 3 columns a byte, an escape before every span, and the names.
+        let room = digits + 3 * width + 24 * spans.len() + NAMES_ROOM + PUT_SLACK;
+        let mut line = self.out.writer(room);
+        let mut style = PLAIN;
+        put_spaces(&mut line, digits + 2);
         let mut column = 0;
-        for span in &self.errors {
+        for span in spans {
             let at = 3 * span.col;
-            put_spaces(&mut line.bytes, at - column);
+            put_spaces(&mut line, at - column);
             let kind = span.kind.index();
-            switch(color, sgr, line, MARKER + kind as u8);
-            line.bytes.put(
+            switch_line(color, palette, &mut line, &mut style, MARKER + kind as u8);
+            line.put(
                 &if span.head {
-                    [sgr.letters[kind], b'^']
+                    [palette.letters[kind], b'^']
                 } else {
                     *b"~~"
                 },
                 2,
             );
-            for _ in 1..span.len {
-                line.bytes.put(b"~~~", 3);
-            }
+            put_tildes(&mut line, 3 * (span.len - 1));
             column = at + 3 * span.len - 1;
         }
-        switch(color, sgr, line, PLAIN);
-        put_spaces(&mut line.bytes, 3 * self.format.width + 1 - column);
+        switch_line(color, palette, &mut line, &mut style, PLAIN);
+        put_spaces(&mut line, 3 * width + 1 - column);
         let mut named = 0u32;
-        for span in &self.errors {
+        for span in spans {
             let kind = span.kind.index();
             if named & (1 << kind) != 0 {
                 continue;
             }
             if named != 0 {
-                switch(color, sgr, line, PLAIN);
-                line.bytes.put(b", ", 2);
+                switch_line(color, palette, &mut line, &mut style, PLAIN);
+                line.put(b", ", 2);
             }
             named |= 1 << kind;
-            switch(color, sgr, line, MARKER + kind as u8);
-            let (name, len) = &sgr.names[kind];
-            line.bytes.put(name, *len);
+            switch_line(color, palette, &mut line, &mut style, MARKER + kind as u8);
+            let (name, len) = &palette.names[kind];
+            line.put(name, *len);
         }
-        switch(color, sgr, line, PLAIN);
-        line.bytes.put(b"\n", 1);
-        self.out.extend_from_slice(line.bytes.as_slice());
-        self.errors.clear();
+        switch_line(color, palette, &mut line, &mut style, PLAIN);
+        line.put(b"\n", 1);
+        self.out.len = line.len;
+        self.error_count = 0;
+    }
+}
+
+/// The most the names on a marker line take: every kind, its name, two escapes, `, `.
+const NAMES_ROOM: usize = 9 * (32 + 2 * 24 + 2);
+
+/// Switches a line written by `line`, now in `style`, to `to`, if colour is on.
+#[inline]
+fn switch_line(
+    color: bool,
+    palette: &Palette,
+    line: &mut Writer,
+    style: &mut StyleId,
+    to: StyleId,
+) {
+    let to = palette.alias[to as usize];
+    if color && *style != to {
+        put_sgr(line, palette, to);
+        *style = to;
     }
 }
 
@@ -785,14 +988,39 @@ fn switch_to(palette: &Palette, pane: &mut Pane, style: StyleId) {
     pane.style = style;
 }
 
-/// Up to 16 spaces at a time (gaps on a marker line are mostly short).
-fn put_spaces(buf: &mut Buf, mut n: usize) {
-    const SPACES: [u8; 16] = [b' '; 16];
-    while n > 0 {
-        let k = n.min(16);
-        buf.put(&SPACES, k);
+/// `n` spaces, up to 32 at a time (gaps are mostly short).
+#[inline]
+fn put_spaces(w: &mut Writer, mut n: usize) {
+    const SPACES: [u8; 32] = [b' '; 32];
+    loop {
+        let k = n.min(32);
+        w.put(&SPACES, k);
         n -= k;
+        if n == 0 {
+            break;
+        }
     }
+}
+
+/// `n` tildes, up to 32 at a time.
+#[inline]
+fn put_tildes(w: &mut Writer, mut n: usize) {
+    const TILDES: [u8; 32] = [b'~'; 32];
+    loop {
+        let k = n.min(32);
+        w.put(&TILDES, k);
+        n -= k;
+        if n == 0 {
+            break;
+        }
+    }
+}
+
+/// The SGR sequence of `style` (an alias).
+#[inline]
+fn put_sgr(w: &mut Writer, palette: &Palette, style: StyleId) {
+    let (sgr, len) = &palette.sgr_fixed[style as usize];
+    w.put(sgr, *len);
 }
 
 impl CellSink for Printer {
@@ -806,7 +1034,8 @@ impl CellSink for Printer {
     }
 
     fn error(&mut self, span: ErrorSpan) {
-        self.errors.push(span);
+        self.errors[self.error_count] = span;
+        self.error_count += 1;
     }
 
     #[inline]
@@ -874,12 +1103,13 @@ impl CellSink for Printer {
                 class.bytes.put(run, *len);
             }
             UnitKind::Error(kind) => {
-                self.errors.push(ErrorSpan {
+                self.errors[self.error_count] = ErrorSpan {
                     col: whole.col,
                     len: n,
                     kind,
                     head: true,
-                });
+                };
+                self.error_count += 1;
                 if color {
                     switch_to(palette, hex, palette.role_style[Role::Error as usize]);
                 }
@@ -933,21 +1163,18 @@ impl CellSink for Printer {
     }
 }
 
-fn pad(out: &mut Vec<u8>, n: usize) {
-    out.resize(out.len() + n, b' ');
-}
-
 /// Writes `offset` in lowercase hex, at least 8 digits; returns how many.
-fn write_offset(out: &mut Vec<u8>, offset: u64) -> usize {
+#[inline]
+fn write_offset(out: &mut Writer, offset: u64) -> usize {
     if let Ok(low) = u32::try_from(offset) {
         // The common case, four table lookups.
         let [a, b, c, d] = low.to_be_bytes().map(|byte| HEX[byte as usize]);
-        out.extend_from_slice(&[a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]]);
+        out.put(&[a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]], 8);
         return 8;
     }
     let digits = (16 - offset.leading_zeros() as usize / 4).max(8);
     for i in (0..digits).rev() {
-        out.push(b"0123456789abcdef"[(offset >> (4 * i)) as usize & 15]);
+        out.put(&[b"0123456789abcdef"[(offset >> (4 * i)) as usize & 15]], 1);
     }
     digits
 }
@@ -992,9 +1219,11 @@ mod tests {
             (0x1_0000_0000, "100000000"),
             (u64::MAX, "ffffffffffffffff"),
         ] {
-            let mut out = Vec::new();
+            let mut buf = Buf::new();
+            let mut out = buf.writer(PUT_SLACK);
             assert_eq!(write_offset(&mut out, offset), text.len());
-            assert_eq!(out, text.as_bytes());
+            buf.len = out.len;
+            assert_eq!(buf.as_slice(), text.as_bytes());
         }
     }
 
@@ -1152,9 +1381,43 @@ mod tests {
             printer.end_row();
             assert_eq!(
                 String::from_utf8_lossy(&whole(&bytes, &f)),
-                String::from_utf8_lossy(&printer.out),
+                String::from_utf8_lossy(printer.out.as_slice()),
                 "{f:?} {bytes:02x?}"
             );
+        }
+    }
+
+    /// Batches formatted on two threads come out in order, as one thread prints them: an
+    /// input of 7.5 batches (odd, so either thread prints the last), every width.
+    #[test]
+    fn two_threads_print_what_one_prints() {
+        let text = "a €😀\té中\u{1b}\u{301}ok\n".as_bytes();
+        let mut bytes: Vec<u8> = text
+            .iter()
+            .cycle()
+            .take(BATCH_ROWS * 32 * 7)
+            .copied()
+            .collect();
+        bytes.extend((0..=255u8).cycle().take(BATCH_ROWS * 16));
+        for (width, color) in [(8, false), (16, true), (32, false)] {
+            let f = format(Dialect::Utf8, width, color, false);
+            let window = 3..bytes.len() as u64 - 1;
+            let mut threaded = Vec::new();
+            dump_batches_on_two_threads(
+                &bytes,
+                batches(window.clone(), (BATCH_ROWS * width) as u64),
+                &f,
+                &mut threaded,
+            )
+            .unwrap();
+            let mut one = Vec::new();
+            let mut printer = Printer::new_fast(&f);
+            for range in batches(window, (BATCH_ROWS * width) as u64) {
+                printer.print(&bytes, 0, range);
+                one.extend_from_slice(printer.out.as_slice());
+                printer.out.clear();
+            }
+            assert!(threaded == one, "width {width}");
         }
     }
 

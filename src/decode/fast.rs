@@ -185,6 +185,21 @@ pub fn decode_utf8_at(bytes: &[u8], at: usize) -> Option<Unit> {
     })
 }
 
+/// The [`Shape`] of the UTF-8 unit starting at `at`, exactly
+/// `Shape::of(&decode_utf8_at(bytes, at)?)`, without computing the unit's value: for a
+/// printer that looks a unit's cells up by its shape. `None` where `decode_utf8_at` is.
+#[inline(always)]
+pub fn shape_utf8_at(bytes: &[u8], at: usize) -> Option<Shape> {
+    let &[b0, b1, b2, b3] = bytes.get(at..at.checked_add(4)?)? else {
+        return None;
+    };
+    let (len, scalar, _, error) = step(b0, b1, b2, b3);
+    Some(Shape {
+        len,
+        tag: select(scalar, len, Shape::FIRST_ERROR_TAG + error),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,11 +227,13 @@ mod tests {
                         let bytes = [b0, b1, b2, b3, 0x41];
                         let unit = Dialect::Utf8.decode_at(&bytes, 0);
                         assert_eq!(decode_utf8_at(&bytes, 0), Some(unit), "{bytes:02X?}");
+                        assert_eq!(shape_utf8_at(&bytes, 0), Some(Shape::of(&unit)));
                     }
                 }
             }
         }
         assert_eq!(decode_utf8_at(b"abc", 0), None);
         assert_eq!(decode_utf8_at(b"abcd", 1), None);
+        assert_eq!(shape_utf8_at(b"abcd", 1), None);
     }
 }

@@ -39,5 +39,5 @@ pub use decoder::Units;
 pub use diagnose::{windows_1252, Diagnosis, Finding};
 pub use dialect::{is_continuation, ByteRange, ByteRole, Dialect};
 pub use encode::{surrogate_pair, Encoded, Unencodable, Utf16, MAX_LEGACY};
-pub use fast::{decode_utf8_at, Shape};
+pub use fast::{decode_utf8_at, shape_utf8_at, Shape};
 pub use unit::{CodePoint, ErrorKind, Unit, UnitKind};

@@ -438,10 +438,11 @@ impl Placer {
         self.next_row = offset + n as u64;
     }
 
+    /// [`unit_glyph`], memoized.
     fn unit_glyph(&mut self, unit: &Unit) -> InlineGlyph {
         match unit.kind {
             UnitKind::Scalar(cp) => self.glyphs.get(cp),
-            UnitKind::Error(_) => InlineGlyph::error(),
+            UnitKind::Error(_) => unit_glyph(unit),
         }
     }
 }
@@ -470,6 +471,15 @@ impl GlyphCache {
             *slot = (value, glyph::inline_glyph(cp));
         }
         slot.1
+    }
+}
+
+/// The glyph of a unit in the text pane, before it is fitted to the columns it owns on a row:
+/// its value's [`glyph::inline_glyph`], or the error glyph.
+pub fn unit_glyph(unit: &Unit) -> InlineGlyph {
+    match unit.kind {
+        UnitKind::Scalar(cp) => glyph::inline_glyph(cp),
+        UnitKind::Error(_) => InlineGlyph::error(),
     }
 }
 

@@ -1,0 +1,731 @@
+//! The UTF-8 fast path of `dump`: rows printed from cells rendered once, not cell by cell.
+//!
+//! [`view::visit`] hands a sink every byte as a [`ByteCell`] and every unit's text as a
+//! [`TextRun`], and the printer turns each into a few table lookups; on 256 MiB that is
+//! most of the time. Here the same rows are printed unit by unit from [`Tables`]:
+//!
+//! - the shape of a unit (length, scalar class or error kind) comes from a 4096-entry table
+//!   indexed by its first byte, the class of its second and whether its third and fourth
+//!   are continuation bytes, filled at start-up from the decoding step itself
+//!   ([`shape_utf8_at`]; a test holds them equal on every first and second byte);
+//! - the class lane, text and hex styles of every ASCII byte and every shape, and the text
+//!   of every scalar (memoized by its bytes), are rendered by the reference printer itself:
+//!   the `CellSink` methods of [`Printer`], fed the cells the view builds for that unit
+//!   ([`CellSink::unit`]'s default, which uses [`view::role`], [`view::class`] and
+//!   [`view::unit_glyph`]), each pane starting in the style its first cell takes;
+//! - printing a unit is then a table load, a few fixed-size copies into pane buffers whose
+//!   lengths stay in locals, and per pane a style switch kept or dropped by a mask.
+//!
+//! So the fast path prints no cell of its own making: it replays renderings of the view's
+//! cells. What the tables do not hold goes to the reference cell methods with the cells
+//! [`view::visit`] builds for it: a unit cut by a row or window edge, and a unit within 4
+//! bytes of the end of the slice (where the table cannot be indexed). The tests hold the
+//! output equal to the `view::visit` path, byte for byte, for random inputs of every kind
+//! of unit, every width, colour, `--ascii`, window, and stream chunking.
+
+use std::ops::Range;
+
+use super::{Format, Palette, Pane, Printer, StyleId, Writer, HEX_SPACE, PLAIN};
+use crate::decode::{shape_utf8_at, Dialect, ErrorKind, Shape, Unit, UnitKind};
+use crate::view::glyph::InlineGlyph;
+use crate::view::{self, ByteCell, CellSink, ErrorSpan, TextRun, WholeUnit};
+
+/// Bytes of a [`Run`]: the longest is the text of a mark with colour, under 32 (a glyph of
+/// at most 7 bytes, two SGR sequences of at most 10, and fillers).
+const RUN: usize = 32;
+
+/// A pane's text for one unit, as the reference printer renders it when the pane already
+/// has the style `first`: printed after a switch to `first`, it leaves the pane in `last`.
+#[derive(Clone, Copy)]
+struct Run {
+    first: StyleId,
+    last: StyleId,
+    len: u8,
+    bytes: [u8; RUN],
+}
+
+impl Run {
+    const EMPTY: Run = Run {
+        first: PLAIN,
+        last: PLAIN,
+        len: 0,
+        bytes: [0; RUN],
+    };
+}
+
+/// What the tables hold for one kind of whole unit: an ASCII byte, or a shape (tag and
+/// length) of anything else. The text of a multi-byte scalar depends on its value, so it
+/// comes from [`Tables::texts`] instead.
+#[derive(Clone, Copy)]
+struct UnitCells {
+    /// The hex pane's style for the first byte and for the rest.
+    hex_first: StyleId,
+    hex_rest: StyleId,
+    class: Run,
+    text: Run,
+    /// Whether the unit is an error, and its kind (any kind if not).
+    error: bool,
+    kind: ErrorKind,
+    /// Whether the text is a multi-byte scalar's, found by value in [`Tables::scalars`].
+    by_value: bool,
+}
+
+/// Units that are not ASCII are found at `ASCII + tag * SHAPE_LENS + len`.
+const ASCII: usize = 128;
+const SHAPE_LENS: usize = 8;
+const UNITS: usize = ASCII + Shape::TAGS * SHAPE_LENS;
+// Keys are masked to the table's size instead of checked against it.
+const _: () = assert!(UNITS.is_power_of_two());
+
+/// Entries of [`Tables::shapes`]: 4 bits of the first byte's 8 more, see [`shape_index`].
+const SHAPES: usize = 256 * 16;
+
+/// Sets of the memo of scalars' text (a power of two).
+const SCALAR_SETS: usize = 1024;
+
+/// A scalar's glyph and text, memoized.
+#[derive(Clone, Copy)]
+struct Scalar {
+    raw: u32,
+    glyph: InlineGlyph,
+    text: Run,
+}
+
+impl Scalar {
+    fn empty() -> Scalar {
+        Scalar {
+            raw: u32::MAX,
+            glyph: InlineGlyph::error(),
+            text: Run::EMPTY,
+        }
+    }
+}
+
+/// The rendered cells of every kind of unit, for one [`Format`].
+pub(super) struct Tables {
+    units: Box<[UnitCells; UNITS]>,
+    /// Scalars' glyphs and text, in sets of two slots chosen by a hash of their bytes as a
+    /// little-endian `u32` (`u32::MAX` is no scalar's, so it marks an empty slot); the
+    /// first slot of a set holds the scalar most recently rendered.
+    scalars: Vec<[Scalar; 2]>,
+    /// The shape of a unit, by [`shape_index`]: the index of its cells in `units` times 8,
+    /// plus its length.
+    shapes: Box<[u16; SHAPES]>,
+    /// [`second_class`] of every byte.
+    second: [u8; 256],
+    /// The printer that renders a table entry (with no tables of its own).
+    scratch: Box<Printer>,
+}
+
+impl Tables {
+    pub(super) fn new(format: &Format) -> Tables {
+        let mut tables = Tables {
+            units: Box::new(
+                [UnitCells {
+                    hex_first: PLAIN,
+                    hex_rest: PLAIN,
+                    class: Run::EMPTY,
+                    text: Run::EMPTY,
+                    error: false,
+                    kind: ErrorKind::InvalidByte,
+                    by_value: false,
+                }; UNITS],
+            ),
+            scalars: vec![[Scalar::empty(); 2]; SCALAR_SETS],
+            shapes: Box::new([0; SHAPES]),
+            second: std::array::from_fn(|b| second_class(b as u8)),
+            scratch: Box::new(Printer::new(format)),
+        };
+        for b in 0..0x80u8 {
+            let unit = Unit::scalar(0, 1, b as u32);
+            tables.units[b as usize] = tables.render(&unit, &[b]);
+        }
+        // Every shape; the bytes stand for any with that shape (only a one-byte scalar's
+        // cells depend on its byte, and those are the ASCII entries above).
+        for len in 1..=6 {
+            let bytes = [0xC0; SHAPE_LENS];
+            for kind in ErrorKind::ALL {
+                let unit = Unit::error(0, len, kind);
+                let key = unit_key(0xC0, &unit);
+                tables.units[key] = tables.render(&unit, &bytes[..len as usize]);
+            }
+            if len > 1 {
+                let unit = Unit::scalar(0, len, 0x80);
+                let key = unit_key(0xC0, &unit);
+                tables.units[key] = tables.render(&unit, &bytes[..len as usize]);
+            }
+        }
+        // The shape of every unit by what decoding looks at, from the decoding step itself.
+        for b0 in 0..=255u8 {
+            for (class, &b1) in SECOND_OF_CLASS.iter().enumerate() {
+                for (b2, b3) in [(0x41, 0x41), (0x41, 0x80), (0x80, 0x41), (0x80, 0x80)] {
+                    let quad = [b0, b1, b2, b3];
+                    debug_assert_eq!(tables.second[b1 as usize] as usize, class);
+                    let shape = shape_utf8_at(&quad, 0).expect("four bytes");
+                    let key = if b0 < 0x80 {
+                        b0 as usize
+                    } else {
+                        ASCII + shape.tag as usize * SHAPE_LENS + shape.len as usize
+                    };
+                    tables.shapes[shape_index(&tables.second, quad)] =
+                        (key << 3 | shape.len as usize) as u16;
+                }
+            }
+        }
+        tables
+    }
+
+    /// Renders a whole unit with the reference printer, each pane starting in the style
+    /// its first cell takes (so that no switch to it is rendered).
+    fn render(&mut self, unit: &Unit, bytes: &[u8]) -> UnitCells {
+        let p = &mut *self.scratch;
+        let palette = &p.palette;
+        let color = p.format.color;
+        let glyph = view::unit_glyph(unit).fit(unit.len as usize);
+        let role = |k: u8| palette.role_style[view::role(unit, k, bytes[k as usize]) as usize];
+        let (hex_first, hex_rest) = (role(0), role(unit.len.min(2) - 1));
+        let class_first = match unit.kind {
+            UnitKind::Error(kind) => palette.error_style[kind.index()],
+            UnitKind::Scalar(_) => hex_first,
+        };
+        let text_first = palette.glyph_style[glyph.class as usize];
+        let shown = |style: StyleId| if color { style } else { PLAIN };
+
+        p.class.style = shown(class_first);
+        p.text.style = shown(text_first);
+        p.hex.style = shown(hex_first);
+        p.row(0, unit.len as usize);
+        Cells(p).unit(WholeUnit {
+            unit: *unit,
+            bytes,
+            col: 0,
+            glyph,
+            selected: false,
+        });
+        let class = capture(&mut p.class, shown(class_first));
+        let text = capture(&mut p.text, shown(text_first));
+
+        p.hex.bytes.len = 0;
+        p.row = None;
+        p.cells = 0;
+        p.error_count = 0;
+        UnitCells {
+            hex_first: shown(hex_first),
+            hex_rest: shown(hex_rest),
+            class,
+            text,
+            error: unit.is_error(),
+            kind: unit.error_kind().unwrap_or(ErrorKind::InvalidByte),
+            by_value: unit.len > 1 && !unit.is_error(),
+        }
+    }
+
+    /// The glyph and text of the scalar whose bytes are `raw`, rendered on first use;
+    /// `unit` decodes it (called on a miss only).
+    #[inline(always)]
+    fn scalar(&mut self, raw: u32, unit: impl FnOnce() -> Unit) -> &Scalar {
+        let set = (raw.wrapping_mul(0x9E37_79B1) >> (32 - SCALAR_SETS.trailing_zeros())) as usize;
+        let way = if self.scalars[set][0].raw == raw {
+            0
+        } else if self.scalars[set][1].raw == raw {
+            1
+        } else {
+            self.fill(set, raw, unit());
+            0
+        };
+        &self.scalars[set][way]
+    }
+
+    /// Renders a scalar into the first slot of its set, moving what was there to the
+    /// second.
+    #[cold]
+    #[inline(never)]
+    fn fill(&mut self, set: usize, raw: u32, unit: Unit) {
+        let mut bytes = [0x80; SHAPE_LENS];
+        bytes[..4].copy_from_slice(&raw.to_le_bytes());
+        let text = self.render(&unit, &bytes[..unit.len as usize]).text;
+        let ways = &mut self.scalars[set];
+        ways[1] = ways[0];
+        ways[0] = Scalar {
+            raw,
+            glyph: view::unit_glyph(&unit),
+            text,
+        };
+    }
+}
+
+/// The pane's text as a [`Run`] from the style `first` it had, and the pane emptied.
+fn capture(pane: &mut Pane, first: StyleId) -> Run {
+    let text = pane.bytes.as_slice();
+    let mut run = Run {
+        first,
+        last: pane.style,
+        len: text.len().min(RUN) as u8,
+        bytes: [0; RUN],
+    };
+    debug_assert!(text.len() <= RUN, "a run of {} bytes", text.len());
+    run.bytes[..run.len as usize].copy_from_slice(&text[..run.len as usize]);
+    pane.bytes.len = 0;
+    run
+}
+
+/// Where a unit's cells are in [`Tables::units`]: by byte for ASCII, else by shape.
+#[inline(always)]
+fn unit_key(first_byte: u8, unit: &Unit) -> usize {
+    let shape = Shape::of(unit);
+    let by_shape = ASCII + shape.tag as usize * SHAPE_LENS + (shape.len as usize % SHAPE_LENS);
+    // In UTF-8 a unit whose first byte is ASCII is that one-byte scalar.
+    if first_byte < 0x80 {
+        first_byte as usize
+    } else {
+        by_shape
+    }
+}
+
+/// Hands a printer the cells of a unit one by one: [`CellSink::unit`]'s default (built
+/// with the view's functions), not the printer's fused version.
+pub(super) struct Cells<'a>(pub(super) &'a mut Printer);
+
+impl CellSink for Cells<'_> {
+    fn row(&mut self, offset: u64, len: usize) {
+        self.0.row(offset, len);
+    }
+    fn error(&mut self, span: ErrorSpan) {
+        self.0.error(span);
+    }
+    fn byte(&mut self, cell: ByteCell) {
+        self.0.byte(cell);
+    }
+    fn text(&mut self, run: TextRun) {
+        self.0.text(run);
+    }
+}
+
+/// Prints the rows of `bytes[window]` as [`view::visit`] and the printer would, for UTF-8.
+pub(super) fn print<const COLOR: bool>(
+    p: &mut Printer,
+    tables: &mut Tables,
+    bytes: &[u8],
+    window: Range<u64>,
+) {
+    let len = bytes.len() as u64;
+    let (start, end) = (window.start.min(len) as usize, window.end.min(len) as usize);
+    if start >= end {
+        return;
+    }
+    let width = p.format.width;
+    let mut at = Dialect::Utf8.unit_containing(bytes, start).start;
+    let mut row = start;
+    while row < end {
+        let row_end = (row + width).min(end);
+        p.row(row as u64, row_end - row);
+        if !COLOR {
+            // Without colour the hex pane does not depend on the units.
+            let mut hex = p.hex.bytes.writer(0);
+            for &b in &bytes[row..row_end] {
+                hex.put(&HEX_SPACE[b as usize], 3);
+            }
+            p.hex.bytes.len = hex.len;
+        }
+        loop {
+            let mut lanes = Lanes::of(p);
+            while at < row_end {
+                let Some(&[b0, b1, b2, b3]) = bytes.get(at..at + 4) else {
+                    break;
+                };
+                let quad = [b0, b1, b2, b3];
+                let shape = tables.shapes[shape_index(&tables.second, quad)];
+                let n = (shape & 7) as usize;
+                if !((at >= row) & (at + n <= row_end)) {
+                    break;
+                }
+                let key = (shape >> 3) as usize & (UNITS - 1);
+                lanes.whole::<COLOR>(tables, bytes, at, quad, key, n, at - row);
+                at += n;
+            }
+            lanes.settle();
+            if at >= row_end {
+                break;
+            }
+            let unit = Dialect::Utf8.decode_at(bytes, at);
+            let hex_len = p.hex.bytes.len;
+            part(
+                p,
+                tables,
+                bytes,
+                &unit,
+                at.max(row)..unit.end().min(row_end),
+                row,
+            );
+            if !COLOR {
+                p.hex.bytes.len = hex_len; // printed with the row already
+            }
+            if unit.end() > row_end {
+                break; // the rest of it is on the next row
+            }
+            at = unit.end();
+        }
+        row = row_end;
+    }
+}
+
+/// The panes of the current row, borrowed from the printer while units are printed from
+/// the tables: lengths and styles in locals, so nothing is reloaded between writes.
+struct Lanes<'a> {
+    palette: &'a Palette,
+    hex: Writer<'a>,
+    class: Writer<'a>,
+    text: Writer<'a>,
+    styles: [StyleId; 3],
+    errors: &'a mut [ErrorSpan],
+    error_count: usize,
+    cells: usize,
+    /// Where the state goes back to.
+    back: [&'a mut usize; 3],
+    back_styles: [&'a mut StyleId; 3],
+    back_counts: [&'a mut usize; 2],
+}
+
+impl<'a> Lanes<'a> {
+    #[inline(always)]
+    fn of(p: &'a mut Printer) -> Lanes<'a> {
+        let styles = [p.hex.style, p.class.style, p.text.style];
+        let (hex_len, class_len, text_len) = (p.hex.bytes.len, p.class.bytes.len, p.text.bytes.len);
+        Lanes {
+            palette: &p.palette,
+            hex: Writer {
+                bytes: &mut p.hex.bytes.bytes[..],
+                len: hex_len,
+            },
+            class: Writer {
+                bytes: &mut p.class.bytes.bytes[..],
+                len: class_len,
+            },
+            text: Writer {
+                bytes: &mut p.text.bytes.bytes[..],
+                len: text_len,
+            },
+            styles,
+            error_count: p.error_count,
+            cells: p.cells,
+            errors: &mut p.errors[..],
+            back: [
+                &mut p.hex.bytes.len,
+                &mut p.class.bytes.len,
+                &mut p.text.bytes.len,
+            ],
+            back_styles: [&mut p.hex.style, &mut p.class.style, &mut p.text.style],
+            back_counts: [&mut p.error_count, &mut p.cells],
+        }
+    }
+
+    /// Hands the state back to the printer.
+    #[inline(always)]
+    fn settle(self) {
+        let [hex, class, text] = self.back;
+        (*hex, *class, *text) = (self.hex.len, self.class.len, self.text.len);
+        let [a, b, c] = self.back_styles;
+        (*a, *b, *c) = (self.styles[0], self.styles[1], self.styles[2]);
+        let [errors, cells] = self.back_counts;
+        (*errors, *cells) = (self.error_count, self.cells);
+    }
+
+    /// The unit at `at` (starting with `quad`), whole on the row: its cells from the tables.
+    #[allow(clippy::too_many_arguments)] // all in registers; a struct would be rebuilt per unit
+    #[inline(always)]
+    fn whole<const COLOR: bool>(
+        &mut self,
+        tables: &mut Tables,
+        bytes: &[u8],
+        at: usize,
+        quad: [u8; 4],
+        key: usize,
+        n: usize,
+        col: usize,
+    ) {
+        let palette = self.palette;
+        let cells = &tables.units[key];
+        if COLOR {
+            switch(palette, &mut self.hex, &mut self.styles[0], cells.hex_first);
+            self.hex.put(&HEX_SPACE[quad[0] as usize], 3);
+            switch(palette, &mut self.hex, &mut self.styles[0], cells.hex_rest);
+            let [h1, h2, h3] = [quad[1], quad[2], quad[3]].map(|b| HEX_SPACE[b as usize]);
+            let rest = [
+                h1[0], h1[1], b' ', h2[0], h2[1], b' ', h3[0], h3[1], b' ', 0, 0, 0, 0, 0, 0, 0,
+            ];
+            self.hex.put(&rest, 3 * (n - 1));
+        }
+        put_run::<COLOR>(palette, &mut self.class, &mut self.styles[1], &cells.class);
+        self.errors[self.error_count] = ErrorSpan {
+            col,
+            len: n,
+            kind: cells.kind,
+            head: true,
+        };
+        self.error_count += cells.error as usize;
+        self.cells += n;
+        // Only a multi-byte scalar's text depends on more than its shape.
+        let text = if cells.by_value {
+            let raw = u32::from_le_bytes(quad) & KEEP[n];
+            &tables
+                .scalar(raw, || Dialect::Utf8.decode_at(bytes, at))
+                .text
+        } else {
+            &tables.units[key].text
+        };
+        put_run::<COLOR>(palette, &mut self.text, &mut self.styles[2], text);
+    }
+}
+
+/// Switches a pane written by `w`, now in `style`, to `to` (an alias), without a branch
+/// (on random data a switch is a coin toss): see [`Palette::sgr_switch`].
+#[inline(always)]
+fn switch(palette: &Palette, w: &mut Writer, style: &mut StyleId, to: StyleId) {
+    let changed = (*style != to) as usize;
+    let (sgr, len) = &palette.sgr_switch[2 * to as usize + changed];
+    w.put(sgr, *len);
+    *style = to;
+}
+
+#[inline(always)]
+fn put_run<const COLOR: bool>(palette: &Palette, w: &mut Writer, style: &mut StyleId, run: &Run) {
+    if COLOR {
+        switch(palette, w, style, run.first);
+        *style = run.last;
+    }
+    w.put(&run.bytes, run.len as usize);
+}
+
+/// Where the shape of the unit starting with `quad` is in [`Tables::shapes`]: its first
+/// byte, the class of its second ([`Tables::second`]), and whether its third and fourth
+/// are continuation bytes. That is all UTF-8 decoding looks at in 4 bytes (the tests
+/// hold the table equal to [`shape_utf8_at`] on every first and second byte).
+#[inline(always)]
+fn shape_index(second: &[u8; 256], quad: [u8; 4]) -> usize {
+    let continuation = |b: u8| (b & 0xC0 == 0x80) as usize;
+    ((quad[0] as usize) << 4
+        | (second[quad[1] as usize] as usize & 3) << 2
+        | continuation(quad[2]) << 1
+        | continuation(quad[3]))
+        & (SHAPES - 1)
+}
+
+/// The class of a second byte: 0 not a continuation byte, then `80..8F`, `90..9F` and
+/// `A0..BF`, the ranges the restricted leads (E0, ED, F0, F4) tell apart.
+const fn second_class(b: u8) -> u8 {
+    match b {
+        0x80..=0x8F => 1,
+        0x90..=0x9F => 2,
+        0xA0..=0xBF => 3,
+        _ => 0,
+    }
+}
+
+/// A second byte of each class.
+const SECOND_OF_CLASS: [u8; 4] = [0x41, 0x80, 0x90, 0xA0];
+
+/// Masks that keep the first `n` bytes of a little-endian `u32`, by `n`.
+const KEEP: [u32; 5] = [0, 0xFF, 0xFFFF, 0xFF_FFFF, 0xFFFF_FFFF];
+
+/// The part `range` of a unit on the row that starts at `row`, printed by the reference
+/// cell methods with the cells [`view::visit`] builds for it: the glyph on the row of the
+/// lead, fitted to the columns there (from the memo, which holds [`view::unit_glyph`]);
+/// fillers on the others.
+fn part(
+    p: &mut Printer,
+    tables: &mut Tables,
+    bytes: &[u8],
+    unit: &Unit,
+    range: Range<usize>,
+    row: usize,
+) {
+    let head = range.start == unit.start;
+    let span = range.len();
+    if let UnitKind::Error(kind) = unit.kind {
+        p.error(ErrorSpan {
+            col: range.start - row,
+            len: span,
+            kind,
+            head,
+        });
+    }
+    for at in range {
+        let k = (at - unit.start) as u8;
+        let byte = bytes[at];
+        p.byte(ByteCell {
+            offset: at as u64,
+            byte,
+            role: view::role(unit, k, byte),
+            class: view::class(unit, k),
+            unit_start: unit.start as u64,
+            unit_len: unit.len,
+            selected: false,
+        });
+    }
+    let glyph = head.then(|| {
+        let glyph = match (unit.kind, bytes.get(unit.start..unit.start + 4)) {
+            (UnitKind::Scalar(_), Some(&[b0, b1, b2, b3])) => {
+                let raw = u32::from_le_bytes([b0, b1, b2, b3]) & KEEP[unit.len as usize];
+                tables.scalar(raw, || *unit).glyph
+            }
+            _ => view::unit_glyph(unit),
+        };
+        glyph.fit(span)
+    });
+    p.text(TextRun {
+        glyph,
+        columns: span,
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{dump_stream, Format, Printer};
+    use super::{shape_index, Tables, ASCII, SHAPE_LENS};
+    use crate::decode::shape_utf8_at;
+    use crate::decode::Dialect;
+    use proptest::prelude::*;
+
+    /// The shape table answers what the decoding step answers, for every first and second
+    /// byte and third and fourth bytes on each side of the continuation range.
+    #[test]
+    fn shape_table_equals_the_decoding_step() {
+        let f = Format {
+            dialect: Dialect::Utf8,
+            width: 16,
+            color: false,
+            ascii: false,
+        };
+        let tables = Tables::new(&f);
+        let edges = [0x00, 0x7F, 0x80, 0xBF, 0xC0, 0xFF];
+        for b0 in 0..=255u8 {
+            for b1 in 0..=255u8 {
+                for b2 in edges {
+                    for b3 in edges {
+                        let quad = [b0, b1, b2, b3];
+                        let shape = shape_utf8_at(&quad, 0).unwrap();
+                        let entry = tables.shapes[shape_index(&tables.second, quad)];
+                        let key = if b0 < 0x80 {
+                            b0 as usize
+                        } else {
+                            ASCII + shape.tag as usize * SHAPE_LENS + shape.len as usize
+                        };
+                        assert_eq!(entry, (key << 3 | shape.len as usize) as u16, "{quad:02X?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The rows of `bytes[window]` through [`view::visit`] and the reference printer alone.
+    fn reference(bytes: &[u8], window: std::ops::Range<u64>, f: &Format) -> String {
+        let mut printer = Printer::new(f);
+        printer.print(bytes, 0, window);
+        String::from_utf8(printer.out.as_slice().to_vec()).unwrap()
+    }
+
+    fn fast(bytes: &[u8], window: std::ops::Range<u64>, f: &Format) -> String {
+        let mut printer = Printer::new_fast(f);
+        assert!(printer.fast.is_some());
+        printer.print(bytes, 0, window);
+        String::from_utf8(printer.out.as_slice().to_vec()).unwrap()
+    }
+
+    /// Pieces that make every case likely: ASCII of every role, valid 2- to 4-byte
+    /// characters (wide, combining, format, controls), every kind of error, and the bytes
+    /// where the rules change.
+    fn pieces() -> impl Strategy<Value = Vec<u8>> {
+        let text: Vec<&'static [u8]> = vec![
+            b"a",
+            b" ",
+            b"\t",
+            b"\n",
+            b"\x00",
+            b"\x1b",
+            b"\x7f",
+            "é".as_bytes(),
+            "\u{85}".as_bytes(),
+            "\u{a0}".as_bytes(),
+            "€".as_bytes(),
+            "中".as_bytes(),
+            "\u{301}".as_bytes(),
+            "\u{202e}".as_bytes(),
+            "\u{feff}".as_bytes(),
+            "\u{e000}".as_bytes(),
+            "\u{fe0f}".as_bytes(),
+            "😀".as_bytes(),
+            "\u{10ffff}".as_bytes(),
+            b"\xe2\x82",
+            b"\xf0\x9f\x98",
+            b"\xed\xa0\x80",
+            b"\xe0\x80\xaf",
+            b"\xf4\x90\x80\x80",
+            b"\xc0\xaf",
+        ];
+        let edges = [
+            0x00u8, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0,
+            0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF,
+        ];
+        proptest::collection::vec(
+            prop_oneof![
+                3 => prop::sample::select(text).prop_map(|p| p.to_vec()),
+                1 => prop::sample::select(edges.to_vec()).prop_map(|b| vec![b]),
+                1 => any::<u8>().prop_map(|b| vec![b]),
+            ],
+            0..160,
+        )
+        .prop_map(|parts| parts.concat())
+    }
+
+    fn format() -> impl Strategy<Value = Format> {
+        (
+            prop::sample::select(vec![1usize, 2, 3, 5, 8, 16, 32]),
+            any::<bool>(),
+            any::<bool>(),
+        )
+            .prop_map(|(width, color, ascii)| Format {
+                dialect: Dialect::Utf8,
+                width,
+                color,
+                ascii,
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// The fast path prints what the reference prints, for any window of any input.
+        #[test]
+        fn fast_rows_equal_the_reference(
+            bytes in pieces(),
+            f in format(),
+            a in 0u64..200,
+            n in 0u64..200,
+        ) {
+            let len = bytes.len() as u64;
+            for window in [0..len, a.min(len)..(a + n).min(len)] {
+                prop_assert_eq!(
+                    fast(&bytes, window.clone(), &f),
+                    reference(&bytes, window, &f)
+                );
+            }
+        }
+
+        /// Streamed in chunks of any size, the fast path prints what the reference prints
+        /// for the whole input.
+        #[test]
+        fn streamed_rows_equal_the_reference(
+            bytes in pieces(),
+            f in format(),
+            a in 0u64..100,
+            n in prop::option::of(0u64..200),
+            chunk in 1usize..40,
+        ) {
+            let len = bytes.len() as u64;
+            let end = n.map_or(len, |n| (a + n).min(len));
+            let mut out = Vec::new();
+            dump_stream(&bytes[..], a, n, &f, chunk, &mut out).unwrap();
+            prop_assert_eq!(String::from_utf8(out).unwrap(), reference(&bytes, a.min(len)..end, &f));
+        }
+    }
+}
