@@ -630,26 +630,57 @@ fn block_end(bytes: &[u8], pos: usize, len: usize, stop: usize) -> usize {
 
 /// Reports `bytes[start..start + len]`, known to be well-formed UTF-8, in a dialect other
 /// than UTF-8. Such bytes decode to the same units in every dialect, except that CESU-8 and
-/// Modified UTF-8 reject 4-byte forms and Modified UTF-8 rejects raw `00`: where those
-/// occur, the run is decoded precisely.
+/// Modified UTF-8 reject 4-byte forms and Modified UTF-8 rejects raw `00`: only those
+/// sequences are decoded precisely, and the stretches between them are counted.
 fn emit_utf8_run(dialect: Dialect, bytes: &[u8], start: usize, len: usize, sink: &mut impl Sink) {
     let run = &bytes[start..start + len];
-    let classes = count_classes(run);
-    let rejects_some = match dialect {
-        Dialect::Cesu8 => classes[4] > 0,
-        Dialect::Mutf8 => classes[4] > 0 || run.contains(&0),
-        Dialect::Utf8 | Dialect::Wtf8 | Dialect::Legacy => false,
-    };
-    if !rejects_some {
-        sink.scalars(&classes);
+    let rejects_nul = dialect == Dialect::Mutf8;
+    if !matches!(dialect, Dialect::Cesu8 | Dialect::Mutf8) {
+        sink.scalars(&count_classes(run));
         return;
     }
-    let mut pos = start;
-    while pos < start + len {
-        let unit = dialect.decode_at(bytes, pos);
-        sink.unit(bytes, &unit);
-        pos = unit.end();
+    let rejected = |b: u8| b >= 0xF0 || (rejects_nul && b == 0);
+    let mut classes = ClassCounts::default();
+    let mut pos = 0;
+    while pos < len {
+        let next = next_rejected(&run[pos..], rejected).map_or(len, |i| pos + i);
+        for (total, n) in classes.iter_mut().zip(count_classes(&run[pos..next])) {
+            *total += n;
+        }
+        if next == len {
+            break;
+        }
+        // In well-formed UTF-8 a byte F0..F4 leads a 4-byte sequence and 00 stands alone;
+        // no byte inside a sequence is a lead, so the dialect's units for it end where the
+        // sequence ends, and the stretch after it starts on a boundary.
+        let sequence_end = start + next + if run[next] == 0 { 1 } else { 4 };
+        let mut at = start + next;
+        while at < sequence_end {
+            let unit = dialect.decode_at(bytes, at);
+            sink.unit(bytes, &unit);
+            at = unit.end();
+        }
+        pos = at - start;
     }
+    sink.scalars(&classes);
+}
+
+/// The index of the first byte of `run` that `rejected` picks, looking 64 bytes at a time
+/// (a test over a whole chunk compiles to vector code; most chunks have none).
+fn next_rejected(run: &[u8], rejected: impl Fn(u8) -> bool) -> Option<usize> {
+    let mut chunks = run.chunks_exact(64);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        if chunk.iter().fold(false, |any, &b| any | rejected(b)) {
+            return chunk.iter().position(|&b| rejected(b)).map(|i| base + i);
+        }
+        base += 64;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| rejected(b))
+        .map(|i| base + i)
 }
 
 /// Decodes unit by unit from `pos` (a unit boundary) until `CLEAN_STRETCH` bytes in a row
@@ -870,6 +901,30 @@ mod tests {
                 let mut sink = Collect::default();
                 scan_range_at(level, d, &input, 0..input.len(), &mut sink);
                 check(d, &input, &sink);
+            }
+        }
+    }
+
+    /// Well-formed UTF-8 that CESU-8 and Modified UTF-8 reject in places (4-byte forms,
+    /// raw `00`), each place at every offset around the 64-byte steps of the search for
+    /// them: only those sequences are decoded, and the counts stay exact.
+    #[test]
+    fn rejected_sequences_in_valid_utf8() {
+        for rejected in ["😀", "\0", "\u{10FFFF}"] {
+            for at in 0..140 {
+                let mut input = "ab€é".repeat(40).into_bytes();
+                input.insert(0, b'x');
+                let mut at = at.min(input.len());
+                while at < input.len() && is_continuation(input[at]) {
+                    at += 1;
+                }
+                input.splice(at..at, rejected.bytes());
+                input.extend_from_slice(rejected.as_bytes());
+                for d in [Dialect::Cesu8, Dialect::Mutf8] {
+                    let mut sink = Collect::default();
+                    scan_range(d, &input, 0..input.len(), &mut sink);
+                    check(d, &input, &sink);
+                }
             }
         }
     }
