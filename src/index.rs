@@ -34,6 +34,9 @@ pub const MAX_BLOCKS: usize = 1 << 19;
 /// How far behind the scan's progress mark [`Summary::build_releasing`] releases pages.
 pub const RELEASE_LAG: usize = 64 << 20;
 
+/// How far ahead of the scan's progress mark [`Summary::build_releasing`] asks for pages.
+pub const PREFETCH_AHEAD: usize = 128 << 20;
+
 /// Blocks handed to a worker at once.
 const BLOCKS_PER_TASK: usize = 16;
 
@@ -446,6 +449,7 @@ impl Summary {
         threads: usize,
         progress: &Progress,
         release: impl Fn(Range<usize>),
+        prefetch: impl Fn(Range<usize>),
     ) -> Option<Summary> {
         std::thread::scope(|scope| {
             // The scan drops `finished` when it ends (or unwinds), which wakes the wait
@@ -457,11 +461,19 @@ impl Summary {
                 summary
             });
             let mut released = 0;
+            let mut fetched = PREFETCH_AHEAD.min(bytes.len());
+            prefetch(0..fetched);
             while !progress.is_cancelled() {
                 if ended.recv_timeout(Duration::from_millis(10)) != Err(RecvTimeoutError::Timeout) {
                     break;
                 }
-                let done = (progress.done() as usize).saturating_sub(RELEASE_LAG);
+                let at = progress.done() as usize;
+                let ahead = (at + PREFETCH_AHEAD).min(bytes.len());
+                if ahead > fetched {
+                    prefetch(fetched..ahead);
+                    fetched = ahead;
+                }
+                let done = at.saturating_sub(RELEASE_LAG);
                 if done > released {
                     release(released..done);
                     released = done;

@@ -78,11 +78,15 @@ fn check_one(
     let dialect = options.dialect;
     let bytes = source.bytes();
     // Pages behind the scan are let go, so memory does not grow with the input.
-    let summary =
-        Summary::build_releasing(dialect, bytes, options.threads, &Progress::new(), |range| {
-            source.release(range)
-        })
-        .expect("a scan nobody cancels runs to the end");
+    let summary = Summary::build_releasing(
+        dialect,
+        bytes,
+        options.threads,
+        &Progress::new(),
+        |range| source.release(range),
+        |range| source.prefetch(range),
+    )
+    .expect("a scan nobody cancels runs to the end");
     source.check_intact().map_err(Failure::Source)?;
     if options.json {
         let path = json_string(name);

@@ -298,10 +298,14 @@ impl App {
         thread::spawn(move || {
             let threads = thread::available_parallelism().map_or(1, |n| n.get());
             // Pages behind the scan are let go, so memory does not grow with the file.
-            let summary =
-                Summary::build_releasing(dialect, source.bytes(), threads, &progress, |range| {
-                    source.release(range)
-                });
+            let summary = Summary::build_releasing(
+                dialect,
+                source.bytes(),
+                threads,
+                &progress,
+                |range| source.release(range),
+                |range| source.prefetch(range),
+            );
             let Some(summary) = summary else {
                 return; // cancelled: nobody waits for it
             };
