@@ -19,9 +19,9 @@
 //! for byte, for random inputs (edge bytes, valid text of every length, errors at row
 //! edges), all widths, `--ascii`, colour, windows and stream chunk edges.
 //!
-//! A mapped input of more than two batches is formatted on two threads, every other batch
-//! on a helper that stays one batch ahead; batches start on row boundaries, rows do not
-//! depend on each other, and the batches are written in order.
+//! A mapped input of more than two batches is formatted on two threads, each taking the
+//! next batch as soon as it is free; batches start on row boundaries, rows do not depend
+//! on each other, and the batches are written in order by the main thread.
 //!
 //! # Streaming
 //!
@@ -243,11 +243,20 @@ fn batches(window: Range<u64>, batch: u64) -> impl Iterator<Item = Range<u64>> {
     (0..count).map(move |i| start + i * batch..end.min(start + (i + 1) * batch))
 }
 
-/// Prints the batches in order, formatting every other one on a second thread. Batches
-/// start on row boundaries and rows do not depend on each other, so each is printed as the
-/// single-threaded loop prints it. The helper stays one batch ahead: it formats batch
-/// `k + 3` while this thread writes batch `k + 1` and formats batch `k + 2`. Three output
-/// buffers circulate, so memory stays constant.
+/// Buffers that circulate between each formatting thread and the writer: the helper's
+/// `HELPER_BUFS` and this thread's `OWN_BUFS`, so memory stays constant.
+const HELPER_BUFS: usize = 3;
+const OWN_BUFS: usize = 2;
+
+/// Prints the batches in order, formatted by two threads that each take the next batch
+/// not yet taken as soon as they are free: this one and a helper. Batches start on row
+/// boundaries and rows do not depend on each other, so each is printed as the
+/// single-threaded loop prints it. This thread also writes, in order, every formatted
+/// batch whose turn has come; it formats only while the next one to write is not ready.
+///
+/// A thread takes a buffer before it takes a batch, so a taken batch is always formatted
+/// and the one to write next always arrives: at most `HELPER_BUFS + OWN_BUFS` batches are
+/// taken and not yet written, and they are the ones after the last written.
 ///
 /// If writing fails (a closed pipe), the channels are dropped, the helper finds its next
 /// send or receive failing and ends, and the error is returned once it has.
@@ -257,57 +266,77 @@ fn dump_batches_on_two_threads(
     format: &Format,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    use std::sync::mpsc::sync_channel;
-    let mut batches = batches.fuse();
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::mpsc::{channel, sync_channel};
+    let batches: Vec<Range<u64>> = batches.collect();
+    let count = batches.len();
+    let next = AtomicUsize::new(0);
+    let take = || {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        batches.get(i).map(|range| (i, range.clone()))
+    };
     std::thread::scope(|scope| {
-        let (jobs, helper_jobs) = sync_channel::<(Range<u64>, Buf)>(2);
-        let (helper_done, done) = sync_channel::<Buf>(2);
+        let (give_back, spare) = sync_channel::<Buf>(HELPER_BUFS);
+        let (helper_done, done) = channel::<(usize, Buf)>();
+        for _ in 0..HELPER_BUFS {
+            give_back.send(Buf::new()).ok();
+        }
+        let take = &take;
         scope.spawn(move || {
             let mut printer = Printer::new_fast(format);
-            for (range, buffer) in helper_jobs {
+            for buffer in spare {
+                let Some((i, range)) = take() else {
+                    break;
+                };
                 printer.out = buffer;
                 printer.print(bytes, 0, range);
-                if helper_done
-                    .send(std::mem::replace(&mut printer.out, Buf::new()))
-                    .is_err()
-                {
+                let buffer = std::mem::replace(&mut printer.out, Buf::new());
+                if helper_done.send((i, buffer)).is_err() {
                     break;
                 }
             }
         });
         let mut printer = Printer::new_fast(format);
-        let mut spare = vec![Buf::new(), Buf::new()];
-        let mut pending = 0; // batches handed to the helper and not yet received
-        let next_for_helper = |batches: &mut dyn Iterator<Item = Range<u64>>,
-                               spare: &mut Vec<Buf>,
-                               pending: &mut usize| {
-            if let Some(range) = batches.next() {
-                let buffer = spare.pop().unwrap_or_else(Buf::new);
-                if jobs.send((range, buffer)).is_ok() {
-                    *pending += 1;
-                }
+        let mut own: Vec<Buf> = (0..OWN_BUFS).map(|_| Buf::new()).collect();
+        let mut slots: Vec<Option<(Buf, bool)>> =
+            (0..HELPER_BUFS + OWN_BUFS).map(|_| None).collect();
+        let slot = |i: usize| i % (HELPER_BUFS + OWN_BUFS);
+        let mut to_write = 0;
+        while to_write < count {
+            while let Ok((i, buffer)) = done.try_recv() {
+                slots[slot(i)] = Some((buffer, true));
             }
-        };
-        // Batches 0, 2, 4 .. here; 1, 3, 5 .. on the helper, which starts with batch 1.
-        let mut mine = batches.next();
-        next_for_helper(&mut batches, &mut spare, &mut pending);
-        while let Some(range) = mine {
-            printer.print(bytes, 0, range);
-            out.write_all(printer.out.as_slice())?;
-            printer.out.clear();
-            mine = batches.next();
-            if pending == 0 {
+            if let Some((mut buffer, theirs)) = slots[slot(to_write)].take() {
+                out.write_all(buffer.as_slice())?;
+                buffer.clear();
+                if theirs {
+                    // The helper has ended if this fails: it took the last batch.
+                    give_back.send(buffer).ok();
+                } else {
+                    own.push(buffer);
+                }
+                to_write += 1;
                 continue;
             }
-            let Ok(theirs) = done.recv() else {
-                break; // the helper panicked; the scope reports it
-            };
-            pending -= 1;
-            next_for_helper(&mut batches, &mut spare, &mut pending);
-            out.write_all(theirs.as_slice())?;
-            let mut theirs = theirs;
-            theirs.clear();
-            spare.push(theirs);
+            if let Some(buffer) = own.pop() {
+                let Some((i, range)) = take() else {
+                    own.push(buffer);
+                    // Every batch is taken; the next to write is the helper's.
+                    match done.recv() {
+                        Ok((i, buffer)) => slots[slot(i)] = Some((buffer, true)),
+                        Err(_) => break, // the helper panicked; the scope reports it
+                    }
+                    continue;
+                };
+                printer.out = buffer;
+                printer.print(bytes, 0, range);
+                slots[slot(i)] = Some((std::mem::replace(&mut printer.out, Buf::new()), false));
+                continue;
+            }
+            match done.recv() {
+                Ok((i, buffer)) => slots[slot(i)] = Some((buffer, true)),
+                Err(_) => break, // the helper panicked; the scope reports it
+            }
         }
         Ok(())
     })
@@ -1418,6 +1447,45 @@ mod tests {
                 printer.out.clear();
             }
             assert!(threaded == one, "width {width}");
+        }
+    }
+
+    /// A writer that fails after `left` writes, like a pipe closed by `head`.
+    struct Closing {
+        left: usize,
+    }
+
+    impl Write for Closing {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.left == 0 {
+                return Err(io::ErrorKind::BrokenPipe.into());
+            }
+            self.left -= 1;
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A write failing part way ends both threads and returns the error.
+    #[test]
+    fn two_threads_stop_on_a_closed_output() {
+        let bytes: Vec<u8> = (0..=255u8).cycle().take(BATCH_ROWS * 16 * 9).collect();
+        let f = format(Dialect::Utf8, 16, true, false);
+        for left in [0, 1, 2, 5, 8] {
+            let window = 0..bytes.len() as u64;
+            let result = dump_batches_on_two_threads(
+                &bytes,
+                batches(window, (BATCH_ROWS * 16) as u64),
+                &f,
+                &mut Closing { left },
+            );
+            assert_eq!(
+                result.map_err(|e| e.kind()),
+                Err(io::ErrorKind::BrokenPipe),
+                "{left}"
+            );
         }
     }
 
