@@ -25,7 +25,7 @@
 
 use std::ops::Range;
 
-use super::{Format, Palette, Pane, Printer, StyleId, Writer, HEX_SPACE, PLAIN};
+use super::{Format, Palette, Pane, Printer, StyleId, Writer, HEX_SPACE, PLAIN, PUT_SLACK};
 use crate::decode::{shape_utf8_at, Dialect, ErrorKind, Shape, Unit, UnitKind};
 use crate::view::glyph::InlineGlyph;
 use crate::view::{self, ByteCell, CellSink, ErrorSpan, TextRun, WholeUnit};
@@ -241,16 +241,31 @@ impl Tables {
     #[cold]
     #[inline(never)]
     fn fill(&mut self, set: usize, raw: u32, unit: Unit) {
-        let mut bytes = [0x80; SHAPE_LENS];
-        bytes[..4].copy_from_slice(&raw.to_le_bytes());
-        let text = self.render(&unit, &bytes[..unit.len as usize]).text;
+        let glyph = view::unit_glyph(&unit);
+        let text = self.render_text(glyph, unit.len as usize);
         let ways = &mut self.scalars[set];
         ways[1] = ways[0];
-        ways[0] = Scalar {
-            raw,
-            glyph: view::unit_glyph(&unit),
-            text,
+        ways[0] = Scalar { raw, glyph, text };
+    }
+
+    /// The text pane of a whole unit whose glyph is `glyph`, as [`Tables::render`] renders
+    /// it: the reference printer's `text` with the run [`CellSink::unit`] hands it. The
+    /// other panes of a scalar depend only on its shape, so a miss renders this one only.
+    fn render_text(&mut self, glyph: InlineGlyph, len: usize) -> Run {
+        let p = &mut *self.scratch;
+        let glyph = glyph.fit(len);
+        let first = if p.format.color {
+            p.palette.glyph_style[glyph.class as usize]
+        } else {
+            PLAIN
         };
+        p.text.style = first;
+        p.text.bytes.reserve(RUN + PUT_SLACK);
+        p.text(TextRun {
+            glyph: Some(glyph),
+            columns: len,
+        });
+        capture(&mut p.text, first)
     }
 }
 
