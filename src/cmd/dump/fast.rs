@@ -317,6 +317,9 @@ impl CellSink for Cells<'_> {
 }
 
 /// Prints the rows of `bytes[window]` as [`view::visit`] and the printer would, for UTF-8.
+/// Compiled for AVX2 too and chosen at run time: most of the work is fixed-size copies of
+/// 32 bytes, one instruction each there.
+#[multiversion::multiversion(targets("x86_64+avx2"))]
 pub(super) fn print<const COLOR: bool>(
     p: &mut Printer,
     tables: &mut Tables,
