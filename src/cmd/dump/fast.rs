@@ -14,7 +14,11 @@
 //!   ([`CellSink::unit`]'s default, which uses [`view::role`], [`view::class`] and
 //!   [`view::unit_glyph`]), each pane starting in the style its first cell takes;
 //! - printing a unit is then a table load, a few fixed-size copies into pane buffers whose
-//!   lengths stay in locals, and per pane a style switch kept or dropped by a mask.
+//!   lengths stay in locals, and per pane a style switch kept or dropped by a mask;
+//! - without colour, a run of printable ASCII is printed up to 8 bytes at a time, when the
+//!   rendered entries of `20..=7E` (or `21..=7E`) say that each byte's text is the byte
+//!   itself and its class lane one and the same byte ([`Tables::plain_run`]; checked at
+//!   start-up, so the copy is still a replay of the entries).
 //!
 //! So the fast path prints no cell of its own making: it replays renderings of the view's
 //! cells. What the tables do not hold goes to the reference cell methods with the cells
@@ -115,6 +119,11 @@ pub(super) struct Tables {
     second: [u8; 256],
     /// The printer that renders a table entry (with no tables of its own).
     scratch: Box<Printer>,
+    /// Runs of plain ASCII, see [`Tables::plain_run`]: added to each byte of 8 to set its
+    /// top bit when it is at least the first plain byte, or 0 when there is none.
+    plain_from: u64,
+    /// The class lane of 8 plain bytes.
+    plain_class: [u8; 8],
 }
 
 impl Tables {
@@ -135,11 +144,14 @@ impl Tables {
             shapes: Box::new([0; SHAPES]),
             second: std::array::from_fn(|b| second_class(b as u8)),
             scratch: Box::new(Printer::new(format)),
+            plain_from: 0,
+            plain_class: [0; 8],
         };
         for b in 0..0x80u8 {
             let unit = Unit::scalar(0, 1, b as u32);
             tables.units[b as usize] = tables.render(&unit, &[b]);
         }
+        tables.find_plain_bytes(format);
         // Every shape; the bytes stand for any with that shape (only a one-byte scalar's
         // cells depend on its byte, and those are the ASCII entries above).
         for len in 1..=6 {
@@ -173,6 +185,45 @@ impl Tables {
             }
         }
         tables
+    }
+
+    /// Finds the plain bytes: without colour, the ASCII bytes `lo..=7E` whose text, as
+    /// rendered, is the byte itself and whose class lane is one and the same byte, for the
+    /// lowest `lo` (`20` or `21`) for which every byte of the range is. A run of them is
+    /// then printed by copying, 8 at a time ([`Tables::plain_run`]): the copy is what the
+    /// rendered entries hold, checked here, not an assumption about them.
+    fn find_plain_bytes(&mut self, format: &Format) {
+        let class = self.units[0x7E].class;
+        let plain = |cells: &UnitCells, b: u8| {
+            cells.text.len == 1
+                && cells.text.bytes[0] == b
+                && cells.class.len == 1
+                && cells.class.bytes[0] == class.bytes[0]
+                && class.bytes[0].is_ascii()
+                && !cells.error
+                && !cells.by_value
+        };
+        let all_plain = |lo: u8| (lo..=0x7E).all(|b| plain(&self.units[b as usize], b));
+        let lo = [0x20, 0x21].into_iter().find(|&lo| all_plain(lo));
+        if let (Some(lo), false) = (lo, format.color) {
+            self.plain_from = u64::from_ne_bytes([0x80 - lo; 8]);
+            self.plain_class = [class.bytes[0]; 8];
+        }
+    }
+
+    /// How many of the first bytes of `block` (up to 8) are plain bytes, as found by
+    /// [`Tables::find_plain_bytes`]; 0 if there are none.
+    #[inline(always)]
+    fn plain_run(&self, block: [u8; 8]) -> usize {
+        const TOP: u64 = 0x8080_8080_8080_8080;
+        let w = u64::from_le_bytes(block);
+        let low = w & !TOP;
+        // Bytes below 80 plus at most 7F stay below 100: no carry crosses bytes.
+        let at_least_lo = low.wrapping_add(self.plain_from) & TOP;
+        let at_least_7f = low.wrapping_add(0x0101_0101_0101_0101) & TOP;
+        let on = (self.plain_from != 0) as u64 * TOP;
+        let plain = at_least_lo & !at_least_7f & !(w & TOP) & on;
+        ((!plain & TOP).trailing_zeros() / 8) as usize
     }
 
     /// Renders a whole unit with the reference printer, each pane starting in the style
@@ -348,6 +399,16 @@ pub(super) fn print<const COLOR: bool>(
         loop {
             let mut lanes = Lanes::of(p);
             while at < row_end {
+                if !COLOR {
+                    if let Some(block) = bytes.get(at..at + 8).and_then(|b| b.try_into().ok()) {
+                        let k = tables.plain_run(block).min(row_end - at);
+                        if k > 0 && at >= row {
+                            lanes.plain_run(tables, block, k);
+                            at += k;
+                            continue;
+                        }
+                    }
+                }
                 let Some(&[b0, b1, b2, b3]) = bytes.get(at..at + 4) else {
                     break;
                 };
@@ -446,6 +507,15 @@ impl<'a> Lanes<'a> {
         (*a, *b, *c) = (self.styles[0], self.styles[1], self.styles[2]);
         let [errors, cells] = self.back_counts;
         (*errors, *cells) = (self.error_count, self.cells);
+    }
+
+    /// The first `k` bytes of `block`, plain bytes on the row ([`Tables::plain_run`]): their
+    /// text is themselves and their class lane `k` of one byte.
+    #[inline(always)]
+    fn plain_run(&mut self, tables: &Tables, block: [u8; 8], k: usize) {
+        self.class.put(&tables.plain_class, k);
+        self.text.put(&block, k);
+        self.cells += k;
     }
 
     /// The unit at `at` (starting with `quad`), whole on the row: its cells from the tables.
@@ -631,6 +701,53 @@ mod tests {
                         assert_eq!(entry, (key << 3 | shape.len as usize) as u16, "{quad:02X?}");
                     }
                 }
+            }
+        }
+    }
+
+    /// Without colour, a plain run is the leading bytes in `20..=7E` (their text is
+    /// themselves, `--ascii` or not); with colour there are none.
+    #[test]
+    fn plain_runs_are_leading_printable_ascii() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for (color, ascii) in [(false, false), (false, true), (true, false)] {
+            let f = Format {
+                dialect: Dialect::Utf8,
+                width: 16,
+                color,
+                ascii,
+            };
+            let tables = Tables::new(&f);
+            let mut blocks: Vec<[u8; 8]> = (0..20_000)
+                .map(|_| {
+                    next()
+                        .to_le_bytes()
+                        .map(|b| if b & 1 == 0 { b >> 1 } else { b })
+                })
+                .collect();
+            for b in 0..=255u8 {
+                for k in 0..8 {
+                    let mut block = *b"abcdefgh";
+                    block[k] = b;
+                    blocks.push(block);
+                }
+            }
+            for block in blocks {
+                let expected = if color {
+                    0
+                } else {
+                    block
+                        .iter()
+                        .take_while(|b| (0x20..=0x7E).contains(*b))
+                        .count()
+                };
+                assert_eq!(tables.plain_run(block), expected, "{block:02x?} {f:?}");
             }
         }
     }
