@@ -15,10 +15,11 @@
 //!   [`view::unit_glyph`]), each pane starting in the style its first cell takes;
 //! - printing a unit is then a table load, a few fixed-size copies into pane buffers whose
 //!   lengths stay in locals, and per pane a style switch kept or dropped by a mask;
-//! - without colour, a run of printable ASCII is printed up to 8 bytes at a time, when the
-//!   rendered entries of `20..=7E` (or `21..=7E`) say that each byte's text is the byte
-//!   itself and its class lane one and the same byte ([`Tables::plain_run`]; checked at
-//!   start-up, so the copy is still a replay of the entries).
+//! - a run of printable ASCII is printed up to 8 bytes at a time, when the rendered
+//!   entries of `20..=7E` (or `21..=7E`) say that each byte's text is the byte itself, its
+//!   class lane one and the same byte, and each pane's style one and the same
+//!   ([`Tables::plain_run`]; checked at start-up, so the copy is still a replay of the
+//!   entries).
 //!
 //! So the fast path prints no cell of its own making: it replays renderings of the view's
 //! cells. Without colour, a unit cut by a row edge is printed from [`Tables::cuts`], the
@@ -127,6 +128,8 @@ pub(super) struct Tables {
     plain_from: u64,
     /// The class lane of 8 plain bytes.
     plain_class: [u8; 8],
+    /// The styles of plain bytes in the hex pane, the class lane and the text.
+    plain_styles: [StyleId; 3],
     /// The class lane of the part `k0..k1` of a unit cut by a row edge, by the unit's
     /// entry in `units` (less [`ASCII`]) and `CUTS * k0 + k1`, rendered as a whole unit's.
     cuts: Vec<[Run; CUTS * CUTS]>,
@@ -155,13 +158,14 @@ impl Tables {
             scratch: Box::new(Printer::new(format)),
             plain_from: 0,
             plain_class: [0; 8],
+            plain_styles: [PLAIN; 3],
             cuts: vec![[Run::EMPTY; CUTS * CUTS]; UNITS - ASCII],
         };
         for b in 0..0x80u8 {
             let unit = Unit::scalar(0, 1, b as u32);
             tables.units[b as usize] = tables.render(&unit, &[b]);
         }
-        tables.find_plain_bytes(format);
+        tables.find_plain_bytes();
         // Every shape; the bytes stand for any with that shape (only a one-byte scalar's
         // cells depend on its byte, and those are the ASCII entries above).
         for len in 1..=6 {
@@ -219,8 +223,9 @@ impl Tables {
     /// lowest `lo` (`20` or `21`) for which every byte of the range is. A run of them is
     /// then printed by copying, 8 at a time ([`Tables::plain_run`]): the copy is what the
     /// rendered entries hold, checked here, not an assumption about them.
-    fn find_plain_bytes(&mut self, format: &Format) {
-        let class = self.units[0x7E].class;
+    fn find_plain_bytes(&mut self) {
+        let last = self.units[0x7E];
+        let (class, text) = (last.class, last.text);
         let plain = |cells: &UnitCells, b: u8| {
             cells.text.len == 1
                 && cells.text.bytes[0] == b
@@ -229,12 +234,16 @@ impl Tables {
                 && class.bytes[0].is_ascii()
                 && !cells.error
                 && !cells.by_value
+                // With colour: one style per pane, kept from byte to byte.
+                && [cells.hex_first, cells.hex_rest] == [last.hex_first; 2]
+                && [cells.class.first, cells.class.last] == [class.first; 2]
+                && [cells.text.first, cells.text.last] == [text.first; 2]
         };
         let all_plain = |lo: u8| (lo..=0x7E).all(|b| plain(&self.units[b as usize], b));
-        let lo = [0x20, 0x21].into_iter().find(|&lo| all_plain(lo));
-        if let (Some(lo), false) = (lo, format.color) {
+        if let Some(lo) = [0x20, 0x21].into_iter().find(|&lo| all_plain(lo)) {
             self.plain_from = u64::from_ne_bytes([0x80 - lo; 8]);
             self.plain_class = [class.bytes[0]; 8];
+            self.plain_styles = [last.hex_first, class.first, text.first];
         }
     }
 
@@ -460,14 +469,12 @@ pub(super) fn print<const COLOR: bool>(
         loop {
             let mut lanes = Lanes::of(p);
             while at < row_end {
-                if !COLOR {
-                    if let Some(block) = bytes.get(at..at + 8).and_then(|b| b.try_into().ok()) {
-                        let k = tables.plain_run(block).min(row_end - at);
-                        if k > 0 && at >= row {
-                            lanes.plain_run(tables, block, k);
-                            at += k;
-                            continue;
-                        }
+                if let Some(block) = bytes.get(at..at + 8).and_then(|b| b.try_into().ok()) {
+                    let k = tables.plain_run(block).min(row_end - at);
+                    if k > 0 && at >= row {
+                        lanes.plain_run::<COLOR>(tables, block, k);
+                        at += k;
+                        continue;
                     }
                 }
                 let Some(&[b0, b1, b2, b3]) = bytes.get(at..at + 4) else {
@@ -581,9 +588,23 @@ impl<'a> Lanes<'a> {
     }
 
     /// The first `k` bytes of `block`, plain bytes on the row ([`Tables::plain_run`]): their
-    /// text is themselves and their class lane `k` of one byte.
+    /// text is themselves and their class lane `k` of one byte, each pane in one style.
     #[inline(always)]
-    fn plain_run(&mut self, tables: &Tables, block: [u8; 8], k: usize) {
+    fn plain_run<const COLOR: bool>(&mut self, tables: &Tables, block: [u8; 8], k: usize) {
+        let [hex, class, text] = tables.plain_styles;
+        if COLOR {
+            let palette = self.palette;
+            switch(palette, &mut self.hex, &mut self.styles[0], hex);
+            // All 8 stored, the first `k` kept.
+            let digits = block.map(|b| HEX_SPACE[b as usize]);
+            let mut triples = [0u8; 24];
+            for (i, d) in digits.iter().enumerate() {
+                triples[3 * i..3 * i + 3].copy_from_slice(&d[..3]);
+            }
+            self.hex.put(&triples, 3 * k);
+            switch(palette, &mut self.class, &mut self.styles[1], class);
+            switch(palette, &mut self.text, &mut self.styles[2], text);
+        }
         self.class.put(&tables.plain_class, k);
         self.text.put(&block, k);
         self.cells += k;
@@ -826,7 +847,7 @@ mod tests {
     }
 
     /// Without colour, a plain run is the leading bytes in `20..=7E` (their text is
-    /// themselves, `--ascii` or not); with colour there are none.
+    /// themselves, `--ascii` or not); with colour, in `21..=7E`.
     #[test]
     fn plain_runs_are_leading_printable_ascii() {
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
@@ -859,14 +880,12 @@ mod tests {
                 }
             }
             for block in blocks {
-                let expected = if color {
-                    0
-                } else {
-                    block
-                        .iter()
-                        .take_while(|b| (0x20..=0x7E).contains(*b))
-                        .count()
-                };
+                // With colour, a space has a style of its own.
+                let lo = if color { 0x21 } else { 0x20 };
+                let expected = block
+                    .iter()
+                    .take_while(|b| (lo..=0x7E).contains(*b))
+                    .count();
                 assert_eq!(tables.plain_run(block), expected, "{block:02x?} {f:?}");
             }
         }
