@@ -18,8 +18,9 @@
 //! reference cell methods. A property test holds its output equal to the reference's, byte
 //! for byte, for random inputs (edge bytes, valid text of every length, errors at row
 //! edges), all widths, `--ascii`, colour, windows and stream chunk edges. The marker
-//! lines of a fast printer come from `Printer::fast_marker_line` (a span is a gap, a style
-//! switch by index and one fixed-size copy of its marks); the same tests hold them equal
+//! lines of a fast printer come from `Printer::fast_marker_line` (without colour, each
+//! span's marks are one fixed-size copy to their place over a line of spaces; with colour,
+//! a span is a gap, a style switch by index and that copy); the same tests hold them equal
 //! to the reference `Printer::marker_line`.
 //!
 //! A mapped input of more than two batches is formatted on two threads, each taking the
@@ -550,6 +551,9 @@ struct Palette {
     marks: [[u8; 32]; 18],
     /// The (aliased) style of the markers of each kind, by [`ErrorKind::index`].
     marker_style: [StyleId; 9],
+    /// [`Palette::marks`] for a span of `n` bytes, then spaces, at
+    /// `(2 * kind + head) * MARKED_LENS + n`, for `n` up to `MARKED_LENS - 1`.
+    plain_marks: Vec<[u8; 32]>,
     filler: ([u8; 4], usize),
 }
 
@@ -641,6 +645,20 @@ impl Palette {
                 marks
             }),
             marker_style: std::array::from_fn(|i| alias[MARKER as usize + i]),
+            plain_marks: (0..18 * MARKED_LENS)
+                .map(|i| {
+                    let (marks, n) = (i / MARKED_LENS, i % MARKED_LENS);
+                    let mut chunk = [b' '; 32];
+                    if n > 0 {
+                        chunk[..3 * n - 1].fill(b'~');
+                        if marks % 2 == 1 {
+                            chunk[0] = view::error_letter(ErrorKind::ALL[marks / 2]) as u8;
+                            chunk[1] = b'^';
+                        }
+                    }
+                    chunk
+                })
+                .collect(),
         }
     }
 
@@ -1015,9 +1033,27 @@ impl Printer {
         let room = digits + 3 * width + 24 * spans.len() + NAMES_ROOM + PUT_SLACK;
         let mut line = self.out.writer(room);
         let mut style = PLAIN;
-        put_spaces(&mut line, digits + 2);
-        let mut column = 0;
-        for span in spans {
+        if !color {
+            // The markers of a line without escapes stand where their bytes do: spaces
+            // under the whole hex pane, then each span's marks and spaces in one copy at
+            // its place, from left to right.
+            let start = line.len + digits + 2;
+            put_gap(&mut line, digits + 2 + 3 * width + 1);
+            for span in spans {
+                let at = start + 3 * span.col;
+                let len = span.len.min(MARKED_LENS - 1);
+                let marks = 2 * span.kind.index() + span.head as usize;
+                line.bytes[at..at + 32]
+                    .copy_from_slice(&palette.plain_marks[marks * MARKED_LENS + len]);
+                if span.len > len {
+                    line.bytes[at + 3 * len - 1..at + 3 * span.len - 1].fill(b'~');
+                }
+            }
+        } else {
+            put_spaces(&mut line, digits + 2);
+        }
+        let mut column = if color { 0 } else { 3 * width + 1 };
+        for span in if color { spans } else { &[] } {
             let at = 3 * span.col;
             put_gap(&mut line, at - column);
             let kind = span.kind.index();
@@ -1083,6 +1119,9 @@ fn put_gap(w: &mut Writer, n: usize) {
         put_spaces(w, n);
     }
 }
+
+/// Spans of up to 10 bytes have their marks in one 32-byte chunk of [`Palette::plain_marks`].
+const MARKED_LENS: usize = 11;
 
 /// The most the names on a marker line take: every kind, its name, two escapes, `, `.
 const NAMES_ROOM: usize = 9 * (32 + 2 * 24 + 2);
