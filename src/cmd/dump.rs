@@ -17,11 +17,15 @@
 //! the hex digits; units cut by a row edge, and the last bytes of the input, go through the
 //! reference cell methods. A property test holds its output equal to the reference's, byte
 //! for byte, for random inputs (edge bytes, valid text of every length, errors at row
-//! edges), all widths, `--ascii`, colour, windows and stream chunk edges.
+//! edges), all widths, `--ascii`, colour, windows and stream chunk edges. The marker
+//! lines of a fast printer come from `Printer::fast_marker_line` (without colour, each
+//! span's marks are one fixed-size copy to their place over a line of spaces; with colour,
+//! a span is a gap, a style switch by index and that copy); the same tests hold them equal
+//! to the reference `Printer::marker_line`.
 //!
-//! A mapped input of more than two batches is formatted on two threads, every other batch
-//! on a helper that stays one batch ahead; batches start on row boundaries, rows do not
-//! depend on each other, and the batches are written in order.
+//! A mapped input of more than two batches is formatted on two threads, each taking the
+//! next batch as soon as it is free; batches start on row boundaries, rows do not depend
+//! on each other, and the batches are written in order by the main thread.
 //!
 //! # Streaming
 //!
@@ -243,11 +247,20 @@ fn batches(window: Range<u64>, batch: u64) -> impl Iterator<Item = Range<u64>> {
     (0..count).map(move |i| start + i * batch..end.min(start + (i + 1) * batch))
 }
 
-/// Prints the batches in order, formatting every other one on a second thread. Batches
-/// start on row boundaries and rows do not depend on each other, so each is printed as the
-/// single-threaded loop prints it. The helper stays one batch ahead: it formats batch
-/// `k + 3` while this thread writes batch `k + 1` and formats batch `k + 2`. Three output
-/// buffers circulate, so memory stays constant.
+/// Buffers that circulate between each formatting thread and the writer: the helper's
+/// `HELPER_BUFS` and this thread's `OWN_BUFS`, so memory stays constant.
+const HELPER_BUFS: usize = 3;
+const OWN_BUFS: usize = 2;
+
+/// Prints the batches in order, formatted by two threads that each take the next batch
+/// not yet taken as soon as they are free: this one and a helper. Batches start on row
+/// boundaries and rows do not depend on each other, so each is printed as the
+/// single-threaded loop prints it. This thread also writes, in order, every formatted
+/// batch whose turn has come; it formats only while the next one to write is not ready.
+///
+/// A thread takes a buffer before it takes a batch, so a taken batch is always formatted
+/// and the one to write next always arrives: at most `HELPER_BUFS + OWN_BUFS` batches are
+/// taken and not yet written, and they are the ones after the last written.
 ///
 /// If writing fails (a closed pipe), the channels are dropped, the helper finds its next
 /// send or receive failing and ends, and the error is returned once it has.
@@ -257,57 +270,77 @@ fn dump_batches_on_two_threads(
     format: &Format,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    use std::sync::mpsc::sync_channel;
-    let mut batches = batches.fuse();
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::mpsc::{channel, sync_channel};
+    let batches: Vec<Range<u64>> = batches.collect();
+    let count = batches.len();
+    let next = AtomicUsize::new(0);
+    let take = || {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        batches.get(i).map(|range| (i, range.clone()))
+    };
     std::thread::scope(|scope| {
-        let (jobs, helper_jobs) = sync_channel::<(Range<u64>, Buf)>(2);
-        let (helper_done, done) = sync_channel::<Buf>(2);
+        let (give_back, spare) = sync_channel::<Buf>(HELPER_BUFS);
+        let (helper_done, done) = channel::<(usize, Buf)>();
+        for _ in 0..HELPER_BUFS {
+            give_back.send(Buf::new()).ok();
+        }
+        let take = &take;
         scope.spawn(move || {
             let mut printer = Printer::new_fast(format);
-            for (range, buffer) in helper_jobs {
+            for buffer in spare {
+                let Some((i, range)) = take() else {
+                    break;
+                };
                 printer.out = buffer;
                 printer.print(bytes, 0, range);
-                if helper_done
-                    .send(std::mem::replace(&mut printer.out, Buf::new()))
-                    .is_err()
-                {
+                let buffer = std::mem::replace(&mut printer.out, Buf::new());
+                if helper_done.send((i, buffer)).is_err() {
                     break;
                 }
             }
         });
         let mut printer = Printer::new_fast(format);
-        let mut spare = vec![Buf::new(), Buf::new()];
-        let mut pending = 0; // batches handed to the helper and not yet received
-        let next_for_helper = |batches: &mut dyn Iterator<Item = Range<u64>>,
-                               spare: &mut Vec<Buf>,
-                               pending: &mut usize| {
-            if let Some(range) = batches.next() {
-                let buffer = spare.pop().unwrap_or_else(Buf::new);
-                if jobs.send((range, buffer)).is_ok() {
-                    *pending += 1;
-                }
+        let mut own: Vec<Buf> = (0..OWN_BUFS).map(|_| Buf::new()).collect();
+        let mut slots: Vec<Option<(Buf, bool)>> =
+            (0..HELPER_BUFS + OWN_BUFS).map(|_| None).collect();
+        let slot = |i: usize| i % (HELPER_BUFS + OWN_BUFS);
+        let mut to_write = 0;
+        while to_write < count {
+            while let Ok((i, buffer)) = done.try_recv() {
+                slots[slot(i)] = Some((buffer, true));
             }
-        };
-        // Batches 0, 2, 4 .. here; 1, 3, 5 .. on the helper, which starts with batch 1.
-        let mut mine = batches.next();
-        next_for_helper(&mut batches, &mut spare, &mut pending);
-        while let Some(range) = mine {
-            printer.print(bytes, 0, range);
-            out.write_all(printer.out.as_slice())?;
-            printer.out.clear();
-            mine = batches.next();
-            if pending == 0 {
+            if let Some((mut buffer, theirs)) = slots[slot(to_write)].take() {
+                out.write_all(buffer.as_slice())?;
+                buffer.clear();
+                if theirs {
+                    // The helper has ended if this fails: it took the last batch.
+                    give_back.send(buffer).ok();
+                } else {
+                    own.push(buffer);
+                }
+                to_write += 1;
                 continue;
             }
-            let Ok(theirs) = done.recv() else {
-                break; // the helper panicked; the scope reports it
-            };
-            pending -= 1;
-            next_for_helper(&mut batches, &mut spare, &mut pending);
-            out.write_all(theirs.as_slice())?;
-            let mut theirs = theirs;
-            theirs.clear();
-            spare.push(theirs);
+            if let Some(buffer) = own.pop() {
+                let Some((i, range)) = take() else {
+                    own.push(buffer);
+                    // Every batch is taken; the next to write is the helper's.
+                    match done.recv() {
+                        Ok((i, buffer)) => slots[slot(i)] = Some((buffer, true)),
+                        Err(_) => break, // the helper panicked; the scope reports it
+                    }
+                    continue;
+                };
+                printer.out = buffer;
+                printer.print(bytes, 0, range);
+                slots[slot(i)] = Some((std::mem::replace(&mut printer.out, Buf::new()), false));
+                continue;
+            }
+            match done.recv() {
+                Ok((i, buffer)) => slots[slot(i)] = Some((buffer, true)),
+                Err(_) => break, // the helper panicked; the scope reports it
+            }
         }
         Ok(())
     })
@@ -512,6 +545,15 @@ struct Palette {
     /// fixed-size chunks, and their letters, by [`ErrorKind::index`].
     names: [([u8; 32], usize); 9],
     letters: [u8; 9],
+    /// The marks of an error span, at `2 * kind + head`: its kind's letter and `^` (or `~~`
+    /// if it is continued from the row above), then tildes; a span of `n` bytes keeps the
+    /// first `3 * n - 1`.
+    marks: [[u8; 32]; 18],
+    /// The (aliased) style of the markers of each kind, by [`ErrorKind::index`].
+    marker_style: [StyleId; 9],
+    /// [`Palette::marks`] for a span of `n` bytes, then spaces, at
+    /// `(2 * kind + head) * MARKED_LENS + n`, for `n` up to `MARKED_LENS - 1`.
+    plain_marks: Vec<[u8; 32]>,
     filler: ([u8; 4], usize),
 }
 
@@ -594,6 +636,29 @@ impl Palette {
                 fixed(format!("{} {}", view::error_letter(kind), kind.name()).as_bytes())
             }),
             letters: std::array::from_fn(|i| view::error_letter(ErrorKind::ALL[i]) as u8),
+            marks: std::array::from_fn(|i| {
+                let mut marks = [b'~'; 32];
+                if i % 2 == 1 {
+                    marks[0] = view::error_letter(ErrorKind::ALL[i / 2]) as u8;
+                    marks[1] = b'^';
+                }
+                marks
+            }),
+            marker_style: std::array::from_fn(|i| alias[MARKER as usize + i]),
+            plain_marks: (0..18 * MARKED_LENS)
+                .map(|i| {
+                    let (marks, n) = (i / MARKED_LENS, i % MARKED_LENS);
+                    let mut chunk = [b' '; 32];
+                    if n > 0 {
+                        chunk[..3 * n - 1].fill(b'~');
+                        if marks % 2 == 1 {
+                            chunk[0] = view::error_letter(ErrorKind::ALL[marks / 2]) as u8;
+                            chunk[1] = b'^';
+                        }
+                    }
+                    chunk
+                })
+                .collect(),
         }
     }
 
@@ -810,6 +875,9 @@ struct Printer {
     /// The tables of the UTF-8 fast path ([`fast`]), or `None` to print every row through
     /// [`view::visit`] (other dialects, and the reference the fast path is tested against).
     fast: Option<Box<fast::Tables>>,
+    /// Whether marker lines are printed by [`Printer::fast_marker_line`] (with the fast
+    /// path) or by the reference [`Printer::marker_line`].
+    fast_markers: bool,
 }
 
 impl Printer {
@@ -828,6 +896,7 @@ impl Printer {
             errors: vec![NO_SPAN; width + 1],
             error_count: 0,
             fast: None,
+            fast_markers: false,
         }
     }
 
@@ -837,6 +906,7 @@ impl Printer {
         if format.dialect == Dialect::Utf8 {
             printer.fast = Some(Box::new(fast::Tables::new(format)));
         }
+        printer.fast_markers = true;
         printer
     }
 
@@ -890,7 +960,11 @@ impl Printer {
         out.put(b"\n", 1);
         self.out.len = out.len;
         if self.error_count > 0 {
-            self.marker_line(digits);
+            if self.fast_markers {
+                self.fast_marker_line(digits);
+            } else {
+                self.marker_line(digits);
+            }
         }
         self.cells = 0;
     }
@@ -946,6 +1020,108 @@ impl Printer {
         self.error_count = 0;
     }
 }
+
+impl Printer {
+    /// [`Printer::marker_line`] with fewer steps a span, for the fast path: a gap of spaces,
+    /// a style switch chosen by index ([`Palette::sgr_switch`]) and the span's marks as one
+    /// fixed-size copy of its letter (or `~`) and tildes ([`Palette::marks`]). The tests
+    /// hold it equal to the reference, byte for byte.
+    fn fast_marker_line(&mut self, digits: usize) {
+        let (color, palette) = (self.format.color, &self.palette);
+        let width = self.format.width;
+        let spans = &self.errors[..self.error_count];
+        let room = digits + 3 * width + 24 * spans.len() + NAMES_ROOM + PUT_SLACK;
+        let mut line = self.out.writer(room);
+        let mut style = PLAIN;
+        if !color {
+            // The markers of a line without escapes stand where their bytes do: spaces
+            // under the whole hex pane, then each span's marks and spaces in one copy at
+            // its place, from left to right.
+            let start = line.len + digits + 2;
+            put_gap(&mut line, digits + 2 + 3 * width + 1);
+            for span in spans {
+                let at = start + 3 * span.col;
+                let len = span.len.min(MARKED_LENS - 1);
+                let marks = 2 * span.kind.index() + span.head as usize;
+                line.bytes[at..at + 32]
+                    .copy_from_slice(&palette.plain_marks[marks * MARKED_LENS + len]);
+                if span.len > len {
+                    line.bytes[at + 3 * len - 1..at + 3 * span.len - 1].fill(b'~');
+                }
+            }
+        } else {
+            put_spaces(&mut line, digits + 2);
+        }
+        let mut column = if color { 0 } else { 3 * width + 1 };
+        for span in if color { spans } else { &[] } {
+            let at = 3 * span.col;
+            put_gap(&mut line, at - column);
+            let kind = span.kind.index();
+            if color {
+                switch_indexed(palette, &mut line, &mut style, palette.marker_style[kind]);
+            }
+            let marks = 3 * span.len - 1;
+            line.put(&palette.marks[2 * kind + span.head as usize], marks.min(32));
+            if marks > 32 {
+                put_tildes(&mut line, marks - 32);
+            }
+            column = at + marks;
+        }
+        if color {
+            switch_indexed(palette, &mut line, &mut style, PLAIN);
+        }
+        put_gap(&mut line, 3 * width + 1 - column);
+        let mut named = 0u32;
+        for span in spans {
+            let kind = span.kind.index();
+            if named & (1 << kind) != 0 {
+                continue;
+            }
+            if named != 0 {
+                if color {
+                    switch_indexed(palette, &mut line, &mut style, PLAIN);
+                }
+                line.put(b", ", 2);
+            }
+            named |= 1 << kind;
+            if color {
+                switch_indexed(palette, &mut line, &mut style, palette.marker_style[kind]);
+            }
+            let (name, len) = &palette.names[kind];
+            line.put(name, *len);
+        }
+        if color {
+            switch_indexed(palette, &mut line, &mut style, PLAIN);
+        }
+        line.put(b"\n", 1);
+        self.out.len = line.len;
+        self.error_count = 0;
+    }
+}
+
+/// Switches a line written by `line`, now in `style`, to `to` (an alias), without a branch:
+/// see [`Palette::sgr_switch`].
+#[inline(always)]
+fn switch_indexed(palette: &Palette, line: &mut Writer, style: &mut StyleId, to: StyleId) {
+    let changed = (*style != to) as usize;
+    let (sgr, len) = &palette.sgr_switch[2 * to as usize + changed];
+    line.put(sgr, *len);
+    *style = to;
+}
+
+/// `n` spaces, up to 128 in one copy (a gap on a marker line is at most `3 * width + 1`).
+#[inline(always)]
+fn put_gap(w: &mut Writer, n: usize) {
+    const SPACES: [u8; 128] = [b' '; 128];
+    if n <= 128 {
+        w.put(&SPACES, n);
+    } else {
+        put_spaces(w, n);
+    }
+}
+
+/// Spans of up to 10 bytes have their marks in one 32-byte chunk of [`Palette::plain_marks`].
+const MARKED_LENS: usize = 11;
 
 /// The most the names on a marker line take: every kind, its name, two escapes, `, `.
 const NAMES_ROOM: usize = 9 * (32 + 2 * 24 + 2);
@@ -1418,6 +1594,45 @@ mod tests {
                 printer.out.clear();
             }
             assert!(threaded == one, "width {width}");
+        }
+    }
+
+    /// A writer that fails after `left` writes, like a pipe closed by `head`.
+    struct Closing {
+        left: usize,
+    }
+
+    impl Write for Closing {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.left == 0 {
+                return Err(io::ErrorKind::BrokenPipe.into());
+            }
+            self.left -= 1;
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A write failing part way ends both threads and returns the error.
+    #[test]
+    fn two_threads_stop_on_a_closed_output() {
+        let bytes: Vec<u8> = (0..=255u8).cycle().take(BATCH_ROWS * 16 * 9).collect();
+        let f = format(Dialect::Utf8, 16, true, false);
+        for left in [0, 1, 2, 5, 8] {
+            let window = 0..bytes.len() as u64;
+            let result = dump_batches_on_two_threads(
+                &bytes,
+                batches(window, (BATCH_ROWS * 16) as u64),
+                &f,
+                &mut Closing { left },
+            );
+            assert_eq!(
+                result.map_err(|e| e.kind()),
+                Err(io::ErrorKind::BrokenPipe),
+                "{left}"
+            );
         }
     }
 

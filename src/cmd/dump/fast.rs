@@ -14,21 +14,29 @@
 //!   ([`CellSink::unit`]'s default, which uses [`view::role`], [`view::class`] and
 //!   [`view::unit_glyph`]), each pane starting in the style its first cell takes;
 //! - printing a unit is then a table load, a few fixed-size copies into pane buffers whose
-//!   lengths stay in locals, and per pane a style switch kept or dropped by a mask.
+//!   lengths stay in locals, and per pane a style switch kept or dropped by a mask;
+//! - a run of printable ASCII is printed up to 8 bytes at a time, when the rendered
+//!   entries of `20..=7E` (or `21..=7E`) say that each byte's text is the byte itself, its
+//!   class lane one and the same byte, and each pane's style one and the same
+//!   ([`Tables::plain_run`]; checked at start-up, so the copy is still a replay of the
+//!   entries).
 //!
 //! So the fast path prints no cell of its own making: it replays renderings of the view's
-//! cells. What the tables do not hold goes to the reference cell methods with the cells
-//! [`view::visit`] builds for it: a unit cut by a row or window edge, and a unit within 4
-//! bytes of the end of the slice (where the table cannot be indexed). The tests hold the
+//! cells. Without colour, a unit cut by a row edge is printed from [`Tables::cuts`], the
+//! class lane of every part of every shape, rendered by the reference cell methods, and
+//! its text through the reference `text` method. What the tables do not hold goes to the
+//! reference cell methods with the cells [`view::visit`] builds for it: with colour, a
+//! unit cut by a row or window edge, and a unit within 4 bytes of the end of the slice
+//! (where the table cannot be indexed). The tests hold the
 //! output equal to the `view::visit` path, byte for byte, for random inputs of every kind
 //! of unit, every width, colour, `--ascii`, window, and stream chunking.
 
 use std::ops::Range;
 
-use super::{Format, Palette, Pane, Printer, StyleId, Writer, HEX_SPACE, PLAIN};
+use super::{Format, Palette, Pane, Printer, StyleId, Writer, HEX_SPACE, PLAIN, PUT_SLACK};
 use crate::decode::{shape_utf8_at, Dialect, ErrorKind, Shape, Unit, UnitKind};
 use crate::view::glyph::InlineGlyph;
-use crate::view::{self, ByteCell, CellSink, ErrorSpan, TextRun, WholeUnit};
+use crate::view::{self, ByteCell, CellSink, Class, ErrorSpan, Role, TextRun, WholeUnit};
 
 /// Bytes of a [`Run`]: the longest is the text of a mark with colour, under 32 (a glyph of
 /// at most 7 bytes, two SGR sequences of at most 10, and fillers).
@@ -115,7 +123,20 @@ pub(super) struct Tables {
     second: [u8; 256],
     /// The printer that renders a table entry (with no tables of its own).
     scratch: Box<Printer>,
+    /// Runs of plain ASCII, see [`Tables::plain_run`]: added to each byte of 8 to set its
+    /// top bit when it is at least the first plain byte, or 0 when there is none.
+    plain_from: u64,
+    /// The class lane of 8 plain bytes.
+    plain_class: [u8; 8],
+    /// The styles of plain bytes in the hex pane, the class lane and the text.
+    plain_styles: [StyleId; 3],
+    /// The class lane of the part `k0..k1` of a unit cut by a row edge, by the unit's
+    /// entry in `units` (less [`ASCII`]) and `CUTS * k0 + k1`, rendered as a whole unit's.
+    cuts: Vec<[Run; CUTS * CUTS]>,
 }
+
+/// Cut positions 0 to 4: UTF-8 units are at most 4 bytes long.
+const CUTS: usize = 5;
 
 impl Tables {
     pub(super) fn new(format: &Format) -> Tables {
@@ -135,11 +156,16 @@ impl Tables {
             shapes: Box::new([0; SHAPES]),
             second: std::array::from_fn(|b| second_class(b as u8)),
             scratch: Box::new(Printer::new(format)),
+            plain_from: 0,
+            plain_class: [0; 8],
+            plain_styles: [PLAIN; 3],
+            cuts: vec![[Run::EMPTY; CUTS * CUTS]; UNITS - ASCII],
         };
         for b in 0..0x80u8 {
             let unit = Unit::scalar(0, 1, b as u32);
             tables.units[b as usize] = tables.render(&unit, &[b]);
         }
+        tables.find_plain_bytes();
         // Every shape; the bytes stand for any with that shape (only a one-byte scalar's
         // cells depend on its byte, and those are the ASCII entries above).
         for len in 1..=6 {
@@ -153,6 +179,23 @@ impl Tables {
                 let unit = Unit::scalar(0, len, 0x80);
                 let key = unit_key(0xC0, &unit);
                 tables.units[key] = tables.render(&unit, &bytes[..len as usize]);
+            }
+        }
+        // Every part of every shape a row edge can cut (a unit of one byte never is).
+        for len in 2..CUTS as u8 {
+            let bytes = [0xC0; CUTS];
+            let units = ErrorKind::ALL
+                .map(|kind| Unit::error(0, len, kind))
+                .into_iter()
+                .chain([Unit::scalar(0, len, 0x80)]);
+            for unit in units {
+                let key = unit_key(0xC0, &unit) - ASCII;
+                for k0 in 0..len {
+                    for k1 in k0 + 1..=len {
+                        let run = tables.render_cut(&unit, &bytes[..len as usize], k0..k1);
+                        tables.cuts[key][CUTS * k0 as usize + k1 as usize] = run;
+                    }
+                }
             }
         }
         // The shape of every unit by what decoding looks at, from the decoding step itself.
@@ -173,6 +216,50 @@ impl Tables {
             }
         }
         tables
+    }
+
+    /// Finds the plain bytes: without colour, the ASCII bytes `lo..=7E` whose text, as
+    /// rendered, is the byte itself and whose class lane is one and the same byte, for the
+    /// lowest `lo` (`20` or `21`) for which every byte of the range is. A run of them is
+    /// then printed by copying, 8 at a time ([`Tables::plain_run`]): the copy is what the
+    /// rendered entries hold, checked here, not an assumption about them.
+    fn find_plain_bytes(&mut self) {
+        let last = self.units[0x7E];
+        let (class, text) = (last.class, last.text);
+        let plain = |cells: &UnitCells, b: u8| {
+            cells.text.len == 1
+                && cells.text.bytes[0] == b
+                && cells.class.len == 1
+                && cells.class.bytes[0] == class.bytes[0]
+                && class.bytes[0].is_ascii()
+                && !cells.error
+                && !cells.by_value
+                // With colour: one style per pane, kept from byte to byte.
+                && [cells.hex_first, cells.hex_rest] == [last.hex_first; 2]
+                && [cells.class.first, cells.class.last] == [class.first; 2]
+                && [cells.text.first, cells.text.last] == [text.first; 2]
+        };
+        let all_plain = |lo: u8| (lo..=0x7E).all(|b| plain(&self.units[b as usize], b));
+        if let Some(lo) = [0x20, 0x21].into_iter().find(|&lo| all_plain(lo)) {
+            self.plain_from = u64::from_ne_bytes([0x80 - lo; 8]);
+            self.plain_class = [class.bytes[0]; 8];
+            self.plain_styles = [last.hex_first, class.first, text.first];
+        }
+    }
+
+    /// How many of the first bytes of `block` (up to 8) are plain bytes, as found by
+    /// [`Tables::find_plain_bytes`]; 0 if there are none.
+    #[inline(always)]
+    fn plain_run(&self, block: [u8; 8]) -> usize {
+        const TOP: u64 = 0x8080_8080_8080_8080;
+        let w = u64::from_le_bytes(block);
+        let low = w & !TOP;
+        // Bytes below 80 plus at most 7F stay below 100: no carry crosses bytes.
+        let at_least_lo = low.wrapping_add(self.plain_from) & TOP;
+        let at_least_7f = low.wrapping_add(0x0101_0101_0101_0101) & TOP;
+        let on = (self.plain_from != 0) as u64 * TOP;
+        let plain = at_least_lo & !at_least_7f & !(w & TOP) & on;
+        ((!plain & TOP).trailing_zeros() / 8) as usize
     }
 
     /// Renders a whole unit with the reference printer, each pane starting in the style
@@ -220,6 +307,40 @@ impl Tables {
         }
     }
 
+    /// The class lane of the bytes `part` of a unit, as the reference printer renders their
+    /// cells ([`view::role`], [`view::class`]), the pane starting in the style of the first.
+    fn render_cut(&mut self, unit: &Unit, bytes: &[u8], part: Range<u8>) -> Run {
+        let p = &mut *self.scratch;
+        let palette = &p.palette;
+        let first = match view::class(unit, part.start) {
+            Class::Error(kind) => palette.error_style[kind.index()],
+            Class::Lead(_) => {
+                let role = view::role(unit, part.start, bytes[part.start as usize]);
+                palette.role_style[role as usize]
+            }
+            Class::Continuation { .. } => palette.role_style[Role::Continuation as usize],
+        };
+        let first = if p.format.color { first } else { PLAIN };
+        p.class.style = first;
+        p.class.bytes.reserve(RUN + PUT_SLACK);
+        p.hex.bytes.reserve(RUN + PUT_SLACK);
+        for k in part {
+            let byte = bytes[k as usize];
+            p.byte(ByteCell {
+                offset: k as u64,
+                byte,
+                role: view::role(unit, k, byte),
+                class: view::class(unit, k),
+                unit_start: 0,
+                unit_len: unit.len,
+                selected: false,
+            });
+        }
+        p.hex.bytes.len = 0;
+        p.cells = 0;
+        capture(&mut p.class, first)
+    }
+
     /// The glyph and text of the scalar whose bytes are `raw`, rendered on first use;
     /// `unit` decodes it (called on a miss only).
     #[inline(always)]
@@ -241,16 +362,31 @@ impl Tables {
     #[cold]
     #[inline(never)]
     fn fill(&mut self, set: usize, raw: u32, unit: Unit) {
-        let mut bytes = [0x80; SHAPE_LENS];
-        bytes[..4].copy_from_slice(&raw.to_le_bytes());
-        let text = self.render(&unit, &bytes[..unit.len as usize]).text;
+        let glyph = view::unit_glyph(&unit);
+        let text = self.render_text(glyph, unit.len as usize);
         let ways = &mut self.scalars[set];
         ways[1] = ways[0];
-        ways[0] = Scalar {
-            raw,
-            glyph: view::unit_glyph(&unit),
-            text,
+        ways[0] = Scalar { raw, glyph, text };
+    }
+
+    /// The text pane of a whole unit whose glyph is `glyph`, as [`Tables::render`] renders
+    /// it: the reference printer's `text` with the run [`CellSink::unit`] hands it. The
+    /// other panes of a scalar depend only on its shape, so a miss renders this one only.
+    fn render_text(&mut self, glyph: InlineGlyph, len: usize) -> Run {
+        let p = &mut *self.scratch;
+        let glyph = glyph.fit(len);
+        let first = if p.format.color {
+            p.palette.glyph_style[glyph.class as usize]
+        } else {
+            PLAIN
         };
+        p.text.style = first;
+        p.text.bytes.reserve(RUN + PUT_SLACK);
+        p.text(TextRun {
+            glyph: Some(glyph),
+            columns: len,
+        });
+        capture(&mut p.text, first)
     }
 }
 
@@ -302,6 +438,9 @@ impl CellSink for Cells<'_> {
 }
 
 /// Prints the rows of `bytes[window]` as [`view::visit`] and the printer would, for UTF-8.
+/// Compiled for AVX2 too and chosen at run time: most of the work is fixed-size copies of
+/// 32 bytes, one instruction each there.
+#[multiversion::multiversion(targets("x86_64+avx2"))]
 pub(super) fn print<const COLOR: bool>(
     p: &mut Printer,
     tables: &mut Tables,
@@ -322,14 +461,37 @@ pub(super) fn print<const COLOR: bool>(
         if !COLOR {
             // Without colour the hex pane does not depend on the units.
             let mut hex = p.hex.bytes.writer(0);
-            for &b in &bytes[row..row_end] {
-                hex.put(&HEX_SPACE[b as usize], 3);
+            let cells = &bytes[row..row_end];
+            let whole = match cells.len() {
+                8 => cells
+                    .try_into()
+                    .is_ok_and(|r| put_hex_row::<8>(&mut hex, r)),
+                16 => cells
+                    .try_into()
+                    .is_ok_and(|r| put_hex_row::<16>(&mut hex, r)),
+                32 => cells
+                    .try_into()
+                    .is_ok_and(|r| put_hex_row::<32>(&mut hex, r)),
+                _ => false,
+            };
+            if !whole {
+                for &b in cells {
+                    hex.put(&HEX_SPACE[b as usize], 3);
+                }
             }
             p.hex.bytes.len = hex.len;
         }
         loop {
             let mut lanes = Lanes::of(p);
             while at < row_end {
+                if let Some(block) = bytes.get(at..at + 8).and_then(|b| b.try_into().ok()) {
+                    let k = tables.plain_run(block).min(row_end - at);
+                    if k > 0 && at >= row {
+                        lanes.plain_run::<COLOR>(tables, block, k);
+                        at += k;
+                        continue;
+                    }
+                }
                 let Some(&[b0, b1, b2, b3]) = bytes.get(at..at + 4) else {
                     break;
                 };
@@ -346,6 +508,16 @@ pub(super) fn print<const COLOR: bool>(
             lanes.settle();
             if at >= row_end {
                 break;
+            }
+            // With colour, the cut units are few and the loop above is slower for having
+            // this call in it (measured: 2.5% more instructions on random bytes).
+            if let (false, Some(&[b0, b1, b2, b3])) = (COLOR, bytes.get(at..at + 4)) {
+                let unit_end = cut(p, tables, bytes, at, [b0, b1, b2, b3], row..row_end);
+                if unit_end > row_end {
+                    break; // the rest of it is on the next row
+                }
+                at = unit_end;
+                continue;
             }
             let unit = Dialect::Utf8.decode_at(bytes, at);
             let hex_len = p.hex.bytes.len;
@@ -430,6 +602,29 @@ impl<'a> Lanes<'a> {
         (*errors, *cells) = (self.error_count, self.cells);
     }
 
+    /// The first `k` bytes of `block`, plain bytes on the row ([`Tables::plain_run`]): their
+    /// text is themselves and their class lane `k` of one byte, each pane in one style.
+    #[inline(always)]
+    fn plain_run<const COLOR: bool>(&mut self, tables: &Tables, block: [u8; 8], k: usize) {
+        let [hex, class, text] = tables.plain_styles;
+        if COLOR {
+            let palette = self.palette;
+            switch(palette, &mut self.hex, &mut self.styles[0], hex);
+            // All 8 stored, the first `k` kept.
+            let digits = block.map(|b| HEX_SPACE[b as usize]);
+            let mut triples = [0u8; 24];
+            for (i, d) in digits.iter().enumerate() {
+                triples[3 * i..3 * i + 3].copy_from_slice(&d[..3]);
+            }
+            self.hex.put(&triples, 3 * k);
+            switch(palette, &mut self.class, &mut self.styles[1], class);
+            switch(palette, &mut self.text, &mut self.styles[2], text);
+        }
+        self.class.put(&tables.plain_class, k);
+        self.text.put(&block, k);
+        self.cells += k;
+    }
+
     /// The unit at `at` (starting with `quad`), whole on the row: its cells from the tables.
     #[allow(clippy::too_many_arguments)] // all in registers; a struct would be rebuilt per unit
     #[inline(always)]
@@ -475,6 +670,21 @@ impl<'a> Lanes<'a> {
         };
         put_run::<COLOR>(palette, &mut self.text, &mut self.styles[2], text);
     }
+}
+
+/// The hex digits of a row of `W` bytes (a width `--width` takes), at offsets fixed when
+/// compiled: no length to update and no bounds to check between bytes. False, and nothing
+/// written, if the writer has no room (it always has: rows reserve it).
+#[inline(always)]
+fn put_hex_row<const W: usize>(w: &mut Writer, row: &[u8; W]) -> bool {
+    let Some(dst) = w.bytes.get_mut(w.len..w.len + 3 * W + 1) else {
+        return false;
+    };
+    for (i, &b) in row.iter().enumerate() {
+        dst[3 * i..3 * i + 4].copy_from_slice(&HEX_SPACE[b as usize]);
+    }
+    w.len += 3 * W;
+    true
 }
 
 /// Switches a pane written by `w`, now in `style`, to `to` (an alias), without a branch
@@ -526,6 +736,55 @@ const SECOND_OF_CLASS: [u8; 4] = [0x41, 0x80, 0x90, 0xA0];
 
 /// Masks that keep the first `n` bytes of a little-endian `u32`, by `n`.
 const KEEP: [u32; 5] = [0, 0xFF, 0xFFFF, 0xFF_FFFF, 0xFFFF_FFFF];
+
+/// The part on the row `row` of the unit at `at`, which starts with `quad` and is cut by
+/// an edge of the row, without colour: what [`part`] prints, from the tables (the class
+/// lane rendered for that part, and the text through the reference `text` method with the
+/// run [`part`] hands it; the hex digits are printed with the row). Returns the unit's end.
+#[inline(never)]
+fn cut(
+    p: &mut Printer,
+    tables: &mut Tables,
+    bytes: &[u8],
+    at: usize,
+    quad: [u8; 4],
+    row: Range<usize>,
+) -> usize {
+    let shape = tables.shapes[shape_index(&tables.second, quad)];
+    let n = (shape & 7) as usize;
+    let key = (shape >> 3) as usize & (UNITS - 1);
+    let (k0, k1) = (row.start.saturating_sub(at), n.min(row.end - at));
+    let cells = &tables.units[key];
+    let (error, kind, by_value) = (cells.error, cells.kind, cells.by_value);
+    if error {
+        p.error(ErrorSpan {
+            col: at + k0 - row.start,
+            len: k1 - k0,
+            kind,
+            head: k0 == 0,
+        });
+    }
+    let run = &tables.cuts[key.wrapping_sub(ASCII) % (UNITS - ASCII)][CUTS * k0 + k1];
+    p.class.bytes.put(&run.bytes, run.len as usize);
+    p.cells += k1 - k0;
+    let span = k1 - k0;
+    let glyph = (k0 == 0).then(|| {
+        let glyph = if by_value {
+            let raw = u32::from_le_bytes(quad) & KEEP[n];
+            tables
+                .scalar(raw, || Dialect::Utf8.decode_at(bytes, at))
+                .glyph
+        } else {
+            view::unit_glyph(&Unit::error(at, n as u8, kind))
+        };
+        glyph.fit(span)
+    });
+    p.text(TextRun {
+        glyph,
+        columns: span,
+    });
+    at + n
+}
 
 /// The part `range` of a unit on the row that starts at `row`, printed by the reference
 /// cell methods with the cells [`view::visit`] builds for it: the glyph on the row of the
@@ -613,6 +872,51 @@ mod tests {
                         assert_eq!(entry, (key << 3 | shape.len as usize) as u16, "{quad:02X?}");
                     }
                 }
+            }
+        }
+    }
+
+    /// Without colour, a plain run is the leading bytes in `20..=7E` (their text is
+    /// themselves, `--ascii` or not); with colour, in `21..=7E`.
+    #[test]
+    fn plain_runs_are_leading_printable_ascii() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for (color, ascii) in [(false, false), (false, true), (true, false)] {
+            let f = Format {
+                dialect: Dialect::Utf8,
+                width: 16,
+                color,
+                ascii,
+            };
+            let tables = Tables::new(&f);
+            let mut blocks: Vec<[u8; 8]> = (0..20_000)
+                .map(|_| {
+                    next()
+                        .to_le_bytes()
+                        .map(|b| if b & 1 == 0 { b >> 1 } else { b })
+                })
+                .collect();
+            for b in 0..=255u8 {
+                for k in 0..8 {
+                    let mut block = *b"abcdefgh";
+                    block[k] = b;
+                    blocks.push(block);
+                }
+            }
+            for block in blocks {
+                // With colour, a space has a style of its own.
+                let lo = if color { 0x21 } else { 0x20 };
+                let expected = block
+                    .iter()
+                    .take_while(|b| (lo..=0x7E).contains(*b))
+                    .count();
+                assert_eq!(tables.plain_run(block), expected, "{block:02x?} {f:?}");
             }
         }
     }
