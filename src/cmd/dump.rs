@@ -1496,25 +1496,6 @@ mod tests {
         }
     }
 
-    /// Hands the printer every cell one by one: [`CellSink::unit`]'s default, not the
-    /// printer's fused version.
-    struct Cells<'a>(&'a mut Printer);
-
-    impl CellSink for Cells<'_> {
-        fn row(&mut self, offset: u64, len: usize) {
-            self.0.row(offset, len);
-        }
-        fn error(&mut self, span: ErrorSpan) {
-            self.0.error(span);
-        }
-        fn byte(&mut self, cell: ByteCell) {
-            self.0.byte(cell);
-        }
-        fn text(&mut self, run: TextRun) {
-            self.0.text(run);
-        }
-    }
-
     /// The fast path (whole units printed at once) equals the cells printed one by one, in
     /// every dialect, width, colour and `--ascii`, on random bytes and on mixed text.
     #[test]
@@ -1552,7 +1533,7 @@ mod tests {
                 window,
                 f.width,
                 Options::default(),
-                &mut Cells(&mut printer),
+                &mut super::fast::Cells(&mut printer),
             );
             printer.end_row();
             assert_eq!(
