@@ -1099,8 +1099,8 @@ impl Printer {
     }
 }
 
-/// Switches a line written by `line`, now in `style`, to `to` (an alias), without a branch:
-/// see [`Palette::sgr_switch`].
+/// Switches a line (or pane) written by `line`, now in `style`, to `to` (an alias), without
+/// a branch (on random data a switch is a coin toss): see [`Palette::sgr_switch`].
 #[inline(always)]
 fn switch_indexed(palette: &Palette, line: &mut Writer, style: &mut StyleId, to: StyleId) {
     let changed = (*style != to) as usize;
@@ -1166,25 +1166,23 @@ fn switch_to(palette: &Palette, pane: &mut Pane, style: StyleId) {
 
 /// `n` spaces, up to 32 at a time (gaps are mostly short).
 #[inline]
-fn put_spaces(w: &mut Writer, mut n: usize) {
-    const SPACES: [u8; 32] = [b' '; 32];
-    loop {
-        let k = n.min(32);
-        w.put(&SPACES, k);
-        n -= k;
-        if n == 0 {
-            break;
-        }
-    }
+fn put_spaces(w: &mut Writer, n: usize) {
+    put_repeated::<b' '>(w, n);
 }
 
 /// `n` tildes, up to 32 at a time.
 #[inline]
-fn put_tildes(w: &mut Writer, mut n: usize) {
-    const TILDES: [u8; 32] = [b'~'; 32];
+fn put_tildes(w: &mut Writer, n: usize) {
+    put_repeated::<b'~'>(w, n);
+}
+
+/// `n` copies of `B`, up to 32 at a time.
+#[inline]
+fn put_repeated<const B: u8>(w: &mut Writer, mut n: usize) {
+    let run = [B; 32];
     loop {
         let k = n.min(32);
-        w.put(&TILDES, k);
+        w.put(&run, k);
         n -= k;
         if n == 0 {
             break;

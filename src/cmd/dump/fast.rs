@@ -33,7 +33,10 @@
 
 use std::ops::Range;
 
-use super::{Format, Palette, Pane, Printer, StyleId, Writer, HEX_SPACE, PLAIN, PUT_SLACK};
+use super::{
+    switch_indexed as switch, Format, Palette, Pane, Printer, StyleId, Writer, HEX_SPACE, PLAIN,
+    PUT_SLACK,
+};
 use crate::decode::{shape_utf8_at, Dialect, ErrorKind, Shape, Unit, UnitKind};
 use crate::view::glyph::InlineGlyph;
 use crate::view::{self, ByteCell, CellSink, Class, ErrorSpan, Role, TextRun, WholeUnit};
@@ -685,16 +688,6 @@ fn put_hex_row<const W: usize>(w: &mut Writer, row: &[u8; W]) -> bool {
     }
     w.len += 3 * W;
     true
-}
-
-/// Switches a pane written by `w`, now in `style`, to `to` (an alias), without a branch
-/// (on random data a switch is a coin toss): see [`Palette::sgr_switch`].
-#[inline(always)]
-fn switch(palette: &Palette, w: &mut Writer, style: &mut StyleId, to: StyleId) {
-    let changed = (*style != to) as usize;
-    let (sgr, len) = &palette.sgr_switch[2 * to as usize + changed];
-    w.put(sgr, *len);
-    *style = to;
 }
 
 #[inline(always)]
