@@ -27,3 +27,15 @@ pub mod scan;
 pub mod source;
 pub mod tui;
 pub mod view;
+
+/// A small deterministic generator (xorshift64) for the unit tests: the same sequence from
+/// the same seed in every run.
+#[cfg(test)]
+pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}

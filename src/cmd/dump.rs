@@ -1453,13 +1453,7 @@ mod tests {
     /// the whole input's, in every dialect, for any offset and length.
     #[test]
     fn tiny_chunks_equal_the_whole_input() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::xorshift(0x9E37_79B9_7F4A_7C15);
         let pieces: [&[u8]; 10] = [
             b"a",
             "€".as_bytes(),
@@ -1498,13 +1492,7 @@ mod tests {
     /// every dialect, width, colour and `--ascii`, on random bytes and on mixed text.
     #[test]
     fn whole_units_print_as_their_cells() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::xorshift(0x2545_F491_4F6C_DD1D);
         let text = "a €😀\té中\u{1b}\u{301}\u{202e}ok\n".as_bytes();
         for round in 0..400 {
             let len = (next() % 120) as usize;

@@ -873,13 +873,7 @@ mod tests {
     /// themselves, `--ascii` or not); with colour, in `21..=7E`.
     #[test]
     fn plain_runs_are_leading_printable_ascii() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::xorshift(0x9E37_79B9_7F4A_7C15);
         for (color, ascii) in [(false, false), (false, true), (true, false)] {
             let f = Format {
                 dialect: Dialect::Utf8,
