@@ -516,11 +516,15 @@ pub fn status_left(app: &App, width: u16) -> String {
         return l;
     }
     let shortest = line(&name, false, false);
-    let over = unicode_width::UnicodeWidthStr::width(shortest.as_str()) - width as usize;
+    let over =
+        unicode_width::UnicodeWidthStr::width(shortest.as_str()).saturating_sub(width as usize);
+    if over == 0 {
+        return shortest;
+    }
     let name_width = unicode_width::UnicodeWidthStr::width(name.as_str());
     // Then the name gives up its start (the directories first), keeping 8 columns of it.
     match name_width.checked_sub(over + 1) {
-        Some(keep) if keep >= 8 && over > 0 => line(&elide_start(&name, keep), false, false),
+        Some(keep) if keep >= 8 => line(&elide_start(&name, keep), false, false),
         _ => shortest,
     }
 }
@@ -912,6 +916,10 @@ mod tests {
         assert_eq!(
             status_left(&app, 60),
             " demo  1.6 KiB  0x688 (1672)  100%  utf8  char 1577 of 1577"
+        );
+        assert_eq!(
+            status_left(&app, 55),
+            " demo  1.6 KiB  0x688  100%  utf8  char 1577 of 1577"
         );
         assert_eq!(
             status_left(&app, 40),
