@@ -106,11 +106,13 @@ impl Level {
             return *level;
         }
         // A diagnostic knob for benchmarks: `HEXRUNE_SCAN_KERNEL` may name a slower level.
+        // A name this CPU does not run (or a typo) is ignored, rather than quietly
+        // falling back to the slowest path.
         let wanted = std::env::var("HEXRUNE_SCAN_KERNEL").ok();
+        let fastest = Level::available().last().unwrap_or(Level::Validator);
         let best = Level::available()
-            .filter(|l| wanted.as_deref().is_none_or(|w| w == l.name()))
-            .last()
-            .unwrap_or(Level::Validator);
+            .find(|l| wanted.as_deref() == Some(l.name()))
+            .unwrap_or(fastest);
         let index = Level::ALL.iter().position(|l| *l == best).unwrap_or(0);
         BEST.store(index as u8, Ordering::Relaxed);
         best
