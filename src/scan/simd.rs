@@ -21,11 +21,12 @@
 //!   is flagged on the first padding byte (the scan checks the end of a range the same way).
 //!
 //! Counting rides on the same loaded vectors: in well-formed UTF-8 the scalars of class k are
-//! the lead bytes of class k, so the kernel counts, per chunk, bytes `00..7F` (a popcount of
-//! the high bits), and `C0..FF`, `E0..FF`, `F0..FF` (lookups of weights by the high nibble
-//! the validation needs anyway, two 4-bit counters to a byte lane, widened every few
-//! chunks). A chunk of ASCII after a settled context (below) skips validation. A call goes
-//! on past chunks with errors and lists them, up to a limit the caller sets.
+//! the lead bytes of class k, so the kernel counts, per chunk, bytes `80..FF` (ASCII by
+//! difference), `C0..FF`, `E0..FF` and `F0..FF`, by two lookups of weights on the high
+//! nibble the validation needs anyway, two 4-bit counters to a byte lane, widened every few
+//! chunks. A chunk of ASCII after a settled context (below) skips validation, and so do the
+//! ASCII chunks after it. A call goes on past chunks with errors and lists them, up to a
+//! limit the caller sets.
 //!
 //! # Where an error bit lies
 //!
@@ -78,10 +79,10 @@ pub enum Level {
     Validator,
     /// The kernel's method one byte at a time: the reference for the vector kernels.
     Scalar,
-    /// The kernel on 32-byte AVX2 vectors (and POPCNT).
+    /// The kernel on 32-byte AVX2 vectors.
     #[cfg(target_arch = "x86_64")]
     Avx2,
-    /// The kernel on 64-byte AVX-512 vectors (AVX-512BW, and POPCNT), error masks in mask
+    /// The kernel on 64-byte AVX-512 vectors (AVX-512BW), error masks in mask
     /// registers.
     #[cfg(target_arch = "x86_64")]
     Avx512,
@@ -140,13 +141,12 @@ impl Level {
             Level::Validator | Level::Scalar => true,
             #[cfg(target_arch = "x86_64")]
             Level::Avx2 => {
-                std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt")
+                std::is_x86_feature_detected!("avx2")
             }
             #[cfg(target_arch = "x86_64")]
             Level::Avx512 => {
                 std::is_x86_feature_detected!("avx512f")
                     && std::is_x86_feature_detected!("avx512bw")
-                    && std::is_x86_feature_detected!("popcnt")
             }
         }
     }
@@ -312,8 +312,8 @@ pub fn check_chunks(
             if !level.is_supported() {
                 return scalar_chunks(bytes, from, chunks, leads, found);
             }
-            // SAFETY: the CPU has AVX2 and POPCNT (checked just above;
-            // `is_x86_feature_detected!` caches its answer). The kernel reads `bytes[from - 3 .. from + chunks * 64]`,
+            // SAFETY: the CPU has AVX2 (checked just above; `is_x86_feature_detected!`
+            // caches its answer). The kernel reads `bytes[from - 3 .. from + chunks * 64]`,
             // in bounds: `from >= 3` and `chunks` was clamped to the whole chunks left.
             unsafe { x86::avx2_chunks(bytes.as_ptr().add(from), chunks, leads, found) }
         }
@@ -322,7 +322,7 @@ pub fn check_chunks(
             if !level.is_supported() {
                 return scalar_chunks(bytes, from, chunks, leads, found);
             }
-            // SAFETY: the CPU has AVX-512F, AVX-512BW and POPCNT (checked just above). The kernel
+            // SAFETY: the CPU has AVX-512F and AVX-512BW (checked just above). The kernel
             // reads `bytes[from - 3 .. from + chunks * 64]`, in bounds as for AVX2.
             unsafe { x86::avx512_chunks(bytes.as_ptr().add(from), chunks, leads, found) }
         }
@@ -374,23 +374,50 @@ mod x86 {
 
     /// How far ahead of the chunk at hand the kernels ask for memory. A run stops at the end
     /// of its range (each 64 KiB block of the index), and the work between two runs lets the
-    /// hardware prefetcher lose the stream; asking 2 KiB ahead keeps the next block's start
-    /// on its way (paired runs on 256 MiB of multilingual text: the index at 0.87x of
-    /// simdutf8 without, 0.96x with, averaged over 7 pairs). A prefetch never faults, so it
-    /// may point past the input.
-    const PREFETCH: usize = 2048;
+    /// hardware prefetcher lose the stream; asking ahead keeps the next block's start on its
+    /// way. The distance must cover the memory's latency at the kernel's speed: on 256 MiB
+    /// of multilingual text, one thread, the AVX-512 index ran at 0.72-0.89x of simdutf8
+    /// without prefetching, 0.62-0.93x at 2 KiB ahead and 1.11-1.17x at 8 KiB (same run,
+    /// interleaved). A prefetch never faults, so it may point past the input.
+    const PREFETCH: usize = 8192;
 
-    /// Chunks between two widenings of the AVX2 counters: each chunk adds at most 34 to a
-    /// lane of two 4-bit counters (its two halves, 1 for >= C0 and 16 for >= E0 each), and
-    /// each holds 15.
+    /// Lead bytes are counted with two lookups on the high nibble of every byte, into byte
+    /// lanes that each hold two 4-bit counters (the low one with weight 1, the high one with
+    /// weight 16). This one counts bytes `>= 80` (for ASCII, by difference) and `>= C0`.
+    const WEIGHTS_80_C0: [u8; 16] = weights(0x8, 0xC);
+    /// The other counts bytes `>= E0` and `>= F0`.
+    const WEIGHTS_E0_F0: [u8; 16] = weights(0xE, 0xF);
+
+    /// Per high nibble: 1 from `low` on, plus 16 from `high` on.
+    const fn weights(low: usize, high: usize) -> [u8; 16] {
+        let mut w = [0u8; 16];
+        let mut n = 0;
+        while n < 16 {
+            w[n] = (n >= low) as u8 + 16 * (n >= high) as u8;
+            n += 1;
+        }
+        w
+    }
+
+    /// Chunks between two widenings of the AVX2 counters: each chunk adds at most 2 to each
+    /// 4-bit counter of a lane (its two halves), and each holds 15.
     const AVX2_ROUNDS: usize = 7;
+    /// Chunks between two widenings of the AVX-512 counters: each chunk adds at most 1.
+    const AVX512_ROUNDS: usize = 15;
 
-    /// A table repeated in every 16-byte lane, as `vpshufb` looks up within lanes.
-    #[target_feature(enable = "avx2")]
-    fn table256(t: &[u8; 16]) -> __m256i {
-        // SAFETY: the load reads 16 bytes from a `[u8; 16]`.
-        let lane = unsafe { _mm_loadu_si128(t.as_ptr().cast()) };
-        _mm256_broadcastsi128_si256(lane)
+    /// The sums the counters are widened into, in u64 lanes: of the whole byte lanes and of
+    /// their low counters, for each of the two lookups. The high counter's sum is the
+    /// difference over 16, worked out once at the end ([`add_counts`]).
+    type Widened<V> = [V; 4];
+
+    /// Adds the lead bytes of `done` chunks to `leads`, from the widened sums.
+    fn add_counts(leads: &mut Leads, done: usize, [all_a, low_a, all_b, low_b]: [u64; 4]) {
+        let (high, c0) = (low_a, (all_a - low_a) / 16);
+        let (e0, f0) = (low_b, (all_b - low_b) / 16);
+        let ascii = (done * CHUNK) as u64 - high;
+        for (lead, n) in leads[1..].iter_mut().zip([ascii, c0 - e0, e0 - f0, f0]) {
+            *lead = lead.wrapping_add(n);
+        }
     }
 
     /// Whether the three bytes before `p` expect no continuation byte (see
@@ -404,13 +431,58 @@ mod x86 {
         unsafe { *p.sub(1) < 0xC0 && *p.sub(2) < 0xE0 && *p.sub(3) < 0xF0 }
     }
 
+    /// The index of the chunk that ends at `end`, `p` being the first chunk's start.
+    #[inline(always)]
+    fn index_before(p: *const u8, end: *const u8) -> usize {
+        (end as usize - p as usize) / CHUNK - 1
+    }
+
+    /// A table repeated in every 16-byte lane, as `vpshufb` looks up within lanes.
+    #[target_feature(enable = "avx2")]
+    fn table256(t: &[u8; 16]) -> __m256i {
+        // SAFETY: the load reads 16 bytes from a `[u8; 16]`.
+        let lane = unsafe { _mm_loadu_si128(t.as_ptr().cast()) };
+        _mm256_broadcastsi128_si256(lane)
+    }
+
+    /// The splat constants of [`avx2_errors`]: `60`, `70` and `80` in every byte.
+    ///
+    /// They are made opaque to the compiler ([`std::hint::black_box`]): with the tables, the
+    /// loop needs more than the 16 vector registers, and LLVM would otherwise make them again
+    /// in each round with `vpbroadcastb`, which competes with the lookups for the shuffle
+    /// port. An opaque value spilled to the stack is read back as a memory operand, for free
+    /// (`llvm-mca -mcpu=skylake` on the loop: 17.1 cycles a chunk with the broadcasts, 14.6
+    /// without; simdutf8's validation loop: 16.0).
+    #[derive(Clone, Copy)]
+    struct Splats {
+        x60: __m256i,
+        x70: __m256i,
+        x80: __m256i,
+    }
+
+    impl Splats {
+        #[target_feature(enable = "avx2")]
+        fn new() -> Splats {
+            std::hint::black_box(Splats {
+                x60: _mm256_set1_epi8(0x60),
+                x70: _mm256_set1_epi8(0x70),
+                x80: _mm256_set1_epi8(0x80u8 as i8),
+            })
+        }
+    }
+
     /// The error bytes (non-zero) of the 32 bytes at `p`, given their high nibbles.
     ///
     /// # Safety
     /// AVX2, and `p - 3 .. p + 32` readable.
     #[target_feature(enable = "avx2")]
     #[inline]
-    unsafe fn avx2_errors(p: *const u8, here_high: __m256i, tables: &[__m256i; 3]) -> __m256i {
+    unsafe fn avx2_errors(
+        p: *const u8,
+        here_high: __m256i,
+        tables: &[__m256i; 3],
+        splats: &Splats,
+    ) -> __m256i {
         // SAFETY: the caller's contract covers the three loads that start 1 to 3 bytes
         // before `p`.
         let (b1, b2, b3) = unsafe {
@@ -433,19 +505,20 @@ mod x86 {
         // b2 - 0x60 (saturating) has its top bit set exactly for b2 >= E0; b3 - 0x70 for
         // b3 >= F0: the top bit is TWO_CONTS, flipped where the sequence needs the byte.
         let must = _mm256_or_si256(
-            _mm256_subs_epu8(b2, _mm256_set1_epi8(0x60)),
-            _mm256_subs_epu8(b3, _mm256_set1_epi8(0x70)),
+            _mm256_subs_epu8(b2, splats.x60),
+            _mm256_subs_epu8(b3, splats.x70),
         );
-        let flip = _mm256_and_si256(must, _mm256_set1_epi8(0x80u8 as i8));
-        _mm256_xor_si256(classes, flip)
+        _mm256_xor_si256(classes, _mm256_and_si256(must, splats.x80))
     }
 
-    /// The AVX2 kernel of [`super::check_chunks`]. Lead bytes are counted as in the AVX-512
-    /// kernel: lookups on the high nibbles into byte lanes, and ASCII by popcounts.
+    /// The AVX2 kernel of [`super::check_chunks`]: a chunk is two vectors, its error mask is
+    /// made only when it has errors (a branch, which valid text always predicts). A chunk
+    /// of ASCII after a settled context skips the rest, and so does every ASCII chunk after
+    /// it, in a tighter loop.
     ///
     /// # Safety
-    /// AVX2 and POPCNT, `p - 3 .. p + chunks * 64` readable, and `found` not empty.
-    #[target_feature(enable = "avx2,popcnt")]
+    /// AVX2, `p - 3 .. p + chunks * 64` readable, and `found` not empty.
+    #[target_feature(enable = "avx2")]
     pub unsafe fn avx2_chunks(
         p: *const u8,
         chunks: usize,
@@ -457,22 +530,22 @@ mod x86 {
             table256(&BEFORE_LOW),
             table256(&HERE_HIGH),
         ];
-        let (w_c0_e0, w_f0) = (table256(&WEIGHTS_C0_E0), table256(&WEIGHTS_F0));
+        let (w_a, w_b) = (table256(&WEIGHTS_80_C0), table256(&WEIGHTS_E0_F0));
         let nibble = _mm256_set1_epi8(0x0F);
+        let splats = Splats::new();
         let zero = _mm256_setzero_si256();
-        let mut high_bytes = 0u64;
-        // u64 lanes: >= C0, >= E0, >= F0.
-        let mut sums = [zero; 3];
-        let mut done = 0;
+        let mut sums: Widened<__m256i> = [zero; 4];
+        // SAFETY (for every `add` and load below): the chunks lie in `p .. end`, each with
+        // the 3 bytes before it readable (the caller's contract).
+        let end = unsafe { p.add(chunks * CHUNK) };
+        let mut at = p;
         let mut written = 0;
-        while done < chunks && written < found.len() {
-            let mut c0_e0 = zero;
-            let mut f0 = zero;
-            let rounds = (chunks - done).min(AVX2_ROUNDS);
-            for _ in 0..rounds {
-                // SAFETY: chunk `done` lies in `p .. p + chunks * 64`, with 3 bytes of
-                // context before it (the caller's contract).
-                let at = unsafe { p.add(done * CHUNK) };
+        while at < end {
+            let left = (end as usize - at as usize) / CHUNK;
+            let round_end = unsafe { at.add(left.min(AVX2_ROUNDS) * CHUNK) };
+            let (mut a, mut b) = (zero, zero);
+            let mut full = false;
+            while at < round_end {
                 let (lo, hi) = unsafe {
                     (
                         _mm256_loadu_si256(at.cast()),
@@ -480,101 +553,81 @@ mod x86 {
                     )
                 };
                 _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(PREFETCH).cast());
-                done += 1;
-                let high_lo = _mm256_movemask_epi8(lo) as u32;
-                let high_hi = _mm256_movemask_epi8(hi) as u32;
-                // SAFETY: as above.
-                if high_lo | high_hi == 0 && unsafe { settled_before(at) } {
+                let ascii = _mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0;
+                if ascii && unsafe { settled_before(at) } {
+                    at = unsafe { at.add(CHUNK) };
+                    // Each chunk of the run has an ASCII chunk before it. The counters do
+                    // not move, so the run may pass the round's end.
+                    while at < end {
+                        let any = unsafe {
+                            _mm256_or_si256(
+                                _mm256_loadu_si256(at.cast()),
+                                _mm256_loadu_si256(at.add(32).cast()),
+                            )
+                        };
+                        _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(PREFETCH).cast());
+                        if _mm256_movemask_epi8(any) != 0 {
+                            break;
+                        }
+                        at = unsafe { at.add(CHUNK) };
+                    }
                     continue;
                 }
-                high_bytes += (high_lo.count_ones() + high_hi.count_ones()) as u64;
-                let high_nibbles = |v| _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble);
-                let (lo_high, hi_high) = (high_nibbles(lo), high_nibbles(hi));
-                let weights = |w| {
-                    _mm256_add_epi8(
-                        _mm256_shuffle_epi8(w, lo_high),
-                        _mm256_shuffle_epi8(w, hi_high),
-                    )
+                // One half at a time, so that the constants stay in the 16 registers.
+                let mut half = |v, at: *const u8| {
+                    let high = _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble);
+                    a = _mm256_add_epi8(a, _mm256_shuffle_epi8(w_a, high));
+                    b = _mm256_add_epi8(b, _mm256_shuffle_epi8(w_b, high));
+                    // SAFETY: as above.
+                    unsafe { avx2_errors(at, high, &tables, &splats) }
                 };
-                c0_e0 = _mm256_add_epi8(c0_e0, weights(w_c0_e0));
-                f0 = _mm256_add_epi8(f0, weights(w_f0));
-                // SAFETY: as above, for both halves.
-                let (e_lo, e_hi) = unsafe {
-                    (
-                        avx2_errors(at, lo_high, &tables),
-                        avx2_errors(at.add(32), hi_high, &tables),
-                    )
-                };
-                // A branch, unlike AVX-512: the mask costs five more instructions here, which
-                // valid text would pay on every chunk to spare corrupted text mispredictions.
+                let e_lo = half(lo, at);
+                let e_hi = half(hi, unsafe { at.add(32) });
+                at = unsafe { at.add(CHUNK) };
                 let any = _mm256_or_si256(e_lo, e_hi);
                 if _mm256_testz_si256(any, any) == 0 {
                     let clean_lo = _mm256_movemask_epi8(_mm256_cmpeq_epi8(e_lo, zero)) as u32;
                     let clean_hi = _mm256_movemask_epi8(_mm256_cmpeq_epi8(e_hi, zero)) as u32;
-                    found[written] = (done - 1, !((clean_hi as u64) << 32 | clean_lo as u64));
+                    let mask = !((clean_hi as u64) << 32 | clean_lo as u64);
+                    found[written] = (index_before(p, at), mask);
                     written += 1;
                     if written == found.len() {
+                        full = true;
                         break;
                     }
                 }
             }
-            let low_field = _mm256_and_si256(c0_e0, nibble);
-            let high_field = _mm256_and_si256(_mm256_srli_epi16::<4>(c0_e0), nibble);
-            for (sum, counter) in sums.iter_mut().zip([low_field, high_field, f0]) {
-                *sum = _mm256_add_epi64(*sum, _mm256_sad_epu8(counter, zero));
+            for (sum, v) in sums.iter_mut().zip([
+                a,
+                _mm256_and_si256(a, nibble),
+                b,
+                _mm256_and_si256(b, nibble),
+            ]) {
+                *sum = _mm256_add_epi64(*sum, _mm256_sad_epu8(v, zero));
+            }
+            if full {
+                break;
             }
         }
-        let mut totals = [0u64; 3];
-        for (total, sum) in totals.iter_mut().zip(sums) {
+        let totals = sums.map(|sum| {
             let mut lanes = [0u64; 4];
             // SAFETY: a 32-byte store into a `[u64; 4]`.
             unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), sum) };
-            *total = lanes.iter().sum();
-        }
-        add_counts(leads, done, high_bytes, totals);
+            lanes.iter().sum()
+        });
+        let done = (at as usize - p as usize) / CHUNK;
+        add_counts(leads, done, totals);
         (done, written)
     }
 
-    /// Adds the lead bytes of `done` chunks to `leads`, from the count of bytes >= 80 and
-    /// the counts of bytes >= C0, >= E0 and >= F0.
-    fn add_counts(leads: &mut Leads, done: usize, high_bytes: u64, [c0, e0, f0]: [u64; 3]) {
-        let ascii = (done * CHUNK) as u64 - high_bytes;
-        for (lead, n) in leads[1..].iter_mut().zip([ascii, c0 - e0, e0 - f0, f0]) {
-            *lead = lead.wrapping_add(n);
-        }
-    }
-
-    /// Chunks between two widenings of the AVX-512 counters: each chunk adds at most 17 to
-    /// a lane of two 4-bit counters (1 for >= C0, 16 for >= E0), and each holds 15.
-    const AVX512_ROUNDS: usize = 15;
-
-    /// Per high nibble: 1 for `C_..F_` plus 16 for `E_..F_`, and 1 for `F_`: the weights
-    /// the AVX-512 kernel counts lead bytes with, two counts to a byte lane.
-    const WEIGHTS_C0_E0: [u8; 16] = {
-        let mut w = [0u8; 16];
-        let mut n = 0xC;
-        while n < 16 {
-            w[n] = 1 + if n >= 0xE { 16 } else { 0 };
-            n += 1;
-        }
-        w
-    };
-    const WEIGHTS_F0: [u8; 16] = {
-        let mut w = [0u8; 16];
-        w[0xF] = 1;
-        w
-    };
-
     /// The AVX-512 kernel of [`super::check_chunks`]: a chunk is one vector and its error
-    /// mask one mask register. Lead bytes are counted by table lookups on the high nibbles
-    /// the validation needs anyway, into byte lanes widened every [`AVX512_ROUNDS`] chunks
-    /// (compares into mask registers would compete with the validation's), and ASCII by a
-    /// popcount of the high bits the ASCII test reads.
+    /// mask one mask register; otherwise as the AVX2 kernel. (Lead bytes are counted by
+    /// lookups rather than compares into mask registers, which would compete with the
+    /// validation's.)
     ///
     /// # Safety
-    /// AVX-512F, AVX-512BW and POPCNT, `p - 3 .. p + chunks * 64` readable, and `found`
-    /// not empty.
-    #[target_feature(enable = "avx512f,avx512bw,popcnt")]
+    /// AVX-512F and AVX-512BW, `p - 3 .. p + chunks * 64` readable, and `found` not empty.
+    #[target_feature(enable = "avx512f,avx512bw")]
     pub unsafe fn avx512_chunks(
         p: *const u8,
         chunks: usize,
@@ -587,35 +640,37 @@ mod x86 {
             _mm512_broadcast_i32x4(lane)
         };
         let (t0, t1, t2) = (wide(&BEFORE_HIGH), wide(&BEFORE_LOW), wide(&HERE_HIGH));
-        let (w_c0_e0, w_f0) = (wide(&WEIGHTS_C0_E0), wide(&WEIGHTS_F0));
+        let (w_a, w_b) = (wide(&WEIGHTS_80_C0), wide(&WEIGHTS_E0_F0));
         let nibble = _mm512_set1_epi8(0x0F);
         let zero = _mm512_setzero_si512();
-        let mut high_bytes = 0u64;
-        // u64 lanes: >= C0, >= E0, >= F0.
-        let mut sums = [zero; 3];
-        let mut done = 0;
+        let mut sums: Widened<__m512i> = [zero; 4];
+        // SAFETY (for every `add` and load below): as in the AVX2 kernel.
+        let end = unsafe { p.add(chunks * CHUNK) };
+        let mut at = p;
         let mut written = 0;
-        while done < chunks && written < found.len() {
-            let mut c0_e0 = zero;
-            let mut f0 = zero;
-            let rounds = (chunks - done).min(AVX512_ROUNDS);
-            for _ in 0..rounds {
-                // SAFETY: chunk `done` and the 3 bytes before it are readable (the
-                // caller's contract).
-                let at = unsafe { p.add(done * CHUNK) };
+        while at < end {
+            let left = (end as usize - at as usize) / CHUNK;
+            let round_end = unsafe { at.add(left.min(AVX512_ROUNDS) * CHUNK) };
+            let (mut a, mut b) = (zero, zero);
+            let mut full = false;
+            while at < round_end {
                 let here = unsafe { _mm512_loadu_si512(at.cast()) };
                 _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(PREFETCH).cast());
-                done += 1;
-                let high = _mm512_movepi8_mask(here);
-                // SAFETY: as above.
-                if high == 0 && unsafe { settled_before(at) } {
+                if _mm512_movepi8_mask(here) == 0 && unsafe { settled_before(at) } {
+                    at = unsafe { at.add(CHUNK) };
+                    while at < end {
+                        let here = unsafe { _mm512_loadu_si512(at.cast()) };
+                        _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(PREFETCH).cast());
+                        if _mm512_movepi8_mask(here) != 0 {
+                            break;
+                        }
+                        at = unsafe { at.add(CHUNK) };
+                    }
                     continue;
                 }
-                high_bytes += high.count_ones() as u64;
                 let here_high = _mm512_and_si512(_mm512_srli_epi16::<4>(here), nibble);
-                c0_e0 = _mm512_add_epi8(c0_e0, _mm512_shuffle_epi8(w_c0_e0, here_high));
-                f0 = _mm512_add_epi8(f0, _mm512_shuffle_epi8(w_f0, here_high));
-                // SAFETY: as above: the loads start 1 to 3 bytes before the chunk.
+                a = _mm512_add_epi8(a, _mm512_shuffle_epi8(w_a, here_high));
+                b = _mm512_add_epi8(b, _mm512_shuffle_epi8(w_b, here_high));
                 let (b1, b2, b3) = unsafe {
                     (
                         _mm512_loadu_si512(at.sub(1).cast()),
@@ -643,22 +698,31 @@ mod x86 {
                     _mm512_set1_epi8(0x80u8 as i8),
                 );
                 let flagged = _mm512_test_epi8_mask(errors, errors);
-                // Written always, kept only if not 0: on corrupted text whether a chunk has
-                // errors is a coin toss, and a mispredicted branch costs more than the store.
-                found[written] = (done - 1, flagged);
-                written += (flagged != 0) as usize;
-                if written == found.len() {
-                    break;
+                at = unsafe { at.add(CHUNK) };
+                if flagged != 0 {
+                    found[written] = (index_before(p, at), flagged);
+                    written += 1;
+                    if written == found.len() {
+                        full = true;
+                        break;
+                    }
                 }
             }
-            let low_field = _mm512_and_si512(c0_e0, nibble);
-            let high_field = _mm512_and_si512(_mm512_srli_epi16::<4>(c0_e0), nibble);
-            for (sum, counter) in sums.iter_mut().zip([low_field, high_field, f0]) {
-                *sum = _mm512_add_epi64(*sum, _mm512_sad_epu8(counter, zero));
+            for (sum, v) in sums.iter_mut().zip([
+                a,
+                _mm512_and_si512(a, nibble),
+                b,
+                _mm512_and_si512(b, nibble),
+            ]) {
+                *sum = _mm512_add_epi64(*sum, _mm512_sad_epu8(v, zero));
+            }
+            if full {
+                break;
             }
         }
         let totals = sums.map(|s| _mm512_reduce_add_epi64(s) as u64);
-        add_counts(leads, done, high_bytes, totals);
+        let done = (at as usize - p as usize) / CHUNK;
+        add_counts(leads, done, totals);
         (done, written)
     }
 }
@@ -848,6 +912,64 @@ pub(super) mod tests {
         #[test]
         fn kernels_equal_the_method_and_decoding(bytes in input()) {
             check_kernel(&bytes);
+        }
+    }
+
+    #[test]
+    fn counters_hold_the_densest_text() {
+        // Every 4th byte a 4-byte lead, in the same byte lanes chunk after chunk: the most a
+        // lane counter gains between two widenings. Then 2- and 3-byte text, and each with
+        // errors that end calls early.
+        for unit in [
+            "\u{10000}",
+            "\u{10FFFF}",
+            "\u{E9}",
+            "\u{20AC}",
+            "a\u{E9}\u{20AC}\u{10000}",
+        ] {
+            for bytes in [
+                unit.repeat(4096).into_bytes(),
+                (unit.repeat(300) + "\u{FF}").repeat(8).into_bytes(),
+            ] {
+                for level in Level::available() {
+                    assert_eq!(
+                        kernel_view(level, &bytes, 0),
+                        reference(&bytes, 0),
+                        "{level:?} {unit}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Up to 8 KiB: stretches of [`input`] between runs of ASCII up to 1 KiB long, so that
+    /// a call spans many rounds of the counters, and ASCII runs start and end anywhere in
+    /// them.
+    fn long_input() -> impl Strategy<Value = Vec<u8>> {
+        let ascii_run = (0..1024usize).prop_map(|n| vec![b'.'; n]);
+        proptest::collection::vec((input(), ascii_run), 1..16).prop_map(|parts| {
+            let mut bytes = Vec::new();
+            for (text, run) in parts {
+                bytes.extend_from_slice(&text);
+                bytes.extend_from_slice(&run);
+            }
+            bytes.truncate(8192);
+            bytes
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        #[test]
+        fn kernels_equal_the_method_over_many_rounds(bytes in long_input()) {
+            for level in Level::available() {
+                for shift in [0, 5, 63] {
+                    let (flags, leads) = kernel_view(level, &bytes, shift);
+                    let (want_flags, want_leads) = reference(&bytes, shift);
+                    prop_assert_eq!(flags, want_flags, "{:?} shift {}", level, shift);
+                    prop_assert_eq!(leads, want_leads, "{:?} shift {}", level, shift);
+                }
+            }
         }
     }
 
