@@ -21,6 +21,13 @@
 //!   ([`Tables::plain_run`]; checked at start-up, so the copy is still a replay of the
 //!   entries).
 //!
+//! - without colour, a row with the 3 bytes after it in the input is printed by
+//!   [`plain_units`]: the same table entries, each copy of a fixed size to an offset masked
+//!   into a fixed-size array (no bounds to check), each unit's marks copied to their column
+//!   of the marker line ([`super::Marks`]) whether it is an error or not (no branch: on
+//!   random bytes every other unit is one), and runs of plain bytes looked for only on
+//!   rows that have a run of 4.
+//!
 //! So the fast path prints no cell of its own making: it replays renderings of the view's
 //! cells. Without colour, a unit cut by a row edge is printed from [`Tables::cuts`], the
 //! class lane of every part of every shape, rendered by the reference cell methods, and
@@ -34,8 +41,8 @@
 use std::ops::Range;
 
 use super::{
-    switch_indexed as switch, Format, Palette, Pane, Printer, StyleId, Writer, HEX_SPACE, PLAIN,
-    PUT_SLACK,
+    switch_indexed as switch, Format, Palette, Pane, Printer, StyleId, Writer, HEX_SPACE,
+    MARKS_ROOM, PANE_ROOM, PLAIN, PUT_SLACK,
 };
 use crate::decode::{shape_utf8_at, Dialect, ErrorKind, Shape, Unit, UnitKind};
 use crate::view::glyph::InlineGlyph;
@@ -79,6 +86,11 @@ struct UnitCells {
     kind: ErrorKind,
     /// Whether the text is a multi-byte scalar's, found by value in [`Tables::scalars`].
     by_value: bool,
+    /// Without colour, the unit's marks on the marker line and spaces after them (all
+    /// spaces if it is no error), as [`Printer::error`] marks them; the bit of its kind
+    /// ([`ErrorKind::index`]), or 0 if it is no error.
+    marks: [u8; 16],
+    kind_bit: u32,
 }
 
 /// Units that are not ASCII are found at `ASCII + tag * SHAPE_LENS + len`.
@@ -114,14 +126,14 @@ impl Scalar {
 
 /// The rendered cells of every kind of unit, for one [`Format`].
 pub(super) struct Tables {
-    units: Box<[UnitCells; UNITS]>,
+    units: [UnitCells; UNITS],
     /// Scalars' glyphs and text, in sets of two slots chosen by a hash of their bytes as a
     /// little-endian `u32` (`u32::MAX` is no scalar's, so it marks an empty slot); the
     /// first slot of a set holds the scalar most recently rendered.
     scalars: Vec<[Scalar; 2]>,
     /// The shape of a unit, by [`shape_index`]: the index of its cells in `units` times 8,
     /// plus its length.
-    shapes: Box<[u16; SHAPES]>,
+    shapes: [u16; SHAPES],
     /// [`second_class`] of every byte.
     second: [u8; 256],
     /// The printer that renders a table entry (with no tables of its own).
@@ -144,19 +156,19 @@ const CUTS: usize = 5;
 impl Tables {
     pub(super) fn new(format: &Format) -> Tables {
         let mut tables = Tables {
-            units: Box::new(
-                [UnitCells {
-                    hex_first: PLAIN,
-                    hex_rest: PLAIN,
-                    class: Run::EMPTY,
-                    text: Run::EMPTY,
-                    error: false,
-                    kind: ErrorKind::InvalidByte,
-                    by_value: false,
-                }; UNITS],
-            ),
+            units: [UnitCells {
+                hex_first: PLAIN,
+                hex_rest: PLAIN,
+                class: Run::EMPTY,
+                text: Run::EMPTY,
+                error: false,
+                kind: ErrorKind::InvalidByte,
+                by_value: false,
+                marks: [b' '; 16],
+                kind_bit: 0,
+            }; UNITS],
             scalars: vec![[Scalar::empty(); 2]; SCALAR_SETS],
-            shapes: Box::new([0; SHAPES]),
+            shapes: [0; SHAPES],
             second: std::array::from_fn(|b| second_class(b as u8)),
             scratch: Box::new(Printer::new(format)),
             plain_from: 0,
@@ -250,6 +262,20 @@ impl Tables {
         }
     }
 
+    /// Which bytes of `block` are plain bytes ([`Tables::find_plain_bytes`]), as bits.
+    #[inline(always)]
+    fn plain_bytes(&self, block: [u8; 8]) -> u64 {
+        const TOP: u64 = 0x8080_8080_8080_8080;
+        let w = u64::from_le_bytes(block);
+        let low = w & !TOP;
+        let at_least_lo = low.wrapping_add(self.plain_from) & TOP;
+        let at_least_7f = low.wrapping_add(0x0101_0101_0101_0101) & TOP;
+        let on = (self.plain_from != 0) as u64 * TOP;
+        let plain = (at_least_lo & !at_least_7f & !(w & TOP) & on) >> 7;
+        // A 0 or 1 in each byte, gathered into the top byte.
+        plain.wrapping_mul(0x0102_0408_1020_4080) >> 56
+    }
+
     /// How many of the first bytes of `block` (up to 8) are plain bytes, as found by
     /// [`Tables::find_plain_bytes`]; 0 if there are none.
     #[inline(always)]
@@ -299,6 +325,19 @@ impl Tables {
         p.row = None;
         p.cells = 0;
         p.error_count = 0;
+        let mut marks = [b' '; 16];
+        if let UnitKind::Error(kind) = unit.kind {
+            // The reference printer's marks for a span of this unit, spaces after them.
+            let mut marker = super::Marks::new(unit.len as usize);
+            let span = ErrorSpan {
+                col: 0,
+                len: unit.len as usize,
+                kind,
+                head: true,
+            };
+            marker.mark(&p.palette, &span);
+            marks.copy_from_slice(&marker.line.bytes[..16]);
+        }
         UnitCells {
             hex_first: shown(hex_first),
             hex_rest: shown(hex_rest),
@@ -307,6 +346,8 @@ impl Tables {
             error: unit.is_error(),
             kind: unit.error_kind().unwrap_or(ErrorKind::InvalidByte),
             by_value: unit.len > 1 && !unit.is_error(),
+            marks,
+            kind_bit: unit.error_kind().map_or(0, |kind| 1 << kind.index()),
         }
     }
 
@@ -485,30 +526,38 @@ pub(super) fn print<const COLOR: bool>(
             p.hex.bytes.len = hex.len;
         }
         loop {
-            let mut lanes = Lanes::of(p);
-            while at < row_end {
-                if let Some(block) = bytes.get(at..at + 8).and_then(|b| b.try_into().ok()) {
-                    let k = tables.plain_run(block).min(row_end - at);
-                    if k > 0 && at >= row {
-                        lanes.plain_run::<COLOR>(tables, block, k);
-                        at += k;
-                        continue;
+            if let (false, true, Some(Ok(ahead))) = (
+                COLOR,
+                width <= 32,
+                bytes.get(row..row + AHEAD).map(<&[u8; AHEAD]>::try_from),
+            ) {
+                at = plain_units(p, tables, bytes, ahead, at, row, row_end);
+            } else {
+                let mut lanes = Lanes::of(p);
+                while at < row_end {
+                    if let Some(block) = bytes.get(at..at + 8).and_then(|b| b.try_into().ok()) {
+                        let k = tables.plain_run(block).min(row_end - at);
+                        if k > 0 && at >= row {
+                            lanes.plain_run::<COLOR>(tables, block, k);
+                            at += k;
+                            continue;
+                        }
                     }
+                    let Some(&[b0, b1, b2, b3]) = bytes.get(at..at + 4) else {
+                        break;
+                    };
+                    let quad = [b0, b1, b2, b3];
+                    let shape = tables.shapes[shape_index(&tables.second, quad)];
+                    let n = (shape & 7) as usize;
+                    if !((at >= row) & (at + n <= row_end)) {
+                        break;
+                    }
+                    let key = (shape >> 3) as usize & (UNITS - 1);
+                    lanes.whole::<COLOR>(tables, bytes, at, quad, key, n, at - row);
+                    at += n;
                 }
-                let Some(&[b0, b1, b2, b3]) = bytes.get(at..at + 4) else {
-                    break;
-                };
-                let quad = [b0, b1, b2, b3];
-                let shape = tables.shapes[shape_index(&tables.second, quad)];
-                let n = (shape & 7) as usize;
-                if !((at >= row) & (at + n <= row_end)) {
-                    break;
-                }
-                let key = (shape >> 3) as usize & (UNITS - 1);
-                lanes.whole::<COLOR>(tables, bytes, at, quad, key, n, at - row);
-                at += n;
+                lanes.settle();
             }
-            lanes.settle();
             if at >= row_end {
                 break;
             }
@@ -544,6 +593,123 @@ pub(super) fn print<const COLOR: bool>(
     }
 }
 
+/// Bytes from the start of a row that [`plain_units`] looks at: a row of at most 32 and
+/// the 3 after it that its last unit may take, read in blocks of 8.
+const AHEAD: usize = 64;
+
+/// Bytes of a pane, and of [`super::Marks::line`], that [`plain_units`] indexes: at
+/// offsets masked to `PANE_MASK`, so the compiler can see every copy in bounds (the mask
+/// changes no offset: a row's panes hold far less).
+const PANE_MASK: usize = 4095;
+const _: () = assert!(PANE_MASK + 1 + 64 <= PANE_ROOM && 3 * 32 + 32 <= MARKS_ROOM);
+
+/// The whole units without colour of the row `row..row_end` from `at` (on the row), as
+/// [`Lanes::whole`] and [`Lanes::plain_run`] print them, until one crosses the row's end;
+/// returns where it stopped. `ahead` is the row and what follows it (the input goes on).
+///
+/// The loop is [`Lanes`]'s with less in it: the hex digits are printed already, every
+/// copy is a fixed size to a masked offset of a fixed-size array, every unit (error or
+/// not) copies its marks to the marker line, and on a row with no run of 4 plain bytes
+/// (most rows of random bytes) the runs are not looked for: a plain byte is then a unit
+/// of its own, from the same table entries.
+#[inline(always)]
+fn plain_units(
+    p: &mut Printer,
+    tables: &mut Tables,
+    bytes: &[u8],
+    ahead: &[u8; AHEAD],
+    at: usize,
+    row: usize,
+    row_end: usize,
+) -> usize {
+    let mut runs = 0;
+    for (i, block) in ahead.chunks_exact(8).take(4).enumerate() {
+        let block: [u8; 8] = block.try_into().unwrap_or([0; 8]);
+        runs |= tables.plain_bytes(block) << (8 * i);
+    }
+    let row_len = row_end - row;
+    runs &= (1u64 << row_len) - 1;
+    if runs & runs >> 1 & runs >> 2 & runs >> 3 != 0 {
+        plain_loop::<true>(p, tables, bytes, ahead, at, row, row_len)
+    } else {
+        plain_loop::<false>(p, tables, bytes, ahead, at, row, row_len)
+    }
+}
+
+#[inline(always)]
+fn plain_loop<const RUNS: bool>(
+    p: &mut Printer,
+    tables: &mut Tables,
+    bytes: &[u8],
+    ahead: &[u8; AHEAD],
+    at: usize,
+    row: usize,
+    row_len: usize,
+) -> usize {
+    let Some(mut i) = at.checked_sub(row) else {
+        return at;
+    };
+    let (Some(class), Some(text), Some(marker)) = (
+        fixed::<{ PANE_MASK + 65 }>(&mut p.class.bytes.bytes),
+        fixed::<{ PANE_MASK + 65 }>(&mut p.text.bytes.bytes),
+        fixed::<MARKS_ROOM>(&mut p.marks.line.bytes),
+    ) else {
+        return at;
+    };
+    let (mut cl, mut tl) = (p.class.bytes.len, p.text.bytes.len);
+    let (mut seen, mut named, mut order) = (p.marks.seen, p.marks.named, p.marks.order);
+    while i < row_len {
+        let i5 = i & 31;
+        if RUNS {
+            let block: [u8; 8] = ahead[i5..i5 + 8].try_into().unwrap_or([0; 8]);
+            let k = tables.plain_run(block).min(row_len - i);
+            if k > 0 {
+                class[cl & PANE_MASK..][..8].copy_from_slice(&tables.plain_class);
+                text[tl & PANE_MASK..][..8].copy_from_slice(&block);
+                (cl, tl, i) = (cl + k, tl + k, i + k);
+                continue;
+            }
+        }
+        let quad: [u8; 4] = ahead[i5..i5 + 4].try_into().unwrap_or([0; 4]);
+        let shape = tables.shapes[shape_index(&tables.second, quad)];
+        let n = (shape & 7) as usize;
+        if i + n > row_len {
+            break;
+        }
+        let cells = &tables.units[(shape >> 3) as usize & (UNITS - 1)];
+        class[cl & PANE_MASK..][..RUN].copy_from_slice(&cells.class.bytes);
+        cl += cells.class.len as usize;
+        marker[3 * i5..][..16].copy_from_slice(&cells.marks);
+        let bit = cells.kind_bit;
+        order[named & 15] = cells.kind.index() as u8;
+        named += (bit & !seen != 0) as usize;
+        seen |= bit;
+        // Only a multi-byte scalar's text depends on more than its shape.
+        let run = if cells.by_value {
+            let raw = u32::from_le_bytes(quad) & KEEP[n];
+            let at = row + i;
+            &tables
+                .scalar(raw, || Dialect::Utf8.decode_at(bytes, at))
+                .text
+        } else {
+            &cells.text
+        };
+        text[tl & PANE_MASK..][..RUN].copy_from_slice(&run.bytes);
+        tl += run.len as usize;
+        i += n;
+    }
+    (p.class.bytes.len, p.text.bytes.len) = (cl, tl);
+    (p.marks.seen, p.marks.named, p.marks.order) = (seen, named, order);
+    p.cells = i;
+    row + i
+}
+
+/// The first `N` bytes of `buf` as an array, if it has them.
+#[inline(always)]
+fn fixed<const N: usize>(buf: &mut [u8]) -> Option<&mut [u8; N]> {
+    buf.get_mut(..N)?.try_into().ok()
+}
+
 /// The panes of the current row, borrowed from the printer while units are printed from
 /// the tables: lengths and styles in locals, so nothing is reloaded between writes.
 struct Lanes<'a> {
@@ -555,10 +721,16 @@ struct Lanes<'a> {
     errors: &'a mut [ErrorSpan],
     error_count: usize,
     cells: usize,
+    /// Without colour, the marker line and the kinds on it ([`super::Marks`]).
+    marker: &'a mut [u8],
+    seen: u32,
+    order: [u8; 16],
+    named: usize,
     /// Where the state goes back to.
     back: [&'a mut usize; 3],
     back_styles: [&'a mut StyleId; 3],
     back_counts: [&'a mut usize; 2],
+    back_marks: (&'a mut u32, &'a mut [u8; 16], &'a mut usize),
 }
 
 impl<'a> Lanes<'a> {
@@ -584,6 +756,11 @@ impl<'a> Lanes<'a> {
             error_count: p.error_count,
             cells: p.cells,
             errors: &mut p.errors[..],
+            marker: &mut p.marks.line.bytes[..],
+            seen: p.marks.seen,
+            order: p.marks.order,
+            named: p.marks.named,
+            back_marks: (&mut p.marks.seen, &mut p.marks.order, &mut p.marks.named),
             back: [
                 &mut p.hex.bytes.len,
                 &mut p.class.bytes.len,
@@ -603,6 +780,8 @@ impl<'a> Lanes<'a> {
         (*a, *b, *c) = (self.styles[0], self.styles[1], self.styles[2]);
         let [errors, cells] = self.back_counts;
         (*errors, *cells) = (self.error_count, self.cells);
+        let (seen, order, named) = self.back_marks;
+        (*seen, *order, *named) = (self.seen, self.order, self.named);
     }
 
     /// The first `k` bytes of `block`, plain bytes on the row ([`Tables::plain_run`]): their
@@ -654,13 +833,22 @@ impl<'a> Lanes<'a> {
             self.hex.put(&rest, 3 * (n - 1));
         }
         put_run::<COLOR>(palette, &mut self.class, &mut self.styles[1], &cells.class);
-        self.errors[self.error_count] = ErrorSpan {
-            col,
-            len: n,
-            kind: cells.kind,
-            head: true,
-        };
-        self.error_count += cells.error as usize;
+        if COLOR {
+            self.errors[self.error_count] = ErrorSpan {
+                col,
+                len: n,
+                kind: cells.kind,
+                head: true,
+            };
+            self.error_count += cells.error as usize;
+        } else {
+            // Without a branch: on random bytes, every other unit is an error.
+            self.marker[3 * col..3 * col + 16].copy_from_slice(&cells.marks);
+            let bit = cells.kind_bit;
+            self.order[self.named & 15] = cells.kind.index() as u8;
+            self.named += (bit & !self.seen != 0) as usize;
+            self.seen |= bit;
+        }
         self.cells += n;
         // Only a multi-byte scalar's text depends on more than its shape.
         let text = if cells.by_value {
