@@ -546,7 +546,7 @@ struct Palette {
     names: [([u8; 32], usize); 9],
     /// The names again as listed without colour: first, or after another with `, `, at
     /// `[kind][listed after another]`.
-    listed_names: [[([u8; 32], usize); 2]; 9],
+    listed_names: [[([u8; 32], usize); 2]; 16],
     letters: [u8; 9],
     /// The marks of an error span, at `2 * kind + head`: its kind's letter and `^` (or `~~`
     /// if it is continued from the row above), then tildes; a span of `n` bytes keeps the
@@ -639,7 +639,7 @@ impl Palette {
                 fixed(format!("{} {}", view::error_letter(kind), kind.name()).as_bytes())
             }),
             listed_names: std::array::from_fn(|i| {
-                let kind = ErrorKind::ALL[i];
+                let kind = ErrorKind::ALL[i.min(8)];
                 let name = format!("{} {}", view::error_letter(kind), kind.name());
                 [
                     fixed(name.as_bytes()),
@@ -1108,8 +1108,13 @@ impl Printer {
             a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1], b' ', b' ', 0, 0, 0, 0, 0, 0,
         ]);
         let mut at = 10;
+        let short = width <= 16 && lens.iter().all(|&n| n <= 64);
         for (pane, gap) in [(&self.hex, 1), (&self.class, 2), (&self.text, 0)] {
-            put_at::<128>(line, at, pane.bytes.head());
+            if short {
+                put_at::<64>(line, at, pane.bytes.head());
+            } else {
+                put_at::<128>(line, at, pane.bytes.head());
+            }
             at += pane.bytes.len;
             put_at::<2>(line, at, b"  ");
             at += gap;
@@ -1123,10 +1128,14 @@ impl Printer {
         if marks.seen != 0 {
             put_at::<16>(line, at, &[b' '; 16]);
             at += 10;
-            put_at::<128>(line, at, marks.line.head());
+            if width <= 16 {
+                put_at::<64>(line, at, marks.line.head());
+            } else {
+                put_at::<128>(line, at, marks.line.head());
+            }
             at += 3 * width + 1;
             for (i, &kind) in marks.order[..marks.named.min(16)].iter().enumerate() {
-                let (name, len) = &self.palette.listed_names[kind as usize % 9][(i > 0) as usize];
+                let (name, len) = &self.palette.listed_names[kind as usize & 15][(i > 0) as usize];
                 put_at::<32>(line, at, name);
                 at += len;
             }

@@ -21,12 +21,16 @@
 //!   ([`Tables::plain_run`]; checked at start-up, so the copy is still a replay of the
 //!   entries).
 //!
-//! - without colour, a row with the 3 bytes after it in the input is printed by
-//!   [`plain_units`]: the same table entries, each copy of a fixed size to an offset masked
-//!   into a fixed-size array (no bounds to check), each unit's marks copied to their column
-//!   of the marker line ([`super::Marks`]) whether it is an error or not (no branch: on
-//!   random bytes every other unit is one), and runs of plain bytes looked for only on
-//!   rows that have a run of 4.
+//! - without colour, a unit's marks are copied to their column of the marker line
+//!   ([`super::Marks`]) whether it is an error or not (no branch: on random bytes every
+//!   other unit is one), and runs of plain bytes are looked for only on rows that have a
+//!   run of 4 ([`plain_units_into`]); every copy is of a size known when compiled, to an
+//!   offset masked into a fixed-size array, so none needs a bounds check;
+//! - without colour, a whole row of 8, 16 or 32 bytes that starts with a unit and has no
+//!   unit crossing its end (and 3 bytes after it in the input) is printed straight into
+//!   the output with its marker line ([`plain_row`]), not through the panes and
+//!   [`Printer::end_row`]; the shape of a unit comes from [`Tables::short_shapes`] (first
+//!   byte and class of the second) where that is all it depends on.
 //!
 //! So the fast path prints no cell of its own making: it replays renderings of the view's
 //! cells. Without colour, a unit cut by a row edge is printed from [`Tables::cuts`], the
@@ -41,8 +45,8 @@
 use std::ops::Range;
 
 use super::{
-    switch_indexed as switch, Format, Palette, Pane, Printer, StyleId, Writer, HEX_SPACE,
-    MARKS_ROOM, PANE_ROOM, PLAIN, PUT_SLACK,
+    put_at, switch_indexed as switch, Format, Palette, Pane, Printer, StyleId, Writer, HEX_SPACE,
+    MARKS_ROOM, PANE_ROOM, PLAIN, PUT_SLACK, ROW_MASK, ROW_ROOM,
 };
 use crate::decode::{shape_utf8_at, Dialect, ErrorKind, Shape, Unit, UnitKind};
 use crate::view::glyph::InlineGlyph;
@@ -136,6 +140,10 @@ pub(super) struct Tables {
     shapes: [u16; SHAPES],
     /// [`second_class`] of every byte.
     second: [u8; 256],
+    /// The entry of `shapes` by [`short_shape_index`], the first byte and the class of the
+    /// second, where that is all it depends on and the text does not depend on the value
+    /// (most units of random bytes: one byte); else [`LOOK_FURTHER`].
+    short_shapes: [u16; SHORT_SHAPES],
     /// The printer that renders a table entry (with no tables of its own).
     scratch: Box<Printer>,
     /// Runs of plain ASCII, see [`Tables::plain_run`]: added to each byte of 8 to set its
@@ -170,6 +178,7 @@ impl Tables {
             scalars: vec![[Scalar::empty(); 2]; SCALAR_SETS],
             shapes: [0; SHAPES],
             second: std::array::from_fn(|b| second_class(b as u8)),
+            short_shapes: [LOOK_FURTHER; SHORT_SHAPES],
             scratch: Box::new(Printer::new(format)),
             plain_from: 0,
             plain_class: [0; 8],
@@ -230,6 +239,16 @@ impl Tables {
                 }
             }
         }
+        for (i, short) in tables.short_shapes.iter_mut().enumerate() {
+            let entry = |more| tables.shapes[i << 2 | more];
+            let same = (1..4).all(|more| entry(more) == entry(0));
+            let by_value = tables.units[(entry(0) >> 3) as usize].by_value;
+            *short = if same && !by_value {
+                entry(0)
+            } else {
+                LOOK_FURTHER
+            };
+        }
         tables
     }
 
@@ -262,7 +281,19 @@ impl Tables {
         }
     }
 
-    /// Which bytes of `block` are plain bytes ([`Tables::find_plain_bytes`]), as bits.
+    /// The entry of [`Tables::shapes`] for the unit starting with `quad`, from
+    /// [`Tables::short_shapes`] where it has it.
+    #[inline(always)]
+    fn shape(&self, quad: [u8; 4]) -> u16 {
+        let shape = self.short_shapes[short_shape_index(&self.second, quad)];
+        if shape & LOOK_FURTHER != 0 {
+            return self.shapes[shape_index(&self.second, quad)];
+        }
+        shape
+    }
+
+    /// Which bytes of `block` are plain bytes ([`Tables::find_plain_bytes`]): their top
+    /// bits set, the rest 0.
     #[inline(always)]
     fn plain_bytes(&self, block: [u8; 8]) -> u64 {
         const TOP: u64 = 0x8080_8080_8080_8080;
@@ -271,9 +302,7 @@ impl Tables {
         let at_least_lo = low.wrapping_add(self.plain_from) & TOP;
         let at_least_7f = low.wrapping_add(0x0101_0101_0101_0101) & TOP;
         let on = (self.plain_from != 0) as u64 * TOP;
-        let plain = (at_least_lo & !at_least_7f & !(w & TOP) & on) >> 7;
-        // A 0 or 1 in each byte, gathered into the top byte.
-        plain.wrapping_mul(0x0102_0408_1020_4080) >> 56
+        at_least_lo & !at_least_7f & !(w & TOP) & on
     }
 
     /// How many of the first bytes of `block` (up to 8) are plain bytes, as found by
@@ -498,9 +527,44 @@ pub(super) fn print<const COLOR: bool>(
     }
     let width = p.format.width;
     let mut at = Dialect::Utf8.unit_containing(bytes, start).start;
+    let mut scratch = Scratch {
+        ahead: [0; AHEAD],
+        text: [0; LANE_ROOM],
+        marker: [b' '; MARKER_ROOM],
+    };
     let mut row = start;
     while row < end {
         let row_end = (row + width).min(end);
+        if let (false, true, Some(Ok(ahead))) = (
+            COLOR,
+            at == row && row_end == row + width,
+            bytes.get(row..row + AHEAD).map(<&[u8; AHEAD]>::try_from),
+        ) {
+            scratch.ahead = *ahead;
+            p.end_row();
+            // Not inlined, so that its registers are its own; compiled as `print` is.
+            #[multiversion::inherit_target]
+            #[inline(never)]
+            fn row_of<const W: usize>(
+                p: &mut Printer,
+                tables: &mut Tables,
+                scratch: &mut Scratch,
+                bytes: &[u8],
+                row: usize,
+            ) -> bool {
+                plain_row::<W>(p, tables, scratch, bytes, row)
+            }
+            let done = match width {
+                8 => row_of::<8>(p, tables, &mut scratch, bytes, row),
+                16 => row_of::<16>(p, tables, &mut scratch, bytes, row),
+                32 => row_of::<32>(p, tables, &mut scratch, bytes, row),
+                _ => false,
+            };
+            if done {
+                (at, row) = (row_end, row_end);
+                continue;
+            }
+        }
         p.row(row as u64, row_end - row);
         if !COLOR {
             // Without colour the hex pane does not depend on the units.
@@ -531,7 +595,8 @@ pub(super) fn print<const COLOR: bool>(
                 width <= 32,
                 bytes.get(row..row + AHEAD).map(<&[u8; AHEAD]>::try_from),
             ) {
-                at = plain_units(p, tables, bytes, ahead, at, row, row_end);
+                scratch.ahead = *ahead;
+                at = plain_units(p, tables, &mut scratch, bytes, at, row, row_end);
             } else {
                 let mut lanes = Lanes::of(p);
                 while at < row_end {
@@ -603,83 +668,88 @@ const AHEAD: usize = 64;
 const PANE_MASK: usize = 4095;
 const _: () = assert!(PANE_MASK + 1 + 64 <= PANE_ROOM && 3 * 32 + 32 <= MARKS_ROOM);
 
-/// The whole units without colour of the row `row..row_end` from `at` (on the row), as
-/// [`Lanes::whole`] and [`Lanes::plain_run`] print them, until one crosses the row's end;
-/// returns where it stopped. `ahead` is the row and what follows it (the input goes on).
-///
-/// The loop is [`Lanes`]'s with less in it: the hex digits are printed already, every
-/// copy is a fixed size to a masked offset of a fixed-size array, every unit (error or
-/// not) copies its marks to the marker line, and on a row with no run of 4 plain bytes
-/// (most rows of random bytes) the runs are not looked for: a plain byte is then a unit
-/// of its own, from the same table entries.
-#[inline(always)]
-fn plain_units(
-    p: &mut Printer,
-    tables: &mut Tables,
-    bytes: &[u8],
-    ahead: &[u8; AHEAD],
-    at: usize,
-    row: usize,
-    row_end: usize,
-) -> usize {
-    let mut runs = 0;
-    for (i, block) in ahead.chunks_exact(8).take(4).enumerate() {
-        let block: [u8; 8] = block.try_into().unwrap_or([0; 8]);
-        runs |= tables.plain_bytes(block) << (8 * i);
-    }
-    let row_len = row_end - row;
-    runs &= (1u64 << row_len) - 1;
-    if runs & runs >> 1 & runs >> 2 & runs >> 3 != 0 {
-        plain_loop::<true>(p, tables, bytes, ahead, at, row, row_len)
-    } else {
-        plain_loop::<false>(p, tables, bytes, ahead, at, row, row_len)
-    }
+/// What [`plain_units_into`] reads and writes, in one place on the stack of [`print`] (into
+/// which it is inlined), so that it is addressed from the stack pointer rather than from
+/// pointers the loop would have to keep in registers: the row and the bytes after it, the
+/// class lane and text of its units (`LANE_MASK + 1` bytes are more than a row of 32 takes,
+/// at most 4 bytes each a byte), and its marker line.
+struct Scratch {
+    ahead: [u8; AHEAD],
+    text: [u8; LANE_ROOM],
+    marker: [u8; MARKER_ROOM],
 }
 
+const LANE_MASK: usize = 255;
+const LANE_ROOM: usize = LANE_MASK + 1 + RUN;
+/// The marker line of a row of 32 bytes, and a copy of 16 at its last column.
+const MARKER_ROOM: usize = 128;
+const _: () = assert!(MARKER_ROOM >= 3 * 31 + 16 && MARKER_ROOM + 32 <= MARKS_ROOM);
+
+/// The kinds of error on a row so far, as [`super::Marks`] keeps them.
+#[derive(Clone, Copy)]
+struct Kinds {
+    seen: u32,
+    named: usize,
+    order: [u8; 16],
+}
+
+/// Whether a row of plain bytes has a run of 4 (within a block of 8: a run across blocks is
+/// missed, which is only slower).
 #[inline(always)]
-fn plain_loop<const RUNS: bool>(
-    p: &mut Printer,
+fn has_runs(tables: &Tables, ahead: &[u8; AHEAD], row_len: usize) -> bool {
+    let mut runs = 0;
+    for block in ahead.chunks_exact(8).take(row_len.div_ceil(8)) {
+        let plain = tables.plain_bytes(block.try_into().unwrap_or([0; 8]));
+        runs |= plain & plain >> 8 & plain >> 16 & plain >> 24;
+    }
+    runs != 0
+}
+
+/// The whole units without colour from column `i` of the row `row` of `row_len` bytes
+/// (the bytes in `scratch.ahead`), until one crosses the row's end: the class lane into
+/// `class` at `*cl` (offsets masked to `MASK`), the text into `scratch.text` at `*tl`, the
+/// marks into `scratch.marker` and the kinds into `kinds`. Returns where it stopped.
+#[allow(clippy::too_many_arguments)] // inlined into its two callers
+#[inline(always)]
+fn plain_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
     tables: &mut Tables,
+    scratch: &mut Scratch,
     bytes: &[u8],
-    ahead: &[u8; AHEAD],
-    at: usize,
     row: usize,
+    mut i: usize,
     row_len: usize,
+    class: &mut [u8; N],
+    (cl, tl): (&mut usize, &mut usize),
+    kinds: &mut Kinds,
 ) -> usize {
-    let Some(mut i) = at.checked_sub(row) else {
-        return at;
-    };
-    let (Some(class), Some(text), Some(marker)) = (
-        fixed::<{ PANE_MASK + 65 }>(&mut p.class.bytes.bytes),
-        fixed::<{ PANE_MASK + 65 }>(&mut p.text.bytes.bytes),
-        fixed::<MARKS_ROOM>(&mut p.marks.line.bytes),
-    ) else {
-        return at;
-    };
-    let (mut cl, mut tl) = (p.class.bytes.len, p.text.bytes.len);
-    let (mut seen, mut named, mut order) = (p.marks.seen, p.marks.named, p.marks.order);
+    let (mut c, mut t) = (*cl, *tl);
+    let Kinds {
+        mut seen,
+        mut named,
+        mut order,
+    } = *kinds;
     while i < row_len {
         let i5 = i & 31;
         if RUNS {
-            let block: [u8; 8] = ahead[i5..i5 + 8].try_into().unwrap_or([0; 8]);
+            let block: [u8; 8] = scratch.ahead[i5..i5 + 8].try_into().unwrap_or([0; 8]);
             let k = tables.plain_run(block).min(row_len - i);
             if k > 0 {
-                class[cl & PANE_MASK..][..8].copy_from_slice(&tables.plain_class);
-                text[tl & PANE_MASK..][..8].copy_from_slice(&block);
-                (cl, tl, i) = (cl + k, tl + k, i + k);
+                class[c & MASK..][..8].copy_from_slice(&tables.plain_class);
+                scratch.text[t & LANE_MASK..][..8].copy_from_slice(&block);
+                (c, t, i) = (c + k, t + k, i + k);
                 continue;
             }
         }
-        let quad: [u8; 4] = ahead[i5..i5 + 4].try_into().unwrap_or([0; 4]);
-        let shape = tables.shapes[shape_index(&tables.second, quad)];
+        let quad: [u8; 4] = scratch.ahead[i5..i5 + 4].try_into().unwrap_or([0; 4]);
+        let shape = tables.shape(quad);
         let n = (shape & 7) as usize;
         if i + n > row_len {
             break;
         }
         let cells = &tables.units[(shape >> 3) as usize & (UNITS - 1)];
-        class[cl & PANE_MASK..][..RUN].copy_from_slice(&cells.class.bytes);
-        cl += cells.class.len as usize;
-        marker[3 * i5..][..16].copy_from_slice(&cells.marks);
+        class[c & MASK..][..RUN].copy_from_slice(&cells.class.bytes);
+        c += cells.class.len as usize;
+        scratch.marker[3 * i5..][..16].copy_from_slice(&cells.marks);
         let bit = cells.kind_bit;
         order[named & 15] = cells.kind.index() as u8;
         named += (bit & !seen != 0) as usize;
@@ -694,14 +764,146 @@ fn plain_loop<const RUNS: bool>(
         } else {
             &cells.text
         };
-        text[tl & PANE_MASK..][..RUN].copy_from_slice(&run.bytes);
-        tl += run.len as usize;
+        scratch.text[t & LANE_MASK..][..RUN].copy_from_slice(&run.bytes);
+        t += run.len as usize;
         i += n;
     }
-    (p.class.bytes.len, p.text.bytes.len) = (cl, tl);
-    (p.marks.seen, p.marks.named, p.marks.order) = (seen, named, order);
+    (*cl, *tl) = (c, t);
+    *kinds = Kinds { seen, named, order };
+    i
+}
+
+/// Without colour, the units of the row at `row` from `at` (on the row) into the panes,
+/// until one crosses the row's end, through [`plain_units_into`]; returns where it stopped.
+#[inline(always)]
+fn plain_units(
+    p: &mut Printer,
+    tables: &mut Tables,
+    scratch: &mut Scratch,
+    bytes: &[u8],
+    at: usize,
+    row: usize,
+    row_end: usize,
+) -> usize {
+    let row_len = row_end - row;
+    let (Some(i), Some(class), Some(marks)) = (
+        at.checked_sub(row),
+        fixed::<{ PANE_MASK + 65 }>(&mut p.class.bytes.bytes),
+        fixed::<MARKER_ROOM>(&mut p.marks.line.bytes),
+    ) else {
+        return at;
+    };
+    scratch.marker = *marks;
+    let (mut cl, mut tl) = (p.class.bytes.len, 0);
+    let mut kinds = Kinds {
+        seen: p.marks.seen,
+        named: p.marks.named,
+        order: p.marks.order,
+    };
+    let lens = (&mut cl, &mut tl);
+    let i = if has_runs(tables, &scratch.ahead, row_len) {
+        plain_units_into::<true, { PANE_MASK + 65 }, PANE_MASK>(
+            tables, scratch, bytes, row, i, row_len, class, lens, &mut kinds,
+        )
+    } else {
+        plain_units_into::<false, { PANE_MASK + 65 }, PANE_MASK>(
+            tables, scratch, bytes, row, i, row_len, class, lens, &mut kinds,
+        )
+    };
+    *marks = scratch.marker;
+    let mut w = p.text.bytes.writer(0);
+    w.put::<LANE_ROOM>(&scratch.text, tl);
+    p.text.bytes.len = w.len;
+    p.class.bytes.len = cl;
+    (p.marks.seen, p.marks.named, p.marks.order) = (kinds.seen, kinds.named, kinds.order);
     p.cells = i;
     row + i
+}
+
+/// A whole row of `W` bytes without colour, starting with a unit (the bytes and 3 more
+/// in `scratch.ahead`), printed straight into the output with its marker line: what the
+/// panes and [`Printer::end_row`] print for it, in fewer steps (each a copy of a size
+/// known when compiled, to an offset masked into a fixed-size array). False, and nothing
+/// printed, if a unit crosses the row's end or the offset has more than 8 digits.
+#[inline(always)]
+fn plain_row<const W: usize>(
+    p: &mut Printer,
+    tables: &mut Tables,
+    scratch: &mut Scratch,
+    bytes: &[u8],
+    row: usize,
+) -> bool {
+    const { assert!(W <= 32) };
+    let Ok(offset) = u32::try_from(p.base + row as u64) else {
+        return false;
+    };
+    // A unit that crosses the row's end starts in its last 3 bytes with a shape longer
+    // than what is left (decoded from the row's start it may be part of another unit: the
+    // row is then only taken the slower way).
+    for d in 1..=3 {
+        let quad: [u8; 4] = scratch.ahead[W - d..W - d + 4].try_into().unwrap_or([0; 4]);
+        if (tables.shape(quad) & 7) as usize > d {
+            return false;
+        }
+    }
+    let start = p.out.len;
+    let Some(line) = fixed::<ROW_ROOM>(&mut p.out.writer(ROW_ROOM).bytes[start..]) else {
+        return false;
+    };
+    let [a, b, c, d] = offset.to_be_bytes().map(|byte| super::HEX[byte as usize]);
+    line[..16].copy_from_slice(&[
+        a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1], b' ', b' ', 0, 0, 0, 0, 0, 0,
+    ]);
+    for (i, &byte) in scratch.ahead[..W].iter().enumerate() {
+        line[10 + 3 * i..][..4].copy_from_slice(&HEX_SPACE[byte as usize]);
+    }
+    line[10 + 3 * W] = b' ';
+    scratch.marker = [b' '; MARKER_ROOM];
+    let (mut cl, mut tl) = (11 + 3 * W, 0);
+    let mut kinds = Kinds {
+        seen: 0,
+        named: 0,
+        order: [0; 16],
+    };
+    let lens = (&mut cl, &mut tl);
+    let i = if has_runs(tables, &scratch.ahead, W) {
+        plain_units_into::<true, ROW_ROOM, ROW_MASK>(
+            tables, scratch, bytes, row, 0, W, line, lens, &mut kinds,
+        )
+    } else {
+        plain_units_into::<false, ROW_ROOM, ROW_MASK>(
+            tables, scratch, bytes, row, 0, W, line, lens, &mut kinds,
+        )
+    };
+    if i != W {
+        return false;
+    }
+    let mut at = cl;
+    put_at::<2>(line, at, b"  ");
+    at += 2;
+    if tl <= 64 {
+        put_at::<64>(line, at, scratch.text[..64].try_into().unwrap_or(&[0; 64]));
+    } else {
+        put_at::<LANE_ROOM>(line, at, &scratch.text);
+    }
+    at += tl;
+    put_at::<1>(line, at, b"\n");
+    at += 1;
+    if kinds.seen != 0 {
+        put_at::<16>(line, at, &[b' '; 16]);
+        at += 10;
+        put_at::<MARKER_ROOM>(line, at, &scratch.marker);
+        at += 3 * W + 1;
+        for (k, &kind) in kinds.order[..kinds.named.min(16)].iter().enumerate() {
+            let (name, len) = &p.palette.listed_names[kind as usize & 15][(k > 0) as usize];
+            put_at::<32>(line, at, name);
+            at += len;
+        }
+        put_at::<1>(line, at, b"\n");
+        at += 1;
+    }
+    p.out.len += at;
+    true
 }
 
 /// The first `N` bytes of `buf` as an array, if it has them.
@@ -900,6 +1102,18 @@ fn shape_index(second: &[u8; 256], quad: [u8; 4]) -> usize {
         | continuation(quad[3]))
         & (SHAPES - 1)
 }
+
+/// Where the first byte and the class of the second of `quad` are in
+/// [`Tables::short_shapes`]: [`shape_index`] without the third and fourth bytes.
+#[inline(always)]
+fn short_shape_index(second: &[u8; 256], quad: [u8; 4]) -> usize {
+    ((quad[0] as usize) << 2 | (second[quad[1] as usize] as usize & 3)) & (SHORT_SHAPES - 1)
+}
+
+/// Entries of [`Tables::short_shapes`], and what one holds when the third or fourth byte
+/// or the value is needed.
+const SHORT_SHAPES: usize = 256 * 4;
+const LOOK_FURTHER: u16 = 1 << 15;
 
 /// The class of a second byte: 0 not a continuation byte, then `80..8F`, `90..9F` and
 /// `A0..BF`, the ranges the restricted leads (E0, ED, F0, F4) tell apart.
@@ -1168,6 +1382,41 @@ mod tests {
                 color,
                 ascii,
             })
+    }
+
+    /// Long inputs, so that most rows are printed whole by `plain_row` (a row and 3 bytes
+    /// after it in the input): random bytes, text with runs of ASCII, and both mixed, at
+    /// every width `plain_row` takes and with offsets that start rows mid-unit.
+    #[test]
+    fn whole_rows_equal_the_reference() {
+        let mut next = crate::xorshift(0x5DEE_CE66_D1CE_4E5B);
+        let text = "naïve café Ελληνικά 中文字符 😀 the data\t\u{1b}\u{301}\n".as_bytes();
+        for round in 0..24 {
+            let bytes: Vec<u8> = (0..3000)
+                .map(|i| match round % 3 {
+                    0 => next() as u8,
+                    1 => text[i % text.len()],
+                    _ if next().is_multiple_of(4) => next() as u8,
+                    _ => text[i % text.len()],
+                })
+                .collect();
+            for (width, ascii) in [(8, false), (16, false), (32, false), (16, true)] {
+                let f = Format {
+                    dialect: Dialect::Utf8,
+                    width,
+                    color: round % 2 == 1,
+                    ascii,
+                };
+                let a = next() % 40;
+                for window in [0..bytes.len() as u64, a..bytes.len() as u64 - a] {
+                    assert_eq!(
+                        fast(&bytes, window.clone(), &f),
+                        reference(&bytes, window.clone(), &f),
+                        "{f:?} {window:?}"
+                    );
+                }
+            }
+        }
     }
 
     proptest! {
