@@ -30,7 +30,11 @@
 //!   unit crossing its end (and 3 bytes after it in the input) is printed straight into
 //!   the output with its marker line ([`plain_row`]), not through the panes and
 //!   [`Printer::end_row`]; the shape of a unit comes from [`Tables::short_shapes`] (first
-//!   byte and class of the second) where that is all it depends on.
+//!   byte and class of the second) where that is all it depends on;
+//! - with colour, such a row is printed straight into the output too ([`colored_row`]):
+//!   the hex digits in place, the class lane and text in the scratch, each style switch a
+//!   copy of 32 bytes chosen by index ([`Tables::switches`]), and the marker line from the
+//!   row's spans in copies of fixed sizes ([`colored_marker_line`]).
 //!
 //! So the fast path prints no cell of its own making: it replays renderings of the view's
 //! cells. Without colour, a unit cut by a row edge is printed from [`Tables::cuts`], the
@@ -144,6 +148,11 @@ pub(super) struct Tables {
     /// second, where that is all it depends on and the text does not depend on the value
     /// (most units of random bytes: one byte); else [`LOOK_FURTHER`].
     short_shapes: [u16; SHORT_SHAPES],
+    /// [`Palette::sgr_switch`] in an array whose index can be masked (`2 * style +
+    /// changed`, see [`Tables::switch`]): each sequence (or nothing) in 32 bytes with its
+    /// length in the last, so that one copy of 32 bytes writes it (what follows it in the
+    /// copy is overwritten by what is written next).
+    switches: [[u8; 32]; SWITCHES],
     /// The printer that renders a table entry (with no tables of its own).
     scratch: Box<Printer>,
     /// Runs of plain ASCII, see [`Tables::plain_run`]: added to each byte of 8 to set its
@@ -179,6 +188,7 @@ impl Tables {
             shapes: [0; SHAPES],
             second: std::array::from_fn(|b| second_class(b as u8)),
             short_shapes: [LOOK_FURTHER; SHORT_SHAPES],
+            switches: [[0; 32]; SWITCHES],
             scratch: Box::new(Printer::new(format)),
             plain_from: 0,
             plain_class: [0; 8],
@@ -239,6 +249,11 @@ impl Tables {
                 }
             }
         }
+        let palette = &tables.scratch.palette;
+        for (switch, (sgr, len)) in tables.switches.iter_mut().zip(&palette.sgr_switch) {
+            switch[..24].copy_from_slice(sgr);
+            switch[31] = *len as u8;
+        }
         for (i, short) in tables.short_shapes.iter_mut().enumerate() {
             let entry = |more| tables.shapes[i << 2 | more];
             let same = (1..4).all(|more| entry(more) == entry(0));
@@ -279,6 +294,23 @@ impl Tables {
             self.plain_class = [class.bytes[0]; 8];
             self.plain_styles = [last.hex_first, class.first, text.first];
         }
+    }
+
+    /// Switches a pane in `*style` to `to` at `*at` of `line` (offsets masked to `MASK`):
+    /// [`switch`] without bounds to check.
+    #[inline(always)]
+    fn switch<const N: usize, const MASK: usize>(
+        &self,
+        line: &mut [u8; N],
+        at: &mut usize,
+        style: &mut StyleId,
+        to: StyleId,
+    ) {
+        let changed = (*style != to) as usize;
+        let switch = &self.switches[(2 * to as usize + changed) & (SWITCHES - 1)];
+        line[*at & MASK..][..32].copy_from_slice(switch);
+        *at += switch[31] as usize;
+        *style = to;
     }
 
     /// The entry of [`Tables::shapes`] for the unit starting with `quad`, from
@@ -530,13 +562,15 @@ pub(super) fn print<const COLOR: bool>(
     let mut scratch = Scratch {
         ahead: [0; AHEAD],
         text: [0; LANE_ROOM],
+        colored_class: [0; COLORED_ROOM],
+        colored_text: [0; COLORED_ROOM],
+        spans: [super::NO_SPAN; 64],
         marker: [b' '; MARKER_ROOM],
     };
     let mut row = start;
     while row < end {
         let row_end = (row + width).min(end);
-        if let (false, true, Some(Ok(ahead))) = (
-            COLOR,
+        if let (true, Some(Ok(ahead))) = (
             at == row && row_end == row + width,
             bytes.get(row..row + AHEAD).map(<&[u8; AHEAD]>::try_from),
         ) {
@@ -554,10 +588,24 @@ pub(super) fn print<const COLOR: bool>(
             ) -> bool {
                 plain_row::<W>(p, tables, scratch, bytes, row)
             }
-            let done = match width {
-                8 => row_of::<8>(p, tables, &mut scratch, bytes, row),
-                16 => row_of::<16>(p, tables, &mut scratch, bytes, row),
-                32 => row_of::<32>(p, tables, &mut scratch, bytes, row),
+            #[multiversion::inherit_target]
+            #[inline(never)]
+            fn colored_row_of<const W: usize>(
+                p: &mut Printer,
+                tables: &mut Tables,
+                scratch: &mut Scratch,
+                bytes: &[u8],
+                row: usize,
+            ) -> bool {
+                colored_row::<W>(p, tables, scratch, bytes, row)
+            }
+            let done = match (COLOR, width) {
+                (false, 8) => row_of::<8>(p, tables, &mut scratch, bytes, row),
+                (false, 16) => row_of::<16>(p, tables, &mut scratch, bytes, row),
+                (false, 32) => row_of::<32>(p, tables, &mut scratch, bytes, row),
+                (true, 8) => colored_row_of::<8>(p, tables, &mut scratch, bytes, row),
+                (true, 16) => colored_row_of::<16>(p, tables, &mut scratch, bytes, row),
+                (true, 32) => colored_row_of::<32>(p, tables, &mut scratch, bytes, row),
                 _ => false,
             };
             if done {
@@ -677,7 +725,17 @@ struct Scratch {
     ahead: [u8; AHEAD],
     text: [u8; LANE_ROOM],
     marker: [u8; MARKER_ROOM],
+    /// With colour: the class lane and text of a row (escapes take more room), and its
+    /// error spans.
+    colored_class: [u8; COLORED_ROOM],
+    colored_text: [u8; COLORED_ROOM],
+    spans: [ErrorSpan; 64],
 }
+
+/// A pane of a row of 32 bytes with colour takes less than `COLORED_MASK + 1` bytes: at
+/// most a unit a byte, each with a switch of at most 24 bytes and a run of 32.
+const COLORED_MASK: usize = 2047;
+const COLORED_ROOM: usize = COLORED_MASK + 1 + 64;
 
 const LANE_MASK: usize = 255;
 const LANE_ROOM: usize = LANE_MASK + 1 + RUN;
@@ -906,6 +964,270 @@ fn plain_row<const W: usize>(
     true
 }
 
+/// What [`colored_units_into`] keeps while printing the units of a row: where each pane
+/// is and the style it is in.
+struct ColoredLanes {
+    hex: usize,
+    class: usize,
+    text: usize,
+    styles: [StyleId; 3],
+    spans: usize,
+}
+
+/// [`plain_units_into`] with colour: the hex digits into `hex` at `lanes.hex` (offsets
+/// masked to `MASK`), the class lane and text into the scratch, each pane switching style
+/// as [`Lanes::whole`] and [`Lanes::plain_run`] switch it; error spans into
+/// `scratch.spans`. Returns where it stopped.
+#[allow(clippy::too_many_arguments)] // inlined into its caller
+#[inline(always)]
+fn colored_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
+    tables: &mut Tables,
+    scratch: &mut Scratch,
+    bytes: &[u8],
+    row: usize,
+    mut i: usize,
+    row_len: usize,
+    hex: &mut [u8; N],
+    lanes: &mut ColoredLanes,
+) -> usize {
+    const C: usize = COLORED_MASK;
+    let ColoredLanes {
+        hex: mut h,
+        class: mut c,
+        text: mut t,
+        styles: [mut hs, mut cs, mut ts],
+        spans: mut count,
+    } = *lanes;
+    while i < row_len {
+        let i5 = i & 31;
+        if RUNS {
+            let block: [u8; 8] = scratch.ahead[i5..i5 + 8].try_into().unwrap_or([0; 8]);
+            let k = tables.plain_run(block).min(row_len - i);
+            if k > 0 {
+                let [hex_style, class_style, text_style] = tables.plain_styles;
+                tables.switch::<N, MASK>(hex, &mut h, &mut hs, hex_style);
+                for (j, &b) in block.iter().enumerate() {
+                    hex[(h + 3 * j) & MASK..][..4].copy_from_slice(&HEX_SPACE[b as usize]);
+                }
+                h += 3 * k;
+                let class = &mut scratch.colored_class;
+                tables.switch::<COLORED_ROOM, C>(class, &mut c, &mut cs, class_style);
+                class[c & C..][..8].copy_from_slice(&tables.plain_class);
+                c += k;
+                let text = &mut scratch.colored_text;
+                tables.switch::<COLORED_ROOM, C>(text, &mut t, &mut ts, text_style);
+                text[t & C..][..8].copy_from_slice(&block);
+                t += k;
+                i += k;
+                continue;
+            }
+        }
+        let quad: [u8; 4] = scratch.ahead[i5..i5 + 4].try_into().unwrap_or([0; 4]);
+        let shape = tables.shape(quad);
+        let n = (shape & 7) as usize;
+        if i + n > row_len {
+            break;
+        }
+        let cells = &tables.units[(shape >> 3) as usize & (UNITS - 1)];
+        let (hex_first, hex_rest) = (cells.hex_first, cells.hex_rest);
+        tables.switch::<N, MASK>(hex, &mut h, &mut hs, hex_first);
+        hex[h & MASK..][..4].copy_from_slice(&HEX_SPACE[quad[0] as usize]);
+        h += 3;
+        tables.switch::<N, MASK>(hex, &mut h, &mut hs, hex_rest);
+        if n > 1 {
+            let [h1, h2, h3] = [quad[1], quad[2], quad[3]].map(|b| HEX_SPACE[b as usize]);
+            hex[h & MASK..][..12].copy_from_slice(&[
+                h1[0], h1[1], b' ', h2[0], h2[1], b' ', h3[0], h3[1], b' ', 0, 0, 0,
+            ]);
+            h += 3 * (n - 1);
+        }
+        let class = &mut scratch.colored_class;
+        tables.switch::<COLORED_ROOM, C>(class, &mut c, &mut cs, cells.class.first);
+        class[c & C..][..RUN].copy_from_slice(&cells.class.bytes);
+        c += cells.class.len as usize;
+        cs = cells.class.last;
+        scratch.spans[count & 63] = ErrorSpan {
+            col: i,
+            len: n,
+            kind: cells.kind,
+            head: true,
+        };
+        count += cells.error as usize;
+        let run = if cells.by_value {
+            let raw = u32::from_le_bytes(quad) & KEEP[n];
+            let at = row + i;
+            tables
+                .scalar(raw, || Dialect::Utf8.decode_at(bytes, at))
+                .text
+        } else {
+            cells.text
+        };
+        let text = &mut scratch.colored_text;
+        tables.switch::<COLORED_ROOM, C>(text, &mut t, &mut ts, run.first);
+        text[t & C..][..RUN].copy_from_slice(&run.bytes);
+        t += run.len as usize;
+        ts = run.last;
+        i += n;
+    }
+    *lanes = ColoredLanes {
+        hex: h,
+        class: c,
+        text: t,
+        styles: [hs, cs, ts],
+        spans: count,
+    };
+    i
+}
+
+/// [`plain_row`] with colour: the row line straight into the output as
+/// [`Printer::end_row`] prints it, then the marker line by
+/// [`Printer::fast_marker_line`] from the row's spans.
+#[inline(always)]
+fn colored_row<const W: usize>(
+    p: &mut Printer,
+    tables: &mut Tables,
+    scratch: &mut Scratch,
+    bytes: &[u8],
+    row: usize,
+) -> bool {
+    const { assert!(W <= 32) };
+    const M: usize = COLORED_ROW_MASK;
+    let Ok(offset) = u32::try_from(p.base + row as u64) else {
+        return false;
+    };
+    for d in 1..=3 {
+        let quad: [u8; 4] = scratch.ahead[W - d..W - d + 4].try_into().unwrap_or([0; 4]);
+        if (tables.shape(quad) & 7) as usize > d {
+            return false;
+        }
+    }
+    let start = p.out.len;
+    let Some(line) = fixed::<COLORED_ROW_ROOM>(&mut p.out.writer(COLORED_ROW_ROOM).bytes[start..])
+    else {
+        return false;
+    };
+    let mut at = 0;
+    let mut style = PLAIN;
+    tables.switch::<COLORED_ROW_ROOM, M>(line, &mut at, &mut style, super::DIM);
+    let [a, b, c, d] = offset.to_be_bytes().map(|byte| super::HEX[byte as usize]);
+    line[at & M..][..8].copy_from_slice(&[a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]]);
+    at += 8;
+    tables.switch::<COLORED_ROW_ROOM, M>(line, &mut at, &mut style, PLAIN);
+    line[at & M..][..2].copy_from_slice(b"  ");
+    at += 2;
+    let mut lanes = ColoredLanes {
+        hex: at,
+        class: 0,
+        text: 0,
+        styles: [PLAIN; 3],
+        spans: 0,
+    };
+    let i = if has_runs(tables, &scratch.ahead, W) {
+        colored_units_into::<true, COLORED_ROW_ROOM, M>(
+            tables, scratch, bytes, row, 0, W, line, &mut lanes,
+        )
+    } else {
+        colored_units_into::<false, COLORED_ROW_ROOM, M>(
+            tables, scratch, bytes, row, 0, W, line, &mut lanes,
+        )
+    };
+    if i != W {
+        return false;
+    }
+    let [mut hs, mut cs, mut ts] = lanes.styles;
+    let mut at = lanes.hex;
+    tables.switch::<COLORED_ROW_ROOM, M>(line, &mut at, &mut hs, PLAIN);
+    line[at & M] = b' ';
+    at += 1;
+    let (class, text) = (&mut scratch.colored_class, &mut scratch.colored_text);
+    let mut c = lanes.class;
+    tables.switch::<COLORED_ROOM, COLORED_MASK>(class, &mut c, &mut cs, PLAIN);
+    let mut t = lanes.text;
+    tables.switch::<COLORED_ROOM, COLORED_MASK>(text, &mut t, &mut ts, PLAIN);
+    for (lane, len, gap) in [(&*class, c, 2), (&*text, t, 0)] {
+        for k in 0..len.div_ceil(64) {
+            let chunk = &lane[(64 * k) & COLORED_MASK..][..64];
+            line[(at + 64 * k) & M..][..64].copy_from_slice(chunk);
+        }
+        at += len;
+        line[at & M..][..2].copy_from_slice(b"  ");
+        at += gap;
+    }
+    line[at & M] = b'\n';
+    at += 1;
+    if lanes.spans > 0 {
+        let spans = &scratch.spans[..lanes.spans.min(W)];
+        at = colored_marker_line::<W>(&p.palette, tables, line, at, spans);
+    }
+    p.out.len += at;
+    true
+}
+
+/// The marker line of a row of `W` bytes with colour and these spans, at `at` of `line`
+/// (the offset had 8 digits): what [`Printer::fast_marker_line`] prints, each piece a copy
+/// of a size known when compiled. Returns the end of the line.
+#[inline(always)]
+fn colored_marker_line<const W: usize>(
+    palette: &Palette,
+    tables: &Tables,
+    line: &mut [u8; COLORED_ROW_ROOM],
+    mut at: usize,
+    spans: &[ErrorSpan],
+) -> usize {
+    const M: usize = COLORED_ROW_MASK;
+    // A gap of spaces: at most the hex pane, `3 * W + 1` columns.
+    let gap = |line: &mut [u8; COLORED_ROW_ROOM], at: usize| {
+        if W <= 16 {
+            line[at & M..][..64].copy_from_slice(&[b' '; 64]);
+        } else {
+            line[at & M..][..128].copy_from_slice(&[b' '; 128]);
+        }
+    };
+    line[at & M..][..16].copy_from_slice(&[b' '; 16]);
+    at += 10;
+    let (mut column, mut style) = (0, PLAIN);
+    let (mut named, mut order, mut kinds) = (0u32, [0u8; 16], 0);
+    for span in spans {
+        let col = 3 * span.col;
+        gap(line, at);
+        at += col - column;
+        let kind = span.kind.index();
+        tables.switch::<COLORED_ROW_ROOM, M>(line, &mut at, &mut style, palette.marker_style[kind]);
+        let marks = 3 * span.len - 1;
+        line[at & M..][..32].copy_from_slice(&palette.marks[(2 * kind + span.head as usize) % 18]);
+        at += marks.min(32);
+        column = col + marks;
+        let bit = 1 << kind;
+        order[kinds & 15] = kind as u8;
+        kinds += (named & bit == 0) as usize;
+        named |= bit;
+    }
+    tables.switch::<COLORED_ROW_ROOM, M>(line, &mut at, &mut style, PLAIN);
+    gap(line, at);
+    at += 3 * W + 1 - column;
+    for (k, &kind) in order[..kinds.min(16)].iter().enumerate() {
+        let kind = kind as usize % 9;
+        if k > 0 {
+            tables.switch::<COLORED_ROW_ROOM, M>(line, &mut at, &mut style, PLAIN);
+            line[at & M..][..2].copy_from_slice(b", ");
+            at += 2;
+        }
+        tables.switch::<COLORED_ROW_ROOM, M>(line, &mut at, &mut style, palette.marker_style[kind]);
+        let (name, len) = &palette.names[kind];
+        line[at & M..][..32].copy_from_slice(name);
+        at += len;
+    }
+    tables.switch::<COLORED_ROW_ROOM, M>(line, &mut at, &mut style, PLAIN);
+    line[at & M] = b'\n';
+    at + 1
+}
+
+/// What [`colored_row`] writes into: a row of 32 bytes with colour takes less than
+/// `COLORED_ROW_MASK + 1` bytes (escapes of at most 24 bytes and the panes), and the last
+/// copy at most 64 more.
+const COLORED_ROW_MASK: usize = 8191;
+const COLORED_ROW_ROOM: usize = COLORED_ROW_MASK + 1 + 64;
+
 /// The first `N` bytes of `buf` as an array, if it has them.
 #[inline(always)]
 fn fixed<const N: usize>(buf: &mut [u8]) -> Option<&mut [u8; N]> {
@@ -1113,6 +1435,10 @@ fn short_shape_index(second: &[u8; 256], quad: [u8; 4]) -> usize {
 /// Entries of [`Tables::short_shapes`], and what one holds when the third or fourth byte
 /// or the value is needed.
 const SHORT_SHAPES: usize = 256 * 4;
+
+/// Entries of [`Tables::switches`]: two for each style, and more.
+const SWITCHES: usize = 128;
+const _: () = assert!(2 * super::STYLES <= SWITCHES);
 const LOOK_FURTHER: u16 = 1 << 15;
 
 /// The class of a second byte: 0 not a continuation byte, then `80..8F`, `90..9F` and
