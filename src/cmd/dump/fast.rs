@@ -26,12 +26,13 @@
 //!   other unit is one), and runs of plain bytes are looked for only on rows that have a
 //!   run of 4 ([`plain_units_into`]); every copy is of a size known when compiled, to an
 //!   offset masked into a fixed-size array, so none needs a bounds check;
-//! - without colour, a whole row of 8, 16 or 32 bytes that starts with a unit and has no
-//!   unit crossing its end (and 3 bytes after it in the input) is printed straight into
-//!   the output with its marker line ([`plain_row`]), not through the panes and
-//!   [`Printer::end_row`]; the shape of a unit comes from [`Tables::short_shapes`] (first
+//! - without colour, a whole row of 8, 16 or 32 bytes (and 3 bytes after it in the input)
+//!   is printed straight into the output with its marker line ([`plain_row`]), not
+//!   through the panes and [`Printer::end_row`], the parts of units cut by its edges as
+//!   [`cut`] prints them ([`PlainPart`]); the shape of a unit comes from [`Tables::short_shapes`] (first
 //!   byte and class of the second) where that is all it depends on;
-//! - with colour, such a row is printed straight into the output too ([`colored_row`]):
+//! - with colour, such a row that starts with a unit and has none crossing its end is
+//!   printed straight into the output too ([`colored_row`]):
 //!   the hex digits in place, the class lane and text in the scratch, each style switch a
 //!   copy of 32 bytes chosen by index ([`Tables::switches`]), and the marker line from the
 //!   row's spans in copies of fixed sizes ([`colored_marker_line`]).
@@ -361,6 +362,8 @@ impl Tables {
         let glyph = view::unit_glyph(unit).fit(unit.len as usize);
         let role = |k: u8| palette.role_style[view::role(unit, k, bytes[k as usize]) as usize];
         let (hex_first, hex_rest) = (role(0), role(unit.len.min(2) - 1));
+        // `colored_units_into` switches to `hex_rest` only after a first byte.
+        debug_assert!(unit.len > 1 || hex_first == hex_rest);
         let class_first = match unit.kind {
             UnitKind::Error(kind) => palette.error_style[kind.index()],
             UnitKind::Scalar(_) => hex_first,
@@ -571,7 +574,7 @@ pub(super) fn print<const COLOR: bool>(
     while row < end {
         let row_end = (row + width).min(end);
         if let (true, Some(Ok(ahead))) = (
-            at == row && row_end == row + width,
+            at <= row && row_end == row + width,
             bytes.get(row..row + AHEAD).map(<&[u8; AHEAD]>::try_from),
         ) {
             scratch.ahead = *ahead;
@@ -584,9 +587,10 @@ pub(super) fn print<const COLOR: bool>(
                 tables: &mut Tables,
                 scratch: &mut Scratch,
                 bytes: &[u8],
+                at: usize,
                 row: usize,
-            ) -> bool {
-                plain_row::<W>(p, tables, scratch, bytes, row)
+            ) -> Option<usize> {
+                plain_row::<W>(p, tables, scratch, bytes, at, row)
             }
             #[multiversion::inherit_target]
             #[inline(never)]
@@ -599,17 +603,19 @@ pub(super) fn print<const COLOR: bool>(
             ) -> bool {
                 colored_row::<W>(p, tables, scratch, bytes, row)
             }
-            let done = match (COLOR, width) {
-                (false, 8) => row_of::<8>(p, tables, &mut scratch, bytes, row),
-                (false, 16) => row_of::<16>(p, tables, &mut scratch, bytes, row),
-                (false, 32) => row_of::<32>(p, tables, &mut scratch, bytes, row),
-                (true, 8) => colored_row_of::<8>(p, tables, &mut scratch, bytes, row),
-                (true, 16) => colored_row_of::<16>(p, tables, &mut scratch, bytes, row),
-                (true, 32) => colored_row_of::<32>(p, tables, &mut scratch, bytes, row),
-                _ => false,
+            let s = &mut scratch;
+            let colored = |done: bool| done.then_some(row_end);
+            let next = match (COLOR, width) {
+                (false, 8) => row_of::<8>(p, tables, s, bytes, at, row),
+                (false, 16) => row_of::<16>(p, tables, s, bytes, at, row),
+                (false, 32) => row_of::<32>(p, tables, s, bytes, at, row),
+                (true, 8) if at == row => colored(colored_row_of::<8>(p, tables, s, bytes, row)),
+                (true, 16) if at == row => colored(colored_row_of::<16>(p, tables, s, bytes, row)),
+                (true, 32) if at == row => colored(colored_row_of::<32>(p, tables, s, bytes, row)),
+                _ => None,
             };
-            if done {
-                (at, row) = (row_end, row_end);
+            if let Some(next) = next {
+                (at, row) = (next, row_end);
                 continue;
             }
         }
@@ -878,36 +884,27 @@ fn plain_units(
     row + i
 }
 
-/// A whole row of `W` bytes without colour, starting with a unit (the bytes and 3 more
-/// in `scratch.ahead`), printed straight into the output with its marker line: what the
-/// panes and [`Printer::end_row`] print for it, in fewer steps (each a copy of a size
-/// known when compiled, to an offset masked into a fixed-size array). False, and nothing
-/// printed, if a unit crosses the row's end or the offset has more than 8 digits.
+/// A whole row of `W` bytes without colour, the unit at `at` its first (`at` is before the
+/// row if that unit started on the row above), the row's bytes and 3 more in
+/// `scratch.ahead`: printed straight into the output with its marker line, what the panes
+/// and [`Printer::end_row`] print for it, in fewer steps (each a copy of a size known when
+/// compiled, to an offset masked into a fixed-size array). The parts of units cut by the
+/// row's edges are printed as [`cut`] prints them. Returns where the next row's first unit
+/// starts (before it, if it is cut), or `None` (and nothing printed) if the offset has
+/// more than 8 digits.
 #[inline(always)]
 fn plain_row<const W: usize>(
     p: &mut Printer,
     tables: &mut Tables,
     scratch: &mut Scratch,
     bytes: &[u8],
+    at: usize,
     row: usize,
-) -> bool {
-    const { assert!(W <= 32) };
-    let Ok(offset) = u32::try_from(p.base + row as u64) else {
-        return false;
-    };
-    // A unit that crosses the row's end starts in its last 3 bytes with a shape longer
-    // than what is left (decoded from the row's start it may be part of another unit: the
-    // row is then only taken the slower way).
-    for d in 1..=3 {
-        let quad: [u8; 4] = scratch.ahead[W - d..W - d + 4].try_into().unwrap_or([0; 4]);
-        if (tables.shape(quad) & 7) as usize > d {
-            return false;
-        }
-    }
+) -> Option<usize> {
+    const { assert!(W <= 32 && W >= 4) };
+    let offset = u32::try_from(p.base + row as u64).ok()?;
     let start = p.out.len;
-    let Some(line) = fixed::<ROW_ROOM>(&mut p.out.writer(ROW_ROOM).bytes[start..]) else {
-        return false;
-    };
+    let line = fixed::<ROW_ROOM>(&mut p.out.writer(ROW_ROOM).bytes[start..])?;
     let [a, b, c, d] = offset.to_be_bytes().map(|byte| super::HEX[byte as usize]);
     line[..16].copy_from_slice(&[
         a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1], b' ', b' ', 0, 0, 0, 0, 0, 0,
@@ -923,18 +920,47 @@ fn plain_row<const W: usize>(
         named: 0,
         order: [0; 16],
     };
+    let mut i = 0;
+    if at < row {
+        // The rest of a unit from the row above: at most 3 bytes.
+        let quad: [u8; 4] = bytes.get(at..at + 4)?.try_into().ok()?;
+        let part = PlainPart::of(tables, quad, row - at, W + row - at);
+        part.print(&p.palette, tables, line, &mut cl, scratch, 0, &mut kinds);
+        let (fillers, len) = &p.palette.filler_runs[part.span() % 7];
+        scratch.text[tl & LANE_MASK..][..16].copy_from_slice(fillers);
+        tl += len;
+        i = part.span();
+    }
     let lens = (&mut cl, &mut tl);
-    let i = if has_runs(tables, &scratch.ahead, W) {
+    i = if has_runs(tables, &scratch.ahead, W) {
         plain_units_into::<true, ROW_ROOM, ROW_MASK>(
-            tables, scratch, bytes, row, 0, W, line, lens, &mut kinds,
+            tables, scratch, bytes, row, i, W, line, lens, &mut kinds,
         )
     } else {
         plain_units_into::<false, ROW_ROOM, ROW_MASK>(
-            tables, scratch, bytes, row, 0, W, line, lens, &mut kinds,
+            tables, scratch, bytes, row, i, W, line, lens, &mut kinds,
         )
     };
-    if i != W {
-        return false;
+    let mut next = row + W;
+    if i < W {
+        // A unit crossing the row's end: its first bytes, and its glyph fitted to them.
+        let quad: [u8; 4] = scratch.ahead[i..i + 4].try_into().ok()?;
+        let part = PlainPart::of(tables, quad, 0, W - i);
+        part.print(&p.palette, tables, line, &mut cl, scratch, i, &mut kinds);
+        let glyph = if part.by_value {
+            let raw = u32::from_le_bytes(quad) & KEEP[part.n];
+            let at = row + i;
+            tables
+                .scalar(raw, || Dialect::Utf8.decode_at(bytes, at))
+                .glyph
+        } else {
+            view::unit_glyph(&Unit::error(row + i, part.n as u8, part.kind))
+        };
+        let run = tables.render_text(glyph, part.span());
+        scratch.text[tl & LANE_MASK..][..RUN].copy_from_slice(&run.bytes);
+        tl += run.len as usize;
+        // The rest of it is printed with the next row, as the unit this row ends with.
+        next = row + i;
     }
     let mut at = cl;
     put_at::<2>(line, at, b"  ");
@@ -961,7 +987,72 @@ fn plain_row<const W: usize>(
         at += 1;
     }
     p.out.len += at;
-    true
+    Some(next)
+}
+
+/// The part `k0..k1` of a unit cut by an edge of a row, without colour.
+struct PlainPart {
+    n: usize,
+    key: usize,
+    k0: usize,
+    k1: usize,
+    error: bool,
+    kind: ErrorKind,
+    by_value: bool,
+}
+
+impl PlainPart {
+    /// The part from `k0` of the unit starting with `quad`, up to `room` bytes of it.
+    #[inline(always)]
+    fn of(tables: &Tables, quad: [u8; 4], k0: usize, room: usize) -> PlainPart {
+        let shape = tables.shape(quad);
+        let n = (shape & 7) as usize;
+        let key = (shape >> 3) as usize & (UNITS - 1);
+        let cells = &tables.units[key];
+        PlainPart {
+            n,
+            key,
+            k0,
+            k1: n.min(room),
+            error: cells.error,
+            kind: cells.kind,
+            by_value: cells.by_value,
+        }
+    }
+
+    fn span(&self) -> usize {
+        self.k1 - self.k0
+    }
+
+    /// Its class lane into `line` at `*cl`, and its marks at column `col` (if it is an
+    /// error), as [`cut`] prints them.
+    #[allow(clippy::too_many_arguments)] // inlined into its caller
+    #[inline(always)]
+    fn print(
+        &self,
+        palette: &Palette,
+        tables: &Tables,
+        line: &mut [u8; ROW_ROOM],
+        cl: &mut usize,
+        scratch: &mut Scratch,
+        col: usize,
+        kinds: &mut Kinds,
+    ) {
+        let run = &tables.cuts[self.key.wrapping_sub(ASCII) % (UNITS - ASCII)]
+            [(CUTS * self.k0 + self.k1) % (CUTS * CUTS)];
+        put_at::<RUN>(line, *cl, &run.bytes);
+        *cl += run.len as usize;
+        if self.error {
+            let span = self.span();
+            let marks = 2 * self.kind.index() + (self.k0 == 0) as usize;
+            let chunk = &palette.plain_marks[marks * super::MARKED_LENS + span];
+            scratch.marker[(3 * col).min(MARKER_ROOM - 32)..][..32].copy_from_slice(chunk);
+            let bit = 1 << self.kind.index();
+            kinds.order[kinds.named & 15] = self.kind.index() as u8;
+            kinds.named += (kinds.seen & bit == 0) as usize;
+            kinds.seen |= bit;
+        }
+    }
 }
 
 /// What [`colored_units_into`] keeps while printing the units of a row: where each pane
@@ -1033,8 +1124,9 @@ fn colored_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
         tables.switch::<N, MASK>(hex, &mut h, &mut hs, hex_first);
         hex[h & MASK..][..4].copy_from_slice(&HEX_SPACE[quad[0] as usize]);
         h += 3;
-        tables.switch::<N, MASK>(hex, &mut h, &mut hs, hex_rest);
         if n > 1 {
+            // A unit of one byte has one style (`hex_rest` is `hex_first`).
+            tables.switch::<N, MASK>(hex, &mut h, &mut hs, hex_rest);
             let [h1, h2, h3] = [quad[1], quad[2], quad[3]].map(|b| HEX_SPACE[b as usize]);
             hex[h & MASK..][..12].copy_from_slice(&[
                 h1[0], h1[1], b' ', h2[0], h2[1], b' ', h3[0], h3[1], b' ', 0, 0, 0,
