@@ -102,6 +102,45 @@ struct UnitCells {
     kind_bit: u32,
 }
 
+/// A [`UnitCells`] without colour, as [`plain_units_into`] reads it: one cache line.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct PlainCells {
+    class: [u8; 16],
+    text: [u8; 16],
+    marks: [u8; 16],
+    kind_bit: u32,
+    class_len: u8,
+    text_len: u8,
+    /// [`ErrorKind::index`] of its kind.
+    kind: u8,
+    by_value: bool,
+}
+
+impl PlainCells {
+    const EMPTY: PlainCells = PlainCells {
+        class: [0; 16],
+        text: [0; 16],
+        marks: [b' '; 16],
+        kind_bit: 0,
+        class_len: 0,
+        text_len: 0,
+        kind: 0,
+        by_value: false,
+    };
+}
+
+/// [`second_class`] of every byte.
+static SECOND: [u8; 256] = {
+    let mut table = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = second_class(b as u8);
+        b += 1;
+    }
+    table
+};
+
 /// Units that are not ASCII are found at `ASCII + tag * SHAPE_LENS + len`.
 const ASCII: usize = 128;
 const SHAPE_LENS: usize = 8;
@@ -143,8 +182,13 @@ pub(super) struct Tables {
     /// The shape of a unit, by [`shape_index`]: the index of its cells in `units` times 8,
     /// plus its length.
     shapes: [u16; SHAPES],
-    /// [`second_class`] of every byte.
+    /// [`second_class`] of every byte ([`SECOND`]).
     second: [u8; 256],
+    /// What [`plain_units_into`] reads of `units`, in 64 bytes an entry; and whether every
+    /// entry it reads held all there is (it always does: a class lane or text of a unit
+    /// without colour takes a few bytes).
+    plain: [PlainCells; UNITS],
+    plain_fits: bool,
     /// The entry of `shapes` by [`short_shape_index`], the first byte and the class of the
     /// second, where that is all it depends on and the text does not depend on the value
     /// (most units of random bytes: one byte); else [`LOOK_FURTHER`].
@@ -187,7 +231,9 @@ impl Tables {
             }; UNITS],
             scalars: vec![[Scalar::empty(); 2]; SCALAR_SETS],
             shapes: [0; SHAPES],
-            second: std::array::from_fn(|b| second_class(b as u8)),
+            second: SECOND,
+            plain: [PlainCells::EMPTY; UNITS],
+            plain_fits: false,
             short_shapes: [LOOK_FURTHER; SHORT_SHAPES],
             switches: [[0; 32]; SWITCHES],
             scratch: Box::new(Printer::new(format)),
@@ -249,6 +295,25 @@ impl Tables {
                         (key << 3 | shape.len as usize) as u16;
                 }
             }
+        }
+        tables.plain_fits = !format.color;
+        for &shape in tables.shapes.iter() {
+            // Only the entries of UTF-8's shapes are read (the table has others' too).
+            let cells = &tables.units[(shape >> 3) as usize & (UNITS - 1)];
+            let fits = |run: &Run| run.len as usize <= 16;
+            tables.plain_fits &= fits(&cells.class) && (cells.by_value || fits(&cells.text));
+        }
+        for (plain, cells) in tables.plain.iter_mut().zip(&tables.units) {
+            *plain = PlainCells {
+                class: cells.class.bytes[..16].try_into().unwrap_or([0; 16]),
+                text: cells.text.bytes[..16].try_into().unwrap_or([0; 16]),
+                marks: cells.marks,
+                kind_bit: cells.kind_bit,
+                class_len: cells.class.len,
+                text_len: cells.text.len,
+                kind: cells.kind.index() as u8,
+                by_value: cells.by_value,
+            };
         }
         let palette = &tables.scratch.palette;
         for (switch, (sgr, len)) in tables.switches.iter_mut().zip(&palette.sgr_switch) {
@@ -318,9 +383,9 @@ impl Tables {
     /// [`Tables::short_shapes`] where it has it.
     #[inline(always)]
     fn shape(&self, quad: [u8; 4]) -> u16 {
-        let shape = self.short_shapes[short_shape_index(&self.second, quad)];
+        let shape = self.short_shapes[short_shape_index(&SECOND, quad)];
         if shape & LOOK_FURTHER != 0 {
-            return self.shapes[shape_index(&self.second, quad)];
+            return self.shapes[shape_index(&SECOND, quad)];
         }
         shape
     }
@@ -606,6 +671,7 @@ pub(super) fn print<const COLOR: bool>(
             let s = &mut scratch;
             let colored = |done: bool| done.then_some(row_end);
             let next = match (COLOR, width) {
+                (false, _) if !tables.plain_fits => None,
                 (false, 8) => row_of::<8>(p, tables, s, bytes, at, row),
                 (false, 16) => row_of::<16>(p, tables, s, bytes, at, row),
                 (false, 32) => row_of::<32>(p, tables, s, bytes, at, row),
@@ -646,7 +712,7 @@ pub(super) fn print<const COLOR: bool>(
         loop {
             if let (false, true, Some(Ok(ahead))) = (
                 COLOR,
-                width <= 32,
+                width <= 32 && tables.plain_fits,
                 bytes.get(row..row + AHEAD).map(<&[u8; AHEAD]>::try_from),
             ) {
                 scratch.ahead = *ahead;
@@ -810,26 +876,27 @@ fn plain_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
         if i + n > row_len {
             break;
         }
-        let cells = &tables.units[(shape >> 3) as usize & (UNITS - 1)];
-        class[c & MASK..][..RUN].copy_from_slice(&cells.class.bytes);
-        c += cells.class.len as usize;
+        let cells = &tables.plain[(shape >> 3) as usize & (UNITS - 1)];
+        class[c & MASK..][..16].copy_from_slice(&cells.class);
+        c += cells.class_len as usize;
         scratch.marker[3 * i5..][..16].copy_from_slice(&cells.marks);
         let bit = cells.kind_bit;
-        order[named & 15] = cells.kind.index() as u8;
+        order[named & 15] = cells.kind;
         named += (bit & !seen != 0) as usize;
         seen |= bit;
         // Only a multi-byte scalar's text depends on more than its shape.
-        let run = if cells.by_value {
+        if cells.by_value {
             let raw = u32::from_le_bytes(quad) & KEEP[n];
             let at = row + i;
-            &tables
+            let run = &tables
                 .scalar(raw, || Dialect::Utf8.decode_at(bytes, at))
-                .text
+                .text;
+            scratch.text[t & LANE_MASK..][..RUN].copy_from_slice(&run.bytes);
+            t += run.len as usize;
         } else {
-            &cells.text
-        };
-        scratch.text[t & LANE_MASK..][..RUN].copy_from_slice(&run.bytes);
-        t += run.len as usize;
+            scratch.text[t & LANE_MASK..][..16].copy_from_slice(&cells.text);
+            t += cells.text_len as usize;
+        }
         i += n;
     }
     (*cl, *tl) = (c, t);
