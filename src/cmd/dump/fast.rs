@@ -141,6 +141,21 @@ static SECOND: [u8; 256] = {
     table
 };
 
+/// The parts of [`shape_index`] from the second, third and fourth bytes: the second's
+/// class (shifted), and whether the third and fourth are continuation bytes (shifted).
+static SHAPE_INDEX_PARTS: [[u8; 256]; 3] = {
+    let mut parts = [[0; 256]; 3];
+    let mut b = 0;
+    while b < 256 {
+        let continuation = (b as u8 & 0xC0 == 0x80) as u8;
+        parts[0][b] = (second_class(b as u8) & 3) << 2;
+        parts[1][b] = continuation << 1;
+        parts[2][b] = continuation;
+        b += 1;
+    }
+    parts
+};
+
 /// Units that are not ASCII are found at `ASCII + tag * SHAPE_LENS + len`.
 const ASCII: usize = 128;
 const SHAPE_LENS: usize = 8;
@@ -809,6 +824,28 @@ struct Scratch {
 const COLORED_MASK: usize = 2047;
 const COLORED_ROOM: usize = COLORED_MASK + 1 + 64;
 
+impl Scratch {
+    /// The shape ([`Tables::shapes`]) of a unit starting at each of the first `len`
+    /// columns of the row, as if one did: each independent of the others, so they are
+    /// found side by side rather than each waiting for the length of the unit before it
+    /// (on random bytes, that wait is what a row takes).
+    #[inline(always)]
+    fn shapes(&self, tables: &Tables, len: usize) -> [u16; 32] {
+        let mut shapes = [0; 32];
+        #[allow(clippy::needless_range_loop)] // `j` is a column of `ahead` too
+        for j in 0..len.min(32) {
+            let [b0, b1, b2, b3] = self.ahead[j..j + 4].try_into().unwrap_or([0; 4]);
+            // `shape_index` with a table for each byte's part.
+            let index = (b0 as usize) << 4
+                | SHAPE_INDEX_PARTS[0][b1 as usize] as usize
+                | SHAPE_INDEX_PARTS[1][b2 as usize] as usize
+                | SHAPE_INDEX_PARTS[2][b3 as usize] as usize;
+            shapes[j] = tables.shapes[index & (SHAPES - 1)];
+        }
+        shapes
+    }
+}
+
 const LANE_MASK: usize = 255;
 const LANE_ROOM: usize = LANE_MASK + 1 + RUN;
 /// The marker line of a row of 32 bytes, and a copy of 16 at its last column.
@@ -858,6 +895,7 @@ fn plain_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
         mut named,
         mut order,
     } = *kinds;
+    let shapes = scratch.shapes(tables, row_len);
     while i < row_len {
         let i5 = i & 31;
         if RUNS {
@@ -871,7 +909,7 @@ fn plain_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
             }
         }
         let quad: [u8; 4] = scratch.ahead[i5..i5 + 4].try_into().unwrap_or([0; 4]);
-        let shape = tables.shape(quad);
+        let shape = shapes[i5];
         let n = (shape & 7) as usize;
         if i + n > row_len {
             break;
@@ -1156,6 +1194,7 @@ fn colored_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
         styles: [mut hs, mut cs, mut ts],
         spans: mut count,
     } = *lanes;
+    let shapes = scratch.shapes(tables, row_len);
     while i < row_len {
         let i5 = i & 31;
         if RUNS {
@@ -1181,7 +1220,7 @@ fn colored_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
             }
         }
         let quad: [u8; 4] = scratch.ahead[i5..i5 + 4].try_into().unwrap_or([0; 4]);
-        let shape = tables.shape(quad);
+        let shape = shapes[i5];
         let n = (shape & 7) as usize;
         if i + n > row_len {
             break;
