@@ -31,8 +31,8 @@
 //!   through the panes and [`Printer::end_row`], the parts of units cut by its edges as
 //!   [`cut`] prints them ([`PlainPart`]); the shape of a unit comes from [`Tables::short_shapes`] (first
 //!   byte and class of the second) where that is all it depends on;
-//! - with colour, such a row that starts with a unit and has none crossing its end is
-//!   printed straight into the output too ([`colored_row`]):
+//! - with colour, such a row is printed straight into the output too ([`colored_row`],
+//!   cut units by [`colored_part`]):
 //!   the hex digits in place, the class lane and text in the scratch, each style switch a
 //!   copy of 32 bytes chosen by index ([`Tables::switches`]), and the marker line from the
 //!   row's spans in copies of fixed sizes ([`colored_marker_line`]).
@@ -679,20 +679,20 @@ pub(super) fn print<const COLOR: bool>(
                 tables: &mut Tables,
                 scratch: &mut Scratch,
                 bytes: &[u8],
+                at: usize,
                 row: usize,
-            ) -> bool {
-                colored_row::<W>(p, tables, scratch, bytes, row)
+            ) -> Option<usize> {
+                colored_row::<W>(p, tables, scratch, bytes, at, row)
             }
             let s = &mut scratch;
-            let colored = |done: bool| done.then_some(row_end);
             let next = match (COLOR, width) {
                 (false, _) if !tables.plain_fits => None,
                 (false, 8) => row_of::<8>(p, tables, s, bytes, at, row),
                 (false, 16) => row_of::<16>(p, tables, s, bytes, at, row),
                 (false, 32) => row_of::<32>(p, tables, s, bytes, at, row),
-                (true, 8) if at == row => colored(colored_row_of::<8>(p, tables, s, bytes, row)),
-                (true, 16) if at == row => colored(colored_row_of::<16>(p, tables, s, bytes, row)),
-                (true, 32) if at == row => colored(colored_row_of::<32>(p, tables, s, bytes, row)),
+                (true, 8) => colored_row_of::<8>(p, tables, s, bytes, at, row),
+                (true, 16) => colored_row_of::<16>(p, tables, s, bytes, at, row),
+                (true, 32) => colored_row_of::<32>(p, tables, s, bytes, at, row),
                 _ => None,
             };
             if let Some(next) = next {
@@ -1278,32 +1278,25 @@ fn colored_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
 }
 
 /// [`plain_row`] with colour: the row line straight into the output as
-/// [`Printer::end_row`] prints it, then the marker line by
-/// [`Printer::fast_marker_line`] from the row's spans.
+/// [`Printer::end_row`] prints it, then the marker line as [`Printer::fast_marker_line`]
+/// prints it from the row's spans ([`colored_marker_line`]). Returns what [`plain_row`]
+/// returns.
 #[inline(always)]
 fn colored_row<const W: usize>(
     p: &mut Printer,
     tables: &mut Tables,
     scratch: &mut Scratch,
     bytes: &[u8],
+    at: usize,
     row: usize,
-) -> bool {
-    const { assert!(W <= 32) };
+) -> Option<usize> {
+    const { assert!(W <= 32 && W >= 4) };
     const M: usize = COLORED_ROW_MASK;
-    let Ok(offset) = u32::try_from(p.base + row as u64) else {
-        return false;
-    };
-    for d in 1..=3 {
-        let quad: [u8; 4] = scratch.ahead[W - d..W - d + 4].try_into().unwrap_or([0; 4]);
-        if (tables.shape(quad) & 7) as usize > d {
-            return false;
-        }
-    }
+    let offset = u32::try_from(p.base + row as u64).ok()?;
     let start = p.out.len;
-    let Some(line) = fixed::<COLORED_ROW_ROOM>(&mut p.out.writer(COLORED_ROW_ROOM).bytes[start..])
-    else {
-        return false;
-    };
+    let line = fixed::<COLORED_ROW_ROOM>(&mut p.out.writer(COLORED_ROW_ROOM).bytes[start..])?;
+    let palette = &p.palette;
+    let unit_at = at;
     let mut at = 0;
     let mut style = PLAIN;
     tables.switch::<COLORED_ROW_ROOM, M>(line, &mut at, &mut style, super::DIM);
@@ -1320,17 +1313,54 @@ fn colored_row<const W: usize>(
         styles: [PLAIN; 3],
         spans: 0,
     };
-    let i = if has_runs(tables, &scratch.ahead, W) {
+    let mut i = 0;
+    if unit_at < row {
+        // The rest of a unit from the row above: at most 3 bytes, and fillers.
+        let quad: [u8; 4] = bytes.get(unit_at..unit_at + 4)?.try_into().ok()?;
+        let part = PlainPart::of(tables, quad, row - unit_at, W + row - unit_at);
+        colored_part(tables, line, scratch, &mut lanes, &part, quad, 0);
+        let text = &mut scratch.colored_text;
+        let [_, _, ts] = &mut lanes.styles;
+        let dim = palette.alias[super::DIM as usize];
+        tables.switch::<COLORED_ROOM, COLORED_MASK>(text, &mut lanes.text, ts, dim);
+        let (fillers, len) = &palette.filler_runs[part.span() % 7];
+        text[lanes.text & COLORED_MASK..][..16].copy_from_slice(fillers);
+        lanes.text += len;
+        i = part.span();
+    }
+    i = if has_runs(tables, &scratch.ahead, W) {
         colored_units_into::<true, COLORED_ROW_ROOM, M>(
-            tables, scratch, bytes, row, 0, W, line, &mut lanes,
+            tables, scratch, bytes, row, i, W, line, &mut lanes,
         )
     } else {
         colored_units_into::<false, COLORED_ROW_ROOM, M>(
-            tables, scratch, bytes, row, 0, W, line, &mut lanes,
+            tables, scratch, bytes, row, i, W, line, &mut lanes,
         )
     };
-    if i != W {
-        return false;
+    let mut next = row + W;
+    if i < W {
+        // A unit crossing the row's end: its first bytes, and its glyph fitted to them.
+        let quad: [u8; 4] = scratch.ahead[i..i + 4].try_into().ok()?;
+        let part = PlainPart::of(tables, quad, 0, W - i);
+        colored_part(tables, line, scratch, &mut lanes, &part, quad, i);
+        let glyph = if part.by_value {
+            let raw = u32::from_le_bytes(quad) & KEEP[part.n];
+            let at = row + i;
+            tables
+                .scalar(raw, || Dialect::Utf8.decode_at(bytes, at))
+                .glyph
+        } else {
+            view::unit_glyph(&Unit::error(row + i, part.n as u8, part.kind))
+        };
+        let run = tables.render_text(glyph, part.span());
+        let text = &mut scratch.colored_text;
+        let [_, _, ts] = &mut lanes.styles;
+        tables.switch::<COLORED_ROOM, COLORED_MASK>(text, &mut lanes.text, ts, run.first);
+        text[lanes.text & COLORED_MASK..][..RUN].copy_from_slice(&run.bytes);
+        lanes.text += run.len as usize;
+        *ts = run.last;
+        // The rest of it is printed with the next row, as the unit this row ends with.
+        next = row + i;
     }
     let [mut hs, mut cs, mut ts] = lanes.styles;
     let mut at = lanes.hex;
@@ -1355,10 +1385,55 @@ fn colored_row<const W: usize>(
     at += 1;
     if lanes.spans > 0 {
         let spans = &scratch.spans[..lanes.spans.min(W)];
-        at = colored_marker_line::<W>(&p.palette, tables, line, at, spans);
+        at = colored_marker_line::<W>(palette, tables, line, at, spans);
     }
     p.out.len += at;
-    true
+    Some(next)
+}
+
+/// The hex digits, class lane and error span of the part of a unit cut by an edge of a
+/// row with colour, at column `col`, as [`part`] prints them with the reference cell
+/// methods: each byte in its role's style (the lead's, or the others'), the class lane as
+/// [`Tables::cuts`] holds it.
+#[inline(never)]
+fn colored_part(
+    tables: &Tables,
+    line: &mut [u8; COLORED_ROW_ROOM],
+    scratch: &mut Scratch,
+    lanes: &mut ColoredLanes,
+    part: &PlainPart,
+    quad: [u8; 4],
+    col: usize,
+) {
+    const M: usize = COLORED_ROW_MASK;
+    let cells = &tables.units[part.key];
+    if part.error {
+        scratch.spans[lanes.spans % 64] = ErrorSpan {
+            col,
+            len: part.span(),
+            kind: part.kind,
+            head: part.k0 == 0,
+        };
+        lanes.spans += 1;
+    }
+    let [hs, cs, _] = &mut lanes.styles;
+    for k in part.k0..part.k1 {
+        let role = if k == 0 {
+            cells.hex_first
+        } else {
+            cells.hex_rest
+        };
+        tables.switch::<COLORED_ROW_ROOM, M>(line, &mut lanes.hex, hs, role);
+        line[lanes.hex & M..][..4].copy_from_slice(&HEX_SPACE[quad[k % 4] as usize]);
+        lanes.hex += 3;
+    }
+    let run = &tables.cuts[part.key.wrapping_sub(ASCII) % (UNITS - ASCII)]
+        [(CUTS * part.k0 + part.k1) % (CUTS * CUTS)];
+    let class = &mut scratch.colored_class;
+    tables.switch::<COLORED_ROOM, COLORED_MASK>(class, &mut lanes.class, cs, run.first);
+    class[lanes.class & COLORED_MASK..][..RUN].copy_from_slice(&run.bytes);
+    lanes.class += run.len as usize;
+    *cs = run.last;
 }
 
 /// The marker line of a row of `W` bytes with colour and these spans, at `at` of `line`
