@@ -141,20 +141,25 @@ static SECOND: [u8; 256] = {
     table
 };
 
-/// The parts of [`shape_index`] from the second, third and fourth bytes: the second's
-/// class (shifted), and whether the third and fourth are continuation bytes (shifted).
-static SHAPE_INDEX_PARTS: [[u8; 256]; 3] = {
-    let mut parts = [[0; 256]; 3];
-    let mut b = 0;
-    while b < 256 {
-        let continuation = (b as u8 & 0xC0 == 0x80) as u8;
-        parts[0][b] = (second_class(b as u8) & 3) << 2;
-        parts[1][b] = continuation << 1;
-        parts[2][b] = continuation;
-        b += 1;
-    }
-    parts
-};
+/// 1 in each byte of `w` that is a continuation byte (`80..BF`), else 0.
+#[inline(always)]
+fn continuations(w: u64) -> u64 {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    // The top two bits of each byte, 0 where they are `10`.
+    let y = (w & (0xC0 * LOW)) ^ (0x80 * LOW);
+    !(y | y << 1) >> 7 & LOW
+}
+
+/// [`second_class`] of each byte of `w`, in that byte.
+#[inline(always)]
+fn second_classes(w: u64) -> u64 {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    let continuation = continuations(w);
+    // Of a continuation byte, bit 5 says `A0..BF`, bits 4 or 5 `90..BF`.
+    let at_least_a0 = w >> 5 & LOW;
+    let at_least_90 = (w >> 4 | w >> 5) & LOW;
+    (continuation * 0xFF) & (continuation + at_least_90 + at_least_a0)
+}
 
 /// Units that are not ASCII are found at `ASCII + tag * SHAPE_LENS + len`.
 const ASCII: usize = 128;
@@ -832,15 +837,24 @@ impl Scratch {
     #[inline(always)]
     fn shapes(&self, tables: &Tables, len: usize) -> [u16; 32] {
         let mut shapes = [0; 32];
-        #[allow(clippy::needless_range_loop)] // `j` is a column of `ahead` too
-        for j in 0..len.min(32) {
-            let [b0, b1, b2, b3] = self.ahead[j..j + 4].try_into().unwrap_or([0; 4]);
-            // `shape_index` with a table for each byte's part.
-            let index = (b0 as usize) << 4
-                | SHAPE_INDEX_PARTS[0][b1 as usize] as usize
-                | SHAPE_INDEX_PARTS[1][b2 as usize] as usize
-                | SHAPE_INDEX_PARTS[2][b3 as usize] as usize;
-            shapes[j] = tables.shapes[index & (SHAPES - 1)];
+        let word =
+            |at: usize| u64::from_le_bytes(self.ahead[at..at + 8].try_into().unwrap_or([0; 8]));
+        for block in 0..len.min(32).div_ceil(8) {
+            let at = 8 * block;
+            // The low 4 bits of `shape_index` for 8 columns at once, one in each byte:
+            // the class of the byte after (shifted), whether the two after that are
+            // continuation bytes (shifted).
+            let low = second_classes(word(at + 1)) << 2
+                | continuations(word(at + 2)) << 1
+                | continuations(word(at + 3));
+            for (k, (&first, low)) in self.ahead[at..at + 8]
+                .iter()
+                .zip(low.to_le_bytes())
+                .enumerate()
+            {
+                let index = (first as usize) << 4 | low as usize;
+                shapes[(at + k) % 32] = tables.shapes[index & (SHAPES - 1)];
+            }
         }
         shapes
     }
@@ -1865,6 +1879,25 @@ mod tests {
                         };
                         assert_eq!(entry, (key << 3 | shape.len as usize) as u16, "{quad:02X?}");
                     }
+                }
+            }
+        }
+    }
+
+    /// The classes of 8 bytes at once are each byte's class, at every position.
+    #[test]
+    fn classes_of_8_bytes_are_each_bytes() {
+        use super::{continuations, second_class, second_classes};
+        for b in 0..=255u8 {
+            for k in 0..8 {
+                let mut block = [0x41u8, 0x80, 0xBF, 0xC2, 0x90, 0xA0, 0xFF, 0x8F];
+                block[k] = b;
+                let w = u64::from_le_bytes(block);
+                let classes = second_classes(w).to_le_bytes();
+                let conts = continuations(w).to_le_bytes();
+                for (j, &byte) in block.iter().enumerate() {
+                    assert_eq!(classes[j], second_class(byte), "{block:02x?} {j}");
+                    assert_eq!(conts[j], (byte & 0xC0 == 0x80) as u8, "{block:02x?} {j}");
                 }
             }
         }
