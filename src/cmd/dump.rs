@@ -19,9 +19,11 @@
 //! for byte, for random inputs (edge bytes, valid text of every length, errors at row
 //! edges), all widths, `--ascii`, colour, windows and stream chunk edges. The marker
 //! lines of a fast printer come from `Printer::fast_marker_line` (without colour, each
-//! span's marks are one fixed-size copy to their place over a line of spaces; with colour,
-//! a span is a gap, a style switch by index and that copy); the same tests hold them equal
-//! to the reference `Printer::marker_line`.
+//! span's marks are copied to their place as the span comes, see `Marks`, and the line
+//! is the indent, one copy of them and the names; with colour, a span is a gap, a style
+//! switch by index and a copy of its marks); the same tests hold them equal to the
+//! reference `Printer::marker_line`. Whole rows of 8, 16 or 32 bytes of UTF-8 skip the
+//! panes and are printed straight into the output (see the `fast` module).
 //!
 //! A mapped input of more than two batches is formatted on two threads, each taking the
 //! next batch as soon as it is free; batches start on row boundaries, rows do not depend
