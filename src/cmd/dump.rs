@@ -19,9 +19,11 @@
 //! for byte, for random inputs (edge bytes, valid text of every length, errors at row
 //! edges), all widths, `--ascii`, colour, windows and stream chunk edges. The marker
 //! lines of a fast printer come from `Printer::fast_marker_line` (without colour, each
-//! span's marks are one fixed-size copy to their place over a line of spaces; with colour,
-//! a span is a gap, a style switch by index and that copy); the same tests hold them equal
-//! to the reference `Printer::marker_line`.
+//! span's marks are copied to their place as the span comes, see `Marks`, and the line
+//! is the indent, one copy of them and the names; with colour, a span is a gap, a style
+//! switch by index and a copy of its marks); the same tests hold them equal to the
+//! reference `Printer::marker_line`. Whole rows of 8, 16 or 32 bytes of UTF-8 skip the
+//! panes and are printed straight into the output (see the `fast` module).
 //!
 //! A mapped input of more than two batches is formatted on two threads, each taking the
 //! next batch as soon as it is free; batches start on row boundaries, rows do not depend
@@ -544,6 +546,9 @@ struct Palette {
     /// Error kinds as `letter name` ([`view::error_letter`], as in the viewer's legend) in
     /// fixed-size chunks, and their letters, by [`ErrorKind::index`].
     names: [([u8; 32], usize); 9],
+    /// The names again as listed without colour: first, or after another with `, `, at
+    /// `[kind][listed after another]`.
+    listed_names: [[([u8; 32], usize); 2]; 16],
     letters: [u8; 9],
     /// The marks of an error span, at `2 * kind + head`: its kind's letter and `^` (or `~~`
     /// if it is continued from the row above), then tildes; a span of `n` bytes keeps the
@@ -634,6 +639,14 @@ impl Palette {
             names: std::array::from_fn(|i| {
                 let kind = ErrorKind::ALL[i];
                 fixed(format!("{} {}", view::error_letter(kind), kind.name()).as_bytes())
+            }),
+            listed_names: std::array::from_fn(|i| {
+                let kind = ErrorKind::ALL[i.min(8)];
+                let name = format!("{} {}", view::error_letter(kind), kind.name());
+                [
+                    fixed(name.as_bytes()),
+                    fixed(format!(", {name}").as_bytes()),
+                ]
             }),
             letters: std::array::from_fn(|i| view::error_letter(ErrorKind::ALL[i]) as u8),
             marks: std::array::from_fn(|i| {
@@ -783,6 +796,12 @@ impl Buf {
         &self.bytes[..self.len]
     }
 
+    /// The first `N` bytes of the buffer's room (zeros after its text, at first).
+    #[inline(always)]
+    fn head<const N: usize>(&self) -> &[u8; N] {
+        self.bytes[..N].try_into().expect("N bytes")
+    }
+
     fn clear(&mut self) {
         self.len = 0;
     }
@@ -819,6 +838,11 @@ impl Writer<'_> {
     /// after its text (its owner reserves it).
     #[inline]
     fn put_all(&mut self, other: &Buf) {
+        if other.len <= 64 {
+            // Most panes of a row of 16: one copy of a size known when compiled.
+            self.put::<64>(other.head(), other.len);
+            return;
+        }
         let blocks = other.len.next_multiple_of(32);
         self.bytes[self.len..self.len + blocks].copy_from_slice(&other.bytes[..blocks]);
         self.len += other.len;
@@ -853,6 +877,10 @@ const NO_SPAN: ErrorSpan = ErrorSpan {
 const PANE_BYTES_PER_CELL: usize = 128;
 const PUT_SLACK: usize = 256;
 
+/// The least room a pane has at the start of a row: what a row of 32 bytes can take, so
+/// that the fast path can index a pane as an array of this size ([`fast`]).
+const PANE_ROOM: usize = 32 * PANE_BYTES_PER_CELL + PUT_SLACK;
+
 /// Turns the cells of [`view::visit`] into lines of text in `out`.
 struct Printer {
     format: Format,
@@ -878,6 +906,81 @@ struct Printer {
     /// Whether marker lines are printed by [`Printer::fast_marker_line`] (with the fast
     /// path) or by the reference [`Printer::marker_line`].
     fast_markers: bool,
+    /// Without colour, with fast markers: the error spans of the current row are not kept
+    /// but marked as they come, see [`Marks`].
+    marks: Marks,
+}
+
+/// The marker line of a row without colour, built as its error spans come: each span's
+/// marks are copied to their place ([`Marks::mark`]) and its kind noted in the order of
+/// first appearance. A line without escapes has every mark at a fixed column, so the
+/// spans need not be kept and walked at the end of the row.
+struct Marks {
+    /// The columns under the hex pane (`3 * width + 1`), spaces where nothing is marked,
+    /// with room for a 32-byte copy past the last.
+    line: Buf,
+    /// The kinds on the row, as bits by [`ErrorKind::index`].
+    seen: u32,
+    /// The kinds on the row in the order of their first span: the first `named`.
+    order: [u8; 16],
+    named: usize,
+}
+
+impl Marks {
+    fn new(width: usize) -> Marks {
+        let mut marks = Marks {
+            line: Buf::new(),
+            seen: 0,
+            order: [0; 16],
+            named: 0,
+        };
+        marks
+            .line
+            .reserve((3 * width + 1 + PUT_SLACK).max(MARKS_ROOM));
+        marks.line.bytes.fill(b' ');
+        marks
+    }
+
+    /// Marks `span`: its kind's letter and `^` (or `~~` if continued from the row above),
+    /// then tildes, at its column; it must come after every span to its left.
+    #[inline]
+    fn mark(&mut self, palette: &Palette, span: &ErrorSpan) {
+        let at = 3 * span.col;
+        let len = span.len.min(MARKED_LENS - 1);
+        let kind = span.kind.index();
+        let marks = 2 * kind + span.head as usize;
+        // Marks, then spaces: what lies to the right is marked later, if at all.
+        self.line.bytes[at..at + 32]
+            .copy_from_slice(&palette.plain_marks[marks * MARKED_LENS + len]);
+        if span.len > len {
+            self.line.bytes[at + 3 * len - 1..at + 3 * span.len - 1].fill(b'~');
+        }
+        self.note(kind);
+    }
+
+    /// Notes a span of the kind with index `kind` (branch-free: most rows of random bytes
+    /// name a few kinds many times over).
+    #[inline(always)]
+    fn note(&mut self, kind: usize) {
+        let bit = 1u32 << kind;
+        self.order[self.named & 15] = kind as u8;
+        self.named += (self.seen & bit == 0) as usize;
+        self.seen |= bit;
+    }
+
+    /// Empties the line for the next row: spaces over all that a row can have marked.
+    fn clear(&mut self, width: usize) {
+        if width <= 32 {
+            // The usual widths: five stores of 32 spaces.
+            for chunk in self.line.bytes[..160].chunks_exact_mut(32) {
+                chunk.copy_from_slice(&[b' '; 32]);
+            }
+        } else {
+            self.line.bytes[..3 * width + 1 + 32].fill(b' ');
+        }
+        self.seen = 0;
+        self.named = 0;
+    }
 }
 
 impl Printer {
@@ -897,6 +1000,7 @@ impl Printer {
             error_count: 0,
             fast: None,
             fast_markers: false,
+            marks: Marks::new(width),
         }
     }
 
@@ -931,6 +1035,9 @@ impl Printer {
         let Some(offset) = self.row.take() else {
             return;
         };
+        if self.fast_markers && !self.format.color && self.end_plain_row(offset) {
+            return;
+        }
         let (color, palette) = (self.format.color, &self.palette);
         let width = self.format.width;
         let missing = width - self.cells;
@@ -959,7 +1066,7 @@ impl Printer {
         }
         out.put(b"\n", 1);
         self.out.len = out.len;
-        if self.error_count > 0 {
+        if self.error_count > 0 || self.marks.seen != 0 {
             if self.fast_markers {
                 self.fast_marker_line(digits);
             } else {
@@ -967,6 +1074,80 @@ impl Printer {
             }
         }
         self.cells = 0;
+    }
+
+    /// [`Printer::end_row`] and [`Printer::plain_marker_line`] in fewer steps, for a full
+    /// row without colour of at most 32 bytes (false, and nothing printed, for any other):
+    /// every piece is a copy of a size known when compiled to an offset masked to
+    /// [`ROW_MASK`] in an array of [`ROW_ROOM`] bytes, so no copy needs a bounds check.
+    #[inline]
+    fn end_plain_row(&mut self, offset: u64) -> bool {
+        let width = self.format.width;
+        let lens = [
+            self.hex.bytes.len,
+            self.class.bytes.len,
+            self.text.bytes.len,
+        ];
+        let Ok(offset) = u32::try_from(offset) else {
+            return false;
+        };
+        if width > 32 || self.cells != width || lens.iter().any(|&n| n > 128) {
+            return false;
+        }
+        self.out.reserve(ROW_ROOM);
+        let Some(line) = self
+            .out
+            .bytes
+            .get_mut(self.out.len..self.out.len + ROW_ROOM)
+        else {
+            return false;
+        };
+        let Ok(line) = <&mut [u8; ROW_ROOM]>::try_from(line) else {
+            return false;
+        };
+        let [a, b, c, d] = offset.to_be_bytes().map(|byte| HEX[byte as usize]);
+        line[..16].copy_from_slice(&[
+            a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1], b' ', b' ', 0, 0, 0, 0, 0, 0,
+        ]);
+        let mut at = 10;
+        let short = width <= 16 && lens.iter().all(|&n| n <= 64);
+        for (pane, gap) in [(&self.hex, 1), (&self.class, 2), (&self.text, 0)] {
+            if short {
+                put_at::<64>(line, at, pane.bytes.head());
+            } else {
+                put_at::<128>(line, at, pane.bytes.head());
+            }
+            at += pane.bytes.len;
+            put_at::<2>(line, at, b"  ");
+            at += gap;
+        }
+        put_at::<1>(line, at, b"\n");
+        at += 1;
+        for pane in [&mut self.hex, &mut self.class, &mut self.text] {
+            pane.bytes.len = 0;
+        }
+        let marks = &mut self.marks;
+        if marks.seen != 0 {
+            put_at::<16>(line, at, &[b' '; 16]);
+            at += 10;
+            if width <= 16 {
+                put_at::<64>(line, at, marks.line.head());
+            } else {
+                put_at::<128>(line, at, marks.line.head());
+            }
+            at += 3 * width + 1;
+            for (i, &kind) in marks.order[..marks.named.min(16)].iter().enumerate() {
+                let (name, len) = &self.palette.listed_names[kind as usize & 15][(i > 0) as usize];
+                put_at::<32>(line, at, name);
+                at += len;
+            }
+            put_at::<1>(line, at, b"\n");
+            at += 1;
+            marks.clear(width);
+        }
+        self.out.len += at;
+        self.cells = 0;
+        true
     }
 
     /// The line under a row with errors: markers under the hex pane, the kinds on the row
@@ -1022,44 +1203,50 @@ impl Printer {
 }
 
 impl Printer {
-    /// [`Printer::marker_line`] with fewer steps a span, for the fast path: a gap of spaces,
-    /// a style switch chosen by index ([`Palette::sgr_switch`]) and the span's marks as one
-    /// fixed-size copy of its letter (or `~`) and tildes ([`Palette::marks`]). The tests
-    /// hold it equal to the reference, byte for byte.
+    /// [`Printer::marker_line`] with fewer steps a span, for the fast path. Without colour,
+    /// the line's marks are in place already ([`Marks`]): it is the indent, one copy of
+    /// them and the kinds' names. With colour, each span is a gap of spaces, a style switch
+    /// chosen by index ([`Palette::sgr_switch`]) and its marks as one fixed-size copy of
+    /// its letter (or `~`) and tildes ([`Palette::marks`]). The tests hold it equal to the
+    /// reference, byte for byte.
     fn fast_marker_line(&mut self, digits: usize) {
-        let (color, palette) = (self.format.color, &self.palette);
+        if self.format.color {
+            self.colored_marker_line(digits);
+        } else {
+            self.plain_marker_line(digits);
+        }
+    }
+
+    fn plain_marker_line(&mut self, digits: usize) {
+        let (palette, width) = (&self.palette, self.format.width);
+        let marks = &mut self.marks;
+        let mut line = self.out.writer(digits + 3 * width + NAMES_ROOM + PUT_SLACK);
+        put_gap(&mut line, digits + 2);
+        marks.line.len = 3 * width + 1;
+        line.put_all(&marks.line);
+        for (i, &kind) in marks.order[..marks.named].iter().enumerate() {
+            let (name, len) = &palette.listed_names[kind as usize][(i > 0) as usize];
+            line.put(name, *len);
+        }
+        line.put(b"\n", 1);
+        self.out.len = line.len;
+        marks.clear(width);
+    }
+
+    fn colored_marker_line(&mut self, digits: usize) {
+        let palette = &self.palette;
         let width = self.format.width;
         let spans = &self.errors[..self.error_count];
         let room = digits + 3 * width + 24 * spans.len() + NAMES_ROOM + PUT_SLACK;
         let mut line = self.out.writer(room);
         let mut style = PLAIN;
-        if !color {
-            // The markers of a line without escapes stand where their bytes do: spaces
-            // under the whole hex pane, then each span's marks and spaces in one copy at
-            // its place, from left to right.
-            let start = line.len + digits + 2;
-            put_gap(&mut line, digits + 2 + 3 * width + 1);
-            for span in spans {
-                let at = start + 3 * span.col;
-                let len = span.len.min(MARKED_LENS - 1);
-                let marks = 2 * span.kind.index() + span.head as usize;
-                line.bytes[at..at + 32]
-                    .copy_from_slice(&palette.plain_marks[marks * MARKED_LENS + len]);
-                if span.len > len {
-                    line.bytes[at + 3 * len - 1..at + 3 * span.len - 1].fill(b'~');
-                }
-            }
-        } else {
-            put_spaces(&mut line, digits + 2);
-        }
-        let mut column = if color { 0 } else { 3 * width + 1 };
-        for span in if color { spans } else { &[] } {
+        put_spaces(&mut line, digits + 2);
+        let mut column = 0;
+        for span in spans {
             let at = 3 * span.col;
             put_gap(&mut line, at - column);
             let kind = span.kind.index();
-            if color {
-                switch_indexed(palette, &mut line, &mut style, palette.marker_style[kind]);
-            }
+            switch_indexed(palette, &mut line, &mut style, palette.marker_style[kind]);
             let marks = 3 * span.len - 1;
             line.put(&palette.marks[2 * kind + span.head as usize], marks.min(32));
             if marks > 32 {
@@ -1067,9 +1254,7 @@ impl Printer {
             }
             column = at + marks;
         }
-        if color {
-            switch_indexed(palette, &mut line, &mut style, PLAIN);
-        }
+        switch_indexed(palette, &mut line, &mut style, PLAIN);
         put_gap(&mut line, 3 * width + 1 - column);
         let mut named = 0u32;
         for span in spans {
@@ -1078,21 +1263,15 @@ impl Printer {
                 continue;
             }
             if named != 0 {
-                if color {
-                    switch_indexed(palette, &mut line, &mut style, PLAIN);
-                }
+                switch_indexed(palette, &mut line, &mut style, PLAIN);
                 line.put(b", ", 2);
             }
             named |= 1 << kind;
-            if color {
-                switch_indexed(palette, &mut line, &mut style, palette.marker_style[kind]);
-            }
+            switch_indexed(palette, &mut line, &mut style, palette.marker_style[kind]);
             let (name, len) = &palette.names[kind];
             line.put(name, *len);
         }
-        if color {
-            switch_indexed(palette, &mut line, &mut style, PLAIN);
-        }
+        switch_indexed(palette, &mut line, &mut style, PLAIN);
         line.put(b"\n", 1);
         self.out.len = line.len;
         self.error_count = 0;
@@ -1119,6 +1298,22 @@ fn put_gap(w: &mut Writer, n: usize) {
         put_spaces(w, n);
     }
 }
+
+/// What [`Printer::end_plain_row`] writes into: a row of 32 bytes and its marker line
+/// take less than `ROW_MASK + 1` bytes (10 + 96 + 1 + 96 + 2 + 128 + 1, then 10 + 97, nine
+/// names of at most 32 bytes and 1), and the last copy at most 128 more.
+const ROW_MASK: usize = 1023;
+const ROW_ROOM: usize = ROW_MASK + 1 + 128;
+
+/// Copies `chunk` to `line` at `at`, masked to [`ROW_MASK`] (which it always is within).
+#[inline(always)]
+fn put_at<const N: usize>(line: &mut [u8; ROW_ROOM], at: usize, chunk: &[u8; N]) {
+    debug_assert!(at <= ROW_MASK);
+    line[at & ROW_MASK..][..N].copy_from_slice(chunk);
+}
+
+/// The least room of [`Marks::line`]: what a row of 32 bytes can take.
+const MARKS_ROOM: usize = 3 * 32 + 1 + PUT_SLACK;
 
 /// Spans of up to 10 bytes have their marks in one 32-byte chunk of [`Palette::plain_marks`].
 const MARKED_LENS: usize = 11;
@@ -1201,13 +1396,17 @@ impl CellSink for Printer {
     fn row(&mut self, offset: u64, _len: usize) {
         self.end_row();
         self.row = Some(self.base + offset);
-        let room = self.format.width * PANE_BYTES_PER_CELL + PUT_SLACK;
+        let room = (self.format.width * PANE_BYTES_PER_CELL + PUT_SLACK).max(PANE_ROOM);
         for pane in [&mut self.hex, &mut self.class, &mut self.text] {
             pane.bytes.reserve(room);
         }
     }
 
     fn error(&mut self, span: ErrorSpan) {
+        if self.fast_markers && !self.format.color {
+            self.marks.mark(&self.palette, &span);
+            return;
+        }
         self.errors[self.error_count] = span;
         self.error_count += 1;
     }
@@ -1277,13 +1476,14 @@ impl CellSink for Printer {
                 class.bytes.put(run, *len);
             }
             UnitKind::Error(kind) => {
-                self.errors[self.error_count] = ErrorSpan {
+                self.error(ErrorSpan {
                     col: whole.col,
                     len: n,
                     kind,
                     head: true,
-                };
-                self.error_count += 1;
+                });
+                let (color, palette) = (self.format.color, &self.palette);
+                let (hex, class) = (&mut self.hex, &mut self.class);
                 if color {
                     switch_to(palette, hex, palette.role_style[Role::Error as usize]);
                 }

@@ -21,6 +21,22 @@
 //!   ([`Tables::plain_run`]; checked at start-up, so the copy is still a replay of the
 //!   entries).
 //!
+//! - without colour, a unit's marks are copied to their column of the marker line
+//!   ([`super::Marks`]) whether it is an error or not (no branch: on random bytes every
+//!   other unit is one), and runs of plain bytes are looked for only on rows that have a
+//!   run of 4 ([`plain_units_into`]); every copy is of a size known when compiled, to an
+//!   offset masked into a fixed-size array, so none needs a bounds check;
+//! - without colour, a whole row of 8, 16 or 32 bytes (and 3 bytes after it in the input)
+//!   is printed straight into the output with its marker line ([`plain_row`]), not
+//!   through the panes and [`Printer::end_row`], the parts of units cut by its edges as
+//!   [`cut`] prints them ([`PlainPart`]); the shape of a unit comes from [`Tables::short_shapes`] (first
+//!   byte and class of the second) where that is all it depends on;
+//! - with colour, such a row is printed straight into the output too ([`colored_row`],
+//!   cut units by [`colored_part`]):
+//!   the hex digits in place, the class lane and text in the scratch, each style switch a
+//!   copy of 32 bytes chosen by index ([`Tables::switches`]), and the marker line from the
+//!   row's spans in copies of fixed sizes ([`colored_marker_line`]).
+//!
 //! So the fast path prints no cell of its own making: it replays renderings of the view's
 //! cells. Without colour, a unit cut by a row edge is printed from [`Tables::cuts`], the
 //! class lane of every part of every shape, rendered by the reference cell methods, and
@@ -34,8 +50,8 @@
 use std::ops::Range;
 
 use super::{
-    switch_indexed as switch, Format, Palette, Pane, Printer, StyleId, Writer, HEX_SPACE, PLAIN,
-    PUT_SLACK,
+    put_at, switch_indexed as switch, Format, Palette, Pane, Printer, StyleId, Writer, HEX_SPACE,
+    MARKS_ROOM, PANE_ROOM, PLAIN, PUT_SLACK, ROW_MASK, ROW_ROOM,
 };
 use crate::decode::{shape_utf8_at, Dialect, ErrorKind, Shape, Unit, UnitKind};
 use crate::view::glyph::InlineGlyph;
@@ -79,6 +95,70 @@ struct UnitCells {
     kind: ErrorKind,
     /// Whether the text is a multi-byte scalar's, found by value in [`Tables::scalars`].
     by_value: bool,
+    /// Without colour, the unit's marks on the marker line and spaces after them (all
+    /// spaces if it is no error), as [`Printer::error`] marks them; the bit of its kind
+    /// ([`ErrorKind::index`]), or 0 if it is no error.
+    marks: [u8; 16],
+    kind_bit: u32,
+}
+
+/// A [`UnitCells`] without colour, as [`plain_units_into`] reads it: one cache line.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct PlainCells {
+    class: [u8; 16],
+    text: [u8; 16],
+    marks: [u8; 16],
+    kind_bit: u32,
+    class_len: u8,
+    text_len: u8,
+    /// [`ErrorKind::index`] of its kind.
+    kind: u8,
+    by_value: bool,
+}
+
+impl PlainCells {
+    const EMPTY: PlainCells = PlainCells {
+        class: [0; 16],
+        text: [0; 16],
+        marks: [b' '; 16],
+        kind_bit: 0,
+        class_len: 0,
+        text_len: 0,
+        kind: 0,
+        by_value: false,
+    };
+}
+
+/// [`second_class`] of every byte.
+static SECOND: [u8; 256] = {
+    let mut table = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = second_class(b as u8);
+        b += 1;
+    }
+    table
+};
+
+/// 1 in each byte of `w` that is a continuation byte (`80..BF`), else 0.
+#[inline(always)]
+fn continuations(w: u64) -> u64 {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    // The top two bits of each byte, 0 where they are `10`.
+    let y = (w & (0xC0 * LOW)) ^ (0x80 * LOW);
+    !(y | y << 1) >> 7 & LOW
+}
+
+/// [`second_class`] of each byte of `w`, in that byte.
+#[inline(always)]
+fn second_classes(w: u64) -> u64 {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    let continuation = continuations(w);
+    // Of a continuation byte, bit 5 says `A0..BF`, bits 4 or 5 `90..BF`.
+    let at_least_a0 = w >> 5 & LOW;
+    let at_least_90 = (w >> 4 | w >> 5) & LOW;
+    (continuation * 0xFF) & (continuation + at_least_90 + at_least_a0)
 }
 
 /// Units that are not ASCII are found at `ASCII + tag * SHAPE_LENS + len`.
@@ -91,8 +171,10 @@ const _: () = assert!(UNITS.is_power_of_two());
 /// Entries of [`Tables::shapes`]: 4 bits of the first byte's 8 more, see [`shape_index`].
 const SHAPES: usize = 256 * 16;
 
-/// Sets of the memo of scalars' text (a power of two).
-const SCALAR_SETS: usize = 1024;
+/// Sets of the memo of scalars' text (a power of two): room for the 1920 two-byte scalars
+/// that random bytes keep meeting (measured on 4 MiB of them: 29 thousand misses, against
+/// 48 thousand with 1024 sets; most that remain are of longer scalars, seen once).
+const SCALAR_SETS: usize = 2048;
 
 /// A scalar's glyph and text, memoized.
 #[derive(Clone, Copy)]
@@ -114,16 +196,30 @@ impl Scalar {
 
 /// The rendered cells of every kind of unit, for one [`Format`].
 pub(super) struct Tables {
-    units: Box<[UnitCells; UNITS]>,
+    units: [UnitCells; UNITS],
     /// Scalars' glyphs and text, in sets of two slots chosen by a hash of their bytes as a
     /// little-endian `u32` (`u32::MAX` is no scalar's, so it marks an empty slot); the
     /// first slot of a set holds the scalar most recently rendered.
     scalars: Vec<[Scalar; 2]>,
     /// The shape of a unit, by [`shape_index`]: the index of its cells in `units` times 8,
     /// plus its length.
-    shapes: Box<[u16; SHAPES]>,
-    /// [`second_class`] of every byte.
+    shapes: [u16; SHAPES],
+    /// [`second_class`] of every byte ([`SECOND`]).
     second: [u8; 256],
+    /// What [`plain_units_into`] reads of `units`, in 64 bytes an entry; and whether every
+    /// entry it reads held all there is (it always does: a class lane or text of a unit
+    /// without colour takes a few bytes).
+    plain: [PlainCells; UNITS],
+    plain_fits: bool,
+    /// The entry of `shapes` by [`short_shape_index`], the first byte and the class of the
+    /// second, where that is all it depends on and the text does not depend on the value
+    /// (most units of random bytes: one byte); else [`LOOK_FURTHER`].
+    short_shapes: [u16; SHORT_SHAPES],
+    /// [`Palette::sgr_switch`] in an array whose index can be masked (`2 * style +
+    /// changed`, see [`Tables::switch`]): each sequence (or nothing) in 32 bytes with its
+    /// length in the last, so that one copy of 32 bytes writes it (what follows it in the
+    /// copy is overwritten by what is written next).
+    switches: [[u8; 32]; SWITCHES],
     /// The printer that renders a table entry (with no tables of its own).
     scratch: Box<Printer>,
     /// Runs of plain ASCII, see [`Tables::plain_run`]: added to each byte of 8 to set its
@@ -144,20 +240,24 @@ const CUTS: usize = 5;
 impl Tables {
     pub(super) fn new(format: &Format) -> Tables {
         let mut tables = Tables {
-            units: Box::new(
-                [UnitCells {
-                    hex_first: PLAIN,
-                    hex_rest: PLAIN,
-                    class: Run::EMPTY,
-                    text: Run::EMPTY,
-                    error: false,
-                    kind: ErrorKind::InvalidByte,
-                    by_value: false,
-                }; UNITS],
-            ),
+            units: [UnitCells {
+                hex_first: PLAIN,
+                hex_rest: PLAIN,
+                class: Run::EMPTY,
+                text: Run::EMPTY,
+                error: false,
+                kind: ErrorKind::InvalidByte,
+                by_value: false,
+                marks: [b' '; 16],
+                kind_bit: 0,
+            }; UNITS],
             scalars: vec![[Scalar::empty(); 2]; SCALAR_SETS],
-            shapes: Box::new([0; SHAPES]),
-            second: std::array::from_fn(|b| second_class(b as u8)),
+            shapes: [0; SHAPES],
+            second: SECOND,
+            plain: [PlainCells::EMPTY; UNITS],
+            plain_fits: false,
+            short_shapes: [LOOK_FURTHER; SHORT_SHAPES],
+            switches: [[0; 32]; SWITCHES],
             scratch: Box::new(Printer::new(format)),
             plain_from: 0,
             plain_class: [0; 8],
@@ -218,6 +318,40 @@ impl Tables {
                 }
             }
         }
+        tables.plain_fits = !format.color;
+        for &shape in tables.shapes.iter() {
+            // Only the entries of UTF-8's shapes are read (the table has others' too).
+            let cells = &tables.units[(shape >> 3) as usize & (UNITS - 1)];
+            let fits = |run: &Run| run.len as usize <= 16;
+            tables.plain_fits &= fits(&cells.class) && (cells.by_value || fits(&cells.text));
+        }
+        for (plain, cells) in tables.plain.iter_mut().zip(&tables.units) {
+            *plain = PlainCells {
+                class: cells.class.bytes[..16].try_into().unwrap_or([0; 16]),
+                text: cells.text.bytes[..16].try_into().unwrap_or([0; 16]),
+                marks: cells.marks,
+                kind_bit: cells.kind_bit,
+                class_len: cells.class.len,
+                text_len: cells.text.len,
+                kind: cells.kind.index() as u8,
+                by_value: cells.by_value,
+            };
+        }
+        let palette = &tables.scratch.palette;
+        for (switch, (sgr, len)) in tables.switches.iter_mut().zip(&palette.sgr_switch) {
+            switch[..24].copy_from_slice(sgr);
+            switch[31] = *len as u8;
+        }
+        for (i, short) in tables.short_shapes.iter_mut().enumerate() {
+            let entry = |more| tables.shapes[i << 2 | more];
+            let same = (1..4).all(|more| entry(more) == entry(0));
+            let by_value = tables.units[(entry(0) >> 3) as usize].by_value;
+            *short = if same && !by_value {
+                entry(0)
+            } else {
+                LOOK_FURTHER
+            };
+        }
         tables
     }
 
@@ -250,6 +384,47 @@ impl Tables {
         }
     }
 
+    /// Switches a pane in `*style` to `to` at `*at` of `line` (offsets masked to `MASK`):
+    /// [`switch`] without bounds to check.
+    #[inline(always)]
+    fn switch<const N: usize, const MASK: usize>(
+        &self,
+        line: &mut [u8; N],
+        at: &mut usize,
+        style: &mut StyleId,
+        to: StyleId,
+    ) {
+        let changed = (*style != to) as usize;
+        let switch = &self.switches[(2 * to as usize + changed) & (SWITCHES - 1)];
+        line[*at & MASK..][..32].copy_from_slice(switch);
+        *at += switch[31] as usize;
+        *style = to;
+    }
+
+    /// The entry of [`Tables::shapes`] for the unit starting with `quad`, from
+    /// [`Tables::short_shapes`] where it has it.
+    #[inline(always)]
+    fn shape(&self, quad: [u8; 4]) -> u16 {
+        let shape = self.short_shapes[short_shape_index(&SECOND, quad)];
+        if shape & LOOK_FURTHER != 0 {
+            return self.shapes[shape_index(&SECOND, quad)];
+        }
+        shape
+    }
+
+    /// Which bytes of `block` are plain bytes ([`Tables::find_plain_bytes`]): their top
+    /// bits set, the rest 0.
+    #[inline(always)]
+    fn plain_bytes(&self, block: [u8; 8]) -> u64 {
+        const TOP: u64 = 0x8080_8080_8080_8080;
+        let w = u64::from_le_bytes(block);
+        let low = w & !TOP;
+        let at_least_lo = low.wrapping_add(self.plain_from) & TOP;
+        let at_least_7f = low.wrapping_add(0x0101_0101_0101_0101) & TOP;
+        let on = (self.plain_from != 0) as u64 * TOP;
+        at_least_lo & !at_least_7f & !(w & TOP) & on
+    }
+
     /// How many of the first bytes of `block` (up to 8) are plain bytes, as found by
     /// [`Tables::find_plain_bytes`]; 0 if there are none.
     #[inline(always)]
@@ -274,6 +449,8 @@ impl Tables {
         let glyph = view::unit_glyph(unit).fit(unit.len as usize);
         let role = |k: u8| palette.role_style[view::role(unit, k, bytes[k as usize]) as usize];
         let (hex_first, hex_rest) = (role(0), role(unit.len.min(2) - 1));
+        // `colored_units_into` switches to `hex_rest` only after a first byte.
+        debug_assert!(unit.len > 1 || hex_first == hex_rest);
         let class_first = match unit.kind {
             UnitKind::Error(kind) => palette.error_style[kind.index()],
             UnitKind::Scalar(_) => hex_first,
@@ -299,6 +476,19 @@ impl Tables {
         p.row = None;
         p.cells = 0;
         p.error_count = 0;
+        let mut marks = [b' '; 16];
+        if let UnitKind::Error(kind) = unit.kind {
+            // The reference printer's marks for a span of this unit, spaces after them.
+            let mut marker = super::Marks::new(unit.len as usize);
+            let span = ErrorSpan {
+                col: 0,
+                len: unit.len as usize,
+                kind,
+                head: true,
+            };
+            marker.mark(&p.palette, &span);
+            marks.copy_from_slice(&marker.line.bytes[..16]);
+        }
         UnitCells {
             hex_first: shown(hex_first),
             hex_rest: shown(hex_rest),
@@ -307,6 +497,8 @@ impl Tables {
             error: unit.is_error(),
             kind: unit.error_kind().unwrap_or(ErrorKind::InvalidByte),
             by_value: unit.len > 1 && !unit.is_error(),
+            marks,
+            kind_bit: unit.error_kind().map_or(0, |kind| 1 << kind.index()),
         }
     }
 
@@ -457,9 +649,64 @@ pub(super) fn print<const COLOR: bool>(
     }
     let width = p.format.width;
     let mut at = Dialect::Utf8.unit_containing(bytes, start).start;
+    let mut scratch = Scratch {
+        ahead: [0; AHEAD],
+        text: [0; LANE_ROOM],
+        colored_class: [0; COLORED_ROOM],
+        colored_text: [0; COLORED_ROOM],
+        spans: [super::NO_SPAN; 64],
+        marker: [b' '; MARKER_ROOM],
+    };
     let mut row = start;
     while row < end {
         let row_end = (row + width).min(end);
+        if let (true, Some(Ok(ahead))) = (
+            at <= row && row_end == row + width,
+            bytes.get(row..row + AHEAD).map(<&[u8; AHEAD]>::try_from),
+        ) {
+            scratch.ahead = *ahead;
+            p.end_row();
+            // Not inlined, so that its registers are its own; compiled as `print` is.
+            #[multiversion::inherit_target]
+            #[inline(never)]
+            fn row_of<const W: usize>(
+                p: &mut Printer,
+                tables: &mut Tables,
+                scratch: &mut Scratch,
+                bytes: &[u8],
+                at: usize,
+                row: usize,
+            ) -> Option<usize> {
+                plain_row::<W>(p, tables, scratch, bytes, at, row)
+            }
+            #[multiversion::inherit_target]
+            #[inline(never)]
+            fn colored_row_of<const W: usize>(
+                p: &mut Printer,
+                tables: &mut Tables,
+                scratch: &mut Scratch,
+                bytes: &[u8],
+                at: usize,
+                row: usize,
+            ) -> Option<usize> {
+                colored_row::<W>(p, tables, scratch, bytes, at, row)
+            }
+            let s = &mut scratch;
+            let next = match (COLOR, width) {
+                (false, _) if !tables.plain_fits => None,
+                (false, 8) => row_of::<8>(p, tables, s, bytes, at, row),
+                (false, 16) => row_of::<16>(p, tables, s, bytes, at, row),
+                (false, 32) => row_of::<32>(p, tables, s, bytes, at, row),
+                (true, 8) => colored_row_of::<8>(p, tables, s, bytes, at, row),
+                (true, 16) => colored_row_of::<16>(p, tables, s, bytes, at, row),
+                (true, 32) => colored_row_of::<32>(p, tables, s, bytes, at, row),
+                _ => None,
+            };
+            if let Some(next) = next {
+                (at, row) = (next, row_end);
+                continue;
+            }
+        }
         p.row(row as u64, row_end - row);
         if !COLOR {
             // Without colour the hex pane does not depend on the units.
@@ -485,30 +732,39 @@ pub(super) fn print<const COLOR: bool>(
             p.hex.bytes.len = hex.len;
         }
         loop {
-            let mut lanes = Lanes::of(p);
-            while at < row_end {
-                if let Some(block) = bytes.get(at..at + 8).and_then(|b| b.try_into().ok()) {
-                    let k = tables.plain_run(block).min(row_end - at);
-                    if k > 0 && at >= row {
-                        lanes.plain_run::<COLOR>(tables, block, k);
-                        at += k;
-                        continue;
+            if let (false, true, Some(Ok(ahead))) = (
+                COLOR,
+                width <= 32 && tables.plain_fits,
+                bytes.get(row..row + AHEAD).map(<&[u8; AHEAD]>::try_from),
+            ) {
+                scratch.ahead = *ahead;
+                at = plain_units(p, tables, &mut scratch, bytes, at, row, row_end);
+            } else {
+                let mut lanes = Lanes::of(p);
+                while at < row_end {
+                    if let Some(block) = bytes.get(at..at + 8).and_then(|b| b.try_into().ok()) {
+                        let k = tables.plain_run(block).min(row_end - at);
+                        if k > 0 && at >= row {
+                            lanes.plain_run::<COLOR>(tables, block, k);
+                            at += k;
+                            continue;
+                        }
                     }
+                    let Some(&[b0, b1, b2, b3]) = bytes.get(at..at + 4) else {
+                        break;
+                    };
+                    let quad = [b0, b1, b2, b3];
+                    let shape = tables.shapes[shape_index(&tables.second, quad)];
+                    let n = (shape & 7) as usize;
+                    if !((at >= row) & (at + n <= row_end)) {
+                        break;
+                    }
+                    let key = (shape >> 3) as usize & (UNITS - 1);
+                    lanes.whole::<COLOR>(tables, bytes, at, quad, key, n, at - row);
+                    at += n;
                 }
-                let Some(&[b0, b1, b2, b3]) = bytes.get(at..at + 4) else {
-                    break;
-                };
-                let quad = [b0, b1, b2, b3];
-                let shape = tables.shapes[shape_index(&tables.second, quad)];
-                let n = (shape & 7) as usize;
-                if !((at >= row) & (at + n <= row_end)) {
-                    break;
-                }
-                let key = (shape >> 3) as usize & (UNITS - 1);
-                lanes.whole::<COLOR>(tables, bytes, at, quad, key, n, at - row);
-                at += n;
+                lanes.settle();
             }
-            lanes.settle();
             if at >= row_end {
                 break;
             }
@@ -544,6 +800,729 @@ pub(super) fn print<const COLOR: bool>(
     }
 }
 
+/// Bytes from the start of a row that [`plain_units`] looks at: a row of at most 32 and
+/// the 3 after it that its last unit may take, read in blocks of 8.
+const AHEAD: usize = 64;
+
+/// Bytes of a pane, and of [`super::Marks::line`], that [`plain_units`] indexes: at
+/// offsets masked to `PANE_MASK`, so the compiler can see every copy in bounds (the mask
+/// changes no offset: a row's panes hold far less).
+const PANE_MASK: usize = 4095;
+const _: () = assert!(PANE_MASK + 1 + 64 <= PANE_ROOM && 3 * 32 + 32 <= MARKS_ROOM);
+
+/// What [`plain_units_into`] reads and writes, in one place on the stack of [`print`] (into
+/// which it is inlined), so that it is addressed from the stack pointer rather than from
+/// pointers the loop would have to keep in registers: the row and the bytes after it, the
+/// class lane and text of its units (`LANE_MASK + 1` bytes are more than a row of 32 takes,
+/// at most 4 bytes each a byte), and its marker line.
+struct Scratch {
+    ahead: [u8; AHEAD],
+    text: [u8; LANE_ROOM],
+    marker: [u8; MARKER_ROOM],
+    /// With colour: the class lane and text of a row (escapes take more room), and its
+    /// error spans.
+    colored_class: [u8; COLORED_ROOM],
+    colored_text: [u8; COLORED_ROOM],
+    spans: [ErrorSpan; 64],
+}
+
+/// A pane of a row of 32 bytes with colour takes less than `COLORED_MASK + 1` bytes: at
+/// most a unit a byte, each with a switch of at most 24 bytes and a run of 32.
+const COLORED_MASK: usize = 2047;
+const COLORED_ROOM: usize = COLORED_MASK + 1 + 64;
+
+impl Scratch {
+    /// The shape ([`Tables::shapes`]) of a unit starting at each of the first `len`
+    /// columns of the row, as if one did: each independent of the others, so they are
+    /// found side by side rather than each waiting for the length of the unit before it
+    /// (on random bytes, that wait is what a row takes).
+    #[inline(always)]
+    fn shapes(&self, tables: &Tables, len: usize) -> [u16; 32] {
+        let mut shapes = [0; 32];
+        let word =
+            |at: usize| u64::from_le_bytes(self.ahead[at..at + 8].try_into().unwrap_or([0; 8]));
+        for block in 0..len.min(32).div_ceil(8) {
+            let at = 8 * block;
+            // The low 4 bits of `shape_index` for 8 columns at once, one in each byte:
+            // the class of the byte after (shifted), whether the two after that are
+            // continuation bytes (shifted).
+            let low = second_classes(word(at + 1)) << 2
+                | continuations(word(at + 2)) << 1
+                | continuations(word(at + 3));
+            for (k, (&first, low)) in self.ahead[at..at + 8]
+                .iter()
+                .zip(low.to_le_bytes())
+                .enumerate()
+            {
+                let index = (first as usize) << 4 | low as usize;
+                shapes[(at + k) % 32] = tables.shapes[index & (SHAPES - 1)];
+            }
+        }
+        shapes
+    }
+}
+
+const LANE_MASK: usize = 255;
+const LANE_ROOM: usize = LANE_MASK + 1 + RUN;
+/// The marker line of a row of 32 bytes, and a copy of 16 at its last column.
+const MARKER_ROOM: usize = 128;
+const _: () = assert!(MARKER_ROOM >= 3 * 31 + 16 && MARKER_ROOM + 32 <= MARKS_ROOM);
+
+/// The kinds of error on a row so far, as [`super::Marks`] keeps them.
+#[derive(Clone, Copy)]
+struct Kinds {
+    seen: u32,
+    named: usize,
+    order: [u8; 16],
+}
+
+/// Whether a row of plain bytes has a run of 4 (within a block of 8: a run across blocks is
+/// missed, which is only slower).
+#[inline(always)]
+fn has_runs(tables: &Tables, ahead: &[u8; AHEAD], row_len: usize) -> bool {
+    let mut runs = 0;
+    for block in ahead.chunks_exact(8).take(row_len.div_ceil(8)) {
+        let plain = tables.plain_bytes(block.try_into().unwrap_or([0; 8]));
+        runs |= plain & plain >> 8 & plain >> 16 & plain >> 24;
+    }
+    runs != 0
+}
+
+/// The whole units without colour from column `i` of the row `row` of `row_len` bytes
+/// (the bytes in `scratch.ahead`), until one crosses the row's end: the class lane into
+/// `class` at `*cl` (offsets masked to `MASK`), the text into `scratch.text` at `*tl`, the
+/// marks into `scratch.marker` and the kinds into `kinds`. Returns where it stopped.
+#[allow(clippy::too_many_arguments)] // inlined into its two callers
+#[inline(always)]
+fn plain_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
+    tables: &mut Tables,
+    scratch: &mut Scratch,
+    bytes: &[u8],
+    row: usize,
+    mut i: usize,
+    row_len: usize,
+    class: &mut [u8; N],
+    (cl, tl): (&mut usize, &mut usize),
+    kinds: &mut Kinds,
+) -> usize {
+    let (mut c, mut t) = (*cl, *tl);
+    let Kinds {
+        mut seen,
+        mut named,
+        mut order,
+    } = *kinds;
+    let shapes = scratch.shapes(tables, row_len);
+    while i < row_len {
+        let i5 = i & 31;
+        if RUNS {
+            let block: [u8; 8] = scratch.ahead[i5..i5 + 8].try_into().unwrap_or([0; 8]);
+            let k = tables.plain_run(block).min(row_len - i);
+            if k > 0 {
+                class[c & MASK..][..8].copy_from_slice(&tables.plain_class);
+                scratch.text[t & LANE_MASK..][..8].copy_from_slice(&block);
+                (c, t, i) = (c + k, t + k, i + k);
+                continue;
+            }
+        }
+        let quad: [u8; 4] = scratch.ahead[i5..i5 + 4].try_into().unwrap_or([0; 4]);
+        let shape = shapes[i5];
+        let n = (shape & 7) as usize;
+        if i + n > row_len {
+            break;
+        }
+        let cells = &tables.plain[(shape >> 3) as usize & (UNITS - 1)];
+        class[c & MASK..][..16].copy_from_slice(&cells.class);
+        c += cells.class_len as usize;
+        scratch.marker[3 * i5..][..16].copy_from_slice(&cells.marks);
+        let bit = cells.kind_bit;
+        order[named & 15] = cells.kind;
+        named += (bit & !seen != 0) as usize;
+        seen |= bit;
+        // Only a multi-byte scalar's text depends on more than its shape.
+        if cells.by_value {
+            let raw = u32::from_le_bytes(quad) & KEEP[n];
+            let at = row + i;
+            let run = &tables
+                .scalar(raw, || Dialect::Utf8.decode_at(bytes, at))
+                .text;
+            scratch.text[t & LANE_MASK..][..RUN].copy_from_slice(&run.bytes);
+            t += run.len as usize;
+        } else {
+            scratch.text[t & LANE_MASK..][..16].copy_from_slice(&cells.text);
+            t += cells.text_len as usize;
+        }
+        i += n;
+    }
+    (*cl, *tl) = (c, t);
+    *kinds = Kinds { seen, named, order };
+    i
+}
+
+/// Without colour, the units of the row at `row` from `at` (on the row) into the panes,
+/// until one crosses the row's end, through [`plain_units_into`]; returns where it stopped.
+#[inline(always)]
+fn plain_units(
+    p: &mut Printer,
+    tables: &mut Tables,
+    scratch: &mut Scratch,
+    bytes: &[u8],
+    at: usize,
+    row: usize,
+    row_end: usize,
+) -> usize {
+    let row_len = row_end - row;
+    let (Some(i), Some(class), Some(marks)) = (
+        at.checked_sub(row),
+        fixed::<{ PANE_MASK + 65 }>(&mut p.class.bytes.bytes),
+        fixed::<MARKER_ROOM>(&mut p.marks.line.bytes),
+    ) else {
+        return at;
+    };
+    scratch.marker = *marks;
+    let (mut cl, mut tl) = (p.class.bytes.len, 0);
+    let mut kinds = Kinds {
+        seen: p.marks.seen,
+        named: p.marks.named,
+        order: p.marks.order,
+    };
+    let lens = (&mut cl, &mut tl);
+    let i = if has_runs(tables, &scratch.ahead, row_len) {
+        plain_units_into::<true, { PANE_MASK + 65 }, PANE_MASK>(
+            tables, scratch, bytes, row, i, row_len, class, lens, &mut kinds,
+        )
+    } else {
+        plain_units_into::<false, { PANE_MASK + 65 }, PANE_MASK>(
+            tables, scratch, bytes, row, i, row_len, class, lens, &mut kinds,
+        )
+    };
+    *marks = scratch.marker;
+    let mut w = p.text.bytes.writer(0);
+    w.put::<LANE_ROOM>(&scratch.text, tl);
+    p.text.bytes.len = w.len;
+    p.class.bytes.len = cl;
+    (p.marks.seen, p.marks.named, p.marks.order) = (kinds.seen, kinds.named, kinds.order);
+    p.cells = i;
+    row + i
+}
+
+/// A whole row of `W` bytes without colour, the unit at `at` its first (`at` is before the
+/// row if that unit started on the row above), the row's bytes and 3 more in
+/// `scratch.ahead`: printed straight into the output with its marker line, what the panes
+/// and [`Printer::end_row`] print for it, in fewer steps (each a copy of a size known when
+/// compiled, to an offset masked into a fixed-size array). The parts of units cut by the
+/// row's edges are printed as [`cut`] prints them. Returns where the next row's first unit
+/// starts (before it, if it is cut), or `None` (and nothing printed) if the offset has
+/// more than 8 digits.
+#[inline(always)]
+fn plain_row<const W: usize>(
+    p: &mut Printer,
+    tables: &mut Tables,
+    scratch: &mut Scratch,
+    bytes: &[u8],
+    at: usize,
+    row: usize,
+) -> Option<usize> {
+    const { assert!(W <= 32 && W >= 4) };
+    let offset = u32::try_from(p.base + row as u64).ok()?;
+    let start = p.out.len;
+    let line = fixed::<ROW_ROOM>(&mut p.out.writer(ROW_ROOM).bytes[start..])?;
+    let [a, b, c, d] = offset.to_be_bytes().map(|byte| super::HEX[byte as usize]);
+    line[..16].copy_from_slice(&[
+        a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1], b' ', b' ', 0, 0, 0, 0, 0, 0,
+    ]);
+    for (i, &byte) in scratch.ahead[..W].iter().enumerate() {
+        line[10 + 3 * i..][..4].copy_from_slice(&HEX_SPACE[byte as usize]);
+    }
+    line[10 + 3 * W] = b' ';
+    scratch.marker = [b' '; MARKER_ROOM];
+    let (mut cl, mut tl) = (11 + 3 * W, 0);
+    let mut kinds = Kinds {
+        seen: 0,
+        named: 0,
+        order: [0; 16],
+    };
+    let mut i = 0;
+    if at < row {
+        // The rest of a unit from the row above: at most 3 bytes.
+        let quad: [u8; 4] = bytes.get(at..at + 4)?.try_into().ok()?;
+        let part = PlainPart::of(tables, quad, row - at, W + row - at);
+        part.print(&p.palette, tables, line, &mut cl, scratch, 0, &mut kinds);
+        let (fillers, len) = &p.palette.filler_runs[part.span() % 7];
+        scratch.text[tl & LANE_MASK..][..16].copy_from_slice(fillers);
+        tl += len;
+        i = part.span();
+    }
+    let lens = (&mut cl, &mut tl);
+    i = if has_runs(tables, &scratch.ahead, W) {
+        plain_units_into::<true, ROW_ROOM, ROW_MASK>(
+            tables, scratch, bytes, row, i, W, line, lens, &mut kinds,
+        )
+    } else {
+        plain_units_into::<false, ROW_ROOM, ROW_MASK>(
+            tables, scratch, bytes, row, i, W, line, lens, &mut kinds,
+        )
+    };
+    let mut next = row + W;
+    if i < W {
+        // A unit crossing the row's end: its first bytes, and its glyph fitted to them.
+        let quad: [u8; 4] = scratch.ahead[i..i + 4].try_into().ok()?;
+        let part = PlainPart::of(tables, quad, 0, W - i);
+        part.print(&p.palette, tables, line, &mut cl, scratch, i, &mut kinds);
+        let glyph = if part.by_value {
+            let raw = u32::from_le_bytes(quad) & KEEP[part.n];
+            let at = row + i;
+            tables
+                .scalar(raw, || Dialect::Utf8.decode_at(bytes, at))
+                .glyph
+        } else {
+            view::unit_glyph(&Unit::error(row + i, part.n as u8, part.kind))
+        };
+        let run = tables.render_text(glyph, part.span());
+        scratch.text[tl & LANE_MASK..][..RUN].copy_from_slice(&run.bytes);
+        tl += run.len as usize;
+        // The rest of it is printed with the next row, as the unit this row ends with.
+        next = row + i;
+    }
+    let mut at = cl;
+    put_at::<2>(line, at, b"  ");
+    at += 2;
+    if tl <= 64 {
+        put_at::<64>(line, at, scratch.text[..64].try_into().unwrap_or(&[0; 64]));
+    } else {
+        put_at::<LANE_ROOM>(line, at, &scratch.text);
+    }
+    at += tl;
+    put_at::<1>(line, at, b"\n");
+    at += 1;
+    if kinds.seen != 0 {
+        put_at::<16>(line, at, &[b' '; 16]);
+        at += 10;
+        put_at::<MARKER_ROOM>(line, at, &scratch.marker);
+        at += 3 * W + 1;
+        for (k, &kind) in kinds.order[..kinds.named.min(16)].iter().enumerate() {
+            let (name, len) = &p.palette.listed_names[kind as usize & 15][(k > 0) as usize];
+            put_at::<32>(line, at, name);
+            at += len;
+        }
+        put_at::<1>(line, at, b"\n");
+        at += 1;
+    }
+    p.out.len += at;
+    Some(next)
+}
+
+/// The part `k0..k1` of a unit cut by an edge of a row, without colour.
+struct PlainPart {
+    n: usize,
+    key: usize,
+    k0: usize,
+    k1: usize,
+    error: bool,
+    kind: ErrorKind,
+    by_value: bool,
+}
+
+impl PlainPart {
+    /// The part from `k0` of the unit starting with `quad`, up to `room` bytes of it.
+    #[inline(always)]
+    fn of(tables: &Tables, quad: [u8; 4], k0: usize, room: usize) -> PlainPart {
+        let shape = tables.shape(quad);
+        let n = (shape & 7) as usize;
+        let key = (shape >> 3) as usize & (UNITS - 1);
+        let cells = &tables.units[key];
+        PlainPart {
+            n,
+            key,
+            k0,
+            k1: n.min(room),
+            error: cells.error,
+            kind: cells.kind,
+            by_value: cells.by_value,
+        }
+    }
+
+    fn span(&self) -> usize {
+        self.k1 - self.k0
+    }
+
+    /// Its class lane into `line` at `*cl`, and its marks at column `col` (if it is an
+    /// error), as [`cut`] prints them.
+    #[allow(clippy::too_many_arguments)] // inlined into its caller
+    #[inline(always)]
+    fn print(
+        &self,
+        palette: &Palette,
+        tables: &Tables,
+        line: &mut [u8; ROW_ROOM],
+        cl: &mut usize,
+        scratch: &mut Scratch,
+        col: usize,
+        kinds: &mut Kinds,
+    ) {
+        let run = &tables.cuts[self.key.wrapping_sub(ASCII) % (UNITS - ASCII)]
+            [(CUTS * self.k0 + self.k1) % (CUTS * CUTS)];
+        put_at::<RUN>(line, *cl, &run.bytes);
+        *cl += run.len as usize;
+        if self.error {
+            let span = self.span();
+            let marks = 2 * self.kind.index() + (self.k0 == 0) as usize;
+            let chunk = &palette.plain_marks[marks * super::MARKED_LENS + span];
+            scratch.marker[(3 * col).min(MARKER_ROOM - 32)..][..32].copy_from_slice(chunk);
+            let bit = 1 << self.kind.index();
+            kinds.order[kinds.named & 15] = self.kind.index() as u8;
+            kinds.named += (kinds.seen & bit == 0) as usize;
+            kinds.seen |= bit;
+        }
+    }
+}
+
+/// What [`colored_units_into`] keeps while printing the units of a row: where each pane
+/// is and the style it is in.
+struct ColoredLanes {
+    hex: usize,
+    class: usize,
+    text: usize,
+    styles: [StyleId; 3],
+    spans: usize,
+}
+
+/// [`plain_units_into`] with colour: the hex digits into `hex` at `lanes.hex` (offsets
+/// masked to `MASK`), the class lane and text into the scratch, each pane switching style
+/// as [`Lanes::whole`] and [`Lanes::plain_run`] switch it; error spans into
+/// `scratch.spans`. Returns where it stopped.
+#[allow(clippy::too_many_arguments)] // inlined into its caller
+#[inline(always)]
+fn colored_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
+    tables: &mut Tables,
+    scratch: &mut Scratch,
+    bytes: &[u8],
+    row: usize,
+    mut i: usize,
+    row_len: usize,
+    hex: &mut [u8; N],
+    lanes: &mut ColoredLanes,
+) -> usize {
+    const C: usize = COLORED_MASK;
+    let ColoredLanes {
+        hex: mut h,
+        class: mut c,
+        text: mut t,
+        styles: [mut hs, mut cs, mut ts],
+        spans: mut count,
+    } = *lanes;
+    let shapes = scratch.shapes(tables, row_len);
+    while i < row_len {
+        let i5 = i & 31;
+        if RUNS {
+            let block: [u8; 8] = scratch.ahead[i5..i5 + 8].try_into().unwrap_or([0; 8]);
+            let k = tables.plain_run(block).min(row_len - i);
+            if k > 0 {
+                let [hex_style, class_style, text_style] = tables.plain_styles;
+                tables.switch::<N, MASK>(hex, &mut h, &mut hs, hex_style);
+                for (j, &b) in block.iter().enumerate() {
+                    hex[(h + 3 * j) & MASK..][..4].copy_from_slice(&HEX_SPACE[b as usize]);
+                }
+                h += 3 * k;
+                let class = &mut scratch.colored_class;
+                tables.switch::<COLORED_ROOM, C>(class, &mut c, &mut cs, class_style);
+                class[c & C..][..8].copy_from_slice(&tables.plain_class);
+                c += k;
+                let text = &mut scratch.colored_text;
+                tables.switch::<COLORED_ROOM, C>(text, &mut t, &mut ts, text_style);
+                text[t & C..][..8].copy_from_slice(&block);
+                t += k;
+                i += k;
+                continue;
+            }
+        }
+        let quad: [u8; 4] = scratch.ahead[i5..i5 + 4].try_into().unwrap_or([0; 4]);
+        let shape = shapes[i5];
+        let n = (shape & 7) as usize;
+        if i + n > row_len {
+            break;
+        }
+        let cells = &tables.units[(shape >> 3) as usize & (UNITS - 1)];
+        let (hex_first, hex_rest) = (cells.hex_first, cells.hex_rest);
+        tables.switch::<N, MASK>(hex, &mut h, &mut hs, hex_first);
+        hex[h & MASK..][..4].copy_from_slice(&HEX_SPACE[quad[0] as usize]);
+        h += 3;
+        if n > 1 {
+            // A unit of one byte has one style (`hex_rest` is `hex_first`).
+            tables.switch::<N, MASK>(hex, &mut h, &mut hs, hex_rest);
+            let [h1, h2, h3] = [quad[1], quad[2], quad[3]].map(|b| HEX_SPACE[b as usize]);
+            hex[h & MASK..][..12].copy_from_slice(&[
+                h1[0], h1[1], b' ', h2[0], h2[1], b' ', h3[0], h3[1], b' ', 0, 0, 0,
+            ]);
+            h += 3 * (n - 1);
+        }
+        let class = &mut scratch.colored_class;
+        tables.switch::<COLORED_ROOM, C>(class, &mut c, &mut cs, cells.class.first);
+        class[c & C..][..RUN].copy_from_slice(&cells.class.bytes);
+        c += cells.class.len as usize;
+        cs = cells.class.last;
+        scratch.spans[count & 63] = ErrorSpan {
+            col: i,
+            len: n,
+            kind: cells.kind,
+            head: true,
+        };
+        count += cells.error as usize;
+        let run = if cells.by_value {
+            let raw = u32::from_le_bytes(quad) & KEEP[n];
+            let at = row + i;
+            tables
+                .scalar(raw, || Dialect::Utf8.decode_at(bytes, at))
+                .text
+        } else {
+            cells.text
+        };
+        let text = &mut scratch.colored_text;
+        tables.switch::<COLORED_ROOM, C>(text, &mut t, &mut ts, run.first);
+        text[t & C..][..RUN].copy_from_slice(&run.bytes);
+        t += run.len as usize;
+        ts = run.last;
+        i += n;
+    }
+    *lanes = ColoredLanes {
+        hex: h,
+        class: c,
+        text: t,
+        styles: [hs, cs, ts],
+        spans: count,
+    };
+    i
+}
+
+/// [`plain_row`] with colour: the row line straight into the output as
+/// [`Printer::end_row`] prints it, then the marker line as [`Printer::fast_marker_line`]
+/// prints it from the row's spans ([`colored_marker_line`]). Returns what [`plain_row`]
+/// returns.
+#[inline(always)]
+fn colored_row<const W: usize>(
+    p: &mut Printer,
+    tables: &mut Tables,
+    scratch: &mut Scratch,
+    bytes: &[u8],
+    at: usize,
+    row: usize,
+) -> Option<usize> {
+    const { assert!(W <= 32 && W >= 4) };
+    const M: usize = COLORED_ROW_MASK;
+    let offset = u32::try_from(p.base + row as u64).ok()?;
+    let start = p.out.len;
+    let line = fixed::<COLORED_ROW_ROOM>(&mut p.out.writer(COLORED_ROW_ROOM).bytes[start..])?;
+    let palette = &p.palette;
+    let unit_at = at;
+    let mut at = 0;
+    let mut style = PLAIN;
+    tables.switch::<COLORED_ROW_ROOM, M>(line, &mut at, &mut style, super::DIM);
+    let [a, b, c, d] = offset.to_be_bytes().map(|byte| super::HEX[byte as usize]);
+    line[at & M..][..8].copy_from_slice(&[a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]]);
+    at += 8;
+    tables.switch::<COLORED_ROW_ROOM, M>(line, &mut at, &mut style, PLAIN);
+    line[at & M..][..2].copy_from_slice(b"  ");
+    at += 2;
+    let mut lanes = ColoredLanes {
+        hex: at,
+        class: 0,
+        text: 0,
+        styles: [PLAIN; 3],
+        spans: 0,
+    };
+    let mut i = 0;
+    if unit_at < row {
+        // The rest of a unit from the row above: at most 3 bytes, and fillers.
+        let quad: [u8; 4] = bytes.get(unit_at..unit_at + 4)?.try_into().ok()?;
+        let part = PlainPart::of(tables, quad, row - unit_at, W + row - unit_at);
+        colored_part(tables, line, scratch, &mut lanes, &part, quad, 0);
+        let text = &mut scratch.colored_text;
+        let [_, _, ts] = &mut lanes.styles;
+        let dim = palette.alias[super::DIM as usize];
+        tables.switch::<COLORED_ROOM, COLORED_MASK>(text, &mut lanes.text, ts, dim);
+        let (fillers, len) = &palette.filler_runs[part.span() % 7];
+        text[lanes.text & COLORED_MASK..][..16].copy_from_slice(fillers);
+        lanes.text += len;
+        i = part.span();
+    }
+    i = if has_runs(tables, &scratch.ahead, W) {
+        colored_units_into::<true, COLORED_ROW_ROOM, M>(
+            tables, scratch, bytes, row, i, W, line, &mut lanes,
+        )
+    } else {
+        colored_units_into::<false, COLORED_ROW_ROOM, M>(
+            tables, scratch, bytes, row, i, W, line, &mut lanes,
+        )
+    };
+    let mut next = row + W;
+    if i < W {
+        // A unit crossing the row's end: its first bytes, and its glyph fitted to them.
+        let quad: [u8; 4] = scratch.ahead[i..i + 4].try_into().ok()?;
+        let part = PlainPart::of(tables, quad, 0, W - i);
+        colored_part(tables, line, scratch, &mut lanes, &part, quad, i);
+        let glyph = if part.by_value {
+            let raw = u32::from_le_bytes(quad) & KEEP[part.n];
+            let at = row + i;
+            tables
+                .scalar(raw, || Dialect::Utf8.decode_at(bytes, at))
+                .glyph
+        } else {
+            view::unit_glyph(&Unit::error(row + i, part.n as u8, part.kind))
+        };
+        let run = tables.render_text(glyph, part.span());
+        let text = &mut scratch.colored_text;
+        let [_, _, ts] = &mut lanes.styles;
+        tables.switch::<COLORED_ROOM, COLORED_MASK>(text, &mut lanes.text, ts, run.first);
+        text[lanes.text & COLORED_MASK..][..RUN].copy_from_slice(&run.bytes);
+        lanes.text += run.len as usize;
+        *ts = run.last;
+        // The rest of it is printed with the next row, as the unit this row ends with.
+        next = row + i;
+    }
+    let [mut hs, mut cs, mut ts] = lanes.styles;
+    let mut at = lanes.hex;
+    tables.switch::<COLORED_ROW_ROOM, M>(line, &mut at, &mut hs, PLAIN);
+    line[at & M] = b' ';
+    at += 1;
+    let (class, text) = (&mut scratch.colored_class, &mut scratch.colored_text);
+    let mut c = lanes.class;
+    tables.switch::<COLORED_ROOM, COLORED_MASK>(class, &mut c, &mut cs, PLAIN);
+    let mut t = lanes.text;
+    tables.switch::<COLORED_ROOM, COLORED_MASK>(text, &mut t, &mut ts, PLAIN);
+    for (lane, len, gap) in [(&*class, c, 2), (&*text, t, 0)] {
+        for k in 0..len.div_ceil(64) {
+            let chunk = &lane[(64 * k) & COLORED_MASK..][..64];
+            line[(at + 64 * k) & M..][..64].copy_from_slice(chunk);
+        }
+        at += len;
+        line[at & M..][..2].copy_from_slice(b"  ");
+        at += gap;
+    }
+    line[at & M] = b'\n';
+    at += 1;
+    if lanes.spans > 0 {
+        let spans = &scratch.spans[..lanes.spans.min(W)];
+        at = colored_marker_line::<W>(palette, tables, line, at, spans);
+    }
+    p.out.len += at;
+    Some(next)
+}
+
+/// The hex digits, class lane and error span of the part of a unit cut by an edge of a
+/// row with colour, at column `col`, as [`part`] prints them with the reference cell
+/// methods: each byte in its role's style (the lead's, or the others'), the class lane as
+/// [`Tables::cuts`] holds it.
+#[inline(never)]
+fn colored_part(
+    tables: &Tables,
+    line: &mut [u8; COLORED_ROW_ROOM],
+    scratch: &mut Scratch,
+    lanes: &mut ColoredLanes,
+    part: &PlainPart,
+    quad: [u8; 4],
+    col: usize,
+) {
+    const M: usize = COLORED_ROW_MASK;
+    let cells = &tables.units[part.key];
+    if part.error {
+        scratch.spans[lanes.spans % 64] = ErrorSpan {
+            col,
+            len: part.span(),
+            kind: part.kind,
+            head: part.k0 == 0,
+        };
+        lanes.spans += 1;
+    }
+    let [hs, cs, _] = &mut lanes.styles;
+    for k in part.k0..part.k1 {
+        let role = if k == 0 {
+            cells.hex_first
+        } else {
+            cells.hex_rest
+        };
+        tables.switch::<COLORED_ROW_ROOM, M>(line, &mut lanes.hex, hs, role);
+        line[lanes.hex & M..][..4].copy_from_slice(&HEX_SPACE[quad[k % 4] as usize]);
+        lanes.hex += 3;
+    }
+    let run = &tables.cuts[part.key.wrapping_sub(ASCII) % (UNITS - ASCII)]
+        [(CUTS * part.k0 + part.k1) % (CUTS * CUTS)];
+    let class = &mut scratch.colored_class;
+    tables.switch::<COLORED_ROOM, COLORED_MASK>(class, &mut lanes.class, cs, run.first);
+    class[lanes.class & COLORED_MASK..][..RUN].copy_from_slice(&run.bytes);
+    lanes.class += run.len as usize;
+    *cs = run.last;
+}
+
+/// The marker line of a row of `W` bytes with colour and these spans, at `at` of `line`
+/// (the offset had 8 digits): what [`Printer::fast_marker_line`] prints, each piece a copy
+/// of a size known when compiled. Returns the end of the line.
+#[inline(always)]
+fn colored_marker_line<const W: usize>(
+    palette: &Palette,
+    tables: &Tables,
+    line: &mut [u8; COLORED_ROW_ROOM],
+    mut at: usize,
+    spans: &[ErrorSpan],
+) -> usize {
+    const M: usize = COLORED_ROW_MASK;
+    // A gap of spaces: at most the hex pane, `3 * W + 1` columns.
+    let gap = |line: &mut [u8; COLORED_ROW_ROOM], at: usize| {
+        if W <= 16 {
+            line[at & M..][..64].copy_from_slice(&[b' '; 64]);
+        } else {
+            line[at & M..][..128].copy_from_slice(&[b' '; 128]);
+        }
+    };
+    line[at & M..][..16].copy_from_slice(&[b' '; 16]);
+    at += 10;
+    let (mut column, mut style) = (0, PLAIN);
+    let (mut named, mut order, mut kinds) = (0u32, [0u8; 16], 0);
+    for span in spans {
+        let col = 3 * span.col;
+        gap(line, at);
+        at += col - column;
+        let kind = span.kind.index();
+        tables.switch::<COLORED_ROW_ROOM, M>(line, &mut at, &mut style, palette.marker_style[kind]);
+        let marks = 3 * span.len - 1;
+        line[at & M..][..32].copy_from_slice(&palette.marks[(2 * kind + span.head as usize) % 18]);
+        at += marks.min(32);
+        column = col + marks;
+        let bit = 1 << kind;
+        order[kinds & 15] = kind as u8;
+        kinds += (named & bit == 0) as usize;
+        named |= bit;
+    }
+    tables.switch::<COLORED_ROW_ROOM, M>(line, &mut at, &mut style, PLAIN);
+    gap(line, at);
+    at += 3 * W + 1 - column;
+    for (k, &kind) in order[..kinds.min(16)].iter().enumerate() {
+        let kind = kind as usize % 9;
+        if k > 0 {
+            tables.switch::<COLORED_ROW_ROOM, M>(line, &mut at, &mut style, PLAIN);
+            line[at & M..][..2].copy_from_slice(b", ");
+            at += 2;
+        }
+        tables.switch::<COLORED_ROW_ROOM, M>(line, &mut at, &mut style, palette.marker_style[kind]);
+        let (name, len) = &palette.names[kind];
+        line[at & M..][..32].copy_from_slice(name);
+        at += len;
+    }
+    tables.switch::<COLORED_ROW_ROOM, M>(line, &mut at, &mut style, PLAIN);
+    line[at & M] = b'\n';
+    at + 1
+}
+
+/// What [`colored_row`] writes into: a row of 32 bytes with colour takes less than
+/// `COLORED_ROW_MASK + 1` bytes (escapes of at most 24 bytes and the panes), and the last
+/// copy at most 64 more.
+const COLORED_ROW_MASK: usize = 8191;
+const COLORED_ROW_ROOM: usize = COLORED_ROW_MASK + 1 + 64;
+
+/// The first `N` bytes of `buf` as an array, if it has them.
+#[inline(always)]
+fn fixed<const N: usize>(buf: &mut [u8]) -> Option<&mut [u8; N]> {
+    buf.get_mut(..N)?.try_into().ok()
+}
+
 /// The panes of the current row, borrowed from the printer while units are printed from
 /// the tables: lengths and styles in locals, so nothing is reloaded between writes.
 struct Lanes<'a> {
@@ -555,10 +1534,16 @@ struct Lanes<'a> {
     errors: &'a mut [ErrorSpan],
     error_count: usize,
     cells: usize,
+    /// Without colour, the marker line and the kinds on it ([`super::Marks`]).
+    marker: &'a mut [u8],
+    seen: u32,
+    order: [u8; 16],
+    named: usize,
     /// Where the state goes back to.
     back: [&'a mut usize; 3],
     back_styles: [&'a mut StyleId; 3],
     back_counts: [&'a mut usize; 2],
+    back_marks: (&'a mut u32, &'a mut [u8; 16], &'a mut usize),
 }
 
 impl<'a> Lanes<'a> {
@@ -584,6 +1569,11 @@ impl<'a> Lanes<'a> {
             error_count: p.error_count,
             cells: p.cells,
             errors: &mut p.errors[..],
+            marker: &mut p.marks.line.bytes[..],
+            seen: p.marks.seen,
+            order: p.marks.order,
+            named: p.marks.named,
+            back_marks: (&mut p.marks.seen, &mut p.marks.order, &mut p.marks.named),
             back: [
                 &mut p.hex.bytes.len,
                 &mut p.class.bytes.len,
@@ -603,6 +1593,8 @@ impl<'a> Lanes<'a> {
         (*a, *b, *c) = (self.styles[0], self.styles[1], self.styles[2]);
         let [errors, cells] = self.back_counts;
         (*errors, *cells) = (self.error_count, self.cells);
+        let (seen, order, named) = self.back_marks;
+        (*seen, *order, *named) = (self.seen, self.order, self.named);
     }
 
     /// The first `k` bytes of `block`, plain bytes on the row ([`Tables::plain_run`]): their
@@ -654,13 +1646,22 @@ impl<'a> Lanes<'a> {
             self.hex.put(&rest, 3 * (n - 1));
         }
         put_run::<COLOR>(palette, &mut self.class, &mut self.styles[1], &cells.class);
-        self.errors[self.error_count] = ErrorSpan {
-            col,
-            len: n,
-            kind: cells.kind,
-            head: true,
-        };
-        self.error_count += cells.error as usize;
+        if COLOR {
+            self.errors[self.error_count] = ErrorSpan {
+                col,
+                len: n,
+                kind: cells.kind,
+                head: true,
+            };
+            self.error_count += cells.error as usize;
+        } else {
+            // Without a branch: on random bytes, every other unit is an error.
+            self.marker[3 * col..3 * col + 16].copy_from_slice(&cells.marks);
+            let bit = cells.kind_bit;
+            self.order[self.named & 15] = cells.kind.index() as u8;
+            self.named += (bit & !self.seen != 0) as usize;
+            self.seen |= bit;
+        }
         self.cells += n;
         // Only a multi-byte scalar's text depends on more than its shape.
         let text = if cells.by_value {
@@ -712,6 +1713,22 @@ fn shape_index(second: &[u8; 256], quad: [u8; 4]) -> usize {
         | continuation(quad[3]))
         & (SHAPES - 1)
 }
+
+/// Where the first byte and the class of the second of `quad` are in
+/// [`Tables::short_shapes`]: [`shape_index`] without the third and fourth bytes.
+#[inline(always)]
+fn short_shape_index(second: &[u8; 256], quad: [u8; 4]) -> usize {
+    ((quad[0] as usize) << 2 | (second[quad[1] as usize] as usize & 3)) & (SHORT_SHAPES - 1)
+}
+
+/// Entries of [`Tables::short_shapes`], and what one holds when the third or fourth byte
+/// or the value is needed.
+const SHORT_SHAPES: usize = 256 * 4;
+
+/// Entries of [`Tables::switches`]: two for each style, and more.
+const SWITCHES: usize = 128;
+const _: () = assert!(2 * super::STYLES <= SWITCHES);
+const LOOK_FURTHER: u16 = 1 << 15;
 
 /// The class of a second byte: 0 not a continuation byte, then `80..8F`, `90..9F` and
 /// `A0..BF`, the ranges the restricted leads (E0, ED, F0, F4) tell apart.
@@ -869,6 +1886,25 @@ mod tests {
         }
     }
 
+    /// The classes of 8 bytes at once are each byte's class, at every position.
+    #[test]
+    fn classes_of_8_bytes_are_each_bytes() {
+        use super::{continuations, second_class, second_classes};
+        for b in 0..=255u8 {
+            for k in 0..8 {
+                let mut block = [0x41u8, 0x80, 0xBF, 0xC2, 0x90, 0xA0, 0xFF, 0x8F];
+                block[k] = b;
+                let w = u64::from_le_bytes(block);
+                let classes = second_classes(w).to_le_bytes();
+                let conts = continuations(w).to_le_bytes();
+                for (j, &byte) in block.iter().enumerate() {
+                    assert_eq!(classes[j], second_class(byte), "{block:02x?} {j}");
+                    assert_eq!(conts[j], (byte & 0xC0 == 0x80) as u8, "{block:02x?} {j}");
+                }
+            }
+        }
+    }
+
     /// Without colour, a plain run is the leading bytes in `20..=7E` (their text is
     /// themselves, `--ascii` or not); with colour, in `21..=7E`.
     #[test]
@@ -980,6 +2016,41 @@ mod tests {
                 color,
                 ascii,
             })
+    }
+
+    /// Long inputs, so that most rows are printed whole by `plain_row` (a row and 3 bytes
+    /// after it in the input): random bytes, text with runs of ASCII, and both mixed, at
+    /// every width `plain_row` takes and with offsets that start rows mid-unit.
+    #[test]
+    fn whole_rows_equal_the_reference() {
+        let mut next = crate::xorshift(0x5DEE_CE66_D1CE_4E5B);
+        let text = "naïve café Ελληνικά 中文字符 😀 the data\t\u{1b}\u{301}\n".as_bytes();
+        for round in 0..24 {
+            let bytes: Vec<u8> = (0..3000)
+                .map(|i| match round % 3 {
+                    0 => next() as u8,
+                    1 => text[i % text.len()],
+                    _ if next().is_multiple_of(4) => next() as u8,
+                    _ => text[i % text.len()],
+                })
+                .collect();
+            for (width, ascii) in [(8, false), (16, false), (32, false), (16, true)] {
+                let f = Format {
+                    dialect: Dialect::Utf8,
+                    width,
+                    color: round % 2 == 1,
+                    ascii,
+                };
+                let a = next() % 40;
+                for window in [0..bytes.len() as u64, a..bytes.len() as u64 - a] {
+                    assert_eq!(
+                        fast(&bytes, window.clone(), &f),
+                        reference(&bytes, window.clone(), &f),
+                        "{f:?} {window:?}"
+                    );
+                }
+            }
+        }
     }
 
     proptest! {
