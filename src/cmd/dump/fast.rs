@@ -2,50 +2,47 @@
 //!
 //! [`view::visit`] hands a sink every byte as a [`ByteCell`] and every unit's text as a
 //! [`TextRun`], and the printer turns each into a few table lookups; on 256 MiB that is
-//! most of the time. Here the same rows are printed unit by unit from [`Tables`]:
+//! most of the time. Here the same rows are printed unit by unit from [`Tables`].
 //!
-//! - the shape of a unit (length, scalar class or error kind) comes from a 4096-entry table
-//!   indexed by its first byte, the class of its second and whether its third and fourth
-//!   are continuation bytes, filled at start-up from the decoding step itself
-//!   ([`shape_utf8_at`]; a test holds them equal on every first and second byte);
-//! - the class lane, text and hex styles of every ASCII byte and every shape, and the text
-//!   of every scalar (memoized by its bytes), are rendered by the reference printer itself:
-//!   the `CellSink` methods of [`Printer`], fed the cells the view builds for that unit
-//!   ([`CellSink::unit`]'s default, which uses [`view::role`], [`view::class`] and
-//!   [`view::unit_glyph`]), each pane starting in the style its first cell takes;
-//! - printing a unit is then a table load, a few fixed-size copies into pane buffers whose
-//!   lengths stay in locals, and per pane a style switch kept or dropped by a mask;
-//! - a run of printable ASCII is printed up to 8 bytes at a time, when the rendered
-//!   entries of `20..=7E` (or `21..=7E`) say that each byte's text is the byte itself, its
-//!   class lane one and the same byte, and each pane's style one and the same
-//!   ([`Tables::plain_run`]; checked at start-up, so the copy is still a replay of the
-//!   entries).
+//! # What the tables hold
 //!
-//! - without colour, a unit's marks are copied to their column of the marker line
-//!   ([`super::Marks`]) whether it is an error or not (no branch: on random bytes every
-//!   other unit is one), and runs of plain bytes are looked for only on rows that have a
-//!   run of 4 ([`plain_units_into`]); every copy is of a size known when compiled, to an
-//!   offset masked into a fixed-size array, so none needs a bounds check;
-//! - without colour, a whole row of 8, 16 or 32 bytes (and 3 bytes after it in the input)
-//!   is printed straight into the output with its marker line ([`plain_row`]), not
-//!   through the panes and [`Printer::end_row`], the parts of units cut by its edges as
-//!   [`cut`] prints them ([`PlainPart`]); the shape of a unit comes from [`Tables::short_shapes`] (first
-//!   byte and class of the second) where that is all it depends on;
-//! - with colour, such a row is printed straight into the output too ([`colored_row`],
-//!   cut units by [`colored_part`]):
-//!   the hex digits in place, the class lane and text in the scratch, each style switch a
-//!   copy of 32 bytes chosen by index ([`Tables::switches`]), and the marker line from the
-//!   row's spans in copies of fixed sizes ([`colored_marker_line`]).
+//! - The shape of a unit (length, scalar class or error kind) by its first byte, the class
+//!   of its second and whether its third and fourth are continuation bytes: 4096 entries
+//!   filled at start-up from the decoding step itself ([`shape_utf8_at`]; a test holds
+//!   them equal on every first and second byte). [`Scratch::shapes`] finds the shape at
+//!   every column of a row at once, from the classes of 8 bytes at a time, so that
+//!   printing a unit does not wait on the one before it.
+//! - The class lane, text and hex styles of every ASCII byte and of every shape, the parts
+//!   of every shape cut by a row edge ([`Tables::cuts`]), and the text of every scalar
+//!   (memoized by its bytes): rendered by the reference printer itself, the `CellSink`
+//!   methods of [`Printer`] fed the cells the view builds for that unit, each pane
+//!   starting in the style its first cell takes.
+//! - Whether each byte `20..=7E` (or `21..=7E`) is printed as itself in one style, so that
+//!   a run of them can be copied 8 bytes at a time ([`Tables::plain_run`]; checked at
+//!   start-up, so the copy is still a replay of the entries).
+//!
+//! # How a row is printed
+//!
+//! A whole row of 8, 16 or 32 bytes with [`AHEAD`] bytes from its start in the input
+//! goes straight into the output buffer, its marker line included: without colour by
+//! [`plain_row`], with colour by [`colored_row`] (hex digits in place, each style switch a
+//! 32-byte copy chosen by index, [`Tables::switches`], and the marker line from the row's
+//! spans, [`colored_marker_line`]). The parts of units cut by its edges come from the cut
+//! tables ([`PlainPart`], [`colored_part`]). Every copy has a size known when compiled and
+//! goes to an offset masked into a fixed-size array, so none needs a bounds check; without
+//! colour a unit's marks are copied to their column whether it is an error or not (no
+//! branch: on random bytes every other unit is one).
+//!
+//! Other rows (other widths, the last [`AHEAD`] bytes of a slice, offsets of 4 GiB and
+//! more, which take a ninth hex digit) go through the panes and [`Printer::end_row`],
+//! unit by unit from the same tables; what the tables cannot index (a unit within 4 bytes
+//! of the end of the slice, with colour a unit cut by a row or window edge) goes to the
+//! reference cell methods with the cells [`view::visit`] builds for it.
 //!
 //! So the fast path prints no cell of its own making: it replays renderings of the view's
-//! cells. Without colour, a unit cut by a row edge is printed from [`Tables::cuts`], the
-//! class lane of every part of every shape, rendered by the reference cell methods, and
-//! its text through the reference `text` method. What the tables do not hold goes to the
-//! reference cell methods with the cells [`view::visit`] builds for it: with colour, a
-//! unit cut by a row or window edge, and a unit within 4 bytes of the end of the slice
-//! (where the table cannot be indexed). The tests hold the
-//! output equal to the `view::visit` path, byte for byte, for random inputs of every kind
-//! of unit, every width, colour, `--ascii`, window, and stream chunking.
+//! cells. The tests hold its output equal to the [`view::visit`] path, byte for byte, for
+//! random inputs of every kind of unit, every width, colour, `--ascii`, window, stream
+//! chunking and offsets across 4 GiB.
 
 use std::ops::Range;
 
@@ -419,6 +416,7 @@ impl Tables {
         const TOP: u64 = 0x8080_8080_8080_8080;
         let w = u64::from_le_bytes(block);
         let low = w & !TOP;
+        // Bytes below 80 plus at most 7F stay below 100: no carry crosses bytes.
         let at_least_lo = low.wrapping_add(self.plain_from) & TOP;
         let at_least_7f = low.wrapping_add(0x0101_0101_0101_0101) & TOP;
         let on = (self.plain_from != 0) as u64 * TOP;
@@ -430,14 +428,7 @@ impl Tables {
     #[inline(always)]
     fn plain_run(&self, block: [u8; 8]) -> usize {
         const TOP: u64 = 0x8080_8080_8080_8080;
-        let w = u64::from_le_bytes(block);
-        let low = w & !TOP;
-        // Bytes below 80 plus at most 7F stay below 100: no carry crosses bytes.
-        let at_least_lo = low.wrapping_add(self.plain_from) & TOP;
-        let at_least_7f = low.wrapping_add(0x0101_0101_0101_0101) & TOP;
-        let on = (self.plain_from != 0) as u64 * TOP;
-        let plain = at_least_lo & !at_least_7f & !(w & TOP) & on;
-        ((!plain & TOP).trailing_zeros() / 8) as usize
+        ((!self.plain_bytes(block) & TOP).trailing_zeros() / 8) as usize
     }
 
     /// Renders a whole unit with the reference printer, each pane starting in the style
@@ -810,9 +801,9 @@ const AHEAD: usize = 64;
 const PANE_MASK: usize = 4095;
 const _: () = assert!(PANE_MASK + 1 + 64 <= PANE_ROOM && 3 * 32 + 32 <= MARKS_ROOM);
 
-/// What [`plain_units_into`] reads and writes, in one place on the stack of [`print`] (into
-/// which it is inlined), so that it is addressed from the stack pointer rather than from
-/// pointers the loop would have to keep in registers: the row and the bytes after it, the
+/// What [`plain_units_into`] and the whole-row printers read and write, in one place on
+/// the stack of [`print`], so that it is addressed from the stack pointer rather than from
+/// pointers the loops would have to keep in registers: the row and the bytes after it, the
 /// class lane and text of its units (`LANE_MASK + 1` bytes are more than a row of 32 takes,
 /// at most 4 bytes each a byte), and its marker line.
 struct Scratch {
@@ -1946,15 +1937,25 @@ mod tests {
 
     /// The rows of `bytes[window]` through [`view::visit`] and the reference printer alone.
     fn reference(bytes: &[u8], window: std::ops::Range<u64>, f: &Format) -> String {
-        let mut printer = Printer::new(f);
-        printer.print(bytes, 0, window);
-        String::from_utf8(printer.out.as_slice().to_vec()).unwrap()
+        reference_at(bytes, 0, window, f)
     }
 
     fn fast(bytes: &[u8], window: std::ops::Range<u64>, f: &Format) -> String {
+        fast_at(bytes, 0, window, f)
+    }
+
+    /// [`reference`] with `bytes` at offset `base` of the input.
+    fn reference_at(bytes: &[u8], base: u64, window: std::ops::Range<u64>, f: &Format) -> String {
+        let mut printer = Printer::new(f);
+        printer.print(bytes, base, window);
+        String::from_utf8(printer.out.as_slice().to_vec()).unwrap()
+    }
+
+    /// [`fast`] with `bytes` at offset `base` of the input.
+    fn fast_at(bytes: &[u8], base: u64, window: std::ops::Range<u64>, f: &Format) -> String {
         let mut printer = Printer::new_fast(f);
         assert!(printer.fast.is_some());
-        printer.print(bytes, 0, window);
+        printer.print(bytes, base, window);
         String::from_utf8(printer.out.as_slice().to_vec()).unwrap()
     }
 
@@ -2034,21 +2035,35 @@ mod tests {
                     _ => text[i % text.len()],
                 })
                 .collect();
-            for (width, ascii) in [(8, false), (16, false), (32, false), (16, true)] {
+            for (width, ascii) in [8, 16, 32]
+                .into_iter()
+                .flat_map(|w| [(w, false), (w, true)])
+            {
                 let f = Format {
                     dialect: Dialect::Utf8,
                     width,
                     color: round % 2 == 1,
                     ascii,
                 };
+                // Without colour, whole rows need every rendered table entry to fit its
+                // fixed-size copies; if they did not, this test would check the slow path.
+                assert!(f.color || Tables::new(&f).plain_fits, "{f:?}");
                 let a = next() % 40;
-                for window in [0..bytes.len() as u64, a..bytes.len() as u64 - a] {
+                let rows = width as u64 * (1 + next() % 60);
+                let len = bytes.len() as u64;
+                for window in [0..len, a..len - a, a..a + rows] {
                     assert_eq!(
                         fast(&bytes, window.clone(), &f),
                         reference(&bytes, window.clone(), &f),
                         "{f:?} {window:?}"
                     );
                 }
+                let base = (1 << 32) - 1000 - a;
+                assert_eq!(
+                    fast_at(&bytes, base, 0..len, &f),
+                    reference_at(&bytes, base, 0..len, &f),
+                    "{f:?} at {base}"
+                );
             }
         }
     }
