@@ -14,7 +14,8 @@
 //! text of a character, on its first use) from the view's own cells: the class lane, text
 //! and colours of every ASCII byte and of every shape of unit, looked up by a table of
 //! shapes filled from the decoding step. The fast path replays those renderings and writes
-//! the hex digits; units cut by a row edge, and the last bytes of the input, go through the
+//! the hex digits; what its tables cannot index (the last bytes of the input, and with
+//! colour a unit cut by the edge of a row that is not printed whole) goes through the
 //! reference cell methods. A property test holds its output equal to the reference's, byte
 //! for byte, for random inputs (edge bytes, valid text of every length, errors at row
 //! edges), all widths, `--ascii`, colour, windows and stream chunk edges. The marker
@@ -1077,7 +1078,8 @@ impl Printer {
     }
 
     /// [`Printer::end_row`] and [`Printer::plain_marker_line`] in fewer steps, for a full
-    /// row without colour of at most 32 bytes (false, and nothing printed, for any other):
+    /// row without colour of at most 32 bytes (false, and nothing printed, for any other, for
+    /// an offset of more than 8 hex digits, or panes of more than 128 bytes):
     /// every piece is a copy of a size known when compiled to an offset masked to
     /// [`ROW_MASK`] in an array of [`ROW_ROOM`] bytes, so no copy needs a bounds check.
     #[inline]
