@@ -1138,13 +1138,7 @@ impl Printer {
                 put_at::<128>(line, at, marks.line.head());
             }
             at += 3 * width + 1;
-            for (i, &kind) in marks.order[..marks.named.min(16)].iter().enumerate() {
-                let (name, len) = &self.palette.listed_names[kind as usize & 15][(i > 0) as usize];
-                put_at::<32>(line, at, name);
-                at += len;
-            }
-            put_at::<1>(line, at, b"\n");
-            at += 1;
+            at = put_names_at(&self.palette, line, at, &marks.order, marks.named);
             marks.clear(width);
         }
         self.out.len += at;
@@ -1306,6 +1300,25 @@ fn put_gap(w: &mut Writer, n: usize) {
 /// names of at most 32 bytes and 1), and the last copy at most 128 more.
 const ROW_MASK: usize = 1023;
 const ROW_ROOM: usize = ROW_MASK + 1 + 128;
+
+/// Writes the names of the first `named` kinds of `order` to `line` at `at`, as a marker
+/// line without colour ends (`letter name`, joined by `, `), then the newline; returns where
+/// it ended.
+fn put_names_at(
+    palette: &Palette,
+    line: &mut [u8; ROW_ROOM],
+    mut at: usize,
+    order: &[u8; 16],
+    named: usize,
+) -> usize {
+    for (i, &kind) in order[..named.min(16)].iter().enumerate() {
+        let (name, len) = &palette.listed_names[kind as usize & 15][(i > 0) as usize];
+        put_at::<32>(line, at, name);
+        at += len;
+    }
+    put_at::<1>(line, at, b"\n");
+    at + 1
+}
 
 /// Copies `chunk` to `line` at `at`, masked to [`ROW_MASK`] (which it always is within).
 #[inline(always)]

@@ -47,8 +47,8 @@
 use std::ops::Range;
 
 use super::{
-    put_at, switch_indexed as switch, Format, Palette, Pane, Printer, StyleId, Writer, HEX_SPACE,
-    MARKS_ROOM, PANE_ROOM, PLAIN, PUT_SLACK, ROW_MASK, ROW_ROOM,
+    put_at, put_names_at, switch_indexed as switch, Format, Palette, Pane, Printer, StyleId,
+    Writer, HEX_SPACE, MARKS_ROOM, PANE_ROOM, PLAIN, PUT_SLACK, ROW_MASK, ROW_ROOM,
 };
 use crate::decode::{shape_utf8_at, Dialect, ErrorKind, Shape, Unit, UnitKind};
 use crate::view::glyph::InlineGlyph;
@@ -201,8 +201,6 @@ pub(super) struct Tables {
     /// The shape of a unit, by [`shape_index`]: the index of its cells in `units` times 8,
     /// plus its length.
     shapes: [u16; SHAPES],
-    /// [`second_class`] of every byte ([`SECOND`]).
-    second: [u8; 256],
     /// What [`plain_units_into`] reads of `units`, in 64 bytes an entry; and whether every
     /// entry it reads held all there is (it always does: a class lane or text of a unit
     /// without colour takes a few bytes).
@@ -250,7 +248,6 @@ impl Tables {
             }; UNITS],
             scalars: vec![[Scalar::empty(); 2]; SCALAR_SETS],
             shapes: [0; SHAPES],
-            second: SECOND,
             plain: [PlainCells::EMPTY; UNITS],
             plain_fits: false,
             short_shapes: [LOOK_FURTHER; SHORT_SHAPES],
@@ -303,14 +300,14 @@ impl Tables {
             for (class, &b1) in SECOND_OF_CLASS.iter().enumerate() {
                 for (b2, b3) in [(0x41, 0x41), (0x41, 0x80), (0x80, 0x41), (0x80, 0x80)] {
                     let quad = [b0, b1, b2, b3];
-                    debug_assert_eq!(tables.second[b1 as usize] as usize, class);
+                    debug_assert_eq!(SECOND[b1 as usize] as usize, class);
                     let shape = shape_utf8_at(&quad, 0).expect("four bytes");
                     let key = if b0 < 0x80 {
                         b0 as usize
                     } else {
                         ASCII + shape.tag as usize * SHAPE_LENS + shape.len as usize
                     };
-                    tables.shapes[shape_index(&tables.second, quad)] =
+                    tables.shapes[shape_index(&SECOND, quad)] =
                         (key << 3 | shape.len as usize) as u16;
                 }
             }
@@ -745,7 +742,7 @@ pub(super) fn print<const COLOR: bool>(
                         break;
                     };
                     let quad = [b0, b1, b2, b3];
-                    let shape = tables.shapes[shape_index(&tables.second, quad)];
+                    let shape = tables.shapes[shape_index(&SECOND, quad)];
                     let n = (shape & 7) as usize;
                     if !((at >= row) & (at + n <= row_end)) {
                         break;
@@ -1090,13 +1087,7 @@ fn plain_row<const W: usize>(
         at += 10;
         put_at::<MARKER_ROOM>(line, at, &scratch.marker);
         at += 3 * W + 1;
-        for (k, &kind) in kinds.order[..kinds.named.min(16)].iter().enumerate() {
-            let (name, len) = &p.palette.listed_names[kind as usize & 15][(k > 0) as usize];
-            put_at::<32>(line, at, name);
-            at += len;
-        }
-        put_at::<1>(line, at, b"\n");
-        at += 1;
+        at = put_names_at(&p.palette, line, at, &kinds.order, kinds.named);
     }
     p.out.len += at;
     Some(next)
@@ -1751,7 +1742,7 @@ fn cut(
     quad: [u8; 4],
     row: Range<usize>,
 ) -> usize {
-    let shape = tables.shapes[shape_index(&tables.second, quad)];
+    let shape = tables.shapes[shape_index(&SECOND, quad)];
     let n = (shape & 7) as usize;
     let key = (shape >> 3) as usize & (UNITS - 1);
     let (k0, k1) = (row.start.saturating_sub(at), n.min(row.end - at));
@@ -1841,7 +1832,7 @@ fn part(
 #[cfg(test)]
 mod tests {
     use super::super::{dump_stream, Format, Printer};
-    use super::{shape_index, Tables, ASCII, SHAPE_LENS};
+    use super::{shape_index, Tables, ASCII, SECOND, SHAPE_LENS};
     use crate::decode::shape_utf8_at;
     use crate::decode::Dialect;
     use proptest::prelude::*;
@@ -1864,7 +1855,7 @@ mod tests {
                     for b3 in edges {
                         let quad = [b0, b1, b2, b3];
                         let shape = shape_utf8_at(&quad, 0).unwrap();
-                        let entry = tables.shapes[shape_index(&tables.second, quad)];
+                        let entry = tables.shapes[shape_index(&SECOND, quad)];
                         let key = if b0 < 0x80 {
                             b0 as usize
                         } else {
