@@ -179,7 +179,16 @@ struct Scalar {
     raw: u32,
     glyph: InlineGlyph,
     text: Run,
+    /// The text of its glyph fitted to the first `s` columns of its unit (cut by a row's
+    /// end), by `s`, where that text is a prefix of `text`: its length, or 0 until it is
+    /// first needed, or [`NOT_A_PREFIX`]; and the style it leaves the pane in.
+    cut_len: [u8; 4],
+    cut_last: [StyleId; 4],
 }
+
+/// What [`Scalar::cut_len`] holds for a text that is not a prefix of the whole unit's (a
+/// wide glyph does not fit one column): it is rendered each time.
+const NOT_A_PREFIX: u8 = u8::MAX;
 
 impl Scalar {
     fn empty() -> Scalar {
@@ -187,6 +196,8 @@ impl Scalar {
             raw: u32::MAX,
             glyph: InlineGlyph::error(),
             text: Run::EMPTY,
+            cut_len: [0; 4],
+            cut_last: [PLAIN; 4],
         }
     }
 }
@@ -197,7 +208,7 @@ pub(super) struct Tables {
     /// Scalars' glyphs and text, in sets of two slots chosen by a hash of their bytes as a
     /// little-endian `u32` (`u32::MAX` is no scalar's, so it marks an empty slot); the
     /// first slot of a set holds the scalar most recently rendered.
-    scalars: Vec<[Scalar; 2]>,
+    scalars: Box<[[Scalar; 2]; SCALAR_SETS]>,
     /// The shape of a unit, by [`shape_index`]: the index of its cells in `units` times 8,
     /// plus its length.
     shapes: [u16; SHAPES],
@@ -246,7 +257,10 @@ impl Tables {
                 marks: [b' '; 16],
                 kind_bit: 0,
             }; UNITS],
-            scalars: vec![[Scalar::empty(); 2]; SCALAR_SETS],
+            scalars: vec![[Scalar::empty(); 2]; SCALAR_SETS]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("SCALAR_SETS sets")),
             shapes: [0; SHAPES],
             plain: [PlainCells::EMPTY; UNITS],
             plain_fits: false,
@@ -524,32 +538,82 @@ impl Tables {
         capture(&mut p.class, first)
     }
 
-    /// The glyph and text of the scalar whose bytes are `raw`, rendered on first use;
-    /// `unit` decodes it (called on a miss only).
+    /// The glyph and text of the scalar whose bytes are `raw`, the unit at `at` of
+    /// `bytes`, rendered on first use.
     #[inline(always)]
-    fn scalar(&mut self, raw: u32, unit: impl FnOnce() -> Unit) -> &Scalar {
-        let set = (raw.wrapping_mul(0x9E37_79B1) >> (32 - SCALAR_SETS.trailing_zeros())) as usize;
-        let way = if self.scalars[set][0].raw == raw {
-            0
-        } else if self.scalars[set][1].raw == raw {
-            1
-        } else {
-            self.fill(set, raw, unit());
-            0
-        };
+    fn scalar(&mut self, raw: u32, bytes: &[u8], at: usize) -> &Scalar {
+        let (set, way) = self.scalar_slot(raw, bytes, at);
         &self.scalars[set][way]
     }
 
-    /// Renders a scalar into the first slot of its set, moving what was there to the
-    /// second.
+    /// Where [`Tables::scalar`] holds the scalar: its set and way.
+    #[inline(always)]
+    fn scalar_slot(&mut self, raw: u32, bytes: &[u8], at: usize) -> (usize, usize) {
+        let hash = raw.wrapping_mul(0x9E37_79B1) >> (32 - SCALAR_SETS.trailing_zeros());
+        let set = hash as usize & (SCALAR_SETS - 1);
+        if self.scalars[set][0].raw == raw {
+            (set, 0)
+        } else if self.scalars[set][1].raw == raw {
+            (set, 1)
+        } else {
+            // The unit is decoded here only, out of the loops that call this.
+            self.fill(set, raw, bytes, at);
+            (set, 0)
+        }
+    }
+
+    /// Renders the scalar at `at` of `bytes` into the first slot of its set, moving what
+    /// was there to the second.
     #[cold]
     #[inline(never)]
-    fn fill(&mut self, set: usize, raw: u32, unit: Unit) {
+    fn fill(&mut self, set: usize, raw: u32, bytes: &[u8], at: usize) {
+        let unit = Dialect::Utf8.decode_at(bytes, at);
         let glyph = view::unit_glyph(&unit);
         let text = self.render_text(glyph, unit.len as usize);
         let ways = &mut self.scalars[set];
         ways[1] = ways[0];
-        ways[0] = Scalar { raw, glyph, text };
+        ways[0] = Scalar {
+            raw,
+            glyph,
+            text,
+            ..Scalar::empty()
+        };
+    }
+
+    /// The text of the unit starting with `quad` at `at` of `bytes` (its shape is
+    /// `part`'s) cut by a row's end after `part.span()` bytes: its glyph fitted to them,
+    /// rendered by [`Tables::render_text`]. Memoized for a scalar, as a prefix of its
+    /// whole text where it is one (checked when first rendered).
+    fn cut_text(&mut self, part: &PlainPart, quad: [u8; 4], bytes: &[u8], at: usize) -> Run {
+        let span = part.span();
+        if !part.by_value {
+            let unit = Unit::error(at, part.n as u8, part.kind);
+            return self.render_text(view::unit_glyph(&unit), span);
+        }
+        let raw = u32::from_le_bytes(quad) & KEEP[part.n & 7];
+        let (set, way) = self.scalar_slot(raw, bytes, at);
+        let scalar = &mut self.scalars[set][way];
+        let s = span & 3;
+        let len = scalar.cut_len[s];
+        if len != 0 && len != NOT_A_PREFIX {
+            return Run {
+                last: scalar.cut_last[s],
+                len,
+                ..scalar.text
+            };
+        }
+        let (glyph, whole) = (scalar.glyph, scalar.text);
+        let run = self.render_text(glyph, span);
+        if len == 0 {
+            let used = run.len as usize;
+            let prefix = run.first == whole.first
+                && used <= whole.len as usize
+                && run.bytes[..used] == whole.bytes[..used];
+            let scalar = &mut self.scalars[set][way];
+            scalar.cut_len[s] = if prefix { run.len } else { NOT_A_PREFIX };
+            scalar.cut_last[s] = run.last;
+        }
+        run
     }
 
     /// The text pane of a whole unit whose glyph is `glyph`, as [`Tables::render`] renders
@@ -930,9 +994,7 @@ fn plain_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
         if cells.by_value {
             let raw = u32::from_le_bytes(quad) & KEEP[n];
             let at = row + i;
-            let run = &tables
-                .scalar(raw, || Dialect::Utf8.decode_at(bytes, at))
-                .text;
+            let run = &tables.scalar(raw, bytes, at).text;
             scratch.text[t & LANE_MASK..][..RUN].copy_from_slice(&run.bytes);
             t += run.len as usize;
         } else {
@@ -1056,16 +1118,7 @@ fn plain_row<const W: usize>(
         let quad: [u8; 4] = scratch.ahead[i..i + 4].try_into().ok()?;
         let part = PlainPart::of(tables, quad, 0, W - i);
         part.print(&p.palette, tables, line, &mut cl, scratch, i, &mut kinds);
-        let glyph = if part.by_value {
-            let raw = u32::from_le_bytes(quad) & KEEP[part.n];
-            let at = row + i;
-            tables
-                .scalar(raw, || Dialect::Utf8.decode_at(bytes, at))
-                .glyph
-        } else {
-            view::unit_glyph(&Unit::error(row + i, part.n as u8, part.kind))
-        };
-        let run = tables.render_text(glyph, part.span());
+        let run = tables.cut_text(&part, quad, bytes, row + i);
         scratch.text[tl & LANE_MASK..][..RUN].copy_from_slice(&run.bytes);
         tl += run.len as usize;
         // The rest of it is printed with the next row, as the unit this row ends with.
@@ -1252,9 +1305,7 @@ fn colored_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
         let run = if cells.by_value {
             let raw = u32::from_le_bytes(quad) & KEEP[n];
             let at = row + i;
-            tables
-                .scalar(raw, || Dialect::Utf8.decode_at(bytes, at))
-                .text
+            tables.scalar(raw, bytes, at).text
         } else {
             cells.text
         };
@@ -1341,16 +1392,7 @@ fn colored_row<const W: usize>(
         let quad: [u8; 4] = scratch.ahead[i..i + 4].try_into().ok()?;
         let part = PlainPart::of(tables, quad, 0, W - i);
         colored_part(tables, line, scratch, &mut lanes, &part, quad, i);
-        let glyph = if part.by_value {
-            let raw = u32::from_le_bytes(quad) & KEEP[part.n];
-            let at = row + i;
-            tables
-                .scalar(raw, || Dialect::Utf8.decode_at(bytes, at))
-                .glyph
-        } else {
-            view::unit_glyph(&Unit::error(row + i, part.n as u8, part.kind))
-        };
-        let run = tables.render_text(glyph, part.span());
+        let run = tables.cut_text(&part, quad, bytes, row + i);
         let text = &mut scratch.colored_text;
         let [_, _, ts] = &mut lanes.styles;
         tables.switch::<COLORED_ROOM, COLORED_MASK>(text, &mut lanes.text, ts, run.first);
@@ -1648,9 +1690,7 @@ impl<'a> Lanes<'a> {
         // Only a multi-byte scalar's text depends on more than its shape.
         let text = if cells.by_value {
             let raw = u32::from_le_bytes(quad) & KEEP[n];
-            &tables
-                .scalar(raw, || Dialect::Utf8.decode_at(bytes, at))
-                .text
+            &tables.scalar(raw, bytes, at).text
         } else {
             &tables.units[key].text
         };
@@ -1727,7 +1767,7 @@ const fn second_class(b: u8) -> u8 {
 const SECOND_OF_CLASS: [u8; 4] = [0x41, 0x80, 0x90, 0xA0];
 
 /// Masks that keep the first `n` bytes of a little-endian `u32`, by `n`.
-const KEEP: [u32; 5] = [0, 0xFF, 0xFFFF, 0xFF_FFFF, 0xFFFF_FFFF];
+const KEEP: [u32; 8] = [0, 0xFF, 0xFFFF, 0xFF_FFFF, 0xFFFF_FFFF, 0, 0, 0];
 
 /// The part on the row `row` of the unit at `at`, which starts with `quad` and is cut by
 /// an edge of the row, without colour: what [`part`] prints, from the tables (the class
@@ -1763,9 +1803,7 @@ fn cut(
     let glyph = (k0 == 0).then(|| {
         let glyph = if by_value {
             let raw = u32::from_le_bytes(quad) & KEEP[n];
-            tables
-                .scalar(raw, || Dialect::Utf8.decode_at(bytes, at))
-                .glyph
+            tables.scalar(raw, bytes, at).glyph
         } else {
             view::unit_glyph(&Unit::error(at, n as u8, kind))
         };
@@ -1817,7 +1855,7 @@ fn part(
         let glyph = match (unit.kind, bytes.get(unit.start..unit.start + 4)) {
             (UnitKind::Scalar(_), Some(&[b0, b1, b2, b3])) => {
                 let raw = u32::from_le_bytes([b0, b1, b2, b3]) & KEEP[unit.len as usize];
-                tables.scalar(raw, || *unit).glyph
+                tables.scalar(raw, bytes, unit.start).glyph
             }
             _ => view::unit_glyph(unit),
         };
