@@ -18,8 +18,9 @@
 //!   methods of [`Printer`] fed the cells the view builds for that unit, each pane
 //!   starting in the style its first cell takes.
 //! - Whether each byte `20..=7E` (or `21..=7E`) is printed as itself in one style, so that
-//!   a run of them can be copied 8 bytes at a time ([`Tables::plain_run`]; checked at
-//!   start-up, so the copy is still a replay of the entries).
+//!   a run of them can be copied 8 or 16 bytes at a time ([`Tables::plain_run`],
+//!   [`plain_columns`]; checked at start-up, so the copy is still a replay of the
+//!   entries).
 //!
 //! # How a row is printed
 //!
@@ -29,9 +30,11 @@
 //! 32-byte copy chosen by index, [`Tables::switches`], and the marker line from the row's
 //! spans, [`colored_marker_line`]). The parts of units cut by its edges come from the cut
 //! tables ([`PlainPart`], [`colored_part`]). Every copy has a size known when compiled and
-//! goes to an offset masked into a fixed-size array, so none needs a bounds check; without
-//! colour a unit's marks are copied to their column whether it is an error or not (no
-//! branch: on random bytes every other unit is one).
+//! goes to an offset masked into a fixed-size array, so none needs a bounds check. Without
+//! colour, a row's units are printed with their marks and kinds of error (each unit's
+//! marks copied to its column, error or not: no branch, as on random bytes every other
+//! unit is one) if the row before had an error unit, else first without and then again
+//! with them only if this row has one ([`plain_units_of`]).
 //!
 //! Other rows (other widths, the last [`AHEAD`] bytes of a slice, offsets of 4 GiB and
 //! more, which take a ninth hex digit) go through the panes and [`Printer::end_row`],
@@ -231,8 +234,8 @@ pub(super) struct Tables {
     /// Runs of plain ASCII, see [`Tables::plain_run`]: added to each byte of 8 to set its
     /// top bit when it is at least the first plain byte, or 0 when there is none.
     plain_from: u64,
-    /// The class lane of 8 plain bytes.
-    plain_class: [u8; 8],
+    /// The class lane of 16 plain bytes.
+    plain_class: [u8; 16],
     /// The styles of plain bytes in the hex pane, the class lane and the text.
     plain_styles: [StyleId; 3],
     /// The class lane of the part `k0..k1` of a unit cut by a row edge, by the unit's
@@ -268,7 +271,7 @@ impl Tables {
             switches: [[0; 32]; SWITCHES],
             scratch: Box::new(Printer::new(format)),
             plain_from: 0,
-            plain_class: [0; 8],
+            plain_class: [0; 16],
             plain_styles: [PLAIN; 3],
             cuts: vec![[Run::EMPTY; CUTS * CUTS]; UNITS - ASCII],
         };
@@ -387,7 +390,7 @@ impl Tables {
         let all_plain = |lo: u8| (lo..=0x7E).all(|b| plain(&self.units[b as usize], b));
         if let Some(lo) = [0x20, 0x21].into_iter().find(|&lo| all_plain(lo)) {
             self.plain_from = u64::from_ne_bytes([0x80 - lo; 8]);
-            self.plain_class = [class.bytes[0]; 8];
+            self.plain_class = [class.bytes[0]; 16];
             self.plain_styles = [last.hex_first, class.first, text.first];
         }
     }
@@ -432,6 +435,11 @@ impl Tables {
         let at_least_7f = low.wrapping_add(0x0101_0101_0101_0101) & TOP;
         let on = (self.plain_from != 0) as u64 * TOP;
         at_least_lo & !at_least_7f & !(w & TOP) & on
+    }
+
+    /// The class lane of 8 plain bytes.
+    fn plain_class8(&self) -> &[u8; 8] {
+        self.plain_class.first_chunk().unwrap_or(&[0; 8])
     }
 
     /// How many of the first bytes of `block` (up to 8) are plain bytes, as found by
@@ -538,17 +546,17 @@ impl Tables {
         capture(&mut p.class, first)
     }
 
-    /// The glyph and text of the scalar whose bytes are `raw`, the unit at `at` of
-    /// `bytes`, rendered on first use.
+    /// The glyph and text of the scalar whose bytes are `raw` (as a little-endian `u32`,
+    /// the bytes after them 0), rendered on first use.
     #[inline(always)]
-    fn scalar(&mut self, raw: u32, bytes: &[u8], at: usize) -> &Scalar {
-        let (set, way) = self.scalar_slot(raw, bytes, at);
+    fn scalar(&mut self, raw: u32) -> &Scalar {
+        let (set, way) = self.scalar_slot(raw);
         &self.scalars[set][way]
     }
 
     /// Where [`Tables::scalar`] holds the scalar: its set and way.
     #[inline(always)]
-    fn scalar_slot(&mut self, raw: u32, bytes: &[u8], at: usize) -> (usize, usize) {
+    fn scalar_slot(&mut self, raw: u32) -> (usize, usize) {
         let hash = raw.wrapping_mul(0x9E37_79B1) >> (32 - SCALAR_SETS.trailing_zeros());
         let set = hash as usize & (SCALAR_SETS - 1);
         if self.scalars[set][0].raw == raw {
@@ -556,18 +564,19 @@ impl Tables {
         } else if self.scalars[set][1].raw == raw {
             (set, 1)
         } else {
-            // The unit is decoded here only, out of the loops that call this.
-            self.fill(set, raw, bytes, at);
+            self.fill(set, raw);
             (set, 0)
         }
     }
 
-    /// Renders the scalar at `at` of `bytes` into the first slot of its set, moving what
-    /// was there to the second.
+    /// Renders the scalar whose bytes are `raw` into the first slot of its set, moving
+    /// what was there to the second.
     #[cold]
     #[inline(never)]
-    fn fill(&mut self, set: usize, raw: u32, bytes: &[u8], at: usize) {
-        let unit = Dialect::Utf8.decode_at(bytes, at);
+    fn fill(&mut self, set: usize, raw: u32) {
+        // A scalar's bytes decode to it whatever follows them.
+        let unit = Dialect::Utf8.decode_at(&raw.to_le_bytes(), 0);
+        debug_assert!(!unit.is_error() && unit.len > 1, "{raw:08x}");
         let glyph = view::unit_glyph(&unit);
         let text = self.render_text(glyph, unit.len as usize);
         let ways = &mut self.scalars[set];
@@ -580,18 +589,18 @@ impl Tables {
         };
     }
 
-    /// The text of the unit starting with `quad` at `at` of `bytes` (its shape is
+    /// The text of the unit at `at` starting with `quad` (its shape is
     /// `part`'s) cut by a row's end after `part.span()` bytes: its glyph fitted to them,
     /// rendered by [`Tables::render_text`]. Memoized for a scalar, as a prefix of its
     /// whole text where it is one (checked when first rendered).
-    fn cut_text(&mut self, part: &PlainPart, quad: [u8; 4], bytes: &[u8], at: usize) -> Run {
+    fn cut_text(&mut self, part: &PlainPart, quad: [u8; 4], at: usize) -> Run {
         let span = part.span();
         if !part.by_value {
             let unit = Unit::error(at, part.n as u8, part.kind);
             return self.render_text(view::unit_glyph(&unit), span);
         }
         let raw = u32::from_le_bytes(quad) & KEEP[part.n & 7];
-        let (set, way) = self.scalar_slot(raw, bytes, at);
+        let (set, way) = self.scalar_slot(raw);
         let scalar = &mut self.scalars[set][way];
         let s = span & 3;
         let len = scalar.cut_len[s];
@@ -708,6 +717,7 @@ pub(super) fn print<const COLOR: bool>(
         colored_text: [0; COLORED_ROOM],
         spans: [super::NO_SPAN; 64],
         marker: [b' '; MARKER_ROOM],
+        clean: true,
     };
     let mut row = start;
     while row < end {
@@ -790,7 +800,7 @@ pub(super) fn print<const COLOR: bool>(
                 bytes.get(row..row + AHEAD).map(<&[u8; AHEAD]>::try_from),
             ) {
                 scratch.ahead = *ahead;
-                at = plain_units(p, tables, &mut scratch, bytes, at, row, row_end);
+                at = plain_units(p, tables, &mut scratch, at, row, row_end);
             } else {
                 let mut lanes = Lanes::of(p);
                 while at < row_end {
@@ -812,7 +822,7 @@ pub(super) fn print<const COLOR: bool>(
                         break;
                     }
                     let key = (shape >> 3) as usize & (UNITS - 1);
-                    lanes.whole::<COLOR>(tables, bytes, at, quad, key, n, at - row);
+                    lanes.whole::<COLOR>(tables, quad, key, n, at - row);
                     at += n;
                 }
                 lanes.settle();
@@ -823,7 +833,7 @@ pub(super) fn print<const COLOR: bool>(
             // With colour, the cut units are few and the loop above is slower for having
             // this call in it (measured: 2.5% more instructions on random bytes).
             if let (false, Some(&[b0, b1, b2, b3])) = (COLOR, bytes.get(at..at + 4)) {
-                let unit_end = cut(p, tables, bytes, at, [b0, b1, b2, b3], row..row_end);
+                let unit_end = cut(p, tables, at, [b0, b1, b2, b3], row..row_end);
                 if unit_end > row_end {
                     break; // the rest of it is on the next row
                 }
@@ -876,6 +886,8 @@ struct Scratch {
     colored_class: [u8; COLORED_ROOM],
     colored_text: [u8; COLORED_ROOM],
     spans: [ErrorSpan; 64],
+    /// Whether the last row [`plain_units_of`] printed had no error unit.
+    clean: bool,
 }
 
 /// A pane of a row of 32 bytes with colour takes less than `COLORED_MASK + 1` bytes: at
@@ -940,38 +952,62 @@ fn has_runs(tables: &Tables, ahead: &[u8; AHEAD], row_len: usize) -> bool {
     runs != 0
 }
 
-/// The whole units without colour from column `i` of the row `row` of `row_len` bytes
-/// (the bytes in `scratch.ahead`), until one crosses the row's end: the class lane into
-/// `class` at `*cl` (offsets masked to `MASK`), the text into `scratch.text` at `*tl`, the
-/// marks into `scratch.marker` and the kinds into `kinds`. Returns where it stopped.
-#[allow(clippy::too_many_arguments)] // inlined into its two callers
+/// Bit `k` set for each plain byte ([`Tables::find_plain_bytes`]) among the first `len`
+/// (at most 32) of `ahead`.
 #[inline(always)]
-fn plain_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
+fn plain_columns(tables: &Tables, ahead: &[u8; AHEAD], len: usize) -> u32 {
+    let mut plain = 0;
+    for (k, block) in ahead
+        .chunks_exact(8)
+        .take(len.div_ceil(8).min(4))
+        .enumerate()
+    {
+        let top = tables.plain_bytes(block.try_into().unwrap_or([0; 8]));
+        // The top bit of byte `j` to bit `j` of the top byte: the product's bytes add
+        // distinct bits, so nothing carries.
+        let bits = (top >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        plain |= (bits as u32) << (8 * k);
+    }
+    plain & ((1u64 << len.min(32)) - 1) as u32
+}
+
+/// The whole units without colour from column `i` of the row `row` of `row_len` bytes
+/// (the bytes in `scratch.ahead`, its plain bytes `plain` by [`plain_columns`]), until one
+/// crosses the row's end: the class lane into `class` at `*cl` (offsets masked to
+/// `MASK`), the text into `scratch.text` at `*tl`, and with `ERRORS` the marks into
+/// `scratch.marker` and the kinds into `kinds`. With `RUNS`, a run of plain bytes is
+/// copied 16 at a time. Returns where it stopped and the bits of the kinds of error met
+/// ([`ErrorKind::index`]; with `ERRORS`, those on the row before it too).
+#[allow(clippy::too_many_arguments)] // inlined into its caller
+#[inline(always)]
+fn plain_units_into<const RUNS: bool, const ERRORS: bool, const N: usize, const MASK: usize>(
     tables: &mut Tables,
     scratch: &mut Scratch,
-    bytes: &[u8],
-    row: usize,
     mut i: usize,
     row_len: usize,
     class: &mut [u8; N],
     (cl, tl): (&mut usize, &mut usize),
     kinds: &mut Kinds,
-) -> usize {
+    plain: u32,
+) -> (usize, u32) {
     let (mut c, mut t) = (*cl, *tl);
     let Kinds {
         mut seen,
         mut named,
         mut order,
     } = *kinds;
+    let mut errors = 0;
     let shapes = scratch.shapes(tables, row_len);
     while i < row_len {
         let i5 = i & 31;
         if RUNS {
-            let block: [u8; 8] = scratch.ahead[i5..i5 + 8].try_into().unwrap_or([0; 8]);
-            let k = tables.plain_run(block).min(row_len - i);
+            // Bits of `plain` past the row are clear, so the run ends on it.
+            let k = (!(plain >> i5)).trailing_zeros() as usize;
             if k > 0 {
-                class[c & MASK..][..8].copy_from_slice(&tables.plain_class);
-                scratch.text[t & LANE_MASK..][..8].copy_from_slice(&block);
+                let k = k.min(16);
+                class[c & MASK..][..16].copy_from_slice(&tables.plain_class);
+                let text = &scratch.ahead[i5..][..16];
+                scratch.text[t & LANE_MASK..][..16].copy_from_slice(text);
                 (c, t, i) = (c + k, t + k, i + k);
                 continue;
             }
@@ -985,16 +1021,20 @@ fn plain_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
         let cells = &tables.plain[(shape >> 3) as usize & (UNITS - 1)];
         class[c & MASK..][..16].copy_from_slice(&cells.class);
         c += cells.class_len as usize;
-        scratch.marker[3 * i5..][..16].copy_from_slice(&cells.marks);
         let bit = cells.kind_bit;
-        order[named & 15] = cells.kind;
-        named += (bit & !seen != 0) as usize;
-        seen |= bit;
+        if ERRORS {
+            // Without a branch: on random bytes, every other unit is an error.
+            scratch.marker[3 * i5..][..16].copy_from_slice(&cells.marks);
+            order[named & 15] = cells.kind;
+            named += (bit & !seen != 0) as usize;
+            seen |= bit;
+        } else {
+            errors |= bit;
+        }
         // Only a multi-byte scalar's text depends on more than its shape.
         if cells.by_value {
             let raw = u32::from_le_bytes(quad) & KEEP[n];
-            let at = row + i;
-            let run = &tables.scalar(raw, bytes, at).text;
+            let run = &tables.scalar(raw).text;
             scratch.text[t & LANE_MASK..][..RUN].copy_from_slice(&run.bytes);
             t += run.len as usize;
         } else {
@@ -1004,8 +1044,60 @@ fn plain_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
         i += n;
     }
     (*cl, *tl) = (c, t);
-    *kinds = Kinds { seen, named, order };
-    i
+    if ERRORS {
+        *kinds = Kinds { seen, named, order };
+        errors = seen;
+    }
+    (i, errors)
+}
+
+/// [`plain_units_into`] in the variants the row takes: with `RUNS` if it has a run of 4
+/// plain bytes; and if the row before had no error unit, first without `ERRORS`, then
+/// again with it only if this row has one after all (the second pass writes the same
+/// bytes to the same places, and the marks and kinds besides). Random bytes have errors
+/// on every row, text on few.
+#[allow(clippy::too_many_arguments)] // inlined into its two callers
+#[inline(always)]
+fn plain_units_of<const N: usize, const MASK: usize>(
+    tables: &mut Tables,
+    scratch: &mut Scratch,
+    i: usize,
+    row_len: usize,
+    class: &mut [u8; N],
+    (cl, tl): (&mut usize, &mut usize),
+    kinds: &mut Kinds,
+) -> usize {
+    let plain = plain_columns(tables, &scratch.ahead, row_len);
+    let runs = plain & plain >> 1 & plain >> 2 & plain >> 3 != 0;
+    if scratch.clean {
+        let (mut c, mut t) = (*cl, *tl);
+        let lens = (&mut c, &mut t);
+        let (end, errors) = if runs {
+            plain_units_into::<true, false, N, MASK>(
+                tables, scratch, i, row_len, class, lens, kinds, plain,
+            )
+        } else {
+            plain_units_into::<false, false, N, MASK>(
+                tables, scratch, i, row_len, class, lens, kinds, plain,
+            )
+        };
+        if errors == 0 {
+            (*cl, *tl) = (c, t);
+            return end;
+        }
+    }
+    let lens = (cl, tl);
+    let (end, errors) = if runs {
+        plain_units_into::<true, true, N, MASK>(
+            tables, scratch, i, row_len, class, lens, kinds, plain,
+        )
+    } else {
+        plain_units_into::<false, true, N, MASK>(
+            tables, scratch, i, row_len, class, lens, kinds, plain,
+        )
+    };
+    scratch.clean = errors == 0;
+    end
 }
 
 /// Without colour, the units of the row at `row` from `at` (on the row) into the panes,
@@ -1015,7 +1107,6 @@ fn plain_units(
     p: &mut Printer,
     tables: &mut Tables,
     scratch: &mut Scratch,
-    bytes: &[u8],
     at: usize,
     row: usize,
     row_end: usize,
@@ -1036,15 +1127,9 @@ fn plain_units(
         order: p.marks.order,
     };
     let lens = (&mut cl, &mut tl);
-    let i = if has_runs(tables, &scratch.ahead, row_len) {
-        plain_units_into::<true, { PANE_MASK + 65 }, PANE_MASK>(
-            tables, scratch, bytes, row, i, row_len, class, lens, &mut kinds,
-        )
-    } else {
-        plain_units_into::<false, { PANE_MASK + 65 }, PANE_MASK>(
-            tables, scratch, bytes, row, i, row_len, class, lens, &mut kinds,
-        )
-    };
+    let i = plain_units_of::<{ PANE_MASK + 65 }, PANE_MASK>(
+        tables, scratch, i, row_len, class, lens, &mut kinds,
+    );
     *marks = scratch.marker;
     let mut w = p.text.bytes.writer(0);
     w.put::<LANE_ROOM>(&scratch.text, tl);
@@ -1103,22 +1188,14 @@ fn plain_row<const W: usize>(
         i = part.span();
     }
     let lens = (&mut cl, &mut tl);
-    i = if has_runs(tables, &scratch.ahead, W) {
-        plain_units_into::<true, ROW_ROOM, ROW_MASK>(
-            tables, scratch, bytes, row, i, W, line, lens, &mut kinds,
-        )
-    } else {
-        plain_units_into::<false, ROW_ROOM, ROW_MASK>(
-            tables, scratch, bytes, row, i, W, line, lens, &mut kinds,
-        )
-    };
+    i = plain_units_of::<ROW_ROOM, ROW_MASK>(tables, scratch, i, W, line, lens, &mut kinds);
     let mut next = row + W;
     if i < W {
         // A unit crossing the row's end: its first bytes, and its glyph fitted to them.
         let quad: [u8; 4] = scratch.ahead[i..i + 4].try_into().ok()?;
         let part = PlainPart::of(tables, quad, 0, W - i);
         part.print(&p.palette, tables, line, &mut cl, scratch, i, &mut kinds);
-        let run = tables.cut_text(&part, quad, bytes, row + i);
+        let run = tables.cut_text(&part, quad, row + i);
         scratch.text[tl & LANE_MASK..][..RUN].copy_from_slice(&run.bytes);
         tl += run.len as usize;
         // The rest of it is printed with the next row, as the unit this row ends with.
@@ -1230,8 +1307,6 @@ struct ColoredLanes {
 fn colored_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
     tables: &mut Tables,
     scratch: &mut Scratch,
-    bytes: &[u8],
-    row: usize,
     mut i: usize,
     row_len: usize,
     hex: &mut [u8; N],
@@ -1260,7 +1335,7 @@ fn colored_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
                 h += 3 * k;
                 let class = &mut scratch.colored_class;
                 tables.switch::<COLORED_ROOM, C>(class, &mut c, &mut cs, class_style);
-                class[c & C..][..8].copy_from_slice(&tables.plain_class);
+                class[c & C..][..8].copy_from_slice(tables.plain_class8());
                 c += k;
                 let text = &mut scratch.colored_text;
                 tables.switch::<COLORED_ROOM, C>(text, &mut t, &mut ts, text_style);
@@ -1304,8 +1379,7 @@ fn colored_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
         count += cells.error as usize;
         let run = if cells.by_value {
             let raw = u32::from_le_bytes(quad) & KEEP[n];
-            let at = row + i;
-            tables.scalar(raw, bytes, at).text
+            tables.scalar(raw).text
         } else {
             cells.text
         };
@@ -1378,13 +1452,9 @@ fn colored_row<const W: usize>(
         i = part.span();
     }
     i = if has_runs(tables, &scratch.ahead, W) {
-        colored_units_into::<true, COLORED_ROW_ROOM, M>(
-            tables, scratch, bytes, row, i, W, line, &mut lanes,
-        )
+        colored_units_into::<true, COLORED_ROW_ROOM, M>(tables, scratch, i, W, line, &mut lanes)
     } else {
-        colored_units_into::<false, COLORED_ROW_ROOM, M>(
-            tables, scratch, bytes, row, i, W, line, &mut lanes,
-        )
+        colored_units_into::<false, COLORED_ROW_ROOM, M>(tables, scratch, i, W, line, &mut lanes)
     };
     let mut next = row + W;
     if i < W {
@@ -1392,7 +1462,7 @@ fn colored_row<const W: usize>(
         let quad: [u8; 4] = scratch.ahead[i..i + 4].try_into().ok()?;
         let part = PlainPart::of(tables, quad, 0, W - i);
         colored_part(tables, line, scratch, &mut lanes, &part, quad, i);
-        let run = tables.cut_text(&part, quad, bytes, row + i);
+        let run = tables.cut_text(&part, quad, row + i);
         let text = &mut scratch.colored_text;
         let [_, _, ts] = &mut lanes.styles;
         tables.switch::<COLORED_ROOM, COLORED_MASK>(text, &mut lanes.text, ts, run.first);
@@ -1639,7 +1709,7 @@ impl<'a> Lanes<'a> {
             switch(palette, &mut self.class, &mut self.styles[1], class);
             switch(palette, &mut self.text, &mut self.styles[2], text);
         }
-        self.class.put(&tables.plain_class, k);
+        self.class.put(tables.plain_class8(), k);
         self.text.put(&block, k);
         self.cells += k;
     }
@@ -1650,8 +1720,6 @@ impl<'a> Lanes<'a> {
     fn whole<const COLOR: bool>(
         &mut self,
         tables: &mut Tables,
-        bytes: &[u8],
-        at: usize,
         quad: [u8; 4],
         key: usize,
         n: usize,
@@ -1690,7 +1758,7 @@ impl<'a> Lanes<'a> {
         // Only a multi-byte scalar's text depends on more than its shape.
         let text = if cells.by_value {
             let raw = u32::from_le_bytes(quad) & KEEP[n];
-            &tables.scalar(raw, bytes, at).text
+            &tables.scalar(raw).text
         } else {
             &tables.units[key].text
         };
@@ -1774,14 +1842,7 @@ const KEEP: [u32; 8] = [0, 0xFF, 0xFFFF, 0xFF_FFFF, 0xFFFF_FFFF, 0, 0, 0];
 /// lane rendered for that part, and the text through the reference `text` method with the
 /// run [`part`] hands it; the hex digits are printed with the row). Returns the unit's end.
 #[inline(never)]
-fn cut(
-    p: &mut Printer,
-    tables: &mut Tables,
-    bytes: &[u8],
-    at: usize,
-    quad: [u8; 4],
-    row: Range<usize>,
-) -> usize {
+fn cut(p: &mut Printer, tables: &mut Tables, at: usize, quad: [u8; 4], row: Range<usize>) -> usize {
     let shape = tables.shapes[shape_index(&SECOND, quad)];
     let n = (shape & 7) as usize;
     let key = (shape >> 3) as usize & (UNITS - 1);
@@ -1803,7 +1864,7 @@ fn cut(
     let glyph = (k0 == 0).then(|| {
         let glyph = if by_value {
             let raw = u32::from_le_bytes(quad) & KEEP[n];
-            tables.scalar(raw, bytes, at).glyph
+            tables.scalar(raw).glyph
         } else {
             view::unit_glyph(&Unit::error(at, n as u8, kind))
         };
@@ -1855,7 +1916,7 @@ fn part(
         let glyph = match (unit.kind, bytes.get(unit.start..unit.start + 4)) {
             (UnitKind::Scalar(_), Some(&[b0, b1, b2, b3])) => {
                 let raw = u32::from_le_bytes([b0, b1, b2, b3]) & KEEP[unit.len as usize];
-                tables.scalar(raw, bytes, unit.start).glyph
+                tables.scalar(raw).glyph
             }
             _ => view::unit_glyph(unit),
         };
@@ -1870,7 +1931,7 @@ fn part(
 #[cfg(test)]
 mod tests {
     use super::super::{dump_stream, Format, Printer};
-    use super::{shape_index, Tables, ASCII, SECOND, SHAPE_LENS};
+    use super::{plain_columns, shape_index, Tables, AHEAD, ASCII, SECOND, SHAPE_LENS};
     use crate::decode::shape_utf8_at;
     use crate::decode::Dialect;
     use proptest::prelude::*;
@@ -1928,7 +1989,7 @@ mod tests {
     /// Without colour, a plain run is the leading bytes in `20..=7E` (their text is
     /// themselves, `--ascii` or not); with colour, in `21..=7E`.
     #[test]
-    fn plain_runs_are_leading_printable_ascii() {
+    fn plain_runs_and_columns_are_printable_ascii() {
         let mut next = crate::xorshift(0x9E37_79B9_7F4A_7C15);
         for (color, ascii) in [(false, false), (false, true), (true, false)] {
             let f = Format {
@@ -1952,7 +2013,7 @@ mod tests {
                     blocks.push(block);
                 }
             }
-            for block in blocks {
+            for &block in &blocks {
                 // With colour, a space has a style of its own.
                 let lo = if color { 0x21 } else { 0x20 };
                 let expected = block
@@ -1960,6 +2021,18 @@ mod tests {
                     .take_while(|b| (lo..=0x7E).contains(*b))
                     .count();
                 assert_eq!(tables.plain_run(block), expected, "{block:02x?} {f:?}");
+            }
+            // The plain columns of a row: blocks of 8 from the ones above, each row length.
+            let bytes: Vec<u8> = blocks.concat();
+            for (r, ahead) in bytes.chunks_exact(AHEAD).enumerate().take(3000) {
+                let ahead: &[u8; AHEAD] = ahead.try_into().unwrap();
+                let len = r % 33;
+                let lo = if color { 0x21 } else { 0x20 };
+                let expected = (0..len)
+                    .filter(|&k| (lo..=0x7E).contains(&ahead[k]))
+                    .fold(0u32, |bits, k| bits | 1 << k);
+                let got = plain_columns(&tables, ahead, len);
+                assert_eq!(got, expected, "{:02x?} {len} {f:?}", &ahead[..len]);
             }
         }
     }
