@@ -1,6 +1,6 @@
 //! A branch-free decoding step for strict UTF-8, for the scan's error path.
 //!
-//! [`Dialect::decode_at`] is a handful of branches on the lead byte and the next ones. On
+//! [`Dialect::decode_at`](super::Dialect::decode_at) is a handful of branches on the lead byte and the next ones. On
 //! valid text they are predictable; on random or binary data every unit is a coin toss and
 //! a mispredicted branch costs more than the decode. [`decode_utf8_at`] computes the same
 //! unit from a table lookup and arithmetic only. It needs four readable bytes; the tests

@@ -2,7 +2,7 @@
 //!
 //! [`rows`] turns a byte window into [`Row`]s of cells for the hex pane (byte and
 //! [`Role`]), the class lane ([`Class`]), the text pane ([`TextCell`], glyphs with their
-//! display widths from [`glyph`]) and the error lane ([`ErrorSpan`]); [`detail`] describes
+//! display widths from [`glyph`]) and the error lane ([`ErrorSpan`]); [`detail()`] describes
 //! the unit under a cursor. No terminal types appear here: the TUI draws these rows and
 //! `dump` prints them, so both show the same thing. [`map`] cuts the whole input into the
 //! parts of the viewer's map strip.

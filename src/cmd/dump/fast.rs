@@ -82,7 +82,7 @@ impl Run {
 
 /// What the tables hold for one kind of whole unit: an ASCII byte, or a shape (tag and
 /// length) of anything else. The text of a multi-byte scalar depends on its value, so it
-/// comes from [`Tables::texts`] instead.
+/// comes from [`Tables::scalars`] instead.
 #[derive(Clone, Copy)]
 struct UnitCells {
     /// The hex pane's style for the first byte and for the rest.
@@ -873,7 +873,7 @@ const PANE_MASK: usize = 4095;
 const _: () = assert!(PANE_MASK + 1 + 64 <= PANE_ROOM && 3 * 32 + 32 <= MARKS_ROOM);
 
 /// What [`plain_units_into`] and the whole-row printers read and write, in one place on
-/// the stack of [`print`], so that it is addressed from the stack pointer rather than from
+/// the stack of [`print()`], so that it is addressed from the stack pointer rather than from
 /// pointers the loops would have to keep in registers: the row and the bytes after it, the
 /// class lane and text of its units (`LANE_MASK + 1` bytes are more than a row of 32 takes,
 /// at most 4 bytes each a byte), and its marker line.
@@ -1791,7 +1791,7 @@ fn put_run<const COLOR: bool>(palette: &Palette, w: &mut Writer, style: &mut Sty
 }
 
 /// Where the shape of the unit starting with `quad` is in [`Tables::shapes`]: its first
-/// byte, the class of its second ([`Tables::second`]), and whether its third and fourth
+/// byte, the class of its second ([`SECOND`]), and whether its third and fourth
 /// are continuation bytes. That is all UTF-8 decoding looks at in 4 bytes (the tests
 /// hold the table equal to [`shape_utf8_at`] on every first and second byte).
 #[inline(always)]
