@@ -141,26 +141,6 @@ static SECOND: [u8; 256] = {
     table
 };
 
-/// 1 in each byte of `w` that is a continuation byte (`80..BF`), else 0.
-#[inline(always)]
-fn continuations(w: u64) -> u64 {
-    const LOW: u64 = 0x0101_0101_0101_0101;
-    // The top two bits of each byte, 0 where they are `10`.
-    let y = (w & (0xC0 * LOW)) ^ (0x80 * LOW);
-    !(y | y << 1) >> 7 & LOW
-}
-
-/// [`second_class`] of each byte of `w`, in that byte.
-#[inline(always)]
-fn second_classes(w: u64) -> u64 {
-    const LOW: u64 = 0x0101_0101_0101_0101;
-    let continuation = continuations(w);
-    // Of a continuation byte, bit 5 says `A0..BF`, bits 4 or 5 `90..BF`.
-    let at_least_a0 = w >> 5 & LOW;
-    let at_least_90 = (w >> 4 | w >> 5) & LOW;
-    (continuation * 0xFF) & (continuation + at_least_90 + at_least_a0)
-}
-
 /// Units that are not ASCII are found at `ASCII + tag * SHAPE_LENS + len`.
 const ASCII: usize = 128;
 const SHAPE_LENS: usize = 8;
@@ -710,62 +690,39 @@ pub(super) fn print<const COLOR: bool>(
     }
     let width = p.format.width;
     let mut at = Dialect::Utf8.unit_containing(bytes, start).start;
-    let mut scratch = Scratch {
-        ahead: [0; AHEAD],
-        text: [0; LANE_ROOM],
-        colored_class: [0; COLORED_ROOM],
-        colored_text: [0; COLORED_ROOM],
-        spans: [super::NO_SPAN; 64],
-        marker: [b' '; MARKER_ROOM],
-        clean: true,
-    };
+    let mut scratch = Scratch::new();
     let mut row = start;
     while row < end {
         let row_end = (row + width).min(end);
-        if let (true, Some(Ok(ahead))) = (
-            at <= row && row_end == row + width,
-            bytes.get(row..row + AHEAD).map(<&[u8; AHEAD]>::try_from),
-        ) {
-            scratch.ahead = *ahead;
+        // Offsets of more than 8 digits (4 GiB on) are printed by the panes.
+        let short_offset = p.base + (row as u64) < 1 << 32;
+        if at <= row && row_end == row + width && row + AHEAD <= bytes.len() && short_offset {
             p.end_row();
             // Not inlined, so that its registers are its own; compiled as `print` is.
             #[multiversion::inherit_target]
             #[inline(never)]
-            fn row_of<const W: usize>(
+            fn rows_of<const COLOR: bool, const W: usize>(
                 p: &mut Printer,
                 tables: &mut Tables,
-                scratch: &mut Scratch,
                 bytes: &[u8],
                 at: usize,
                 row: usize,
-            ) -> Option<usize> {
-                plain_row::<W>(p, tables, scratch, bytes, at, row)
+                end: usize,
+            ) -> (usize, usize) {
+                whole_rows::<COLOR, W>(p, tables, bytes, at, row, end)
             }
-            #[multiversion::inherit_target]
-            #[inline(never)]
-            fn colored_row_of<const W: usize>(
-                p: &mut Printer,
-                tables: &mut Tables,
-                scratch: &mut Scratch,
-                bytes: &[u8],
-                at: usize,
-                row: usize,
-            ) -> Option<usize> {
-                colored_row::<W>(p, tables, scratch, bytes, at, row)
-            }
-            let s = &mut scratch;
-            let next = match (COLOR, width) {
+            let rows = match (COLOR, width) {
                 (false, _) if !tables.plain_fits => None,
-                (false, 8) => row_of::<8>(p, tables, s, bytes, at, row),
-                (false, 16) => row_of::<16>(p, tables, s, bytes, at, row),
-                (false, 32) => row_of::<32>(p, tables, s, bytes, at, row),
-                (true, 8) => colored_row_of::<8>(p, tables, s, bytes, at, row),
-                (true, 16) => colored_row_of::<16>(p, tables, s, bytes, at, row),
-                (true, 32) => colored_row_of::<32>(p, tables, s, bytes, at, row),
+                (false, 8) => Some(rows_of::<false, 8>(p, tables, bytes, at, row, end)),
+                (false, 16) => Some(rows_of::<false, 16>(p, tables, bytes, at, row, end)),
+                (false, 32) => Some(rows_of::<false, 32>(p, tables, bytes, at, row, end)),
+                (true, 8) => Some(rows_of::<true, 8>(p, tables, bytes, at, row, end)),
+                (true, 16) => Some(rows_of::<true, 16>(p, tables, bytes, at, row, end)),
+                (true, 32) => Some(rows_of::<true, 32>(p, tables, bytes, at, row, end)),
                 _ => None,
             };
-            if let Some(next) = next {
-                (at, row) = (next, row_end);
+            if let Some((next, next_row)) = rows.filter(|&(_, next_row)| next_row > row) {
+                (at, row) = (next, next_row);
                 continue;
             }
         }
@@ -862,6 +819,39 @@ pub(super) fn print<const COLOR: bool>(
     }
 }
 
+/// Whole rows of `W` bytes from the row at `row` (its first unit at `at`), as many as
+/// there are before `end` with [`AHEAD`] bytes from their start in `bytes`, printed
+/// straight into the output by [`plain_row`] or [`colored_row`]; stops early at an offset
+/// of more than 8 digits. Returns where the next row and its first unit start. What the
+/// rows read and write is on this function's stack ([`Scratch`]), made once for them all.
+#[inline(always)]
+fn whole_rows<const COLOR: bool, const W: usize>(
+    p: &mut Printer,
+    tables: &mut Tables,
+    bytes: &[u8],
+    mut at: usize,
+    mut row: usize,
+    end: usize,
+) -> (usize, usize) {
+    let mut scratch = Scratch::new();
+    while row + W <= end && at <= row {
+        let Some(Ok(ahead)) = bytes.get(row..row + AHEAD).map(<&[u8; AHEAD]>::try_from) else {
+            break;
+        };
+        scratch.ahead = *ahead;
+        let next = if COLOR {
+            colored_row::<W>(p, tables, &mut scratch, bytes, at, row)
+        } else {
+            plain_row::<W>(p, tables, &mut scratch, bytes, at, row)
+        };
+        let Some(next) = next else {
+            break;
+        };
+        (at, row) = (next, row + W);
+    }
+    (at, row)
+}
+
 /// Bytes from the start of a row that [`plain_units`] looks at: a row of at most 32 and
 /// the 3 after it that its last unit may take, read in blocks of 8.
 const AHEAD: usize = 64;
@@ -873,8 +863,9 @@ const PANE_MASK: usize = 4095;
 const _: () = assert!(PANE_MASK + 1 + 64 <= PANE_ROOM && 3 * 32 + 32 <= MARKS_ROOM);
 
 /// What [`plain_units_into`] and the whole-row printers read and write, in one place on
-/// the stack of [`print()`], so that it is addressed from the stack pointer rather than from
-/// pointers the loops would have to keep in registers: the row and the bytes after it, the
+/// the stack of [`whole_rows`] (or of [`print()`] for other rows), so that it is addressed
+/// from the stack pointer rather than from pointers the loops would have to keep in
+/// registers: the row and the bytes after it, the
 /// class lane and text of its units (`LANE_MASK + 1` bytes are more than a row of 32 takes,
 /// at most 4 bytes each a byte), and its marker line.
 struct Scratch {
@@ -896,31 +887,52 @@ const COLORED_MASK: usize = 2047;
 const COLORED_ROOM: usize = COLORED_MASK + 1 + 64;
 
 impl Scratch {
+    fn new() -> Scratch {
+        Scratch {
+            ahead: [0; AHEAD],
+            text: [0; LANE_ROOM],
+            colored_class: [0; COLORED_ROOM],
+            colored_text: [0; COLORED_ROOM],
+            spans: [super::NO_SPAN; 64],
+            marker: [b' '; MARKER_ROOM],
+            clean: true,
+        }
+    }
+
     /// The shape ([`Tables::shapes`]) of a unit starting at each of the first `len`
     /// columns of the row, as if one did: each independent of the others, so they are
     /// found side by side rather than each waiting for the length of the unit before it
     /// (on random bytes, that wait is what a row takes).
     #[inline(always)]
     fn shapes(&self, tables: &Tables, len: usize) -> [u16; 32] {
+        match len {
+            ..=8 => self.shapes_of::<8>(tables),
+            9..=16 => self.shapes_of::<16>(tables),
+            _ => self.shapes_of::<32>(tables),
+        }
+    }
+
+    /// [`Scratch::shapes`] of the first `W` columns: their [`shape_index`] found byte by
+    /// byte in the same steps for all (so that they go side by side in vector registers),
+    /// then each looked up.
+    #[inline(always)]
+    fn shapes_of<const W: usize>(&self, tables: &Tables) -> [u16; 32] {
+        const { assert!(W <= 32) };
+        let a = &self.ahead;
+        let continuation = |b: u8| (b & 0xC0 == 0x80) as u16;
+        let mut index = [0u16; W];
+        for (k, index) in index.iter_mut().enumerate() {
+            // `second_class` without a table.
+            let b1 = a[k + 1];
+            let class = continuation(b1) * (1 + (b1 >= 0x90) as u16 + (b1 >= 0xA0) as u16);
+            *index = (a[k] as u16) << 4
+                | class << 2
+                | continuation(a[k + 2]) << 1
+                | continuation(a[k + 3]);
+        }
         let mut shapes = [0; 32];
-        let word =
-            |at: usize| u64::from_le_bytes(self.ahead[at..at + 8].try_into().unwrap_or([0; 8]));
-        for block in 0..len.min(32).div_ceil(8) {
-            let at = 8 * block;
-            // The low 4 bits of `shape_index` for 8 columns at once, one in each byte:
-            // the class of the byte after (shifted), whether the two after that are
-            // continuation bytes (shifted).
-            let low = second_classes(word(at + 1)) << 2
-                | continuations(word(at + 2)) << 1
-                | continuations(word(at + 3));
-            for (k, (&first, low)) in self.ahead[at..at + 8]
-                .iter()
-                .zip(low.to_le_bytes())
-                .enumerate()
-            {
-                let index = (first as usize) << 4 | low as usize;
-                shapes[(at + k) % 32] = tables.shapes[index & (SHAPES - 1)];
-            }
+        for (shape, &index) in shapes.iter_mut().zip(&index) {
+            *shape = tables.shapes[index as usize & (SHAPES - 1)];
         }
         shapes
     }
@@ -1931,7 +1943,7 @@ fn part(
 #[cfg(test)]
 mod tests {
     use super::super::{dump_stream, Format, Printer};
-    use super::{plain_columns, shape_index, Tables, AHEAD, ASCII, SECOND, SHAPE_LENS};
+    use super::{plain_columns, shape_index, Scratch, Tables, AHEAD, ASCII, SECOND, SHAPE_LENS};
     use crate::decode::shape_utf8_at;
     use crate::decode::Dialect;
     use proptest::prelude::*;
@@ -1967,20 +1979,35 @@ mod tests {
         }
     }
 
-    /// The classes of 8 bytes at once are each byte's class, at every position.
+    /// The shapes of a row found for all columns at once are each column's own, by
+    /// [`shape_index`], for every byte in every position of the first four and rows of
+    /// each length.
     #[test]
-    fn classes_of_8_bytes_are_each_bytes() {
-        use super::{continuations, second_class, second_classes};
-        for b in 0..=255u8 {
-            for k in 0..8 {
-                let mut block = [0x41u8, 0x80, 0xBF, 0xC2, 0x90, 0xA0, 0xFF, 0x8F];
-                block[k] = b;
-                let w = u64::from_le_bytes(block);
-                let classes = second_classes(w).to_le_bytes();
-                let conts = continuations(w).to_le_bytes();
-                for (j, &byte) in block.iter().enumerate() {
-                    assert_eq!(classes[j], second_class(byte), "{block:02x?} {j}");
-                    assert_eq!(conts[j], (byte & 0xC0 == 0x80) as u8, "{block:02x?} {j}");
+    fn shapes_of_a_row_are_each_columns() {
+        let tables = Tables::new(&Format {
+            dialect: Dialect::Utf8,
+            width: 16,
+            color: false,
+            ascii: false,
+        });
+        let mut scratch = Scratch::new();
+        let mut next = crate::xorshift(0x2545_F491_4F6C_DD1D);
+        let some = [
+            0x41u8, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC2, 0xE0, 0xED, 0xF0, 0xF4,
+        ];
+        for round in 0..4000 {
+            for byte in scratch.ahead.iter_mut() {
+                *byte = some[next() as usize % some.len()];
+            }
+            if round < 4 * 256 {
+                scratch.ahead[round / 256] = round as u8;
+            }
+            for len in [5, 8, 13, 16, 29, 32] {
+                let shapes = scratch.shapes(&tables, len);
+                for (k, &shape) in shapes.iter().enumerate().take(len) {
+                    let quad = scratch.ahead[k..k + 4].try_into().unwrap();
+                    let expected = tables.shapes[shape_index(&SECOND, quad)];
+                    assert_eq!(shape, expected, "{:02x?} {k} {len}", &scratch.ahead[..36]);
                 }
             }
         }
