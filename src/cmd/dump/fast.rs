@@ -676,7 +676,7 @@ impl CellSink for Cells<'_> {
 /// Prints the rows of `bytes[window]` as [`view::visit`] and the printer would, for UTF-8.
 /// Compiled for AVX2 too and chosen at run time: most of the work is fixed-size copies of
 /// 32 bytes, one instruction each there.
-#[multiversion::multiversion(targets("x86_64+avx2"))]
+#[multiversion::multiversion(targets("x86_64+avx2+bmi1+bmi2+lzcnt+popcnt"))]
 pub(super) fn print<const COLOR: bool>(
     p: &mut Printer,
     tables: &mut Tables,
@@ -1005,9 +1005,11 @@ fn plain_units_into<const RUNS: bool, const ERRORS: bool, const N: usize, const 
     let (mut c, mut t) = (*cl, *tl);
     let Kinds {
         mut seen,
-        mut named,
+        named: _,
         mut order,
     } = *kinds;
+    // Each kind is named once, when first seen: `named` counts the bits of `seen`.
+    debug_assert_eq!(kinds.named, seen.count_ones() as usize);
     let mut errors = 0;
     let shapes = scratch.shapes(tables, row_len);
     while i < row_len {
@@ -1037,8 +1039,8 @@ fn plain_units_into<const RUNS: bool, const ERRORS: bool, const N: usize, const 
         if ERRORS {
             // Without a branch: on random bytes, every other unit is an error.
             scratch.marker[3 * i5..][..16].copy_from_slice(&cells.marks);
-            order[named & 15] = cells.kind;
-            named += (bit & !seen != 0) as usize;
+            // Overwritten by the next kind seen, unless this one is new.
+            order[seen.count_ones() as usize & 15] = cells.kind;
             seen |= bit;
         } else {
             errors |= bit;
@@ -1057,6 +1059,7 @@ fn plain_units_into<const RUNS: bool, const ERRORS: bool, const N: usize, const 
     }
     (*cl, *tl) = (c, t);
     if ERRORS {
+        let named = seen.count_ones() as usize;
         *kinds = Kinds { seen, named, order };
         errors = seen;
     }
