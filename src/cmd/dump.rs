@@ -71,6 +71,7 @@ use crate::view::glyph::{GlyphClass, InlineGlyph, FILLER};
 use crate::view::{self, ByteCell, CellSink, Class, ErrorSpan, Options, Role, TextRun, WholeUnit};
 
 mod fast;
+mod row_bits;
 
 /// The widths `--width` accepts, in bytes per row.
 pub const WIDTHS: [usize; 3] = [8, 16, 32];

@@ -49,6 +49,7 @@
 
 use std::ops::Range;
 
+use super::row_bits::RowBits;
 use super::{
     put_at, put_names_at, switch_indexed as switch, Format, Palette, Pane, Printer, StyleId,
     Writer, HEX_SPACE, MARKS_ROOM, PANE_ROOM, PLAIN, PUT_SLACK, ROW_MASK, ROW_ROOM,
@@ -214,6 +215,8 @@ pub(super) struct Tables {
     /// Runs of plain ASCII, see [`Tables::plain_run`]: added to each byte of 8 to set its
     /// top bit when it is at least the first plain byte, or 0 when there is none.
     plain_from: u64,
+    /// The first plain byte, `7F` if there are none.
+    plain_lo: u8,
     /// The class lane of 16 plain bytes.
     plain_class: [u8; 16],
     /// The styles of plain bytes in the hex pane, the class lane and the text.
@@ -251,6 +254,7 @@ impl Tables {
             switches: [[0; 32]; SWITCHES],
             scratch: Box::new(Printer::new(format)),
             plain_from: 0,
+            plain_lo: 0x7F,
             plain_class: [0; 16],
             plain_styles: [PLAIN; 3],
             cuts: vec![[Run::EMPTY; CUTS * CUTS]; UNITS - ASCII],
@@ -370,6 +374,7 @@ impl Tables {
         let all_plain = |lo: u8| (lo..=0x7E).all(|b| plain(&self.units[b as usize], b));
         if let Some(lo) = [0x20, 0x21].into_iter().find(|&lo| all_plain(lo)) {
             self.plain_from = u64::from_ne_bytes([0x80 - lo; 8]);
+            self.plain_lo = lo;
             self.plain_class = [class.bytes[0]; 16];
             self.plain_styles = [last.hex_first, class.first, text.first];
         }
@@ -709,7 +714,25 @@ pub(super) fn print<const COLOR: bool>(
                 row: usize,
                 end: usize,
             ) -> (usize, usize) {
-                whole_rows::<COLOR, W>(p, tables, bytes, at, row, end)
+                // (The clone for AVX2, which implies both.)
+                #[multiversion::target::target_cfg(all(
+                    target_arch = "x86_64",
+                    target_feature = "avx2"
+                ))]
+                #[multiversion::inherit_target]
+                fn bits<const W: usize>(row: &[u8; 32], lo: u8) -> RowBits {
+                    super::row_bits::of_x86::<W>(row, lo)
+                }
+                #[multiversion::target::target_cfg(not(all(
+                    target_arch = "x86_64",
+                    target_feature = "avx2"
+                )))]
+                #[inline(always)]
+                fn bits<const W: usize>(row: &[u8; 32], lo: u8) -> RowBits {
+                    RowBits::of::<W>(row, lo)
+                }
+                let bits = |row: &[u8; 32], lo: u8| bits::<W>(row, lo);
+                whole_rows::<COLOR, W>(p, tables, bytes, at, row, end, bits)
             }
             let rows = match (COLOR, width) {
                 (false, _) if !tables.plain_fits => None,
@@ -824,6 +847,7 @@ pub(super) fn print<const COLOR: bool>(
 /// straight into the output by [`plain_row`] or [`colored_row`]; stops early at an offset
 /// of more than 8 digits. Returns where the next row and its first unit start. What the
 /// rows read and write is on this function's stack ([`Scratch`]), made once for them all.
+/// `bits` is [`RowBits::of`] (or its twin in vector registers).
 #[inline(always)]
 fn whole_rows<const COLOR: bool, const W: usize>(
     p: &mut Printer,
@@ -832,6 +856,7 @@ fn whole_rows<const COLOR: bool, const W: usize>(
     mut at: usize,
     mut row: usize,
     end: usize,
+    bits: impl Fn(&[u8; 32], u8) -> RowBits,
 ) -> (usize, usize) {
     let mut scratch = Scratch::new();
     while row + W <= end && at <= row {
@@ -842,7 +867,9 @@ fn whole_rows<const COLOR: bool, const W: usize>(
         let next = if COLOR {
             colored_row::<W>(p, tables, &mut scratch, bytes, at, row)
         } else {
-            plain_row::<W>(p, tables, &mut scratch, bytes, at, row)
+            let first: &[u8; 32] = ahead.first_chunk().unwrap_or(&[0; 32]);
+            let bits = bits(first, tables.plain_lo);
+            plain_row::<W>(p, tables, &mut scratch, bytes, at, row, &bits)
         };
         let Some(next) = next else {
             break;
@@ -1081,8 +1108,8 @@ fn plain_units_of<const N: usize, const MASK: usize>(
     class: &mut [u8; N],
     (cl, tl): (&mut usize, &mut usize),
     kinds: &mut Kinds,
+    plain: u32,
 ) -> usize {
-    let plain = plain_columns(tables, &scratch.ahead, row_len);
     let runs = plain & plain >> 1 & plain >> 2 & plain >> 3 != 0;
     if scratch.clean {
         let (mut c, mut t) = (*cl, *tl);
@@ -1142,8 +1169,9 @@ fn plain_units(
         order: p.marks.order,
     };
     let lens = (&mut cl, &mut tl);
+    let plain = plain_columns(tables, &scratch.ahead, row_len);
     let i = plain_units_of::<{ PANE_MASK + 65 }, PANE_MASK>(
-        tables, scratch, i, row_len, class, lens, &mut kinds,
+        tables, scratch, i, row_len, class, lens, &mut kinds, plain,
     );
     *marks = scratch.marker;
     let mut w = p.text.bytes.writer(0);
@@ -1171,6 +1199,7 @@ fn plain_row<const W: usize>(
     bytes: &[u8],
     at: usize,
     row: usize,
+    bits: &RowBits,
 ) -> Option<usize> {
     const { assert!(W <= 32 && W >= 4) };
     let offset = u32::try_from(p.base + row as u64).ok()?;
@@ -1180,9 +1209,7 @@ fn plain_row<const W: usize>(
     line[..16].copy_from_slice(&[
         a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1], b' ', b' ', 0, 0, 0, 0, 0, 0,
     ]);
-    for (i, &byte) in scratch.ahead[..W].iter().enumerate() {
-        line[10 + 3 * i..][..4].copy_from_slice(&HEX_SPACE[byte as usize]);
-    }
+    line[10..][..96].copy_from_slice(&bits.hex);
     line[10 + 3 * W] = b' ';
     scratch.marker = [b' '; MARKER_ROOM];
     let (mut cl, mut tl) = (11 + 3 * W, 0);
@@ -1203,7 +1230,8 @@ fn plain_row<const W: usize>(
         i = part.span();
     }
     let lens = (&mut cl, &mut tl);
-    i = plain_units_of::<ROW_ROOM, ROW_MASK>(tables, scratch, i, W, line, lens, &mut kinds);
+    let plain = bits.plain;
+    i = plain_units_of::<ROW_ROOM, ROW_MASK>(tables, scratch, i, W, line, lens, &mut kinds, plain);
     let mut next = row + W;
     if i < W {
         // A unit crossing the row's end: its first bytes, and its glyph fitted to them.
