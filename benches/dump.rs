@@ -1,6 +1,7 @@
 //! `hexrune dump` side by side with hexyl, in the same run, on the same files: multilingual
 //! text and random bytes, with and without colour. Each command runs as a subprocess writing
-//! to /dev/null, best of 3; prints MB/s of input and the ratio to hexyl.
+//! to /dev/null, the two taking turns (so that a busy spell of the machine falls on both),
+//! best of 5 each; prints MB/s of input and the ratio to hexyl.
 //!
 //! Run with `cargo bench --bench dump`. hexyl is found on `PATH` (`cargo install hexyl`);
 //! without it, hexrune's figures are printed alone. Set `HEXRUNE_BENCH_MB` to change the
@@ -13,24 +14,39 @@ mod data;
 use data::{multilingual, random, Rng};
 use std::time::{Duration, Instant};
 
-/// The best of 3 runs of a command with its output sent to /dev/null, or `None` if it
+/// Runs of each command.
+const RUNS: usize = 5;
+
+/// How long one run of a command takes with its output sent to /dev/null, or `None` if it
 /// cannot be started or fails.
-fn best_of_3(program: &str, args: &[&str]) -> Option<Duration> {
-    let mut best: Option<Duration> = None;
-    for _ in 0..3 {
-        let start = Instant::now();
-        let status = Command::new(program)
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .ok()?;
-        let took = start.elapsed();
-        if !status.success() {
-            return None;
+fn run(program: &str, args: &[&str]) -> Option<Duration> {
+    let start = Instant::now();
+    let status = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .ok()?;
+    let took = start.elapsed();
+    status.success().then_some(took)
+}
+
+/// The best of [`RUNS`] runs of each command, the commands taking turns; `None` for one
+/// that cannot be started or fails.
+fn best_in_turns(commands: &[(&str, &[&str])]) -> Vec<Option<Duration>> {
+    let mut best: Vec<Option<Duration>> = vec![None; commands.len()];
+    let mut failed = vec![false; commands.len()];
+    for _ in 0..RUNS {
+        for (k, (program, args)) in commands.iter().enumerate() {
+            if failed[k] {
+                continue;
+            }
+            match run(program, args) {
+                Some(took) => best[k] = Some(best[k].map_or(took, |b| b.min(took))),
+                None => (failed[k], best[k]) = (true, None),
+            }
         }
-        best = Some(best.map_or(took, |b| b.min(took)));
     }
     best
 }
@@ -73,11 +89,15 @@ fn main() {
         std::fs::write(&path, bytes).expect("write the data");
         let file = path_str(&path);
         for color in ["never", "always"] {
-            let ours =
-                best_of_3(hexrune, &["dump", "--color", color, &file]).expect("hexrune dump runs");
-            let theirs = hexyl
-                .as_ref()
-                .and_then(|_| best_of_3("hexyl", &["--color", color, &file]));
+            let ours_args = ["dump", "--color", color, &file];
+            let theirs_args = ["--color", color, &file];
+            let mut commands: Vec<(&str, &[&str])> = vec![(hexrune, &ours_args)];
+            if hexyl.is_some() {
+                commands.push(("hexyl", &theirs_args));
+            }
+            let best = best_in_turns(&commands);
+            let ours = best[0].expect("hexrune dump runs");
+            let theirs = best.get(1).copied().flatten();
             let ours_mbps = mbps(bytes.len(), ours);
             match theirs {
                 Some(t) => {
