@@ -10,11 +10,12 @@
 //!   of its second and whether its third and fourth are continuation bytes: 4096 entries
 //!   filled at start-up from the decoding step itself ([`shape_utf8_at`]; a test holds
 //!   them equal on every first and second byte). [`Scratch::shapes`] finds the shape at
-//!   every column of a row at once, from the classes of 8 bytes at a time, so that
-//!   printing a unit does not wait on the one before it.
+//!   every column of a row at once (the indices in vector registers, byte by byte), so
+//!   that printing a unit does not wait on the one before it.
 //! - The class lane, text and hex styles of every ASCII byte and of every shape, the parts
-//!   of every shape cut by a row edge ([`Tables::cuts`]), and the text of every scalar
-//!   (memoized by its bytes): rendered by the reference printer itself, the `CellSink`
+//!   of every shape cut by a row edge ([`Tables::cuts`]), and the text of every scalar,
+//!   whole and cut by a row's end (memoized by its bytes, [`Tables::scalar`],
+//!   [`Tables::cut_text`]): rendered by the reference printer itself, the `CellSink`
 //!   methods of [`Printer`] fed the cells the view builds for that unit, each pane
 //!   starting in the style its first cell takes.
 //! - Whether each byte `20..=7E` (or `21..=7E`) is printed as itself in one style, so that
@@ -25,8 +26,10 @@
 //! # How a row is printed
 //!
 //! A whole row of 8, 16 or 32 bytes with [`AHEAD`] bytes from its start in the input
-//! goes straight into the output buffer, its marker line included: without colour by
-//! [`plain_row`], with colour by [`colored_row`] (hex digits in place, each style switch a
+//! goes straight into the output buffer, its marker line included, runs of such rows in
+//! one call ([`whole_rows`]): without colour by [`plain_row`] (its hex pane and plain
+//! bytes found all at once, [`RowBits`], in vector registers where the processor has
+//! them), with colour by [`colored_row`] (hex digits in place, each style switch a
 //! 32-byte copy chosen by index, [`Tables::switches`], and the marker line from the row's
 //! spans, [`colored_marker_line`]). The parts of units cut by its edges come from the cut
 //! tables ([`PlainPart`], [`colored_part`]). Every copy has a size known when compiled and
