@@ -1087,6 +1087,8 @@ fn plain_units_into<const RUNS: bool, const ERRORS: bool, const N: usize, const 
         }
         i += n;
     }
+    // The masks change no offset: a broken size budget fails here, in tests.
+    debug_assert!(c <= MASK && t <= LANE_MASK, "{c} {t}");
     (*cl, *tl) = (c, t);
     if ERRORS {
         let named = seen.count_ones() as usize;
@@ -1265,6 +1267,7 @@ fn plain_row<const W: usize>(
         at += 3 * W + 1;
         at = put_names_at(&p.palette, line, at, &kinds.order, kinds.named);
     }
+    debug_assert!(at <= ROW_MASK, "a row of {at} bytes");
     p.out.len += at;
     Some(next)
 }
@@ -1436,6 +1439,8 @@ fn colored_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
         ts = run.last;
         i += n;
     }
+    // The masks change no offset: a broken size budget fails here, in tests.
+    debug_assert!(h <= MASK && c <= C && t <= C, "{h} {c} {t}");
     *lanes = ColoredLanes {
         hex: h,
         class: c,
@@ -1543,6 +1548,7 @@ fn colored_row<const W: usize>(
         let spans = &scratch.spans[..lanes.spans.min(W)];
         at = colored_marker_line::<W>(palette, tables, line, at, spans);
     }
+    debug_assert!(at <= M, "a row of {at} bytes");
     p.out.len += at;
     Some(next)
 }
