@@ -91,7 +91,7 @@ pub enum Level {
 static BEST: AtomicU8 = AtomicU8::new(u8::MAX);
 
 impl Level {
-    const ALL: [Level; 4] = [
+    const ALL: &[Level] = &[
         Level::Validator,
         Level::Scalar,
         #[cfg(target_arch = "x86_64")]
@@ -121,7 +121,7 @@ impl Level {
 
     /// Every implementation this CPU runs, slowest first.
     pub fn available() -> impl Iterator<Item = Level> {
-        Level::ALL.into_iter().filter(|l| l.is_supported())
+        Level::ALL.iter().copied().filter(|l| l.is_supported())
     }
 
     /// The name `HEXRUNE_SCAN_KERNEL` knows the level by.

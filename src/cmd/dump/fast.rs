@@ -356,7 +356,8 @@ impl Tables {
     /// Finds the plain bytes: without colour, the ASCII bytes `lo..=7E` whose text, as
     /// rendered, is the byte itself and whose class lane is one and the same byte, for the
     /// lowest `lo` (`20` or `21`) for which every byte of the range is. A run of them is
-    /// then printed by copying, 8 at a time ([`Tables::plain_run`]): the copy is what the
+    /// then printed by copying, 8 or 16 at a time ([`Tables::plain_run`],
+    /// [`plain_units_into`]): the copy is what the
     /// rendered entries hold, checked here, not an assumption about them.
     fn find_plain_bytes(&mut self) {
         let last = self.units[0x7E];
@@ -682,8 +683,10 @@ impl CellSink for Cells<'_> {
 }
 
 /// Prints the rows of `bytes[window]` as [`view::visit`] and the printer would, for UTF-8.
-/// Compiled for AVX2 too and chosen at run time: most of the work is fixed-size copies of
-/// 32 bytes, one instruction each there.
+/// Compiled for AVX2 (with BMI1/2, LZCNT and POPCNT, which processors with AVX2 have, though
+/// a virtual machine may hide them) too and chosen at run time: most of the work is
+/// fixed-size copies of 32 bytes, one instruction each there. Without them it runs the
+/// same code, compiled for any x86-64 (slower, the output the same).
 #[multiversion::multiversion(targets("x86_64+avx2+bmi1+bmi2+lzcnt+popcnt"))]
 pub(super) fn print<const COLOR: bool>(
     p: &mut Printer,
@@ -907,7 +910,9 @@ struct Scratch {
     colored_class: [u8; COLORED_ROOM],
     colored_text: [u8; COLORED_ROOM],
     spans: [ErrorSpan; 64],
-    /// Whether the last row [`plain_units_of`] printed had no error unit.
+    /// Whether the last row [`plain_units_of`] printed through its pass with the marks had
+    /// no error (counting the kinds already on the row before its units): a guess at
+    /// whether the next has one, which decides only which pass goes first.
     clean: bool,
 }
 
@@ -1019,7 +1024,7 @@ fn plain_columns(tables: &Tables, ahead: &[u8; AHEAD], len: usize) -> u32 {
 /// `MASK`), the text into `scratch.text` at `*tl`, and with `ERRORS` the marks into
 /// `scratch.marker` and the kinds into `kinds`. With `RUNS`, a run of plain bytes is
 /// copied 16 at a time. Returns where it stopped and the bits of the kinds of error met
-/// ([`ErrorKind::index`]; with `ERRORS`, those on the row before it too).
+/// ([`ErrorKind::index`]; with `ERRORS`, those already in `kinds` too).
 #[allow(clippy::too_many_arguments)] // inlined into its caller
 #[inline(always)]
 fn plain_units_into<const RUNS: bool, const ERRORS: bool, const N: usize, const MASK: usize>(
@@ -1115,6 +1120,8 @@ fn plain_units_of<const N: usize, const MASK: usize>(
     kinds: &mut Kinds,
     plain: u32,
 ) -> usize {
+    // A run of plain bytes ends on the row (`plain_units_into` takes it as is).
+    debug_assert_eq!(u64::from(plain) >> row_len, 0, "{plain:b} {row_len}");
     let runs = plain & plain >> 1 & plain >> 2 & plain >> 3 != 0;
     if scratch.clean {
         let (mut c, mut t) = (*cl, *tl);

@@ -135,6 +135,10 @@ mod tests {
                 assert_eq!(eight.plain, bits.plain & 0xFF);
                 assert_eq!(eight.hex[..24], bits.hex[..24]);
                 assert!(eight.hex[24..].iter().all(|&b| b == 0));
+                let sixteen = RowBits::of::<16>(&row, lo);
+                assert_eq!(sixteen.plain, bits.plain & 0xFFFF);
+                assert_eq!(sixteen.hex[..48], bits.hex[..48]);
+                assert!(sixteen.hex[48..].iter().all(|&b| b == 0));
             }
         }
     }
