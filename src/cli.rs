@@ -1,9 +1,10 @@
 //! The command line: clap's derive at the edge only. [`Args`] is parsed once and turned into
 //! a plain [`Config`]; nothing else in hexrune sees clap.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::cmd::at::AtOptions;
 use crate::cmd::check::CheckOptions;
@@ -254,6 +255,58 @@ impl Args {
     }
 }
 
+impl Args {
+    /// The command line of this process, parsed; on a usage error, the error with the usage
+    /// line of the command at fault ([`with_usage`]), printed as clap prints it, and exit 2.
+    pub fn parse_or_exit() -> Args {
+        let argv: Vec<OsString> = std::env::args_os().collect();
+        Args::try_parse_from(&argv).unwrap_or_else(|e| with_usage(e, &argv).exit())
+    }
+}
+
+/// `error` from parsing `argv` with the usage line of the command it names (or the top
+/// level's), where clap leaves it out (as for a value it does not accept).
+pub fn with_usage(mut error: clap::Error, argv: &[OsString]) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let shown = matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    if shown || error.get(ContextKind::Usage).is_some() {
+        return error;
+    }
+    let mut command = Args::command();
+    command.build();
+    // The first argument that is neither an option nor an option's value names the
+    // subcommand, if it is one.
+    let mut args = argv.iter().skip(1).filter_map(|a| a.to_str());
+    let mut first = None;
+    while let Some(arg) = args.next() {
+        match arg {
+            "-d" | "--dialect" | "--color" => {
+                args.next();
+            }
+            "--" => {
+                first = args.next();
+                break;
+            }
+            _ if arg.starts_with('-') && arg.len() > 1 => {}
+            _ => {
+                first = Some(arg);
+                break;
+            }
+        }
+    }
+    let usage = match first.and_then(|name| command.find_subcommand_mut(name)) {
+        Some(sub) => sub.render_usage(),
+        None => command.render_usage(),
+    };
+    error.insert(ContextKind::Usage, ContextValue::StyledStr(usage));
+    error
+}
+
 fn parse_dialect(text: &str) -> Result<Dialect, String> {
     Dialect::from_name(text).ok_or_else(|| {
         let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
@@ -280,7 +333,6 @@ pub fn parse_offset(text: &str) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn clap_definition_is_consistent() {

@@ -3,13 +3,12 @@
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
-use clap::Parser;
 use hexrune::cli::{Args, Config};
 use hexrune::cmd::{self, report_error, Input, EXIT_ERROR, EXIT_OK};
 use hexrune::source::io_message;
 
 fn main() -> ExitCode {
-    let config = Args::parse().into_config();
+    let config = Args::parse_or_exit().into_config();
     let mut err = io::stderr();
     if let Config::View {
         input,

@@ -163,6 +163,25 @@ fn usage_errors_show_the_usage_line() {
         ),
         (vec!["at", "f"], "Usage: hexrune at <FILE> <OFFSET>"),
         (vec!["completions"], "Usage: hexrune completions <SHELL>"),
+        // Values clap does not accept: its own message has no usage line.
+        (
+            vec!["dump", "--width", "7", "f"],
+            "Usage: hexrune dump [OPTIONS] [FILE]",
+        ),
+        (
+            vec!["dump", "--offset", "zz", "f"],
+            "Usage: hexrune dump [OPTIONS] [FILE]",
+        ),
+        (
+            vec!["check", "-d", "x", "f"],
+            "Usage: hexrune check [OPTIONS] [FILES]...",
+        ),
+        (
+            vec!["at", "f", "zz"],
+            "Usage: hexrune at [OPTIONS] <FILE> <OFFSET>",
+        ),
+        (vec!["--color", "bad"], "Usage: hexrune [OPTIONS] [FILE]"),
+        (vec!["-d", "dump"], "Usage: hexrune [OPTIONS] [FILE]"),
     ];
     for (args, usage) in cases {
         let out = hexrune().args(&args).assert().code(2).get_output().clone();
