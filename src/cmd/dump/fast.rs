@@ -535,17 +535,19 @@ impl Tables {
         capture(&mut p.class, first)
     }
 
-    /// The glyph and text of the scalar whose bytes are `raw` (as a little-endian `u32`,
-    /// the bytes after them 0), rendered on first use.
+    /// The glyph and text of the scalar of `n` bytes that `quad` starts with, rendered on
+    /// first use.
     #[inline(always)]
-    fn scalar(&mut self, raw: u32) -> &Scalar {
-        let (set, way) = self.scalar_slot(raw);
+    fn scalar(&mut self, quad: [u8; 4], n: usize) -> &Scalar {
+        let (set, way) = self.scalar_slot(quad, n);
         &self.scalars[set][way]
     }
 
-    /// Where [`Tables::scalar`] holds the scalar: its set and way.
+    /// Where [`Tables::scalar`] holds the scalar: its set and way. It is looked up by its
+    /// bytes as a little-endian `u32`, the bytes after them 0.
     #[inline(always)]
-    fn scalar_slot(&mut self, raw: u32) -> (usize, usize) {
+    fn scalar_slot(&mut self, quad: [u8; 4], n: usize) -> (usize, usize) {
+        let raw = u32::from_le_bytes(quad) & KEEP[n & 7];
         let hash = raw.wrapping_mul(0x9E37_79B1) >> (32 - SCALAR_SETS.trailing_zeros());
         let set = hash as usize & (SCALAR_SETS - 1);
         if self.scalars[set][0].raw == raw {
@@ -588,8 +590,7 @@ impl Tables {
             let unit = Unit::error(at, part.n as u8, part.kind);
             return self.render_text(view::unit_glyph(&unit), span);
         }
-        let raw = u32::from_le_bytes(quad) & KEEP[part.n & 7];
-        let (set, way) = self.scalar_slot(raw);
+        let (set, way) = self.scalar_slot(quad, part.n);
         let scalar = &mut self.scalars[set][way];
         let s = span & 3;
         let len = scalar.cut_len[s];
@@ -987,16 +988,42 @@ struct Kinds {
     order: [u8; 16],
 }
 
-/// Whether a row of plain bytes has a run of 4 (within a block of 8: a run across blocks is
-/// missed, which is only slower).
+/// Whether plain bytes ([`plain_columns`]) have a run of 4: the rows worth copying runs for
+/// without colour.
 #[inline(always)]
-fn has_runs(tables: &Tables, ahead: &[u8; AHEAD], row_len: usize) -> bool {
+fn has_runs(plain: u32) -> bool {
+    plain & plain >> 1 & plain >> 2 & plain >> 3 != 0
+}
+
+/// Whether a row has a run of 4 plain bytes within one of its blocks of 8: the rows worth
+/// copying runs for with colour, whose runs are copied from a block of 8 at a time (asking
+/// [`has_runs`] instead sends more rows of random bytes down the slower loop: measured 3 %
+/// slower with colour on random bytes).
+#[inline(always)]
+fn has_block_runs(tables: &Tables, ahead: &[u8; AHEAD], row_len: usize) -> bool {
     let mut runs = 0;
     for block in ahead.chunks_exact(8).take(row_len.div_ceil(8)) {
         let plain = tables.plain_bytes(block.try_into().unwrap_or([0; 8]));
         runs |= plain & plain >> 8 & plain >> 16 & plain >> 24;
     }
     runs != 0
+}
+
+/// The unit at column `i` of the row of `row_len` bytes in `scratch.ahead`, whose shapes
+/// are `shapes` ([`Scratch::shapes`]): its first 4 bytes, its shape and its length, or
+/// `None` if it crosses the row's end.
+#[inline(always)]
+fn unit_at(
+    scratch: &Scratch,
+    shapes: &[u16; 32],
+    i: usize,
+    row_len: usize,
+) -> Option<([u8; 4], u16, usize)> {
+    let i5 = i & 31;
+    let quad: [u8; 4] = scratch.ahead[i5..i5 + 4].try_into().unwrap_or([0; 4]);
+    let shape = shapes[i5];
+    let n = (shape & 7) as usize;
+    (i + n <= row_len).then_some((quad, shape, n))
 }
 
 /// Bit `k` set for each plain byte ([`Tables::find_plain_bytes`]) among the first `len`
@@ -1061,12 +1088,9 @@ fn plain_units_into<const RUNS: bool, const ERRORS: bool, const N: usize, const 
                 continue;
             }
         }
-        let quad: [u8; 4] = scratch.ahead[i5..i5 + 4].try_into().unwrap_or([0; 4]);
-        let shape = shapes[i5];
-        let n = (shape & 7) as usize;
-        if i + n > row_len {
+        let Some((quad, shape, n)) = unit_at(scratch, &shapes, i, row_len) else {
             break;
-        }
+        };
         let cells = &tables.plain[(shape >> 3) as usize & (UNITS - 1)];
         class[c & MASK..][..16].copy_from_slice(&cells.class);
         c += cells.class_len as usize;
@@ -1082,8 +1106,7 @@ fn plain_units_into<const RUNS: bool, const ERRORS: bool, const N: usize, const 
         }
         // Only a multi-byte scalar's text depends on more than its shape.
         if cells.by_value {
-            let raw = u32::from_le_bytes(quad) & KEEP[n];
-            let run = &tables.scalar(raw).text;
+            let run = &tables.scalar(quad, n).text;
             scratch.text[t & LANE_MASK..][..RUN].copy_from_slice(&run.bytes);
             t += run.len as usize;
         } else {
@@ -1122,7 +1145,7 @@ fn plain_units_of<const N: usize, const MASK: usize>(
 ) -> usize {
     // A run of plain bytes ends on the row (`plain_units_into` takes it as is).
     debug_assert_eq!(u64::from(plain) >> row_len, 0, "{plain:b} {row_len}");
-    let runs = plain & plain >> 1 & plain >> 2 & plain >> 3 != 0;
+    let runs = has_runs(plain);
     if scratch.clean {
         let (mut c, mut t) = (*cl, *tl);
         let lens = (&mut c, &mut t);
@@ -1401,12 +1424,9 @@ fn colored_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
                 continue;
             }
         }
-        let quad: [u8; 4] = scratch.ahead[i5..i5 + 4].try_into().unwrap_or([0; 4]);
-        let shape = shapes[i5];
-        let n = (shape & 7) as usize;
-        if i + n > row_len {
+        let Some((quad, shape, n)) = unit_at(scratch, &shapes, i, row_len) else {
             break;
-        }
+        };
         let cells = &tables.units[(shape >> 3) as usize & (UNITS - 1)];
         let (hex_first, hex_rest) = (cells.hex_first, cells.hex_rest);
         tables.switch::<N, MASK>(hex, &mut h, &mut hs, hex_first);
@@ -1434,8 +1454,7 @@ fn colored_units_into<const RUNS: bool, const N: usize, const MASK: usize>(
         };
         count += cells.error as usize;
         let run = if cells.by_value {
-            let raw = u32::from_le_bytes(quad) & KEEP[n];
-            tables.scalar(raw).text
+            tables.scalar(quad, n).text
         } else {
             cells.text
         };
@@ -1509,7 +1528,7 @@ fn colored_row<const W: usize>(
         lanes.text += len;
         i = part.span();
     }
-    i = if has_runs(tables, &scratch.ahead, W) {
+    i = if has_block_runs(tables, &scratch.ahead, W) {
         colored_units_into::<true, COLORED_ROW_ROOM, M>(tables, scratch, i, W, line, &mut lanes)
     } else {
         colored_units_into::<false, COLORED_ROW_ROOM, M>(tables, scratch, i, W, line, &mut lanes)
@@ -1816,8 +1835,7 @@ impl<'a> Lanes<'a> {
         self.cells += n;
         // Only a multi-byte scalar's text depends on more than its shape.
         let text = if cells.by_value {
-            let raw = u32::from_le_bytes(quad) & KEEP[n];
-            &tables.scalar(raw).text
+            &tables.scalar(quad, n).text
         } else {
             &tables.units[key].text
         };
@@ -1922,8 +1940,7 @@ fn cut(p: &mut Printer, tables: &mut Tables, at: usize, quad: [u8; 4], row: Rang
     let span = k1 - k0;
     let glyph = (k0 == 0).then(|| {
         let glyph = if by_value {
-            let raw = u32::from_le_bytes(quad) & KEEP[n];
-            tables.scalar(raw).glyph
+            tables.scalar(quad, n).glyph
         } else {
             view::unit_glyph(&Unit::error(at, n as u8, kind))
         };
@@ -1974,8 +1991,7 @@ fn part(
     let glyph = head.then(|| {
         let glyph = match (unit.kind, bytes.get(unit.start..unit.start + 4)) {
             (UnitKind::Scalar(_), Some(&[b0, b1, b2, b3])) => {
-                let raw = u32::from_le_bytes([b0, b1, b2, b3]) & KEEP[unit.len as usize];
-                tables.scalar(raw).glyph
+                tables.scalar([b0, b1, b2, b3], unit.len as usize).glyph
             }
             _ => view::unit_glyph(unit),
         };
