@@ -13,7 +13,7 @@ use data::{multilingual, random, Rng};
 use std::time::{Duration, Instant};
 
 use hexrune::decode::Dialect;
-use hexrune::index::{Progress, Summary};
+use hexrune::scan::index::{Progress, Summary};
 use hexrune::scan::{scan, Tally};
 
 fn corrupted(base: &[u8], per_mille: f64, rng: &mut Rng) -> Vec<u8> {

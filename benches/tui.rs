@@ -54,7 +54,7 @@ fn main() {
 /// large ones are that text followed by a hole.
 fn make_input(path: &std::path::Path, size: u64) {
     let mut file = File::create(path).unwrap();
-    let head = hexrune::demo::BYTES;
+    let head = hexrune::cli::demo::BYTES;
     let n = head.len().min(size as usize);
     file.write_all(&head[..n]).unwrap();
     if size <= 64 << 20 {

@@ -16,13 +16,7 @@
 #![warn(missing_docs)]
 
 pub mod cli;
-pub mod cmd;
-pub mod color;
 pub mod decode;
-pub mod demo;
-pub mod index;
-pub mod properties;
-pub mod report;
 pub mod scan;
 pub mod source;
 pub mod tui;

@@ -3,8 +3,7 @@
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
-use hexrune::cli::{Args, Config};
-use hexrune::cmd::{self, report_error, Input, EXIT_ERROR, EXIT_OK};
+use hexrune::cli::{self, report_error, Args, Config, Input, EXIT_ERROR, EXIT_OK};
 use hexrune::source::io_message;
 
 fn main() -> ExitCode {
@@ -25,10 +24,10 @@ fn main() -> ExitCode {
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let result = match &config {
-        Config::Check(options) => cmd::check::run(options, &mut out, &mut err),
-        Config::At(options) => cmd::at::run(options, &mut out, &mut err),
-        Config::Explain(options) => cmd::explain::run(options, &mut out, &mut err),
-        Config::Dump(options) => cmd::dump::run(options, &mut out, &mut err),
+        Config::Check(options) => cli::check::run(options, &mut out, &mut err),
+        Config::At(options) => cli::at::run(options, &mut out, &mut err),
+        Config::Explain(options) => cli::explain::run(options, &mut out, &mut err),
+        Config::Dump(options) => cli::dump::run(options, &mut out, &mut err),
         Config::Generate(what) => hexrune::cli::generate(what, &mut out, &mut err),
         Config::View { .. } => unreachable!("handled above"),
     };
@@ -50,7 +49,7 @@ fn view(input: Option<&Input>, options: hexrune::tui::Options, err: &mut dyn Wri
     let (name, source) = match input {
         Some(input) => (input.display_name(), input.open()),
         None if !io::stdin().is_terminal() => (Input::Stdin.display_name(), Input::Stdin.open()),
-        None => (String::new(), Ok(hexrune::demo::source())),
+        None => (String::new(), Ok(hexrune::cli::demo::source())),
     };
     let source = match source {
         Ok(source) => source,

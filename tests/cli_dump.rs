@@ -6,7 +6,7 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 use assert_cmd::Command;
-use hexrune::cmd::dump::{dump_bytes, dump_stream, Format};
+use hexrune::cli::dump::{dump_bytes, dump_stream, Format};
 use hexrune::decode::Dialect;
 use proptest::prelude::*;
 

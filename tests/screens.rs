@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use hexrune::decode::Dialect;
-use hexrune::index::{Progress, Summary};
+use hexrune::scan::index::{Progress, Summary};
 use hexrune::source::Source;
 use hexrune::tui::app::App;
 use hexrune::tui::{draw, Action};
@@ -58,7 +58,7 @@ fn finish_job(app: &mut App) {
 
 #[test]
 fn demo_at_120_by_40() {
-    let mut app = app(hexrune::demo::BYTES, 120, 40);
+    let mut app = app(hexrune::cli::demo::BYTES, 120, 40);
     insta::assert_snapshot!("demo_start", screen(&app));
     app.update(Action::NextError);
     finish_job(&mut app);
@@ -67,8 +67,8 @@ fn demo_at_120_by_40() {
 
 #[test]
 fn error_jumps_agree_with_and_without_the_index() {
-    let mut indexed = app(hexrune::demo::BYTES, 120, 40);
-    let mut searching = scanning_app(hexrune::demo::BYTES, 120, 40);
+    let mut indexed = app(hexrune::cli::demo::BYTES, 120, 40);
+    let mut searching = scanning_app(hexrune::cli::demo::BYTES, 120, 40);
     for action in [
         Action::NextError,
         Action::NextError,
@@ -88,12 +88,12 @@ fn error_jumps_agree_with_and_without_the_index() {
 
 #[test]
 fn stats_overlay_and_map() {
-    let mut app = app(hexrune::demo::BYTES, 120, 40);
+    let mut app = app(hexrune::cli::demo::BYTES, 120, 40);
     app.update(Action::Stats);
     insta::assert_snapshot!("demo_stats", screen(&app));
     app.update(Action::Stats);
     // The map at 80 columns, scrolled to the errors: the viewport marker follows.
-    let mut app = app_at(hexrune::demo::BYTES, 80, 24, "0x500");
+    let mut app = app_at(hexrune::cli::demo::BYTES, 80, 24, "0x500");
     app.update(Action::Down);
     insta::assert_snapshot!("demo_map_80x24", screen(&app));
     // A few MiB with errors in one place and multi-byte text in another.
@@ -105,7 +105,7 @@ fn stats_overlay_and_map() {
     insta::assert_snapshot!("mixed_map_80x24", screen(&app));
     // Small sizes: the overlay is cut, never a panic.
     for (w, h) in [(1, 1), (20, 5), (63, 3), (64, 8), (80, 10)] {
-        let mut small = self::app(hexrune::demo::BYTES, w, h);
+        let mut small = self::app(hexrune::cli::demo::BYTES, w, h);
         small.update(Action::Stats);
         let _ = screen(&small);
     }
@@ -113,7 +113,7 @@ fn stats_overlay_and_map() {
 
 #[test]
 fn stats_and_status_while_scanning() {
-    let mut app = scanning_app(hexrune::demo::BYTES, 100, 24);
+    let mut app = scanning_app(hexrune::cli::demo::BYTES, 100, 24);
     insta::assert_snapshot!("scan_wanted", screen(&app));
     app.begin_scan().unwrap();
     app.update(Action::ScanProgress {
@@ -136,8 +136,8 @@ fn app_at(bytes: &[u8], width: u16, height: u16, target: &str) -> App {
 
 #[test]
 fn demo_in_every_dialect_at_80_by_24() {
-    let mut app = app(hexrune::demo::BYTES, 80, 24);
-    let at = hexrune::demo::BYTES
+    let mut app = app(hexrune::cli::demo::BYTES, 80, 24);
+    let at = hexrune::cli::demo::BYTES
         .windows(6)
         .position(|w| w == b"\xED\xA0\xBD\xED\xB8\x80")
         .unwrap();
@@ -177,7 +177,7 @@ fn small_sizes_survive() {
         (80, 8),
         (200, 50),
     ] {
-        let mut app = app(hexrune::demo::BYTES, w, h);
+        let mut app = app(hexrune::cli::demo::BYTES, w, h);
         for action in [Action::End, Action::PageUp, Action::Help] {
             app.update(action);
             let _ = screen(&app);
@@ -189,7 +189,7 @@ fn small_sizes_survive() {
 
 #[test]
 fn help_overlay() {
-    let mut app = app(hexrune::demo::BYTES, 120, 30);
+    let mut app = app(hexrune::cli::demo::BYTES, 120, 30);
     app.update(Action::Help);
     insta::assert_snapshot!("help", screen(&app));
 }

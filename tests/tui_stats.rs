@@ -14,7 +14,7 @@ use serde_json::Value;
 
 /// The demo, a stretch of random bytes and more text: every class, many error kinds.
 fn fixture() -> Vec<u8> {
-    let mut bytes = hexrune::demo::BYTES.to_vec();
+    let mut bytes = hexrune::cli::demo::BYTES.to_vec();
     bytes.extend((0..200_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8));
     bytes.extend("ωμέγα 😀 €\n".repeat(20_000).bytes());
     bytes

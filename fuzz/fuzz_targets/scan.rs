@@ -12,7 +12,7 @@
 #![no_main]
 
 use hexrune::decode::{Dialect, Unit, UnitKind};
-use hexrune::index::{Progress, Summary};
+use hexrune::scan::index::{Progress, Summary};
 use hexrune::scan::{scan_range, ClassCounts, Sink, Tally};
 use libfuzzer_sys::fuzz_target;
 

@@ -16,8 +16,8 @@ use std::io::{self, Write};
 use clap::CommandFactory;
 
 use super::Args;
-use crate::cmd::{report_error, EXIT_ERROR, EXIT_OK};
-use crate::report::safe_name;
+use crate::cli::report::safe_name;
+use crate::cli::{report_error, EXIT_ERROR, EXIT_OK};
 
 /// What to generate.
 #[derive(Clone, Debug, PartialEq, Eq)]

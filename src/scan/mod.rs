@@ -33,6 +33,7 @@
 use std::ops::Range;
 
 mod dense;
+pub mod index;
 mod simd;
 
 use crate::decode::{decode_utf8_at, is_continuation, Dialect, ErrorKind, Shape, Unit};

@@ -25,7 +25,7 @@ use super::keymap::{Action, Mode};
 use super::layout::{layout, Layout};
 use super::search::{self, Cancelled, Control};
 use crate::decode::Dialect;
-use crate::index::{Progress, Summary, Verdict};
+use crate::scan::index::{Progress, Summary, Verdict};
 use crate::source::Source;
 use crate::view::map::{self, MapCell};
 

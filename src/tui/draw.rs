@@ -17,111 +17,99 @@ use super::app::{App, PromptKind, Scan};
 use super::keymap::KEYS;
 use super::layout::Layout;
 use crate::decode::ErrorKind;
-use crate::index::Summary;
+use crate::scan::index::Summary;
 use crate::view::glyph::{sanitize, GlyphClass, FILLER};
 use crate::view::map::{cells_in_view, Shade};
+use crate::view::theme::{self, Paint, Tone};
 use crate::view::{self, error_letter, Class, Detail, Meaning, Options, Role, Row, TextCell};
 
-/// Styles, with or without colour. `hexrune dump` prints with these styles too, so the
-/// viewer and the dump colour every cell alike.
-pub(crate) struct Theme {
-    pub(crate) color: bool,
-}
+/// The view's [`theme::Theme`] as ratatui styles: every style the screen uses comes from
+/// there, so the viewer and `dump` colour every cell alike.
+struct Theme(theme::Theme);
 
 impl Theme {
-    fn fg(&self, color: Color) -> Style {
-        if self.color {
-            Style::new().fg(color)
-        } else {
-            Style::new()
-        }
+    fn role(&self, role: Role) -> Style {
+        style(self.0.role(role))
     }
 
-    pub(crate) fn role(&self, role: Role) -> Style {
-        match role {
-            Role::Null => self.fg(Color::DarkGray),
-            Role::AsciiPrintable => self.fg(Color::Cyan),
-            Role::AsciiWhitespace => self.fg(Color::Green),
-            Role::AsciiControl => self.fg(Color::Magenta),
-            Role::Lead => self.fg(Color::LightYellow).add_modifier(Modifier::BOLD),
-            Role::Continuation => self.fg(Color::Yellow),
-            Role::Error => self.error(None).add_modifier(Modifier::BOLD),
-        }
+    fn error(&self, kind: Option<ErrorKind>) -> Style {
+        style(self.0.error(kind))
     }
 
-    pub(crate) fn error(&self, kind: Option<ErrorKind>) -> Style {
-        let color = match kind {
-            None | Some(ErrorKind::InvalidByte) => Color::LightRed,
-            Some(ErrorKind::UnexpectedContinuation) => Color::Red,
-            Some(ErrorKind::Truncated) => Color::LightMagenta,
-            Some(ErrorKind::TruncatedEof) => Color::Magenta,
-            Some(ErrorKind::Overlong) => Color::Yellow,
-            Some(ErrorKind::Surrogate) => Color::LightCyan,
-            Some(ErrorKind::OutOfRange) => Color::LightBlue,
-            Some(ErrorKind::UnpairedSurrogate) => Color::Cyan,
-            Some(ErrorKind::SurrogatePair) => Color::Blue,
-        };
-        self.fg(color)
+    fn marker(&self, kind: ErrorKind) -> Style {
+        style(self.0.marker(kind))
     }
 
-    pub(crate) fn glyph(&self, class: GlyphClass) -> Style {
-        match class {
-            GlyphClass::Plain => Style::new(),
-            GlyphClass::Space => self.fg(Color::Green),
-            GlyphClass::Control => self.fg(Color::Magenta),
-            GlyphClass::Format | GlyphClass::Selector => self.fg(Color::LightMagenta),
-            GlyphClass::Mark => self.fg(Color::LightGreen),
-            GlyphClass::Unassigned | GlyphClass::PrivateUse | GlyphClass::Cut => {
-                self.fg(Color::Blue)
-            }
-            GlyphClass::Surrogate | GlyphClass::NonUnicode => self.fg(Color::LightCyan),
-            GlyphClass::Error => self.error(None).add_modifier(Modifier::BOLD),
-        }
+    fn glyph(&self, class: GlyphClass) -> Style {
+        style(self.0.glyph(class))
     }
 
-    pub(crate) fn dim(&self) -> Style {
-        self.fg(Color::DarkGray)
+    fn dim(&self) -> Style {
+        style(self.0.dim())
     }
 
     fn title(&self) -> Style {
-        self.fg(Color::Gray).add_modifier(Modifier::BOLD)
+        style(self.0.title())
     }
 
-    /// The map's glyph and style for a shade: glyphs alone tell the shades apart; colour
-    /// adds red by error density, yellow by multi-byte share.
+    fn accent(&self) -> Style {
+        style(self.0.accent())
+    }
+
     fn shade(&self, shade: Shade) -> (&'static str, Style) {
-        match shade {
-            Shade::Unknown => ("\u{254E}", self.dim()),
-            Shade::Empty => (" ", Style::new()),
-            Shade::Ascii => ("\u{00B7}", self.dim()),
-            Shade::SomeMultibyte => ("\u{2591}", self.fg(Color::Yellow)),
-            Shade::MostlyMultibyte => ("\u{2592}", self.fg(Color::LightYellow)),
-            Shade::FewErrors => (
-                "!",
-                self.fg(Color::Indexed(124)).add_modifier(Modifier::BOLD),
-            ),
-            Shade::ManyErrors => ("\u{2593}", self.fg(Color::Indexed(160))),
-            Shade::DenseErrors => ("\u{2588}", self.fg(Color::Indexed(196))),
+        let (glyph, paint) = self.0.shade(shade);
+        (glyph, style(paint))
+    }
+}
+
+/// A ratatui style that sets exactly `paint`.
+fn style(paint: Paint) -> Style {
+    let mut style = Style::new();
+    if let Some(fg) = paint.fg {
+        style = style.fg(color(fg));
+    }
+    if let Some(bg) = paint.bg {
+        style = style.bg(color(bg));
+    }
+    for (on, modifier) in [
+        (paint.bold, Modifier::BOLD),
+        (paint.reversed, Modifier::REVERSED),
+        (paint.underlined, Modifier::UNDERLINED),
+    ] {
+        if on {
+            style = style.add_modifier(modifier);
         }
     }
+    style
+}
 
-    fn status(&self) -> Style {
-        if self.color {
-            Style::new().fg(Color::Black).bg(Color::Gray)
-        } else {
-            Style::new().add_modifier(Modifier::REVERSED)
-        }
+fn color(tone: Tone) -> Color {
+    match tone {
+        Tone::Black => Color::Black,
+        Tone::Red => Color::Red,
+        Tone::Green => Color::Green,
+        Tone::Yellow => Color::Yellow,
+        Tone::Blue => Color::Blue,
+        Tone::Magenta => Color::Magenta,
+        Tone::Cyan => Color::Cyan,
+        Tone::Gray => Color::Gray,
+        Tone::DarkGray => Color::DarkGray,
+        Tone::LightRed => Color::LightRed,
+        Tone::LightGreen => Color::LightGreen,
+        Tone::LightYellow => Color::LightYellow,
+        Tone::LightBlue => Color::LightBlue,
+        Tone::LightMagenta => Color::LightMagenta,
+        Tone::LightCyan => Color::LightCyan,
+        Tone::White => Color::White,
+        Tone::Indexed(i) => Color::Indexed(i),
     }
 }
 
 /// Selected cells (the unit under the cursor) are reversed; the cursor byte is also bold and
 /// underlined.
 fn select(style: Style, selected: bool, cursor: bool) -> Style {
-    match (selected, cursor) {
-        (_, true) => style.add_modifier(Modifier::REVERSED | Modifier::BOLD | Modifier::UNDERLINED),
-        (true, false) => style.add_modifier(Modifier::REVERSED),
-        _ => style,
-    }
+    let paint = theme::select(Paint::PLAIN, selected, cursor);
+    style.patch(self::style(paint))
 }
 
 /// Draws the whole screen.
@@ -132,7 +120,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
 
 /// Renders the app into a buffer (what [`draw`] does, usable without a terminal).
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
-    let theme = Theme { color: app.color };
+    let theme = Theme(theme::Theme { color: app.color });
     let Some(layout) = super::layout::layout(area, app.source.len(), app.decimal) else {
         too_small(area, buf);
         return;
@@ -178,10 +166,7 @@ fn draw_map(app: &App, strip: Rect, window_len: u64, theme: &Theme, buf: &mut Bu
     for (i, cell) in app.map.iter().enumerate().take(strip.height as usize) {
         let y = strip.y + i as u16;
         let (marker, marker_style) = if view.contains(&i) {
-            (
-                "\u{2503}",
-                theme.fg(Color::LightCyan).add_modifier(Modifier::BOLD),
-            )
+            ("\u{2503}", style(theme.0.in_view()))
         } else {
             ("\u{2502}", theme.dim())
         };
@@ -253,7 +238,7 @@ fn draw_row(app: &App, layout: &Layout, y: u16, row: &Row, theme: &Theme, buf: &
         }
     }
     for span in &row.errors {
-        let style = theme.error(Some(span.kind)).add_modifier(Modifier::BOLD);
+        let style = theme.marker(span.kind);
         let mut marker = String::new();
         for k in 0..span.len {
             marker.push(match (k, span.head) {
@@ -353,10 +338,7 @@ fn detail_lines(detail: &Detail, theme: &Theme) -> Vec<Line<'static>> {
             diagnosis,
         } => {
             lines.push(Line::from(vec![
-                Span::styled(
-                    format!("error {}", kind.name()),
-                    theme.error(Some(*kind)).add_modifier(Modifier::BOLD),
-                ),
+                Span::styled(format!("error {}", kind.name()), theme.marker(*kind)),
                 Span::raw(format!(": {}", kind.summary())),
             ]));
             let mut third = Vec::new();
@@ -376,7 +358,7 @@ fn detail_lines(detail: &Detail, theme: &Theme) -> Vec<Line<'static>> {
 }
 
 fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
-    buf.set_style(area, theme.status());
+    buf.set_style(area, style(theme.0.status()));
     if let Some(prompt) = &app.prompt {
         let label = match prompt.kind {
             PromptKind::Goto => "go to offset (#N: character N): ".to_string(),
@@ -405,20 +387,24 @@ fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
     };
     let needed: Vec<String> = action.into_iter().chain(scan_status(app)).collect();
     let needed = (!needed.is_empty()).then(|| format!("{} ", needed.join("  ")));
-    let mut style = theme.status();
-    if app.message.as_ref().is_some_and(|m| m.is_error) && app.job.is_none() {
-        style = style.add_modifier(Modifier::BOLD);
-        if app.color {
-            style = style.fg(Color::Red);
-        }
-    }
+    let style = if app.message.as_ref().is_some_and(|m| m.is_error) && app.job.is_none() {
+        self::style(theme.0.status_error())
+    } else {
+        self::style(theme.0.status())
+    };
     let width = |s: &str| unicode_width::UnicodeWidthStr::width(s) as u16;
     let room = needed
         .as_deref()
         .map_or(area.width, |n| area.width.saturating_sub(width(n) + 2));
     let left = status_left(app, room);
     let left_width = width(&left);
-    buf.set_stringn(area.x, area.y, &left, area.width as usize, theme.status());
+    buf.set_stringn(
+        area.x,
+        area.y,
+        &left,
+        area.width as usize,
+        self::style(theme.0.status()),
+    );
     let right = match needed {
         Some(needed) => {
             let with_hint = format!("{needed} {HINT}");
@@ -626,7 +612,7 @@ pub type Bar = (String, u64);
 /// for each error kind that occurred. The counts are the summary's, which `hexrune check`
 /// prints too.
 pub fn stats_rows(summary: &Summary) -> (Vec<Bar>, Vec<Bar>) {
-    let classes = crate::report::summary_classes(summary.dialect)
+    let classes = crate::scan::index::summary_classes(summary.dialect)
         .into_iter()
         .map(|c| {
             let label = if c == 1 {
@@ -757,7 +743,7 @@ fn summary_lines(
         label_width,
         count_width,
         inner_width,
-        theme.fg(Color::LightYellow),
+        theme.accent(),
     ));
     lines.push(Line::raw(""));
     if kinds.is_empty() {
@@ -833,7 +819,7 @@ fn draw_help(area: Rect, theme: &Theme, buf: &mut Buffer) {
             Line::from(vec![
                 Span::styled(
                     format!(" {keys:key_width$}  "),
-                    theme.fg(Color::LightYellow).add_modifier(Modifier::BOLD),
+                    style(theme.0.accent().bold()),
                 ),
                 Span::raw(*what),
             ])
@@ -888,17 +874,20 @@ mod tests {
         assert_eq!(kinds, ErrorKind::ALL);
     }
     use crate::decode::Dialect;
-    use crate::index::Progress;
+    use crate::scan::index::Progress;
     use crate::source::Source;
     use crate::tui::Action;
     use std::time::Duration;
 
+    /// The demo file, read here and not from the command line's copy: the viewer does not
+    /// know the command line.
+    const DEMO: &[u8] = include_bytes!("../../assets/demo.utf8");
+
     fn demo(ready: bool) -> App {
-        let source = crate::demo::source();
+        let source = Source::from_bytes("demo", DEMO.to_vec());
         let size = Rect::new(0, 0, 120, 40);
         if ready {
-            let summary =
-                Summary::build(Dialect::Utf8, crate::demo::BYTES, 1, &Progress::new()).unwrap();
+            let summary = Summary::build(Dialect::Utf8, DEMO, 1, &Progress::new()).unwrap();
             App::with_summary(source, summary, size, false)
         } else {
             App::new(source, Dialect::Utf8, size, false)

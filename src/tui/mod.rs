@@ -30,7 +30,7 @@ use ratatui::layout::Rect;
 use crate::decode::Dialect;
 use crate::source::{Access, Source};
 
-pub use crate::color::ColorChoice;
+pub use crate::view::theme::ColorChoice;
 
 /// How the viewer starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

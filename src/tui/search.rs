@@ -6,7 +6,7 @@
 //! Error search uses the one scan loop ([`crate::scan::scan_range`]) chunk by chunk: it
 //! reports exactly the units that start in a range, decoded against the whole input, so
 //! chunks stitch with no special care at their edges. Once the whole-input index exists,
-//! the viewer asks it instead (see [`crate::index::Summary::next_error`]).
+//! the viewer asks it instead (see [`crate::scan::index::Summary::next_error`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

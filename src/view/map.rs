@@ -15,7 +15,7 @@
 use std::ops::Range;
 
 use crate::decode::{Dialect, Unit};
-use crate::index::{block_size_for, BlockCounts, Progress, Summary};
+use crate::scan::index::{block_size_for, BlockCounts, Progress, Summary};
 use crate::scan::{scan_range, ClassCounts, Sink};
 
 /// What starts in one part of the input.
@@ -217,7 +217,7 @@ fn count_part(dialect: Dialect, bytes: &[u8], range: Range<usize>) -> PartCounts
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::index::{Progress, MIN_BLOCK};
+    use crate::scan::index::{Progress, MIN_BLOCK};
 
     fn summary(d: Dialect, bytes: &[u8]) -> Summary {
         Summary::build(d, bytes, 1, &Progress::new()).unwrap()

@@ -15,6 +15,8 @@
 
 pub mod glyph;
 pub mod map;
+pub mod theme;
+pub mod unicode;
 
 mod detail;
 

@@ -15,18 +15,18 @@
 //! `docs/decoding.md`.
 //!
 //! Nothing from the input reaches the terminal as-is: characters are shown between quotes
-//! only where [`crate::properties::glyph`] finds it safe, and arguments quoted in error
-//! messages are escaped by [`crate::report::safe_name`].
+//! only where [`crate::view::unicode::glyph`] finds it safe, and arguments quoted in error
+//! messages are escaped by [`crate::cli::report::safe_name`].
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use super::{report_error, EXIT_ERROR, EXIT_OK};
-use crate::decode::{ByteRole, CodePoint, Dialect, Encoded, Unit, UnitKind, Utf16, MAX_LEGACY};
-use crate::properties::{category, describe, label};
-use crate::report::{
+use crate::cli::report::{
     explain, hex_compact, hex_spaced, json_string, safe_name, unit_bytes, unit_json,
 };
+use crate::decode::{ByteRole, CodePoint, Dialect, Encoded, Unit, UnitKind, Utf16, MAX_LEGACY};
+use crate::view::unicode::{category, describe, label};
 
 /// What `hexrune explain` was asked, as the user wrote it; [`run`] parses it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,7 +83,7 @@ pub fn run(options: &ExplainOptions, out: &mut dyn Write, err: &mut dyn Write) -
 /// `\x` or `0x`, separated (or not) by spaces or commas.
 ///
 /// ```
-/// use hexrune::cmd::explain::parse_bytes;
+/// use hexrune::cli::explain::parse_bytes;
 /// for text in ["e2 82 ac", "E282AC", r"\xe2\x82\xac", "0xE2 0x82 0xAC", "e2,82,ac"] {
 ///     assert_eq!(parse_bytes(text), Ok(vec![0xE2, 0x82, 0xAC]));
 /// }
@@ -171,7 +171,7 @@ fn not_hex(token: &str, at: &str) -> String {
 /// (surrogates and values above U+10FFFF included: some dialects encode them).
 ///
 /// ```
-/// use hexrune::cmd::explain::parse_char;
+/// use hexrune::cli::explain::parse_char;
 /// use hexrune::decode::CodePoint;
 /// assert_eq!(parse_char("€"), Ok(CodePoint::new(0x20AC)));
 /// assert_eq!(parse_char("U+1F600"), Ok(CodePoint::new(0x1F600)));
@@ -222,7 +222,7 @@ pub fn parse_char(text: &str) -> Result<CodePoint, String> {
 /// bits after it.
 ///
 /// ```
-/// use hexrune::cmd::explain::marker_and_payload;
+/// use hexrune::cli::explain::marker_and_payload;
 /// assert_eq!(marker_and_payload(0xE2), ("1110".to_string(), "0010".to_string()));
 /// assert_eq!(marker_and_payload(0x41), ("0".to_string(), "1000001".to_string()));
 /// assert_eq!(marker_and_payload(0xFF), ("11111111".to_string(), String::new()));
@@ -238,7 +238,7 @@ pub fn marker_and_payload(byte: u8) -> (String, String) {
 /// `[5, 6]`, `[4, 6, 6]`, ... `[1, 6, 6, 6, 6, 6]`.
 ///
 /// ```
-/// use hexrune::cmd::explain::payload_slots;
+/// use hexrune::cli::explain::payload_slots;
 /// assert_eq!(payload_slots(1), [7]);
 /// assert_eq!(payload_slots(3), [4, 6, 6]);
 /// assert_eq!(payload_slots(6).iter().sum::<u32>(), 31);

@@ -7,9 +7,9 @@
 use std::io::{self, Write};
 
 use super::{report_error, Input, EXIT_ERROR, EXIT_INVALID, EXIT_OK};
+use crate::cli::report::{error_json, explain, hex_spaced, json_string, summary_json, unit_bytes};
 use crate::decode::{Dialect, ErrorKind, Unit};
-use crate::index::{Progress, Summary, Verdict};
-use crate::report::{error_json, explain, hex_spaced, json_string, summary_json, unit_bytes};
+use crate::scan::index::{Progress, Summary, Verdict};
 use crate::source::{Access, Source};
 
 /// How many errors human output lists per input unless `--all` is given.

@@ -711,6 +711,14 @@ fn units_in(dialect: Dialect, bytes: &[u8], range: Range<usize>) -> u64 {
     n
 }
 
+/// The sequence-length classes a summary lists for `dialect`: 1 to 4 always, 5 and 6
+/// where the dialect has them.
+pub fn summary_classes(dialect: Dialect) -> Vec<u8> {
+    let mut classes = vec![1, 2, 3, 4];
+    classes.extend(dialect.classes().iter().filter(|c| **c > 4));
+    classes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -54,20 +54,18 @@
 //! (`T truncated`), in the order of its first marker: a row of random bytes with a dozen
 //! errors gets a short line.
 
-pub use crate::color::ColorChoice;
+pub use crate::view::theme::ColorChoice;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::ops::Range;
 use std::os::fd::AsFd;
 use std::os::unix::fs::FileTypeExt;
 
-use ratatui::style::{Color, Modifier, Style};
-
 use super::{report_error, Input, EXIT_ERROR, EXIT_OK};
 use crate::decode::{Dialect, ErrorKind, Unit, UnitKind};
 use crate::source::{Access, Source, SourceError};
-use crate::tui::draw::Theme;
 use crate::view::glyph::{GlyphClass, InlineGlyph, FILLER};
+use crate::view::theme::{Paint, Theme, Tone};
 use crate::view::{self, ByteCell, CellSink, Class, ErrorSpan, Options, Role, TextRun, WholeUnit};
 
 mod fast;
@@ -580,16 +578,15 @@ impl Symbol {
 
 impl Palette {
     fn new(ascii: bool) -> Palette {
-        let theme = Theme { color: true };
-        let mut styles = vec![Style::new(); STYLES];
+        let theme = Theme::COLOR;
+        let mut styles = vec![Paint::PLAIN; STYLES];
         styles[DIM as usize] = theme.dim();
         for role in ROLES {
             styles[role_id(role) as usize] = theme.role(role);
         }
         for kind in ErrorKind::ALL {
             styles[(CLASS_ERROR as usize) + kind.index()] = theme.error(Some(kind));
-            styles[(MARKER as usize) + kind.index()] =
-                theme.error(Some(kind)).add_modifier(Modifier::BOLD);
+            styles[(MARKER as usize) + kind.index()] = theme.marker(kind);
         }
         for class in GLYPH_CLASSES {
             styles[glyph_id(class) as usize] = theme.glyph(class);
@@ -694,49 +691,49 @@ fn fixed<const N: usize>(bytes: &[u8]) -> ([u8; N], usize) {
     (out, len)
 }
 
-/// An SGR sequence that sets exactly `style` (it resets first, so styles never mix).
-fn sgr(style: Style) -> Vec<u8> {
+/// An SGR sequence that sets exactly `paint` (it resets first, so paints never mix).
+fn sgr(paint: Paint) -> Vec<u8> {
     let mut codes = vec!["0".to_string()];
-    for (modifier, code) in [
-        (Modifier::BOLD, "1"),
-        (Modifier::DIM, "2"),
-        (Modifier::ITALIC, "3"),
-        (Modifier::UNDERLINED, "4"),
-        (Modifier::REVERSED, "7"),
+    for (on, code) in [
+        (paint.bold, "1"),
+        (paint.underlined, "4"),
+        (paint.reversed, "7"),
     ] {
-        if style.add_modifier.contains(modifier) {
+        if on {
             codes.push(code.to_string());
         }
     }
-    if let Some(color) = style.fg {
-        codes.push(color_code(color));
+    if let Some(tone) = paint.fg {
+        codes.push(tone_code(tone, 30));
+    }
+    if let Some(tone) = paint.bg {
+        codes.push(tone_code(tone, 40));
     }
     format!("\x1b[{}m", codes.join(";")).into_bytes()
 }
 
-fn color_code(color: Color) -> String {
-    let code = match color {
-        Color::Reset => 39,
-        Color::Black => 30,
-        Color::Red => 31,
-        Color::Green => 32,
-        Color::Yellow => 33,
-        Color::Blue => 34,
-        Color::Magenta => 35,
-        Color::Cyan => 36,
-        Color::Gray => 37,
-        Color::DarkGray => 90,
-        Color::LightRed => 91,
-        Color::LightGreen => 92,
-        Color::LightYellow => 93,
-        Color::LightBlue => 94,
-        Color::LightMagenta => 95,
-        Color::LightCyan => 96,
-        Color::White => 97,
-        Color::Indexed(i) => return format!("38;5;{i}"),
-        Color::Rgb(r, g, b) => return format!("38;2;{r};{g};{b}"),
+/// The SGR code of `tone` as a foreground (`base` 30) or background (`base` 40).
+fn tone_code(tone: Tone, base: u8) -> String {
+    let (offset, bright) = match tone {
+        Tone::Black => (0, false),
+        Tone::Red => (1, false),
+        Tone::Green => (2, false),
+        Tone::Yellow => (3, false),
+        Tone::Blue => (4, false),
+        Tone::Magenta => (5, false),
+        Tone::Cyan => (6, false),
+        Tone::Gray => (7, false),
+        Tone::DarkGray => (0, true),
+        Tone::LightRed => (1, true),
+        Tone::LightGreen => (2, true),
+        Tone::LightYellow => (3, true),
+        Tone::LightBlue => (4, true),
+        Tone::LightMagenta => (5, true),
+        Tone::LightCyan => (6, true),
+        Tone::White => (7, true),
+        Tone::Indexed(i) => return format!("{};5;{i}", base + 8),
     };
-    code.to_string()
+    (base + offset + if bright { 60 } else { 0 }).to_string()
 }
 
 /// `00 `..`ff `: two ASCII digits and a space per byte, padded to 4 bytes for [`Buf::put`].

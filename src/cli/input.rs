@@ -1,19 +1,10 @@
-//! The non-interactive commands. Each takes a plain options struct (built from the command
-//! line by [`crate::cli`]) and the writers to print to, and returns the process exit code, so
-//! tests can run them in-process.
-//!
-//! Exit codes: 0 success, 1 "found invalid data" (where that is the question asked), 2 a
-//! usage or I/O error. Errors are printed as one line, `hexrune: <file>: <cause>`.
-
-pub mod at;
-pub mod check;
-pub mod dump;
-pub mod explain;
+//! What every command shares: an input named on the command line, the exit codes, and the
+//! one-line error report `hexrune: <file>: <cause>`.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use crate::report::safe_name;
+use super::report::safe_name;
 use crate::source::{Source, SourceError};
 
 /// Exit code: everything asked about is fine.

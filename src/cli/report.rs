@@ -31,6 +31,7 @@
 use std::fmt::Write as _;
 
 use crate::decode::{Dialect, Unit, UnitKind};
+use crate::scan::index::summary_classes;
 use crate::scan::Tally;
 
 /// A JSON string literal for `text` (quotes included).
@@ -85,14 +86,6 @@ pub fn error_json(path_json: &str, dialect: Dialect, bytes: &[u8], unit: &Unit) 
     out
 }
 
-/// The sequence-length classes a summary lists for `dialect`: 1 to 4 always, 5 and 6
-/// where the dialect has them.
-pub fn summary_classes(dialect: Dialect) -> Vec<u8> {
-    let mut classes = vec![1, 2, 3, 4];
-    classes.extend(dialect.classes().iter().filter(|c| **c > 4));
-    classes
-}
-
 /// The JSON Lines summary object of one input (no trailing newline).
 pub fn summary_json(path_json: &str, dialect: Dialect, size: u64, tally: &Tally) -> String {
     let units: Vec<String> = summary_classes(dialect)
@@ -138,7 +131,7 @@ pub fn unit_json(dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
 ///
 /// ```
 /// use hexrune::decode::Dialect;
-/// use hexrune::report::explain;
+/// use hexrune::cli::report::explain;
 /// let bytes = b"\xE1\x80a";
 /// let unit = Dialect::Utf8.decode_at(bytes, 0);
 /// assert_eq!(

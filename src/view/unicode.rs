@@ -19,7 +19,7 @@ use crate::decode::CodePoint;
 ///
 /// ```
 /// use hexrune::decode::CodePoint;
-/// use hexrune::properties::name;
+/// use hexrune::view::unicode::name;
 /// assert_eq!(name(CodePoint::new(0x20AC)).as_deref(), Some("EURO SIGN"));
 /// assert_eq!(name(CodePoint::new(0x17000)).as_deref(), Some("TANGUT IDEOGRAPH-17000"));
 /// assert_eq!(name(CodePoint::new(0x0A)), None);
@@ -42,7 +42,7 @@ pub fn name(cp: CodePoint) -> Option<String> {
 ///
 /// ```
 /// use hexrune::decode::CodePoint;
-/// use hexrune::properties::label;
+/// use hexrune::view::unicode::label;
 /// assert_eq!(label(CodePoint::new(0x0A)), "<control-000A>");
 /// assert_eq!(label(CodePoint::new(0xDE00)), "<surrogate-DE00>");
 /// assert_eq!(label(CodePoint::new(0xFFFF)), "<noncharacter-FFFF>");
@@ -128,7 +128,7 @@ const FILLERS: [u32; 4] = [0x115F, 0x1160, 0x3164, 0xFFA0];
 ///
 /// ```
 /// use hexrune::decode::CodePoint;
-/// use hexrune::properties::glyph;
+/// use hexrune::view::unicode::glyph;
 /// assert_eq!(glyph(CodePoint::new(0x20AC)).as_deref(), Some("€"));
 /// assert_eq!(glyph(CodePoint::new(0x0301)).as_deref(), Some("\u{25CC}\u{0301}"));
 /// assert_eq!(glyph(CodePoint::new(0x202E)), None); // RIGHT-TO-LEFT OVERRIDE
@@ -150,7 +150,7 @@ pub fn glyph(cp: CodePoint) -> Option<String> {
 ///
 /// ```
 /// use hexrune::decode::CodePoint;
-/// use hexrune::properties::describe;
+/// use hexrune::view::unicode::describe;
 /// assert_eq!(describe(CodePoint::new(0x41)), "U+0041 'A' LATIN CAPITAL LETTER A (Lu: uppercase letter)");
 /// assert_eq!(describe(CodePoint::new(0x0)), "U+0000 <control-0000> (Cc: control)");
 /// assert_eq!(describe(CodePoint::new(0x110000)), "U+110000 (above U+10FFFF: not a Unicode code point)");

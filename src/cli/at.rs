@@ -3,8 +3,8 @@
 use std::io::{self, Write};
 
 use super::{report_error, Input, EXIT_ERROR, EXIT_OK};
+use crate::cli::report::unit_json;
 use crate::decode::Dialect;
-use crate::report::unit_json;
 
 /// What `hexrune at` was asked.
 #[derive(Clone, Debug)]

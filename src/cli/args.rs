@@ -6,16 +6,15 @@ use std::path::PathBuf;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-use crate::cmd::at::AtOptions;
-use crate::cmd::check::CheckOptions;
-use crate::cmd::dump::DumpOptions;
-use crate::cmd::explain::{ExplainOptions, Query};
-use crate::cmd::Input;
-use crate::color::ColorChoice;
+use super::at::AtOptions;
+use super::check::CheckOptions;
+use super::dump::DumpOptions;
+use super::explain::{ExplainOptions, Query};
+use super::Input;
 use crate::decode::Dialect;
+use crate::view::theme::ColorChoice;
 
-mod generate;
-pub use generate::{generate, page_commands, Generate};
+use super::generate::Generate;
 
 const DIALECT_HELP: &str =
     "Dialect: utf8 (RFC 3629), cesu8 (TR #26), mutf8 (Java Modified UTF-8), wtf8, legacy (RFC 2279)";
