@@ -21,24 +21,14 @@ use std::time::{Duration, Instant};
 
 use ratatui::layout::Rect;
 
-use super::keymap::{Action, Mode};
+use super::action::{Action, Findings, JobEvent, ScanResult};
+use super::keymap::Mode;
 use super::layout::{layout, Layout};
 use super::search::{self, Cancelled, Control};
 use crate::decode::Dialect;
 use crate::scan::index::{Progress, Summary, Verdict};
 use crate::source::Source;
 use crate::view::map::{self, MapCell};
-
-/// What a worker reports.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum JobEvent {
-    /// The offset the worker has reached.
-    Progress(u64),
-    /// The search ended: the offset found, if any.
-    Done(Option<u64>),
-    /// The search stopped because it was cancelled.
-    Cancelled,
-}
 
 /// The whole-input scan, as far as the app knows it.
 #[derive(Debug)]
@@ -51,16 +41,6 @@ pub enum Scan {
     Ready(Arc<Findings>),
     /// The scan could not finish (the file changed while it was read).
     Failed(String),
-}
-
-/// What the scan found: the summary and the verdict on it (which may decode the blocks with
-/// errors again in other dialects, so the worker works it out, not the drawing).
-#[derive(Debug)]
-pub struct Findings {
-    /// The summary.
-    pub summary: Summary,
-    /// The verdict.
-    pub verdict: Verdict,
 }
 
 /// A running scan.
@@ -78,28 +58,6 @@ pub struct ScanRun {
     pub elapsed: Duration,
     started: Instant,
 }
-
-/// What a scan worker reports when it ends (a cancelled worker reports nothing).
-#[derive(Clone, Debug)]
-pub struct ScanResult {
-    /// The [`ScanRun::generation`] of the scan.
-    pub generation: u64,
-    /// The summary, or why there is none.
-    pub outcome: Result<Arc<Findings>, String>,
-}
-
-impl PartialEq for ScanResult {
-    fn eq(&self, other: &ScanResult) -> bool {
-        self.generation == other.generation
-            && match (&self.outcome, &other.outcome) {
-                (Ok(a), Ok(b)) => Arc::ptr_eq(a, b),
-                (Err(a), Err(b)) => a == b,
-                _ => false,
-            }
-    }
-}
-
-impl Eq for ScanResult {}
 
 /// A running worker.
 pub struct Job {

@@ -10,6 +10,7 @@
 //! threads; the loop polls its progress while it runs and drops it on quit. Twice a second
 //! the loop also checks that the file has not shrunk on disk, and says so once if it has.
 
+pub mod action;
 pub mod app;
 pub mod draw;
 pub mod keymap;
@@ -18,8 +19,8 @@ pub mod search;
 
 mod terminal;
 
+pub use action::Action;
 pub use app::{parse_offset, App, Scan};
-pub use keymap::Action;
 
 use std::io::{self, IsTerminal};
 use std::time::{Duration, Instant};

@@ -1,0 +1,154 @@
+//! Everything that can happen to the viewer, as one type: [`Action`], what [`super::keymap`]
+//! makes of a key or mouse event, and what the event loop makes of a worker's report. The
+//! app's one mutation, [`super::app::App::update`], takes these; neither the keymap nor
+//! the app owns them, so neither imports the other.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::scan::index::{Summary, Verdict};
+
+/// Everything that can happen to the app.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Leave hexrune.
+    Quit,
+    /// One byte left.
+    Left,
+    /// One byte right.
+    Right,
+    /// One row up.
+    Up,
+    /// One row down.
+    Down,
+    /// To the start of the next unit.
+    NextUnit,
+    /// To the start of the unit (or the previous one when already at a start).
+    PrevUnit,
+    /// One screen down.
+    PageDown,
+    /// One screen up.
+    PageUp,
+    /// Half a screen down.
+    HalfPageDown,
+    /// Half a screen up.
+    HalfPageUp,
+    /// To the first byte.
+    Start,
+    /// To the last byte.
+    End,
+    /// To the first byte of the row.
+    RowStart,
+    /// To the last byte of the row.
+    RowEnd,
+    /// Find the next error unit after the cursor.
+    NextError,
+    /// Find the previous error unit before the cursor.
+    PrevError,
+    /// Open the go-to-offset prompt.
+    OpenGoto,
+    /// Open the search prompt, forward or backward.
+    OpenSearch {
+        /// Search towards the start.
+        backward: bool,
+    },
+    /// Repeat the last search, in its direction or the opposite one.
+    RepeatSearch {
+        /// Search the other way.
+        reverse: bool,
+    },
+    /// Switch to the next dialect.
+    NextDialect,
+    /// Switch to the previous dialect.
+    PrevDialect,
+    /// Offsets in hex or decimal.
+    ToggleDecimal,
+    /// Show or hide the key list.
+    Help,
+    /// Show or hide the statistics overlay.
+    Stats,
+    /// Esc: close what is open, cancel what runs, or quit.
+    Cancel,
+    /// A typed character in a prompt.
+    Input(char),
+    /// Delete the last character of a prompt.
+    Backspace,
+    /// Tab in the search prompt: text or hex bytes.
+    TogglePattern,
+    /// Enter in a prompt.
+    Submit,
+    /// A click at a terminal cell.
+    Click {
+        /// Column.
+        x: u16,
+        /// Row.
+        y: u16,
+    },
+    /// Mouse wheel up.
+    ScrollUp,
+    /// Mouse wheel down.
+    ScrollDown,
+    /// The terminal's new size.
+    Resize {
+        /// Columns.
+        width: u16,
+        /// Rows.
+        height: u16,
+    },
+    /// A report from a worker.
+    Job(JobEvent),
+    /// How far the whole-input scan is.
+    ScanProgress {
+        /// Bytes scanned.
+        done: u64,
+        /// Time since the scan started.
+        elapsed: Duration,
+    },
+    /// The whole-input scan ended.
+    Scanned(ScanResult),
+    /// The file shrank on disk while it was shown: bytes past its new end read as zeros.
+    SourceChanged,
+}
+
+/// What a worker reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JobEvent {
+    /// The offset the worker has reached.
+    Progress(u64),
+    /// The search ended: the offset found, if any.
+    Done(Option<u64>),
+    /// The search stopped because it was cancelled.
+    Cancelled,
+}
+
+/// What the scan found: the summary and the verdict on it (which may decode the blocks with
+/// errors again in other dialects, so the worker works it out, not the drawing).
+#[derive(Debug)]
+pub struct Findings {
+    /// The summary.
+    pub summary: Summary,
+    /// The verdict.
+    pub verdict: Verdict,
+}
+
+/// What a scan worker reports when it ends (a cancelled worker reports nothing).
+#[derive(Clone, Debug)]
+pub struct ScanResult {
+    /// The [`ScanRun::generation`] of the scan.
+    pub generation: u64,
+    /// The summary, or why there is none.
+    pub outcome: Result<Arc<Findings>, String>,
+}
+
+impl PartialEq for ScanResult {
+    fn eq(&self, other: &ScanResult) -> bool {
+        self.generation == other.generation
+            && match (&self.outcome, &other.outcome) {
+                (Ok(a), Ok(b)) => Arc::ptr_eq(a, b),
+                (Err(a), Err(b)) => a == b,
+                _ => false,
+            }
+    }
+}
+
+impl Eq for ScanResult {}

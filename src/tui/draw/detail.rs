@@ -1,0 +1,116 @@
+//! The detail pane: the unit under the cursor ([`crate::view::detail()`]), bit by bit.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+use super::*;
+
+pub(super) fn draw_detail(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
+    let Some(detail) = view::detail(app.source.bytes(), app.dialect, app.cursor) else {
+        return;
+    };
+    let title = format!(
+        " unit at {} ({}), {} byte{} ",
+        app.format_offset(detail.start),
+        if app.decimal {
+            format!("0x{:X}", detail.start)
+        } else {
+            detail.start.to_string()
+        },
+        detail.bytes.len(),
+        if detail.bytes.len() == 1 { "" } else { "s" }
+    );
+    let block = Block::new()
+        .borders(Borders::TOP)
+        .border_style(theme.dim())
+        .title(Span::styled(title, theme.title()));
+    let inner = block.inner(area);
+    ratatui::widgets::Widget::render(block, area, buf);
+    let lines = detail_lines(&detail, theme);
+    ratatui::widgets::Widget::render(Paragraph::new(lines), inner, buf);
+}
+
+pub(super) fn detail_lines(detail: &Detail, theme: &Theme) -> Vec<Line<'static>> {
+    let label = |s: &str| Span::styled(format!("{s} "), theme.dim());
+    let hex: Vec<String> = detail.bytes.iter().map(|b| format!("{b:02X}")).collect();
+    let oct: Vec<String> = detail.bytes.iter().map(|b| format!("{b:03o}")).collect();
+    let mut bytes_line = vec![
+        label("hex"),
+        Span::raw(hex.join(" ")),
+        Span::raw("   "),
+        label("octal"),
+        Span::raw(oct.join(" ")),
+        Span::raw("   "),
+        label("binary"),
+    ];
+    for (prefix, payload) in &detail.bits {
+        bytes_line.push(Span::styled(prefix.clone(), theme.dim()));
+        if !prefix.is_empty() {
+            bytes_line.push(Span::styled("\u{2502}", theme.dim()));
+        }
+        bytes_line.push(Span::styled(
+            payload.clone(),
+            Style::new().add_modifier(Modifier::BOLD),
+        ));
+        bytes_line.push(Span::raw(" "));
+    }
+    let mut lines = vec![Line::from(bytes_line)];
+    match &detail.meaning {
+        Meaning::Scalar {
+            value,
+            name,
+            category,
+            width,
+            utf16,
+        } => {
+            let glyph = crate::view::glyph::glyph(*value);
+            let utf16: Vec<String> = utf16.iter().map(|u| format!("{u:04X}")).collect();
+            lines.push(Line::from(vec![
+                Span::styled(value.to_string(), Style::new().add_modifier(Modifier::BOLD)),
+                Span::raw("  "),
+                Span::styled(glyph.text, theme.glyph(glyph.class)),
+                Span::raw("  "),
+                Span::raw(sanitize(name)),
+            ]));
+            lines.push(Line::from(vec![
+                label("category"),
+                Span::raw(format!("{} {}", category.0, category.1)),
+                Span::raw("   "),
+                label("width"),
+                Span::raw(width.map_or("none (control)".to_string(), |w| w.to_string())),
+                Span::raw("   "),
+                label("UTF-16"),
+                Span::raw(if utf16.is_empty() {
+                    "none (above U+10FFFF)".to_string()
+                } else {
+                    utf16.join(" ")
+                }),
+            ]));
+        }
+        Meaning::Error {
+            kind,
+            expected,
+            diagnosis,
+        } => {
+            lines.push(Line::from(vec![
+                Span::styled(format!("error {}", kind.name()), theme.marker(*kind)),
+                Span::raw(format!(": {}", kind.summary())),
+            ]));
+            let mut third = Vec::new();
+            if let Some(range) = expected {
+                third.push(label("expected"));
+                third.push(Span::raw(format!("{range} here")));
+                third.push(Span::raw("   "));
+            }
+            if let Some(d) = diagnosis {
+                third.push(label("likely"));
+                third.push(Span::raw(sanitize(d)));
+            }
+            lines.push(Line::from(third));
+        }
+    }
+    lines
+}

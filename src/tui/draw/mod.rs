@@ -1,0 +1,334 @@
+//! Drawing: a pure function from the app to a frame. Every cell of the data panes comes
+//! from [`crate::view::rows`]; every string that came from the input or the keyboard went
+//! through [`crate::view::glyph`] first.
+//!
+//! One module a pane: [`panes`] (hex, class lane, text, errors), [`map`], [`detail`],
+//! [`status`], and the overlays [`stats`] and [`help`]. This module holds what they share:
+//! the view's theme as ratatui styles, and [`render`], which lays the panes out.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::Frame;
+
+use super::app::{App, PromptKind, Scan};
+use super::keymap::KEYS;
+use super::layout::Layout;
+use crate::decode::ErrorKind;
+use crate::scan::index::Summary;
+use crate::view::glyph::{sanitize, GlyphClass, FILLER};
+use crate::view::map::{cells_in_view, Shade};
+use crate::view::theme::{self, Paint, Tone};
+use crate::view::{self, error_letter, Class, Detail, Meaning, Options, Role, Row, TextCell};
+
+mod detail;
+mod help;
+mod map;
+mod panes;
+mod stats;
+mod status;
+
+use detail::draw_detail;
+use help::draw_help;
+use map::draw_map;
+use panes::{draw_header, draw_row};
+use stats::draw_stats;
+pub use stats::{stats_rows, Bar};
+use status::draw_status;
+pub use status::{scan_status, status_left};
+
+/// The view's [`theme::Theme`] as ratatui styles: every style the screen uses comes from
+/// there, so the viewer and `dump` colour every cell alike.
+pub(super) struct Theme(theme::Theme);
+
+impl Theme {
+    fn role(&self, role: Role) -> Style {
+        style(self.0.role(role))
+    }
+
+    fn error(&self, kind: Option<ErrorKind>) -> Style {
+        style(self.0.error(kind))
+    }
+
+    fn marker(&self, kind: ErrorKind) -> Style {
+        style(self.0.marker(kind))
+    }
+
+    fn glyph(&self, class: GlyphClass) -> Style {
+        style(self.0.glyph(class))
+    }
+
+    fn dim(&self) -> Style {
+        style(self.0.dim())
+    }
+
+    fn title(&self) -> Style {
+        style(self.0.title())
+    }
+
+    fn accent(&self) -> Style {
+        style(self.0.accent())
+    }
+
+    fn shade(&self, shade: Shade) -> (&'static str, Style) {
+        let (glyph, paint) = self.0.shade(shade);
+        (glyph, style(paint))
+    }
+}
+
+/// A ratatui style that sets exactly `paint`.
+pub(super) fn style(paint: Paint) -> Style {
+    let mut style = Style::new();
+    if let Some(fg) = paint.fg {
+        style = style.fg(color(fg));
+    }
+    if let Some(bg) = paint.bg {
+        style = style.bg(color(bg));
+    }
+    for (on, modifier) in [
+        (paint.bold, Modifier::BOLD),
+        (paint.reversed, Modifier::REVERSED),
+        (paint.underlined, Modifier::UNDERLINED),
+    ] {
+        if on {
+            style = style.add_modifier(modifier);
+        }
+    }
+    style
+}
+
+pub(super) fn color(tone: Tone) -> Color {
+    match tone {
+        Tone::Black => Color::Black,
+        Tone::Red => Color::Red,
+        Tone::Green => Color::Green,
+        Tone::Yellow => Color::Yellow,
+        Tone::Blue => Color::Blue,
+        Tone::Magenta => Color::Magenta,
+        Tone::Cyan => Color::Cyan,
+        Tone::Gray => Color::Gray,
+        Tone::DarkGray => Color::DarkGray,
+        Tone::LightRed => Color::LightRed,
+        Tone::LightGreen => Color::LightGreen,
+        Tone::LightYellow => Color::LightYellow,
+        Tone::LightBlue => Color::LightBlue,
+        Tone::LightMagenta => Color::LightMagenta,
+        Tone::LightCyan => Color::LightCyan,
+        Tone::White => Color::White,
+        Tone::Indexed(i) => Color::Indexed(i),
+    }
+}
+
+/// Selected cells (the unit under the cursor) are reversed; the cursor byte is also bold and
+/// underlined.
+pub(super) fn select(style: Style, selected: bool, cursor: bool) -> Style {
+    let paint = theme::select(Paint::PLAIN, selected, cursor);
+    style.patch(self::style(paint))
+}
+
+/// Draws the whole screen.
+pub fn draw(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    render(app, area, frame.buffer_mut());
+}
+
+/// Renders the app into a buffer (what [`draw`] does, usable without a terminal).
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = Theme(theme::Theme { color: app.color });
+    let Some(layout) = super::layout::layout(area, app.source.len(), app.decimal) else {
+        too_small(area, buf);
+        return;
+    };
+    if let Some(header) = layout.header {
+        draw_header(&layout, header, &theme, buf);
+    }
+    let window_len = layout.bytes_per_row as u64 * layout.rows.height as u64;
+    let rows = view::rows(
+        app.source.bytes(),
+        app.dialect,
+        app.top..app.top.saturating_add(window_len),
+        layout.bytes_per_row,
+        Options {
+            cursor: Some(app.cursor),
+        },
+    );
+    for (i, row) in rows.iter().enumerate() {
+        draw_row(app, &layout, layout.rows.y + i as u16, row, &theme, buf);
+    }
+    if app.source.is_empty() {
+        buf.set_string(layout.hex_x, layout.rows.y, "(empty input)", theme.dim());
+    }
+    if let Some(area) = layout.detail {
+        draw_detail(app, area, &theme, buf);
+    }
+    if let Some(strip) = layout.map {
+        draw_map(app, strip, window_len, &theme, buf);
+    }
+    draw_status(app, layout.status, &theme, buf);
+    if app.stats {
+        draw_stats(app, area, &theme, buf);
+    }
+    if app.help {
+        draw_help(area, &theme, buf);
+    }
+}
+
+pub(super) fn too_small(area: Rect, buf: &mut Buffer) {
+    let text = "terminal too small";
+    let paragraph = Paragraph::new(text).wrap(Wrap { trim: true });
+    ratatui::widgets::Widget::render(paragraph, area, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::help::LEGEND;
+    use super::stats::bar;
+    use super::status::{elide_start, human_duration, human_elapsed, progress_text};
+    use super::*;
+
+    #[test]
+    fn the_help_legend_names_every_error_kind_once() {
+        let kinds: Vec<ErrorKind> = LEGEND.iter().map(|(k, _)| *k).collect();
+        assert_eq!(kinds, ErrorKind::ALL);
+    }
+    use crate::decode::Dialect;
+    use crate::scan::index::Progress;
+    use crate::source::Source;
+    use crate::tui::Action;
+    use std::time::Duration;
+
+    /// The demo file, read here and not from the command line's copy: the viewer does not
+    /// know the command line.
+    const DEMO: &[u8] = include_bytes!("../../../assets/demo.utf8");
+
+    fn demo(ready: bool) -> App {
+        let source = Source::from_bytes("demo", DEMO.to_vec());
+        let size = Rect::new(0, 0, 120, 40);
+        if ready {
+            let summary = Summary::build(Dialect::Utf8, DEMO, 1, &Progress::new()).unwrap();
+            App::with_summary(source, summary, size, false)
+        } else {
+            App::new(source, Dialect::Utf8, size, false)
+        }
+    }
+
+    #[test]
+    fn status_line_texts() {
+        let mut app = demo(true);
+        app.update(Action::End);
+        assert_eq!(
+            status_left(&app, 120),
+            " demo  1.6 KiB (1673 B)  0x688 (1672)  100%  utf8  char 1577 of 1577"
+        );
+        assert_eq!(
+            status_left(&app, 60),
+            " demo  1.6 KiB  0x688 (1672)  100%  utf8  char 1577 of 1577"
+        );
+        assert_eq!(
+            status_left(&app, 55),
+            " demo  1.6 KiB  0x688  100%  utf8  char 1577 of 1577"
+        );
+        assert_eq!(
+            status_left(&app, 40),
+            " demo  1.6 KiB  0x688  100%  utf8  char 1577 of 1577"
+        );
+        assert_eq!(
+            status_left(&app, 30),
+            " demo  1.6 KiB  0x688  100%  utf8  char 1577 of 1577"
+        );
+        assert_eq!(scan_status(&app), None);
+        let mut app = demo(false);
+        assert_eq!(
+            status_left(&app, 120),
+            " demo  1.6 KiB (1673 B)  0x0 (0)  0%  utf8"
+        );
+        assert_eq!(scan_status(&app).as_deref(), Some("scanning…"));
+        app.begin_scan().unwrap();
+        let progress = |app: &mut App, done, ms| {
+            app.update(Action::ScanProgress {
+                done,
+                elapsed: Duration::from_millis(ms),
+            });
+            scan_status(app).unwrap()
+        };
+        assert_eq!(progress(&mut app, 0, 0), "scanning… 0%");
+        assert_eq!(progress(&mut app, 100, 50), "scanning… 5%");
+        assert_eq!(
+            progress(&mut app, 836, 1000),
+            "scanning… 49%  1 kB/s  2s left"
+        );
+    }
+
+    #[test]
+    fn long_names_give_up_their_start() {
+        let name = "/var/log/archive/2026/november/server-frontend.log";
+        let source = Source::from_bytes(name, vec![b'a'; 4000]);
+        let app = App::new(source, Dialect::Utf8, Rect::new(0, 0, 120, 40), false);
+        assert_eq!(
+            status_left(&app, 120),
+            format!(" {name}  3.9 KiB (4000 B)  0x0 (0)  0%  utf8")
+        );
+        assert_eq!(
+            status_left(&app, 60),
+            " …/2026/november/server-frontend.log  3.9 KiB  0x0  0%  utf8"
+        );
+        assert_eq!(elide_start("ab日本", 3), "…本");
+        assert_eq!(elide_start("ab日本", 4), "…日本");
+    }
+
+    #[test]
+    fn progress_figures() {
+        let gib = 1u64 << 30;
+        let text = |done, len, ms| progress_text(done, len, Duration::from_millis(ms));
+        assert_eq!(
+            text(4 * gib, 16 * gib, 2000),
+            "scanning… 25%  2.1 GB/s  6s left"
+        );
+        assert_eq!(
+            text(gib / 4, 16 * gib, 1000),
+            "scanning… 1%  268 MB/s  1m03s left"
+        );
+        assert_eq!(
+            text(gib / 1024, 16 * gib, 1000),
+            "scanning… 0%  1 MB/s  4h33m left"
+        );
+        assert_eq!(
+            text(16 * gib - 1, 16 * gib, 9000),
+            "scanning… 99%  1.9 GB/s  <1s left"
+        );
+        assert_eq!(human_duration(59.5), "1m00s");
+        assert_eq!(human_elapsed(0.002), "2.0 ms");
+        assert_eq!(human_elapsed(47.99), "48.0 s");
+    }
+
+    #[test]
+    fn bars_in_eighths() {
+        assert_eq!(bar(10, 10, 4), "████");
+        assert_eq!(bar(5, 10, 4), "██");
+        assert_eq!(bar(1, 16, 4), "▎");
+        assert_eq!(bar(1, 1_000_000, 4), "▏");
+        assert_eq!(bar(0, 10, 4), "");
+        let source = Source::from_bytes("t", b"ab\xC0\xAF\xE2\x82".to_vec());
+        let summary = Summary::build(Dialect::Utf8, source.bytes(), 1, &Progress::new()).unwrap();
+        let (classes, kinds) = stats_rows(&summary);
+        let row = |l: &str, n| (l.to_string(), n);
+        assert_eq!(
+            classes,
+            [
+                row("1 ASCII", 2),
+                row("2 2-byte", 0),
+                row("3 3-byte", 0),
+                row("4 4-byte", 0)
+            ]
+        );
+        assert_eq!(
+            kinds,
+            [
+                row("I invalid_byte", 1),
+                row("C unexpected_continuation", 1),
+                row("E truncated_eof", 1)
+            ]
+        );
+    }
+}

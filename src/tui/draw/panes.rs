@@ -1,0 +1,80 @@
+//! The data panes, one row at a time: offsets, hex bytes coloured by role, the class lane,
+//! the text pane's glyphs and the error lane, all from the cells of [`crate::view::rows`].
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use super::*;
+
+pub(super) fn draw_header(layout: &Layout, area: Rect, theme: &Theme, buf: &mut Buffer) {
+    let style = theme.title();
+    buf.set_string(area.x, area.y, "offset", style);
+    buf.set_string(layout.hex_x, area.y, "bytes", style);
+    buf.set_string(layout.class_x, area.y, "class", style);
+    buf.set_string(layout.text_x, area.y, "text", style);
+    buf.set_string(layout.errors_x, area.y, "errors", style);
+    if let Some(strip) = layout.map {
+        let x = strip.right().saturating_sub(3);
+        if x > layout.errors_x + layout.bytes_per_row as u16 {
+            buf.set_string(x, area.y, "map", style);
+        }
+    }
+}
+
+pub(super) fn draw_row(
+    app: &App,
+    layout: &Layout,
+    y: u16,
+    row: &Row,
+    theme: &Theme,
+    buf: &mut Buffer,
+) {
+    let offset = if app.decimal {
+        format!("{:0width$}", row.offset, width = layout.offset_digits)
+    } else {
+        format!("{:0width$x}", row.offset, width = layout.offset_digits)
+    };
+    buf.set_string(0, y, offset, theme.dim());
+    for (i, cell) in row.cells.iter().enumerate() {
+        let cursor = cell.offset == app.cursor;
+        let x = layout.hex_x + 3 * i as u16;
+        let style = select(theme.role(cell.role), cell.selected, cursor);
+        buf.set_string(x, y, format!("{:02x}", cell.byte), style);
+        let class_style = match cell.class {
+            Class::Error(kind) => theme.error(Some(kind)),
+            Class::Lead(_) => theme.role(cell.role),
+            Class::Continuation { .. } => theme.role(Role::Continuation),
+        };
+        buf.set_string(
+            layout.class_x + i as u16,
+            y,
+            cell.class.symbol().to_string(),
+            select(class_style, cell.selected, cursor),
+        );
+    }
+    for (i, text) in row.text.iter().enumerate() {
+        let x = layout.text_x + i as u16;
+        let selected = row.cells.get(i).is_some_and(|c| c.selected);
+        match text {
+            TextCell::Glyph(glyph) => {
+                let style = select(theme.glyph(glyph.class), selected, false);
+                buf.set_string(x, y, &glyph.text, style);
+            }
+            TextCell::Covered => {}
+            TextCell::Filler => {
+                buf.set_string(x, y, FILLER, select(theme.dim(), selected, false));
+            }
+        }
+    }
+    for span in &row.errors {
+        let style = theme.marker(span.kind);
+        let mut marker = String::new();
+        for k in 0..span.len {
+            marker.push(match (k, span.head) {
+                (0, true) => error_letter(span.kind),
+                _ => '\u{2501}',
+            });
+        }
+        buf.set_string(layout.errors_x + span.col as u16, y, marker, style);
+    }
+}

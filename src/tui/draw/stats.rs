@@ -1,0 +1,200 @@
+//! The statistics overlay (`s`): units by class and errors by kind, as bars, with the
+//! verdict of the whole-input scan.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Alignment, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph};
+
+use super::status::{human_elapsed, human_size, human_speed};
+use super::*;
+
+/// One bar of the statistics overlay: its label and count.
+pub type Bar = (String, u64);
+
+/// The statistics overlay's bars: a label and a count for each class of the dialect, and
+/// for each error kind that occurred. The counts are the summary's, which `hexrune check`
+/// prints too.
+pub fn stats_rows(summary: &Summary) -> (Vec<Bar>, Vec<Bar>) {
+    let classes = crate::scan::index::summary_classes(summary.dialect)
+        .into_iter()
+        .map(|c| {
+            let label = if c == 1 {
+                "1 ASCII".to_string()
+            } else {
+                format!("{c} {c}-byte")
+            };
+            (label, summary.tally.classes[c as usize])
+        })
+        .collect();
+    let kinds = summary
+        .error_kinds()
+        .into_iter()
+        .map(|(k, n)| (format!("{} {}", error_letter(k), k.name()), n))
+        .collect();
+    (classes, kinds)
+}
+
+/// Horizontal bars scaled to the largest count, in eighths of a cell; a count above zero
+/// always shows.
+pub(super) fn bar(value: u64, max: u64, width: usize) -> String {
+    const EIGHTHS: [char; 8] = [
+        '\u{258F}', '\u{258E}', '\u{258D}', '\u{258C}', '\u{258B}', '\u{258A}', '\u{2589}',
+        '\u{2588}',
+    ];
+    if value == 0 || max == 0 || width == 0 {
+        return String::new();
+    }
+    let eighths = ((value as u128 * width as u128 * 8) / max as u128).max(1) as usize;
+    let mut out = "\u{2588}".repeat(eighths / 8);
+    if !eighths.is_multiple_of(8) {
+        out.push(EIGHTHS[eighths % 8 - 1]);
+    }
+    out
+}
+
+pub(super) fn bar_lines(
+    rows: &[Bar],
+    label_width: usize,
+    count_width: usize,
+    inner_width: usize,
+    style: Style,
+) -> Vec<Line<'static>> {
+    let max = rows.iter().map(|(_, n)| *n).max().unwrap_or(0);
+    let bar_width = inner_width.saturating_sub(label_width + count_width + 4);
+    rows.iter()
+        .map(|(label, n)| {
+            let bar = if bar_width >= 4 {
+                bar(*n, max, bar_width)
+            } else {
+                String::new()
+            };
+            Line::from(vec![
+                Span::raw(format!(" {label:label_width$} {n:>count_width$} ")),
+                Span::styled(bar, style),
+            ])
+        })
+        .collect()
+}
+
+pub(super) fn summary_lines(
+    app: &App,
+    summary: &Summary,
+    verdict: &str,
+    inner_width: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let label = |s: &str| Span::styled(format!(" {s:<8} "), theme.dim());
+    let tally = &summary.tally;
+    let errors = match (tally.first_error, tally.last_error) {
+        (Some(first), Some(last)) => format!(
+            "{}, first at {}, last at {}",
+            tally.error_count(),
+            app.format_offset(first as u64),
+            app.format_offset(last as u64)
+        ),
+        _ => "none".to_string(),
+    };
+    let seconds = summary.elapsed.as_secs_f64();
+    let speed = if seconds > 0.0 {
+        format!(", {}", human_speed(summary.len as f64 / seconds))
+    } else {
+        String::new()
+    };
+    let mut lines = vec![
+        Line::from(vec![
+            label("verdict"),
+            Span::styled(
+                verdict.to_string(),
+                Style::new().add_modifier(Modifier::BOLD),
+            ),
+        ]),
+        Line::from(vec![
+            label("size"),
+            Span::raw(format!(
+                "{}, {} characters",
+                human_size(summary.len),
+                summary.unit_count()
+            )),
+        ]),
+        Line::from(vec![
+            label("BOM"),
+            Span::raw(summary.bom.map_or("none", |b| b.describe()).to_string()),
+        ]),
+        Line::from(vec![label("errors"), Span::raw(errors)]),
+        Line::from(vec![
+            label("scan"),
+            Span::raw(format!("{}{speed}", human_elapsed(seconds))),
+        ]),
+        Line::raw(""),
+        Line::from(Span::styled(" characters by class", theme.title())),
+    ];
+    let (classes, kinds) = stats_rows(summary);
+    let label_width = classes
+        .iter()
+        .chain(&kinds)
+        .map(|(l, _)| l.chars().count())
+        .max()
+        .unwrap_or(0);
+    let count_width = classes
+        .iter()
+        .chain(&kinds)
+        .map(|(_, n)| n.to_string().len())
+        .max()
+        .unwrap_or(1);
+    lines.extend(bar_lines(
+        &classes,
+        label_width,
+        count_width,
+        inner_width,
+        theme.accent(),
+    ));
+    lines.push(Line::raw(""));
+    if kinds.is_empty() {
+        lines.push(Line::from(Span::styled(" no errors", theme.title())));
+    } else {
+        lines.push(Line::from(Span::styled(" errors by kind", theme.title())));
+        lines.extend(bar_lines(
+            &kinds,
+            label_width,
+            count_width,
+            inner_width,
+            theme.error(None),
+        ));
+    }
+    lines
+}
+
+/// The statistics overlay (`s`): the verdict and counts once the scan is done, its progress
+/// before.
+pub(super) fn draw_stats(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
+    let width = area.width.min(72);
+    let inner_width = width.saturating_sub(2) as usize;
+    let lines = match (&app.scan, app.summary(), app.verdict()) {
+        (_, Some(summary), Some(verdict)) => summary_lines(
+            app,
+            summary,
+            &verdict.describe(app.dialect),
+            inner_width,
+            theme,
+        ),
+        (Scan::Failed(e), ..) => vec![Line::raw(format!(" scan failed: {}", sanitize(e)))],
+        _ => vec![Line::raw(format!(
+            " {}",
+            scan_status(app).unwrap_or_else(|| "scanning…".to_string())
+        ))],
+    };
+    let height = lines.len() as u16 + 2;
+    let popup = Rect {
+        x: area.x + area.width.saturating_sub(width) / 2,
+        y: area.y + area.height.saturating_sub(height) / 2,
+        width,
+        height: height.min(area.height),
+    };
+    ratatui::widgets::Widget::render(Clear, popup, buf);
+    let block = Block::bordered()
+        .title(format!(" statistics: {} ", app.dialect.title()))
+        .title_alignment(Alignment::Center);
+    ratatui::widgets::Widget::render(Paragraph::new(lines).block(block), popup, buf);
+}

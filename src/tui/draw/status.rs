@@ -1,0 +1,257 @@
+//! The status line: the input, the cursor, the dialect, a running job or message, the
+//! whole-input scan's progress, and the key hint, fitted to the width there is.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+
+use super::*;
+
+pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
+    buf.set_style(area, style(theme.0.status()));
+    if let Some(prompt) = &app.prompt {
+        let label = match prompt.kind {
+            PromptKind::Goto => "go to offset (#N: character N): ".to_string(),
+            PromptKind::Search { backward, hex } => format!(
+                "{}{} (Tab: {}): ",
+                if backward { "\\" } else { "/" },
+                if hex { "hex bytes" } else { "text" },
+                if hex { "text" } else { "hex" },
+            ),
+        };
+        let line = Line::from(vec![
+            Span::raw(label),
+            Span::raw(sanitize(&prompt.input)),
+            Span::styled(" ", Style::new().add_modifier(Modifier::REVERSED)),
+        ]);
+        buf.set_line(area.x, area.y, &line, area.width);
+        return;
+    }
+    // The right of the line: what is going on (a search, a message) and the scan's
+    // progress must be seen; the left gives up detail to make room for them. The key hint
+    // is shown only where there is room left.
+    let action = match (&app.job, &app.message) {
+        (Some(job), _) => Some(job_text(app, job)),
+        (None, Some(m)) => Some(sanitize(&m.text)),
+        (None, None) => None,
+    };
+    let needed: Vec<String> = action.into_iter().chain(scan_status(app)).collect();
+    let needed = (!needed.is_empty()).then(|| format!("{} ", needed.join("  ")));
+    let style = if app.message.as_ref().is_some_and(|m| m.is_error) && app.job.is_none() {
+        self::style(theme.0.status_error())
+    } else {
+        self::style(theme.0.status())
+    };
+    let width = |s: &str| unicode_width::UnicodeWidthStr::width(s) as u16;
+    let room = needed
+        .as_deref()
+        .map_or(area.width, |n| area.width.saturating_sub(width(n) + 2));
+    let left = status_left(app, room);
+    let left_width = width(&left);
+    buf.set_stringn(
+        area.x,
+        area.y,
+        &left,
+        area.width as usize,
+        self::style(theme.0.status()),
+    );
+    let right = match needed {
+        Some(needed) => {
+            let with_hint = format!("{needed} {HINT}");
+            let hint_fits = app.job.is_none()
+                && app.message.is_none()
+                && left_width + 2 + width(&with_hint) <= area.width;
+            if hint_fits {
+                with_hint
+            } else {
+                needed
+            }
+        }
+        None if left_width + 2 + width(HINT) <= area.width => HINT.to_string(),
+        None => return,
+    };
+    let right_width = width(&right);
+    if left_width + 2 + right_width <= area.width {
+        buf.set_string(area.right() - right_width, area.y, &right, style);
+    } else if left_width + 2 < area.width {
+        let x = area.x + left_width + 2;
+        buf.set_stringn(x, area.y, &right, (area.right() - x) as usize, style);
+    }
+}
+
+/// The key hint at the right of an idle status line.
+pub(super) const HINT: &str = "? help  q quit ";
+
+/// A running search or jump: `search "zzz"… 12% (Esc cancels)`.
+pub(super) fn job_text(app: &App, job: &super::super::app::Job) -> String {
+    let len = app.source.len();
+    let (done, total) = if job.backward {
+        (job.from.saturating_sub(job.reached), job.from)
+    } else {
+        (
+            job.reached.saturating_sub(job.from),
+            len.saturating_sub(job.from),
+        )
+    };
+    let pct = if total == 0 {
+        100.0
+    } else {
+        done as f64 * 100.0 / total as f64
+    };
+    format!("{}… {pct:.0}% (Esc cancels)", sanitize(&job.what))
+}
+
+/// The left of the status line: name, size, cursor offset (hex and decimal), percentage,
+/// dialect, and once the scan is done the cursor's character number. When that is wider
+/// than `width`, the size in bytes goes first, then the decimal offset.
+///
+/// `" demo  1.6 KiB (1673 B)  0x28D (653)  39%  utf8  char 640 of 1590"`
+pub fn status_left(app: &App, width: u16) -> String {
+    let len = app.source.len();
+    let percent = if len == 0 {
+        100.0
+    } else {
+        (app.cursor + 1) as f64 * 100.0 / len as f64
+    };
+    let position = app
+        .char_position()
+        .map(|(n, count)| format!("  char {n} of {count}"))
+        .unwrap_or_default();
+    let name = sanitize(app.source.name());
+    let line = |name: &str, exact_size: bool, decimal: bool| {
+        let size = if exact_size || len < 1024 {
+            human_size(len)
+        } else {
+            human_size(len)
+                .split(" (")
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        };
+        let decimal = if decimal {
+            format!(" ({})", app.cursor)
+        } else {
+            String::new()
+        };
+        let size = if app.changed {
+            format!("{size}, truncated on disk")
+        } else {
+            size
+        };
+        format!(
+            " {name}  {size}  0x{:X}{decimal}  {percent:.0}%  {}{position}",
+            app.cursor,
+            app.dialect.name(),
+        )
+    };
+    let fits = |l: &String| unicode_width::UnicodeWidthStr::width(l.as_str()) <= width as usize;
+    if let Some(l) = [line(&name, true, true), line(&name, false, true)]
+        .into_iter()
+        .find(fits)
+    {
+        return l;
+    }
+    let shortest = line(&name, false, false);
+    let over =
+        unicode_width::UnicodeWidthStr::width(shortest.as_str()).saturating_sub(width as usize);
+    if over == 0 {
+        return shortest;
+    }
+    let name_width = unicode_width::UnicodeWidthStr::width(name.as_str());
+    // Then the name gives up its start (the directories first), keeping 8 columns of it.
+    match name_width.checked_sub(over + 1) {
+        Some(keep) if keep >= 8 => line(&elide_start(&name, keep), false, false),
+        _ => shortest,
+    }
+}
+
+/// The end of `text` that fits in `keep` columns, after `…`.
+pub(super) fn elide_start(text: &str, keep: usize) -> String {
+    let mut width = 0;
+    let mut start = text.len();
+    for (i, c) in text.char_indices().rev() {
+        width += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if width > keep {
+            break;
+        }
+        start = i;
+    }
+    format!("…{}", &text[start..])
+}
+
+/// The scan's part of the status line while it runs (`scanning 42%  1.9 GB/s  8s left`),
+/// or `None` once it is done.
+pub fn scan_status(app: &App) -> Option<String> {
+    match &app.scan {
+        Scan::Wanted => Some("scanning…".to_string()),
+        Scan::Running(run) => Some(progress_text(run.done, app.source.len(), run.elapsed)),
+        Scan::Ready(_) | Scan::Failed(_) => None,
+    }
+}
+
+/// `scanning 42%`, then with speed and time left once there is a measure of them.
+pub(super) fn progress_text(done: u64, len: u64, elapsed: std::time::Duration) -> String {
+    let percent = if len == 0 {
+        100
+    } else {
+        (done as u128 * 100 / len as u128) as u64
+    };
+    let seconds = elapsed.as_secs_f64();
+    if done == 0 || seconds < 0.1 {
+        return format!("scanning… {percent}%");
+    }
+    let speed = done as f64 / seconds;
+    let left = (len - done.min(len)) as f64 / speed;
+    format!(
+        "scanning… {percent}%  {}  {} left",
+        human_speed(speed),
+        human_duration(left)
+    )
+}
+
+/// `850 MB/s`, `1.9 GB/s` (decimal units, as disks and networks are measured).
+pub(super) fn human_speed(bytes_per_second: f64) -> String {
+    if bytes_per_second >= 1e9 {
+        format!("{:.1} GB/s", bytes_per_second / 1e9)
+    } else if bytes_per_second >= 1e6 {
+        format!("{:.0} MB/s", bytes_per_second / 1e6)
+    } else {
+        format!("{:.0} kB/s", bytes_per_second / 1e3)
+    }
+}
+
+/// `2.0 ms`, `48.0 s`.
+pub(super) fn human_elapsed(seconds: f64) -> String {
+    if seconds < 1.0 {
+        format!("{:.1} ms", seconds * 1e3)
+    } else {
+        format!("{seconds:.1} s")
+    }
+}
+
+/// `<1s`, `8s`, `3m05s`, `1h02m`.
+pub(super) fn human_duration(seconds: f64) -> String {
+    let s = seconds.ceil() as u64;
+    match s {
+        0 | 1 if seconds < 1.0 => "<1s".to_string(),
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m{:02}s", s / 60, s % 60),
+        _ => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
+    }
+}
+
+/// `1673 B`, `16.0 GiB (17179869184 B)`.
+pub(super) fn human_size(len: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    if len < 1024 {
+        return format!("{len} B");
+    }
+    let mut value = len as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {} ({len} B)", UNITS[unit])
+}
