@@ -1,16 +1,25 @@
 //! hexrune: a terminal inspector for UTF-8 byte structure.
 //!
-//! The library is layered; each layer knows only the ones above it:
+//! The library is layered, and data flows one way; each layer knows only the ones before
+//! it (`tests/layers.rs` checks the imports; `docs/ARCHITECTURE.md` is the map):
 //!
-//! - [`decode`]: pure decoding of the UTF-8 family (no I/O, no dependencies).
+//! ```text
+//! decode <- source <- scan <- view <- { tui, cli }
+//! ```
+//!
+//! - [`decode`]: pure decoding of the UTF-8 family (no I/O, no dependencies, no allocation).
 //! - [`source`]: the bytes of one input, memory-mapped or read into memory.
-//! - [`scan`]: one loop over a whole input that pushes what it finds into sinks; every
-//!   command uses it, so they cannot disagree.
-//! - [`report`]: the human and JSON Lines renderings of what the scan found.
-//! - [`properties`]: the Unicode name, general category and printable glyph of a code point.
-//! - [`view`]: the cells of every pane for a window of an input, without terminal types.
+//! - [`scan`]: one loop over a whole input that pushes what it finds into sinks, and the
+//!   whole-file summary and block index built on it; every command uses it, so they
+//!   cannot disagree.
+//! - [`view`]: what every pane shows for a window of an input, as plain data: rows of
+//!   cells, glyphs, the detail of a unit, the map, the theme, the Unicode facts of a code
+//!   point. No terminal types.
 //! - [`tui`]: the terminal viewer (ratatui + crossterm) drawing those cells.
-//! - [`demo`]: the embedded demo file the viewer opens when given none.
+//! - [`cli`]: the command line (clap), one module per command, the report and wire
+//!   formats, and the built-in demo.
+//!
+//! `main.rs` parses the command line with [`cli`] and starts either a command or [`tui`].
 
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]

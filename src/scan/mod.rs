@@ -27,8 +27,12 @@
 //! for baseline x86-64 and AVX2 and chosen at run time (the `multiversion` crate).
 //!
 //! Every command uses this one loop, so they cannot disagree; tests hold its result equal
-//! to [`Dialect::units`] in every dialect, over any cutting of the input into ranges. This
-//! module knows decoding, not files or terminals.
+//! to [`Dialect::units`] in every dialect, over any cutting of the input into ranges.
+//! [`index`] builds on the loop: the whole-file summary, verdict and block index that the
+//! viewer and `check` share.
+//!
+//! The edge: this layer reads [`crate::decode`] and [`crate::source`]; it knows decoding,
+//! not terminals, and reports through sinks, never by printing.
 
 use std::ops::Range;
 

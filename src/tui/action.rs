@@ -134,7 +134,7 @@ pub struct Findings {
 /// What a scan worker reports when it ends (a cancelled worker reports nothing).
 #[derive(Clone, Debug)]
 pub struct ScanResult {
-    /// The [`ScanRun::generation`] of the scan.
+    /// The [`super::app::ScanRun::generation`] of the scan.
     pub generation: u64,
     /// The summary, or why there is none.
     pub outcome: Result<Arc<Findings>, String>,

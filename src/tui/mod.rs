@@ -9,6 +9,9 @@
 //! The whole-input scan starts as soon as the first frame is drawn and runs on worker
 //! threads; the loop polls its progress while it runs and drops it on quit. Twice a second
 //! the loop also checks that the file has not shrunk on disk, and says so once if it has.
+//!
+//! The edge: only this layer names ratatui and crossterm. It reads [`crate::view`] (and
+//! the layers before it), never [`crate::cli`]: `main` hands it an opened source.
 
 pub mod action;
 pub mod app;

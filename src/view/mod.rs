@@ -5,7 +5,13 @@
 //! display widths from [`glyph`]) and the error lane ([`ErrorSpan`]); [`detail()`] describes
 //! the unit under a cursor. No terminal types appear here: the TUI draws these rows and
 //! `dump` prints them, so both show the same thing. [`map`] cuts the whole input into the
-//! parts of the viewer's map strip.
+//! parts of the viewer's map strip; [`theme`] gives every role its colour and emphasis as
+//! plain data; [`unicode`] answers every question about a code point.
+//!
+//! The edge: this layer reads [`crate::decode`], [`crate::source`] and [`crate::scan`]; it
+//! names no terminal crate and writes nothing. What a cell looks like on a terminal is
+//! decided by the viewer (ratatui styles) and by `dump` (SGR sequences), both from
+//! [`theme`].
 //!
 //! A window is decoded with context: the first unit is found by resync
 //! ([`Dialect::unit_containing`]), so the cells of any window equal the full decode of the

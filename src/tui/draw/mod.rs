@@ -2,8 +2,8 @@
 //! from [`crate::view::rows`]; every string that came from the input or the keyboard went
 //! through [`crate::view::glyph`] first.
 //!
-//! One module a pane: [`panes`] (hex, class lane, text, errors), [`map`], [`detail`],
-//! [`status`], and the overlays [`stats`] and [`help`]. This module holds what they share:
+//! One module a pane: `panes` (hex, class lane, text, errors), `map`, `detail`,
+//! `status`, and the overlays `stats` and `help`. This module holds what they share:
 //! the view's theme as ratatui styles, and [`render`], which lays the panes out.
 
 use ratatui::buffer::Buffer;
