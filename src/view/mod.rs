@@ -15,6 +15,7 @@
 
 pub mod glyph;
 pub mod map;
+pub mod safe;
 pub mod theme;
 pub mod unicode;
 
