@@ -419,6 +419,69 @@ mod tests {
     }
 
     #[test]
+    fn kinds_planes_and_blocks() {
+        let row = |v: u32| {
+            let f = facts(cp(v));
+            (f.kind, f.plane_text(), f.block_text(), f.width)
+        };
+        assert_eq!(
+            row(0x1B),
+            (
+                Kind::Control,
+                "0 Basic Multilingual Plane".into(),
+                "Basic Latin",
+                None
+            )
+        );
+        assert_eq!(
+            row(0xDB80),
+            (
+                Kind::Surrogate,
+                "0 Basic Multilingual Plane".into(),
+                "High Private Use Surrogates",
+                None
+            )
+        );
+        assert_eq!(
+            row(0xDFFF),
+            (
+                Kind::Surrogate,
+                "0 Basic Multilingual Plane".into(),
+                "Low Surrogates",
+                None
+            )
+        );
+        assert_eq!(
+            row(0x2_0000),
+            (
+                Kind::Assigned,
+                "2 Supplementary Ideographic Plane".into(),
+                "CJK Unified Ideographs Extension B",
+                Some(2)
+            )
+        );
+        assert_eq!(
+            row(0x4_0000),
+            (Kind::Reserved, "4 unassigned plane".into(), "none", Some(1))
+        );
+        assert_eq!(
+            row(0x10_FFFE),
+            (
+                Kind::Noncharacter,
+                "16 Supplementary Private Use Area-B".into(),
+                "Supplementary Private Use Area-B",
+                Some(1)
+            )
+        );
+        assert_eq!(
+            row(0x20_0000),
+            (Kind::NotUnicode, "none".into(), "none", None)
+        );
+        assert_eq!(facts(cp(0x7F)).title(), "<control-007F> DELETE");
+        assert_eq!(facts(cp(0x85)).title(), "<control-0085>");
+    }
+
+    #[test]
     fn derived_names() {
         assert_eq!(name(cp(0xAC00)).as_deref(), Some("HANGUL SYLLABLE GA"));
         assert_eq!(
