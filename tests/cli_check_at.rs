@@ -139,7 +139,7 @@ fn json_in_dialects_with_long_units() {
     assert_eq!(lines[0]["kind"], "invalid_byte");
     assert_eq!(
         lines[0]["diagnosis"],
-        "4-byte UTF-8 form of U+1F600; this dialect writes it as a surrogate pair"
+        "4-byte UTF-8 form of U+1F600 (F0 9F 98 80); this dialect writes it as the surrogate pair ED A0 BD ED B8 80"
     );
     let summary = lines.last().unwrap();
     assert_eq!(
@@ -253,15 +253,15 @@ fn at_prints_the_unit_containing_an_offset() {
     };
     assert_eq!(
         at("0"),
-        "{\"offset\":0,\"len\":1,\"kind\":\"scalar\",\"cp\":97,\"class\":1}\n"
+        "{\"offset\":0,\"len\":1,\"kind\":\"scalar\",\"cp\":97,\"class\":1,\"name\":\"LATIN SMALL LETTER A\",\"alias\":null,\"category\":\"Ll\",\"width\":1,\"plane\":0,\"block\":\"Basic Latin\"}\n"
     );
     assert_eq!(
         at("3"),
-        "{\"offset\":1,\"len\":3,\"kind\":\"scalar\",\"cp\":8364,\"class\":3}\n"
+        "{\"offset\":1,\"len\":3,\"kind\":\"scalar\",\"cp\":8364,\"class\":3,\"name\":\"EURO SIGN\",\"alias\":null,\"category\":\"Sc\",\"width\":1,\"plane\":0,\"block\":\"Currency Symbols\"}\n"
     );
     assert_eq!(
         at("0x7"),
-        "{\"offset\":4,\"len\":4,\"kind\":\"scalar\",\"cp\":128512,\"class\":4}\n"
+        "{\"offset\":4,\"len\":4,\"kind\":\"scalar\",\"cp\":128512,\"class\":4,\"name\":\"GRINNING FACE\",\"alias\":null,\"category\":\"So\",\"width\":2,\"plane\":1,\"block\":\"Emoticons\"}\n"
     );
 }
 
@@ -273,13 +273,13 @@ fn at_reports_errors_with_expected_and_diagnosis() {
     let v: Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(
         v,
-        serde_json::json!({"offset":1,"len":1,"kind":"error","error":"out_of_range","expected":"80..8F","diagnosis":"U+110000, above U+10FFFF"})
+        serde_json::json!({"offset":1,"len":1,"kind":"error","error":"out_of_range","expected":"80..8F","diagnosis":"U+110000, above U+10FFFF: not a Unicode code point"})
     );
     let out = stdout_of(["at", "-d", "legacy", &f, "3"], 0);
     let v: Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(
         v,
-        serde_json::json!({"offset":1,"len":4,"kind":"scalar","cp":0x110000,"class":4})
+        serde_json::json!({"offset":1,"len":4,"kind":"scalar","cp":0x110000,"class":4,"name":"<not-unicode-110000>","alias":null,"category":null,"width":null,"plane":null,"block":null})
     );
 }
 

@@ -116,12 +116,13 @@ utf8          0    1  f8              invalid_byte: byte that never occurs in th
 cesu8    same as utf8
 mutf8    same as utf8
 wtf8     same as utf8
-legacy        0    5  f8 88 80 80 80  U+200000 (above U+10FFFF: not a Unicode code point)
+legacy        0    5  f8 88 80 80 80  U+200000 <not-unicode-200000> (above U+10FFFF: not a Unicode code point)
 
 valid in legacy; invalid in utf8, cesu8, mutf8, wtf8
 "#;
 
 const EURO: &str = r#"U+20AC '€' EURO SIGN (Sc: currency symbol)
+block Currency Symbols   plane 0 Basic Multilingual Plane   width 1
 
 utf8, cesu8, mutf8, wtf8, legacy: e2 82 ac
   U+20AC        0010 0000 1010 1100 (16 bits)
@@ -133,7 +134,8 @@ utf8, cesu8, mutf8, wtf8, legacy: e2 82 ac
 utf16: 20ac (UTF-16BE 20 ac, UTF-16LE ac 20)
 "#;
 
-const NUL: &str = r#"U+0000 <control-0000> (Cc: control)
+const NUL: &str = r#"U+0000 <control-0000> NULL (Cc: control)
+block Basic Latin   plane 0 Basic Multilingual Plane   width none
 
 utf8, cesu8, wtf8, legacy: 00
   U+0000  000 0000 (7 bits)
@@ -149,6 +151,7 @@ utf16: 0000 (UTF-16BE 00 00, UTF-16LE 00 00)
 "#;
 
 const SURROGATE: &str = r#"U+D800 <surrogate-D800> (Cs: surrogate)
+block High Surrogates   plane 0 Basic Multilingual Plane   width none
 
 utf8, cesu8: not encodable: a surrogate code point is not a character on its own
 
@@ -216,12 +219,16 @@ fn a_supplementary_character_and_its_utf16_pair() {
         lines[0],
         "U+1F600 '\u{1F600}' GRINNING FACE (So: other symbol)"
     );
-    assert_eq!(lines[2], "utf8, wtf8, legacy: f0 9f 98 80");
-    assert_eq!(lines[4], "  split 3+6+6+6  000 011111 011000 000000");
-    assert_eq!(lines[5], "  lead           11110 000     f0");
-    assert_eq!(lines[6], "  continuation      10 011111  9f");
     assert_eq!(
-        lines[10],
+        lines[1],
+        "block Emoticons   plane 1 Supplementary Multilingual Plane   width 2"
+    );
+    assert_eq!(lines[3], "utf8, wtf8, legacy: f0 9f 98 80");
+    assert_eq!(lines[5], "  split 3+6+6+6  000 011111 011000 000000");
+    assert_eq!(lines[6], "  lead           11110 000     f0");
+    assert_eq!(lines[7], "  continuation      10 011111  9f");
+    assert_eq!(
+        lines[11],
         "cesu8, mutf8: ed a0 bd ed b8 80 (the UTF-16 surrogate pair U+D83D U+DE00, each half as 3 bytes)"
     );
     let utf16: Vec<&str> = lines[lines.len() - 5..].to_vec();
@@ -252,11 +259,12 @@ fn a_lone_surrogate_is_encodable_only_where_dialects_allow_it() {
 fn values_above_unicode() {
     let text = explain(&["--char", "U+110000"]);
     assert!(text.starts_with(
-        "U+110000 (above U+10FFFF: not a Unicode code point)\n\n\
-         utf8, cesu8, mutf8, wtf8: not encodable: above U+10FFFF, the end of Unicode\n\n\
+        "U+110000 <not-unicode-110000> (above U+10FFFF: not a Unicode code point)\n\
+         block none   plane none   width none\n\n\
+         utf8, cesu8, mutf8, wtf8: not encodable: above U+10FFFF: not a Unicode code point\n\n\
          legacy: f4 90 80 80\n"
     ));
-    assert!(text.ends_with("\nutf16: not encodable: above U+10FFFF, the end of Unicode\n"));
+    assert!(text.ends_with("\nutf16: not encodable: above U+10FFFF: not a Unicode code point\n"));
     let text = explain(&["--char", "U+7FFFFFFF"]);
     assert!(text.contains("\nlegacy: fd bf bf bf bf bf\n"), "{text}");
     assert!(text.contains("\n  split 1+6+6+6+6+6  1 111111 111111 111111 111111 111111\n"));
@@ -266,7 +274,7 @@ fn values_above_unicode() {
 fn unsafe_characters_are_named_not_printed() {
     for (arg, first_line) in [
         ("\u{202E}", "U+202E RIGHT-TO-LEFT OVERRIDE (Cf: format)"),
-        ("\u{1B}", "U+001B <control-001B> (Cc: control)"),
+        ("\u{1B}", "U+001B <control-001B> ESCAPE (Cc: control)"),
         ("\u{200B}", "U+200B ZERO WIDTH SPACE (Cf: format)"),
         ("\u{2028}", "U+2028 LINE SEPARATOR (Zl: line separator)"),
         ("\u{E000}", "U+E000 <private-use-E000> (Co: private use)"),
@@ -315,7 +323,8 @@ fn json_for_bytes() {
         v["dialects"][1],
         json!({"dialect": "cesu8", "valid": true, "units": [
             {"offset": 0, "len": 6, "kind": "scalar", "cp": 0x1F600, "class": 6,
-             "name": "GRINNING FACE", "category": "So"}
+             "name": "GRINNING FACE", "alias": null, "category": "So", "width": 2,
+             "plane": 1, "block": "Emoticons"}
         ]})
     );
 }
@@ -328,7 +337,11 @@ fn json_for_a_character() {
         json!({
             "cp": 0xD800,
             "name": "<surrogate-D800>",
+            "alias": null,
             "category": "Cs",
+            "width": null,
+            "plane": 0,
+            "block": "High Surrogates",
             "encodings": {"utf8": null, "cesu8": null, "mutf8": "eda080", "wtf8": "eda080",
                           "legacy": "eda080", "utf16": ["d800"]},
             "unencodable": {"utf8": "a surrogate code point is not a character on its own",

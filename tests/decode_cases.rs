@@ -425,7 +425,7 @@ const EXPLAINED: &[Explained] = &[
     // The four the issue names.
     (Dialect::Utf8, b"\xC0\xAF", 0, None, Some(("overlong form of U+002F '/'", 2)), false),
     (Dialect::Utf8, b"\xED\xA0\x80", 0, Some("80..9F"), Some(("UTF-16 surrogate U+D800 (lead half, not a character)", 3)), false),
-    (Dialect::Utf8, b"\xF4\x90\x80\x80", 0, Some("80..8F"), Some(("U+110000, above U+10FFFF", 4)), false),
+    (Dialect::Utf8, b"\xF4\x90\x80\x80", 0, Some("80..8F"), Some(("U+110000, above U+10FFFF: not a Unicode code point", 4)), false),
     (Dialect::Utf8, b"\xF8\x88\x80\x80\x80", 0, None, Some(("a 5-byte form from RFC 2279 (U+200000)", 5)), false),
     // More UTF-8.
     (Dialect::Utf8, b"\xE0\x80\xAF", 0, Some("A0..BF"), Some(("overlong form of U+002F '/'", 3)), false),
@@ -436,8 +436,8 @@ const EXPLAINED: &[Explained] = &[
     (Dialect::Utf8, b"\xED\xBF\xBF", 0, Some("80..9F"), Some(("UTF-16 surrogate U+DFFF (trail half, not a character)", 3)), false),
     (Dialect::Utf8, b"\xED\xA0\xBD\xED\xB8\x80", 0, Some("80..9F"), Some(("surrogate pair U+D83D U+DE00 for U+1F600 written as two 3-byte sequences (CESU-8 style)", 6)), false),
     (Dialect::Utf8, b"\xED\xA0\xBD\xED\xB8\x80", 3, Some("80..9F"), Some(("surrogate pair U+D83D U+DE00 for U+1F600 written as two 3-byte sequences (CESU-8 style)", 3)), false),
-    (Dialect::Utf8, b"\xF5\x80\x80\x80", 0, None, Some(("U+140000, above U+10FFFF", 4)), false),
-    (Dialect::Utf8, b"\xF7\xBF\xBF\xBF", 0, None, Some(("U+1FFFFF, above U+10FFFF", 4)), false),
+    (Dialect::Utf8, b"\xF5\x80\x80\x80", 0, None, Some(("U+140000, above U+10FFFF: not a Unicode code point", 4)), false),
+    (Dialect::Utf8, b"\xF7\xBF\xBF\xBF", 0, None, Some(("U+1FFFFF, above U+10FFFF: not a Unicode code point", 4)), false),
     (Dialect::Utf8, b"\xFC\x84\x80\x80\x80\x80", 0, None, Some(("a 6-byte form from RFC 2279 (U+4000000)", 6)), false),
     (Dialect::Utf8, b"\xE1\x80A", 0, Some("80..BF"), None, false),
     (Dialect::Utf8, b"\xF0\x9F\x98", 0, Some("80..BF"), None, false),
@@ -449,7 +449,7 @@ const EXPLAINED: &[Explained] = &[
     (Dialect::Utf8, b"\xFF\xFEa\x00", 0, None, Some(("UTF-16LE byte order mark: the input looks like UTF-16", 2)), true),
     (Dialect::Utf8, b"\xFE\xFF\x00a", 0, None, Some(("UTF-16BE byte order mark: the input looks like UTF-16", 2)), true),
     // CESU-8.
-    (Dialect::Cesu8, b"\xF0\x9F\x98\x80", 0, None, Some(("4-byte UTF-8 form of U+1F600; this dialect writes it as a surrogate pair", 4)), false),
+    (Dialect::Cesu8, b"\xF0\x9F\x98\x80", 0, None, Some(("4-byte UTF-8 form of U+1F600 (F0 9F 98 80); this dialect writes it as the surrogate pair ED A0 BD ED B8 80", 4)), false),
     (Dialect::Cesu8, b"\xED\xA0\xBD", 0, None, Some(("UTF-16 surrogate U+D83D (lead half, not a character)", 3)), false),
     (Dialect::Cesu8, b"\xED\xB8\x80", 0, None, Some(("UTF-16 surrogate U+DE00 (trail half, not a character)", 3)), false),
     (Dialect::Cesu8, b"\xE0\x9F\xBF", 0, Some("A0..BF"), Some(("overlong form of U+07FF", 3)), false),
@@ -459,11 +459,11 @@ const EXPLAINED: &[Explained] = &[
     (Dialect::Mutf8, b"\xC0\xAF", 0, Some("80"), Some(("overlong form of U+002F '/'", 2)), false),
     (Dialect::Mutf8, b"\xC0\x81", 0, Some("80"), Some(("overlong form of U+0001", 2)), false),
     (Dialect::Mutf8, b"\xE0\x80\x80", 0, Some("A0..BF"), Some(("overlong form of U+0000", 3)), false),
-    (Dialect::Mutf8, b"\xF0\x9F\x98\x80", 0, None, Some(("4-byte UTF-8 form of U+1F600; this dialect writes it as a surrogate pair", 4)), false),
+    (Dialect::Mutf8, b"\xF0\x9F\x98\x80", 0, None, Some(("4-byte UTF-8 form of U+1F600 (F0 9F 98 80); this dialect writes it as the surrogate pair ED A0 BD ED B8 80", 4)), false),
     // WTF-8.
     (Dialect::Wtf8, b"\xED\xA0\xBD\xED\xB8\x80", 0, None, Some(("surrogate pair U+D83D U+DE00 for U+1F600 written as two 3-byte sequences (CESU-8 style)", 6)), false),
     (Dialect::Wtf8, b"\xED\xA0\xBD\xED\xB8\x80", 3, None, Some(("surrogate pair U+D83D U+DE00 for U+1F600 written as two 3-byte sequences (CESU-8 style)", 3)), false),
-    (Dialect::Wtf8, b"\xF4\x90\x80\x80", 0, Some("80..8F"), Some(("U+110000, above U+10FFFF", 4)), false),
+    (Dialect::Wtf8, b"\xF4\x90\x80\x80", 0, Some("80..8F"), Some(("U+110000, above U+10FFFF: not a Unicode code point", 4)), false),
     (Dialect::Wtf8, b"\xF0\x8F\xBF\xBF", 0, Some("90..BF"), Some(("overlong form of U+FFFF", 4)), false),
     // Legacy UTF-8.
     (Dialect::Legacy, b"\xF8\x87\xBF\xBF\xBF", 0, Some("88..BF"), Some(("overlong form of U+1FFFFF", 5)), false),

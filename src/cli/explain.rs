@@ -16,17 +16,19 @@
 //!
 //! Nothing from the input reaches the terminal as-is: characters are shown between quotes
 //! only where [`crate::view::unicode::glyph`] finds it safe, and arguments quoted in error
-//! messages are escaped by [`crate::cli::report::safe_name`].
+//! messages are escaped by [`crate::view::safe::sanitize`]. What a code point is comes from
+//! [`crate::view::unicode::facts`], as it does for the detail pane and `hexrune at`.
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use super::{report_error, EXIT_ERROR, EXIT_OK};
 use crate::cli::report::{
-    explain, hex_compact, hex_spaced, json_string, safe_name, unit_bytes, unit_json,
+    explain, facts_json, hex_compact, hex_spaced, json_string, unit_bytes, unit_json,
 };
 use crate::decode::{ByteRole, CodePoint, Dialect, Encoded, Unit, UnitKind, Utf16, MAX_LEGACY};
-use crate::view::unicode::{category, describe, label};
+use crate::view::safe::sanitize as safe_name;
+use crate::view::unicode::{describe, facts, NOT_UNICODE};
 
 /// What `hexrune explain` was asked, as the user wrote it; [`run`] parses it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -416,8 +418,7 @@ fn verdict(out: &mut String, bytes: &[u8]) {
 }
 
 /// The JSON form of [`explain_bytes`], one line: the bytes, and per dialect whether they
-/// are valid and their units, with the fields of `hexrune at` plus `name` and `category`
-/// for scalars.
+/// are valid and their units, as `hexrune at` writes them.
 ///
 /// ```text
 /// {"bytes":"c0af","dialects":[{"dialect":"utf8","valid":false,"units":[{"offset":0,"len":1,"kind":"error","error":"invalid_byte","diagnosis":"overlong form of U+002F '/'"},...]},...]}
@@ -426,7 +427,7 @@ pub fn bytes_json(bytes: &[u8]) -> String {
     let dialects: Vec<String> = Dialect::ALL
         .iter()
         .map(|d| {
-            let units: Vec<String> = d.units(bytes).map(|u| unit_object(*d, bytes, &u)).collect();
+            let units: Vec<String> = d.units(bytes).map(|u| unit_json(*d, bytes, &u)).collect();
             format!(
                 r#"{{"dialect":"{d}","valid":{},"units":[{}]}}"#,
                 d.units(bytes).all(|u| !u.is_error()),
@@ -441,35 +442,22 @@ pub fn bytes_json(bytes: &[u8]) -> String {
     )
 }
 
-/// `hexrune at`'s object for a unit, with `name` and `category` added for a scalar.
-fn unit_object(dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
-    let mut object = unit_json(dialect, bytes, unit);
-    if let Some(cp) = unit.code_point() {
-        object.pop(); // the closing brace
-        let _ = write!(
-            object,
-            r#","name":{},"category":{}}}"#,
-            json_string(&label(cp)),
-            category_json(cp)
-        );
-    }
-    object
-}
-
-fn category_json(cp: CodePoint) -> String {
-    category(cp)
-        .map(|c| format!(r#""{}""#, c.abbreviation()))
-        .unwrap_or_else(|| "null".to_string())
-}
-
 // ---------------------------------------------------------------------------------------
 // Code point -> encodings
 
-/// The human explanation of a code point: its description, its form in every dialect with
+/// The human explanation of a code point: its description (name, category, block, plane,
+/// width, from [`facts`]), its form in every dialect with
 /// the payload bits distributed into bytes, and its UTF-16 code units.
 pub fn explain_code_point(cp: CodePoint) -> String {
     let mut out = describe(cp);
-    out.push('\n');
+    let facts = facts(cp);
+    let _ = writeln!(
+        out,
+        "\nblock {}   plane {}   width {}",
+        facts.block_text(),
+        facts.plane_text(),
+        facts.width_text()
+    );
     for (dialects, encoding) in encodings_by_dialect(cp) {
         let names: Vec<&str> = dialects.iter().map(|d| d.name()).collect();
         out.push('\n');
@@ -484,8 +472,6 @@ pub fn explain_code_point(cp: CodePoint) -> String {
     utf16_block(&mut out, cp);
     out
 }
-
-const ABOVE_UNICODE: &str = "above U+10FFFF, the end of Unicode";
 
 type Encoding = Result<Encoded, crate::decode::Unencodable>;
 
@@ -563,10 +549,7 @@ fn sequence_rows(out: &mut String, cp: CodePoint, bytes: &[u8]) {
 
 fn utf16_block(out: &mut String, cp: CodePoint) {
     let Some(utf16) = Utf16::of(cp) else {
-        let _ = writeln!(
-            out,
-            "utf16: not encodable: above U+10FFFF, the end of Unicode"
-        );
+        let _ = writeln!(out, "utf16: not encodable: {NOT_UNICODE}");
         return;
     };
     let units: Vec<String> = utf16.units().iter().map(|u| format!("{u:04x}")).collect();
@@ -613,12 +596,12 @@ fn utf16_block(out: &mut String, cp: CodePoint) {
     }
 }
 
-/// The JSON form of [`explain_code_point`], one line: the code point, its name (or code
-/// point label) and category (`null` above U+10FFFF), and its encodings as hex, `null` where
+/// The JSON form of [`explain_code_point`], one line: the code point, its facts as
+/// [`facts_json`] writes them, and its encodings as hex, `null` where
 /// a dialect cannot write it, with the reason under `unencodable`.
 ///
 /// ```text
-/// {"cp":55296,"name":"<surrogate-D800>","category":"Cs","encodings":{"utf8":null,...,"utf16":["d800"]},"unencodable":{"utf8":"..."}}
+/// {"cp":55296,"name":"<surrogate-D800>","alias":null,"category":"Cs","width":null,"plane":0,"block":"High Surrogates","encodings":{"utf8":null,...,"utf16":["d800"]},"unencodable":{"utf8":"..."}}
 /// ```
 pub fn code_point_json(cp: CodePoint) -> String {
     let mut encodings = Vec::new();
@@ -643,14 +626,13 @@ pub fn code_point_json(cp: CodePoint) -> String {
         }
         None => {
             encodings.push(r#""utf16":null"#.to_string());
-            unencodable.push(format!(r#""utf16":{}"#, json_string(ABOVE_UNICODE)));
+            unencodable.push(format!(r#""utf16":{}"#, json_string(NOT_UNICODE)));
         }
     }
     format!(
-        r#"{{"cp":{},"name":{},"category":{},"encodings":{{{}}},"unencodable":{{{}}}}}"#,
+        r#"{{"cp":{},{},"encodings":{{{}}},"unencodable":{{{}}}}}"#,
         cp.value(),
-        json_string(&label(cp)),
-        category_json(cp),
+        facts_json(&facts(cp)),
         encodings.join(","),
         unencodable.join(",")
     )

@@ -16,8 +16,8 @@ use std::io::{self, Write};
 use clap::CommandFactory;
 
 use super::Args;
-use crate::cli::report::safe_name;
 use crate::cli::{report_error, EXIT_ERROR, EXIT_OK};
+use crate::view::safe::sanitize;
 
 /// What to generate.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,7 +48,7 @@ pub fn generate(what: &Generate, out: &mut dyn Write, err: &mut dyn Write) -> io
             _ => {
                 let cause = format!(
                     "no command '{}' (commands: {})",
-                    safe_name(name),
+                    sanitize(name),
                     page_commands().join(", ")
                 );
                 report_error(err, "man", &cause)?;

@@ -4,8 +4,8 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use super::report::safe_name;
 use crate::source::{Source, SourceError};
+use crate::view::safe::sanitize;
 
 /// Exit code: everything asked about is fine.
 pub const EXIT_OK: u8 = 0;
@@ -45,7 +45,7 @@ impl Input {
     pub fn display_name(&self) -> String {
         match self {
             Input::Stdin => "<stdin>".to_string(),
-            Input::Path(p) => safe_name(&p.to_string_lossy()),
+            Input::Path(p) => sanitize(&p.to_string_lossy()),
         }
     }
 }
@@ -56,5 +56,11 @@ pub fn report_error(
     name: &str,
     cause: &dyn std::fmt::Display,
 ) -> io::Result<()> {
-    writeln!(err, "hexrune: {name}: {cause}")
+    // Both are sanitised here, whoever built them: a cause may quote the input too.
+    writeln!(
+        err,
+        "hexrune: {}: {}",
+        sanitize(name),
+        sanitize(&cause.to_string())
+    )
 }

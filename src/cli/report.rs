@@ -24,15 +24,17 @@
 //!
 //! # `hexrune at`
 //!
-//! One object: `{"offset":N,"len":L,"kind":"scalar","cp":C,"class":K}` for a scalar (`cp` the
-//! code point as a number), `{"offset":N,"len":L,"kind":"error","error":"<kind>"}` plus
-//! `expected` / `diagnosis` where they apply for an error.
+//! One object: `{"offset":N,"len":L,"kind":"scalar","cp":C,"class":K,...}` for a scalar
+//! (`cp` the code point as a number, then the fields of [`facts_json`]),
+//! `{"offset":N,"len":L,"kind":"error","error":"<kind>"}` plus `expected` / `diagnosis`
+//! where they apply for an error.
 
 use std::fmt::Write as _;
 
 use crate::decode::{Dialect, Unit, UnitKind};
 use crate::scan::index::summary_classes;
 use crate::scan::Tally;
+use crate::view::unicode::{facts, Facts};
 
 /// A JSON string literal for `text` (quotes included).
 pub fn json_string(text: &str) -> String {
@@ -105,16 +107,18 @@ pub fn summary_json(path_json: &str, dialect: Dialect, size: u64, tally: &Tally)
     )
 }
 
-/// The JSON object `hexrune at` prints for a unit (no trailing newline).
+/// The JSON object `hexrune at` prints for a unit (no trailing newline): for a scalar, its
+/// [`facts_json`] too.
 pub fn unit_json(dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
     let mut out = format!(r#"{{"offset":{},"len":{}"#, unit.start, unit.len);
     match unit.kind {
         UnitKind::Scalar(cp) => {
             let _ = write!(
                 out,
-                r#","kind":"scalar","cp":{},"class":{}"#,
+                r#","kind":"scalar","cp":{},"class":{},{}"#,
                 cp.value(),
-                unit.len
+                unit.len,
+                facts_json(&facts(cp))
             );
         }
         UnitKind::Error(kind) => {
@@ -124,6 +128,33 @@ pub fn unit_json(dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
     }
     out.push('}');
     out
+}
+
+/// The fields every JSON record of a code point carries, from [`facts`], without braces:
+/// `"name"` (the name or code point label), `"alias"` (a C0 control's, else `null`),
+/// `"category"` (the abbreviation, `null` above U+10FFFF), `"width"`, `"plane"` and
+/// `"block"` (`null` where there is none).
+///
+/// ```
+/// use hexrune::cli::report::facts_json;
+/// use hexrune::decode::CodePoint;
+/// use hexrune::view::unicode::facts;
+/// assert_eq!(
+///     facts_json(&facts(CodePoint::new(0x4E00))),
+///     r#""name":"CJK UNIFIED IDEOGRAPH-4E00","alias":null,"category":"Lo","width":2,"plane":0,"block":"CJK Unified Ideographs""#
+/// );
+/// ```
+pub fn facts_json(facts: &Facts) -> String {
+    let or_null = |v: Option<String>| v.unwrap_or_else(|| "null".to_string());
+    format!(
+        r#""name":{},"alias":{},"category":{},"width":{},"plane":{},"block":{}"#,
+        json_string(&facts.label),
+        or_null(facts.alias.map(json_string)),
+        or_null(facts.category.map(|c| json_string(c.abbreviation()))),
+        or_null(facts.width.map(|w| w.to_string())),
+        or_null(facts.plane.map(|p| p.to_string())),
+        or_null(facts.block.map(json_string)),
+    )
 }
 
 /// A one-line human explanation of an error unit: what the kind means, which bytes were
@@ -154,27 +185,17 @@ pub fn explain(dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
     if let Some(d) = dialect.diagnose(bytes, unit) {
         let _ = write!(out, "; {d}");
         let span_end = (unit.start + d.span as usize).min(bytes.len());
-        if span_end > unit.end() {
+        if span_end > unit.end() && !d.finding.spells_its_bytes() {
             let _ = write!(out, " ({})", hex_spaced(&bytes[unit.start..span_end]));
         }
     }
     out
 }
 
-/// A name (a path, usually) made safe to print on a terminal: control characters, bidi
-/// controls and other invisible format characters are written as `\u{..}` escapes.
+/// A name (a path, usually) made safe to print on a terminal: the crate's one sanitiser,
+/// [`crate::view::safe::sanitize`], under the name this module's callers know.
 pub fn safe_name(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for c in name.chars() {
-        let risky = c.is_control()
-            || matches!(c, '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}');
-        if risky {
-            let _ = write!(out, "\\u{{{:x}}}", c as u32);
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    crate::view::safe::sanitize(name)
 }
 
 #[cfg(test)]
@@ -225,7 +246,7 @@ mod tests {
         let u = Dialect::Utf8.unit_containing(bytes, 2);
         assert_eq!(
             unit_json(Dialect::Utf8, bytes, &u),
-            r#"{"offset":0,"len":3,"kind":"scalar","cp":8364,"class":3}"#
+            r#"{"offset":0,"len":3,"kind":"scalar","cp":8364,"class":3,"name":"EURO SIGN","alias":null,"category":"Sc","width":1,"plane":0,"block":"Currency Symbols"}"#
         );
         let bytes = b"\xED\xA0\x80";
         let u = Dialect::Utf8.unit_containing(bytes, 0);

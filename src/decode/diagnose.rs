@@ -264,6 +264,30 @@ impl fmt::Display for Quoted {
     }
 }
 
+/// Bytes in upper-case hex separated by spaces, as diagnoses write them: `ED A0 BD`.
+struct Hex<'a>(&'a [u8]);
+
+impl fmt::Display for Hex<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, b) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{b:02X}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Finding {
+    /// Whether the finding's text already spells out the bytes it explains, so that a
+    /// report need not add them: the bytes a report adds after a finding that names other
+    /// bytes (a surrogate pair) would be read as those.
+    pub const fn spells_its_bytes(&self) -> bool {
+        matches!(self, Finding::FourByteForm { .. })
+    }
+}
+
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
@@ -279,14 +303,25 @@ impl fmt::Display for Finding {
                 f,
                 "surrogate pair {lead} {trail} for {value} written as two 3-byte sequences (CESU-8 style)"
             ),
-            Finding::AboveUnicode { value } => write!(f, "{value}, above U+10FFFF"),
+            Finding::AboveUnicode { value } => write!(f, "{value}, {}", super::unit::NOT_UNICODE),
             Finding::LegacyForm { value, len } => {
                 write!(f, "a {len}-byte form from RFC 2279 ({value})")
             }
-            Finding::FourByteForm { value } => write!(
-                f,
-                "4-byte UTF-8 form of {value}; this dialect writes it as a surrogate pair"
-            ),
+            Finding::FourByteForm { value } => {
+                write!(f, "4-byte UTF-8 form of {value}")?;
+                // Both dialects with this finding write the same pair; CESU-8 spells it.
+                // The value is always supplementary, so both encodings exist.
+                let mut utf8 = [0; 4];
+                match (value.to_char(), Dialect::Cesu8.encode(value)) {
+                    (Some(c), Ok(pair)) => write!(
+                        f,
+                        " ({}); this dialect writes it as the surrogate pair {}",
+                        Hex(c.encode_utf8(&mut utf8).as_bytes()),
+                        Hex(pair.as_bytes())
+                    ),
+                    _ => write!(f, "; this dialect writes it as a surrogate pair"),
+                }
+            }
             Finding::RawNul => write!(f, "raw NUL byte; Modified UTF-8 writes U+0000 as C0 80"),
             Finding::Utf16Bom { big_endian: true } => {
                 write!(f, "UTF-16BE byte order mark: the input looks like UTF-16")
@@ -337,7 +372,10 @@ mod tests {
         );
         assert_eq!(
             diag(u, b"\xF4\x90\x80\x80", 0),
-            Some(("U+110000, above U+10FFFF".into(), 4))
+            Some((
+                "U+110000, above U+10FFFF: not a Unicode code point".into(),
+                4
+            ))
         );
         assert_eq!(
             diag(u, b"\xF8\x88\x80\x80\x80", 0),
@@ -391,7 +429,7 @@ mod tests {
         assert_eq!(diag(u, b"\xE9\xE9", 0), None);
         assert_eq!(
             text(Dialect::Cesu8, "\u{1F600}".as_bytes()),
-            "4-byte UTF-8 form of U+1F600; this dialect writes it as a surrogate pair"
+            "4-byte UTF-8 form of U+1F600 (F0 9F 98 80); this dialect writes it as the surrogate pair ED A0 BD ED B8 80"
         );
         assert_eq!(
             text(Dialect::Mutf8, b"\x00"),

@@ -50,7 +50,7 @@ impl fmt::Display for Unencodable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Unencodable::Surrogate => "a surrogate code point is not a character on its own",
-            Unencodable::AboveUnicode => "above U+10FFFF, the end of Unicode",
+            Unencodable::AboveUnicode => super::unit::NOT_UNICODE,
             Unencodable::AboveLegacy => "above U+7FFFFFFF, the largest value of any UTF-8 form",
         })
     }

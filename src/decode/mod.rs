@@ -40,4 +40,4 @@ pub use diagnose::{windows_1252, Diagnosis, Finding};
 pub use dialect::{is_continuation, ByteRange, ByteRole, Dialect};
 pub use encode::{surrogate_pair, Encoded, Unencodable, Utf16, MAX_LEGACY};
 pub use fast::{decode_utf8_at, shape_utf8_at, Shape};
-pub use unit::{CodePoint, ErrorKind, Unit, UnitKind};
+pub use unit::{CodePoint, ErrorKind, Unit, UnitKind, NOT_UNICODE};

@@ -8,6 +8,10 @@ use core::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CodePoint(u32);
 
+/// How hexrune says that a value is above U+10FFFF, wherever it says it (a diagnosis, an
+/// encoding that cannot write it, a code point's facts).
+pub const NOT_UNICODE: &str = "above U+10FFFF: not a Unicode code point";
+
 impl CodePoint {
     /// The largest Unicode code point, U+10FFFF.
     pub const MAX_UNICODE: CodePoint = CodePoint(0x10_FFFF);

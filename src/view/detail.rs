@@ -1,9 +1,9 @@
 //! The detail pane's content: everything hexrune can say about the unit under the cursor.
+//! What a scalar is comes from [`crate::view::unicode::facts`], as it does for `explain`
+//! and the JSON records.
 
-use unicode_general_category::get_general_category;
-use unicode_width::UnicodeWidthChar;
-
-use crate::decode::{ByteRange, CodePoint, Dialect, ErrorKind, Unit, UnitKind};
+use crate::decode::{ByteRange, CodePoint, Dialect, ErrorKind, Unit, UnitKind, Utf16};
+use crate::view::unicode::{facts, Facts};
 
 /// The unit containing an offset, described.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,12 +26,8 @@ pub enum Meaning {
     Scalar {
         /// The value.
         value: CodePoint,
-        /// Its Unicode name, or a label like `<control-001B>` (`<surrogate-D800>`).
-        name: String,
-        /// General category: abbreviation and long name (`Lu`, `Uppercase_Letter`).
-        category: (&'static str, String),
-        /// Display width in a terminal (`None` for controls).
-        width: Option<usize>,
+        /// Its name, category, width, plane and block.
+        facts: Facts,
         /// UTF-16 code units (one for the BMP and surrogates, two above; none above U+10FFFF).
         utf16: Vec<u16>,
     },
@@ -103,98 +99,11 @@ fn split_bits(unit: &Unit, k: usize, byte: u8) -> (String, String) {
 }
 
 fn scalar(value: CodePoint) -> Meaning {
-    let c = value.to_char();
-    let category = match c {
-        Some(c) => {
-            let cat = get_general_category(c);
-            (cat.abbreviation(), long_name(&format!("{cat:?}")))
-        }
-        None if value.is_surrogate() => ("Cs", "Surrogate".to_string()),
-        None => ("Cn", "Unassigned".to_string()),
-    };
-    let name = c
-        .and_then(unicode_names2::name)
-        .map(|n| n.to_string())
-        .unwrap_or_else(|| label(value, category.0));
-    let utf16 = match c {
-        Some(c) => {
-            let mut buf = [0u16; 2];
-            c.encode_utf16(&mut buf).to_vec()
-        }
-        None if value.is_surrogate() => vec![value.value() as u16],
-        None => Vec::new(),
-    };
+    let utf16 = Utf16::of(value).map_or(Vec::new(), |u| u.units().to_vec());
     Meaning::Scalar {
         value,
-        name,
-        category,
-        width: c.and_then(|c| c.width()),
+        facts: facts(value),
         utf16,
-    }
-}
-
-/// `UppercaseLetter` → `Uppercase_Letter`, the property value alias.
-fn long_name(debug: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in debug.chars().enumerate() {
-        if i > 0 && c.is_ascii_uppercase() {
-            out.push('_');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// A code point label (Unicode 3.9.2, "Code Point Labels") where there is no name, with
-/// the C0 names everyone knows.
-fn label(value: CodePoint, category: &str) -> String {
-    const C0: [&str; 32] = [
-        "NULL",
-        "START OF HEADING",
-        "START OF TEXT",
-        "END OF TEXT",
-        "END OF TRANSMISSION",
-        "ENQUIRY",
-        "ACKNOWLEDGE",
-        "BELL",
-        "BACKSPACE",
-        "CHARACTER TABULATION",
-        "LINE FEED",
-        "LINE TABULATION",
-        "FORM FEED",
-        "CARRIAGE RETURN",
-        "SHIFT OUT",
-        "SHIFT IN",
-        "DATA LINK ESCAPE",
-        "DEVICE CONTROL ONE",
-        "DEVICE CONTROL TWO",
-        "DEVICE CONTROL THREE",
-        "DEVICE CONTROL FOUR",
-        "NEGATIVE ACKNOWLEDGE",
-        "SYNCHRONOUS IDLE",
-        "END OF TRANSMISSION BLOCK",
-        "CANCEL",
-        "END OF MEDIUM",
-        "SUBSTITUTE",
-        "ESCAPE",
-        "INFORMATION SEPARATOR FOUR",
-        "INFORMATION SEPARATOR THREE",
-        "INFORMATION SEPARATOR TWO",
-        "INFORMATION SEPARATOR ONE",
-    ];
-    let v = value.value();
-    let hex = format!("{v:04X}");
-    match (v, category) {
-        (0..=0x1F, _) => format!("<control-{hex}> {}", C0[v as usize]),
-        (0x7F, _) => format!("<control-{hex}> DELETE"),
-        (_, "Cc") => format!("<control-{hex}>"),
-        (_, "Cs") => format!("<surrogate-{hex}>"),
-        (_, "Co") => format!("<private-use-{hex}>"),
-        _ if v > 0x10FFFF => format!("<beyond Unicode: {value}>"),
-        _ if (v & 0xFFFE) == 0xFFFE || (0xFDD0..=0xFDEF).contains(&v) => {
-            format!("<noncharacter-{hex}>")
-        }
-        _ => format!("<reserved-{hex}>"),
     }
 }
 
@@ -219,26 +128,19 @@ mod tests {
                 ("10".to_string(), "101100".to_string()),
             ]
         );
-        let Meaning::Scalar {
-            name,
-            category,
-            width,
-            utf16,
-            ..
-        } = d.meaning
-        else {
+        let Meaning::Scalar { facts, utf16, .. } = d.meaning else {
             panic!()
         };
-        assert_eq!(name, "EURO SIGN");
-        assert_eq!(category, ("Sc", "Currency_Symbol".to_string()));
-        assert_eq!(width, Some(1));
+        assert_eq!(facts.title(), "EURO SIGN");
+        assert_eq!(facts.category_text(), "Sc: currency symbol");
+        assert_eq!(facts.width, Some(1));
         assert_eq!(utf16, [0x20AC]);
     }
 
     #[test]
     fn labels_and_pairs() {
         let name = |b: &[u8], d| match meaning(b, d, 0) {
-            Meaning::Scalar { name, .. } => name,
+            Meaning::Scalar { facts, .. } => facts.title(),
             m => panic!("{m:?}"),
         };
         assert_eq!(name(b"\x1B", Dialect::Utf8), "<control-001B> ESCAPE");
@@ -252,9 +154,9 @@ mod tests {
             "<noncharacter-FFFF>"
         );
         match meaning("😀".as_bytes(), Dialect::Utf8, 2) {
-            Meaning::Scalar { utf16, width, .. } => {
+            Meaning::Scalar { utf16, facts, .. } => {
                 assert_eq!(utf16, [0xD83D, 0xDE00]);
-                assert_eq!(width, Some(2));
+                assert_eq!(facts.width, Some(2));
             }
             m => panic!("{m:?}"),
         }

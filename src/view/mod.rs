@@ -21,6 +21,7 @@
 
 pub mod glyph;
 pub mod map;
+pub mod safe;
 pub mod theme;
 pub mod unicode;
 

@@ -1,15 +1,22 @@
-//! The Unicode properties hexrune shows for a code point: its name (or, where it has none,
-//! its code point label), its general category, and a glyph that is safe to print.
+//! The one place hexrune asks what a code point is: its name (or, where it has none, its
+//! code point label), alias, general category, display width, plane and block, and
+//! whether it is a control, private use, a surrogate, a noncharacter, unassigned or above
+//! U+10FFFF. [`facts`] gathers all of it in one [`Facts`]; the detail pane, `explain`,
+//! the JSON records and the glyphs of every pane all ask here, so they cannot disagree.
 //!
 //! Names come from `unicode_names2` and categories from `unicode-general-category`; both
 //! are Unicode 16.0 data, so a character is named exactly when it is assigned. The one
 //! gap in `unicode_names2` (Tangut ideographs, whose names are derived from the code point
-//! like CJK ideographs) is filled here. Works on [`CodePoint`], so surrogates and values
-//! above U+10FFFF get an honest description too. No I/O.
+//! like CJK ideographs) is filled here. Widths come from `unicode-width`, blocks from
+//! `unicode-blocks` (the three surrogate blocks, which it cannot look up since a surrogate
+//! is no `char`, are written here). Works on [`CodePoint`], so surrogates and values above
+//! U+10FFFF (legacy RFC 2279 forms, up to U+7FFFFFFF) get an honest description too, in one
+//! wording: [`NOT_UNICODE`]. No I/O, no terminal types.
 
 use std::fmt::Write as _;
 
-use unicode_general_category::{get_general_category, GeneralCategory};
+use unicode_general_category::get_general_category;
+pub use unicode_general_category::GeneralCategory;
 use unicode_width::UnicodeWidthChar;
 
 use crate::decode::CodePoint;
@@ -51,15 +58,7 @@ pub fn label(cp: CodePoint) -> String {
     if let Some(n) = name(cp) {
         return n;
     }
-    let v = cp.value();
-    let kind = match category(cp) {
-        None => "not-unicode",
-        Some(GeneralCategory::Control) => "control",
-        Some(GeneralCategory::PrivateUse) => "private-use",
-        Some(GeneralCategory::Surrogate) => "surrogate",
-        _ if is_noncharacter(cp) => "noncharacter",
-        _ => "reserved",
-    };
+    let (kind, v) = (kind(cp).word(), cp.value());
     format!("<{kind}-{v:04X}>")
 }
 
@@ -145,32 +144,256 @@ pub fn glyph(cp: CodePoint) -> Option<String> {
     }
 }
 
-/// One line about a code point: `U+20AC '€' EURO SIGN (Sc: currency symbol)`. The glyph
-/// appears only where [`glyph`] allows it; values above U+10FFFF are marked as such.
+/// One line about a code point: `U+20AC '€' EURO SIGN (Sc: currency symbol)`, from its
+/// [`Facts`]. The glyph appears only where [`glyph`] allows it.
 ///
 /// ```
 /// use hexrune::decode::CodePoint;
 /// use hexrune::view::unicode::describe;
 /// assert_eq!(describe(CodePoint::new(0x41)), "U+0041 'A' LATIN CAPITAL LETTER A (Lu: uppercase letter)");
-/// assert_eq!(describe(CodePoint::new(0x0)), "U+0000 <control-0000> (Cc: control)");
-/// assert_eq!(describe(CodePoint::new(0x110000)), "U+110000 (above U+10FFFF: not a Unicode code point)");
+/// assert_eq!(describe(CodePoint::new(0x0)), "U+0000 <control-0000> NULL (Cc: control)");
+/// assert_eq!(describe(CodePoint::new(0x110000)), "U+110000 <not-unicode-110000> (above U+10FFFF: not a Unicode code point)");
 /// ```
 pub fn describe(cp: CodePoint) -> String {
-    let Some(category) = category(cp) else {
-        return format!("{cp} (above U+10FFFF: not a Unicode code point)");
-    };
+    let facts = facts(cp);
     let mut out = cp.to_string();
     if let Some(g) = glyph(cp) {
         let _ = write!(out, " '{g}'");
     }
-    let _ = write!(
-        out,
-        " {} ({}: {})",
-        label(cp),
-        category.abbreviation(),
-        category_name(category)
-    );
+    let _ = write!(out, " {} ({})", facts.title(), facts.category_text());
     out
+}
+
+pub use crate::decode::NOT_UNICODE;
+
+/// What a code point is, in the terms of its label (Unicode ch. 4.8, Table 4-11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// An assigned character other than a control: it has a name.
+    Assigned,
+    /// A C0 or C1 control (or DEL).
+    Control,
+    /// A private-use code point.
+    PrivateUse,
+    /// A surrogate code point (valid alone only in some dialects).
+    Surrogate,
+    /// One of the 66 noncharacters.
+    Noncharacter,
+    /// An unassigned code point that is no noncharacter.
+    Reserved,
+    /// A value above U+10FFFF (legacy RFC 2279 forms).
+    NotUnicode,
+}
+
+impl Kind {
+    /// The word of the code point label: `control`, `private-use`, ... (`assigned` for
+    /// characters, which are labelled by their name).
+    pub const fn word(self) -> &'static str {
+        match self {
+            Kind::Assigned => "assigned",
+            Kind::Control => "control",
+            Kind::PrivateUse => "private-use",
+            Kind::Surrogate => "surrogate",
+            Kind::Noncharacter => "noncharacter",
+            Kind::Reserved => "reserved",
+            Kind::NotUnicode => "not-unicode",
+        }
+    }
+}
+
+/// What `cp` is.
+pub fn kind(cp: CodePoint) -> Kind {
+    use GeneralCategory::*;
+    match category(cp) {
+        None => Kind::NotUnicode,
+        Some(Control) => Kind::Control,
+        Some(PrivateUse) => Kind::PrivateUse,
+        Some(Surrogate) => Kind::Surrogate,
+        Some(Unassigned) if is_noncharacter(cp) => Kind::Noncharacter,
+        Some(Unassigned) => Kind::Reserved,
+        Some(_) => Kind::Assigned,
+    }
+}
+
+/// The display width of `cp` in a terminal, as `unicode-width` measures it: 0, 1 or 2;
+/// `None` for controls, surrogates and values above U+10FFFF.
+///
+/// ```
+/// use hexrune::decode::CodePoint;
+/// use hexrune::view::unicode::width;
+/// assert_eq!(width(CodePoint::new(0x4E00)), Some(2));
+/// assert_eq!(width(CodePoint::new(0x0301)), Some(0));
+/// assert_eq!(width(CodePoint::new(0x1B)), None);
+/// ```
+pub fn width(cp: CodePoint) -> Option<u8> {
+    let c = cp.to_char()?;
+    if get_general_category(c) == GeneralCategory::Control {
+        return None;
+    }
+    c.width().map(|w| w as u8)
+}
+
+/// The display width of a whole string (a glyph of several code points), as
+/// `unicode-width` measures it.
+pub fn text_width(text: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(text)
+}
+
+/// The plane of `cp`, 0 to 16; `None` above U+10FFFF.
+pub fn plane(cp: CodePoint) -> Option<u8> {
+    (cp <= CodePoint::MAX_UNICODE).then(|| (cp.value() >> 16) as u8)
+}
+
+/// The name of plane `plane` (0 to 16), as the Unicode Standard (ch. 2.8) gives it.
+pub fn plane_name(plane: u8) -> &'static str {
+    match plane {
+        0 => "Basic Multilingual Plane",
+        1 => "Supplementary Multilingual Plane",
+        2 => "Supplementary Ideographic Plane",
+        3 => "Tertiary Ideographic Plane",
+        14 => "Supplementary Special-purpose Plane",
+        15 => "Supplementary Private Use Area-A",
+        16 => "Supplementary Private Use Area-B",
+        _ => "unassigned plane",
+    }
+}
+
+/// The name of the block holding `cp` (`CJK Unified Ideographs`), `None` outside every
+/// block and above U+10FFFF.
+pub fn block(cp: CodePoint) -> Option<&'static str> {
+    match cp.value() {
+        // A surrogate is no `char`, so `unicode-blocks` cannot be asked about it.
+        0xD800..=0xDB7F => Some("High Surrogates"),
+        0xDB80..=0xDBFF => Some("High Private Use Surrogates"),
+        0xDC00..=0xDFFF => Some("Low Surrogates"),
+        _ => unicode_blocks::find_unicode_block(cp.to_char()?).map(|b| b.name()),
+    }
+}
+
+/// The name alias everyone knows a C0 control or DEL by (`ESCAPE`); Unicode gives these
+/// controls no name, only aliases.
+pub fn alias(cp: CodePoint) -> Option<&'static str> {
+    const C0: [&str; 32] = [
+        "NULL",
+        "START OF HEADING",
+        "START OF TEXT",
+        "END OF TEXT",
+        "END OF TRANSMISSION",
+        "ENQUIRY",
+        "ACKNOWLEDGE",
+        "BELL",
+        "BACKSPACE",
+        "CHARACTER TABULATION",
+        "LINE FEED",
+        "LINE TABULATION",
+        "FORM FEED",
+        "CARRIAGE RETURN",
+        "SHIFT OUT",
+        "SHIFT IN",
+        "DATA LINK ESCAPE",
+        "DEVICE CONTROL ONE",
+        "DEVICE CONTROL TWO",
+        "DEVICE CONTROL THREE",
+        "DEVICE CONTROL FOUR",
+        "NEGATIVE ACKNOWLEDGE",
+        "SYNCHRONOUS IDLE",
+        "END OF TRANSMISSION BLOCK",
+        "CANCEL",
+        "END OF MEDIUM",
+        "SUBSTITUTE",
+        "ESCAPE",
+        "INFORMATION SEPARATOR FOUR",
+        "INFORMATION SEPARATOR THREE",
+        "INFORMATION SEPARATOR TWO",
+        "INFORMATION SEPARATOR ONE",
+    ];
+    match cp.value() {
+        v @ 0..=0x1F => Some(C0[v as usize]),
+        0x7F => Some("DELETE"),
+        _ => None,
+    }
+}
+
+/// Everything hexrune says about one code point; [`facts`] builds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Facts {
+    /// The code point.
+    pub cp: CodePoint,
+    /// What it is.
+    pub kind: Kind,
+    /// Its name, or its code point label where it has none ([`label`]).
+    pub label: String,
+    /// The alias of a C0 control or DEL ([`alias`]).
+    pub alias: Option<&'static str>,
+    /// Its general category; `None` above U+10FFFF.
+    pub category: Option<GeneralCategory>,
+    /// Its display width ([`width`]).
+    pub width: Option<u8>,
+    /// Its plane; `None` above U+10FFFF.
+    pub plane: Option<u8>,
+    /// Its block ([`block`]).
+    pub block: Option<&'static str>,
+}
+
+/// Everything about `cp`, for every output path to show.
+///
+/// ```
+/// use hexrune::decode::CodePoint;
+/// use hexrune::view::unicode::facts;
+/// let f = facts(CodePoint::new(0x17000));
+/// assert_eq!(f.title(), "TANGUT IDEOGRAPH-17000");
+/// assert_eq!(f.category_text(), "Lo: other letter");
+/// assert_eq!(f.plane_text(), "1 Supplementary Multilingual Plane");
+/// assert_eq!(f.block_text(), "Tangut");
+/// let f = facts(CodePoint::new(0x110000));
+/// assert_eq!(f.title(), "<not-unicode-110000>");
+/// assert_eq!(f.category_text(), "above U+10FFFF: not a Unicode code point");
+/// ```
+pub fn facts(cp: CodePoint) -> Facts {
+    Facts {
+        cp,
+        kind: kind(cp),
+        label: label(cp),
+        alias: alias(cp),
+        category: category(cp),
+        width: width(cp),
+        plane: plane(cp),
+        block: block(cp),
+    }
+}
+
+impl Facts {
+    /// The label and, for a C0 control or DEL, its alias: `<control-001B> ESCAPE`.
+    pub fn title(&self) -> String {
+        match self.alias {
+            Some(alias) => format!("{} {alias}", self.label),
+            None => self.label.clone(),
+        }
+    }
+
+    /// `Lu: uppercase letter`, or [`NOT_UNICODE`] above U+10FFFF.
+    pub fn category_text(&self) -> String {
+        match self.category {
+            Some(c) => format!("{}: {}", c.abbreviation(), category_name(c)),
+            None => NOT_UNICODE.to_string(),
+        }
+    }
+
+    /// The width as a number, or `none`.
+    pub fn width_text(&self) -> String {
+        self.width.map_or("none".to_string(), |w| w.to_string())
+    }
+
+    /// `0 Basic Multilingual Plane`, or `none` above U+10FFFF.
+    pub fn plane_text(&self) -> String {
+        self.plane
+            .map_or("none".to_string(), |p| format!("{p} {}", plane_name(p)))
+    }
+
+    /// The block's name, or `none`.
+    pub fn block_text(&self) -> &'static str {
+        self.block.unwrap_or("none")
+    }
 }
 
 #[cfg(test)]
@@ -193,6 +416,69 @@ mod tests {
         assert_eq!(label(cp(0x0378)), "<reserved-0378>");
         assert_eq!(label(cp(0x11_0000)), "<not-unicode-110000>");
         assert_eq!(label(cp(0x7FFF_FFFF)), "<not-unicode-7FFFFFFF>");
+    }
+
+    #[test]
+    fn kinds_planes_and_blocks() {
+        let row = |v: u32| {
+            let f = facts(cp(v));
+            (f.kind, f.plane_text(), f.block_text(), f.width)
+        };
+        assert_eq!(
+            row(0x1B),
+            (
+                Kind::Control,
+                "0 Basic Multilingual Plane".into(),
+                "Basic Latin",
+                None
+            )
+        );
+        assert_eq!(
+            row(0xDB80),
+            (
+                Kind::Surrogate,
+                "0 Basic Multilingual Plane".into(),
+                "High Private Use Surrogates",
+                None
+            )
+        );
+        assert_eq!(
+            row(0xDFFF),
+            (
+                Kind::Surrogate,
+                "0 Basic Multilingual Plane".into(),
+                "Low Surrogates",
+                None
+            )
+        );
+        assert_eq!(
+            row(0x2_0000),
+            (
+                Kind::Assigned,
+                "2 Supplementary Ideographic Plane".into(),
+                "CJK Unified Ideographs Extension B",
+                Some(2)
+            )
+        );
+        assert_eq!(
+            row(0x4_0000),
+            (Kind::Reserved, "4 unassigned plane".into(), "none", Some(1))
+        );
+        assert_eq!(
+            row(0x10_FFFE),
+            (
+                Kind::Noncharacter,
+                "16 Supplementary Private Use Area-B".into(),
+                "Supplementary Private Use Area-B",
+                Some(1)
+            )
+        );
+        assert_eq!(
+            row(0x20_0000),
+            (Kind::NotUnicode, "none".into(), "none", None)
+        );
+        assert_eq!(facts(cp(0x7F)).title(), "<control-007F> DELETE");
+        assert_eq!(facts(cp(0x85)).title(), "<control-0085>");
     }
 
     #[test]

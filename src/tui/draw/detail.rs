@@ -61,9 +61,7 @@ pub(super) fn detail_lines(detail: &Detail, theme: &Theme) -> Vec<Line<'static>>
     match &detail.meaning {
         Meaning::Scalar {
             value,
-            name,
-            category,
-            width,
+            facts,
             utf16,
         } => {
             let glyph = crate::view::glyph::glyph(*value);
@@ -73,18 +71,24 @@ pub(super) fn detail_lines(detail: &Detail, theme: &Theme) -> Vec<Line<'static>>
                 Span::raw("  "),
                 Span::styled(glyph.text, theme.glyph(glyph.class)),
                 Span::raw("  "),
-                Span::raw(sanitize(name)),
+                Span::raw(sanitize(&facts.title())),
+                Span::raw("   "),
+                label("block"),
+                Span::raw(facts.block_text()),
+                Span::raw("   "),
+                label("plane"),
+                Span::raw(facts.plane_text()),
             ]));
             lines.push(Line::from(vec![
                 label("category"),
-                Span::raw(format!("{} {}", category.0, category.1)),
+                Span::raw(facts.category_text()),
                 Span::raw("   "),
                 label("width"),
-                Span::raw(width.map_or("none (control)".to_string(), |w| w.to_string())),
+                Span::raw(facts.width_text()),
                 Span::raw("   "),
                 label("UTF-16"),
                 Span::raw(if utf16.is_empty() {
-                    "none (above U+10FFFF)".to_string()
+                    "none".to_string()
                 } else {
                     utf16.join(" ")
                 }),
