@@ -211,6 +211,9 @@ fn esc_does_not_quit() {
     let mut s = Session::start(&[]);
     s.expect_screen("of 1577");
     s.keys("\x1b");
+    // Apart, so that the terminal reads a lone Esc and not Alt-2.
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(s.child.try_wait().unwrap().is_none(), "Esc quit the viewer");
     s.keys("2");
     s.expect_screen("count 2");
     s.keys("\x1b");
