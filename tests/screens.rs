@@ -252,6 +252,14 @@ fn eighty_columns_show_16_bytes_a_row() {
         " fixture  1.6 KiB  0x0  0%  utf8  char 1 of 1577  class and errors lanes hidden"
     );
     insta::assert_snapshot!("demo_80x24", screen(&app));
+    // Once the note has been read (any key), the key hint has room at 80 columns.
+    let mut app = app;
+    app.update(Action::Right);
+    app.update(Action::Left);
+    assert_eq!(
+        line(&app, 23),
+        " fixture  1.6 KiB (1673 B)  0x0 (0)  0%  utf8  char 1 of 1577    ? help  q quit"
+    );
     // Errors are still told apart at 80 columns: the hex pane marks them and the text
     // pane draws U+FFFD; the detail pane names the kind.
     let mut app = app_at(hexrune::cli::demo::BYTES, 80, 24, "0x410");

@@ -53,7 +53,19 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
     let room = needed
         .as_deref()
         .map_or(area.width, |n| area.width.saturating_sub(width(n) + 2));
-    let left = status_left(app, room);
+    let mut left = status_left(app, room);
+    if needed.is_none() {
+        // The key hint is worth the exact size and the decimal offset (a newcomer at 80
+        // columns sees how to get help and out), not the character number.
+        let with_hint = status_left(app, area.width.saturating_sub(width(HINT) + 2));
+        let position = app
+            .char_position()
+            .map(|(n, count)| format!("  char {n} of {count}"));
+        let keeps_position = position.is_none_or(|p| with_hint.ends_with(&p));
+        if keeps_position && width(&with_hint) + 2 + width(HINT) <= area.width {
+            left = with_hint;
+        }
+    }
     let left_width = width(&left);
     buf.set_stringn(
         area.x,
