@@ -449,6 +449,21 @@ fn counts_repeat_motions_as_in_vim() {
     assert!(line(&app, 23).contains("count 10"), "{}", line(&app, 23));
     app.update(Action::Down);
     assert_eq!((app.cursor, app.count), (160, None));
+    // The scan's reports and a resize arriving between the digits do not drop the count.
+    let mut scanning = scanning_app(hexrune::cli::demo::BYTES, 80, 24);
+    scanning.begin_scan().unwrap();
+    scanning.update(Action::Digit(1));
+    scanning.update(Action::ScanProgress {
+        done: 100,
+        elapsed: Duration::from_millis(100),
+    });
+    scanning.update(Action::Resize {
+        width: 80,
+        height: 30,
+    });
+    scanning.update(Action::Digit(2));
+    scanning.update(Action::Down);
+    assert_eq!(scanning.cursor, 12 * 16);
     // 5w: five units on, over the three-byte BOM first.
     app.update(Action::Start);
     app.update(Action::Digit(5));

@@ -487,14 +487,17 @@ impl App {
             }
             return;
         }
-        if !matches!(
+        // What the user did clears the last message and uses up a count; what workers and
+        // the terminal report does neither.
+        let report = matches!(
             action,
             Action::Job(_)
                 | Action::Resize { .. }
                 | Action::ScanProgress { .. }
                 | Action::Scanned(_)
                 | Action::SourceChanged
-        ) {
+        );
+        if !report {
             self.message = None;
         }
         if self.help && self.scroll_help(&action) {
@@ -505,18 +508,20 @@ impl App {
             self.count = Some(count.min(COUNT_MAX));
             return;
         }
-        let count = if Self::counts(&action) {
-            self.count.take()
-        } else {
-            self.count = None;
-            None
+        let count = match (report, Self::counts(&action)) {
+            (true, _) => None,
+            (false, true) => self.count.take(),
+            (false, false) => {
+                self.count = None; // a key that takes no count drops it, as in vim
+                None
+            }
         };
         self.apply(action.clone(), count);
         let mut left = count.unwrap_or(1).saturating_sub(1);
         while left > 0 && Self::repeats(&action) {
             if self.job.is_some() {
                 // The rest waits for the search, as keys typed during it do.
-                for _ in 0..left.min((DEFERRED_MAX - self.deferred.len()) as u32) {
+                for _ in 0..left.min(DEFERRED_MAX.saturating_sub(self.deferred.len()) as u32) {
                     self.deferred.push_front(action.clone());
                 }
                 break;
