@@ -16,6 +16,10 @@ struct Session {
 
 impl Session {
     fn start(args: &[&str]) -> Session {
+        Session::start_with(args, &[])
+    }
+
+    fn start_with(args: &[&str], env: &[(&str, &str)]) -> Session {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows: 30,
@@ -27,6 +31,10 @@ impl Session {
         let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_hexrune"));
         command.args(args);
         command.env("TERM", "xterm-256color");
+        command.env_remove("NO_COLOR");
+        for (key, value) in env {
+            command.env(key, value);
+        }
         let child = pty.slave.spawn_command(command).expect("hexrune starts");
         drop(pty.slave);
         let mut reader = pty.master.try_clone_reader().unwrap();
@@ -172,4 +180,46 @@ fn open_error_before_the_screen_is_taken() {
     let status = s.wait();
     assert_eq!(status.exit_code(), 2);
     assert!(!contains(&s.seen, b"\x1b[?1049h"));
+}
+
+/// `--color always` beats `NO_COLOR`, as in `dump`; without colour the cursor is still
+/// drawn reversed and error bytes bold.
+#[test]
+fn color_always_beats_no_color() {
+    // A foreground colour from the 256-colour palette: how crossterm writes ratatui's.
+    let coloured = |s: &Session| contains(&s.seen, b"\x1b[38;5;");
+    let mut s = Session::start_with(&["--color", "always"], &[("NO_COLOR", "1")]);
+    s.expect_screen("of 1577");
+    s.keys("q");
+    assert!(s.wait().success());
+    assert!(coloured(&s), "no colour under --color always");
+
+    let mut s = Session::start_with(&[], &[("NO_COLOR", "1")]);
+    s.expect_screen("of 1577");
+    s.keys("]");
+    s.expect_screen("invalid_byte");
+    s.keys("q");
+    assert!(s.wait().success());
+    assert!(!coloured(&s), "colour despite NO_COLOR");
+    assert!(contains(&s.seen, b"\x1b[7m"), "nothing reversed");
+    assert!(contains(&s.seen, b"\x1b[1m"), "nothing bold");
+}
+
+/// Esc with nothing open does not quit; q does.
+#[test]
+fn esc_does_not_quit() {
+    let mut s = Session::start(&[]);
+    s.expect_screen("of 1577");
+    s.keys("\x1b");
+    // Apart, so that the terminal reads a lone Esc and not Alt-2.
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(s.child.try_wait().unwrap().is_none(), "Esc quit the viewer");
+    s.keys("2");
+    s.expect_screen("count 2");
+    s.keys("\x1b");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(s.child.try_wait().unwrap().is_none(), "Esc quit the viewer");
+    s.keys("q");
+    assert!(s.wait().success());
+    s.assert_restored();
 }

@@ -232,3 +232,354 @@ fn search_goto_and_reflow() {
     app.update(Action::ScrollDown);
     assert_eq!(app.top, top + 3 * 16);
 }
+
+/// The screen's line `y`, as [`screen`] writes it.
+fn line(app: &App, y: usize) -> String {
+    screen(app).lines().nth(y).unwrap_or_default().to_string()
+}
+
+#[test]
+fn eighty_columns_show_16_bytes_a_row() {
+    let app = app(hexrune::cli::demo::BYTES, 80, 24);
+    let layout = app.layout().unwrap();
+    assert_eq!(layout.bytes_per_row, 16);
+    assert_eq!(
+        line(&app, 1),
+        "00000000  ef bb bf 3c 2d 20 74 68 61 74 20 77 61 73 20 61  ᴮˑˑ<- that was a   ┃░"
+    );
+    assert_eq!(
+        line(&app, 23),
+        " fixture  1.6 KiB  0x0  0%  utf8  char 1 of 1577  class and errors lanes hidden"
+    );
+    insta::assert_snapshot!("demo_80x24", screen(&app));
+    // Once the note has been read (any key), the key hint has room at 80 columns.
+    let mut app = app;
+    app.update(Action::Right);
+    app.update(Action::Left);
+    assert_eq!(
+        line(&app, 23),
+        " fixture  1.6 KiB (1673 B)  0x0 (0)  0%  utf8  char 1 of 1577    ? help  q quit"
+    );
+    // Errors are still told apart at 80 columns: the hex pane marks them and the text
+    // pane draws U+FFFD; the detail pane names the kind.
+    let mut app = app_at(hexrune::cli::demo::BYTES, 80, 24, "0x410");
+    assert!(screen(&app).contains(
+        "\n00000410  ff 5d 20 61 6e 64 20 5b c0 5d 0a 75 6e 65 78 70  �] and [�]␊unexp   "
+    ));
+    app.update(Action::Resize {
+        width: 100,
+        height: 30,
+    });
+    // Between 93 and 110 columns the class lane is back, with the errors' letters in it.
+    assert_eq!(app.layout().unwrap().bytes_per_row, 16);
+    assert!(
+        screen(&app).contains("00000410  ff 5d 20 61 6e 64 20 5b c0 5d 0a 75 6e 65 78 70  I1111111I1111111  �] and [�]␊unexp"),
+        "{}",
+        screen(&app)
+    );
+    assert_eq!(
+        app.message.as_ref().map(|m| m.text.as_str()),
+        Some("errors lane folded into the class lane")
+    );
+    insta::assert_snapshot!("demo_errors_100x30", screen(&app));
+    // At 120 columns everything is back, and the note goes.
+    app.update(Action::Resize {
+        width: 120,
+        height: 40,
+    });
+    assert_eq!(app.message, None);
+    assert!(line(&app, 0).contains("errors"));
+    // A very wide terminal: 32 bytes and every lane.
+    let wide = self::app(hexrune::cli::demo::BYTES, 250, 50);
+    let layout = wide.layout().unwrap();
+    assert_eq!(layout.bytes_per_row, 32);
+    assert_eq!(wide.message, None);
+    let header = line(&wide, 0);
+    for title in ["offset", "bytes", "class", "text", "errors", "map"] {
+        assert!(header.contains(title), "{header}");
+    }
+}
+
+#[test]
+fn too_small_names_the_minimum_and_the_way_out() {
+    let app = app(hexrune::cli::demo::BYTES, 42, 10);
+    assert_eq!(line(&app, 0), "terminal too small: need 43×2 (q quits)");
+    let app = self::app(hexrune::cli::demo::BYTES, 43, 2);
+    assert!(line(&app, 0).starts_with("00000000  ef bb bf"));
+    let mut app = self::app(hexrune::cli::demo::BYTES, 30, 5);
+    assert_eq!(
+        screen(&app),
+        "terminal too small: need 43×2\n(q quits)\n\n\n\n"
+    );
+    app.update(Action::Quit);
+    assert!(app.quit);
+}
+
+/// The text inside the help overlay's frame, one string per line.
+fn help_text(app: &App) -> Vec<String> {
+    screen(app)
+        .lines()
+        .filter_map(|l| l.strip_prefix('│'))
+        .map(|l| l.trim_end().trim_end_matches('│').trim_end().to_string())
+        .collect()
+}
+
+#[test]
+fn help_fits_80_by_24_and_scrolls() {
+    let mut app = app(hexrune::cli::demo::BYTES, 80, 24);
+    app.update(Action::Help);
+    insta::assert_snapshot!("help_80x24_top", screen(&app));
+    // Every line is reached by j, one new line at a time.
+    let mut seen = help_text(&app);
+    assert_eq!(seen.len(), 22);
+    loop {
+        let before = app.help_scroll;
+        app.update(Action::Down);
+        if app.help_scroll == before {
+            break;
+        }
+        seen.push(help_text(&app).last().unwrap().clone());
+    }
+    let all = seen
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for (keys, what) in hexrune::tui::keymap::KEYS {
+        assert!(
+            all.contains(&format!("{keys} {what}")),
+            "{keys}: {what}\n{all}"
+        );
+    }
+    for needed in [
+        "ˑ the other columns of a multi-byte character",
+        "␀ ␊ ␛ ␡ C0 control or DEL",
+        "⇄ bidi control",
+        "ᶻ zero-width space",
+        "ᴮ byte order mark (BOM)",
+        "◌́ ◌ combining mark on a dotted circle",
+        "∄ ∄ unassigned code point or noncharacter",
+        "ᵖ private use",
+        "I invalid byte",
+        "P surrogate pair",
+        "█ over 10% of the characters",
+        "so that 80 columns still show 16 bytes a row",
+    ] {
+        assert!(all.contains(needed), "{needed}\n{all}");
+    }
+    // G shows the end, g the start; PgDn and PgUp move a page.
+    app.update(Action::Start);
+    assert_eq!(app.help_scroll, 0);
+    app.update(Action::PageDown);
+    assert_eq!(app.help_scroll, 22);
+    app.update(Action::PageUp);
+    assert_eq!(app.help_scroll, 0);
+    app.update(Action::End);
+    insta::assert_snapshot!("help_80x24_end", screen(&app));
+    assert_eq!(app.cursor, 0, "the keys scroll the list, not the view");
+    // Esc closes it (and does not quit); so does ?.
+    app.update(Action::Cancel);
+    assert!(!app.help && !app.quit);
+    app.update(Action::Help);
+    assert_eq!(app.help_scroll, 0);
+    app.update(Action::Help);
+    assert!(!app.help);
+}
+
+#[test]
+fn without_colour_the_cursor_is_reversed_and_errors_bold() {
+    use ratatui::style::{Color, Modifier};
+    let render = |app: &App| {
+        let mut terminal =
+            Terminal::new(TestBackend::new(app.size.width, app.size.height)).unwrap();
+        terminal.draw(|f| draw::draw(f, app)).unwrap();
+        terminal.backend().buffer().clone()
+    };
+    // The row at 0x410 starts with an invalid byte, FF; the cursor is on the 5D after it.
+    let mut app = app_at(hexrune::cli::demo::BYTES, 120, 40, "0x411");
+    let layout = app.layout().unwrap();
+    let buf = render(&app);
+    let row = (layout.rows.y..layout.rows.bottom())
+        .find(|&y| (0..8).map(|x| buf[(x, y)].symbol()).collect::<String>() == "00000410")
+        .unwrap();
+    let error = &buf[(layout.hex_x, row)];
+    let cursor = &buf[(layout.hex_x + 3, row)];
+    assert_eq!(error.symbol(), "f");
+    assert_eq!(cursor.symbol(), "5");
+    assert!(error.modifier.contains(Modifier::BOLD));
+    assert!(cursor.modifier.contains(Modifier::REVERSED));
+    assert_eq!((error.fg, cursor.fg), (Color::Reset, Color::Reset));
+    // The text pane's U+FFFD is bold too.
+    assert!(buf[(layout.text_x, row)].modifier.contains(Modifier::BOLD));
+    // With colour, the same cells have colours as well.
+    app.color = true;
+    let buf = render(&app);
+    assert_eq!(buf[(layout.hex_x, row)].fg, Color::LightRed);
+    assert!(buf[(layout.hex_x + 3, row)]
+        .modifier
+        .contains(Modifier::REVERSED));
+}
+
+#[test]
+fn esc_never_quits_and_ctrl_c_leaves_a_prompt() {
+    use hexrune::tui::keymap::{action, Mode};
+    use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+    let mut app = app(hexrune::cli::demo::BYTES, 80, 24);
+    app.update(Action::Cancel);
+    assert!(!app.quit, "Esc with nothing open");
+    app.update(Action::OpenGoto);
+    app.update(Action::Input('9'));
+    let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+    let cancel = action(&ctrl_c, app.mode()).unwrap();
+    assert_eq!(cancel, Action::Cancel);
+    app.update(cancel);
+    assert!(app.prompt.is_none() && !app.quit);
+    assert_eq!(app.cursor, 0);
+    assert_eq!(action(&ctrl_c, Mode::Normal), Some(Action::Quit));
+    app.update(Action::Quit);
+    assert!(app.quit);
+}
+
+#[test]
+fn counts_repeat_motions_as_in_vim() {
+    let mut app = app(hexrune::cli::demo::BYTES, 80, 24);
+    app.update(Action::Digit(1));
+    app.update(Action::Digit(0));
+    assert_eq!(app.count, Some(10));
+    assert!(line(&app, 23).contains("count 10"), "{}", line(&app, 23));
+    app.update(Action::Down);
+    assert_eq!((app.cursor, app.count), (160, None));
+    // The scan's reports and a resize arriving between the digits do not drop the count.
+    let mut scanning = scanning_app(hexrune::cli::demo::BYTES, 80, 24);
+    scanning.begin_scan().unwrap();
+    scanning.update(Action::Digit(1));
+    scanning.update(Action::ScanProgress {
+        done: 100,
+        elapsed: Duration::from_millis(100),
+    });
+    scanning.update(Action::Resize {
+        width: 80,
+        height: 30,
+    });
+    scanning.update(Action::Digit(2));
+    scanning.update(Action::Down);
+    assert_eq!(scanning.cursor, 12 * 16);
+    // 5w: five units on, over the three-byte BOM first.
+    app.update(Action::Start);
+    app.update(Action::Digit(5));
+    app.update(Action::NextUnit);
+    assert_eq!(app.cursor, 7);
+    // 3]: the third error, from the index or by searching.
+    let mut one_by_one = self::app(hexrune::cli::demo::BYTES, 80, 24);
+    for _ in 0..3 {
+        one_by_one.update(Action::NextError);
+    }
+    let mut indexed = self::app(hexrune::cli::demo::BYTES, 80, 24);
+    let mut searching = scanning_app(hexrune::cli::demo::BYTES, 80, 24);
+    for (what, app) in [("indexed", &mut indexed), ("searching", &mut searching)] {
+        app.update(Action::Digit(3));
+        app.update(Action::NextError);
+        finish_job(app);
+        assert_eq!(app.cursor, one_by_one.cursor, "{what}");
+        assert_eq!(app.message, one_by_one.message);
+    }
+    // Esc drops a count; a key that takes none drops it too.
+    app.update(Action::Digit(4));
+    app.update(Action::Cancel);
+    assert_eq!(app.count, None);
+    assert!(!app.quit);
+    let at = app.cursor;
+    app.update(Action::Down);
+    assert_eq!(app.cursor, at + 16);
+    app.update(Action::Digit(4));
+    app.update(Action::ToggleDecimal);
+    app.update(Action::Up);
+    assert_eq!(app.cursor, at);
+}
+
+#[test]
+fn h_m_l_go_to_rows_of_the_screen() {
+    // 80×24: 18 rows of 16 bytes on screen.
+    let mut app = app(&[b'a'; 10_000], 80, 24);
+    app.update(Action::Right);
+    app.update(Action::Right);
+    app.update(Action::ScreenBottom);
+    assert_eq!(app.cursor, 17 * 16 + 2);
+    app.update(Action::ScreenMiddle);
+    assert_eq!(app.cursor, 8 * 16 + 2);
+    app.update(Action::ScreenTop);
+    assert_eq!(app.cursor, 2);
+    app.update(Action::Digit(3));
+    app.update(Action::ScreenTop);
+    assert_eq!(app.cursor, 2 * 16 + 2);
+    app.update(Action::Digit(2));
+    app.update(Action::ScreenBottom);
+    assert_eq!(app.cursor, 16 * 16 + 2);
+    assert_eq!(app.top, 0, "the view does not move");
+    // Past the end of a short input, only the rows it fills count.
+    let mut short = self::app(&[b'a'; 50], 80, 24);
+    short.update(Action::ScreenBottom);
+    assert_eq!(short.cursor, 48);
+    short.update(Action::ScreenMiddle);
+    assert_eq!(short.cursor, 16);
+}
+
+#[test]
+fn searches_wrap_around_the_ends() {
+    let mut bytes = vec![b'.'; 3000];
+    bytes[100..103].copy_from_slice(b"abc");
+    let mut app = app_at(&bytes, 80, 24, "2000");
+    let search = |app: &mut App, backward: bool| {
+        app.update(Action::OpenSearch { backward });
+        for c in "abc".chars() {
+            app.update(Action::Input(c));
+        }
+        app.update(Action::Submit);
+        finish_job(app);
+    };
+    search(&mut app, false);
+    assert_eq!(app.cursor, 100);
+    assert_eq!(
+        app.message.as_ref().map(|m| m.text.as_str()),
+        Some("search \"abc\": found at 0x64 (search wrapped)")
+    );
+    assert!(
+        line(&app, 23).contains("(search wrapped)"),
+        "{}",
+        line(&app, 23)
+    );
+    // n from the only match comes back to it, round the end again.
+    app.update(Action::RepeatSearch { reverse: false });
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 100);
+    assert!(app
+        .message
+        .as_ref()
+        .unwrap()
+        .text
+        .ends_with("(search wrapped)"));
+    // Backward from before it wraps round the start.
+    app.update(Action::Start);
+    search(&mut app, true);
+    assert_eq!(app.cursor, 100);
+    assert_eq!(
+        app.message.as_ref().map(|m| m.text.as_str()),
+        Some("search \"abc\": found at 0x64 (search wrapped)")
+    );
+    // Without wrapping, no note.
+    app.update(Action::End);
+    search(&mut app, true);
+    assert_eq!(
+        app.message.as_ref().map(|m| m.text.as_str()),
+        Some("search \"abc\": found at 0x64")
+    );
+    // Not there at all.
+    app.update(Action::OpenSearch { backward: false });
+    app.update(Action::Input('z'));
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    assert_eq!(
+        app.message.as_ref().map(|m| m.text.as_str()),
+        Some("search \"z\": none found")
+    );
+}

@@ -37,6 +37,15 @@ pub enum Action {
     Start,
     /// To the last byte.
     End,
+    /// To the row at the top of the screen (with a count N: the Nth row from the top),
+    /// in the same column.
+    ScreenTop,
+    /// To the row in the middle of the screen, in the same column.
+    ScreenMiddle,
+    /// To the row at the bottom of the screen (with a count N: the Nth from the bottom).
+    ScreenBottom,
+    /// A digit of a count typed before a key (`10j`): 0 to 9.
+    Digit(u8),
     /// To the first byte of the row.
     RowStart,
     /// To the last byte of the row.
@@ -67,7 +76,7 @@ pub enum Action {
     Help,
     /// Show or hide the statistics overlay.
     Stats,
-    /// Esc: close what is open, cancel what runs, or quit.
+    /// Esc: close what is open, cancel what runs, or drop a pending count; never quits.
     Cancel,
     /// A typed character in a prompt.
     Input(char),

@@ -69,6 +69,9 @@ pub struct Job {
     pub from: u64,
     /// Whether it goes towards the start.
     pub backward: bool,
+    /// Whether it goes on from the other end of the input (pattern searches, as vim's
+    /// `wrapscan`), so that a find past `from` the other way is a wrap.
+    pub wraps: bool,
     cancel: Arc<AtomicBool>,
     receiver: Receiver<JobEvent>,
 }
@@ -134,6 +137,10 @@ pub struct App {
     pub color: bool,
     /// The key list is shown.
     pub help: bool,
+    /// The first line of the key list shown (it scrolls when taller than the terminal).
+    pub help_scroll: u16,
+    /// A count typed before a key (`10` of `10j`), waiting for the key.
+    pub count: Option<u32>,
     /// The statistics overlay is shown.
     pub stats: bool,
     /// The whole-input scan.
@@ -164,6 +171,9 @@ pub struct App {
 /// How many actions typed during a search are kept for after it.
 pub const DEFERRED_MAX: usize = 32;
 
+/// The largest count (`999999j`); more digits are ignored.
+pub const COUNT_MAX: u32 = 999_999;
+
 impl App {
     /// A new app over `source`, with the cursor at the start and the whole-input scan
     /// wanted (the event loop starts it).
@@ -178,6 +188,8 @@ impl App {
             decimal: false,
             color,
             help: false,
+            help_scroll: 0,
+            count: None,
             stats: false,
             scan: Scan::Wanted,
             changed: false,
@@ -194,7 +206,21 @@ impl App {
             deferred: VecDeque::new(),
         };
         app.refresh_map();
+        app.note_lanes(None);
         app
+    }
+
+    /// Says which lanes the layout leaves out, when that differs from `before`.
+    fn note_lanes(&mut self, before: Option<&'static str>) {
+        let now = self.layout().and_then(|l| l.lanes.note());
+        if now == before {
+            return;
+        }
+        match now {
+            Some(note) => self.say(note, false),
+            None if self.message.as_ref().map(|m| m.text.as_str()) == before => self.message = None,
+            None => {}
+        }
     }
 
     /// A new app whose whole-input scan is already done (tests, benchmarks): `summary`
@@ -413,6 +439,8 @@ impl App {
             Mode::Help
         } else if self.stats {
             Mode::Stats
+        } else if self.count.is_some() {
+            Mode::Count
         } else {
             Mode::Normal
         }
@@ -459,27 +487,124 @@ impl App {
             }
             return;
         }
-        if !matches!(
+        // What the user did clears the last message and uses up a count; what workers and
+        // the terminal report does neither.
+        let report = matches!(
             action,
             Action::Job(_)
                 | Action::Resize { .. }
                 | Action::ScanProgress { .. }
                 | Action::Scanned(_)
                 | Action::SourceChanged
-        ) {
+        );
+        if !report {
             self.message = None;
         }
+        if self.help && self.scroll_help(&action) {
+            return;
+        }
+        if let Action::Digit(d) = action {
+            let count = self.count.unwrap_or(0).saturating_mul(10) + d as u32;
+            self.count = Some(count.min(COUNT_MAX));
+            return;
+        }
+        let count = match (report, Self::counts(&action)) {
+            (true, _) => None,
+            (false, true) => self.count.take(),
+            (false, false) => {
+                self.count = None; // a key that takes no count drops it, as in vim
+                None
+            }
+        };
+        self.apply(action.clone(), count);
+        let mut left = count.unwrap_or(1).saturating_sub(1);
+        while left > 0 && Self::repeats(&action) {
+            if self.job.is_some() {
+                // The rest waits for the search, as keys typed during it do.
+                for _ in 0..left.min(DEFERRED_MAX.saturating_sub(self.deferred.len()) as u32) {
+                    self.deferred.push_front(action.clone());
+                }
+                break;
+            }
+            self.apply(action.clone(), None);
+            left -= 1;
+        }
+        self.keep_cursor_in_view();
+        if self.quit {
+            self.cancel_scan();
+        }
+        self.refresh_map();
+    }
+
+    /// Whether a count typed before `action` is used by it (and not dropped).
+    fn counts(action: &Action) -> bool {
+        Self::repeats(action) || matches!(action, Action::ScreenTop | Action::ScreenBottom)
+    }
+
+    /// Whether a count typed before `action` repeats it.
+    fn repeats(action: &Action) -> bool {
+        use Action::*;
+        matches!(
+            action,
+            Left | Right
+                | Up
+                | Down
+                | NextUnit
+                | PrevUnit
+                | PageDown
+                | PageUp
+                | HalfPageDown
+                | HalfPageUp
+                | NextError
+                | PrevError
+                | RepeatSearch { .. }
+                | ScrollUp
+                | ScrollDown
+        )
+    }
+
+    /// Scrolls the key list for a motion key while it is shown; `false` for other actions.
+    fn scroll_help(&mut self, action: &Action) -> bool {
+        let limit = super::draw::help_scroll_limit(self.size);
+        let page = super::draw::help_page(self.size).max(1);
+        let at = self.help_scroll.min(limit);
+        self.help_scroll = match action {
+            Action::Down => at.saturating_add(1),
+            Action::Up => at.saturating_sub(1),
+            Action::PageDown => at.saturating_add(page),
+            Action::PageUp => at.saturating_sub(page),
+            Action::Start => 0,
+            Action::End => limit,
+            _ => return false,
+        }
+        .min(limit);
+        true
+    }
+
+    /// One action, with the count typed before it for those that take one as a number
+    /// (`3H`) rather than as repeats.
+    fn apply(&mut self, action: Action, count: Option<u32>) {
         match action {
             Action::Quit => self.quit = true,
             Action::Cancel => self.cancel(),
-            Action::Help => self.help = !self.help,
+            Action::Help => {
+                self.help = !self.help;
+                self.help_scroll = 0;
+            }
+            Action::ScreenTop | Action::ScreenMiddle | Action::ScreenBottom => {
+                self.screen_row(&action, count.unwrap_or(1))
+            }
             Action::Stats => self.stats = !self.stats,
             Action::ScanProgress { .. } | Action::Scanned(_) => self.scan_event(action),
             Action::SourceChanged => {
                 self.changed = true;
                 self.say("file truncated on disk (zeros past its new end)", true);
             }
-            Action::Resize { width, height } => self.size = Rect::new(0, 0, width, height),
+            Action::Resize { width, height } => {
+                let before = self.layout().and_then(|l| l.lanes.note());
+                self.size = Rect::new(0, 0, width, height);
+                self.note_lanes(before);
+            }
             Action::Job(event) => self.job_event(event),
             Action::Input(_) | Action::Backspace | Action::TogglePattern | Action::Submit => {
                 self.prompt_edit(action)
@@ -502,13 +627,26 @@ impl App {
             Action::Click { x, y } => self.click(x, y),
             Action::ScrollUp => self.scroll(-3),
             Action::ScrollDown => self.scroll(3),
+            Action::Digit(_) => {}
             motion => self.motion(motion),
         }
-        self.keep_cursor_in_view();
-        if self.quit {
-            self.cancel_scan();
-        }
-        self.refresh_map();
+    }
+
+    /// `H`, `M`, `L`: the cursor to a row of the screen, in its column. `n` counts rows
+    /// from the top (`H`) or the bottom (`L`), 1 for the edge row; rows past the end of
+    /// the input do not count.
+    fn screen_row(&mut self, action: &Action, n: u32) {
+        let per_row = self.per_row();
+        let top = self.top / per_row * per_row;
+        let last_row = (self.last() / per_row * per_row).max(top);
+        let shown = ((last_row - top) / per_row + 1).min(self.rows_shown());
+        let from_top = match action {
+            Action::ScreenTop => (n as u64 - 1).min(shown - 1),
+            Action::ScreenMiddle => (shown - 1) / 2,
+            _ => (shown - 1).saturating_sub(n as u64 - 1),
+        };
+        let column = self.cursor % per_row;
+        self.cursor = (top + from_top * per_row + column).min(self.last());
     }
 
     fn motion(&mut self, action: Action) {
@@ -637,9 +775,8 @@ impl App {
             self.help = false;
         } else if self.stats {
             self.stats = false;
-        } else {
-            self.quit = true;
         }
+        // Nothing open: Esc only drops a count (done in `update`); q quits.
     }
 
     fn open_prompt(&mut self, kind: PromptKind) {
@@ -726,12 +863,31 @@ impl App {
         let cursor = self.cursor as usize;
         let what = format!("search {}", pattern.label);
         self.spawn(what, backward, move |bytes, control| {
+            // Past the end, the search goes on from the other end up to the cursor, as
+            // vim's does: only an occurrence at the cursor itself is found twice.
             if backward {
-                search::find_backward(bytes, &needle, cursor, control)
+                match search::find_backward(bytes, &needle, cursor, control)? {
+                    Some(found) => Ok(Some(found)),
+                    None => {
+                        Ok(
+                            search::find_backward(&bytes[cursor..], &needle, bytes.len(), control)?
+                                .map(|i| cursor + i),
+                        )
+                    }
+                }
             } else {
-                search::find_forward(bytes, &needle, cursor + 1, control)
+                match search::find_forward(bytes, &needle, cursor + 1, control)? {
+                    Some(found) => Ok(Some(found)),
+                    None => {
+                        let end = (cursor + needle.len()).min(bytes.len());
+                        search::find_forward(&bytes[..end], &needle, 0, control)
+                    }
+                }
             }
         });
+        if let Some(job) = &mut self.job {
+            job.wraps = true;
+        }
     }
 
     fn start_error_search(&mut self, backward: bool) {
@@ -795,6 +951,7 @@ impl App {
             reached: self.cursor,
             from: self.cursor,
             backward,
+            wraps: false,
             cancel,
             receiver,
         });
@@ -819,8 +976,14 @@ impl App {
             JobEvent::Progress(at) => job.reached = at,
             JobEvent::Done(found) => {
                 let what = job.what.clone();
+                let (from, backward) = (job.from, job.backward);
+                let wrapped = job.wraps
+                    && found.is_some_and(|at| if backward { at >= from } else { at <= from });
                 self.job = None;
                 self.found(&what, found);
+                if let (true, Some(message)) = (wrapped, &mut self.message) {
+                    message.text.push_str(" (search wrapped)");
+                }
             }
             JobEvent::Cancelled => {
                 let what = job.what.clone();

@@ -14,9 +14,11 @@ use super::action::Action;
 pub enum Mode {
     /// Browsing.
     Normal,
+    /// Browsing, with a count typed (`10` of `10j`): `0` is a digit of it.
+    Count,
     /// Typing in a prompt.
     Prompt,
-    /// The key list is shown.
+    /// The key list is shown: motion keys scroll it.
     Help,
     /// The statistics overlay is shown.
     Stats,
@@ -28,11 +30,19 @@ pub enum Mode {
 pub const KEYS: &[(&str, &str)] = &[
     ("← → / h l", "previous / next byte"),
     ("↑ ↓ / k j", "previous / next row"),
+    (
+        "1-9 0",
+        "a count before a key repeats it: 10j ten rows down, 5w, 3] (Esc drops it)",
+    ),
     ("w / b", "next unit / start of unit (previous unit)"),
     ("PgDn Space Ctrl-F / PgUp Ctrl-B", "next / previous page"),
     ("Ctrl-D / Ctrl-U", "half a page down / up"),
     ("g / G", "start / end of the input"),
     ("Home 0 / End $", "start / end of the row"),
+    (
+        "H / M / L",
+        "top / middle / bottom row of the screen (3H: third row)",
+    ),
     (
         ": or Ctrl-G",
         "go to offset: 1234, 0x4D2, 50%, +16, -0x10; #N: character N",
@@ -43,7 +53,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     (
         "/ / \\",
-        "search forward / backward (Tab: text or hex bytes)",
+        "search forward / backward (Tab: text or hex bytes); wraps at the end",
     ),
     ("n / N", "repeat the search / in the other direction"),
     (
@@ -59,11 +69,15 @@ pub const KEYS: &[(&str, &str)] = &[
         "mouse",
         "click selects a byte or jumps to a part of the map, wheel scrolls",
     ),
-    ("?", "show / hide this list"),
     (
-        "q Esc Ctrl-C",
-        "quit (Esc first closes a prompt or cancels a search)",
+        "?",
+        "show / hide this list (j k PgDn PgUp g G scroll it, Esc closes)",
     ),
+    (
+        "Esc",
+        "close a prompt or overlay, cancel a search, drop a count",
+    ),
+    ("q Ctrl-C", "quit (Ctrl-C in a prompt cancels it)"),
 ];
 
 /// The action for an input event in a mode, if any.
@@ -82,15 +96,20 @@ pub fn action(event: &Event, mode: Mode) -> Option<Action> {
 fn key_action(key: &KeyEvent, mode: Mode) -> Option<Action> {
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     if ctrl && key.code == KeyCode::Char('c') {
-        return Some(Action::Quit);
+        // As in a shell, Ctrl-C at a prompt drops what was typed.
+        return Some(match mode {
+            Mode::Prompt => Action::Cancel,
+            _ => Action::Quit,
+        });
     }
     match mode {
         Mode::Normal => normal_key(key.code, ctrl),
-        Mode::Prompt => prompt_key(key.code, ctrl),
-        Mode::Help => match key.code {
-            KeyCode::Char('q') => Some(Action::Quit),
-            _ => Some(Action::Help),
+        Mode::Count => match key.code {
+            KeyCode::Char('0') if !ctrl => Some(Action::Digit(0)),
+            code => normal_key(code, ctrl),
         },
+        Mode::Prompt => prompt_key(key.code, ctrl),
+        Mode::Help => help_key(key.code, ctrl),
         Mode::Stats => match key.code {
             KeyCode::Char('q') => Some(Action::Quit),
             _ => Some(Action::Stats),
@@ -139,9 +158,37 @@ fn normal_key(code: KeyCode, ctrl: bool) -> Option<Action> {
         KeyCode::Char('D') => PrevDialect,
         KeyCode::Char('o') => ToggleDecimal,
         KeyCode::Char('s') => Stats,
+        KeyCode::Char('H') => ScreenTop,
+        KeyCode::Char('M') => ScreenMiddle,
+        KeyCode::Char('L') => ScreenBottom,
+        KeyCode::Char(c @ '1'..='9') => Digit(c as u8 - b'0'),
         KeyCode::Char('?') => Help,
         KeyCode::Char('q') => Quit,
         KeyCode::Esc => Cancel,
+        _ => return None,
+    })
+}
+
+/// Keys while the key list is shown: the motion keys scroll it.
+fn help_key(code: KeyCode, ctrl: bool) -> Option<Action> {
+    use Action::*;
+    if ctrl {
+        return match code {
+            KeyCode::Char('f' | 'd') => Some(PageDown),
+            KeyCode::Char('b' | 'u') => Some(PageUp),
+            _ => None,
+        };
+    }
+    Some(match code {
+        KeyCode::Down | KeyCode::Char('j') => Down,
+        KeyCode::Up | KeyCode::Char('k') => Up,
+        KeyCode::PageDown | KeyCode::Char(' ') => PageDown,
+        KeyCode::PageUp => PageUp,
+        KeyCode::Home | KeyCode::Char('g') => Start,
+        KeyCode::End | KeyCode::Char('G') => End,
+        KeyCode::Esc => Cancel,
+        KeyCode::Char('?') => Help,
+        KeyCode::Char('q') => Quit,
         _ => return None,
     })
 }
@@ -208,7 +255,38 @@ mod tests {
             (
                 key(KeyCode::Char('c'), ctrl),
                 Mode::Prompt,
+                Some(Action::Cancel),
+            ),
+            (
+                key(KeyCode::Char('c'), ctrl),
+                Mode::Normal,
                 Some(Action::Quit),
+            ),
+            (key(KeyCode::Esc, none), Mode::Normal, Some(Action::Cancel)),
+            (
+                key(KeyCode::Char('0'), none),
+                Mode::Normal,
+                Some(Action::RowStart),
+            ),
+            (
+                key(KeyCode::Char('0'), none),
+                Mode::Count,
+                Some(Action::Digit(0)),
+            ),
+            (
+                key(KeyCode::Char('7'), none),
+                Mode::Normal,
+                Some(Action::Digit(7)),
+            ),
+            (
+                key(KeyCode::Char('j'), none),
+                Mode::Count,
+                Some(Action::Down),
+            ),
+            (
+                key(KeyCode::Char('M'), none),
+                Mode::Normal,
+                Some(Action::ScreenMiddle),
             ),
             (
                 key(KeyCode::Char('q'), none),
@@ -221,8 +299,21 @@ mod tests {
                 Mode::Busy,
                 Some(Action::Down),
             ),
+            (key(KeyCode::Char('x'), none), Mode::Help, None),
             (
-                key(KeyCode::Char('x'), none),
+                key(KeyCode::Char('j'), none),
+                Mode::Help,
+                Some(Action::Down),
+            ),
+            (
+                key(KeyCode::PageDown, none),
+                Mode::Help,
+                Some(Action::PageDown),
+            ),
+            (key(KeyCode::Char('G'), none), Mode::Help, Some(Action::End)),
+            (key(KeyCode::Esc, none), Mode::Help, Some(Action::Cancel)),
+            (
+                key(KeyCode::Char('?'), none),
                 Mode::Help,
                 Some(Action::Help),
             ),

@@ -2,21 +2,73 @@
 //! the app (paging, mouse clicks), so the two cannot disagree.
 //!
 //! A row is `offset  hex  class  text  errors`, the hex pane 3 columns per byte and the
-//! other three 1 column per byte: `offset + 6 × bytes + 5` columns. Bytes per row are the
-//! most of 32, 16 and 8 that fit; below 8, the terminal is too small. The map strip takes
-//! the last [`MAP_WIDTH`] columns beside the rows when at least one more is left over (a
-//! gap), and is left out otherwise: it never costs bytes per row.
+//! other three 1 column per byte: `offset + 2 + 6 × bytes + 5` columns (111 for 16 bytes
+//! and 8 offset digits). Sixteen bytes a row matter more than the lanes, so where all
+//! panes do not fit, the lanes give way before the bytes do ([`Lanes`]): first the errors
+//! lane, whose kind letters then stand in the class lane instead of its `✗` (93 columns for
+//! 16 bytes), then the class lane too (75 columns: 16 bytes at 80). The order tried is
+//! 32 bytes with every lane, then 16 and 8 bytes with every lane, without the errors lane,
+//! and without both; below the last, the terminal is too small ([`minimum_size`]). The map
+//! strip takes the last [`MAP_WIDTH`] columns beside the rows when at least one more is
+//! left over (a gap), and is left out otherwise: it never costs bytes per row.
 
 use ratatui::layout::Rect;
-
-/// Bytes per row that hexrune chooses from, widest first.
-pub const WIDTHS: [usize; 3] = [32, 16, 8];
 
 /// Columns of the map strip: a viewport marker and the shade.
 pub const MAP_WIDTH: u16 = 2;
 
 /// Lines of the detail pane, its title included.
 pub const DETAIL_HEIGHT: u16 = 4;
+
+/// Which of the 1-column lanes beside the hex pane are shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lanes {
+    /// Class, text and errors.
+    All,
+    /// Class and text; error cells of the class lane show their kind's letter.
+    NoErrors,
+    /// Text only.
+    TextOnly,
+}
+
+impl Lanes {
+    /// What is left out, for the status line; `None` when nothing is.
+    pub fn note(self) -> Option<&'static str> {
+        match self {
+            Lanes::All => None,
+            Lanes::NoErrors => Some("errors lane folded into the class lane"),
+            Lanes::TextOnly => Some("class and errors lanes hidden"),
+        }
+    }
+
+    /// Columns of a row of `bytes` bytes after the offset and its 2-column gap.
+    const fn width(self, bytes: usize) -> usize {
+        match self {
+            Lanes::All => 6 * bytes + 5,
+            Lanes::NoErrors => 5 * bytes + 3,
+            Lanes::TextOnly => 4 * bytes + 1,
+        }
+    }
+}
+
+/// The layouts tried, in order: bytes per row and lanes.
+const CHOICES: [(usize, Lanes); 7] = [
+    (32, Lanes::All),
+    (16, Lanes::All),
+    (16, Lanes::NoErrors),
+    (16, Lanes::TextOnly),
+    (8, Lanes::All),
+    (8, Lanes::NoErrors),
+    (8, Lanes::TextOnly),
+];
+
+/// The smallest terminal, columns × lines, that shows an input of `file_len` bytes: one
+/// row of 8 bytes and the text pane, and the status line.
+pub fn minimum_size(file_len: u64, decimal: bool) -> (u16, u16) {
+    let (bytes, lanes) = CHOICES[CHOICES.len() - 1];
+    let columns = offset_digits(file_len, decimal) + 2 + lanes.width(bytes);
+    (columns as u16, 2)
+}
 
 /// The panes' places.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,14 +77,16 @@ pub struct Layout {
     pub bytes_per_row: usize,
     /// Digits of the offset column.
     pub offset_digits: usize,
+    /// The lanes shown.
+    pub lanes: Lanes,
     /// The x of each pane: hex, class, text, errors.
     pub hex_x: u16,
-    /// The class lane's x.
-    pub class_x: u16,
+    /// The class lane's x, if it is shown.
+    pub class_x: Option<u16>,
     /// The text pane's x.
     pub text_x: u16,
-    /// The error lane's x.
-    pub errors_x: u16,
+    /// The error lane's x, if it is shown.
+    pub errors_x: Option<u16>,
     /// The header line, if there is room.
     pub header: Option<Rect>,
     /// The data rows.
@@ -45,13 +99,12 @@ pub struct Layout {
     pub status: Rect,
 }
 
-/// The layout for `area`, or `None` when not even 8 bytes and a status line fit.
+/// The layout for `area`, or `None` when it is smaller than [`minimum_size`].
 pub fn layout(area: Rect, file_len: u64, decimal: bool) -> Option<Layout> {
     let offset_digits = offset_digits(file_len, decimal);
-    let fixed = offset_digits + 2 + 5;
-    let bytes_per_row = WIDTHS
+    let (bytes_per_row, lanes) = CHOICES
         .into_iter()
-        .find(|w| fixed + 6 * w <= area.width as usize)?;
+        .find(|(w, lanes)| offset_digits + 2 + lanes.width(*w) <= area.width as usize)?;
     if area.height < 2 {
         return None;
     }
@@ -71,16 +124,21 @@ pub fn layout(area: Rect, file_len: u64, decimal: bool) -> Option<Layout> {
     let detail =
         (detail_height > 0).then(|| Rect::new(area.x, rows.bottom(), area.width, detail_height));
     let status = Rect::new(area.x, area.bottom() - 1, area.width, 1);
-    let spare = area.width as usize - fixed - 6 * bytes_per_row;
+    let spare = area.width as usize - offset_digits - 2 - lanes.width(bytes_per_row);
     let map = (spare > MAP_WIDTH as usize && rows.height > 0)
         .then(|| Rect::new(area.right() - MAP_WIDTH, rows.y, MAP_WIDTH, rows.height));
+    let w = bytes_per_row as u16;
     let hex_x = area.x + (offset_digits + 2) as u16;
-    let class_x = hex_x + (3 * bytes_per_row + 1) as u16;
-    let text_x = class_x + (bytes_per_row + 2) as u16;
-    let errors_x = text_x + (bytes_per_row + 2) as u16;
+    let after_hex = hex_x + 3 * w + 1;
+    let (class_x, text_x) = match lanes {
+        Lanes::TextOnly => (None, after_hex),
+        _ => (Some(after_hex), after_hex + w + 2),
+    };
+    let errors_x = (lanes == Lanes::All).then_some(text_x + w + 2);
     Some(Layout {
         bytes_per_row,
         offset_digits,
+        lanes,
         hex_x,
         class_x,
         text_x,
@@ -110,10 +168,11 @@ impl Layout {
         let within = |start: u16, cells: u16, per: u16| {
             (x >= start && x < start + cells * per).then(|| ((x - start) / per) as usize)
         };
+        let lane = |start: Option<u16>| start.and_then(|s| within(s, w, 1));
         within(self.hex_x, w, 3)
-            .or_else(|| within(self.class_x, w, 1))
+            .or_else(|| lane(self.class_x))
             .or_else(|| within(self.text_x, w, 1))
-            .or_else(|| within(self.errors_x, w, 1))
+            .or_else(|| lane(self.errors_x))
     }
 }
 
@@ -124,9 +183,11 @@ mod tests {
     #[test]
     fn widths_follow_the_terminal() {
         let per = |w| layout(Rect::new(0, 0, w, 40), 1000, false).map(|l| l.bytes_per_row);
-        assert_eq!(per(62), None);
-        assert_eq!(per(63), Some(8));
-        assert_eq!(per(80), Some(8));
+        assert_eq!(per(42), None);
+        assert_eq!(per(43), Some(8));
+        assert_eq!(per(74), Some(8));
+        assert_eq!(per(75), Some(16));
+        assert_eq!(per(80), Some(16));
         assert_eq!(per(111), Some(16));
         assert_eq!(per(120), Some(16));
         assert_eq!(per(207), Some(32));
@@ -136,7 +197,7 @@ mod tests {
     #[test]
     fn panes_do_not_overlap_and_fit() {
         let l = layout(Rect::new(0, 0, 111, 24), 1000, false).unwrap();
-        assert_eq!(l.errors_x as usize + 16, 111);
+        assert_eq!(l.errors_x.map(|x| x as usize + 16), Some(111));
         assert_eq!(l.column_at(10), Some(0));
         assert_eq!(l.column_at(12), Some(0));
         assert_eq!(l.column_at(13), Some(1));
@@ -153,9 +214,53 @@ mod tests {
         assert_eq!(map(114), Some(Rect::new(112, 1, 2, 18)));
         assert_eq!(map(120), Some(Rect::new(118, 1, 2, 18)));
         assert_eq!(map(80), Some(Rect::new(78, 1, 2, 18)));
+        assert_eq!(map(77), None);
         assert_eq!(
             layout(Rect::new(0, 0, 120, 24), 1000, false).map(|l| l.bytes_per_row),
             Some(16)
         );
+    }
+
+    #[test]
+    fn lanes_give_way_before_bytes() {
+        let at = |w| layout(Rect::new(0, 0, w, 24), 1000, false).unwrap();
+        let cases = [
+            (43, 8, Lanes::TextOnly),
+            (53, 8, Lanes::NoErrors),
+            (63, 8, Lanes::All),
+            (75, 16, Lanes::TextOnly),
+            (80, 16, Lanes::TextOnly),
+            (93, 16, Lanes::NoErrors),
+            (100, 16, Lanes::NoErrors),
+            (111, 16, Lanes::All),
+            (206, 16, Lanes::All),
+            (207, 32, Lanes::All),
+        ];
+        for (width, bytes, lanes) in cases {
+            let l = at(width);
+            assert_eq!(
+                (l.bytes_per_row, l.lanes),
+                (bytes, lanes),
+                "{width} columns"
+            );
+            // The last pane ends inside the terminal.
+            let end = l.errors_x.unwrap_or(l.text_x) as usize + bytes;
+            assert!(end <= width as usize, "{width} columns");
+        }
+        let l = at(80);
+        assert_eq!(
+            (l.hex_x, l.class_x, l.text_x, l.errors_x),
+            (10, None, 59, None)
+        );
+        let l = at(100);
+        assert_eq!((l.class_x, l.text_x, l.errors_x), (Some(59), 77, None));
+        assert_eq!(minimum_size(1000, false), (43, 2));
+        assert_eq!(minimum_size(1000, true), (45, 2));
+        assert_eq!(
+            layout(Rect::new(0, 0, 43, 2), 1000, false).map(|l| l.rows.height),
+            Some(1)
+        );
+        assert_eq!(layout(Rect::new(0, 0, 42, 2), 1000, false), None);
+        assert_eq!(layout(Rect::new(0, 0, 43, 1), 1000, false), None);
     }
 }

@@ -54,13 +54,14 @@ pub fn run(source: Source, options: Options) -> io::Result<()> {
     }
     source.advise(Access::Random);
     let signals = terminal::Signals::watch()?;
-    let mut term = terminal::enter()?;
+    let color = options.color.enabled_here(true);
+    let mut term = terminal::enter(color)?;
     let size = term.size()?;
     let mut app = App::new(
         source,
         options.dialect,
         Rect::new(0, 0, size.width, size.height),
-        options.color.enabled_here(true),
+        color,
     );
     let result = event_loop(&mut term, &mut app, &signals);
     terminal::leave();

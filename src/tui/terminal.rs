@@ -24,7 +24,10 @@ pub type Term = Terminal<CrosstermBackend<io::Stdout>>;
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 
 /// Raw mode, alternate screen, mouse reporting on, cursor hidden; installs the panic hook.
-pub fn enter() -> io::Result<Term> {
+/// `color` is the viewer's own decision (`--color`, then `NO_COLOR`): crossterm reads
+/// `NO_COLOR` itself and would drop every colour even under `--color always`, so it is told.
+pub fn enter(color: bool) -> io::Result<Term> {
+    ratatui::crossterm::style::force_color_output(color);
     install_panic_hook();
     ACTIVE.store(true, Ordering::SeqCst);
     let setup = || -> io::Result<Term> {

@@ -258,6 +258,21 @@ pub fn plane_name(plane: u8) -> &'static str {
     }
 }
 
+/// The short name of plane `plane` (0 to 16): BMP, SMP, SIP, TIP, SSP, SPUA-A, SPUA-B, or
+/// `unassigned` for the planes that have none.
+pub fn plane_abbreviation(plane: u8) -> &'static str {
+    match plane {
+        0 => "BMP",
+        1 => "SMP",
+        2 => "SIP",
+        3 => "TIP",
+        14 => "SSP",
+        15 => "SPUA-A",
+        16 => "SPUA-B",
+        _ => "unassigned",
+    }
+}
+
 /// The name of the block holding `cp` (`CJK Unified Ideographs`), `None` outside every
 /// block and above U+10FFFF.
 pub fn block(cp: CodePoint) -> Option<&'static str> {
@@ -388,6 +403,13 @@ impl Facts {
     pub fn plane_text(&self) -> String {
         self.plane
             .map_or("none".to_string(), |p| format!("{p} {}", plane_name(p)))
+    }
+
+    /// `0 BMP`: the plane by the short name the Unicode Standard uses, for narrow places
+    /// (the viewer's detail pane); `none` above U+10FFFF.
+    pub fn plane_short(&self) -> String {
+        self.plane
+            .map_or("none".to_string(), |p| format!("{p} {}", plane_abbreviation(p)))
     }
 
     /// The block's name, or `none`.

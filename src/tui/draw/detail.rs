@@ -75,9 +75,6 @@ pub(super) fn detail_lines(detail: &Detail, theme: &Theme) -> Vec<Line<'static>>
                 Span::raw("   "),
                 label("block"),
                 Span::raw(facts.block_text()),
-                Span::raw("   "),
-                label("plane"),
-                Span::raw(facts.plane_text()),
             ]));
             lines.push(Line::from(vec![
                 label("category"),
@@ -92,6 +89,10 @@ pub(super) fn detail_lines(detail: &Detail, theme: &Theme) -> Vec<Line<'static>>
                 } else {
                     utf16.join(" ")
                 }),
+                // The short plane name keeps the line within 80 columns.
+                Span::raw("   "),
+                label("plane"),
+                Span::raw(facts.plane_short()),
             ]));
         }
         Meaning::Error {

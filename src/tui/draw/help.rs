@@ -1,12 +1,19 @@
 //! The key list overlay (`?`): every binding of [`super::super::keymap::KEYS`] and a legend of
-//! the panes' symbols.
+//! the panes' symbols, the text pane's placeholders among them.
+//!
+//! The list is wrapped at word boundaries to the terminal's width (less than 80 columns
+//! wide at most), and scrolls when it is taller than the terminal: [`help_lines`] is the
+//! one place that lays it out, so drawing and the app's scrolling agree on its length.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
+use unicode_width::UnicodeWidthStr;
 
 use super::*;
+use crate::decode::CodePoint;
+use crate::view::glyph::{glyph, CUT_GLYPH, ERROR_GLYPH};
 
 /// The error kinds in the help overlay's legend, in short words, in legend order.
 pub(super) const LEGEND: [(ErrorKind, &str); 9] = [
@@ -21,59 +28,271 @@ pub(super) const LEGEND: [(ErrorKind, &str); 9] = [
     (ErrorKind::SurrogatePair, "surrogate pair"),
 ];
 
-pub(super) fn draw_help(area: Rect, theme: &Theme, buf: &mut Buffer) {
-    let key_width = KEYS
+/// The text pane's placeholders: code points whose glyphs stand for a class of them (drawn
+/// with [`glyph`], so the legend shows what the pane shows), and what they are.
+pub(super) const PLACEHOLDERS: &[(&[u32], &str)] = &[
+    (
+        &[0x00, 0x0A, 0x1B, 0x7F],
+        "C0 control or DEL (control pictures)",
+    ),
+    (&[0x85], "C1 control"),
+    (&[0xA0, 0x3000], "space other than U+0020"),
+    (&[0x2028], "line or paragraph separator"),
+    (
+        &[0x202E],
+        "bidi control: embedding, override, isolate, mark",
+    ),
+    (
+        &[0x200B],
+        "zero-width space, joiner, non-joiner, word joiner",
+    ),
+    (&[0xFEFF], "byte order mark (BOM)"),
+    (&[0xAD], "soft hyphen"),
+    (&[0xE0041], "tag character"),
+    (&[0x0600], "other format character, or a zero-width letter"),
+    (&[0xFE0F], "variation selector"),
+    (
+        &[0x0301, 0x0903],
+        "combining mark on a dotted circle (a spacing mark: the circle)",
+    ),
+    (&[0x0378, 0xFFFF], "unassigned code point or noncharacter"),
+    (&[0xE000], "private use"),
+    (&[0xD800], "surrogate (valid alone in some dialects)"),
+    (&[0x110000], "above U+10FFFF (legacy dialect)"),
+];
+
+/// One entry of the list: a head in the first columns and a body wrapped beside it.
+struct Entry {
+    head: String,
+    head_style: Style,
+    body: Vec<String>,
+    separator: &'static str,
+    body_style: Style,
+}
+
+impl Entry {
+    fn words(head: impl Into<String>, head_style: Style, body: &str, style: Style) -> Entry {
+        Entry {
+            head: head.into(),
+            head_style,
+            body: body.split(' ').map(str::to_string).collect(),
+            separator: " ",
+            body_style: style,
+        }
+    }
+}
+
+/// The whole list, wrapped to `width` columns: what the overlay shows from its first line
+/// on (before scrolling).
+pub(super) fn help_lines(width: u16, theme: &Theme) -> Vec<Line<'static>> {
+    let key_width = KEYS.iter().map(|(k, _)| k.width()).max().unwrap_or(0) + 3;
+    let accent = style(theme.0.accent().bold());
+    let mut entries: Vec<Entry> = KEYS
         .iter()
-        .map(|(k, _)| k.chars().count())
-        .max()
-        .unwrap_or(0);
-    let mut lines: Vec<Line> = KEYS
-        .iter()
-        .map(|(keys, what)| {
-            Line::from(vec![
-                Span::styled(
-                    format!(" {keys:key_width$}  "),
-                    style(theme.0.accent().bold()),
-                ),
-                Span::raw(*what),
-            ])
-        })
+        .map(|(keys, what)| Entry::words(format!(" {keys}"), accent, what, Style::new()))
         .collect();
-    lines.push(Line::raw(""));
-    lines.push(Line::from(Span::styled(
-        " class lane: 1-6 at a lead, ₂..₆ = position in the sequence, ✗ error",
+    let heading = |text: &str| Entry::words(format!(" {text}"), theme.title(), "", theme.dim());
+    entries.push(heading(""));
+    entries.push(heading("text pane:"));
+    let glyphs = |samples: &[u32]| -> String {
+        let shown: Vec<String> = samples
+            .iter()
+            .map(|v| glyph(CodePoint::new(*v)).text)
+            .collect();
+        format!("   {}", shown.join(" "))
+    };
+    for (head, what) in [
+        (
+            format!("   {FILLER}"),
+            "the other columns of a multi-byte character",
+        ),
+        (
+            format!("   {ERROR_GLYPH}"),
+            "error unit (one per maximal subpart)",
+        ),
+        (
+            format!("   {CUT_GLYPH}"),
+            "wide character cut by the row's edge",
+        ),
+    ]
+    .into_iter()
+    .chain(PLACEHOLDERS.iter().map(|(s, what)| (glyphs(s), *what)))
+    {
+        entries.push(Entry::words(
+            head,
+            style(theme.0.accent()),
+            what,
+            theme.dim(),
+        ));
+    }
+    entries.push(heading(""));
+    entries.push(Entry::words(
+        " class lane:",
+        theme.title(),
+        "1-6 at a lead, ₂..₆ = position in the sequence, ✗ error",
         theme.dim(),
-    )));
-    for (prefix, kinds) in [(" errors: ", &LEGEND[..4]), ("         ", &LEGEND[4..])] {
+    ));
+    entries.push(Entry {
+        head: " errors lane:".to_string(),
+        head_style: theme.title(),
         // The letters come from the one table the panes and `dump` use.
-        let entries: Vec<String> = kinds
+        body: LEGEND
             .iter()
             .map(|(kind, what)| format!("{} {what}", error_letter(*kind)))
-            .collect();
-        lines.push(Line::from(Span::styled(
-            format!("{prefix}{}", entries.join("  ")),
-            theme.dim(),
-        )));
+            .collect(),
+        separator: "  ",
+        body_style: theme.dim(),
+    });
+    entries.push(Entry {
+        head: " map:".to_string(),
+        head_style: theme.title(),
+        body: [
+            "┃ on screen",
+            "· ASCII",
+            "░ some multi-byte",
+            "▒ mostly multi-byte",
+            "╎ not scanned yet",
+            "! errors in up to 1%,",
+            "▓ up to 10%,",
+            "█ over 10% of the characters",
+        ]
+        .map(str::to_string)
+        .to_vec(),
+        separator: "  ",
+        body_style: theme.dim(),
+    });
+    entries.push(Entry::words(
+        " narrow:",
+        theme.title(),
+        "below 111 columns the errors lane folds into the class lane (its letters replace ✗); \
+         below 93 both lanes are hidden, so that 80 columns still show 16 bytes a row",
+        theme.dim(),
+    ));
+    let mut lines = Vec::new();
+    for entry in entries {
+        wrap_entry(&entry, key_width, width as usize, &mut lines);
     }
-    lines.push(Line::from(Span::styled(
-        " map: ┃ on screen  · ASCII  ░ some multi-byte  ▒ mostly multi-byte  ╎ not scanned yet",
-        theme.dim(),
-    )));
-    lines.push(Line::from(Span::styled(
-        "      errors in ! up to 1%  ▓ up to 10%  █ over 10% of the characters",
-        theme.dim(),
-    )));
-    let width = (lines.iter().map(Line::width).max().unwrap_or(0) + 2) as u16;
-    let height = lines.len() as u16 + 2;
+    lines
+}
+
+/// `entry` as lines of at most `width` columns: the head, then as many pieces of the body
+/// as fit, the rest on lines indented to `indent` (or past the head, if it is wider).
+fn wrap_entry(entry: &Entry, indent: usize, width: usize, lines: &mut Vec<Line<'static>>) {
+    let head_width = entry.head.width();
+    let indent = if head_width + 2 > indent {
+        head_width + 1
+    } else {
+        indent
+    };
+    let room = width.saturating_sub(indent).max(1);
+    let mut rows: Vec<String> = Vec::new();
+    for piece in entry.body.iter().filter(|p| !p.is_empty()) {
+        if piece.width() <= room {
+            place(&mut rows, entry.separator, piece, room);
+            continue;
+        }
+        // A piece wider than a row is wrapped at its own spaces.
+        let mut separator = entry.separator;
+        for word in piece.split(' ') {
+            place(&mut rows, separator, word, room);
+            separator = " ";
+        }
+    }
+    if rows.is_empty() {
+        rows.push(String::new());
+    }
+    for (i, row) in rows.into_iter().enumerate() {
+        let head = if i == 0 { entry.head.as_str() } else { "" };
+        let pad = indent - head.width();
+        lines.push(Line::from(vec![
+            Span::styled(head.to_string(), entry.head_style),
+            Span::raw(" ".repeat(pad)),
+            Span::styled(row, entry.body_style),
+        ]));
+    }
+}
+
+/// Puts `piece` after `separator` on the last row if it fits there, else on new rows.
+fn place(rows: &mut Vec<String>, separator: &str, piece: &str, room: usize) {
+    match rows.last_mut() {
+        Some(row) if row.width() + separator.width() + piece.width() <= room => {
+            row.push_str(separator);
+            row.push_str(piece);
+        }
+        _ => rows.extend(split_to_width(piece, room)),
+    }
+}
+
+/// A piece of text as rows of at most `room` columns: whole unless it is longer than a row.
+fn split_to_width(piece: &str, room: usize) -> Vec<String> {
+    let mut rows = vec![String::new()];
+    for c in piece.chars() {
+        let row = rows.last_mut().expect("one row at least");
+        if row.width() + c.to_string().width() > room && !row.is_empty() {
+            rows.push(String::new());
+        }
+        rows.last_mut().expect("one row at least").push(c);
+    }
+    rows
+}
+
+/// Where the overlay goes in `area`, and its lines.
+fn popup(area: Rect, theme: &Theme) -> (Rect, Vec<Line<'static>>) {
+    // As wide as the longest line unwrapped, at most the terminal.
+    let natural = help_lines(u16::MAX, theme)
+        .iter()
+        .map(Line::width)
+        .max()
+        .unwrap_or(0) as u16
+        + 3;
+    let width = natural.min(area.width);
+    let lines = help_lines(width.saturating_sub(3), theme);
+    let height = (lines.len() as u16 + 2).min(area.height);
     let popup = Rect {
         x: area.x + area.width.saturating_sub(width) / 2,
         y: area.y + area.height.saturating_sub(height) / 2,
-        width: width.min(area.width),
-        height: height.min(area.height),
+        width,
+        height,
     };
+    (popup, lines)
+}
+
+/// Lines of the list shown at once in `area`.
+pub fn help_page(area: Rect) -> u16 {
+    let theme = Theme(theme::Theme::MONO);
+    popup(area, &theme).0.height.saturating_sub(2)
+}
+
+/// The largest useful scroll of the list in `area`: its last line at the bottom.
+pub fn help_scroll_limit(area: Rect) -> u16 {
+    let theme = Theme(theme::Theme::MONO);
+    let (popup, lines) = popup(area, &theme);
+    (lines.len() as u16).saturating_sub(popup.height.saturating_sub(2))
+}
+
+pub(super) fn draw_help(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
+    let (popup, lines) = popup(area, theme);
+    let total = lines.len() as u16;
+    let page = popup.height.saturating_sub(2);
+    let scroll = app.help_scroll.min(total.saturating_sub(page));
     ratatui::widgets::Widget::render(Clear, popup, buf);
-    let block = Block::bordered()
-        .title(" keys (any key closes) ")
+    let mut block = Block::bordered()
+        .title(" keys (? or Esc closes) ")
         .title_alignment(Alignment::Center);
-    ratatui::widgets::Widget::render(Paragraph::new(lines).block(block), popup, buf);
+    if page < total {
+        block = block.title_bottom(
+            Line::from(format!(
+                " {}-{} of {} (j k PgDn PgUp g G) ",
+                scroll + 1,
+                (scroll + page).min(total),
+                total
+            ))
+            .alignment(Alignment::Center),
+        );
+    }
+    ratatui::widgets::Widget::render(
+        Paragraph::new(lines).block(block).scroll((scroll, 0)),
+        popup,
+        buf,
+    );
 }

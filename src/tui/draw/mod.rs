@@ -31,6 +31,7 @@ mod status;
 
 use detail::draw_detail;
 use help::draw_help;
+pub use help::{help_page, help_scroll_limit};
 use map::draw_map;
 use panes::{draw_header, draw_row};
 use stats::draw_stats;
@@ -137,7 +138,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = Theme(theme::Theme { color: app.color });
     let Some(layout) = super::layout::layout(area, app.source.len(), app.decimal) else {
-        too_small(area, buf);
+        too_small(app, area, buf);
         return;
     };
     if let Some(header) = layout.header {
@@ -170,19 +171,22 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         draw_stats(app, area, &theme, buf);
     }
     if app.help {
-        draw_help(area, &theme, buf);
+        draw_help(app, area, &theme, buf);
     }
 }
 
-pub(super) fn too_small(area: Rect, buf: &mut Buffer) {
-    let text = "terminal too small";
+/// What a terminal smaller than [`super::layout::minimum_size`] shows: that size, and the
+/// way out.
+pub(super) fn too_small(app: &App, area: Rect, buf: &mut Buffer) {
+    let (columns, lines) = super::layout::minimum_size(app.source.len(), app.decimal);
+    let text = format!("terminal too small: need {columns}\u{d7}{lines} (q quits)");
     let paragraph = Paragraph::new(text).wrap(Wrap { trim: true });
     ratatui::widgets::Widget::render(paragraph, area, buf);
 }
 
 #[cfg(test)]
 mod tests {
-    use super::help::LEGEND;
+    use super::help::{help_lines, LEGEND, PLACEHOLDERS};
     use super::stats::bar;
     use super::status::{elide_start, human_duration, human_elapsed, progress_text};
     use super::*;
@@ -191,6 +195,89 @@ mod tests {
     fn the_help_legend_names_every_error_kind_once() {
         let kinds: Vec<ErrorKind> = LEGEND.iter().map(|(k, _)| *k).collect();
         assert_eq!(kinds, ErrorKind::ALL);
+    }
+
+    /// Every class of glyph the text pane draws other than plain characters has a line in
+    /// the legend (a class added to the view without one fails to compile here first).
+    #[test]
+    fn the_help_legend_shows_every_placeholder_class() {
+        use crate::decode::CodePoint;
+        use crate::view::glyph::glyph;
+        let shown: Vec<GlyphClass> = PLACEHOLDERS
+            .iter()
+            .flat_map(|(samples, _)| samples.iter())
+            .map(|v| glyph(CodePoint::new(*v)).class)
+            .chain([GlyphClass::Error, GlyphClass::Cut])
+            .collect();
+        for class in shown.iter().copied() {
+            match class {
+                GlyphClass::Plain
+                | GlyphClass::Space
+                | GlyphClass::Control
+                | GlyphClass::Format
+                | GlyphClass::Selector
+                | GlyphClass::Mark
+                | GlyphClass::Unassigned
+                | GlyphClass::PrivateUse
+                | GlyphClass::Surrogate
+                | GlyphClass::NonUnicode
+                | GlyphClass::Error
+                | GlyphClass::Cut => {}
+            }
+        }
+        let every = [
+            GlyphClass::Space,
+            GlyphClass::Control,
+            GlyphClass::Format,
+            GlyphClass::Selector,
+            GlyphClass::Mark,
+            GlyphClass::Unassigned,
+            GlyphClass::PrivateUse,
+            GlyphClass::Surrogate,
+            GlyphClass::NonUnicode,
+            GlyphClass::Error,
+            GlyphClass::Cut,
+        ];
+        for class in every {
+            assert!(shown.contains(&class), "{class:?} is not in the legend");
+        }
+        assert!(!shown.contains(&GlyphClass::Plain));
+        // Each format mark the pane draws has its own line.
+        let text: String = help_lines(200, &Theme(theme::Theme::MONO))
+            .iter()
+            .map(|l| l.to_string() + "\n")
+            .collect();
+        for mark in [
+            "ˑ", "␀", "⌧", "␣", "⏎", "⇄", "ᶻ", "ᴮ", "⁻", "ᵗ", "ᶠ", "ᵛ", "◌", "∄", "ᵖ", "ˢ", "⁺",
+            "\u{FFFD}", "…",
+        ] {
+            assert!(text.contains(mark), "{mark} is not in the legend");
+        }
+    }
+
+    /// Wrapped to any width, no line is wider than it, and no word is cut.
+    #[test]
+    fn the_help_wraps_at_words() {
+        let theme = Theme(theme::Theme::MONO);
+        let words = |lines: &[ratatui::text::Line]| -> Vec<String> {
+            lines
+                .iter()
+                .flat_map(|l| {
+                    l.to_string()
+                        .split_whitespace()
+                        .map(str::to_string)
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        };
+        let wide = words(&help_lines(500, &theme));
+        for width in [60, 77, 100] {
+            let lines = help_lines(width, &theme);
+            for line in &lines {
+                assert!(line.width() <= width as usize, "{width}: {line}");
+            }
+            assert_eq!(words(&lines), wide, "{width}");
+        }
     }
     use crate::decode::Dialect;
     use crate::scan::index::Progress;
@@ -229,14 +316,8 @@ mod tests {
             status_left(&app, 55),
             " demo  1.6 KiB  0x688  100%  utf8  char 1577 of 1577"
         );
-        assert_eq!(
-            status_left(&app, 40),
-            " demo  1.6 KiB  0x688  100%  utf8  char 1577 of 1577"
-        );
-        assert_eq!(
-            status_left(&app, 30),
-            " demo  1.6 KiB  0x688  100%  utf8  char 1577 of 1577"
-        );
+        assert_eq!(status_left(&app, 40), " demo  1.6 KiB  0x688  100%  utf8");
+        assert_eq!(status_left(&app, 30), " demo  1.6 KiB  0x688  100%  utf8");
         assert_eq!(scan_status(&app), None);
         let mut app = demo(false);
         assert_eq!(

@@ -10,12 +10,17 @@ pub(super) fn draw_header(layout: &Layout, area: Rect, theme: &Theme, buf: &mut 
     let style = theme.title();
     buf.set_string(area.x, area.y, "offset", style);
     buf.set_string(layout.hex_x, area.y, "bytes", style);
-    buf.set_string(layout.class_x, area.y, "class", style);
+    if let Some(x) = layout.class_x {
+        buf.set_string(x, area.y, "class", style);
+    }
     buf.set_string(layout.text_x, area.y, "text", style);
-    buf.set_string(layout.errors_x, area.y, "errors", style);
+    if let Some(x) = layout.errors_x {
+        buf.set_string(x, area.y, "errors", style);
+    }
     if let Some(strip) = layout.map {
         let x = strip.right().saturating_sub(3);
-        if x > layout.errors_x + layout.bytes_per_row as u16 {
+        let last = layout.errors_x.unwrap_or(layout.text_x);
+        if x > last + layout.bytes_per_row as u16 {
             buf.set_string(x, area.y, "map", style);
         }
     }
@@ -40,15 +45,22 @@ pub(super) fn draw_row(
         let x = layout.hex_x + 3 * i as u16;
         let style = select(theme.role(cell.role), cell.selected, cursor);
         buf.set_string(x, y, format!("{:02x}", cell.byte), style);
-        let class_style = match cell.class {
-            Class::Error(kind) => theme.error(Some(kind)),
-            Class::Lead(_) => theme.role(cell.role),
-            Class::Continuation { .. } => theme.role(Role::Continuation),
+        let Some(class_x) = layout.class_x else {
+            continue;
+        };
+        let (symbol, class_style) = match cell.class {
+            // Without the errors lane, the class lane tells the error's kind.
+            Class::Error(kind) if layout.errors_x.is_none() => {
+                (error_letter(kind), theme.marker(kind))
+            }
+            Class::Error(kind) => (cell.class.symbol(), theme.error(Some(kind))),
+            Class::Lead(_) => (cell.class.symbol(), theme.role(cell.role)),
+            Class::Continuation { .. } => (cell.class.symbol(), theme.role(Role::Continuation)),
         };
         buf.set_string(
-            layout.class_x + i as u16,
+            class_x + i as u16,
             y,
-            cell.class.symbol().to_string(),
+            symbol.to_string(),
             select(class_style, cell.selected, cursor),
         );
     }
@@ -66,6 +78,9 @@ pub(super) fn draw_row(
             }
         }
     }
+    let Some(errors_x) = layout.errors_x else {
+        return;
+    };
     for span in &row.errors {
         let style = theme.marker(span.kind);
         let mut marker = String::new();
@@ -75,6 +90,6 @@ pub(super) fn draw_row(
                 _ => '\u{2501}',
             });
         }
-        buf.set_string(layout.errors_x + span.col as u16, y, marker, style);
+        buf.set_string(errors_x + span.col as u16, y, marker, style);
     }
 }

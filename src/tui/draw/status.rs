@@ -36,7 +36,13 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
         (None, Some(m)) => Some(sanitize(&m.text)),
         (None, None) => None,
     };
-    let needed: Vec<String> = action.into_iter().chain(scan_status(app)).collect();
+    // A count being typed shows as vim's `showcmd` shows it, until its key comes.
+    let count = app.count.map(|n| format!("count {n}"));
+    let needed: Vec<String> = count
+        .into_iter()
+        .chain(action)
+        .chain(scan_status(app))
+        .collect();
     let needed = (!needed.is_empty()).then(|| format!("{} ", needed.join("  ")));
     let style = if app.message.as_ref().is_some_and(|m| m.is_error) && app.job.is_none() {
         self::style(theme.0.status_error())
@@ -47,7 +53,19 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
     let room = needed
         .as_deref()
         .map_or(area.width, |n| area.width.saturating_sub(width(n) + 2));
-    let left = status_left(app, room);
+    let mut left = status_left(app, room);
+    if needed.is_none() {
+        // The key hint is worth the exact size and the decimal offset (a newcomer at 80
+        // columns sees how to get help and out), not the character number.
+        let with_hint = status_left(app, area.width.saturating_sub(width(HINT) + 2));
+        let position = app
+            .char_position()
+            .map(|(n, count)| format!("  char {n} of {count}"));
+        let keeps_position = position.is_none_or(|p| with_hint.ends_with(&p));
+        if keeps_position && width(&with_hint) + 2 + width(HINT) <= area.width {
+            left = with_hint;
+        }
+    }
     let left_width = width(&left);
     buf.set_stringn(
         area.x,
@@ -61,6 +79,7 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
             let with_hint = format!("{needed} {HINT}");
             let hint_fits = app.job.is_none()
                 && app.message.is_none()
+                && app.count.is_none()
                 && left_width + 2 + width(&with_hint) <= area.width;
             if hint_fits {
                 with_hint
@@ -104,7 +123,8 @@ pub(super) fn job_text(app: &App, job: &super::super::app::Job) -> String {
 
 /// The left of the status line: name, size, cursor offset (hex and decimal), percentage,
 /// dialect, and once the scan is done the cursor's character number. When that is wider
-/// than `width`, the size in bytes goes first, then the decimal offset.
+/// than `width`, the size in bytes goes first, then the decimal offset, then the character
+/// number, then the start of the name.
 ///
 /// `" demo  1.6 KiB (1673 B)  0x28D (653)  39%  utf8  char 640 of 1590"`
 pub fn status_left(app: &App, width: u16) -> String {
@@ -119,7 +139,7 @@ pub fn status_left(app: &App, width: u16) -> String {
         .map(|(n, count)| format!("  char {n} of {count}"))
         .unwrap_or_default();
     let name = sanitize(app.source.name());
-    let line = |name: &str, exact_size: bool, decimal: bool| {
+    let line = |name: &str, exact_size: bool, decimal: bool, position: &str| {
         let size = if exact_size || len < 1024 {
             human_size(len)
         } else {
@@ -146,13 +166,19 @@ pub fn status_left(app: &App, width: u16) -> String {
         )
     };
     let fits = |l: &String| unicode_width::UnicodeWidthStr::width(l.as_str()) <= width as usize;
-    if let Some(l) = [line(&name, true, true), line(&name, false, true)]
-        .into_iter()
-        .find(fits)
+    // The character number goes before the name gives up anything: a message at the
+    // right ("search wrapped") must be read whole.
+    if let Some(l) = [
+        line(&name, true, true, &position),
+        line(&name, false, true, &position),
+        line(&name, false, false, &position),
+    ]
+    .into_iter()
+    .find(fits)
     {
         return l;
     }
-    let shortest = line(&name, false, false);
+    let shortest = line(&name, false, false, "");
     let over =
         unicode_width::UnicodeWidthStr::width(shortest.as_str()).saturating_sub(width as usize);
     if over == 0 {
@@ -161,7 +187,7 @@ pub fn status_left(app: &App, width: u16) -> String {
     let name_width = unicode_width::UnicodeWidthStr::width(name.as_str());
     // Then the name gives up its start (the directories first), keeping 8 columns of it.
     match name_width.checked_sub(over + 1) {
-        Some(keep) if keep >= 8 => line(&elide_start(&name, keep), false, false),
+        Some(keep) if keep >= 8 => line(&elide_start(&name, keep), false, false, ""),
         _ => shortest,
     }
 }
