@@ -7,7 +7,8 @@
 use std::io::{self, Write};
 
 use super::{report_error, Input, EXIT_ERROR, EXIT_INVALID, EXIT_OK};
-use crate::cli::report::{error_json, explain, hex_spaced, json_string, summary_json, unit_bytes};
+use crate::cli::report::{explain, hex_spaced, unit_bytes};
+use crate::cli::wire::{to_line, ErrorRecord, SummaryRecord, WirePath};
 use crate::decode::{Dialect, ErrorKind, Unit};
 use crate::scan::index::{Progress, Summary, Verdict};
 use crate::source::{Access, Source};
@@ -37,7 +38,7 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     for input in &options.inputs {
         let name = input.display_name();
         let outcome = match input.open() {
-            Ok(source) => check_one(options, &name, &source, out),
+            Ok(source) => check_one(options, &name, &input.wire_path(), &source, out),
             Err(e) => Err(Failure::Source(e)),
         };
         match outcome {
@@ -71,6 +72,7 @@ impl From<io::Error> for Failure {
 fn check_one(
     options: &CheckOptions,
     name: &str,
+    path: &WirePath,
     source: &Source,
     out: &mut dyn Write,
 ) -> Result<bool, Failure> {
@@ -89,15 +91,12 @@ fn check_one(
     .expect("a scan nobody cancels runs to the end");
     source.check_intact().map_err(Failure::Source)?;
     if options.json {
-        let path = json_string(name);
         for unit in summary.errors(bytes) {
-            writeln!(out, "{}", error_json(&path, dialect, bytes, &unit))?;
+            let record = ErrorRecord::new(path, dialect, bytes, &unit);
+            writeln!(out, "{}", to_line(&record))?;
         }
-        writeln!(
-            out,
-            "{}",
-            summary_json(&path, dialect, source.len(), &summary.tally)
-        )?;
+        let record = SummaryRecord::new(path, dialect, source.len(), &summary.tally);
+        writeln!(out, "{}", to_line(&record))?;
     } else {
         print_human(options, name, bytes, &summary, out)?;
     }

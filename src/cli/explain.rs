@@ -22,11 +22,10 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use super::{report_error, EXIT_ERROR, EXIT_OK};
-use crate::cli::report::{
-    explain, hex_compact, hex_spaced, json_string, safe_name, unit_bytes, unit_json,
-};
+use crate::cli::report::{explain, hex_spaced, safe_name, unit_bytes};
+use crate::cli::wire::{to_line, BytesRecord, CodePointRecord};
 use crate::decode::{ByteRole, CodePoint, Dialect, Encoded, Unit, UnitKind, Utf16, MAX_LEGACY};
-use crate::view::unicode::{category, describe, label};
+use crate::view::unicode::describe;
 
 /// What `hexrune explain` was asked, as the user wrote it; [`run`] parses it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -423,43 +422,7 @@ fn verdict(out: &mut String, bytes: &[u8]) {
 /// {"bytes":"c0af","dialects":[{"dialect":"utf8","valid":false,"units":[{"offset":0,"len":1,"kind":"error","error":"invalid_byte","diagnosis":"overlong form of U+002F '/'"},...]},...]}
 /// ```
 pub fn bytes_json(bytes: &[u8]) -> String {
-    let dialects: Vec<String> = Dialect::ALL
-        .iter()
-        .map(|d| {
-            let units: Vec<String> = d.units(bytes).map(|u| unit_object(*d, bytes, &u)).collect();
-            format!(
-                r#"{{"dialect":"{d}","valid":{},"units":[{}]}}"#,
-                d.units(bytes).all(|u| !u.is_error()),
-                units.join(",")
-            )
-        })
-        .collect();
-    format!(
-        r#"{{"bytes":"{}","dialects":[{}]}}"#,
-        hex_compact(bytes),
-        dialects.join(",")
-    )
-}
-
-/// `hexrune at`'s object for a unit, with `name` and `category` added for a scalar.
-fn unit_object(dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
-    let mut object = unit_json(dialect, bytes, unit);
-    if let Some(cp) = unit.code_point() {
-        object.pop(); // the closing brace
-        let _ = write!(
-            object,
-            r#","name":{},"category":{}}}"#,
-            json_string(&label(cp)),
-            category_json(cp)
-        );
-    }
-    object
-}
-
-fn category_json(cp: CodePoint) -> String {
-    category(cp)
-        .map(|c| format!(r#""{}""#, c.abbreviation()))
-        .unwrap_or_else(|| "null".to_string())
+    to_line(&BytesRecord::new(bytes))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -621,39 +584,7 @@ fn utf16_block(out: &mut String, cp: CodePoint) {
 /// {"cp":55296,"name":"<surrogate-D800>","category":"Cs","encodings":{"utf8":null,...,"utf16":["d800"]},"unencodable":{"utf8":"..."}}
 /// ```
 pub fn code_point_json(cp: CodePoint) -> String {
-    let mut encodings = Vec::new();
-    let mut unencodable = Vec::new();
-    for d in Dialect::ALL {
-        match d.encode(cp) {
-            Ok(e) => encodings.push(format!(r#""{d}":"{}""#, hex_compact(e.as_bytes()))),
-            Err(why) => {
-                encodings.push(format!(r#""{d}":null"#));
-                unencodable.push(format!(r#""{d}":{}"#, json_string(&why.to_string())));
-            }
-        }
-    }
-    match Utf16::of(cp) {
-        Some(utf16) => {
-            let units: Vec<String> = utf16
-                .units()
-                .iter()
-                .map(|u| format!(r#""{u:04x}""#))
-                .collect();
-            encodings.push(format!(r#""utf16":[{}]"#, units.join(",")));
-        }
-        None => {
-            encodings.push(r#""utf16":null"#.to_string());
-            unencodable.push(format!(r#""utf16":{}"#, json_string(ABOVE_UNICODE)));
-        }
-    }
-    format!(
-        r#"{{"cp":{},"name":{},"category":{},"encodings":{{{}}},"unencodable":{{{}}}}}"#,
-        cp.value(),
-        json_string(&label(cp)),
-        category_json(cp),
-        encodings.join(","),
-        unencodable.join(",")
-    )
+    to_line(&CodePointRecord::new(cp, ABOVE_UNICODE))
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
-//! Renderings of what the decoder and the scan found: the JSON Lines wire format and the
-//! human explanations shared by every command.
+//! Renderings of what the decoder and the scan found: the JSON Lines wire format (its
+//! records are the types of [`crate::cli::wire`]) and the human explanations shared by every
+//! command.
 //!
 //! # JSON Lines (`hexrune check --json`)
 //!
@@ -30,14 +31,7 @@
 
 use std::fmt::Write as _;
 
-use crate::decode::{Dialect, Unit, UnitKind};
-use crate::scan::index::summary_classes;
-use crate::scan::Tally;
-
-/// A JSON string literal for `text` (quotes included).
-pub fn json_string(text: &str) -> String {
-    serde_json::Value::from(text).to_string()
-}
+use crate::decode::{Dialect, Unit};
 
 /// Lower-case hex of `bytes` without separators: `e1a0`.
 pub fn hex_compact(bytes: &[u8]) -> String {
@@ -57,73 +51,6 @@ pub fn hex_spaced(bytes: &[u8]) -> String {
 /// The bytes of a unit within `bytes`.
 pub fn unit_bytes<'a>(bytes: &'a [u8], unit: &Unit) -> &'a [u8] {
     &bytes[unit.start..unit.end()]
-}
-
-/// Appends `,"expected":"..","diagnosis":".."` for an error unit, where they apply.
-fn push_error_details(out: &mut String, dialect: Dialect, bytes: &[u8], unit: &Unit) {
-    if let Some(range) = dialect.expected(bytes, unit) {
-        let _ = write!(out, r#","expected":"{range}""#);
-    }
-    if let Some(d) = dialect.diagnose(bytes, unit) {
-        let _ = write!(out, r#","diagnosis":{}"#, json_string(&d.to_string()));
-    }
-}
-
-/// The JSON Lines object of one error unit (no trailing newline). `path_json` is the path
-/// already as a JSON string literal (see [`json_string`]).
-pub fn error_json(path_json: &str, dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
-    let kind = unit.error_kind().map(|k| k.name()).unwrap_or("none");
-    let mut out = String::with_capacity(160);
-    let _ = write!(
-        out,
-        r#"{{"type":"error","path":{path_json},"offset":{},"len":{},"bytes":"{}","kind":"{kind}""#,
-        unit.start,
-        unit.len,
-        hex_compact(unit_bytes(bytes, unit)),
-    );
-    push_error_details(&mut out, dialect, bytes, unit);
-    out.push('}');
-    out
-}
-
-/// The JSON Lines summary object of one input (no trailing newline).
-pub fn summary_json(path_json: &str, dialect: Dialect, size: u64, tally: &Tally) -> String {
-    let units: Vec<String> = summary_classes(dialect)
-        .iter()
-        .map(|c| format!(r#""{c}":{}"#, tally.classes[*c as usize]))
-        .collect();
-    let errors: Vec<String> = crate::decode::ErrorKind::ALL
-        .iter()
-        .filter(|k| tally.errors_of(**k) > 0)
-        .map(|k| format!(r#""{}":{}"#, k.name(), tally.errors_of(*k)))
-        .collect();
-    format!(
-        r#"{{"type":"summary","path":{path_json},"size":{size},"valid":{},"units":{{{}}},"errors":{{{}}}}}"#,
-        tally.error_count() == 0,
-        units.join(","),
-        errors.join(","),
-    )
-}
-
-/// The JSON object `hexrune at` prints for a unit (no trailing newline).
-pub fn unit_json(dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
-    let mut out = format!(r#"{{"offset":{},"len":{}"#, unit.start, unit.len);
-    match unit.kind {
-        UnitKind::Scalar(cp) => {
-            let _ = write!(
-                out,
-                r#","kind":"scalar","cp":{},"class":{}"#,
-                cp.value(),
-                unit.len
-            );
-        }
-        UnitKind::Error(kind) => {
-            let _ = write!(out, r#","kind":"error","error":"{}""#, kind.name());
-            push_error_details(&mut out, dialect, bytes, unit);
-        }
-    }
-    out.push('}');
-    out
 }
 
 /// A one-line human explanation of an error unit: what the kind means, which bytes were
@@ -180,60 +107,6 @@ pub fn safe_name(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scan::scan;
-
-    #[test]
-    fn error_objects() {
-        let bytes = b"a\xC0\xAF\xE1\x80";
-        let units: Vec<Unit> = Dialect::Utf8.units(bytes).collect();
-        let path = json_string("f.txt");
-        assert_eq!(
-            error_json(&path, Dialect::Utf8, bytes, &units[1]),
-            r#"{"type":"error","path":"f.txt","offset":1,"len":1,"bytes":"c0","kind":"invalid_byte","diagnosis":"overlong form of U+002F '/'"}"#
-        );
-        assert_eq!(
-            error_json(&path, Dialect::Utf8, bytes, &units[2]),
-            r#"{"type":"error","path":"f.txt","offset":2,"len":1,"bytes":"af","kind":"unexpected_continuation"}"#
-        );
-        assert_eq!(
-            error_json(&path, Dialect::Utf8, bytes, &units[3]),
-            r#"{"type":"error","path":"f.txt","offset":3,"len":2,"bytes":"e180","kind":"truncated_eof","expected":"80..BF"}"#
-        );
-    }
-
-    #[test]
-    fn summaries() {
-        let bytes = "a\u{E9}\u{20AC}".as_bytes();
-        let mut tally = Tally::default();
-        scan(Dialect::Utf8, bytes, &mut tally);
-        assert_eq!(
-            summary_json(r#""x""#, Dialect::Utf8, 6, &tally),
-            r#"{"type":"summary","path":"x","size":6,"valid":true,"units":{"1":1,"2":1,"3":1,"4":0},"errors":{}}"#
-        );
-        let mut tally = Tally::default();
-        scan(Dialect::Legacy, b"\xF8\x88\x80\x80\x80\xFE", &mut tally);
-        assert_eq!(
-            summary_json(r#""x""#, Dialect::Legacy, 6, &tally),
-            r#"{"type":"summary","path":"x","size":6,"valid":false,"units":{"1":0,"2":0,"3":0,"4":0,"5":1,"6":0},"errors":{"invalid_byte":1}}"#
-        );
-        assert_eq!(summary_classes(Dialect::Cesu8), [1, 2, 3, 4, 6]);
-    }
-
-    #[test]
-    fn at_objects() {
-        let bytes = "\u{20AC}".as_bytes();
-        let u = Dialect::Utf8.unit_containing(bytes, 2);
-        assert_eq!(
-            unit_json(Dialect::Utf8, bytes, &u),
-            r#"{"offset":0,"len":3,"kind":"scalar","cp":8364,"class":3}"#
-        );
-        let bytes = b"\xED\xA0\x80";
-        let u = Dialect::Utf8.unit_containing(bytes, 0);
-        assert_eq!(
-            unit_json(Dialect::Utf8, bytes, &u),
-            r#"{"offset":0,"len":1,"kind":"error","error":"surrogate","expected":"80..9F","diagnosis":"UTF-16 surrogate U+D800 (lead half, not a character)"}"#
-        );
-    }
 
     #[test]
     fn explanations() {
