@@ -301,6 +301,14 @@ fn at_rejects_offsets_past_the_end_and_bad_offsets() {
         .code(2)
         .stderr(predicates::str::contains("'0xZZ' is not a byte offset"));
     hexrune()
+        .args(["at", &f, "99999999999999999999"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains(
+            "'99999999999999999999' is too large for a byte offset (the largest is 18446744073709551615)",
+        ));
+    hexrune()
         .args(["at", "/nonexistent/x", "0"])
         .assert()
         .code(2)
