@@ -189,7 +189,7 @@ fn io_errors_exit_2_and_other_files_are_still_checked() {
             "check",
             missing,
             dir.path().to_str().unwrap(),
-            "/dev/null",
+            "/dev/zero",
             &good,
         ])
         .assert()
@@ -199,7 +199,7 @@ fn io_errors_exit_2_and_other_files_are_still_checked() {
     assert_eq!(
         stderr,
         format!(
-            "hexrune: {missing}: no such file or directory\nhexrune: {}: is a directory\nhexrune: /dev/null: not a regular file (character device)\n",
+            "hexrune: {missing}: no such file or directory\nhexrune: {}: is a directory\nhexrune: /dev/zero: not a regular file (character device)\n",
             dir.path().display()
         )
     );
@@ -328,20 +328,69 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
-fn a_closed_pipe_ends_quietly() {
-    // 200k errors with --all, read by a consumer that stops at once.
+fn a_closed_pipe_ends_quietly_and_still_answers() {
+    // 200k errors, read by a consumer that takes one line and leaves: no message, and the
+    // exit code still says the input is invalid (`set -o pipefail; ... | head -1`).
+    use std::io::BufRead;
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "many.bin", &vec![0xFF; 200_000]);
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hexrune"))
-        .args(["check", "--json", &f])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    let output = child.wait_with_output().unwrap();
-    assert_eq!(output.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+    let good = file_with(dir.path(), "good.txt", b"fine");
+    for (args, code) in [
+        (vec!["check", "--json", &f], 1),
+        (vec!["check", &f, "--all"], 1),
+        (vec!["check", "--json", &f, &good], 1),
+    ] {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hexrune"))
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        assert!(line.ends_with('\n'), "{args:?}: {line}");
+        drop(reader);
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(code), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&output.stderr), "", "{args:?}");
+    }
+}
+
+#[test]
+fn under_json_an_unreadable_input_is_a_record_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = file_with(dir.path(), "good.txt", b"fine");
+    let missing = dir.path().join("missing.txt");
+    let missing = missing.to_str().unwrap();
+    let output = hexrune()
+        .args(["check", "--json", missing, &good])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        format!("hexrune: {missing}: no such file or directory\n")
+    );
+    let lines = json_lines(&output.stdout);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(
+        lines[0],
+        serde_json::json!({"type": "io_error", "path": missing, "message": "no such file or directory"})
+    );
+    assert_eq!(lines[1]["type"], "summary");
+    assert_eq!(lines[1]["path"], good.as_str());
+}
+
+#[test]
+fn the_null_device_is_an_empty_valid_input() {
+    let out = stdout_of(["check", "--json", "/dev/null"], 0);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["size"], 0);
+    assert_eq!(lines[0]["valid"], true);
+    hexrune().args(["check", "/dev/null"]).assert().code(0);
 }
 
 #[test]
@@ -353,4 +402,66 @@ fn names_are_escaped_before_reaching_the_terminal() {
         .stderr(
             "hexrune: /nonexistent/\\u{1b}]0;pwned\\u{7}\\u{202e}txt: no such file or directory\n",
         );
+}
+
+/// `"path"` is the name with JSON's own escapes, and a name that is not UTF-8 also has its
+/// exact bytes in `"path_bytes"` (standard base64): Python's `json.loads` gets every hostile
+/// name back byte for byte.
+#[test]
+fn json_paths_round_trip_to_the_exact_bytes() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let names: [&[u8]; 5] = [
+        b"esc\x1b]0;TITLE\x07.txt",
+        b"bel\x07.txt",
+        b"new\nline.txt",
+        "bidi\u{202E}txt.exe".as_bytes(),
+        b"latin1-\xff.txt",
+    ];
+    let mut paths = Vec::new();
+    for name in names {
+        let path = dir.path().join(std::ffi::OsStr::from_bytes(name));
+        std::fs::write(&path, b"ok\xff").unwrap();
+        paths.push(path);
+    }
+    let out = hexrune()
+        .arg("check")
+        .arg("--json")
+        .args(&paths)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    // Python decodes each record and prints the bytes of its name in hex, one per line.
+    let script = r#"
+import sys, json, base64
+for line in sys.stdin:
+    r = json.loads(line)
+    b = base64.b64decode(r["path_bytes"], validate=True) if "path_bytes" in r else r["path"].encode("utf-8")
+    print(r["type"], b.hex())
+"#;
+    let decoded = std::process::Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(&out)?;
+            child.wait_with_output()
+        })
+        .expect("python3 runs");
+    assert!(decoded.status.success());
+    let hex = |b: &[u8]| b.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let mut expected = String::new();
+    for path in &paths {
+        let bytes = hex(path.as_os_str().as_bytes());
+        expected += &format!("error {bytes}\nsummary {bytes}\n");
+    }
+    assert_eq!(String::from_utf8(decoded.stdout).unwrap(), expected);
+    // Only the name that is not UTF-8 carries path_bytes.
+    let text = String::from_utf8_lossy(&out);
+    assert_eq!(text.matches("\"path_bytes\":").count(), 2, "{text}");
+    assert!(!text.contains("\\\\u{"), "{text}");
 }

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use super::{report_error, Input, EXIT_ERROR, EXIT_INVALID, EXIT_OK};
 use crate::cli::report::{explain, hex_spaced, unit_bytes};
-use crate::cli::wire::{to_line, ErrorRecord, SummaryRecord, WirePath};
+use crate::cli::wire::{to_line, ErrorRecord, IoErrorRecord, SummaryRecord, WirePath};
 use crate::decode::{Dialect, ErrorKind, Unit};
 use crate::scan::index::{Progress, Summary, Verdict};
 use crate::source::{Access, Source};
@@ -33,49 +33,61 @@ pub struct CheckOptions {
 
 /// Checks every input; returns 0 if all are valid, 1 if any is not, 2 if any could not be
 /// read (the others are still checked).
+///
+/// A reader that leaves early (`hexrune check --json big.bin | head -1`) does not change the
+/// answer: the output goes quiet, every input is still checked, and the exit code is the
+/// one a reader that stayed would have seen. An input that cannot be read is reported on
+/// `err`, and under `--json` as an `io_error` record on `out` too.
 pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<u8> {
     let mut status = EXIT_OK;
+    let mut sink = io::sink();
+    let mut out = out;
     for input in &options.inputs {
         let name = input.display_name();
-        let outcome = match input.open() {
-            Ok(source) => check_one(options, &name, &input.wire_path(), &source, out),
-            Err(e) => Err(Failure::Source(e)),
-        };
-        match outcome {
-            Ok(true) => {}
-            Ok(false) => status = status.max(EXIT_INVALID),
-            Err(Failure::Source(e)) => {
-                out.flush()?;
+        let path = input.wire_path();
+        let (code, printed) = match input.open().and_then(|source| {
+            let checked = check_one(options, &name, &path, &source, out);
+            source.check_intact().map(|()| checked)
+        }) {
+            Ok(Checked { valid, printed }) => (if valid { EXIT_OK } else { EXIT_INVALID }, printed),
+            Err(e) => {
+                let printed = if options.json {
+                    let record = IoErrorRecord::new(&path, e.to_string());
+                    writeln!(out, "{}", to_line(&record))
+                } else {
+                    Ok(())
+                };
+                let printed = printed.and_then(|()| out.flush());
                 report_error(err, &name, &e)?;
-                status = EXIT_ERROR;
+                (EXIT_ERROR, printed)
             }
-            Err(Failure::Output(e)) => return Err(e),
+        };
+        status = status.max(code);
+        match printed {
+            Ok(()) => {}
+            // The reader left: what is left to say is the exit code.
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => out = &mut sink,
+            Err(e) => return Err(e),
         }
     }
     Ok(status)
 }
 
-enum Failure {
-    /// The input could not be read (or changed while being read).
-    Source(crate::source::SourceError),
-    /// Writing the report failed (a closed pipe, a full disk).
-    Output(io::Error),
+/// What checking one readable input found, and whether its report could be written.
+struct Checked {
+    valid: bool,
+    printed: io::Result<()>,
 }
 
-impl From<io::Error> for Failure {
-    fn from(e: io::Error) -> Failure {
-        Failure::Output(e)
-    }
-}
-
-/// Checks one input and prints its report; `Ok(valid)`.
+/// Checks one input and prints its report. The caller checks that the input stayed intact
+/// while it was read.
 fn check_one(
     options: &CheckOptions,
     name: &str,
     path: &WirePath,
     source: &Source,
     out: &mut dyn Write,
-) -> Result<bool, Failure> {
+) -> Checked {
     source.advise(Access::Sequential);
     let dialect = options.dialect;
     let bytes = source.bytes();
@@ -89,19 +101,33 @@ fn check_one(
         |range| source.prefetch(range),
     )
     .expect("a scan nobody cancels runs to the end");
-    source.check_intact().map_err(Failure::Source)?;
-    if options.json {
-        for unit in summary.errors(bytes) {
-            let record = ErrorRecord::new(path, dialect, bytes, &unit);
-            writeln!(out, "{}", to_line(&record))?;
-        }
-        let record = SummaryRecord::new(path, dialect, source.len(), &summary.tally);
-        writeln!(out, "{}", to_line(&record))?;
+    let printed = if source.check_intact().is_err() {
+        // Nothing of a changed input is printed; the caller reports it.
+        Ok(())
+    } else if options.json {
+        print_json(path, dialect, bytes, &summary, out)
     } else {
-        print_human(options, name, bytes, &summary, out)?;
+        print_human(options, name, bytes, &summary, out)
+    };
+    Checked {
+        valid: summary.is_valid(),
+        printed,
     }
-    source.check_intact().map_err(Failure::Source)?;
-    Ok(summary.is_valid())
+}
+
+fn print_json(
+    path: &WirePath,
+    dialect: Dialect,
+    bytes: &[u8],
+    summary: &Summary,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    for unit in summary.errors(bytes) {
+        let record = ErrorRecord::new(path, dialect, bytes, &unit);
+        writeln!(out, "{}", to_line(&record))?;
+    }
+    let record = SummaryRecord::new(path, dialect, summary.len, &summary.tally);
+    writeln!(out, "{}", to_line(&record))
 }
 
 /// One human line for an error unit.

@@ -159,6 +159,27 @@ impl<'a> SummaryRecord<'a> {
     }
 }
 
+/// `{"type":"io_error",...}`: an input `check --json` could not read.
+#[derive(Debug, Serialize)]
+pub struct IoErrorRecord<'a> {
+    #[serde(rename = "type")]
+    record: &'static str,
+    #[serde(flatten)]
+    path: &'a WirePath,
+    message: String,
+}
+
+impl<'a> IoErrorRecord<'a> {
+    /// The record of an input that could not be read, and why.
+    pub fn new(path: &'a WirePath, message: String) -> IoErrorRecord<'a> {
+        IoErrorRecord {
+            record: "io_error",
+            path,
+            message,
+        }
+    }
+}
+
 /// One unit: the object `at` prints, and an element of `explain --json`'s `units`.
 #[derive(Debug, Serialize)]
 pub struct UnitRecord {
