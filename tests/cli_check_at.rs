@@ -465,3 +465,36 @@ for line in sys.stdin:
     assert_eq!(text.matches("\"path_bytes\":").count(), 2, "{text}");
     assert!(!text.contains("\\\\u{"), "{text}");
 }
+
+/// The verdict names what it sees: a file cut inside its last character, a few stray
+/// windows-1252 bytes in UTF-8 text, and text that is not UTF-8 at all.
+#[test]
+fn verdicts_name_what_they_see() {
+    let verdict = |bytes: &[u8]| {
+        let out = hexrune()
+            .args(["check", "-"])
+            .write_stdin(bytes.to_vec())
+            .assert()
+            .code(1)
+            .get_output()
+            .stdout
+            .clone();
+        let text = String::from_utf8(out).unwrap();
+        text.lines()
+            .find_map(|l| l.strip_prefix("  verdict  "))
+            .unwrap_or_else(|| panic!("{text}"))
+            .to_string()
+    };
+    assert_eq!(
+        verdict(b"Gr\xc3\xbc\xc3\x9fe aus K\xc3\xb6ln. \xf0\x9f\x98"),
+        "UTF-8 (RFC 3629), cut short at the end"
+    );
+    assert_eq!(
+        verdict(b"Gr\xc3\xbc\xc3\x9fe \x93aus\x94 K\xc3\xb6ln \x96 Stra\xc3\x9fe"),
+        "UTF-8 (RFC 3629) with 3 stray bytes (windows-1252?)"
+    );
+    assert_eq!(
+        verdict(b"caf\xe9 cr\xe8me br\xfbl\xe9e \xe0 la fran\xe7aise"),
+        "probably not UTF-8 (RFC 3629): 6 errors"
+    );
+}

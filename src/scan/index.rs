@@ -221,6 +221,13 @@ pub enum Verdict {
     Valid(Dialect),
     /// Invalid in the scanned dialect (UTF-8) but valid in this one.
     ValidOnlyIn(Dialect),
+    /// Valid in the scanned dialect up to its last few bytes: the only error is the last
+    /// character cut short by the end of the input (`truncated_eof`).
+    CutShort,
+    /// Text in the scanned dialect with this many stray bytes: every error is one byte that
+    /// windows-1252 gives a character to (80..FF but 81, 8D, 8F, 90, 9D), as when a few
+    /// characters were written in windows-1252 into UTF-8 text.
+    StrayBytes(u64),
     /// Text in the scanned dialect with this many error units.
     WithErrors(u64),
     /// So many errors that the input is probably not in the scanned dialect at all.
@@ -236,6 +243,11 @@ impl Verdict {
             Verdict::AsciiOnly => "ASCII only".to_string(),
             Verdict::Valid(d) => format!("valid {}", d.title()),
             Verdict::ValidOnlyIn(d) => format!("not valid {name}, but valid {}", d.title()),
+            Verdict::CutShort => format!("{name}, cut short at the end"),
+            Verdict::StrayBytes(n) => format!(
+                "{name} with {n} stray {} (windows-1252?)",
+                if n == 1 { "byte" } else { "bytes" }
+            ),
             Verdict::WithErrors(n) => format!(
                 "{name} with {n} {}",
                 if n == 1 { "error" } else { "errors" }
@@ -622,13 +634,34 @@ impl Summary {
                 return Verdict::ValidOnlyIn(d);
             }
         }
+        // A last character cut short by the end of the input says nothing against the rest.
+        let cut = self.last_error_offset().is_some_and(|at| {
+            let unit = self.dialect.decode_at(bytes, at);
+            unit.error_kind() == Some(ErrorKind::TruncatedEof) && unit.end() == bytes.len()
+        });
+        let rest = errors - u64::from(cut);
+        if rest == 0 {
+            return Verdict::CutShort;
+        }
+        // Evidence for the dialect: characters of two bytes or more decoded (random bytes or
+        // single-byte encodings rarely form them), against the errors; a few errors in a
+        // long text are not evidence against it either.
         let multibyte: u64 = self.tally.classes[2..].iter().sum();
         let units = self.unit_count();
-        if errors * 20 > units || (errors >= 8 && errors > multibyte) {
-            Verdict::ProbablyNot(errors)
+        let many = rest * 20 > units || (rest >= 8 && rest > multibyte);
+        if multibyte <= rest && many {
+            return Verdict::ProbablyNot(errors);
+        }
+        if !cut && self.errors(bytes).all(|u| is_stray_windows_1252(bytes, &u)) {
+            Verdict::StrayBytes(rest)
         } else {
             Verdict::WithErrors(errors)
         }
+    }
+
+    /// The offset of the last error unit, if any.
+    fn last_error_offset(&self) -> Option<usize> {
+        last_error_offset(&self.blocks, self.block_size)
     }
 
     /// For an input scanned as UTF-8: the first other dialect in which it is valid.
@@ -674,6 +707,14 @@ fn scan_block(
     let mut sink = BlockSink::new(range.start);
     scan_range(dialect, bytes, range, &mut sink);
     sink.finish(tally)
+}
+
+/// Whether error unit `unit` is one byte that windows-1252 maps to a character: 80..FF but
+/// the five it leaves undefined (81, 8D, 8F, 90, 9D).
+fn is_stray_windows_1252(bytes: &[u8], unit: &Unit) -> bool {
+    unit.len == 1
+        && bytes[unit.start] >= 0x80
+        && !matches!(bytes[unit.start], 0x81 | 0x8D | 0x8F | 0x90 | 0x9D)
 }
 
 fn first_error_offset(blocks: &[BlockSummary], block_size: usize) -> Option<usize> {
@@ -849,7 +890,10 @@ mod tests {
         let mostly_text = "é".repeat(100) + "\u{FFFD}";
         let mut bytes = mostly_text.into_bytes();
         bytes.push(0xFF);
-        assert_eq!(v(&bytes), Verdict::WithErrors(1));
+        // FF is 'ÿ' in windows-1252.
+        assert_eq!(v(&bytes), Verdict::StrayBytes(1));
+        bytes.extend_from_slice(b"\xE2\x82x");
+        assert_eq!(v(&bytes), Verdict::WithErrors(2));
         assert_eq!(
             v(b"caf\xE9 cr\xE8me br\xFBl\xE9e \xE0 la fran\xE7aise, tr\xE8s \xE9l\xE9gant"),
             Verdict::ProbablyNot(9)
@@ -858,6 +902,62 @@ mod tests {
             .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
             .collect();
         assert!(matches!(v(&noise), Verdict::ProbablyNot(_)));
+    }
+
+    #[test]
+    fn verdicts_name_what_they_see() {
+        let v = |bytes: &[u8]| Summary::build_parallel(Dialect::Utf8, bytes).verdict(bytes);
+        let d = |bytes: &[u8]| v(bytes).describe(Dialect::Utf8);
+        // The cases: cut inside the last character; three stray windows-1252 bytes.
+        let cut = "Grüße aus Köln. 😀".as_bytes();
+        let cut = &cut[..cut.len() - 1];
+        assert_eq!(v(cut), Verdict::CutShort);
+        assert_eq!(d(cut), "UTF-8 (RFC 3629), cut short at the end");
+        let stray = b"Gr\xC3\xBC\xC3\x9Fe \x93aus\x94 K\xC3\xB6ln \x96 Stra\xC3\x9Fe";
+        assert_eq!(v(stray), Verdict::StrayBytes(3));
+        assert_eq!(
+            d(stray),
+            "UTF-8 (RFC 3629) with 3 stray bytes (windows-1252?)"
+        );
+        assert_eq!(
+            d(b"x\xE9 \xC3\xA9\xC3\xA9"),
+            "UTF-8 (RFC 3629) with 1 stray byte (windows-1252?)"
+        );
+        // A byte windows-1252 leaves undefined is an error, not a stray character.
+        assert_eq!(v(b"\xC3\xA9\xC3\xA9 \x81"), Verdict::WithErrors(1));
+        // A cut in the middle is an error; a cut at the end with other errors too counts all.
+        assert_eq!(
+            v(b"\xC3\xA9\xC3\xA9\xC3\xA9 \xE2\x82 x"),
+            Verdict::WithErrors(1)
+        );
+        assert_eq!(
+            v(b"\xC3\xA9\xC3\xA9\xC3\xA9 \xFF \xE2\x82"),
+            Verdict::WithErrors(2)
+        );
+        // Not UTF-8: Latin-1 text, UTF-16 with non-ASCII, random bytes.
+        let latin1 = b"caf\xE9 cr\xE8me br\xFBl\xE9e \xE0 la fran\xE7aise";
+        assert!(
+            matches!(v(latin1), Verdict::ProbablyNot(_)),
+            "{:?}",
+            v(latin1)
+        );
+        let utf16: Vec<u8> = "Grüße aus Köln, Ελληνικά"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        assert!(
+            matches!(v(&utf16), Verdict::ProbablyNot(_)),
+            "{:?}",
+            v(&utf16)
+        );
+        let noise: Vec<u8> = (0..4096u32)
+            .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+            .collect();
+        assert!(matches!(v(&noise), Verdict::ProbablyNot(_)));
+        // Random bytes cut short at the end are still not UTF-8.
+        let mut noise_cut = noise.clone();
+        noise_cut.push(0xF0);
+        assert!(matches!(v(&noise_cut), Verdict::ProbablyNot(_)));
     }
 
     #[test]
