@@ -67,9 +67,9 @@ fn invalid_file_exits_1_and_lists_errors() {
   verdict  probably not UTF-8 (RFC 3629): 3 errors
   units    1-byte 3, 2-byte 0, 3-byte 0, 4-byte 0
   errors   invalid_byte 1, unexpected_continuation 1, truncated_eof 1
-  offset 2 (0x2)  c0  invalid_byte: byte that never occurs in this dialect; overlong form of U+002F '/' (c0 af)
-  offset 3 (0x3)  af  unexpected_continuation: continuation byte with no lead before it
-  offset 5 (0x5)  e1 80  truncated_eof: sequence cut short by the end of the input; expected 80..BF after e1 80
+  offset 2 (0x2)  1:3  c0  invalid_byte: byte that never occurs in this dialect; overlong form of U+002F '/' (c0 af)
+  offset 3 (0x3)  1:4  af  unexpected_continuation: continuation byte with no lead before it
+  offset 5 (0x5)  1:6  e1 80  truncated_eof: sequence cut short by the end of the input; expected 80..BF after e1 80
 "
         )
     );
@@ -174,7 +174,7 @@ fn stdin_is_read_when_no_file_or_dash() {
         .assert()
         .code(1)
         .stdout(predicates::str::starts_with(
-            r#"{"type":"error","path":"<stdin>","offset":0,"len":1,"bytes":"ff","kind":"invalid_byte","diagnosis":"lone byte FF: 'ÿ' in Latin-1/Windows-1252?"}"#,
+            r#"{"type":"error","path":"<stdin>","offset":0,"len":1,"bytes":"ff","kind":"invalid_byte","diagnosis":"lone byte FF: 'ÿ' in Latin-1/Windows-1252?","line":1,"column":1}"#,
         ));
 }
 
@@ -240,7 +240,7 @@ fn long_error_lists_are_summarised_unless_all() {
     let text = String::from_utf8(out).unwrap();
     let offsets: Vec<&str> = text.lines().filter(|l| l.starts_with("  offset")).collect();
     assert_eq!(offsets.len(), 25);
-    assert!(offsets[24].starts_with("  offset 24 (0x18)  ff  invalid_byte"));
+    assert!(offsets[24].starts_with("  offset 24 (0x18)  1:25  ff  invalid_byte"));
 }
 
 #[test]
@@ -496,5 +496,89 @@ fn verdicts_name_what_they_see() {
     assert_eq!(
         verdict(b"caf\xe9 cr\xe8me br\xfbl\xe9e \xe0 la fran\xe7aise"),
         "probably not UTF-8 (RFC 3629): 6 errors"
+    );
+}
+
+/// Every error and finding gives its line and column (1-based; the column counts units:
+/// characters, and each error unit as one), in the text and in JSON, as the last keys.
+#[test]
+fn errors_and_findings_give_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(
+        dir.path(),
+        "lines.txt",
+        b"ab\n\xef\xbf\xbdc\xff\n\xc3\xa9\xe2\x82x\xc0\n\n\xf0\x9f\x98\x80\xff",
+    );
+    let out = stdout_of(["check", &f], 1);
+    let text = String::from_utf8(out).unwrap();
+    let listed: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("  offset "))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "  offset 3 (0x3)  2:1  ef bf bd  replacement-character: U+FFFD REPLACEMENT CHARACTER already in the input: something lost data before it was written",
+            "  offset 7 (0x7)  2:3  ff  invalid_byte: byte that never occurs in this dialect; lone byte FF: 'ÿ' in Latin-1/Windows-1252?",
+            "  offset 11 (0xb)  3:2  e2 82  truncated: sequence cut short by a byte that is not a continuation; expected 80..BF after e2 82",
+            "  offset 14 (0xe)  3:4  c0  invalid_byte: byte that never occurs in this dialect; lone byte C0: 'À' in Latin-1/Windows-1252?",
+            "  offset 21 (0x15)  5:2  ff  invalid_byte: byte that never occurs in this dialect",
+        ],
+        "{text}"
+    );
+    let out = stdout_of(["check", "--json", &f], 1);
+    let lines: Vec<String> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(
+        lines[0],
+        format!(
+            r#"{{"type":"finding","path":{f:?},"offset":3,"len":3,"bytes":"efbfbd","kind":"replacement-character","line":2,"column":1}}"#
+        )
+    );
+    assert_eq!(
+        lines[2],
+        format!(
+            r#"{{"type":"error","path":{f:?},"offset":11,"len":2,"bytes":"e282","kind":"truncated","expected":"80..BF","line":3,"column":2}}"#
+        )
+    );
+    let positions: Vec<(u64, u64)> = json_lines(lines.join("\n").as_bytes())
+        .iter()
+        .filter(|v| v["type"] != "summary")
+        .map(|v| (v["line"].as_u64().unwrap(), v["column"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(positions, [(2, 1), (2, 3), (3, 2), (3, 4), (5, 2)]);
+}
+
+/// A U+FFFD in the input is a finding: listed and counted, and the exit code stays 0 for a
+/// file that is otherwise valid.
+#[test]
+fn replacement_characters_are_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "lost.txt", "caf\u{FFFD} \u{FFFD}\n".as_bytes());
+    let out = stdout_of(["check", &f], 0);
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        format!(
+            "{f}: valid utf8: 11 bytes, 7 characters
+  units    1-byte 5, 2-byte 0, 3-byte 2, 4-byte 0
+  findings replacement-character 2
+  offset 3 (0x3)  1:4  ef bf bd  replacement-character: U+FFFD REPLACEMENT CHARACTER already in the input: something lost data before it was written
+  offset 7 (0x7)  1:6  ef bf bd  replacement-character: U+FFFD REPLACEMENT CHARACTER already in the input: something lost data before it was written
+"
+        )
+    );
+    let out = stdout_of(["check", "--json", &f], 0);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["type"], "finding");
+    assert_eq!(lines[1]["offset"], 7);
+    assert_eq!(lines[2]["valid"], true);
+    assert_eq!(lines[2]["errors"], serde_json::json!({}));
+    assert_eq!(
+        lines[2]["findings"],
+        serde_json::json!({"replacement-character": 2})
     );
 }

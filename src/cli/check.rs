@@ -8,7 +8,9 @@ use std::io::{self, Write};
 
 use super::{report_error, Input, EXIT_ERROR, EXIT_INVALID, EXIT_OK};
 use crate::cli::report::{explain, hex_spaced, unit_bytes};
-use crate::cli::wire::{to_line, ErrorRecord, IoErrorRecord, SummaryRecord, WirePath};
+use crate::cli::wire::{
+    to_line, ErrorRecord, FindingRecord, IoErrorRecord, LineColumn, SummaryRecord, WirePath,
+};
 use crate::decode::{Dialect, ErrorKind, Unit};
 use crate::scan::index::{Progress, Summary, Verdict};
 use crate::source::{Access, Source};
@@ -115,6 +117,35 @@ fn check_one(
     }
 }
 
+/// The kind of finding `check` reports for a U+FFFD already in the input.
+pub const REPLACEMENT_CHARACTER: &str = "replacement-character";
+
+/// What `check` lists for an input, in input order: error units, and findings (U+FFFD
+/// characters: valid, but a sign that data was lost before the input was written).
+enum Listed {
+    Error(Unit),
+    Finding(Unit),
+}
+
+impl Listed {
+    fn unit(&self) -> &Unit {
+        match self {
+            Listed::Error(u) | Listed::Finding(u) => u,
+        }
+    }
+}
+
+/// Errors and findings merged in input order.
+fn listed<'a>(summary: &'a Summary, bytes: &'a [u8]) -> impl Iterator<Item = Listed> + 'a {
+    let mut errors = summary.errors(bytes).peekable();
+    let mut findings = summary.replacements(bytes).peekable();
+    std::iter::from_fn(move || match (errors.peek(), findings.peek()) {
+        (Some(e), Some(f)) if f.start < e.start => findings.next().map(Listed::Finding),
+        (Some(_), _) => errors.next().map(Listed::Error),
+        (None, _) => findings.next().map(Listed::Finding),
+    })
+}
+
 fn print_json(
     path: &WirePath,
     dialect: Dialect,
@@ -122,23 +153,46 @@ fn print_json(
     summary: &Summary,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    for unit in summary.errors(bytes) {
-        let record = ErrorRecord::new(path, dialect, bytes, &unit);
-        writeln!(out, "{}", to_line(&record))?;
+    let mut lines = summary.lines(bytes);
+    for item in listed(summary, bytes) {
+        let unit = item.unit();
+        let (line, column) = lines.at(unit.start);
+        let position = LineColumn { line, column };
+        let record = match &item {
+            Listed::Error(u) => to_line(&ErrorRecord::new(path, dialect, bytes, u, position)),
+            Listed::Finding(u) => to_line(&FindingRecord::new(
+                path,
+                REPLACEMENT_CHARACTER,
+                bytes,
+                u,
+                position,
+            )),
+        };
+        writeln!(out, "{record}")?;
     }
-    let record = SummaryRecord::new(path, dialect, summary.len, &summary.tally);
+    let findings = [(REPLACEMENT_CHARACTER, summary.replacement_count())];
+    let record = SummaryRecord::new(path, dialect, summary.len, &summary.tally, &findings);
     writeln!(out, "{}", to_line(&record))
 }
 
-/// One human line for an error unit.
-fn error_line(dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
-    let kind = unit.error_kind().map(ErrorKind::name).unwrap_or_default();
+/// One human line for an error unit or a finding that starts on `line` at `column`.
+fn listed_line(dialect: Dialect, bytes: &[u8], item: &Listed, line: u64, column: u64) -> String {
+    let unit = item.unit();
+    let (kind, why) = match item {
+        Listed::Error(u) => (
+            u.error_kind().map(ErrorKind::name).unwrap_or_default(),
+            explain(dialect, bytes, u),
+        ),
+        Listed::Finding(_) => (
+            REPLACEMENT_CHARACTER,
+            "U+FFFD REPLACEMENT CHARACTER already in the input: something lost data before it was written".to_string(),
+        ),
+    };
     format!(
-        "  offset {} ({:#x})  {}  {kind}: {}",
+        "  offset {} ({:#x})  {line}:{column}  {}  {kind}: {why}",
         unit.start,
         unit.start,
         hex_spaced(unit_bytes(bytes, unit)),
-        explain(dialect, bytes, unit)
     )
 }
 
@@ -185,31 +239,44 @@ fn print_human(
         .map(|c| format!("{c}-byte {}", tally.classes[*c as usize]))
         .collect();
     writeln!(out, "  units    {}", classes.join(", "))?;
-    if errors == 0 {
-        return Ok(());
+    let findings = summary.replacement_count();
+    if errors > 0 {
+        let kinds: Vec<String> = summary
+            .error_kinds()
+            .iter()
+            .map(|(k, n)| format!("{} {n}", k.name()))
+            .collect();
+        writeln!(out, "  errors   {}", kinds.join(", "))?;
     }
-    let kinds: Vec<String> = summary
-        .error_kinds()
-        .iter()
-        .map(|(k, n)| format!("{} {n}", k.name()))
-        .collect();
-    writeln!(out, "  errors   {}", kinds.join(", "))?;
+    if findings > 0 {
+        writeln!(out, "  findings {REPLACEMENT_CHARACTER} {findings}")?;
+    }
     let limit = if options.all {
         usize::MAX
     } else {
         DEFAULT_LIMIT
     };
-    let mut listed = 0u64;
-    for unit in summary.errors(bytes).take(limit) {
-        writeln!(out, "{}", error_line(dialect, bytes, &unit))?;
-        listed += 1;
+    let (mut errors_listed, mut findings_listed) = (0u64, 0u64);
+    let mut lines = summary.lines(bytes);
+    for item in listed(summary, bytes).take(limit) {
+        let (line, column) = lines.at(item.unit().start);
+        writeln!(out, "{}", listed_line(dialect, bytes, &item, line, column))?;
+        match item {
+            Listed::Error(_) => errors_listed += 1,
+            Listed::Finding(_) => findings_listed += 1,
+        }
     }
-    let hidden = errors - listed;
+    let (errors_hidden, findings_hidden) = (errors - errors_listed, findings - findings_listed);
+    let hidden = errors_hidden + findings_hidden;
     if hidden > 0 {
+        let what = match (errors_hidden, findings_hidden) {
+            (_, 0) => plural(hidden, "error", "errors"),
+            (0, _) => plural(hidden, "finding", "findings"),
+            _ => "errors and findings",
+        };
         writeln!(
             out,
-            "  ... and {hidden} more {} (--all lists every one)",
-            plural(hidden, "error", "errors")
+            "  ... and {hidden} more {what} (--all lists every one)"
         )?;
     }
     Ok(())

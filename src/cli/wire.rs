@@ -86,6 +86,15 @@ impl ErrorDetails {
     }
 }
 
+/// Where a unit starts as an editor counts: line and column, both from 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LineColumn {
+    /// The line: 1 plus the number of line feeds before the unit.
+    pub line: u64,
+    /// The column: 1 plus the number of units between the line's start and the unit.
+    pub column: u64,
+}
+
 /// `{"type":"error",...}`: one error unit of `check --json`.
 #[derive(Debug, Serialize)]
 pub struct ErrorRecord<'a> {
@@ -99,11 +108,19 @@ pub struct ErrorRecord<'a> {
     kind: &'static str,
     #[serde(flatten)]
     details: ErrorDetails,
+    #[serde(flatten)]
+    position: LineColumn,
 }
 
 impl<'a> ErrorRecord<'a> {
-    /// The record of error unit `unit` of `bytes`.
-    pub fn new(path: &'a WirePath, dialect: Dialect, bytes: &[u8], unit: &Unit) -> ErrorRecord<'a> {
+    /// The record of error unit `unit` of `bytes`, which starts at `position`.
+    pub fn new(
+        path: &'a WirePath,
+        dialect: Dialect,
+        bytes: &[u8],
+        unit: &Unit,
+        position: LineColumn,
+    ) -> ErrorRecord<'a> {
         ErrorRecord {
             record: "error",
             path,
@@ -112,6 +129,43 @@ impl<'a> ErrorRecord<'a> {
             bytes: hex_compact(unit_bytes(bytes, unit)),
             kind: unit.error_kind().map(ErrorKind::name).unwrap_or("none"),
             details: ErrorDetails::of(dialect, bytes, unit),
+            position,
+        }
+    }
+}
+
+/// `{"type":"finding",...}`: something valid that is worth a look, of `check --json`.
+#[derive(Debug, Serialize)]
+pub struct FindingRecord<'a> {
+    #[serde(rename = "type")]
+    record: &'static str,
+    #[serde(flatten)]
+    path: &'a WirePath,
+    offset: u64,
+    len: u8,
+    bytes: String,
+    kind: &'static str,
+    #[serde(flatten)]
+    position: LineColumn,
+}
+
+impl<'a> FindingRecord<'a> {
+    /// The record of a finding of `kind` at `unit`.
+    pub fn new(
+        path: &'a WirePath,
+        kind: &'static str,
+        bytes: &[u8],
+        unit: &Unit,
+        position: LineColumn,
+    ) -> FindingRecord<'a> {
+        FindingRecord {
+            record: "finding",
+            path,
+            offset: unit.start as u64,
+            len: unit.len,
+            bytes: hex_compact(unit_bytes(bytes, unit)),
+            kind,
+            position,
         }
     }
 }
@@ -127,15 +181,18 @@ pub struct SummaryRecord<'a> {
     valid: bool,
     units: Ordered<String, u64>,
     errors: Ordered<&'static str, u64>,
+    findings: Ordered<&'static str, u64>,
 }
 
 impl<'a> SummaryRecord<'a> {
-    /// The summary of an input of `size` bytes whose scan counted `tally`.
+    /// The summary of an input of `size` bytes whose scan counted `tally`, with the counts
+    /// of findings by kind (only the kinds that occurred are listed).
     pub fn new(
         path: &'a WirePath,
         dialect: Dialect,
         size: u64,
         tally: &Tally,
+        findings: &[(&'static str, u64)],
     ) -> SummaryRecord<'a> {
         SummaryRecord {
             record: "summary",
@@ -155,6 +212,7 @@ impl<'a> SummaryRecord<'a> {
                     .map(|k| (k.name(), tally.errors_of(*k)))
                     .collect(),
             ),
+            findings: Ordered(findings.iter().copied().filter(|(_, n)| *n > 0).collect()),
         }
     }
 }
@@ -341,11 +399,15 @@ mod tests {
     use crate::scan::scan;
 
     fn error_json(path: &WirePath, dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
-        to_line(&ErrorRecord::new(path, dialect, bytes, unit))
+        let position = LineColumn {
+            line: 1,
+            column: unit.start as u64 + 1,
+        };
+        to_line(&ErrorRecord::new(path, dialect, bytes, unit, position))
     }
 
     fn summary_json(path: &WirePath, dialect: Dialect, size: u64, tally: &Tally) -> String {
-        to_line(&SummaryRecord::new(path, dialect, size, tally))
+        to_line(&SummaryRecord::new(path, dialect, size, tally, &[]))
     }
 
     fn unit_json(dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
@@ -359,15 +421,15 @@ mod tests {
         let path = WirePath::from_bytes(b"f.txt");
         assert_eq!(
             error_json(&path, Dialect::Utf8, bytes, &units[1]),
-            r#"{"type":"error","path":"f.txt","offset":1,"len":1,"bytes":"c0","kind":"invalid_byte","diagnosis":"overlong form of U+002F '/'"}"#
+            r#"{"type":"error","path":"f.txt","offset":1,"len":1,"bytes":"c0","kind":"invalid_byte","diagnosis":"overlong form of U+002F '/'","line":1,"column":2}"#
         );
         assert_eq!(
             error_json(&path, Dialect::Utf8, bytes, &units[2]),
-            r#"{"type":"error","path":"f.txt","offset":2,"len":1,"bytes":"af","kind":"unexpected_continuation"}"#
+            r#"{"type":"error","path":"f.txt","offset":2,"len":1,"bytes":"af","kind":"unexpected_continuation","line":1,"column":3}"#
         );
         assert_eq!(
             error_json(&path, Dialect::Utf8, bytes, &units[3]),
-            r#"{"type":"error","path":"f.txt","offset":3,"len":2,"bytes":"e180","kind":"truncated_eof","expected":"80..BF"}"#
+            r#"{"type":"error","path":"f.txt","offset":3,"len":2,"bytes":"e180","kind":"truncated_eof","expected":"80..BF","line":1,"column":4}"#
         );
     }
 
@@ -379,13 +441,13 @@ mod tests {
         scan(Dialect::Utf8, bytes, &mut tally);
         assert_eq!(
             summary_json(&x, Dialect::Utf8, 6, &tally),
-            r#"{"type":"summary","path":"x","size":6,"valid":true,"units":{"1":1,"2":1,"3":1,"4":0},"errors":{}}"#
+            r#"{"type":"summary","path":"x","size":6,"valid":true,"units":{"1":1,"2":1,"3":1,"4":0},"errors":{},"findings":{}}"#
         );
         let mut tally = Tally::default();
         scan(Dialect::Legacy, b"\xF8\x88\x80\x80\x80\xFE", &mut tally);
         assert_eq!(
             summary_json(&x, Dialect::Legacy, 6, &tally),
-            r#"{"type":"summary","path":"x","size":6,"valid":false,"units":{"1":0,"2":0,"3":0,"4":0,"5":1,"6":0},"errors":{"invalid_byte":1}}"#
+            r#"{"type":"summary","path":"x","size":6,"valid":false,"units":{"1":0,"2":0,"3":0,"4":0,"5":1,"6":0},"errors":{"invalid_byte":1},"findings":{}}"#
         );
         assert_eq!(summary_classes(Dialect::Cesu8), [1, 2, 3, 4, 6]);
     }

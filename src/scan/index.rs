@@ -1,10 +1,10 @@
 //! The whole-file summary: counts, a verdict, and a block index built by one parallel scan.
 //!
 //! The input is cut into fixed blocks (64 KiB, larger for inputs over 32 GiB so there are
-//! never more than 2^19 blocks: 40 bytes of summary and 8 of unit count each, so the index
-//! stays under 25 MiB whatever the input). Each
+//! never more than 2^19 blocks: 48 bytes of summary and 16 of unit and line counts each, so
+//! the index stays under 33 MiB whatever the input). Each
 //! block's [`BlockSummary`] counts the units that *start* in it, its errors, and the offsets
-//! of its first and last error. Blocks are scanned by worker threads with
+//! of its first and last error, its line feeds and the U+FFFD characters that start in it. Blocks are scanned by worker threads with
 //! [`crate::scan::scan_range`]; as every unit belongs to exactly one block, the merged result
 //! equals one sequential decode.
 //!
@@ -53,6 +53,10 @@ pub struct BlockSummary {
     pub last_error: u32,
     /// Scalars per class: index 0 is class 1, up to class 6.
     pub classes: [u32; 6],
+    /// Line feeds (0A) in the block.
+    pub newlines: u32,
+    /// U+FFFD REPLACEMENT CHARACTERs (EF BF BD) that start in the block.
+    pub replacements: u32,
 }
 
 impl BlockSummary {
@@ -62,6 +66,8 @@ impl BlockSummary {
         first_error: u32::MAX,
         last_error: u32::MAX,
         classes: [0; 6],
+        newlines: 0,
+        replacements: 0,
     };
 }
 
@@ -280,6 +286,9 @@ pub struct Summary {
     /// Running unit count before each block (prefix sums of `units`), for unit-number
     /// lookups; one more entry than `blocks`.
     unit_starts: Vec<u64>,
+    /// Line feeds before each block (prefix sums of `newlines`); one more entry than
+    /// `blocks`.
+    line_starts: Vec<u64>,
 }
 
 /// The block size for an input of `len` bytes.
@@ -327,6 +336,8 @@ impl BlockSink {
             first_error: self.first_error,
             last_error: self.last_error_end.wrapping_sub(1),
             classes,
+            newlines: 0,
+            replacements: 0,
         }
     }
 }
@@ -432,11 +443,15 @@ impl Summary {
         tally.first_error = first_error_offset(&blocks, block_size);
         tally.last_error = last_error_offset(&blocks, block_size);
         let mut unit_starts = Vec::with_capacity(count + 1);
-        let mut running = 0u64;
+        let mut line_starts = Vec::with_capacity(count + 1);
+        let (mut units, mut lines) = (0u64, 0u64);
         unit_starts.push(0);
+        line_starts.push(0);
         for b in &blocks {
-            running += b.units as u64;
-            unit_starts.push(running);
+            units += b.units as u64;
+            lines += b.newlines as u64;
+            unit_starts.push(units);
+            line_starts.push(lines);
         }
         Some(Summary {
             dialect,
@@ -447,6 +462,7 @@ impl Summary {
             bom: Bom::detect(bytes),
             elapsed: started.elapsed(),
             unit_starts,
+            line_starts,
         })
     }
 
@@ -579,6 +595,57 @@ impl Summary {
             .flat_map(move |b| errors_in(self.dialect, bytes, self.block_range(b)))
     }
 
+    /// The U+FFFD characters in the input (already replacements when it was written: a
+    /// sign that data was lost before).
+    pub fn replacement_count(&self) -> u64 {
+        self.blocks.iter().map(|b| b.replacements as u64).sum()
+    }
+
+    /// Every U+FFFD unit, in input order, searching only the blocks that hold some.
+    pub fn replacements<'a>(&'a self, bytes: &'a [u8]) -> impl Iterator<Item = Unit> + 'a {
+        (0..self.blocks.len())
+            .filter(|b| self.blocks[*b].replacements > 0)
+            .flat_map(move |b| replacements_in(bytes, self.block_range(b)))
+            .map(move |at| self.dialect.decode_at(bytes, at))
+    }
+
+    /// A cursor that gives the line and column of offsets asked for in increasing order
+    /// ([`Lines::at`]).
+    pub fn lines<'a>(&'a self, bytes: &'a [u8]) -> Lines<'a> {
+        Lines {
+            summary: self,
+            bytes,
+            at: 0,
+            line: 1,
+            column: 1,
+        }
+    }
+
+    /// The line feeds before `offset`.
+    fn newlines_before(&self, bytes: &[u8], offset: usize) -> u64 {
+        let b = (offset / self.block_size).min(self.blocks.len());
+        let start = (b * self.block_size).min(offset);
+        self.line_starts[b] + memchr::memchr_iter(b'\n', &bytes[start..offset]).count() as u64
+    }
+
+    /// The offset just after the last line feed before `offset` (0 if none): the start of
+    /// the line holding `offset`. Skips the blocks without line feeds.
+    fn line_start(&self, bytes: &[u8], offset: usize) -> usize {
+        let b = offset / self.block_size;
+        let start = (b * self.block_size).min(offset);
+        if let Some(at) = memchr::memrchr(b'\n', &bytes[start..offset]) {
+            return start + at + 1;
+        }
+        (0..b.min(self.blocks.len()))
+            .rev()
+            .find(|b| self.blocks[*b].newlines > 0)
+            .and_then(|b| {
+                let range = self.block_range(b);
+                memchr::memrchr(b'\n', &bytes[range.clone()]).map(|at| range.start + at + 1)
+            })
+            .unwrap_or(0)
+    }
+
     /// The number of the unit containing `offset` (0-based; units counted from the start,
     /// scalars and errors alike).
     pub fn unit_number(&self, bytes: &[u8], offset: usize) -> u64 {
@@ -698,6 +765,50 @@ impl Summary {
     }
 }
 
+/// Lines and columns of offsets taken in increasing order, from a [`Summary`]: the line
+/// from the line feeds the scan counted per block, the column by counting units from the
+/// start of the line (decoding at most the stretch since the last offset asked for, or
+/// the blocks around a far jump, never the input from its start).
+///
+/// Lines and columns count from 1; a line ends at a line feed (0A); the column counts units
+/// (a character, or an error unit, each one column), as an editor counts characters.
+#[derive(Debug)]
+pub struct Lines<'a> {
+    summary: &'a Summary,
+    bytes: &'a [u8],
+    /// The offset of the last answer (a unit boundary).
+    at: usize,
+    line: u64,
+    column: u64,
+}
+
+impl Lines<'_> {
+    /// The line and column of `offset`, which starts a unit and is not before the last
+    /// offset asked for (else the answer is for the last one).
+    pub fn at(&mut self, offset: usize) -> (u64, u64) {
+        let offset = offset.max(self.at).min(self.bytes.len());
+        let summary = self.summary;
+        let dialect = summary.dialect;
+        if offset - self.at <= summary.block_size {
+            let gap = &self.bytes[self.at..offset];
+            match memchr::memrchr(b'\n', gap) {
+                Some(last) => {
+                    self.line += memchr::memchr_iter(b'\n', gap).count() as u64;
+                    self.column = 1 + units_in(dialect, self.bytes, self.at + last + 1..offset);
+                }
+                None => self.column += units_in(dialect, self.bytes, self.at..offset),
+            }
+        } else {
+            let start = summary.line_start(self.bytes, offset);
+            self.line = 1 + summary.newlines_before(self.bytes, offset);
+            self.column = 1 + summary.unit_number(self.bytes, offset)
+                - summary.unit_number(self.bytes, start);
+        }
+        self.at = offset;
+        (self.line, self.column)
+    }
+}
+
 fn scan_block(
     dialect: Dialect,
     bytes: &[u8],
@@ -705,8 +816,25 @@ fn scan_block(
     tally: &mut Tally,
 ) -> BlockSummary {
     let mut sink = BlockSink::new(range.start);
-    scan_range(dialect, bytes, range, &mut sink);
-    sink.finish(tally)
+    scan_range(dialect, bytes, range.clone(), &mut sink);
+    let mut summary = sink.finish(tally);
+    // Counted while the block is still in cache, for line numbers and findings.
+    summary.newlines = memchr::memchr_iter(b'\n', &bytes[range.clone()]).count() as u32;
+    summary.replacements = replacements_in(bytes, range).count() as u32;
+    summary
+}
+
+/// The bytes of U+FFFD, the same in every dialect.
+const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
+
+/// The offsets of the U+FFFD characters that start in `range`. `EF` is a lead in every
+/// dialect, so `EF BF BD` is always a whole unit, a valid scalar.
+fn replacements_in(bytes: &[u8], range: Range<usize>) -> impl Iterator<Item = usize> + '_ {
+    let end = (range.end + REPLACEMENT.len() - 1).min(bytes.len());
+    let start = range.start.min(end);
+    memchr::memmem::find_iter(&bytes[start..end], REPLACEMENT)
+        .map(move |at| start + at)
+        .filter(move |at| *at < range.end)
 }
 
 /// Whether error unit `unit` is one byte that windows-1252 maps to a character: 80..FF but
@@ -970,10 +1098,11 @@ mod tests {
             let blocks = len.div_ceil(block_size_for(len) as u64);
             assert!(blocks <= MAX_BLOCKS as u64, "{len}: {blocks}");
         }
-        // ...of one summary and one running unit count each (one more count than blocks).
-        assert_eq!(std::mem::size_of::<BlockSummary>(), 40);
-        let most = MAX_BLOCKS * std::mem::size_of::<BlockSummary>() + (MAX_BLOCKS + 1) * 8;
-        assert_eq!(most, (24 << 20) + 8);
+        // ...of one summary, one running unit count and one running line count each (one
+        // more count than blocks).
+        assert_eq!(std::mem::size_of::<BlockSummary>(), 48);
+        let most = MAX_BLOCKS * std::mem::size_of::<BlockSummary>() + (MAX_BLOCKS + 1) * 16;
+        assert_eq!(most, (32 << 20) + 16);
     }
 
     #[test]
@@ -982,5 +1111,51 @@ mod tests {
         let progress = Progress::new();
         progress.cancel();
         assert!(Summary::build(Dialect::Utf8, &input, 2, &progress).is_none());
+    }
+
+    /// Lines and columns equal a naive count from the start, for near and far steps.
+    #[test]
+    fn lines_and_columns_match_a_naive_count() {
+        let mut bytes = Vec::new();
+        for i in 0..40_000u32 {
+            match i % 7 {
+                0 => bytes.push(b'\n'),
+                1 => bytes.extend_from_slice("é€".as_bytes()),
+                2 if i % 5 == 0 => bytes.push(0xFF),
+                3 if i % 3 == 0 => bytes.extend_from_slice(b"\xE2\x82"),
+                _ => bytes.extend_from_slice(b"ab"),
+            }
+        }
+        // A long last line with no line feed, longer than a block.
+        bytes.extend(std::iter::repeat_n(b'x', 3 * MIN_BLOCK));
+        bytes.push(0xFF);
+        let summary = Summary::build_parallel(Dialect::Utf8, &bytes);
+        let mut naive = Vec::new();
+        let (mut line, mut column) = (1u64, 1u64);
+        for unit in Dialect::Utf8.units(&bytes) {
+            naive.push((unit.start, line, column));
+            if bytes[unit.start] == b'\n' {
+                line += 1;
+                column = 1;
+            } else {
+                column += 1;
+            }
+        }
+        for step in [1, 97, 5003, MIN_BLOCK + 11] {
+            let mut lines = summary.lines(&bytes);
+            let mut next = 0;
+            for (start, line, column) in &naive {
+                if *start >= next {
+                    assert_eq!(
+                        lines.at(*start),
+                        (*line, *column),
+                        "offset {start}, step {step}"
+                    );
+                    next = start + step;
+                }
+            }
+        }
+        let last = naive.last().unwrap();
+        assert_eq!(summary.lines(&bytes).at(last.0), (last.1, last.2));
     }
 }
