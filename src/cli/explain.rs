@@ -302,8 +302,35 @@ pub fn explain_bytes(bytes: &[u8]) -> String {
     out.push('\n');
     unit_table(&mut out, bytes);
     out.push('\n');
+    joined_bits(&mut out, bytes);
     verdict(&mut out, bytes);
     out
+}
+
+/// For each multi-byte character the dialects decode, its payload bits joined into its
+/// code point, as `--char` derives them (one block per distinct unit, naming the dialects
+/// that read it).
+fn joined_bits(out: &mut String, bytes: &[u8]) {
+    let mut found: Vec<(Unit, CodePoint, Vec<&str>)> = Vec::new();
+    for d in Dialect::ALL {
+        for unit in d.units(bytes).filter(|u| u.len > 1) {
+            let Some(cp) = unit.code_point() else {
+                continue;
+            };
+            match found
+                .iter_mut()
+                .find(|(u, ..)| (u.start, u.len) == (unit.start, unit.len))
+            {
+                Some((.., names)) => names.push(d.name()),
+                None => found.push((unit, cp, vec![d.name()])),
+            }
+        }
+    }
+    found.sort_by_key(|(u, ..)| (u.start, u.len));
+    for (unit, cp, names) in found {
+        encoding_block(out, &names.join(", "), cp, unit_bytes(bytes, &unit));
+        out.push('\n');
+    }
 }
 
 fn byte_table(out: &mut String, bytes: &[u8]) {
