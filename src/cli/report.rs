@@ -4,24 +4,34 @@
 //!
 //! # JSON Lines (`hexrune check --json`)
 //!
-//! One object per line. For each error unit, in input order:
+//! One object per line. For each error unit and each finding, in input order:
 //!
 //! ```text
-//! {"type":"error","path":"f.txt","offset":12,"len":2,"bytes":"e1a0","kind":"truncated","expected":"80..BF"}
+//! {"type":"error","path":"f.txt","offset":12,"len":2,"bytes":"e1a0","kind":"truncated","expected":"80..BF","line":2,"column":5}
+//! {"type":"finding","path":"f.txt","offset":20,"len":3,"bytes":"efbfbd","kind":"replacement-character","line":3,"column":1}
 //! ```
 //!
 //! `expected` (the byte range allowed where the sequence stopped) and `diagnosis` (what a lax
 //! reading says the bytes are, e.g. `"overlong form of U+002F '/'"`) appear only where they
-//! apply. Then one summary per input:
+//! apply. `line` and `column` count from 1; the column counts units (characters, and each
+//! error unit as one) from the start of the line. A finding is a valid unit worth a look:
+//! `replacement-character`, a U+FFFD already in the input. Then one summary per input:
 //!
 //! ```text
-//! {"type":"summary","path":"f.txt","size":40,"valid":false,"units":{"1":30,"2":2,"3":1,"4":0},"errors":{"truncated":1}}
+//! {"type":"summary","path":"f.txt","size":40,"valid":false,"units":{"1":30,"2":2,"3":1,"4":0},"errors":{"truncated":1},"findings":{"replacement-character":1}}
 //! ```
 //!
 //! `units` counts scalars per sequence-length class: always `"1"` to `"4"`, plus `"5"` and
 //! `"6"` in the dialects that have such units (`"6"` in cesu8 and mutf8, both in legacy).
-//! `errors` counts error units per kind, listing only the kinds that occurred (`{}` when the
-//! input is valid). Offsets are byte offsets from the start of the input, in decimal.
+//! `errors` counts error units per kind and `findings` findings per kind, listing only the
+//! kinds that occurred (`{}` when there are none). Offsets are byte offsets from the start
+//! of the input, in decimal.
+//!
+//! An input that cannot be read is one record, `{"type":"io_error","path":..,"message":..}`.
+//!
+//! `path` is the input's name as a JSON string (`<stdin>` for standard input), exact for a
+//! name that is UTF-8; a name that is not also has `path_bytes`, its bytes in base64 (the
+//! standard alphabet, padded), right after `path`.
 //!
 //! # `hexrune at`
 //!
