@@ -31,10 +31,14 @@ fn main() -> ExitCode {
         Config::Generate(what) => hexrune::cli::generate(what, &mut out, &mut err),
         Config::View { .. } => unreachable!("handled above"),
     };
-    let result = result.and_then(|code| out.flush().map(|_| code));
+    let result = result.and_then(|code| match out.flush() {
+        // `hexrune check big.txt | head`: the reader left; end quietly, with the answer.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(code),
+        flushed => flushed.map(|()| code),
+    });
     match result {
         Ok(code) => ExitCode::from(code),
-        // `hexrune check big.txt | head`: the reader left; end quietly.
+        // A command that stopped because the reader left: end quietly.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             let _ = writeln!(err, "hexrune: <stdout>: {}", io_message(&e));

@@ -113,8 +113,9 @@ enum Bytes {
 
 impl Source {
     /// Opens a path read-only. A regular file is memory-mapped (any size; an empty file
-    /// becomes an empty buffer); a FIFO is read to its end; directories, devices and
-    /// sockets are refused with an error.
+    /// becomes an empty buffer); a FIFO is read to its end; the null device is the empty
+    /// input it always reads as; directories, other devices and sockets are refused with an
+    /// error.
     pub fn open(path: &Path) -> Result<Source, SourceError> {
         let name = path.display().to_string();
         // stat before open: opening a FIFO or a device can block or have effects.
@@ -122,6 +123,9 @@ impl Source {
         let kind = meta.file_type();
         if kind.is_dir() {
             return Err(SourceError::IsDirectory);
+        }
+        if is_null_device(&meta) {
+            return Ok(Source::from_bytes(name, Vec::new()));
         }
         if !(kind.is_file() || kind.is_fifo()) {
             return Err(SourceError::NotRegular(describe_file_type(&kind)));
@@ -318,6 +322,15 @@ fn open_read_only(path: &Path) -> io::Result<File> {
     }
 }
 
+/// Whether `meta` is the null device (`/dev/null`, or another node for the same device):
+/// reading it gives nothing, at once, with no effect, so it is safe to take as empty.
+fn is_null_device(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    meta.file_type().is_char_device()
+        && std::fs::metadata("/dev/null")
+            .is_ok_and(|null| null.file_type().is_char_device() && null.rdev() == meta.rdev())
+}
+
 fn describe_file_type(kind: &std::fs::FileType) -> &'static str {
     if kind.is_char_device() {
         "character device"
@@ -509,9 +522,15 @@ mod tests {
             "no such file or directory"
         );
         assert_eq!(
-            message(Path::new("/dev/null")),
+            message(Path::new("/dev/zero")),
             "not a regular file (character device)"
         );
+    }
+
+    #[test]
+    fn the_null_device_is_empty() {
+        let source = Source::open(Path::new("/dev/null")).unwrap();
+        assert!(source.is_empty());
     }
 
     #[test]

@@ -67,9 +67,9 @@ fn invalid_file_exits_1_and_lists_errors() {
   verdict  probably not UTF-8 (RFC 3629): 3 errors
   units    1-byte 3, 2-byte 0, 3-byte 0, 4-byte 0
   errors   invalid_byte 1, unexpected_continuation 1, truncated_eof 1
-  offset 2 (0x2)  c0  invalid_byte: byte that never occurs in this dialect; overlong form of U+002F '/' (c0 af)
-  offset 3 (0x3)  af  unexpected_continuation: continuation byte with no lead before it
-  offset 5 (0x5)  e1 80  truncated_eof: sequence cut short by the end of the input; expected 80..BF after e1 80
+  offset 2 (0x2)  1:3  c0  invalid_byte: byte that never occurs in this dialect; overlong form of U+002F '/' (c0 af)
+  offset 3 (0x3)  1:4  af  unexpected_continuation: continuation byte with no lead before it
+  offset 5 (0x5)  1:6  e1 80  truncated_eof: sequence cut short by the end of the input; expected 80..BF after e1 80
 "
         )
     );
@@ -174,7 +174,7 @@ fn stdin_is_read_when_no_file_or_dash() {
         .assert()
         .code(1)
         .stdout(predicates::str::starts_with(
-            r#"{"type":"error","path":"<stdin>","offset":0,"len":1,"bytes":"ff","kind":"invalid_byte","diagnosis":"lone byte FF: 'ÿ' in Latin-1/Windows-1252?"}"#,
+            r#"{"type":"error","path":"<stdin>","offset":0,"len":1,"bytes":"ff","kind":"invalid_byte","diagnosis":"lone byte FF: 'ÿ' in Latin-1/Windows-1252?","line":1,"column":1}"#,
         ));
 }
 
@@ -189,7 +189,7 @@ fn io_errors_exit_2_and_other_files_are_still_checked() {
             "check",
             missing,
             dir.path().to_str().unwrap(),
-            "/dev/null",
+            "/dev/zero",
             &good,
         ])
         .assert()
@@ -199,7 +199,7 @@ fn io_errors_exit_2_and_other_files_are_still_checked() {
     assert_eq!(
         stderr,
         format!(
-            "hexrune: {missing}: no such file or directory\nhexrune: {}: is a directory\nhexrune: /dev/null: not a regular file (character device)\n",
+            "hexrune: {missing}: no such file or directory\nhexrune: {}: is a directory\nhexrune: /dev/zero: not a regular file (character device)\n",
             dir.path().display()
         )
     );
@@ -240,7 +240,7 @@ fn long_error_lists_are_summarised_unless_all() {
     let text = String::from_utf8(out).unwrap();
     let offsets: Vec<&str> = text.lines().filter(|l| l.starts_with("  offset")).collect();
     assert_eq!(offsets.len(), 25);
-    assert!(offsets[24].starts_with("  offset 24 (0x18)  ff  invalid_byte"));
+    assert!(offsets[24].starts_with("  offset 24 (0x18)  1:25  ff  invalid_byte"));
 }
 
 #[test]
@@ -301,6 +301,14 @@ fn at_rejects_offsets_past_the_end_and_bad_offsets() {
         .code(2)
         .stderr(predicates::str::contains("'0xZZ' is not a byte offset"));
     hexrune()
+        .args(["at", &f, "99999999999999999999"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains(
+            "'99999999999999999999' is too large for a byte offset (the largest is 18446744073709551615)",
+        ));
+    hexrune()
         .args(["at", "/nonexistent/x", "0"])
         .assert()
         .code(2)
@@ -320,20 +328,69 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
-fn a_closed_pipe_ends_quietly() {
-    // 200k errors with --all, read by a consumer that stops at once.
+fn a_closed_pipe_ends_quietly_and_still_answers() {
+    // 200k errors, read by a consumer that takes one line and leaves: no message, and the
+    // exit code still says the input is invalid (`set -o pipefail; ... | head -1`).
+    use std::io::BufRead;
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "many.bin", &vec![0xFF; 200_000]);
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hexrune"))
-        .args(["check", "--json", &f])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    let output = child.wait_with_output().unwrap();
-    assert_eq!(output.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+    let good = file_with(dir.path(), "good.txt", b"fine");
+    for (args, code) in [
+        (vec!["check", "--json", &f], 1),
+        (vec!["check", &f, "--all"], 1),
+        (vec!["check", "--json", &f, &good], 1),
+    ] {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hexrune"))
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        assert!(line.ends_with('\n'), "{args:?}: {line}");
+        drop(reader);
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(code), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&output.stderr), "", "{args:?}");
+    }
+}
+
+#[test]
+fn under_json_an_unreadable_input_is_a_record_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = file_with(dir.path(), "good.txt", b"fine");
+    let missing = dir.path().join("missing.txt");
+    let missing = missing.to_str().unwrap();
+    let output = hexrune()
+        .args(["check", "--json", missing, &good])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        format!("hexrune: {missing}: no such file or directory\n")
+    );
+    let lines = json_lines(&output.stdout);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(
+        lines[0],
+        serde_json::json!({"type": "io_error", "path": missing, "message": "no such file or directory"})
+    );
+    assert_eq!(lines[1]["type"], "summary");
+    assert_eq!(lines[1]["path"], good.as_str());
+}
+
+#[test]
+fn the_null_device_is_an_empty_valid_input() {
+    let out = stdout_of(["check", "--json", "/dev/null"], 0);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["size"], 0);
+    assert_eq!(lines[0]["valid"], true);
+    hexrune().args(["check", "/dev/null"]).assert().code(0);
 }
 
 #[test]
@@ -345,4 +402,183 @@ fn names_are_escaped_before_reaching_the_terminal() {
         .stderr(
             "hexrune: /nonexistent/\\u{1b}]0;pwned\\u{7}\\u{202e}txt: no such file or directory\n",
         );
+}
+
+/// `"path"` is the name with JSON's own escapes, and a name that is not UTF-8 also has its
+/// exact bytes in `"path_bytes"` (standard base64): Python's `json.loads` gets every hostile
+/// name back byte for byte.
+#[test]
+fn json_paths_round_trip_to_the_exact_bytes() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let names: [&[u8]; 5] = [
+        b"esc\x1b]0;TITLE\x07.txt",
+        b"bel\x07.txt",
+        b"new\nline.txt",
+        "bidi\u{202E}txt.exe".as_bytes(),
+        b"latin1-\xff.txt",
+    ];
+    let mut paths = Vec::new();
+    for name in names {
+        let path = dir.path().join(std::ffi::OsStr::from_bytes(name));
+        std::fs::write(&path, b"ok\xff").unwrap();
+        paths.push(path);
+    }
+    let out = hexrune()
+        .arg("check")
+        .arg("--json")
+        .args(&paths)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    // Python decodes each record and prints the bytes of its name in hex, one per line.
+    let script = r#"
+import sys, json, base64
+for line in sys.stdin:
+    r = json.loads(line)
+    b = base64.b64decode(r["path_bytes"], validate=True) if "path_bytes" in r else r["path"].encode("utf-8")
+    print(r["type"], b.hex())
+"#;
+    let decoded = std::process::Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(&out)?;
+            child.wait_with_output()
+        })
+        .expect("python3 runs");
+    assert!(decoded.status.success());
+    let hex = |b: &[u8]| b.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let mut expected = String::new();
+    for path in &paths {
+        let bytes = hex(path.as_os_str().as_bytes());
+        expected += &format!("error {bytes}\nsummary {bytes}\n");
+    }
+    assert_eq!(String::from_utf8(decoded.stdout).unwrap(), expected);
+    // Only the name that is not UTF-8 carries path_bytes.
+    let text = String::from_utf8_lossy(&out);
+    assert_eq!(text.matches("\"path_bytes\":").count(), 2, "{text}");
+    assert!(!text.contains("\\\\u{"), "{text}");
+}
+
+/// The verdict names what it sees: a file cut inside its last character, a few stray
+/// windows-1252 bytes in UTF-8 text, and text that is not UTF-8 at all.
+#[test]
+fn verdicts_name_what_they_see() {
+    let verdict = |bytes: &[u8]| {
+        let out = hexrune()
+            .args(["check", "-"])
+            .write_stdin(bytes.to_vec())
+            .assert()
+            .code(1)
+            .get_output()
+            .stdout
+            .clone();
+        let text = String::from_utf8(out).unwrap();
+        text.lines()
+            .find_map(|l| l.strip_prefix("  verdict  "))
+            .unwrap_or_else(|| panic!("{text}"))
+            .to_string()
+    };
+    assert_eq!(
+        verdict(b"Gr\xc3\xbc\xc3\x9fe aus K\xc3\xb6ln. \xf0\x9f\x98"),
+        "UTF-8 (RFC 3629), cut short at the end"
+    );
+    assert_eq!(
+        verdict(b"Gr\xc3\xbc\xc3\x9fe \x93aus\x94 K\xc3\xb6ln \x96 Stra\xc3\x9fe"),
+        "UTF-8 (RFC 3629) with 3 stray bytes (windows-1252?)"
+    );
+    assert_eq!(
+        verdict(b"caf\xe9 cr\xe8me br\xfbl\xe9e \xe0 la fran\xe7aise"),
+        "probably not UTF-8 (RFC 3629): 6 errors"
+    );
+}
+
+/// Every error and finding gives its line and column (1-based; the column counts units:
+/// characters, and each error unit as one), in the text and in JSON, as the last keys.
+#[test]
+fn errors_and_findings_give_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(
+        dir.path(),
+        "lines.txt",
+        b"ab\n\xef\xbf\xbdc\xff\n\xc3\xa9\xe2\x82x\xc0\n\n\xf0\x9f\x98\x80\xff",
+    );
+    let out = stdout_of(["check", &f], 1);
+    let text = String::from_utf8(out).unwrap();
+    let listed: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("  offset "))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "  offset 3 (0x3)  2:1  ef bf bd  replacement-character: U+FFFD REPLACEMENT CHARACTER already in the input: something lost data before it was written",
+            "  offset 7 (0x7)  2:3  ff  invalid_byte: byte that never occurs in this dialect; lone byte FF: 'ÿ' in Latin-1/Windows-1252?",
+            "  offset 11 (0xb)  3:2  e2 82  truncated: sequence cut short by a byte that is not a continuation; expected 80..BF after e2 82",
+            "  offset 14 (0xe)  3:4  c0  invalid_byte: byte that never occurs in this dialect; lone byte C0: 'À' in Latin-1/Windows-1252?",
+            "  offset 21 (0x15)  5:2  ff  invalid_byte: byte that never occurs in this dialect",
+        ],
+        "{text}"
+    );
+    let out = stdout_of(["check", "--json", &f], 1);
+    let lines: Vec<String> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(
+        lines[0],
+        format!(
+            r#"{{"type":"finding","path":{f:?},"offset":3,"len":3,"bytes":"efbfbd","kind":"replacement-character","line":2,"column":1}}"#
+        )
+    );
+    assert_eq!(
+        lines[2],
+        format!(
+            r#"{{"type":"error","path":{f:?},"offset":11,"len":2,"bytes":"e282","kind":"truncated","expected":"80..BF","line":3,"column":2}}"#
+        )
+    );
+    let positions: Vec<(u64, u64)> = json_lines(lines.join("\n").as_bytes())
+        .iter()
+        .filter(|v| v["type"] != "summary")
+        .map(|v| (v["line"].as_u64().unwrap(), v["column"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(positions, [(2, 1), (2, 3), (3, 2), (3, 4), (5, 2)]);
+}
+
+/// A U+FFFD in the input is a finding: listed and counted, and the exit code stays 0 for a
+/// file that is otherwise valid.
+#[test]
+fn replacement_characters_are_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "lost.txt", "caf\u{FFFD} \u{FFFD}\n".as_bytes());
+    let out = stdout_of(["check", &f], 0);
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        format!(
+            "{f}: valid utf8: 11 bytes, 7 characters
+  units    1-byte 5, 2-byte 0, 3-byte 2, 4-byte 0
+  findings replacement-character 2
+  offset 3 (0x3)  1:4  ef bf bd  replacement-character: U+FFFD REPLACEMENT CHARACTER already in the input: something lost data before it was written
+  offset 7 (0x7)  1:6  ef bf bd  replacement-character: U+FFFD REPLACEMENT CHARACTER already in the input: something lost data before it was written
+"
+        )
+    );
+    let out = stdout_of(["check", "--json", &f], 0);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["type"], "finding");
+    assert_eq!(lines[1]["offset"], 7);
+    assert_eq!(lines[2]["valid"], true);
+    assert_eq!(lines[2]["errors"], serde_json::json!({}));
+    assert_eq!(
+        lines[2]["findings"],
+        serde_json::json!({"replacement-character": 2})
+    );
 }

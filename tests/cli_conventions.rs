@@ -191,3 +191,49 @@ fn usage_errors_show_the_usage_line() {
         assert!(out.stdout.is_empty());
     }
 }
+
+/// Every shell's completions offer the values of `--dialect` and `--color`.
+#[test]
+fn completions_offer_dialects_and_colours() {
+    let cases = [
+        ("bash", r#"compgen -W "utf8 cesu8 mutf8 wtf8 legacy""#),
+        ("bash", r#"compgen -W "auto always never""#),
+        ("zsh", ":D:(utf8 cesu8 mutf8 wtf8 legacy)"),
+        ("zsh", ":WHEN:(auto always never)"),
+        ("fish", "-l dialect"),
+        ("fish", "legacy\\t''"),
+        ("fish", "never\\t''"),
+    ];
+    for (shell, marker) in cases {
+        let script = stdout_of(&["completions", shell]);
+        assert!(script.contains(marker), "{shell}: no {marker:?}");
+    }
+}
+
+/// The viewer takes one file: a second one is named as such, not as an unknown command.
+#[test]
+fn the_viewer_takes_one_file() {
+    hexrune()
+        .args(["a.txt", "b.txt"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::starts_with(
+            "error: the viewer takes one file ('b.txt' is a second one); to check several: hexrune check FILE...\n",
+        ));
+}
+
+/// A word that is no file and close to a command's name is taken for a mistyped command.
+#[test]
+fn a_mistyped_command_gets_a_suggestion() {
+    let dir = tempfile::tempdir().unwrap();
+    hexrune()
+        .current_dir(dir.path())
+        .arg("chek")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::starts_with(
+            "error: unrecognized subcommand 'chek'\n\n  tip: a similar subcommand exists: 'check'\n",
+        ));
+}

@@ -50,6 +50,13 @@ mutf8    same as utf8
 wtf8     same as utf8
 legacy   same as utf8
 
+utf8, cesu8, mutf8, wtf8, legacy: e2 82 ac
+  U+20AC        0010 0000 1010 1100 (16 bits)
+  split 4+6+6   0010 000010 101100
+  lead          1110 0010    e2
+  continuation    10 000010  82
+  continuation    10 101100  ac
+
 valid in every dialect
 "#;
 
@@ -95,6 +102,32 @@ wtf8          0    3  ed a0 bd           surrogate_pair: half of a surrogate pai
 legacy        0    3  ed a0 bd           U+D83D <surrogate-D83D> (Cs: surrogate)
               3    3  ed b8 80           U+DE00 <surrogate-DE00> (Cs: surrogate)
 
+legacy: ed a0 bd
+  U+D83D        1101 1000 0011 1101 (16 bits)
+  split 4+6+6   1101 100000 111101
+  lead          1110 1101    ed
+  continuation    10 100000  a0
+  continuation    10 111101  bd
+
+cesu8, mutf8: ed a0 bd ed b8 80 (the UTF-16 surrogate pair U+D83D U+DE00, each half as 3 bytes)
+  U+D83D        1101 1000 0011 1101 (16 bits)
+  split 4+6+6   1101 100000 111101
+  lead          1110 1101    ed
+  continuation    10 100000  a0
+  continuation    10 111101  bd
+  U+DE00        1101 1110 0000 0000 (16 bits)
+  split 4+6+6   1101 111000 000000
+  lead          1110 1101    ed
+  continuation    10 111000  b8
+  continuation    10 000000  80
+
+legacy: ed b8 80
+  U+DE00        1101 1110 0000 0000 (16 bits)
+  split 4+6+6   1101 111000 000000
+  lead          1110 1101    ed
+  continuation    10 111000  b8
+  continuation    10 000000  80
+
 valid in cesu8, mutf8, legacy; invalid in utf8, wtf8
 "#;
 
@@ -117,6 +150,15 @@ cesu8    same as utf8
 mutf8    same as utf8
 wtf8     same as utf8
 legacy        0    5  f8 88 80 80 80  U+200000 <not-unicode-200000> (above U+10FFFF: not a Unicode code point)
+
+legacy: f8 88 80 80 80
+  U+200000         00 0010 0000 0000 0000 0000 0000 (26 bits)
+  split 2+6+6+6+6  00 001000 000000 000000 000000
+  lead             111110 00      f8
+  continuation         10 001000  88
+  continuation         10 000000  80
+  continuation         10 000000  80
+  continuation         10 000000  80
 
 valid in legacy; invalid in utf8, cesu8, mutf8, wtf8
 "#;
@@ -179,6 +221,27 @@ fn an_overlong_slash() {
 #[test]
 fn a_cesu8_surrogate_pair_across_dialects() {
     assert_eq!(explain(&["ed a0 bd ed b8 80"]), CESU_PAIR);
+}
+
+/// The payload bits of a decoded character are joined into its code point, as `--char`
+/// derives them.
+#[test]
+fn bytes_show_their_payload_bits_joined() {
+    let text = explain(&["f0 9f 98 80"]);
+    let block = "\
+utf8, wtf8, legacy: f0 9f 98 80
+  U+1F600        0 0001 1111 0110 0000 0000 (21 bits)
+  split 3+6+6+6  000 011111 011000 000000
+  lead           11110 000     f0
+  continuation      10 011111  9f
+  continuation      10 011000  98
+  continuation      10 000000  80
+
+valid in utf8, wtf8, legacy; invalid in cesu8, mutf8
+";
+    assert!(text.ends_with(block), "{text}");
+    // Nothing to join in ASCII or in errors.
+    assert!(!explain(&["41 c0"]).contains("split"));
 }
 
 #[test]

@@ -38,12 +38,12 @@ pub struct Args {
     /// File to inspect (`-` reads standard input; none opens the built-in demo)
     file: Option<PathBuf>,
 
-    #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = parse_dialect, help = DIALECT_HELP)]
+    #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = DialectParser, hide_possible_values = true, help = DIALECT_HELP)]
     dialect: Dialect,
 
     /// When the viewer uses colours: auto (unless NO_COLOR is set), always, never
-    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = clap::builder::PossibleValuesParser::new(ColorChoice::NAMES))]
-    color: String,
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = color_parser())]
+    color: ColorChoice,
 }
 
 #[derive(Debug, Subcommand)]
@@ -53,7 +53,7 @@ enum Command {
         after_help = "Exit status: 0 if every input is valid, 1 if any is not, 2 on a usage or I/O error.\n\nExamples:\n  hexrune check notes.txt\n  cat dump.txt | hexrune check\n  hexrune check --json --dialect mutf8 classes/*.bin"
     )]
     Check {
-        #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = parse_dialect, help = DIALECT_HELP)]
+        #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = DialectParser, hide_possible_values = true, help = DIALECT_HELP)]
         dialect: Dialect,
 
         /// Print JSON Lines: one object per error unit, then one summary per input
@@ -72,7 +72,7 @@ enum Command {
         after_help = "Examples:\n  hexrune at notes.txt 1234\n  hexrune at --dialect cesu8 db.txt 0x1f3a"
     )]
     At {
-        #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = parse_dialect, help = DIALECT_HELP)]
+        #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = DialectParser, hide_possible_values = true, help = DIALECT_HELP)]
         dialect: Dialect,
 
         /// File to read (`-`: standard input)
@@ -118,7 +118,7 @@ standard input included.",
 cat db.txt | hexrune dump --dialect cesu8 --width 8\n  hexrune dump --ascii --color never big.log | head"
     )]
     Dump {
-        #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = parse_dialect, help = DIALECT_HELP)]
+        #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = DialectParser, hide_possible_values = true, help = DIALECT_HELP)]
         dialect: Dialect,
 
         /// First byte to print, decimal or 0x-prefixed hex (inside a character: decoded from its start)
@@ -130,12 +130,12 @@ cat db.txt | hexrune dump --dialect cesu8 --width 8\n  hexrune dump --ascii --co
         length: Option<u64>,
 
         /// Bytes per row
-        #[arg(short, long, value_name = "N", default_value = "16", value_parser = ["8", "16", "32"])]
-        width: String,
+        #[arg(short, long, value_name = "N", default_value = "16", value_parser = width_parser())]
+        width: usize,
 
         /// When to colour: auto (a terminal, unless NO_COLOR is set), always, never
-        #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
-        color: String,
+        #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = color_parser())]
+        color: ColorChoice,
 
         /// Print only ASCII (stand-ins for every other symbol; see docs/dump.md)
         #[arg(long)]
@@ -193,7 +193,7 @@ impl Args {
             None => Config::View {
                 input: self.file.map(Input::from_arg),
                 dialect: self.dialect,
-                color: ColorChoice::from_name(&self.color).unwrap_or_default(),
+                color: self.color,
             },
             Some(Command::Check {
                 dialect,
@@ -243,9 +243,8 @@ impl Args {
                 dialect,
                 offset,
                 length,
-                // clap accepted only the listed values.
-                width: width.parse().unwrap_or(16),
-                color: ColorChoice::from_name(&color).unwrap_or(ColorChoice::Auto),
+                width,
+                color,
                 ascii,
             }),
             Some(Command::Completions { shell }) => Config::Generate(Generate::Completions(shell)),
@@ -259,13 +258,54 @@ impl Args {
     /// line of the command at fault ([`with_usage`]), printed as clap prints it, and exit 2.
     pub fn parse_or_exit() -> Args {
         let argv: Vec<OsString> = std::env::args_os().collect();
-        Args::try_parse_from(&argv).unwrap_or_else(|e| with_usage(e, &argv).exit())
+        Args::try_parse_from(&argv)
+            .and_then(Args::not_a_mistyped_command)
+            .unwrap_or_else(|e| with_usage(e, &argv).exit())
+    }
+
+    /// The viewer's one file, unless it does not exist and its name is close to a command's
+    /// (`hexrune chek`): then the error clap gives for an unknown command, with the tip.
+    ///
+    /// clap cannot tell these apart itself: with a positional file beside the subcommands,
+    /// any word that is not a command is taken for the file.
+    fn not_a_mistyped_command(self) -> Result<Args, clap::Error> {
+        let (None, Some(file)) = (&self.command, &self.file) else {
+            return Ok(self);
+        };
+        let Some(word) = file.to_str() else {
+            return Ok(self);
+        };
+        if word == "-" || word.contains(std::path::is_separator) || file.symlink_metadata().is_ok()
+        {
+            return Ok(self);
+        }
+        let command = Args::command();
+        let similar = command
+            .get_subcommands()
+            .filter(|c| !c.is_hide_set())
+            .map(|c| c.get_name())
+            .map(|name| (strsim::jaro(word, name), name))
+            .filter(|(confidence, _)| *confidence > 0.7)
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        match similar {
+            Some((_, name)) => Err(Args::command().error(
+                clap::error::ErrorKind::InvalidSubcommand,
+                format!(
+                    "unrecognized subcommand '{word}'\n\n  tip: a similar subcommand exists: '{name}'"
+                ),
+            )),
+            None => Ok(self),
+        }
     }
 }
 
-/// `error` from parsing `argv` with the usage line of the command it names (or the top
-/// level's), where clap leaves it out (as for a value it does not accept).
-pub fn with_usage(mut error: clap::Error, argv: &[OsString]) -> clap::Error {
+/// `error` from parsing `argv`, said in hexrune's words where clap's would mislead, and with
+/// the usage line of the command at fault where clap leaves it out (as for a value it does
+/// not accept).
+///
+/// The command at fault is the subcommand clap itself finds in `argv` when told to parse
+/// past errors, never a second reading of `argv` by hand.
+pub fn with_usage(error: clap::Error, argv: &[OsString]) -> clap::Error {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
     let shown = matches!(
         error.kind(),
@@ -273,37 +313,95 @@ pub fn with_usage(mut error: clap::Error, argv: &[OsString]) -> clap::Error {
             | ErrorKind::DisplayVersion
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
     );
-    if shown || error.get(ContextKind::Usage).is_some() {
+    if shown {
+        return error;
+    }
+    if let Some(second) = second_file(&error) {
+        return Args::command().error(
+            ErrorKind::TooManyValues,
+            format!(
+                "the viewer takes one file ('{}' is a second one); to check several: hexrune check FILE...",
+                crate::cli::report::safe_name(&second)
+            ),
+        );
+    }
+    if error.get(ContextKind::Usage).is_some() {
         return error;
     }
     let mut command = Args::command();
-    command.build();
-    // The first argument that is neither an option nor an option's value names the
-    // subcommand, if it is one.
-    let mut args = argv.iter().skip(1).filter_map(|a| a.to_str());
-    let mut first = None;
-    while let Some(arg) = args.next() {
-        match arg {
-            "-d" | "--dialect" | "--color" => {
-                args.next();
-            }
-            "--" => {
-                first = args.next();
-                break;
-            }
-            _ if arg.starts_with('-') && arg.len() > 1 => {}
-            _ => {
-                first = Some(arg);
-                break;
-            }
-        }
-    }
-    let usage = match first.and_then(|name| command.find_subcommand_mut(name)) {
-        Some(sub) => sub.render_usage(),
-        None => command.render_usage(),
-    };
+    let usage = command
+        .clone()
+        .ignore_errors(true)
+        .try_get_matches_from(argv)
+        .ok()
+        .and_then(|m| m.subcommand_name().map(str::to_string))
+        .and_then(|name| {
+            command.build();
+            command.find_subcommand_mut(&name).map(|s| s.render_usage())
+        });
+    let usage = usage.unwrap_or_else(|| command.render_usage());
+    let mut error = error;
     error.insert(ContextKind::Usage, ContextValue::StyledStr(usage));
     error
+}
+
+/// The word clap took for a subcommand after the viewer's file (`hexrune a.txt b.txt`).
+fn second_file(error: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if error.kind() != ErrorKind::ArgumentConflict {
+        return None;
+    }
+    let prior = match error.get(ContextKind::PriorArg)? {
+        ContextValue::String(s) => s.as_str(),
+        _ => return None,
+    };
+    match error.get(ContextKind::InvalidSubcommand)? {
+        ContextValue::String(sub) if prior == "[FILE]" => Some(sub.clone()),
+        _ => None,
+    }
+}
+
+/// Parses a dialect by any of its names ([`Dialect::from_name`]), and offers the canonical
+/// ones to completions.
+#[derive(Clone, Copy, Debug)]
+struct DialectParser;
+
+impl clap::builder::TypedValueParser for DialectParser {
+    type Value = Dialect;
+
+    fn parse_ref(
+        &self,
+        command: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Dialect, clap::Error> {
+        parse_dialect.parse_ref(command, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            Dialect::ALL
+                .iter()
+                .map(|d| clap::builder::PossibleValue::new(d.name())),
+        ))
+    }
+}
+
+/// `auto`, `always` or `never`, as a [`ColorChoice`].
+fn color_parser() -> impl clap::builder::TypedValueParser<Value = ColorChoice> {
+    use clap::builder::TypedValueParser as _;
+    // The listed names are exactly the ones `from_name` knows.
+    clap::builder::PossibleValuesParser::new(ColorChoice::NAMES)
+        .map(|name| ColorChoice::from_name(&name).unwrap_or_default())
+}
+
+/// A row width `dump` accepts, in bytes.
+fn width_parser() -> impl clap::builder::TypedValueParser<Value = usize> {
+    use clap::builder::TypedValueParser as _;
+    // The names of `dump::WIDTHS`.
+    clap::builder::PossibleValuesParser::new(["8", "16", "32"]).map(|w| w.parse().unwrap_or(16))
 }
 
 fn parse_dialect(text: &str) -> Result<Dialect, String> {
@@ -326,7 +424,15 @@ pub fn parse_offset(text: &str) -> Result<u64, String> {
         Some(hex) => u64::from_str_radix(&hex.replace('_', ""), 16),
         None => trimmed.replace('_', "").parse::<u64>(),
     };
-    parsed.map_err(|_| format!("'{text}' is not a byte offset (decimal, or hex with 0x)"))
+    parsed.map_err(|e| match e.kind() {
+        std::num::IntErrorKind::PosOverflow => {
+            format!(
+                "'{text}' is too large for a byte offset (the largest is {})",
+                u64::MAX
+            )
+        }
+        _ => format!("'{text}' is not a byte offset (decimal, or hex with 0x)"),
+    })
 }
 
 #[cfg(test)]
@@ -345,5 +451,12 @@ mod tests {
         assert_eq!(parse_offset("1_000"), Ok(1000));
         assert!(parse_offset("-1").is_err());
         assert!(parse_offset("0xZZ").is_err());
+        assert_eq!(
+            parse_offset("99999999999999999999"),
+            Err(
+                "'99999999999999999999' is too large for a byte offset (the largest is 18446744073709551615)"
+                    .to_string()
+            )
+        );
     }
 }

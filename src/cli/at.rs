@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use super::{report_error, Input, EXIT_ERROR, EXIT_OK};
-use crate::cli::report::unit_json;
+use crate::cli::wire::{to_line, UnitRecord};
 use crate::decode::Dialect;
 
 /// What `hexrune at` was asked.
@@ -40,7 +40,7 @@ pub fn run(options: &AtOptions, out: &mut dyn Write, err: &mut dyn Write) -> io:
     let unit = options
         .dialect
         .unit_containing(bytes, options.offset as usize);
-    let line = unit_json(options.dialect, bytes, &unit);
+    let line = to_line(&UnitRecord::new(options.dialect, bytes, &unit));
     if let Err(e) = source.check_intact() {
         report_error(err, &name, &e)?;
         return Ok(EXIT_ERROR);

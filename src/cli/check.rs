@@ -7,7 +7,10 @@
 use std::io::{self, Write};
 
 use super::{report_error, Input, EXIT_ERROR, EXIT_INVALID, EXIT_OK};
-use crate::cli::report::{error_json, explain, hex_spaced, json_string, summary_json, unit_bytes};
+use crate::cli::report::{explain, hex_spaced, unit_bytes};
+use crate::cli::wire::{
+    to_line, ErrorRecord, FindingRecord, IoErrorRecord, LineColumn, SummaryRecord, WirePath,
+};
 use crate::decode::{Dialect, ErrorKind, Unit};
 use crate::scan::index::{Progress, Summary, Verdict};
 use crate::source::{Access, Source};
@@ -32,48 +35,61 @@ pub struct CheckOptions {
 
 /// Checks every input; returns 0 if all are valid, 1 if any is not, 2 if any could not be
 /// read (the others are still checked).
+///
+/// A reader that leaves early (`hexrune check --json big.bin | head -1`) does not change the
+/// answer: the output goes quiet, every input is still checked, and the exit code is the
+/// one a reader that stayed would have seen. An input that cannot be read is reported on
+/// `err`, and under `--json` as an `io_error` record on `out` too.
 pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<u8> {
     let mut status = EXIT_OK;
+    let mut sink = io::sink();
+    let mut out = out;
     for input in &options.inputs {
         let name = input.display_name();
-        let outcome = match input.open() {
-            Ok(source) => check_one(options, &name, &source, out),
-            Err(e) => Err(Failure::Source(e)),
-        };
-        match outcome {
-            Ok(true) => {}
-            Ok(false) => status = status.max(EXIT_INVALID),
-            Err(Failure::Source(e)) => {
-                out.flush()?;
+        let path = input.wire_path();
+        let (code, printed) = match input.open().and_then(|source| {
+            let checked = check_one(options, &name, &path, &source, out);
+            source.check_intact().map(|()| checked)
+        }) {
+            Ok(Checked { valid, printed }) => (if valid { EXIT_OK } else { EXIT_INVALID }, printed),
+            Err(e) => {
+                let printed = if options.json {
+                    let record = IoErrorRecord::new(&path, e.to_string());
+                    writeln!(out, "{}", to_line(&record))
+                } else {
+                    Ok(())
+                };
+                let printed = printed.and_then(|()| out.flush());
                 report_error(err, &name, &e)?;
-                status = EXIT_ERROR;
+                (EXIT_ERROR, printed)
             }
-            Err(Failure::Output(e)) => return Err(e),
+        };
+        status = status.max(code);
+        match printed {
+            Ok(()) => {}
+            // The reader left: what is left to say is the exit code.
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => out = &mut sink,
+            Err(e) => return Err(e),
         }
     }
     Ok(status)
 }
 
-enum Failure {
-    /// The input could not be read (or changed while being read).
-    Source(crate::source::SourceError),
-    /// Writing the report failed (a closed pipe, a full disk).
-    Output(io::Error),
+/// What checking one readable input found, and whether its report could be written.
+struct Checked {
+    valid: bool,
+    printed: io::Result<()>,
 }
 
-impl From<io::Error> for Failure {
-    fn from(e: io::Error) -> Failure {
-        Failure::Output(e)
-    }
-}
-
-/// Checks one input and prints its report; `Ok(valid)`.
+/// Checks one input and prints its report. The caller checks that the input stayed intact
+/// while it was read.
 fn check_one(
     options: &CheckOptions,
     name: &str,
+    path: &WirePath,
     source: &Source,
     out: &mut dyn Write,
-) -> Result<bool, Failure> {
+) -> Checked {
     source.advise(Access::Sequential);
     let dialect = options.dialect;
     let bytes = source.bytes();
@@ -87,33 +103,96 @@ fn check_one(
         |range| source.prefetch(range),
     )
     .expect("a scan nobody cancels runs to the end");
-    source.check_intact().map_err(Failure::Source)?;
-    if options.json {
-        let path = json_string(name);
-        for unit in summary.errors(bytes) {
-            writeln!(out, "{}", error_json(&path, dialect, bytes, &unit))?;
-        }
-        writeln!(
-            out,
-            "{}",
-            summary_json(&path, dialect, source.len(), &summary.tally)
-        )?;
+    let printed = if source.check_intact().is_err() {
+        // Nothing of a changed input is printed; the caller reports it.
+        Ok(())
+    } else if options.json {
+        print_json(path, dialect, bytes, &summary, out)
     } else {
-        print_human(options, name, bytes, &summary, out)?;
+        print_human(options, name, bytes, &summary, out)
+    };
+    Checked {
+        valid: summary.is_valid(),
+        printed,
     }
-    source.check_intact().map_err(Failure::Source)?;
-    Ok(summary.is_valid())
 }
 
-/// One human line for an error unit.
-fn error_line(dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
-    let kind = unit.error_kind().map(ErrorKind::name).unwrap_or_default();
+/// The kind of finding `check` reports for a U+FFFD already in the input.
+pub const REPLACEMENT_CHARACTER: &str = "replacement-character";
+
+/// What `check` lists for an input, in input order: error units, and findings (U+FFFD
+/// characters: valid, but a sign that data was lost before the input was written).
+enum Listed {
+    Error(Unit),
+    Finding(Unit),
+}
+
+impl Listed {
+    fn unit(&self) -> &Unit {
+        match self {
+            Listed::Error(u) | Listed::Finding(u) => u,
+        }
+    }
+}
+
+/// Errors and findings merged in input order.
+fn listed<'a>(summary: &'a Summary, bytes: &'a [u8]) -> impl Iterator<Item = Listed> + 'a {
+    let mut errors = summary.errors(bytes).peekable();
+    let mut findings = summary.replacements(bytes).peekable();
+    std::iter::from_fn(move || match (errors.peek(), findings.peek()) {
+        (Some(e), Some(f)) if f.start < e.start => findings.next().map(Listed::Finding),
+        (Some(_), _) => errors.next().map(Listed::Error),
+        (None, _) => findings.next().map(Listed::Finding),
+    })
+}
+
+fn print_json(
+    path: &WirePath,
+    dialect: Dialect,
+    bytes: &[u8],
+    summary: &Summary,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut lines = summary.lines(bytes);
+    for item in listed(summary, bytes) {
+        let unit = item.unit();
+        let (line, column) = lines.at(unit.start);
+        let position = LineColumn { line, column };
+        let record = match &item {
+            Listed::Error(u) => to_line(&ErrorRecord::new(path, dialect, bytes, u, position)),
+            Listed::Finding(u) => to_line(&FindingRecord::new(
+                path,
+                REPLACEMENT_CHARACTER,
+                bytes,
+                u,
+                position,
+            )),
+        };
+        writeln!(out, "{record}")?;
+    }
+    let findings = [(REPLACEMENT_CHARACTER, summary.replacement_count())];
+    let record = SummaryRecord::new(path, dialect, summary.len, &summary.tally, &findings);
+    writeln!(out, "{}", to_line(&record))
+}
+
+/// One human line for an error unit or a finding that starts on `line` at `column`.
+fn listed_line(dialect: Dialect, bytes: &[u8], item: &Listed, line: u64, column: u64) -> String {
+    let unit = item.unit();
+    let (kind, why) = match item {
+        Listed::Error(u) => (
+            u.error_kind().map(ErrorKind::name).unwrap_or_default(),
+            explain(dialect, bytes, u),
+        ),
+        Listed::Finding(_) => (
+            REPLACEMENT_CHARACTER,
+            "U+FFFD REPLACEMENT CHARACTER already in the input: something lost data before it was written".to_string(),
+        ),
+    };
     format!(
-        "  offset {} ({:#x})  {}  {kind}: {}",
+        "  offset {} ({:#x})  {line}:{column}  {}  {kind}: {why}",
         unit.start,
         unit.start,
         hex_spaced(unit_bytes(bytes, unit)),
-        explain(dialect, bytes, unit)
     )
 }
 
@@ -160,31 +239,44 @@ fn print_human(
         .map(|c| format!("{c}-byte {}", tally.classes[*c as usize]))
         .collect();
     writeln!(out, "  units    {}", classes.join(", "))?;
-    if errors == 0 {
-        return Ok(());
+    let findings = summary.replacement_count();
+    if errors > 0 {
+        let kinds: Vec<String> = summary
+            .error_kinds()
+            .iter()
+            .map(|(k, n)| format!("{} {n}", k.name()))
+            .collect();
+        writeln!(out, "  errors   {}", kinds.join(", "))?;
     }
-    let kinds: Vec<String> = summary
-        .error_kinds()
-        .iter()
-        .map(|(k, n)| format!("{} {n}", k.name()))
-        .collect();
-    writeln!(out, "  errors   {}", kinds.join(", "))?;
+    if findings > 0 {
+        writeln!(out, "  findings {REPLACEMENT_CHARACTER} {findings}")?;
+    }
     let limit = if options.all {
         usize::MAX
     } else {
         DEFAULT_LIMIT
     };
-    let mut listed = 0u64;
-    for unit in summary.errors(bytes).take(limit) {
-        writeln!(out, "{}", error_line(dialect, bytes, &unit))?;
-        listed += 1;
+    let (mut errors_listed, mut findings_listed) = (0u64, 0u64);
+    let mut lines = summary.lines(bytes);
+    for item in listed(summary, bytes).take(limit) {
+        let (line, column) = lines.at(item.unit().start);
+        writeln!(out, "{}", listed_line(dialect, bytes, &item, line, column))?;
+        match item {
+            Listed::Error(_) => errors_listed += 1,
+            Listed::Finding(_) => findings_listed += 1,
+        }
     }
-    let hidden = errors - listed;
+    let (errors_hidden, findings_hidden) = (errors - errors_listed, findings - findings_listed);
+    let hidden = errors_hidden + findings_hidden;
     if hidden > 0 {
+        let what = match (errors_hidden, findings_hidden) {
+            (_, 0) => plural(hidden, "error", "errors"),
+            (0, _) => plural(hidden, "finding", "findings"),
+            _ => "errors and findings",
+        };
         writeln!(
             out,
-            "  ... and {hidden} more {} (--all lists every one)",
-            plural(hidden, "error", "errors")
+            "  ... and {hidden} more {what} (--all lists every one)"
         )?;
     }
     Ok(())

@@ -23,11 +23,9 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use super::{report_error, EXIT_ERROR, EXIT_OK};
-use crate::cli::report::{
-    explain, facts_json, hex_compact, hex_spaced, json_string, unit_bytes, unit_json,
-};
+use crate::cli::report::{explain, hex_spaced, safe_name, unit_bytes};
+use crate::cli::wire::{to_line, BytesRecord, CodePointRecord};
 use crate::decode::{ByteRole, CodePoint, Dialect, Encoded, Unit, UnitKind, Utf16, MAX_LEGACY};
-use crate::view::safe::sanitize as safe_name;
 use crate::view::unicode::{describe, facts, NOT_UNICODE};
 
 /// What `hexrune explain` was asked, as the user wrote it; [`run`] parses it.
@@ -305,8 +303,35 @@ pub fn explain_bytes(bytes: &[u8]) -> String {
     out.push('\n');
     unit_table(&mut out, bytes);
     out.push('\n');
+    joined_bits(&mut out, bytes);
     verdict(&mut out, bytes);
     out
+}
+
+/// For each multi-byte character the dialects decode, its payload bits joined into its
+/// code point, as `--char` derives them (one block per distinct unit, naming the dialects
+/// that read it).
+fn joined_bits(out: &mut String, bytes: &[u8]) {
+    let mut found: Vec<(Unit, CodePoint, Vec<&str>)> = Vec::new();
+    for d in Dialect::ALL {
+        for unit in d.units(bytes).filter(|u| u.len > 1) {
+            let Some(cp) = unit.code_point() else {
+                continue;
+            };
+            match found
+                .iter_mut()
+                .find(|(u, ..)| (u.start, u.len) == (unit.start, unit.len))
+            {
+                Some((.., names)) => names.push(d.name()),
+                None => found.push((unit, cp, vec![d.name()])),
+            }
+        }
+    }
+    found.sort_by_key(|(u, ..)| (u.start, u.len));
+    for (unit, cp, names) in found {
+        encoding_block(out, &names.join(", "), cp, unit_bytes(bytes, &unit));
+        out.push('\n');
+    }
 }
 
 fn byte_table(out: &mut String, bytes: &[u8]) {
@@ -424,22 +449,7 @@ fn verdict(out: &mut String, bytes: &[u8]) {
 /// {"bytes":"c0af","dialects":[{"dialect":"utf8","valid":false,"units":[{"offset":0,"len":1,"kind":"error","error":"invalid_byte","diagnosis":"overlong form of U+002F '/'"},...]},...]}
 /// ```
 pub fn bytes_json(bytes: &[u8]) -> String {
-    let dialects: Vec<String> = Dialect::ALL
-        .iter()
-        .map(|d| {
-            let units: Vec<String> = d.units(bytes).map(|u| unit_json(*d, bytes, &u)).collect();
-            format!(
-                r#"{{"dialect":"{d}","valid":{},"units":[{}]}}"#,
-                d.units(bytes).all(|u| !u.is_error()),
-                units.join(",")
-            )
-        })
-        .collect();
-    format!(
-        r#"{{"bytes":"{}","dialects":[{}]}}"#,
-        hex_compact(bytes),
-        dialects.join(",")
-    )
+    to_line(&BytesRecord::new(bytes))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -597,45 +607,14 @@ fn utf16_block(out: &mut String, cp: CodePoint) {
 }
 
 /// The JSON form of [`explain_code_point`], one line: the code point, its facts as
-/// [`facts_json`] writes them, and its encodings as hex, `null` where
+/// [`crate::cli::wire::FactsFields`] writes them, and its encodings as hex, `null` where
 /// a dialect cannot write it, with the reason under `unencodable`.
 ///
 /// ```text
 /// {"cp":55296,"name":"<surrogate-D800>","alias":null,"category":"Cs","width":null,"plane":0,"block":"High Surrogates","encodings":{"utf8":null,...,"utf16":["d800"]},"unencodable":{"utf8":"..."}}
 /// ```
 pub fn code_point_json(cp: CodePoint) -> String {
-    let mut encodings = Vec::new();
-    let mut unencodable = Vec::new();
-    for d in Dialect::ALL {
-        match d.encode(cp) {
-            Ok(e) => encodings.push(format!(r#""{d}":"{}""#, hex_compact(e.as_bytes()))),
-            Err(why) => {
-                encodings.push(format!(r#""{d}":null"#));
-                unencodable.push(format!(r#""{d}":{}"#, json_string(&why.to_string())));
-            }
-        }
-    }
-    match Utf16::of(cp) {
-        Some(utf16) => {
-            let units: Vec<String> = utf16
-                .units()
-                .iter()
-                .map(|u| format!(r#""{u:04x}""#))
-                .collect();
-            encodings.push(format!(r#""utf16":[{}]"#, units.join(",")));
-        }
-        None => {
-            encodings.push(r#""utf16":null"#.to_string());
-            unencodable.push(format!(r#""utf16":{}"#, json_string(NOT_UNICODE)));
-        }
-    }
-    format!(
-        r#"{{"cp":{},{},"encodings":{{{}}},"unencodable":{{{}}}}}"#,
-        cp.value(),
-        facts_json(&facts(cp)),
-        encodings.join(","),
-        unencodable.join(",")
-    )
+    to_line(&CodePointRecord::new(cp, NOT_UNICODE))
 }
 
 #[cfg(test)]

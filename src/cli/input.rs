@@ -4,6 +4,7 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
+use super::wire::WirePath;
 use crate::source::{Source, SourceError};
 use crate::view::safe::sanitize;
 
@@ -48,6 +49,15 @@ impl Input {
             Input::Path(p) => sanitize(&p.to_string_lossy()),
         }
     }
+
+    /// The name of this input as JSON records carry it: the exact name, with its bytes in
+    /// base64 as well where it is not UTF-8.
+    pub fn wire_path(&self) -> WirePath {
+        match self {
+            Input::Stdin => WirePath::from_bytes(b"<stdin>"),
+            Input::Path(p) => WirePath::from_bytes(&path_bytes(p)),
+        }
+    }
 }
 
 /// Prints `hexrune: <name>: <cause>` on one line.
@@ -63,4 +73,21 @@ pub fn report_error(
         sanitize(name),
         sanitize(&cause.to_string())
     )
+}
+
+/// The bytes of a path as the operating system holds them (on Unix, exactly; elsewhere the
+/// path as UTF-8, which is then exact wherever the name is valid Unicode).
+fn path_bytes(path: &std::path::Path) -> std::borrow::Cow<'_, [u8]> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        std::borrow::Cow::Borrowed(path.as_os_str().as_bytes())
+    }
+    #[cfg(not(unix))]
+    {
+        match path.to_string_lossy() {
+            std::borrow::Cow::Borrowed(s) => std::borrow::Cow::Borrowed(s.as_bytes()),
+            std::borrow::Cow::Owned(s) => std::borrow::Cow::Owned(s.into_bytes()),
+        }
+    }
 }

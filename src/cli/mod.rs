@@ -23,6 +23,7 @@ pub mod demo;
 pub mod dump;
 pub mod explain;
 pub mod report;
+pub mod wire;
 
 pub use args::{parse_offset, with_usage, Args, Config};
 pub use generate::{generate, page_commands, Generate};

@@ -408,8 +408,9 @@ impl Facts {
     /// `0 BMP`: the plane by the short name the Unicode Standard uses, for narrow places
     /// (the viewer's detail pane); `none` above U+10FFFF.
     pub fn plane_short(&self) -> String {
-        self.plane
-            .map_or("none".to_string(), |p| format!("{p} {}", plane_abbreviation(p)))
+        self.plane.map_or("none".to_string(), |p| {
+            format!("{p} {}", plane_abbreviation(p))
+        })
     }
 
     /// The block's name, or `none`.

@@ -1,0 +1,508 @@
+//! The JSON wire format as typed records: `check --json` (error and summary records),
+//! `at`, and `explain --json`. Each record is a struct that derives [`Serialize`]; the field
+//! order of a struct is the key order of its JSON object, and serde_json writes numbers and
+//! string escapes, so no record is assembled from strings by hand.
+//!
+//! The format itself (every key, when it appears, what it means) is documented in
+//! [`crate::cli::report`] and in `docs/check.md`, `docs/at.md` and `docs/explain.md`.
+
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+
+use crate::cli::report::{hex_compact, unit_bytes};
+use crate::decode::{CodePoint, Dialect, ErrorKind, Unit, UnitKind, Utf16};
+use crate::scan::index::summary_classes;
+use crate::scan::Tally;
+use crate::view::unicode::{facts, Facts};
+
+/// A JSON object whose keys keep the order they were pushed in (a count per class or per
+/// kind, say), where a struct cannot name the keys in advance.
+#[derive(Debug, Default)]
+pub struct Ordered<K, V>(pub Vec<(K, V)>);
+
+impl<K: Serialize, V: Serialize> Serialize for Ordered<K, V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+/// One line of JSON for `record` (no trailing newline).
+pub fn to_line<T: Serialize>(record: &T) -> String {
+    // Serialising these records cannot fail: every key is a string and no value is a float.
+    serde_json::to_string(record).unwrap_or_default()
+}
+
+/// The name of an input as it goes on the wire: `path` is the name as a JSON string (the
+/// name itself where it is UTF-8), and `path_bytes` (standard base64, padded) carries the
+/// exact bytes of a name that is not UTF-8, where `path` could only approximate it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct WirePath {
+    /// The name; for a name that is not UTF-8, with U+FFFD for each invalid sequence.
+    pub path: String,
+    /// The bytes of a name that is not UTF-8, in base64.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path_bytes: Option<String>,
+}
+
+impl WirePath {
+    /// The wire form of a name given as raw bytes.
+    pub fn from_bytes(name: &[u8]) -> WirePath {
+        use base64::Engine as _;
+        match std::str::from_utf8(name) {
+            Ok(text) => WirePath {
+                path: text.to_string(),
+                path_bytes: None,
+            },
+            Err(_) => WirePath {
+                path: String::from_utf8_lossy(name).into_owned(),
+                path_bytes: Some(base64::engine::general_purpose::STANDARD.encode(name)),
+            },
+        }
+    }
+}
+
+/// `"expected"` and `"diagnosis"` of an error unit, where they apply.
+#[derive(Debug, Default, Serialize)]
+pub struct ErrorDetails {
+    /// The byte range allowed where the sequence stopped, `80..BF`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    /// What a lax reading says the bytes are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diagnosis: Option<String>,
+}
+
+impl ErrorDetails {
+    /// The details of `unit` (none for a scalar).
+    pub fn of(dialect: Dialect, bytes: &[u8], unit: &Unit) -> ErrorDetails {
+        ErrorDetails {
+            expected: dialect.expected(bytes, unit).map(|r| r.to_string()),
+            diagnosis: dialect.diagnose(bytes, unit).map(|d| d.to_string()),
+        }
+    }
+}
+
+/// Where a unit starts as an editor counts: line and column, both from 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LineColumn {
+    /// The line: 1 plus the number of line feeds before the unit.
+    pub line: u64,
+    /// The column: 1 plus the number of units between the line's start and the unit.
+    pub column: u64,
+}
+
+/// `{"type":"error",...}`: one error unit of `check --json`.
+#[derive(Debug, Serialize)]
+pub struct ErrorRecord<'a> {
+    #[serde(rename = "type")]
+    record: &'static str,
+    #[serde(flatten)]
+    path: &'a WirePath,
+    offset: u64,
+    len: u8,
+    bytes: String,
+    kind: &'static str,
+    #[serde(flatten)]
+    details: ErrorDetails,
+    #[serde(flatten)]
+    position: LineColumn,
+}
+
+impl<'a> ErrorRecord<'a> {
+    /// The record of error unit `unit` of `bytes`, which starts at `position`.
+    pub fn new(
+        path: &'a WirePath,
+        dialect: Dialect,
+        bytes: &[u8],
+        unit: &Unit,
+        position: LineColumn,
+    ) -> ErrorRecord<'a> {
+        ErrorRecord {
+            record: "error",
+            path,
+            offset: unit.start as u64,
+            len: unit.len,
+            bytes: hex_compact(unit_bytes(bytes, unit)),
+            kind: unit.error_kind().map(ErrorKind::name).unwrap_or("none"),
+            details: ErrorDetails::of(dialect, bytes, unit),
+            position,
+        }
+    }
+}
+
+/// `{"type":"finding",...}`: something valid that is worth a look, of `check --json`.
+#[derive(Debug, Serialize)]
+pub struct FindingRecord<'a> {
+    #[serde(rename = "type")]
+    record: &'static str,
+    #[serde(flatten)]
+    path: &'a WirePath,
+    offset: u64,
+    len: u8,
+    bytes: String,
+    kind: &'static str,
+    #[serde(flatten)]
+    position: LineColumn,
+}
+
+impl<'a> FindingRecord<'a> {
+    /// The record of a finding of `kind` at `unit`.
+    pub fn new(
+        path: &'a WirePath,
+        kind: &'static str,
+        bytes: &[u8],
+        unit: &Unit,
+        position: LineColumn,
+    ) -> FindingRecord<'a> {
+        FindingRecord {
+            record: "finding",
+            path,
+            offset: unit.start as u64,
+            len: unit.len,
+            bytes: hex_compact(unit_bytes(bytes, unit)),
+            kind,
+            position,
+        }
+    }
+}
+
+/// `{"type":"summary",...}`: the last record of each input of `check --json`.
+#[derive(Debug, Serialize)]
+pub struct SummaryRecord<'a> {
+    #[serde(rename = "type")]
+    record: &'static str,
+    #[serde(flatten)]
+    path: &'a WirePath,
+    size: u64,
+    valid: bool,
+    units: Ordered<String, u64>,
+    errors: Ordered<&'static str, u64>,
+    findings: Ordered<&'static str, u64>,
+}
+
+impl<'a> SummaryRecord<'a> {
+    /// The summary of an input of `size` bytes whose scan counted `tally`, with the counts
+    /// of findings by kind (only the kinds that occurred are listed).
+    pub fn new(
+        path: &'a WirePath,
+        dialect: Dialect,
+        size: u64,
+        tally: &Tally,
+        findings: &[(&'static str, u64)],
+    ) -> SummaryRecord<'a> {
+        SummaryRecord {
+            record: "summary",
+            path,
+            size,
+            valid: tally.error_count() == 0,
+            units: Ordered(
+                summary_classes(dialect)
+                    .iter()
+                    .map(|c| (c.to_string(), tally.classes[*c as usize]))
+                    .collect(),
+            ),
+            errors: Ordered(
+                ErrorKind::ALL
+                    .iter()
+                    .filter(|k| tally.errors_of(**k) > 0)
+                    .map(|k| (k.name(), tally.errors_of(*k)))
+                    .collect(),
+            ),
+            findings: Ordered(findings.iter().copied().filter(|(_, n)| *n > 0).collect()),
+        }
+    }
+}
+
+/// `{"type":"io_error",...}`: an input `check --json` could not read.
+#[derive(Debug, Serialize)]
+pub struct IoErrorRecord<'a> {
+    #[serde(rename = "type")]
+    record: &'static str,
+    #[serde(flatten)]
+    path: &'a WirePath,
+    message: String,
+}
+
+impl<'a> IoErrorRecord<'a> {
+    /// The record of an input that could not be read, and why.
+    pub fn new(path: &'a WirePath, message: String) -> IoErrorRecord<'a> {
+        IoErrorRecord {
+            record: "io_error",
+            path,
+            message,
+        }
+    }
+}
+
+/// One unit: the object `at` prints, and an element of `explain --json`'s `units`.
+#[derive(Debug, Serialize)]
+pub struct UnitRecord {
+    offset: u64,
+    len: u8,
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cp: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    class: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'static str>,
+    #[serde(flatten)]
+    details: ErrorDetails,
+    /// A scalar's facts.
+    #[serde(flatten)]
+    facts: Option<FactsFields>,
+}
+
+/// The facts of a code point every record of one carries, from the one Unicode truth
+/// ([`facts`]): `"name"` (the name or code point label), `"alias"` (a C0 control's, else
+/// `null`), `"category"` (the abbreviation, `null` above U+10FFFF), `"width"`, `"plane"` and
+/// `"block"` (`null` where there is none).
+///
+/// ```
+/// use hexrune::cli::wire::{to_line, FactsFields};
+/// use hexrune::decode::CodePoint;
+/// use hexrune::view::unicode::facts;
+/// assert_eq!(
+///     to_line(&FactsFields::from(&facts(CodePoint::new(0x4E00)))),
+///     r#"{"name":"CJK UNIFIED IDEOGRAPH-4E00","alias":null,"category":"Lo","width":2,"plane":0,"block":"CJK Unified Ideographs"}"#
+/// );
+/// ```
+#[derive(Debug, Serialize)]
+pub struct FactsFields {
+    name: String,
+    alias: Option<&'static str>,
+    category: Option<&'static str>,
+    width: Option<u8>,
+    plane: Option<u8>,
+    block: Option<&'static str>,
+}
+
+impl From<&Facts> for FactsFields {
+    fn from(facts: &Facts) -> FactsFields {
+        FactsFields {
+            name: facts.label.clone(),
+            alias: facts.alias,
+            category: facts.category.map(|c| c.abbreviation()),
+            width: facts.width,
+            plane: facts.plane,
+            block: facts.block,
+        }
+    }
+}
+
+impl UnitRecord {
+    /// `at`'s object for `unit` of `bytes`.
+    pub fn new(dialect: Dialect, bytes: &[u8], unit: &Unit) -> UnitRecord {
+        let mut record = UnitRecord {
+            offset: unit.start as u64,
+            len: unit.len,
+            kind: "scalar",
+            cp: None,
+            class: None,
+            error: None,
+            details: ErrorDetails::default(),
+            facts: None,
+        };
+        match unit.kind {
+            UnitKind::Scalar(cp) => {
+                record.cp = Some(cp.value());
+                record.class = Some(unit.len);
+                record.facts = Some(FactsFields::from(&facts(cp)));
+            }
+            UnitKind::Error(kind) => {
+                record.kind = "error";
+                record.error = Some(kind.name());
+                record.details = ErrorDetails::of(dialect, bytes, unit);
+            }
+        }
+        record
+    }
+}
+
+/// `explain --json BYTES`: the bytes, and per dialect whether they are valid and their units.
+#[derive(Debug, Serialize)]
+pub struct BytesRecord {
+    bytes: String,
+    dialects: Vec<DialectUnits>,
+}
+
+/// One dialect's reading of the bytes in a [`BytesRecord`].
+#[derive(Debug, Serialize)]
+struct DialectUnits {
+    dialect: &'static str,
+    valid: bool,
+    units: Vec<UnitRecord>,
+}
+
+impl BytesRecord {
+    /// The record of `bytes` in every dialect.
+    pub fn new(bytes: &[u8]) -> BytesRecord {
+        BytesRecord {
+            bytes: hex_compact(bytes),
+            dialects: Dialect::ALL
+                .iter()
+                .map(|d| DialectUnits {
+                    dialect: d.name(),
+                    valid: d.units(bytes).all(|u| !u.is_error()),
+                    units: d
+                        .units(bytes)
+                        .map(|u| UnitRecord::new(*d, bytes, &u))
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// `explain --json --char C`: a code point, its name and category, its encodings (`null`
+/// where a dialect cannot write it) and, for those, why not.
+#[derive(Debug, Serialize)]
+pub struct CodePointRecord {
+    cp: u32,
+    #[serde(flatten)]
+    facts: FactsFields,
+    encodings: Ordered<&'static str, Option<Encoding>>,
+    unencodable: Ordered<&'static str, String>,
+}
+
+/// One encoding in a [`CodePointRecord`]: hex bytes, or a list of UTF-16 code units.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum Encoding {
+    Bytes(String),
+    Utf16(Vec<String>),
+}
+
+impl CodePointRecord {
+    /// The record of `cp`; `above_unicode` is why UTF-16 cannot write it, where it cannot.
+    pub fn new(cp: CodePoint, above_unicode: &str) -> CodePointRecord {
+        let mut encodings = Vec::new();
+        let mut unencodable = Vec::new();
+        for d in Dialect::ALL {
+            match d.encode(cp) {
+                Ok(e) => {
+                    encodings.push((d.name(), Some(Encoding::Bytes(hex_compact(e.as_bytes())))))
+                }
+                Err(why) => {
+                    encodings.push((d.name(), None));
+                    unencodable.push((d.name(), why.to_string()));
+                }
+            }
+        }
+        match Utf16::of(cp) {
+            Some(utf16) => {
+                let units = utf16.units().iter().map(|u| format!("{u:04x}")).collect();
+                encodings.push(("utf16", Some(Encoding::Utf16(units))));
+            }
+            None => {
+                encodings.push(("utf16", None));
+                unencodable.push(("utf16", above_unicode.to_string()));
+            }
+        }
+        CodePointRecord {
+            cp: cp.value(),
+            facts: FactsFields::from(&facts(cp)),
+            encodings: Ordered(encodings),
+            unencodable: Ordered(unencodable),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scan::scan;
+
+    fn error_json(path: &WirePath, dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
+        let position = LineColumn {
+            line: 1,
+            column: unit.start as u64 + 1,
+        };
+        to_line(&ErrorRecord::new(path, dialect, bytes, unit, position))
+    }
+
+    fn summary_json(path: &WirePath, dialect: Dialect, size: u64, tally: &Tally) -> String {
+        to_line(&SummaryRecord::new(path, dialect, size, tally, &[]))
+    }
+
+    fn unit_json(dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
+        to_line(&UnitRecord::new(dialect, bytes, unit))
+    }
+
+    #[test]
+    fn error_objects() {
+        let bytes = b"a\xC0\xAF\xE1\x80";
+        let units: Vec<Unit> = Dialect::Utf8.units(bytes).collect();
+        let path = WirePath::from_bytes(b"f.txt");
+        assert_eq!(
+            error_json(&path, Dialect::Utf8, bytes, &units[1]),
+            r#"{"type":"error","path":"f.txt","offset":1,"len":1,"bytes":"c0","kind":"invalid_byte","diagnosis":"overlong form of U+002F '/'","line":1,"column":2}"#
+        );
+        assert_eq!(
+            error_json(&path, Dialect::Utf8, bytes, &units[2]),
+            r#"{"type":"error","path":"f.txt","offset":2,"len":1,"bytes":"af","kind":"unexpected_continuation","line":1,"column":3}"#
+        );
+        assert_eq!(
+            error_json(&path, Dialect::Utf8, bytes, &units[3]),
+            r#"{"type":"error","path":"f.txt","offset":3,"len":2,"bytes":"e180","kind":"truncated_eof","expected":"80..BF","line":1,"column":4}"#
+        );
+    }
+
+    #[test]
+    fn summaries() {
+        let x = WirePath::from_bytes(b"x");
+        let bytes = "a\u{E9}\u{20AC}".as_bytes();
+        let mut tally = Tally::default();
+        scan(Dialect::Utf8, bytes, &mut tally);
+        assert_eq!(
+            summary_json(&x, Dialect::Utf8, 6, &tally),
+            r#"{"type":"summary","path":"x","size":6,"valid":true,"units":{"1":1,"2":1,"3":1,"4":0},"errors":{},"findings":{}}"#
+        );
+        let mut tally = Tally::default();
+        scan(Dialect::Legacy, b"\xF8\x88\x80\x80\x80\xFE", &mut tally);
+        assert_eq!(
+            summary_json(&x, Dialect::Legacy, 6, &tally),
+            r#"{"type":"summary","path":"x","size":6,"valid":false,"units":{"1":0,"2":0,"3":0,"4":0,"5":1,"6":0},"errors":{"invalid_byte":1},"findings":{}}"#
+        );
+        assert_eq!(summary_classes(Dialect::Cesu8), [1, 2, 3, 4, 6]);
+    }
+
+    #[test]
+    fn at_objects() {
+        let bytes = "\u{20AC}".as_bytes();
+        let u = Dialect::Utf8.unit_containing(bytes, 2);
+        assert_eq!(
+            unit_json(Dialect::Utf8, bytes, &u),
+            r#"{"offset":0,"len":3,"kind":"scalar","cp":8364,"class":3,"name":"EURO SIGN","alias":null,"category":"Sc","width":1,"plane":0,"block":"Currency Symbols"}"#
+        );
+        let bytes = b"\xED\xA0\x80";
+        let u = Dialect::Utf8.unit_containing(bytes, 0);
+        assert_eq!(
+            unit_json(Dialect::Utf8, bytes, &u),
+            r#"{"offset":0,"len":1,"kind":"error","error":"surrogate","expected":"80..9F","diagnosis":"UTF-16 surrogate U+D800 (lead half, not a character)"}"#
+        );
+    }
+
+    #[test]
+    fn paths_are_lossless() {
+        assert_eq!(
+            to_line(&WirePath::from_bytes(b"a\x1b]0;T\x07\n\xe2\x80\xae.txt")),
+            "{\"path\":\"a\\u001b]0;T\\u0007\\n\u{202E}.txt\"}"
+        );
+        assert_eq!(
+            to_line(&WirePath::from_bytes(b"a\xffb")),
+            r#"{"path":"a�b","path_bytes":"Yf9i"}"#
+        );
+    }
+
+    #[test]
+    fn ordered_objects_keep_their_order() {
+        let counts = Ordered(vec![("b", 1), ("a", 2)]);
+        assert_eq!(to_line(&counts), r#"{"b":1,"a":2}"#);
+        assert_eq!(to_line(&Ordered::<&str, u8>::default()), "{}");
+    }
+}
