@@ -1,10 +1,10 @@
 //! The whole-file summary: counts, a verdict, and a block index built by one parallel scan.
 //!
 //! The input is cut into fixed blocks (64 KiB, larger for inputs over 32 GiB so there are
-//! never more than 2^19 blocks: 48 bytes of summary and 16 of unit and line counts each, so
-//! the index stays under 33 MiB whatever the input). Each
-//! block's [`BlockSummary`] counts the units that *start* in it, its errors, and the offsets
-//! of its first and last error, its line feeds and the U+FFFD characters that start in it. Blocks are scanned by worker threads with
+//! never more than 2^19 blocks: 44 bytes of summary and 8 of unit count each, so the index
+//! stays under 27 MiB whatever the input). Each block's [`BlockSummary`] counts the units
+//! that *start* in it, its errors, the offsets of its first and last error, and the U+FFFD
+//! characters that start in it. Blocks are scanned by worker threads with
 //! [`crate::scan::scan_range`]; as every unit belongs to exactly one block, the merged result
 //! equals one sequential decode.
 //!
@@ -53,8 +53,6 @@ pub struct BlockSummary {
     pub last_error: u32,
     /// Scalars per class: index 0 is class 1, up to class 6.
     pub classes: [u32; 6],
-    /// Line feeds (0A) in the block.
-    pub newlines: u32,
     /// U+FFFD REPLACEMENT CHARACTERs (EF BF BD) that start in the block.
     pub replacements: u32,
 }
@@ -66,7 +64,6 @@ impl BlockSummary {
         first_error: u32::MAX,
         last_error: u32::MAX,
         classes: [0; 6],
-        newlines: 0,
         replacements: 0,
     };
 }
@@ -286,9 +283,6 @@ pub struct Summary {
     /// Running unit count before each block (prefix sums of `units`), for unit-number
     /// lookups; one more entry than `blocks`.
     unit_starts: Vec<u64>,
-    /// Line feeds before each block (prefix sums of `newlines`); one more entry than
-    /// `blocks`.
-    line_starts: Vec<u64>,
 }
 
 /// The block size for an input of `len` bytes.
@@ -336,7 +330,6 @@ impl BlockSink {
             first_error: self.first_error,
             last_error: self.last_error_end.wrapping_sub(1),
             classes,
-            newlines: 0,
             replacements: 0,
         }
     }
@@ -443,15 +436,11 @@ impl Summary {
         tally.first_error = first_error_offset(&blocks, block_size);
         tally.last_error = last_error_offset(&blocks, block_size);
         let mut unit_starts = Vec::with_capacity(count + 1);
-        let mut line_starts = Vec::with_capacity(count + 1);
-        let (mut units, mut lines) = (0u64, 0u64);
+        let mut units = 0u64;
         unit_starts.push(0);
-        line_starts.push(0);
         for b in &blocks {
             units += b.units as u64;
-            lines += b.newlines as u64;
             unit_starts.push(units);
-            line_starts.push(lines);
         }
         Some(Summary {
             dialect,
@@ -462,7 +451,6 @@ impl Summary {
             bom: Bom::detect(bytes),
             elapsed: started.elapsed(),
             unit_starts,
-            line_starts,
         })
     }
 
@@ -621,31 +609,6 @@ impl Summary {
         }
     }
 
-    /// The line feeds before `offset`.
-    fn newlines_before(&self, bytes: &[u8], offset: usize) -> u64 {
-        let b = (offset / self.block_size).min(self.blocks.len());
-        let start = (b * self.block_size).min(offset);
-        self.line_starts[b] + memchr::memchr_iter(b'\n', &bytes[start..offset]).count() as u64
-    }
-
-    /// The offset just after the last line feed before `offset` (0 if none): the start of
-    /// the line holding `offset`. Skips the blocks without line feeds.
-    fn line_start(&self, bytes: &[u8], offset: usize) -> usize {
-        let b = offset / self.block_size;
-        let start = (b * self.block_size).min(offset);
-        if let Some(at) = memchr::memrchr(b'\n', &bytes[start..offset]) {
-            return start + at + 1;
-        }
-        (0..b.min(self.blocks.len()))
-            .rev()
-            .find(|b| self.blocks[*b].newlines > 0)
-            .and_then(|b| {
-                let range = self.block_range(b);
-                memchr::memrchr(b'\n', &bytes[range.clone()]).map(|at| range.start + at + 1)
-            })
-            .unwrap_or(0)
-    }
-
     /// The number of the unit containing `offset` (0-based; units counted from the start,
     /// scalars and errors alike).
     pub fn unit_number(&self, bytes: &[u8], offset: usize) -> u64 {
@@ -765,10 +728,13 @@ impl Summary {
     }
 }
 
-/// Lines and columns of offsets taken in increasing order, from a [`Summary`]: the line
-/// from the line feeds the scan counted per block, the column by counting units from the
-/// start of the line (decoding at most the stretch since the last offset asked for, or
-/// the blocks around a far jump, never the input from its start).
+/// Lines and columns of offsets taken in increasing order, from a [`Summary`]. Nothing is
+/// counted until a line is asked for, so an input without errors or findings pays nothing
+/// for them: the line feeds of the stretch since the last offset asked for are counted
+/// then (16 bytes to a vector compare, far faster than the scan), and the column counts
+/// units from the line's start, by decoding a short stretch or, across a block, by the
+/// summary's unit numbers. Listing every error of an input reads its bytes up to the last
+/// one at most once more, at that speed.
 ///
 /// Lines and columns count from 1; a line ends at a line feed (0A); the column counts units
 /// (a character, or an error unit, each one column), as an editor counts characters.
@@ -787,25 +753,28 @@ impl Lines<'_> {
     /// offset asked for (else the answer is for the last one).
     pub fn at(&mut self, offset: usize) -> (u64, u64) {
         let offset = offset.max(self.at).min(self.bytes.len());
-        let summary = self.summary;
-        let dialect = summary.dialect;
-        if offset - self.at <= summary.block_size {
-            let gap = &self.bytes[self.at..offset];
-            match memchr::memrchr(b'\n', gap) {
-                Some(last) => {
-                    self.line += memchr::memchr_iter(b'\n', gap).count() as u64;
-                    self.column = 1 + units_in(dialect, self.bytes, self.at + last + 1..offset);
-                }
-                None => self.column += units_in(dialect, self.bytes, self.at..offset),
-            }
+        let gap = &self.bytes[self.at..offset];
+        let newlines = count_byte(gap, b'\n');
+        if newlines > 0 {
+            self.line += newlines;
+            let last = memchr::memrchr(b'\n', gap).map_or(self.at, |at| self.at + at + 1);
+            self.column = 1 + self.units_between(last, offset);
         } else {
-            let start = summary.line_start(self.bytes, offset);
-            self.line = 1 + summary.newlines_before(self.bytes, offset);
-            self.column = 1 + summary.unit_number(self.bytes, offset)
-                - summary.unit_number(self.bytes, start);
+            self.column += self.units_between(self.at, offset);
         }
         self.at = offset;
         (self.line, self.column)
+    }
+
+    /// The units from boundary `from` to boundary `to`: decoded where the stretch is short,
+    /// from the summary's unit numbers where it is long.
+    fn units_between(&self, from: usize, to: usize) -> u64 {
+        let summary = self.summary;
+        if to - from <= summary.block_size || to >= self.bytes.len() {
+            units_in(summary.dialect, self.bytes, from..to)
+        } else {
+            summary.unit_number(self.bytes, to) - summary.unit_number(self.bytes, from)
+        }
     }
 }
 
@@ -818,41 +787,33 @@ fn scan_block(
     let mut sink = BlockSink::new(range.start);
     scan_range(dialect, bytes, range.clone(), &mut sink);
     let mut summary = sink.finish(tally);
-    // Counted while the block is still in cache, for line numbers and findings; the
-    // U+FFFD search runs only where an `EF` lead was seen.
-    let (newlines, ef) = count_two(&bytes[range.clone()], b'\n', REPLACEMENT[0]);
-    summary.newlines = newlines;
-    if ef > 0 {
+    // A U+FFFD is a 3-byte scalar in every dialect: a block without one has none, and
+    // ASCII and most alphabetic text skip the search (looked for while the block is
+    // still in cache).
+    if summary.classes[2] > 0 {
         summary.replacements = replacements_in(bytes, range).count() as u32;
     }
     summary
 }
 
-/// How many bytes of `hay` are `a`, and how many are `b`, in one pass: per 64-byte row, a
-/// byte counter per lane (emptied before it can wrap), which compiles to vector compares
-/// and subtractions. Measured on multilingual text, this costs a fraction of two memchr
-/// counts.
+/// How many bytes of `hay` are `byte`: per 64-byte row, a counter per lane (emptied
+/// before it can wrap), which compiles to vector compares and subtractions.
 #[multiversion::multiversion(targets("x86_64+avx2", "x86_64+sse4.2"))]
-fn count_two(hay: &[u8], a: u8, b: u8) -> (u32, u32) {
+fn count_byte(hay: &[u8], byte: u8) -> u64 {
     const ROW: usize = 64;
-    let (mut total_a, mut total_b) = (0u32, 0u32);
+    let mut total = 0u64;
     for chunk in hay.chunks(ROW * u8::MAX as usize) {
-        let (mut lanes_a, mut lanes_b) = ([0u8; ROW], [0u8; ROW]);
+        let mut lanes = [0u8; ROW];
         let mut rows = chunk.chunks_exact(ROW);
         for row in &mut rows {
             for i in 0..ROW {
-                lanes_a[i] += u8::from(row[i] == a);
-                lanes_b[i] += u8::from(row[i] == b);
+                lanes[i] += u8::from(row[i] == byte);
             }
         }
-        total_a += lanes_a.iter().map(|&n| u32::from(n)).sum::<u32>();
-        total_b += lanes_b.iter().map(|&n| u32::from(n)).sum::<u32>();
-        for &byte in rows.remainder() {
-            total_a += u32::from(byte == a);
-            total_b += u32::from(byte == b);
-        }
+        total += lanes.iter().map(|&n| u64::from(n)).sum::<u64>();
+        total += rows.remainder().iter().filter(|&&b| b == byte).count() as u64;
     }
-    (total_a, total_b)
+    total
 }
 
 /// The bytes of U+FFFD, the same in every dialect.
@@ -1135,18 +1096,16 @@ mod tests {
     }
 
     #[test]
-    fn two_bytes_counted_in_one_pass() {
+    fn bytes_counted_by_lanes() {
         let hay: Vec<u8> = (0..100_000u32).map(|i| (i * 7 % 251) as u8).collect();
         for len in [0, 1, 63, 64, 65, 64 * 255, 64 * 255 + 1, hay.len()] {
             let hay = &hay[..len];
-            let naive = |x: u8| hay.iter().filter(|&&b| b == x).count() as u32;
-            assert_eq!(
-                count_two(hay, b'\n', 0xEF),
-                (naive(b'\n'), naive(0xEF)),
-                "{len}"
-            );
+            for x in [b'\n', 0xEF] {
+                let naive = hay.iter().filter(|&&b| b == x).count() as u64;
+                assert_eq!(count_byte(hay, x), naive, "{len} {x}");
+            }
         }
-        assert_eq!(count_two(&[0xEF; 70_000], 0xEF, 0), (70_000, 0));
+        assert_eq!(count_byte(&[0xEF; 70_000], 0xEF), 70_000);
     }
 
     #[test]
@@ -1159,11 +1118,10 @@ mod tests {
             let blocks = len.div_ceil(block_size_for(len) as u64);
             assert!(blocks <= MAX_BLOCKS as u64, "{len}: {blocks}");
         }
-        // ...of one summary, one running unit count and one running line count each (one
-        // more count than blocks).
-        assert_eq!(std::mem::size_of::<BlockSummary>(), 48);
-        let most = MAX_BLOCKS * std::mem::size_of::<BlockSummary>() + (MAX_BLOCKS + 1) * 16;
-        assert_eq!(most, (32 << 20) + 16);
+        // ...of one summary and one running unit count each (one more count than blocks).
+        assert_eq!(std::mem::size_of::<BlockSummary>(), 44);
+        let most = MAX_BLOCKS * std::mem::size_of::<BlockSummary>() + (MAX_BLOCKS + 1) * 8;
+        assert_eq!(most, (26 << 20) + 8);
     }
 
     #[test]
