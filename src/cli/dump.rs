@@ -712,28 +712,14 @@ fn sgr(paint: Paint) -> Vec<u8> {
     format!("\x1b[{}m", codes.join(";")).into_bytes()
 }
 
-/// The SGR code of `tone` as a foreground (`base` 30) or background (`base` 40).
+/// The SGR code of `tone` as a foreground (`base` 30) or background (`base` 40): 30-37
+/// and 90-97 for the sixteen colours, `38;5;n` for the others.
 fn tone_code(tone: Tone, base: u8) -> String {
-    let (offset, bright) = match tone {
-        Tone::Black => (0, false),
-        Tone::Red => (1, false),
-        Tone::Green => (2, false),
-        Tone::Yellow => (3, false),
-        Tone::Blue => (4, false),
-        Tone::Magenta => (5, false),
-        Tone::Cyan => (6, false),
-        Tone::Gray => (7, false),
-        Tone::DarkGray => (0, true),
-        Tone::LightRed => (1, true),
-        Tone::LightGreen => (2, true),
-        Tone::LightYellow => (3, true),
-        Tone::LightBlue => (4, true),
-        Tone::LightMagenta => (5, true),
-        Tone::LightCyan => (6, true),
-        Tone::White => (7, true),
-        Tone::Indexed(i) => return format!("{};5;{i}", base + 8),
-    };
-    (base + offset + if bright { 60 } else { 0 }).to_string()
+    match (tone, tone.index()) {
+        (Tone::Indexed(i), _) => format!("{};5;{i}", base + 8),
+        (_, i) if i < 8 => (base + i).to_string(),
+        (_, i) => (base + 60 + i - 8).to_string(),
+    }
 }
 
 /// `00 `..`ff `: two ASCII digits and a space per byte, padded to 4 bytes for [`Buf::put`].

@@ -39,6 +39,33 @@ pub enum Tone {
     Indexed(u8),
 }
 
+impl Tone {
+    /// The tone's number in the terminal's palette: 0 to 7 for the eight colours, 8 to 15
+    /// for their light forms (the order of the SGR codes 30-37 and 90-97), or its entry of
+    /// the 256-colour palette.
+    pub const fn index(self) -> u8 {
+        match self {
+            Tone::Black => 0,
+            Tone::Red => 1,
+            Tone::Green => 2,
+            Tone::Yellow => 3,
+            Tone::Blue => 4,
+            Tone::Magenta => 5,
+            Tone::Cyan => 6,
+            Tone::Gray => 7,
+            Tone::DarkGray => 8,
+            Tone::LightRed => 9,
+            Tone::LightGreen => 10,
+            Tone::LightYellow => 11,
+            Tone::LightBlue => 12,
+            Tone::LightMagenta => 13,
+            Tone::LightCyan => 14,
+            Tone::White => 15,
+            Tone::Indexed(i) => i,
+        }
+    }
+}
+
 /// What a cell looks like: foreground and background tones and emphasis.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Paint {
