@@ -583,3 +583,38 @@ fn searches_wrap_around_the_ends() {
         Some("search \"z\": none found")
     );
 }
+
+/// A U+FFFD already in the file is a finding, not an error: its text cell is underlined and
+/// not bold, where an error unit's U+FFFD is bold (with colour and without), and the detail
+/// pane says what it means.
+#[test]
+fn a_replacement_character_in_the_file_is_marked_apart_from_an_error() {
+    use ratatui::style::{Color, Modifier};
+    // a, U+FFFD (EF BF BD), b, an invalid byte FF, c: text columns 0 to 6.
+    let bytes = b"a\xEF\xBF\xBDb\xFFc";
+    for color in [false, true] {
+        let mut app = app_at(bytes, 120, 30, "1");
+        app.color = color;
+        let layout = app.layout().unwrap();
+        let mut terminal = Terminal::new(TestBackend::new(120, 30)).unwrap();
+        terminal.draw(|f| draw::draw(f, &app)).unwrap();
+        let buf = terminal.backend().buffer().clone();
+        let y = layout.rows.y;
+        let (found, error) = (&buf[(layout.text_x + 1, y)], &buf[(layout.text_x + 5, y)]);
+        assert_eq!((found.symbol(), error.symbol()), ("\u{FFFD}", "\u{FFFD}"));
+        assert!(found.modifier.contains(Modifier::UNDERLINED), "{color}");
+        assert!(!found.modifier.contains(Modifier::BOLD), "{color}");
+        assert!(error.modifier.contains(Modifier::BOLD), "{color}");
+        assert!(!error.modifier.contains(Modifier::UNDERLINED), "{color}");
+        if color {
+            assert_eq!((found.fg, error.fg), (Color::LightYellow, Color::LightRed));
+        }
+        let text = screen(&app);
+        assert!(
+            text.contains(
+                "U+FFFD  \u{FFFD}  REPLACEMENT CHARACTER   block Specials   data was lost upstream"
+            ),
+            "{text}"
+        );
+    }
+}

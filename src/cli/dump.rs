@@ -447,7 +447,7 @@ pub fn dump_stream(
 pub fn ascii_glyph(glyph: &InlineGlyph) -> u8 {
     match (glyph.as_bytes(), glyph.class) {
         ([b @ 0x20..=0x7E], GlyphClass::Plain) => *b,
-        (_, GlyphClass::Plain | GlyphClass::Cut) => b'*',
+        (_, GlyphClass::Plain | GlyphClass::Cut | GlyphClass::Replacement) => b'*',
         (_, GlyphClass::Space) => b'_',
         (_, GlyphClass::Control) => b'^',
         (_, GlyphClass::Format | GlyphClass::Selector) => b'%',
@@ -471,8 +471,8 @@ const DIM: StyleId = 1;
 const ROLE: StyleId = 2; // + 7 roles
 const CLASS_ERROR: StyleId = ROLE + 7; // + 9 kinds
 const MARKER: StyleId = CLASS_ERROR + 9; // + 9 kinds
-const GLYPH: StyleId = MARKER + 9; // + 12 glyph classes
-const STYLES: usize = GLYPH as usize + 12;
+const GLYPH: StyleId = MARKER + 9; // + 13 glyph classes
+const STYLES: usize = GLYPH as usize + 13;
 
 fn role_id(role: Role) -> StyleId {
     ROLE + match role {
@@ -496,7 +496,7 @@ const ROLES: [Role; 7] = [
     Role::Error,
 ];
 
-const GLYPH_CLASSES: [GlyphClass; 12] = [
+const GLYPH_CLASSES: [GlyphClass; 13] = [
     GlyphClass::Plain,
     GlyphClass::Space,
     GlyphClass::Control,
@@ -509,6 +509,7 @@ const GLYPH_CLASSES: [GlyphClass; 12] = [
     GlyphClass::NonUnicode,
     GlyphClass::Error,
     GlyphClass::Cut,
+    GlyphClass::Replacement,
 ];
 
 fn glyph_id(class: GlyphClass) -> StyleId {
@@ -524,7 +525,7 @@ struct Palette {
     role_style: [StyleId; 7],
     error_style: [StyleId; 9],
     /// The (aliased) style of each [`GlyphClass`], by `class as usize`.
-    glyph_style: [StyleId; 12],
+    glyph_style: [StyleId; 13],
     /// `n` fillers, by `n` (up to 6, the longest unit).
     filler_runs: [([u8; 16], usize); 7],
     /// The (aliased) style of each byte as a one-byte scalar.

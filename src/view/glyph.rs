@@ -42,6 +42,10 @@ pub enum GlyphClass {
     NonUnicode,
     /// An error unit.
     Error,
+    /// A U+FFFD REPLACEMENT CHARACTER in the input: a valid character, but the mark that
+    /// something lost data before the input was written, so shown apart from an error unit
+    /// (whose glyph is the same character).
+    Replacement,
     /// A wide character whose unit is cut by the row edge, leaving it one column.
     Cut,
 }
@@ -193,6 +197,7 @@ pub fn inline_glyph(cp: CodePoint) -> InlineGlyph {
         0x20..=0x7E => return symbol(c, GlyphClass::Plain),
         0x7F => return symbol('\u{2421}', GlyphClass::Control), // ␡
         0x80..=0x9F => return symbol('\u{2327}', GlyphClass::Control), // ⌧
+        0xFFFD => return symbol('\u{FFFD}', GlyphClass::Replacement),
         0xFE00..=0xFE0F | 0xE0100..=0xE01EF | 0x180B..=0x180F => {
             return symbol('\u{1D5B}', GlyphClass::Selector); // ᵛ
         }

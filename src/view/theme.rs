@@ -198,6 +198,9 @@ impl Theme {
             }
             GlyphClass::Surrogate | GlyphClass::NonUnicode => self.fg(Tone::LightCyan),
             GlyphClass::Error => self.error(None).bold(),
+            // Not an error (not red, not bold): underlined, so that it stands apart from
+            // an error unit's U+FFFD with colour and without.
+            GlyphClass::Replacement => self.fg(Tone::LightYellow).underlined(),
         }
     }
 

@@ -76,6 +76,16 @@ pub(super) fn detail_lines(detail: &Detail, theme: &Theme) -> Vec<Line<'static>>
                 label("block"),
                 Span::raw(facts.block_text()),
             ]));
+            if value.value() == 0xFFFD {
+                // A finding, not an error: `check` reports it as `replacement-character`.
+                lines
+                    .last_mut()
+                    .expect("the line just pushed")
+                    .push_span(Span::styled(
+                        "   data was lost upstream",
+                        theme.glyph(GlyphClass::Replacement),
+                    ));
+            }
             lines.push(Line::from(vec![
                 label("category"),
                 Span::raw(facts.category_text()),

@@ -59,6 +59,10 @@ pub(super) const PLACEHOLDERS: &[(&[u32], &str)] = &[
     (&[0xE000], "private use"),
     (&[0xD800], "surrogate (valid alone in some dialects)"),
     (&[0x110000], "above U+10FFFF (legacy dialect)"),
+    (
+        &[0xFFFD],
+        "U+FFFD already in the file (underlined): data was lost before it was written",
+    ),
 ];
 
 /// One entry of the list: a head in the first columns and a body wrapped beside it.

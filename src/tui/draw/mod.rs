@@ -222,6 +222,7 @@ mod tests {
                 | GlyphClass::Surrogate
                 | GlyphClass::NonUnicode
                 | GlyphClass::Error
+                | GlyphClass::Replacement
                 | GlyphClass::Cut => {}
             }
         }
@@ -236,6 +237,7 @@ mod tests {
             GlyphClass::Surrogate,
             GlyphClass::NonUnicode,
             GlyphClass::Error,
+            GlyphClass::Replacement,
             GlyphClass::Cut,
         ];
         for class in every {
