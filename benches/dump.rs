@@ -1,7 +1,8 @@
 //! `hexrune dump` side by side with hexyl, in the same run, on the same files: multilingual
-//! text and random bytes, with and without colour. Each command runs as a subprocess writing
-//! to /dev/null, the two taking turns (so that a busy spell of the machine falls on both),
-//! best of 5 each; prints MB/s of input and the ratio to hexyl.
+//! text, random bytes and text of mostly 3-byte units (CJK and Indic scripts), with and
+//! without colour. Each command runs as a subprocess writing to /dev/null, the two taking
+//! turns (so that a busy spell of the machine falls on both), best of 5 each; prints MB/s of
+//! input and the ratio to hexyl.
 //!
 //! Run with `cargo bench --bench dump`. hexyl is found on `PATH` (`cargo install hexyl`);
 //! without it, hexrune's figures are printed alone. Set `HEXRUNE_BENCH_MB` to change the
@@ -11,7 +12,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 mod data;
 
-use data::{multilingual, random, Rng};
+use data::{cjk_indic, multilingual, random, Rng};
 use std::time::{Duration, Instant};
 
 /// Runs of each command.
@@ -76,9 +77,10 @@ fn main() {
     }
     let dir = tempfile::tempdir().expect("a temporary directory");
     let mut rng = Rng::seeded();
-    let sets: [(&str, Vec<u8>); 2] = [
+    let sets: [(&str, Vec<u8>); 3] = [
         ("multilingual", multilingual(size, &mut rng)),
         ("random", random(size, &mut rng)),
+        ("cjk_indic", cjk_indic(size, &mut rng)),
     ];
     println!(
         "{:<13} {:<7} {:>14} {:>12} {:>7}",

@@ -60,3 +60,59 @@ pub fn random(size: usize, rng: &mut Rng) -> Vec<u8> {
     out.truncate(size);
     out
 }
+
+/// `size` bytes of valid text where 3-byte units dominate: words of Chinese, Japanese,
+/// Hindi, Tamil and Thai (with their combining vowel signs and viramas), built from
+/// syllables drawn at random so that words rarely repeat, separated by spaces and now and
+/// then punctuation and a line break; cut at a character boundary.
+#[allow(dead_code)] // the scan benchmark, which shares this module, does not use it
+pub fn cjk_indic(size: usize, rng: &mut Rng) -> Vec<u8> {
+    const SYLLABLES: [&[&str]; 5] = [
+        // Chinese
+        &[
+            "中", "文", "字", "符", "数", "据", "错", "误", "语", "言", "世", "界", "编", "码",
+            "检", "查", "文", "件", "内", "容", "读", "取", "写", "入", "显", "示", "行", "列",
+        ],
+        // Japanese
+        &[
+            "日", "本", "語", "の", "を", "は", "が", "に", "で", "す", "ま", "し", "た", "デ",
+            "ー", "タ", "ファ", "イル", "文", "字", "化", "け", "確", "認", "カ", "ナ", "ひ", "ら",
+        ],
+        // Hindi
+        &[
+            "क", "का", "कि", "के", "ग", "गा", "त", "ता", "ती", "न", "ना", "नी", "म", "मा", "र",
+            "रा", "री", "स", "सा", "ह", "हि", "ष", "ंद", "्र", "्य", "ों", "ें", "ल",
+        ],
+        // Tamil
+        &[
+            "த", "மி", "ழ்", "க", "ல்", "வி", "ன", "ம்", "ப", "டி", "ர", "ா", "ச", "ெ", "ய", "ு", "ற",
+            "ை", "ந", "ொ", "ட்", "ண", "கு", "ளி", "வ", "ந்", "தி", "ழ",
+        ],
+        // Thai
+        &[
+            "ภา", "ษา", "ไ", "ท", "ย", "ข้", "อ", "มู", "ล", "ผิ", "ด", "พ", "ลา", "ด", "ตั", "ว", "อั",
+            "ก", "ษ", "ร", "ห", "นั", "ง", "สื", "อ", "เ", "รี", "ย",
+        ],
+    ];
+    const BREAKS: [&str; 8] = [" ", " ", " ", " ", "、", "। ", "。\n", ".\n"];
+    let mut out = Vec::with_capacity(size + 64);
+    while out.len() < size {
+        let script = SYLLABLES[(rng.next() % 5) as usize];
+        for _ in 0..4 {
+            let words = 1 + rng.next() % 4;
+            for _ in 0..words {
+                let len = 2 + rng.next() % 4;
+                for _ in 0..len {
+                    let syllable = script[(rng.next() % script.len() as u64) as usize];
+                    out.extend_from_slice(syllable.as_bytes());
+                }
+                out.extend_from_slice(BREAKS[(rng.next() % 8) as usize].as_bytes());
+            }
+        }
+    }
+    out.truncate(size);
+    while std::str::from_utf8(&out).is_err() {
+        out.pop();
+    }
+    out
+}
