@@ -78,11 +78,30 @@ fn error_kinds_of_the_other_dialects() {
 fn offset_inside_a_sequence_and_length() {
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "fx.bin", FIXTURE);
-    // Offset 8 is the second byte of the euro sign: continuation bytes, not errors.
+    // Offset 8 is the second byte of the euro sign: continuation bytes, not errors, and
+    // the euro sign on the first of them, since the window the reader asked for cuts it.
+    let expected = "00000008  82 ac c0 80 63                                   ₂₃✗✗1             €ˑ��c\n\
+         \x20               I^ C^                                      I invalid_byte, C unexpected_continuation\n";
     assert_eq!(
         stdout_of(&["dump", "--offset", "8", "--length", "5", &f]),
-        "00000008  82 ac c0 80 63                                   ₂₃✗✗1             ˑˑ��c\n\
-         \x20               I^ C^                                      I invalid_byte, C unexpected_continuation\n"
+        expected
+    );
+    let piped = hexrune()
+        .args(["dump", "-o", "8", "-n", "5", "-"])
+        .write_stdin(FIXTURE)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(piped.stdout).unwrap(), expected);
+    // Cut at its last byte, in rows of 8: the glyph fits the one column it has.
+    assert_eq!(
+        stdout_of(&["dump", "-w", "8", "-o", "9", "-n", "3", &f]),
+        "00000009  ac c0 80                 ₃✗✗       €��\n             I^ C^                 I invalid_byte, C unexpected_continuation\n"
+    );
+    // An error unit cut by the window shows its mark on its first byte in view, without the
+    // head's `^` (it started before).
+    assert_eq!(
+        stdout_of(&["dump", "-o", "0x1b", &f]),
+        "0000001b  82                                               ✗                 �\n          ~~                                               E truncated_eof\n"
     );
     assert_eq!(
         stdout_of(&["dump", "-o", "0x1a", &f]),
@@ -354,10 +373,29 @@ proptest! {
         let last = (first + n).min(whole.len());
         let start = ((first * width) as u64).min(bytes.len() as u64);
         let end = ((last * width) as u64).min(bytes.len() as u64);
-        let expected = whole[first..last].concat();
-        prop_assert_eq!(&dump(&bytes, start..end, &f), &expected);
+        let expected = &whole[first..last];
         let mut streamed = Vec::new();
         dump_stream(&bytes[..], start, Some(end - start), &f, chunk, &mut streamed).unwrap();
-        prop_assert_eq!(String::from_utf8(streamed).unwrap(), expected);
+        let streamed = String::from_utf8(streamed).unwrap();
+        let cut = start < bytes.len() as u64
+            && d.unit_containing(&bytes, start as usize).start < start as usize;
+        for got in [dump(&bytes, start..end, &f), streamed] {
+            let got = rows_of(&got);
+            prop_assert_eq!(got.len(), expected.len());
+            if !cut {
+                prop_assert_eq!(&got[..], expected);
+                continue;
+            }
+            // A window that starts inside a unit shows that unit's glyph on its first byte
+            // in view, where the whole dump has fillers; the rest is the same.
+            prop_assert_eq!(&got[1..], &expected[1..]);
+            if !color {
+                let text_pane = 10 + 3 * width + 1 + width + 2;
+                let before = |row: &str| row.chars().take(text_pane).collect::<String>();
+                let marks = |row: &str| row.split_once('\n').map(|(_, m)| m.to_string());
+                prop_assert_eq!(before(&got[0]), before(&expected[0]));
+                prop_assert_eq!(marks(&got[0]), marks(&expected[0]));
+            }
+        }
     }
 }

@@ -25,7 +25,7 @@ proptest! {
         let (start, end) = (a.min(b) as u64, a.max(b) as u64);
         let units: Vec<Unit> = d.units(&bytes).collect();
         let unit_at = |o: u64| *units.iter().find(|u| u.contains(o as usize)).unwrap();
-        let built = rows(&bytes, d, start..end, width, Options { cursor: Some(start) });
+        let built = rows(&bytes, d, start..end, width, Options { cursor: Some(start), ..Options::default() });
         let shown = end.min(bytes.len() as u64).saturating_sub(start);
         prop_assert_eq!(built.iter().map(|r| r.cells.len() as u64).sum::<u64>(), shown);
         for (i, row) in built.iter().enumerate() {

@@ -234,6 +234,7 @@ pub fn dump_bytes(
         return dump_batches_on_two_threads(bytes, batches, format, out);
     }
     let mut printer = Printer::new_fast(format);
+    printer.first = Some(window.start);
     for range in batches {
         printer.print(bytes, 0, range);
         out.write_all(printer.out.as_slice())?;
@@ -276,6 +277,7 @@ fn dump_batches_on_two_threads(
     use std::sync::mpsc::{channel, sync_channel};
     let batches: Vec<Range<u64>> = batches.collect();
     let count = batches.len();
+    let first = batches.first().map(|range| range.start);
     let next = AtomicUsize::new(0);
     let take = || {
         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -290,6 +292,7 @@ fn dump_batches_on_two_threads(
         let take = &take;
         scope.spawn(move || {
             let mut printer = Printer::new_fast(format);
+            printer.first = first;
             for buffer in spare {
                 let Some((i, range)) = take() else {
                     break;
@@ -303,6 +306,7 @@ fn dump_batches_on_two_threads(
             }
         });
         let mut printer = Printer::new_fast(format);
+        printer.first = first;
         let mut own: Vec<Buf> = (0..OWN_BUFS).map(|_| Buf::new()).collect();
         let mut slots: Vec<Option<(Buf, bool)>> =
             (0..HELPER_BUFS + OWN_BUFS).map(|_| None).collect();
@@ -375,6 +379,7 @@ pub fn dump_stream(
     let end = length.map_or(u64::MAX, |l| offset.saturating_add(l));
     let context = view::CONTEXT as u64;
     let mut printer = Printer::new_fast(format);
+    printer.first = Some(offset);
     let mut buf: Vec<u8> = Vec::with_capacity(2 * view::CONTEXT + chunk + batch as usize);
     let mut base = 0u64; // the offset of buf[0]
     let mut next = offset; // the offset of the next row to print
@@ -892,6 +897,9 @@ struct Printer {
     /// Whether marker lines are printed by [`Printer::fast_marker_line`] (with the fast
     /// path) or by the reference [`Printer::marker_line`].
     fast_markers: bool,
+    /// The offset where the window the reader asked for starts (`-o N`): a unit cut there
+    /// shows its glyph on its first byte in view (see [`view::Options::glyph_at`]).
+    first: Option<u64>,
     /// Without colour, with fast markers: the error spans of the current row are not kept
     /// but marked as they come, see [`Marks`].
     marks: Marks,
@@ -986,6 +994,7 @@ impl Printer {
             error_count: 0,
             fast: None,
             fast_markers: false,
+            first: None,
             marks: Marks::new(width),
         }
     }
@@ -1012,7 +1021,11 @@ impl Printer {
             self.fast = Some(tables);
         } else {
             let (dialect, width) = (self.format.dialect, self.format.width);
-            view::visit(bytes, dialect, window, width, Options::default(), self);
+            let options = Options {
+                cursor: None,
+                glyph_at: self.first.and_then(|first| first.checked_sub(base)),
+            };
+            view::visit(bytes, dialect, window, width, options, self);
         }
         self.end_row();
     }
@@ -1755,6 +1768,7 @@ mod tests {
             .unwrap();
             let mut one = Vec::new();
             let mut printer = Printer::new_fast(&f);
+            printer.first = Some(window.start); // 3: inside the euro sign
             for range in batches(window, (BATCH_ROWS * width) as u64) {
                 printer.print(&bytes, 0, range);
                 one.extend_from_slice(printer.out.as_slice());

@@ -144,6 +144,11 @@ pub struct Row {
 pub struct Options {
     /// The cursor offset: the cells of the unit containing it are `selected`.
     pub cursor: Option<u64>,
+    /// Where the window a reader asked for starts (`dump -o N`), when that may be inside a
+    /// unit: a unit cut there still shows its glyph, on its first byte in view, instead of
+    /// only fillers. Leave it `None` for windows cut internally (batches, scrolling), which
+    /// must print as the whole dump restricted to them.
+    pub glyph_at: Option<u64>,
 }
 
 /// The rows of `bytes[window]`, `width` bytes per row from `window.start`, decoded in
@@ -400,8 +405,9 @@ impl Placer {
             }
         }
         // Drawn once, on the row of the lead; a unit whose lead lies before the window shows
-        // only fillers.
-        let mut pending_glyph = (unit_start >= self.start).then(|| self.unit_glyph(unit));
+        // only fillers, unless the window is the one the reader asked for.
+        let lead_in_view = unit_start >= self.start || self.options.glyph_at == Some(self.start);
+        let mut pending_glyph = lead_in_view.then(|| self.unit_glyph(unit));
         let mut offset = first;
         while offset < last {
             if offset == self.next_row {

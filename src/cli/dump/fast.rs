@@ -704,11 +704,15 @@ pub(super) fn print<const COLOR: bool>(
     let mut at = Dialect::Utf8.unit_containing(bytes, start).start;
     let mut scratch = Scratch::new();
     let mut row = start;
+    // A unit cut by the window the reader asked for shows its glyph (see `cut`), which the
+    // whole rows do not print: its row goes the slow way.
+    let reader_cut = at < start && p.first == Some(p.base + start as u64);
     while row < end {
         let row_end = (row + width).min(end);
         // Offsets of more than 8 digits (4 GiB on) are printed by the panes.
         let short_offset = p.base + (row as u64) < 1 << 32;
-        if at <= row && row_end == row + width && row + AHEAD <= bytes.len() && short_offset {
+        let whole = at <= row && !(reader_cut && row == start);
+        if whole && row_end == row + width && row + AHEAD <= bytes.len() && short_offset {
             p.end_row();
             // Not inlined, so that its registers are its own; compiled as `print` is.
             #[multiversion::inherit_target]
@@ -1938,7 +1942,8 @@ fn cut(p: &mut Printer, tables: &mut Tables, at: usize, quad: [u8; 4], row: Rang
     p.class.bytes.put(&run.bytes, run.len as usize);
     p.cells += k1 - k0;
     let span = k1 - k0;
-    let glyph = (k0 == 0).then(|| {
+    let lead_in_view = k0 == 0 || p.first == Some(p.base + row.start as u64);
+    let glyph = lead_in_view.then(|| {
         let glyph = if by_value {
             tables.scalar(quad, n).glyph
         } else {
@@ -1966,6 +1971,7 @@ fn part(
     row: usize,
 ) {
     let head = range.start == unit.start;
+    let lead_in_view = head || (range.start == row && p.first == Some(p.base + row as u64));
     let span = range.len();
     if let UnitKind::Error(kind) = unit.kind {
         p.error(ErrorSpan {
@@ -1988,7 +1994,7 @@ fn part(
             selected: false,
         });
     }
-    let glyph = head.then(|| {
+    let glyph = lead_in_view.then(|| {
         let glyph = match (unit.kind, bytes.get(unit.start..unit.start + 4)) {
             (UnitKind::Scalar(_), Some(&[b0, b1, b2, b3])) => {
                 tables.scalar([b0, b1, b2, b3], unit.len as usize).glyph
@@ -2139,6 +2145,7 @@ mod tests {
     /// [`reference`] with `bytes` at offset `base` of the input.
     fn reference_at(bytes: &[u8], base: u64, window: std::ops::Range<u64>, f: &Format) -> String {
         let mut printer = Printer::new(f);
+        printer.first = Some(base + window.start);
         printer.print(bytes, base, window);
         String::from_utf8(printer.out.as_slice().to_vec()).unwrap()
     }
@@ -2147,6 +2154,7 @@ mod tests {
     fn fast_at(bytes: &[u8], base: u64, window: std::ops::Range<u64>, f: &Format) -> String {
         let mut printer = Printer::new_fast(f);
         assert!(printer.fast.is_some());
+        printer.first = Some(base + window.start);
         printer.print(bytes, base, window);
         String::from_utf8(printer.out.as_slice().to_vec()).unwrap()
     }

@@ -152,6 +152,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         layout.bytes_per_row,
         Options {
             cursor: Some(app.cursor),
+            ..Options::default()
         },
     );
     for (i, row) in rows.iter().enumerate() {
