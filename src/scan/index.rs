@@ -675,15 +675,20 @@ impl Summary {
         }
         // Evidence for the dialect: characters of two bytes or more decoded (random bytes or
         // single-byte encodings rarely form them), against the errors; a few errors in a
-        // long text are not evidence against it either.
+        // long text are not evidence against it either. But when every error is a byte
+        // windows-1252 reads as a character, and UTF-8 characters are not rare beside them
+        // (a short text that mixes a few of each), the text is UTF-8 with stray bytes.
         let multibyte: u64 = self.tally.classes[2..].iter().sum();
         let units = self.unit_count();
         let many = rest * 20 > units || (rest >= 8 && rest > multibyte);
-        if multibyte <= rest && many {
+        let against = multibyte <= rest && many;
+        if against && multibyte * 8 < rest {
             return Verdict::ProbablyNot(errors);
         }
         if !cut && self.errors(bytes).all(|u| is_stray_windows_1252(bytes, &u)) {
             Verdict::StrayBytes(rest)
+        } else if against {
+            Verdict::ProbablyNot(errors)
         } else {
             Verdict::WithErrors(errors)
         }
@@ -1040,6 +1045,9 @@ mod tests {
             d(stray),
             "UTF-8 (RFC 3629) with 3 stray bytes (windows-1252?)"
         );
+        // As many stray bytes as UTF-8 characters, in a short text.
+        let mixed = b"Gr\xC3\xBC\xC3\x9Fe aus K\xC3\xB6ln, caf\xE9 and na\xEFve r\xE9sum\xE9 ok";
+        assert_eq!(v(mixed), Verdict::StrayBytes(4));
         assert_eq!(
             d(b"x\xE9 \xC3\xA9\xC3\xA9"),
             "UTF-8 (RFC 3629) with 1 stray byte (windows-1252?)"
