@@ -348,7 +348,7 @@ proptest! {
         chunk in 1usize..20,
         color in any::<bool>(),
     ) {
-        let f = Format { dialect: d, width, color, ascii: false };
+        let f = Format { dialect: d, width, color, ascii: false, fallback: None, escape: None };
         let whole = rows_of(&dump(&bytes, 0..bytes.len() as u64, &f));
         let first = a.min(whole.len());
         let last = (first + n).min(whole.len());

@@ -125,8 +125,12 @@ impl Fallback {
         let oem = |name, table| Ok(Some(Fallback::of(Decoder::Oem { name, table })));
         match key.as_str() {
             "none" => return Ok(None),
-            "ibm437" | "cp437" | "437" => return oem("IBM437", &oem_cp::code_table::DECODING_TABLE_CP437),
-            "ibm850" | "cp850" | "850" => return oem("IBM850", &oem_cp::code_table::DECODING_TABLE_CP850),
+            "ibm437" | "cp437" | "437" => {
+                return oem("IBM437", &oem_cp::code_table::DECODING_TABLE_CP437)
+            }
+            "ibm850" | "cp850" | "850" => {
+                return oem("IBM850", &oem_cp::code_table::DECODING_TABLE_CP850)
+            }
             _ => {}
         }
         let encoding = Encoding::for_label(key.as_bytes())
@@ -174,10 +178,7 @@ impl Fallback {
     pub fn read(&self, bytes: &[u8]) -> String {
         match self.decoder {
             Decoder::Web(e) => e.decode_without_bom_handling(bytes).0.into_owned(),
-            Decoder::Oem { table, .. } => bytes
-                .iter()
-                .map(|&b| oem_char(table, b))
-                .collect(),
+            Decoder::Oem { table, .. } => bytes.iter().map(|&b| oem_char(table, b)).collect(),
         }
     }
 
@@ -233,7 +234,9 @@ impl Fallback {
     }
 
     /// The reading of `bytes` for a terminal: the characters sanitised, each undefined
-    /// byte written `<81?>`.
+    /// byte written `<81?>`, and a space other than U+0020 (the no-break space A0 of
+    /// windows-1252, say) written `\u{a0}` too, as a reading of one byte that shows
+    /// nothing would say nothing.
     ///
     /// ```
     /// use hexrune::view::fallback::Fallback;
@@ -248,6 +251,11 @@ impl Fallback {
         let mut out = String::new();
         for piece in self.pieces(bytes) {
             match piece {
+                Piece::Char(c) if c.is_whitespace() && c != ' ' => {
+                    out.push_str(&sanitize(&text));
+                    text.clear();
+                    out.push_str(&format!("\\u{{{:x}}}", c as u32));
+                }
                 Piece::Char(c) => text.push(c),
                 Piece::Undefined(b) => {
                     out.push_str(&sanitize(&text));
@@ -334,9 +342,8 @@ fn build_single(encoding: &'static Encoding) -> [Option<char>; 256] {
     // Where the encoding gives characters to some of 80..9F, a C1 control there is the
     // WHATWG index filling a hole of the vendor's code page (windows-1252's 81, 8D, 8F,
     // 90, 9D): undefined.
-    let gives_high = (0x80..=0x9Fu32).any(|b| {
-        table[b as usize].is_some_and(|c| !(0x80..=0x9F).contains(&(c as u32)))
-    });
+    let gives_high = (0x80..=0x9Fu32)
+        .any(|b| table[b as usize].is_some_and(|c| !(0x80..=0x9F).contains(&(c as u32))));
     if gives_high {
         for b in 0x80..=0x9Fusize {
             if table[b].is_some_and(|c| c as usize == b) {
@@ -424,6 +431,37 @@ impl Escape {
             .find_map(|e| e.byte_of(cp).map(|b| (*e, b)))
     }
 
+    /// The escape whose 3-byte sequence (`ED B2 80`..`ED B3 BF`, U+DC80..U+DCFF in WTF-8;
+    /// `EE BE 80`..`EE BF BF`, U+EF80..U+EFFF in UTF-8) starts at `at`: the scheme and
+    /// the byte it stands for.
+    pub fn at(bytes: &[u8], at: usize) -> Option<(Escape, u8)> {
+        match *bytes.get(at..at.checked_add(3)?)? {
+            [0xED, b1 @ 0xB2..=0xB3, b2 @ 0x80..=0xBF] => {
+                Some((Escape::Pep383, ((b1 & 1) << 6) | (b2 & 0x3F)))
+            }
+            [0xEE, b1 @ 0xBE..=0xBF, b2 @ 0x80..=0xBF] => {
+                Some((Escape::Optu8, ((b1 & 1) << 6) | (b2 & 0x3F)))
+            }
+            _ => None,
+        }
+        .map(|(e, low)| (e, 0x80 | low))
+    }
+
+    /// The escape sequence that covers byte `offset` of `bytes`, if any: its start, the
+    /// scheme and the byte it stands for (the detail pane asks this of any cursor).
+    ///
+    /// ```
+    /// use hexrune::view::fallback::Escape;
+    /// let bytes = b"a\xED\xB3\xA9b";
+    /// assert_eq!(Escape::around(bytes, 3), Some((1, Escape::Pep383, 0xE9)));
+    /// assert_eq!(Escape::around(bytes, 4), None);
+    /// ```
+    pub fn around(bytes: &[u8], offset: usize) -> Option<(usize, Escape, u8)> {
+        (0..3)
+            .filter_map(|k| offset.checked_sub(k))
+            .find_map(|s| Escape::at(bytes, s).map(|(e, b)| (s, e, b)))
+    }
+
     /// A sentence on an escape: "U+DCE9 is how Python's surrogateescape writes the byte E9".
     pub fn sentence(self, byte: u8) -> String {
         format!(
@@ -491,7 +529,10 @@ mod tests {
         // ISO-8859-3 leaves A5 undefined: encoding_rs says U+FFFD.
         let latin3 = label("iso-8859-3");
         assert_eq!(latin3.read(b"\xA5"), "\u{FFFD}");
-        assert_eq!(latin3.pieces(b"a\xA5"), [Piece::Char('a'), Piece::Undefined(0xA5)]);
+        assert_eq!(
+            latin3.pieces(b"a\xA5"),
+            [Piece::Char('a'), Piece::Undefined(0xA5)]
+        );
         // A multi-byte encoding: a lead alone is malformed, a pair a character.
         let sjis = label("shift_jis");
         assert_eq!(sjis.pieces(b"\x82\xA0"), [Piece::Char('あ')]);
@@ -521,7 +562,7 @@ mod tests {
     fn oem_tables() {
         let cp437 = label("ibm437");
         assert_eq!(cp437.read(b"\xC9\xCD\xBB"), "╔═╗");
-        assert_eq!(cp437.show(b"\xFF"), "\u{a0}"); // a space: kept, as the sanitiser keeps it
+        assert_eq!(cp437.show(b"\xFF"), r"\u{a0}"); // a space that shows nothing
         assert!((0..=255u8).all(|b| cp437.byte(b).is_some()));
         assert_eq!(label("ibm850").read(b"\xD5"), "ı");
     }

@@ -152,6 +152,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         layout.bytes_per_row,
         Options {
             cursor: Some(app.cursor),
+            escape: app.escape,
         },
     );
     for (i, row) in rows.iter().enumerate() {
@@ -207,7 +208,7 @@ mod tests {
             .iter()
             .flat_map(|(samples, _)| samples.iter())
             .map(|v| glyph(CodePoint::new(*v)).class)
-            .chain([GlyphClass::Error, GlyphClass::Cut])
+            .chain([GlyphClass::Error, GlyphClass::Cut, GlyphClass::Escaped])
             .collect();
         for class in shown.iter().copied() {
             match class {
@@ -223,6 +224,7 @@ mod tests {
                 | GlyphClass::NonUnicode
                 | GlyphClass::Error
                 | GlyphClass::Replacement
+                | GlyphClass::Escaped
                 | GlyphClass::Cut => {}
             }
         }
@@ -239,6 +241,7 @@ mod tests {
             GlyphClass::Error,
             GlyphClass::Replacement,
             GlyphClass::Cut,
+            GlyphClass::Escaped,
         ];
         for class in every {
             assert!(shown.contains(&class), "{class:?} is not in the legend");
