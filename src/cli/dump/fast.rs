@@ -2210,13 +2210,14 @@ mod tests {
             prop::sample::select(vec![1usize, 2, 3, 5, 8, 16, 32]),
             any::<bool>(),
             any::<bool>(),
+            prop::sample::select(vec!["none", "windows-1252", "iso-8859-2", "shift_jis"]),
         )
-            .prop_map(|(width, color, ascii)| Format {
+            .prop_map(|(width, color, ascii, fallback)| Format {
                 dialect: Dialect::Utf8,
                 width,
                 color,
                 ascii,
-                fallback: None,
+                fallback: crate::view::fallback::Fallback::from_label(fallback).unwrap(),
                 escape: None,
             })
     }
