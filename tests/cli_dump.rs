@@ -409,5 +409,5 @@ fn fallback_readings_and_escaped_bytes() {
     );
     // With colour, an escaped byte has its own style: red and underlined, not bold.
     let colored = stdout_of(&["dump", "--escape", "pep383", "--color", "always", &g]);
-    assert!(colored.ends_with("b\x1b[0;4;91mˣ\x1b[0m\n"), "{colored:?}");
+    assert!(colored.contains("b\x1b[0;4;91mˣ\x1b[0m\n"), "{colored:?}");
 }
