@@ -120,7 +120,7 @@ pub(super) fn help_lines(width: u16, theme: &Theme) -> Vec<Line<'static>> {
         ),
         (
             format!("   {ESCAPED_GLYPH}"),
-            "invalid byte as --escape writes it (U+DC00+b or U+EF00+b; the detail pane says which)",
+            "invalid byte as --escape writes it (the detail pane says which code point)",
         ),
     ]
     .into_iter()
