@@ -621,7 +621,11 @@ fn fallback_readings_in_check_and_at() {
     );
     // ISO-8859-2 reads 9B as the C1 control CSI: escaped by JSON, never raw.
     let latin2 = json(&["--fallback", "ISO-8859-2"]);
-    assert!(latin2.lines().nth(1).unwrap().ends_with(r#","fallback":"\u009b"}"#));
+    assert!(latin2
+        .lines()
+        .nth(1)
+        .unwrap()
+        .ends_with(r#","fallback":"\u009b"}"#));
     assert!(!latin2.contains('\u{9B}'));
     // none: no key, the records as before this option existed.
     let none = json(&["--fallback", "none"]);
@@ -633,10 +637,16 @@ fn fallback_readings_in_check_and_at() {
     assert!(!none.contains("fallback"));
     // Human output: sanitised, and an undefined byte said as such.
     let human = String::from_utf8(stdout_of(["check", "--fallback", "iso-8859-2", &f], 1)).unwrap();
-    assert!(human.contains("; fallback \\u{9b} (ISO-8859-2)\n"), "{human}");
+    assert!(
+        human.contains("; fallback \\u{9b} (ISO-8859-2)\n"),
+        "{human}"
+    );
     assert!(!human.contains('\u{9B}'));
     let human = String::from_utf8(stdout_of(["check", &f], 1)).unwrap();
-    assert!(human.contains("; fallback <81?> (81 undefined in windows-1252)\n"), "{human}");
+    assert!(
+        human.contains("; fallback <81?> (81 undefined in windows-1252)\n"),
+        "{human}"
+    );
     let human = String::from_utf8(stdout_of(["check", "--fallback", "cp437", &f], 1)).unwrap();
     assert!(human.contains("; fallback Θ (IBM437)\n"), "{human}");
     // at: the same key at the end of the unit.

@@ -539,18 +539,29 @@ utf8 errors read as windows-1252 (--fallback)
 ";
     assert!(text.contains(escapes), "{text}");
     // The edges of both ranges, and their neighbours that are not escapes.
-    assert!(explain(&["ed b2 80"]).contains("U+DC80 is how Python's surrogateescape writes the byte 80"));
-    assert!(explain(&["ed b3 bf"]).contains("U+DCFF is how Python's surrogateescape writes the byte FF"));
+    assert!(explain(&["ed b2 80"])
+        .contains("U+DC80 is how Python's surrogateescape writes the byte 80"));
+    assert!(explain(&["ed b3 bf"])
+        .contains("U+DCFF is how Python's surrogateescape writes the byte FF"));
     assert!(explain(&["ee bf bf"]).contains("U+EFFF is how OPTU-8 writes the byte FF"));
     for not_an_escape in ["ed b1 bf", "ee bd bf", "ef 80 80", "ed b3"] {
-        assert!(!explain(&[not_an_escape]).contains("escaped bytes"), "{not_an_escape}");
+        assert!(
+            !explain(&[not_an_escape]).contains("escaped bytes"),
+            "{not_an_escape}"
+        );
     }
     // Another fallback, and none.
     let koi8 = explain(&["--fallback", "koi8-r", "e9"]);
-    assert!(koi8.contains("utf8 errors read as KOI8-R (--fallback)\n       0  e9        И (KOI8-R)\n"), "{koi8}");
+    assert!(
+        koi8.contains("utf8 errors read as KOI8-R (--fallback)\n       0  e9        И (KOI8-R)\n"),
+        "{koi8}"
+    );
     assert!(!explain(&["--fallback", "none", "e9"]).contains("--fallback"));
     // A hostile reading is sanitised: 9B is CSI in ISO-8859-2.
     let latin2 = explain(&["--fallback", "iso-8859-2", "9b"]);
-    assert!(latin2.contains("       0  9b        \\u{9b} (ISO-8859-2)\n"), "{latin2}");
+    assert!(
+        latin2.contains("       0  9b        \\u{9b} (ISO-8859-2)\n"),
+        "{latin2}"
+    );
     assert!(!latin2.contains('\u{9B}'));
 }

@@ -670,7 +670,9 @@ fn fallback_and_escapes_in_the_detail_pane() {
     // EE BF A9 is valid UTF-8: a private-use character, and the OPTU-8 escape of E9.
     let optu8 = third("14", &|_| {});
     assert!(
-        optu8.starts_with("escape U+EFE9 is how OPTU-8 writes the byte E9   category Co: private use"),
+        optu8.starts_with(
+            "escape U+EFE9 is how OPTU-8 writes the byte E9   category Co: private use"
+        ),
         "{optu8}"
     );
     // --escape: a glyph a byte in the text pane, the code points in the detail pane.
@@ -678,7 +680,10 @@ fn fallback_and_escapes_in_the_detail_pane() {
     app.escape = Some(Escape::Pep383);
     let text = screen(&app);
     assert!(text.contains("cafˣ ˣ ˣ ˣˣˣ "), "{text}");
-    assert!(text.contains("escaped U+DCE9 (pep383)   fallback é (windows-1252)"), "{text}");
+    assert!(
+        text.contains("escaped U+DCE9 (pep383)   fallback é (windows-1252)"),
+        "{text}"
+    );
     app.escape = Some(Escape::Optu8);
     assert!(screen(&app).contains("escaped U+EFE9 (optu8)   fallback é (windows-1252)"));
 }
