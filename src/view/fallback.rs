@@ -587,6 +587,57 @@ mod tests {
         }
     }
 
+    #[test]
+    fn escapes_are_recognised_exactly_in_their_ranges() {
+        use crate::decode::Dialect;
+        // Every 3-byte sequence with a lead ED or EE: an escape exactly where WTF-8 (for
+        // ED) or UTF-8 (for EE) decodes it to a code point of the scheme's range.
+        for lead in [0xED, 0xEE] {
+            for b1 in 0..=255u8 {
+                for b2 in 0..=255u8 {
+                    let bytes = [lead, b1, b2];
+                    let dialect = if lead == 0xED {
+                        Dialect::Wtf8
+                    } else {
+                        Dialect::Utf8
+                    };
+                    let unit = dialect.decode_at(&bytes, 0);
+                    let decoded = unit
+                        .code_point()
+                        .filter(|_| unit.len == 3)
+                        .and_then(Escape::recognise);
+                    assert_eq!(Escape::at(&bytes, 0), decoded, "{bytes:02X?}");
+                }
+            }
+        }
+        assert_eq!(Escape::at(b"\xED\xB3", 0), None);
+        assert_eq!(
+            Escape::around(b"\xEE\xBF\xA9", 2),
+            Some((0, Escape::Optu8, 0xE9))
+        );
+        assert_eq!(Escape::around(b"x\xEE\xBF\xA9", 0), None);
+    }
+
+    /// Python's codecs, where python3 is installed, as the oracle of PEP 383: decoding a
+    /// byte 80..FF with surrogateescape gives U+DC00+b.
+    #[test]
+    fn pep383_is_pythons_surrogateescape() {
+        let script = "import sys\nfor b in range(256):\n    s = bytes([b]).decode('utf-8', 'surrogateescape') if b >= 0x80 else chr(b)\n    print(ord(s))";
+        let Ok(out) = std::process::Command::new("python3")
+            .args(["-c", script])
+            .output()
+        else {
+            eprintln!("python3 not found: skipped");
+            return;
+        };
+        let text = String::from_utf8(out.stdout).unwrap();
+        let values: Vec<u32> = text.lines().map(|l| l.parse().unwrap()).collect();
+        assert_eq!(values.len(), 256);
+        for (b, v) in values.iter().enumerate() {
+            assert_eq!(Escape::Pep383.code_point(b as u8).value(), *v, "{b:02X}");
+        }
+    }
+
     proptest! {
         /// For single-byte encodings, the pieces are the decoder's own text, byte by byte.
         #[test]
