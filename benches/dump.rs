@@ -6,7 +6,10 @@
 //!
 //! Run with `cargo bench --bench dump`. hexyl is found on `PATH` (`cargo install hexyl`);
 //! without it, hexrune's figures are printed alone. Set `HEXRUNE_BENCH_MB` to change the
-//! data size (default 256 MiB per data set).
+//! data size (default 256 MiB per data set). Set `HEXRUNE_BENCH_BASELINE` to another
+//! hexrune binary (a build of an earlier commit) to run it in the same turns, so that a
+//! change is measured before and after on the same data in the same run; its figures
+//! and its ratio to hexyl are printed after hexrune's.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -71,6 +74,10 @@ fn main() {
     let size = mb << 20;
     let hexrune = env!("CARGO_BIN_EXE_hexrune");
     let hexyl = hexyl_version();
+    let baseline = std::env::var("HEXRUNE_BENCH_BASELINE").ok();
+    if let Some(b) = &baseline {
+        println!("baseline: {b}");
+    }
     match &hexyl {
         Some(v) => println!("reference: {v}"),
         None => println!("hexyl not found on PATH (cargo install hexyl): hexrune alone"),
@@ -83,8 +90,8 @@ fn main() {
         ("cjk_indic", cjk_indic(size, &mut rng)),
     ];
     println!(
-        "{:<13} {:<7} {:>14} {:>12} {:>7}",
-        "data", "colour", "hexrune MB/s", "hexyl MB/s", "ratio"
+        "{:<13} {:<7} {:>14} {:>12} {:>7} {:>15} {:>7}",
+        "data", "colour", "hexrune MB/s", "hexyl MB/s", "ratio", "baseline MB/s", "ratio"
     );
     for (name, bytes) in &sets {
         let path = dir.path().join(name);
@@ -97,23 +104,30 @@ fn main() {
             if hexyl.is_some() {
                 commands.push(("hexyl", &theirs_args));
             }
+            if let Some(b) = &baseline {
+                commands.push((b.as_str(), &ours_args));
+            }
             let best = best_in_turns(&commands);
             let ours = best[0].expect("hexrune dump runs");
-            let theirs = best.get(1).copied().flatten();
+            let theirs = hexyl.as_ref().and_then(|_| best[1]);
+            let before = baseline.as_ref().and_then(|_| best[best.len() - 1]);
             let ours_mbps = mbps(bytes.len(), ours);
-            match theirs {
-                Some(t) => {
-                    let theirs_mbps = mbps(bytes.len(), t);
-                    println!(
-                        "{name:<13} {color:<7} {ours_mbps:>14.1} {theirs_mbps:>12.1} {:>6.1}x",
-                        ours_mbps / theirs_mbps
-                    );
+            let theirs_mbps = theirs.map(|t| mbps(bytes.len(), t));
+            let ratio = |x: f64| theirs_mbps.map_or("-".to_string(), |t| format!("{:.2}x", x / t));
+            let (theirs_text, ratio_text) = match theirs_mbps {
+                Some(t) => (format!("{t:.1}"), ratio(ours_mbps)),
+                None => ("-".to_string(), "-".to_string()),
+            };
+            let before_text = match before {
+                Some(b) => {
+                    let b = mbps(bytes.len(), b);
+                    format!("{b:>15.1} {:>7}", ratio(b))
                 }
-                None => println!(
-                    "{name:<13} {color:<7} {ours_mbps:>14.1} {:>12} {:>7}",
-                    "-", "-"
-                ),
-            }
+                None => String::new(),
+            };
+            println!(
+                "{name:<13} {color:<7} {ours_mbps:>14.1} {theirs_text:>12} {ratio_text:>7} {before_text}"
+            );
         }
         std::fs::remove_file(&path).ok();
     }

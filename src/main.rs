@@ -13,11 +13,15 @@ fn main() -> ExitCode {
         input,
         dialect,
         color,
+        fallback,
+        escape,
     } = &config
     {
         let options = hexrune::tui::Options {
             dialect: *dialect,
             color: *color,
+            fallback: *fallback,
+            escape: *escape,
         };
         return ExitCode::from(view(input.as_ref(), options, &mut err));
     }

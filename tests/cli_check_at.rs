@@ -67,9 +67,9 @@ fn invalid_file_exits_1_and_lists_errors() {
   verdict  probably not UTF-8 (RFC 3629): 3 errors
   units    1-byte 3, 2-byte 0, 3-byte 0, 4-byte 0
   errors   invalid_byte 1, unexpected_continuation 1, truncated_eof 1
-  offset 2 (0x2)  1:3  c0  invalid_byte: byte that never occurs in this dialect; overlong form of U+002F '/' (c0 af)
-  offset 3 (0x3)  1:4  af  unexpected_continuation: continuation byte with no lead before it
-  offset 5 (0x5)  1:6  e1 80  truncated_eof: sequence cut short by the end of the input; expected 80..BF after e1 80
+  offset 2 (0x2)  1:3  c0  invalid_byte: byte that never occurs in this dialect; overlong form of U+002F '/' (c0 af); fallback À (windows-1252)
+  offset 3 (0x3)  1:4  af  unexpected_continuation: continuation byte with no lead before it; fallback ¯ (windows-1252)
+  offset 5 (0x5)  1:6  e1 80  truncated_eof: sequence cut short by the end of the input; expected 80..BF after e1 80; fallback á€ (windows-1252)
 "
         )
     );
@@ -174,7 +174,7 @@ fn stdin_is_read_when_no_file_or_dash() {
         .assert()
         .code(1)
         .stdout(predicates::str::starts_with(
-            r#"{"type":"error","path":"<stdin>","offset":0,"len":1,"bytes":"ff","kind":"invalid_byte","diagnosis":"lone byte FF: 'ÿ' in Latin-1/Windows-1252?","line":1,"column":1}"#,
+            r#"{"type":"error","path":"<stdin>","offset":0,"len":1,"bytes":"ff","kind":"invalid_byte","diagnosis":"lone byte FF: 'ÿ' in Latin-1/Windows-1252?","line":1,"column":1,"fallback":"ÿ"}"#,
         ));
 }
 
@@ -273,7 +273,7 @@ fn at_reports_errors_with_expected_and_diagnosis() {
     let v: Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(
         v,
-        serde_json::json!({"offset":1,"len":1,"kind":"error","error":"out_of_range","expected":"80..8F","diagnosis":"U+110000, above U+10FFFF: not a Unicode code point"})
+        serde_json::json!({"offset":1,"len":1,"kind":"error","error":"out_of_range","expected":"80..8F","diagnosis":"U+110000, above U+10FFFF: not a Unicode code point","fallback":"ô"})
     );
     let out = stdout_of(["at", "-d", "legacy", &f, "3"], 0);
     let v: Value = serde_json::from_slice(&out).unwrap();
@@ -519,10 +519,10 @@ fn errors_and_findings_give_line_and_column() {
         listed,
         [
             "  offset 3 (0x3)  2:1  ef bf bd  replacement-character: U+FFFD REPLACEMENT CHARACTER already in the input: something lost data before it was written",
-            "  offset 7 (0x7)  2:3  ff  invalid_byte: byte that never occurs in this dialect; lone byte FF: 'ÿ' in Latin-1/Windows-1252?",
-            "  offset 11 (0xb)  3:2  e2 82  truncated: sequence cut short by a byte that is not a continuation; expected 80..BF after e2 82",
-            "  offset 14 (0xe)  3:4  c0  invalid_byte: byte that never occurs in this dialect; lone byte C0: 'À' in Latin-1/Windows-1252?",
-            "  offset 21 (0x15)  5:2  ff  invalid_byte: byte that never occurs in this dialect",
+            "  offset 7 (0x7)  2:3  ff  invalid_byte: byte that never occurs in this dialect; lone byte FF: 'ÿ' in Latin-1/Windows-1252?; fallback ÿ (windows-1252)",
+            "  offset 11 (0xb)  3:2  e2 82  truncated: sequence cut short by a byte that is not a continuation; expected 80..BF after e2 82; fallback â‚ (windows-1252)",
+            "  offset 14 (0xe)  3:4  c0  invalid_byte: byte that never occurs in this dialect; lone byte C0: 'À' in Latin-1/Windows-1252?; fallback À (windows-1252)",
+            "  offset 21 (0x15)  5:2  ff  invalid_byte: byte that never occurs in this dialect; fallback ÿ (windows-1252)",
         ],
         "{text}"
     );
@@ -541,7 +541,7 @@ fn errors_and_findings_give_line_and_column() {
     assert_eq!(
         lines[2],
         format!(
-            r#"{{"type":"error","path":{f:?},"offset":11,"len":2,"bytes":"e282","kind":"truncated","expected":"80..BF","line":3,"column":2}}"#
+            r#"{{"type":"error","path":{f:?},"offset":11,"len":2,"bytes":"e282","kind":"truncated","expected":"80..BF","line":3,"column":2,"fallback":"â‚"}}"#
         )
     );
     let positions: Vec<(u64, u64)> = json_lines(lines.join("\n").as_bytes())
@@ -581,4 +581,97 @@ fn replacement_characters_are_findings() {
         lines[2]["findings"],
         serde_json::json!({"replacement-character": 2})
     );
+}
+
+/// `--fallback`: each error unit read in a legacy encoding, as the last key of its JSON
+/// record (JSON escapes only, C1 controls included) and at the end of its human line
+/// (sanitised); `--fallback none` gives the records as they were, byte for byte.
+#[test]
+fn fallback_readings_in_check_and_at() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "log.txt", b"caf\xE9\n\x9B[2J\x81\n");
+    let json = |args: &[&str]| {
+        let mut all = vec!["check", "--json"];
+        all.extend_from_slice(args);
+        all.push(&f);
+        String::from_utf8(stdout_of(all, 1)).unwrap()
+    };
+    let head = |offset: u64, bytes: &str, kind: &str| {
+        format!(
+            r#"{{"type":"error","path":{f:?},"offset":{offset},"len":1,"bytes":"{bytes}","kind":"{kind}""#
+        )
+    };
+    let default = json(&[]);
+    let lines: Vec<&str> = default.lines().collect();
+    assert_eq!(
+        lines[0],
+        head(3, "e9", "truncated")
+            + r#","expected":"80..BF","diagnosis":"lone byte E9: 'é' in Latin-1/Windows-1252?","line":1,"column":4,"fallback":"é"}"#
+    );
+    // 9B is '›' in windows-1252; 81 is a hole there, which encoding_rs reads as U+0081.
+    assert_eq!(
+        lines[1],
+        head(5, "9b", "unexpected_continuation")
+            + r#","diagnosis":"lone byte 9B: '›' in Latin-1/Windows-1252?","line":2,"column":1,"fallback":"›"}"#
+    );
+    assert_eq!(
+        lines[2],
+        head(9, "81", "unexpected_continuation")
+            + r#","diagnosis":"lone byte 81 between ASCII bytes","line":2,"column":5,"fallback":"\u0081"}"#
+    );
+    // ISO-8859-2 reads 9B as the C1 control CSI: escaped by JSON, never raw.
+    let latin2 = json(&["--fallback", "ISO-8859-2"]);
+    assert!(latin2
+        .lines()
+        .nth(1)
+        .unwrap()
+        .ends_with(r#","fallback":"\u009b"}"#));
+    assert!(!latin2.contains('\u{9B}'));
+    // none: no key, the records as before this option existed.
+    let none = json(&["--fallback", "none"]);
+    assert_eq!(
+        none.lines().next().unwrap(),
+        head(3, "e9", "truncated")
+            + r#","expected":"80..BF","diagnosis":"lone byte E9: 'é' in Latin-1/Windows-1252?","line":1,"column":4}"#
+    );
+    assert!(!none.contains("fallback"));
+    // Human output: sanitised, and an undefined byte said as such.
+    let human = String::from_utf8(stdout_of(["check", "--fallback", "iso-8859-2", &f], 1)).unwrap();
+    assert!(
+        human.contains("; fallback \\u{9b} (ISO-8859-2)\n"),
+        "{human}"
+    );
+    assert!(!human.contains('\u{9B}'));
+    let human = String::from_utf8(stdout_of(["check", &f], 1)).unwrap();
+    assert!(
+        human.contains("; fallback <81?> (81 undefined in windows-1252)\n"),
+        "{human}"
+    );
+    let human = String::from_utf8(stdout_of(["check", "--fallback", "cp437", &f], 1)).unwrap();
+    assert!(human.contains("; fallback Θ (IBM437)\n"), "{human}");
+    // at: the same key at the end of the unit.
+    assert_eq!(
+        String::from_utf8(stdout_of(["at", "--fallback", "koi8-r", &f, "3"], 0)).unwrap(),
+        "{\"offset\":3,\"len\":1,\"kind\":\"error\",\"error\":\"truncated\",\"expected\":\"80..BF\",\"diagnosis\":\"lone byte E9: 'é' in Latin-1/Windows-1252?\",\"fallback\":\"И\"}\n"
+    );
+    assert_eq!(
+        String::from_utf8(stdout_of(["at", "--fallback", "none", &f, "3"], 0)).unwrap(),
+        "{\"offset\":3,\"len\":1,\"kind\":\"error\",\"error\":\"truncated\",\"expected\":\"80..BF\",\"diagnosis\":\"lone byte E9: 'é' in Latin-1/Windows-1252?\"}\n"
+    );
+}
+
+/// A label that names no encoding, or one that cannot be a fallback, is a usage error.
+#[test]
+fn fallback_labels_that_are_refused() {
+    for (label, why) in [
+        ("klingon", "unknown encoding 'klingon'"),
+        ("utf-8", "UTF-8 cannot be a fallback"),
+        ("utf-16le", "UTF-16LE cannot be a fallback"),
+    ] {
+        hexrune()
+            .args(["check", "--fallback", label, "x"])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(why));
+    }
 }

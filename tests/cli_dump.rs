@@ -8,6 +8,7 @@ use std::path::Path;
 use assert_cmd::Command;
 use hexrune::cli::dump::{dump_bytes, dump_stream, Format};
 use hexrune::decode::Dialect;
+use hexrune::view::fallback::{Escape, Fallback};
 use proptest::prelude::*;
 
 mod support;
@@ -41,13 +42,22 @@ fn rows_and_marker_lines_for_every_utf8_error_kind() {
     let expected = "\
 00000000  61 62 63 64 65 66 67 e2  11111113  abcdefg€
 00000008  82 ac c0 80 63 e2 82 64  ₂₃✗✗1✗✗1  ˑˑ��c�ˑd
-                I^ C^    T^~~~     I invalid_byte, C unexpected_continuation, T truncated
+                I^ C^    T^~~~     I invalid_byte, C unexpected_continuation, T truncated; windows-1252: À € â‚
 00000010  e0 80 af ed a0 80 f4 90  ✗✗✗✗✗✗✗✗  ��������
-          O^ C^ C^ S^ C^ C^ R^ C^  O overlong, C unexpected_continuation, S surrogate, R out_of_range
+          O^ C^ C^ S^ C^ C^ R^ C^  O overlong, C unexpected_continuation, S surrogate, R out_of_range; windows-1252: à € ¯ í \\u{a0} € ô <90?>
 00000018  80 80 e2 82              ✗✗✗✗      ���ˑ
-          C^ C^ E^~~~              C unexpected_continuation, E truncated_eof
+          C^ C^ E^~~~              C unexpected_continuation, E truncated_eof; windows-1252: € € â‚
 ";
     assert_eq!(stdout_of(&["dump", "--width", "8", &f]), expected);
+    // Without a fallback, the marker lines end with the names of the kinds.
+    let without: String = expected
+        .lines()
+        .map(|l| l.split("; windows-1252:").next().unwrap().to_string() + "\n")
+        .collect();
+    assert_eq!(
+        stdout_of(&["dump", "--width", "8", "--fallback", "none", &f]),
+        without
+    );
     // The euro sign crossing the row edge is drawn once and is no error.
     assert!(!expected
         .lines()
@@ -66,11 +76,11 @@ fn error_kinds_of_the_other_dialects() {
     );
     assert_eq!(
         stdout_of(&["dump", "-d", "cesu8", &f]),
-        "00000000  ed a0 80 78 ed a0 bd ed b8 80                    ✗✗✗16₂₃₄₅₆        �ˑˑx😀ˑˑˑˑ\n          U^~~~~~~                                         U unpaired_surrogate\n"
+        "00000000  ed a0 80 78 ed a0 bd ed b8 80                    ✗✗✗16₂₃₄₅₆        �ˑˑx😀ˑˑˑˑ\n          U^~~~~~~                                         U unpaired_surrogate; windows-1252: í\\u{a0}€\n"
     );
     assert_eq!(
         stdout_of(&["dump", "-d", "wtf8", &f]),
-        "00000000  ed a0 80 78 ed a0 bd ed b8 80                    3₂₃1✗✗✗✗✗✗        ˢˑˑx�ˑˑ�ˑˑ\n                      P^~~~~~~ P^~~~~~~                    P surrogate_pair\n"
+        "00000000  ed a0 80 78 ed a0 bd ed b8 80                    3₂₃1✗✗✗✗✗✗        ˢˑˑx�ˑˑ�ˑˑ\n                      P^~~~~~~ P^~~~~~~                    P surrogate_pair; windows-1252: í\\u{a0}½ í¸€\n"
     );
 }
 
@@ -81,7 +91,7 @@ fn offset_inside_a_sequence_and_length() {
     // Offset 8 is the second byte of the euro sign: continuation bytes, not errors, and
     // the euro sign on the first of them, since the window the reader asked for cuts it.
     let expected = "00000008  82 ac c0 80 63                                   ₂₃✗✗1             €ˑ��c\n\
-         \x20               I^ C^                                      I invalid_byte, C unexpected_continuation\n";
+         \x20               I^ C^                                      I invalid_byte, C unexpected_continuation; windows-1252: À €\n";
     assert_eq!(
         stdout_of(&["dump", "--offset", "8", "--length", "5", &f]),
         expected
@@ -95,7 +105,7 @@ fn offset_inside_a_sequence_and_length() {
     // Cut at its last byte, in rows of 8: the glyph fits the one column it has.
     assert_eq!(
         stdout_of(&["dump", "-w", "8", "-o", "9", "-n", "3", &f]),
-        "00000009  ac c0 80                 ₃✗✗       €��\n             I^ C^                 I invalid_byte, C unexpected_continuation\n"
+        "00000009  ac c0 80                 ₃✗✗       €��\n             I^ C^                 I invalid_byte, C unexpected_continuation; windows-1252: À €\n"
     );
     // An error unit cut by the window shows its mark on its first byte in view, without the
     // head's `^` (it started before).
@@ -105,7 +115,7 @@ fn offset_inside_a_sequence_and_length() {
     );
     assert_eq!(
         stdout_of(&["dump", "-o", "0x1a", &f]),
-        "0000001a  e2 82                                            ✗✗                �ˑ\n          E^~~~                                            E truncated_eof\n"
+        "0000001a  e2 82                                            ✗✗                �ˑ\n          E^~~~                                            E truncated_eof; windows-1252: â‚\n"
     );
     assert_eq!(stdout_of(&["dump", "-n", "0", &f]), "");
 }
@@ -366,8 +376,11 @@ proptest! {
         n in 0usize..40,
         chunk in 1usize..20,
         color in any::<bool>(),
+        fallback in prop::sample::select(vec!["none", "windows-1252", "iso-8859-2", "shift_jis"]),
+        escape in prop::sample::select(vec![None, Some(Escape::Pep383), Some(Escape::Optu8)]),
     ) {
-        let f = Format { dialect: d, width, color, ascii: false };
+        let fallback = Fallback::from_label(fallback).unwrap();
+        let f = Format { dialect: d, width, color, ascii: false, fallback, escape };
         let whole = rows_of(&dump(&bytes, 0..bytes.len() as u64, &f));
         let first = a.min(whole.len());
         let last = (first + n).min(whole.len());
@@ -398,4 +411,41 @@ proptest! {
             }
         }
     }
+}
+
+/// The fallback reading at the end of a marker line is sanitised (ISO-8859-2 reads 9B as
+/// the C1 control CSI), ASCII-only under `--ascii`; `--escape` draws a glyph a byte of an
+/// error unit, the same for both schemes, and a byte below 80 (a raw NUL in Modified
+/// UTF-8) as the code point it is.
+#[test]
+fn fallback_readings_and_escaped_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "h.bin", b"caf\xe9 \x9b[2J \xe2\x82");
+    let row = "00000000  63 61 66 e9 20 9b 5b 32 4a 20 e2 82              111✗1✗1111✗✗      ";
+    let marks = "                   T^    C^             E^~~~              T truncated, C unexpected_continuation, E truncated_eof";
+    let latin2 = stdout_of(&["dump", "--fallback", "iso-8859-2", &f]);
+    assert_eq!(
+        latin2,
+        format!("{row}caf� �[2J �ˑ\n{marks}; ISO-8859-2: é \\u{{9b}} â\\u{{82}}\n")
+    );
+    assert!(!latin2.contains('\u{9B}'));
+    for scheme in ["pep383", "optu8"] {
+        assert_eq!(
+            stdout_of(&["dump", "--escape", scheme, &f]),
+            format!("{row}cafˣ ˣ[2J ˣˣ\n{marks}; windows-1252: é › â‚\n")
+        );
+    }
+    let ascii_row = row.replace('✗', "x");
+    assert_eq!(
+        stdout_of(&["dump", "--escape", "optu8", "--ascii", &f]),
+        format!("{ascii_row}caf\\ \\[2J \\\\\n{marks}; windows-1252: \\u{{e9}} \\u{{203a}} \\u{{e2}}\\u{{201a}}\n")
+    );
+    let g = file_with(dir.path(), "m.bin", b"a\x00b\xff");
+    assert_eq!(
+        stdout_of(&["dump", "-d", "mutf8", "--escape", "pep383", "--fallback", "none", &g]),
+        "00000000  61 00 62 ff                                      1✗1✗              a␀bˣ\n             I^    I^                                      I invalid_byte\n"
+    );
+    // With colour, an escaped byte has its own style: red and underlined, not bold.
+    let colored = stdout_of(&["dump", "--escape", "pep383", "--color", "always", &g]);
+    assert!(colored.contains("b\x1b[0;4;91mˣ\x1b[0m\n"), "{colored:?}");
 }

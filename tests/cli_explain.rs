@@ -75,6 +75,10 @@ mutf8         0    1  c0     overlong: lead of an overlong (non-shortest) form; 
 wtf8     same as utf8
 legacy   same as utf8
 
+utf8 errors read as windows-1252 (--fallback)
+       0  c0        À (windows-1252)
+       1  af        ¯ (windows-1252)
+
 invalid in every dialect
 "#;
 
@@ -128,6 +132,14 @@ legacy: ed b8 80
   continuation    10 111000  b8
   continuation    10 000000  80
 
+utf8 errors read as windows-1252 (--fallback)
+       0  ed        í (windows-1252)
+       1  a0        \u{a0} (windows-1252)
+       2  bd        ½ (windows-1252)
+       3  ed        í (windows-1252)
+       4  b8        ¸ (windows-1252)
+       5  80        € (windows-1252)
+
 valid in cesu8, mutf8, legacy; invalid in utf8, wtf8
 "#;
 
@@ -159,6 +171,13 @@ legacy: f8 88 80 80 80
   continuation         10 000000  80
   continuation         10 000000  80
   continuation         10 000000  80
+
+utf8 errors read as windows-1252 (--fallback)
+       0  f8        ø (windows-1252)
+       1  88        ˆ (windows-1252)
+       2  80        € (windows-1252)
+       3  80        € (windows-1252)
+       4  80        € (windows-1252)
 
 valid in legacy; invalid in utf8, cesu8, mutf8, wtf8
 "#;
@@ -377,8 +396,9 @@ fn json_for_bytes() {
         v["dialects"][2],
         json!({"dialect": "mutf8", "valid": false, "units": [
             {"offset": 0, "len": 1, "kind": "error", "error": "overlong", "expected": "80",
-             "diagnosis": "overlong form of U+002F '/'"},
-            {"offset": 1, "len": 1, "kind": "error", "error": "unexpected_continuation"}
+             "diagnosis": "overlong form of U+002F '/'", "fallback": "À"},
+            {"offset": 1, "len": 1, "kind": "error", "error": "unexpected_continuation",
+             "fallback": "¯"}
         ]})
     );
     let v: Value = serde_json::from_str(&explain(&["--json", "ed a0 bd ed b8 80"])).unwrap();
@@ -497,4 +517,51 @@ fn long_inputs_are_counted_not_repeated_in_the_header() {
     let text = explain(&[&"41".repeat(33)]);
     assert_eq!(text.lines().next(), Some("33 bytes"));
     assert_eq!(text.lines().filter(|l| l.ends_with("  ASCII")).count(), 33);
+}
+
+/// The escapes of a byte are recognised wherever they are among the bytes, and UTF-8's
+/// error units are read in the fallback encoding, undefined bytes said as such.
+#[test]
+fn escaped_bytes_and_fallback_readings() {
+    let text = explain(&["ed b3 a9 41 ee bf a9 ee be 80 81"]);
+    let escapes = "\
+escaped bytes
+  ed b3 a9  at 0: U+DCE9 is how Python's surrogateescape writes the byte E9 (an error in utf8, a lone surrogate in wtf8)
+  ee bf a9  at 4: U+EFE9 is how OPTU-8 writes the byte E9 (valid UTF-8, private use)
+  ee be 80  at 7: U+EF80 is how OPTU-8 writes the byte 80 (valid UTF-8, private use)
+
+utf8 errors read as windows-1252 (--fallback)
+       0  ed        í (windows-1252)
+       1  b3        ³ (windows-1252)
+       2  a9        © (windows-1252)
+      10  81        <81?> (81 undefined in windows-1252)
+
+";
+    assert!(text.contains(escapes), "{text}");
+    // The edges of both ranges, and their neighbours that are not escapes.
+    assert!(explain(&["ed b2 80"])
+        .contains("U+DC80 is how Python's surrogateescape writes the byte 80"));
+    assert!(explain(&["ed b3 bf"])
+        .contains("U+DCFF is how Python's surrogateescape writes the byte FF"));
+    assert!(explain(&["ee bf bf"]).contains("U+EFFF is how OPTU-8 writes the byte FF"));
+    for not_an_escape in ["ed b1 bf", "ee bd bf", "ef 80 80", "ed b3"] {
+        assert!(
+            !explain(&[not_an_escape]).contains("escaped bytes"),
+            "{not_an_escape}"
+        );
+    }
+    // Another fallback, and none.
+    let koi8 = explain(&["--fallback", "koi8-r", "e9"]);
+    assert!(
+        koi8.contains("utf8 errors read as KOI8-R (--fallback)\n       0  e9        И (KOI8-R)\n"),
+        "{koi8}"
+    );
+    assert!(!explain(&["--fallback", "none", "e9"]).contains("--fallback"));
+    // A hostile reading is sanitised: 9B is CSI in ISO-8859-2.
+    let latin2 = explain(&["--fallback", "iso-8859-2", "9b"]);
+    assert!(
+        latin2.contains("       0  9b        \\u{9b} (ISO-8859-2)\n"),
+        "{latin2}"
+    );
+    assert!(!latin2.contains('\u{9B}'));
 }

@@ -618,3 +618,80 @@ fn a_replacement_character_in_the_file_is_marked_apart_from_an_error() {
         );
     }
 }
+
+/// The detail pane's last lines at `target`, at 120 columns.
+fn detail_at(bytes: &[u8], target: &str, setup: impl Fn(&mut App)) -> Vec<String> {
+    let mut app = app_at(bytes, 120, 30, target);
+    setup(&mut app);
+    let text = screen(&app);
+    let lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let title = lines
+        .iter()
+        .position(|l| l.contains(" unit at "))
+        .expect("a detail pane");
+    lines[title..title + 4].to_vec()
+}
+
+/// An error unit is read in the fallback encoding in the detail pane (windows-1252 unless
+/// told otherwise, sanitised, an undefined byte said as such); escapes of a byte are named
+/// wherever the cursor is in them; `--escape` draws a glyph a byte and says which code point.
+#[test]
+fn fallback_and_escapes_in_the_detail_pane() {
+    use hexrune::view::fallback::{Escape, Fallback};
+    // caf E9, space, 9B, space, 81, space, ED B3 A9 (U+DCE9 in WTF-8), space, EE BF A9.
+    let bytes = b"caf\xE9 \x9B \x81 \xED\xB3\xA9 \xEE\xBF\xA9";
+    let third = |target: &str, setup: &dyn Fn(&mut App)| detail_at(bytes, target, setup)[3].clone();
+    assert_eq!(
+        third("3", &|_| {}),
+        "fallback é (windows-1252)   expected 80..BF here   likely lone byte E9: 'é' in Latin-1/Windows-1252?"
+    );
+    assert_eq!(
+        third("7", &|_| {}),
+        "fallback <81?> (81 undefined in windows-1252)   likely lone byte 81 between ASCII bytes"
+    );
+    // ISO-8859-2 reads 9B as CSI: escaped on screen.
+    let latin2 = Fallback::from_label("iso-8859-2").unwrap();
+    assert_eq!(
+        third("5", &|app: &mut App| app.fallback = latin2),
+        r"fallback \u{9b} (ISO-8859-2)   likely lone byte 9B: '›' in Latin-1/Windows-1252?"
+    );
+    assert_eq!(
+        third("5", &|app: &mut App| app.fallback = None),
+        "likely lone byte 9B: '›' in Latin-1/Windows-1252?"
+    );
+    // Every byte of ED B3 A9 is in the escape of E9, whatever the error unit.
+    for target in ["9", "10", "11"] {
+        let line = third(target, &|_| {});
+        assert!(
+            line.ends_with("likely U+DCE9 is how Python's surrogateescape writes the byte E9"),
+            "{target}: {line}"
+        );
+    }
+    // EE BF A9 is valid UTF-8: a private-use character, and the OPTU-8 escape of E9.
+    let optu8 = third("14", &|_| {});
+    assert!(
+        optu8.starts_with(
+            "escape U+EFE9 is how OPTU-8 writes the byte E9   category Co: private use"
+        ),
+        "{optu8}"
+    );
+    // --escape: a glyph a byte in the text pane, the code points in the detail pane.
+    let mut app = app_at(bytes, 120, 30, "3");
+    app.escape = Some(Escape::Pep383);
+    let text = screen(&app);
+    assert!(text.contains("cafˣ ˣ ˣ ˣˣˣ "), "{text}");
+    assert!(
+        text.contains("escaped U+DCE9 (pep383)   fallback é (windows-1252)"),
+        "{text}"
+    );
+    app.escape = Some(Escape::Optu8);
+    assert!(screen(&app).contains("escaped U+EFE9 (optu8)   fallback é (windows-1252)"));
+}
+
+/// At 80 columns the fallback reading comes first on its line, so it is not cut off.
+#[test]
+fn the_fallback_reading_fits_80_columns() {
+    let mut app = app_at(b"caf\xE9 ok", 80, 24, "3");
+    app.escape = Some(hexrune::view::fallback::Escape::Pep383);
+    insta::assert_snapshot!("fallback_80x24", screen(&app));
+}

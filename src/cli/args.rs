@@ -12,9 +12,14 @@ use super::dump::DumpOptions;
 use super::explain::{ExplainOptions, Query};
 use super::Input;
 use crate::decode::Dialect;
+use crate::view::fallback::{Escape, Fallback};
 use crate::view::theme::ColorChoice;
 
 use super::generate::Generate;
+
+const FALLBACK_HELP: &str = "Also read each error unit in this legacy encoding: a WHATWG label (windows-1252, iso-8859-2, koi8-r, shift_jis, ...), ibm437, ibm850, or none";
+
+const ESCAPE_HELP: &str = "Show each invalid byte b as the code point an escaping codec writes: pep383 (U+DC00+b, Python's surrogateescape) or optu8 (U+EF00+b)";
 
 const DIALECT_HELP: &str =
     "Dialect: utf8 (RFC 3629), cesu8 (TR #26), mutf8 (Java Modified UTF-8), wtf8, legacy (RFC 2279)";
@@ -44,6 +49,12 @@ pub struct Args {
     /// When the viewer uses colours: auto (unless NO_COLOR is set), always, never
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = color_parser())]
     color: ColorChoice,
+
+    #[arg(long, value_name = "LABEL", default_value = "windows-1252", value_parser = parse_fallback, help = FALLBACK_HELP)]
+    fallback: FallbackArg,
+
+    #[arg(long, value_name = "SCHEME", value_parser = parse_escape, help = ESCAPE_HELP)]
+    escape: Option<Escape>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -64,6 +75,9 @@ enum Command {
         #[arg(long)]
         all: bool,
 
+        #[arg(long, value_name = "LABEL", default_value = "windows-1252", value_parser = parse_fallback, help = FALLBACK_HELP)]
+        fallback: FallbackArg,
+
         /// Files to check (`-` or none: standard input)
         files: Vec<PathBuf>,
     },
@@ -81,6 +95,9 @@ enum Command {
         /// Byte offset, decimal or 0x-prefixed hex
         #[arg(value_parser = parse_offset)]
         offset: u64,
+
+        #[arg(long, value_name = "LABEL", default_value = "windows-1252", value_parser = parse_fallback, help = FALLBACK_HELP)]
+        fallback: FallbackArg,
     },
     /// Explain bytes (in hex) or one character: bits, roles, units in every dialect
     #[command(
@@ -107,6 +124,9 @@ hexrune explain --json --char U+D800",
         /// Print one JSON object
         #[arg(long)]
         json: bool,
+
+        #[arg(long, value_name = "LABEL", default_value = "windows-1252", value_parser = parse_fallback, help = FALLBACK_HELP)]
+        fallback: FallbackArg,
     },
     /// Print the viewer's panes as text: offset, hex, class lane, text, error markers
     #[command(
@@ -141,6 +161,12 @@ cat db.txt | hexrune dump --dialect cesu8 --width 8\n  hexrune dump --ascii --co
         #[arg(long)]
         ascii: bool,
 
+        #[arg(long, value_name = "LABEL", default_value = "windows-1252", value_parser = parse_fallback, help = FALLBACK_HELP)]
+        fallback: FallbackArg,
+
+        #[arg(long, value_name = "SCHEME", value_parser = parse_escape, help = ESCAPE_HELP)]
+        escape: Option<Escape>,
+
         /// File to print (`-` or none: standard input)
         file: Option<PathBuf>,
     },
@@ -173,6 +199,10 @@ pub enum Config {
         dialect: Dialect,
         /// When to use colours.
         color: ColorChoice,
+        /// The encoding error units are also read in (`None`: `--fallback none`).
+        fallback: Option<Fallback>,
+        /// How invalid bytes are shown in the text pane, if escaped.
+        escape: Option<Escape>,
     },
     /// `hexrune check`.
     Check(CheckOptions),
@@ -194,12 +224,15 @@ impl Args {
                 input: self.file.map(Input::from_arg),
                 dialect: self.dialect,
                 color: self.color,
+                fallback: self.fallback.0,
+                escape: self.escape,
             },
             Some(Command::Check {
                 dialect,
                 json,
                 all,
                 files,
+                fallback,
             }) => {
                 let inputs = if files.is_empty() {
                     vec![Input::Stdin]
@@ -212,23 +245,32 @@ impl Args {
                     all,
                     inputs,
                     threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+                    fallback: fallback.0,
                 })
             }
             Some(Command::At {
                 dialect,
                 file,
                 offset,
+                fallback,
             }) => Config::At(AtOptions {
                 dialect,
                 input: Input::from_arg(file),
                 offset,
+                fallback: fallback.0,
             }),
-            Some(Command::Explain { bytes, char, json }) => Config::Explain(ExplainOptions {
+            Some(Command::Explain {
+                bytes,
+                char,
+                json,
+                fallback,
+            }) => Config::Explain(ExplainOptions {
                 query: match char {
                     Some(c) => Query::Char(c),
                     None => Query::Bytes(bytes.join(" ")),
                 },
                 json,
+                fallback: fallback.0,
             }),
             Some(Command::Dump {
                 dialect,
@@ -237,6 +279,8 @@ impl Args {
                 width,
                 color,
                 ascii,
+                fallback,
+                escape,
                 file,
             }) => Config::Dump(DumpOptions {
                 input: file.map_or(Input::Stdin, Input::from_arg),
@@ -246,6 +290,8 @@ impl Args {
                 width,
                 color,
                 ascii,
+                fallback: fallback.0,
+                escape,
             }),
             Some(Command::Completions { shell }) => Config::Generate(Generate::Completions(shell)),
             Some(Command::Man { command }) => Config::Generate(Generate::Man(command)),
@@ -402,6 +448,25 @@ fn width_parser() -> impl clap::builder::TypedValueParser<Value = usize> {
     use clap::builder::TypedValueParser as _;
     // The names of `dump::WIDTHS`.
     clap::builder::PossibleValuesParser::new(["8", "16", "32"]).map(|w| w.parse().unwrap_or(16))
+}
+
+/// `--fallback LABEL`: an encoding, or `none`.
+#[derive(Clone, Copy, Debug)]
+struct FallbackArg(Option<Fallback>);
+
+fn parse_fallback(text: &str) -> Result<FallbackArg, String> {
+    Fallback::from_label(text)
+        .map(FallbackArg)
+        .map_err(|e| e.to_string())
+}
+
+fn parse_escape(text: &str) -> Result<Escape, String> {
+    Escape::from_name(text).ok_or_else(|| {
+        format!(
+            "unknown escape '{}' (expected pep383 or optu8)",
+            crate::view::safe::sanitize(text)
+        )
+    })
 }
 
 fn parse_dialect(text: &str) -> Result<Dialect, String> {

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use super::{report_error, Input, EXIT_ERROR, EXIT_OK};
 use crate::cli::wire::{to_line, UnitRecord};
 use crate::decode::Dialect;
+use crate::view::fallback::Fallback;
 
 /// What `hexrune at` was asked.
 #[derive(Clone, Debug)]
@@ -15,6 +16,8 @@ pub struct AtOptions {
     pub input: Input,
     /// The byte offset to look at.
     pub offset: u64,
+    /// The encoding an error unit is also read in (`--fallback`), if any.
+    pub fallback: Option<Fallback>,
 }
 
 /// Prints the unit containing `offset` (found by resync, never decoding from the start).
@@ -40,7 +43,8 @@ pub fn run(options: &AtOptions, out: &mut dyn Write, err: &mut dyn Write) -> io:
     let unit = options
         .dialect
         .unit_containing(bytes, options.offset as usize);
-    let line = to_line(&UnitRecord::new(options.dialect, bytes, &unit));
+    let record = UnitRecord::new(options.dialect, bytes, &unit, options.fallback.as_ref());
+    let line = to_line(&record);
     if let Err(e) = source.check_intact() {
         report_error(err, &name, &e)?;
         return Ok(EXIT_ERROR);

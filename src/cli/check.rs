@@ -14,6 +14,7 @@ use crate::cli::wire::{
 use crate::decode::{Dialect, ErrorKind, Unit};
 use crate::scan::index::{Progress, Summary, Verdict};
 use crate::source::{Access, Source};
+use crate::view::fallback::Fallback;
 
 /// How many errors human output lists per input unless `--all` is given.
 pub const DEFAULT_LIMIT: usize = 20;
@@ -31,6 +32,8 @@ pub struct CheckOptions {
     pub inputs: Vec<Input>,
     /// Worker threads for the scan (1 or more).
     pub threads: usize,
+    /// The encoding each error unit is also read in (`--fallback`), if any.
+    pub fallback: Option<Fallback>,
 }
 
 /// Checks every input; returns 0 if all are valid, 1 if any is not, 2 if any could not be
@@ -107,7 +110,14 @@ fn check_one(
         // Nothing of a changed input is printed; the caller reports it.
         Ok(())
     } else if options.json {
-        print_json(path, dialect, bytes, &summary, out)
+        print_json(
+            path,
+            dialect,
+            options.fallback.as_ref(),
+            bytes,
+            &summary,
+            out,
+        )
     } else {
         print_human(options, name, bytes, &summary, out)
     };
@@ -149,6 +159,7 @@ fn listed<'a>(summary: &'a Summary, bytes: &'a [u8]) -> impl Iterator<Item = Lis
 fn print_json(
     path: &WirePath,
     dialect: Dialect,
+    fallback: Option<&Fallback>,
     bytes: &[u8],
     summary: &Summary,
     out: &mut dyn Write,
@@ -159,7 +170,9 @@ fn print_json(
         let (line, column) = lines.at(unit.start);
         let position = LineColumn { line, column };
         let record = match &item {
-            Listed::Error(u) => to_line(&ErrorRecord::new(path, dialect, bytes, u, position)),
+            Listed::Error(u) => to_line(&ErrorRecord::new(
+                path, dialect, bytes, u, position, fallback,
+            )),
             Listed::Finding(u) => to_line(&FindingRecord::new(
                 path,
                 REPLACEMENT_CHARACTER,
@@ -176,13 +189,23 @@ fn print_json(
 }
 
 /// One human line for an error unit or a finding that starts on `line` at `column`.
-fn listed_line(dialect: Dialect, bytes: &[u8], item: &Listed, line: u64, column: u64) -> String {
+fn listed_line(
+    options: &CheckOptions,
+    bytes: &[u8],
+    item: &Listed,
+    line: u64,
+    column: u64,
+) -> String {
     let unit = item.unit();
     let (kind, why) = match item {
-        Listed::Error(u) => (
-            u.error_kind().map(ErrorKind::name).unwrap_or_default(),
-            explain(dialect, bytes, u),
-        ),
+        Listed::Error(u) => {
+            let mut why = explain(options.dialect, bytes, u);
+            if let Some(f) = &options.fallback {
+                why.push_str("; fallback ");
+                why.push_str(&f.describe(unit_bytes(bytes, u)));
+            }
+            (u.error_kind().map(ErrorKind::name).unwrap_or_default(), why)
+        }
         Listed::Finding(_) => (
             REPLACEMENT_CHARACTER,
             "U+FFFD REPLACEMENT CHARACTER already in the input: something lost data before it was written".to_string(),
@@ -260,7 +283,7 @@ fn print_human(
     let mut lines = summary.lines(bytes);
     for item in listed(summary, bytes).take(limit) {
         let (line, column) = lines.at(item.unit().start);
-        writeln!(out, "{}", listed_line(dialect, bytes, &item, line, column))?;
+        writeln!(out, "{}", listed_line(options, bytes, &item, line, column))?;
         match item {
             Listed::Error(_) => errors_listed += 1,
             Listed::Finding(_) => findings_listed += 1,

@@ -64,12 +64,16 @@ use std::os::unix::fs::FileTypeExt;
 use super::{report_error, Input, EXIT_ERROR, EXIT_OK};
 use crate::decode::{Dialect, ErrorKind, Unit, UnitKind};
 use crate::source::{Access, Source, SourceError};
+use crate::view::fallback::{Escape, Fallback};
 use crate::view::glyph::{GlyphClass, InlineGlyph, FILLER};
 use crate::view::theme::{Paint, Theme, Tone};
 use crate::view::{self, ByteCell, CellSink, Class, ErrorSpan, Options, Role, TextRun, WholeUnit};
 
 mod fast;
+mod readings;
 mod row_bits;
+
+use readings::Readings;
 
 /// The widths `--width` accepts, in bytes per row.
 pub const WIDTHS: [usize; 3] = [8, 16, 32];
@@ -97,6 +101,10 @@ pub struct DumpOptions {
     pub color: ColorChoice,
     /// Print only ASCII.
     pub ascii: bool,
+    /// The encoding each error unit is also read in (`--fallback`), if any.
+    pub fallback: Option<Fallback>,
+    /// Show each invalid byte as the code point this scheme writes (`--escape`), if any.
+    pub escape: Option<Escape>,
 }
 
 /// How the rows look, whatever the input.
@@ -110,6 +118,10 @@ pub struct Format {
     pub color: bool,
     /// Print only ASCII.
     pub ascii: bool,
+    /// The encoding each error unit is also read in, at the end of its marker line.
+    pub fallback: Option<Fallback>,
+    /// Show each invalid byte as the code point this scheme writes for it.
+    pub escape: Option<Escape>,
 }
 
 /// Prints the rows of the input; 0, or 2 if it cannot be read or `--offset` lies past its end.
@@ -123,6 +135,8 @@ pub fn run(options: &DumpOptions, out: &mut dyn Write, err: &mut dyn Write) -> i
             .color
             .enabled(io::stdout().is_terminal(), no_color.as_deref()),
         ascii: options.ascii,
+        fallback: options.fallback,
+        escape: options.escape,
     };
     let failure = match open(&options.input) {
         Ok(Opened::Mapped(source)) => dump_source(options, &format, &source, out),
@@ -448,7 +462,8 @@ pub fn dump_stream(
 /// The stand-in `--ascii` prints for a glyph: printable ASCII and the space as themselves;
 /// `*` another character (or a wide one cut by the row edge), `_` a space or separator,
 /// `^` a control, `%` a format character or variation selector, `'` a combining mark, `#`
-/// an unassigned, private-use, surrogate or non-Unicode value, `?` an error.
+/// an unassigned, private-use, surrogate or non-Unicode value, `?` an error, `\` a byte
+/// escaped by `--escape`.
 pub fn ascii_glyph(glyph: &InlineGlyph) -> u8 {
     match (glyph.as_bytes(), glyph.class) {
         ([b @ 0x20..=0x7E], GlyphClass::Plain) => *b,
@@ -465,6 +480,7 @@ pub fn ascii_glyph(glyph: &InlineGlyph) -> u8 {
             | GlyphClass::NonUnicode,
         ) => b'#',
         (_, GlyphClass::Error) => b'?',
+        (_, GlyphClass::Escaped) => b'\\',
     }
 }
 
@@ -476,8 +492,8 @@ const DIM: StyleId = 1;
 const ROLE: StyleId = 2; // + 7 roles
 const CLASS_ERROR: StyleId = ROLE + 7; // + 9 kinds
 const MARKER: StyleId = CLASS_ERROR + 9; // + 9 kinds
-const GLYPH: StyleId = MARKER + 9; // + 13 glyph classes
-const STYLES: usize = GLYPH as usize + 13;
+const GLYPH: StyleId = MARKER + 9; // + 14 glyph classes
+const STYLES: usize = GLYPH as usize + GLYPH_CLASSES.len();
 
 fn role_id(role: Role) -> StyleId {
     ROLE + match role {
@@ -501,7 +517,7 @@ const ROLES: [Role; 7] = [
     Role::Error,
 ];
 
-const GLYPH_CLASSES: [GlyphClass; 13] = [
+const GLYPH_CLASSES: [GlyphClass; 14] = [
     GlyphClass::Plain,
     GlyphClass::Space,
     GlyphClass::Control,
@@ -515,6 +531,7 @@ const GLYPH_CLASSES: [GlyphClass; 13] = [
     GlyphClass::Error,
     GlyphClass::Cut,
     GlyphClass::Replacement,
+    GlyphClass::Escaped,
 ];
 
 fn glyph_id(class: GlyphClass) -> StyleId {
@@ -530,7 +547,7 @@ struct Palette {
     role_style: [StyleId; 7],
     error_style: [StyleId; 9],
     /// The (aliased) style of each [`GlyphClass`], by `class as usize`.
-    glyph_style: [StyleId; 13],
+    glyph_style: [StyleId; GLYPH_CLASSES.len()],
     /// `n` fillers, by `n` (up to 6, the longest unit).
     filler_runs: [([u8; 16], usize); 7],
     /// The (aliased) style of each byte as a one-byte scalar.
@@ -903,6 +920,10 @@ struct Printer {
     /// Without colour, with fast markers: the error spans of the current row are not kept
     /// but marked as they come, see [`Marks`].
     marks: Marks,
+    /// Whether a marker line was printed since [`Printer::print`] began.
+    marked: bool,
+    /// The fallback readings added to the marker lines, made on first use.
+    readings: Option<Box<Readings>>,
 }
 
 /// The marker line of a row without colour, built as its error spans come: each span's
@@ -996,13 +1017,16 @@ impl Printer {
             fast_markers: false,
             first: None,
             marks: Marks::new(width),
+            marked: false,
+            readings: None,
         }
     }
 
-    /// A printer that takes the fast path where it can: rows of UTF-8.
+    /// A printer that takes the fast path where it can: rows of UTF-8 (not under
+    /// `--escape`, whose text is a glyph a byte of an error unit: the reference prints it).
     fn new_fast(format: &Format) -> Printer {
         let mut printer = Printer::new(format);
-        if format.dialect == Dialect::Utf8 {
+        if format.dialect == Dialect::Utf8 && format.escape.is_none() {
             printer.fast = Some(Box::new(fast::Tables::new(format)));
         }
         printer.fast_markers = true;
@@ -1012,11 +1036,12 @@ impl Printer {
     /// Prints the rows of `bytes[window]`, where `bytes[0]` is the input's byte `base`.
     fn print(&mut self, bytes: &[u8], base: u64, window: Range<u64>) {
         self.base = base;
+        let from = self.out.len;
         if let Some(mut tables) = self.fast.take() {
             if self.format.color {
-                fast::print::<true>(self, &mut tables, bytes, window);
+                fast::print::<true>(self, &mut tables, bytes, window.clone());
             } else {
-                fast::print::<false>(self, &mut tables, bytes, window);
+                fast::print::<false>(self, &mut tables, bytes, window.clone());
             }
             self.fast = Some(tables);
         } else {
@@ -1024,10 +1049,20 @@ impl Printer {
             let options = Options {
                 cursor: None,
                 glyph_at: self.first.and_then(|first| first.checked_sub(base)),
+                escape: self.format.escape,
             };
-            view::visit(bytes, dialect, window, width, options, self);
+            view::visit(bytes, dialect, window.clone(), width, options, self);
         }
         self.end_row();
+        if std::mem::take(&mut self.marked) {
+            if let Some(fallback) = &self.format.fallback {
+                let ascii = self.format.ascii;
+                let readings = self
+                    .readings
+                    .get_or_insert_with(|| Readings::new(fallback, ascii));
+                readings.append(&mut self.out, from, bytes, &self.format, window);
+            }
+        }
     }
 
     fn end_row(&mut self) {
@@ -1066,6 +1101,7 @@ impl Printer {
         out.put(b"\n", 1);
         self.out.len = out.len;
         if self.error_count > 0 || self.marks.seen != 0 {
+            self.marked = true;
             if self.fast_markers {
                 self.fast_marker_line(digits);
             } else {
@@ -1128,6 +1164,7 @@ impl Printer {
         }
         let marks = &mut self.marks;
         if marks.seen != 0 {
+            self.marked = true;
             put_at::<16>(line, at, &[b' '; 16]);
             at += 10;
             if width <= 16 {
@@ -1576,6 +1613,8 @@ mod tests {
             width,
             color,
             ascii,
+            fallback: None,
+            escape: None,
         }
     }
 

@@ -26,6 +26,7 @@ use super::{report_error, EXIT_ERROR, EXIT_OK};
 use crate::cli::report::{explain, hex_spaced, safe_name, unit_bytes};
 use crate::cli::wire::{to_line, BytesRecord, CodePointRecord};
 use crate::decode::{ByteRole, CodePoint, Dialect, Encoded, Unit, UnitKind, Utf16, MAX_LEGACY};
+use crate::view::fallback::{Escape, Fallback};
 use crate::view::unicode::{describe, facts, NOT_UNICODE};
 
 /// What `hexrune explain` was asked, as the user wrote it; [`run`] parses it.
@@ -44,16 +45,19 @@ pub struct ExplainOptions {
     pub query: Query,
     /// One JSON object instead of the human explanation.
     pub json: bool,
+    /// The encoding UTF-8's error units are also read in (`--fallback`), if any.
+    pub fallback: Option<Fallback>,
 }
 
 /// Explains the query; exit 0, or 2 (with one line on `err`) if it does not parse.
 pub fn run(options: &ExplainOptions, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<u8> {
     let text = match &options.query {
         Query::Bytes(text) => parse_bytes(text).map(|bytes| {
+            let fallback = options.fallback.as_ref();
             if options.json {
-                bytes_json(&bytes) + "\n"
+                bytes_json(&bytes, fallback) + "\n"
             } else {
-                explain_bytes(&bytes)
+                explain_bytes(&bytes, fallback)
             }
         }),
         Query::Char(text) => parse_char(text).map(|cp| {
@@ -290,8 +294,9 @@ fn bits(value: u32, width: u32) -> String {
 const HEADER_BYTES: usize = 32;
 
 /// The human explanation of `bytes` (at least one): a table of the bytes, the units of
-/// every dialect, and in which dialects the bytes are valid.
-pub fn explain_bytes(bytes: &[u8]) -> String {
+/// every dialect, the escaped bytes among them, UTF-8's error units read in `fallback`,
+/// and in which dialects the bytes are valid.
+pub fn explain_bytes(bytes: &[u8], fallback: Option<&Fallback>) -> String {
     let mut out = String::new();
     let plural = if bytes.len() == 1 { "byte" } else { "bytes" };
     if bytes.len() <= HEADER_BYTES {
@@ -304,8 +309,74 @@ pub fn explain_bytes(bytes: &[u8]) -> String {
     unit_table(&mut out, bytes);
     out.push('\n');
     joined_bits(&mut out, bytes);
+    escaped_bytes(&mut out, bytes);
+    if let Some(f) = fallback {
+        fallback_readings(&mut out, bytes, f);
+    }
     verdict(&mut out, bytes);
     out
+}
+
+/// Every 3-byte sequence that is an escape of a byte: `ED B2 80`..`ED B3 BF` (U+DC80..U+DCFF,
+/// PEP 383) and `EE BE 80`..`EE BF BF` (U+EF80..U+EFFF, OPTU-8), one line each.
+fn escaped_bytes(out: &mut String, bytes: &[u8]) {
+    let found = escapes_in(bytes);
+    if found.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "escaped bytes");
+    for (at, scheme, byte) in found {
+        let what = match scheme {
+            Escape::Pep383 => "an error in utf8, a lone surrogate in wtf8",
+            Escape::Optu8 => "valid UTF-8, private use",
+        };
+        let _ = writeln!(
+            out,
+            "  {}  at {at}: {} ({what})",
+            hex_spaced(&bytes[at..at + 3]),
+            scheme.sentence(byte),
+        );
+    }
+    out.push('\n');
+}
+
+/// The escapes of [`escaped_bytes`]: offset, scheme and the byte each stands for.
+pub fn escapes_in(bytes: &[u8]) -> Vec<(usize, Escape, u8)> {
+    let mut found = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        match Escape::at(bytes, at) {
+            Some((scheme, byte)) => {
+                found.push((at, scheme, byte));
+                at += 3;
+            }
+            None => at += 1,
+        }
+    }
+    found
+}
+
+/// UTF-8's error units as the fallback encoding reads them, one line each.
+fn fallback_readings(out: &mut String, bytes: &[u8], fallback: &Fallback) {
+    let errors: Vec<Unit> = Dialect::Utf8
+        .units(bytes)
+        .filter(|u| u.is_error())
+        .collect();
+    if errors.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "utf8 errors read as {} (--fallback)", fallback.name());
+    for unit in errors {
+        let unit_bytes = unit_bytes(bytes, &unit);
+        let _ = writeln!(
+            out,
+            "  {:>6}  {:<8}  {}",
+            unit.start,
+            hex_spaced(unit_bytes),
+            fallback.describe(unit_bytes)
+        );
+    }
+    out.push('\n');
 }
 
 /// For each multi-byte character the dialects decode, its payload bits joined into its
@@ -448,8 +519,8 @@ fn verdict(out: &mut String, bytes: &[u8]) {
 /// ```text
 /// {"bytes":"c0af","dialects":[{"dialect":"utf8","valid":false,"units":[{"offset":0,"len":1,"kind":"error","error":"invalid_byte","diagnosis":"overlong form of U+002F '/'"},...]},...]}
 /// ```
-pub fn bytes_json(bytes: &[u8]) -> String {
-    to_line(&BytesRecord::new(bytes))
+pub fn bytes_json(bytes: &[u8], fallback: Option<&Fallback>) -> String {
+    to_line(&BytesRecord::new(bytes, fallback))
 }
 
 // ---------------------------------------------------------------------------------------

@@ -7,14 +7,19 @@
 //! One object per line. For each error unit and each finding, in input order:
 //!
 //! ```text
-//! {"type":"error","path":"f.txt","offset":12,"len":2,"bytes":"e1a0","kind":"truncated","expected":"80..BF","line":2,"column":5}
+//! {"type":"error","path":"f.txt","offset":12,"len":2,"bytes":"e180","kind":"truncated","expected":"80..BF","line":2,"column":5,"fallback":"á€"}
 //! {"type":"finding","path":"f.txt","offset":20,"len":3,"bytes":"efbfbd","kind":"replacement-character","line":3,"column":1}
 //! ```
 //!
 //! `expected` (the byte range allowed where the sequence stopped) and `diagnosis` (what a lax
 //! reading says the bytes are, e.g. `"overlong form of U+002F '/'"`) appear only where they
 //! apply. `line` and `column` count from 1; the column counts units (characters, and each
-//! error unit as one) from the start of the line. A finding is a valid unit worth a look:
+//! error unit as one) from the start of the line. `fallback`, last, is the error unit's
+//! bytes as the fallback encoding's decoder reads them (windows-1252 unless `--fallback`
+//! names another; [`crate::view::fallback::Fallback::read`]); it is absent under
+//! `--fallback none`, which leaves the records byte for byte as they were before the key.
+//! In every string, DEL and the C1 controls are JSON escapes (`\u009b`), so a record shown
+//! on a terminal cannot start an escape sequence. A finding is a valid unit worth a look:
 //! `replacement-character`, a U+FFFD already in the input. Then one summary per input:
 //!
 //! ```text
@@ -38,7 +43,7 @@
 //! One object: `{"offset":N,"len":L,"kind":"scalar","cp":C,"class":K,...}` for a scalar
 //! (`cp` the code point as a number, then the fields of [`crate::cli::wire::FactsFields`]),
 //! `{"offset":N,"len":L,"kind":"error","error":"<kind>"}` plus `expected` / `diagnosis`
-//! where they apply for an error.
+//! where they apply for an error, and `fallback` last.
 
 use std::fmt::Write as _;
 

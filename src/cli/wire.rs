@@ -13,6 +13,7 @@ use crate::cli::report::{hex_compact, unit_bytes};
 use crate::decode::{CodePoint, Dialect, ErrorKind, Unit, UnitKind, Utf16};
 use crate::scan::index::summary_classes;
 use crate::scan::Tally;
+use crate::view::fallback::Fallback;
 use crate::view::unicode::{facts, Facts};
 
 /// A JSON object whose keys keep the order they were pushed in (a count per class or per
@@ -30,10 +31,38 @@ impl<K: Serialize, V: Serialize> Serialize for Ordered<K, V> {
     }
 }
 
-/// One line of JSON for `record` (no trailing newline).
+/// One line of JSON for `record` (no trailing newline). Strings get JSON's own escapes,
+/// and DEL and the C1 controls (U+007F..U+009F) are escaped too (`\u009b`): JSON allows
+/// them raw, but a terminal may act on them (U+009B is CSI), and a fallback reading of a
+/// byte 80..9F is often one.
 pub fn to_line<T: Serialize>(record: &T) -> String {
+    let mut out = Vec::with_capacity(128);
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, ControlSafe);
     // Serialising these records cannot fail: every key is a string and no value is a float.
-    serde_json::to_string(record).unwrap_or_default()
+    if record.serialize(&mut serializer).is_err() {
+        return String::new();
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// serde_json's compact format, with DEL and C1 controls escaped in strings.
+struct ControlSafe;
+
+impl serde_json::ser::Formatter for ControlSafe {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut rest = fragment;
+        while let Some(at) = rest.find(|c: char| ('\u{7F}'..='\u{9F}').contains(&c)) {
+            writer.write_all(rest[..at].as_bytes())?;
+            let c = rest[at..].chars().next().unwrap_or('\u{7F}');
+            write!(writer, "\\u{:04x}", c as u32)?;
+            rest = &rest[at + c.len_utf8()..];
+        }
+        writer.write_all(rest.as_bytes())
+    }
 }
 
 /// The name of an input as it goes on the wire: `path` is the name as a JSON string (the
@@ -110,16 +139,21 @@ pub struct ErrorRecord<'a> {
     details: ErrorDetails,
     #[serde(flatten)]
     position: LineColumn,
+    /// The unit's bytes as the fallback encoding reads them; absent without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fallback: Option<String>,
 }
 
 impl<'a> ErrorRecord<'a> {
-    /// The record of error unit `unit` of `bytes`, which starts at `position`.
+    /// The record of error unit `unit` of `bytes`, which starts at `position`, with its
+    /// reading in `fallback` where there is one.
     pub fn new(
         path: &'a WirePath,
         dialect: Dialect,
         bytes: &[u8],
         unit: &Unit,
         position: LineColumn,
+        fallback: Option<&Fallback>,
     ) -> ErrorRecord<'a> {
         ErrorRecord {
             record: "error",
@@ -130,6 +164,7 @@ impl<'a> ErrorRecord<'a> {
             kind: unit.error_kind().map(ErrorKind::name).unwrap_or("none"),
             details: ErrorDetails::of(dialect, bytes, unit),
             position,
+            fallback: fallback.map(|f| f.read(unit_bytes(bytes, unit))),
         }
     }
 }
@@ -255,6 +290,9 @@ pub struct UnitRecord {
     /// A scalar's facts.
     #[serde(flatten)]
     facts: Option<FactsFields>,
+    /// An error unit's bytes as the fallback encoding reads them; absent without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fallback: Option<String>,
 }
 
 /// The facts of a code point every record of one carries, from the one Unicode truth
@@ -295,8 +333,14 @@ impl From<&Facts> for FactsFields {
 }
 
 impl UnitRecord {
-    /// `at`'s object for `unit` of `bytes`.
-    pub fn new(dialect: Dialect, bytes: &[u8], unit: &Unit) -> UnitRecord {
+    /// `at`'s object for `unit` of `bytes`, with an error unit's reading in `fallback`
+    /// where there is one.
+    pub fn new(
+        dialect: Dialect,
+        bytes: &[u8],
+        unit: &Unit,
+        fallback: Option<&Fallback>,
+    ) -> UnitRecord {
         let mut record = UnitRecord {
             offset: unit.start as u64,
             len: unit.len,
@@ -306,6 +350,7 @@ impl UnitRecord {
             error: None,
             details: ErrorDetails::default(),
             facts: None,
+            fallback: None,
         };
         match unit.kind {
             UnitKind::Scalar(cp) => {
@@ -317,6 +362,7 @@ impl UnitRecord {
                 record.kind = "error";
                 record.error = Some(kind.name());
                 record.details = ErrorDetails::of(dialect, bytes, unit);
+                record.fallback = fallback.map(|f| f.read(unit_bytes(bytes, unit)));
             }
         }
         record
@@ -339,8 +385,8 @@ struct DialectUnits {
 }
 
 impl BytesRecord {
-    /// The record of `bytes` in every dialect.
-    pub fn new(bytes: &[u8]) -> BytesRecord {
+    /// The record of `bytes` in every dialect, error units read in `fallback` too.
+    pub fn new(bytes: &[u8], fallback: Option<&Fallback>) -> BytesRecord {
         BytesRecord {
             bytes: hex_compact(bytes),
             dialects: Dialect::ALL
@@ -350,7 +396,7 @@ impl BytesRecord {
                     valid: d.units(bytes).all(|u| !u.is_error()),
                     units: d
                         .units(bytes)
-                        .map(|u| UnitRecord::new(*d, bytes, &u))
+                        .map(|u| UnitRecord::new(*d, bytes, &u, fallback))
                         .collect(),
                 })
                 .collect(),
@@ -422,7 +468,9 @@ mod tests {
             line: 1,
             column: unit.start as u64 + 1,
         };
-        to_line(&ErrorRecord::new(path, dialect, bytes, unit, position))
+        to_line(&ErrorRecord::new(
+            path, dialect, bytes, unit, position, None,
+        ))
     }
 
     fn summary_json(path: &WirePath, dialect: Dialect, size: u64, tally: &Tally) -> String {
@@ -430,7 +478,7 @@ mod tests {
     }
 
     fn unit_json(dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
-        to_line(&UnitRecord::new(dialect, bytes, unit))
+        to_line(&UnitRecord::new(dialect, bytes, unit, None))
     }
 
     #[test]
@@ -485,6 +533,52 @@ mod tests {
             unit_json(Dialect::Utf8, bytes, &u),
             r#"{"offset":0,"len":1,"kind":"error","error":"surrogate","expected":"80..9F","diagnosis":"UTF-16 surrogate U+D800 (lead half, not a character)"}"#
         );
+    }
+
+    #[test]
+    fn fallback_is_the_last_key_and_carries_the_real_text() {
+        let path = WirePath::from_bytes(b"f.txt");
+        let position = |unit: &Unit| LineColumn {
+            line: 1,
+            column: unit.start as u64 + 1,
+        };
+        let w = Fallback::windows_1252();
+        let bytes = b"caf\xE9 \x81\x9B";
+        let units: Vec<Unit> = Dialect::Utf8.units(bytes).collect();
+        let record = |unit: &Unit, f: Option<&Fallback>| {
+            to_line(&ErrorRecord::new(
+                &path,
+                Dialect::Utf8,
+                bytes,
+                unit,
+                position(unit),
+                f,
+            ))
+        };
+        assert_eq!(
+            record(&units[3], Some(&w)),
+            r#"{"type":"error","path":"f.txt","offset":3,"len":1,"bytes":"e9","kind":"truncated","expected":"80..BF","diagnosis":"lone byte E9: 'é' in Latin-1/Windows-1252?","line":1,"column":4,"fallback":"é"}"#
+        );
+        // Without a fallback, the record is what it was, byte for byte.
+        assert_eq!(
+            record(&units[3], None),
+            r#"{"type":"error","path":"f.txt","offset":3,"len":1,"bytes":"e9","kind":"truncated","expected":"80..BF","diagnosis":"lone byte E9: 'é' in Latin-1/Windows-1252?","line":1,"column":4}"#
+        );
+        // JSON carries the decoder's own text: windows-1252's hole 81 is U+0081, and
+        // ISO-8859-2's 9B the C1 control CSI, escaped by JSON, not by the sanitiser.
+        assert_eq!(
+            record(&units[5], Some(&w)),
+            r#"{"type":"error","path":"f.txt","offset":5,"len":1,"bytes":"81","kind":"unexpected_continuation","line":1,"column":6,"fallback":"\u0081"}"#
+        );
+        let latin2 = Fallback::from_label("iso-8859-2").unwrap().unwrap();
+        assert!(record(&units[6], Some(&latin2)).ends_with(r#""column":7,"fallback":"\u009b"}"#));
+        let at = |unit: &Unit| to_line(&UnitRecord::new(Dialect::Utf8, bytes, unit, Some(&w)));
+        assert_eq!(
+            at(&units[3]),
+            r#"{"offset":3,"len":1,"kind":"error","error":"truncated","expected":"80..BF","diagnosis":"lone byte E9: 'é' in Latin-1/Windows-1252?","fallback":"é"}"#
+        );
+        // A scalar has no fallback.
+        assert!(!at(&units[0]).contains("fallback"));
     }
 
     #[test]

@@ -28,6 +28,7 @@ use super::search::{self, Cancelled, Control};
 use crate::decode::Dialect;
 use crate::scan::index::{Progress, Summary, Verdict};
 use crate::source::Source;
+use crate::view::fallback::{Escape, Fallback};
 use crate::view::map::{self, MapCell};
 
 /// The whole-input scan, as far as the app knows it.
@@ -125,6 +126,11 @@ pub struct App {
     pub source: Arc<Source>,
     /// The dialect the panes decode in.
     pub dialect: Dialect,
+    /// The encoding the detail pane also reads an error unit in (`--fallback`; windows-1252
+    /// unless told otherwise), if any.
+    pub fallback: Option<Fallback>,
+    /// How the text pane shows invalid bytes (`--escape`), if escaped.
+    pub escape: Option<Escape>,
     /// The byte under the cursor.
     pub cursor: u64,
     /// The offset of the first row shown.
@@ -182,6 +188,8 @@ impl App {
         let mut app = App {
             source: Arc::new(source),
             dialect,
+            fallback: Some(Fallback::windows_1252()),
+            escape: None,
             cursor: 0,
             top: 0,
             size,

@@ -33,6 +33,7 @@ use ratatui::layout::Rect;
 
 use crate::decode::Dialect;
 use crate::source::{Access, Source};
+use crate::view::fallback::{Escape, Fallback};
 
 pub use crate::view::theme::ColorChoice;
 
@@ -43,6 +44,10 @@ pub struct Options {
     pub dialect: Dialect,
     /// When to use colours.
     pub color: ColorChoice,
+    /// The encoding error units are also read in (`--fallback`), if any.
+    pub fallback: Option<Fallback>,
+    /// How the text pane shows invalid bytes (`--escape`), if escaped.
+    pub escape: Option<Escape>,
 }
 
 /// Runs the viewer on `source` until the user quits. Takes over the terminal and gives it
@@ -63,6 +68,8 @@ pub fn run(source: Source, options: Options) -> io::Result<()> {
         Rect::new(0, 0, size.width, size.height),
         color,
     );
+    app.fallback = options.fallback;
+    app.escape = options.escape;
     let result = event_loop(&mut term, &mut app, &signals);
     terminal::leave();
     if let Some(signal) = signals.received() {

@@ -48,6 +48,10 @@ pub enum GlyphClass {
     Replacement,
     /// A wide character whose unit is cut by the row edge, leaving it one column.
     Cut,
+    /// A byte of an error unit shown as the code point an escaping codec writes for it
+    /// (`--escape`: U+DC00+b or U+EF00+b), [`ESCAPED_GLYPH`]: one per byte, drawn apart
+    /// from text and from the error glyph.
+    Escaped,
 }
 
 /// A terminal-safe rendering of one unit.
@@ -68,6 +72,11 @@ pub const FILLER: &str = "\u{2D1}";
 /// The glyph of an error unit in the text pane (the U+FFFD of "substitution of maximal
 /// subparts": one per error unit).
 pub const ERROR_GLYPH: &str = "\u{FFFD}";
+
+/// The glyph of a byte 80..FF of an error unit under `--escape`, one per byte: U+02E3
+/// MODIFIER LETTER SMALL X, for "a raw byte `\xE9`" (one column, bidi class L, like
+/// [`FILLER`]). Which code point it stands for, the detail pane says.
+pub const ESCAPED_GLYPH: &str = "\u{2E3}";
 
 /// Drawn instead of a wide glyph that has a single column left before the row edge.
 pub const CUT_GLYPH: &str = "\u{2026}";
@@ -117,6 +126,16 @@ impl InlineGlyph {
     /// The glyph of an error unit.
     pub fn error() -> InlineGlyph {
         InlineGlyph::symbol('\u{FFFD}', 1, GlyphClass::Error)
+    }
+
+    /// The glyph of byte `byte` of an error unit as `escape` writes it: [`ESCAPED_GLYPH`]
+    /// for 80..FF, which the scheme turns into U+DC80..U+DCFF or U+EF80..U+EFFF; a smaller
+    /// byte is its own code point, and gets that code point's glyph.
+    pub fn escaped(escape: crate::view::fallback::Escape, byte: u8) -> InlineGlyph {
+        match byte {
+            0x80..=0xFF => InlineGlyph::symbol('\u{2E3}', 1, GlyphClass::Escaped),
+            _ => inline_glyph(escape.code_point(byte)),
+        }
     }
 
     fn cut() -> InlineGlyph {

@@ -19,6 +19,7 @@
 //! error. A unit's glyph is drawn once, on the row of its lead; its other columns hold
 //! [`glyph::FILLER`].
 
+pub mod fallback;
 pub mod glyph;
 pub mod map;
 pub mod safe;
@@ -149,6 +150,9 @@ pub struct Options {
     /// only fillers. Leave it `None` for windows cut internally (batches, scrolling), which
     /// must print as the whole dump restricted to them.
     pub glyph_at: Option<u64>,
+    /// Show each byte of an error unit as the code point this scheme writes for it
+    /// ([`InlineGlyph::escaped`], one glyph a byte) instead of one error glyph a unit.
+    pub escape: Option<fallback::Escape>,
 }
 
 /// The rows of `bytes[window]`, `width` bytes per row from `window.start`, decoded in
@@ -238,7 +242,8 @@ impl TextRun {
 
 /// What [`visit`] hands its cells to, in order. Each row is announced by [`CellSink::row`]
 /// before its cells; then, unit by unit left to right, the unit's [`ErrorSpan`] (for an
-/// error unit), one [`ByteCell`] per byte, and one [`TextRun`].
+/// error unit), one [`ByteCell`] per byte, and one [`TextRun`] (one per byte for an error
+/// unit under [`Options::escape`]).
 pub trait CellSink {
     /// A row starts at `offset`, holding `len` bytes (the width, or fewer on the last row).
     fn row(&mut self, offset: u64, len: usize);
@@ -386,9 +391,14 @@ impl Placer {
             .options
             .cursor
             .is_some_and(|c| c >= unit_start && c < unit_start + unit.len as u64);
+        // An error unit under `--escape` shows a glyph a byte: one text run for each.
+        let escape = match unit.kind {
+            UnitKind::Error(_) => self.options.escape,
+            UnitKind::Scalar(_) => None,
+        };
         // The common case: the whole unit, lead included, on one row, handed out at once.
         let unit_end = unit_start + unit.len as u64;
-        if unit_start >= self.start && unit_end <= self.end {
+        if escape.is_none() && unit_start >= self.start && unit_end <= self.end {
             if unit_start == self.next_row {
                 self.start_row(unit_start, sink);
             }
@@ -437,10 +447,21 @@ impl Placer {
                     selected,
                 });
             }
-            sink.text(TextRun {
-                glyph: pending_glyph.take().map(|g| g.fit(span)),
-                columns: span,
-            });
+            match escape {
+                Some(escape) => {
+                    for at in offset..row_end {
+                        let glyph = InlineGlyph::escaped(escape, bytes[at as usize]).fit(1);
+                        sink.text(TextRun {
+                            glyph: Some(glyph),
+                            columns: 1,
+                        });
+                    }
+                }
+                None => sink.text(TextRun {
+                    glyph: pending_glyph.take().map(|g| g.fit(span)),
+                    columns: span,
+                }),
+            }
             offset = row_end;
         }
     }

@@ -201,6 +201,9 @@ impl Theme {
             // Not an error (not red, not bold): underlined, so that it stands apart from
             // an error unit's U+FFFD with colour and without.
             GlyphClass::Replacement => self.fg(Tone::LightYellow).underlined(),
+            // Still an error byte (red), but standing for one byte, not a unit: not bold,
+            // underlined.
+            GlyphClass::Escaped => self.error(None).underlined(),
         }
     }
 

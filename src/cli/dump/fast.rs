@@ -1295,6 +1295,7 @@ fn plain_row<const W: usize>(
     put_at::<1>(line, at, b"\n");
     at += 1;
     if kinds.seen != 0 {
+        p.marked = true;
         put_at::<16>(line, at, &[b' '; 16]);
         at += 10;
         put_at::<MARKER_ROOM>(line, at, &scratch.marker);
@@ -1575,6 +1576,7 @@ fn colored_row<const W: usize>(
     line[at & M] = b'\n';
     at += 1;
     if lanes.spans > 0 {
+        p.marked = true;
         let spans = &scratch.spans[..lanes.spans.min(W)];
         at = colored_marker_line::<W>(palette, tables, line, at, spans);
     }
@@ -2026,6 +2028,8 @@ mod tests {
             width: 16,
             color: false,
             ascii: false,
+            fallback: None,
+            escape: None,
         };
         let tables = Tables::new(&f);
         let edges = [0x00, 0x7F, 0x80, 0xBF, 0xC0, 0xFF];
@@ -2058,6 +2062,8 @@ mod tests {
             width: 16,
             color: false,
             ascii: false,
+            fallback: None,
+            escape: None,
         });
         let mut scratch = Scratch::new();
         let mut next = crate::xorshift(0x2545_F491_4F6C_DD1D);
@@ -2093,6 +2099,8 @@ mod tests {
                 width: 16,
                 color,
                 ascii,
+                fallback: None,
+                escape: None,
             };
             let tables = Tables::new(&f);
             let mut blocks: Vec<[u8; 8]> = (0..20_000)
@@ -2210,12 +2218,15 @@ mod tests {
             prop::sample::select(vec![1usize, 2, 3, 5, 8, 16, 32]),
             any::<bool>(),
             any::<bool>(),
+            prop::sample::select(vec!["none", "windows-1252", "iso-8859-2", "shift_jis"]),
         )
-            .prop_map(|(width, color, ascii)| Format {
+            .prop_map(|(width, color, ascii, fallback)| Format {
                 dialect: Dialect::Utf8,
                 width,
                 color,
                 ascii,
+                fallback: crate::view::fallback::Fallback::from_label(fallback).unwrap(),
+                escape: None,
             })
     }
 
@@ -2244,6 +2255,8 @@ mod tests {
                     width,
                     color: round % 2 == 1,
                     ascii,
+                    fallback: None,
+                    escape: None,
                 };
                 // Without colour, whole rows need every rendered table entry to fit its
                 // fixed-size copies; if they did not, this test would check the slow path.

@@ -1,4 +1,8 @@
 //! The detail pane: the unit under the cursor ([`crate::view::detail()`]), bit by bit.
+//! An error unit is also read in the fallback encoding (`--fallback`), and, under
+//! `--escape`, shown as the code points the scheme writes for it; a 3-byte sequence that
+//! is an escape of a byte (U+DC80..U+DCFF, U+EF80..U+EFFF) is named as such, wherever the
+//! cursor is in it ([`crate::view::fallback`]).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -7,6 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::*;
+use crate::view::fallback::Escape;
 
 pub(super) fn draw_detail(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
     let Some(detail) = view::detail(app.source.bytes(), app.dialect, app.cursor) else {
@@ -29,11 +34,40 @@ pub(super) fn draw_detail(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
         .title(Span::styled(title, theme.title()));
     let inner = block.inner(area);
     ratatui::widgets::Widget::render(block, area, buf);
-    let lines = detail_lines(&detail, theme);
+    let bytes = app.source.bytes();
+    let notes = Notes {
+        fallback: app
+            .fallback
+            .filter(|_| matches!(detail.meaning, Meaning::Error { .. }))
+            .map(|f| f.describe(&detail.bytes)),
+        escaped: app
+            .escape
+            .filter(|_| matches!(detail.meaning, Meaning::Error { .. }))
+            .map(|e| {
+                let cps: Vec<String> = detail
+                    .bytes
+                    .iter()
+                    .map(|b| e.code_point(*b).to_string())
+                    .collect();
+                format!("{} ({})", cps.join(" "), e.name())
+            }),
+        escape_of: Escape::around(bytes, app.cursor as usize).map(|(_, e, b)| e.sentence(b)),
+    };
+    let lines = detail_lines(&detail, &notes, theme);
     ratatui::widgets::Widget::render(Paragraph::new(lines), inner, buf);
 }
 
-pub(super) fn detail_lines(detail: &Detail, theme: &Theme) -> Vec<Line<'static>> {
+/// What the pane adds to a unit's own detail, from the viewer's options.
+pub(super) struct Notes {
+    /// An error unit's fallback reading: `é (windows-1252)`.
+    pub fallback: Option<String>,
+    /// An error unit's bytes as `--escape` writes them: `U+DCE9 (pep383)`.
+    pub escaped: Option<String>,
+    /// The escape sequence around the cursor, said: "U+DCE9 is how ... writes the byte E9".
+    pub escape_of: Option<String>,
+}
+
+pub(super) fn detail_lines(detail: &Detail, notes: &Notes, theme: &Theme) -> Vec<Line<'static>> {
     let label = |s: &str| Span::styled(format!("{s} "), theme.dim());
     let hex: Vec<String> = detail.bytes.iter().map(|b| format!("{b:02X}")).collect();
     let oct: Vec<String> = detail.bytes.iter().map(|b| format!("{b:03o}")).collect();
@@ -86,7 +120,16 @@ pub(super) fn detail_lines(detail: &Detail, theme: &Theme) -> Vec<Line<'static>>
                         theme.glyph(GlyphClass::Replacement),
                     ));
             }
-            lines.push(Line::from(vec![
+            let mut third = Vec::new();
+            if let Some(sentence) = &notes.escape_of {
+                third.push(label("escape"));
+                third.push(Span::styled(
+                    sentence.clone(),
+                    theme.glyph(GlyphClass::Escaped),
+                ));
+                third.push(Span::raw("   "));
+            }
+            third.extend([
                 label("category"),
                 Span::raw(facts.category_text()),
                 Span::raw("   "),
@@ -103,7 +146,8 @@ pub(super) fn detail_lines(detail: &Detail, theme: &Theme) -> Vec<Line<'static>>
                 Span::raw("   "),
                 label("plane"),
                 Span::raw(facts.plane_short()),
-            ]));
+            ]);
+            lines.push(Line::from(third));
         }
         Meaning::Error {
             kind,
@@ -115,12 +159,33 @@ pub(super) fn detail_lines(detail: &Detail, theme: &Theme) -> Vec<Line<'static>>
                 Span::raw(format!(": {}", kind.summary())),
             ]));
             let mut third = Vec::new();
+            if let Some(escaped) = &notes.escaped {
+                third.push(label("escaped"));
+                third.push(Span::styled(
+                    escaped.clone(),
+                    theme.glyph(GlyphClass::Escaped),
+                ));
+                third.push(Span::raw("   "));
+            }
+            if let Some(reading) = &notes.fallback {
+                // Sanitised by `describe`.
+                third.push(label("fallback"));
+                third.push(Span::raw(reading.clone()));
+                third.push(Span::raw("   "));
+            }
             if let Some(range) = expected {
                 third.push(label("expected"));
                 third.push(Span::raw(format!("{range} here")));
                 third.push(Span::raw("   "));
             }
-            if let Some(d) = diagnosis {
+            // An escape of a byte is what the bytes most likely are.
+            if let Some(sentence) = &notes.escape_of {
+                third.push(label("likely"));
+                third.push(Span::styled(
+                    sentence.clone(),
+                    theme.glyph(GlyphClass::Escaped),
+                ));
+            } else if let Some(d) = diagnosis {
                 third.push(label("likely"));
                 third.push(Span::raw(sanitize(d)));
             }

@@ -13,7 +13,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::*;
 use crate::decode::CodePoint;
-use crate::view::glyph::{glyph, CUT_GLYPH, ERROR_GLYPH};
+use crate::view::glyph::{glyph, CUT_GLYPH, ERROR_GLYPH, ESCAPED_GLYPH};
 
 /// The error kinds in the help overlay's legend, in short words, in legend order.
 pub(super) const LEGEND: [(ErrorKind, &str); 9] = [
@@ -117,6 +117,10 @@ pub(super) fn help_lines(width: u16, theme: &Theme) -> Vec<Line<'static>> {
         (
             format!("   {CUT_GLYPH}"),
             "wide character cut by the row's edge",
+        ),
+        (
+            format!("   {ESCAPED_GLYPH}"),
+            "invalid byte as --escape writes it (the detail pane says which code point)",
         ),
     ]
     .into_iter()

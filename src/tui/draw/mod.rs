@@ -152,6 +152,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         layout.bytes_per_row,
         Options {
             cursor: Some(app.cursor),
+            escape: app.escape,
             ..Options::default()
         },
     );
@@ -208,7 +209,7 @@ mod tests {
             .iter()
             .flat_map(|(samples, _)| samples.iter())
             .map(|v| glyph(CodePoint::new(*v)).class)
-            .chain([GlyphClass::Error, GlyphClass::Cut])
+            .chain([GlyphClass::Error, GlyphClass::Cut, GlyphClass::Escaped])
             .collect();
         for class in shown.iter().copied() {
             match class {
@@ -224,6 +225,7 @@ mod tests {
                 | GlyphClass::NonUnicode
                 | GlyphClass::Error
                 | GlyphClass::Replacement
+                | GlyphClass::Escaped
                 | GlyphClass::Cut => {}
             }
         }
@@ -240,6 +242,7 @@ mod tests {
             GlyphClass::Error,
             GlyphClass::Replacement,
             GlyphClass::Cut,
+            GlyphClass::Escaped,
         ];
         for class in every {
             assert!(shown.contains(&class), "{class:?} is not in the legend");
