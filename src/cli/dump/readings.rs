@@ -15,8 +15,15 @@ use std::fmt::Write as _;
 use std::ops::Range;
 
 use super::{Buf, Format};
-use crate::decode::Unit;
 use crate::view::fallback::Fallback;
+
+/// Room for the label in [`Readings::plain_row_readings`]'s line.
+const LABEL_ROOM: usize = 32;
+
+/// The line [`Readings::plain_row_readings`] writes a row's readings into: offsets are
+/// masked to `PLAIN_MASK`, and a copy of 16 bytes at the last one stays in bounds.
+const PLAIN_MASK: usize = 1023;
+const PLAIN_ROOM: usize = PLAIN_MASK + 1;
 
 /// What the marker lines of one printer end with: the fallback, and (for a single-byte
 /// encoding) each byte's reading, made once.
@@ -27,8 +34,14 @@ pub(super) struct Readings {
     label: Vec<u8>,
     /// Per byte, as shown (single-byte encodings only; empty otherwise).
     by_byte: Vec<Vec<u8>>,
+    /// The same, as 16 bytes and a length, where every reading fits (empty otherwise).
+    by_byte_fixed: Vec<([u8; 16], u8)>,
+    /// The label in a fixed-size array, for [`Readings::plain_row_readings`].
+    label_fixed: [u8; LABEL_ROOM],
     /// The batch's text being rewritten.
     text: Vec<u8>,
+    /// The line [`Readings::plain_row_readings`] writes a row's readings into.
+    line: Box<[u8; PLAIN_ROOM + 16]>,
 }
 
 impl Readings {
@@ -40,17 +53,38 @@ impl Readings {
         } else {
             Vec::new()
         };
+        let label = format!("; {}:", fallback.name()).into_bytes();
+        let fits = by_byte.iter().all(|r| r.len() <= 16) && label.len() <= LABEL_ROOM;
+        let by_byte_fixed = if fits {
+            by_byte
+                .iter()
+                .map(|r| {
+                    let mut chunk = [0u8; 16];
+                    chunk[..r.len()].copy_from_slice(r);
+                    (chunk, r.len() as u8)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut label_fixed = [0u8; LABEL_ROOM];
+        let n = label.len().min(LABEL_ROOM);
+        label_fixed[..n].copy_from_slice(&label[..n]);
         Box::new(Readings {
             fallback: *fallback,
             ascii,
-            label: format!("; {}:", fallback.name()).into_bytes(),
+            label,
             by_byte,
+            by_byte_fixed,
+            label_fixed,
             text: Vec::new(),
+            line: Box::new([0; PLAIN_ROOM + 16]),
         })
     }
 
     /// Adds the readings to every marker line in `out[from..]`, the rows of `window` of
-    /// `bytes` printed as `format` says.
+    /// `bytes` printed as `format` says. The batch is rewritten into a second buffer, which
+    /// then takes the place of the first (the old one is kept for the next batch).
     pub(super) fn append(
         &mut self,
         out: &mut Buf,
@@ -59,76 +93,187 @@ impl Readings {
         format: &Format,
         window: Range<u64>,
     ) {
-        self.text.clear();
-        self.text.extend_from_slice(&out.bytes[from..out.len]);
-        out.len = from;
+        let mut text = std::mem::take(&mut self.text);
+        text.clear();
+        text.reserve(out.len + out.len / 4);
+        text.extend_from_slice(&out.bytes[..from]);
         let width = format.width.max(1);
         let end = (window.end as usize).min(bytes.len());
         let mut row = None::<usize>;
-        let mut rest = &self.text[..];
-        let mut line_bytes = Vec::new();
+        let mut digits = 8;
+        let mut rest = &out.bytes[from..out.len];
         while !rest.is_empty() {
             let cut = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
             let (line, after) = rest.split_at(cut);
             rest = after;
             if line.first() != Some(&b' ') {
                 row = Some(row.map_or(window.start as usize, |r| r + width));
-                put(out, line);
+                // The row starts with its offset (8 hex digits or more), in colour after an
+                // escape.
+                let offset = match line.first() {
+                    Some(0x1B) => line
+                        .iter()
+                        .position(|&b| b == b'm')
+                        .map_or(line, |m| &line[m + 1..]),
+                    _ => line,
+                };
+                digits = offset.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+                text.extend_from_slice(line);
                 continue;
             }
-            let Some(start) = row else {
-                put(out, line);
+            let (Some(start), Some(body)) = (row, line.strip_suffix(b"\n")) else {
+                text.extend_from_slice(line);
                 continue;
             };
-            let body = line.strip_suffix(b"\n").unwrap_or(line);
-            put(out, body);
-            line_bytes.clear();
-            self.row_readings(
-                &mut line_bytes,
-                bytes,
-                format,
-                start..(start + width).min(end),
-            );
-            put(out, &line_bytes);
-            put(out, &line[body.len()..]);
+            text.extend_from_slice(body);
+            let row = start..(start + width).min(end);
+            if format.color {
+                self.row_readings(&mut text, body, digits + 2, bytes, format, row);
+            } else {
+                self.plain_row_readings(&mut text, body, digits + 2, bytes, format, row);
+            }
+            text.push(b'\n');
         }
+        let len = text.len();
+        // The buffer keeps room past its text, as `Buf` expects of it.
+        text.resize(len + super::PUT_SLACK, 0);
+        self.text = std::mem::replace(&mut out.bytes, text);
+        out.len = len;
     }
 
-    /// The readings of the error units that start in `row`, after the label; nothing if
-    /// none does.
-    fn row_readings(&self, out: &mut Vec<u8>, bytes: &[u8], format: &Format, row: Range<usize>) {
-        let dialect = format.dialect;
-        if row.start >= row.end {
-            return;
-        }
-        let mut at = dialect.unit_containing(bytes, row.start).start;
+    /// The readings of the error units whose heads the marker line `marks` shows (the
+    /// row at `row` of `bytes`), after the label; nothing if it shows none. The units are
+    /// read off the marks themselves, not decoded again: under the hex pane, `X^` at column
+    /// `3 * col` is the first byte of a unit that starts at byte `col` of the row, and
+    /// `~~~` each byte more; escapes (colour) take no column. Only a unit whose marks reach
+    /// the row's end, which may go on into the next row, is decoded, for its length.
+    fn row_readings(
+        &self,
+        out: &mut Vec<u8>,
+        marks: &[u8],
+        indent: usize,
+        bytes: &[u8],
+        format: &Format,
+        row: Range<usize>,
+    ) {
+        let width = row.end - row.start;
         let mut first = true;
-        while at < row.end {
-            let unit: Unit = dialect.decode_at(bytes, at);
-            if unit.is_error() && unit.start >= row.start {
-                if first {
-                    out.extend_from_slice(&self.label);
-                    first = false;
-                }
-                out.push(b' ');
-                let unit_bytes = &bytes[unit.start..unit.end().min(bytes.len())];
-                if self.by_byte.is_empty() {
-                    out.extend_from_slice(shown(&self.fallback, unit_bytes, self.ascii).as_bytes());
-                } else {
-                    for &b in unit_bytes {
-                        out.extend_from_slice(&self.by_byte[b as usize]);
+        let mut column = 0; // visible columns of `marks` so far
+        let hex_end = indent + 3 * format.width + 1;
+        let mut head: Option<(usize, usize)> = None; // (byte of the row, tildes after it)
+        let mut i = 0;
+        loop {
+            let b = marks.get(i).copied();
+            if b == Some(0x1B) {
+                // An SGR escape: up to its final `m`.
+                i += marks[i..]
+                    .iter()
+                    .position(|&c| c == b'm')
+                    .map_or(marks.len(), |k| k + 1);
+                continue;
+            }
+            let done = b.is_none() || column >= hex_end;
+            if done || b == Some(b'^') {
+                if let Some((col, tildes)) = head.take() {
+                    let len = 1 + tildes / 3;
+                    let start = row.start + col;
+                    let end = if col + len >= width {
+                        // It may go on past the row: its whole length.
+                        let unit = format.dialect.decode_at(bytes, start);
+                        unit.end()
+                    } else {
+                        start + len
+                    };
+                    if first {
+                        out.extend_from_slice(&self.label);
+                        first = false;
                     }
+                    out.push(b' ');
+                    self.read(out, &bytes[start..end.min(bytes.len())]);
+                }
+                if done {
+                    return;
+                }
+                head = Some(((column - indent).saturating_sub(1) / 3, 0));
+            } else if b == Some(b'~') {
+                if let Some((_, tildes)) = head.as_mut() {
+                    *tildes += 1;
                 }
             }
-            at = unit.end();
+            column += 1;
+            i += 1;
         }
     }
-}
 
-fn put(out: &mut Buf, piece: &[u8]) {
-    out.reserve(piece.len() + super::PUT_SLACK);
-    out.bytes[out.len..out.len + piece.len()].copy_from_slice(piece);
-    out.len += piece.len();
+    /// [`Readings::row_readings`] for a marker line without colour, whose marks stand at
+    /// fixed columns from `indent`: byte `col`'s mark at `indent + 3 * col`, `^` after a
+    /// head's letter and `~` on each byte more. The heads and the continued bytes are
+    /// found as two bit sets in one pass without branches, and each byte's reading is a
+    /// fixed-size copy into a line on the stack: on random bytes, every other byte is the
+    /// head of an error.
+    fn plain_row_readings(
+        &mut self,
+        out: &mut Vec<u8>,
+        marks: &[u8],
+        indent: usize,
+        bytes: &[u8],
+        format: &Format,
+        row: Range<usize>,
+    ) {
+        let width = (row.end - row.start).min(64);
+        let (mut heads, mut more) = (0u64, 0u64);
+        for col in 0..width {
+            let mark = |k: usize| marks.get(indent + 3 * col + k).copied().unwrap_or(b' ');
+            heads |= ((mark(1) == b'^') as u64) << col;
+            more |= ((mark(0) == b'~') as u64) << col;
+        }
+        if heads == 0 || self.by_byte_fixed.is_empty() {
+            if heads != 0 {
+                self.row_readings(out, marks, indent, bytes, format, row);
+            }
+            return;
+        }
+        let line: &mut [u8; PLAIN_ROOM + 16] = &mut self.line;
+        line[..LABEL_ROOM].copy_from_slice(&self.label_fixed);
+        let mut at = self.label.len();
+        while heads != 0 {
+            let col = heads.trailing_zeros() as usize;
+            heads &= heads - 1;
+            let len = 1 + (!(more >> (col + 1))).trailing_zeros() as usize;
+            let start = row.start + col;
+            let end = if col + len >= width {
+                // It may go on past the row: its whole length.
+                format.dialect.decode_at(bytes, start).end()
+            } else {
+                start + len
+            };
+            line[at & PLAIN_MASK] = b' ';
+            at += 1;
+            for &b in &bytes[start..end.min(bytes.len())] {
+                let (chunk, n) = &self.by_byte_fixed[b as usize];
+                line[(at & PLAIN_MASK)..(at & PLAIN_MASK) + 16].copy_from_slice(chunk);
+                at += *n as usize;
+            }
+        }
+        if at <= PLAIN_MASK {
+            out.extend_from_slice(&self.line[..at]);
+        } else {
+            // More than a line on the stack holds (a reading longer than 16 bytes a byte
+            // cannot be, but a row of 32 readings of 16 bytes can): the slow way.
+            self.row_readings(out, marks, indent, bytes, format, row);
+        }
+    }
+
+    /// One unit's reading.
+    fn read(&self, out: &mut Vec<u8>, unit: &[u8]) {
+        if self.by_byte.is_empty() {
+            out.extend_from_slice(shown(&self.fallback, unit, self.ascii).as_bytes());
+        } else {
+            for &b in unit {
+                out.extend_from_slice(&self.by_byte[b as usize]);
+            }
+        }
+    }
 }
 
 /// `bytes` as `fallback` reads them for a terminal; with `ascii`, in ASCII only.
