@@ -4,12 +4,11 @@
 //! the order of their markers, separated by spaces.
 //!
 //! They are added after a batch of rows is formatted, to the marker lines it holds, so the
-//! row printers (the reference and the fast path) stay as they are and a batch without an
-//! error costs nothing more. A marker line is the line after a row that starts with a
-//! space (a row starts with its offset, or with colour an escape); the rows of a batch
-//! start every `width` bytes from the start of its window, so the `k`-th row line of the
-//! batch is the row at `window.start + k * width`. With `--ascii`, every character outside
-//! ASCII is written `\u{..}`.
+//! row printers (the reference and the fast path) stay as they are, writing only where
+//! each marker line starts and the row above it ([`super::Printer`]'s `marked`), and a
+//! batch without an error costs nothing more. The error units are read off the marks
+//! (`X^` and `~~~` under the hex pane), not decoded again. With `--ascii`, every
+//! character outside ASCII is written `\u{..}`.
 
 use std::fmt::Write as _;
 use std::ops::Range;
@@ -82,58 +81,45 @@ impl Readings {
         })
     }
 
-    /// Adds the readings to every marker line in `out[from..]`, the rows of `window` of
-    /// `bytes` printed as `format` says. The batch is rewritten into a second buffer, which
-    /// then takes the place of the first (the old one is kept for the next batch).
+    /// Adds the readings to the marker lines that start at the offsets of `marked` in
+    /// `out` (each with the offset of its row in `bytes`, whose first byte is the input's
+    /// byte `base`), printed as `format` says, `from` being where the batch began. The
+    /// batch is rewritten into a second buffer, which then takes the place of the first
+    /// (the old one is kept for the next batch); the rows without errors are copied in
+    /// the stretches between marker lines, not looked at.
     pub(super) fn append(
         &mut self,
         out: &mut Buf,
         from: usize,
         bytes: &[u8],
+        base: u64,
         format: &Format,
-        window: Range<u64>,
+        marked: &[(usize, usize)],
     ) {
         let mut text = std::mem::take(&mut self.text);
         text.clear();
         text.reserve(out.len + out.len / 4);
-        text.extend_from_slice(&out.bytes[..from]);
-        let width = format.width.max(1);
-        let end = (window.end as usize).min(bytes.len());
-        let mut row = None::<usize>;
-        let mut digits = 8;
-        let mut rest = &out.bytes[from..out.len];
-        while !rest.is_empty() {
-            let cut = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
-            let (line, after) = rest.split_at(cut);
-            rest = after;
-            if line.first() != Some(&b' ') {
-                row = Some(row.map_or(window.start as usize, |r| r + width));
-                // The row starts with its offset (8 hex digits or more), in colour after an
-                // escape.
-                let offset = match line.first() {
-                    Some(0x1B) => line
-                        .iter()
-                        .position(|&b| b == b'm')
-                        .map_or(line, |m| &line[m + 1..]),
-                    _ => line,
-                };
-                digits = offset.iter().take_while(|b| b.is_ascii_hexdigit()).count();
-                text.extend_from_slice(line);
+        let written = &out.bytes[..out.len];
+        let mut copied = 0;
+        for &(line_start, row) in marked {
+            if line_start < from.max(copied) || line_start >= written.len() {
                 continue;
             }
-            let (Some(start), Some(body)) = (row, line.strip_suffix(b"\n")) else {
-                text.extend_from_slice(line);
-                continue;
-            };
-            text.extend_from_slice(body);
-            let row = start..(start + width).min(end);
+            let line_end = memchr::memchr(b'\n', &written[line_start..])
+                .map_or(written.len(), |i| line_start + i);
+            text.extend_from_slice(&written[copied..line_end]);
+            copied = line_end;
+            let marks = &written[line_start..line_end];
+            // The marks stand after the offset's digits (8 or more) and two spaces.
+            let digits = (16 - (base + row as u64).leading_zeros() as usize / 4).max(8);
+            let row = row..(row + format.width.max(1)).min(bytes.len());
             if format.color {
-                self.row_readings(&mut text, body, digits + 2, bytes, format, row);
+                self.row_readings(&mut text, marks, digits + 2, bytes, format, row);
             } else {
-                self.plain_row_readings(&mut text, body, digits + 2, bytes, format, row);
+                self.plain_row_readings(&mut text, marks, digits + 2, bytes, format, row);
             }
-            text.push(b'\n');
         }
+        text.extend_from_slice(&written[copied..]);
         let len = text.len();
         // The buffer keeps room past its text, as `Buf` expects of it.
         text.resize(len + super::PUT_SLACK, 0);
@@ -157,51 +143,45 @@ impl Readings {
         row: Range<usize>,
     ) {
         let width = row.end - row.start;
-        let mut first = true;
-        let mut column = 0; // visible columns of `marks` so far
         let hex_end = indent + 3 * format.width + 1;
-        let mut head: Option<(usize, usize)> = None; // (byte of the row, tildes after it)
-        let mut i = 0;
-        loop {
-            let b = marks.get(i).copied();
-            if b == Some(0x1B) {
-                // An SGR escape: up to its final `m`.
-                i += marks[i..]
+        let mut first = true;
+        // Bytes of escapes before `scanned`: a mark's column is its index less those.
+        let (mut escaped, mut scanned) = (0, 0);
+        for caret in memchr::memchr_iter(b'^', marks) {
+            while let Some(e) = memchr::memchr(0x1B, &marks[scanned..caret]) {
+                let e = scanned + e;
+                let m = marks[e..]
                     .iter()
                     .position(|&c| c == b'm')
-                    .map_or(marks.len(), |k| k + 1);
-                continue;
+                    .map_or(marks.len(), |k| e + k + 1);
+                escaped += m - e;
+                scanned = m;
             }
-            let done = b.is_none() || column >= hex_end;
-            if done || b == Some(b'^') {
-                if let Some((col, tildes)) = head.take() {
-                    let len = 1 + tildes / 3;
-                    let start = row.start + col;
-                    let end = if col + len >= width {
-                        // It may go on past the row: its whole length.
-                        let unit = format.dialect.decode_at(bytes, start);
-                        unit.end()
-                    } else {
-                        start + len
-                    };
-                    if first {
-                        out.extend_from_slice(&self.label);
-                        first = false;
-                    }
-                    out.push(b' ');
-                    self.read(out, &bytes[start..end.min(bytes.len())]);
-                }
-                if done {
-                    return;
-                }
-                head = Some(((column - indent).saturating_sub(1) / 3, 0));
-            } else if b == Some(b'~') {
-                if let Some((_, tildes)) = head.as_mut() {
-                    *tildes += 1;
-                }
+            scanned = scanned.max(caret);
+            let column = caret - escaped;
+            if column >= hex_end || column <= indent {
+                break;
             }
-            column += 1;
-            i += 1;
+            let col = (column - indent - 1) / 3;
+            // A span's marks are one run, with no escape inside.
+            let tildes = marks[caret + 1..]
+                .iter()
+                .take_while(|&&c| c == b'~')
+                .count();
+            let len = 1 + tildes / 3;
+            let start = row.start + col;
+            let end = if col + len >= width {
+                // It may go on past the row: its whole length.
+                format.dialect.decode_at(bytes, start).end()
+            } else {
+                start + len
+            };
+            if first {
+                out.extend_from_slice(&self.label);
+                first = false;
+            }
+            out.push(b' ');
+            self.read(out, &bytes[start..end.min(bytes.len())]);
         }
     }
 
