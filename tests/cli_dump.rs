@@ -449,3 +449,49 @@ fn fallback_readings_and_escaped_bytes() {
     let colored = stdout_of(&["dump", "--escape", "pep383", "--color", "always", &g]);
     assert!(colored.contains("b\x1b[0;4;91mˣ\x1b[0m\n"), "{colored:?}");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The readings at the end of each marker line are those of the error units that start
+    /// on its row, found by the view (not by the marks they are read off), in order, with
+    /// and without colour, in every dialect and width.
+    #[test]
+    fn readings_are_those_of_the_rows_error_units(
+        bytes in support::unit_soup(300),
+        d in prop::sample::select(Dialect::ALL.to_vec()),
+        width in prop::sample::select(vec![8usize, 16, 32]),
+        color in any::<bool>(),
+        label in prop::sample::select(vec!["windows-1252", "iso-8859-2", "shift_jis"]),
+    ) {
+        let fallback = Fallback::from_label(label).unwrap().unwrap();
+        let f = Format { dialect: d, width, color, ascii: false, fallback: Some(fallback), escape: None };
+        let text = dump(&bytes, 0..bytes.len() as u64, &f);
+        let plain = strip_sgr(&text);
+        let marker_lines: Vec<&str> = plain.lines().filter(|l| l.starts_with(' ')).collect();
+        let rows = hexrune::view::rows(&bytes, d, 0..bytes.len() as u64, width, Default::default());
+        let mut expected = Vec::new();
+        for row in rows.iter().filter(|r| !r.errors.is_empty()) {
+            let readings: Vec<String> = row
+                .errors
+                .iter()
+                .filter(|e| e.head)
+                .map(|e| {
+                    let cell = &row.cells[e.col];
+                    let start = cell.unit_start as usize;
+                    fallback.show(&bytes[start..start + cell.unit_len as usize])
+                })
+                .collect();
+            expected.push(if readings.is_empty() {
+                String::new()
+            } else {
+                format!("; {}: {}", fallback.name(), readings.join(" "))
+            });
+        }
+        prop_assert_eq!(marker_lines.len(), expected.len());
+        for (line, want) in marker_lines.iter().zip(&expected) {
+            let got = line.find(&format!("; {}:", fallback.name())).map_or("", |i| &line[i..]);
+            prop_assert_eq!(got, want.as_str());
+        }
+    }
+}

@@ -2,6 +2,8 @@
 //! input restricted to that window (a unit cut by a window or row edge is never an error).
 
 use hexrune::decode::{Dialect, Unit};
+use hexrune::view::fallback::Escape;
+use hexrune::view::glyph::{GlyphClass, InlineGlyph};
 use hexrune::view::{rows, Class, Options, TextCell};
 use proptest::prelude::*;
 
@@ -21,11 +23,12 @@ proptest! {
         a in 0usize..220,
         b in 0usize..220,
         width in prop::sample::select(vec![1usize, 3, 8, 16, 32]),
+        escape in prop::sample::select(vec![None, Some(Escape::Pep383), Some(Escape::Optu8)]),
     ) {
         let (start, end) = (a.min(b) as u64, a.max(b) as u64);
         let units: Vec<Unit> = d.units(&bytes).collect();
         let unit_at = |o: u64| *units.iter().find(|u| u.contains(o as usize)).unwrap();
-        let built = rows(&bytes, d, start..end, width, Options { cursor: Some(start), ..Options::default() });
+        let built = rows(&bytes, d, start..end, width, Options { cursor: Some(start), escape, ..Options::default() });
         let shown = end.min(bytes.len() as u64).saturating_sub(start);
         prop_assert_eq!(built.iter().map(|r| r.cells.len() as u64).sum::<u64>(), shown);
         for (i, row) in built.iter().enumerate() {
@@ -45,9 +48,18 @@ proptest! {
                     None => Class::Continuation { k: k + 1, n: unit.len },
                 };
                 prop_assert_eq!(cell.class, class);
-                // A glyph exactly where a unit's lead is in the window.
+                // A glyph exactly where a unit's lead is in the window; under an escape,
+                // on every byte of an error unit, the code point the scheme writes.
                 let is_glyph = matches!(row.text[col], TextCell::Glyph(_));
-                prop_assert_eq!(is_glyph, k == 0);
+                match (escape, unit.is_error()) {
+                    (Some(e), true) => {
+                        let byte = bytes[offset as usize];
+                        let want = InlineGlyph::escaped(e, byte).fit(1);
+                        prop_assert_eq!(&row.text[col], &TextCell::Glyph(want.into()));
+                        prop_assert_eq!(want.class == GlyphClass::Escaped, byte >= 0x80);
+                    }
+                    _ => prop_assert_eq!(is_glyph, k == 0),
+                }
                 if let TextCell::Glyph(g) = &row.text[col] {
                     let room = (unit.len as usize).min(row.cells.len() - col);
                     prop_assert!((g.width as usize) <= room);

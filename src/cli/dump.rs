@@ -920,8 +920,9 @@ struct Printer {
     /// Without colour, with fast markers: the error spans of the current row are not kept
     /// but marked as they come, see [`Marks`].
     marks: Marks,
-    /// Whether a marker line was printed since [`Printer::print`] began.
-    marked: bool,
+    /// With a fallback: where each marker line printed since [`Printer::print`] began
+    /// starts in `out`, and the offset in the slice of the row above it.
+    marked: Vec<(usize, usize)>,
     /// The fallback readings added to the marker lines, made on first use.
     readings: Option<Box<Readings>>,
 }
@@ -1017,7 +1018,7 @@ impl Printer {
             fast_markers: false,
             first: None,
             marks: Marks::new(width),
-            marked: false,
+            marked: Vec::new(),
             readings: None,
         }
     }
@@ -1054,14 +1055,13 @@ impl Printer {
             view::visit(bytes, dialect, window.clone(), width, options, self);
         }
         self.end_row();
-        if std::mem::take(&mut self.marked) {
-            if let Some(fallback) = &self.format.fallback {
-                let ascii = self.format.ascii;
-                let readings = self
-                    .readings
-                    .get_or_insert_with(|| Readings::new(fallback, ascii));
-                readings.append(&mut self.out, from, bytes, &self.format, window);
-            }
+        if let (Some(fallback), false) = (&self.format.fallback, self.marked.is_empty()) {
+            let ascii = self.format.ascii;
+            let readings = self
+                .readings
+                .get_or_insert_with(|| Readings::new(fallback, ascii));
+            readings.append(&mut self.out, from, bytes, base, &self.format, &self.marked);
+            self.marked.clear();
         }
     }
 
@@ -1101,7 +1101,7 @@ impl Printer {
         out.put(b"\n", 1);
         self.out.len = out.len;
         if self.error_count > 0 || self.marks.seen != 0 {
-            self.marked = true;
+            self.note_marker_line(self.out.len, offset - self.base);
             if self.fast_markers {
                 self.fast_marker_line(digits);
             } else {
@@ -1164,7 +1164,10 @@ impl Printer {
         }
         let marks = &mut self.marks;
         if marks.seen != 0 {
-            self.marked = true;
+            if self.format.fallback.is_some() {
+                let row = (offset as u64 - self.base) as usize;
+                self.marked.push((self.out.len + at, row));
+            }
             put_at::<16>(line, at, &[b' '; 16]);
             at += 10;
             if width <= 16 {
@@ -1179,6 +1182,15 @@ impl Printer {
         self.out.len += at;
         self.cells = 0;
         true
+    }
+
+    /// Notes, with a fallback, that a marker line starts at `at` in `out`, under the row at
+    /// `row` of the slice being printed.
+    #[inline(always)]
+    fn note_marker_line(&mut self, at: usize, row: u64) {
+        if self.format.fallback.is_some() {
+            self.marked.push((at, row as usize));
+        }
     }
 
     /// The line under a row with errors: markers under the hex pane, the kinds on the row

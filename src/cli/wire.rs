@@ -56,7 +56,7 @@ impl serde_json::ser::Formatter for ControlSafe {
     ) -> std::io::Result<()> {
         let mut rest = fragment;
         while let Some(at) = rest.find(|c: char| ('\u{7F}'..='\u{9F}').contains(&c)) {
-            writer.write_all(rest[..at].as_bytes())?;
+            writer.write_all(&rest.as_bytes()[..at])?;
             let c = rest[at..].chars().next().unwrap_or('\u{7F}');
             write!(writer, "\\u{:04x}", c as u32)?;
             rest = &rest[at + c.len_utf8()..];

@@ -320,8 +320,8 @@ fn oem_table(table: &'static [char; 128]) -> &'static [Option<char>; 256] {
 fn single_table(encoding: &'static Encoding) -> &'static [Option<char>; 256] {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
-    static TABLES: OnceLock<Mutex<HashMap<&'static str, &'static [Option<char>; 256]>>> =
-        OnceLock::new();
+    type Tables = HashMap<&'static str, &'static [Option<char>; 256]>;
+    static TABLES: OnceLock<Mutex<Tables>> = OnceLock::new();
     let tables = TABLES.get_or_init(|| Mutex::new(HashMap::new()));
     let mut tables = tables.lock().unwrap_or_else(|e| e.into_inner());
     tables
@@ -345,9 +345,9 @@ fn build_single(encoding: &'static Encoding) -> [Option<char>; 256] {
     let gives_high = (0x80..=0x9Fu32)
         .any(|b| table[b as usize].is_some_and(|c| !(0x80..=0x9F).contains(&(c as u32))));
     if gives_high {
-        for b in 0x80..=0x9Fusize {
-            if table[b].is_some_and(|c| c as usize == b) {
-                table[b] = None;
+        for (b, slot) in table.iter_mut().enumerate().take(0xA0).skip(0x80) {
+            if slot.is_some_and(|c| c as usize == b) {
+                *slot = None;
             }
         }
     }
@@ -421,7 +421,7 @@ impl Escape {
             Escape::Optu8 => (0xEF80, 0xEFFF),
         };
         let v = cp.value();
-        (lo..=hi).contains(&v).then(|| (v & 0xFF) as u8)
+        (lo..=hi).contains(&v).then_some((v & 0xFF) as u8)
     }
 
     /// The scheme and byte that a code point is an escape of, if any.

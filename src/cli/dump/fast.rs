@@ -1294,8 +1294,8 @@ fn plain_row<const W: usize>(
     at += tl;
     put_at::<1>(line, at, b"\n");
     at += 1;
+    let marker_at = start + at;
     if kinds.seen != 0 {
-        p.marked = true;
         put_at::<16>(line, at, &[b' '; 16]);
         at += 10;
         put_at::<MARKER_ROOM>(line, at, &scratch.marker);
@@ -1304,6 +1304,9 @@ fn plain_row<const W: usize>(
     }
     debug_assert!(at <= ROW_MASK, "a row of {at} bytes");
     p.out.len += at;
+    if kinds.seen != 0 {
+        p.note_marker_line(marker_at, row as u64);
+    }
     Some(next)
 }
 
@@ -1575,13 +1578,16 @@ fn colored_row<const W: usize>(
     }
     line[at & M] = b'\n';
     at += 1;
+    let marker_at = start + at;
     if lanes.spans > 0 {
-        p.marked = true;
         let spans = &scratch.spans[..lanes.spans.min(W)];
         at = colored_marker_line::<W>(palette, tables, line, at, spans);
     }
     debug_assert!(at <= M, "a row of {at} bytes");
     p.out.len += at;
+    if lanes.spans > 0 {
+        p.note_marker_line(marker_at, row as u64);
+    }
     Some(next)
 }
 
