@@ -343,7 +343,7 @@ impl BytesRecord {
     pub fn new(bytes: &[u8]) -> BytesRecord {
         BytesRecord {
             bytes: hex_compact(bytes),
-            dialects: Dialect::ALL
+            dialects: Dialect::UTF8_FAMILY
                 .iter()
                 .map(|d| DialectUnits {
                     dialect: d.name(),
@@ -382,7 +382,7 @@ impl CodePointRecord {
     pub fn new(cp: CodePoint, above_unicode: &str) -> CodePointRecord {
         let mut encodings = Vec::new();
         let mut unencodable = Vec::new();
-        for d in Dialect::ALL {
+        for d in Dialect::UTF8_FAMILY {
             match d.encode(cp) {
                 Ok(e) => {
                     encodings.push((d.name(), Some(Encoding::Bytes(hex_compact(e.as_bytes())))))

@@ -618,11 +618,7 @@ impl App {
             Action::NextError => self.start_error_search(false),
             Action::PrevError => self.start_error_search(true),
             Action::NextDialect => self.set_dialect(self.dialect.next()),
-            Action::PrevDialect => {
-                let all = Dialect::ALL;
-                let i = all.iter().position(|d| *d == self.dialect).unwrap_or(0);
-                self.set_dialect(all[(i + all.len() - 1) % all.len()]);
-            }
+            Action::PrevDialect => self.set_dialect(self.dialect.prev()),
             Action::ToggleDecimal => self.decimal = !self.decimal,
             Action::Click { x, y } => self.click(x, y),
             Action::ScrollUp => self.scroll(-3),

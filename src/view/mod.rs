@@ -536,6 +536,10 @@ pub fn error_letter(kind: ErrorKind) -> char {
         ErrorKind::OutOfRange => 'R',
         ErrorKind::UnpairedSurrogate => 'U',
         ErrorKind::SurrogatePair => 'P',
+        ErrorKind::UnpairedHighSurrogate => 'H',
+        ErrorKind::UnpairedLowSurrogate => 'L',
+        ErrorKind::TruncatedUnit => 'Z',
+        ErrorKind::SurrogateUnit => 'D',
     }
 }
 
