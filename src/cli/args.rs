@@ -17,7 +17,9 @@ use crate::view::theme::ColorChoice;
 use super::generate::Generate;
 
 const DIALECT_HELP: &str =
-    "Dialect: utf8 (RFC 3629), cesu8 (TR #26), mutf8 (Java Modified UTF-8), wtf8, legacy (RFC 2279)";
+    "Dialect: utf8 (RFC 3629), cesu8 (TR #26), mutf8 (Java Modified UTF-8), wtf8, legacy (RFC 2279), utf16le, utf16be, utf32le, utf32be";
+
+const ENCODING_HELP: &str = "Read the input as this encoding: a dialect name, any WHATWG label (windows-1252, latin2, koi8-r, utf-16le, ...), UTF-32LE/BE, IBM437, IBM850 (see docs/encodings.md)";
 
 /// hexrune: inspect the UTF-8 byte structure of a file.
 #[derive(Debug, Parser)]
@@ -41,6 +43,9 @@ pub struct Args {
     #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = DialectParser, hide_possible_values = true, help = DIALECT_HELP)]
     dialect: Dialect,
 
+    #[arg(short, long, value_name = "LABEL", value_parser = EncodingParser, conflicts_with = "dialect", help = ENCODING_HELP)]
+    encoding: Option<Dialect>,
+
     /// When the viewer uses colours: auto (unless NO_COLOR is set), always, never
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = color_parser())]
     color: ColorChoice,
@@ -55,6 +60,9 @@ enum Command {
     Check {
         #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = DialectParser, hide_possible_values = true, help = DIALECT_HELP)]
         dialect: Dialect,
+
+        #[arg(short, long, value_name = "LABEL", value_parser = EncodingParser, conflicts_with = "dialect", help = ENCODING_HELP)]
+        encoding: Option<Dialect>,
 
         /// Print JSON Lines: one object per error unit, then one summary per input
         #[arg(long)]
@@ -74,6 +82,9 @@ enum Command {
     At {
         #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = DialectParser, hide_possible_values = true, help = DIALECT_HELP)]
         dialect: Dialect,
+
+        #[arg(short, long, value_name = "LABEL", value_parser = EncodingParser, conflicts_with = "dialect", help = ENCODING_HELP)]
+        encoding: Option<Dialect>,
 
         /// File to read (`-`: standard input)
         file: PathBuf,
@@ -120,6 +131,9 @@ cat db.txt | hexrune dump --dialect cesu8 --width 8\n  hexrune dump --ascii --co
     Dump {
         #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = DialectParser, hide_possible_values = true, help = DIALECT_HELP)]
         dialect: Dialect,
+
+        #[arg(short, long, value_name = "LABEL", value_parser = EncodingParser, conflicts_with = "dialect", help = ENCODING_HELP)]
+        encoding: Option<Dialect>,
 
         /// First byte to print, decimal or 0x-prefixed hex (inside a character: decoded from its start)
         #[arg(short, long, value_name = "N", default_value = "0", value_parser = parse_offset)]
@@ -192,11 +206,12 @@ impl Args {
         match self.command {
             None => Config::View {
                 input: self.file.map(Input::from_arg),
-                dialect: self.dialect,
+                dialect: self.encoding.unwrap_or(self.dialect),
                 color: self.color,
             },
             Some(Command::Check {
                 dialect,
+                encoding,
                 json,
                 all,
                 files,
@@ -207,7 +222,7 @@ impl Args {
                     files.into_iter().map(Input::from_arg).collect()
                 };
                 Config::Check(CheckOptions {
-                    dialect,
+                    dialect: encoding.unwrap_or(dialect),
                     json,
                     all,
                     inputs,
@@ -216,10 +231,11 @@ impl Args {
             }
             Some(Command::At {
                 dialect,
+                encoding,
                 file,
                 offset,
             }) => Config::At(AtOptions {
-                dialect,
+                dialect: encoding.unwrap_or(dialect),
                 input: Input::from_arg(file),
                 offset,
             }),
@@ -232,6 +248,7 @@ impl Args {
             }),
             Some(Command::Dump {
                 dialect,
+                encoding,
                 offset,
                 length,
                 width,
@@ -240,7 +257,7 @@ impl Args {
                 file,
             }) => Config::Dump(DumpOptions {
                 input: file.map_or(Input::Stdin, Input::from_arg),
-                dialect,
+                dialect: encoding.unwrap_or(dialect),
                 offset,
                 length,
                 width,
@@ -386,6 +403,24 @@ impl clap::builder::TypedValueParser for DialectParser {
                 .iter()
                 .map(|d| clap::builder::PossibleValue::new(d.name())),
         ))
+    }
+}
+
+/// Parses an encoding label ([`crate::encoding::resolve`]) into the dialect that reads it.
+#[derive(Clone, Copy, Debug)]
+struct EncodingParser;
+
+impl clap::builder::TypedValueParser for EncodingParser {
+    type Value = Dialect;
+
+    fn parse_ref(
+        &self,
+        command: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Dialect, clap::Error> {
+        let parse = |text: &str| crate::encoding::resolve(text).map_err(|e| e.to_string());
+        parse.parse_ref(command, arg, value)
     }
 }
 

@@ -182,6 +182,15 @@ pub struct SummaryRecord<'a> {
     units: Ordered<String, u64>,
     errors: Ordered<&'static str, u64>,
     findings: Ordered<&'static str, u64>,
+    /// The encoding the input was read as, where it is not of the UTF-8 family.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    encoding: Option<&'static str>,
+}
+
+/// The name of the encoding a record says it read, for UTF-16, UTF-32 and single-byte
+/// encodings (records of the UTF-8 family keep their format: the dialect is the command's).
+fn encoding_field(dialect: Dialect) -> Option<&'static str> {
+    dialect.code_unit_width().map(|_| dialect.encoding_name())
 }
 
 impl<'a> SummaryRecord<'a> {
@@ -213,6 +222,7 @@ impl<'a> SummaryRecord<'a> {
                     .collect(),
             ),
             findings: Ordered(findings.iter().copied().filter(|(_, n)| *n > 0).collect()),
+            encoding: encoding_field(dialect),
         }
     }
 }
@@ -255,6 +265,9 @@ pub struct UnitRecord {
     /// A scalar's facts.
     #[serde(flatten)]
     facts: Option<FactsFields>,
+    /// The encoding the input was read as, where it is not of the UTF-8 family.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    encoding: Option<&'static str>,
 }
 
 /// The facts of a code point every record of one carries, from the one Unicode truth
@@ -306,6 +319,7 @@ impl UnitRecord {
             error: None,
             details: ErrorDetails::default(),
             facts: None,
+            encoding: encoding_field(dialect),
         };
         match unit.kind {
             UnitKind::Scalar(cp) => {

@@ -75,6 +75,13 @@ pub enum Finding {
         /// The code unit width: 2 or 4.
         width: u8,
     },
+    /// A byte a single-byte encoding leaves undefined.
+    Undefined {
+        /// The byte.
+        byte: u8,
+        /// The encoding's name.
+        encoding: &'static str,
+    },
     /// UTF-32: a code unit that is no scalar in this byte order but one in the other.
     ByteSwapped {
         /// The value in the other byte order.
@@ -107,6 +114,15 @@ impl Dialect {
     /// ```
     pub fn diagnose(self, bytes: &[u8], unit: &Unit) -> Option<Diagnosis> {
         let kind = unit.error_kind()?;
+        if let Dialect::SingleByte(table) = self {
+            return diagnosis(
+                Finding::Undefined {
+                    byte: bytes[unit.start],
+                    encoding: table.name(),
+                },
+                1,
+            );
+        }
         if self.code_unit_width().is_some() {
             return self.diagnose_wide(bytes, unit, kind);
         }
@@ -402,6 +418,13 @@ impl fmt::Display for Finding {
                 f,
                 "{bytes} bytes left after the last {width}-byte code unit: the input is cut, or does not start on a code unit"
             ),
+            Finding::Undefined { byte, encoding } => match windows_1252(byte) {
+                Some(c) if encoding != "windows-1252" => write!(
+                    f,
+                    "byte {byte:02X} has no character in {encoding}; windows-1252 reads it as '{c}'"
+                ),
+                _ => write!(f, "byte {byte:02X} has no character in {encoding}"),
+            },
             Finding::ByteSwapped { value, other } => write!(
                 f,
                 "{} in the other byte order: is this {}?",

@@ -8,6 +8,7 @@
 
 use core::fmt;
 
+use super::table::ByteTable;
 use super::unit::ErrorKind;
 
 /// An encoding form of Unicode: the UTF-8 family, and UTF-16 and UTF-32 in either byte order.
@@ -21,6 +22,8 @@ use super::unit::ErrorKind;
 /// | `legacy` | RFC 2279 / FSS-UTF: 1 to 6 bytes, values up to U+7FFFFFFF | 6 bytes | 5 bytes |
 /// | `utf16le`, `utf16be` | UTF-16 (Unicode ch. 3.9, D91): 2-byte code units, a surrogate pair is one 4-byte unit | 4 bytes | 3 bytes (1 to align, one code unit to see a pair's high half), parity counted from the input's start |
 /// | `utf32le`, `utf32be` | UTF-32 (D90): 4-byte code units up to U+10FFFF, no surrogates | 4 bytes | 3 bytes (to align), counted from the input's start |
+///
+/// A single-byte encoding (`Dialect::SingleByte`) has units of 1 byte and looks back 0 bytes.
 ///
 /// The UTF-16 and UTF-32 dialects are decoded by code units (see [`Dialect::code_unit_width`]);
 /// their bytes have no role on their own, and [`Dialect::role`] calls every byte
@@ -46,6 +49,9 @@ pub enum Dialect {
     Utf32Le,
     /// UTF-32, big-endian code units.
     Utf32Be,
+    /// A single-byte encoding: each byte one unit, by its table (built by
+    /// `crate::encoding` from encoding_rs or oem_cp).
+    SingleByte(&'static ByteTable),
 }
 
 impl Dialect {
@@ -98,6 +104,7 @@ impl Dialect {
             Dialect::Utf16Be => "utf16be",
             Dialect::Utf32Le => "utf32le",
             Dialect::Utf32Be => "utf32be",
+            Dialect::SingleByte(t) => t.name(),
         }
     }
 
@@ -115,6 +122,7 @@ impl Dialect {
             Dialect::Utf16Be => "UTF-16BE",
             Dialect::Utf32Le => "UTF-32LE",
             Dialect::Utf32Be => "UTF-32BE",
+            Dialect::SingleByte(t) => t.name(),
         }
     }
 
@@ -130,6 +138,7 @@ impl Dialect {
             Dialect::Utf16Be => "UTF-16, big-endian",
             Dialect::Utf32Le => "UTF-32, little-endian",
             Dialect::Utf32Be => "UTF-32, big-endian",
+            Dialect::SingleByte(t) => t.name(),
         }
     }
 
@@ -155,25 +164,33 @@ impl Dialect {
     }
 
     /// The dialects this one is cycled with: [`Dialect::UTF8_FAMILY`] or [`Dialect::WIDE`].
+    /// Empty for a single-byte encoding, which is chosen by name, not cycled to.
     pub fn family(self) -> &'static [Dialect] {
-        match self.code_unit_width() {
-            Some(_) => &Dialect::WIDE,
-            None => &Dialect::UTF8_FAMILY,
+        match self {
+            Dialect::SingleByte(_) => &[],
+            _ if self.code_unit_width().is_some() => &Dialect::WIDE,
+            _ => &Dialect::UTF8_FAMILY,
         }
     }
 
-    /// The dialect after this one in its [`Dialect::family`], wrapping around.
+    /// The dialect after this one in its [`Dialect::family`], wrapping around (itself for
+    /// a single-byte encoding).
     pub fn next(self) -> Dialect {
         let all = self.family();
-        let i = all.iter().position(|d| *d == self).unwrap_or(0);
-        all[(i + 1) % all.len()]
+        match all.iter().position(|d| *d == self) {
+            Some(i) => all[(i + 1) % all.len()],
+            None => self,
+        }
     }
 
-    /// The dialect before this one in its [`Dialect::family`], wrapping around.
+    /// The dialect before this one in its [`Dialect::family`], wrapping around (itself for
+    /// a single-byte encoding).
     pub fn prev(self) -> Dialect {
         let all = self.family();
-        let i = all.iter().position(|d| *d == self).unwrap_or(0);
-        all[(i + all.len() - 1) % all.len()]
+        match all.iter().position(|d| *d == self) {
+            Some(i) => all[(i + all.len() - 1) % all.len()],
+            None => self,
+        }
     }
 
     /// The longest unit this dialect forms, in bytes: 4, or 6 where a dialect has 6-byte
@@ -182,6 +199,7 @@ impl Dialect {
         match self {
             Dialect::Utf8 | Dialect::Wtf8 => 4,
             Dialect::Utf16Le | Dialect::Utf16Be | Dialect::Utf32Le | Dialect::Utf32Be => 4,
+            Dialect::SingleByte(_) => 1,
             Dialect::Cesu8 | Dialect::Mutf8 | Dialect::Legacy => 6,
         }
     }
@@ -192,6 +210,7 @@ impl Dialect {
     /// 3 bytes before the unit's start, so resync may read up to 5 bytes back.) In UTF-16
     /// and UTF-32 it is 3 as well: 1 (UTF-16) or 3 (UTF-32) bytes to the start of the code
     /// unit, and in UTF-16 one code unit more to see whether a low surrogate ends a pair.
+    /// A single-byte encoding never looks back.
     pub const fn max_lookback(self) -> usize {
         self.max_unit_len() - 1
     }
@@ -211,6 +230,7 @@ impl Dialect {
             Dialect::Legacy => &[1, 2, 3, 4, 5, 6],
             Dialect::Utf16Le | Dialect::Utf16Be => &[2, 4],
             Dialect::Utf32Le | Dialect::Utf32Be => &[4],
+            Dialect::SingleByte(_) => &[1],
         }
     }
 
@@ -256,6 +276,7 @@ impl Dialect {
                 &[UnpairedHighSurrogate, UnpairedLowSurrogate, TruncatedUnit]
             }
             Dialect::Utf32Le | Dialect::Utf32Be => &[SurrogateUnit, OutOfRange, TruncatedUnit],
+            Dialect::SingleByte(_) => &[UndefinedByte],
         }
     }
 
@@ -280,9 +301,11 @@ impl Dialect {
             Dialect::Mutf8 => &MUTF8_ROLES,
             Dialect::Wtf8 => &WTF8_ROLES,
             Dialect::Legacy => &LEGACY_ROLES,
-            Dialect::Utf16Le | Dialect::Utf16Be | Dialect::Utf32Le | Dialect::Utf32Be => {
-                &CODE_UNIT_ROLES
-            }
+            Dialect::Utf16Le
+            | Dialect::Utf16Be
+            | Dialect::Utf32Le
+            | Dialect::Utf32Be
+            | Dialect::SingleByte(_) => &CODE_UNIT_ROLES,
         }
     }
 }
@@ -347,7 +370,8 @@ pub enum ByteRole {
     /// A byte value that never occurs in this dialect (C0, C1, F5..FF in UTF-8).
     Never,
     /// Any byte of UTF-16 or UTF-32: part of a code unit, whose meaning depends on its
-    /// position in it and on the bytes beside it.
+    /// position in it and on the bytes beside it; any byte of a single-byte encoding, a
+    /// code unit of its own, whose meaning is the encoding's table.
     InCodeUnit,
 }
 
@@ -406,9 +430,14 @@ const fn dialect_role(d: Dialect, b: u8) -> ByteRole {
         (Dialect::Legacy, 0xF9..=0xFB) => lead(5, C.lo, C.hi),
         (Dialect::Legacy, 0xFC) => lead(6, 0x84, 0xBF),
         (Dialect::Legacy, 0xFD) => lead(6, C.lo, C.hi),
-        (Dialect::Utf16Le | Dialect::Utf16Be | Dialect::Utf32Le | Dialect::Utf32Be, _) => {
-            ByteRole::InCodeUnit
-        }
+        (
+            Dialect::Utf16Le
+            | Dialect::Utf16Be
+            | Dialect::Utf32Le
+            | Dialect::Utf32Be
+            | Dialect::SingleByte(_),
+            _,
+        ) => ByteRole::InCodeUnit,
         _ => base_role(b),
     }
 }

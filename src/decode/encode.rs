@@ -44,6 +44,8 @@ pub enum Unencodable {
     AboveUnicode,
     /// A value above U+7FFFFFFF, which no form of UTF-8 reaches.
     AboveLegacy,
+    /// A code point a single-byte encoding has no byte for.
+    NotInEncoding,
 }
 
 impl fmt::Display for Unencodable {
@@ -52,6 +54,7 @@ impl fmt::Display for Unencodable {
             Unencodable::Surrogate => "a surrogate code point is not a character on its own",
             Unencodable::AboveUnicode => super::unit::NOT_UNICODE,
             Unencodable::AboveLegacy => "above U+7FFFFFFF, the largest value of any UTF-8 form",
+            Unencodable::NotInEncoding => "not a character of this encoding",
         })
     }
 }
@@ -82,6 +85,13 @@ impl Dialect {
             Dialect::Utf16Le | Dialect::Utf16Be | Dialect::Utf32Le | Dialect::Utf32Be => {
                 self.encode_wide(cp)
             }
+            Dialect::SingleByte(table) => match table.byte_of(cp) {
+                Some(b) => Ok(Encoded {
+                    bytes: [b, 0, 0, 0, 0, 0],
+                    len: 1,
+                }),
+                None => Err(Unencodable::NotInEncoding),
+            },
             Dialect::Utf8 | Dialect::Cesu8 if cp.is_surrogate() => Err(Unencodable::Surrogate),
             Dialect::Mutf8 if v == 0 => Ok(Encoded {
                 bytes: [0xC0, 0x80, 0, 0, 0, 0],

@@ -6,8 +6,9 @@
 //! it takes a byte slice and answers questions about it.
 //!
 //! - [`Dialect`] names an encoding form (UTF-8, CESU-8, Modified UTF-8, WTF-8, RFC 2279,
-//!   UTF-16LE/BE, UTF-32LE/BE) and carries its 256-entry [`ByteRole`] table (UTF-16 and
-//!   UTF-32 are decoded by code units instead: `wide.rs`).
+//!   UTF-16LE/BE, UTF-32LE/BE, or a single-byte encoding given as a [`ByteTable`]) and
+//!   carries its 256-entry [`ByteRole`] table (UTF-16 and UTF-32 are decoded by code units
+//!   instead: `wide.rs`; single-byte encodings by their table: `table.rs`).
 //! - [`Dialect::units`] cuts a slice into [`Unit`]s: scalars (value and length class) and
 //!   errors ([`ErrorKind`]), following the Unicode Standard's "U+FFFD substitution of maximal
 //!   subparts" (ch. 3.9): an error is the longest prefix of a well-formed sequence the input
@@ -36,6 +37,7 @@ mod diagnose;
 mod dialect;
 mod encode;
 mod fast;
+mod table;
 mod unit;
 mod wide;
 
@@ -44,4 +46,5 @@ pub use diagnose::{windows_1252, Diagnosis, Finding};
 pub use dialect::{is_continuation, ByteRange, ByteRole, Dialect};
 pub use encode::{surrogate_pair, Encoded, Unencodable, Utf16, MAX_LEGACY};
 pub use fast::{decode_utf8_at, shape_utf8_at, Shape};
+pub use table::ByteTable;
 pub use unit::{CodePoint, ErrorKind, Unit, UnitKind, NOT_UNICODE};

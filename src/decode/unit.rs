@@ -104,11 +104,13 @@ pub enum ErrorKind {
     TruncatedUnit,
     /// UTF-32: a code unit in the surrogate range D800..DFFF, never a character in UTF-32.
     SurrogateUnit,
+    /// A single-byte encoding: a byte the encoding leaves undefined.
+    UndefinedByte,
 }
 
 impl ErrorKind {
     /// Every kind, in the order reports list them.
-    pub const ALL: [ErrorKind; 13] = [
+    pub const ALL: [ErrorKind; 14] = [
         ErrorKind::InvalidByte,
         ErrorKind::UnexpectedContinuation,
         ErrorKind::Truncated,
@@ -122,6 +124,7 @@ impl ErrorKind {
         ErrorKind::UnpairedLowSurrogate,
         ErrorKind::TruncatedUnit,
         ErrorKind::SurrogateUnit,
+        ErrorKind::UndefinedByte,
     ];
 
     /// The stable machine name (`invalid_byte`, `truncated_eof`, ...).
@@ -140,6 +143,7 @@ impl ErrorKind {
             ErrorKind::UnpairedLowSurrogate => "unpaired_low_surrogate",
             ErrorKind::TruncatedUnit => "truncated_unit",
             ErrorKind::SurrogateUnit => "surrogate_unit",
+            ErrorKind::UndefinedByte => "undefined_byte",
         }
     }
 
@@ -164,6 +168,7 @@ impl ErrorKind {
             ErrorKind::UnpairedLowSurrogate => "low surrogate with no high surrogate before it",
             ErrorKind::TruncatedUnit => "code unit cut short by the end of the input",
             ErrorKind::SurrogateUnit => "surrogate code unit, never a character in UTF-32",
+            ErrorKind::UndefinedByte => "byte with no character in this encoding",
         }
     }
 
@@ -221,6 +226,11 @@ impl Unit {
             len,
             kind: UnitKind::Error(kind),
         }
+    }
+
+    /// A one-byte error unit at `start` (what a single-byte encoding's scan reports).
+    pub const fn error_at(start: usize, kind: ErrorKind) -> Unit {
+        Unit::error(start, 1, kind)
     }
 
     /// One past the last byte.
@@ -292,7 +302,8 @@ mod tests {
                 "unpaired_high_surrogate",
                 "unpaired_low_surrogate",
                 "truncated_unit",
-                "surrogate_unit"
+                "surrogate_unit",
+                "undefined_byte"
             ]
         );
         for (i, k) in ErrorKind::ALL.iter().enumerate() {

@@ -38,8 +38,9 @@ enum Order {
 }
 
 impl Dialect {
-    /// The width in bytes of this dialect's code units: 2 in UTF-16, 4 in UTF-32, `None`
-    /// in the UTF-8 family (whose units are built of single bytes).
+    /// The width in bytes of this dialect's code units: 2 in UTF-16, 4 in UTF-32, 1 in a
+    /// single-byte encoding, `None` in the UTF-8 family (whose units are built of single
+    /// bytes by lead and continuation bytes).
     ///
     /// ```
     /// use hexrune::decode::Dialect;
@@ -49,6 +50,7 @@ impl Dialect {
     /// ```
     pub const fn code_unit_width(self) -> Option<usize> {
         match self {
+            Dialect::SingleByte(_) => Some(1),
             Dialect::Utf16Le | Dialect::Utf16Be => Some(2),
             Dialect::Utf32Le | Dialect::Utf32Be => Some(4),
             _ => None,
@@ -86,8 +88,10 @@ impl Dialect {
     /// boundary (a multiple of the code unit width, not the low half of a pair).
     #[inline]
     pub(crate) fn decode_wide_at(self, bytes: &[u8], at: usize) -> Unit {
-        if matches!(self, Dialect::Utf32Le | Dialect::Utf32Be) {
-            return self.decode_utf32_at(bytes, at);
+        match self {
+            Dialect::Utf32Le | Dialect::Utf32Be => return self.decode_utf32_at(bytes, at),
+            Dialect::SingleByte(table) => return table.unit(bytes, at),
+            _ => {}
         }
         let left = bytes.len() - at;
         if left < 2 {

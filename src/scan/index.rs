@@ -652,7 +652,9 @@ impl Summary {
             return Verdict::Empty;
         }
         if errors == 0 {
-            let ascii = self.tally.classes[1] == self.len;
+            // In a single-byte encoding every unit has 1 byte: ASCII only if every byte is.
+            let ascii = self.tally.classes[1] == self.len
+                && (!matches!(self.dialect, Dialect::SingleByte(_)) || bytes.is_ascii());
             return if ascii {
                 Verdict::AsciiOnly
             } else {
@@ -667,7 +669,10 @@ impl Summary {
         // A last character cut short by the end of the input says nothing against the rest.
         let cut = self.last_error_offset().is_some_and(|at| {
             let unit = self.dialect.decode_at(bytes, at);
-            unit.error_kind() == Some(ErrorKind::TruncatedEof) && unit.end() == bytes.len()
+            matches!(
+                unit.error_kind(),
+                Some(ErrorKind::TruncatedEof | ErrorKind::TruncatedUnit)
+            ) && unit.end() == bytes.len()
         });
         let rest = errors - u64::from(cut);
         if rest == 0 {
@@ -682,7 +687,8 @@ impl Summary {
         if multibyte <= rest && many {
             return Verdict::ProbablyNot(errors);
         }
-        if !cut && self.errors(bytes).all(|u| is_stray_windows_1252(bytes, &u)) {
+        let utf8_family = self.dialect.code_unit_width().is_none();
+        if !cut && utf8_family && self.errors(bytes).all(|u| is_stray_windows_1252(bytes, &u)) {
             Verdict::StrayBytes(rest)
         } else {
             Verdict::WithErrors(errors)

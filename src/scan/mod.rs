@@ -170,6 +170,7 @@ pub fn scan_range(dialect: Dialect, bytes: &[u8], range: Range<usize>, sink: &mu
         Dialect::Utf16Le | Dialect::Utf16Be | Dialect::Utf32Le | Dialect::Utf32Be => {
             wide::scan_wide(dialect, bytes, start, stop, sink)
         }
+        Dialect::SingleByte(table) => wide::scan_single_byte(table, bytes, start, stop, sink),
         _ => scan_general(dialect, bytes, start, stop, sink),
     }
 }
@@ -193,6 +194,7 @@ fn scan_range_at(
         Dialect::Utf16Le | Dialect::Utf16Be | Dialect::Utf32Le | Dialect::Utf32Be => {
             wide::scan_wide(dialect, bytes, start, stop, sink)
         }
+        Dialect::SingleByte(table) => wide::scan_single_byte(table, bytes, start, stop, sink),
         _ => scan_general(dialect, bytes, start, stop, sink),
     }
 }

@@ -1,4 +1,5 @@
-//! The scan of UTF-16 and UTF-32: whole 64-byte chunks without a surrogate (or, in UTF-32,
+//! The scan of UTF-16 and UTF-32 (and of single-byte encodings, which count every byte
+//! but the undefined ones): whole 64-byte chunks without a surrogate (or, in UTF-32,
 //! without any code unit that is not a scalar) are counted 32 (16) scalars at a time; the
 //! rest is decoded code unit by code unit.
 //!
@@ -12,7 +13,7 @@
 //! equal to [`Dialect::units`] however the input is cut into ranges.
 
 use super::{ClassCounts, Sink};
-use crate::decode::Dialect;
+use crate::decode::{ByteTable, Dialect, ErrorKind, Unit};
 
 /// Bytes the fast path tests at once.
 const CHUNK: usize = 64;
@@ -59,6 +60,30 @@ pub(super) fn scan_wide<S: Sink>(
             pos = unit.end();
         }
     }
+    sink.scalars(&classes);
+}
+
+/// Scans `start..stop` in a single-byte encoding: each byte one unit; the bytes the
+/// encoding leaves undefined are reported one by one, the rest counted.
+pub(super) fn scan_single_byte<S: Sink>(
+    table: &ByteTable,
+    bytes: &[u8],
+    start: usize,
+    stop: usize,
+    sink: &mut S,
+) {
+    let undefined = table.undefined();
+    let mut errors = 0u64;
+    if undefined.contains(&true) {
+        for (i, &b) in bytes[start..stop].iter().enumerate() {
+            if undefined[b as usize] {
+                sink.unit(bytes, &Unit::error_at(start + i, ErrorKind::UndefinedByte));
+                errors += 1;
+            }
+        }
+    }
+    let mut classes = ClassCounts::default();
+    classes[1] = (stop - start) as u64 - errors;
     sink.scalars(&classes);
 }
 

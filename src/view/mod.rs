@@ -46,7 +46,8 @@ pub enum Role {
     AsciiWhitespace,
     /// Another ASCII control.
     AsciiControl,
-    /// The first byte of a multi-byte scalar.
+    /// The first byte of a multi-byte scalar (or a byte above 7F that is a character of
+    /// a single-byte encoding).
     Lead,
     /// A later byte of a multi-byte scalar.
     Continuation,
@@ -507,6 +508,9 @@ pub fn role(unit: &Unit, k: u8, byte: u8) -> Role {
             0x00 => Role::Null,
             b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ' => Role::AsciiWhitespace,
             0x21..=0x7E => Role::AsciiPrintable,
+            // Only a single-byte encoding has a one-byte unit above 7F: a character of its
+            // own, coloured like the lead of a multi-byte one.
+            0x80..=0xFF => Role::Lead,
             _ => Role::AsciiControl,
         },
     }
@@ -540,6 +544,7 @@ pub fn error_letter(kind: ErrorKind) -> char {
         ErrorKind::UnpairedLowSurrogate => 'L',
         ErrorKind::TruncatedUnit => 'Z',
         ErrorKind::SurrogateUnit => 'D',
+        ErrorKind::UndefinedByte => 'N',
     }
 }
 

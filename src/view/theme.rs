@@ -181,6 +181,7 @@ impl Theme {
             Some(ErrorKind::UnpairedHighSurrogate | ErrorKind::UnpairedLowSurrogate) => Tone::Cyan,
             Some(ErrorKind::TruncatedUnit) => Tone::Magenta,
             Some(ErrorKind::SurrogateUnit) => Tone::LightCyan,
+            Some(ErrorKind::UndefinedByte) => Tone::LightRed,
         };
         self.fg(tone)
     }
