@@ -88,6 +88,12 @@ pub enum PromptKind {
         /// Hex bytes rather than text.
         hex: bool,
     },
+    /// An encoding to read the input as: a label typed, or else the choice at `choice` of
+    /// [`App::encoding_choices`].
+    Encoding {
+        /// The index of the offered choice.
+        choice: usize,
+    },
 }
 
 /// An open prompt.
@@ -159,6 +165,9 @@ pub struct App {
     pub job: Option<Job>,
     /// The last search, for n / N.
     pub last_search: Option<Pattern>,
+    /// What the encoding chooser offers, the likely one first, and why it is likely (set
+    /// when the chooser opens).
+    pub encoding_choices: (Vec<Dialect>, &'static str),
     /// Set when the user asked to quit.
     pub quit: bool,
     /// The file shrank on disk while it was shown (see [`App::pending_source_action`]).
@@ -202,6 +211,7 @@ impl App {
             message: None,
             job: None,
             last_search: None,
+            encoding_choices: (Vec::new(), ""),
             quit: false,
             deferred: VecDeque::new(),
         };
@@ -619,6 +629,7 @@ impl App {
             Action::PrevError => self.start_error_search(true),
             Action::NextDialect => self.set_dialect(self.dialect.next()),
             Action::PrevDialect => self.set_dialect(self.dialect.prev()),
+            Action::OpenEncoding => self.open_encoding_chooser(),
             Action::ToggleDecimal => self.decimal = !self.decimal,
             Action::Click { x, y } => self.click(x, y),
             Action::ScrollUp => self.scroll(-3),
@@ -752,7 +763,11 @@ impl App {
             self.scan = Scan::Wanted;
         }
         self.dialect = dialect;
-        self.say(format!("dialect: {}", dialect.title()), false);
+        let what = match dialect.code_unit_width() {
+            Some(_) => "encoding",
+            None => "dialect",
+        };
+        self.say(format!("{what}: {}", dialect.title()), false);
     }
 
     fn say(&mut self, text: impl Into<String>, is_error: bool) {
@@ -791,11 +806,14 @@ impl App {
             Action::Backspace => {
                 prompt.input.pop();
             }
-            Action::TogglePattern => {
-                if let PromptKind::Search { hex, .. } = &mut prompt.kind {
-                    *hex = !*hex;
+            Action::TogglePattern => match &mut prompt.kind {
+                PromptKind::Search { hex, .. } => *hex = !*hex,
+                PromptKind::Encoding { choice } => {
+                    *choice = (*choice + 1) % self.encoding_choices.0.len().max(1);
+                    prompt.input.clear();
                 }
-            }
+                PromptKind::Goto => {}
+            },
             Action::Submit => {
                 let prompt = self.prompt.take().expect("prompt is open");
                 self.submit(prompt);
@@ -804,8 +822,32 @@ impl App {
         }
     }
 
+    /// Opens the encoding chooser: the likely encoding first ([`crate::encoding::choices`]).
+    fn open_encoding_chooser(&mut self) {
+        let bytes = self.source.bytes();
+        let sample = &bytes[..bytes.len().min(crate::encoding::GUESS_SAMPLE)];
+        let (_, why) = crate::encoding::guess(sample);
+        self.encoding_choices = (crate::encoding::choices(sample), why);
+        self.open_prompt(PromptKind::Encoding { choice: 0 });
+    }
+
     fn submit(&mut self, prompt: Prompt) {
         match prompt.kind {
+            PromptKind::Encoding { choice } => {
+                let chosen = if prompt.input.trim().is_empty() {
+                    self.encoding_choices
+                        .0
+                        .get(choice)
+                        .copied()
+                        .ok_or_else(|| "no encoding chosen".to_string())
+                } else {
+                    crate::encoding::resolve(&prompt.input).map_err(|e| e.to_string())
+                };
+                match chosen {
+                    Ok(d) => self.set_dialect(d),
+                    Err(e) => self.say(e, true),
+                }
+            }
             PromptKind::Goto => match self.goto_target(&prompt.input) {
                 Ok(offset) => self.cursor = offset,
                 Err(e) => self.say(e, true),
@@ -816,7 +858,7 @@ impl App {
                 } else if prompt.input.is_empty() {
                     Err("nothing to search for".to_string())
                 } else {
-                    Ok(prompt.input.clone().into_bytes())
+                    search::encode_text(self.dialect, &prompt.input)
                 };
                 match bytes {
                     Ok(bytes) => {

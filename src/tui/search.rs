@@ -155,6 +155,33 @@ pub fn find_backward(
     Ok(None)
 }
 
+/// The bytes `text` is stored as in `dialect`: what a text search looks for, so that a
+/// UTF-16 view finds UTF-16 text and a windows-1252 view windows-1252 bytes. An error names
+/// the first character the dialect cannot write.
+///
+/// ```
+/// use hexrune::decode::Dialect;
+/// use hexrune::tui::search::encode_text;
+/// assert_eq!(encode_text(Dialect::Utf16Le, "hé"), Ok(b"h\x00\xE9\x00".to_vec()));
+/// assert_eq!(encode_text(Dialect::Utf8, "hé"), Ok("hé".as_bytes().to_vec()));
+/// ```
+pub fn encode_text(dialect: Dialect, text: &str) -> Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        match dialect.encode(crate::decode::CodePoint::new(c as u32)) {
+            Ok(e) => out.extend_from_slice(e.as_bytes()),
+            Err(why) => {
+                return Err(format!(
+                    "{} is not in {}: {why}",
+                    crate::view::safe::sanitize(&c.to_string()),
+                    dialect.encoding_name()
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Parses hex bytes typed in the search prompt: pairs of hex digits, spaces optional
 /// (`e2 82 ac`, `E282AC`, `0xe2 0x82`).
 pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
@@ -278,6 +305,35 @@ mod tests {
             next_error(&bytes, Dialect::Utf8, 0, bytes.len(), &mut control),
             Err(Cancelled)
         );
+    }
+
+    #[test]
+    fn text_in_the_view_encoding() {
+        let cp1252 = crate::encoding::resolve("windows-1252").unwrap();
+        assert_eq!(encode_text(cp1252, "café €"), Ok(b"caf\xE9 \x80".to_vec()));
+        assert_eq!(
+            encode_text(cp1252, "a😀"),
+            Err("😀 is not in windows-1252: not a character of this encoding".to_string())
+        );
+        assert_eq!(
+            encode_text(Dialect::Utf16Be, "a😀"),
+            Ok(b"\x00a\xD8\x3D\xDE\x00".to_vec())
+        );
+        assert_eq!(
+            encode_text(Dialect::Utf32Le, "é"),
+            Ok(b"\xE9\x00\x00\x00".to_vec())
+        );
+        assert_eq!(
+            encode_text(Dialect::Cesu8, "😀"),
+            Ok(b"\xED\xA0\xBD\xED\xB8\x80".to_vec())
+        );
+        // What the search finds in a UTF-16 file: the text, not its UTF-8 bytes.
+        let file: Vec<u8> = "le café, la café"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        let needle = encode_text(Dialect::Utf16Le, "café").unwrap();
+        assert_eq!(quiet(|c| find_forward(&file, &needle, 0, c)), Ok(Some(6)));
     }
 
     #[test]
