@@ -7,7 +7,10 @@
 //! unit, whether any UTF-16 code unit's high byte is D8..DF (SWAR: the bytes that match
 //! become zero, and the exact zero-byte test of each word is folded into one flag); UTF-32
 //! compares every code unit against the two excluded ranges. Both compile to straight-line
-//! code that the compiler vectorizes. A chunk with a surrogate is decoded by
+//! code that the compiler vectorizes. A UTF-16 chunk with surrogates that all pair inside it
+//! (text with emoji) is counted from two 32-bit masks, of high and of low surrogates: they
+//! pair exactly when the mask of lows is the mask of highs shifted by one. Any other chunk is
+//! decoded by
 //! [`Dialect::decode_at`], which reads past the chunk where a pair straddles its end; the
 //! next chunk starts where that unit ends. The proptests in `scan::tests` hold the result
 //! equal to [`Dialect::units`] however the input is cut into ranges.
@@ -35,6 +38,12 @@ pub(super) fn scan_wide<S: Sink>(
     };
     let per_chunk = (CHUNK / dialect.code_unit_width().unwrap_or(2)) as u64;
     let class = dialect.code_unit_width().unwrap_or(2);
+    // The byte of a UTF-16 code unit that tells a surrogate: the second in little-endian.
+    let high_byte = match dialect {
+        Dialect::Utf16Le => Some(1),
+        Dialect::Utf16Be => Some(0),
+        _ => None,
+    };
     let mut classes = ClassCounts::default();
     let mut pos = start;
     while pos < stop {
@@ -43,10 +52,14 @@ pub(super) fn scan_wide<S: Sink>(
             .filter(|_| pos + CHUNK <= stop)
             .and_then(|c| <&[u8; CHUNK]>::try_from(c).ok())
         {
-            if !clean(chunk) {
+            if clean(chunk) {
+                classes[class] += per_chunk;
+            } else if let Some(pairs) = high_byte.and_then(|h| paired16(chunk, h)) {
+                classes[4] += pairs;
+                classes[2] += per_chunk - 2 * pairs;
+            } else {
                 break;
             }
-            classes[class] += per_chunk;
             pos += CHUNK;
         }
         let until = (pos + CHUNK).min(stop);
@@ -108,6 +121,21 @@ fn has_surrogate16(chunk: &[u8; CHUNK], high_bytes: u64) -> bool {
     found != 0
 }
 
+/// The number of surrogate pairs in a UTF-16 chunk whose surrogates all pair within it (every
+/// high surrogate followed by a low one, every low one after a high one); `None` if one does
+/// not, or if the last code unit is a high surrogate (its pair is for the decoder to see).
+/// `high` is the index of the byte of a code unit that tells a surrogate.
+#[inline(always)]
+fn paired16(chunk: &[u8; CHUNK], high: usize) -> Option<u64> {
+    let (mut highs, mut lows) = (0u32, 0u32);
+    for i in 0..CHUNK / 2 {
+        let b = chunk[2 * i + high] & 0xFC;
+        highs |= u32::from(b == 0xD8) << i;
+        lows |= u32::from(b == 0xDC) << i;
+    }
+    (lows == highs << 1 && highs >> 31 == 0).then_some(u64::from(highs.count_ones()))
+}
+
 /// Whether every code unit of the chunk is a Unicode scalar value.
 #[inline(always)]
 fn all_scalars32(chunk: &[u8; CHUNK], read: fn([u8; 4]) -> u32) -> bool {
@@ -149,6 +177,35 @@ mod tests {
                 assert!(!has_surrogate16(&low, HIGH_BYTES_LE), "{b:02X} {slot}");
             }
         }
+    }
+
+    #[test]
+    fn pairs_within_a_chunk() {
+        let chunk = |units: &[(usize, u16)]| {
+            let mut c = [0x41u8; CHUNK];
+            for (i, u) in units {
+                c[2 * i..2 * i + 2].copy_from_slice(&u.to_le_bytes());
+            }
+            c
+        };
+        assert_eq!(paired16(&chunk(&[]), 1), Some(0));
+        assert_eq!(paired16(&chunk(&[(0, 0xD83D), (1, 0xDE00)]), 1), Some(1));
+        assert_eq!(
+            paired16(
+                &chunk(&[(3, 0xDBFF), (4, 0xDFFF), (29, 0xD800), (30, 0xDC00)]),
+                1
+            ),
+            Some(2)
+        );
+        // lone high, lone low, low before high, a high at the end
+        assert_eq!(paired16(&chunk(&[(3, 0xD800)]), 1), None);
+        assert_eq!(paired16(&chunk(&[(0, 0xDC00)]), 1), None);
+        assert_eq!(paired16(&chunk(&[(5, 0xDC00), (6, 0xD800)]), 1), None);
+        assert_eq!(paired16(&chunk(&[(31, 0xD800)]), 1), None);
+        assert_eq!(
+            paired16(&chunk(&[(2, 0xD800), (3, 0xD800), (4, 0xDC00)]), 1),
+            None
+        );
     }
 
     #[test]
