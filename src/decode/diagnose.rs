@@ -188,8 +188,10 @@ impl Dialect {
                     Dialect::Utf32Le => Dialect::Utf32Be,
                     _ => Dialect::Utf32Le,
                 };
+                // Real UTF-32 has a zero top byte; a non-zero one that is a scalar read the
+                // other way round says the byte order is wrong.
                 let swapped = CodePoint::new(value.swap_bytes());
-                if swapped.to_char().is_some() {
+                if value >> 24 != 0 && swapped.to_char().is_some() {
                     diagnosis(
                         Finding::ByteSwapped {
                             value: swapped,
@@ -568,6 +570,10 @@ mod tests {
         assert_eq!(
             text(Dialect::Utf32Le, b"\xFF\xFF\xFF\x7F"),
             "U+7FFFFFFF, above U+10FFFF: not a Unicode code point"
+        );
+        assert_eq!(
+            text(Dialect::Utf32Le, b"\x00\x00\x11\x00"),
+            "U+110000, above U+10FFFF: not a Unicode code point"
         );
         assert_eq!(
             text(Dialect::Utf32Le, b"\x00\xDC\x00\x00"),
