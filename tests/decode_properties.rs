@@ -468,6 +468,15 @@ proptest! {
     }
 
     #[test]
+    fn prop_single_byte_encodings(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+        for label in ["windows-1252", "iso-8859-3", "koi8-r", "IBM437", "windows-874"] {
+            let d = hexrune::encoding::resolve(label).unwrap();
+            check_all(d, &bytes);
+            prop_assert_eq!(d.units(&bytes).collect::<Vec<_>>(), Reference::new(d).units(&bytes), "{}", label);
+        }
+    }
+
+    #[test]
     fn prop_every_dialect_cut_inputs(bytes in cut_biased_bytes()) {
         for d in Dialect::ALL {
             let units = check_all(d, &bytes);

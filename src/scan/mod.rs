@@ -1160,6 +1160,24 @@ mod tests {
     }
 
     #[test]
+    fn single_byte_scans_equal_decoding() {
+        let input: Vec<u8> = (0..3000u32).map(|i| (i * 7 % 256) as u8).collect();
+        for label in ["iso-8859-3", "windows-1252", "IBM437"] {
+            let d = crate::encoding::resolve(label).unwrap();
+            for step in [1, 7, 64, 1000, input.len()] {
+                let mut sink = Collect::default();
+                let mut at = 0;
+                while at < input.len() {
+                    let end = (at + step).min(input.len());
+                    scan_range(d, &input, at..end, &mut sink);
+                    at = end;
+                }
+                check(d, &input, &sink);
+            }
+        }
+    }
+
+    #[test]
     fn errors_at_chunk_and_block_edges() {
         // Text of every class, cut into 64 KiB blocks as the index cuts it, with errors
         // planted just before, on and after block and chunk edges.

@@ -55,12 +55,14 @@ pub fn possible_kinds(d: Dialect) -> &'static [ErrorKind] {
             &[UnpairedHighSurrogate, UnpairedLowSurrogate, TruncatedUnit]
         }
         Dialect::Utf32Le | Dialect::Utf32Be => &[OutOfRange, TruncatedUnit, SurrogateUnit],
+        Dialect::SingleByte(_) => &[UndefinedByte],
     }
 }
 
 /// The code unit width of a UTF-16 (2) or UTF-32 (4) dialect, from its name alone.
 pub fn width(d: Dialect) -> Option<usize> {
     match d {
+        Dialect::SingleByte(_) => Some(1),
         Dialect::Utf16Le | Dialect::Utf16Be => Some(2),
         Dialect::Utf32Le | Dialect::Utf32Be => Some(4),
         _ => None,
@@ -90,6 +92,7 @@ pub fn max_error_len(d: Dialect) -> u8 {
         Dialect::Utf8 | Dialect::Wtf8 | Dialect::Cesu8 | Dialect::Mutf8 => 3,
         Dialect::Legacy => 5,
         Dialect::Utf16Le | Dialect::Utf16Be => 2,
+        Dialect::SingleByte(_) => 1,
         _ => 4,
     }
 }
@@ -132,6 +135,10 @@ fn shortest(value: u32) -> usize {
 pub fn encode(d: Dialect, value: u32, out: &mut [u8; 6]) -> Option<usize> {
     let surrogate = (0xD800..=0xDFFF).contains(&value);
     match d {
+        Dialect::SingleByte(table) => {
+            out[0] = table.byte_of(CodePoint::new(value))?;
+            Some(1)
+        }
         Dialect::Utf16Le | Dialect::Utf16Be => {
             let c = char::from_u32(value)?;
             let mut units = [0u16; 2];
@@ -292,6 +299,11 @@ pub fn check_shape(d: Dialect, bytes: &[u8], units: &[Unit]) {
 /// The byte patterns of the UTF-16 and UTF-32 error kinds, from the definitions.
 fn check_wide_error_pattern(d: Dialect, bytes: &[u8], u: &Unit, kind: ErrorKind, ctx: &str) {
     let w = width(d).unwrap_or(2);
+    if let Dialect::SingleByte(table) = d {
+        assert_eq!((kind, u.len), (ErrorKind::UndefinedByte, 1), "{ctx}");
+        assert_eq!(table.value(bytes[u.start]), None, "defined: {ctx}");
+        return;
+    }
     assert_eq!(u.start % w, 0, "unit not aligned: {ctx}");
     if kind == ErrorKind::TruncatedUnit {
         assert!((u.len as usize) < w, "{ctx}");

@@ -176,6 +176,18 @@ impl Reference {
         match self.d {
             Dialect::Utf16Le | Dialect::Utf16Be => utf16_units(self.d, bytes),
             Dialect::Utf32Le | Dialect::Utf32Be => utf32_units(self.d, bytes),
+            Dialect::SingleByte(table) => bytes
+                .iter()
+                .enumerate()
+                .map(|(start, b)| Unit {
+                    start,
+                    len: 1,
+                    kind: match table.value(*b) {
+                        Some(cp) => UnitKind::Scalar(cp),
+                        None => UnitKind::Error(ErrorKind::UndefinedByte),
+                    },
+                })
+                .collect(),
             _ => pair_pass(self.d, segment(self.d, &self.rows, bytes)),
         }
     }
