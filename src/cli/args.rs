@@ -29,9 +29,10 @@ const ENCODING_HELP: &str = "Read the input as this encoding: a dialect name, an
     about = "A terminal inspector for UTF-8 byte structure",
     long_about = "A terminal inspector for UTF-8 byte structure: raw bytes, decoded code points, \
 a marker on every error and the sequence length class of every byte, in the UTF-8 family's \
-dialects (UTF-8, CESU-8, Modified UTF-8, WTF-8, RFC 2279).",
+dialects (UTF-8, CESU-8, Modified UTF-8, WTF-8, RFC 2279), and with --encoding in UTF-16, UTF-32 \
+and the single-byte legacy encodings. In the viewer, ? lists the keys (e chooses the encoding).",
     args_conflicts_with_subcommands = true,
-    after_help = "Examples:\n  hexrune check notes.txt          is it valid UTF-8? where are the errors?\n  hexrune check --json *.log       one JSON object per error, then a summary per file\n  hexrune at dump.bin 0x1f3a       the unit containing offset 0x1f3a, as JSON\n  hexrune check -d cesu8 db.txt    validate CESU-8\n  hexrune explain e2 82 ac         the bits, roles and units of three bytes in every dialect\n  hexrune explain --char U+1F600   how one character is encoded, bit by bit\n  hexrune dump notes.txt           the viewer's panes as text, a marker under every error\n  hexrune completions bash         a completion script for your shell"
+    after_help = "Examples:\n  hexrune check notes.txt          is it valid UTF-8? where are the errors?\n  hexrune check --json *.log       one JSON object per error, then a summary per file\n  hexrune at dump.bin 0x1f3a       the unit containing offset 0x1f3a, as JSON\n  hexrune check -d cesu8 db.txt    validate CESU-8\n  hexrune -e utf-16le export.csv   view a file as UTF-16LE (any WHATWG label works)\n  hexrune explain e2 82 ac         the bits, roles and units of three bytes in every dialect\n  hexrune explain --char U+1F600   how one character is encoded, bit by bit\n  hexrune dump notes.txt           the viewer's panes as text, a marker under every error\n  hexrune completions bash         a completion script for your shell"
 )]
 pub struct Args {
     #[command(subcommand)]
