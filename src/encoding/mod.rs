@@ -217,10 +217,7 @@ pub fn guess(bytes: &[u8]) -> (Dialect, &'static str) {
     }
     let sample = &bytes[..bytes.len().min(GUESS_SAMPLE)];
     if let Some(d) = wide_by_zeros(sample) {
-        return (
-            d,
-            "zero bytes in every other (UTF-16) or three of four (UTF-32) places",
-        );
+        return (d, "zero-byte pattern");
     }
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
     detector.feed(sample, sample.len() == bytes.len());

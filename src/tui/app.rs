@@ -900,25 +900,30 @@ impl App {
         let needle = pattern.bytes.clone();
         let cursor = self.cursor as usize;
         let what = format!("search {}", pattern.label);
+        // In UTF-16 and UTF-32 a match starts on a code unit.
+        let align = self.dialect.code_unit_width().unwrap_or(1);
         self.spawn(what, backward, move |bytes, control| {
             // Past the end, the search goes on from the other end up to the cursor, as
             // vim's does: only an occurrence at the cursor itself is found twice.
             if backward {
-                match search::find_backward(bytes, &needle, cursor, control)? {
+                match search::find_backward_aligned(bytes, &needle, cursor, (0, align), control)? {
                     Some(found) => Ok(Some(found)),
-                    None => {
-                        Ok(
-                            search::find_backward(&bytes[cursor..], &needle, bytes.len(), control)?
-                                .map(|i| cursor + i),
-                        )
-                    }
+                    None => Ok(search::find_backward_aligned(
+                        &bytes[cursor..],
+                        &needle,
+                        bytes.len(),
+                        (cursor, align),
+                        control,
+                    )?
+                    .map(|i| cursor + i)),
                 }
             } else {
-                match search::find_forward(bytes, &needle, cursor + 1, control)? {
+                match search::find_forward_aligned(bytes, &needle, cursor + 1, (0, align), control)?
+                {
                     Some(found) => Ok(Some(found)),
                     None => {
                         let end = (cursor + needle.len()).min(bytes.len());
-                        search::find_forward(&bytes[..end], &needle, 0, control)
+                        search::find_forward_aligned(&bytes[..end], &needle, 0, (0, align), control)
                     }
                 }
             }
@@ -1132,6 +1137,56 @@ mod tests {
         let summary = Summary::build(dialect, bytes, 1, &Progress::new()).unwrap();
         let source = Source::from_bytes("t", bytes.to_vec());
         App::with_summary(source, summary, Rect::new(0, 0, 120, 30), false)
+    }
+
+    #[test]
+    fn encoding_chooser_offers_the_guess_first_and_switches() {
+        let text = "Zürich, naïve café: a sentence long enough to judge by, with more words.";
+        let bytes: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let mut app = ready(&bytes, Dialect::Utf8);
+        app.update(Action::OpenEncoding);
+        assert_eq!(app.encoding_choices.0[0], Dialect::Utf16Le);
+        assert_eq!(app.encoding_choices.1, "zero-byte pattern");
+        assert_eq!(
+            app.prompt.as_ref().map(|p| p.kind),
+            Some(PromptKind::Encoding { choice: 0 })
+        );
+        app.update(Action::Submit);
+        assert_eq!(app.dialect, Dialect::Utf16Le);
+        assert!(matches!(app.scan, Scan::Wanted));
+        assert_eq!(
+            app.message.as_ref().map(|m| m.text.as_str()),
+            Some("encoding: UTF-16, little-endian")
+        );
+        // Tab steps to the next choice (UTF-8); Enter takes it.
+        app.update(Action::OpenEncoding);
+        app.update(Action::TogglePattern);
+        assert_eq!(
+            app.prompt.as_ref().map(|p| p.kind),
+            Some(PromptKind::Encoding { choice: 1 })
+        );
+        app.update(Action::Submit);
+        assert_eq!(app.dialect, Dialect::Utf8);
+        // A typed label wins over the choice.
+        app.update(Action::OpenEncoding);
+        for c in "latin2".chars() {
+            app.update(Action::Input(c));
+        }
+        app.update(Action::Submit);
+        assert_eq!(app.dialect.name(), "ISO-8859-2");
+        // An unknown one is said, and changes nothing.
+        app.update(Action::OpenEncoding);
+        for c in "sjis".chars() {
+            app.update(Action::Input(c));
+        }
+        app.update(Action::Submit);
+        assert_eq!(app.dialect.name(), "ISO-8859-2");
+        let message = app.message.clone().unwrap();
+        assert!(message.is_error);
+        assert_eq!(
+            message.text,
+            "Shift_JIS is a multi-byte legacy encoding, which hexrune cannot read yet"
+        );
     }
 
     fn finish(app: &mut App, generation: u64, dialect: Dialect) -> Arc<Findings> {
