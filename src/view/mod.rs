@@ -301,7 +301,10 @@ pub struct WholeUnit<'a> {
 /// Decoding reads at most 8 bytes before `window.start` and 8 bytes after `window.end`
 /// (resync looks back up to 5 bytes, WTF-8 looks 3 more behind a unit for a surrogate
 /// pair; a 6-byte unit at the end reads 5 past it), so a caller holding a bounded buffer of
-/// the input with that much context on each side gets the cells of the whole input.
+/// the input with that much context on each side gets the cells of the whole input. In
+/// UTF-16 and UTF-32 code units are counted from the slice's start: such a buffer must
+/// start at an offset of the input that is a multiple of 4 (`dump`'s buffers start on a
+/// row, a multiple of 8, less 8 bytes of context).
 pub fn visit(
     bytes: &[u8],
     dialect: Dialect,
