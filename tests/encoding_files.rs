@@ -183,3 +183,38 @@ fn refused_labels_say_why() {
         "{stderr}"
     );
 }
+
+/// `dump` of a UTF-16 or UTF-32 stream from an odd offset equals the dump of the same file
+/// from a memory map: the stream's buffer keeps code units aligned however it is cut.
+#[test]
+fn streamed_wide_dumps_stay_aligned() {
+    let text = "Příliš žluťoučký kůň 😀 ".repeat(20_000);
+    let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let be32: Vec<u8> = text
+        .chars()
+        .flat_map(|c| (c as u32).to_be_bytes())
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    for (label, bytes) in [("utf16le", &le), ("utf32be", &be32)] {
+        let path = dir.path().join(label);
+        std::fs::write(&path, bytes).unwrap();
+        for offset in ["3", "5", "0x8001"] {
+            let args = [
+                "dump", "-e", label, "--offset", offset, "--length", "300000",
+            ];
+            let from_file = hexrune(&[&args[..], &[path.to_str().unwrap()]].concat());
+            let streamed = Command::cargo_bin("hexrune")
+                .unwrap()
+                .args(args)
+                .write_stdin(bytes.clone())
+                .output()
+                .unwrap();
+            let streamed = String::from_utf8(streamed.stdout).unwrap();
+            assert!(!from_file.contains('✗'), "{label} {offset}");
+            assert!(
+                from_file == streamed,
+                "{label} from {offset}: the stream differs"
+            );
+        }
+    }
+}

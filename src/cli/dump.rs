@@ -381,10 +381,13 @@ pub fn dump_stream(
     let mut eof = false;
     let mut peak = 0;
     while next < end {
-        // Keep CONTEXT bytes before the next row, and nothing before that.
-        let keep = next
-            .saturating_sub(context)
-            .clamp(base, base + buf.len() as u64);
+        // Keep CONTEXT bytes before the next row, and nothing before that; in UTF-16 and
+        // UTF-32, from a multiple of 4, since code units count from the buffer's start.
+        let align = match format.dialect.code_unit_width() {
+            Some(w) if w > 1 => !3,
+            _ => !0,
+        };
+        let keep = (next.saturating_sub(context) & align).clamp(base, base + buf.len() as u64);
         buf.drain(..(keep - base) as usize);
         base = keep;
         let want = (next + batch + context - base) as usize;
