@@ -1,6 +1,8 @@
 //! The scan path of `hexrune check`, side by side with references on the same data, in the
 //! same run: a plain sum of the bytes (memory read speed), `std::str::from_utf8`, simdutf8's
-//! validation, and iterating std's `Utf8Chunks`. Prints GB/s and ratios.
+//! validation, and iterating std's `Utf8Chunks`. Prints GB/s and ratios. Then the UTF-16
+//! and UTF-32 scans of the same text, with their ratio to the UTF-8 scan and to
+//! encoding_rs's UTF-16 decoder.
 //!
 //! Run with `cargo bench --bench scan`. Set `HEXRUNE_BENCH_MB` to change the data size
 //! (default 256 MiB per data set), and `HEXRUNE_SCAN_KERNEL` to `avx2`, `validator` or
@@ -159,4 +161,90 @@ fn main() {
         );
     }
     println!("(from_utf8 and simdutf8 stop at the first error: on corrupted data they measure only a prefix)");
+    wide_scans(&ascii, &multi, runs);
+}
+
+/// The same text in UTF-8, UTF-16 and UTF-32, each scanned in its own dialect on one thread,
+/// and encoding_rs decoding the UTF-16 to UTF-8 (a reference for reading UTF-16 at all).
+fn wide_scans(ascii: &[u8], multi: &[u8], runs: usize) {
+    fn scan_in(d: Dialect, b: &[u8]) -> u64 {
+        let mut tally = Tally::default();
+        scan(d, b, &mut tally);
+        tally.unit_count()
+    }
+    let mut out = vec![0u8; 0];
+    println!();
+    println!("UTF-16 and UTF-32 scans, 1 thread, GB/s of each form's bytes; the text is the same as UTF-8's");
+    println!(
+        "{:<13} {:>6} {:>8} {:>8} {:>8} {:>8} {:>11} | {:>10} {:>10}",
+        "data",
+        "utf8",
+        "utf16le",
+        "utf16be",
+        "utf32le",
+        "utf32be",
+        "encoding_rs",
+        "16le/utf8",
+        "16le/e_rs"
+    );
+    for (name, data) in [("ascii", ascii), ("multilingual", multi)] {
+        let text = String::from_utf8_lossy(data);
+        let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        let le32: Vec<u8> = text
+            .chars()
+            .flat_map(|c| (c as u32).to_le_bytes())
+            .collect();
+        let be32: Vec<u8> = text
+            .chars()
+            .flat_map(|c| (c as u32).to_be_bytes())
+            .collect();
+        out.resize(le.len() * 3 / 2 + 16, 0);
+        let t8 = best_of_each(
+            text.as_bytes(),
+            runs,
+            &mut [&mut |b: &[u8]| scan_in(Dialect::Utf8, b)],
+        )[0];
+        let t16 = best_of_each(
+            &le,
+            runs,
+            &mut [
+                &mut |b: &[u8]| scan_in(Dialect::Utf16Le, b),
+                &mut |b: &[u8]| {
+                    let mut decoder = encoding_rs::UTF_16LE.new_decoder_without_bom_handling();
+                    decoder.decode_to_utf8(b, &mut out, true).2 as u64
+                },
+            ],
+        );
+        let t16be = best_of_each(
+            &be,
+            runs,
+            &mut [&mut |b: &[u8]| scan_in(Dialect::Utf16Be, b)],
+        )[0];
+        let t32le = best_of_each(
+            &le32,
+            runs,
+            &mut [&mut |b: &[u8]| scan_in(Dialect::Utf32Le, b)],
+        )[0];
+        let t32be = best_of_each(
+            &be32,
+            runs,
+            &mut [&mut |b: &[u8]| scan_in(Dialect::Utf32Be, b)],
+        )[0];
+        let g8 = gbps(text.len(), t8);
+        let g16 = gbps(le.len(), t16[0]);
+        let ge = gbps(le.len(), t16[1]);
+        println!(
+            "{:<13} {:>6.2} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>11.2} | {:>9.2}x {:>9.2}x",
+            name,
+            g8,
+            g16,
+            gbps(be.len(), t16be),
+            gbps(le32.len(), t32le),
+            gbps(be32.len(), t32be),
+            ge,
+            g16 / g8,
+            g16 / ge,
+        );
+    }
 }

@@ -5,9 +5,13 @@
 //!
 //! ```text
 //! decode <- source <- scan <- view <- { tui, cli }
+//! decode <- encoding <- { tui, cli }
 //! ```
 //!
-//! - [`decode`]: pure decoding of the UTF-8 family (no I/O, no dependencies, no allocation).
+//! - [`decode`]: pure decoding of the UTF-8 family, UTF-16, UTF-32 and single-byte encodings
+//!   given as tables (no I/O, no dependencies, no allocation).
+//! - [`encoding`]: labels to dialects, the single-byte tables built from encoding_rs and
+//!   oem_cp, and a guess of an input's encoding (chardetng).
 //! - [`source`]: the bytes of one input, memory-mapped or read into memory.
 //! - [`scan`]: one loop over a whole input that pushes what it finds into sinks, and the
 //!   whole-file summary and block index built on it; every command uses it, so they
@@ -26,6 +30,7 @@
 
 pub mod cli;
 pub mod decode;
+pub mod encoding;
 pub mod scan;
 pub mod source;
 pub mod tui;

@@ -322,7 +322,7 @@ fn usage_errors_exit_2() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains(
-            "unknown dialect 'latin1' (expected one of utf8, cesu8, mutf8, wtf8, legacy)",
+            "unknown dialect 'latin1' (expected one of utf8, cesu8, mutf8, wtf8, legacy, utf16le, utf16be, utf32le, utf32be)",
         ));
     hexrune().args(["check", "--bogus"]).assert().code(2);
 }

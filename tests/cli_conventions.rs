@@ -196,9 +196,15 @@ fn usage_errors_show_the_usage_line() {
 #[test]
 fn completions_offer_dialects_and_colours() {
     let cases = [
-        ("bash", r#"compgen -W "utf8 cesu8 mutf8 wtf8 legacy""#),
+        (
+            "bash",
+            r#"compgen -W "utf8 cesu8 mutf8 wtf8 legacy utf16le utf16be utf32le utf32be""#,
+        ),
         ("bash", r#"compgen -W "auto always never""#),
-        ("zsh", ":D:(utf8 cesu8 mutf8 wtf8 legacy)"),
+        (
+            "zsh",
+            ":D:(utf8 cesu8 mutf8 wtf8 legacy utf16le utf16be utf32le utf32be)",
+        ),
         ("zsh", ":WHEN:(auto always never)"),
         ("fish", "-l dialect"),
         ("fish", "legacy\\t''"),

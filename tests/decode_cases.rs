@@ -236,6 +236,8 @@ fn table(d: Dialect) -> &'static [Case] {
         Dialect::Mutf8 => MUTF8,
         Dialect::Wtf8 => WTF8,
         Dialect::Legacy => LEGACY,
+        // UTF-16 and UTF-32: `WIDE16`, `WIDE32` below, in code units.
+        _ => &[],
     }
 }
 
@@ -282,6 +284,7 @@ fn prefixes(d: Dialect) -> Vec<&'static Pad> {
         Dialect::Mutf8 => v.extend([&EMOJI_6, &NUL_2, &LONE_TRAIL]),
         Dialect::Wtf8 => v.extend([&EMOJI_4, &LONE_TRAIL]),
         Dialect::Legacy => v.extend([&EMOJI_4, &LONE_TRAIL, &FIVE, &SIX]),
+        _ => {}
     }
     v
 }
@@ -386,6 +389,149 @@ fn wtf8_cases() {
 fn legacy_cases() {
     assert_table_covers_kinds(Dialect::Legacy);
     assert_eq!(run_table(Dialect::Legacy), LEGACY.len() * 10 * 4);
+}
+
+/// A UTF-16 or UTF-32 case: code units (written in each byte order by the test), raw bytes
+/// after them, and the units in bytes (the same in both byte orders).
+struct WideCase {
+    name: &'static str,
+    code_units: &'static [u32],
+    tail: &'static [u8],
+    units: &'static [Triple],
+}
+
+macro_rules! wide_cases {
+    ($($name:literal : $cu:expr, $tail:expr => [$($unit:expr),* $(,)?]),* $(,)?) => {
+        &[$(WideCase { name: $name, code_units: &$cu, tail: &$tail, units: &[$($unit),*] }),*]
+    };
+}
+
+const H: Want = E(UnpairedHighSurrogate);
+const L: Want = E(UnpairedLowSurrogate);
+const LEFT: Want = E(TruncatedUnit);
+
+const WIDE16: &[WideCase] = wide_cases![
+    "U+0000": [0x0000], [] => [(0, 2, Cp(0))],
+    "before surrogates": [0xD7FF], [] => [(0, 2, Cp(0xD7FF))],
+    "after surrogates": [0xE000], [] => [(0, 2, Cp(0xE000))],
+    "BMP max": [0xFFFF], [] => [(0, 2, Cp(0xFFFF))],
+    "pair min": [0xD800, 0xDC00], [] => [(0, 4, Cp(0x1_0000))],
+    "pair max": [0xDBFF, 0xDFFF], [] => [(0, 4, Cp(0x10_FFFF))],
+    "lone high": [0xD800], [] => [(0, 2, H)],
+    "high before a pair": [0xD83D, 0xD83D, 0xDE00], [] => [(0, 2, H), (2, 4, Cp(0x1_F600))],
+    "high before BMP": [0xDBFF, 0x0041], [] => [(0, 2, H), (2, 2, Cp(0x41))],
+    "lone low": [0xDC00], [] => [(0, 2, L)],
+    "low then high": [0xDFFF, 0xDBFF], [] => [(0, 2, L), (2, 2, H)],
+    "pair then low": [0xD83D, 0xDE00, 0xDE00], [] => [(0, 4, Cp(0x1_F600)), (4, 2, L)],
+    "odd byte": [], [0x41] => [(0, 1, LEFT)],
+    "high then odd byte": [0xD83D], [0xDE] => [(0, 2, H), (2, 1, LEFT)],
+];
+
+const WIDE32: &[WideCase] = wide_cases![
+    "U+0000": [0], [] => [(0, 4, Cp(0))],
+    "before surrogates": [0xD7FF], [] => [(0, 4, Cp(0xD7FF))],
+    "after surrogates": [0xE000], [] => [(0, 4, Cp(0xE000))],
+    "max": [0x10_FFFF], [] => [(0, 4, Cp(0x10_FFFF))],
+    "surrogate min": [0xD800], [] => [(0, 4, E(SurrogateUnit))],
+    "surrogate max": [0xDFFF], [] => [(0, 4, E(SurrogateUnit))],
+    "pair as two units": [0xD83D, 0xDE00], [] => [(0, 4, E(SurrogateUnit)), (4, 4, E(SurrogateUnit))],
+    "above max": [0x11_0000], [] => [(0, 4, E(OutOfRange))],
+    "u32 max": [0xFFFF_FFFF], [] => [(0, 4, E(OutOfRange))],
+    "1 byte left": [], [0x41] => [(0, 1, LEFT)],
+    "3 bytes left": [0x41], [0, 0, 0] => [(0, 4, Cp(0x41)), (4, 3, LEFT)],
+];
+
+/// The bytes of code units in `d`'s byte order (UTF-16 keeps the low 16 bits).
+fn wide_bytes(d: Dialect, code_units: &[u32]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for &v in code_units {
+        match d {
+            Dialect::Utf16Le => out.extend_from_slice(&(v as u16).to_le_bytes()),
+            Dialect::Utf16Be => out.extend_from_slice(&(v as u16).to_be_bytes()),
+            Dialect::Utf32Le => out.extend_from_slice(&v.to_le_bytes()),
+            _ => out.extend_from_slice(&v.to_be_bytes()),
+        }
+    }
+    out
+}
+
+/// Every wide case with padding of whole code units before (none ends with a high
+/// surrogate) and after (none starts with a low one; none after a case with bytes left
+/// over, which must end the input): the exact units and every invariant.
+fn run_wide_table(d: Dialect) -> usize {
+    let (cases, supplementary): (&[WideCase], &[u32]) = match d.code_unit_width() {
+        Some(2) => (WIDE16, &[0xD83D, 0xDE00]),
+        _ => (WIDE32, &[0x1_F600]),
+    };
+    let step = d.code_unit_width().unwrap_or(2) as u8;
+    let pads: [(&[u32], Vec<Triple>); 4] = [
+        (&[], vec![]),
+        (&[0x61], vec![(0, step, Cp(0x61))]),
+        (
+            &[0xFEFF, 0xE9],
+            vec![(0, step, Cp(0xFEFF)), (step as usize, step, Cp(0xE9))],
+        ),
+        (supplementary, vec![(0, 4, Cp(0x1_F600))]),
+    ];
+    let mut runs = 0;
+    for case in cases {
+        let body = [wide_bytes(d, case.code_units), case.tail.to_vec()].concat();
+        for (pre, pre_units) in &pads {
+            for (suf, suf_units) in &pads {
+                if !case.tail.is_empty() && !suf.is_empty() {
+                    continue;
+                }
+                let pre_bytes = wide_bytes(d, pre);
+                let bytes = [pre_bytes.clone(), body.clone(), wide_bytes(d, suf)].concat();
+                let mut want = pre_units.clone();
+                want.extend(shifted(case.units, pre_bytes.len()));
+                want.extend(shifted(suf_units, pre_bytes.len() + body.len()));
+                assert_eq!(
+                    triples(d, &bytes),
+                    want,
+                    "{d} case {:?} on {bytes:02X?}",
+                    case.name
+                );
+                check_all(d, &bytes);
+                runs += 1;
+            }
+        }
+    }
+    // Each table holds a case of every kind the dialect can produce, and only those.
+    let mut kinds: Vec<ErrorKind> = cases
+        .iter()
+        .flat_map(|c| c.units.iter())
+        .filter_map(|(_, _, w)| match w {
+            E(k) => Some(*k),
+            Cp(_) => None,
+        })
+        .collect();
+    kinds.sort();
+    kinds.dedup();
+    let mut want = possible_kinds(d).to_vec();
+    want.sort();
+    assert_eq!(kinds, want, "{d}");
+    let mut listed = d.error_kinds().to_vec();
+    listed.sort();
+    assert_eq!(listed, want, "{d}: Dialect::error_kinds");
+    runs
+}
+
+#[test]
+fn utf16_and_utf32_cases() {
+    for d in Dialect::WIDE {
+        let cases = if d.code_unit_width() == Some(2) {
+            WIDE16
+        } else {
+            WIDE32
+        };
+        let with_tail = cases.iter().filter(|c| !c.tail.is_empty()).count();
+        assert_eq!(
+            run_wide_table(d),
+            (cases.len() - with_tail) * 16 + with_tail * 4,
+            "{d}"
+        );
+    }
 }
 
 /// The same UTF-8 cases in a dialect where the rules agree give the same units: WTF-8 reads

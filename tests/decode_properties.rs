@@ -343,7 +343,7 @@ fn every_dialect_on_one_long_mixed_buffer() {
         }
     }
     bytes.extend_from_slice(b"\xE1\x80"); // truncated_eof in every dialect
-    for d in Dialect::ALL {
+    for d in Dialect::UTF8_FAMILY {
         let units = check_all(d, &bytes);
         assert_eq!(units, Reference::new(d).units(&bytes), "{d}");
         // Every kind the dialect can produce shows up in this buffer.
@@ -361,8 +361,71 @@ fn every_dialect_on_one_long_mixed_buffer() {
             Dialect::Utf8 | Dialect::Wtf8 => &[1, 2, 3, 4],
             Dialect::Cesu8 | Dialect::Mutf8 => &[1, 2, 3, 6],
             Dialect::Legacy => &[1, 2, 3, 4, 5, 6],
+            _ => unreachable!("not in the UTF-8 family"),
         };
         assert_eq!(classes, want, "{d}");
+    }
+}
+
+/// UTF-16 and UTF-32: code units of every kind next to each other, in both byte orders,
+/// with 0 to 3 bytes left over; resync from every offset, and every kind shows up.
+#[test]
+fn wide_dialects_on_code_unit_sequences() {
+    let values: [u32; 9] = [
+        0x41, 0xE9, 0xD83D, 0xDE00, 0xDBFF, 0xDFFF, 0xFFFE, 0x1F600, 0x11_0000,
+    ];
+    for d in Dialect::WIDE {
+        let w = d.code_unit_width().unwrap();
+        let put = |v: u32, out: &mut Vec<u8>| {
+            let le = v.to_le_bytes();
+            let be = v.to_be_bytes();
+            match d {
+                Dialect::Utf16Le => out.extend_from_slice(&le[..2]),
+                Dialect::Utf16Be => out.extend_from_slice(&be[2..]),
+                Dialect::Utf32Le => out.extend_from_slice(&le),
+                _ => out.extend_from_slice(&be),
+            }
+        };
+        let reference = Reference::new(d);
+        let mut seen = std::collections::BTreeSet::new();
+        let mut classes = std::collections::BTreeSet::new();
+        for a in values {
+            for b in values {
+                for c in values {
+                    for tail in 0..w {
+                        let mut bytes = Vec::new();
+                        for v in [a, b, c] {
+                            // In UTF-16 a supplementary value is written as its pair.
+                            match (w, char::from_u32(v)) {
+                                (2, Some(ch)) if v > 0xFFFF => {
+                                    let mut pair = [0u16; 2];
+                                    for u in ch.encode_utf16(&mut pair) {
+                                        put(*u as u32, &mut bytes);
+                                    }
+                                }
+                                _ => put(v, &mut bytes),
+                            }
+                        }
+                        bytes.extend(std::iter::repeat_n(0xD8u8, tail));
+                        let units = check_all(d, &bytes);
+                        assert_eq!(units, reference.units(&bytes), "{d} {bytes:02X?}");
+                        seen.extend(units.iter().filter_map(|u| u.error_kind()));
+                        classes.extend(units.iter().filter_map(|u| u.class()));
+                    }
+                }
+            }
+        }
+        let possible: std::collections::BTreeSet<ErrorKind> =
+            support::invariants::possible_kinds(d)
+                .iter()
+                .copied()
+                .collect();
+        assert_eq!(seen, possible, "{d}");
+        assert_eq!(
+            classes.into_iter().collect::<Vec<_>>(),
+            d.classes().to_vec(),
+            "{d}"
+        );
     }
 }
 
@@ -401,6 +464,15 @@ proptest! {
         for d in Dialect::ALL {
             check_all(d, &bytes);
             prop_assert_eq!(d.units(&bytes).collect::<Vec<_>>(), Reference::new(d).units(&bytes), "{}", d);
+        }
+    }
+
+    #[test]
+    fn prop_single_byte_encodings(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+        for label in ["windows-1252", "iso-8859-3", "koi8-r", "IBM437", "windows-874"] {
+            let d = hexrune::encoding::resolve(label).unwrap();
+            check_all(d, &bytes);
+            prop_assert_eq!(d.units(&bytes).collect::<Vec<_>>(), Reference::new(d).units(&bytes), "{}", label);
         }
     }
 

@@ -148,7 +148,7 @@ fn demo_in_every_dialect_at_80_by_24() {
         app.update(Action::Input(c));
     }
     app.update(Action::Submit);
-    for d in Dialect::ALL {
+    for d in Dialect::UTF8_FAMILY {
         assert_eq!(app.dialect, d);
         insta::assert_snapshot!(format!("demo_pair_{}", d.name()), screen(&app));
         app.update(Action::NextDialect);
@@ -694,4 +694,35 @@ fn the_fallback_reading_fits_80_columns() {
     let mut app = app_at(b"caf\xE9 ok", 80, 24, "3");
     app.escape = Some(hexrune::view::fallback::Escape::Pep383);
     insta::assert_snapshot!("fallback_80x24", screen(&app));
+}
+
+/// A UTF-16LE file with a pair, a lone high and a lone low surrogate and an odd last byte,
+/// at 80×24 and 120×40: the class lane's `2₂` and `4₂₃₄`, the glyph on each unit's first
+/// byte, the error letters, the detail of the pair, and the encoding on the status line.
+#[test]
+fn utf16_at_80_by_24_and_120_by_40() {
+    let mut bytes: Vec<u8> = "Zürich 😀 naïve\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    bytes.extend_from_slice(b"a\x00\x3d\xd8b\x00\x00\xdez");
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut summary = Summary::build(Dialect::Utf16Le, &bytes, 1, &Progress::new()).unwrap();
+        summary.elapsed = Duration::from_millis(2);
+        let source = Source::from_bytes("fixture16", bytes.clone());
+        let mut app = App::with_summary(source, summary, Rect::new(0, 0, w, h), false);
+        assert_eq!(app.dialect, Dialect::Utf16Le);
+        // The cursor on the last byte of the pair: the detail is the whole 4-byte unit.
+        for c in "17".chars() {
+            if app.prompt.is_none() {
+                app.update(Action::OpenGoto);
+            }
+            app.update(Action::Input(c));
+        }
+        app.update(Action::Submit);
+        let text = screen(&app);
+        assert!(text.contains("U+1F600"), "{text}");
+        assert!(text.contains("utf16le"), "{text}");
+        insta::assert_snapshot!(format!("utf16_{w}x{h}"), text);
+    }
 }

@@ -22,7 +22,9 @@ const FALLBACK_HELP: &str = "Also read each error unit in this legacy encoding: 
 const ESCAPE_HELP: &str = "Show each invalid byte b as the code point an escaping codec writes: pep383 (U+DC00+b, Python's surrogateescape) or optu8 (U+EF00+b)";
 
 const DIALECT_HELP: &str =
-    "Dialect: utf8 (RFC 3629), cesu8 (TR #26), mutf8 (Java Modified UTF-8), wtf8, legacy (RFC 2279)";
+    "Dialect: utf8 (RFC 3629), cesu8 (TR #26), mutf8 (Java Modified UTF-8), wtf8, legacy (RFC 2279), utf16le, utf16be, utf32le, utf32be";
+
+const ENCODING_HELP: &str = "Read the input as this encoding: a dialect name, any WHATWG label (windows-1252, latin2, koi8-r, utf-16le, ...), UTF-32LE/BE, IBM437, IBM850 (see docs/encodings.md)";
 
 /// hexrune: inspect the UTF-8 byte structure of a file.
 #[derive(Debug, Parser)]
@@ -32,9 +34,10 @@ const DIALECT_HELP: &str =
     about = "A terminal inspector for UTF-8 byte structure",
     long_about = "A terminal inspector for UTF-8 byte structure: raw bytes, decoded code points, \
 a marker on every error and the sequence length class of every byte, in the UTF-8 family's \
-dialects (UTF-8, CESU-8, Modified UTF-8, WTF-8, RFC 2279).",
+dialects (UTF-8, CESU-8, Modified UTF-8, WTF-8, RFC 2279), and with --encoding in UTF-16, UTF-32 \
+and the single-byte legacy encodings. In the viewer, ? lists the keys (e chooses the encoding).",
     args_conflicts_with_subcommands = true,
-    after_help = "Examples:\n  hexrune check notes.txt          is it valid UTF-8? where are the errors?\n  hexrune check --json *.log       one JSON object per error, then a summary per file\n  hexrune at dump.bin 0x1f3a       the unit containing offset 0x1f3a, as JSON\n  hexrune check -d cesu8 db.txt    validate CESU-8\n  hexrune explain e2 82 ac         the bits, roles and units of three bytes in every dialect\n  hexrune explain --char U+1F600   how one character is encoded, bit by bit\n  hexrune dump notes.txt           the viewer's panes as text, a marker under every error\n  hexrune completions bash         a completion script for your shell"
+    after_help = "Examples:\n  hexrune check notes.txt          is it valid UTF-8? where are the errors?\n  hexrune check --json *.log       one JSON object per error, then a summary per file\n  hexrune at dump.bin 0x1f3a       the unit containing offset 0x1f3a, as JSON\n  hexrune check -d cesu8 db.txt    validate CESU-8\n  hexrune -e utf-16le export.csv   view a file as UTF-16LE (any WHATWG label works)\n  hexrune explain e2 82 ac         the bits, roles and units of three bytes in every dialect\n  hexrune explain --char U+1F600   how one character is encoded, bit by bit\n  hexrune dump notes.txt           the viewer's panes as text, a marker under every error\n  hexrune completions bash         a completion script for your shell"
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -45,6 +48,9 @@ pub struct Args {
 
     #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = DialectParser, hide_possible_values = true, help = DIALECT_HELP)]
     dialect: Dialect,
+
+    #[arg(short, long, value_name = "LABEL", value_parser = EncodingParser, conflicts_with = "dialect", help = ENCODING_HELP)]
+    encoding: Option<Dialect>,
 
     /// When the viewer uses colours: auto (unless NO_COLOR is set), always, never
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = color_parser())]
@@ -67,6 +73,9 @@ enum Command {
         #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = DialectParser, hide_possible_values = true, help = DIALECT_HELP)]
         dialect: Dialect,
 
+        #[arg(short, long, value_name = "LABEL", value_parser = EncodingParser, conflicts_with = "dialect", help = ENCODING_HELP)]
+        encoding: Option<Dialect>,
+
         /// Print JSON Lines: one object per error unit, then one summary per input
         #[arg(long)]
         json: bool,
@@ -88,6 +97,9 @@ enum Command {
     At {
         #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = DialectParser, hide_possible_values = true, help = DIALECT_HELP)]
         dialect: Dialect,
+
+        #[arg(short, long, value_name = "LABEL", value_parser = EncodingParser, conflicts_with = "dialect", help = ENCODING_HELP)]
+        encoding: Option<Dialect>,
 
         /// File to read (`-`: standard input)
         file: PathBuf,
@@ -140,6 +152,9 @@ cat db.txt | hexrune dump --dialect cesu8 --width 8\n  hexrune dump --ascii --co
     Dump {
         #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = DialectParser, hide_possible_values = true, help = DIALECT_HELP)]
         dialect: Dialect,
+
+        #[arg(short, long, value_name = "LABEL", value_parser = EncodingParser, conflicts_with = "dialect", help = ENCODING_HELP)]
+        encoding: Option<Dialect>,
 
         /// First byte to print, decimal or 0x-prefixed hex (inside a character: decoded from its start)
         #[arg(short, long, value_name = "N", default_value = "0", value_parser = parse_offset)]
@@ -222,13 +237,15 @@ impl Args {
         match self.command {
             None => Config::View {
                 input: self.file.map(Input::from_arg),
-                dialect: self.dialect,
+                // The viewer can switch to another encoding: it asks for each unit.
+                dialect: self.encoding.unwrap_or(self.dialect),
                 color: self.color,
                 fallback: self.fallback.0,
                 escape: self.escape,
             },
             Some(Command::Check {
                 dialect,
+                encoding,
                 json,
                 all,
                 files,
@@ -240,24 +257,29 @@ impl Args {
                     files.into_iter().map(Input::from_arg).collect()
                 };
                 Config::Check(CheckOptions {
-                    dialect,
+                    dialect: encoding.unwrap_or(dialect),
                     json,
                     all,
                     inputs,
                     threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-                    fallback: fallback.0,
+                    fallback: fallback
+                        .0
+                        .filter(|_| Fallback::reads_errors_of(encoding.unwrap_or(dialect))),
                 })
             }
             Some(Command::At {
                 dialect,
+                encoding,
                 file,
                 offset,
                 fallback,
             }) => Config::At(AtOptions {
-                dialect,
+                dialect: encoding.unwrap_or(dialect),
                 input: Input::from_arg(file),
                 offset,
-                fallback: fallback.0,
+                fallback: fallback
+                    .0
+                    .filter(|_| Fallback::reads_errors_of(encoding.unwrap_or(dialect))),
             }),
             Some(Command::Explain {
                 bytes,
@@ -274,6 +296,7 @@ impl Args {
             }),
             Some(Command::Dump {
                 dialect,
+                encoding,
                 offset,
                 length,
                 width,
@@ -284,13 +307,15 @@ impl Args {
                 file,
             }) => Config::Dump(DumpOptions {
                 input: file.map_or(Input::Stdin, Input::from_arg),
-                dialect,
+                dialect: encoding.unwrap_or(dialect),
                 offset,
                 length,
                 width,
                 color,
                 ascii,
-                fallback: fallback.0,
+                fallback: fallback
+                    .0
+                    .filter(|_| Fallback::reads_errors_of(encoding.unwrap_or(dialect))),
                 escape,
             }),
             Some(Command::Completions { shell }) => Config::Generate(Generate::Completions(shell)),
@@ -432,6 +457,24 @@ impl clap::builder::TypedValueParser for DialectParser {
                 .iter()
                 .map(|d| clap::builder::PossibleValue::new(d.name())),
         ))
+    }
+}
+
+/// Parses an encoding label ([`crate::encoding::resolve`]) into the dialect that reads it.
+#[derive(Clone, Copy, Debug)]
+struct EncodingParser;
+
+impl clap::builder::TypedValueParser for EncodingParser {
+    type Value = Dialect;
+
+    fn parse_ref(
+        &self,
+        command: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Dialect, clap::Error> {
+        let parse = |text: &str| crate::encoding::resolve(text).map_err(|e| e.to_string());
+        parse.parse_ref(command, arg, value)
     }
 }
 

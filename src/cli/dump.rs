@@ -400,10 +400,13 @@ pub fn dump_stream(
     let mut eof = false;
     let mut peak = 0;
     while next < end {
-        // Keep CONTEXT bytes before the next row, and nothing before that.
-        let keep = next
-            .saturating_sub(context)
-            .clamp(base, base + buf.len() as u64);
+        // Keep CONTEXT bytes before the next row, and nothing before that; in UTF-16 and
+        // UTF-32, from a multiple of 4, since code units count from the buffer's start.
+        let align = match format.dialect.code_unit_width() {
+            Some(w) if w > 1 => !3,
+            _ => !0,
+        };
+        let keep = (next.saturating_sub(context) & align).clamp(base, base + buf.len() as u64);
         buf.drain(..(keep - base) as usize);
         base = keep;
         let want = (next + batch + context - base) as usize;
@@ -490,9 +493,11 @@ type StyleId = u8;
 const PLAIN: StyleId = 0;
 const DIM: StyleId = 1;
 const ROLE: StyleId = 2; // + 7 roles
-const CLASS_ERROR: StyleId = ROLE + 7; // + 9 kinds
-const MARKER: StyleId = CLASS_ERROR + 9; // + 9 kinds
-const GLYPH: StyleId = MARKER + 9; // + 14 glyph classes
+/// The number of error kinds, each with a style in the class lane and one as a marker.
+const KINDS: usize = ErrorKind::ALL.len();
+const CLASS_ERROR: StyleId = ROLE + 7; // + KINDS kinds
+const MARKER: StyleId = CLASS_ERROR + KINDS as StyleId; // + KINDS kinds
+const GLYPH: StyleId = MARKER + KINDS as StyleId; // + one a glyph class
 const STYLES: usize = GLYPH as usize + GLYPH_CLASSES.len();
 
 fn role_id(role: Role) -> StyleId {
@@ -545,7 +550,7 @@ struct Palette {
     /// The (aliased) style of each [`Role`], by `role as usize`, and of the class lane's
     /// error mark, by [`ErrorKind::index`].
     role_style: [StyleId; 7],
-    error_style: [StyleId; 9],
+    error_style: [StyleId; KINDS],
     /// The (aliased) style of each [`GlyphClass`], by `class as usize`.
     glyph_style: [StyleId; GLYPH_CLASSES.len()],
     /// `n` fillers, by `n` (up to 6, the longest unit).
@@ -568,17 +573,17 @@ struct Palette {
     sgr_switch: Vec<([u8; 24], usize)>,
     /// Error kinds as `letter name` ([`view::error_letter`], as in the viewer's legend) in
     /// fixed-size chunks, and their letters, by [`ErrorKind::index`].
-    names: [([u8; 32], usize); 9],
+    names: [([u8; 32], usize); KINDS],
     /// The names again as listed without colour: first, or after another with `, `, at
     /// `[kind][listed after another]`.
     listed_names: [[([u8; 32], usize); 2]; 16],
-    letters: [u8; 9],
+    letters: [u8; KINDS],
     /// The marks of an error span, at `2 * kind + head`: its kind's letter and `^` (or `~~`
     /// if it is continued from the row above), then tildes; a span of `n` bytes keeps the
     /// first `3 * n - 1`.
-    marks: [[u8; 32]; 18],
+    marks: [[u8; 32]; 2 * KINDS],
     /// The (aliased) style of the markers of each kind, by [`ErrorKind::index`].
-    marker_style: [StyleId; 9],
+    marker_style: [StyleId; KINDS],
     /// [`Palette::marks`] for a span of `n` bytes, then spaces, at
     /// `(2 * kind + head) * MARKED_LENS + n`, for `n` up to `MARKED_LENS - 1`.
     plain_marks: Vec<[u8; 32]>,
@@ -663,7 +668,7 @@ impl Palette {
                 fixed(format!("{} {}", view::error_letter(kind), kind.name()).as_bytes())
             }),
             listed_names: std::array::from_fn(|i| {
-                let kind = ErrorKind::ALL[i.min(8)];
+                let kind = ErrorKind::ALL[i.min(KINDS - 1)];
                 let name = format!("{} {}", view::error_letter(kind), kind.name());
                 [
                     fixed(name.as_bytes()),
@@ -680,7 +685,7 @@ impl Palette {
                 marks
             }),
             marker_style: std::array::from_fn(|i| alias[MARKER as usize + i]),
-            plain_marks: (0..18 * MARKED_LENS)
+            plain_marks: (0..2 * KINDS * MARKED_LENS)
                 .map(|i| {
                     let (marks, n) = (i / MARKED_LENS, i % MARKED_LENS);
                     let mut chunk = [b' '; 32];

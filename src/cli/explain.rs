@@ -384,7 +384,7 @@ fn fallback_readings(out: &mut String, bytes: &[u8], fallback: &Fallback) {
 /// that read it).
 fn joined_bits(out: &mut String, bytes: &[u8]) {
     let mut found: Vec<(Unit, CodePoint, Vec<&str>)> = Vec::new();
-    for d in Dialect::ALL {
+    for d in Dialect::UTF8_FAMILY {
         for unit in d.units(bytes).filter(|u| u.len > 1) {
             let Some(cp) = unit.code_point() else {
                 continue;
@@ -423,13 +423,13 @@ pub fn roles(b: u8) -> String {
     let utf8 = Dialect::Utf8.role(b);
     let mut out = role_text(utf8);
     let mut done: Vec<ByteRole> = vec![utf8];
-    for d in Dialect::ALL {
+    for d in Dialect::UTF8_FAMILY {
         let role = d.role(b);
         if done.contains(&role) {
             continue;
         }
         done.push(role);
-        let names: Vec<&str> = Dialect::ALL
+        let names: Vec<&str> = Dialect::UTF8_FAMILY
             .iter()
             .filter(|other| other.role(b) == role)
             .map(|other| other.name())
@@ -448,6 +448,7 @@ fn role_text(role: ByteRole) -> String {
         }
         ByteRole::Lead { len, .. } => format!("lead of a {len}-byte sequence"),
         ByteRole::Never => "never valid".to_string(),
+        ByteRole::InCodeUnit => "part of a code unit".to_string(),
     }
 }
 
@@ -474,7 +475,7 @@ fn unit_text(dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
 }
 
 fn unit_table(out: &mut String, bytes: &[u8]) {
-    let tables: Vec<(Dialect, Vec<[String; 4]>)> = Dialect::ALL
+    let tables: Vec<(Dialect, Vec<[String; 4]>)> = Dialect::UTF8_FAMILY
         .iter()
         .map(|d| (*d, unit_rows(*d, bytes)))
         .collect();
@@ -501,7 +502,7 @@ fn unit_table(out: &mut String, bytes: &[u8]) {
 }
 
 fn verdict(out: &mut String, bytes: &[u8]) {
-    let (valid, invalid): (Vec<Dialect>, Vec<Dialect>) = Dialect::ALL
+    let (valid, invalid): (Vec<Dialect>, Vec<Dialect>) = Dialect::UTF8_FAMILY
         .iter()
         .partition(|d| d.units(bytes).all(|u| !u.is_error()));
     let names = |ds: &[Dialect]| ds.iter().map(|d| d.name()).collect::<Vec<_>>().join(", ");
@@ -556,10 +557,10 @@ pub fn explain_code_point(cp: CodePoint) -> String {
 
 type Encoding = Result<Encoded, crate::decode::Unencodable>;
 
-/// The dialects grouped by identical result, in [`Dialect::ALL`] order of first appearance.
+/// The dialects grouped by identical result, in [`Dialect::UTF8_FAMILY`] order of first appearance.
 fn encodings_by_dialect(cp: CodePoint) -> Vec<(Vec<Dialect>, Encoding)> {
     let mut groups: Vec<(Vec<Dialect>, Encoding)> = Vec::new();
-    for d in Dialect::ALL {
+    for d in Dialect::UTF8_FAMILY {
         let e = d.encode(cp);
         match groups.iter_mut().find(|(_, other)| *other == e) {
             Some((ds, _)) => ds.push(d),

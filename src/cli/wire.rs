@@ -217,6 +217,15 @@ pub struct SummaryRecord<'a> {
     units: Ordered<String, u64>,
     errors: Ordered<&'static str, u64>,
     findings: Ordered<&'static str, u64>,
+    /// The encoding the input was read as, where it is not of the UTF-8 family.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    encoding: Option<&'static str>,
+}
+
+/// The name of the encoding a record says it read, for UTF-16, UTF-32 and single-byte
+/// encodings (records of the UTF-8 family keep their format: the dialect is the command's).
+fn encoding_field(dialect: Dialect) -> Option<&'static str> {
+    dialect.code_unit_width().map(|_| dialect.encoding_name())
 }
 
 impl<'a> SummaryRecord<'a> {
@@ -248,6 +257,7 @@ impl<'a> SummaryRecord<'a> {
                     .collect(),
             ),
             findings: Ordered(findings.iter().copied().filter(|(_, n)| *n > 0).collect()),
+            encoding: encoding_field(dialect),
         }
     }
 }
@@ -293,6 +303,9 @@ pub struct UnitRecord {
     /// An error unit's bytes as the fallback encoding reads them; absent without one.
     #[serde(skip_serializing_if = "Option::is_none")]
     fallback: Option<String>,
+    /// The encoding the input was read as, where it is not of the UTF-8 family.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    encoding: Option<&'static str>,
 }
 
 /// The facts of a code point every record of one carries, from the one Unicode truth
@@ -351,6 +364,7 @@ impl UnitRecord {
             details: ErrorDetails::default(),
             facts: None,
             fallback: None,
+            encoding: encoding_field(dialect),
         };
         match unit.kind {
             UnitKind::Scalar(cp) => {
@@ -389,7 +403,7 @@ impl BytesRecord {
     pub fn new(bytes: &[u8], fallback: Option<&Fallback>) -> BytesRecord {
         BytesRecord {
             bytes: hex_compact(bytes),
-            dialects: Dialect::ALL
+            dialects: Dialect::UTF8_FAMILY
                 .iter()
                 .map(|d| DialectUnits {
                     dialect: d.name(),
@@ -428,7 +442,7 @@ impl CodePointRecord {
     pub fn new(cp: CodePoint, above_unicode: &str) -> CodePointRecord {
         let mut encodings = Vec::new();
         let mut unencodable = Vec::new();
-        for d in Dialect::ALL {
+        for d in Dialect::UTF8_FAMILY {
             match d.encode(cp) {
                 Ok(e) => {
                     encodings.push((d.name(), Some(Encoding::Bytes(hex_compact(e.as_bytes())))))

@@ -44,6 +44,7 @@ impl Dialect {
     pub fn decode_at(self, bytes: &[u8], at: usize) -> Unit {
         let b0 = bytes[at];
         match self.role(b0) {
+            ByteRole::InCodeUnit => self.decode_wide_at(bytes, at),
             ByteRole::Ascii => Unit::scalar(at, 1, b0 as u32),
             ByteRole::Continuation => Unit::error(at, 1, ErrorKind::UnexpectedContinuation),
             ByteRole::Never => Unit::error(at, 1, ErrorKind::InvalidByte),
@@ -100,7 +101,7 @@ impl Dialect {
                     Unit::scalar(at, 3, value)
                 }
             }
-            Dialect::Utf8 | Dialect::Legacy => Unit::scalar(at, 3, value),
+            _ => Unit::scalar(at, 3, value),
         }
     }
 
@@ -116,6 +117,9 @@ impl Dialect {
     /// ```
     pub fn unit_containing(self, bytes: &[u8], offset: usize) -> Unit {
         assert!(offset < bytes.len(), "offset {offset} out of bounds");
+        if let Some(width) = self.code_unit_width() {
+            return self.wide_unit_containing(bytes, offset, width);
+        }
         let lowest = offset.saturating_sub(self.max_lookback());
         let Some(start) = (lowest..=offset)
             .rev()
@@ -187,7 +191,8 @@ impl Dialect {
 
     /// The byte range that was expected where an error unit stopped: for a truncated
     /// sequence the range allowed at the position that was cut, for `overlong`, `surrogate`
-    /// and `out_of_range` the range allowed after the lead. `None` for the other kinds.
+    /// and `out_of_range` the range allowed after the lead. `None` for the other kinds, and
+    /// in UTF-16 and UTF-32 (whose errors are whole code units).
     ///
     /// ```
     /// use hexrune::decode::{Dialect, ByteRange};

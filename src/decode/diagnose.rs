@@ -68,6 +68,27 @@ pub enum Finding {
         /// The byte value.
         byte: u8,
     },
+    /// UTF-16 / UTF-32: bytes at the end of the input that do not fill a code unit.
+    LeftOver {
+        /// How many bytes are left: 1 to 3.
+        bytes: u8,
+        /// The code unit width: 2 or 4.
+        width: u8,
+    },
+    /// A byte a single-byte encoding leaves undefined.
+    Undefined {
+        /// The byte.
+        byte: u8,
+        /// The encoding's name.
+        encoding: &'static str,
+    },
+    /// UTF-32: a code unit that is no scalar in this byte order but one in the other.
+    ByteSwapped {
+        /// The value in the other byte order.
+        value: CodePoint,
+        /// The dialect with the other byte order.
+        other: Dialect,
+    },
 }
 
 /// A finding and how many bytes, from the error's start, it explains.
@@ -93,6 +114,18 @@ impl Dialect {
     /// ```
     pub fn diagnose(self, bytes: &[u8], unit: &Unit) -> Option<Diagnosis> {
         let kind = unit.error_kind()?;
+        if let Dialect::SingleByte(table) = self {
+            return diagnosis(
+                Finding::Undefined {
+                    byte: bytes[unit.start],
+                    encoding: table.name(),
+                },
+                1,
+            );
+        }
+        if self.code_unit_width().is_some() {
+            return self.diagnose_wide(bytes, unit, kind);
+        }
         let at = unit.start;
         let b0 = bytes[at];
         if at == 0 && kind == ErrorKind::InvalidByte {
@@ -127,6 +160,56 @@ impl Dialect {
             return diagnosis(Finding::LoneByte { byte: b0 }, 1);
         }
         None
+    }
+
+    /// UTF-16 and UTF-32: a surrogate named with its half, bytes left over, a UTF-32 code
+    /// unit that is a scalar in the other byte order.
+    fn diagnose_wide(self, bytes: &[u8], unit: &Unit, kind: ErrorKind) -> Option<Diagnosis> {
+        let at = unit.start;
+        match kind {
+            ErrorKind::UnpairedHighSurrogate | ErrorKind::UnpairedLowSurrogate => {
+                let value = CodePoint::new(self.code_unit16(bytes, at) as u32);
+                diagnosis(Finding::Surrogate { value }, unit.len)
+            }
+            ErrorKind::SurrogateUnit => {
+                let value = CodePoint::new(self.code_unit32(bytes, at));
+                diagnosis(Finding::Surrogate { value }, unit.len)
+            }
+            ErrorKind::TruncatedUnit => diagnosis(
+                Finding::LeftOver {
+                    bytes: unit.len,
+                    width: self.code_unit_width().unwrap_or(2) as u8,
+                },
+                unit.len,
+            ),
+            ErrorKind::OutOfRange => {
+                let value = self.code_unit32(bytes, at);
+                let other = match self {
+                    Dialect::Utf32Le => Dialect::Utf32Be,
+                    _ => Dialect::Utf32Le,
+                };
+                // Real UTF-32 has a zero top byte; a non-zero one that is a scalar read the
+                // other way round says the byte order is wrong.
+                let swapped = CodePoint::new(value.swap_bytes());
+                if value >> 24 != 0 && swapped.to_char().is_some() {
+                    diagnosis(
+                        Finding::ByteSwapped {
+                            value: swapped,
+                            other,
+                        },
+                        unit.len,
+                    )
+                } else {
+                    diagnosis(
+                        Finding::AboveUnicode {
+                            value: CodePoint::new(value),
+                        },
+                        unit.len,
+                    )
+                }
+            }
+            _ => None,
+        }
     }
 
     fn diagnose_surrogate(self, bytes: &[u8], at: usize) -> Option<Diagnosis> {
@@ -329,6 +412,27 @@ impl fmt::Display for Finding {
             Finding::Utf16Bom { big_endian: false } => {
                 write!(f, "UTF-16LE byte order mark: the input looks like UTF-16")
             }
+            Finding::LeftOver { bytes: 1, width } => write!(
+                f,
+                "1 byte left after the last {width}-byte code unit: the input is cut, or does not start on a code unit"
+            ),
+            Finding::LeftOver { bytes, width } => write!(
+                f,
+                "{bytes} bytes left after the last {width}-byte code unit: the input is cut, or does not start on a code unit"
+            ),
+            Finding::Undefined { byte, encoding } => match windows_1252(byte) {
+                Some(c) if encoding != "windows-1252" => write!(
+                    f,
+                    "byte {byte:02X} has no character in {encoding}; windows-1252 reads it as '{c}'"
+                ),
+                _ => write!(f, "byte {byte:02X} has no character in {encoding}"),
+            },
+            Finding::ByteSwapped { value, other } => write!(
+                f,
+                "{} in the other byte order: is this {}?",
+                Quoted(value),
+                other.encoding_name()
+            ),
             Finding::LoneByte { byte } => match windows_1252(byte) {
                 Some(c) => write!(f, "lone byte {byte:02X}: '{c}' in Latin-1/Windows-1252?"),
                 None => write!(f, "lone byte {byte:02X} between ASCII bytes"),
@@ -438,6 +542,42 @@ mod tests {
         assert_eq!(
             text(Dialect::Mutf8, b"\xC0\xAF"),
             "overlong form of U+002F '/'"
+        );
+    }
+
+    #[test]
+    fn wide_findings() {
+        assert_eq!(
+            text(Dialect::Utf16Le, b"\x3D\xD8a\x00"),
+            "UTF-16 surrogate U+D83D (lead half, not a character)"
+        );
+        assert_eq!(
+            text(Dialect::Utf16Be, b"\xDE\x00"),
+            "UTF-16 surrogate U+DE00 (trail half, not a character)"
+        );
+        assert_eq!(
+            text(Dialect::Utf16Le, b"a"),
+            "1 byte left after the last 2-byte code unit: the input is cut, or does not start on a code unit"
+        );
+        assert_eq!(
+            text(Dialect::Utf32Be, b"\x00\x00\x00"),
+            "3 bytes left after the last 4-byte code unit: the input is cut, or does not start on a code unit"
+        );
+        assert_eq!(
+            text(Dialect::Utf32Be, b"a\x00\x00\x00"),
+            "U+0061 'a' in the other byte order: is this UTF-32LE?"
+        );
+        assert_eq!(
+            text(Dialect::Utf32Le, b"\xFF\xFF\xFF\x7F"),
+            "U+7FFFFFFF, above U+10FFFF: not a Unicode code point"
+        );
+        assert_eq!(
+            text(Dialect::Utf32Le, b"\x00\x00\x11\x00"),
+            "U+110000, above U+10FFFF: not a Unicode code point"
+        );
+        assert_eq!(
+            text(Dialect::Utf32Le, b"\x00\xDC\x00\x00"),
+            "UTF-16 surrogate U+DC00 (trail half, not a character)"
         );
     }
 

@@ -8,9 +8,10 @@
 
 use core::fmt;
 
+use super::table::ByteTable;
 use super::unit::ErrorKind;
 
-/// An encoding form of the UTF-8 family.
+/// An encoding form of Unicode: the UTF-8 family, and UTF-16 and UTF-32 in either byte order.
 ///
 /// | dialect  | definition | longest unit | look-back for resync |
 /// |----------|------------|--------------|----------------------|
@@ -19,6 +20,14 @@ use super::unit::ErrorKind;
 /// | `mutf8`  | Java's Modified UTF-8: CESU-8 plus `C0 80` for U+0000 | 6 bytes | 5 bytes |
 /// | `wtf8`   | WTF-8: generalized UTF-8, lone surrogates allowed, pairs must be 4 bytes | 4 bytes | 3 bytes (5 to classify a trail surrogate) |
 /// | `legacy` | RFC 2279 / FSS-UTF: 1 to 6 bytes, values up to U+7FFFFFFF | 6 bytes | 5 bytes |
+/// | `utf16le`, `utf16be` | UTF-16 (Unicode ch. 3.9, D91): 2-byte code units, a surrogate pair is one 4-byte unit | 4 bytes | 3 bytes (1 to align, one code unit to see a pair's high half), parity counted from the input's start |
+/// | `utf32le`, `utf32be` | UTF-32 (D90): 4-byte code units up to U+10FFFF, no surrogates | 4 bytes | 3 bytes (to align), counted from the input's start |
+///
+/// A single-byte encoding (`Dialect::SingleByte`) has units of 1 byte and looks back 0 bytes.
+///
+/// The UTF-16 and UTF-32 dialects are decoded by code units (see [`Dialect::code_unit_width`]);
+/// their bytes have no role on their own, and [`Dialect::role`] calls every byte
+/// [`ByteRole::InCodeUnit`] there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Dialect {
     /// Strict UTF-8 (RFC 3629).
@@ -32,16 +41,49 @@ pub enum Dialect {
     Wtf8,
     /// The original 1 to 6 byte form of RFC 2279 / ISO 10646-1 Annex R.
     Legacy,
+    /// UTF-16, little-endian code units.
+    Utf16Le,
+    /// UTF-16, big-endian code units.
+    Utf16Be,
+    /// UTF-32, little-endian code units.
+    Utf32Le,
+    /// UTF-32, big-endian code units.
+    Utf32Be,
+    /// A single-byte encoding: each byte one unit, by its table (built by
+    /// `crate::encoding` from encoding_rs or oem_cp).
+    SingleByte(&'static ByteTable),
 }
 
 impl Dialect {
-    /// Every dialect, in the order hexrune cycles through them.
-    pub const ALL: [Dialect; 5] = [
+    /// Every dialect: the UTF-8 family, then UTF-16 and UTF-32.
+    pub const ALL: [Dialect; 9] = [
         Dialect::Utf8,
         Dialect::Cesu8,
         Dialect::Mutf8,
         Dialect::Wtf8,
         Dialect::Legacy,
+        Dialect::Utf16Le,
+        Dialect::Utf16Be,
+        Dialect::Utf32Le,
+        Dialect::Utf32Be,
+    ];
+
+    /// The dialects that build units from single bytes, in the order hexrune cycles
+    /// through them: what `explain` compares, and what a UTF-8 scan's verdict considers.
+    pub const UTF8_FAMILY: [Dialect; 5] = [
+        Dialect::Utf8,
+        Dialect::Cesu8,
+        Dialect::Mutf8,
+        Dialect::Wtf8,
+        Dialect::Legacy,
+    ];
+
+    /// The dialects with code units of 2 or 4 bytes.
+    pub const WIDE: [Dialect; 4] = [
+        Dialect::Utf16Le,
+        Dialect::Utf16Be,
+        Dialect::Utf32Le,
+        Dialect::Utf32Be,
     ];
 
     /// The name used on the command line and in machine output.
@@ -58,6 +100,29 @@ impl Dialect {
             Dialect::Mutf8 => "mutf8",
             Dialect::Wtf8 => "wtf8",
             Dialect::Legacy => "legacy",
+            Dialect::Utf16Le => "utf16le",
+            Dialect::Utf16Be => "utf16be",
+            Dialect::Utf32Le => "utf32le",
+            Dialect::Utf32Be => "utf32be",
+            Dialect::SingleByte(t) => t.name(),
+        }
+    }
+
+    /// The name encoding_rs and the WHATWG Encoding Standard use (`UTF-16LE`), for the
+    /// dialects that have one there or by the same pattern (`UTF-32LE`); the dialect's own
+    /// name in upper case for the UTF-8 family (`UTF-8`, `CESU-8`).
+    pub const fn encoding_name(self) -> &'static str {
+        match self {
+            Dialect::Utf8 => "UTF-8",
+            Dialect::Cesu8 => "CESU-8",
+            Dialect::Mutf8 => "MUTF-8",
+            Dialect::Wtf8 => "WTF-8",
+            Dialect::Legacy => "RFC 2279",
+            Dialect::Utf16Le => "UTF-16LE",
+            Dialect::Utf16Be => "UTF-16BE",
+            Dialect::Utf32Le => "UTF-32LE",
+            Dialect::Utf32Be => "UTF-32BE",
+            Dialect::SingleByte(t) => t.name(),
         }
     }
 
@@ -69,6 +134,11 @@ impl Dialect {
             Dialect::Mutf8 => "Modified UTF-8 (Java)",
             Dialect::Wtf8 => "WTF-8",
             Dialect::Legacy => "legacy UTF-8 (RFC 2279, 1 to 6 bytes)",
+            Dialect::Utf16Le => "UTF-16, little-endian",
+            Dialect::Utf16Be => "UTF-16, big-endian",
+            Dialect::Utf32Le => "UTF-32, little-endian",
+            Dialect::Utf32Be => "UTF-32, big-endian",
+            Dialect::SingleByte(t) => t.name(),
         }
     }
 
@@ -85,14 +155,42 @@ impl Dialect {
             "mutf8" | "modifiedutf8" | "javautf8" => Some(Dialect::Mutf8),
             "wtf8" => Some(Dialect::Wtf8),
             "legacy" | "rfc2279" | "fssutf" => Some(Dialect::Legacy),
+            "utf16le" => Some(Dialect::Utf16Le),
+            "utf16be" => Some(Dialect::Utf16Be),
+            "utf32le" => Some(Dialect::Utf32Le),
+            "utf32be" => Some(Dialect::Utf32Be),
             _ => None,
         }
     }
 
-    /// The dialect after this one in [`Dialect::ALL`], wrapping around.
+    /// The dialects this one is cycled with: [`Dialect::UTF8_FAMILY`] or [`Dialect::WIDE`].
+    /// Empty for a single-byte encoding, which is chosen by name, not cycled to.
+    pub fn family(self) -> &'static [Dialect] {
+        match self {
+            Dialect::SingleByte(_) => &[],
+            _ if self.code_unit_width().is_some() => &Dialect::WIDE,
+            _ => &Dialect::UTF8_FAMILY,
+        }
+    }
+
+    /// The dialect after this one in its [`Dialect::family`], wrapping around (itself for
+    /// a single-byte encoding).
     pub fn next(self) -> Dialect {
-        let i = Dialect::ALL.iter().position(|d| *d == self).unwrap_or(0);
-        Dialect::ALL[(i + 1) % Dialect::ALL.len()]
+        let all = self.family();
+        match all.iter().position(|d| *d == self) {
+            Some(i) => all[(i + 1) % all.len()],
+            None => self,
+        }
+    }
+
+    /// The dialect before this one in its [`Dialect::family`], wrapping around (itself for
+    /// a single-byte encoding).
+    pub fn prev(self) -> Dialect {
+        let all = self.family();
+        match all.iter().position(|d| *d == self) {
+            Some(i) => all[(i + all.len() - 1) % all.len()],
+            None => self,
+        }
     }
 
     /// The longest unit this dialect forms, in bytes: 4, or 6 where a dialect has 6-byte
@@ -100,6 +198,8 @@ impl Dialect {
     pub const fn max_unit_len(self) -> usize {
         match self {
             Dialect::Utf8 | Dialect::Wtf8 => 4,
+            Dialect::Utf16Le | Dialect::Utf16Be | Dialect::Utf32Le | Dialect::Utf32Be => 4,
+            Dialect::SingleByte(_) => 1,
             Dialect::Cesu8 | Dialect::Mutf8 | Dialect::Legacy => 6,
         }
     }
@@ -107,7 +207,10 @@ impl Dialect {
     /// How far back from an offset resync may look to find the start of the unit containing
     /// it: `max_unit_len() - 1`, so 3 bytes in UTF-8 and WTF-8, 5 in the others. (In
     /// WTF-8, telling a lone trail surrogate from the second half of a pair also reads the
-    /// 3 bytes before the unit's start, so resync may read up to 5 bytes back.)
+    /// 3 bytes before the unit's start, so resync may read up to 5 bytes back.) In UTF-16
+    /// and UTF-32 it is 3 as well: 1 (UTF-16) or 3 (UTF-32) bytes to the start of the code
+    /// unit, and in UTF-16 one code unit more to see whether a low surrogate ends a pair.
+    /// A single-byte encoding never looks back.
     pub const fn max_lookback(self) -> usize {
         self.max_unit_len() - 1
     }
@@ -125,6 +228,9 @@ impl Dialect {
             Dialect::Utf8 | Dialect::Wtf8 => &[1, 2, 3, 4],
             Dialect::Cesu8 | Dialect::Mutf8 => &[1, 2, 3, 6],
             Dialect::Legacy => &[1, 2, 3, 4, 5, 6],
+            Dialect::Utf16Le | Dialect::Utf16Be => &[2, 4],
+            Dialect::Utf32Le | Dialect::Utf32Be => &[4],
+            Dialect::SingleByte(_) => &[1],
         }
     }
 
@@ -166,6 +272,11 @@ impl Dialect {
                 SurrogatePair,
             ],
             Dialect::Mutf8 | Dialect::Legacy => &COMMON,
+            Dialect::Utf16Le | Dialect::Utf16Be => {
+                &[UnpairedHighSurrogate, UnpairedLowSurrogate, TruncatedUnit]
+            }
+            Dialect::Utf32Le | Dialect::Utf32Be => &[SurrogateUnit, OutOfRange, TruncatedUnit],
+            Dialect::SingleByte(_) => &[UndefinedByte],
         }
     }
 
@@ -190,6 +301,11 @@ impl Dialect {
             Dialect::Mutf8 => &MUTF8_ROLES,
             Dialect::Wtf8 => &WTF8_ROLES,
             Dialect::Legacy => &LEGACY_ROLES,
+            Dialect::Utf16Le
+            | Dialect::Utf16Be
+            | Dialect::Utf32Le
+            | Dialect::Utf32Be
+            | Dialect::SingleByte(_) => &CODE_UNIT_ROLES,
         }
     }
 }
@@ -253,6 +369,10 @@ pub enum ByteRole {
     },
     /// A byte value that never occurs in this dialect (C0, C1, F5..FF in UTF-8).
     Never,
+    /// Any byte of UTF-16 or UTF-32: part of a code unit, whose meaning depends on its
+    /// position in it and on the bytes beside it; any byte of a single-byte encoding, a
+    /// code unit of its own, whose meaning is the encoding's table.
+    InCodeUnit,
 }
 
 impl ByteRole {
@@ -310,6 +430,14 @@ const fn dialect_role(d: Dialect, b: u8) -> ByteRole {
         (Dialect::Legacy, 0xF9..=0xFB) => lead(5, C.lo, C.hi),
         (Dialect::Legacy, 0xFC) => lead(6, 0x84, 0xBF),
         (Dialect::Legacy, 0xFD) => lead(6, C.lo, C.hi),
+        (
+            Dialect::Utf16Le
+            | Dialect::Utf16Be
+            | Dialect::Utf32Le
+            | Dialect::Utf32Be
+            | Dialect::SingleByte(_),
+            _,
+        ) => ByteRole::InCodeUnit,
         _ => base_role(b),
     }
 }
@@ -329,6 +457,7 @@ static CESU8_ROLES: [ByteRole; 256] = build(Dialect::Cesu8);
 static MUTF8_ROLES: [ByteRole; 256] = build(Dialect::Mutf8);
 static WTF8_ROLES: [ByteRole; 256] = build(Dialect::Wtf8);
 static LEGACY_ROLES: [ByteRole; 256] = build(Dialect::Legacy);
+static CODE_UNIT_ROLES: [ByteRole; 256] = [ByteRole::InCodeUnit; 256];
 
 #[cfg(test)]
 mod tests {
@@ -401,7 +530,7 @@ mod tests {
     fn continuation_test_matches_range() {
         for b in 0..=255u8 {
             assert_eq!(is_continuation(b), (0x80..=0xBF).contains(&b), "{b:02X}");
-            for d in Dialect::ALL {
+            for d in Dialect::UTF8_FAMILY {
                 assert_eq!(d.role(b) == ByteRole::Continuation, is_continuation(b));
             }
         }
@@ -416,5 +545,9 @@ mod tests {
         assert_eq!(Dialect::from_name("rfc2279"), Some(Dialect::Legacy));
         assert_eq!(Dialect::from_name("latin1"), None);
         assert_eq!(Dialect::Legacy.next(), Dialect::Utf8);
+        assert_eq!(Dialect::Utf8.prev(), Dialect::Legacy);
+        assert_eq!(Dialect::Utf32Be.next(), Dialect::Utf16Le);
+        assert_eq!(Dialect::from_name("UTF-16LE"), Some(Dialect::Utf16Le));
+        assert_eq!(Dialect::from_name("utf_32_be"), Some(Dialect::Utf32Be));
     }
 }

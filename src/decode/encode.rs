@@ -44,6 +44,8 @@ pub enum Unencodable {
     AboveUnicode,
     /// A value above U+7FFFFFFF, which no form of UTF-8 reaches.
     AboveLegacy,
+    /// A code point a single-byte encoding has no byte for.
+    NotInEncoding,
 }
 
 impl fmt::Display for Unencodable {
@@ -52,6 +54,7 @@ impl fmt::Display for Unencodable {
             Unencodable::Surrogate => "a surrogate code point is not a character on its own",
             Unencodable::AboveUnicode => super::unit::NOT_UNICODE,
             Unencodable::AboveLegacy => "above U+7FFFFFFF, the largest value of any UTF-8 form",
+            Unencodable::NotInEncoding => "not a character of this encoding",
         })
     }
 }
@@ -79,6 +82,16 @@ impl Dialect {
             return Err(Unencodable::AboveUnicode);
         }
         match self {
+            Dialect::Utf16Le | Dialect::Utf16Be | Dialect::Utf32Le | Dialect::Utf32Be => {
+                self.encode_wide(cp)
+            }
+            Dialect::SingleByte(table) => match table.byte_of(cp) {
+                Some(b) => Ok(Encoded {
+                    bytes: [b, 0, 0, 0, 0, 0],
+                    len: 1,
+                }),
+                None => Err(Unencodable::NotInEncoding),
+            },
             Dialect::Utf8 | Dialect::Cesu8 if cp.is_surrogate() => Err(Unencodable::Surrogate),
             Dialect::Mutf8 if v == 0 => Ok(Encoded {
                 bytes: [0xC0, 0x80, 0, 0, 0, 0],
@@ -92,6 +105,41 @@ impl Dialect {
             }
             _ => Ok(shortest_form(cp)),
         }
+    }
+}
+
+impl Dialect {
+    /// UTF-16 and UTF-32 forms: code units in the dialect's byte order. Surrogates are
+    /// refused (a lone one is an error in both).
+    fn encode_wide(self, cp: CodePoint) -> Result<Encoded, Unencodable> {
+        if cp.is_surrogate() {
+            return Err(Unencodable::Surrogate);
+        }
+        let mut out = Encoded {
+            bytes: [0; 6],
+            len: 0,
+        };
+        let mut put = |bytes: &[u8]| {
+            for &b in bytes {
+                out.bytes[out.len as usize] = b;
+                out.len += 1;
+            }
+        };
+        let v = cp.value();
+        match self {
+            Dialect::Utf32Le => put(&v.to_le_bytes()),
+            Dialect::Utf32Be => put(&v.to_be_bytes()),
+            _ => {
+                let units = Utf16::of(cp).ok_or(Unencodable::AboveUnicode)?;
+                for unit in units.units() {
+                    match self {
+                        Dialect::Utf16Be => put(&unit.to_be_bytes()),
+                        _ => put(&unit.to_le_bytes()),
+                    }
+                }
+            }
+        }
+        Ok(out)
     }
 }
 
@@ -215,7 +263,18 @@ mod tests {
             Ok(&b"\xED\xAF\xBF\xED\xBF\xBF"[..])
         );
         assert_eq!(enc(Wtf8, 0x1F600).as_deref(), Ok(&b"\xF0\x9F\x98\x80"[..]));
-        for d in [Utf8, Cesu8, Mutf8, Wtf8] {
+        assert_eq!(
+            enc(Utf16Le, 0x1F600).as_deref(),
+            Ok(&b"\x3D\xD8\x00\xDE"[..])
+        );
+        assert_eq!(enc(Utf16Be, 0xE9).as_deref(), Ok(&b"\x00\xE9"[..]));
+        assert_eq!(
+            enc(Utf32Be, 0x1F600).as_deref(),
+            Ok(&b"\x00\x01\xF6\x00"[..])
+        );
+        assert_eq!(enc(Utf32Le, 0xD800), Err(Surrogate));
+        assert_eq!(enc(Utf16Be, 0xDC00), Err(Surrogate));
+        for d in [Utf8, Cesu8, Mutf8, Wtf8, Utf16Le, Utf16Be, Utf32Le, Utf32Be] {
             assert_eq!(enc(d, 0x11_0000), Err(AboveUnicode));
         }
         for d in Dialect::ALL {

@@ -96,11 +96,21 @@ pub enum ErrorKind {
     UnpairedSurrogate,
     /// WTF-8: one 3-byte half of a surrogate pair written as two 3-byte sequences.
     SurrogatePair,
+    /// UTF-16: a high (lead) surrogate code unit, D800..DBFF, not followed by a low one.
+    UnpairedHighSurrogate,
+    /// UTF-16: a low (trail) surrogate code unit, DC00..DFFF, with no high one before it.
+    UnpairedLowSurrogate,
+    /// UTF-16 and UTF-32: 1 to 3 bytes at the end of the input, too few for a code unit.
+    TruncatedUnit,
+    /// UTF-32: a code unit in the surrogate range D800..DFFF, never a character in UTF-32.
+    SurrogateUnit,
+    /// A single-byte encoding: a byte the encoding leaves undefined.
+    UndefinedByte,
 }
 
 impl ErrorKind {
     /// Every kind, in the order reports list them.
-    pub const ALL: [ErrorKind; 9] = [
+    pub const ALL: [ErrorKind; 14] = [
         ErrorKind::InvalidByte,
         ErrorKind::UnexpectedContinuation,
         ErrorKind::Truncated,
@@ -110,6 +120,11 @@ impl ErrorKind {
         ErrorKind::OutOfRange,
         ErrorKind::UnpairedSurrogate,
         ErrorKind::SurrogatePair,
+        ErrorKind::UnpairedHighSurrogate,
+        ErrorKind::UnpairedLowSurrogate,
+        ErrorKind::TruncatedUnit,
+        ErrorKind::SurrogateUnit,
+        ErrorKind::UndefinedByte,
     ];
 
     /// The stable machine name (`invalid_byte`, `truncated_eof`, ...).
@@ -124,6 +139,11 @@ impl ErrorKind {
             ErrorKind::OutOfRange => "out_of_range",
             ErrorKind::UnpairedSurrogate => "unpaired_surrogate",
             ErrorKind::SurrogatePair => "surrogate_pair",
+            ErrorKind::UnpairedHighSurrogate => "unpaired_high_surrogate",
+            ErrorKind::UnpairedLowSurrogate => "unpaired_low_surrogate",
+            ErrorKind::TruncatedUnit => "truncated_unit",
+            ErrorKind::SurrogateUnit => "surrogate_unit",
+            ErrorKind::UndefinedByte => "undefined_byte",
         }
     }
 
@@ -141,9 +161,14 @@ impl ErrorKind {
             ErrorKind::TruncatedEof => "sequence cut short by the end of the input",
             ErrorKind::Overlong => "lead of an overlong (non-shortest) form",
             ErrorKind::Surrogate => "lead of an encoded UTF-16 surrogate",
-            ErrorKind::OutOfRange => "lead of a value above U+10FFFF",
+            ErrorKind::OutOfRange => "value above U+10FFFF (in UTF-8, the lead of one)",
             ErrorKind::UnpairedSurrogate => "surrogate that is not half of a pair",
             ErrorKind::SurrogatePair => "half of a surrogate pair that must be one 4-byte form",
+            ErrorKind::UnpairedHighSurrogate => "high surrogate not followed by a low surrogate",
+            ErrorKind::UnpairedLowSurrogate => "low surrogate with no high surrogate before it",
+            ErrorKind::TruncatedUnit => "code unit cut short by the end of the input",
+            ErrorKind::SurrogateUnit => "surrogate code unit, never a character in UTF-32",
+            ErrorKind::UndefinedByte => "byte with no character in this encoding",
         }
     }
 
@@ -172,8 +197,10 @@ pub enum UnitKind {
 /// One piece of the input: `len` bytes from `start`, decoded as a value or an error.
 ///
 /// Every byte of an input belongs to exactly one unit; units never overlap and never leave
-/// gaps. A scalar's `len` is its *class* (1 to 6); an error's `len` is 1 to 3 in UTF-8 (the
-/// maximal subpart, like `core::str::Utf8Error::error_len`), up to 5 in legacy UTF-8.
+/// gaps. A scalar's `len` is its *class* (1 to 6; 2 or 4 in UTF-16, 4 in UTF-32); an
+/// error's `len` is 1 to 3 in UTF-8 (the maximal subpart, like
+/// `core::str::Utf8Error::error_len`), up to 5 in legacy UTF-8, a code unit (2 or 4) or
+/// the 1 to 3 bytes left at the end in UTF-16 and UTF-32.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Unit {
     /// Offset of the first byte, relative to the slice that was decoded.
@@ -199,6 +226,11 @@ impl Unit {
             len,
             kind: UnitKind::Error(kind),
         }
+    }
+
+    /// A one-byte error unit at `start` (what a single-byte encoding's scan reports).
+    pub const fn error_at(start: usize, kind: ErrorKind) -> Unit {
+        Unit::error(start, 1, kind)
     }
 
     /// One past the last byte.
@@ -266,7 +298,12 @@ mod tests {
                 "surrogate",
                 "out_of_range",
                 "unpaired_surrogate",
-                "surrogate_pair"
+                "surrogate_pair",
+                "unpaired_high_surrogate",
+                "unpaired_low_surrogate",
+                "truncated_unit",
+                "surrogate_unit",
+                "undefined_byte"
             ]
         );
         for (i, k) in ErrorKind::ALL.iter().enumerate() {

@@ -22,7 +22,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use crate::decode::{Dialect, ErrorKind, Shape, Unit};
+use crate::decode::{CodePoint, Dialect, ErrorKind, Shape, Unit};
 use crate::scan::{scan_range, ClassCounts, DenseCounts, Sink, Tally};
 
 /// The smallest block, in bytes.
@@ -652,7 +652,9 @@ impl Summary {
             return Verdict::Empty;
         }
         if errors == 0 {
-            let ascii = self.tally.classes[1] == self.len;
+            // In a single-byte encoding every unit has 1 byte: ASCII only if every byte is.
+            let ascii = self.tally.classes[1] == self.len
+                && (!matches!(self.dialect, Dialect::SingleByte(_)) || bytes.is_ascii());
             return if ascii {
                 Verdict::AsciiOnly
             } else {
@@ -667,7 +669,10 @@ impl Summary {
         // A last character cut short by the end of the input says nothing against the rest.
         let cut = self.last_error_offset().is_some_and(|at| {
             let unit = self.dialect.decode_at(bytes, at);
-            unit.error_kind() == Some(ErrorKind::TruncatedEof) && unit.end() == bytes.len()
+            matches!(
+                unit.error_kind(),
+                Some(ErrorKind::TruncatedEof | ErrorKind::TruncatedUnit)
+            ) && unit.end() == bytes.len()
         });
         let rest = errors - u64::from(cut);
         if rest == 0 {
@@ -685,7 +690,8 @@ impl Summary {
         if against && multibyte * 8 < rest {
             return Verdict::ProbablyNot(errors);
         }
-        if !cut && self.errors(bytes).all(|u| is_stray_windows_1252(bytes, &u)) {
+        let utf8_family = self.dialect.code_unit_width().is_none();
+        if !cut && utf8_family && self.errors(bytes).all(|u| is_stray_windows_1252(bytes, &u)) {
             Verdict::StrayBytes(rest)
         } else if against {
             Verdict::ProbablyNot(errors)
@@ -759,10 +765,10 @@ impl Lines<'_> {
     pub fn at(&mut self, offset: usize) -> (u64, u64) {
         let offset = offset.max(self.at).min(self.bytes.len());
         let gap = &self.bytes[self.at..offset];
-        let newlines = count_byte(gap, b'\n');
+        let (newlines, last) = line_feeds(self.summary.dialect, gap);
         if newlines > 0 {
             self.line += newlines;
-            let last = memchr::memrchr(b'\n', gap).map_or(self.at, |at| self.at + at + 1);
+            let last = last.map_or(self.at, |end| self.at + end);
             self.column = 1 + self.units_between(last, offset);
         } else {
             self.column += self.units_between(self.at, offset);
@@ -783,6 +789,28 @@ impl Lines<'_> {
     }
 }
 
+/// The line feeds of `gap` (which starts on a unit boundary) and the offset in it just past
+/// the last: bytes 0A in the UTF-8 family and single-byte encodings, code units U+000A in
+/// UTF-16 and UTF-32 (where a byte 0A may be half of another character, like U+010A).
+fn line_feeds(dialect: Dialect, gap: &[u8]) -> (u64, Option<usize>) {
+    let width = dialect.code_unit_width().filter(|w| *w > 1);
+    let Some((width, Ok(lf))) = width.map(|w| (w, dialect.encode(CodePoint::new(0x0A)))) else {
+        return (
+            count_byte(gap, b'\n'),
+            memchr::memrchr(b'\n', gap).map(|at| at + 1),
+        );
+    };
+    let mut count = 0;
+    let mut last = None;
+    for (i, unit) in gap.chunks_exact(width).enumerate() {
+        if unit == lf.as_bytes() {
+            count += 1;
+            last = Some((i + 1) * width);
+        }
+    }
+    (count, last)
+}
+
 fn scan_block(
     dialect: Dialect,
     bytes: &[u8],
@@ -795,7 +823,8 @@ fn scan_block(
     // A U+FFFD is a 3-byte scalar in every dialect: a block without one has none, and
     // ASCII and most alphabetic text skip the search (looked for while the block is
     // still in cache).
-    if summary.classes[2] > 0 {
+    // (Only in the UTF-8 family: there `EF BF BD` is always a U+FFFD unit.)
+    if summary.classes[2] > 0 && dialect.code_unit_width().is_none() {
         summary.replacements = replacements_in(bytes, range).count() as u32;
     }
     summary
@@ -1141,6 +1170,20 @@ mod tests {
     }
 
     /// Lines and columns equal a naive count from the start, for near and far steps.
+    #[test]
+    fn lines_in_utf16_count_line_feed_code_units() {
+        // U+010A is 0A 01 in UTF-16LE: a byte 0A that is no line feed.
+        let text = "\u{10A}a\nbc\u{A0A}\nd";
+        let mut bytes: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        bytes.extend_from_slice(b"\x00\xDC"); // a lone low surrogate: line 3, column 2
+        let summary = Summary::build_parallel(Dialect::Utf16Le, &bytes);
+        let error = summary.errors(&bytes).next().unwrap();
+        assert_eq!(error.start, 16);
+        assert_eq!(summary.lines(&bytes).at(error.start), (3, 2));
+        assert_eq!(summary.lines(&bytes).at(6), (2, 1));
+        assert_eq!(summary.replacement_count(), 0);
+    }
+
     #[test]
     fn lines_and_columns_match_a_naive_count() {
         let mut bytes = Vec::new();

@@ -20,7 +20,8 @@
 //! sink that only counts has them counted 32 bytes at a time by a branch-free kernel
 //! (`scan::dense`), and other sinks get units decoded one by one for a while; a new run of
 //! chunks starts after. The other dialects count each stretch the UTF-8 validator accepts
-//! and hand what it rejects to the precise decoder.
+//! and hand what it rejects to the precise decoder. UTF-16 and UTF-32 have their own loop
+//! (`scan::wide`): chunks without surrogates are counted whole, the rest decoded.
 //!
 //! The kernel runs on AVX-512 (AVX-512BW) or AVX2, chosen once at run time; on other CPUs
 //! the UTF-8 scan validates with simdutf8 and counts lead bytes in a second pass, compiled
@@ -39,6 +40,7 @@ use std::ops::Range;
 mod dense;
 pub mod index;
 mod simd;
+mod wide;
 
 use crate::decode::{decode_utf8_at, is_continuation, Dialect, ErrorKind, Shape, Unit};
 use simd::{Leads, Level, CHUNK};
@@ -165,6 +167,10 @@ pub fn scan_range(dialect: Dialect, bytes: &[u8], range: Range<usize>, sink: &mu
     }
     match dialect {
         Dialect::Utf8 => scan_utf8(Level::best(), bytes, start, stop, sink),
+        Dialect::Utf16Le | Dialect::Utf16Be | Dialect::Utf32Le | Dialect::Utf32Be => {
+            wide::scan_wide(dialect, bytes, start, stop, sink)
+        }
+        Dialect::SingleByte(table) => wide::scan_single_byte(table, bytes, start, stop, sink),
         _ => scan_general(dialect, bytes, start, stop, sink),
     }
 }
@@ -185,6 +191,10 @@ fn scan_range_at(
     }
     match dialect {
         Dialect::Utf8 => scan_utf8(level, bytes, start, stop, sink),
+        Dialect::Utf16Le | Dialect::Utf16Be | Dialect::Utf32Le | Dialect::Utf32Be => {
+            wide::scan_wide(dialect, bytes, start, stop, sink)
+        }
+        Dialect::SingleByte(table) => wide::scan_single_byte(table, bytes, start, stop, sink),
         _ => scan_general(dialect, bytes, start, stop, sink),
     }
 }
@@ -1072,6 +1082,106 @@ mod tests {
             cuts in proptest::collection::vec(0usize..1000, 0..6),
         ) {
             check_cut_scans(&input, &cuts);
+        }
+    }
+
+    /// UTF-16 or UTF-32 code units, mostly scalars with surrogates, pairs and values above
+    /// U+10FFFF among them (long runs without, so the scan's whole-chunk path runs), and
+    /// 0 to 3 bytes more at the end.
+    fn wide_input() -> impl proptest::strategy::Strategy<Value = (Vec<u32>, Vec<u8>)> {
+        use proptest::prelude::*;
+        let unit = prop_oneof![
+            20 => Just(0x41u32),
+            5 => 0u32..0xD800,
+            2 => 0xD800u32..0xDC00,
+            2 => 0xDC00u32..0xE000,
+            1 => 0xE000u32..0x1_0000,
+            3 => 0x1_0000u32..0x11_0000,
+            1 => 0x11_0000u32..,
+        ];
+        (
+            proptest::collection::vec((unit, 0usize..40), 0..40).prop_map(|runs| {
+                runs.into_iter()
+                    .flat_map(|(u, n)| std::iter::repeat_n(u, n))
+                    .collect()
+            }),
+            proptest::collection::vec(any::<u8>(), 0..4),
+        )
+    }
+
+    fn wide_bytes(d: Dialect, units: &[u32], tail: &[u8]) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        for &u in units {
+            // In UTF-16 a supplementary character is written as its pair (runs of them fill
+            // whole chunks with pairs), anything else as its low 16 bits.
+            let pair = char::from_u32(u).filter(|_| u > 0xFFFF).map(|c| {
+                let mut pair = [0u16; 2];
+                c.encode_utf16(&mut pair);
+                pair
+            });
+            match (d, pair) {
+                (Dialect::Utf16Le, Some(p)) => p.iter().for_each(|h| bytes.extend(h.to_le_bytes())),
+                (Dialect::Utf16Be, Some(p)) => p.iter().for_each(|h| bytes.extend(h.to_be_bytes())),
+                _ => {}
+            }
+            if pair.is_some() && d.code_unit_width() == Some(2) {
+                continue;
+            }
+            match d {
+                Dialect::Utf16Le => bytes.extend_from_slice(&(u as u16).to_le_bytes()),
+                Dialect::Utf16Be => bytes.extend_from_slice(&(u as u16).to_be_bytes()),
+                Dialect::Utf32Le => bytes.extend_from_slice(&u.to_le_bytes()),
+                _ => bytes.extend_from_slice(&u.to_be_bytes()),
+            }
+        }
+        bytes.extend_from_slice(tail);
+        bytes
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        #[test]
+        fn wide_scans_equal_decoding_cut_anywhere(
+            (units, tail) in wide_input(),
+            cuts in proptest::collection::vec(0usize..2000, 0..6),
+        ) {
+            for d in Dialect::WIDE {
+                let input = wide_bytes(d, &units, &tail);
+                let mut bounds: Vec<usize> = cuts.iter().map(|c| c % (input.len() + 1)).collect();
+                bounds.extend([0, input.len()]);
+                bounds.sort_unstable();
+                let mut all = Collect::default();
+                for range in bounds.windows(2) {
+                    scan_range(d, &input, range[0]..range[1], &mut all);
+                }
+                check(d, &input, &all);
+            }
+        }
+    }
+
+    #[test]
+    fn single_byte_scans_equal_decoding() {
+        let input: Vec<u8> = (0..3000u32).map(|i| (i * 7 % 256) as u8).collect();
+        // Tables made here (the encoding layer is not the scan's to read): Latin-1 with
+        // 80..9F undefined, and one with every byte defined.
+        let latin = std::array::from_fn(|b| match b {
+            0x80..=0x9F => crate::decode::ByteTable::UNDEFINED,
+            _ => b as u32,
+        });
+        let all = std::array::from_fn(|b| 0x400 + b as u32);
+        for values in [latin, all] {
+            let table = Box::leak(Box::new(crate::decode::ByteTable::new("t", values)));
+            let d = Dialect::SingleByte(table);
+            for step in [1, 7, 64, 1000, input.len()] {
+                let mut sink = Collect::default();
+                let mut at = 0;
+                while at < input.len() {
+                    let end = (at + step).min(input.len());
+                    scan_range(d, &input, at..end, &mut sink);
+                    at = end;
+                }
+                check(d, &input, &sink);
+            }
         }
     }
 

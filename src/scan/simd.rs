@@ -740,7 +740,7 @@ pub(super) mod tests {
             ByteRole::Ascii => cont,
             ByteRole::Continuation => false,
             ByteRole::Lead { second, .. } => !second.contains(here),
-            ByteRole::Never => true,
+            ByteRole::Never | ByteRole::InCodeUnit => true,
         }
     }
 

@@ -70,6 +70,8 @@ pub enum Action {
     NextDialect,
     /// Switch to the previous dialect.
     PrevDialect,
+    /// Open the encoding chooser (the likely encoding first).
+    OpenEncoding,
     /// Offsets in hex or decimal.
     ToggleDecimal,
     /// Show or hide the key list.

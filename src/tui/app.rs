@@ -89,6 +89,12 @@ pub enum PromptKind {
         /// Hex bytes rather than text.
         hex: bool,
     },
+    /// An encoding to read the input as: a label typed, or else the choice at `choice` of
+    /// [`App::encoding_choices`].
+    Encoding {
+        /// The index of the offered choice.
+        choice: usize,
+    },
 }
 
 /// An open prompt.
@@ -165,6 +171,9 @@ pub struct App {
     pub job: Option<Job>,
     /// The last search, for n / N.
     pub last_search: Option<Pattern>,
+    /// What the encoding chooser offers, the likely one first, and why it is likely (set
+    /// when the chooser opens).
+    pub encoding_choices: (Vec<Dialect>, &'static str),
     /// Set when the user asked to quit.
     pub quit: bool,
     /// The file shrank on disk while it was shown (see [`App::pending_source_action`]).
@@ -210,6 +219,7 @@ impl App {
             message: None,
             job: None,
             last_search: None,
+            encoding_choices: (Vec::new(), ""),
             quit: false,
             deferred: VecDeque::new(),
         };
@@ -626,11 +636,8 @@ impl App {
             Action::NextError => self.start_error_search(false),
             Action::PrevError => self.start_error_search(true),
             Action::NextDialect => self.set_dialect(self.dialect.next()),
-            Action::PrevDialect => {
-                let all = Dialect::ALL;
-                let i = all.iter().position(|d| *d == self.dialect).unwrap_or(0);
-                self.set_dialect(all[(i + all.len() - 1) % all.len()]);
-            }
+            Action::PrevDialect => self.set_dialect(self.dialect.prev()),
+            Action::OpenEncoding => self.open_encoding_chooser(),
             Action::ToggleDecimal => self.decimal = !self.decimal,
             Action::Click { x, y } => self.click(x, y),
             Action::ScrollUp => self.scroll(-3),
@@ -764,7 +771,11 @@ impl App {
             self.scan = Scan::Wanted;
         }
         self.dialect = dialect;
-        self.say(format!("dialect: {}", dialect.title()), false);
+        let what = match dialect.code_unit_width() {
+            Some(_) => "encoding",
+            None => "dialect",
+        };
+        self.say(format!("{what}: {}", dialect.title()), false);
     }
 
     fn say(&mut self, text: impl Into<String>, is_error: bool) {
@@ -803,11 +814,14 @@ impl App {
             Action::Backspace => {
                 prompt.input.pop();
             }
-            Action::TogglePattern => {
-                if let PromptKind::Search { hex, .. } = &mut prompt.kind {
-                    *hex = !*hex;
+            Action::TogglePattern => match &mut prompt.kind {
+                PromptKind::Search { hex, .. } => *hex = !*hex,
+                PromptKind::Encoding { choice } => {
+                    *choice = (*choice + 1) % self.encoding_choices.0.len().max(1);
+                    prompt.input.clear();
                 }
-            }
+                PromptKind::Goto => {}
+            },
             Action::Submit => {
                 let prompt = self.prompt.take().expect("prompt is open");
                 self.submit(prompt);
@@ -816,8 +830,32 @@ impl App {
         }
     }
 
+    /// Opens the encoding chooser: the likely encoding first ([`crate::encoding::choices`]).
+    fn open_encoding_chooser(&mut self) {
+        let bytes = self.source.bytes();
+        let sample = &bytes[..bytes.len().min(crate::encoding::GUESS_SAMPLE)];
+        let (_, why) = crate::encoding::guess(sample);
+        self.encoding_choices = (crate::encoding::choices(sample), why);
+        self.open_prompt(PromptKind::Encoding { choice: 0 });
+    }
+
     fn submit(&mut self, prompt: Prompt) {
         match prompt.kind {
+            PromptKind::Encoding { choice } => {
+                let chosen = if prompt.input.trim().is_empty() {
+                    self.encoding_choices
+                        .0
+                        .get(choice)
+                        .copied()
+                        .ok_or_else(|| "no encoding chosen".to_string())
+                } else {
+                    crate::encoding::resolve(&prompt.input).map_err(|e| e.to_string())
+                };
+                match chosen {
+                    Ok(d) => self.set_dialect(d),
+                    Err(e) => self.say(e, true),
+                }
+            }
             PromptKind::Goto => match self.goto_target(&prompt.input) {
                 Ok(offset) => self.cursor = offset,
                 Err(e) => self.say(e, true),
@@ -828,7 +866,7 @@ impl App {
                 } else if prompt.input.is_empty() {
                     Err("nothing to search for".to_string())
                 } else {
-                    Ok(prompt.input.clone().into_bytes())
+                    search::encode_text(self.dialect, &prompt.input)
                 };
                 match bytes {
                     Ok(bytes) => {
@@ -870,25 +908,30 @@ impl App {
         let needle = pattern.bytes.clone();
         let cursor = self.cursor as usize;
         let what = format!("search {}", pattern.label);
+        // In UTF-16 and UTF-32 a match starts on a code unit.
+        let align = self.dialect.code_unit_width().unwrap_or(1);
         self.spawn(what, backward, move |bytes, control| {
             // Past the end, the search goes on from the other end up to the cursor, as
             // vim's does: only an occurrence at the cursor itself is found twice.
             if backward {
-                match search::find_backward(bytes, &needle, cursor, control)? {
+                match search::find_backward_aligned(bytes, &needle, cursor, (0, align), control)? {
                     Some(found) => Ok(Some(found)),
-                    None => {
-                        Ok(
-                            search::find_backward(&bytes[cursor..], &needle, bytes.len(), control)?
-                                .map(|i| cursor + i),
-                        )
-                    }
+                    None => Ok(search::find_backward_aligned(
+                        &bytes[cursor..],
+                        &needle,
+                        bytes.len(),
+                        (cursor, align),
+                        control,
+                    )?
+                    .map(|i| cursor + i)),
                 }
             } else {
-                match search::find_forward(bytes, &needle, cursor + 1, control)? {
+                match search::find_forward_aligned(bytes, &needle, cursor + 1, (0, align), control)?
+                {
                     Some(found) => Ok(Some(found)),
                     None => {
                         let end = (cursor + needle.len()).min(bytes.len());
-                        search::find_forward(&bytes[..end], &needle, 0, control)
+                        search::find_forward_aligned(&bytes[..end], &needle, 0, (0, align), control)
                     }
                 }
             }
@@ -1102,6 +1145,56 @@ mod tests {
         let summary = Summary::build(dialect, bytes, 1, &Progress::new()).unwrap();
         let source = Source::from_bytes("t", bytes.to_vec());
         App::with_summary(source, summary, Rect::new(0, 0, 120, 30), false)
+    }
+
+    #[test]
+    fn encoding_chooser_offers_the_guess_first_and_switches() {
+        let text = "Zürich, naïve café: a sentence long enough to judge by, with more words.";
+        let bytes: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let mut app = ready(&bytes, Dialect::Utf8);
+        app.update(Action::OpenEncoding);
+        assert_eq!(app.encoding_choices.0[0], Dialect::Utf16Le);
+        assert_eq!(app.encoding_choices.1, "zero-byte pattern");
+        assert_eq!(
+            app.prompt.as_ref().map(|p| p.kind),
+            Some(PromptKind::Encoding { choice: 0 })
+        );
+        app.update(Action::Submit);
+        assert_eq!(app.dialect, Dialect::Utf16Le);
+        assert!(matches!(app.scan, Scan::Wanted));
+        assert_eq!(
+            app.message.as_ref().map(|m| m.text.as_str()),
+            Some("encoding: UTF-16, little-endian")
+        );
+        // Tab steps to the next choice (UTF-8); Enter takes it.
+        app.update(Action::OpenEncoding);
+        app.update(Action::TogglePattern);
+        assert_eq!(
+            app.prompt.as_ref().map(|p| p.kind),
+            Some(PromptKind::Encoding { choice: 1 })
+        );
+        app.update(Action::Submit);
+        assert_eq!(app.dialect, Dialect::Utf8);
+        // A typed label wins over the choice.
+        app.update(Action::OpenEncoding);
+        for c in "latin2".chars() {
+            app.update(Action::Input(c));
+        }
+        app.update(Action::Submit);
+        assert_eq!(app.dialect.name(), "ISO-8859-2");
+        // An unknown one is said, and changes nothing.
+        app.update(Action::OpenEncoding);
+        for c in "sjis".chars() {
+            app.update(Action::Input(c));
+        }
+        app.update(Action::Submit);
+        assert_eq!(app.dialect.name(), "ISO-8859-2");
+        let message = app.message.clone().unwrap();
+        assert!(message.is_error);
+        assert_eq!(
+            message.text,
+            "Shift_JIS is a multi-byte legacy encoding, which hexrune cannot read yet"
+        );
     }
 
     fn finish(app: &mut App, generation: u64, dialect: Dialect) -> Arc<Findings> {

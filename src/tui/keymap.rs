@@ -58,7 +58,11 @@ pub const KEYS: &[(&str, &str)] = &[
     ("n / N", "repeat the search / in the other direction"),
     (
         "d / D",
-        "next / previous dialect: utf8 cesu8 mutf8 wtf8 legacy",
+        "next / previous dialect: utf8 cesu8 mutf8 wtf8 legacy (utf16le utf16be utf32le utf32be in UTF-16/32)",
+    ),
+    (
+        "e",
+        "read as another encoding: the likely one first (Tab: next choice; or type a label; Enter)",
     ),
     ("o", "offsets in hex / decimal"),
     (
@@ -156,6 +160,7 @@ fn normal_key(code: KeyCode, ctrl: bool) -> Option<Action> {
         KeyCode::Char('N') => RepeatSearch { reverse: true },
         KeyCode::Char('d') => NextDialect,
         KeyCode::Char('D') => PrevDialect,
+        KeyCode::Char('e') => OpenEncoding,
         KeyCode::Char('o') => ToggleDecimal,
         KeyCode::Char('s') => Stats,
         KeyCode::Char('H') => ScreenTop,

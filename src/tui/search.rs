@@ -155,6 +155,70 @@ pub fn find_backward(
     Ok(None)
 }
 
+/// [`find_forward`], finding only occurrences at offsets that are multiples of `align`
+/// when counted from `base` (the offset of `bytes` in the input): in UTF-16 and UTF-32 a
+/// match must start on a code unit.
+pub fn find_forward_aligned(
+    bytes: &[u8],
+    pattern: &[u8],
+    mut from: usize,
+    (base, align): (usize, usize),
+    control: &mut Control,
+) -> Result<Option<usize>, Cancelled> {
+    loop {
+        match find_forward(bytes, pattern, from, control)? {
+            Some(i) if (base + i) % align.max(1) == 0 => return Ok(Some(i)),
+            Some(i) => from = i + 1,
+            None => return Ok(None),
+        }
+    }
+}
+
+/// [`find_backward`], finding only occurrences at offsets that are multiples of `align`
+/// when counted from `base`.
+pub fn find_backward_aligned(
+    bytes: &[u8],
+    pattern: &[u8],
+    mut before: usize,
+    (base, align): (usize, usize),
+    control: &mut Control,
+) -> Result<Option<usize>, Cancelled> {
+    loop {
+        match find_backward(bytes, pattern, before, control)? {
+            Some(i) if (base + i) % align.max(1) == 0 => return Ok(Some(i)),
+            Some(i) => before = i,
+            None => return Ok(None),
+        }
+    }
+}
+
+/// The bytes `text` is stored as in `dialect`: what a text search looks for, so that a
+/// UTF-16 view finds UTF-16 text and a windows-1252 view windows-1252 bytes. An error names
+/// the first character the dialect cannot write.
+///
+/// ```
+/// use hexrune::decode::Dialect;
+/// use hexrune::tui::search::encode_text;
+/// assert_eq!(encode_text(Dialect::Utf16Le, "hé"), Ok(b"h\x00\xE9\x00".to_vec()));
+/// assert_eq!(encode_text(Dialect::Utf8, "hé"), Ok("hé".as_bytes().to_vec()));
+/// ```
+pub fn encode_text(dialect: Dialect, text: &str) -> Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        match dialect.encode(crate::decode::CodePoint::new(c as u32)) {
+            Ok(e) => out.extend_from_slice(e.as_bytes()),
+            Err(why) => {
+                return Err(format!(
+                    "{} is not in {}: {why}",
+                    crate::view::safe::sanitize(&c.to_string()),
+                    dialect.encoding_name()
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Parses hex bytes typed in the search prompt: pairs of hex digits, spaces optional
 /// (`e2 82 ac`, `E282AC`, `0xe2 0x82`).
 pub fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
@@ -278,6 +342,59 @@ mod tests {
             next_error(&bytes, Dialect::Utf8, 0, bytes.len(), &mut control),
             Err(Cancelled)
         );
+    }
+
+    #[test]
+    fn text_in_the_view_encoding() {
+        let cp1252 = crate::encoding::resolve("windows-1252").unwrap();
+        assert_eq!(encode_text(cp1252, "café €"), Ok(b"caf\xE9 \x80".to_vec()));
+        assert_eq!(
+            encode_text(cp1252, "a😀"),
+            Err("😀 is not in windows-1252: not a character of this encoding".to_string())
+        );
+        assert_eq!(
+            encode_text(Dialect::Utf16Be, "a😀"),
+            Ok(b"\x00a\xD8\x3D\xDE\x00".to_vec())
+        );
+        assert_eq!(
+            encode_text(Dialect::Utf32Le, "é"),
+            Ok(b"\xE9\x00\x00\x00".to_vec())
+        );
+        assert_eq!(
+            encode_text(Dialect::Cesu8, "😀"),
+            Ok(b"\xED\xA0\xBD\xED\xB8\x80".to_vec())
+        );
+        // A match must start on a code unit: in "ᄀaᄡ" (00 11 61 00 11 61 in UTF-16LE) the
+        // bytes 11 61 first occur at offset 1, inside two code units.
+        let file: Vec<u8> = "\u{1100}\u{61}\u{6111}"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        let needle = [0x11, 0x61];
+        assert_eq!(quiet(|c| find_forward(&file, &needle, 0, c)), Ok(Some(1)));
+        assert_eq!(
+            quiet(|c| find_forward_aligned(&file, &needle, 0, (0, 2), c)),
+            Ok(Some(4))
+        );
+        assert_eq!(
+            quiet(|c| find_backward_aligned(&file, &needle, file.len(), (0, 2), c)),
+            Ok(Some(4))
+        );
+        assert_eq!(
+            quiet(|c| find_backward_aligned(&file[1..], &needle, file.len() - 1, (1, 2), c)),
+            Ok(Some(3))
+        );
+        assert_eq!(
+            quiet(|c| find_forward_aligned(&file, &needle, 0, (1, 4), c)),
+            Ok(None)
+        );
+        // What the search finds in a UTF-16 file: the text, not its UTF-8 bytes.
+        let file: Vec<u8> = "le café, la café"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        let needle = encode_text(Dialect::Utf16Le, "café").unwrap();
+        assert_eq!(quiet(|c| find_forward(&file, &needle, 0, c)), Ok(Some(6)));
     }
 
     #[test]

@@ -13,7 +13,8 @@ pub struct Detail {
     /// Its bytes (1 to 6).
     pub bytes: Vec<u8>,
     /// Each byte in binary, split into its prefix bits (`110`, `10`, ...) and payload bits;
-    /// an error byte that is no lead or continuation has an empty prefix.
+    /// an error byte that is no lead or continuation has an empty prefix, and so has every
+    /// byte of UTF-16, UTF-32 and single-byte encodings.
     pub bits: Vec<(String, String)>,
     /// What the bytes mean.
     pub meaning: Meaning,
@@ -64,7 +65,11 @@ pub fn detail(bytes: &[u8], dialect: Dialect, offset: u64) -> Option<Detail> {
     let bits = raw
         .iter()
         .enumerate()
-        .map(|(k, b)| split_bits(&unit, k, *b))
+        .map(|(k, b)| match dialect.code_unit_width() {
+            // Code units have no marker bits: UTF-16, UTF-32, single-byte encodings.
+            Some(_) => (String::new(), format!("{b:08b}")),
+            None => split_bits(&unit, k, *b),
+        })
         .collect();
     let meaning = match unit.kind {
         UnitKind::Scalar(value) => scalar(value),

@@ -25,7 +25,7 @@ use core::fmt;
 
 use encoding_rs::{DecoderResult, Encoding};
 
-use crate::decode::CodePoint;
+use crate::decode::{CodePoint, Dialect};
 use crate::view::safe::sanitize;
 
 /// A legacy encoding that error units are also read in.
@@ -103,6 +103,14 @@ impl Default for Fallback {
 }
 
 impl Fallback {
+    /// Whether error units of `dialect` get a fallback reading: those of the UTF-8 family,
+    /// whose error units are bytes a legacy encoding may have written. In UTF-16, UTF-32 and
+    /// a single-byte encoding an error is a code unit or an undefined byte, which another
+    /// encoding reading it says nothing about.
+    pub fn reads_errors_of(dialect: Dialect) -> bool {
+        Dialect::UTF8_FAMILY.contains(&dialect)
+    }
+
     /// The default fallback, windows-1252.
     pub fn windows_1252() -> Fallback {
         Fallback::of(Decoder::Web(encoding_rs::WINDOWS_1252))

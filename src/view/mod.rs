@@ -47,7 +47,8 @@ pub enum Role {
     AsciiWhitespace,
     /// Another ASCII control.
     AsciiControl,
-    /// The first byte of a multi-byte scalar.
+    /// The first byte of a multi-byte scalar (or a byte above 7F that is a character of
+    /// a single-byte encoding).
     Lead,
     /// A later byte of a multi-byte scalar.
     Continuation,
@@ -310,7 +311,10 @@ pub struct WholeUnit<'a> {
 /// Decoding reads at most 8 bytes before `window.start` and 8 bytes after `window.end`
 /// (resync looks back up to 5 bytes, WTF-8 looks 3 more behind a unit for a surrogate
 /// pair; a 6-byte unit at the end reads 5 past it), so a caller holding a bounded buffer of
-/// the input with that much context on each side gets the cells of the whole input.
+/// the input with that much context on each side gets the cells of the whole input. In
+/// UTF-16 and UTF-32 code units are counted from the slice's start: such a buffer must
+/// start at an offset of the input that is a multiple of 4 (`dump`'s buffers start on a
+/// row, a multiple of 8, less 8 bytes of context).
 pub fn visit(
     bytes: &[u8],
     dialect: Dialect,
@@ -534,6 +538,9 @@ pub fn role(unit: &Unit, k: u8, byte: u8) -> Role {
             0x00 => Role::Null,
             b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ' => Role::AsciiWhitespace,
             0x21..=0x7E => Role::AsciiPrintable,
+            // Only a single-byte encoding has a one-byte unit above 7F: a character of its
+            // own, coloured like the lead of a multi-byte one.
+            0x80..=0xFF => Role::Lead,
             _ => Role::AsciiControl,
         },
     }
@@ -563,6 +570,11 @@ pub fn error_letter(kind: ErrorKind) -> char {
         ErrorKind::OutOfRange => 'R',
         ErrorKind::UnpairedSurrogate => 'U',
         ErrorKind::SurrogatePair => 'P',
+        ErrorKind::UnpairedHighSurrogate => 'H',
+        ErrorKind::UnpairedLowSurrogate => 'L',
+        ErrorKind::TruncatedUnit => 'Z',
+        ErrorKind::SurrogateUnit => 'D',
+        ErrorKind::UndefinedByte => 'N',
     }
 }
 

@@ -176,6 +176,12 @@ impl Theme {
             Some(ErrorKind::OutOfRange) => Tone::LightBlue,
             Some(ErrorKind::UnpairedSurrogate) => Tone::Cyan,
             Some(ErrorKind::SurrogatePair) => Tone::Blue,
+            // UTF-16 and UTF-32 kinds never meet their UTF-8 look-alikes in one dialect:
+            // they share those colours (the lane's letters tell them apart).
+            Some(ErrorKind::UnpairedHighSurrogate | ErrorKind::UnpairedLowSurrogate) => Tone::Cyan,
+            Some(ErrorKind::TruncatedUnit) => Tone::Magenta,
+            Some(ErrorKind::SurrogateUnit) => Tone::LightCyan,
+            Some(ErrorKind::UndefinedByte) => Tone::LightRed,
         };
         self.fg(tone)
     }

@@ -51,7 +51,37 @@ pub fn possible_kinds(d: Dialect) -> &'static [ErrorKind] {
             TruncatedEof,
             Overlong,
         ],
+        Dialect::Utf16Le | Dialect::Utf16Be => {
+            &[UnpairedHighSurrogate, UnpairedLowSurrogate, TruncatedUnit]
+        }
+        Dialect::Utf32Le | Dialect::Utf32Be => &[OutOfRange, TruncatedUnit, SurrogateUnit],
+        Dialect::SingleByte(_) => &[UndefinedByte],
     }
+}
+
+/// The code unit width of a UTF-16 (2) or UTF-32 (4) dialect, from its name alone.
+pub fn width(d: Dialect) -> Option<usize> {
+    match d {
+        Dialect::SingleByte(_) => Some(1),
+        Dialect::Utf16Le | Dialect::Utf16Be => Some(2),
+        Dialect::Utf32Le | Dialect::Utf32Be => Some(4),
+        _ => None,
+    }
+}
+
+/// The code unit of `width` bytes at `at` in dialect `d`'s byte order.
+pub fn code_unit(d: Dialect, bytes: &[u8], at: usize) -> u32 {
+    let mut v = 0u32;
+    let width = width(d).unwrap_or(2);
+    for i in 0..width {
+        let b = bytes[at + i] as u32;
+        if matches!(d, Dialect::Utf16Be | Dialect::Utf32Be) {
+            v = (v << 8) | b;
+        } else {
+            v |= b << (8 * i);
+        }
+    }
+    v
 }
 
 /// The longest error unit a dialect can produce: a maximal subpart is at most one byte
@@ -61,6 +91,9 @@ pub fn max_error_len(d: Dialect) -> u8 {
     match d {
         Dialect::Utf8 | Dialect::Wtf8 | Dialect::Cesu8 | Dialect::Mutf8 => 3,
         Dialect::Legacy => 5,
+        Dialect::Utf16Le | Dialect::Utf16Be => 2,
+        Dialect::SingleByte(_) => 1,
+        _ => 4,
     }
 }
 
@@ -102,6 +135,33 @@ fn shortest(value: u32) -> usize {
 pub fn encode(d: Dialect, value: u32, out: &mut [u8; 6]) -> Option<usize> {
     let surrogate = (0xD800..=0xDFFF).contains(&value);
     match d {
+        Dialect::SingleByte(table) => {
+            out[0] = table.byte_of(CodePoint::new(value))?;
+            Some(1)
+        }
+        Dialect::Utf16Le | Dialect::Utf16Be => {
+            let c = char::from_u32(value)?;
+            let mut units = [0u16; 2];
+            let mut n = 0;
+            for u in c.encode_utf16(&mut units) {
+                let pair = match d {
+                    Dialect::Utf16Le => u.to_le_bytes(),
+                    _ => u.to_be_bytes(),
+                };
+                out[n..n + 2].copy_from_slice(&pair);
+                n += 2;
+            }
+            Some(n)
+        }
+        Dialect::Utf32Le | Dialect::Utf32Be => {
+            let c = char::from_u32(value)? as u32;
+            let quad = match d {
+                Dialect::Utf32Le => c.to_le_bytes(),
+                _ => c.to_be_bytes(),
+            };
+            out[..4].copy_from_slice(&quad);
+            Some(4)
+        }
         Dialect::Utf8 => {
             let c = char::from_u32(value)?;
             Some(c.encode_utf8(&mut out[..4]).len())
@@ -236,7 +296,43 @@ pub fn check_shape(d: Dialect, bytes: &[u8], units: &[Unit]) {
     assert_eq!(pos, bytes.len(), "units stop short: {d} on {bytes:02X?}");
 }
 
+/// The byte patterns of the UTF-16 and UTF-32 error kinds, from the definitions.
+fn check_wide_error_pattern(d: Dialect, bytes: &[u8], u: &Unit, kind: ErrorKind, ctx: &str) {
+    let w = width(d).unwrap_or(2);
+    if let Dialect::SingleByte(table) = d {
+        assert_eq!((kind, u.len), (ErrorKind::UndefinedByte, 1), "{ctx}");
+        assert_eq!(table.value(bytes[u.start]), None, "defined: {ctx}");
+        return;
+    }
+    assert_eq!(u.start % w, 0, "unit not aligned: {ctx}");
+    if kind == ErrorKind::TruncatedUnit {
+        assert!((u.len as usize) < w, "{ctx}");
+        assert_eq!(u.end(), bytes.len(), "truncated_unit before the end: {ctx}");
+        return;
+    }
+    assert_eq!(u.len as usize, w, "{ctx}");
+    let v = code_unit(d, bytes, u.start);
+    let high = |at: usize| (0xD800..=0xDBFF).contains(&code_unit(d, bytes, at));
+    let low = |at: usize| (0xDC00..=0xDFFF).contains(&code_unit(d, bytes, at));
+    match kind {
+        ErrorKind::UnpairedHighSurrogate => {
+            assert!(w == 2 && (0xD800..=0xDBFF).contains(&v), "{ctx}");
+            assert!(u.end() + 2 > bytes.len() || !low(u.end()), "paired: {ctx}");
+        }
+        ErrorKind::UnpairedLowSurrogate => {
+            assert!(w == 2 && (0xDC00..=0xDFFF).contains(&v), "{ctx}");
+            assert!(u.start < 2 || !high(u.start - 2), "paired: {ctx}");
+        }
+        ErrorKind::SurrogateUnit => assert!(w == 4 && (0xD800..=0xDFFF).contains(&v), "{ctx}"),
+        ErrorKind::OutOfRange => assert!(w == 4 && v > 0x10_FFFF, "{ctx}"),
+        _ => panic!("not a UTF-16/32 kind: {ctx}"),
+    }
+}
+
 fn check_error_pattern(d: Dialect, bytes: &[u8], u: &Unit, kind: ErrorKind, ctx: &str) {
+    if width(d).is_some() {
+        return check_wide_error_pattern(d, bytes, u, kind, ctx);
+    }
     let b0 = bytes[u.start];
     let next = bytes.get(u.end()).copied();
     let lead = match d.role(b0) {
@@ -295,6 +391,7 @@ fn check_error_pattern(d: Dialect, bytes: &[u8], u: &Unit, kind: ErrorKind, ctx:
                 "pairing context does not match the kind: {ctx}"
             );
         }
+        _ => panic!("not a UTF-8 family kind: {ctx}"),
     }
 }
 
@@ -313,7 +410,10 @@ pub fn check_resync(d: Dialect, bytes: &[u8], units: &[Unit]) {
 
             // The same question asked of a window x-5 ..= x+5 of the input must get the same
             // answer: the decoder documents it reads nothing outside it.
-            let lo = x.saturating_sub(5);
+            // UTF-16 and UTF-32 count code units from the slice's start: a window must
+            // start on a multiple of 4 (see `decode::wide`).
+            let align = if width(d).is_some() { !3 } else { !0 };
+            let lo = x.saturating_sub(5) & align;
             let hi = (x + 6).min(bytes.len());
             let w = d.unit_containing(&bytes[lo..hi], x - lo);
             assert_eq!(
@@ -326,7 +426,7 @@ pub fn check_resync(d: Dialect, bytes: &[u8], units: &[Unit]) {
             // and length are found that way, but whether a trail surrogate is the second
             // half of a `surrogate_pair` depends on the 3 bytes before it, which are up to
             // 5 bytes before `x` (the window check above covers it).
-            let lo = x - d.max_lookback().min(x);
+            let lo = (x - d.max_lookback().min(x)) & align;
             let w = d.unit_containing(&bytes[lo..], x - lo);
             let trail_of_pair = d == Dialect::Wtf8
                 && u.kind == UnitKind::Error(ErrorKind::SurrogatePair)
@@ -438,14 +538,15 @@ pub fn check_explanations(d: Dialect, bytes: &[u8], units: &[Unit]) {
             );
             continue;
         };
-        let has_range = matches!(
-            kind,
-            ErrorKind::Truncated
-                | ErrorKind::TruncatedEof
-                | ErrorKind::Overlong
-                | ErrorKind::Surrogate
-                | ErrorKind::OutOfRange
-        );
+        let has_range = width(d).is_none()
+            && matches!(
+                kind,
+                ErrorKind::Truncated
+                    | ErrorKind::TruncatedEof
+                    | ErrorKind::Overlong
+                    | ErrorKind::Surrogate
+                    | ErrorKind::OutOfRange
+            );
         assert_eq!(
             expected.is_some(),
             has_range,

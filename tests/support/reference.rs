@@ -43,7 +43,7 @@ fn rows(d: Dialect) -> Vec<Vec<Range>> {
             rows.push(vec![(0xFC, 0xFC), (0x84, 0xBF), CONT, CONT, CONT, CONT]);
             rows.push(vec![(0xFD, 0xFD), CONT, CONT, CONT, CONT, CONT]);
         }
-        Dialect::Cesu8 | Dialect::Mutf8 => {}
+        _ => {}
     }
     rows
 }
@@ -74,6 +74,8 @@ fn restriction(d: Dialect, lead: u8, next: u8) -> ErrorKind {
             (0xF8, (0x80, 0x87), ErrorKind::Overlong),
             (0xFC, (0x80, 0x83), ErrorKind::Overlong),
         ],
+        // UTF-16 and UTF-32 have no byte rows: see `utf16_units`, `utf32_units`.
+        _ => &[],
     };
     table
         .iter()
@@ -171,7 +173,23 @@ impl Reference {
 
     /// The units of `bytes`, by the reference model.
     pub fn units(&self, bytes: &[u8]) -> Vec<Unit> {
-        pair_pass(self.d, segment(self.d, &self.rows, bytes))
+        match self.d {
+            Dialect::Utf16Le | Dialect::Utf16Be => utf16_units(self.d, bytes),
+            Dialect::Utf32Le | Dialect::Utf32Be => utf32_units(self.d, bytes),
+            Dialect::SingleByte(table) => bytes
+                .iter()
+                .enumerate()
+                .map(|(start, b)| Unit {
+                    start,
+                    len: 1,
+                    kind: match table.value(*b) {
+                        Some(cp) => UnitKind::Scalar(cp),
+                        None => UnitKind::Error(ErrorKind::UndefinedByte),
+                    },
+                })
+                .collect(),
+            _ => pair_pass(self.d, segment(self.d, &self.rows, bytes)),
+        }
     }
 }
 
@@ -228,4 +246,74 @@ fn pair_pass(d: Dialect, first: Vec<Unit>) -> Vec<Unit> {
         }
     }
     out
+}
+
+/// UTF-16 by the standard library's `char::decode_utf16`: each `Ok` is a scalar of 2 or 4
+/// bytes, each `Err` one unpaired surrogate code unit; an odd byte at the end is left over.
+fn utf16_units(d: Dialect, bytes: &[u8]) -> Vec<Unit> {
+    let whole = bytes.len() / 2 * 2;
+    let code_units = bytes[..whole].chunks_exact(2).map(|p| match d {
+        Dialect::Utf16Be => u16::from_be_bytes([p[0], p[1]]),
+        _ => u16::from_le_bytes([p[0], p[1]]),
+    });
+    let mut units = Vec::new();
+    let mut pos = 0;
+    for item in char::decode_utf16(code_units) {
+        let (len, kind) = match item {
+            Ok(c) => (
+                2 * c.len_utf16() as u8,
+                UnitKind::Scalar(CodePoint::new(c as u32)),
+            ),
+            Err(e) if e.unpaired_surrogate() <= 0xDBFF => {
+                (2, UnitKind::Error(ErrorKind::UnpairedHighSurrogate))
+            }
+            Err(_) => (2, UnitKind::Error(ErrorKind::UnpairedLowSurrogate)),
+        };
+        units.push(Unit {
+            start: pos,
+            len,
+            kind,
+        });
+        pos += len as usize;
+    }
+    left_over(&mut units, bytes.len(), whole);
+    units
+}
+
+/// UTF-32 by `char::from_u32`.
+fn utf32_units(d: Dialect, bytes: &[u8]) -> Vec<Unit> {
+    let whole = bytes.len() / 4 * 4;
+    let mut units: Vec<Unit> = bytes[..whole]
+        .chunks_exact(4)
+        .enumerate()
+        .map(|(i, q)| {
+            let q = [q[0], q[1], q[2], q[3]];
+            let v = match d {
+                Dialect::Utf32Be => u32::from_be_bytes(q),
+                _ => u32::from_le_bytes(q),
+            };
+            let kind = match char::from_u32(v) {
+                Some(c) => UnitKind::Scalar(CodePoint::new(c as u32)),
+                None if v <= 0x10_FFFF => UnitKind::Error(ErrorKind::SurrogateUnit),
+                None => UnitKind::Error(ErrorKind::OutOfRange),
+            };
+            Unit {
+                start: 4 * i,
+                len: 4,
+                kind,
+            }
+        })
+        .collect();
+    left_over(&mut units, bytes.len(), whole);
+    units
+}
+
+fn left_over(units: &mut Vec<Unit>, len: usize, whole: usize) {
+    if len > whole {
+        units.push(Unit {
+            start: whole,
+            len: (len - whole) as u8,
+            kind: UnitKind::Error(ErrorKind::TruncatedUnit),
+        });
+    }
 }

@@ -148,7 +148,7 @@ static SECOND: [u8; 256] = {
 /// Units that are not ASCII are found at `ASCII + tag * SHAPE_LENS + len`.
 const ASCII: usize = 128;
 const SHAPE_LENS: usize = 8;
-const UNITS: usize = ASCII + Shape::TAGS * SHAPE_LENS;
+const UNITS: usize = (ASCII + Shape::TAGS * SHAPE_LENS).next_power_of_two();
 // Keys are masked to the table's size instead of checked against it.
 const _: () = assert!(UNITS.is_power_of_two());
 

@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::*;
-use crate::view::fallback::Escape;
+use crate::view::fallback::{Escape, Fallback};
 
 pub(super) fn draw_detail(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
     let Some(detail) = view::detail(app.source.bytes(), app.dialect, app.cursor) else {
@@ -39,6 +39,7 @@ pub(super) fn draw_detail(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
         fallback: app
             .fallback
             .filter(|_| matches!(detail.meaning, Meaning::Error { .. }))
+            .filter(|_| Fallback::reads_errors_of(app.dialect))
             .map(|f| f.describe(&detail.bytes)),
         escaped: app
             .escape

@@ -16,7 +16,7 @@ use crate::decode::CodePoint;
 use crate::view::glyph::{glyph, CUT_GLYPH, ERROR_GLYPH, ESCAPED_GLYPH};
 
 /// The error kinds in the help overlay's legend, in short words, in legend order.
-pub(super) const LEGEND: [(ErrorKind, &str); 9] = [
+pub(super) const LEGEND: [(ErrorKind, &str); 14] = [
     (ErrorKind::InvalidByte, "invalid byte"),
     (ErrorKind::UnexpectedContinuation, "stray continuation"),
     (ErrorKind::Truncated, "truncated"),
@@ -26,6 +26,20 @@ pub(super) const LEGEND: [(ErrorKind, &str); 9] = [
     (ErrorKind::OutOfRange, "out of range"),
     (ErrorKind::UnpairedSurrogate, "unpaired surrogate"),
     (ErrorKind::SurrogatePair, "surrogate pair"),
+    (
+        ErrorKind::UnpairedHighSurrogate,
+        "unpaired high surrogate (UTF-16)",
+    ),
+    (
+        ErrorKind::UnpairedLowSurrogate,
+        "unpaired low surrogate (UTF-16)",
+    ),
+    (ErrorKind::TruncatedUnit, "code unit cut at end (UTF-16/32)"),
+    (ErrorKind::SurrogateUnit, "surrogate code unit (UTF-32)"),
+    (
+        ErrorKind::UndefinedByte,
+        "undefined in the encoding (legacy)",
+    ),
 ];
 
 /// The text pane's placeholders: code points whose glyphs stand for a class of them (drawn

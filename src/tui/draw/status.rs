@@ -13,6 +13,9 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
     if let Some(prompt) = &app.prompt {
         let label = match prompt.kind {
             PromptKind::Goto => "go to offset (#N: character N): ".to_string(),
+            PromptKind::Encoding { .. } => {
+                "encoding (Tab: next choice, or type a label; Enter): ".to_string()
+            }
             PromptKind::Search { backward, hex } => format!(
                 "{}{} (Tab: {}): ",
                 if backward { "\\" } else { "/" },
@@ -20,11 +23,15 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
                 if hex { "text" } else { "hex" },
             ),
         };
-        let line = Line::from(vec![
+        let mut spans = vec![
             Span::raw(label),
             Span::raw(sanitize(&prompt.input)),
             Span::styled(" ", Style::new().add_modifier(Modifier::REVERSED)),
-        ]);
+        ];
+        if let (PromptKind::Encoding { choice }, true) = (prompt.kind, prompt.input.is_empty()) {
+            spans.push(Span::raw(encoding_choice(app, choice)));
+        }
+        let line = Line::from(spans);
         buf.set_line(area.x, area.y, &line, area.width);
         return;
     }
@@ -119,6 +126,25 @@ pub(super) fn job_text(app: &App, job: &super::super::app::Job) -> String {
         done as f64 * 100.0 / total as f64
     };
     format!("{}… {pct:.0}% (Esc cancels)", sanitize(&job.what))
+}
+
+/// The chooser's offer while nothing is typed: `windows-1251 (chardetng's guess) 1/28`.
+fn encoding_choice(app: &App, choice: usize) -> String {
+    let (choices, why) = &app.encoding_choices;
+    let Some(d) = choices.get(choice) else {
+        return String::new();
+    };
+    let reason = if choice == 0 {
+        format!(" ({why})")
+    } else {
+        String::new()
+    };
+    format!(
+        " {}{reason}  {}/{}",
+        d.encoding_name(),
+        choice + 1,
+        choices.len()
+    )
 }
 
 /// The left of the status line: name, size, cursor offset (hex and decimal), percentage,
