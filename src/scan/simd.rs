@@ -59,7 +59,8 @@
 //!
 //! All the `unsafe` of the scan is here: AVX2 and AVX-512 intrinsics, called only by the
 //! safe wrapper [`check_chunks`], after it has checked the CPU's features at run time and the
-//! bounds of what the kernel reads. [`Level::Scalar`] runs the same method one byte at a
+//! bounds of what the kernel reads; and the SSE2 compares of the UTF-16 scan's
+//! `surrogate_masks` (SSE2 is part of x86-64 itself). [`Level::Scalar`] runs the same method one byte at a
 //! time, as the reference the vector kernels are tested against; [`Level::Validator`] is
 //! the scan without a kernel (simdutf8, then a separate count), for other CPUs.
 
@@ -367,8 +368,56 @@ fn scalar_chunks(
     (chunks, written)
 }
 
+/// Two masks of a 64-byte chunk, one bit a byte: where `byte & FC` is `D8` (the byte that
+/// tells a UTF-16 high surrogate, or any other byte that looks the same) and where it is
+/// `DC` (a low surrogate's). What the UTF-16 scan (`scan::wide`) reads a chunk by.
+#[inline]
+pub(super) fn surrogate_masks(chunk: &[u8; CHUNK]) -> (u64, u64) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: SSE2 is part of the x86-64 baseline, so every CPU this code runs on has
+        // these instructions; the four unaligned loads read bytes 0..64 of the 64-byte array.
+        unsafe { x86::surrogate_masks(chunk) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let (mut highs, mut lows) = (0u64, 0u64);
+        for (i, b) in chunk.iter().enumerate() {
+            highs |= u64::from(b & 0xFC == 0xD8) << i;
+            lows |= u64::from(b & 0xFC == 0xDC) << i;
+        }
+        (highs, lows)
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 mod x86 {
+    /// [`super::surrogate_masks`] on SSE2: 16 bytes a compare, a movemask per 16 bits.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have SSE2 (every x86-64 CPU has).
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub(super) unsafe fn surrogate_masks(chunk: &[u8; super::CHUNK]) -> (u64, u64) {
+        use core::arch::x86_64::*;
+        let fc = _mm_set1_epi8(0xFCu8 as i8);
+        let d8 = _mm_set1_epi8(0xD8u8 as i8);
+        let dc = _mm_set1_epi8(0xDCu8 as i8);
+        let (mut highs, mut lows) = (0u64, 0u64);
+        for k in 0..4 {
+            // SAFETY: bytes 16k..16k+16 lie inside the 64-byte array; loadu needs no
+            // alignment.
+            let v = unsafe { _mm_loadu_si128(chunk.as_ptr().add(16 * k).cast::<__m128i>()) };
+            let v = _mm_and_si128(v, fc);
+            let h = _mm_movemask_epi8(_mm_cmpeq_epi8(v, d8)) as u32 as u64 & 0xFFFF;
+            let l = _mm_movemask_epi8(_mm_cmpeq_epi8(v, dc)) as u32 as u64 & 0xFFFF;
+            highs |= h << (16 * k);
+            lows |= l << (16 * k);
+        }
+        (highs, lows)
+    }
+
     use super::{Flagged, Leads, BEFORE_HIGH, BEFORE_LOW, CHUNK, HERE_HIGH};
     use std::arch::x86_64::*;
 

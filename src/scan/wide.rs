@@ -3,14 +3,13 @@
 //! without any code unit that is not a scalar) are counted 32 (16) scalars at a time; the
 //! rest is decoded code unit by code unit.
 //!
-//! The test for a chunk reads it as eight 64-bit words and asks, without a branch per code
-//! unit, whether any UTF-16 code unit's high byte is D8..DF (SWAR: the bytes that match
-//! become zero, and the exact zero-byte test of each word is folded into one flag); UTF-32
-//! compares every code unit against the two excluded ranges. Both compile to straight-line
-//! code that the compiler vectorizes. A UTF-16 chunk with surrogates that all pair inside it
-//! (text with emoji) is counted from two 32-bit masks, of high and of low surrogates: they
-//! pair exactly when the mask of lows is the mask of highs shifted by one. Any other chunk is
-//! decoded by
+//! A UTF-16 chunk is read as two 64-bit masks, one bit a byte, of the bytes that tell a high
+//! and a low surrogate (SSE2 compares, `scan::simd::surrogate_masks`); keeping the bits of
+//! each code unit's telling byte, its surrogates all pair exactly when the mask of lows is
+//! the mask of highs shifted by one code unit, and then the chunk holds that many pairs and
+//! 32 minus twice as many BMP characters: text with emoji is counted as fast as text
+//! without. UTF-32 compares every code unit against the two excluded ranges, straight-line
+//! code the compiler vectorizes. Any other chunk is decoded by
 //! [`Dialect::decode_at`], which reads past the chunk where a pair straddles its end; the
 //! next chunk starts where that unit ends. The proptests in `scan::tests` hold the result
 //! equal to [`Dialect::units`] however the input is cut into ranges.
@@ -31,8 +30,6 @@ pub(super) fn scan_wide<S: Sink>(
     sink: &mut S,
 ) {
     let clean: fn(&[u8; CHUNK]) -> bool = match dialect {
-        Dialect::Utf16Le => |c| !has_surrogate16(c, HIGH_BYTES_LE),
-        Dialect::Utf16Be => |c| !has_surrogate16(c, HIGH_BYTES_BE),
         Dialect::Utf32Le => |c| all_scalars32(c, u32::from_le_bytes),
         _ => |c| all_scalars32(c, u32::from_be_bytes),
     };
@@ -52,13 +49,16 @@ pub(super) fn scan_wide<S: Sink>(
             .filter(|_| pos + CHUNK <= stop)
             .and_then(|c| <&[u8; CHUNK]>::try_from(c).ok())
         {
-            if clean(chunk) {
-                classes[class] += per_chunk;
-            } else if let Some(pairs) = high_byte.and_then(|h| paired16(chunk, h)) {
-                classes[4] += pairs;
-                classes[2] += per_chunk - 2 * pairs;
-            } else {
-                break;
+            let pairs = match high_byte {
+                Some(h) => paired16(chunk, h),
+                None => clean(chunk).then_some(0),
+            };
+            match pairs {
+                Some(pairs) => {
+                    classes[4] += pairs;
+                    classes[class] += per_chunk - 2 * pairs;
+                }
+                None => break,
             }
             pos += CHUNK;
         }
@@ -100,40 +100,22 @@ pub(super) fn scan_single_byte<S: Sink>(
     sink.scalars(&classes);
 }
 
-/// The high byte of each little-endian (big-endian) UTF-16 code unit in a 64-bit word read
-/// little-endian: its top bit.
-const HIGH_BYTES_LE: u64 = 0x8000_8000_8000_8000;
-const HIGH_BYTES_BE: u64 = 0x0080_0080_0080_0080;
-
-/// Whether any code unit of the chunk is a surrogate (high byte D8..DF).
-#[inline(always)]
-fn has_surrogate16(chunk: &[u8; CHUNK], high_bytes: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let mut found = 0u64;
-    for word in chunk.chunks_exact(8) {
-        let w = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
-        // A byte D8..DF becomes 00; every other byte something else.
-        let t = (w & (0xF8 * ONES)) ^ (0xD8 * ONES);
-        // The top bit of each byte: set exactly where the byte is not zero.
-        let nonzero = ((t & (0x7F * ONES)) + 0x7F * ONES) | t;
-        found |= !nonzero & high_bytes;
-    }
-    found != 0
-}
-
 /// The number of surrogate pairs in a UTF-16 chunk whose surrogates all pair within it (every
 /// high surrogate followed by a low one, every low one after a high one); `None` if one does
 /// not, or if the last code unit is a high surrogate (its pair is for the decoder to see).
 /// `high` is the index of the byte of a code unit that tells a surrogate.
 #[inline(always)]
 fn paired16(chunk: &[u8; CHUNK], high: usize) -> Option<u64> {
-    let (mut highs, mut lows) = (0u32, 0u32);
-    for i in 0..CHUNK / 2 {
-        let b = chunk[2 * i + high] & 0xFC;
-        highs |= u32::from(b == 0xD8) << i;
-        lows |= u32::from(b == 0xDC) << i;
-    }
-    (lows == highs << 1 && highs >> 31 == 0).then_some(u64::from(highs.count_ones()))
+    // One bit a byte; only the bytes that tell a surrogate count. A low surrogate pairs with
+    // the high one 2 bytes before it; the last code unit's byte is bit 62 or 63.
+    let tells = if high == 1 {
+        0xAAAA_AAAA_AAAA_AAAA
+    } else {
+        0x5555_5555_5555_5555
+    };
+    let (highs, lows) = super::simd::surrogate_masks(chunk);
+    let (highs, lows) = (highs & tells, lows & tells);
+    (lows == highs << 2 && highs >> 62 == 0).then_some(u64::from(highs.count_ones()))
 }
 
 /// Whether every code unit of the chunk is a Unicode scalar value.
@@ -152,29 +134,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn surrogate_test_is_exact() {
-        // Every high byte value in every position of a chunk, in both byte orders.
+    fn surrogate_masks_are_exact() {
+        // Every byte value in every position of a chunk.
         for b in 0..=255u8 {
-            for slot in 0..32 {
-                let mut le = [0x41u8; CHUNK];
-                le[2 * slot + 1] = b;
-                let mut be = [0x41u8; CHUNK];
-                be[2 * slot] = b;
-                let expected = (0xD8..=0xDF).contains(&b);
+            for at in 0..CHUNK {
+                let mut chunk = [0x41u8; CHUNK];
+                chunk[at] = b;
+                let (highs, lows) = super::super::simd::surrogate_masks(&chunk);
+                let bit = 1u64 << at;
                 assert_eq!(
-                    has_surrogate16(&le, HIGH_BYTES_LE),
-                    expected,
-                    "{b:02X} {slot}"
+                    highs,
+                    if b & 0xFC == 0xD8 { bit } else { 0 },
+                    "{b:02X} {at}"
                 );
-                assert_eq!(
-                    has_surrogate16(&be, HIGH_BYTES_BE),
-                    expected,
-                    "{b:02X} {slot}"
-                );
-                // The low byte never counts.
-                let mut low = [0x41u8; CHUNK];
-                low[2 * slot] = b;
-                assert!(!has_surrogate16(&low, HIGH_BYTES_LE), "{b:02X} {slot}");
+                assert_eq!(lows, if b & 0xFC == 0xDC { bit } else { 0 }, "{b:02X} {at}");
             }
         }
     }
