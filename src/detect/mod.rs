@@ -1,0 +1,566 @@
+//! Detection: what an input most likely is (UTF-8, UTF-16/32, a legacy encoding, binary),
+//! which parts of it are in which encoding, and where UTF-8 text went through a wrong
+//! decoding (mojibake).
+//!
+//! [`detect`] builds on the whole-input [`Summary`] the scan made, so that the common case,
+//! an input that is valid UTF-8, costs no second full reading: what the summary cannot
+//! tell is looked at in samples (the first 64 KiB and fifteen 4 KiB windows spread over the
+//! input, for zero bytes and controls), in the blocks that hold non-ASCII characters (for
+//! mojibake and U+FEFF), and in the blocks that hold errors (for regions in other
+//! encodings). chardetng guesses the legacy encoding of a region only where UTF-8 failed.
+//!
+//! Precision comes before recall: an input that is valid UTF-8, has no wide-text zero
+//! pattern and no more than 1% control bytes in its samples is UTF-8, always.
+//!
+//! This layer reads `decode` and `scan`; it knows nothing of files, terminals or the
+//! command line. The single-byte tables come from encoding_rs and oem_cp ([`table`]).
+
+pub mod bom;
+pub mod judge;
+pub mod mojibake;
+pub mod table;
+pub mod wide;
+
+use std::ops::Range;
+
+use crate::decode::{Dialect, UnitKind};
+use crate::scan::index::Summary;
+use bom::Bom;
+use mojibake::Mojibake;
+use wide::Wide;
+
+/// The name given to data that no text encoding explains.
+pub const BINARY: &str = "binary";
+
+/// Controls (bytes 00..08, 0B, 0E..1A, 1C..1F, 7F) above this share of the sampled bytes
+/// make an input binary.
+pub const CONTROL_SHARE: f64 = 0.01;
+
+/// The most bytes chardetng is fed for one region.
+pub const GUESS_BYTES: usize = 1 << 20;
+
+/// The most regions listed; an input that breaks into more is one region of the
+/// encoding that covers the most of it.
+pub const MAX_REGIONS: usize = 64;
+
+/// A stretch of an input in one encoding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+    /// The encoding, as [`Detection::encoding`] names it.
+    pub encoding: &'static str,
+}
+
+/// What [`detect`] concludes about one input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Detection {
+    /// The encoding: `UTF-8`, `UTF-16LE`, `UTF-16BE`, `UTF-32LE`, `UTF-32BE`, `UTF-7`, a
+    /// name as encoding_rs gives it (`windows-1252`, `Shift_JIS`, `gb18030` ...), or
+    /// [`BINARY`]. For an input that mixes encodings, the one that covers the most bytes,
+    /// except that UTF-8 wins whenever a region of it holds non-ASCII characters.
+    pub encoding: &'static str,
+    /// The signature at the start, if any.
+    pub bom: Option<Bom>,
+    /// Errors in the encoding named (UTF-8 errors for UTF-8; unpaired surrogates and the
+    /// like for UTF-16/32; 0 where the encoding was guessed from the errors themselves).
+    pub errors: u64,
+    /// Only bytes 00..7F (so also valid in every ASCII-compatible encoding).
+    pub ascii: bool,
+    /// The regions, in order, covering the input; one region for an input in one encoding.
+    pub regions: Vec<Region>,
+    /// U+FEFF after the start (`EF BB BF` in UTF-8, the code unit in UTF-16/32): offsets.
+    pub inner_boms: Vec<usize>,
+    /// Mojibake regions, in order (offsets into the input).
+    pub mojibake: Vec<Mojibake>,
+    /// Why, in words: one short sentence each.
+    pub evidence: Vec<String>,
+}
+
+impl Detection {
+    /// The one-line verdict: `UTF-8`, `UTF-8 with 3 errors`, `ASCII (also valid UTF-8)`,
+    /// `UTF-16LE`, `windows-1252`, `binary` ...
+    pub fn headline(&self) -> String {
+        if self.encoding == "UTF-8" && self.ascii && self.errors == 0 {
+            return "ASCII (also valid UTF-8)".to_string();
+        }
+        match self.errors {
+            0 => self.encoding.to_string(),
+            1 => format!("{} with 1 error", self.encoding),
+            n => format!("{} with {n} errors", self.encoding),
+        }
+    }
+}
+
+/// Detects what `bytes` is, from `summary`, the UTF-8 scan of the same bytes.
+pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
+    let bom = Bom::at_start(bytes);
+    let mut d = Detection {
+        encoding: "UTF-8",
+        bom,
+        errors: 0,
+        ascii: summary.len > 0 && summary.tally.classes[1] == summary.len,
+        regions: Vec::new(),
+        inner_boms: Vec::new(),
+        mojibake: Vec::new(),
+        evidence: Vec::new(),
+    };
+    if let Some(b) = bom {
+        d.evidence.push(format!(
+            "starts with the {} signature {}",
+            b.encoding(),
+            b.hex()
+        ));
+        let wide = match b {
+            Bom::Utf16Le => Some(Wide::Utf16Le),
+            Bom::Utf16Be => Some(Wide::Utf16Be),
+            Bom::Utf32Le => Some(Wide::Utf32Le),
+            Bom::Utf32Be => Some(Wide::Utf32Be),
+            _ => None,
+        };
+        if let Some(w) = wide {
+            return wide_input(d, w, bytes, b.len());
+        }
+        if matches!(b, Bom::Utf7 | Bom::Gb18030) {
+            d.encoding = b.encoding();
+            d.ascii = false;
+            d.regions.push(Region {
+                start: 0,
+                end: bytes.len(),
+                encoding: d.encoding,
+            });
+            return d;
+        }
+    }
+    if bytes.is_empty() {
+        d.evidence.push("empty".to_string());
+        return d;
+    }
+    let sample = Sample::of(bytes);
+    if let Some(w) = sample.wide {
+        d.evidence.push(format!(
+            "no byte order mark; zero bytes where {} puts them",
+            w.name()
+        ));
+        return wide_input(d, w, bytes, 0);
+    }
+    if sample.control_share() > CONTROL_SHARE {
+        d.encoding = BINARY;
+        d.ascii = false;
+        d.evidence.push(format!(
+            "{} of {} sampled bytes are controls no text encoding explains",
+            sample.controls, sample.bytes
+        ));
+        d.regions.push(Region {
+            start: 0,
+            end: bytes.len(),
+            encoding: BINARY,
+        });
+        return d;
+    }
+    utf8_input(d, bytes, summary)
+}
+
+/// An input in UTF-16 or UTF-32 (after a signature of `skip` bytes, or none).
+fn wide_input(mut d: Detection, w: Wide, bytes: &[u8], skip: usize) -> Detection {
+    let checked = wide::check(w, &bytes[skip..], skip);
+    d.encoding = w.name();
+    d.ascii = false;
+    d.errors = checked.errors;
+    d.inner_boms = checked.inner_boms;
+    d.regions.push(Region {
+        start: 0,
+        end: bytes.len(),
+        encoding: w.name(),
+    });
+    d.evidence.push(format!(
+        "{} code units decode as {}{}",
+        checked.units,
+        w.name(),
+        match checked.errors {
+            0 => String::new(),
+            n => format!(" with {n} errors"),
+        }
+    ));
+    d
+}
+
+/// The zero bytes and controls of samples of an input.
+struct Sample {
+    bytes: usize,
+    controls: usize,
+    wide: Option<Wide>,
+}
+
+impl Sample {
+    /// The first 64 KiB, and fifteen 4 KiB windows spread evenly over the rest (each at an
+    /// offset divisible by 4).
+    fn of(bytes: &[u8]) -> Sample {
+        let first = &bytes[..bytes.len().min(64 << 10)];
+        let mut windows = vec![first];
+        if bytes.len() > 128 << 10 {
+            let step = bytes.len() / 16;
+            for k in 1..16 {
+                let at = (k * step) & !3;
+                windows.push(&bytes[at..(at + 4096).min(bytes.len())]);
+            }
+        }
+        let wide = wide::guess(first).filter(|w| {
+            windows[1..]
+                .iter()
+                .all(|win| win.len() < wide::MIN_BYTES || wide::guess(win) == Some(*w))
+        });
+        let is_control =
+            |b: &&u8| matches!(**b, 0x00..=0x08 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F | 0x7F);
+        Sample {
+            bytes: windows.iter().map(|w| w.len()).sum(),
+            controls: windows
+                .iter()
+                .map(|w| w.iter().filter(is_control).count())
+                .sum(),
+            wide,
+        }
+    }
+
+    fn control_share(&self) -> f64 {
+        self.controls as f64 / self.bytes.max(1) as f64
+    }
+}
+
+/// What a stretch of a UTF-8 reading looks like.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Only ASCII: belongs to whatever surrounds it.
+    Neutral,
+    /// UTF-8 (multi-byte characters, and errors no more than them).
+    Utf8,
+    /// Errors and few multi-byte characters: a legacy encoding.
+    Legacy,
+    /// Zero bytes in a wide pattern.
+    Wide(Wide),
+}
+
+/// An input read as UTF-8.
+fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary) -> Detection {
+    let errors = summary.tally.error_count();
+    let content = d.bom.map_or(0, Bom::len);
+    let kinds = if errors == 0 {
+        vec![(
+            0..bytes.len(),
+            if d.ascii { Kind::Neutral } else { Kind::Utf8 },
+        )]
+    } else {
+        stretches(bytes, summary)
+    };
+    let mut regions = merge_stretches(kinds);
+    if regions.len() > MAX_REGIONS {
+        let (kind, _) = regions
+            .iter()
+            .fold(Vec::<(Kind, usize)>::new(), |mut acc, (r, k)| {
+                match acc.iter_mut().find(|(k2, _)| k2 == k) {
+                    Some(slot) => slot.1 += r.len(),
+                    None => acc.push((*k, r.len())),
+                }
+                acc
+            })
+            .into_iter()
+            .max_by_key(|(_, n)| *n)
+            .unwrap_or((Kind::Utf8, 0));
+        regions = vec![(0..bytes.len(), kind)];
+    }
+    // Name each region.
+    let mut named = Vec::new();
+    for (range, kind) in &regions {
+        let encoding = match kind {
+            Kind::Neutral | Kind::Utf8 => "UTF-8",
+            Kind::Wide(w) => w.name(),
+            Kind::Legacy => guess_legacy(&bytes[range.clone()]),
+        };
+        named.push(Region {
+            start: range.start,
+            end: range.end,
+            encoding,
+        });
+    }
+    let utf8_bytes: usize = regions
+        .iter()
+        .filter(|(_, k)| *k == Kind::Utf8)
+        .map(|(r, _)| r.len())
+        .sum();
+    d.encoding = if utf8_bytes > 0 || regions.iter().all(|(_, k)| *k == Kind::Neutral) {
+        "UTF-8"
+    } else {
+        named
+            .iter()
+            .max_by_key(|r| r.end - r.start)
+            .map_or("UTF-8", |r| r.encoding)
+    };
+    if d.encoding == "UTF-8" {
+        d.errors = regions
+            .iter()
+            .filter(|(_, k)| matches!(k, Kind::Utf8 | Kind::Neutral))
+            .map(|(r, _)| errors_in(summary, bytes, r.clone()))
+            .sum();
+    }
+    if errors == 0 {
+        d.evidence.push(if d.ascii {
+            "every byte is ASCII".to_string()
+        } else {
+            format!(
+                "valid UTF-8: {} multi-byte characters, no errors",
+                summary.tally.classes[2..].iter().sum::<u64>()
+            )
+        });
+    } else if named.len() == 1 && d.encoding != "UTF-8" {
+        d.evidence.push(format!(
+            "{errors} UTF-8 errors and few multi-byte characters; chardetng reads it as {}",
+            d.encoding
+        ));
+    } else if named.len() == 1 {
+        d.evidence.push(format!(
+            "UTF-8 with {errors} errors among {} multi-byte characters",
+            summary.tally.classes[2..].iter().sum::<u64>()
+        ));
+    } else {
+        d.evidence
+            .push(format!("mixed: {} regions in {} encodings", named.len(), {
+                let mut names: Vec<&str> = named.iter().map(|r| r.encoding).collect();
+                names.sort_unstable();
+                names.dedup();
+                names.len()
+            }));
+    }
+    // U+FEFF and mojibake live in the UTF-8 regions' blocks that hold non-ASCII bytes.
+    let utf8_regions: Vec<Range<usize>> = regions
+        .iter()
+        .filter(|(_, k)| *k == Kind::Utf8)
+        .map(|(r, _)| r.clone())
+        .collect();
+    for range in non_ascii_stretches(summary, bytes, &utf8_regions) {
+        d.inner_boms.extend(
+            bom::inner_utf8_boms(bytes, range.clone())
+                .into_iter()
+                .filter(|at| *at >= content),
+        );
+        let mut at = range.start;
+        for chunk in bytes[range.clone()].utf8_chunks() {
+            let valid = chunk.valid();
+            for mut m in mojibake::find(valid) {
+                m.start += at;
+                m.end += at;
+                d.mojibake.push(m);
+            }
+            at += valid.len() + chunk.invalid().len();
+        }
+    }
+    if !d.inner_boms.is_empty() {
+        d.evidence.push(format!(
+            "U+FEFF after the start at {} (files joined?)",
+            offsets_list(&d.inner_boms)
+        ));
+    }
+    if !d.mojibake.is_empty() {
+        d.evidence.push(format!(
+            "{} {} of UTF-8 read as a legacy encoding (mojibake)",
+            d.mojibake.len(),
+            if d.mojibake.len() == 1 {
+                "region"
+            } else {
+                "regions"
+            }
+        ));
+    }
+    d.regions = named;
+    d
+}
+
+fn offsets_list(offsets: &[usize]) -> String {
+    let shown: Vec<String> = offsets.iter().take(8).map(|o| o.to_string()).collect();
+    let more = offsets.len().saturating_sub(8);
+    if more > 0 {
+        format!("{} and {more} more", shown.join(", "))
+    } else {
+        shown.join(", ")
+    }
+}
+
+/// The UTF-8 error units in `range`.
+fn errors_in(summary: &Summary, bytes: &[u8], range: Range<usize>) -> u64 {
+    let first = range.start / summary.block_size;
+    let last = range.end.div_ceil(summary.block_size);
+    let mut n = 0;
+    for b in first..last.min(summary.blocks.len()) {
+        let block = summary.block_range(b);
+        if summary.blocks[b].errors == 0 {
+            continue;
+        }
+        if block.start >= range.start && block.end <= range.end {
+            n += u64::from(summary.blocks[b].errors);
+        } else {
+            let from = block.start.max(range.start);
+            let to = block.end.min(range.end);
+            n += crate::scan::index::errors_in(Dialect::Utf8, bytes, from..to)
+                .filter(|u| u.start >= range.start && u.start < range.end)
+                .count() as u64;
+        }
+    }
+    n
+}
+
+/// The parts of `regions` in blocks that hold non-ASCII characters, cut at ASCII bytes so
+/// that no character and no non-ASCII run is split.
+fn non_ascii_stretches(
+    summary: &Summary,
+    bytes: &[u8],
+    regions: &[Range<usize>],
+) -> Vec<Range<usize>> {
+    let mut out: Vec<Range<usize>> = Vec::new();
+    for region in regions {
+        let first = region.start / summary.block_size;
+        let last = region
+            .end
+            .div_ceil(summary.block_size)
+            .min(summary.blocks.len());
+        for b in first..last {
+            let s = &summary.blocks[b];
+            if s.classes[0] == s.units {
+                continue;
+            }
+            let block = summary.block_range(b);
+            let from = ascii_at_or_after(bytes, block.start.max(region.start), region.end);
+            let to = ascii_at_or_after(bytes, block.end.min(region.end), region.end);
+            match out.last_mut() {
+                Some(prev) if prev.end >= from => prev.end = prev.end.max(to),
+                _ if from < to => out.push(from..to),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// The first offset at or after `at` (and at most `end`) that holds an ASCII byte.
+fn ascii_at_or_after(bytes: &[u8], at: usize, end: usize) -> usize {
+    let at = at.min(end);
+    bytes[at..end]
+        .iter()
+        .position(u8::is_ascii)
+        .map_or(end, |i| at + i)
+}
+
+/// The stretches of an input with UTF-8 errors: blocks without errors whole, blocks with
+/// errors line by line.
+fn stretches(bytes: &[u8], summary: &Summary) -> Vec<(Range<usize>, Kind)> {
+    let mut out = Vec::new();
+    for (b, s) in summary.blocks.iter().enumerate() {
+        let range = summary.block_range(b);
+        if s.errors == 0 {
+            let ascii = s.classes[0] == s.units;
+            out.push((range, if ascii { Kind::Neutral } else { Kind::Utf8 }));
+            continue;
+        }
+        let start = crate::scan::first_boundary(Dialect::Utf8, bytes, range.start);
+        let end = crate::scan::first_boundary(Dialect::Utf8, bytes, range.end);
+        let mut line = Line::new(start);
+        let mut pos = start;
+        while pos < end {
+            let unit = Dialect::Utf8.decode_at(bytes, pos);
+            match unit.kind {
+                UnitKind::Error(_) => line.errors += 1,
+                UnitKind::Scalar(cp) => {
+                    if unit.len > 1 {
+                        line.multibyte += 1;
+                    } else if cp.value() == 0 {
+                        line.zeros += 1;
+                    }
+                }
+            }
+            pos = unit.end();
+            if bytes[pos - 1] == b'\n' || pos - line.start >= 4096 {
+                out.push(line.finish(bytes, pos));
+                line = Line::new(pos);
+            }
+        }
+        if pos > line.start {
+            out.push(line.finish(bytes, pos));
+        }
+    }
+    out
+}
+
+/// Counts of one line (or 4 KiB) of a block with errors.
+struct Line {
+    start: usize,
+    errors: usize,
+    multibyte: usize,
+    zeros: usize,
+}
+
+impl Line {
+    fn new(start: usize) -> Line {
+        Line {
+            start,
+            errors: 0,
+            multibyte: 0,
+            zeros: 0,
+        }
+    }
+
+    fn finish(self, bytes: &[u8], end: usize) -> (Range<usize>, Kind) {
+        let len = end - self.start;
+        let kind = if self.zeros * 4 >= len && len >= wide::MIN_BYTES {
+            // Parity is judged from the start of the stretch, made even.
+            let from = self.start & !3;
+            match wide::guess(&bytes[from..end]) {
+                Some(w) => Kind::Wide(w),
+                None => Kind::Legacy,
+            }
+        } else if self.errors == 0 {
+            if self.multibyte > 0 {
+                Kind::Utf8
+            } else {
+                Kind::Neutral
+            }
+        } else if self.multibyte >= self.errors {
+            Kind::Utf8
+        } else {
+            Kind::Legacy
+        };
+        (self.start..end, kind)
+    }
+}
+
+/// Adjacent stretches of one kind merged; ASCII-only stretches join the region before
+/// them (the first ones, the region after).
+fn merge_stretches(stretches: Vec<(Range<usize>, Kind)>) -> Vec<(Range<usize>, Kind)> {
+    let mut out: Vec<(Range<usize>, Kind)> = Vec::new();
+    for (range, kind) in stretches {
+        match out.last_mut() {
+            Some((prev, k)) if *k == kind || kind == Kind::Neutral => prev.end = range.end,
+            Some((prev, k)) if *k == Kind::Neutral => {
+                prev.end = range.end;
+                *k = kind;
+            }
+            _ => out.push((range, kind)),
+        }
+    }
+    // A neutral start merged into what follows already; merge again equal neighbours.
+    let mut merged: Vec<(Range<usize>, Kind)> = Vec::new();
+    for (range, kind) in out {
+        match merged.last_mut() {
+            Some((prev, k)) if *k == kind => prev.end = range.end,
+            _ => merged.push((range, kind)),
+        }
+    }
+    merged
+}
+
+/// chardetng's guess for a region UTF-8 does not explain, named as encoding_rs names it.
+fn guess_legacy(bytes: &[u8]) -> &'static str {
+    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
+    let fed = &bytes[..bytes.len().min(GUESS_BYTES)];
+    detector.feed(fed, fed.len() == bytes.len());
+    detector.guess(None, chardetng::Utf8Detection::Deny).name()
+}
