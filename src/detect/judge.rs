@@ -108,11 +108,11 @@ pub fn is_plausible(c: char) -> bool {
         0x5B0..=0x5C7 | 0x5D0..=0x5EA | 0x5F3 | 0x5F4 => true,
         0x60C | 0x61B | 0x61F | 0x621..=0x63A | 0x640..=0x655 | 0x660..=0x669 => true,
         0x66A..=0x6D3 => true,
-        // Indic, Thai, Lao, Tibetan, Myanmar, Georgian.
-        0x900..=0xDFF | 0xE00..=0xEFF | 0xF00..=0xFFF | 0x1000..=0x109F | 0x10A0..=0x10FF => true,
+        // Indic, Sinhala, Thai, Lao, Tibetan, Myanmar, Georgian.
+        0x900..=0x10FF => true,
         // Ethiopic, Khmer.
         0x1200..=0x137F | 0x1780..=0x17FF => true,
-        0x1E00..=0x1EFF | 0x1F00..=0x1FFF => true,
+        0x1D00..=0x1DBF | 0x1E00..=0x1EFF | 0x1F00..=0x1FFF => true,
         // Punctuation (no line/paragraph separators, no bidi or invisible controls),
         // super- and subscripts, currency, letterlike, number forms, arrows, maths,
         // technical, control pictures, enclosed alphanumerics, box drawing, shapes,
@@ -139,7 +139,19 @@ pub fn is_odd_after_letter(c: char) -> bool {
     }
     if matches!(
         c,
-        'ª' | 'º' | 'µ' | '\u{A0}' | '\u{AD}' | '¡' | '¿' | '§' | '¶' | '·'
+        'ª' | 'º'
+            | 'µ'
+            | '\u{A0}'
+            | '\u{AD}'
+            | '¡'
+            | '¿'
+            | '§'
+            | '¶'
+            | '·'
+            | '‰'
+            | '†'
+            | '‡'
+            | '•'
     ) {
         return true;
     }

@@ -57,6 +57,28 @@ impl Mojibake {
     }
 }
 
+/// Letters of the scripts with a code page of their own, on a line (or on a line outside
+/// one run).
+#[derive(Clone, Copy, Debug, Default)]
+struct Around {
+    cyrillic: usize,
+    greek: usize,
+}
+
+impl Around {
+    fn count(chars: impl Iterator<Item = char>) -> Around {
+        let mut a = Around::default();
+        for c in chars.filter(|c| !c.is_ascii()) {
+            match script(c) {
+                Some(Script::Cyrillic) => a.cyrillic += 1,
+                Some(Script::Greek) => a.greek += 1,
+                _ => {}
+            }
+        }
+        a
+    }
+}
+
 /// A repair candidate inside one non-ASCII run.
 #[derive(Clone, Debug)]
 struct Piece {
@@ -65,6 +87,10 @@ struct Piece {
     chain: Vec<Legacy>,
     text: String,
     confident: bool,
+    /// A word of the code page's own script: repaired only on a line of mojibake.
+    genuine: bool,
+    /// How odd the repaired text looks where it stands.
+    repair_oddness: u32,
 }
 
 /// Every mojibake region of `text`, in order.
@@ -78,42 +104,116 @@ struct Piece {
 /// assert_eq!(found[0].chain_names(), ["windows-1252"]);
 /// ```
 pub fn find(text: &str) -> Vec<Mojibake> {
-    let mut pieces = Vec::new();
+    let mut found = Vec::new();
+    let mut line_start = 0;
+    for line in text.split_inclusive('\n') {
+        find_in_line(text, line_start, line_start + line.len(), &mut found);
+        line_start += line.len();
+    }
+    found
+}
+
+/// The regions of the line `text[start..end]`, pushed to `found`.
+///
+/// Each non-ASCII run gets its pieces through every encoding; the encoding that covers
+/// most of the line is used for every run it covers as well as any other does (so that
+/// windows-1250 and ISO-8859-2, or windows-1252 and ISO-8859-1, which read most bytes
+/// alike, are told apart by the bytes where they differ).
+fn find_in_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>) {
+    let mut runs: Vec<Vec<Vec<Piece>>> = Vec::new();
     let mut run_start = None;
-    for (i, c) in text
+    let line = &text[start..end];
+    let around = Around::count(line.chars());
+    let mut all_runs = 0usize;
+    for (i, c) in line
         .char_indices()
-        .chain(std::iter::once((text.len(), '\0')))
+        .map(|(i, c)| (start + i, c))
+        .chain(std::iter::once((end, '\0')))
     {
         match (c.is_ascii(), run_start) {
             (false, None) => run_start = Some(i),
-            (true, Some(start)) => {
+            (true, Some(from)) => {
                 run_start = None;
-                pieces.extend(run_pieces(text, start, i));
+                all_runs += 1;
+                if let Some(through) = run_pieces(&around, text, from, i) {
+                    runs.push(through);
+                }
             }
             _ => {}
         }
     }
-    let accepted: Vec<&Piece> = pieces
-        .iter()
-        .filter(|p| p.confident || has_confident_neighbour(text, &pieces, p))
+    if runs.is_empty() {
+        return;
+    }
+    let covered = |pieces: &[Piece]| -> (usize, usize) {
+        (
+            pieces.iter().map(|p| p.end - p.start).sum(),
+            pieces.iter().filter(|p| p.confident).count(),
+        )
+    };
+    // Per encoding: bytes covered, confident pieces, and (reversed) how odd the repairs
+    // look, which tells apart encodings that read most bytes alike.
+    let mut line_score = [(0usize, 0usize, std::cmp::Reverse(0u32)); Legacy::ALL.len()];
+    for run in &runs {
+        for (k, pieces) in run.iter().enumerate() {
+            let (c, n) = covered(pieces);
+            line_score[k].0 += c;
+            line_score[k].1 += n;
+            line_score[k].2 .0 += pieces.iter().map(|p| p.repair_oddness).sum::<u32>();
+        }
+    }
+    let line_best = (0..Legacy::ALL.len())
+        .max_by_key(|k| {
+            let (c, _, odd) = line_score[*k];
+            (c, odd, std::cmp::Reverse(*k))
+        })
+        .unwrap_or(0);
+    let mut pieces: Vec<Piece> = Vec::new();
+    let mut runs_repaired = 0usize;
+    for run in runs {
+        let best = (0..Legacy::ALL.len())
+            .max_by_key(|k| (covered(&run[*k]), std::cmp::Reverse(*k)))
+            .unwrap_or(0);
+        let chosen = if covered(&run[line_best]).0 >= covered(&run[best]).0 {
+            line_best
+        } else {
+            best
+        };
+        let chosen = run.into_iter().nth(chosen).unwrap_or_default();
+        runs_repaired += usize::from(!chosen.is_empty());
+        pieces.extend(chosen);
+    }
+    // Words of a code page's own script are repaired only on a line that is mostly
+    // mojibake: four runs in five or more.
+    let mostly = runs_repaired * 5 >= all_runs * 4 && pieces.iter().any(|p| p.confident);
+    pieces.retain(|p| !p.genuine || mostly);
+    let accepted: Vec<&Piece> = (0..pieces.len())
+        .filter(|i| pieces[*i].confident || has_confident_neighbour(text, &pieces, *i))
+        .map(|i| &pieces[i])
         .collect();
-    merge(text, &accepted)
+    found.extend(merge(text, &accepted));
 }
 
-/// Whether a confident piece with the same outermost encoding is on `weak`'s line within
-/// [`WEAK_REACH`] bytes.
-fn has_confident_neighbour(text: &str, pieces: &[Piece], weak: &Piece) -> bool {
-    pieces.iter().any(|p| {
-        if !p.confident || p.chain[0] != weak.chain[0] {
-            return false;
-        }
-        let (a, b) = if p.start < weak.start {
-            (p.end, weak.start)
+/// Whether a confident piece with the same outermost encoding lies within [`WEAK_REACH`]
+/// bytes of piece `i` (all pieces are on one line, in order).
+fn has_confident_neighbour(text: &str, pieces: &[Piece], i: usize) -> bool {
+    let weak = &pieces[i];
+    let near = |p: &Piece| {
+        let gap = if p.start < weak.start {
+            weak.start.saturating_sub(p.end)
         } else {
-            (weak.end, p.start)
+            p.start.saturating_sub(weak.end)
         };
-        b.saturating_sub(a) <= WEAK_REACH && !text.as_bytes()[a.min(b)..b.max(a)].contains(&b'\n')
-    })
+        gap <= WEAK_REACH
+    };
+    let same = |p: &Piece| p.confident && p.chain[0] == weak.chain[0];
+    if weak.genuine {
+        // Kept only on a line that is mostly mojibake (see `find_in_line`).
+        return pieces.iter().any(same);
+    }
+    let _ = text;
+    pieces[..i].iter().rev().take_while(|p| near(p)).any(same)
+        || pieces[i + 1..].iter().take_while(|p| near(p)).any(same)
 }
 
 /// Merges pieces of one chain separated only by ASCII without a line feed.
@@ -142,35 +242,35 @@ fn merge(text: &str, pieces: &[&Piece]) -> Vec<Mojibake> {
     out
 }
 
-/// The accepted pieces of the non-ASCII run `text[start..end]`, through the encoding that
-/// repairs most of it.
-fn run_pieces(text: &str, start: usize, end: usize) -> Vec<Piece> {
+/// The acceptable pieces of the non-ASCII run `text[start..end]` through each encoding, in
+/// the order of [`Legacy::ALL`]; `None` for a run of one character.
+fn run_pieces(line: &Around, text: &str, start: usize, end: usize) -> Option<Vec<Vec<Piece>>> {
     let run: Vec<(usize, char)> = text[start..end]
         .char_indices()
         .map(|(i, c)| (start + i, c))
         .collect();
     if run.len() < 2 {
-        return Vec::new();
+        return None;
     }
     let before = text[..start].chars().next_back();
     let after = text[end..].chars().next();
-    let mut best: Vec<Piece> = Vec::new();
-    let mut best_score = (0usize, 0usize);
-    for e in Legacy::ALL {
-        let pieces = pieces_through(&run, end, e, before, after);
-        let covered: usize = pieces.iter().map(|p| p.end - p.start).sum();
-        let confident = pieces.iter().filter(|p| p.confident).count();
-        if (covered, confident) > best_score {
-            best_score = (covered, confident);
-            best = pieces;
-        }
-    }
-    best
+    let own = Around::count(run.iter().map(|(_, c)| *c));
+    let ctx = Around {
+        cyrillic: line.cyrillic - own.cyrillic,
+        greek: line.greek - own.greek,
+    };
+    Some(
+        Legacy::ALL
+            .iter()
+            .map(|e| pieces_through(&ctx, &run, end, *e, before, after))
+            .collect(),
+    )
 }
 
 /// The acceptable pieces of `run` (characters with their offsets; the run ends at `end`)
 /// through `e`.
 fn pieces_through(
+    ctx: &Around,
     run: &[(usize, char)],
     end: usize,
     e: Legacy,
@@ -196,7 +296,7 @@ fn pieces_through(
             if valid.len() >= 2 {
                 let from = seg_start + at;
                 let to = from + valid.len();
-                if let Some(piece) = judge_piece(run, end, from, to, e, valid, before, after) {
+                if let Some(piece) = judge_piece(ctx, run, end, from, to, e, valid, before, after) {
                     out.push(piece);
                 }
             }
@@ -210,6 +310,7 @@ fn pieces_through(
 /// The piece made of `run[from..to]`, which `e` encodes to `fixed`, if it is acceptable.
 #[allow(clippy::too_many_arguments)]
 fn judge_piece(
+    ctx: &Around,
     run: &[(usize, char)],
     end: usize,
     from: usize,
@@ -230,45 +331,66 @@ fn judge_piece(
     } else {
         Some(run[to].1)
     };
-    if !repair_is_plausible(fixed, prev, next) || is_genuine_word(&original, e, prev, next) {
-        return None;
-    }
+    let genuine = is_genuine_word(ctx, &original, e, prev, next);
+    let (deeper, text) = undo_further(ctx, e, fixed, prev, next, 1)?;
     let mut chain = vec![e];
-    let mut text = fixed.to_string();
-    let mut confident = oddness(&original, prev) > 0;
-    // Undo further wrong decodings while the text keeps looking misread.
-    while chain.len() < MAX_CHAIN {
-        let chars: Vec<char> = text.chars().collect();
-        if chars.len() < 2 || oddness(&chars, prev) == 0 {
-            break;
-        }
-        let deeper = Legacy::ALL.into_iter().find_map(|e2| {
-            let bytes = e2.encode(&text)?;
-            let again = String::from_utf8(bytes).ok()?;
-            let ok = again.chars().count() < chars.len()
-                && repair_is_plausible(&again, prev, next)
-                && !is_genuine_word(&chars, e2, prev, next);
-            ok.then_some((e2, again))
-        });
-        match deeper {
-            Some((e2, again)) => {
-                chain.push(e2);
-                text = again;
-                confident = true;
-            }
-            None => break,
-        }
-    }
-    chain.reverse();
+    chain.extend(deeper);
+    // A word of the code page's own script is never evidence by itself; it is repaired
+    // only beside confident neighbours.
+    let confident = !genuine
+        && (chain.len() > 1
+            || oddness(&original, prev) > 0
+            || is_capital_pair(&original, next)
+            || is_glued_to_other_script(&original, prev, next)
+            || is_box_glued_to_letter(&original, prev, next));
     let start = run[from].0;
     let stop = if to == run.len() { end } else { run[to].0 };
+    let repaired: Vec<char> = text.chars().chain(next).collect();
     Some(Piece {
         start,
         end: stop,
         chain,
+        repair_oddness: oddness(&repaired, prev),
         text,
         confident,
+        genuine,
     })
+}
+
+/// `text`, the repair of a misread stretch, undone further while that gives valid UTF-8
+/// (through `prefer` if that leads to a plausible end, else the first encoding in
+/// [`Legacy::ALL`] order that does), or as it is
+/// if it is plausible itself; `None` if neither. The chain returned is in undo order.
+fn undo_further(
+    ctx: &Around,
+    prefer: Legacy,
+    text: &str,
+    prev: Option<char>,
+    next: Option<char>,
+    depth: usize,
+) -> Option<(Vec<Legacy>, String)> {
+    let chars: Vec<char> = text.chars().collect();
+    if depth < MAX_CHAIN && chars.len() >= 2 {
+        // The same mistake twice is the likeliest: `prefer` (the encoding of the level
+        // above) first.
+        let order = std::iter::once(prefer).chain(Legacy::ALL.into_iter().filter(|e| *e != prefer));
+        for e in order {
+            let Some(bytes) = e.encode(text) else {
+                continue;
+            };
+            let Ok(again) = String::from_utf8(bytes) else {
+                continue;
+            };
+            if is_genuine_word(ctx, &chars, e, prev, next) {
+                continue;
+            }
+            if let Some((mut chain, end)) = undo_further(ctx, e, &again, prev, next, depth + 1) {
+                chain.insert(0, e);
+                return Some((chain, end));
+            }
+        }
+    }
+    repair_is_plausible(text, prev, next).then(|| (Vec::new(), text.to_string()))
 }
 
 /// Question 1: every character plausible, none attached to a character before the
@@ -295,33 +417,130 @@ fn repair_is_plausible(fixed: &str, prev: Option<char>, next: Option<char>) -> b
     true
 }
 
-/// Question 3: `original` (with the letters around it) is a word of `e`'s own non-Latin
-/// script, in ordinary casing.
-fn is_genuine_word(original: &[char], e: Legacy, prev: Option<char>, next: Option<char>) -> bool {
+/// Question 3: `original` is a word of `e`'s own non-Latin script, in ordinary casing,
+/// not glued to letters of another script, and (for Cyrillic) using only letters that one
+/// language has: "Ні" and "ВІДДІЛ" are words, "ЩЃЩЉ" (Щ is not Macedonian, Ѓ is only
+/// Macedonian) is Arabic misread through windows-1251.
+fn is_genuine_word(
+    ctx: &Around,
+    original: &[char],
+    e: Legacy,
+    prev: Option<char>,
+    next: Option<char>,
+) -> bool {
     let native = match e {
         Legacy::Windows1251 => Script::Cyrillic,
         Legacy::Windows1253 | Legacy::Ibm437 => Script::Greek,
         _ => return false,
     };
-    let letters_of = |c: &char| *c == '’' || *c == '\'' || script(*c) == Some(native);
-    if !original.iter().all(letters_of) {
+    // A word alone in its script on a line of another is no evidence for itself.
+    let elsewhere = match native {
+        Script::Cyrillic => ctx.cyrillic,
+        _ => ctx.greek,
+    };
+    if elsewhere == 0 {
         return false;
     }
-    let word: Vec<char> = prev
-        .filter(letters_of)
+    let is_apostrophe = |c: char| c == '’' || c == '\'' || c == 'ʼ';
+    let of_script = |c: char| is_apostrophe(c) || script(c) == Some(native);
+    if !original.iter().all(|c| of_script(*c)) {
+        return false;
+    }
+    // Glued to letters of another script: not a word of this one.
+    if [prev, next]
+        .into_iter()
+        .flatten()
+        .any(|c| is_letter(c) && !of_script(c))
+    {
+        return false;
+    }
+    let letters: Vec<char> = prev
         .into_iter()
         .chain(original.iter().copied())
-        .chain(next.filter(letters_of))
+        .chain(next)
         .filter(|c| is_letter(*c))
         .collect();
-    // No lower-case letter followed by a capital.
-    !word.windows(2).any(|w| is_lower(w[0]) && is_upper(w[1]))
+    if letters.windows(2).any(|w| is_lower(w[0]) && is_upper(w[1])) {
+        return false;
+    }
+    native != Script::Cyrillic || one_cyrillic_language(&letters)
+}
+
+/// Whether one of Russian, Ukrainian, Belarusian, Bulgarian, Serbian or Macedonian has
+/// every letter of `letters` (others than Cyrillic are ignored).
+fn one_cyrillic_language(letters: &[char]) -> bool {
+    const SERBIAN_LACKS: &str = "щъыьэюяйё";
+    const LANGUAGES: [(&str, &str); 6] = [
+        // (letters beyond а..я it adds, letters of а..я it lacks)
+        ("ё", ""),
+        ("іїєґ", "ёъыэ"),
+        ("іўё", "ищъ"),
+        ("", "ёыэ"),
+        ("ђјљњћџ", SERBIAN_LACKS),
+        ("ѓѕјљњќџ", SERBIAN_LACKS),
+    ];
+    let lower: Vec<char> = letters
+        .iter()
+        .filter(|c| script(**c) == Some(Script::Cyrillic))
+        .flat_map(|c| c.to_lowercase())
+        .collect();
+    LANGUAGES.iter().any(|(adds, lacks)| {
+        lower.iter().all(|c| {
+            let basic = ('а'..='я').contains(c);
+            (basic && !lacks.contains(*c)) || adds.contains(*c)
+        })
+    })
+}
+
+/// A capital with a diacritic, then a letter or closing punctuation, then a letter: the
+/// shape of one misread character at the start of a word ("Ãœber", "Ã…rhus", "ĂŤslenska"),
+/// which words of the languages these encodings serve do not have.
+fn is_capital_pair(original: &[char], next: Option<char>) -> bool {
+    let [first, second] = original else {
+        return false;
+    };
+    let closing = matches!(second, '’' | '”' | '›' | '»' | '…' | '–' | '—');
+    is_upper(*first)
+        && !first.is_ascii()
+        && (is_letter(*second) || closing)
+        && next.is_some_and(is_letter)
+}
+
+/// Letters of one script glued to a letter of another ("ГЋЕџi", "JВіzef"): words do not
+/// change script in their middle.
+fn is_glued_to_other_script(original: &[char], prev: Option<char>, next: Option<char>) -> bool {
+    let Some(own) = original.iter().find_map(|c| script(*c)) else {
+        return false;
+    };
+    own != Script::Free
+        && [prev, next]
+            .into_iter()
+            .flatten()
+            .filter_map(script)
+            .any(|s| s != own && s != Script::Free)
+}
+
+/// Box drawing glued to a letter ("┬╗Jeg"): tables have spaces or more box drawing
+/// around their lines.
+fn is_box_glued_to_letter(original: &[char], prev: Option<char>, next: Option<char>) -> bool {
+    original.iter().all(|c| is_box(*c)) && [prev, next].into_iter().flatten().any(is_letter)
+}
+
+/// Opening punctuation: « “ „ ‘ ‹ ¿ ¡ and brackets.
+fn is_opening(c: char) -> bool {
+    matches!(c, '«' | '“' | '„' | '‘' | '‹' | '¿' | '¡' | '(' | '[' | '{')
 }
 
 /// Question 2: how odd `chars` (after `prev`) look as text; 0 for text that looks written.
 fn oddness(chars: &[char], prev: Option<char>) -> u32 {
     let mut odd = 0;
     let seq: Vec<char> = prev.into_iter().chain(chars.iter().copied()).collect();
+    // A character between two dashes with no space: Cyrillic through macintosh ("–í—á").
+    for w in seq.windows(3) {
+        if matches!(w[0], '–' | '—') && !w[1].is_ascii() && matches!(w[2], '–' | '—') {
+            odd += 1;
+        }
+    }
     for c in chars {
         if matches!(*c as u32, 0x80..=0x9F) {
             odd += 2;
@@ -341,12 +560,40 @@ fn oddness(chars: &[char], prev: Option<char>) -> u32 {
         if !x.is_ascii() && is_letter(x) && is_cp1252_row8_letter(y) {
             odd += 1;
         }
+        if matches!(x, '’' | '”' | '»' | '›')
+            && !is_letter(y)
+            && !y.is_whitespace()
+            && !matches!(y, '’' | '”' | '»' | '›')
+        {
+            odd += 1;
+        }
+        if !x.is_ascii()
+            && !x.is_whitespace()
+            && is_cp1252_row8_letter(y)
+            && !is_opening(x)
+            && !is_letter(x)
+        {
+            odd += 1;
+        }
         if is_box(x) != is_box(y) && !x.is_whitespace() && !y.is_whitespace() && !x.is_ascii() {
             odd += 1;
         }
+        if let (Some(a), Some(b)) = (script(x), script(y)) {
+            if a != b && a != Script::Free && b != Script::Free {
+                odd += 1;
+            }
+        }
+        if y == 'ƒ' && is_letter(x) {
+            odd += 1;
+        }
+        if matches!(y, 'ª' | 'º') && !x.is_ascii() {
+            odd += 1;
+        }
+        // Signs of the macintosh lead row: directly before another sign or a letter they
+        // are a misread lead byte.
         if matches!(
             x,
-            '√' | '∂' | '∆' | '∑' | '∏' | '∫' | '≈' | '≠' | '≤' | '≥' | '÷' | '◊'
+            '¬' | '√' | '∂' | '∆' | '∑' | '∏' | '∫' | '≈' | '≠' | '≤' | '≥' | '÷' | '◊'
         ) {
             odd += 1;
         }

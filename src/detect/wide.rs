@@ -139,7 +139,7 @@ pub fn check(wide: Wide, bytes: &[u8], base: usize) -> Checked {
         }
     }
     out.errors += u64::from(pending_high.is_some());
-    out.errors += u64::from(bytes.len() % size != 0);
+    out.errors += u64::from(!bytes.len().is_multiple_of(size));
     out
 }
 
