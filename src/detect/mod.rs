@@ -64,8 +64,9 @@ pub struct Detection {
     pub encoding: &'static str,
     /// The signature at the start, if any.
     pub bom: Option<Bom>,
-    /// Errors in the encoding named (UTF-8 errors for UTF-8; unpaired surrogates and the
-    /// like for UTF-16/32; 0 where the encoding was guessed from the errors themselves).
+    /// Errors in the encoding named: for UTF-8, every UTF-8 error of the input (also those
+    /// in regions of another encoding); unpaired surrogates and the like for UTF-16/32; 0
+    /// where a legacy encoding was guessed from the errors themselves.
     pub errors: u64,
     /// Only bytes 00..7F (so also valid in every ASCII-compatible encoding).
     pub ascii: bool,
@@ -147,20 +148,56 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         return wide_input(d, w, bytes, 0);
     }
     if sample.control_share() > CONTROL_SHARE {
-        d.encoding = BINARY;
-        d.ascii = false;
-        d.evidence.push(format!(
+        let why = format!(
             "{} of {} sampled bytes are controls no text encoding explains",
             sample.controls, sample.bytes
-        ));
-        d.regions.push(Region {
-            start: 0,
-            end: bytes.len(),
-            encoding: BINARY,
-        });
-        return d;
+        );
+        return binary(d, bytes, why);
     }
-    utf8_input(d, bytes, summary)
+    let fresh = d.clone();
+    let d = utf8_input(d, bytes, summary, sample.zeros > 0);
+    if let [only] = d.regions.as_slice() {
+        // Wide text throughout, which the samples did not show clearly enough alone.
+        let w = [Wide::Utf16Le, Wide::Utf16Be, Wide::Utf32Le, Wide::Utf32Be]
+            .into_iter()
+            .find(|w| w.name() == only.encoding);
+        if let Some(w) = w {
+            let mut d = fresh;
+            d.evidence.push(format!(
+                "no byte order mark; zero bytes where {} puts them",
+                w.name()
+            ));
+            return wide_input(d, w, bytes, 0);
+        }
+    }
+    let wide_found = d
+        .regions
+        .iter()
+        .any(|r| r.encoding.starts_with("UTF-16") || r.encoding.starts_with("UTF-32"));
+    if !wide_found && sample.zero_share() > CONTROL_SHARE {
+        let why = format!(
+            "{} of {} sampled bytes are NUL, in no pattern of UTF-16 or UTF-32",
+            sample.zeros, sample.bytes
+        );
+        return binary(d, bytes, why);
+    }
+    d
+}
+
+/// An input no text encoding explains.
+fn binary(mut d: Detection, bytes: &[u8], why: String) -> Detection {
+    d.encoding = BINARY;
+    d.ascii = false;
+    d.errors = 0;
+    d.mojibake.clear();
+    d.inner_boms.clear();
+    d.evidence = vec![why];
+    d.regions = vec![Region {
+        start: 0,
+        end: bytes.len(),
+        encoding: BINARY,
+    }];
+    d
 }
 
 /// An input in UTF-16 or UTF-32 (after a signature of `skip` bytes, or none).
@@ -190,7 +227,10 @@ fn wide_input(mut d: Detection, w: Wide, bytes: &[u8], skip: usize) -> Detection
 /// The zero bytes and controls of samples of an input.
 struct Sample {
     bytes: usize,
+    /// Controls other than NUL.
     controls: usize,
+    /// NUL bytes.
+    zeros: usize,
     wide: Option<Wide>,
 }
 
@@ -207,18 +247,31 @@ impl Sample {
                 windows.push(&bytes[at..(at + 4096).min(bytes.len())]);
             }
         }
+        // The whole input is wide text only if every quarter of the first window and every
+        // other window shows the same pattern (a UTF-16 block inside UTF-8 does not).
+        let quarter = (first.len() / 4) & !3;
+        let quarters: Vec<&[u8]> = if quarter >= wide::MIN_BYTES {
+            first.chunks(quarter).collect()
+        } else {
+            vec![first]
+        };
         let wide = wide::guess(first).filter(|w| {
-            windows[1..]
+            quarters
                 .iter()
+                .chain(&windows[1..])
                 .all(|win| win.len() < wide::MIN_BYTES || wide::guess(win) == Some(*w))
         });
         let is_control =
-            |b: &&u8| matches!(**b, 0x00..=0x08 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F | 0x7F);
+            |b: &&u8| matches!(**b, 0x01..=0x08 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F | 0x7F);
         Sample {
             bytes: windows.iter().map(|w| w.len()).sum(),
             controls: windows
                 .iter()
                 .map(|w| w.iter().filter(is_control).count())
+                .sum(),
+            zeros: windows
+                .iter()
+                .map(|w| memchr::memchr_iter(0, w).count())
                 .sum(),
             wide,
         }
@@ -226,6 +279,10 @@ impl Sample {
 
     fn control_share(&self) -> f64 {
         self.controls as f64 / self.bytes.max(1) as f64
+    }
+
+    fn zero_share(&self) -> f64 {
+        self.zeros as f64 / self.bytes.max(1) as f64
     }
 }
 
@@ -238,23 +295,26 @@ enum Kind {
     Utf8,
     /// Errors and few multi-byte characters: a legacy encoding.
     Legacy,
-    /// Zero bytes in a wide pattern.
+    /// Zero bytes in the pattern of UTF-16 or UTF-32 (which one is settled on the merged
+    /// region, whose start is the start of a code unit).
+    Zeros,
+    /// A settled wide encoding.
     Wide(Wide),
 }
 
 /// An input read as UTF-8.
-fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary) -> Detection {
+fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool) -> Detection {
     let errors = summary.tally.error_count();
     let content = d.bom.map_or(0, Bom::len);
-    let kinds = if errors == 0 {
+    let kinds = if errors == 0 && !has_zeros {
         vec![(
             0..bytes.len(),
             if d.ascii { Kind::Neutral } else { Kind::Utf8 },
         )]
     } else {
-        stretches(bytes, summary)
+        stretches(bytes, summary, has_zeros)
     };
-    let mut regions = merge_stretches(kinds);
+    let mut regions = settle_wide(bytes, merge_stretches(kinds));
     if regions.len() > MAX_REGIONS {
         let (kind, _) = regions
             .iter()
@@ -276,6 +336,7 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary) -> Detection {
         let encoding = match kind {
             Kind::Neutral | Kind::Utf8 => "UTF-8",
             Kind::Wide(w) => w.name(),
+            Kind::Zeros => BINARY,
             Kind::Legacy => guess_legacy(&bytes[range.clone()]),
         };
         named.push(Region {
@@ -298,11 +359,7 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary) -> Detection {
             .map_or("UTF-8", |r| r.encoding)
     };
     if d.encoding == "UTF-8" {
-        d.errors = regions
-            .iter()
-            .filter(|(_, k)| matches!(k, Kind::Utf8 | Kind::Neutral))
-            .map(|(r, _)| errors_in(summary, bytes, r.clone()))
-            .sum();
+        d.errors = errors;
     }
     if errors == 0 {
         d.evidence.push(if d.ascii {
@@ -386,29 +443,6 @@ fn offsets_list(offsets: &[usize]) -> String {
     }
 }
 
-/// The UTF-8 error units in `range`.
-fn errors_in(summary: &Summary, bytes: &[u8], range: Range<usize>) -> u64 {
-    let first = range.start / summary.block_size;
-    let last = range.end.div_ceil(summary.block_size);
-    let mut n = 0;
-    for b in first..last.min(summary.blocks.len()) {
-        let block = summary.block_range(b);
-        if summary.blocks[b].errors == 0 {
-            continue;
-        }
-        if block.start >= range.start && block.end <= range.end {
-            n += u64::from(summary.blocks[b].errors);
-        } else {
-            let from = block.start.max(range.start);
-            let to = block.end.min(range.end);
-            n += crate::scan::index::errors_in(Dialect::Utf8, bytes, from..to)
-                .filter(|u| u.start >= range.start && u.start < range.end)
-                .count() as u64;
-        }
-    }
-    n
-}
-
 /// The parts of `regions` in blocks that hold non-ASCII characters, cut at ASCII bytes so
 /// that no character and no non-ASCII run is split.
 fn non_ascii_stretches(
@@ -452,11 +486,12 @@ fn ascii_at_or_after(bytes: &[u8], at: usize, end: usize) -> usize {
 
 /// The stretches of an input with UTF-8 errors: blocks without errors whole, blocks with
 /// errors line by line.
-fn stretches(bytes: &[u8], summary: &Summary) -> Vec<(Range<usize>, Kind)> {
+fn stretches(bytes: &[u8], summary: &Summary, has_zeros: bool) -> Vec<(Range<usize>, Kind)> {
     let mut out = Vec::new();
     for (b, s) in summary.blocks.iter().enumerate() {
         let range = summary.block_range(b);
-        if s.errors == 0 {
+        let zeros = has_zeros && memchr::memchr(0, &bytes[range.clone()]).is_some();
+        if s.errors == 0 && !zeros {
             let ascii = s.classes[0] == s.units;
             out.push((range, if ascii { Kind::Neutral } else { Kind::Utf8 }));
             continue;
@@ -511,11 +546,14 @@ impl Line {
     fn finish(self, bytes: &[u8], end: usize) -> (Range<usize>, Kind) {
         let len = end - self.start;
         let kind = if self.zeros * 4 >= len && len >= wide::MIN_BYTES {
-            // Parity is judged from the start of the stretch, made even.
-            let from = self.start & !3;
-            match wide::guess(&bytes[from..end]) {
-                Some(w) => Kind::Wide(w),
-                None => Kind::Legacy,
+            // A line of wide text starts in the middle of a code unit as often as not
+            // (UTF-16LE's line feed is 0A 00): either alignment will do here.
+            let wide = wide::guess(&bytes[self.start..end])
+                .or_else(|| wide::guess(&bytes[self.start + 1..end]));
+            if wide.is_some() {
+                Kind::Zeros
+            } else {
+                Kind::Legacy
             }
         } else if self.errors == 0 {
             if self.multibyte > 0 {
@@ -555,6 +593,33 @@ fn merge_stretches(stretches: Vec<(Range<usize>, Kind)>) -> Vec<(Range<usize>, K
         }
     }
     merged
+}
+
+/// Regions of wide text get their encoding: a region that ends in the middle of a code
+/// unit takes the zero bytes that complete it from the next region (UTF-16LE's last line
+/// feed, 0A 00, was cut after 0A), and the zero pattern is then read from the region's own
+/// start.
+fn settle_wide(bytes: &[u8], mut regions: Vec<(Range<usize>, Kind)>) -> Vec<(Range<usize>, Kind)> {
+    for i in 0..regions.len() {
+        if regions[i].1 != Kind::Zeros {
+            continue;
+        }
+        let start = regions[i].0.start;
+        let mut end = regions[i].0.end;
+        while (end - start) % 2 == 1 && end < bytes.len() && bytes[end] == 0 {
+            end += 1;
+        }
+        if let Some(next) = regions.get_mut(i + 1) {
+            next.0.start = end;
+        }
+        regions[i].0.end = end;
+        regions[i].1 = match wide::guess(&bytes[start..end]) {
+            Some(w) => Kind::Wide(w),
+            None => Kind::Legacy,
+        };
+    }
+    regions.retain(|(r, _)| !r.is_empty());
+    regions
 }
 
 /// chardetng's guess for a region UTF-8 does not explain, named as encoding_rs names it.
