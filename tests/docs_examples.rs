@@ -1,4 +1,5 @@
-//! The examples in `docs/check.md`, `docs/at.md`, `docs/explain.md` and `docs/dump.md` are
+//! The examples in `docs/check.md`, `docs/at.md`, `docs/explain.md`, `docs/dump.md` and
+//! `docs/detect.md` are
 //! real: every ```` ```console ```` block there is a command (`$ hexrune ...`) and its exact
 //! output, and this test runs each one and compares. The sample files are made from the `printf`
 //! lines the pages themselves show.
@@ -10,7 +11,7 @@ use std::path::Path;
 
 use assert_cmd::Command;
 
-const PAGES: [&str; 4] = ["check.md", "at.md", "explain.md", "dump.md"];
+const PAGES: [&str; 5] = ["check.md", "at.md", "explain.md", "dump.md", "detect.md"];
 
 fn docs() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("docs")
@@ -89,9 +90,12 @@ fn printf_bytes(format: &str) -> Vec<u8> {
     bytes
 }
 
-/// Creates the sample files from the `printf 'FORMAT' > NAME` lines of check.md.
+/// Creates the sample files from the `printf 'FORMAT' > NAME` lines of check.md and
+/// detect.md.
 fn make_samples(dir: &Path) -> usize {
-    let text = std::fs::read_to_string(docs().join("check.md")).unwrap();
+    let text = ["check.md", "detect.md"]
+        .map(|page| std::fs::read_to_string(docs().join(page)).unwrap())
+        .join("\n");
     let mut made = 0;
     for line in text.lines().filter(|l| l.starts_with("printf '")) {
         let (format, name) = line["printf '".len()..].rsplit_once("' > ").unwrap();
@@ -104,7 +108,7 @@ fn make_samples(dir: &Path) -> usize {
 #[test]
 fn every_console_example_is_the_real_output() {
     let dir = tempfile::tempdir().unwrap();
-    assert_eq!(make_samples(dir.path()), 3);
+    assert_eq!(make_samples(dir.path()), 9);
     assert_eq!(
         std::fs::read(dir.path().join("notes.txt")).unwrap().len(),
         40
