@@ -343,3 +343,16 @@ fn an_unreadable_input_is_reported_and_the_others_still_detected() {
     );
     assert_eq!(lines[1]["encoding"], "UTF-8");
 }
+
+#[test]
+fn utf8_errors_shown_between_brackets_are_not_a_legacy_region() {
+    // The demo lists one error of each kind between brackets: no text encoding reads that
+    // as words, so it stays UTF-8 with errors (chardetng alone would call it windows-1251).
+    let v = detect_json(hexrune::cli::demo::BYTES);
+    assert_eq!(v["encoding"], "UTF-8");
+    assert_eq!(v["errors"], 30);
+    assert_eq!(
+        v["regions"],
+        json!([{"start":0,"end":1673,"encoding":"UTF-8"}])
+    );
+}

@@ -330,14 +330,30 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             .unwrap_or((Kind::Utf8, 0));
         regions = vec![(0..bytes.len(), kind)];
     }
-    // Name each region.
+    // Guess the legacy regions; one whose guess does not read as text stays UTF-8 (with
+    // errors), and equal neighbours merge again.
+    let mut guesses = Vec::new();
+    for (range, kind) in regions.iter_mut() {
+        if *kind == Kind::Legacy {
+            let guess = guess_legacy(&bytes[range.clone()]);
+            if reads_as_text(&bytes[range.clone()], guess) {
+                guesses.push((range.start, guess));
+            } else {
+                *kind = Kind::Utf8;
+            }
+        }
+    }
+    let regions = merge_stretches(regions);
     let mut named = Vec::new();
     for (range, kind) in &regions {
         let encoding = match kind {
             Kind::Neutral | Kind::Utf8 => "UTF-8",
             Kind::Wide(w) => w.name(),
             Kind::Zeros => BINARY,
-            Kind::Legacy => guess_legacy(&bytes[range.clone()]),
+            Kind::Legacy => guesses
+                .iter()
+                .find(|(at, _)| *at == range.start)
+                .map_or("UTF-8", |(_, g)| *g),
         };
         named.push(Region {
             start: range.start,
@@ -620,6 +636,44 @@ fn settle_wide(bytes: &[u8], mut regions: Vec<(Range<usize>, Kind)>) -> Vec<(Ran
     }
     regions.retain(|(r, _)| !r.is_empty());
     regions
+}
+
+/// Whether `bytes` read through `label` look like text: of the runs of non-ASCII
+/// characters the reading gives, at least 70% hold a letter and either are three
+/// characters or longer, touch a letter, or stand as a word between spaces. Letters with diacritics sit inside words, and
+/// CJK text comes in long runs; the bytes of UTF-8 errors shown one by one between
+/// brackets (a test file, a demo) do neither.
+fn reads_as_text(bytes: &[u8], label: &str) -> bool {
+    let Some(encoding) = encoding_rs::Encoding::for_label(label.as_bytes()) else {
+        return false;
+    };
+    let sample = &bytes[..bytes.len().min(GUESS_BYTES)];
+    let (text, _) = encoding.decode_without_bom_handling(sample);
+    let chars: Vec<char> = text.chars().collect();
+    let (mut runs, mut good) = (0usize, 0usize);
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i].is_ascii() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && !chars[i].is_ascii() {
+            i += 1;
+        }
+        let run = &chars[start..i];
+        // A word's edge: a letter, a space, the start or the end beside the run.
+        let wordlike =
+            |c: Option<&char>| c.is_none_or(|c| judge::is_letter(*c) || c.is_whitespace());
+        let touches = wordlike(start.checked_sub(1).map(|j| &chars[j])) && wordlike(chars.get(i))
+            || (start > 0 && judge::is_letter(chars[start - 1]))
+            || chars.get(i).is_some_and(|c| judge::is_letter(*c));
+        runs += 1;
+        if run.iter().any(|c| judge::is_letter(*c)) && (run.len() >= 3 || touches) {
+            good += 1;
+        }
+    }
+    runs > 0 && good * 10 >= runs * 7
 }
 
 /// chardetng's guess for a region UTF-8 does not explain, named as encoding_rs names it.
