@@ -23,7 +23,7 @@ pub mod wide;
 
 use std::ops::Range;
 
-use crate::decode::{Dialect, UnitKind};
+use crate::decode::Dialect;
 use crate::scan::index::Summary;
 use bom::Bom;
 use mojibake::Mojibake;
@@ -417,6 +417,15 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                 .into_iter()
                 .filter(|at| *at >= content),
         );
+        // Blocks without errors are valid: one fast validation gives the text.
+        if let Ok(text) = simdutf8::basic::from_utf8(&bytes[range.clone()]) {
+            for mut m in mojibake::find(text) {
+                m.start += range.start;
+                m.end += range.start;
+                d.mojibake.push(m);
+            }
+            continue;
+        }
         let mut at = range.start;
         for chunk in bytes[range.clone()].utf8_chunks() {
             let valid = chunk.valid();
@@ -514,28 +523,23 @@ fn stretches(bytes: &[u8], summary: &Summary, has_zeros: bool) -> Vec<(Range<usi
         }
         let start = crate::scan::first_boundary(Dialect::Utf8, bytes, range.start);
         let end = crate::scan::first_boundary(Dialect::Utf8, bytes, range.end);
-        let mut line = Line::new(start);
+        // Line by line (at most 4 KiB), counted from std's chunks of valid UTF-8 and
+        // maximal invalid subparts, which are the scan's error units.
         let mut pos = start;
         while pos < end {
-            let unit = Dialect::Utf8.decode_at(bytes, pos);
-            match unit.kind {
-                UnitKind::Error(_) => line.errors += 1,
-                UnitKind::Scalar(cp) => {
-                    if unit.len > 1 {
-                        line.multibyte += 1;
-                    } else if cp.value() == 0 {
-                        line.zeros += 1;
-                    }
-                }
+            let stop = memchr::memchr(b'\n', &bytes[pos..end])
+                .map_or(end, |i| pos + i + 1)
+                .min(pos + 4096);
+            let stop = crate::scan::first_boundary(Dialect::Utf8, bytes, stop).min(end);
+            let mut line = Line::new(pos);
+            for chunk in bytes[pos..stop].utf8_chunks() {
+                line.errors += usize::from(!chunk.invalid().is_empty());
+                let valid = chunk.valid().as_bytes();
+                line.multibyte += valid.iter().filter(|b| **b >= 0xC0).count();
+                line.zeros += memchr::memchr_iter(0, valid).count();
             }
-            pos = unit.end();
-            if bytes[pos - 1] == b'\n' || pos - line.start >= 4096 {
-                out.push(line.finish(bytes, pos));
-                line = Line::new(pos);
-            }
-        }
-        if pos > line.start {
-            out.push(line.finish(bytes, pos));
+            out.push(line.finish(bytes, stop));
+            pos = stop;
         }
     }
     out

@@ -57,6 +57,39 @@ impl Mojibake {
     }
 }
 
+/// For a character, the encodings (bit k for `Legacy::ALL[k]`) that write it as a UTF-8
+/// lead byte (C2..F4), and those that write it as a continuation byte (80..BF).
+fn byte_masks(c: char) -> (u16, u16) {
+    static TABLE: std::sync::OnceLock<Vec<(u16, u16)>> = std::sync::OnceLock::new();
+    const DIRECT: usize = 0x2600;
+    let cp = c as usize;
+    if cp >= DIRECT {
+        // Above the table only macintosh's ligatures and Apple logo and nothing else.
+        return if matches!(cp, 0xF8FF | 0xFB01 | 0xFB02) {
+            masks_of(c)
+        } else {
+            (0, 0)
+        };
+    }
+    TABLE.get_or_init(|| {
+        (0..DIRECT)
+            .map(|cp| char::from_u32(cp as u32).map_or((0, 0), masks_of))
+            .collect()
+    })[cp]
+}
+
+fn masks_of(c: char) -> (u16, u16) {
+    let (mut lead, mut cont) = (0u16, 0u16);
+    for (k, e) in Legacy::ALL.iter().enumerate() {
+        match e.encode_char(c) {
+            Some(0xC2..=0xF4) => lead |= 1 << k,
+            Some(0x80..=0xBF) => cont |= 1 << k,
+            _ => {}
+        }
+    }
+    (lead, cont)
+}
+
 /// Letters of the scripts with a code page of their own, on a line (or on a line outside
 /// one run).
 #[derive(Clone, Copy, Debug, Default)]
@@ -105,12 +138,68 @@ struct Piece {
 /// ```
 pub fn find(text: &str) -> Vec<Mojibake> {
     let mut found = Vec::new();
-    let mut line_start = 0;
-    for line in text.split_inclusive('\n') {
-        find_in_line(text, line_start, line_start + line.len(), &mut found);
-        line_start += line.len();
+    let bytes = text.as_bytes();
+    let mut pos = 0;
+    // Only lines with a candidate pair are judged; finding them skips ASCII eight bytes at
+    // a time and looks at the lead byte of each other character.
+    while let Some(at) = next_candidate(bytes, pos) {
+        let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
+        find_in_line(text, start, end, &mut found);
+        pos = end;
     }
     found
+}
+
+/// The offset of the first character at or after `pos` that follows, in the same
+/// non-ASCII run, a character some encoding writes as a lead byte while it writes this one
+/// as a continuation byte.
+fn next_candidate(bytes: &[u8], mut pos: usize) -> Option<usize> {
+    let mut prev_lead = 0u16;
+    while pos < bytes.len() {
+        let b = bytes[pos];
+        if b < 0x80 {
+            prev_lead = 0;
+            // Skip ASCII a word at a time.
+            while pos + 8 <= bytes.len() {
+                let word = u64::from_le_bytes(bytes[pos..pos + 8].try_into().unwrap_or([0; 8]));
+                if word & 0x8080_8080_8080_8080 != 0 {
+                    break;
+                }
+                pos += 8;
+            }
+            while pos < bytes.len() && bytes[pos] < 0x80 {
+                pos += 1;
+            }
+            continue;
+        }
+        let len = match b {
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            _ => 4,
+        };
+        let end = (pos + len).min(bytes.len());
+        // Only U+0080..U+04FF (leads C2..D3) and U+2000..U+2FFF (E2) are in the tables,
+        // with macintosh's three characters at EF.
+        let (lead, cont) = if matches!(b, 0xC2..=0xD3 | 0xE2 | 0xEF) && end - pos == len {
+            // The text is valid UTF-8: the value comes straight from the bits.
+            let tail = |i: usize| u32::from(bytes[pos + i] & 0x3F);
+            let cp = if len == 2 {
+                (u32::from(b & 0x1F) << 6) | tail(1)
+            } else {
+                (u32::from(b & 0x0F) << 12) | (tail(1) << 6) | tail(2)
+            };
+            char::from_u32(cp).map_or((0, 0), byte_masks)
+        } else {
+            (0, 0)
+        };
+        if prev_lead & cont != 0 {
+            return Some(pos);
+        }
+        prev_lead = lead;
+        pos = end;
+    }
+    None
 }
 
 /// The regions of the line `text[start..end]`, pushed to `found`.
@@ -120,28 +209,42 @@ pub fn find(text: &str) -> Vec<Mojibake> {
 /// windows-1250 and ISO-8859-2, or windows-1252 and ISO-8859-1, which read most bytes
 /// alike, are told apart by the bytes where they differ).
 fn find_in_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>) {
-    let mut runs: Vec<Vec<Vec<Piece>>> = Vec::new();
-    let mut run_start = None;
     let line = &text[start..end];
-    let around = Around::count(line.chars());
-    let mut all_runs = 0usize;
-    for (i, c) in line
-        .char_indices()
-        .map(|(i, c)| (start + i, c))
-        .chain(std::iter::once((end, '\0')))
-    {
-        match (c.is_ascii(), run_start) {
-            (false, None) => run_start = Some(i),
-            (true, Some(from)) => {
-                run_start = None;
-                all_runs += 1;
-                if let Some(through) = run_pieces(&around, text, from, i) {
-                    runs.push(through);
-                }
+    // First the runs, and whether any could be mojibake at all: a character that some
+    // encoding writes as a lead byte followed by one it writes as a continuation byte.
+    // Most lines of any language have none, and cost one table look-up a character.
+    let mut spans: Vec<(usize, usize, bool)> = Vec::new();
+    let mut run: Option<(usize, bool)> = None;
+    let mut prev_lead = 0u16;
+    for (i, c) in line.char_indices() {
+        if c.is_ascii() {
+            if let Some((from, candidate)) = run.take() {
+                spans.push((start + from, start + i, candidate));
             }
-            _ => {}
+            prev_lead = 0;
+            continue;
         }
+        let (lead, cont) = byte_masks(c);
+        let pair = prev_lead & cont != 0;
+        run = Some(match run {
+            Some((from, candidate)) => (from, candidate || pair),
+            None => (i, false),
+        });
+        prev_lead = lead;
     }
+    if let Some((from, candidate)) = run {
+        spans.push((start + from, end, candidate));
+    }
+    if !spans.iter().any(|(_, _, candidate)| *candidate) {
+        return;
+    }
+    let around = Around::count(line.chars());
+    let all_runs = spans.len();
+    let runs: Vec<Vec<Vec<Piece>>> = spans
+        .iter()
+        .filter(|(_, _, candidate)| *candidate)
+        .filter_map(|(from, to, _)| run_pieces(&around, text, *from, *to))
+        .collect();
     if runs.is_empty() {
         return;
     }
