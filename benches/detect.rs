@@ -12,6 +12,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+#[allow(dead_code)] // the shared generators: this bench uses one of them
 mod data;
 
 use data::{multilingual, Rng};
