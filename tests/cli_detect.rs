@@ -119,6 +119,7 @@ fn legacy_encodings_made_by_encoding_rs_are_named() {
         ("Shift_JIS", "ja"),
         ("EUC-KR", "ko"),
         ("GBK", "zh"),
+        ("ISO-2022-JP", "ja"),
     ];
     for (label, lang) in cases {
         let bytes = encode(label, &corpus(lang));

@@ -68,7 +68,8 @@ pub struct Detection {
     /// in regions of another encoding); unpaired surrogates and the like for UTF-16/32; 0
     /// where a legacy encoding was guessed from the errors themselves.
     pub errors: u64,
-    /// Only bytes 00..7F (so also valid in every ASCII-compatible encoding).
+    /// Only bytes 00..7F (so also valid in every ASCII-compatible encoding); false for
+    /// ISO-2022-JP, which is 7-bit but not ASCII text.
     pub ascii: bool,
     /// The regions, in order, covering the input; one region for an input in one encoding.
     pub regions: Vec<Region>,
@@ -154,6 +155,11 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         );
         return binary(d, bytes, why);
     }
+    if d.ascii && d.bom.is_none() {
+        if let Some(d) = iso_2022_jp(d.clone(), bytes) {
+            return d;
+        }
+    }
     let fresh = d.clone();
     let d = utf8_input(d, bytes, summary, sample.zeros > 0);
     if let [only] = d.regions.as_slice() {
@@ -182,6 +188,31 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         return binary(d, bytes, why);
     }
     d
+}
+
+/// A 7-bit input with ISO-2022-JP's escapes to JIS X 0208 (`ESC $ B`, `ESC $ @`) that
+/// chardetng confirms: ASCII bytes, but Japanese text. Plain ASCII has no ESC `$`.
+fn iso_2022_jp(mut d: Detection, bytes: &[u8]) -> Option<Detection> {
+    let head = &bytes[..bytes.len().min(GUESS_BYTES)];
+    let escapes =
+        memchr::memmem::find(head, b"\x1B$B").or_else(|| memchr::memmem::find(head, b"\x1B$@"));
+    escapes?;
+    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
+    detector.feed(head, head.len() == bytes.len());
+    let guess = detector.guess(None, chardetng::Utf8Detection::Deny);
+    if guess != encoding_rs::ISO_2022_JP {
+        return None;
+    }
+    d.encoding = guess.name();
+    d.ascii = false;
+    d.evidence
+        .push("7-bit text with ISO-2022-JP escapes to JIS X 0208 (ESC $ B)".to_string());
+    d.regions = vec![Region {
+        start: 0,
+        end: bytes.len(),
+        encoding: d.encoding,
+    }];
+    Some(d)
 }
 
 /// An input no text encoding explains.
