@@ -442,32 +442,15 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
         .filter(|(_, k)| *k == Kind::Utf8)
         .map(|(r, _)| r.clone())
         .collect();
-    for range in non_ascii_stretches(summary, bytes, &utf8_regions) {
+    let stretches = non_ascii_stretches(summary, bytes, &utf8_regions);
+    for range in &stretches {
         d.inner_boms.extend(
             bom::inner_utf8_boms(bytes, range.clone())
                 .into_iter()
                 .filter(|at| *at >= content),
         );
-        // Blocks without errors are valid: one fast validation gives the text.
-        if let Ok(text) = simdutf8::basic::from_utf8(&bytes[range.clone()]) {
-            for mut m in mojibake::find(text) {
-                m.start += range.start;
-                m.end += range.start;
-                d.mojibake.push(m);
-            }
-            continue;
-        }
-        let mut at = range.start;
-        for chunk in bytes[range.clone()].utf8_chunks() {
-            let valid = chunk.valid();
-            for mut m in mojibake::find(valid) {
-                m.start += at;
-                m.end += at;
-                d.mojibake.push(m);
-            }
-            at += valid.len() + chunk.invalid().len();
-        }
     }
+    d.mojibake = mojibake_in(bytes, &stretches);
     if !d.inner_boms.is_empty() {
         d.evidence.push(format!(
             "U+FEFF after the start at {} (files joined?)",
@@ -527,6 +510,76 @@ fn non_ascii_stretches(
                 _ => {}
             }
         }
+    }
+    out
+}
+
+/// How much text one worker searches for mojibake at a time.
+const MOJIBAKE_PIECE: usize = 4 << 20;
+
+/// The mojibake of `stretches` (in order), searched by one worker per core in pieces of
+/// about [`MOJIBAKE_PIECE`] bytes cut after a line feed.
+fn mojibake_in(bytes: &[u8], stretches: &[Range<usize>]) -> Vec<Mojibake> {
+    let mut pieces = Vec::new();
+    for range in stretches {
+        let mut start = range.start;
+        while start < range.end {
+            let cut = (start + MOJIBAKE_PIECE).min(range.end);
+            let end =
+                memchr::memchr(b'\n', &bytes[cut..range.end]).map_or(range.end, |i| cut + i + 1);
+            pieces.push(start..end);
+            start = end;
+        }
+    }
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(pieces.len())
+        .max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut found: Vec<(usize, Vec<Mojibake>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(range) = pieces.get(i) else { break };
+                        out.push((i, mojibake_of(bytes, range.clone())));
+                    }
+                    out
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_default())
+            .collect()
+    });
+    found.sort_unstable_by_key(|(i, _)| *i);
+    found.into_iter().flat_map(|(_, m)| m).collect()
+}
+
+/// The mojibake of `bytes[range]`, in the valid parts of it.
+fn mojibake_of(bytes: &[u8], range: Range<usize>) -> Vec<Mojibake> {
+    let mut out = Vec::new();
+    // Blocks without errors are valid: one fast validation gives the text.
+    if let Ok(text) = simdutf8::basic::from_utf8(&bytes[range.clone()]) {
+        for mut m in mojibake::find(text) {
+            m.start += range.start;
+            m.end += range.start;
+            out.push(m);
+        }
+        return out;
+    }
+    let mut at = range.start;
+    for chunk in bytes[range].utf8_chunks() {
+        let valid = chunk.valid();
+        for mut m in mojibake::find(valid) {
+            m.start += at;
+            m.end += at;
+            out.push(m);
+        }
+        at += valid.len() + chunk.invalid().len();
     }
     out
 }
