@@ -58,3 +58,33 @@ proptest! {
         }
     }
 }
+
+/// Over 4 MiB the search is cut into pieces for the workers: what it finds equals one
+/// search of the whole text.
+#[test]
+fn pieces_find_what_one_search_finds() {
+    let lines = [
+        "Всё хорошо, спасибо.\n",
+        "Le garÃ§on a mangÃ©.\n",
+        "plain ASCII line\n",
+        "Itâ€™s ÃƒÂ©.\n",
+        "中文字符 한국어 😀\n",
+    ];
+    // Mostly ASCII, which the search skips fast even unoptimised; a line of another kind
+    // every 64 KiB or so, on both sides of every 4 MiB cut.
+    let filler = "plain ASCII line, nothing to see here, a little longer than the others\n";
+    let mut text = String::new();
+    let mut i = 0usize;
+    while text.len() < 9 << 20 {
+        if i % 900 == 0 {
+            text.push_str(lines[(i / 900) % lines.len()]);
+        } else {
+            text.push_str(filler);
+        }
+        i += 1;
+    }
+    let whole = find(&text);
+    assert!(whole.len() > 60, "{}", whole.len());
+    let d = detect_bytes(text.as_bytes());
+    assert_eq!(d.mojibake, whole);
+}
