@@ -76,7 +76,7 @@ fn pieces_find_what_one_search_finds() {
     let mut text = String::new();
     let mut i = 0usize;
     while text.len() < 9 << 20 {
-        if i % 900 == 0 {
+        if i.is_multiple_of(900) {
             text.push_str(lines[(i / 900) % lines.len()]);
         } else {
             text.push_str(filler);
