@@ -4,7 +4,7 @@
 //! it (`tests/layers.rs` checks the imports; `docs/ARCHITECTURE.md` is the map):
 //!
 //! ```text
-//! decode <- source <- scan <- view <- { tui, cli }
+//! decode <- source <- scan <- detect <- view <- { tui, cli }
 //! decode <- encoding <- { tui, cli }
 //! ```
 //!
@@ -16,6 +16,8 @@
 //! - [`scan`]: one loop over a whole input that pushes what it finds into sinks, and the
 //!   whole-file summary and block index built on it; every command uses it, so they
 //!   cannot disagree.
+//! - [`detect`]: what an input most likely is (UTF-8, UTF-16/32, a legacy encoding,
+//!   binary), its regions in other encodings, and its mojibake, built on the scan's summary.
 //! - [`view`]: what every pane shows for a window of an input, as plain data: rows of
 //!   cells, glyphs, the detail of a unit, the map, the theme, the Unicode facts of a code
 //!   point. No terminal types.
@@ -30,6 +32,7 @@
 
 pub mod cli;
 pub mod decode;
+pub mod detect;
 pub mod encoding;
 pub mod scan;
 pub mod source;

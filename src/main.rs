@@ -30,6 +30,7 @@ fn main() -> ExitCode {
     let result = match &config {
         Config::Check(options) => cli::check::run(options, &mut out, &mut err),
         Config::At(options) => cli::at::run(options, &mut out, &mut err),
+        Config::Detect(options) => cli::detect::run(options, &mut out, &mut err),
         Config::Explain(options) => cli::explain::run(options, &mut out, &mut err),
         Config::Dump(options) => cli::dump::run(options, &mut out, &mut err),
         Config::Generate(what) => hexrune::cli::generate(what, &mut out, &mut err),

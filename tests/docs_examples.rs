@@ -10,13 +10,14 @@ use std::path::Path;
 
 use assert_cmd::Command;
 
-const PAGES: [&str; 6] = [
+const PAGES: [&str; 7] = [
     "check.md",
     "at.md",
     "explain.md",
     "dump.md",
     "escapes.md",
     "encodings.md",
+    "detect.md",
 ];
 
 fn docs() -> std::path::PathBuf {
@@ -120,7 +121,7 @@ fn make_samples(dir: &Path) -> usize {
 #[test]
 fn every_console_example_is_the_real_output() {
     let dir = tempfile::tempdir().unwrap();
-    assert_eq!(make_samples(dir.path()), 9);
+    assert_eq!(make_samples(dir.path()), 15);
     assert_eq!(
         std::fs::read(dir.path().join("notes.txt")).unwrap().len(),
         40

@@ -1,7 +1,7 @@
 //! The layers of `src/` import only what they may (docs/ARCHITECTURE.md):
 //!
 //! ```text
-//! decode <- source <- scan <- view <- {tui, cli}      (main.rs wires tui and cli)
+//! decode <- source <- scan <- detect <- view <- {tui, cli}   (main.rs wires tui and cli)
 //! decode <- encoding <- {tui, cli}
 //! ```
 //!
@@ -21,9 +21,16 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("encoding", &["decode"]),
     ("source", &["decode"]),
     ("scan", &["decode", "source"]),
-    ("view", &["decode", "source", "scan"]),
-    ("tui", &["decode", "encoding", "source", "scan", "view"]),
-    ("cli", &["decode", "encoding", "source", "scan", "view"]),
+    ("detect", &["decode", "source", "scan"]),
+    ("view", &["decode", "source", "scan", "detect"]),
+    (
+        "tui",
+        &["decode", "encoding", "source", "scan", "detect", "view"],
+    ),
+    (
+        "cli",
+        &["decode", "encoding", "source", "scan", "detect", "view"],
+    ),
 ];
 
 /// Third-party crates that belong to one layer.
@@ -259,7 +266,7 @@ fn every_layer_imports_only_what_it_may() {
     seen_layers.dedup();
     assert_eq!(
         seen_layers,
-        ["cli", "decode", "encoding", "scan", "source", "tui", "view"],
+        ["cli", "decode", "detect", "encoding", "scan", "source", "tui", "view"],
         "src/ holds the layers and nothing else beside lib.rs and main.rs"
     );
 }

@@ -8,6 +8,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 use super::at::AtOptions;
 use super::check::CheckOptions;
+use super::detect::DetectOptions;
 use super::dump::DumpOptions;
 use super::explain::{ExplainOptions, Query};
 use super::Input;
@@ -37,7 +38,7 @@ a marker on every error and the sequence length class of every byte, in the UTF-
 dialects (UTF-8, CESU-8, Modified UTF-8, WTF-8, RFC 2279), and with --encoding in UTF-16, UTF-32 \
 and the single-byte legacy encodings. In the viewer, ? lists the keys (e chooses the encoding).",
     args_conflicts_with_subcommands = true,
-    after_help = "Examples:\n  hexrune check notes.txt          is it valid UTF-8? where are the errors?\n  hexrune check --json *.log       one JSON object per error, then a summary per file\n  hexrune at dump.bin 0x1f3a       the unit containing offset 0x1f3a, as JSON\n  hexrune check -d cesu8 db.txt    validate CESU-8\n  hexrune -e utf-16le export.csv   view a file as UTF-16LE (any WHATWG label works)\n  hexrune explain e2 82 ac         the bits, roles and units of three bytes in every dialect\n  hexrune explain --char U+1F600   how one character is encoded, bit by bit\n  hexrune dump notes.txt           the viewer's panes as text, a marker under every error\n  hexrune completions bash         a completion script for your shell"
+    after_help = "Examples:\n  hexrune check notes.txt          is it valid UTF-8? where are the errors?\n  hexrune check --json *.log       one JSON object per error, then a summary per file\n  hexrune at dump.bin 0x1f3a       the unit containing offset 0x1f3a, as JSON\n  hexrune check -d cesu8 db.txt    validate CESU-8\n  hexrune -e utf-16le export.csv   view a file as UTF-16LE (any WHATWG label works)\n  hexrune explain e2 82 ac         the bits, roles and units of three bytes in every dialect\n  hexrune explain --char U+1F600   how one character is encoded, bit by bit\n  hexrune dump notes.txt           the viewer's panes as text, a marker under every error\n  hexrune detect *.csv             UTF-8, UTF-16, windows-1252 or binary? mojibake?\n  hexrune completions bash         a completion script for your shell"
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -88,6 +89,25 @@ enum Command {
         fallback: FallbackArg,
 
         /// Files to check (`-` or none: standard input)
+        files: Vec<PathBuf>,
+    },
+    /// Say what each input most likely is: UTF-8, UTF-16/32, a legacy encoding or binary; BOMs, regions, mojibake
+    #[command(
+        long_about = "Say what each input most likely is: UTF-8 (with how many errors), UTF-16LE/BE or \
+UTF-32LE/BE (by byte order mark, or by where the zero bytes are), a legacy encoding as chardetng \
+guesses it, or binary. Also the byte order mark or signature found (UTF-8, UTF-16, UTF-32, UTF-7, \
+GB18030), U+FEFF found after the start, the regions of an input that mixes encodings, and mojibake: \
+UTF-8 text that was read as windows-1252 (or ISO-8859-1, windows-1250/1251/1253/1254/1257, \
+ISO-8859-2, macintosh, IBM437) and written again, with the chain that undoes it and the repaired \
+text. A valid UTF-8 input is always called UTF-8.",
+        after_help = "Exit status: 0, or 2 if an input could not be read.\n\nExamples:\n  hexrune detect notes.txt\n  hexrune detect --json *.csv\n  cat export.txt | hexrune detect"
+    )]
+    Detect {
+        /// Print JSON Lines: one object per input
+        #[arg(long)]
+        json: bool,
+
+        /// Files to look at (`-` or none: standard input)
         files: Vec<PathBuf>,
     },
     /// Print the unit containing a byte offset, as one JSON object
@@ -223,6 +243,8 @@ pub enum Config {
     Check(CheckOptions),
     /// `hexrune at`.
     At(AtOptions),
+    /// `hexrune detect`.
+    Detect(DetectOptions),
     /// `hexrune explain`.
     Explain(ExplainOptions),
     /// `hexrune dump`.
@@ -267,6 +289,15 @@ impl Args {
                         .filter(|_| Fallback::reads_errors_of(encoding.unwrap_or(dialect))),
                 })
             }
+            Some(Command::Detect { json, files }) => Config::Detect(DetectOptions {
+                json,
+                inputs: if files.is_empty() {
+                    vec![Input::Stdin]
+                } else {
+                    files.into_iter().map(Input::from_arg).collect()
+                },
+                threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            }),
             Some(Command::At {
                 dialect,
                 encoding,

@@ -8,7 +8,7 @@
 //!
 //! ```sh
 //! cargo run -q -- man > docs/hexrune.1
-//! for c in check at explain dump completions; do cargo run -q -- man $c > docs/hexrune-$c.1; done
+//! for c in check at detect explain dump completions; do cargo run -q -- man $c > docs/hexrune-$c.1; done
 //! ```
 
 use std::io::{self, Write};

@@ -1,5 +1,5 @@
 //! The JSON wire format as typed records: `check --json` (error and summary records),
-//! `at`, and `explain --json`. Each record is a struct that derives [`Serialize`]; the field
+//! `at`, `explain --json` and `detect --json`. Each record is a struct that derives [`Serialize`]; the field
 //! order of a struct is the key order of its JSON object, and serde_json writes numbers and
 //! string escapes, so no record is assembled from strings by hand.
 //!
@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::cli::report::{hex_compact, unit_bytes};
 use crate::decode::{CodePoint, Dialect, ErrorKind, Unit, UnitKind, Utf16};
+use crate::detect::Detection;
 use crate::scan::index::summary_classes;
 use crate::scan::Tally;
 use crate::view::fallback::Fallback;
@@ -468,6 +469,73 @@ impl CodePointRecord {
             facts: FactsFields::from(&facts(cp)),
             encodings: Ordered(encodings),
             unencodable: Ordered(unencodable),
+        }
+    }
+}
+
+/// One object of `detect --json`: what an input most likely is.
+#[derive(Debug, Serialize)]
+pub struct DetectRecord<'a> {
+    #[serde(flatten)]
+    path: &'a WirePath,
+    encoding: &'static str,
+    bom: Option<&'static str>,
+    errors: u64,
+    regions: Vec<RegionRecord>,
+    mojibake: Vec<MojibakeRecord>,
+    ascii: bool,
+    inner_boms: &'a [usize],
+    evidence: &'a [String],
+}
+
+/// A region of `detect --json`: bytes `start..end` in one encoding.
+#[derive(Debug, Serialize)]
+pub struct RegionRecord {
+    start: u64,
+    end: u64,
+    encoding: &'static str,
+}
+
+/// A mojibake region of `detect --json`: bytes `start..end`, the encodings that undo it
+/// (outermost first) and the text it stands for.
+#[derive(Debug, Serialize)]
+pub struct MojibakeRecord {
+    start: u64,
+    end: u64,
+    chain: Vec<&'static str>,
+    text: String,
+}
+
+impl<'a> DetectRecord<'a> {
+    /// The record of `detection`, for the input called `path`.
+    pub fn new(path: &'a WirePath, detection: &'a Detection) -> DetectRecord<'a> {
+        DetectRecord {
+            path,
+            encoding: detection.encoding,
+            bom: detection.bom.map(|b| b.encoding()),
+            errors: detection.errors,
+            regions: detection
+                .regions
+                .iter()
+                .map(|r| RegionRecord {
+                    start: r.start as u64,
+                    end: r.end as u64,
+                    encoding: r.encoding,
+                })
+                .collect(),
+            mojibake: detection
+                .mojibake
+                .iter()
+                .map(|m| MojibakeRecord {
+                    start: m.start as u64,
+                    end: m.end as u64,
+                    chain: m.chain_names(),
+                    text: m.text.clone(),
+                })
+                .collect(),
+            ascii: detection.ascii,
+            inner_boms: &detection.inner_boms,
+            evidence: &detection.evidence,
         }
     }
 }

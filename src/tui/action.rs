@@ -140,6 +140,20 @@ pub struct Findings {
     pub summary: Summary,
     /// The verdict.
     pub verdict: Verdict,
+    /// What the input most likely is, with its mojibake: set by the scan's worker after
+    /// the summary is delivered (a UTF-8 scan only), so that the summary never waits for it.
+    pub detection: std::sync::OnceLock<crate::detect::Detection>,
+}
+
+impl Findings {
+    /// The findings of `summary`, with detection still to come.
+    pub fn new(summary: Summary, verdict: Verdict) -> Findings {
+        Findings {
+            summary,
+            verdict,
+            detection: std::sync::OnceLock::new(),
+        }
+    }
 }
 
 /// What a scan worker reports when it ends (a cancelled worker reports nothing).

@@ -26,6 +26,8 @@ use super::keymap::Mode;
 use super::layout::{layout, Layout};
 use super::search::{self, Cancelled, Control};
 use crate::decode::Dialect;
+use crate::detect::mojibake::Mojibake;
+use crate::detect::{detect, Detection};
 use crate::scan::index::{Progress, Summary, Verdict};
 use crate::source::Source;
 use crate::view::fallback::{Escape, Fallback};
@@ -246,7 +248,13 @@ impl App {
     pub fn with_summary(source: Source, summary: Summary, size: Rect, color: bool) -> App {
         let mut app = App::new(source, summary.dialect, size, color);
         let verdict = summary.verdict(app.source.bytes());
-        app.scan = Scan::Ready(Arc::new(Findings { summary, verdict }));
+        let findings = Findings::new(summary, verdict);
+        if findings.summary.dialect == Dialect::Utf8 {
+            let _ = findings
+                .detection
+                .set(detect(app.source.bytes(), &findings.summary));
+        }
+        app.scan = Scan::Ready(Arc::new(findings));
         app.refresh_map();
         app
     }
@@ -259,6 +267,18 @@ impl App {
     /// The verdict on the input, once the scan in the current dialect is done.
     pub fn verdict(&self) -> Option<Verdict> {
         self.findings().map(|f| f.verdict)
+    }
+
+    /// What the input most likely is, once the scan (in UTF-8) and detection are done.
+    pub fn detection(&self) -> Option<&Detection> {
+        self.findings().and_then(|f| f.detection.get())
+    }
+
+    /// The mojibake region that holds byte `offset`, if detection found one there.
+    pub fn mojibake_at(&self, offset: u64) -> Option<&Mojibake> {
+        let found = &self.detection()?.mojibake;
+        let i = found.partition_point(|m| (m.end as u64) <= offset);
+        found.get(i).filter(|m| m.start as u64 <= offset)
     }
 
     fn findings(&self) -> Option<&Findings> {
@@ -313,13 +333,22 @@ impl App {
             };
             let verdict = summary.verdict(source.bytes());
             let outcome = match source.check_intact() {
-                Ok(()) => Ok(Arc::new(Findings { summary, verdict })),
+                Ok(()) => Ok(Arc::new(Findings::new(summary, verdict))),
                 Err(e) => Err(e.to_string()),
             };
+            let findings = outcome.as_ref().ok().map(Arc::clone);
             let _ = sender.send(ScanResult {
                 generation,
                 outcome,
             });
+            // Detection after the summary is delivered: the view never waits for it.
+            if let Some(findings) = findings.filter(|f| f.summary.dialect == Dialect::Utf8) {
+                if !progress.is_cancelled() {
+                    let _ = findings
+                        .detection
+                        .set(detect(source.bytes(), &findings.summary));
+                }
+            }
         });
     }
 
@@ -1200,7 +1229,7 @@ mod tests {
     fn finish(app: &mut App, generation: u64, dialect: Dialect) -> Arc<Findings> {
         let summary = Summary::build(dialect, app.source.bytes(), 1, &Progress::new()).unwrap();
         let verdict = summary.verdict(app.source.bytes());
-        let findings = Arc::new(Findings { summary, verdict });
+        let findings = Arc::new(Findings::new(summary, verdict));
         app.update(Action::Scanned(ScanResult {
             generation,
             outcome: Ok(Arc::clone(&findings)),

@@ -85,7 +85,13 @@ fn event_loop(
 ) -> io::Result<()> {
     let mut dirty = true;
     let mut checked = Instant::now();
+    let mut detected = false;
     loop {
+        // Detection ends on the scan's worker after the summary: draw what it found.
+        if app.detection().is_some() != detected {
+            detected = !detected;
+            dirty = true;
+        }
         if dirty {
             term.draw(|frame| draw::draw(frame, app))?;
             dirty = false;

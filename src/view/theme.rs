@@ -229,6 +229,12 @@ impl Theme {
         self.fg(Tone::LightYellow)
     }
 
+    /// A byte of a mojibake region (UTF-8 text read as a legacy encoding and written again),
+    /// in the class lane: magenta and underlined; underlined alone without colour.
+    pub const fn mojibake(&self) -> Paint {
+        self.fg(Tone::LightMagenta).underlined()
+    }
+
     /// The map's mark of the part of the input on screen.
     pub const fn in_view(&self) -> Paint {
         self.fg(Tone::LightCyan).bold()

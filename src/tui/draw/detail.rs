@@ -11,6 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::*;
+use crate::detect::mojibake::Mojibake;
 use crate::view::fallback::{Escape, Fallback};
 
 pub(super) fn draw_detail(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
@@ -54,8 +55,30 @@ pub(super) fn draw_detail(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
             }),
         escape_of: Escape::around(bytes, app.cursor as usize).map(|(_, e, b)| e.sentence(b)),
     };
-    let lines = detail_lines(&detail, &notes, theme);
+    let mut lines = detail_lines(&detail, &notes, theme);
+    if let Some(m) = app.mojibake_at(app.cursor) {
+        // The repair takes the place of the category line: the pane has three.
+        lines.truncate(2);
+        lines.push(mojibake_line(app, m, theme));
+    }
     ratatui::widgets::Widget::render(Paragraph::new(lines), inner, buf);
+}
+
+/// `mojibake 6..14 windows-1252 → "é"`: the region the cursor is in, the encodings that
+/// undo it, and the repaired text.
+fn mojibake_line(app: &App, m: &Mojibake, theme: &Theme) -> Line<'static> {
+    Line::from(vec![
+        Span::styled("mojibake ", theme.mojibake()),
+        Span::raw(format!(
+            "{}..{} ",
+            app.format_offset(m.start as u64),
+            app.format_offset(m.end as u64)
+        )),
+        Span::styled(m.chain_names().join(" then "), theme.dim()),
+        Span::raw(" \u{2192} \u{201C}"),
+        Span::styled(sanitize(&m.text), Style::new().add_modifier(Modifier::BOLD)),
+        Span::raw("\u{201D}"),
+    ])
 }
 
 /// What the pane adds to a unit's own detail, from the viewer's options.

@@ -151,7 +151,9 @@ pub(super) fn help_lines(width: u16, theme: &Theme) -> Vec<Line<'static>> {
     entries.push(Entry::words(
         " class lane:",
         theme.title(),
-        "1-6 at a lead, ₂..₆ = position in the sequence, ✗ error",
+        "1-6 at a lead, ₂..₆ = position in the sequence, ✗ error; underlined magenta: \
+         mojibake, UTF-8 read as a legacy encoding and written again (the detail pane shows \
+         the repair)",
         theme.dim(),
     ));
     entries.push(Entry {

@@ -72,6 +72,10 @@ impl Theme {
         style(self.0.accent())
     }
 
+    fn mojibake(&self) -> Style {
+        style(self.0.mojibake())
+    }
+
     fn shade(&self, shade: Shade) -> (&'static str, Style) {
         let (glyph, paint) = self.0.shade(shade);
         (glyph, style(paint))

@@ -57,6 +57,11 @@ pub(super) fn draw_row(
             Class::Lead(_) => (cell.class.symbol(), theme.role(cell.role)),
             Class::Continuation { .. } => (cell.class.symbol(), theme.role(Role::Continuation)),
         };
+        let class_style = if app.mojibake_at(cell.offset).is_some() {
+            theme.mojibake()
+        } else {
+            class_style
+        };
         buf.set_string(
             class_x + i as u16,
             y,

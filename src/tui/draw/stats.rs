@@ -123,6 +123,8 @@ pub(super) fn summary_lines(
             Span::raw(summary.bom.map_or("none", |b| b.describe()).to_string()),
         ]),
         Line::from(vec![label("errors"), Span::raw(errors)]),
+        Line::from(vec![label("detect"), Span::raw(detect_text(app))]),
+        Line::from(vec![label("regions"), Span::raw(regions_text(app))]),
         Line::from(vec![
             label("scan"),
             Span::raw(format!("{}{speed}", human_elapsed(seconds))),
@@ -164,6 +166,47 @@ pub(super) fn summary_lines(
         ));
     }
     lines
+}
+
+/// The detection line: encoding, BOM, regions and mojibake, or why there is none yet.
+fn detect_text(app: &App) -> String {
+    let Some(d) = app.detection() else {
+        return if app.dialect == crate::decode::Dialect::Utf8 {
+            "detecting…".to_string()
+        } else {
+            "in the utf8 dialect only".to_string()
+        };
+    };
+    let mut text = d.headline();
+    if let Some(bom) = d.bom {
+        text.push_str(&format!(", BOM {}", bom.encoding()));
+    }
+    if !d.inner_boms.is_empty() {
+        text.push_str(&format!(", U+FEFF inside ×{}", d.inner_boms.len()));
+    }
+    match d.mojibake.len() {
+        0 => text.push_str(", no mojibake"),
+        1 => text.push_str(", 1 mojibake region"),
+        n => text.push_str(&format!(", {n} mojibake regions")),
+    }
+    text
+}
+
+/// The regions line: how many, and their encodings in order of first appearance.
+fn regions_text(app: &App) -> String {
+    let Some(d) = app.detection() else {
+        return "…".to_string();
+    };
+    let mut names: Vec<&str> = Vec::new();
+    for r in &d.regions {
+        if !names.contains(&r.encoding) {
+            names.push(r.encoding);
+        }
+    }
+    match d.regions.len() {
+        0 | 1 => format!("one, {}", names.first().copied().unwrap_or("UTF-8")),
+        n => format!("{n}: {}", names.join(", ")),
+    }
 }
 
 /// The statistics overlay (`s`): the verdict and counts once the scan is done, its progress

@@ -1,0 +1,137 @@
+//! Byte order marks and other signatures at the start of an input, and U+FEFF found later
+//! (the mark of files that were concatenated).
+//!
+//! The longest signature is tried first: UTF-32LE's `FF FE 00 00` starts with UTF-16LE's
+//! `FF FE`, so `FF FE 00 00` is UTF-32LE. (A UTF-16LE file that starts with U+FEFF and then
+//! U+0000 is indistinguishable; it is taken for UTF-32LE, as every detector does.)
+
+/// A signature at the start of an input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Bom {
+    /// `EF BB BF`.
+    Utf8,
+    /// `FF FE`.
+    Utf16Le,
+    /// `FE FF`.
+    Utf16Be,
+    /// `FF FE 00 00`.
+    Utf32Le,
+    /// `00 00 FE FF`.
+    Utf32Be,
+    /// `2B 2F 76` followed by `38`, `39`, `2B` or `2F` ("+/v8" ...).
+    Utf7,
+    /// `84 31 95 33`.
+    Gb18030,
+}
+
+impl Bom {
+    /// The signature `bytes` start with, if any.
+    ///
+    /// ```
+    /// use hexrune::detect::bom::Bom;
+    /// assert_eq!(Bom::at_start(b"\xFF\xFE\x00\x00a\x00\x00\x00"), Some(Bom::Utf32Le));
+    /// assert_eq!(Bom::at_start(b"\xFF\xFEa\x00"), Some(Bom::Utf16Le));
+    /// assert_eq!(Bom::at_start(b"+/v8-"), Some(Bom::Utf7));
+    /// ```
+    pub fn at_start(bytes: &[u8]) -> Option<Bom> {
+        match bytes {
+            [0xFF, 0xFE, 0x00, 0x00, ..] => Some(Bom::Utf32Le),
+            [0x00, 0x00, 0xFE, 0xFF, ..] => Some(Bom::Utf32Be),
+            [0x84, 0x31, 0x95, 0x33, ..] => Some(Bom::Gb18030),
+            [0x2B, 0x2F, 0x76, 0x38 | 0x39 | 0x2B | 0x2F, ..] => Some(Bom::Utf7),
+            [0xEF, 0xBB, 0xBF, ..] => Some(Bom::Utf8),
+            [0xFF, 0xFE, ..] => Some(Bom::Utf16Le),
+            [0xFE, 0xFF, ..] => Some(Bom::Utf16Be),
+            _ => None,
+        }
+    }
+
+    /// Its bytes.
+    pub fn bytes(self) -> &'static [u8] {
+        match self {
+            Bom::Utf8 => &[0xEF, 0xBB, 0xBF],
+            Bom::Utf16Le => &[0xFF, 0xFE],
+            Bom::Utf16Be => &[0xFE, 0xFF],
+            Bom::Utf32Le => &[0xFF, 0xFE, 0x00, 0x00],
+            Bom::Utf32Be => &[0x00, 0x00, 0xFE, 0xFF],
+            Bom::Utf7 => &[0x2B, 0x2F, 0x76],
+            Bom::Gb18030 => &[0x84, 0x31, 0x95, 0x33],
+        }
+    }
+
+    /// How many bytes it takes (UTF-7's fourth byte is part of the first character).
+    pub fn len(self) -> usize {
+        self.bytes().len()
+    }
+
+    /// Never: every signature has bytes (for clippy's `len` rule).
+    pub fn is_empty(self) -> bool {
+        false
+    }
+
+    /// The encoding it announces, as the JSON records name it.
+    pub fn encoding(self) -> &'static str {
+        match self {
+            Bom::Utf8 => "UTF-8",
+            Bom::Utf16Le => "UTF-16LE",
+            Bom::Utf16Be => "UTF-16BE",
+            Bom::Utf32Le => "UTF-32LE",
+            Bom::Utf32Be => "UTF-32BE",
+            Bom::Utf7 => "UTF-7",
+            Bom::Gb18030 => "gb18030",
+        }
+    }
+
+    /// Its bytes in hex, spaced: `EF BB BF`.
+    pub fn hex(self) -> String {
+        let hex: Vec<String> = self.bytes().iter().map(|b| format!("{b:02X}")).collect();
+        hex.join(" ")
+    }
+}
+
+/// Offsets of every U+FEFF (`EF BB BF`) in `bytes[range]` that starts after offset 0, as
+/// a UTF-8 reading sees it.
+pub fn inner_utf8_boms(bytes: &[u8], range: std::ops::Range<usize>) -> Vec<usize> {
+    let end = (range.end + 2).min(bytes.len());
+    let start = range.start.max(1);
+    if start >= end {
+        return Vec::new();
+    }
+    memchr::memmem::find_iter(&bytes[start..end], &[0xEF, 0xBB, 0xBF])
+        .map(|i| start + i)
+        .filter(|at| *at < range.end)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_signature() {
+        let cases: [(&[u8], Option<Bom>); 10] = [
+            (b"\xEF\xBB\xBFa", Some(Bom::Utf8)),
+            (b"\xFF\xFEa\x00", Some(Bom::Utf16Le)),
+            (b"\xFE\xFF\x00a", Some(Bom::Utf16Be)),
+            (b"\xFF\xFE\x00\x00", Some(Bom::Utf32Le)),
+            (b"\x00\x00\xFE\xFF", Some(Bom::Utf32Be)),
+            (b"+/v9", Some(Bom::Utf7)),
+            (b"+/v+", Some(Bom::Utf7)),
+            (b"+/vA", None),
+            (b"\x84\x31\x95\x33", Some(Bom::Gb18030)),
+            (b"\xEF\xBB", None),
+        ];
+        for (bytes, bom) in cases {
+            assert_eq!(Bom::at_start(bytes), bom, "{bytes:02X?}");
+        }
+        assert_eq!(Bom::Utf32Le.hex(), "FF FE 00 00");
+    }
+
+    #[test]
+    fn inner_marks() {
+        let bytes = b"\xEF\xBB\xBFab\xEF\xBB\xBFcd\xEF\xBB\xBF";
+        assert_eq!(inner_utf8_boms(bytes, 0..bytes.len()), [5, 10]);
+        assert_eq!(inner_utf8_boms(bytes, 0..6), [5]);
+        assert_eq!(inner_utf8_boms(bytes, 6..bytes.len()), [10]);
+    }
+}

@@ -1,0 +1,773 @@
+//! Detection: what an input most likely is (UTF-8, UTF-16/32, a legacy encoding, binary),
+//! which parts of it are in which encoding, and where UTF-8 text went through a wrong
+//! decoding (mojibake).
+//!
+//! [`detect`] builds on the whole-input [`Summary`] the scan made, so that the common case,
+//! an input that is valid UTF-8, costs no second full reading: what the summary cannot
+//! tell is looked at in samples (the first 64 KiB and fifteen 4 KiB windows spread over the
+//! input, for zero bytes and controls), in the blocks that hold non-ASCII characters (for
+//! mojibake and U+FEFF), and in the blocks that hold errors (for regions in other
+//! encodings). chardetng guesses the legacy encoding of a region only where UTF-8 failed.
+//!
+//! Precision comes before recall: an input that is valid UTF-8, has no wide-text zero
+//! pattern and no more than 1% control bytes in its samples is UTF-8, always.
+//!
+//! This layer reads `decode` and `scan`; it knows nothing of files, terminals or the
+//! command line. The single-byte tables come from encoding_rs and oem_cp ([`table`]).
+
+pub mod bom;
+pub mod judge;
+pub mod mojibake;
+pub mod table;
+pub mod wide;
+
+use std::ops::Range;
+
+use crate::decode::Dialect;
+use crate::scan::index::Summary;
+use bom::Bom;
+use mojibake::Mojibake;
+use wide::Wide;
+
+/// The name given to data that no text encoding explains.
+pub const BINARY: &str = "binary";
+
+/// Controls (bytes 00..08, 0B, 0E..1A, 1C..1F, 7F) above this share of the sampled bytes
+/// make an input binary.
+pub const CONTROL_SHARE: f64 = 0.01;
+
+/// The most bytes chardetng is fed for one region.
+pub const GUESS_BYTES: usize = 1 << 20;
+
+/// The most regions listed; an input that breaks into more is one region of the
+/// encoding that covers the most of it.
+pub const MAX_REGIONS: usize = 64;
+
+/// A stretch of an input in one encoding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+    /// The encoding, as [`Detection::encoding`] names it.
+    pub encoding: &'static str,
+}
+
+/// What [`detect`] concludes about one input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Detection {
+    /// The encoding: `UTF-8`, `UTF-16LE`, `UTF-16BE`, `UTF-32LE`, `UTF-32BE`, `UTF-7`, a
+    /// name as encoding_rs gives it (`windows-1252`, `Shift_JIS`, `gb18030` ...), or
+    /// [`BINARY`]. For an input that mixes encodings, the one that covers the most bytes,
+    /// except that UTF-8 wins whenever a region of it holds non-ASCII characters.
+    pub encoding: &'static str,
+    /// The signature at the start, if any.
+    pub bom: Option<Bom>,
+    /// Errors in the encoding named: for UTF-8, every UTF-8 error of the input (also those
+    /// in regions of another encoding); unpaired surrogates and the like for UTF-16/32; 0
+    /// where a legacy encoding was guessed from the errors themselves.
+    pub errors: u64,
+    /// Only bytes 00..7F (so also valid in every ASCII-compatible encoding); false for
+    /// ISO-2022-JP, which is 7-bit but not ASCII text.
+    pub ascii: bool,
+    /// The regions, in order, covering the input; one region for an input in one encoding.
+    pub regions: Vec<Region>,
+    /// U+FEFF after the start (`EF BB BF` in UTF-8, the code unit in UTF-16/32): offsets.
+    pub inner_boms: Vec<usize>,
+    /// Mojibake regions, in order (offsets into the input).
+    pub mojibake: Vec<Mojibake>,
+    /// Why, in words: one short sentence each.
+    pub evidence: Vec<String>,
+}
+
+impl Detection {
+    /// The one-line verdict: `UTF-8`, `UTF-8 with 3 errors`, `ASCII (also valid UTF-8)`,
+    /// `UTF-16LE`, `windows-1252`, `binary` ...
+    pub fn headline(&self) -> String {
+        if self.encoding == "UTF-8" && self.ascii && self.errors == 0 {
+            return "ASCII (also valid UTF-8)".to_string();
+        }
+        match self.errors {
+            0 => self.encoding.to_string(),
+            1 => format!("{} with 1 error", self.encoding),
+            n => format!("{} with {n} errors", self.encoding),
+        }
+    }
+}
+
+/// Detects what `bytes` is, from `summary`, the UTF-8 scan of the same bytes.
+pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
+    let bom = Bom::at_start(bytes);
+    let mut d = Detection {
+        encoding: "UTF-8",
+        bom,
+        errors: 0,
+        ascii: summary.len > 0 && summary.tally.classes[1] == summary.len,
+        regions: Vec::new(),
+        inner_boms: Vec::new(),
+        mojibake: Vec::new(),
+        evidence: Vec::new(),
+    };
+    if let Some(b) = bom {
+        d.evidence.push(format!(
+            "starts with the {} signature {}",
+            b.encoding(),
+            b.hex()
+        ));
+        let wide = match b {
+            Bom::Utf16Le => Some(Wide::Utf16Le),
+            Bom::Utf16Be => Some(Wide::Utf16Be),
+            Bom::Utf32Le => Some(Wide::Utf32Le),
+            Bom::Utf32Be => Some(Wide::Utf32Be),
+            _ => None,
+        };
+        if let Some(w) = wide {
+            return wide_input(d, w, bytes, b.len());
+        }
+        if matches!(b, Bom::Utf7 | Bom::Gb18030) {
+            d.encoding = b.encoding();
+            d.ascii = false;
+            d.regions.push(Region {
+                start: 0,
+                end: bytes.len(),
+                encoding: d.encoding,
+            });
+            return d;
+        }
+    }
+    if bytes.is_empty() {
+        d.evidence.push("empty".to_string());
+        return d;
+    }
+    let sample = Sample::of(bytes);
+    if let Some(w) = sample.wide {
+        d.evidence.push(format!(
+            "no byte order mark; zero bytes where {} puts them",
+            w.name()
+        ));
+        return wide_input(d, w, bytes, 0);
+    }
+    if sample.control_share() > CONTROL_SHARE {
+        let why = format!(
+            "{} of {} sampled bytes are controls no text encoding explains",
+            sample.controls, sample.bytes
+        );
+        return binary(d, bytes, why);
+    }
+    if d.ascii && d.bom.is_none() {
+        if let Some(d) = iso_2022_jp(d.clone(), bytes) {
+            return d;
+        }
+    }
+    let fresh = d.clone();
+    let d = utf8_input(d, bytes, summary, sample.zeros > 0);
+    if let [only] = d.regions.as_slice() {
+        // Wide text throughout, which the samples did not show clearly enough alone.
+        let w = [Wide::Utf16Le, Wide::Utf16Be, Wide::Utf32Le, Wide::Utf32Be]
+            .into_iter()
+            .find(|w| w.name() == only.encoding);
+        if let Some(w) = w {
+            let mut d = fresh;
+            d.evidence.push(format!(
+                "no byte order mark; zero bytes where {} puts them",
+                w.name()
+            ));
+            return wide_input(d, w, bytes, 0);
+        }
+    }
+    let wide_found = d
+        .regions
+        .iter()
+        .any(|r| r.encoding.starts_with("UTF-16") || r.encoding.starts_with("UTF-32"));
+    if !wide_found && sample.zero_share() > CONTROL_SHARE {
+        let why = format!(
+            "{} of {} sampled bytes are NUL, in no pattern of UTF-16 or UTF-32",
+            sample.zeros, sample.bytes
+        );
+        return binary(d, bytes, why);
+    }
+    d
+}
+
+/// A 7-bit input with ISO-2022-JP's escapes to JIS X 0208 (`ESC $ B`, `ESC $ @`) that
+/// chardetng confirms: ASCII bytes, but Japanese text. Plain ASCII has no ESC `$`.
+fn iso_2022_jp(mut d: Detection, bytes: &[u8]) -> Option<Detection> {
+    let head = &bytes[..bytes.len().min(GUESS_BYTES)];
+    let escapes =
+        memchr::memmem::find(head, b"\x1B$B").or_else(|| memchr::memmem::find(head, b"\x1B$@"));
+    escapes?;
+    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
+    detector.feed(head, head.len() == bytes.len());
+    let guess = detector.guess(None, chardetng::Utf8Detection::Deny);
+    if guess != encoding_rs::ISO_2022_JP {
+        return None;
+    }
+    d.encoding = guess.name();
+    d.ascii = false;
+    d.evidence
+        .push("7-bit text with ISO-2022-JP escapes to JIS X 0208 (ESC $ B)".to_string());
+    d.regions = vec![Region {
+        start: 0,
+        end: bytes.len(),
+        encoding: d.encoding,
+    }];
+    Some(d)
+}
+
+/// An input no text encoding explains.
+fn binary(mut d: Detection, bytes: &[u8], why: String) -> Detection {
+    d.encoding = BINARY;
+    d.ascii = false;
+    d.errors = 0;
+    d.mojibake.clear();
+    d.inner_boms.clear();
+    d.evidence = vec![why];
+    d.regions = vec![Region {
+        start: 0,
+        end: bytes.len(),
+        encoding: BINARY,
+    }];
+    d
+}
+
+/// An input in UTF-16 or UTF-32 (after a signature of `skip` bytes, or none).
+fn wide_input(mut d: Detection, w: Wide, bytes: &[u8], skip: usize) -> Detection {
+    let checked = wide::check(w, &bytes[skip..], skip);
+    d.encoding = w.name();
+    d.ascii = false;
+    d.errors = checked.errors;
+    d.inner_boms = checked.inner_boms;
+    d.regions.push(Region {
+        start: 0,
+        end: bytes.len(),
+        encoding: w.name(),
+    });
+    d.evidence.push(format!(
+        "{} code units decode as {}{}",
+        checked.units,
+        w.name(),
+        match checked.errors {
+            0 => String::new(),
+            n => format!(" with {n} errors"),
+        }
+    ));
+    d
+}
+
+/// The zero bytes and controls of samples of an input.
+struct Sample {
+    bytes: usize,
+    /// Controls other than NUL.
+    controls: usize,
+    /// NUL bytes.
+    zeros: usize,
+    wide: Option<Wide>,
+}
+
+impl Sample {
+    /// The first 64 KiB, and fifteen 4 KiB windows spread evenly over the rest (each at an
+    /// offset divisible by 4).
+    fn of(bytes: &[u8]) -> Sample {
+        let first = &bytes[..bytes.len().min(64 << 10)];
+        let mut windows = vec![first];
+        if bytes.len() > 128 << 10 {
+            let step = bytes.len() / 16;
+            for k in 1..16 {
+                let at = (k * step) & !3;
+                windows.push(&bytes[at..(at + 4096).min(bytes.len())]);
+            }
+        }
+        // The whole input is wide text only if every quarter of the first window and every
+        // other window shows the same pattern (a UTF-16 block inside UTF-8 does not).
+        let quarter = (first.len() / 4) & !3;
+        let quarters: Vec<&[u8]> = if quarter >= wide::MIN_BYTES {
+            first.chunks(quarter).collect()
+        } else {
+            vec![first]
+        };
+        let wide = wide::guess(first).filter(|w| {
+            quarters
+                .iter()
+                .chain(&windows[1..])
+                .all(|win| win.len() < wide::MIN_BYTES || wide::guess(win) == Some(*w))
+        });
+        let is_control =
+            |b: &&u8| matches!(**b, 0x01..=0x08 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F | 0x7F);
+        Sample {
+            bytes: windows.iter().map(|w| w.len()).sum(),
+            controls: windows
+                .iter()
+                .map(|w| w.iter().filter(is_control).count())
+                .sum(),
+            zeros: windows
+                .iter()
+                .map(|w| memchr::memchr_iter(0, w).count())
+                .sum(),
+            wide,
+        }
+    }
+
+    fn control_share(&self) -> f64 {
+        self.controls as f64 / self.bytes.max(1) as f64
+    }
+
+    fn zero_share(&self) -> f64 {
+        self.zeros as f64 / self.bytes.max(1) as f64
+    }
+}
+
+/// What a stretch of a UTF-8 reading looks like.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Only ASCII: belongs to whatever surrounds it.
+    Neutral,
+    /// UTF-8 (multi-byte characters, and errors no more than them).
+    Utf8,
+    /// Errors and few multi-byte characters: a legacy encoding.
+    Legacy,
+    /// Zero bytes in the pattern of UTF-16 or UTF-32 (which one is settled on the merged
+    /// region, whose start is the start of a code unit).
+    Zeros,
+    /// A settled wide encoding.
+    Wide(Wide),
+}
+
+/// An input read as UTF-8.
+fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool) -> Detection {
+    let errors = summary.tally.error_count();
+    let content = d.bom.map_or(0, Bom::len);
+    let kinds = if errors == 0 && !has_zeros {
+        vec![(
+            0..bytes.len(),
+            if d.ascii { Kind::Neutral } else { Kind::Utf8 },
+        )]
+    } else {
+        stretches(bytes, summary, has_zeros)
+    };
+    let mut regions = settle_wide(bytes, merge_stretches(kinds));
+    if regions.len() > MAX_REGIONS {
+        let (kind, _) = regions
+            .iter()
+            .fold(Vec::<(Kind, usize)>::new(), |mut acc, (r, k)| {
+                match acc.iter_mut().find(|(k2, _)| k2 == k) {
+                    Some(slot) => slot.1 += r.len(),
+                    None => acc.push((*k, r.len())),
+                }
+                acc
+            })
+            .into_iter()
+            .max_by_key(|(_, n)| *n)
+            .unwrap_or((Kind::Utf8, 0));
+        regions = vec![(0..bytes.len(), kind)];
+    }
+    // Guess the legacy regions; one whose guess does not read as text stays UTF-8 (with
+    // errors), and equal neighbours merge again.
+    let mut guesses = Vec::new();
+    for (range, kind) in regions.iter_mut() {
+        if *kind == Kind::Legacy {
+            let guess = guess_legacy(&bytes[range.clone()]);
+            if reads_as_text(&bytes[range.clone()], guess) {
+                guesses.push((range.start, guess));
+            } else {
+                *kind = Kind::Utf8;
+            }
+        }
+    }
+    let regions = merge_stretches(regions);
+    let mut named = Vec::new();
+    for (range, kind) in &regions {
+        let encoding = match kind {
+            Kind::Neutral | Kind::Utf8 => "UTF-8",
+            Kind::Wide(w) => w.name(),
+            Kind::Zeros => BINARY,
+            Kind::Legacy => guesses
+                .iter()
+                .find(|(at, _)| *at == range.start)
+                .map_or("UTF-8", |(_, g)| *g),
+        };
+        named.push(Region {
+            start: range.start,
+            end: range.end,
+            encoding,
+        });
+    }
+    let utf8_bytes: usize = regions
+        .iter()
+        .filter(|(_, k)| *k == Kind::Utf8)
+        .map(|(r, _)| r.len())
+        .sum();
+    d.encoding = if utf8_bytes > 0 || regions.iter().all(|(_, k)| *k == Kind::Neutral) {
+        "UTF-8"
+    } else {
+        named
+            .iter()
+            .max_by_key(|r| r.end - r.start)
+            .map_or("UTF-8", |r| r.encoding)
+    };
+    if d.encoding == "UTF-8" {
+        d.errors = errors;
+    }
+    if errors == 0 {
+        d.evidence.push(if d.ascii {
+            "every byte is ASCII".to_string()
+        } else {
+            format!(
+                "valid UTF-8: {} multi-byte characters, no errors",
+                summary.tally.classes[2..].iter().sum::<u64>()
+            )
+        });
+    } else if named.len() == 1 && d.encoding != "UTF-8" {
+        d.evidence.push(format!(
+            "{errors} UTF-8 errors and few multi-byte characters; chardetng reads it as {}",
+            d.encoding
+        ));
+    } else if named.len() == 1 {
+        d.evidence.push(format!(
+            "UTF-8 with {errors} errors among {} multi-byte characters",
+            summary.tally.classes[2..].iter().sum::<u64>()
+        ));
+    } else {
+        d.evidence
+            .push(format!("mixed: {} regions in {} encodings", named.len(), {
+                let mut names: Vec<&str> = named.iter().map(|r| r.encoding).collect();
+                names.sort_unstable();
+                names.dedup();
+                names.len()
+            }));
+    }
+    // U+FEFF and mojibake live in the UTF-8 regions' blocks that hold non-ASCII bytes.
+    let utf8_regions: Vec<Range<usize>> = regions
+        .iter()
+        .filter(|(_, k)| *k == Kind::Utf8)
+        .map(|(r, _)| r.clone())
+        .collect();
+    let stretches = non_ascii_stretches(summary, bytes, &utf8_regions);
+    for range in &stretches {
+        d.inner_boms.extend(
+            bom::inner_utf8_boms(bytes, range.clone())
+                .into_iter()
+                .filter(|at| *at >= content),
+        );
+    }
+    d.mojibake = mojibake_in(bytes, &stretches);
+    if !d.inner_boms.is_empty() {
+        d.evidence.push(format!(
+            "U+FEFF after the start at {} (files joined?)",
+            offsets_list(&d.inner_boms)
+        ));
+    }
+    if !d.mojibake.is_empty() {
+        d.evidence.push(format!(
+            "{} {} of UTF-8 read as a legacy encoding (mojibake)",
+            d.mojibake.len(),
+            if d.mojibake.len() == 1 {
+                "region"
+            } else {
+                "regions"
+            }
+        ));
+    }
+    d.regions = named;
+    d
+}
+
+fn offsets_list(offsets: &[usize]) -> String {
+    let shown: Vec<String> = offsets.iter().take(8).map(|o| o.to_string()).collect();
+    let more = offsets.len().saturating_sub(8);
+    if more > 0 {
+        format!("{} and {more} more", shown.join(", "))
+    } else {
+        shown.join(", ")
+    }
+}
+
+/// The parts of `regions` in blocks that hold non-ASCII characters, cut at ASCII bytes so
+/// that no character and no non-ASCII run is split.
+fn non_ascii_stretches(
+    summary: &Summary,
+    bytes: &[u8],
+    regions: &[Range<usize>],
+) -> Vec<Range<usize>> {
+    let mut out: Vec<Range<usize>> = Vec::new();
+    for region in regions {
+        let first = region.start / summary.block_size;
+        let last = region
+            .end
+            .div_ceil(summary.block_size)
+            .min(summary.blocks.len());
+        for b in first..last {
+            let s = &summary.blocks[b];
+            if s.classes[0] == s.units {
+                continue;
+            }
+            let block = summary.block_range(b);
+            let from = ascii_at_or_after(bytes, block.start.max(region.start), region.end);
+            let to = ascii_at_or_after(bytes, block.end.min(region.end), region.end);
+            match out.last_mut() {
+                Some(prev) if prev.end >= from => prev.end = prev.end.max(to),
+                _ if from < to => out.push(from..to),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// How much text one worker searches for mojibake at a time.
+const MOJIBAKE_PIECE: usize = 4 << 20;
+
+/// The mojibake of `stretches` (in order), searched by one worker per core in pieces of
+/// about [`MOJIBAKE_PIECE`] bytes cut after a line feed.
+fn mojibake_in(bytes: &[u8], stretches: &[Range<usize>]) -> Vec<Mojibake> {
+    let mut pieces = Vec::new();
+    for range in stretches {
+        let mut start = range.start;
+        while start < range.end {
+            let cut = (start + MOJIBAKE_PIECE).min(range.end);
+            let end =
+                memchr::memchr(b'\n', &bytes[cut..range.end]).map_or(range.end, |i| cut + i + 1);
+            pieces.push(start..end);
+            start = end;
+        }
+    }
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(pieces.len())
+        .max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut found: Vec<(usize, Vec<Mojibake>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(range) = pieces.get(i) else { break };
+                        out.push((i, mojibake_of(bytes, range.clone())));
+                    }
+                    out
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_default())
+            .collect()
+    });
+    found.sort_unstable_by_key(|(i, _)| *i);
+    found.into_iter().flat_map(|(_, m)| m).collect()
+}
+
+/// The mojibake of `bytes[range]`, in the valid parts of it.
+fn mojibake_of(bytes: &[u8], range: Range<usize>) -> Vec<Mojibake> {
+    let mut out = Vec::new();
+    // Blocks without errors are valid: one fast validation gives the text.
+    if let Ok(text) = simdutf8::basic::from_utf8(&bytes[range.clone()]) {
+        for mut m in mojibake::find(text) {
+            m.start += range.start;
+            m.end += range.start;
+            out.push(m);
+        }
+        return out;
+    }
+    let mut at = range.start;
+    for chunk in bytes[range].utf8_chunks() {
+        let valid = chunk.valid();
+        for mut m in mojibake::find(valid) {
+            m.start += at;
+            m.end += at;
+            out.push(m);
+        }
+        at += valid.len() + chunk.invalid().len();
+    }
+    out
+}
+
+/// The first offset at or after `at` (and at most `end`) that holds an ASCII byte.
+fn ascii_at_or_after(bytes: &[u8], at: usize, end: usize) -> usize {
+    let at = at.min(end);
+    bytes[at..end]
+        .iter()
+        .position(u8::is_ascii)
+        .map_or(end, |i| at + i)
+}
+
+/// The stretches of an input with UTF-8 errors: blocks without errors whole, blocks with
+/// errors line by line.
+fn stretches(bytes: &[u8], summary: &Summary, has_zeros: bool) -> Vec<(Range<usize>, Kind)> {
+    let mut out = Vec::new();
+    for (b, s) in summary.blocks.iter().enumerate() {
+        let range = summary.block_range(b);
+        let zeros = has_zeros && memchr::memchr(0, &bytes[range.clone()]).is_some();
+        if s.errors == 0 && !zeros {
+            let ascii = s.classes[0] == s.units;
+            out.push((range, if ascii { Kind::Neutral } else { Kind::Utf8 }));
+            continue;
+        }
+        let start = crate::scan::first_boundary(Dialect::Utf8, bytes, range.start);
+        let end = crate::scan::first_boundary(Dialect::Utf8, bytes, range.end);
+        // Line by line (at most 4 KiB), counted from std's chunks of valid UTF-8 and
+        // maximal invalid subparts, which are the scan's error units.
+        let mut pos = start;
+        while pos < end {
+            let stop = memchr::memchr(b'\n', &bytes[pos..end])
+                .map_or(end, |i| pos + i + 1)
+                .min(pos + 4096);
+            let stop = crate::scan::first_boundary(Dialect::Utf8, bytes, stop).min(end);
+            let mut line = Line::new(pos);
+            for chunk in bytes[pos..stop].utf8_chunks() {
+                line.errors += usize::from(!chunk.invalid().is_empty());
+                let valid = chunk.valid().as_bytes();
+                line.multibyte += valid.iter().filter(|b| **b >= 0xC0).count();
+                line.zeros += memchr::memchr_iter(0, valid).count();
+            }
+            out.push(line.finish(bytes, stop));
+            pos = stop;
+        }
+    }
+    out
+}
+
+/// Counts of one line (or 4 KiB) of a block with errors.
+struct Line {
+    start: usize,
+    errors: usize,
+    multibyte: usize,
+    zeros: usize,
+}
+
+impl Line {
+    fn new(start: usize) -> Line {
+        Line {
+            start,
+            errors: 0,
+            multibyte: 0,
+            zeros: 0,
+        }
+    }
+
+    fn finish(self, bytes: &[u8], end: usize) -> (Range<usize>, Kind) {
+        let len = end - self.start;
+        let kind = if self.zeros * 4 >= len && len >= wide::MIN_BYTES {
+            // A line of wide text starts in the middle of a code unit as often as not
+            // (UTF-16LE's line feed is 0A 00): either alignment will do here.
+            let wide = wide::guess(&bytes[self.start..end])
+                .or_else(|| wide::guess(&bytes[self.start + 1..end]));
+            if wide.is_some() {
+                Kind::Zeros
+            } else {
+                Kind::Legacy
+            }
+        } else if self.errors == 0 {
+            if self.multibyte > 0 {
+                Kind::Utf8
+            } else {
+                Kind::Neutral
+            }
+        } else if self.multibyte >= self.errors {
+            Kind::Utf8
+        } else {
+            Kind::Legacy
+        };
+        (self.start..end, kind)
+    }
+}
+
+/// Adjacent stretches of one kind merged; ASCII-only stretches join the region before
+/// them (the first ones, the region after).
+fn merge_stretches(stretches: Vec<(Range<usize>, Kind)>) -> Vec<(Range<usize>, Kind)> {
+    let mut out: Vec<(Range<usize>, Kind)> = Vec::new();
+    for (range, kind) in stretches {
+        match out.last_mut() {
+            Some((prev, k)) if *k == kind || kind == Kind::Neutral => prev.end = range.end,
+            Some((prev, k)) if *k == Kind::Neutral => {
+                prev.end = range.end;
+                *k = kind;
+            }
+            _ => out.push((range, kind)),
+        }
+    }
+    // A neutral start merged into what follows already; merge again equal neighbours.
+    let mut merged: Vec<(Range<usize>, Kind)> = Vec::new();
+    for (range, kind) in out {
+        match merged.last_mut() {
+            Some((prev, k)) if *k == kind => prev.end = range.end,
+            _ => merged.push((range, kind)),
+        }
+    }
+    merged
+}
+
+/// Regions of wide text get their encoding: a region that ends in the middle of a code
+/// unit takes the zero bytes that complete it from the next region (UTF-16LE's last line
+/// feed, 0A 00, was cut after 0A), and the zero pattern is then read from the region's own
+/// start.
+fn settle_wide(bytes: &[u8], mut regions: Vec<(Range<usize>, Kind)>) -> Vec<(Range<usize>, Kind)> {
+    for i in 0..regions.len() {
+        if regions[i].1 != Kind::Zeros {
+            continue;
+        }
+        let start = regions[i].0.start;
+        let mut end = regions[i].0.end;
+        while (end - start) % 2 == 1 && end < bytes.len() && bytes[end] == 0 {
+            end += 1;
+        }
+        if let Some(next) = regions.get_mut(i + 1) {
+            next.0.start = end;
+        }
+        regions[i].0.end = end;
+        regions[i].1 = match wide::guess(&bytes[start..end]) {
+            Some(w) => Kind::Wide(w),
+            None => Kind::Legacy,
+        };
+    }
+    regions.retain(|(r, _)| !r.is_empty());
+    regions
+}
+
+/// Whether `bytes` read through `label` look like text: of the runs of non-ASCII
+/// characters the reading gives, at least 70% hold a letter and either are three
+/// characters or longer, touch a letter, or stand as a word between spaces. Letters with diacritics sit inside words, and
+/// CJK text comes in long runs; the bytes of UTF-8 errors shown one by one between
+/// brackets (a test file, a demo) do neither.
+fn reads_as_text(bytes: &[u8], label: &str) -> bool {
+    let Some(encoding) = encoding_rs::Encoding::for_label(label.as_bytes()) else {
+        return false;
+    };
+    let sample = &bytes[..bytes.len().min(GUESS_BYTES)];
+    let (text, _) = encoding.decode_without_bom_handling(sample);
+    let chars: Vec<char> = text.chars().collect();
+    let (mut runs, mut good) = (0usize, 0usize);
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i].is_ascii() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && !chars[i].is_ascii() {
+            i += 1;
+        }
+        let run = &chars[start..i];
+        // A word's edge: a letter, a space, the start or the end beside the run.
+        let wordlike =
+            |c: Option<&char>| c.is_none_or(|c| judge::is_letter(*c) || c.is_whitespace());
+        let touches = wordlike(start.checked_sub(1).map(|j| &chars[j])) && wordlike(chars.get(i))
+            || (start > 0 && judge::is_letter(chars[start - 1]))
+            || chars.get(i).is_some_and(|c| judge::is_letter(*c));
+        runs += 1;
+        if run.iter().any(|c| judge::is_letter(*c)) && (run.len() >= 3 || touches) {
+            good += 1;
+        }
+    }
+    runs > 0 && good * 10 >= runs * 7
+}
+
+/// chardetng's guess for a region UTF-8 does not explain, named as encoding_rs names it.
+fn guess_legacy(bytes: &[u8]) -> &'static str {
+    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
+    let fed = &bytes[..bytes.len().min(GUESS_BYTES)];
+    detector.feed(fed, fed.len() == bytes.len());
+    detector.guess(None, chardetng::Utf8Detection::Deny).name()
+}

@@ -1,0 +1,753 @@
+//! Mojibake: UTF-8 text that was decoded as a single-byte legacy encoding and encoded as
+//! UTF-8 again, once or several times ("Ã©" for "é", "ÃƒÂ©" for "é" twice, "â€™" for "’").
+//!
+//! The search is right by construction where it matters: a stretch of text is only called
+//! mojibake for encoding E when encoding it back with E gives bytes that are valid UTF-8,
+//! made of multi-byte sequences, so the repair is exact and reversible. Whether it *should*
+//! be repaired is a judgment ([`super::judge`]), made on three questions:
+//!
+//! 1. Is every repaired character plausible, and does the repair keep each word in one
+//!    script ("JВіzef" becomes "Józef", but "Îşi" must not become "κi")?
+//! 2. Is the original odd, as misread bytes are and real words are not: a sign right after
+//!    a letter ("Ã©"), a capital inside a lower-case word ("lidÃ©"), a C1 control, box
+//!    drawing glued to letters ("├⌐")? Such a stretch is *confident*.
+//! 3. For the Cyrillic and Greek code pages, is the original a word of that script with
+//!    ordinary casing ("Ні", "Ві")? Then it is the writer's, never repaired.
+//!
+//! A stretch that passes 1 and 3 but not 2 (a *weak* one, "Ãœ" for "Ü") is repaired only
+//! when a confident stretch through the same encoding lies on the same line nearby.
+//! Stretches are non-ASCII runs, or the valid parts of one; repairs of one line through the
+//! same chain that only ASCII separates are merged into one region.
+//!
+//! This module knows text, not files: offsets are byte offsets into the `&str` it is given.
+
+use super::judge::{
+    is_attached, is_box, is_cp1252_row8_letter, is_letter, is_lower, is_odd_after_letter,
+    is_plausible, is_upper, script, Script,
+};
+use super::table::Legacy;
+
+/// How many times text may have gone through a wrong decoding that is undone.
+pub const MAX_CHAIN: usize = 4;
+
+/// How far (bytes) a weak stretch may be from a confident one of the same line.
+const WEAK_REACH: usize = 256;
+
+/// How much ASCII (bytes, no line feed) may separate two repairs merged into one region.
+const MERGE_GAP: usize = 64;
+
+/// One region of mojibake: bytes `start..end` of the text, the encodings that undo it
+/// (outermost first: the last wrong decoding comes first), and the text it stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mojibake {
+    /// First byte, relative to the text searched.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+    /// The encodings to encode back with, in order, each followed by decoding as UTF-8.
+    pub chain: Vec<Legacy>,
+    /// The repaired text of the region.
+    pub text: String,
+}
+
+impl Mojibake {
+    /// The chain's names, outermost first.
+    pub fn chain_names(&self) -> Vec<&'static str> {
+        self.chain.iter().map(|e| e.name()).collect()
+    }
+}
+
+/// For a character, the encodings (bit k for `Legacy::ALL[k]`) that write it as a UTF-8
+/// lead byte (C2..F4), and those that write it as a continuation byte (80..BF).
+fn byte_masks(c: char) -> (u16, u16) {
+    static TABLE: std::sync::OnceLock<Vec<(u16, u16)>> = std::sync::OnceLock::new();
+    const DIRECT: usize = 0x2600;
+    let cp = c as usize;
+    if cp >= DIRECT {
+        // Above the table only macintosh's ligatures and Apple logo and nothing else.
+        return if matches!(cp, 0xF8FF | 0xFB01 | 0xFB02) {
+            masks_of(c)
+        } else {
+            (0, 0)
+        };
+    }
+    TABLE.get_or_init(|| {
+        (0..DIRECT)
+            .map(|cp| char::from_u32(cp as u32).map_or((0, 0), masks_of))
+            .collect()
+    })[cp]
+}
+
+fn masks_of(c: char) -> (u16, u16) {
+    let (mut lead, mut cont) = (0u16, 0u16);
+    for (k, e) in Legacy::ALL.iter().enumerate() {
+        match e.encode_char(c) {
+            Some(0xC2..=0xF4) => lead |= 1 << k,
+            Some(0x80..=0xBF) => cont |= 1 << k,
+            _ => {}
+        }
+    }
+    (lead, cont)
+}
+
+/// Letters of the scripts with a code page of their own, on a line (or on a line outside
+/// one run).
+#[derive(Clone, Copy, Debug, Default)]
+struct Around {
+    cyrillic: usize,
+    greek: usize,
+}
+
+impl Around {
+    fn count(chars: impl Iterator<Item = char>) -> Around {
+        let mut a = Around::default();
+        for c in chars.filter(|c| !c.is_ascii()) {
+            match script(c) {
+                Some(Script::Cyrillic) => a.cyrillic += 1,
+                Some(Script::Greek) => a.greek += 1,
+                _ => {}
+            }
+        }
+        a
+    }
+}
+
+/// A repair candidate inside one non-ASCII run.
+#[derive(Clone, Debug)]
+struct Piece {
+    start: usize,
+    end: usize,
+    chain: Vec<Legacy>,
+    text: String,
+    confident: bool,
+    /// A word of the code page's own script: repaired only on a line of mojibake.
+    genuine: bool,
+    /// How odd the repaired text looks where it stands.
+    repair_oddness: u32,
+}
+
+/// Every mojibake region of `text`, in order.
+///
+/// ```
+/// use hexrune::detect::mojibake::find;
+/// let found = find("Il a dit : Lâ€™Ã©tÃ© Ã©tait chaud.\nC’est tout.");
+/// assert_eq!(found.len(), 1);
+/// assert_eq!((found[0].start, found[0].end), (12, 34));
+/// assert_eq!(found[0].text, "’été é");
+/// assert_eq!(found[0].chain_names(), ["windows-1252"]);
+/// ```
+pub fn find(text: &str) -> Vec<Mojibake> {
+    let mut found = Vec::new();
+    let bytes = text.as_bytes();
+    let mut pos = 0;
+    // Only lines with a candidate pair are judged; finding them skips ASCII eight bytes at
+    // a time and looks at the lead byte of each other character.
+    while let Some(at) = next_candidate(bytes, pos) {
+        let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
+        find_in_line(text, start, end, &mut found);
+        pos = end;
+    }
+    found
+}
+
+/// The offset of the first character at or after `pos` that follows, in the same
+/// non-ASCII run, a character some encoding writes as a lead byte while it writes this one
+/// as a continuation byte.
+fn next_candidate(bytes: &[u8], mut pos: usize) -> Option<usize> {
+    let mut prev_lead = 0u16;
+    while pos < bytes.len() {
+        let b = bytes[pos];
+        if b < 0x80 {
+            prev_lead = 0;
+            // Skip ASCII a word at a time.
+            while pos + 8 <= bytes.len() {
+                let word = u64::from_le_bytes(bytes[pos..pos + 8].try_into().unwrap_or([0; 8]));
+                if word & 0x8080_8080_8080_8080 != 0 {
+                    break;
+                }
+                pos += 8;
+            }
+            while pos < bytes.len() && bytes[pos] < 0x80 {
+                pos += 1;
+            }
+            continue;
+        }
+        let len = match b {
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            _ => 4,
+        };
+        let end = (pos + len).min(bytes.len());
+        // Only U+0080..U+04FF (leads C2..D3) and U+2000..U+2FFF (E2) are in the tables,
+        // with macintosh's three characters at EF.
+        let (lead, cont) = if matches!(b, 0xC2..=0xD3 | 0xE2 | 0xEF) && end - pos == len {
+            // The text is valid UTF-8: the value comes straight from the bits.
+            let tail = |i: usize| u32::from(bytes[pos + i] & 0x3F);
+            let cp = if len == 2 {
+                (u32::from(b & 0x1F) << 6) | tail(1)
+            } else {
+                (u32::from(b & 0x0F) << 12) | (tail(1) << 6) | tail(2)
+            };
+            char::from_u32(cp).map_or((0, 0), byte_masks)
+        } else {
+            (0, 0)
+        };
+        if prev_lead & cont != 0 {
+            return Some(pos);
+        }
+        prev_lead = lead;
+        pos = end;
+    }
+    None
+}
+
+/// The regions of the line `text[start..end]`, pushed to `found`.
+///
+/// Each non-ASCII run gets its pieces through every encoding; the encoding that covers
+/// most of the line is used for every run it covers as well as any other does (so that
+/// windows-1250 and ISO-8859-2, or windows-1252 and ISO-8859-1, which read most bytes
+/// alike, are told apart by the bytes where they differ).
+fn find_in_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>) {
+    let line = &text[start..end];
+    // First the runs, and whether any could be mojibake at all: a character that some
+    // encoding writes as a lead byte followed by one it writes as a continuation byte.
+    // Most lines of any language have none, and cost one table look-up a character.
+    let mut spans: Vec<(usize, usize, bool)> = Vec::new();
+    let mut run: Option<(usize, bool)> = None;
+    let mut prev_lead = 0u16;
+    for (i, c) in line.char_indices() {
+        if c.is_ascii() {
+            if let Some((from, candidate)) = run.take() {
+                spans.push((start + from, start + i, candidate));
+            }
+            prev_lead = 0;
+            continue;
+        }
+        let (lead, cont) = byte_masks(c);
+        let pair = prev_lead & cont != 0;
+        run = Some(match run {
+            Some((from, candidate)) => (from, candidate || pair),
+            None => (i, false),
+        });
+        prev_lead = lead;
+    }
+    if let Some((from, candidate)) = run {
+        spans.push((start + from, end, candidate));
+    }
+    if !spans.iter().any(|(_, _, candidate)| *candidate) {
+        return;
+    }
+    let around = Around::count(line.chars());
+    let all_runs = spans.len();
+    let runs: Vec<Vec<Vec<Piece>>> = spans
+        .iter()
+        .filter(|(_, _, candidate)| *candidate)
+        .filter_map(|(from, to, _)| run_pieces(&around, text, *from, *to))
+        .collect();
+    if runs.is_empty() {
+        return;
+    }
+    let covered = |pieces: &[Piece]| -> (usize, usize) {
+        (
+            pieces.iter().map(|p| p.end - p.start).sum(),
+            pieces.iter().filter(|p| p.confident).count(),
+        )
+    };
+    // Per encoding: bytes covered, confident pieces, and (reversed) how odd the repairs
+    // look, which tells apart encodings that read most bytes alike.
+    let mut line_score = [(0usize, 0usize, std::cmp::Reverse(0u32)); Legacy::ALL.len()];
+    for run in &runs {
+        for (k, pieces) in run.iter().enumerate() {
+            let (c, n) = covered(pieces);
+            line_score[k].0 += c;
+            line_score[k].1 += n;
+            line_score[k].2 .0 += pieces.iter().map(|p| p.repair_oddness).sum::<u32>();
+        }
+    }
+    let line_best = (0..Legacy::ALL.len())
+        .max_by_key(|k| {
+            let (c, _, odd) = line_score[*k];
+            (c, odd, std::cmp::Reverse(*k))
+        })
+        .unwrap_or(0);
+    let mut pieces: Vec<Piece> = Vec::new();
+    let mut runs_repaired = 0usize;
+    for run in runs {
+        let best = (0..Legacy::ALL.len())
+            .max_by_key(|k| (covered(&run[*k]), std::cmp::Reverse(*k)))
+            .unwrap_or(0);
+        let chosen = if covered(&run[line_best]).0 >= covered(&run[best]).0 {
+            line_best
+        } else {
+            best
+        };
+        let chosen = run.into_iter().nth(chosen).unwrap_or_default();
+        runs_repaired += usize::from(!chosen.is_empty());
+        pieces.extend(chosen);
+    }
+    // Words of a code page's own script are repaired only on a line that is mostly
+    // mojibake: four runs in five or more.
+    let mostly = runs_repaired * 5 >= all_runs * 4 && pieces.iter().any(|p| p.confident);
+    pieces.retain(|p| !p.genuine || mostly);
+    let accepted: Vec<&Piece> = (0..pieces.len())
+        .filter(|i| pieces[*i].confident || has_confident_neighbour(text, &pieces, *i))
+        .map(|i| &pieces[i])
+        .collect();
+    found.extend(merge(text, &accepted));
+}
+
+/// Whether a confident piece with the same outermost encoding lies within [`WEAK_REACH`]
+/// bytes of piece `i` (all pieces are on one line, in order).
+fn has_confident_neighbour(text: &str, pieces: &[Piece], i: usize) -> bool {
+    let weak = &pieces[i];
+    let near = |p: &Piece| {
+        let gap = if p.start < weak.start {
+            weak.start.saturating_sub(p.end)
+        } else {
+            p.start.saturating_sub(weak.end)
+        };
+        gap <= WEAK_REACH
+    };
+    let same = |p: &Piece| p.confident && p.chain[0] == weak.chain[0];
+    if weak.genuine {
+        // Kept only on a line that is mostly mojibake (see `find_in_line`).
+        return pieces.iter().any(same);
+    }
+    let _ = text;
+    pieces[..i].iter().rev().take_while(|p| near(p)).any(same)
+        || pieces[i + 1..].iter().take_while(|p| near(p)).any(same)
+}
+
+/// Merges pieces of one chain separated only by ASCII without a line feed.
+fn merge(text: &str, pieces: &[&Piece]) -> Vec<Mojibake> {
+    let mut out: Vec<Mojibake> = Vec::new();
+    for p in pieces {
+        if let Some(last) = out.last_mut() {
+            let gap = &text.as_bytes()[last.end..p.start];
+            if last.chain == p.chain
+                && gap.len() <= MERGE_GAP
+                && gap.iter().all(|b| b.is_ascii() && *b != b'\n')
+            {
+                last.text.push_str(&text[last.end..p.start]);
+                last.text.push_str(&p.text);
+                last.end = p.end;
+                continue;
+            }
+        }
+        out.push(Mojibake {
+            start: p.start,
+            end: p.end,
+            chain: p.chain.clone(),
+            text: p.text.clone(),
+        });
+    }
+    out
+}
+
+/// The acceptable pieces of the non-ASCII run `text[start..end]` through each encoding, in
+/// the order of [`Legacy::ALL`]; `None` for a run of one character.
+fn run_pieces(line: &Around, text: &str, start: usize, end: usize) -> Option<Vec<Vec<Piece>>> {
+    let run: Vec<(usize, char)> = text[start..end]
+        .char_indices()
+        .map(|(i, c)| (start + i, c))
+        .collect();
+    if run.len() < 2 {
+        return None;
+    }
+    let before = text[..start].chars().next_back();
+    let after = text[end..].chars().next();
+    let own = Around::count(run.iter().map(|(_, c)| *c));
+    let ctx = Around {
+        cyrillic: line.cyrillic - own.cyrillic,
+        greek: line.greek - own.greek,
+    };
+    Some(
+        Legacy::ALL
+            .iter()
+            .map(|e| pieces_through(&ctx, &run, end, *e, before, after))
+            .collect(),
+    )
+}
+
+/// The acceptable pieces of `run` (characters with their offsets; the run ends at `end`)
+/// through `e`.
+fn pieces_through(
+    ctx: &Around,
+    run: &[(usize, char)],
+    end: usize,
+    e: Legacy,
+    before: Option<char>,
+    after: Option<char>,
+) -> Vec<Piece> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < run.len() {
+        // A segment of characters `e` has.
+        let seg_start = i;
+        let mut bytes = Vec::new();
+        while i < run.len() {
+            match e.encode_char(run[i].1) {
+                Some(b) => bytes.push(b),
+                None => break,
+            }
+            i += 1;
+        }
+        let mut at = 0;
+        for chunk in bytes.utf8_chunks() {
+            let valid = chunk.valid();
+            if valid.len() >= 2 {
+                let from = seg_start + at;
+                let to = from + valid.len();
+                if let Some(piece) = judge_piece(ctx, run, end, from, to, e, valid, before, after) {
+                    out.push(piece);
+                }
+            }
+            at += valid.len() + chunk.invalid().len();
+        }
+        i += 1; // the character `e` lacks, or the end
+    }
+    out
+}
+
+/// The piece made of `run[from..to]`, which `e` encodes to `fixed`, if it is acceptable.
+#[allow(clippy::too_many_arguments)]
+fn judge_piece(
+    ctx: &Around,
+    run: &[(usize, char)],
+    end: usize,
+    from: usize,
+    to: usize,
+    e: Legacy,
+    fixed: &str,
+    before: Option<char>,
+    after: Option<char>,
+) -> Option<Piece> {
+    let original: Vec<char> = run[from..to].iter().map(|(_, c)| *c).collect();
+    let prev = if from == 0 {
+        before
+    } else {
+        Some(run[from - 1].1)
+    };
+    let next = if to == run.len() {
+        after
+    } else {
+        Some(run[to].1)
+    };
+    let genuine = is_genuine_word(ctx, &original, e, prev, next);
+    let (deeper, text) = undo_further(ctx, e, fixed, prev, next, 1)?;
+    let mut chain = vec![e];
+    chain.extend(deeper);
+    // A word of the code page's own script is never evidence by itself; it is repaired
+    // only beside confident neighbours.
+    let confident = !genuine
+        && (chain.len() > 1
+            || oddness(&original, prev) > 0
+            || is_capital_pair(&original, next)
+            || is_glued_to_other_script(&original, prev, next)
+            || is_box_glued_to_letter(&original, prev, next));
+    let start = run[from].0;
+    let stop = if to == run.len() { end } else { run[to].0 };
+    let repaired: Vec<char> = text.chars().chain(next).collect();
+    Some(Piece {
+        start,
+        end: stop,
+        chain,
+        repair_oddness: oddness(&repaired, prev),
+        text,
+        confident,
+        genuine,
+    })
+}
+
+/// `text`, the repair of a misread stretch, undone further while that gives valid UTF-8
+/// (through `prefer` if that leads to a plausible end, else the first encoding in
+/// [`Legacy::ALL`] order that does), or as it is
+/// if it is plausible itself; `None` if neither. The chain returned is in undo order.
+fn undo_further(
+    ctx: &Around,
+    prefer: Legacy,
+    text: &str,
+    prev: Option<char>,
+    next: Option<char>,
+    depth: usize,
+) -> Option<(Vec<Legacy>, String)> {
+    let chars: Vec<char> = text.chars().collect();
+    if depth < MAX_CHAIN && chars.len() >= 2 {
+        // The same mistake twice is the likeliest: `prefer` (the encoding of the level
+        // above) first.
+        let order = std::iter::once(prefer).chain(Legacy::ALL.into_iter().filter(|e| *e != prefer));
+        for e in order {
+            let Some(bytes) = e.encode(text) else {
+                continue;
+            };
+            let Ok(again) = String::from_utf8(bytes) else {
+                continue;
+            };
+            if is_genuine_word(ctx, &chars, e, prev, next) {
+                continue;
+            }
+            if let Some((mut chain, end)) = undo_further(ctx, e, &again, prev, next, depth + 1) {
+                chain.insert(0, e);
+                return Some((chain, end));
+            }
+        }
+    }
+    repair_is_plausible(text, prev, next).then(|| (Vec::new(), text.to_string()))
+}
+
+/// Question 1: every character plausible, none attached to a character before the
+/// repair, and one script per word with the letters around it.
+fn repair_is_plausible(fixed: &str, prev: Option<char>, next: Option<char>) -> bool {
+    let mut chars = fixed.chars();
+    if chars.clone().next().is_none_or(is_attached) {
+        return false;
+    }
+    if !chars.all(is_plausible) {
+        return false;
+    }
+    let mut seen: Option<Script> = None;
+    let around = prev.into_iter().chain(fixed.chars()).chain(next);
+    for s in around.filter_map(script) {
+        if s == Script::Free {
+            continue;
+        }
+        match seen {
+            Some(t) if t != s => return false,
+            _ => seen = Some(s),
+        }
+    }
+    true
+}
+
+/// Question 3: `original` is a word of `e`'s own non-Latin script, in ordinary casing,
+/// not glued to letters of another script, and (for Cyrillic) using only letters that one
+/// language has: "Ні" and "ВІДДІЛ" are words, "ЩЃЩЉ" (Щ is not Macedonian, Ѓ is only
+/// Macedonian) is Arabic misread through windows-1251.
+fn is_genuine_word(
+    ctx: &Around,
+    original: &[char],
+    e: Legacy,
+    prev: Option<char>,
+    next: Option<char>,
+) -> bool {
+    let native = match e {
+        Legacy::Windows1251 => Script::Cyrillic,
+        Legacy::Windows1253 | Legacy::Ibm437 => Script::Greek,
+        _ => return false,
+    };
+    // A word alone in its script on a line of another is no evidence for itself.
+    let elsewhere = match native {
+        Script::Cyrillic => ctx.cyrillic,
+        _ => ctx.greek,
+    };
+    if elsewhere == 0 {
+        return false;
+    }
+    let is_apostrophe = |c: char| c == '’' || c == '\'' || c == 'ʼ';
+    let of_script = |c: char| is_apostrophe(c) || script(c) == Some(native);
+    if !original.iter().all(|c| of_script(*c)) {
+        return false;
+    }
+    // Glued to letters of another script: not a word of this one.
+    if [prev, next]
+        .into_iter()
+        .flatten()
+        .any(|c| is_letter(c) && !of_script(c))
+    {
+        return false;
+    }
+    let letters: Vec<char> = prev
+        .into_iter()
+        .chain(original.iter().copied())
+        .chain(next)
+        .filter(|c| is_letter(*c))
+        .collect();
+    if letters.windows(2).any(|w| is_lower(w[0]) && is_upper(w[1])) {
+        return false;
+    }
+    native != Script::Cyrillic || one_cyrillic_language(&letters)
+}
+
+/// Whether one of Russian, Ukrainian, Belarusian, Bulgarian, Serbian or Macedonian has
+/// every letter of `letters` (others than Cyrillic are ignored).
+fn one_cyrillic_language(letters: &[char]) -> bool {
+    const SERBIAN_LACKS: &str = "щъыьэюяйё";
+    const LANGUAGES: [(&str, &str); 6] = [
+        // (letters beyond а..я it adds, letters of а..я it lacks)
+        ("ё", ""),
+        ("іїєґ", "ёъыэ"),
+        ("іўё", "ищъ"),
+        ("", "ёыэ"),
+        ("ђјљњћџ", SERBIAN_LACKS),
+        ("ѓѕјљњќџ", SERBIAN_LACKS),
+    ];
+    let lower: Vec<char> = letters
+        .iter()
+        .filter(|c| script(**c) == Some(Script::Cyrillic))
+        .flat_map(|c| c.to_lowercase())
+        .collect();
+    LANGUAGES.iter().any(|(adds, lacks)| {
+        lower.iter().all(|c| {
+            let basic = ('а'..='я').contains(c);
+            (basic && !lacks.contains(*c)) || adds.contains(*c)
+        })
+    })
+}
+
+/// A capital with a diacritic, then a letter or closing punctuation, then a letter: the
+/// shape of one misread character at the start of a word ("Ãœber", "Ã…rhus", "ĂŤslenska"),
+/// which words of the languages these encodings serve do not have.
+fn is_capital_pair(original: &[char], next: Option<char>) -> bool {
+    let [first, second] = original else {
+        return false;
+    };
+    let closing = matches!(second, '’' | '”' | '›' | '»' | '…' | '–' | '—');
+    is_upper(*first)
+        && !first.is_ascii()
+        && (is_letter(*second) || closing)
+        && next.is_some_and(is_letter)
+}
+
+/// Letters of one script glued to a letter of another ("ГЋЕџi", "JВіzef"): words do not
+/// change script in their middle.
+fn is_glued_to_other_script(original: &[char], prev: Option<char>, next: Option<char>) -> bool {
+    let Some(own) = original.iter().find_map(|c| script(*c)) else {
+        return false;
+    };
+    own != Script::Free
+        && [prev, next]
+            .into_iter()
+            .flatten()
+            .filter_map(script)
+            .any(|s| s != own && s != Script::Free)
+}
+
+/// Box drawing glued to a letter ("┬╗Jeg"): tables have spaces or more box drawing
+/// around their lines.
+fn is_box_glued_to_letter(original: &[char], prev: Option<char>, next: Option<char>) -> bool {
+    original.iter().all(|c| is_box(*c)) && [prev, next].into_iter().flatten().any(is_letter)
+}
+
+/// Opening punctuation: « “ „ ‘ ‹ ¿ ¡ and brackets.
+fn is_opening(c: char) -> bool {
+    matches!(c, '«' | '“' | '„' | '‘' | '‹' | '¿' | '¡' | '(' | '[' | '{')
+}
+
+/// Question 2: how odd `chars` (after `prev`) look as text; 0 for text that looks written.
+fn oddness(chars: &[char], prev: Option<char>) -> u32 {
+    let mut odd = 0;
+    let seq: Vec<char> = prev.into_iter().chain(chars.iter().copied()).collect();
+    // A character between two dashes with no space: Cyrillic through macintosh ("–í—á").
+    for w in seq.windows(3) {
+        if matches!(w[0], '–' | '—') && !w[1].is_ascii() && matches!(w[2], '–' | '—') {
+            odd += 1;
+        }
+    }
+    for c in chars {
+        if matches!(*c as u32, 0x80..=0x9F) {
+            odd += 2;
+        }
+    }
+    for w in seq.windows(2) {
+        let (x, y) = (w[0], w[1]);
+        if y.is_ascii() {
+            continue;
+        }
+        if is_letter(x) && is_odd_after_letter(y) {
+            odd += 1;
+        }
+        if is_lower(x) && is_upper(y) {
+            odd += 1;
+        }
+        if !x.is_ascii() && is_letter(x) && is_cp1252_row8_letter(y) {
+            odd += 1;
+        }
+        if matches!(x, '’' | '”' | '»' | '›')
+            && !is_letter(y)
+            && !y.is_whitespace()
+            && !matches!(y, '’' | '”' | '»' | '›')
+        {
+            odd += 1;
+        }
+        if !x.is_ascii()
+            && !x.is_whitespace()
+            && is_cp1252_row8_letter(y)
+            && !is_opening(x)
+            && !is_letter(x)
+        {
+            odd += 1;
+        }
+        if is_box(x) != is_box(y) && !x.is_whitespace() && !y.is_whitespace() && !x.is_ascii() {
+            odd += 1;
+        }
+        if let (Some(a), Some(b)) = (script(x), script(y)) {
+            if a != b && a != Script::Free && b != Script::Free {
+                odd += 1;
+            }
+        }
+        if y == 'ƒ' && is_letter(x) {
+            odd += 1;
+        }
+        if matches!(y, 'ª' | 'º') && !x.is_ascii() {
+            odd += 1;
+        }
+        // Signs of the macintosh lead row: directly before another sign or a letter they
+        // are a misread lead byte.
+        if matches!(
+            x,
+            '¬' | '√' | '∂' | '∆' | '∑' | '∏' | '∫' | '≈' | '≠' | '≤' | '≥' | '÷' | '◊'
+        ) {
+            odd += 1;
+        }
+    }
+    odd
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(text: &str) -> (usize, usize, Vec<&'static str>, String) {
+        let found = find(text);
+        assert_eq!(found.len(), 1, "{text:?}: {found:?}");
+        let m = &found[0];
+        (m.start, m.end, m.chain_names(), m.text.clone())
+    }
+
+    #[test]
+    fn shapes_from_the_notes() {
+        assert_eq!(
+            one("caf\u{C3}\u{A9}"),
+            (3, 7, vec!["windows-1252"], "é".into())
+        );
+        assert_eq!(
+            one("café twice: cafÃƒÂ©"),
+            (16, 24, vec!["windows-1252", "windows-1252"], "é".into())
+        );
+        assert_eq!(
+            one("it’s: itâ€™s"),
+            (10, 18, vec!["windows-1252"], "’".into())
+        );
+        assert_eq!(
+            one("smile Ã°Å¸Ëœâ‚¬"),
+            (6, 25, vec!["windows-1252", "windows-1252"], "😀".into())
+        );
+    }
+
+    #[test]
+    fn clean_text_is_left_alone() {
+        for text in [
+            "Âmbito e Âncora",
+            "În România îşi",
+            "Åsa och Åke på Åland",
+            "Ні, Ві, Ті, Ці",
+            "«élève»",
+            "ΑΘΗΝΑ",
+            "з’їзд",
+            "naïve café — “quoted”",
+        ] {
+            assert_eq!(find(text), [], "{text:?}");
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! The single-byte legacy encodings that mojibake goes through, as two tables each: what a
+//! byte 80..FF decodes to, and which byte a character encodes back to.
+//!
+//! The tables are built once from the libraries that own the encodings (encoding_rs for
+//! the WHATWG ones, oem_cp for IBM437); only ISO-8859-1 proper (byte b is U+00b, C1
+//! controls included), which the WHATWG standard folds into windows-1252, is written here.
+//! Bytes 00..7F are ASCII in all of them.
+
+use std::sync::OnceLock;
+
+/// A single-byte encoding that UTF-8 text can be misread through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Legacy {
+    /// windows-1252 (Western European; the WHATWG reading of "latin1" too).
+    Windows1252,
+    /// ISO-8859-1 proper: bytes 80..9F are the C1 controls U+0080..U+009F.
+    Iso8859_1,
+    /// windows-1250 (Central European).
+    Windows1250,
+    /// ISO-8859-2 (Central European).
+    Iso8859_2,
+    /// windows-1251 (Cyrillic).
+    Windows1251,
+    /// windows-1253 (Greek).
+    Windows1253,
+    /// windows-1254 (Turkish).
+    Windows1254,
+    /// windows-1257 (Baltic).
+    Windows1257,
+    /// macintosh (Mac OS Roman).
+    Macintosh,
+    /// IBM437 (the DOS code page: box drawing, Greek and math above 80).
+    Ibm437,
+}
+
+impl Legacy {
+    /// Every encoding, in the order a tie between them is settled (the most common first).
+    pub const ALL: [Legacy; 10] = [
+        Legacy::Windows1252,
+        Legacy::Iso8859_1,
+        Legacy::Windows1250,
+        Legacy::Iso8859_2,
+        Legacy::Windows1251,
+        Legacy::Windows1253,
+        Legacy::Windows1254,
+        Legacy::Windows1257,
+        Legacy::Macintosh,
+        Legacy::Ibm437,
+    ];
+
+    /// The name, as encoding_rs names it (`ISO-8859-1` and `IBM437` are hexrune's own).
+    pub fn name(self) -> &'static str {
+        match self {
+            Legacy::Windows1252 => "windows-1252",
+            Legacy::Iso8859_1 => "ISO-8859-1",
+            Legacy::Windows1250 => "windows-1250",
+            Legacy::Iso8859_2 => "ISO-8859-2",
+            Legacy::Windows1251 => "windows-1251",
+            Legacy::Windows1253 => "windows-1253",
+            Legacy::Windows1254 => "windows-1254",
+            Legacy::Windows1257 => "windows-1257",
+            Legacy::Macintosh => "macintosh",
+            Legacy::Ibm437 => "IBM437",
+        }
+    }
+
+    /// The encoding called `name` (exactly as [`Legacy::name`] spells it).
+    pub fn from_name(name: &str) -> Option<Legacy> {
+        Legacy::ALL.into_iter().find(|e| e.name() == name)
+    }
+
+    /// The encoding_rs encoding, for those encoding_rs carries.
+    pub fn encoding_rs(self) -> Option<&'static encoding_rs::Encoding> {
+        Some(match self {
+            Legacy::Windows1252 => encoding_rs::WINDOWS_1252,
+            Legacy::Iso8859_1 | Legacy::Ibm437 => return None,
+            Legacy::Windows1250 => encoding_rs::WINDOWS_1250,
+            Legacy::Iso8859_2 => encoding_rs::ISO_8859_2,
+            Legacy::Windows1251 => encoding_rs::WINDOWS_1251,
+            Legacy::Windows1253 => encoding_rs::WINDOWS_1253,
+            Legacy::Windows1254 => encoding_rs::WINDOWS_1254,
+            Legacy::Windows1257 => encoding_rs::WINDOWS_1257,
+            Legacy::Macintosh => encoding_rs::MACINTOSH,
+        })
+    }
+
+    fn index(self) -> usize {
+        Legacy::ALL.iter().position(|e| *e == self).unwrap_or(0)
+    }
+
+    fn tables(self) -> &'static Tables {
+        static TABLES: OnceLock<Vec<Tables>> = OnceLock::new();
+        &TABLES.get_or_init(|| Legacy::ALL.iter().map(|e| Tables::build(*e)).collect())
+            [self.index()]
+    }
+
+    /// What byte `b` (80..FF) decodes to; `None` where the encoding leaves it undefined.
+    pub fn decode_byte(self, b: u8) -> Option<char> {
+        if b < 0x80 {
+            return Some(char::from(b));
+        }
+        self.tables().high[usize::from(b - 0x80)]
+    }
+
+    /// The byte `c` encodes to, if the encoding has `c`.
+    pub fn encode_char(self, c: char) -> Option<u8> {
+        if c.is_ascii() {
+            return Some(c as u8);
+        }
+        let back = &self.tables().back;
+        back.binary_search_by_key(&c, |(ch, _)| *ch)
+            .ok()
+            .map(|i| back[i].1)
+    }
+
+    /// `bytes` decoded; `None` if a byte is undefined.
+    pub fn decode(self, bytes: &[u8]) -> Option<String> {
+        bytes.iter().map(|b| self.decode_byte(*b)).collect()
+    }
+
+    /// `text` encoded; `None` if a character is not in the encoding.
+    pub fn encode(self, text: &str) -> Option<Vec<u8>> {
+        text.chars().map(|c| self.encode_char(c)).collect()
+    }
+}
+
+/// The two directions of one encoding's upper half.
+struct Tables {
+    /// Bytes 80..FF.
+    high: [Option<char>; 128],
+    /// Every character of `high` with its byte, sorted by character.
+    back: Vec<(char, u8)>,
+}
+
+impl Tables {
+    fn build(encoding: Legacy) -> Tables {
+        let mut high = [None; 128];
+        for (i, slot) in high.iter_mut().enumerate() {
+            let b = 0x80 + i as u8;
+            *slot = match encoding {
+                Legacy::Iso8859_1 => Some(char::from(b)),
+                Legacy::Ibm437 => Some(oem_cp::code_table::DECODING_TABLE_CP437[i]),
+                _ => encoding.encoding_rs().and_then(|e| {
+                    e.decode_without_bom_handling_and_without_replacement(&[b])
+                        .and_then(|s| s.chars().next())
+                }),
+            };
+        }
+        let mut back: Vec<(char, u8)> = high
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| c.map(|c| (c, 0x80 + i as u8)))
+            .collect();
+        back.sort_unstable();
+        back.dedup_by_key(|(c, _)| *c);
+        Tables { high, back }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reverse table agrees with encoding_rs's own encoder on every character.
+    #[test]
+    fn encode_agrees_with_encoding_rs() {
+        for e in Legacy::ALL {
+            let Some(rs) = e.encoding_rs() else { continue };
+            for b in 0x80..=0xFFu8 {
+                let Some(c) = e.decode_byte(b) else { continue };
+                let text = c.to_string();
+                let (bytes, _, unmappable) = rs.encode(&text);
+                assert!(!unmappable, "{} {c:?}", e.name());
+                assert_eq!(e.encode_char(c), Some(bytes[0]), "{} {c:?}", e.name());
+            }
+        }
+    }
+
+    #[test]
+    fn known_bytes() {
+        assert_eq!(Legacy::Windows1252.decode_byte(0x80), Some('€'));
+        assert_eq!(Legacy::Windows1252.decode_byte(0x81), Some('\u{81}'));
+        assert_eq!(Legacy::Iso8859_1.decode_byte(0x80), Some('\u{80}'));
+        assert_eq!(Legacy::Windows1253.decode_byte(0xAA), None);
+        assert_eq!(Legacy::Macintosh.decode_byte(0xC3), Some('√'));
+        assert_eq!(Legacy::Ibm437.decode_byte(0xC3), Some('├'));
+        assert_eq!(Legacy::Ibm437.encode_char('⌐'), Some(0xA9));
+        assert_eq!(Legacy::Windows1251.encode_char('Р'), Some(0xD0));
+        assert_eq!(
+            Legacy::Windows1250.encode("Ă©").as_deref(),
+            Some(&[0xC3, 0xA9][..])
+        );
+        for e in Legacy::ALL {
+            assert_eq!(Legacy::from_name(e.name()), Some(e));
+        }
+    }
+}

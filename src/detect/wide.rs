@@ -1,0 +1,199 @@
+//! UTF-16 and UTF-32: guessed without a byte order mark from where the zero bytes are, and
+//! checked by decoding.
+//!
+//! Text in a Latin script as UTF-16 has a zero in every other byte: at odd offsets for
+//! little-endian, at even ones for big-endian. UTF-32 has three zeros out of four (two for
+//! characters above U+FFFF). The guess needs [`MIN_BYTES`] bytes and a clear pattern; CJK
+//! text in UTF-16 has few zero bytes and is not guessed here (precision over recall).
+
+/// A wide encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Wide {
+    /// UTF-16, little-endian.
+    Utf16Le,
+    /// UTF-16, big-endian.
+    Utf16Be,
+    /// UTF-32, little-endian.
+    Utf32Le,
+    /// UTF-32, big-endian.
+    Utf32Be,
+}
+
+/// The fewest bytes a guess is made on.
+pub const MIN_BYTES: usize = 16;
+
+impl Wide {
+    /// The name, as the JSON records give it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Wide::Utf16Le => "UTF-16LE",
+            Wide::Utf16Be => "UTF-16BE",
+            Wide::Utf32Le => "UTF-32LE",
+            Wide::Utf32Be => "UTF-32BE",
+        }
+    }
+
+    /// Bytes per code unit.
+    pub fn unit(self) -> usize {
+        match self {
+            Wide::Utf16Le | Wide::Utf16Be => 2,
+            Wide::Utf32Le | Wide::Utf32Be => 4,
+        }
+    }
+
+    /// The code units of `bytes` (a trailing partial unit is left out).
+    fn units(self, bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
+        bytes.chunks_exact(self.unit()).map(move |u| match self {
+            Wide::Utf16Le => u32::from(u16::from_le_bytes([u[0], u[1]])),
+            Wide::Utf16Be => u32::from(u16::from_be_bytes([u[0], u[1]])),
+            Wide::Utf32Le => u32::from_le_bytes([u[0], u[1], u[2], u[3]]),
+            Wide::Utf32Be => u32::from_be_bytes([u[0], u[1], u[2], u[3]]),
+        })
+    }
+}
+
+/// The wide encoding that the zero bytes of `sample` (which starts at an offset divisible
+/// by 4) show, if the pattern is clear: at least [`MIN_BYTES`] bytes, and zeros in at least
+/// 90% of the positions the encoding puts them (UTF-32: the top byte, and the next one in
+/// 60%; UTF-16: the high byte in 40% of the units) and in at most 5% of the others.
+///
+/// ```
+/// use hexrune::detect::wide::{guess, Wide};
+/// let le: Vec<u8> = "plain text, sixteen bytes or more".encode_utf16().flat_map(u16::to_le_bytes).collect();
+/// assert_eq!(guess(&le), Some(Wide::Utf16Le));
+/// assert_eq!(guess(b"plain text, sixteen bytes or more"), None);
+/// ```
+pub fn guess(sample: &[u8]) -> Option<Wide> {
+    if sample.len() < MIN_BYTES {
+        return None;
+    }
+    let mut zeros = [0usize; 4];
+    let mut seen = [0usize; 4];
+    for (i, b) in sample.iter().enumerate() {
+        seen[i % 4] += 1;
+        zeros[i % 4] += usize::from(*b == 0);
+    }
+    let share = |i: usize| zeros[i] as f64 / seen[i].max(1) as f64;
+    if share(3) >= 0.9 && share(2) >= 0.6 && share(0) <= 0.05 {
+        return Some(Wide::Utf32Le);
+    }
+    if share(0) >= 0.9 && share(1) >= 0.6 && share(3) <= 0.05 {
+        return Some(Wide::Utf32Be);
+    }
+    let odd = (share(1) + share(3)) / 2.0;
+    let even = (share(0) + share(2)) / 2.0;
+    if odd >= 0.4 && even <= 0.05 {
+        return Some(Wide::Utf16Le);
+    }
+    if even >= 0.4 && odd <= 0.05 {
+        return Some(Wide::Utf16Be);
+    }
+    None
+}
+
+/// What decoding `bytes` as a wide encoding found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Checked {
+    /// Unpaired surrogates, values above U+10FFFF, and a partial unit at the end.
+    pub errors: u64,
+    /// Offsets of U+FEFF after the first character (concatenated files).
+    pub inner_boms: Vec<usize>,
+    /// Code units that are controls other than tab, line feed, form feed and carriage
+    /// return (NUL included).
+    pub controls: u64,
+    /// Code units.
+    pub units: u64,
+}
+
+/// Decodes all of `bytes` (offsets relative to `base` in the reports) as `wide`.
+pub fn check(wide: Wide, bytes: &[u8], base: usize) -> Checked {
+    let mut out = Checked::default();
+    let size = wide.unit();
+    let mut pending_high: Option<usize> = None;
+    for (i, v) in wide.units(bytes).enumerate() {
+        let at = base + i * size;
+        out.units += 1;
+        let is_high = size == 2 && (0xD800..=0xDBFF).contains(&v);
+        let is_low = size == 2 && (0xDC00..=0xDFFF).contains(&v);
+        if pending_high.take().is_some() && !is_low {
+            out.errors += 1;
+        }
+        if is_high {
+            pending_high = Some(at);
+        } else if is_low {
+            // A low surrogate right after a high one completes a pair.
+            if i == 0
+                || !matches!(
+                    wide.units(&bytes[(i - 1) * 2..i * 2]).next(),
+                    Some(0xD800..=0xDBFF)
+                )
+            {
+                out.errors += 1;
+            }
+        } else if v > 0x10FFFF || (size == 4 && (0xD800..=0xDFFF).contains(&v)) {
+            out.errors += 1;
+        } else if v == 0xFEFF && at > 0 && i > 0 {
+            out.inner_boms.push(at);
+        } else if v < 0x20 && !matches!(v, 0x09 | 0x0A | 0x0C | 0x0D) || v == 0x7F {
+            out.controls += 1;
+        }
+    }
+    out.errors += u64::from(pending_high.is_some());
+    out.errors += u64::from(!bytes.len().is_multiple_of(size));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn utf16le(s: &str) -> Vec<u8> {
+        s.encode_utf16().flat_map(u16::to_le_bytes).collect()
+    }
+
+    fn utf16be(s: &str) -> Vec<u8> {
+        s.encode_utf16().flat_map(u16::to_be_bytes).collect()
+    }
+
+    fn utf32(s: &str, le: bool) -> Vec<u8> {
+        s.chars()
+            .flat_map(|c| {
+                if le {
+                    (c as u32).to_le_bytes()
+                } else {
+                    (c as u32).to_be_bytes()
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn guesses() {
+        let text = "Grüße aus Köln, line two\n";
+        assert_eq!(guess(&utf16le(text)), Some(Wide::Utf16Le));
+        assert_eq!(guess(&utf16be(text)), Some(Wide::Utf16Be));
+        assert_eq!(guess(&utf32(text, true)), Some(Wide::Utf32Le));
+        assert_eq!(guess(&utf32(text, false)), Some(Wide::Utf32Be));
+        assert_eq!(guess(text.as_bytes()), None);
+        assert_eq!(guess(&[0u8; 64]), None);
+    }
+
+    #[test]
+    fn checks() {
+        let mut bytes = utf16le("a😀b\u{FEFF}c");
+        assert_eq!(
+            check(Wide::Utf16Le, &bytes, 0),
+            Checked {
+                errors: 0,
+                inner_boms: vec![8],
+                controls: 0,
+                units: 6
+            }
+        );
+        bytes.extend([0x00, 0xD8, 0x41, 0x00, 0x00, 0xDC, 0x7A]);
+        let c = check(Wide::Utf16Le, &bytes, 0);
+        assert_eq!(c.errors, 3, "{c:?}");
+        let c = check(Wide::Utf32Be, &[0, 0x11, 0, 0, 0, 0, 0, 0x41], 0);
+        assert_eq!(c.errors, 1);
+    }
+}

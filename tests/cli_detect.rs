@@ -1,0 +1,359 @@
+//! `hexrune detect` as a user runs it: the verdict for inputs made by the encodings' own
+//! encoders (encoding_rs), signatures, regions, U+FEFF inside, mojibake, exit codes.
+
+use std::io::Write;
+use std::path::Path;
+
+use assert_cmd::Command;
+use serde_json::{json, Value};
+
+fn hexrune() -> Command {
+    Command::cargo_bin("hexrune").unwrap()
+}
+
+fn file_with(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let path = dir.join(name);
+    std::fs::File::create(&path)
+        .unwrap()
+        .write_all(bytes)
+        .unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// The `detect --json` object of `bytes`, without its path.
+fn detect_json(bytes: &[u8]) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "in", bytes);
+    let out = hexrune()
+        .args(["detect", "--json", &f])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    let mut v: Value = serde_json::from_str(text.trim_end()).unwrap();
+    assert_eq!(v["path"], json!(f));
+    v.as_object_mut().unwrap().remove("path");
+    v
+}
+
+fn corpus(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/corpus")
+        .join(format!("{name}.txt"));
+    std::fs::read_to_string(path).unwrap()
+}
+
+fn encode(label: &str, text: &str) -> Vec<u8> {
+    let e = encoding_rs::Encoding::for_label(label.as_bytes()).unwrap();
+    let (bytes, _, unmappable) = e.encode(text);
+    assert!(!unmappable, "{label}");
+    bytes.into_owned()
+}
+
+fn utf16(text: &str, le: bool) -> Vec<u8> {
+    text.encode_utf16()
+        .flat_map(|u| if le { u.to_le_bytes() } else { u.to_be_bytes() })
+        .collect()
+}
+
+#[test]
+fn human_output_of_clean_and_ascii_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = file_with(dir.path(), "a.txt", b"plain\n");
+    let u = file_with(dir.path(), "u.txt", "Grüße, 世界 😀\n".as_bytes());
+    let out = hexrune()
+        .args(["detect", &a, &u])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        format!(
+            "{a}: ASCII (also valid UTF-8)\n  why: every byte is ASCII\n\
+             {u}: UTF-8\n  why: valid UTF-8: 5 multi-byte characters, no errors\n"
+        )
+    );
+}
+
+#[test]
+fn json_of_a_clean_file() {
+    assert_eq!(
+        detect_json("é\n".as_bytes()),
+        json!({"encoding":"UTF-8","bom":null,"errors":0,
+               "regions":[{"start":0,"end":3,"encoding":"UTF-8"}],"mojibake":[],
+               "ascii":false,"inner_boms":[],
+               "evidence":["valid UTF-8: 1 multi-byte characters, no errors"]})
+    );
+}
+
+#[test]
+fn every_clean_corpus_file_is_utf8_without_mojibake() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    names.sort();
+    for path in names {
+        let v = detect_json(&std::fs::read(&path).unwrap());
+        assert_eq!(v["encoding"], "UTF-8", "{path:?}");
+        assert_eq!(v["errors"], 0, "{path:?}");
+        assert_eq!(v["mojibake"], json!([]), "{path:?}");
+        assert_eq!(v["regions"].as_array().unwrap().len(), 1, "{path:?}");
+    }
+}
+
+#[test]
+fn legacy_encodings_made_by_encoding_rs_are_named() {
+    let cases = [
+        ("windows-1252", "fr"),
+        ("windows-1252", "de"),
+        ("windows-1250", "cs"),
+        ("windows-1251", "ru"),
+        ("windows-1253", "el"),
+        ("Shift_JIS", "ja"),
+        ("EUC-KR", "ko"),
+        ("GBK", "zh"),
+        ("ISO-2022-JP", "ja"),
+    ];
+    for (label, lang) in cases {
+        let bytes = encode(label, &corpus(lang));
+        let v = detect_json(&bytes);
+        assert_eq!(v["encoding"], label, "{lang}: {v}");
+        assert_eq!(v["errors"], 0, "{lang}");
+        assert_eq!(
+            v["regions"],
+            json!([{"start":0,"end":bytes.len(),"encoding":label}]),
+            "{lang}"
+        );
+    }
+}
+
+#[test]
+fn signatures_are_read_longest_first() {
+    let text = "Grüße\n";
+    let cases: Vec<(Vec<u8>, &str, &str)> = vec![
+        (
+            [&b"\xEF\xBB\xBF"[..], text.as_bytes()].concat(),
+            "UTF-8",
+            "UTF-8",
+        ),
+        (
+            [&b"\xFF\xFE"[..], &utf16(text, true)].concat(),
+            "UTF-16LE",
+            "UTF-16LE",
+        ),
+        (
+            [&b"\xFE\xFF"[..], &utf16(text, false)].concat(),
+            "UTF-16BE",
+            "UTF-16BE",
+        ),
+        (
+            [
+                &b"\xFF\xFE\x00\x00"[..],
+                &text
+                    .chars()
+                    .flat_map(|c| (c as u32).to_le_bytes())
+                    .collect::<Vec<_>>(),
+            ]
+            .concat(),
+            "UTF-32LE",
+            "UTF-32LE",
+        ),
+        (
+            [
+                &b"\x00\x00\xFE\xFF"[..],
+                &text
+                    .chars()
+                    .flat_map(|c| (c as u32).to_be_bytes())
+                    .collect::<Vec<_>>(),
+            ]
+            .concat(),
+            "UTF-32BE",
+            "UTF-32BE",
+        ),
+        (b"+/v8-Hi\n".to_vec(), "UTF-7", "UTF-7"),
+        (
+            [&b"\x84\x31\x95\x33"[..], &encode("gb18030", "中文\n")].concat(),
+            "gb18030",
+            "gb18030",
+        ),
+    ];
+    for (bytes, encoding, bom) in cases {
+        let v = detect_json(&bytes);
+        assert_eq!(
+            (v["encoding"].as_str(), v["bom"].as_str()),
+            (Some(encoding), Some(bom)),
+            "{v}"
+        );
+        assert_eq!(v["errors"], 0, "{v}");
+    }
+}
+
+#[test]
+fn utf16_without_a_bom_by_its_zero_bytes() {
+    let text = corpus("fr");
+    assert_eq!(detect_json(&utf16(&text, true))["encoding"], "UTF-16LE");
+    assert_eq!(detect_json(&utf16(&text, false))["encoding"], "UTF-16BE");
+    // An unpaired surrogate is an error of the reading.
+    let mut bytes = utf16("ab", true);
+    bytes.extend([0x00, 0xD8]);
+    bytes.extend(utf16(" and some more text to judge on", true));
+    let v = detect_json(&bytes);
+    assert_eq!(
+        (v["encoding"].as_str(), v["errors"].as_u64()),
+        (Some("UTF-16LE"), Some(1))
+    );
+}
+
+#[test]
+fn a_utf8_log_with_a_windows_1252_part_appended() {
+    let head = "2024-05-01 démarrage ✓\n".repeat(3);
+    let tail = encode(
+        "windows-1252",
+        &"2024-05-02 échec, réessayer à 10 h\n".repeat(3),
+    );
+    let bytes = [head.as_bytes(), &tail].concat();
+    let v = detect_json(&bytes);
+    let cut = head.len();
+    assert_eq!(v["encoding"], "UTF-8");
+    assert_eq!(v["errors"], 9);
+    assert_eq!(
+        v["regions"],
+        json!([{"start":0,"end":cut,"encoding":"UTF-8"},{"start":cut,"end":bytes.len(),"encoding":"windows-1252"}])
+    );
+}
+
+#[test]
+fn a_utf16_block_inside_utf8() {
+    let head = "Première partie, en UTF-8 — ok.\n";
+    let block = utf16("This part was pasted from a UTF-16 file.\n", true);
+    let tail = "Dernière partie, encore en UTF-8 — fin.\n";
+    let bytes = [head.as_bytes(), &block, tail.as_bytes()].concat();
+    let v = detect_json(&bytes);
+    let (a, b) = (head.len(), head.len() + block.len());
+    assert_eq!(
+        v["regions"],
+        json!([
+            {"start":0,"end":a,"encoding":"UTF-8"},
+            {"start":a,"end":b,"encoding":"UTF-16LE"},
+            {"start":b,"end":bytes.len(),"encoding":"UTF-8"}
+        ]),
+        "{v}"
+    );
+}
+
+#[test]
+fn a_byte_order_mark_inside_marks_joined_files() {
+    let bytes = b"\xEF\xBB\xBFfirst file\n\xEF\xBB\xBFsecond file\n";
+    let v = detect_json(bytes);
+    assert_eq!(v["bom"], "UTF-8");
+    assert_eq!(v["inner_boms"], json!([14]));
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "joined.txt", bytes);
+    let out = hexrune()
+        .args(["detect", &f])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with(&format!(
+        "{f}: UTF-8, BOM UTF-8 (EF BB BF), U+FEFF inside ×1\n  U+FEFF at 14 (0xe): a byte order mark inside (files joined?)\n"
+    )), "{text}");
+}
+
+#[test]
+fn mojibake_regions_with_chain_and_text() {
+    let text = "Prix : 12 â‚¬, dÃ©jÃ\u{A0} payÃ©.\nDouble : cafÃƒÂ©.\n";
+    let v = detect_json(text.as_bytes());
+    assert_eq!(
+        v["mojibake"],
+        json!([
+            {"start":10,"end":37,"chain":["windows-1252"],"text":"€, déjà payé"},
+            {"start":51,"end":59,"chain":["windows-1252","windows-1252"],"text":"é"}
+        ]),
+        "{v}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "m.txt", text.as_bytes());
+    let out = hexrune()
+        .args(["detect", &f])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        format!(
+            "{f}: UTF-8, 2 mojibake regions\n  mojibake 10..37 (0xa..0x25): windows-1252 -> \"€, déjà payé\"\n  \
+             mojibake 51..59 (0x33..0x3b): windows-1252 then windows-1252 -> \"é\"\n  \
+             why: valid UTF-8: 13 multi-byte characters, no errors; 2 regions of UTF-8 read as a legacy encoding (mojibake)\n"
+        )
+    );
+}
+
+#[test]
+fn binary_and_stdin() {
+    let bytes: Vec<u8> = (0..=255u8).cycle().take(4096).collect();
+    assert_eq!(detect_json(&bytes)["encoding"], "binary");
+    let out = hexrune()
+        .args(["detect", "-"])
+        .write_stdin("naïve\n")
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "<stdin>: UTF-8\n  why: valid UTF-8: 1 multi-byte characters, no errors\n"
+    );
+}
+
+#[test]
+fn an_unreadable_input_is_reported_and_the_others_still_detected() {
+    let dir = tempfile::tempdir().unwrap();
+    let ok = file_with(dir.path(), "ok.txt", b"ok\n");
+    let missing = dir.path().join("missing.txt");
+    let missing = missing.to_str().unwrap();
+    let assert = hexrune()
+        .args(["detect", "--json", missing, &ok])
+        .assert()
+        .code(2);
+    let output = assert.get_output();
+    assert_eq!(
+        String::from_utf8(output.stderr.clone()).unwrap(),
+        format!("hexrune: {missing}: no such file or directory\n")
+    );
+    let lines: Vec<Value> = String::from_utf8(output.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines[0],
+        json!({"type":"io_error","path":missing,"message":"no such file or directory"})
+    );
+    assert_eq!(lines[1]["encoding"], "UTF-8");
+}
+
+#[test]
+fn utf8_errors_shown_between_brackets_are_not_a_legacy_region() {
+    // The demo lists one error of each kind between brackets: no text encoding reads that
+    // as words, so it stays UTF-8 with errors (chardetng alone would call it windows-1251).
+    let v = detect_json(hexrune::cli::demo::BYTES);
+    assert_eq!(v["encoding"], "UTF-8");
+    assert_eq!(v["errors"], 30);
+    assert_eq!(
+        v["regions"],
+        json!([{"start":0,"end":1673,"encoding":"UTF-8"}])
+    );
+}

@@ -1,0 +1,90 @@
+//! Properties of detection over random inputs: a valid UTF-8 input without controls is
+//! always UTF-8; regions always tile the input; every mojibake repair is exact (misreading
+//! the repaired text through the chain again gives back the very bytes of the region).
+
+use hexrune::decode::Dialect;
+use hexrune::detect::detect;
+use hexrune::detect::mojibake::find;
+use hexrune::scan::index::{Progress, Summary};
+use proptest::prelude::*;
+
+fn detect_bytes(bytes: &[u8]) -> hexrune::detect::Detection {
+    let summary = Summary::build(Dialect::Utf8, bytes, 2, &Progress::new()).unwrap();
+    detect(bytes, &summary)
+}
+
+/// Text from a pool that mixes scripts and the characters mojibake is made of.
+fn text() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop::sample::select(vec![
+            "a", "Z", " ", "\n", ".", "é", "Ã", "©", "â", "€", "™", "ž", "Å", "¡", "Р", "С", "ё",
+            "і", "Ξ", "±", "中", "😀", "’", "”", "–", "Â", "»", "├", "⌐", "√", "ƒ", "ç",
+        ]),
+        0..80,
+    )
+    .prop_map(|parts| parts.concat())
+}
+
+proptest! {
+    #[test]
+    fn valid_utf8_without_controls_is_utf8(s in "[^\\x00-\\x08\\x0b\\x0e-\\x1f\\x7f]{0,200}") {
+        let d = detect_bytes(s.as_bytes());
+        prop_assert_eq!(d.encoding, "UTF-8");
+        prop_assert_eq!(d.errors, 0);
+        prop_assert!(d.regions.len() <= 1);
+    }
+
+    #[test]
+    fn regions_tile_any_input(bytes in prop::collection::vec(any::<u8>(), 0..600)) {
+        let d = detect_bytes(&bytes);
+        if !bytes.is_empty() {
+            prop_assert_eq!(d.regions.first().map(|r| r.start), Some(0));
+            prop_assert_eq!(d.regions.last().map(|r| r.end), Some(bytes.len()));
+            for w in d.regions.windows(2) {
+                prop_assert_eq!(w[0].end, w[1].start);
+                prop_assert!(w[0].start < w[0].end);
+            }
+        }
+    }
+
+    #[test]
+    fn every_repair_is_exact(s in text()) {
+        for m in find(&s) {
+            let mut again = m.text.clone();
+            for e in m.chain.iter().rev() {
+                again = e.decode(again.as_bytes()).expect("the chain's encodings read these bytes");
+            }
+            prop_assert_eq!(&again, &s[m.start..m.end], "{:?}", m);
+        }
+    }
+}
+
+/// Over 4 MiB the search is cut into pieces for the workers: what it finds equals one
+/// search of the whole text.
+#[test]
+fn pieces_find_what_one_search_finds() {
+    let lines = [
+        "Всё хорошо, спасибо.\n",
+        "Le garÃ§on a mangÃ©.\n",
+        "plain ASCII line\n",
+        "Itâ€™s ÃƒÂ©.\n",
+        "中文字符 한국어 😀\n",
+    ];
+    // Mostly ASCII, which the search skips fast even unoptimised; a line of another kind
+    // every 64 KiB or so, on both sides of every 4 MiB cut.
+    let filler = "plain ASCII line, nothing to see here, a little longer than the others\n";
+    let mut text = String::new();
+    let mut i = 0usize;
+    while text.len() < 9 << 20 {
+        if i.is_multiple_of(900) {
+            text.push_str(lines[(i / 900) % lines.len()]);
+        } else {
+            text.push_str(filler);
+        }
+        i += 1;
+    }
+    let whole = find(&text);
+    assert!(whole.len() > 60, "{}", whole.len());
+    let d = detect_bytes(text.as_bytes());
+    assert_eq!(d.mojibake, whole);
+}
