@@ -276,7 +276,12 @@ fn wide_by_zeros(sample: &[u8]) -> Option<Dialect> {
 
 /// What the chooser lists: the guess first, then [`COMMON`] without it.
 pub fn choices(bytes: &[u8]) -> Vec<Dialect> {
-    let first = guess(bytes).0;
+    choices_after(guess(bytes).0)
+}
+
+/// What the chooser lists when the likely encoding is known (from detection, say):
+/// `first`, then [`COMMON`] without it.
+pub fn choices_after(first: Dialect) -> Vec<Dialect> {
     let mut out = vec![first];
     for name in COMMON {
         if let Ok(d) = resolve(name) {

@@ -859,12 +859,22 @@ impl App {
         }
     }
 
-    /// Opens the encoding chooser: the likely encoding first ([`crate::encoding::choices`]).
+    /// Opens the encoding chooser, the likely encoding first: what detection found, once
+    /// it is done and names an encoding the viewer reads; before that (or for a multi-byte
+    /// legacy encoding) the quick guess of [`crate::encoding::choices`].
     fn open_encoding_chooser(&mut self) {
-        let bytes = self.source.bytes();
-        let sample = &bytes[..bytes.len().min(crate::encoding::GUESS_SAMPLE)];
-        let (_, why) = crate::encoding::guess(sample);
-        self.encoding_choices = (crate::encoding::choices(sample), why);
+        let detected = self
+            .detection()
+            .and_then(|d| crate::encoding::resolve(d.encoding).ok());
+        self.encoding_choices = match detected {
+            Some(d) => (crate::encoding::choices_after(d), "detected"),
+            None => {
+                let bytes = self.source.bytes();
+                let sample = &bytes[..bytes.len().min(crate::encoding::GUESS_SAMPLE)];
+                let (_, why) = crate::encoding::guess(sample);
+                (crate::encoding::choices(sample), why)
+            }
+        };
         self.open_prompt(PromptKind::Encoding { choice: 0 });
     }
 
@@ -1183,7 +1193,9 @@ mod tests {
         let mut app = ready(&bytes, Dialect::Utf8);
         app.update(Action::OpenEncoding);
         assert_eq!(app.encoding_choices.0[0], Dialect::Utf16Le);
-        assert_eq!(app.encoding_choices.1, "zero-byte pattern");
+        // Detection ran with the scan: its answer comes first.
+        assert!(app.detection().is_some());
+        assert_eq!(app.encoding_choices.1, "detected");
         assert_eq!(
             app.prompt.as_ref().map(|p| p.kind),
             Some(PromptKind::Encoding { choice: 0 })
