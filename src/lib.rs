@@ -26,6 +26,7 @@
 
 pub mod cli;
 pub mod decode;
+pub mod repair;
 pub mod scan;
 pub mod source;
 pub mod tui;

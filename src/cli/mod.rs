@@ -22,6 +22,7 @@ pub mod check;
 pub mod demo;
 pub mod dump;
 pub mod explain;
+pub mod repair;
 pub mod report;
 pub mod wire;
 
