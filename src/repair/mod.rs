@@ -231,17 +231,28 @@ impl Repairer {
         &mut self,
         reader: &mut dyn Read,
         out: &mut impl Output,
+        progress: impl FnMut(u64) -> io::Result<()>,
+    ) -> io::Result<()> {
+        self.repair_chunks(reader, CHUNK, out, progress)
+    }
+
+    /// [`Repairer::repair_reader`] with chunks of `chunk` bytes (tests cut small).
+    fn repair_chunks(
+        &mut self,
+        reader: &mut dyn Read,
+        chunk: usize,
+        out: &mut impl Output,
         mut progress: impl FnMut(u64) -> io::Result<()>,
     ) -> io::Result<()> {
         let dialect = self.policy.dialect;
         // buffer[..context] was written already and is there for look-back only.
-        let mut buffer: Vec<u8> = Vec::with_capacity(CHUNK + MARGIN + CONTEXT);
+        let mut buffer: Vec<u8> = Vec::with_capacity(chunk + MARGIN + CONTEXT);
         let mut context = 0;
         let mut base = 0u64; // input offset of buffer[0]
         let mut eof = false;
         while !eof {
             let have = buffer.len();
-            buffer.resize(have + CHUNK, 0);
+            buffer.resize(have + chunk, 0);
             let read = read_full(reader, &mut buffer[have..])?;
             buffer.truncate(have + read);
             eof = read == 0;
@@ -560,6 +571,9 @@ impl Sink for Collect<'_> {
 
     fn scalars(&mut self, _classes: &ClassCounts) {}
 }
+
+#[cfg(test)]
+mod tests;
 
 /// Reads until `buffer` is full or the reader is at its end; returns the bytes read.
 fn read_full(reader: &mut dyn Read, buffer: &mut [u8]) -> io::Result<usize> {
