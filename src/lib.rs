@@ -4,7 +4,7 @@
 //! it (`tests/layers.rs` checks the imports; `docs/ARCHITECTURE.md` is the map):
 //!
 //! ```text
-//! decode <- source <- scan <- view <- { tui, cli }
+//! decode <- source <- scan <- view <- repair <- { tui, cli }
 //! ```
 //!
 //! - [`decode`]: pure decoding of the UTF-8 family (no I/O, no dependencies, no allocation).
@@ -15,6 +15,8 @@
 //! - [`view`]: what every pane shows for a window of an input, as plain data: rows of
 //!   cells, glyphs, the detail of a unit, the map, the theme, the Unicode facts of a code
 //!   point. No terminal types.
+//! - [`repair`]: the transformation behind `hexrune repair`: an input's units in, repaired
+//!   bytes and a record of every change out, under a policy.
 //! - [`tui`]: the terminal viewer (ratatui + crossterm) drawing those cells.
 //! - [`cli`]: the command line (clap), one module per command, the report and wire
 //!   formats, and the built-in demo.

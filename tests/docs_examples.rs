@@ -1,5 +1,5 @@
-//! The examples in `docs/check.md`, `docs/at.md`, `docs/explain.md`, `docs/dump.md` and
-//! `docs/escapes.md` are
+//! The examples in `docs/check.md`, `docs/at.md`, `docs/explain.md`, `docs/dump.md`,
+//! `docs/escapes.md` and `docs/repair.md` are
 //! real: every ```` ```console ```` block there is a command (`$ hexrune ...`) and its exact
 //! output, and this test runs each one and compares. The sample files are made from the `printf`
 //! lines the pages themselves show.
@@ -11,7 +11,14 @@ use std::path::Path;
 
 use assert_cmd::Command;
 
-const PAGES: [&str; 5] = ["check.md", "at.md", "explain.md", "dump.md", "escapes.md"];
+const PAGES: [&str; 6] = [
+    "check.md",
+    "at.md",
+    "explain.md",
+    "dump.md",
+    "escapes.md",
+    "repair.md",
+];
 
 fn docs() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("docs")
@@ -114,7 +121,7 @@ fn make_samples(dir: &Path) -> usize {
 #[test]
 fn every_console_example_is_the_real_output() {
     let dir = tempfile::tempdir().unwrap();
-    assert_eq!(make_samples(dir.path()), 4);
+    assert_eq!(make_samples(dir.path()), 6);
     assert_eq!(
         std::fs::read(dir.path().join("notes.txt")).unwrap().len(),
         40

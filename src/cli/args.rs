@@ -193,6 +193,7 @@ cat in.txt | hexrune repair --bom strip - -o -"
     )]
     Repair {
         /// File to repair (`-`: standard input); never written
+        #[arg(value_name = "IN")]
         file: PathBuf,
 
         /// Where to write the repaired copy (`-`: standard output)

@@ -513,6 +513,12 @@ fn refuse(
                 return Err(Failure::new(out_name, "exists (--force replaces it)"));
             }
         }
+        Target::Stdout if io::stdout().is_terminal() => {
+            return Err(Failure::new(
+                out_name,
+                "is a terminal; repair writes bytes, not a view (pipe them, or use -o FILE)",
+            ));
+        }
         Target::Stdout => {
             use std::os::fd::AsFd;
             let stdout = io::stdout().as_fd().try_clone_to_owned().map(File::from);
