@@ -398,6 +398,16 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
         let result = match opened {
             Opened::Mapped(ref source) => {
                 source.advise(crate::source::Access::Sequential);
+                // The pages behind the repair are let go of: resident memory stays flat.
+                let mut released = 0;
+                let tick = |done: u64| {
+                    let done = done as usize;
+                    if done - released >= 16 << 20 {
+                        source.release(released..done);
+                        released = done;
+                    }
+                    tick(done as u64)
+                };
                 repairer
                     .repair_slice(source.bytes(), &mut sink, tick)
                     .and_then(|()| source.check_intact().map_err(io::Error::other))
