@@ -225,8 +225,9 @@ impl Repairer {
         }
     }
 
-    /// Repairs an input read from `reader` in chunks of 1 MiB: memory stays flat whatever
-    /// the input's size. A unit cut by the end of a chunk is carried over to the next.
+    /// Repairs an input read from `reader` in reads of up to 1 MiB: memory stays flat
+    /// whatever the input's size. A unit cut by the end of a read is carried over to the
+    /// next (the last 16 bytes of a read wait for the next one, or for the end).
     pub fn repair_reader(
         &mut self,
         reader: &mut dyn Read,
@@ -253,7 +254,7 @@ impl Repairer {
         while !eof {
             let have = buffer.len();
             buffer.resize(have + chunk, 0);
-            let read = read_full(reader, &mut buffer[have..])?;
+            let read = read_some(reader, &mut buffer[have..])?;
             buffer.truncate(have + read);
             eof = read == 0;
             let cut = if eof {
@@ -575,16 +576,13 @@ impl Sink for Collect<'_> {
 #[cfg(test)]
 mod tests;
 
-/// Reads until `buffer` is full or the reader is at its end; returns the bytes read.
-fn read_full(reader: &mut dyn Read, buffer: &mut [u8]) -> io::Result<usize> {
-    let mut filled = 0;
-    while filled < buffer.len() {
-        match reader.read(&mut buffer[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
+/// One read (what a pipe has now, so a slow writer's text is repaired as it comes), again
+/// if a signal interrupted it; 0 at the end.
+fn read_some(reader: &mut dyn Read, buffer: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match reader.read(buffer) {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+            read => return read,
         }
     }
-    Ok(filled)
 }
