@@ -4,8 +4,8 @@
 //! it (`tests/layers.rs` checks the imports; `docs/ARCHITECTURE.md` is the map):
 //!
 //! ```text
-//! decode <- source <- scan <- detect <- view <- { tui, cli }
-//! decode <- encoding <- { tui, cli }
+//! decode <- source <- scan <- detect <- view <- repair <- { tui, cli }
+//! decode <- encoding <- { repair, tui, cli }
 //! ```
 //!
 //! - [`decode`]: pure decoding of the UTF-8 family, UTF-16, UTF-32 and single-byte encodings
@@ -21,6 +21,8 @@
 //! - [`view`]: what every pane shows for a window of an input, as plain data: rows of
 //!   cells, glyphs, the detail of a unit, the map, the theme, the Unicode facts of a code
 //!   point. No terminal types.
+//! - [`repair`]: the transformation behind `hexrune repair`: an input's units in, repaired
+//!   bytes and a record of every change out, under a policy.
 //! - [`tui`]: the terminal viewer (ratatui + crossterm) drawing those cells.
 //! - [`cli`]: the command line (clap), one module per command, the report and wire
 //!   formats, and the built-in demo.
@@ -34,6 +36,7 @@ pub mod cli;
 pub mod decode;
 pub mod detect;
 pub mod encoding;
+pub mod repair;
 pub mod scan;
 pub mod source;
 pub mod tui;

@@ -33,6 +33,7 @@ fn main() -> ExitCode {
         Config::Detect(options) => cli::detect::run(options, &mut out, &mut err),
         Config::Explain(options) => cli::explain::run(options, &mut out, &mut err),
         Config::Dump(options) => cli::dump::run(options, &mut out, &mut err),
+        Config::Repair(options) => cli::repair::run(options, &mut out, &mut err),
         Config::Generate(what) => hexrune::cli::generate(what, &mut out, &mut err),
         Config::View { .. } => unreachable!("handled above"),
     };

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use assert_cmd::Command;
 
-const PAGES: [&str; 7] = [
+const PAGES: [&str; 8] = [
     "check.md",
     "at.md",
     "explain.md",
@@ -18,6 +18,7 @@ const PAGES: [&str; 7] = [
     "escapes.md",
     "encodings.md",
     "detect.md",
+    "repair.md",
 ];
 
 fn docs() -> std::path::PathBuf {
@@ -121,7 +122,7 @@ fn make_samples(dir: &Path) -> usize {
 #[test]
 fn every_console_example_is_the_real_output() {
     let dir = tempfile::tempdir().unwrap();
-    assert_eq!(make_samples(dir.path()), 15);
+    assert_eq!(make_samples(dir.path()), 17);
     assert_eq!(
         std::fs::read(dir.path().join("notes.txt")).unwrap().len(),
         40

@@ -1,8 +1,8 @@
 //! The layers of `src/` import only what they may (docs/ARCHITECTURE.md):
 //!
 //! ```text
-//! decode <- source <- scan <- detect <- view <- {tui, cli}   (main.rs wires tui and cli)
-//! decode <- encoding <- {tui, cli}
+//! decode <- source <- scan <- detect <- view <- repair <- {tui, cli}   (main.rs wires tui and cli)
+//! decode <- encoding <- {repair, tui, cli}
 //! ```
 //!
 //! `decode` imports nothing of the crate; each later layer only the ones before it; `tui`
@@ -24,12 +24,20 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("detect", &["decode", "source", "scan"]),
     ("view", &["decode", "source", "scan", "detect"]),
     (
-        "tui",
+        "repair",
         &["decode", "encoding", "source", "scan", "detect", "view"],
     ),
     (
+        "tui",
+        &[
+            "decode", "encoding", "source", "scan", "detect", "view", "repair",
+        ],
+    ),
+    (
         "cli",
-        &["decode", "encoding", "source", "scan", "detect", "view"],
+        &[
+            "decode", "encoding", "source", "scan", "detect", "view", "repair",
+        ],
     ),
 ];
 
@@ -266,7 +274,7 @@ fn every_layer_imports_only_what_it_may() {
     seen_layers.dedup();
     assert_eq!(
         seen_layers,
-        ["cli", "decode", "detect", "encoding", "scan", "source", "tui", "view"],
+        ["cli", "decode", "detect", "encoding", "repair", "scan", "source", "tui", "view"],
         "src/ holds the layers and nothing else beside lib.rs and main.rs"
     );
 }

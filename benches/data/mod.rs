@@ -52,6 +52,7 @@ pub fn multilingual(size: usize, rng: &mut Rng) -> Vec<u8> {
 }
 
 /// `size` random bytes.
+#[allow(dead_code)] // the repair benchmark, which shares this module, does not use it
 pub fn random(size: usize, rng: &mut Rng) -> Vec<u8> {
     let mut out = Vec::with_capacity(size + 8);
     while out.len() < size {

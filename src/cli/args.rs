@@ -11,8 +11,10 @@ use super::check::CheckOptions;
 use super::detect::DetectOptions;
 use super::dump::DumpOptions;
 use super::explain::{ExplainOptions, Query};
+use super::repair::{RepairOptions, Target};
 use super::Input;
 use crate::decode::Dialect;
+use crate::repair::{Bom, Invalid, Policy};
 use crate::view::fallback::{Escape, Fallback};
 use crate::view::theme::ColorChoice;
 
@@ -38,7 +40,7 @@ a marker on every error and the sequence length class of every byte, in the UTF-
 dialects (UTF-8, CESU-8, Modified UTF-8, WTF-8, RFC 2279), and with --encoding in UTF-16, UTF-32 \
 and the single-byte legacy encodings. In the viewer, ? lists the keys (e chooses the encoding).",
     args_conflicts_with_subcommands = true,
-    after_help = "Examples:\n  hexrune check notes.txt          is it valid UTF-8? where are the errors?\n  hexrune check --json *.log       one JSON object per error, then a summary per file\n  hexrune at dump.bin 0x1f3a       the unit containing offset 0x1f3a, as JSON\n  hexrune check -d cesu8 db.txt    validate CESU-8\n  hexrune -e utf-16le export.csv   view a file as UTF-16LE (any WHATWG label works)\n  hexrune explain e2 82 ac         the bits, roles and units of three bytes in every dialect\n  hexrune explain --char U+1F600   how one character is encoded, bit by bit\n  hexrune dump notes.txt           the viewer's panes as text, a marker under every error\n  hexrune detect *.csv             UTF-8, UTF-16, windows-1252 or binary? mojibake?\n  hexrune completions bash         a completion script for your shell"
+    after_help = "Examples:\n  hexrune check notes.txt          is it valid UTF-8? where are the errors?\n  hexrune check --json *.log       one JSON object per error, then a summary per file\n  hexrune at dump.bin 0x1f3a       the unit containing offset 0x1f3a, as JSON\n  hexrune check -d cesu8 db.txt    validate CESU-8\n  hexrune -e utf-16le export.csv   view a file as UTF-16LE (any WHATWG label works)\n  hexrune explain e2 82 ac         the bits, roles and units of three bytes in every dialect\n  hexrune explain --char U+1F600   how one character is encoded, bit by bit\n  hexrune dump notes.txt           the viewer's panes as text, a marker under every error\n  hexrune detect *.csv             UTF-8, UTF-16, windows-1252 or binary? mojibake?\n  hexrune repair in.txt -o out.txt a repaired copy: U+FFFD for each error unit\n  hexrune completions bash         a completion script for your shell"
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -205,6 +207,58 @@ cat db.txt | hexrune dump --dialect cesu8 --width 8\n  hexrune dump --ascii --co
         /// File to print (`-` or none: standard input)
         file: Option<PathBuf>,
     },
+    /// Write a repaired copy of an input: error units replaced (or dropped, read in a legacy encoding, escaped), escapes undone, a dialect rewritten as UTF-8, BOMs handled; the input is never written
+    #[command(
+        long_about = "Write a repaired copy of IN to OUT. Each error unit (a maximal subpart, as hexrune \
+shows them) follows --invalid; --unescape turns the escapes of an escaping codec back into \
+bytes; --dialect reads IN in a dialect of the UTF-8 family and writes standard UTF-8; --bom \
+keeps, strips or adds a byte order mark. IN is never written: OUT may not be IN (by device \
+and inode, through links), an existing OUT is refused unless --force, and OUT is written to a \
+temporary file beside it and renamed into place when complete (an error or Ctrl-C leaves \
+nothing). A summary of the changes goes to stderr; --log writes each change as JSON Lines. \
+See docs/repair.md.",
+        after_help = "Policies of --invalid (default replace):\n  replace          one U+FFFD per error unit\n  drop             nothing\n  \
+fallback[=LABEL]  the bytes read in a legacy encoding (windows-1252), U+FFFD for undefined bytes\n  \
+escape=optu8     U+EF00+b per byte (valid UTF-8, reversible)\n  escape=pep383    U+DC00+b per byte in WTF-8 (Python's surrogateescape; not UTF-8)\n  \
+keep             the bytes as they are\n\nExit status: 0 when OUT was written, 2 on any error.\n\n\
+Examples:\n  hexrune repair notes.txt -o fixed.txt\n  hexrune repair --invalid fallback=windows-1252 old.csv -o new.csv\n  \
+hexrune repair --invalid escape=optu8 names.bin -o names.txt --log changes.jsonl\n  \
+hexrune repair --unescape optu8 names.txt -o names.bin\n  hexrune repair --dialect cesu8 db.txt -o db-utf8.txt\n  \
+cat in.txt | hexrune repair --bom strip - -o -"
+    )]
+    Repair {
+        /// File to repair (`-`: standard input); never written
+        #[arg(value_name = "IN")]
+        file: PathBuf,
+
+        /// Where to write the repaired copy (`-`: standard output)
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+
+        /// Replace OUT (and the log) if it exists
+        #[arg(long)]
+        force: bool,
+
+        /// What an error unit becomes: replace, drop, fallback[=LABEL], escape=optu8, escape=pep383, keep [default: replace; keep with --unescape]
+        #[arg(long, value_name = "POLICY", value_parser = Invalid::parse)]
+        invalid: Option<Invalid>,
+
+        /// Turn the escapes of a codec back into the bytes they stand for: optu8 (U+EF80..U+EFFF) or pep383 (U+DC80..U+DCFF)
+        #[arg(long, value_name = "SCHEME", value_parser = parse_escape)]
+        unescape: Option<Escape>,
+
+        /// Read IN in this dialect (utf8, cesu8, mutf8, wtf8, legacy) and write standard UTF-8; lone surrogates and values above U+10FFFF follow --invalid
+        #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = parse_family_dialect)]
+        dialect: Dialect,
+
+        /// Byte order mark: keep, strip (at the start and in mid-file), add (at the start)
+        #[arg(long, value_name = "WHAT", default_value = "keep", value_parser = bom_parser())]
+        bom: Bom,
+
+        /// Write every change as JSON Lines to this file (a first record with both files' sizes and SHA-256)
+        #[arg(long, value_name = "FILE")]
+        log: Option<PathBuf>,
+    },
     /// Print a completion script for a shell
     #[command(
         after_help = "Examples:\n  hexrune completions bash > ~/.local/share/bash-completion/completions/hexrune\n  \
@@ -249,6 +303,8 @@ pub enum Config {
     Explain(ExplainOptions),
     /// `hexrune dump`.
     Dump(DumpOptions),
+    /// `hexrune repair`.
+    Repair(RepairOptions),
     /// `hexrune completions` and `hexrune man`: text generated from the command line itself.
     Generate(Generate),
 }
@@ -348,6 +404,30 @@ impl Args {
                     .0
                     .filter(|_| Fallback::reads_errors_of(encoding.unwrap_or(dialect))),
                 escape,
+            }),
+            Some(Command::Repair {
+                file,
+                output,
+                force,
+                invalid,
+                unescape,
+                dialect,
+                bom,
+                log,
+            }) => Config::Repair(RepairOptions {
+                input: Input::from_arg(file),
+                output: Target::from_arg(output),
+                force,
+                log,
+                policy: Policy {
+                    invalid: invalid.unwrap_or(match unescape {
+                        Some(_) => Invalid::Keep,
+                        None => Invalid::Replace,
+                    }),
+                    unescape,
+                    dialect,
+                    bom,
+                },
             }),
             Some(Command::Completions { shell }) => Config::Generate(Generate::Completions(shell)),
             Some(Command::Man { command }) => Config::Generate(Generate::Man(command)),
@@ -517,6 +597,13 @@ fn color_parser() -> impl clap::builder::TypedValueParser<Value = ColorChoice> {
         .map(|name| ColorChoice::from_name(&name).unwrap_or_default())
 }
 
+/// `keep`, `strip` or `add`, as a [`Bom`].
+fn bom_parser() -> impl clap::builder::TypedValueParser<Value = Bom> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(["keep", "strip", "add"])
+        .map(|name| Bom::from_name(&name).unwrap_or_default())
+}
+
 /// A row width `dump` accepts, in bytes.
 fn width_parser() -> impl clap::builder::TypedValueParser<Value = usize> {
     use clap::builder::TypedValueParser as _;
@@ -551,6 +638,25 @@ fn parse_dialect(text: &str) -> Result<Dialect, String> {
             names.join(", ")
         )
     })
+}
+
+/// Parses a dialect of the UTF-8 family, the ones `repair` rewrites as UTF-8 byte runs.
+fn parse_family_dialect(text: &str) -> Result<Dialect, String> {
+    let names: Vec<&str> = Dialect::UTF8_FAMILY.iter().map(|d| d.name()).collect();
+    match Dialect::from_name(text) {
+        Some(d) if Dialect::UTF8_FAMILY.contains(&d) => Ok(d),
+        Some(d) => Err(format!(
+            "repair reads the UTF-8 family ({}); {} is another encoding form, which repair \
+             cannot convert yet",
+            names.join(", "),
+            d.name()
+        )),
+        None => Err(format!(
+            "unknown dialect '{}' (expected one of {})",
+            crate::view::safe::sanitize(text),
+            names.join(", ")
+        )),
+    }
 }
 
 /// Parses a byte offset: decimal, or hex with a `0x` prefix.

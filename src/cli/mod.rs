@@ -9,8 +9,8 @@
 //! Exit codes: 0 success, 1 "found invalid data" (where that is the question asked), 2 a
 //! usage or I/O error. Errors are printed as one line, `hexrune: <file>: <cause>`.
 //!
-//! This layer reads [`crate::decode`], [`crate::source`], [`crate::scan`],
-//! [`crate::detect`] and [`crate::view`]; it never names ratatui or crossterm (the viewer is [`crate::tui`], which
+//! This layer reads [`crate::decode`], [`crate::encoding`], [`crate::source`],
+//! [`crate::scan`], [`crate::detect`], [`crate::view`] and [`crate::repair`]; it never names ratatui or crossterm (the viewer is [`crate::tui`], which
 //! `main` starts), and nothing below it names this layer.
 
 mod args;
@@ -23,6 +23,7 @@ pub mod demo;
 pub mod detect;
 pub mod dump;
 pub mod explain;
+pub mod repair;
 pub mod report;
 pub mod wire;
 

@@ -540,6 +540,54 @@ impl<'a> DetectRecord<'a> {
     }
 }
 
+/// `{"type":"repair",...}`: the first record of `repair --log`: the input and the output,
+/// each with its name, size in bytes and SHA-256 (lower-case hex).
+#[derive(Debug, Serialize)]
+pub struct RepairRecord {
+    /// Always `"repair"`.
+    #[serde(rename = "type")]
+    pub record: &'static str,
+    /// The input as read.
+    pub input: RepairFile,
+    /// The output as written.
+    pub output: RepairFile,
+}
+
+/// One file of a [`RepairRecord`].
+#[derive(Debug, Serialize)]
+pub struct RepairFile {
+    /// Its name.
+    #[serde(flatten)]
+    pub path: WirePath,
+    /// Its size in bytes.
+    pub size: u64,
+    /// Its SHA-256, 64 lower-case hex digits.
+    pub sha256: String,
+}
+
+/// `{"type":"change",...}`: one change of `repair --log`: at input offset `offset`, the
+/// `len` bytes `old` (hex) were written as `new` (hex; empty for a removal); `kind` is what
+/// the unit was (an error kind's name, `lone_surrogate`, `dialect_form`, `bom`, ...), `why`
+/// the policy that changed it (`--invalid replace`).
+#[derive(Debug, Serialize)]
+pub struct ChangeRecord {
+    /// Always `"change"`.
+    #[serde(rename = "type")]
+    pub record: &'static str,
+    /// Offset of the old bytes in the input.
+    pub offset: u64,
+    /// How many bytes of the input were replaced (0 for an insertion).
+    pub len: usize,
+    /// What the unit was.
+    pub kind: &'static str,
+    /// The old bytes, lower-case hex.
+    pub old: String,
+    /// The new bytes, lower-case hex.
+    pub new: String,
+    /// The policy that made the change.
+    pub why: String,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,620 @@
+//! `hexrune repair IN -o OUT [policies]`: writes a repaired copy of an input, and never the
+//! input itself.
+//!
+//! The transformation is [`crate::repair`]'s; this module owns the files around it:
+//!
+//! - refusals, before anything is written: OUT (or the log) is IN, by device and inode,
+//!   through symlinks and hard links, also when OUT does not exist yet but its directory
+//!   and name resolve to IN; an OUT or log that exists, unless `--force`;
+//! - the input: a regular file (or standard input redirected from one) is memory-mapped;
+//!   a pipe or FIFO is read in chunks, so memory stays flat in the input's size;
+//! - atomic writes: OUT and the log are written to temporary files beside them and renamed
+//!   into place only when complete; an error drops the temporary files, and SIGINT, SIGTERM
+//!   or SIGHUP removes them before the process ends (exit 2), so no half-written OUT is
+//!   ever left;
+//! - the summary on stderr (units changed by kind and how), the log (JSON Lines,
+//!   [`crate::cli::wire::RepairRecord`] then one [`crate::cli::wire::ChangeRecord`] a
+//!   change), and a progress bar for long runs when stderr is a terminal.
+//!
+//! Exit status: 0 when OUT was written, 2 on any error, with one line
+//! `hexrune: <file>: <cause>`.
+
+use std::fs::{self, File};
+use std::io::{self, IsTerminal, Read, Seek, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use sha2::{Digest, Sha256};
+use tempfile::NamedTempFile;
+
+use super::{report_error, Input, EXIT_ERROR, EXIT_OK};
+use crate::cli::report::hex_compact;
+use crate::cli::wire::{to_line, ChangeRecord, RepairFile, RepairRecord};
+use crate::repair::{Change, Invalid, Output, Policy, Repairer};
+use crate::source::{io_message, Source, SourceError};
+use crate::view::safe::sanitize;
+
+/// Inputs at least this large get a progress bar (when stderr is a terminal).
+const PROGRESS_FROM: u64 = 64 << 20;
+
+/// Where the repaired copy goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Standard output (`-o -`).
+    Stdout,
+    /// A path.
+    Path(PathBuf),
+}
+
+impl Target {
+    /// `-` is standard output; anything else a path.
+    pub fn from_arg(arg: PathBuf) -> Target {
+        if arg.as_os_str() == "-" {
+            Target::Stdout
+        } else {
+            Target::Path(arg)
+        }
+    }
+
+    fn display_name(&self) -> String {
+        match self {
+            Target::Stdout => "<stdout>".to_string(),
+            Target::Path(p) => sanitize(&p.to_string_lossy()),
+        }
+    }
+}
+
+/// What `hexrune repair` was asked.
+#[derive(Clone, Debug)]
+pub struct RepairOptions {
+    /// The input (never written).
+    pub input: Input,
+    /// Where the repaired copy goes.
+    pub output: Target,
+    /// Replace an existing OUT (and log).
+    pub force: bool,
+    /// Where the JSON Lines log of changes goes, if anywhere.
+    pub log: Option<PathBuf>,
+    /// The policies.
+    pub policy: Policy,
+}
+
+/// Why a repair stopped: the file at fault and the cause.
+struct Failure {
+    name: String,
+    cause: String,
+}
+
+impl Failure {
+    fn new(name: &str, cause: impl std::fmt::Display) -> Failure {
+        Failure {
+            name: name.to_string(),
+            cause: cause.to_string(),
+        }
+    }
+
+    fn io(name: &str, e: &io::Error) -> Failure {
+        Failure::new(name, SourceError::from(clone_error(e)))
+    }
+}
+
+fn clone_error(e: &io::Error) -> io::Error {
+    match e.raw_os_error() {
+        Some(code) => io::Error::from_raw_os_error(code),
+        None => io::Error::new(e.kind(), io_message(e)),
+    }
+}
+
+/// Repairs one input; 0 when OUT was written, 2 on any error (reported on `err`).
+pub fn run(options: &RepairOptions, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<u8> {
+    match repair(options, out) {
+        Ok(summary) => {
+            err.write_all(summary.as_bytes())?;
+            Ok(EXIT_OK)
+        }
+        Err(failure) => {
+            report_error(err, &failure.name, &failure.cause)?;
+            Ok(EXIT_ERROR)
+        }
+    }
+}
+
+/// The files that must not outlive an interrupted run, and the handle that removes them.
+struct Guard {
+    temps: Arc<Mutex<Vec<PathBuf>>>,
+    handle: signal_hook::iterator::Handle,
+}
+
+impl Guard {
+    /// Catches SIGINT, SIGTERM and SIGHUP: the temporary files are removed, one line says
+    /// so, and the process ends with status 2.
+    fn watch(out_name: String) -> io::Result<Guard> {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let temps: Arc<Mutex<Vec<PathBuf>>> = Arc::default();
+        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+        let handle = signals.handle();
+        let listed = Arc::clone(&temps);
+        std::thread::spawn(move || {
+            if signals.forever().next().is_some() {
+                // Held until the process ends: a rename in progress finishes first, and
+                // none starts after.
+                let paths = listed.lock().unwrap_or_else(|p| p.into_inner());
+                for path in paths.iter() {
+                    let _ = fs::remove_file(path);
+                }
+                let _ = writeln!(
+                    io::stderr(),
+                    "hexrune: {out_name}: interrupted; nothing was written"
+                );
+                std::process::exit(EXIT_ERROR.into());
+            }
+        });
+        Ok(Guard { temps, handle })
+    }
+
+    fn add(&self, path: &Path) {
+        self.lock().push(path.to_path_buf());
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<PathBuf>> {
+        self.temps.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        self.handle.close();
+    }
+}
+
+/// A file to be written atomically: a temporary file beside `path`.
+struct Atomic {
+    path: PathBuf,
+    name: String,
+    temp: NamedTempFile,
+}
+
+impl Atomic {
+    fn create(path: &Path, guard: &Guard) -> Result<Atomic, Failure> {
+        let name = sanitize(&path.to_string_lossy());
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let temp = tempfile::Builder::new()
+            .prefix(".hexrune-repair-")
+            .tempfile_in(dir)
+            .map_err(|e| Failure::io(&name, &e))?;
+        guard.add(temp.path());
+        Ok(Atomic {
+            path: path.to_path_buf(),
+            name,
+            temp,
+        })
+    }
+
+    /// Renames the finished file into place (over an existing one only if `force`).
+    fn persist(self, force: bool, mode: u32) -> Result<(), Failure> {
+        use std::os::unix::fs::PermissionsExt;
+        let name = self.name;
+        let file = self.temp.as_file();
+        file.sync_all().map_err(|e| Failure::io(&name, &e))?;
+        file.set_permissions(fs::Permissions::from_mode(mode))
+            .map_err(|e| Failure::io(&name, &e))?;
+        let persisted = if force {
+            self.temp.persist(&self.path)
+        } else {
+            self.temp.persist_noclobber(&self.path)
+        };
+        persisted
+            .map(drop)
+            .map_err(|e| Failure::new(&name, exists_or(&e.error)))
+    }
+}
+
+fn exists_or(e: &io::Error) -> String {
+    if e.kind() == io::ErrorKind::AlreadyExists {
+        "exists (--force replaces it)".to_string()
+    } else {
+        SourceError::from(clone_error(e)).to_string()
+    }
+}
+
+/// Device and inode.
+fn identity(meta: &fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (meta.dev(), meta.ino())
+}
+
+/// Whether `path` is the file `id`: itself, through links, or (when it does not exist)
+/// its directory resolved plus its name.
+fn resolves_to(path: &Path, id: (u64, u64)) -> bool {
+    if let Ok(meta) = fs::metadata(path) {
+        if identity(&meta) == id {
+            return true;
+        }
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    match (fs::canonicalize(dir), path.file_name()) {
+        (Ok(dir), Some(name)) => fs::metadata(dir.join(name)).is_ok_and(|m| identity(&m) == id),
+        _ => false,
+    }
+}
+
+/// The input, mapped or streamed.
+enum Opened {
+    Mapped(Source),
+    Stream(Box<dyn Read>),
+}
+
+/// Device and inode of a file, if the input is one.
+type FileId = Option<(u64, u64)>;
+
+/// Opens the input: its identity (for the refusals), the bytes, the mode for OUT.
+fn open_input(input: &Input, name: &str) -> Result<(FileId, Opened, u32), Failure> {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let fail = |e: SourceError| Failure::new(name, e);
+    match input {
+        Input::Path(path) => {
+            let meta = fs::metadata(path).map_err(|e| fail(e.into()))?;
+            let id = Some(identity(&meta));
+            let mode = meta.permissions().mode() & 0o777;
+            if meta.file_type().is_fifo() {
+                let file = File::open(path).map_err(|e| fail(e.into()))?;
+                return Ok((id, Opened::Stream(Box::new(file)), 0o644));
+            }
+            let source = Source::open(path).map_err(fail)?;
+            Ok((id, Opened::Mapped(source), mode))
+        }
+        Input::Stdin => {
+            use std::os::fd::AsFd;
+            let file = io::stdin()
+                .as_fd()
+                .try_clone_to_owned()
+                .map(File::from)
+                .map_err(|e| fail(e.into()))?;
+            let meta = file.metadata().map_err(|e| fail(e.into()))?;
+            if meta.is_file() {
+                let source = Source::stdin().map_err(fail)?;
+                return Ok((Some(identity(&meta)), Opened::Mapped(source), 0o644));
+            }
+            if meta.is_dir() {
+                return Err(fail(SourceError::IsDirectory));
+            }
+            Ok((None, Opened::Stream(Box::new(file)), 0o644))
+        }
+    }
+}
+
+/// What the repair writes into: OUT, and the changes into the log's records.
+struct Sink<'a> {
+    out: io::BufWriter<&'a mut dyn Write>,
+    records: Option<io::BufWriter<&'a mut File>>,
+    /// The input's and the output's hashes, when there is a log.
+    hashes: Option<(Sha256, Sha256)>,
+    read: u64,
+    written: u64,
+    /// Which file the last error concerned: the log (true) or OUT.
+    log_failed: bool,
+}
+
+impl Output for Sink<'_> {
+    fn copy(&mut self, bytes: &[u8]) -> io::Result<()> {
+        if let Some((input, output)) = &mut self.hashes {
+            input.update(bytes);
+            output.update(bytes);
+        }
+        self.read += bytes.len() as u64;
+        self.written += bytes.len() as u64;
+        self.out.write_all(bytes)
+    }
+
+    fn change(&mut self, change: &Change<'_>) -> io::Result<()> {
+        if let Some((input, output)) = &mut self.hashes {
+            input.update(change.old);
+            output.update(change.new);
+        }
+        self.read += change.old.len() as u64;
+        self.written += change.new.len() as u64;
+        if let Some(records) = &mut self.records {
+            let record = ChangeRecord {
+                record: "change",
+                offset: change.offset,
+                len: change.old.len(),
+                kind: change.kind.name(),
+                old: hex_compact(change.old),
+                new: hex_compact(change.new),
+                why: change.action.why(),
+            };
+            if let Err(e) = writeln!(records, "{}", to_line(&record)) {
+                self.log_failed = true;
+                return Err(e);
+            }
+        }
+        self.out.write_all(change.new)
+    }
+}
+
+fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Failure> {
+    let in_name = options.input.display_name();
+    let out_name = options.output.display_name();
+    let policy = options.policy;
+    if let (Some(_), Invalid::Escape(_)) = (policy.unescape, policy.invalid) {
+        return Err(Failure::new(
+            &in_name,
+            "--unescape and --invalid escape=... undo each other; give one",
+        ));
+    }
+    let (id, opened, mode) = open_input(&options.input, &in_name)?;
+    let log_name = options.log.as_ref().map(|p| sanitize(&p.to_string_lossy()));
+    refuse(options, id, &out_name, log_name.as_deref())?;
+
+    let guard = Guard::watch(out_name.clone()).map_err(|e| Failure::io(&out_name, &e))?;
+    let out_file = match &options.output {
+        Target::Path(p) => Some(Atomic::create(p, &guard)?),
+        Target::Stdout => None,
+    };
+    let mut log = match &options.log {
+        Some(p) => {
+            let records = tempfile::tempfile_in(parent(p))
+                .map_err(|e| Failure::io(log_name.as_deref().unwrap_or_default(), &e))?;
+            Some((Atomic::create(p, &guard)?, records))
+        }
+        None => None,
+    };
+
+    let mut repairer = Repairer::new(policy);
+    let (read, written, hashes) = {
+        let mut out_handle;
+        let out: &mut dyn Write = match &out_file {
+            Some(atomic) => {
+                out_handle = atomic.temp.as_file();
+                &mut out_handle
+            }
+            None => stdout,
+        };
+        let mut sink = Sink {
+            out: io::BufWriter::with_capacity(1 << 20, out),
+            records: log.as_mut().map(|(_, r)| io::BufWriter::new(r)),
+            hashes: options.log.as_ref().map(|_| (Sha256::new(), Sha256::new())),
+            read: 0,
+            written: 0,
+            log_failed: false,
+        };
+        let total = match &opened {
+            Opened::Mapped(source) => Some(source.len()),
+            Opened::Stream(_) => None,
+        };
+        let bar = progress_bar(total);
+        let tick = |done: u64| {
+            if let Some(bar) = &bar {
+                bar.set_position(done);
+            }
+            Ok(())
+        };
+        let result = match opened {
+            Opened::Mapped(ref source) => {
+                source.advise(crate::source::Access::Sequential);
+                // The pages behind the repair are let go of: resident memory stays flat.
+                let mut released = 0;
+                let tick = |done: u64| {
+                    let done = done as usize;
+                    if done - released >= 16 << 20 {
+                        source.release(released..done);
+                        released = done;
+                    }
+                    tick(done as u64)
+                };
+                repairer
+                    .repair_slice(source.bytes(), &mut sink, tick)
+                    .and_then(|()| source.check_intact().map_err(io::Error::other))
+            }
+            Opened::Stream(reader) => repairer.repair_reader(&mut Reading(reader), &mut sink, tick),
+        };
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        let flushed = result.and_then(|()| sink.out.flush());
+        let flushed = flushed.and_then(|()| match &mut sink.records {
+            Some(r) => r.flush().inspect_err(|_| sink.log_failed = true),
+            None => Ok(()),
+        });
+        if let Err(e) = flushed {
+            let name = if sink.log_failed {
+                log_name.clone().unwrap_or_default()
+            } else if is_write_error(&e) {
+                out_name.clone()
+            } else {
+                in_name.clone()
+            };
+            return Err(failure_of(&name, &e));
+        }
+        (sink.read, sink.written, sink.hashes)
+    };
+
+    // Everything is written: only renames are left. The guard's lock keeps an interrupt
+    // from removing a file halfway through them.
+    if let (Some((atomic, mut records)), Some((input, output))) = (log, hashes) {
+        let name = atomic.name.clone();
+        let header = RepairRecord {
+            record: "repair",
+            input: RepairFile {
+                path: options.input.wire_path(),
+                size: read,
+                sha256: hex_compact(&input.finalize()),
+            },
+            output: RepairFile {
+                path: match &options.output {
+                    Target::Stdout => super::wire::WirePath::from_bytes(b"<stdout>"),
+                    Target::Path(p) => Input::Path(p.clone()).wire_path(),
+                },
+                size: written,
+                sha256: hex_compact(&output.finalize()),
+            },
+        };
+        let mut file = atomic.temp.as_file();
+        writeln!(file, "{}", to_line(&header))
+            .and_then(|()| records.rewind())
+            .and_then(|()| io::copy(&mut records, &mut file).map(drop))
+            .map_err(|e| Failure::io(&name, &e))?;
+        let _held = guard.lock();
+        atomic.persist(options.force, 0o644)?;
+    }
+    if let Some(atomic) = out_file {
+        let _held = guard.lock();
+        atomic.persist(options.force, mode)?;
+    }
+    drop(guard);
+    Ok(summary(&in_name, &out_name, read, written, &repairer))
+}
+
+/// A streamed input whose errors say they are the input's (a write error carries none).
+struct Reading(Box<dyn Read>);
+
+impl Read for Reading {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buffer).map_err(|e| match e.kind() {
+            io::ErrorKind::Interrupted => e,
+            _ => io::Error::other(SourceError::from(e)),
+        })
+    }
+}
+
+fn parent(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Whether an error came from writing (the input's errors are read errors or SIGBUS).
+fn is_write_error(e: &io::Error) -> bool {
+    e.get_ref().is_none()
+}
+
+fn failure_of(name: &str, e: &io::Error) -> Failure {
+    match e.get_ref() {
+        Some(inner) => Failure::new(name, inner),
+        None => Failure::io(name, e),
+    }
+}
+
+/// The refusals: OUT or the log is IN, the log is OUT, or one of them exists without
+/// `--force`.
+fn refuse(
+    options: &RepairOptions,
+    input: Option<(u64, u64)>,
+    out_name: &str,
+    log_name: Option<&str>,
+) -> Result<(), Failure> {
+    let same_as_input = |path: &Path| input.is_some_and(|id| resolves_to(path, id));
+    match &options.output {
+        Target::Path(path) => {
+            if same_as_input(path) {
+                return Err(Failure::new(
+                    out_name,
+                    "is the input; repair never writes its input (choose another -o)",
+                ));
+            }
+            if !options.force && fs::symlink_metadata(path).is_ok() {
+                return Err(Failure::new(out_name, "exists (--force replaces it)"));
+            }
+        }
+        Target::Stdout if io::stdout().is_terminal() => {
+            return Err(Failure::new(
+                out_name,
+                "is a terminal; repair writes bytes, not a view (pipe them, or use -o FILE)",
+            ));
+        }
+        Target::Stdout => {
+            use std::os::fd::AsFd;
+            let stdout = io::stdout().as_fd().try_clone_to_owned().map(File::from);
+            if let (Some(id), Ok(meta)) = (input, stdout.and_then(|f| f.metadata())) {
+                if meta.is_file() && identity(&meta) == id {
+                    return Err(Failure::new(
+                        out_name,
+                        "is the input; repair never writes its input",
+                    ));
+                }
+            }
+        }
+    }
+    if let (Some(path), Some(name)) = (&options.log, log_name) {
+        if same_as_input(path) {
+            return Err(Failure::new(
+                name,
+                "is the input; the log must be another file",
+            ));
+        }
+        if let Target::Path(out) = &options.output {
+            let out_id = fs::metadata(out).ok().map(|m| identity(&m));
+            let same = out_id.is_some_and(|id| resolves_to(path, id))
+                || fs::canonicalize(parent(out))
+                    .ok()
+                    .map(|d| d.join(out.file_name().unwrap_or_default()))
+                    == fs::canonicalize(parent(path))
+                        .ok()
+                        .map(|d| d.join(path.file_name().unwrap_or_default()));
+            if same {
+                return Err(Failure::new(
+                    name,
+                    "is the output; the log must be another file",
+                ));
+            }
+        }
+        if !options.force && fs::symlink_metadata(path).is_ok() {
+            return Err(Failure::new(name, "exists (--force replaces it)"));
+        }
+    }
+    Ok(())
+}
+
+fn progress_bar(total: Option<u64>) -> Option<indicatif::ProgressBar> {
+    if !io::stderr().is_terminal() || total.is_some_and(|t| t < PROGRESS_FROM) {
+        return None;
+    }
+    let target = indicatif::ProgressDrawTarget::stderr();
+    let bar = match total {
+        Some(len) => {
+            let bar = indicatif::ProgressBar::with_draw_target(Some(len), target);
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "repair {bar:40} {binary_bytes}/{binary_total_bytes} {binary_bytes_per_sec} eta {eta}",
+            ) {
+                bar.set_style(style);
+            }
+            bar
+        }
+        None => {
+            let bar = indicatif::ProgressBar::with_draw_target(None, target);
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "repair {spinner} {binary_bytes} {binary_bytes_per_sec}",
+            ) {
+                bar.set_style(style);
+            }
+            bar
+        }
+    };
+    Some(bar)
+}
+
+/// The summary on stderr: what was written, then a line per kind of unit and how it was
+/// changed (or counted and kept).
+fn summary(input: &str, output: &str, read: u64, written: u64, repairer: &Repairer) -> String {
+    let tally = repairer.tally();
+    let changed = tally.changed();
+    let mut text = format!(
+        "repair: {input} ({read} bytes) -> {output} ({written} bytes): {changed} {} changed\n",
+        if changed == 1 { "unit" } else { "units" }
+    );
+    for (kind, action, count) in tally.rows() {
+        text.push_str(&format!(
+            "  {count:>10} {:<24} {}\n",
+            kind.name(),
+            action.done()
+        ));
+    }
+    text
+}

@@ -1,0 +1,220 @@
+//! The policies of `hexrune repair`: what an error unit becomes (`--invalid`), which escapes
+//! are restored (`--unescape`), the dialect the input is read in (`--dialect`) and what
+//! happens to byte order marks (`--bom`); and the names of what a change was and how it was
+//! made, which the summary and the log print.
+
+use core::fmt;
+
+use crate::decode::{Dialect, ErrorKind};
+use crate::view::fallback::{Escape, Fallback};
+
+/// What an error unit (or a unit the output cannot hold: a lone surrogate, a value above
+/// U+10FFFF) becomes: `--invalid`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Invalid {
+    /// One U+FFFD (EF BF BD) per unit: per maximal subpart, as hexrune shows them.
+    #[default]
+    Replace,
+    /// Nothing.
+    Drop,
+    /// The unit's bytes read in a legacy encoding; a byte it leaves undefined becomes U+FFFD.
+    Fallback(Fallback),
+    /// Each byte b written as the escape's code point (U+EF00+b, or U+DC00+b in WTF-8).
+    Escape(Escape),
+    /// The bytes as they are.
+    Keep,
+}
+
+impl Invalid {
+    /// Parses `replace`, `drop`, `keep`, `fallback`, `fallback=LABEL`, `escape=optu8`,
+    /// `escape=pep383`.
+    ///
+    /// ```
+    /// use hexrune::repair::Invalid;
+    /// use hexrune::view::fallback::Escape;
+    /// assert_eq!(Invalid::parse("escape=optu8"), Ok(Invalid::Escape(Escape::Optu8)));
+    /// assert_eq!(Invalid::parse("fallback").unwrap().to_string(), "fallback=windows-1252");
+    /// assert!(Invalid::parse("fallback=none").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<Invalid, String> {
+        let (name, value) = match text.split_once('=') {
+            Some((name, value)) => (name.trim(), Some(value.trim())),
+            None => (text.trim(), None),
+        };
+        match (name.to_ascii_lowercase().as_str(), value) {
+            ("replace", None) => Ok(Invalid::Replace),
+            ("drop", None) => Ok(Invalid::Drop),
+            ("keep", None) => Ok(Invalid::Keep),
+            ("fallback", None) => Ok(Invalid::Fallback(Fallback::windows_1252())),
+            ("fallback", Some(label)) => match Fallback::from_label(label) {
+                Ok(Some(f)) => Ok(Invalid::Fallback(f)),
+                Ok(None) => Err("fallback=none reads nothing; use replace or drop".to_string()),
+                Err(e) => Err(e.to_string()),
+            },
+            ("escape", Some(scheme)) => Escape::from_name(scheme)
+                .map(Invalid::Escape)
+                .ok_or_else(|| "unknown escape (expected escape=optu8 or escape=pep383)".into()),
+            _ => Err(format!(
+                "unknown policy '{}' (expected replace, drop, fallback[=LABEL], escape=optu8, escape=pep383 or keep)",
+                crate::view::safe::sanitize(text)
+            )),
+        }
+    }
+
+    /// Whether every unit this policy writes is valid UTF-8.
+    pub fn writes_utf8(self) -> bool {
+        !matches!(self, Invalid::Escape(Escape::Pep383) | Invalid::Keep)
+    }
+}
+
+impl fmt::Display for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Invalid::Replace => f.write_str("replace"),
+            Invalid::Drop => f.write_str("drop"),
+            Invalid::Fallback(fb) => write!(f, "fallback={}", fb.name()),
+            Invalid::Escape(e) => write!(f, "escape={}", e.name()),
+            Invalid::Keep => f.write_str("keep"),
+        }
+    }
+}
+
+/// What happens to U+FEFF: `--bom`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Bom {
+    /// As it is, at the start and in mid-file (a mid-file one is counted in the summary).
+    #[default]
+    Keep,
+    /// Removed at the start and in mid-file.
+    Strip,
+    /// Written at the start unless one is there.
+    Add,
+}
+
+impl Bom {
+    /// `keep`, `strip` or `add`.
+    pub fn from_name(name: &str) -> Option<Bom> {
+        match name {
+            "keep" => Some(Bom::Keep),
+            "strip" => Some(Bom::Strip),
+            "add" => Some(Bom::Add),
+            _ => None,
+        }
+    }
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Bom::Keep => "keep",
+            Bom::Strip => "strip",
+            Bom::Add => "add",
+        }
+    }
+}
+
+/// Everything `repair` was asked to do.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Policy {
+    /// What an error unit becomes.
+    pub invalid: Invalid,
+    /// The escape whose sequences are turned back into their bytes, if any.
+    pub unescape: Option<Escape>,
+    /// The dialect the input is read in; the output is standard UTF-8.
+    pub dialect: Dialect,
+    /// What happens to byte order marks.
+    pub bom: Bom,
+}
+
+/// What a changed (or counted) unit was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// An error unit of the dialect.
+    Error(ErrorKind),
+    /// A surrogate code point the dialect allows alone (MUTF-8, WTF-8, legacy).
+    LoneSurrogate,
+    /// A value above U+10FFFF (legacy UTF-8).
+    AboveUnicode,
+    /// A character written in the dialect's own form, not UTF-8's (a CESU-8 or MUTF-8
+    /// surrogate pair, MUTF-8's C0 80).
+    DialectForm,
+    /// U+FEFF at the start.
+    Bom,
+    /// U+FEFF after the start.
+    MidFileBom,
+    /// A genuine U+EF80..U+EFFF, which OPTU-8 escapes byte by byte to stay reversible.
+    GenuineOptu8,
+    /// An escape sequence of an escaping codec.
+    Escaped(Escape),
+}
+
+impl Kind {
+    /// The stable machine name, as the log writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Error(k) => k.name(),
+            Kind::LoneSurrogate => "lone_surrogate",
+            Kind::AboveUnicode => "above_unicode",
+            Kind::DialectForm => "dialect_form",
+            Kind::Bom => "bom",
+            Kind::MidFileBom => "mid_file_bom",
+            Kind::GenuineOptu8 => "genuine_optu8",
+            Kind::Escaped(Escape::Optu8) => "optu8_escape",
+            Kind::Escaped(Escape::Pep383) => "pep383_escape",
+        }
+    }
+}
+
+/// How a unit was changed (or that it was kept).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// U+FFFD written.
+    Replace,
+    /// Removed.
+    Drop,
+    /// Read in the named legacy encoding.
+    Fallback(&'static str),
+    /// Each byte escaped.
+    Escape(Escape),
+    /// An escape turned back into its byte.
+    Unescape(Escape),
+    /// The character written in UTF-8's form.
+    Reencode(Dialect),
+    /// A BOM removed.
+    Strip,
+    /// A BOM written.
+    Add,
+    /// Left as it was (counted, not changed).
+    Keep,
+}
+
+impl Action {
+    /// The policy that asked for the change, as the log's `why` says it.
+    pub fn why(self) -> String {
+        match self {
+            Action::Replace => "--invalid replace".into(),
+            Action::Drop => "--invalid drop".into(),
+            Action::Fallback(name) => format!("--invalid fallback={name}"),
+            Action::Escape(e) => format!("--invalid escape={}", e.name()),
+            Action::Unescape(e) => format!("--unescape {}", e.name()),
+            Action::Reencode(d) => format!("--dialect {}", d.name()),
+            Action::Strip => "--bom strip".into(),
+            Action::Add => "--bom add".into(),
+            Action::Keep => "--invalid keep".into(),
+        }
+    }
+
+    /// What was done, for the summary: "replaced with U+FFFD".
+    pub fn done(self) -> String {
+        match self {
+            Action::Replace => "replaced with U+FFFD".into(),
+            Action::Drop => "dropped".into(),
+            Action::Fallback(name) => format!("read in {name}"),
+            Action::Escape(e) => format!("escaped byte by byte ({})", e.codec()),
+            Action::Unescape(e) => format!("turned back into bytes ({})", e.codec()),
+            Action::Reencode(d) => format!("written in UTF-8's form (from {})", d.name()),
+            Action::Strip => "removed".into(),
+            Action::Add => "added".into(),
+            Action::Keep => "kept as they were".into(),
+        }
+    }
+}

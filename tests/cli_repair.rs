@@ -1,0 +1,421 @@
+//! `hexrune repair` as a user runs it: exact output files, the summary, the log (replayed
+//! onto the input, its hashes checked), every refusal (the input itself, through a symlink
+//! and a hard link, an existing OUT or log, an unwritable directory, a full disk), the
+//! guarantee that `hexrune check OUT` passes, Python's decoder as an oracle, and an
+//! interrupted run that leaves nothing behind.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use proptest::prelude::*;
+use sha2::{Digest, Sha256};
+
+fn hexrune() -> Command {
+    Command::cargo_bin("hexrune").unwrap()
+}
+
+fn dir_with(input: &[u8]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("in.txt");
+    std::fs::write(&path, input).unwrap();
+    (dir, path)
+}
+
+/// Runs `repair` in `dir`; returns the exit code and stderr.
+fn repair_in(dir: &Path, args: &[&str]) -> (i32, String) {
+    let output = hexrune()
+        .current_dir(dir)
+        .arg("repair")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+/// No file of `dir` but `expected` (the temporary files are gone).
+fn assert_files(dir: &Path, expected: &[&str]) {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut expected: Vec<String> = expected.iter().map(|s| s.to_string()).collect();
+    expected.sort();
+    assert_eq!(names, expected);
+}
+
+#[test]
+fn writes_the_repaired_copy_and_a_summary() {
+    let (dir, _) = dir_with(b"a\xE9b\xC0\xAFc");
+    let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", "out.txt"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        std::fs::read(dir.path().join("out.txt")).unwrap(),
+        "a\u{FFFD}b\u{FFFD}\u{FFFD}c".as_bytes()
+    );
+    assert_eq!(
+        stderr,
+        [
+            "repair: in.txt (6 bytes) -> out.txt (12 bytes): 3 units changed",
+            "           1 invalid_byte             replaced with U+FFFD",
+            "           1 truncated                replaced with U+FFFD",
+            "           1 unexpected_continuation  replaced with U+FFFD\n",
+        ]
+        .join("\n")
+    );
+    assert_files(dir.path(), &["in.txt", "out.txt"]);
+    // The input is untouched.
+    assert_eq!(
+        std::fs::read(dir.path().join("in.txt")).unwrap(),
+        b"a\xE9b\xC0\xAFc"
+    );
+}
+
+#[test]
+fn reads_stdin_and_writes_stdout() {
+    hexrune()
+        .args(["repair", "--invalid", "fallback", "-", "-o", "-"])
+        .write_stdin(b"caf\xE9 \x81".as_slice())
+        .assert()
+        .code(0)
+        .stdout("café \u{FFFD}");
+}
+
+#[test]
+fn refuses_to_write_the_input() {
+    let (dir, input) = dir_with(b"a\xE9");
+    std::os::unix::fs::symlink("in.txt", dir.path().join("link")).unwrap();
+    std::fs::hard_link(&input, dir.path().join("hard")).unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    std::os::unix::fs::symlink("..", dir.path().join("sub/up")).unwrap();
+    for (out, shown) in [
+        ("in.txt", "in.txt"),
+        ("./in.txt", "./in.txt"),
+        ("link", "link"),
+        ("hard", "hard"),
+        ("sub/up/in.txt", "sub/up/in.txt"),
+        ("sub/../in.txt", "sub/../in.txt"),
+    ] {
+        for force in [false, true] {
+            let mut args = vec!["in.txt", "-o", out];
+            if force {
+                args.push("--force");
+            }
+            let (code, stderr) = repair_in(dir.path(), &args);
+            assert_eq!(code, 2, "{out}");
+            assert_eq!(
+                stderr,
+                format!(
+                    "hexrune: {shown}: is the input; repair never writes its input (choose another -o)\n"
+                )
+            );
+        }
+    }
+    // The input read as stdin is recognised too.
+    let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("hexrune"))
+        .current_dir(dir.path())
+        .args(["repair", "-", "-o", "hard", "--force"])
+        .stdin(std::fs::File::open(&input).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(std::fs::read(&input).unwrap(), b"a\xE9");
+    // The log may be neither the input nor the output.
+    let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", "o.txt", "--log", "link"]);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            2,
+            "hexrune: link: is the input; the log must be another file\n"
+        )
+    );
+    let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", "o.txt", "--log", "./o.txt"]);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            2,
+            "hexrune: ./o.txt: is the output; the log must be another file\n"
+        )
+    );
+    assert_files(dir.path(), &["in.txt", "link", "hard", "sub"]);
+}
+
+#[test]
+fn refuses_an_existing_output_unless_forced() {
+    let (dir, _) = dir_with(b"a\xE9");
+    std::fs::write(dir.path().join("out.txt"), b"old").unwrap();
+    let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", "out.txt"]);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (2, "hexrune: out.txt: exists (--force replaces it)\n")
+    );
+    assert_eq!(std::fs::read(dir.path().join("out.txt")).unwrap(), b"old");
+    let (code, _) = repair_in(dir.path(), &["in.txt", "-o", "out.txt", "--force"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        std::fs::read(dir.path().join("out.txt")).unwrap(),
+        "a\u{FFFD}".as_bytes()
+    );
+    assert_files(dir.path(), &["in.txt", "out.txt"]);
+}
+
+#[test]
+fn unwritable_places_and_missing_inputs_are_one_line_errors() {
+    let (dir, _) = dir_with(b"a");
+    // /proc takes no new files, whoever runs the test (root too).
+    let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", "/proc/hexrune-out.txt"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with("hexrune: /proc/hexrune-out.txt: "),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1);
+    let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", "in.txt/out.txt"]);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (2, "hexrune: in.txt/out.txt: not a directory\n")
+    );
+    let (code, stderr) = repair_in(dir.path(), &["nope.txt", "-o", "out.txt"]);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (2, "hexrune: nope.txt: no such file or directory\n")
+    );
+    let (code, stderr) = repair_in(
+        dir.path(),
+        &[
+            "in.txt",
+            "-o",
+            "o",
+            "--invalid",
+            "escape=optu8",
+            "--unescape",
+            "optu8",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "hexrune: in.txt: --unescape and --invalid escape=... undo each other; give one\n"
+    );
+    assert_files(dir.path(), &["in.txt"]);
+}
+
+#[test]
+fn a_full_disk_is_an_error() {
+    let (dir, _) = dir_with(&b"a\xE9".repeat(100_000));
+    let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("hexrune"))
+        .current_dir(dir.path())
+        .args(["repair", "in.txt", "-o", "-"])
+        .stdout(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        "hexrune: <stdout>: no space left on device\n"
+    );
+}
+
+#[test]
+fn the_log_replayed_on_the_input_gives_the_output() {
+    let input = b"\xEF\xBB\xBFa\xE9b\xF0\x9F\x98\n\xEF\xBB\xBFc\xC0\x80";
+    let (dir, _) = dir_with(input);
+    let (code, stderr) = repair_in(
+        dir.path(),
+        &[
+            "in.txt",
+            "-o",
+            "out.txt",
+            "--bom",
+            "strip",
+            "--invalid",
+            "fallback",
+            "--log",
+            "log.jsonl",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let output = std::fs::read(dir.path().join("out.txt")).unwrap();
+    assert_eq!(
+        output,
+        "aéb\u{F0}\u{178}\u{2DC}\nc\u{C0}\u{20AC}".as_bytes()
+    );
+    let log = std::fs::read_to_string(dir.path().join("log.jsonl")).unwrap();
+    let mut lines = log.lines();
+    let header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    let sha = |b: &[u8]| format!("{:x}", Sha256::digest(b));
+    assert_eq!(
+        header,
+        serde_json::json!({"type": "repair",
+            "input": {"path": "in.txt", "size": input.len(), "sha256": sha(input)},
+            "output": {"path": "out.txt", "size": output.len(), "sha256": sha(&output)}})
+    );
+    let changes: Vec<serde_json::Value> = lines.map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(
+        changes[0],
+        serde_json::json!({"type": "change", "offset": 0, "len": 3, "kind": "bom", "old": "efbbbf", "new": "", "why": "--bom strip"})
+    );
+    assert_eq!(
+        changes[1],
+        serde_json::json!({"type": "change", "offset": 4, "len": 1, "kind": "truncated", "old": "e9", "new": "c3a9", "why": "--invalid fallback=windows-1252"})
+    );
+    assert_eq!(replay_log(input, &changes), output);
+    assert_files(dir.path(), &["in.txt", "out.txt", "log.jsonl"]);
+}
+
+fn unhex(text: &str) -> Vec<u8> {
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+/// The change records applied to `input`.
+fn replay_log(input: &[u8], changes: &[serde_json::Value]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for c in changes {
+        let offset = c["offset"].as_u64().unwrap() as usize;
+        let len = c["len"].as_u64().unwrap() as usize;
+        let old = unhex(c["old"].as_str().unwrap());
+        assert_eq!(&input[offset..offset + len], old.as_slice());
+        out.extend_from_slice(&input[at..offset]);
+        out.extend_from_slice(&unhex(c["new"].as_str().unwrap()));
+        at = offset + len;
+    }
+    out.extend_from_slice(&input[at..]);
+    out
+}
+
+/// What Python's `bytes.decode('utf-8', 'replace').encode()` writes.
+fn python_replace(input: &[u8]) -> Option<Vec<u8>> {
+    let mut child = std::process::Command::new("python3")
+        .args(["-c", "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode('utf-8','replace').encode())"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .ok()?;
+    use std::io::Write;
+    child.stdin.take()?.write_all(input).ok()?;
+    Some(child.wait_with_output().ok()?.stdout)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// The output of every policy that promises UTF-8 passes `hexrune check`; `replace`
+    /// writes what Python writes; the log replays to the output.
+    #[test]
+    fn outputs_pass_check_and_agree_with_python(input in proptest::collection::vec(any::<u8>(), 0..200)) {
+        let (dir, _) = dir_with(&input);
+        for (i, policy) in ["replace", "drop", "fallback", "fallback=koi8-r", "escape=optu8"].iter().enumerate() {
+            let out = format!("out{i}.txt");
+            let log = format!("log{i}.jsonl");
+            let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", &out, "--invalid", policy, "--log", &log]);
+            prop_assert_eq!(code, 0, "{}", stderr);
+            hexrune().current_dir(dir.path()).args(["check", &out]).assert().code(0);
+            let written = std::fs::read(dir.path().join(&out)).unwrap();
+            let log = std::fs::read_to_string(dir.path().join(&log)).unwrap();
+            let changes: Vec<serde_json::Value> = log.lines().skip(1).map(|l| serde_json::from_str(l).unwrap()).collect();
+            prop_assert_eq!(replay_log(&input, &changes), written.clone());
+            if *policy == "replace" {
+                if let Some(python) = python_replace(&input) {
+                    prop_assert_eq!(written, python);
+                }
+            }
+        }
+    }
+}
+
+/// Killed in the middle of writing, by SIGTERM or SIGINT: no OUT and no temporary file.
+#[test]
+fn an_interrupted_run_leaves_nothing() {
+    for signal in ["TERM", "INT"] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hexrune"))
+            .current_dir(dir.path())
+            .args(["repair", "-", "-o", "out.txt"])
+            .stdin(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        // Feed 8 MiB (more than a chunk, so writing has begun), keep the pipe open.
+        use std::io::Write;
+        let block = "text with errors \u{E9}\u{20AC}\n"
+            .as_bytes()
+            .repeat(1 << 12);
+        let mut fed = 0;
+        while fed < 8 << 20 {
+            stdin.write_all(&block).unwrap();
+            stdin.write_all(b"\xE9").unwrap();
+            fed += block.len() + 1;
+        }
+        // Wait until the temporary file holds bytes: the run is mid-write.
+        let started = Instant::now();
+        loop {
+            let temp_size: u64 = std::fs::read_dir(dir.path())
+                .unwrap()
+                .filter_map(|e| e.ok())
+                .filter(|e| {
+                    e.file_name()
+                        .to_string_lossy()
+                        .starts_with(".hexrune-repair-")
+                })
+                .map(|e| e.metadata().map_or(0, |m| m.len()))
+                .sum();
+            if temp_size > 0 {
+                break;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "no temporary file appeared"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let killed = std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let output = child.wait_with_output().unwrap();
+        drop(stdin);
+        assert_eq!(output.status.code(), Some(2), "{signal}");
+        assert_eq!(
+            String::from_utf8(output.stderr).unwrap(),
+            "hexrune: out.txt: interrupted; nothing was written\n"
+        );
+        assert_files(dir.path(), &[]);
+    }
+}
+
+#[test]
+fn dialect_and_unescape_from_the_command_line() {
+    let (dir, _) = dir_with(b"\xED\xA0\xBD\xED\xB8\x80 \xC0\x80");
+    let (code, _) = repair_in(dir.path(), &["-d", "mutf8", "in.txt", "-o", "out.txt"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        std::fs::read(dir.path().join("out.txt")).unwrap(),
+        "😀 \0".as_bytes()
+    );
+    std::fs::write(dir.path().join("e.txt"), b"a\xED\xB3\xA9\xEE\xBF\xA9").unwrap();
+    let (code, stderr) = repair_in(
+        dir.path(),
+        &["--unescape", "pep383", "e.txt", "-o", "p.txt"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        std::fs::read(dir.path().join("p.txt")).unwrap(),
+        b"a\xE9\xEE\xBF\xA9"
+    );
+}
