@@ -249,6 +249,7 @@ fn wide_input(mut d: Detection, w: Wide, bytes: &[u8], skip: usize) -> Detection
         w.name(),
         match checked.errors {
             0 => String::new(),
+            1 => " with 1 error".to_string(),
             n => format!(" with {n} errors"),
         }
     ));
