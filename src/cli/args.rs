@@ -328,31 +328,18 @@ impl Args {
                 all,
                 files,
                 fallback,
-            }) => {
-                let inputs = if files.is_empty() {
-                    vec![Input::Stdin]
-                } else {
-                    files.into_iter().map(Input::from_arg).collect()
-                };
-                Config::Check(CheckOptions {
-                    dialect: encoding.unwrap_or(dialect),
-                    json,
-                    all,
-                    inputs,
-                    threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-                    fallback: fallback
-                        .0
-                        .filter(|_| Fallback::reads_errors_of(encoding.unwrap_or(dialect))),
-                })
-            }
+            }) => Config::Check(CheckOptions {
+                dialect: encoding.unwrap_or(dialect),
+                json,
+                all,
+                inputs: inputs(files),
+                threads: threads(),
+                fallback: fallback.reading(encoding.unwrap_or(dialect)),
+            }),
             Some(Command::Detect { json, files }) => Config::Detect(DetectOptions {
                 json,
-                inputs: if files.is_empty() {
-                    vec![Input::Stdin]
-                } else {
-                    files.into_iter().map(Input::from_arg).collect()
-                },
-                threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+                inputs: inputs(files),
+                threads: threads(),
             }),
             Some(Command::At {
                 dialect,
@@ -364,9 +351,7 @@ impl Args {
                 dialect: encoding.unwrap_or(dialect),
                 input: Input::from_arg(file),
                 offset,
-                fallback: fallback
-                    .0
-                    .filter(|_| Fallback::reads_errors_of(encoding.unwrap_or(dialect))),
+                fallback: fallback.reading(encoding.unwrap_or(dialect)),
             }),
             Some(Command::Explain {
                 bytes,
@@ -400,9 +385,7 @@ impl Args {
                 width,
                 color,
                 ascii,
-                fallback: fallback
-                    .0
-                    .filter(|_| Fallback::reads_errors_of(encoding.unwrap_or(dialect))),
+                fallback: fallback.reading(encoding.unwrap_or(dialect)),
                 escape,
             }),
             Some(Command::Repair {
@@ -614,6 +597,28 @@ fn width_parser() -> impl clap::builder::TypedValueParser<Value = usize> {
 /// `--fallback LABEL`: an encoding, or `none`.
 #[derive(Clone, Copy, Debug)]
 struct FallbackArg(Option<Fallback>);
+
+impl FallbackArg {
+    /// The fallback for a command that reads in `dialect`: none where its error units are
+    /// not bytes another encoding could have written ([`Fallback::reads_errors_of`]).
+    fn reading(self, dialect: Dialect) -> Option<Fallback> {
+        self.0.filter(|_| Fallback::reads_errors_of(dialect))
+    }
+}
+
+/// The inputs of a command that takes several files: standard input when none is named.
+fn inputs(files: Vec<PathBuf>) -> Vec<Input> {
+    if files.is_empty() {
+        vec![Input::Stdin]
+    } else {
+        files.into_iter().map(Input::from_arg).collect()
+    }
+}
+
+/// The worker threads of a command that checks several inputs or one large one.
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
 
 fn parse_fallback(text: &str) -> Result<FallbackArg, String> {
     Fallback::from_label(text)
