@@ -9,7 +9,8 @@
 //! data size (default 256 MiB per data set). Set `HEXRUNE_BENCH_BASELINE` to another
 //! hexrune binary (a build of an earlier commit) to run it in the same turns, so that a
 //! change is measured before and after on the same data in the same run; its figures
-//! and its ratio to hexyl are printed after hexrune's.
+//! and its ratio to hexyl are printed after hexrune's. Set `HEXRUNE_BENCH_KEEP` to a
+//! directory to write the data sets there and keep them (for `perf` and the like).
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -83,6 +84,7 @@ fn main() {
         None => println!("hexyl not found on PATH (cargo install hexyl): hexrune alone"),
     }
     let dir = tempfile::tempdir().expect("a temporary directory");
+    let keep = std::env::var_os("HEXRUNE_BENCH_KEEP").map(std::path::PathBuf::from);
     let mut rng = Rng::seeded();
     let sets: [(&str, Vec<u8>); 3] = [
         ("multilingual", multilingual(size, &mut rng)),
@@ -129,7 +131,10 @@ fn main() {
                 "{name:<13} {color:<7} {ours_mbps:>14.1} {theirs_text:>12} {ratio_text:>7} {before_text}"
             );
         }
-        std::fs::remove_file(&path).ok();
+        match &keep {
+            Some(keep) => std::fs::rename(&path, keep.join(name)).expect("keep the data"),
+            None => std::fs::remove_file(&path).expect("remove the data"),
+        }
     }
 }
 
