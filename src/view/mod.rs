@@ -575,6 +575,10 @@ pub fn error_letter(kind: ErrorKind) -> char {
         ErrorKind::TruncatedUnit => 'Z',
         ErrorKind::SurrogateUnit => 'D',
         ErrorKind::UndefinedByte => 'N',
+        ErrorKind::BadTrail => 'B',
+        ErrorKind::Unmapped => 'M',
+        ErrorKind::BadEscape => 'X',
+        ErrorKind::RedundantEscape => 'W',
     }
 }
 
