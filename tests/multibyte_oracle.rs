@@ -155,6 +155,17 @@ fn real_text_round_trips() {
         check(label, &bytes);
         let d = dialect(label);
         assert!(d.units(&bytes).all(|u| !u.is_error()), "{label}");
+        // What a search looks for: bytes that decode back to the character alone.
+        for c in sentence
+            .chars()
+            .filter(|c| label != "ISO-2022-JP" || c.is_ascii())
+        {
+            let encoded = d.encode(hexrune::decode::CodePoint::new(c as u32)).unwrap();
+            let back = encoding(label)
+                .decode_without_bom_handling(encoded.as_bytes())
+                .0;
+            assert_eq!(back, c.to_string(), "{label}: {c}");
+        }
         // Cut anywhere, and with bytes spliced in: still equal to encoding_rs.
         for cut in (0..bytes.len()).step_by(7) {
             check(label, &bytes[cut..]);

@@ -595,7 +595,7 @@ struct Palette {
     names: [([u8; 32], usize); KINDS],
     /// The names again as listed without colour: first, or after another with `, `, at
     /// `[kind][listed after another]`.
-    listed_names: [[([u8; 32], usize); 2]; 16],
+    listed_names: [[([u8; 32], usize); 2]; 32],
     letters: [u8; KINDS],
     /// The marks of an error span, at `2 * kind + head`: its kind's letter and `^` (or `~~`
     /// if it is continued from the row above), then tildes; a span of `n` bytes keeps the
@@ -1411,7 +1411,7 @@ fn put_names_at(
     named: usize,
 ) -> usize {
     for (i, &kind) in order[..named.min(16)].iter().enumerate() {
-        let (name, len) = &palette.listed_names[kind as usize & 15][(i > 0) as usize];
+        let (name, len) = &palette.listed_names[kind as usize & 31][(i > 0) as usize];
         put_at::<32>(line, at, name);
         at += len;
     }

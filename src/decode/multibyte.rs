@@ -302,6 +302,32 @@ impl MultiByteTable {
         ([char_of(cp.value()), '\0'], 1)
     }
 
+    /// The bytes of the first sequence (in byte order) that decodes to `cp` alone, if any:
+    /// what a search for a character looks for. In ISO-2022-JP, the bytes of a JIS X 0208
+    /// character without the escape sequence before it (and ASCII as itself).
+    pub fn encode(&self, cp: u32) -> Option<([u8; 4], u8)> {
+        if self.family == Family::Iso2022Jp && cp < 0x80 && !matches!(cp, 0x0E | 0x0F | 0x1B) {
+            return Some(([cp as u8, 0, 0, 0], 1));
+        }
+        if let Some(b) = self.singles.iter().position(|v| *v == cp) {
+            return Some(([b as u8, 0, 0, 0], 1));
+        }
+        if let Some(i) = self.pairs.iter().position(|v| self.value(*v) == Some(cp)) {
+            return Some(([(i >> 8) as u8, i as u8, 0, 0], 2));
+        }
+        if let Some(i) = self.triples.iter().position(|v| *v == cp) {
+            return Some(([0x8F, 0xA1 + (i / 94) as u8, 0xA1 + (i % 94) as u8, 0], 3));
+        }
+        let pointer = match self.fours.iter().position(|v| *v == cp) {
+            Some(p) => p as u32,
+            None if self.family == Family::Gb18030 && (0x1_0000..=0x10_FFFF).contains(&cp) => {
+                cp - 0x1_0000 + 189_000
+            }
+            None => return None,
+        };
+        Some((gb_four(pointer), 4))
+    }
+
     #[inline(always)]
     fn value(&self, v: u32) -> Option<u32> {
         match v {
