@@ -199,7 +199,7 @@ pub struct MultiByteTable {
     /// The code point of each byte that is a character alone (or [`UNDEFINED`]).
     singles: [u32; 256],
     /// Two-byte sequences, by `lead << 8 | trail`.
-    pairs: Vec<u32>,
+    pairs: Box<[u32; 1 << 16]>,
     /// EUC-JP's `8F b1 b2` (JIS X 0212) by `(b1 - A1) * 94 + b2 - A1`.
     triples: Vec<u32>,
     /// gb18030's 4-byte pointers `0..=39419` (the rest is by formula).
@@ -221,7 +221,7 @@ impl MultiByteTable {
             name,
             family,
             singles: [UNDEFINED; 256],
-            pairs: vec![UNDEFINED; 1 << 16],
+            pairs: Box::new([UNDEFINED; 1 << 16]),
             triples: Vec::new(),
             fours: Vec::new(),
             combined: Vec::new(),
@@ -326,6 +326,20 @@ impl MultiByteTable {
             None => return None,
         };
         Some((gb_four(pointer), 4))
+    }
+
+    /// Whether `b` alone is a character: the scan's fast path.
+    #[inline(always)]
+    pub fn is_single(&self, b: u8) -> bool {
+        self.singles[b as usize] != UNDEFINED
+    }
+
+    /// Whether `lead trail` is a 2-byte character: the scan's fast path (never in
+    /// ISO-2022-JP, whose pairs depend on the mode).
+    #[inline(always)]
+    pub fn is_pair(&self, lead: u8, trail: u8) -> bool {
+        self.family != Family::Iso2022Jp
+            && self.pairs[(lead as usize) << 8 | trail as usize] != UNDEFINED
     }
 
     #[inline(always)]

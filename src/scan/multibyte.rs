@@ -31,6 +31,19 @@ pub fn scan_multi_byte<S: Sink>(
             let run = ascii_run(&bytes[pos..stop]);
             classes[1] += run as u64;
             pos += run;
+            // Characters of one and two bytes straight from the tables.
+            while pos < stop {
+                let b0 = bytes[pos];
+                if table.is_single(b0) {
+                    classes[1] += 1;
+                    pos += 1;
+                } else if pos + 1 < bytes.len() && table.is_pair(b0, bytes[pos + 1]) {
+                    classes[2] += 1;
+                    pos += 2;
+                } else {
+                    break;
+                }
+            }
             if pos >= stop {
                 break;
             }
