@@ -173,15 +173,98 @@ fn utf16_and_utf32_files() {
 fn refused_labels_say_why() {
     let out = Command::cargo_bin("hexrune")
         .unwrap()
-        .args(["check", "-e", "euc-jp", "x"])
+        .args(["check", "-e", "iso-2022-kr", "x"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
-        stderr.contains("EUC-JP is a multi-byte legacy encoding, which hexrune cannot read yet"),
+        stderr.contains(
+            "'iso-2022-kr' names the WHATWG replacement encoding, which has no units to show"
+        ),
         "{stderr}"
     );
+}
+
+/// (label, name, sentence): the multi-byte legacy encodings.
+const MULTI_BYTE: &[(&str, &str, &str)] = &[
+    (
+        "sjis",
+        "Shift_JIS",
+        "いろはにほへと　ちりぬるを。カタカナと漢字、ｶﾀｶﾅ。",
+    ),
+    ("euc-jp", "EUC-JP", "吾輩は猫である。名前はまだ無い。"),
+    ("iso-2022-jp", "ISO-2022-JP", "メールの件名：会議のお知らせ"),
+    ("euc-kr", "EUC-KR", "다람쥐 헌 쳇바퀴에 타고파."),
+    ("gb2312", "GBK", "我能吞下玻璃而不伤身体。"),
+    ("gb18030", "gb18030", "我能吞下玻璃而不伤身体𠀀😀"),
+    ("big5", "Big5", "我能吞下玻璃而不傷身體。"),
+];
+
+#[test]
+fn multi_byte_files_made_by_encoding_rs() {
+    for (label, name, text) in MULTI_BYTE {
+        let encoding = encoding_rs::Encoding::for_label(label.as_bytes()).unwrap();
+        let (bytes, _, unmappable) = encoding.encode(text);
+        assert!(!unmappable, "{label}");
+        let last = text.chars().last().unwrap().to_string();
+        let last_len = encoding.encode(&last).0.len();
+        if *name == "ISO-2022-JP" {
+            // Escape sequences are units too: ESC $ B at the start, ESC ( B at the end.
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("jis.txt");
+            std::fs::write(&path, &bytes).unwrap();
+            let summary = hexrune(&["check", "--json", "-e", label, path.to_str().unwrap()]);
+            assert!(summary.contains("\"valid\":true"), "{summary}");
+            assert!(
+                summary.contains("\"units\":{\"1\":0,\"2\":14,\"3\":2,"),
+                "{summary}"
+            );
+            continue;
+        }
+        check_file(label, name, &bytes, text, last_len);
+    }
+}
+
+/// `dump` of a multi-byte stream from any offset equals the dump of the same file from a
+/// memory map, on text with no sync byte for a long way (hiragana in Shift_JIS) and a
+/// stray lead byte that shifts every pair after it.
+#[test]
+fn streamed_multi_byte_dumps_agree() {
+    let text = "あいうえおかきくけこ、漢字とひらがな。".repeat(6_000);
+    let mut bytes = encoding_rs::SHIFT_JIS.encode(&text).0.into_owned();
+    bytes.insert(100_001, 0x82);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sjis.txt");
+    std::fs::write(&path, &bytes).unwrap();
+    for offset in ["3", "100000", "0x20001"] {
+        let args = [
+            "dump", "-e", "sjis", "--offset", offset, "--length", "70000",
+        ];
+        let from_file = hexrune(&[&args[..], &[path.to_str().unwrap()]].concat());
+        let streamed = Command::cargo_bin("hexrune")
+            .unwrap()
+            .args(args)
+            .write_stdin(bytes.clone())
+            .output()
+            .unwrap();
+        let streamed = String::from_utf8(streamed.stdout).unwrap();
+        assert!(from_file.lines().count() > 4000, "{offset}");
+        assert!(
+            from_file == streamed,
+            "sjis from {offset}: the stream differs"
+        );
+    }
+    // Past the stray lead, the pairing is shifted: `82 A0` (あ) is read as `A0` ... no more.
+    let at = hexrune(&["at", "-e", "sjis", path.to_str().unwrap(), "100003"]);
+    let unit: serde_json::Value = serde_json::from_str(at.trim()).unwrap();
+    let want = hexrune::encoding::resolve("sjis")
+        .unwrap()
+        .units(&bytes)
+        .find(|u| u.contains(100_003))
+        .unwrap();
+    assert_eq!(unit["offset"], want.start as u64, "{at}");
+    assert_eq!(unit["len"], want.len as u64, "{at}");
 }
 
 /// `dump` of a UTF-16 or UTF-32 stream from an odd offset equals the dump of the same file

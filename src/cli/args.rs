@@ -27,7 +27,7 @@ const ESCAPE_HELP: &str = "Show each invalid byte b as the code point an escapin
 const DIALECT_HELP: &str =
     "Dialect: utf8 (RFC 3629), cesu8 (TR #26), mutf8 (Java Modified UTF-8), wtf8, legacy (RFC 2279), utf16le, utf16be, utf32le, utf32be";
 
-const ENCODING_HELP: &str = "Read the input as this encoding: a dialect name, any WHATWG label (windows-1252, latin2, koi8-r, utf-16le, ...), UTF-32LE/BE, IBM437, IBM850 (see docs/encodings.md)";
+const ENCODING_HELP: &str = "Read the input as this encoding: a dialect name, any WHATWG label (windows-1252, latin2, koi8-r, utf-16le, shift_jis, euc-kr, gbk, big5, ...), UTF-32LE/BE, IBM437, IBM850 (see docs/encodings.md)";
 
 /// hexrune: inspect the UTF-8 byte structure of a file.
 #[derive(Debug, Parser)]
@@ -37,8 +37,8 @@ const ENCODING_HELP: &str = "Read the input as this encoding: a dialect name, an
     about = "A terminal inspector for UTF-8 byte structure",
     long_about = "A terminal inspector for UTF-8 byte structure: raw bytes, decoded code points, \
 a marker on every error and the sequence length class of every byte, in the UTF-8 family's \
-dialects (UTF-8, CESU-8, Modified UTF-8, WTF-8, RFC 2279), and with --encoding in UTF-16, UTF-32 \
-and the single-byte legacy encodings. In the viewer, ? lists the keys (e chooses the encoding).",
+dialects (UTF-8, CESU-8, Modified UTF-8, WTF-8, RFC 2279), and with --encoding in UTF-16, UTF-32, \
+the single-byte and multi-byte legacy encodings. In the viewer, ? lists the keys (e chooses the encoding).",
     args_conflicts_with_subcommands = true,
     after_help = "Examples:\n  hexrune check notes.txt          is it valid UTF-8? where are the errors?\n  hexrune check --json *.log       one JSON object per error, then a summary per file\n  hexrune at dump.bin 0x1f3a       the unit containing offset 0x1f3a, as JSON\n  hexrune check -d cesu8 db.txt    validate CESU-8\n  hexrune -e utf-16le export.csv   view a file as UTF-16LE (any WHATWG label works)\n  hexrune explain e2 82 ac         the bits, roles and units of three bytes in every dialect\n  hexrune explain --char U+1F600   how one character is encoded, bit by bit\n  hexrune dump notes.txt           the viewer's panes as text, a marker under every error\n  hexrune detect *.csv             UTF-8, UTF-16, windows-1252 or binary? mojibake?\n  hexrune repair in.txt -o out.txt a repaired copy: U+FFFD for each error unit\n  hexrune completions bash         a completion script for your shell"
 )]

@@ -31,13 +31,18 @@ mod tests {
             family_kinds.extend(d.error_kinds().iter().copied());
         }
         assert_eq!(kinds, family_kinds);
-        // Every kind but those of UTF-16, UTF-32 and single-byte encodings.
+        // Every kind but those of UTF-16, UTF-32, single-byte and multi-byte legacy
+        // encodings.
         let wide = [
             ErrorKind::UnpairedHighSurrogate,
             ErrorKind::UnpairedLowSurrogate,
             ErrorKind::TruncatedUnit,
             ErrorKind::SurrogateUnit,
             ErrorKind::UndefinedByte,
+            ErrorKind::BadTrail,
+            ErrorKind::Unmapped,
+            ErrorKind::BadEscape,
+            ErrorKind::RedundantEscape,
         ];
         assert_eq!(kinds.len(), ErrorKind::ALL.len() - wide.len(), "{kinds:?}");
         assert!(wide.iter().all(|k| !kinds.contains(k)));

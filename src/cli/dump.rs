@@ -62,7 +62,7 @@ use std::os::fd::AsFd;
 use std::os::unix::fs::FileTypeExt;
 
 use super::{report_error, Input, EXIT_ERROR, EXIT_OK};
-use crate::decode::{Dialect, ErrorKind, Unit, UnitKind};
+use crate::decode::{Checkpoint, Dialect, ErrorKind, Unit, UnitKind};
 use crate::source::{Access, Source, SourceError};
 use crate::view::fallback::{Escape, Fallback};
 use crate::view::glyph::{GlyphClass, InlineGlyph, FILLER};
@@ -406,7 +406,26 @@ pub fn dump_stream(
             Some(w) if w > 1 => !3,
             _ => !0,
         };
-        let keep = (next.saturating_sub(context) & align).clamp(base, base + buf.len() as u64);
+        let mut keep = (next.saturating_sub(context) & align).clamp(base, base + buf.len() as u64);
+        if let Some(table) = format.dialect.multi_byte() {
+            // Not self-synchronizing: keep the bytes from a checkpoint at or before the
+            // next row, moved forward as the stream is read.
+            let c = printer.checkpoint.get_or_insert_with(Checkpoint::default);
+            let rel = Checkpoint {
+                at: (c.at as u64 - base) as usize,
+                state: c.state,
+            };
+            // (Short of the last 4 bytes read, where a unit may still be cut.)
+            let target = ((keep - base) as usize).min(buf.len().saturating_sub(4));
+            let moved = crate::scan::multibyte::start_of(table, &buf, rel, target.max(rel.at));
+            if moved.at as u64 + base <= next {
+                *c = Checkpoint {
+                    at: moved.at + base as usize,
+                    state: moved.state,
+                };
+            }
+            keep = keep.min(c.at as u64);
+        }
         buf.drain(..(keep - base) as usize);
         base = keep;
         let want = (next + batch + context - base) as usize;
@@ -576,7 +595,7 @@ struct Palette {
     names: [([u8; 32], usize); KINDS],
     /// The names again as listed without colour: first, or after another with `, `, at
     /// `[kind][listed after another]`.
-    listed_names: [[([u8; 32], usize); 2]; 16],
+    listed_names: [[([u8; 32], usize); 2]; 32],
     letters: [u8; KINDS],
     /// The marks of an error span, at `2 * kind + head`: its kind's letter and `^` (or `~~`
     /// if it is continued from the row above), then tildes; a span of `n` bytes keeps the
@@ -919,6 +938,9 @@ struct Printer {
     /// Whether marker lines are printed by [`Printer::fast_marker_line`] (with the fast
     /// path) or by the reference [`Printer::marker_line`].
     fast_markers: bool,
+    /// In a multi-byte legacy encoding, a checkpoint at or before the next window (offsets
+    /// of the input): see [`Printer::multi_byte_start`].
+    checkpoint: Option<Checkpoint>,
     /// The offset where the window the reader asked for starts (`-o N`): a unit cut there
     /// shows its glyph on its first byte in view (see [`view::Options::glyph_at`]).
     first: Option<u64>,
@@ -1021,6 +1043,7 @@ impl Printer {
             error_count: 0,
             fast: None,
             fast_markers: false,
+            checkpoint: None,
             first: None,
             marks: Marks::new(width),
             marked: Vec::new(),
@@ -1039,6 +1062,28 @@ impl Printer {
         printer
     }
 
+    /// In a multi-byte legacy encoding, the checkpoint (in `bytes`) of the first unit of
+    /// the window starting at `start`, found from the one kept from the window before (so a
+    /// dump decodes each byte about once, even where no sync byte is near), which it then
+    /// keeps in place of it. `None` in other dialects.
+    fn multi_byte_start(&mut self, bytes: &[u8], base: u64, start: u64) -> Option<Checkpoint> {
+        self.format.dialect.multi_byte()?;
+        let hint = self.checkpoint.and_then(|c| {
+            let at = (c.at as u64).checked_sub(base)? as usize;
+            Some(Checkpoint { at, ..c })
+        });
+        let found = self.format.dialect.resync(bytes, start as usize, hint);
+        let here = Checkpoint {
+            at: found.unit.start,
+            state: found.state,
+        };
+        self.checkpoint = Some(Checkpoint {
+            at: here.at + base as usize,
+            ..here
+        });
+        Some(here)
+    }
+
     /// Prints the rows of `bytes[window]`, where `bytes[0]` is the input's byte `base`.
     fn print(&mut self, bytes: &[u8], base: u64, window: Range<u64>) {
         self.base = base;
@@ -1052,10 +1097,12 @@ impl Printer {
             self.fast = Some(tables);
         } else {
             let (dialect, width) = (self.format.dialect, self.format.width);
+            let checkpoint = self.multi_byte_start(bytes, base, window.start);
             let options = Options {
                 cursor: None,
                 glyph_at: self.first.and_then(|first| first.checked_sub(base)),
                 escape: self.format.escape,
+                checkpoint,
             };
             view::visit(bytes, dialect, window.clone(), width, options, self);
         }
@@ -1364,7 +1411,7 @@ fn put_names_at(
     named: usize,
 ) -> usize {
     for (i, &kind) in order[..named.min(16)].iter().enumerate() {
-        let (name, len) = &palette.listed_names[kind as usize & 15][(i > 0) as usize];
+        let (name, len) = &palette.listed_names[kind as usize & 31][(i > 0) as usize];
         put_at::<32>(line, at, name);
         at += len;
     }

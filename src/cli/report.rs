@@ -43,7 +43,9 @@
 //! One object: `{"offset":N,"len":L,"kind":"scalar","cp":C,"class":K,...}` for a scalar
 //! (`cp` the code point as a number, then the fields of [`crate::cli::wire::FactsFields`]),
 //! `{"offset":N,"len":L,"kind":"error","error":"<kind>"}` plus `expected` / `diagnosis`
-//! where they apply for an error, and `fallback` last.
+//! where they apply for an error, and `fallback` last; `{"offset":N,"len":3,"kind":"escape"}`
+//! for an ISO-2022-JP escape sequence (a mode switch, no character). `encoding` follows
+//! outside the UTF-8 family.
 
 use std::fmt::Write as _;
 

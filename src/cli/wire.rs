@@ -368,6 +368,10 @@ impl UnitRecord {
             encoding: encoding_field(dialect),
         };
         match unit.kind {
+            // An ISO-2022-JP escape sequence: a mode switch, no character.
+            UnitKind::Scalar(cp) if cp == crate::decode::CodePoint::ESCAPE_SEQUENCE => {
+                record.kind = "escape";
+            }
             UnitKind::Scalar(cp) => {
                 record.cp = Some(cp.value());
                 record.class = Some(unit.len);

@@ -22,6 +22,7 @@
 //! of random inputs in every dialect, in `tests/decode_properties.rs`).
 
 use super::dialect::{is_continuation, ByteRange, ByteRole, Dialect};
+use super::multibyte::MbState;
 use super::unit::{ErrorKind, Unit};
 
 impl Dialect {
@@ -172,20 +173,38 @@ impl Dialect {
             dialect: self,
             bytes,
             pos: 0,
+            state: MbState::INITIAL,
         }
     }
 
     /// Iterates over the units from the one containing `offset` to the end.
     pub fn units_from(self, bytes: &[u8], offset: usize) -> Units<'_> {
-        let pos = if offset < bytes.len() {
-            self.unit_containing(bytes, offset).start
+        let (pos, state) = if offset < bytes.len() {
+            let found = self.resync(bytes, offset, None);
+            (found.unit.start, found.state)
         } else {
-            bytes.len()
+            (bytes.len(), MbState::INITIAL)
         };
         Units {
             dialect: self,
             bytes,
             pos,
+            state,
+        }
+    }
+
+    /// Iterates over the units from `checkpoint` (a unit boundary and the decoder state
+    /// there, as the scan's block index records them) to the end.
+    pub fn units_from_checkpoint(
+        self,
+        bytes: &[u8],
+        checkpoint: super::multibyte::Checkpoint,
+    ) -> Units<'_> {
+        Units {
+            dialect: self,
+            bytes,
+            pos: checkpoint.at.min(bytes.len()),
+            state: checkpoint.state,
         }
     }
 
@@ -254,12 +273,22 @@ pub struct Units<'a> {
     dialect: Dialect,
     bytes: &'a [u8],
     pos: usize,
+    /// The decoder state at `pos` (ISO-2022-JP's mode).
+    state: MbState,
 }
 
 impl Units<'_> {
     /// The offset of the next unit this iterator will return.
     pub fn position(&self) -> usize {
         self.pos
+    }
+
+    /// The offset and decoder state of the next unit: a checkpoint.
+    pub fn checkpoint(&self) -> super::multibyte::Checkpoint {
+        super::multibyte::Checkpoint {
+            at: self.pos,
+            state: self.state,
+        }
     }
 }
 
@@ -271,7 +300,14 @@ impl Iterator for Units<'_> {
         if self.pos >= self.bytes.len() {
             return None;
         }
-        let unit = self.dialect.decode_at(self.bytes, self.pos);
+        let unit = match self.dialect {
+            Dialect::MultiByte(t) => {
+                let (unit, state) = t.decode(self.bytes, self.pos, self.state);
+                self.state = state;
+                unit
+            }
+            _ => self.dialect.decode_at(self.bytes, self.pos),
+        };
         self.pos = unit.end();
         Some(unit)
     }

@@ -123,6 +123,9 @@ impl Dialect {
                 1,
             );
         }
+        if let Dialect::MultiByte(_) = self {
+            return None;
+        }
         if self.code_unit_width().is_some() {
             return self.diagnose_wide(bytes, unit, kind);
         }

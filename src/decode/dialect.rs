@@ -8,6 +8,7 @@
 
 use core::fmt;
 
+use super::multibyte::{Family, MultiByteTable};
 use super::table::ByteTable;
 use super::unit::ErrorKind;
 
@@ -52,6 +53,10 @@ pub enum Dialect {
     /// A single-byte encoding: each byte one unit, by its table (built by
     /// `crate::encoding` from encoding_rs or oem_cp).
     SingleByte(&'static ByteTable),
+    /// A multi-byte legacy encoding (Shift_JIS, EUC-JP, ISO-2022-JP, EUC-KR, GBK, gb18030,
+    /// Big5): structure by hand, code points from its table (built by `crate::encoding`
+    /// from encoding_rs). Not self-synchronizing: see `multibyte.rs` on resync.
+    MultiByte(&'static MultiByteTable),
 }
 
 impl Dialect {
@@ -105,6 +110,7 @@ impl Dialect {
             Dialect::Utf32Le => "utf32le",
             Dialect::Utf32Be => "utf32be",
             Dialect::SingleByte(t) => t.name(),
+            Dialect::MultiByte(t) => t.name(),
         }
     }
 
@@ -123,6 +129,7 @@ impl Dialect {
             Dialect::Utf32Le => "UTF-32LE",
             Dialect::Utf32Be => "UTF-32BE",
             Dialect::SingleByte(t) => t.name(),
+            Dialect::MultiByte(t) => t.name(),
         }
     }
 
@@ -139,6 +146,7 @@ impl Dialect {
             Dialect::Utf32Le => "UTF-32, little-endian",
             Dialect::Utf32Be => "UTF-32, big-endian",
             Dialect::SingleByte(t) => t.name(),
+            Dialect::MultiByte(t) => t.name(),
         }
     }
 
@@ -164,10 +172,11 @@ impl Dialect {
     }
 
     /// The dialects this one is cycled with: [`Dialect::UTF8_FAMILY`] or [`Dialect::WIDE`].
-    /// Empty for a single-byte encoding, which is chosen by name, not cycled to.
+    /// Empty for a single-byte or multi-byte legacy encoding, which is chosen by name, not
+    /// cycled to.
     pub fn family(self) -> &'static [Dialect] {
         match self {
-            Dialect::SingleByte(_) => &[],
+            Dialect::SingleByte(_) | Dialect::MultiByte(_) => &[],
             _ if self.code_unit_width().is_some() => &Dialect::WIDE,
             _ => &Dialect::UTF8_FAMILY,
         }
@@ -194,9 +203,11 @@ impl Dialect {
     }
 
     /// The longest unit this dialect forms, in bytes: 4, or 6 where a dialect has 6-byte
-    /// units (a CESU-8 / Modified UTF-8 surrogate pair, an RFC 2279 6-byte form).
+    /// units (a CESU-8 / Modified UTF-8 surrogate pair, an RFC 2279 6-byte form); 4 in the
+    /// multi-byte legacy encodings (a gb18030 4-byte sequence).
     pub const fn max_unit_len(self) -> usize {
         match self {
+            Dialect::MultiByte(_) => 4,
             Dialect::Utf8 | Dialect::Wtf8 => 4,
             Dialect::Utf16Le | Dialect::Utf16Be | Dialect::Utf32Le | Dialect::Utf32Be => 4,
             Dialect::SingleByte(_) => 1,
@@ -210,7 +221,8 @@ impl Dialect {
     /// 3 bytes before the unit's start, so resync may read up to 5 bytes back.) In UTF-16
     /// and UTF-32 it is 3 as well: 1 (UTF-16) or 3 (UTF-32) bytes to the start of the code
     /// unit, and in UTF-16 one code unit more to see whether a low surrogate ends a pair.
-    /// A single-byte encoding never looks back.
+    /// A single-byte encoding never looks back. (A multi-byte legacy encoding has no
+    /// bound: it decodes forward from a checkpoint, [`Dialect::resync`]; this says 3.)
     pub const fn max_lookback(self) -> usize {
         self.max_unit_len() - 1
     }
@@ -231,6 +243,11 @@ impl Dialect {
             Dialect::Utf16Le | Dialect::Utf16Be => &[2, 4],
             Dialect::Utf32Le | Dialect::Utf32Be => &[4],
             Dialect::SingleByte(_) => &[1],
+            Dialect::MultiByte(t) => match t.family() {
+                Family::EucJp | Family::Iso2022Jp => &[1, 2, 3],
+                Family::Gb18030 => &[1, 2, 4],
+                _ => &[1, 2],
+            },
         }
     }
 
@@ -277,6 +294,17 @@ impl Dialect {
             }
             Dialect::Utf32Le | Dialect::Utf32Be => &[SurrogateUnit, OutOfRange, TruncatedUnit],
             Dialect::SingleByte(_) => &[UndefinedByte],
+            Dialect::MultiByte(t) => match t.family() {
+                Family::Iso2022Jp => &[
+                    InvalidByte,
+                    BadTrail,
+                    Unmapped,
+                    TruncatedEof,
+                    BadEscape,
+                    RedundantEscape,
+                ],
+                _ => &[InvalidByte, BadTrail, Unmapped, TruncatedEof],
+            },
         }
     }
 
@@ -305,7 +333,8 @@ impl Dialect {
             | Dialect::Utf16Be
             | Dialect::Utf32Le
             | Dialect::Utf32Be
-            | Dialect::SingleByte(_) => &CODE_UNIT_ROLES,
+            | Dialect::SingleByte(_)
+            | Dialect::MultiByte(_) => &CODE_UNIT_ROLES,
         }
     }
 }
@@ -435,7 +464,8 @@ const fn dialect_role(d: Dialect, b: u8) -> ByteRole {
             | Dialect::Utf16Be
             | Dialect::Utf32Le
             | Dialect::Utf32Be
-            | Dialect::SingleByte(_),
+            | Dialect::SingleByte(_)
+            | Dialect::MultiByte(_),
             _,
         ) => ByteRole::InCodeUnit,
         _ => base_role(b),

@@ -92,6 +92,13 @@ impl Dialect {
                 }),
                 None => Err(Unencodable::NotInEncoding),
             },
+            Dialect::MultiByte(table) => match table.encode(v) {
+                Some(([a, b, c, d], len)) => Ok(Encoded {
+                    bytes: [a, b, c, d, 0, 0],
+                    len,
+                }),
+                None => Err(Unencodable::NotInEncoding),
+            },
             Dialect::Utf8 | Dialect::Cesu8 if cp.is_surrogate() => Err(Unencodable::Surrogate),
             Dialect::Mutf8 if v == 0 => Ok(Encoded {
                 bytes: [0xC0, 0x80, 0, 0, 0, 0],

@@ -6,7 +6,8 @@
 //! it takes a byte slice and answers questions about it.
 //!
 //! - [`Dialect`] names an encoding form (UTF-8, CESU-8, Modified UTF-8, WTF-8, RFC 2279,
-//!   UTF-16LE/BE, UTF-32LE/BE, or a single-byte encoding given as a [`ByteTable`]) and
+//!   UTF-16LE/BE, UTF-32LE/BE, a single-byte encoding given as a [`ByteTable`], or a
+//!   multi-byte legacy encoding given as a [`MultiByteTable`]: `multibyte.rs`) and
 //!   carries its 256-entry [`ByteRole`] table (UTF-16 and UTF-32 are decoded by code units
 //!   instead: `wide.rs`; single-byte encodings by their table: `table.rs`).
 //! - [`Dialect::units`] cuts a slice into [`Unit`]s: scalars (value and length class) and
@@ -37,6 +38,7 @@ mod diagnose;
 mod dialect;
 mod encode;
 mod fast;
+mod multibyte;
 mod table;
 mod unit;
 mod wide;
@@ -46,5 +48,6 @@ pub use diagnose::{windows_1252, Diagnosis, Finding};
 pub use dialect::{is_continuation, ByteRange, ByteRole, Dialect};
 pub use encode::{surrogate_pair, Encoded, Unencodable, Utf16, MAX_LEGACY};
 pub use fast::{decode_utf8_at, shape_utf8_at, Shape};
+pub use multibyte::{Checkpoint, Family, Lookup, MbState, MultiByteTable, Resync};
 pub use table::ByteTable;
 pub use unit::{CodePoint, ErrorKind, Unit, UnitKind, NOT_UNICODE};

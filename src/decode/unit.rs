@@ -16,6 +16,10 @@ impl CodePoint {
     /// The largest Unicode code point, U+10FFFF.
     pub const MAX_UNICODE: CodePoint = CodePoint(0x10_FFFF);
 
+    /// What an ISO-2022-JP escape sequence decodes to: no character. A value no dialect
+    /// produces for a character (above U+7FFFFFFF), so a unit holding it is known for one.
+    pub const ESCAPE_SEQUENCE: CodePoint = CodePoint(0xFFFF_FF1B);
+
     /// Wraps a value; any `u32` is accepted (the decoder never produces more than 0x7FFFFFFF).
     pub const fn new(value: u32) -> CodePoint {
         CodePoint(value)
@@ -106,11 +110,20 @@ pub enum ErrorKind {
     SurrogateUnit,
     /// A single-byte encoding: a byte the encoding leaves undefined.
     UndefinedByte,
+    /// A multi-byte legacy encoding: a lead followed by a byte that cannot follow it (the
+    /// lead alone if that byte is ASCII, which starts the next unit).
+    BadTrail,
+    /// A multi-byte legacy encoding: a well-formed sequence the encoding has no character for.
+    Unmapped,
+    /// ISO-2022-JP: an escape byte (1B) that starts no escape sequence of the encoding.
+    BadEscape,
+    /// ISO-2022-JP: an escape sequence followed at once by another (it still switches mode).
+    RedundantEscape,
 }
 
 impl ErrorKind {
     /// Every kind, in the order reports list them.
-    pub const ALL: [ErrorKind; 14] = [
+    pub const ALL: [ErrorKind; 18] = [
         ErrorKind::InvalidByte,
         ErrorKind::UnexpectedContinuation,
         ErrorKind::Truncated,
@@ -125,6 +138,10 @@ impl ErrorKind {
         ErrorKind::TruncatedUnit,
         ErrorKind::SurrogateUnit,
         ErrorKind::UndefinedByte,
+        ErrorKind::BadTrail,
+        ErrorKind::Unmapped,
+        ErrorKind::BadEscape,
+        ErrorKind::RedundantEscape,
     ];
 
     /// The stable machine name (`invalid_byte`, `truncated_eof`, ...).
@@ -144,6 +161,10 @@ impl ErrorKind {
             ErrorKind::TruncatedUnit => "truncated_unit",
             ErrorKind::SurrogateUnit => "surrogate_unit",
             ErrorKind::UndefinedByte => "undefined_byte",
+            ErrorKind::BadTrail => "bad_trail",
+            ErrorKind::Unmapped => "unmapped",
+            ErrorKind::BadEscape => "bad_escape",
+            ErrorKind::RedundantEscape => "redundant_escape",
         }
     }
 
@@ -169,6 +190,10 @@ impl ErrorKind {
             ErrorKind::TruncatedUnit => "code unit cut short by the end of the input",
             ErrorKind::SurrogateUnit => "surrogate code unit, never a character in UTF-32",
             ErrorKind::UndefinedByte => "byte with no character in this encoding",
+            ErrorKind::BadTrail => "lead byte followed by a byte that cannot follow it",
+            ErrorKind::Unmapped => "sequence with no character in this encoding",
+            ErrorKind::BadEscape => "escape byte that starts no escape sequence",
+            ErrorKind::RedundantEscape => "escape sequence followed at once by another",
         }
     }
 
@@ -303,7 +328,11 @@ mod tests {
                 "unpaired_low_surrogate",
                 "truncated_unit",
                 "surrogate_unit",
-                "undefined_byte"
+                "undefined_byte",
+                "bad_trail",
+                "unmapped",
+                "bad_escape",
+                "redundant_escape"
             ]
         );
         for (i, k) in ErrorKind::ALL.iter().enumerate() {

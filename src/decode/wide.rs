@@ -39,7 +39,7 @@ enum Order {
 
 impl Dialect {
     /// The width in bytes of this dialect's code units: 2 in UTF-16, 4 in UTF-32, 1 in a
-    /// single-byte encoding, `None` in the UTF-8 family (whose units are built of single
+    /// single-byte or multi-byte legacy encoding (bytes), `None` in the UTF-8 family (whose units are built of single
     /// bytes by lead and continuation bytes).
     ///
     /// ```
@@ -50,7 +50,7 @@ impl Dialect {
     /// ```
     pub const fn code_unit_width(self) -> Option<usize> {
         match self {
-            Dialect::SingleByte(_) => Some(1),
+            Dialect::SingleByte(_) | Dialect::MultiByte(_) => Some(1),
             Dialect::Utf16Le | Dialect::Utf16Be => Some(2),
             Dialect::Utf32Le | Dialect::Utf32Be => Some(4),
             _ => None,
@@ -91,6 +91,11 @@ impl Dialect {
         match self {
             Dialect::Utf32Le | Dialect::Utf32Be => return self.decode_utf32_at(bytes, at),
             Dialect::SingleByte(table) => return table.unit(bytes, at),
+            // Only ISO-2022-JP needs the state at `at`, from the escape sequence before it.
+            Dialect::MultiByte(t) if t.family() == super::multibyte::Family::Iso2022Jp => {
+                return self.resync(bytes, at, None).unit
+            }
+            Dialect::MultiByte(t) => return t.decode(bytes, at, Default::default()).0,
             _ => {}
         }
         let left = bytes.len() - at;
@@ -130,6 +135,9 @@ impl Dialect {
     /// The unit containing `offset` in a UTF-16 or UTF-32 dialect: see the module docs for
     /// how far back it reads.
     pub(crate) fn wide_unit_containing(self, bytes: &[u8], offset: usize, width: usize) -> Unit {
+        if let Dialect::MultiByte(_) = self {
+            return self.resync(bytes, offset, None).unit;
+        }
         let aligned = offset & !(width - 1);
         if width == 2 && aligned >= 2 && bytes.len() - aligned >= 2 {
             let here = self.code_unit16(bytes, aligned);

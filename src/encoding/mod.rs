@@ -11,8 +11,9 @@
 //!   built once as a 256-entry [`ByteTable`] by decoding every byte alone, and kept for the
 //!   life of the process (a few kilobytes per encoding used).
 //!
-//! The multi-byte legacy encodings (Shift_JIS, EUC-JP, ISO-2022-JP, EUC-KR, GBK, GB18030,
-//! Big5) are refused with a one-line reason: they are not readable yet.
+//! The multi-byte legacy encodings (Shift_JIS, EUC-JP, ISO-2022-JP, EUC-KR, GBK, gb18030,
+//! Big5) by any of their WHATWG labels, as [`crate::decode::MultiByteTable`]s built once
+//! from encoding_rs (`multibyte.rs`).
 //!
 //! The edge: reads [`crate::decode`] only (and encoding_rs, oem_cp, chardetng); the viewer and
 //! the command line read it. It knows no terminal and no file.
@@ -23,13 +24,13 @@ use std::sync::{Mutex, OnceLock};
 
 use crate::decode::{ByteTable, Dialect};
 
+mod multibyte;
+
 /// Why a label names no encoding hexrune can read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EncodingError {
     /// Neither a dialect name nor a label encoding_rs or oem_cp knows.
     Unknown(String),
-    /// A label of a multi-byte legacy encoding, which hexrune cannot read yet.
-    MultiByte(&'static str),
     /// encoding_rs's `replacement` encoding (labels like `iso-2022-kr`), which decodes any
     /// input to one U+FFFD and has no units to show.
     Replacement(String),
@@ -41,10 +42,6 @@ impl fmt::Display for EncodingError {
             EncodingError::Unknown(label) => write!(
                 f,
                 "unknown encoding '{label}' (a dialect name like utf8 or utf16le, or a WHATWG label like windows-1252, latin2, koi8-r, or IBM437, IBM850)"
-            ),
-            EncodingError::MultiByte(name) => write!(
-                f,
-                "{name} is a multi-byte legacy encoding, which hexrune cannot read yet"
             ),
             EncodingError::Replacement(label) => write!(
                 f,
@@ -67,7 +64,7 @@ impl std::error::Error for EncodingError {}
 /// assert_eq!(resolve("utf-32be"), Ok(Dialect::Utf32Be));
 /// assert_eq!(resolve("latin1").unwrap().name(), "windows-1252");
 /// assert_eq!(resolve("cp437").unwrap().name(), "IBM437");
-/// assert!(resolve("shift_jis").is_err());
+/// assert_eq!(resolve("sjis").unwrap().name(), "Shift_JIS");
 /// ```
 pub fn resolve(label: &str) -> Result<Dialect, EncodingError> {
     let label = label.trim();
@@ -80,10 +77,7 @@ pub fn resolve(label: &str) -> Result<Dialect, EncodingError> {
     let Some(encoding) = encoding_rs::Encoding::for_label(label.as_bytes()) else {
         return Err(EncodingError::Unknown(label.to_string()));
     };
-    from_encoding(encoding).ok_or_else(|| match encoding == encoding_rs::REPLACEMENT {
-        true => EncodingError::Replacement(label.to_string()),
-        false => EncodingError::MultiByte(encoding.name()),
-    })
+    from_encoding(encoding).ok_or_else(|| EncodingError::Replacement(label.to_string()))
 }
 
 /// The dialect that reads what `encoding` decodes, where hexrune has one.
@@ -97,12 +91,13 @@ pub fn from_encoding(encoding: &'static encoding_rs::Encoding) -> Option<Dialect
     } else if encoding.is_single_byte() {
         Some(Dialect::SingleByte(single_byte_table(encoding)))
     } else {
-        None
+        multibyte::table(encoding).map(Dialect::MultiByte)
     }
 }
 
 /// The names the viewer's chooser offers after its guess, in this order: the Unicode forms,
-/// then the single-byte encodings people meet most.
+/// the single-byte encodings people meet most, the multi-byte legacy ones, the rest of the
+/// UTF-8 family.
 pub const COMMON: &[&str] = &[
     "UTF-8",
     "UTF-16LE",
@@ -129,6 +124,13 @@ pub const COMMON: &[&str] = &[
     "IBM866",
     "KOI8-U",
     "x-mac-cyrillic",
+    "Shift_JIS",
+    "EUC-JP",
+    "ISO-2022-JP",
+    "EUC-KR",
+    "GBK",
+    "gb18030",
+    "Big5",
     "CESU-8",
     "MUTF-8",
     "WTF-8",
@@ -322,7 +324,7 @@ mod tests {
         ] {
             assert_eq!(resolve(label).map(|d| d.name()), Ok(name), "{label}");
         }
-        assert_eq!(resolve("sjis"), Err(EncodingError::MultiByte("Shift_JIS")));
+        assert_eq!(resolve("sjis").map(|d| d.name()), Ok("Shift_JIS"));
         assert_eq!(
             resolve("nope").unwrap_err().to_string(),
             "unknown encoding 'nope' (a dialect name like utf8 or utf16le, or a WHATWG label like windows-1252, latin2, koi8-r, or IBM437, IBM850)"

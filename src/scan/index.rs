@@ -22,7 +22,9 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use crate::decode::{CodePoint, Dialect, ErrorKind, Shape, Unit};
+use crate::decode::{
+    Checkpoint, CodePoint, Dialect, ErrorKind, MultiByteTable, Resync, Shape, Unit, Units,
+};
 use crate::scan::{scan_range, ClassCounts, DenseCounts, Sink, Tally};
 
 /// The smallest block, in bytes.
@@ -283,6 +285,10 @@ pub struct Summary {
     /// Running unit count before each block (prefix sums of `units`), for unit-number
     /// lookups; one more entry than `blocks`.
     unit_starts: Vec<u64>,
+    /// In a multi-byte legacy encoding, the first unit boundary at or after each block's
+    /// start and the decoder state there (empty in other dialects): where a decode of the
+    /// block, or of any offset in it, may start.
+    checkpoints: Vec<Checkpoint>,
 }
 
 /// The block size for an input of `len` bytes.
@@ -377,6 +383,9 @@ impl Summary {
         progress: &Progress,
     ) -> Option<Summary> {
         let started = Instant::now();
+        if let Dialect::MultiByte(table) = dialect {
+            return build_multi_byte(table, bytes, threads, progress, started);
+        }
         let block_size = block_size_for(bytes.len() as u64);
         let count = bytes.len().div_ceil(block_size);
         let tasks = count.div_ceil(BLOCKS_PER_TASK);
@@ -451,6 +460,7 @@ impl Summary {
             bom: Bom::detect(bytes),
             elapsed: started.elapsed(),
             unit_starts,
+            checkpoints: Vec::new(),
         })
     }
 
@@ -539,7 +549,7 @@ impl Summary {
             if range.start + (summary.last_error as usize) < offset {
                 continue;
             }
-            let found = errors_in(self.dialect, bytes, range).find(|u| u.start >= offset);
+            let found = self.errors_in_block(bytes, b).find(|u| u.start >= offset);
             if found.is_some() {
                 return found;
             }
@@ -566,7 +576,8 @@ impl Summary {
             if range.start + (summary.first_error as usize) >= offset {
                 continue;
             }
-            let found = errors_in(self.dialect, bytes, range)
+            let found = self
+                .errors_in_block(bytes, b)
                 .take_while(|u| u.start < offset)
                 .last();
             if found.is_some() {
@@ -580,7 +591,7 @@ impl Summary {
     pub fn errors<'a>(&'a self, bytes: &'a [u8]) -> impl Iterator<Item = Unit> + 'a {
         (0..self.blocks.len())
             .filter(|b| self.blocks[*b].errors > 0)
-            .flat_map(move |b| errors_in(self.dialect, bytes, self.block_range(b)))
+            .flat_map(move |b| self.errors_in_block(bytes, b))
     }
 
     /// The U+FFFD characters in the input (already replacements when it was written: a
@@ -616,12 +627,13 @@ impl Summary {
             return 0;
         }
         let target = self
-            .dialect
             .unit_containing(bytes, offset.min(bytes.len() - 1))
             .start;
         let b = target / self.block_size;
-        let range = self.block_range(b);
-        let before = units_in(self.dialect, bytes, range.start..target.max(range.start));
+        let before = self
+            .block_units(bytes, b)
+            .take_while(|u| u.start < target)
+            .count() as u64;
         // A unit starting before the block (and containing `target`) can only be `target`
         // itself when target < range.start, which cannot happen: target starts a unit and
         // lies in block b.
@@ -636,12 +648,56 @@ impl Summary {
         // The block whose units include number n: the last block starting at or before n.
         let b = self.unit_starts.partition_point(|&s| s <= n) - 1;
         let skip = n - self.unit_starts[b];
-        let range = self.block_range(b);
-        let mut pos = crate::scan::first_boundary(self.dialect, bytes, range.start);
+        let mut units = self.block_units(bytes, b);
         for _ in 0..skip {
-            pos = self.dialect.decode_at(bytes, pos).end();
+            units.next();
         }
-        Some(pos)
+        Some(units.position())
+    }
+
+    /// The units from the first one that starts in block `b`: in a multi-byte legacy
+    /// encoding from the block's checkpoint, elsewhere found by resync.
+    pub fn block_units<'a>(&self, bytes: &'a [u8], b: usize) -> Units<'a> {
+        match self.checkpoints.get(b) {
+            Some(checkpoint) => self.dialect.units_from_checkpoint(bytes, *checkpoint),
+            None => {
+                let start =
+                    crate::scan::first_boundary(self.dialect, bytes, self.block_range(b).start);
+                self.dialect.units_from(bytes, start.min(bytes.len()))
+            }
+        }
+    }
+
+    /// The error units that start in block `b`, in order.
+    fn errors_in_block<'a>(&self, bytes: &'a [u8], b: usize) -> impl Iterator<Item = Unit> + 'a {
+        let end = self.block_range(b).end;
+        self.block_units(bytes, b)
+            .take_while(move |u| u.start < end)
+            .filter(|u| u.is_error())
+    }
+
+    /// The nearest checkpoint of the block index at or before `offset`: where decoding is
+    /// known to be in step in a multi-byte legacy encoding. `None` in other dialects (which
+    /// resync from the bytes around an offset alone).
+    pub fn checkpoint_before(&self, offset: usize) -> Option<Checkpoint> {
+        let b = (offset / self.block_size).min(self.checkpoints.len().checked_sub(1)?);
+        self.checkpoints[..=b]
+            .iter()
+            .rev()
+            .find(|c| c.at <= offset)
+            .copied()
+    }
+
+    /// The unit containing `offset`, found with the block index's checkpoints in a
+    /// multi-byte legacy encoding ([`Dialect::resync`]), and where decoding started.
+    pub fn resync(&self, bytes: &[u8], offset: usize) -> Resync {
+        self.dialect
+            .resync(bytes, offset, self.checkpoint_before(offset))
+    }
+
+    /// The unit containing `offset` (see [`Summary::resync`]).
+    pub fn unit_containing(&self, bytes: &[u8], offset: usize) -> Unit {
+        self.resync(bytes, offset).unit
     }
 
     /// The verdict. `bytes` is needed to test, for an invalid UTF-8 input, whether another
@@ -654,7 +710,8 @@ impl Summary {
         if errors == 0 {
             // In a single-byte encoding every unit has 1 byte: ASCII only if every byte is.
             let ascii = self.tally.classes[1] == self.len
-                && (!matches!(self.dialect, Dialect::SingleByte(_)) || bytes.is_ascii());
+                && (!matches!(self.dialect, Dialect::SingleByte(_) | Dialect::MultiByte(_))
+                    || bytes.is_ascii());
             return if ascii {
                 Verdict::AsciiOnly
             } else {
@@ -898,13 +955,141 @@ pub fn errors_in(
 
 /// The number of units that start in `range`.
 fn units_in(dialect: Dialect, bytes: &[u8], range: Range<usize>) -> u64 {
-    let mut pos = crate::scan::first_boundary(dialect, bytes, range.start);
-    let mut n = 0;
-    while pos < range.end {
-        pos = dialect.decode_at(bytes, pos).end();
-        n += 1;
+    let start = crate::scan::first_boundary(dialect, bytes, range.start);
+    dialect
+        .units_from(bytes, start.min(bytes.len()))
+        .take_while(|u| u.start < range.end)
+        .count() as u64
+}
+
+/// [`Summary::build`] in a multi-byte legacy encoding, which is not self-synchronizing.
+///
+/// Blocks are handed to workers [`BLOCKS_PER_TASK`] at a time; a worker starts a task at
+/// the nearest sync point ([`MultiByteTable::sync_before`]) it finds looking back at most
+/// one block from the task's first block, decodes forward to that block's start, and
+/// chains each next block from the checkpoint where the last one stopped. A task that finds
+/// no sync point so near (a long run of lead bytes) is left for a second pass, in order
+/// after the parallel one, which starts it from the checkpoint where the block before it
+/// ended. Every block thus starts where one decode from the start would be, whatever the
+/// number of threads, and each is decoded once (plus at most one block of look-back per
+/// task).
+fn build_multi_byte(
+    table: &'static MultiByteTable,
+    bytes: &[u8],
+    threads: usize,
+    progress: &Progress,
+    started: Instant,
+) -> Option<Summary> {
+    let dialect = Dialect::MultiByte(table);
+    let block_size = block_size_for(bytes.len() as u64);
+    let count = bytes.len().div_ceil(block_size);
+    let tasks = count.div_ceil(BLOCKS_PER_TASK);
+    let threads = threads.clamp(1, tasks.max(1));
+    progress.expect_blocks(count);
+    let range_of = |b: usize| b * block_size..((b + 1) * block_size).min(bytes.len());
+    // One block scanned from `from` (its first checkpoint): summary, tally, end checkpoint.
+    let scan = |b: usize, from: Checkpoint| {
+        let range = range_of(b);
+        let mut sink = BlockSink::new(range.start);
+        let end = crate::scan::multibyte::scan_multi_byte(table, bytes, from, range.end, &mut sink);
+        let mut tally = Tally::default();
+        let summary = sink.finish(&mut tally);
+        progress.publish(b, &summary);
+        progress
+            .done
+            .fetch_add(range.len() as u64, Ordering::Relaxed);
+        (summary, tally, end)
+    };
+    type Done = (BlockSummary, Tally, Checkpoint, Checkpoint);
+    let next_task = AtomicUsize::new(0);
+    let results: Mutex<Vec<(usize, Done)>> = Mutex::new(Vec::new());
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let task = next_task.fetch_add(1, Ordering::Relaxed);
+            if task >= tasks || progress.is_cancelled() {
+                break;
+            }
+            let first = task * BLOCKS_PER_TASK;
+            let start = range_of(first).start;
+            let floor = start.saturating_sub(block_size);
+            let Some(sync) = table.sync_before(bytes, start, floor) else {
+                continue;
+            };
+            let mut from = crate::scan::multibyte::start_of(table, bytes, sync, start);
+            for b in first..count.min(first + BLOCKS_PER_TASK) {
+                let (summary, tally, end) = scan(b, from);
+                done.push((b, (summary, tally, from, end)));
+                from = end;
+            }
+        }
+        results
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(done);
+    };
+    if threads == 1 {
+        work();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(work);
+            }
+        });
     }
-    n
+    if progress.is_cancelled() {
+        return None;
+    }
+    let mut slots: Vec<Option<Done>> = vec![None; count];
+    for (b, done) in results.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        slots[b] = Some(done);
+    }
+    let mut blocks = Vec::with_capacity(count);
+    let mut checkpoints = Vec::with_capacity(count);
+    let mut tally = Tally::default();
+    let mut end = Checkpoint::default();
+    for (b, slot) in slots.into_iter().enumerate() {
+        if progress.is_cancelled() {
+            return None;
+        }
+        // The second pass: a block the parallel one left starts where the one before ended.
+        let (summary, block_tally, from, block_end) = match slot {
+            Some(done) => done,
+            None => {
+                let (summary, block_tally, block_end) = scan(b, end);
+                (summary, block_tally, end, block_end)
+            }
+        };
+        debug_assert!(
+            b == 0 || from == end,
+            "block {b} starts where {} ended",
+            b - 1
+        );
+        tally.merge(&block_tally);
+        blocks.push(summary);
+        checkpoints.push(from);
+        end = block_end;
+    }
+    tally.first_error = first_error_offset(&blocks, block_size);
+    tally.last_error = last_error_offset(&blocks, block_size);
+    let mut unit_starts = Vec::with_capacity(count + 1);
+    let mut units = 0u64;
+    unit_starts.push(0);
+    for b in &blocks {
+        units += b.units as u64;
+        unit_starts.push(units);
+    }
+    Some(Summary {
+        dialect,
+        len: bytes.len() as u64,
+        block_size,
+        blocks,
+        tally,
+        bom: Bom::detect(bytes),
+        elapsed: started.elapsed(),
+        unit_starts,
+        checkpoints,
+    })
 }
 
 /// The sequence-length classes a summary lists for `dialect`: 1 to 4 always, 5 and 6

@@ -39,10 +39,13 @@ use std::ops::Range;
 
 mod dense;
 pub mod index;
+pub mod multibyte;
 mod simd;
 mod wide;
 
-use crate::decode::{decode_utf8_at, is_continuation, Dialect, ErrorKind, Shape, Unit};
+use crate::decode::{
+    decode_utf8_at, is_continuation, Checkpoint, Dialect, ErrorKind, MbState, Shape, Unit,
+};
 use simd::{Leads, Level, CHUNK};
 
 /// Receives what a scan finds.
@@ -161,6 +164,11 @@ pub fn scan(dialect: Dialect, bytes: &[u8], sink: &mut impl Sink) {
 /// the input exactly once, which is what lets the scan run in parallel chunks.
 pub fn scan_range(dialect: Dialect, bytes: &[u8], range: Range<usize>, sink: &mut impl Sink) {
     let stop = range.end.min(bytes.len());
+    if let Dialect::MultiByte(table) = dialect {
+        let from = first_checkpoint(dialect, bytes, range.start);
+        multibyte::scan_multi_byte(table, bytes, from, stop, sink);
+        return;
+    }
     let start = first_boundary(dialect, bytes, range.start);
     if start >= stop {
         return;
@@ -185,6 +193,11 @@ fn scan_range_at(
     sink: &mut impl Sink,
 ) {
     let stop = range.end.min(bytes.len());
+    if let Dialect::MultiByte(table) = dialect {
+        let from = first_checkpoint(dialect, bytes, range.start);
+        multibyte::scan_multi_byte(table, bytes, from, stop, sink);
+        return;
+    }
     let start = first_boundary(dialect, bytes, range.start);
     if start >= stop {
         return;
@@ -210,6 +223,35 @@ pub fn first_boundary(dialect: Dialect, bytes: &[u8], offset: usize) -> usize {
         offset
     } else {
         unit.end()
+    }
+}
+
+/// The first unit boundary at or after `offset` and the decoder state there (ISO-2022-JP's
+/// mode; nothing in other dialects), found by [`Dialect::resync`].
+pub fn first_checkpoint(dialect: Dialect, bytes: &[u8], offset: usize) -> Checkpoint {
+    if offset == 0 || offset >= bytes.len() {
+        return Checkpoint {
+            at: offset.min(bytes.len()),
+            state: MbState::INITIAL,
+        };
+    }
+    let found = dialect.resync(bytes, offset, None);
+    match (found.unit.start == offset, dialect.multi_byte()) {
+        (true, _) | (false, None) => Checkpoint {
+            at: if found.unit.start == offset {
+                offset
+            } else {
+                found.unit.end()
+            },
+            state: found.state,
+        },
+        (false, Some(table)) => {
+            let start = Checkpoint {
+                at: found.unit.start,
+                state: found.state,
+            };
+            multibyte::start_of(table, bytes, start, offset)
+        }
     }
 }
 

@@ -18,6 +18,22 @@ pub struct Detail {
     pub bits: Vec<(String, String)>,
     /// What the bytes mean.
     pub meaning: Meaning,
+    /// In a multi-byte legacy encoding, where the decode that found the unit started, when
+    /// that was before the unit (such encodings are not self-synchronizing).
+    pub decoded_from: Option<u64>,
+}
+
+impl Detail {
+    /// Why finding this unit cost a decode from further back, in words: "Shift_JIS is not
+    /// self-synchronizing: units found by decoding from offset 1024".
+    pub fn resync_note(&self, dialect: Dialect) -> Option<String> {
+        self.decoded_from.map(|from| {
+            format!(
+                "{} is not self-synchronizing: units found by decoding from offset {from}",
+                dialect.encoding_name()
+            )
+        })
+    }
 }
 
 /// A scalar's or an error's description.
@@ -57,10 +73,37 @@ pub enum Meaning {
 /// }
 /// ```
 pub fn detail(bytes: &[u8], dialect: Dialect, offset: u64) -> Option<Detail> {
+    detail_from(bytes, dialect, offset, None)
+}
+
+/// [`detail()`], with a checkpoint at or before `offset` for a multi-byte legacy encoding
+/// (from the scan's block index: [`Dialect::resync`]).
+///
+/// ```
+/// use hexrune::encoding::resolve;
+/// use hexrune::view::detail;
+/// // Shift_JIS: a line feed, then hiragana あい: 0A 82 A0 82 A2.
+/// let sjis = resolve("shift_jis").unwrap();
+/// let d = detail(b"\n\x82\xA0\x82\xA2", sjis, 4).unwrap();
+/// assert_eq!((d.start, d.decoded_from), (3, Some(1)));
+/// assert_eq!(
+///     d.resync_note(sjis).unwrap(),
+///     "Shift_JIS is not self-synchronizing: units found by decoding from offset 1"
+/// );
+/// ```
+pub fn detail_from(
+    bytes: &[u8],
+    dialect: Dialect,
+    offset: u64,
+    checkpoint: Option<crate::decode::Checkpoint>,
+) -> Option<Detail> {
     if offset >= bytes.len() as u64 {
         return None;
     }
-    let unit = dialect.unit_containing(bytes, offset as usize);
+    let found = dialect.resync(bytes, offset as usize, checkpoint);
+    let unit = found.unit;
+    let decoded_from =
+        (dialect.multi_byte().is_some() && found.from < unit.start).then_some(found.from as u64);
     let raw = bytes[unit.start..unit.end()].to_vec();
     let bits = raw
         .iter()
@@ -84,6 +127,7 @@ pub fn detail(bytes: &[u8], dialect: Dialect, offset: u64) -> Option<Detail> {
         bytes: raw,
         bits,
         meaning,
+        decoded_from,
     })
 }
 

@@ -203,6 +203,10 @@ pub fn glyph(cp: CodePoint) -> Glyph {
 pub fn inline_glyph(cp: CodePoint) -> InlineGlyph {
     let symbol = |c: char, class: GlyphClass| InlineGlyph::symbol(c, 1, class);
     let value = cp.value();
+    if cp == CodePoint::ESCAPE_SEQUENCE {
+        // An ISO-2022-JP escape sequence: a mode switch, no character.
+        return symbol('\u{238B}', GlyphClass::Control); // ⎋
+    }
     if cp > CodePoint::MAX_UNICODE {
         return symbol('\u{207A}', GlyphClass::NonUnicode); // ⁺
     }

@@ -28,11 +28,11 @@ pub mod unicode;
 
 mod detail;
 
-pub use detail::{detail, Detail, Meaning};
+pub use detail::{detail, detail_from, Detail, Meaning};
 
 use std::ops::Range;
 
-use crate::decode::{decode_utf8_at, CodePoint, Dialect, ErrorKind, Unit, UnitKind};
+use crate::decode::{decode_utf8_at, Checkpoint, CodePoint, Dialect, ErrorKind, Unit, UnitKind};
 use glyph::{Glyph, GlyphClass, InlineGlyph};
 
 /// What a byte is, for its colour in the hex pane (hexyl's categories for ASCII, extended
@@ -154,6 +154,10 @@ pub struct Options {
     /// Show each byte of an error unit as the code point this scheme writes for it
     /// ([`InlineGlyph::escaped`], one glyph a byte) instead of one error glyph a unit.
     pub escape: Option<fallback::Escape>,
+    /// In a multi-byte legacy encoding, a checkpoint at or before the window's start (from
+    /// the scan's block index, or where the last window ended): the window's first unit is
+    /// found by decoding forward from it or from a nearer sync byte ([`Dialect::resync`]).
+    pub checkpoint: Option<Checkpoint>,
 }
 
 /// The rows of `bytes[window]`, `width` bytes per row from `window.start`, decoded in
@@ -339,6 +343,21 @@ pub fn visit(
         next_row: start,
         glyphs: GlyphCache::new(),
     };
+    if dialect.multi_byte().is_some() {
+        // Not self-synchronizing: the units come from one forward decode, with its state.
+        let found = dialect.resync(bytes, start as usize, options.checkpoint);
+        let from = Checkpoint {
+            at: found.unit.start,
+            state: found.state,
+        };
+        for unit in dialect.units_from_checkpoint(bytes, from) {
+            if unit.start as u64 >= end {
+                break;
+            }
+            placer.place(bytes, &unit, sink);
+        }
+        return;
+    }
     let first = dialect.unit_containing(bytes, start as usize).start;
     if dialect == Dialect::Utf8 {
         placer.place_all::<true>(bytes, dialect, first, sink);
@@ -575,6 +594,10 @@ pub fn error_letter(kind: ErrorKind) -> char {
         ErrorKind::TruncatedUnit => 'Z',
         ErrorKind::SurrogateUnit => 'D',
         ErrorKind::UndefinedByte => 'N',
+        ErrorKind::BadTrail => 'B',
+        ErrorKind::Unmapped => 'M',
+        ErrorKind::BadEscape => 'X',
+        ErrorKind::RedundantEscape => 'W',
     }
 }
 

@@ -182,6 +182,11 @@ impl Theme {
             Some(ErrorKind::TruncatedUnit) => Tone::Magenta,
             Some(ErrorKind::SurrogateUnit) => Tone::LightCyan,
             Some(ErrorKind::UndefinedByte) => Tone::LightRed,
+            // The multi-byte legacy encodings' kinds meet only InvalidByte and TruncatedEof.
+            Some(ErrorKind::BadTrail) => Tone::LightMagenta,
+            Some(ErrorKind::Unmapped) => Tone::Yellow,
+            Some(ErrorKind::BadEscape) => Tone::Red,
+            Some(ErrorKind::RedundantEscape) => Tone::Cyan,
         };
         self.fg(tone)
     }

@@ -15,7 +15,12 @@ use crate::detect::mojibake::Mojibake;
 use crate::view::fallback::{Escape, Fallback};
 
 pub(super) fn draw_detail(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
-    let Some(detail) = view::detail(app.source.bytes(), app.dialect, app.cursor) else {
+    let checkpoint = app
+        .summary()
+        .filter(|s| s.dialect == app.dialect)
+        .and_then(|s| s.checkpoint_before(app.cursor as usize));
+    let Some(detail) = view::detail_from(app.source.bytes(), app.dialect, app.cursor, checkpoint)
+    else {
         return;
     };
     let title = format!(
@@ -56,6 +61,14 @@ pub(super) fn draw_detail(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
         escape_of: Escape::around(bytes, app.cursor as usize).map(|(_, e, b)| e.sentence(b)),
     };
     let mut lines = detail_lines(&detail, &notes, theme);
+    if let Some(note) = detail.resync_note(app.dialect) {
+        // Why this unit cost a decode from further back takes the third line.
+        lines.truncate(2);
+        lines.push(Line::from(vec![
+            Span::styled("resync ", theme.dim()),
+            Span::raw(note),
+        ]));
+    }
     if let Some(m) = app.mojibake_at(app.cursor) {
         // The repair takes the place of the category line: the pane has three.
         lines.truncate(2);
@@ -117,6 +130,17 @@ pub(super) fn detail_lines(detail: &Detail, notes: &Notes, theme: &Theme) -> Vec
     }
     let mut lines = vec![Line::from(bytes_line)];
     match &detail.meaning {
+        Meaning::Scalar {
+            value,
+            facts,
+            utf16,
+        } if *value == crate::decode::CodePoint::ESCAPE_SEQUENCE => {
+            let mode = escape_mode(&detail.bytes);
+            lines.push(Line::from(vec![
+                Span::styled("escape sequence", Style::new().add_modifier(Modifier::BOLD)),
+                Span::raw(format!("  switches to {mode}; decodes to no character")),
+            ]));
+        }
         Meaning::Scalar {
             value,
             facts,
@@ -217,4 +241,14 @@ pub(super) fn detail_lines(detail: &Detail, notes: &Notes, theme: &Theme) -> Vec
         }
     }
     lines
+}
+
+/// The mode an ISO-2022-JP escape sequence selects, by its bytes.
+fn escape_mode(bytes: &[u8]) -> &'static str {
+    match bytes {
+        [0x1B, 0x28, 0x42] => "ASCII",
+        [0x1B, 0x28, 0x4A] => "JIS X 0201 Roman",
+        [0x1B, 0x28, 0x49] => "JIS X 0201 katakana",
+        _ => "JIS X 0208",
+    }
 }

@@ -16,7 +16,7 @@ use crate::decode::CodePoint;
 use crate::view::glyph::{glyph, CUT_GLYPH, ERROR_GLYPH, ESCAPED_GLYPH};
 
 /// The error kinds in the help overlay's legend, in short words, in legend order.
-pub(super) const LEGEND: [(ErrorKind, &str); 14] = [
+pub(super) const LEGEND: [(ErrorKind, &str); 18] = [
     (ErrorKind::InvalidByte, "invalid byte"),
     (ErrorKind::UnexpectedContinuation, "stray continuation"),
     (ErrorKind::Truncated, "truncated"),
@@ -39,6 +39,13 @@ pub(super) const LEGEND: [(ErrorKind, &str); 14] = [
     (
         ErrorKind::UndefinedByte,
         "undefined in the encoding (legacy)",
+    ),
+    (ErrorKind::BadTrail, "bad trail byte (multi-byte legacy)"),
+    (ErrorKind::Unmapped, "unmapped sequence (multi-byte legacy)"),
+    (ErrorKind::BadEscape, "bad escape (ISO-2022-JP)"),
+    (
+        ErrorKind::RedundantEscape,
+        "escape after escape (ISO-2022-JP)",
     ),
 ];
 
