@@ -179,7 +179,7 @@ impl FromEncoding {
     pub fn name(self) -> &'static str {
         match self {
             FromEncoding::Auto => "auto",
-            FromEncoding::Dialect(d) => d.name(),
+            FromEncoding::Dialect(d) => d.encoding_name(),
             FromEncoding::Whatwg(e) => e.name(),
         }
     }
