@@ -68,7 +68,11 @@ fn view(input: Option<&Input>, options: hexrune::tui::Options, err: &mut dyn Wri
             return EXIT_ERROR;
         }
     };
-    match hexrune::tui::run(source, options) {
+    let path = match input {
+        Some(Input::Path(path)) => Some(path.clone()),
+        _ => None,
+    };
+    match hexrune::tui::run_with_path(source, options, path) {
         Ok(()) => EXIT_OK,
         Err(e) => {
             let _ = writeln!(err, "hexrune: {}", io_message(&e));

@@ -419,3 +419,167 @@ fn dialect_and_unescape_from_the_command_line() {
         b"a\xE9\xEE\xBF\xA9"
     );
 }
+
+#[test]
+fn from_an_encoding_writes_utf8_and_logs_source_offsets() {
+    // UTF-16LE with a BOM, "é", an unpaired high surrogate, "!".
+    let (dir, _) = dir_with(b"\xFF\xFE\xE9\x00\x00\xD8!\x00");
+    let (code, stderr) = repair_in(
+        dir.path(),
+        &[
+            "in.txt",
+            "-o",
+            "out.txt",
+            "--from",
+            "utf-16le",
+            "--log",
+            "log.jsonl",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        std::fs::read(dir.path().join("out.txt")).unwrap(),
+        "\u{FEFF}é\u{FFFD}!".as_bytes()
+    );
+    assert_eq!(
+        stderr,
+        [
+            "repair: in.txt (8 bytes) -> out.txt (9 bytes): 1 unit changed",
+            "           1 unpaired_high_surrogate  replaced with U+FFFD\n",
+        ]
+        .join("\n")
+    );
+    let log = std::fs::read_to_string(dir.path().join("log.jsonl")).unwrap();
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines.len(), 2);
+    let input_sha = format!("{:x}", Sha256::digest(b"\xFF\xFE\xE9\x00\x00\xD8!\x00"));
+    assert!(
+        lines[0].contains(&format!("\"size\":8,\"sha256\":\"{input_sha}\"")),
+        "{}",
+        lines[0]
+    );
+    assert_eq!(
+        lines[1],
+        r#"{"type":"change","offset":4,"len":2,"kind":"unpaired_high_surrogate","old":"00d8","new":"efbfbd","why":"--invalid replace"}"#
+    );
+    // hexrune check agrees the output is UTF-8.
+    hexrune()
+        .current_dir(dir.path())
+        .args(["check", "out.txt"])
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn from_refusals_are_one_line() {
+    let (dir, _) = dir_with(b"\x82\xA0");
+    let (code, stderr) = repair_in(
+        dir.path(),
+        &[
+            "in.txt",
+            "-o",
+            "out.txt",
+            "--from",
+            "shift_jis",
+            "--invalid",
+            "keep",
+        ],
+    );
+    assert_eq!((code, stderr.lines().count()), (2, 1), "{stderr}");
+    assert!(stderr.starts_with("hexrune: in.txt: --invalid keep would write Shift_JIS bytes"));
+    let output = hexrune()
+        .args(["repair", "-", "-o", "-", "--from", "auto"])
+        .write_stdin("abc")
+        .output()
+        .unwrap();
+    // A pipe cannot be detected first (assert_cmd's stdin is a pipe).
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "hexrune: <stdin>: --from auto needs a file (detection reads the whole input); give --from LABEL for a pipe\n"
+    );
+    let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", "out.txt", "--from", "nope"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("unknown encoding 'nope'"), "{stderr}");
+    assert_files(dir.path(), &["in.txt"]);
+}
+
+#[test]
+fn from_shift_jis_and_auto() {
+    let (dir, _) = dir_with(b"\x93\xFA\x96\x7B\x8C\xEA\n");
+    let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", "out.txt", "--from", "sjis"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        std::fs::read(dir.path().join("out.txt")).unwrap(),
+        "日本語\n".as_bytes()
+    );
+    let utf16: Vec<u8> = "Grüße aus Köln!\n"
+        .repeat(6)
+        .encode_utf16()
+        .flat_map(u16::to_be_bytes)
+        .collect();
+    let (dir, _) = dir_with(&[b"\xFE\xFF".as_slice(), &utf16].concat());
+    let (code, stderr) = repair_in(
+        dir.path(),
+        &[
+            "in.txt", "-o", "out.txt", "--from", "auto", "--bom", "strip",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        std::fs::read(dir.path().join("out.txt")).unwrap(),
+        "Grüße aus Köln!\n".repeat(6).as_bytes()
+    );
+}
+
+#[test]
+fn mojibake_from_a_file_and_from_a_pipe() {
+    let input = "Il a dit : Lâ€™Ã©tÃ© Ã©tait chaud.\nC’est tout.\n";
+    let (dir, _) = dir_with(input.as_bytes());
+    let (code, stderr) = repair_in(
+        dir.path(),
+        &[
+            "in.txt",
+            "-o",
+            "out.txt",
+            "--mojibake",
+            "--log",
+            "log.jsonl",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let expected = "Il a dit : L’été était chaud.\nC’est tout.\n";
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out.txt")).unwrap(),
+        expected
+    );
+    assert_eq!(
+        stderr,
+        format!(
+            "repair: in.txt ({} bytes) -> out.txt ({} bytes): 1 unit changed\n           1 mojibake                 undone (UTF-8 read as windows-1252)\n",
+            input.len(),
+            expected.len()
+        )
+    );
+    let log = std::fs::read_to_string(dir.path().join("log.jsonl")).unwrap();
+    let change = log.lines().nth(1).unwrap();
+    assert_eq!(
+        change,
+        format!(
+            r#"{{"type":"change","offset":12,"len":22,"kind":"mojibake","old":"{}","new":"{}","why":"--mojibake: UTF-8 read as windows-1252"}}"#,
+            to_hex(&input.as_bytes()[12..34]),
+            to_hex("’été é".as_bytes())
+        )
+    );
+    let output = hexrune()
+        .args(["repair", "-", "-o", "-", "--mojibake"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), expected);
+}
+
+fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

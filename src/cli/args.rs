@@ -14,7 +14,7 @@ use super::explain::{ExplainOptions, Query};
 use super::repair::{RepairOptions, Target};
 use super::Input;
 use crate::decode::Dialect;
-use crate::repair::{Bom, Invalid, Policy};
+use crate::repair::{Bom, FromEncoding, Invalid, Policy};
 use crate::view::fallback::{Escape, Fallback};
 use crate::view::theme::ColorChoice;
 
@@ -258,6 +258,14 @@ cat in.txt | hexrune repair --bom strip - -o -"
         /// Write every change as JSON Lines to this file (a first record with both files' sizes and SHA-256)
         #[arg(long, value_name = "FILE")]
         log: Option<PathBuf>,
+
+        /// IN is in this encoding (any WHATWG label such as windows-1252, utf-16le, shift_jis; UTF-32LE/BE; IBM437, IBM850; auto: what detect finds); OUT is UTF-8, undecodable units follow --invalid
+        #[arg(long, value_name = "LABEL", value_parser = FromEncoding::parse)]
+        from: Option<FromEncoding>,
+
+        /// Undo the mojibake detect finds (UTF-8 read as a legacy encoding and written again); only those regions change
+        #[arg(long)]
+        mojibake: bool,
     },
     /// Print a completion script for a shell
     #[command(
@@ -397,6 +405,8 @@ impl Args {
                 dialect,
                 bom,
                 log,
+                from,
+                mojibake,
             }) => Config::Repair(RepairOptions {
                 input: Input::from_arg(file),
                 output: Target::from_arg(output),
@@ -410,6 +420,8 @@ impl Args {
                     unescape,
                     dialect,
                     bom,
+                    from,
+                    mojibake,
                 },
             }),
             Some(Command::Completions { shell }) => Config::Generate(Generate::Completions(shell)),

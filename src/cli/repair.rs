@@ -1,11 +1,13 @@
 //! `hexrune repair IN -o OUT [policies]`: writes a repaired copy of an input, and never the
 //! input itself.
 //!
-//! The transformation is [`crate::repair`]'s; this module owns the files around it:
+//! The transformation is [`crate::repair`]'s, and so are the refusals, the atomic writes and
+//! the interrupt guard ([`crate::repair::write`], which the viewer's `w` uses too); this
+//! module puts them together for a command line:
 //!
 //! - refusals, before anything is written: OUT (or the log) is IN, by device and inode,
 //!   through symlinks and hard links, also when OUT does not exist yet but its directory
-//!   and name resolve to IN; an OUT or log that exists, unless `--force`;
+//!   and name resolve to IN; an OUT or log that exists, unless `--force`; OUT on a terminal;
 //! - the input: a regular file (or standard input redirected from one) is memory-mapped;
 //!   a pipe or FIFO is read in chunks, so memory stays flat in the input's size;
 //! - atomic writes: OUT and the log are written to temporary files beside them and renamed
@@ -22,16 +24,17 @@
 use std::fs::{self, File};
 use std::io::{self, IsTerminal, Read, Seek, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 
 use sha2::{Digest, Sha256};
-use tempfile::NamedTempFile;
 
 use super::{report_error, Input, EXIT_ERROR, EXIT_OK};
 use crate::cli::report::hex_compact;
 use crate::cli::wire::{to_line, ChangeRecord, RepairFile, RepairRecord};
-use crate::repair::{Change, Invalid, Output, Policy, Repairer};
-use crate::source::{io_message, Source, SourceError};
+use crate::repair::write::{
+    identity, parent, refuse_output, resolves_to, Atomic, FileId, Guard, WriteError, EXISTS,
+};
+use crate::repair::{Change, Engine, Output, Policy, Tally};
+use crate::source::{Source, SourceError};
 use crate::view::safe::sanitize;
 
 /// Inputs at least this large get a progress bar (when stderr is a terminal).
@@ -80,30 +83,7 @@ pub struct RepairOptions {
 }
 
 /// Why a repair stopped: the file at fault and the cause.
-struct Failure {
-    name: String,
-    cause: String,
-}
-
-impl Failure {
-    fn new(name: &str, cause: impl std::fmt::Display) -> Failure {
-        Failure {
-            name: name.to_string(),
-            cause: cause.to_string(),
-        }
-    }
-
-    fn io(name: &str, e: &io::Error) -> Failure {
-        Failure::new(name, SourceError::from(clone_error(e)))
-    }
-}
-
-fn clone_error(e: &io::Error) -> io::Error {
-    match e.raw_os_error() {
-        Some(code) => io::Error::from_raw_os_error(code),
-        None => io::Error::new(e.kind(), io_message(e)),
-    }
-}
+type Failure = WriteError;
 
 /// Repairs one input; 0 when OUT was written, 2 on any error (reported on `err`).
 pub fn run(options: &RepairOptions, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<u8> {
@@ -119,142 +99,14 @@ pub fn run(options: &RepairOptions, out: &mut dyn Write, err: &mut dyn Write) ->
     }
 }
 
-/// The files that must not outlive an interrupted run, and the handle that removes them.
-struct Guard {
-    temps: Arc<Mutex<Vec<PathBuf>>>,
-    handle: signal_hook::iterator::Handle,
-}
-
-impl Guard {
-    /// Catches SIGINT, SIGTERM and SIGHUP: the temporary files are removed, one line says
-    /// so, and the process ends with status 2.
-    fn watch(out_name: String) -> io::Result<Guard> {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        let temps: Arc<Mutex<Vec<PathBuf>>> = Arc::default();
-        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
-        let handle = signals.handle();
-        let listed = Arc::clone(&temps);
-        std::thread::spawn(move || {
-            if signals.forever().next().is_some() {
-                // Held until the process ends: a rename in progress finishes first, and
-                // none starts after.
-                let paths = listed.lock().unwrap_or_else(|p| p.into_inner());
-                for path in paths.iter() {
-                    let _ = fs::remove_file(path);
-                }
-                let _ = writeln!(
-                    io::stderr(),
-                    "hexrune: {out_name}: interrupted; nothing was written"
-                );
-                std::process::exit(EXIT_ERROR.into());
-            }
-        });
-        Ok(Guard { temps, handle })
-    }
-
-    fn add(&self, path: &Path) {
-        self.lock().push(path.to_path_buf());
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<PathBuf>> {
-        self.temps.lock().unwrap_or_else(|p| p.into_inner())
-    }
-}
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        self.handle.close();
-    }
-}
-
-/// A file to be written atomically: a temporary file beside `path`.
-struct Atomic {
-    path: PathBuf,
-    name: String,
-    temp: NamedTempFile,
-}
-
-impl Atomic {
-    fn create(path: &Path, guard: &Guard) -> Result<Atomic, Failure> {
-        let name = sanitize(&path.to_string_lossy());
-        let dir = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        let temp = tempfile::Builder::new()
-            .prefix(".hexrune-repair-")
-            .tempfile_in(dir)
-            .map_err(|e| Failure::io(&name, &e))?;
-        guard.add(temp.path());
-        Ok(Atomic {
-            path: path.to_path_buf(),
-            name,
-            temp,
-        })
-    }
-
-    /// Renames the finished file into place (over an existing one only if `force`).
-    fn persist(self, force: bool, mode: u32) -> Result<(), Failure> {
-        use std::os::unix::fs::PermissionsExt;
-        let name = self.name;
-        let file = self.temp.as_file();
-        file.sync_all().map_err(|e| Failure::io(&name, &e))?;
-        file.set_permissions(fs::Permissions::from_mode(mode))
-            .map_err(|e| Failure::io(&name, &e))?;
-        let persisted = if force {
-            self.temp.persist(&self.path)
-        } else {
-            self.temp.persist_noclobber(&self.path)
-        };
-        persisted
-            .map(drop)
-            .map_err(|e| Failure::new(&name, exists_or(&e.error)))
-    }
-}
-
-fn exists_or(e: &io::Error) -> String {
-    if e.kind() == io::ErrorKind::AlreadyExists {
-        "exists (--force replaces it)".to_string()
-    } else {
-        SourceError::from(clone_error(e)).to_string()
-    }
-}
-
-/// Device and inode.
-fn identity(meta: &fs::Metadata) -> (u64, u64) {
-    use std::os::unix::fs::MetadataExt;
-    (meta.dev(), meta.ino())
-}
-
-/// Whether `path` is the file `id`: itself, through links, or (when it does not exist)
-/// its directory resolved plus its name.
-fn resolves_to(path: &Path, id: (u64, u64)) -> bool {
-    if let Ok(meta) = fs::metadata(path) {
-        if identity(&meta) == id {
-            return true;
-        }
-    }
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    match (fs::canonicalize(dir), path.file_name()) {
-        (Ok(dir), Some(name)) => fs::metadata(dir.join(name)).is_ok_and(|m| identity(&m) == id),
-        _ => false,
-    }
-}
-
 /// The input, mapped or streamed.
 enum Opened {
     Mapped(Source),
     Stream(Box<dyn Read>),
 }
 
-/// Device and inode of a file, if the input is one.
-type FileId = Option<(u64, u64)>;
-
 /// Opens the input: its identity (for the refusals), the bytes, the mode for OUT.
-fn open_input(input: &Input, name: &str) -> Result<(FileId, Opened, u32), Failure> {
+fn open_input(input: &Input, name: &str) -> Result<(Option<FileId>, Opened, u32), Failure> {
     use std::os::unix::fs::{FileTypeExt, PermissionsExt};
     let fail = |e: SourceError| Failure::new(name, e);
     match input {
@@ -336,42 +188,55 @@ impl Output for Sink<'_> {
         }
         self.out.write_all(change.new)
     }
+
+    fn decoded(&mut self, old: &[u8], new: &[u8]) -> io::Result<()> {
+        if let Some((input, output)) = &mut self.hashes {
+            input.update(old);
+            output.update(new);
+        }
+        self.read += old.len() as u64;
+        self.written += new.len() as u64;
+        self.out.write_all(new)
+    }
 }
 
 fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Failure> {
     let in_name = options.input.display_name();
     let out_name = options.output.display_name();
     let policy = options.policy;
-    if let (Some(_), Invalid::Escape(_)) = (policy.unescape, policy.invalid) {
-        return Err(Failure::new(
-            &in_name,
-            "--unescape and --invalid escape=... undo each other; give one",
-        ));
-    }
+    Engine::new(Policy {
+        from: None,
+        ..policy
+    })
+    .map_err(|e| Failure::new(&in_name, e))?;
     let (id, opened, mode) = open_input(&options.input, &in_name)?;
     let log_name = options.log.as_ref().map(|p| sanitize(&p.to_string_lossy()));
     refuse(options, id, &out_name, log_name.as_deref())?;
+    let mut engine = match &opened {
+        Opened::Mapped(source) => Engine::for_slice(policy, source.bytes()),
+        Opened::Stream(_) => Engine::new(policy),
+    }
+    .map_err(|e| Failure::new(&in_name, e))?;
 
     let guard = Guard::watch(out_name.clone()).map_err(|e| Failure::io(&out_name, &e))?;
     let out_file = match &options.output {
-        Target::Path(p) => Some(Atomic::create(p, &guard)?),
+        Target::Path(p) => Some(Atomic::create(p)?),
         Target::Stdout => None,
     };
     let mut log = match &options.log {
         Some(p) => {
             let records = tempfile::tempfile_in(parent(p))
                 .map_err(|e| Failure::io(log_name.as_deref().unwrap_or_default(), &e))?;
-            Some((Atomic::create(p, &guard)?, records))
+            Some((Atomic::create(p)?, records))
         }
         None => None,
     };
 
-    let mut repairer = Repairer::new(policy);
     let (read, written, hashes) = {
         let mut out_handle;
         let out: &mut dyn Write = match &out_file {
             Some(atomic) => {
-                out_handle = atomic.temp.as_file();
+                out_handle = atomic.file();
                 &mut out_handle
             }
             None => stdout,
@@ -408,11 +273,11 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
                     }
                     tick(done as u64)
                 };
-                repairer
+                engine
                     .repair_slice(source.bytes(), &mut sink, tick)
                     .and_then(|()| source.check_intact().map_err(io::Error::other))
             }
-            Opened::Stream(reader) => repairer.repair_reader(&mut Reading(reader), &mut sink, tick),
+            Opened::Stream(reader) => engine.repair_reader(&mut Reading(reader), &mut sink, tick),
         };
         if let Some(bar) = bar {
             bar.finish_and_clear();
@@ -435,10 +300,10 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
         (sink.read, sink.written, sink.hashes)
     };
 
-    // Everything is written: only renames are left. The guard's lock keeps an interrupt
-    // from removing a file halfway through them.
+    // Everything is written: only renames are left; an interrupt waits for a rename in
+    // progress (`Atomic::persist` holds the registry of temporary files across it).
     if let (Some((atomic, mut records)), Some((input, output))) = (log, hashes) {
-        let name = atomic.name.clone();
+        let name = atomic.name().to_string();
         let header = RepairRecord {
             record: "repair",
             input: RepairFile {
@@ -455,20 +320,18 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
                 sha256: hex_compact(&output.finalize()),
             },
         };
-        let mut file = atomic.temp.as_file();
+        let mut file = atomic.file();
         writeln!(file, "{}", to_line(&header))
             .and_then(|()| records.rewind())
             .and_then(|()| io::copy(&mut records, &mut file).map(drop))
             .map_err(|e| Failure::io(&name, &e))?;
-        let _held = guard.lock();
         atomic.persist(options.force, 0o644)?;
     }
     if let Some(atomic) = out_file {
-        let _held = guard.lock();
         atomic.persist(options.force, mode)?;
     }
     drop(guard);
-    Ok(summary(&in_name, &out_name, read, written, &repairer))
+    Ok(summary(&in_name, &out_name, read, written, engine.tally()))
 }
 
 /// A streamed input whose errors say they are the input's (a write error carries none).
@@ -480,13 +343,6 @@ impl Read for Reading {
             io::ErrorKind::Interrupted => e,
             _ => io::Error::other(SourceError::from(e)),
         })
-    }
-}
-
-fn parent(path: &Path) -> &Path {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
     }
 }
 
@@ -506,23 +362,13 @@ fn failure_of(name: &str, e: &io::Error) -> Failure {
 /// `--force`.
 fn refuse(
     options: &RepairOptions,
-    input: Option<(u64, u64)>,
+    input: Option<FileId>,
     out_name: &str,
     log_name: Option<&str>,
 ) -> Result<(), Failure> {
     let same_as_input = |path: &Path| input.is_some_and(|id| resolves_to(path, id));
     match &options.output {
-        Target::Path(path) => {
-            if same_as_input(path) {
-                return Err(Failure::new(
-                    out_name,
-                    "is the input; repair never writes its input (choose another -o)",
-                ));
-            }
-            if !options.force && fs::symlink_metadata(path).is_ok() {
-                return Err(Failure::new(out_name, "exists (--force replaces it)"));
-            }
-        }
+        Target::Path(path) => refuse_output(path, out_name, input, options.force)?,
         Target::Stdout if io::stdout().is_terminal() => {
             return Err(Failure::new(
                 out_name,
@@ -566,7 +412,7 @@ fn refuse(
             }
         }
         if !options.force && fs::symlink_metadata(path).is_ok() {
-            return Err(Failure::new(name, "exists (--force replaces it)"));
+            return Err(Failure::new(name, EXISTS));
         }
     }
     Ok(())
@@ -602,8 +448,7 @@ fn progress_bar(total: Option<u64>) -> Option<indicatif::ProgressBar> {
 
 /// The summary on stderr: what was written, then a line per kind of unit and how it was
 /// changed (or counted and kept).
-fn summary(input: &str, output: &str, read: u64, written: u64, repairer: &Repairer) -> String {
-    let tally = repairer.tally();
+fn summary(input: &str, output: &str, read: u64, written: u64, tally: &Tally) -> String {
     let changed = tally.changed();
     let mut text = format!(
         "repair: {input} ({read} bytes) -> {output} ({written} bytes): {changed} {} changed\n",

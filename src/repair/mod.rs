@@ -23,16 +23,20 @@
 //! legacy readings and the escapes); it knows no terminal, no command line and no file
 //! names: the command that opens files and prints the summary is `cli::repair`.
 
+mod from;
 mod policy;
+pub mod write;
 
 use std::io::{self, Read};
 use std::ops::Range;
 
 use memchr::memmem;
 
-pub use policy::{Action, Bom, Invalid, Kind, Policy};
+pub use from::Transcoder;
+pub use policy::{Action, Bom, Chain, FromEncoding, Invalid, Kind, Policy};
 
 use crate::decode::{Dialect, Unit, UnitKind};
+use crate::detect::mojibake::Mojibake;
 use crate::scan::{self, ClassCounts, Sink};
 use crate::view::fallback::{Escape, Piece};
 
@@ -79,6 +83,10 @@ pub trait Output {
     fn copy(&mut self, bytes: &[u8]) -> io::Result<()>;
     /// A change: `change.new` is what to write.
     fn change(&mut self, change: &Change<'_>) -> io::Result<()>;
+    /// Input bytes `old` in another encoding, decoded: `new` (their UTF-8) is what to
+    /// write (`--from`). A character cut by a window edge may be counted with the bytes
+    /// of the next call; over a whole input, the `old`s are the input in order.
+    fn decoded(&mut self, old: &[u8], new: &[u8]) -> io::Result<()>;
 }
 
 /// A [`Change`] that owns its bytes.
@@ -119,6 +127,10 @@ impl Output for Collected {
             kind: c.kind,
             action: c.action,
         });
+        Ok(())
+    }
+    fn decoded(&mut self, _old: &[u8], new: &[u8]) -> io::Result<()> {
+        self.bytes.extend_from_slice(new);
         Ok(())
     }
 }
@@ -167,6 +179,10 @@ pub struct Repairer {
     /// past the window it started in).
     done: u64,
     started: bool,
+    /// The mojibake regions of the current window (indices into its bytes), and the next
+    /// one to write.
+    regions: Vec<Mojibake>,
+    next_region: usize,
 }
 
 impl Repairer {
@@ -179,6 +195,8 @@ impl Repairer {
             scratch: Vec::with_capacity(32),
             done: 0,
             started: false,
+            regions: Vec::new(),
+            next_region: 0,
         }
     }
 
@@ -206,72 +224,34 @@ impl Repairer {
         &mut self,
         bytes: &[u8],
         out: &mut impl Output,
-        mut progress: impl FnMut(u64) -> io::Result<()>,
+        progress: impl FnMut(u64) -> io::Result<()>,
     ) -> io::Result<()> {
-        let dialect = self.policy.dialect;
-        let mut start = 0;
-        loop {
-            let end = if bytes.len() - start <= WINDOW {
-                bytes.len()
-            } else {
-                scan::first_boundary(dialect, bytes, start + WINDOW)
-            };
-            self.window(bytes, start..end, 0, out)?;
-            progress(end as u64)?;
-            if end >= bytes.len() {
-                return Ok(());
-            }
-            start = end;
-        }
+        slice_windows(self, bytes, out, progress)
     }
 
     /// Repairs an input read from `reader` in reads of up to 1 MiB: memory stays flat
     /// whatever the input's size. A unit cut by the end of a read is carried over to the
-    /// next (the last 16 bytes of a read wait for the next one, or for the end).
+    /// next (the last 16 bytes of a read wait for the next one, or for the end); under
+    /// `--mojibake`, the part of a line after the last line feed is carried over too.
     pub fn repair_reader(
         &mut self,
         reader: &mut dyn Read,
         out: &mut impl Output,
         progress: impl FnMut(u64) -> io::Result<()>,
     ) -> io::Result<()> {
-        self.repair_chunks(reader, CHUNK, out, progress)
+        reader_windows(self, reader, CHUNK, out, progress)
     }
 
     /// [`Repairer::repair_reader`] with chunks of `chunk` bytes (tests cut small).
+    #[cfg(test)]
     fn repair_chunks(
         &mut self,
         reader: &mut dyn Read,
         chunk: usize,
         out: &mut impl Output,
-        mut progress: impl FnMut(u64) -> io::Result<()>,
+        progress: impl FnMut(u64) -> io::Result<()>,
     ) -> io::Result<()> {
-        let dialect = self.policy.dialect;
-        // buffer[..context] was written already and is there for look-back only.
-        let mut buffer: Vec<u8> = Vec::with_capacity(chunk + MARGIN + CONTEXT);
-        let mut context = 0;
-        let mut base = 0u64; // input offset of buffer[0]
-        let mut eof = false;
-        while !eof {
-            let have = buffer.len();
-            buffer.resize(have + chunk, 0);
-            let read = read_some(reader, &mut buffer[have..])?;
-            buffer.truncate(have + read);
-            eof = read == 0;
-            let cut = if eof {
-                buffer.len()
-            } else if buffer.len() < context + 2 * MARGIN {
-                continue;
-            } else {
-                scan::first_boundary(dialect, &buffer, buffer.len() - MARGIN)
-            };
-            self.window(&buffer, context..cut, base, out)?;
-            progress(base + cut as u64)?;
-            let keep_from = cut.saturating_sub(CONTEXT);
-            buffer.drain(..keep_from);
-            base += keep_from as u64;
-            context = cut - keep_from;
-        }
-        Ok(())
+        reader_windows(self, reader, chunk, out, progress)
     }
 
     /// Repairs the units that start in `range` of `bytes` (whose byte 0 is input offset
@@ -297,6 +277,10 @@ impl Repairer {
             units: &mut units,
         };
         scan::scan_range(self.policy.dialect, bytes, range.clone(), &mut collect);
+        if self.policy.mojibake {
+            self.regions = mojibake_regions(bytes, range.clone());
+            self.next_region = 0;
+        }
         let end = range.end.max(pos);
         for unit in &units {
             if unit.start < pos {
@@ -324,9 +308,57 @@ impl Repairer {
         Ok(old.len())
     }
 
+    /// Writes `bytes[range]`, a stretch of well-formed UTF-8: the mojibake regions in it
+    /// (under `--mojibake`) as their repaired text, the rest by [`Repairer::plain`].
+    fn gap(
+        &mut self,
+        bytes: &[u8],
+        range: Range<usize>,
+        base: u64,
+        out: &mut impl Output,
+    ) -> io::Result<()> {
+        if self.next_region >= self.regions.len() {
+            return self.plain(bytes, range, base, out);
+        }
+        let regions = std::mem::take(&mut self.regions);
+        let mut pos = range.start;
+        let mut written = Ok(());
+        while let Some(region) = regions.get(self.next_region) {
+            if region.start >= range.end {
+                break;
+            }
+            self.next_region += 1;
+            if region.start < pos || region.end > range.end {
+                continue; // not inside this stretch (never, as the regions are found)
+            }
+            written = self
+                .plain(bytes, pos..region.start, base, out)
+                .and_then(|()| {
+                    let action = Action::Mojibake(Chain::new(&region.chain));
+                    let old = &bytes[region.start..region.end];
+                    let offset = base + region.start as u64;
+                    self.emit(
+                        offset,
+                        old,
+                        region.text.as_bytes(),
+                        Kind::Mojibake,
+                        action,
+                        out,
+                    )
+                });
+            if written.is_err() {
+                break;
+            }
+            pos = region.end;
+        }
+        self.regions = regions;
+        written?;
+        self.plain(bytes, pos..range.end, base, out)
+    }
+
     /// Writes `bytes[range]`, a stretch of well-formed UTF-8, changing only the characters
     /// a policy names (U+FEFF after the start; U+EF80..U+EFFF under OPTU-8).
-    fn gap(
+    fn plain(
         &mut self,
         bytes: &[u8],
         range: Range<usize>,
@@ -461,33 +493,10 @@ impl Repairer {
     ) -> io::Result<()> {
         let mut new = std::mem::take(&mut self.scratch);
         new.clear();
-        let action = match self.policy.invalid {
-            Invalid::Replace => {
-                new.extend_from_slice(REPLACEMENT);
-                Action::Replace
-            }
-            Invalid::Drop => Action::Drop,
-            Invalid::Fallback(fallback) => {
-                let mut utf8 = [0; 4];
-                for piece in fallback.pieces(old) {
-                    match piece {
-                        Piece::Char(c) => {
-                            new.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes())
-                        }
-                        Piece::Undefined(_) => new.extend_from_slice(REPLACEMENT),
-                    }
-                }
-                Action::Fallback(fallback.name())
-            }
-            Invalid::Escape(scheme) => {
-                new.extend_from_slice(&escape_bytes(scheme, old));
-                Action::Escape(scheme)
-            }
-            Invalid::Keep => {
-                self.scratch = new;
-                self.tally.add(kind, Action::Keep);
-                return out.copy(old);
-            }
+        let Some(action) = invalid_bytes(self.policy.invalid, old, &mut new) else {
+            self.scratch = new;
+            self.tally.add(kind, Action::Keep);
+            return out.copy(old);
         };
         let written = self.emit(offset, old, &new, kind, action, out);
         self.scratch = new;
@@ -512,6 +521,312 @@ impl Repairer {
             action,
         })
     }
+}
+
+/// What `policy` writes for the bad unit `old`, into `new`, and how it is said; `None`
+/// for `--invalid keep` (the bytes stay).
+fn invalid_bytes(policy: Invalid, old: &[u8], new: &mut Vec<u8>) -> Option<Action> {
+    Some(match policy {
+        Invalid::Replace => {
+            new.extend_from_slice(REPLACEMENT);
+            Action::Replace
+        }
+        Invalid::Drop => Action::Drop,
+        Invalid::Fallback(fallback) => {
+            let mut utf8 = [0; 4];
+            for piece in fallback.pieces(old) {
+                match piece {
+                    Piece::Char(c) => new.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes()),
+                    Piece::Undefined(_) => new.extend_from_slice(REPLACEMENT),
+                }
+            }
+            Action::Fallback(fallback.name())
+        }
+        Invalid::Escape(scheme) => {
+            new.extend_from_slice(&escape_bytes(scheme, old));
+            Action::Escape(scheme)
+        }
+        Invalid::Keep => return None,
+    })
+}
+
+/// The longest line `--mojibake` searches whole: a window ends after a line feed, unless
+/// none comes within this many bytes (a longer line is searched in pieces).
+const LINE_MAX: usize = 16 << 20;
+
+/// The mojibake regions of `bytes[range]` (indices into `bytes`), searched in its valid
+/// UTF-8 stretches as `hexrune detect` searches them.
+fn mojibake_regions(bytes: &[u8], range: Range<usize>) -> Vec<Mojibake> {
+    let mut out = Vec::new();
+    let mut at = range.start;
+    for chunk in bytes[range].utf8_chunks() {
+        let valid = chunk.valid();
+        for mut m in crate::detect::mojibake::find(valid) {
+            m.start += at;
+            m.end += at;
+            out.push(m);
+        }
+        at += valid.len() + chunk.invalid().len();
+    }
+    out
+}
+
+/// A front end fed an input window by window, by [`slice_windows`] or [`reader_windows`].
+trait Windows {
+    /// Where a window that starts at `from` and would end at `at` ends: a boundary after
+    /// `from` (of a unit, or of what the front end must see whole).
+    fn cut(&self, bytes: &[u8], from: usize, at: usize) -> usize;
+
+    /// As [`Windows::cut`] for a stream, or `None` to read more before cutting.
+    fn cut_stream(&self, bytes: &[u8], from: usize, at: usize) -> Option<usize> {
+        Some(self.cut(bytes, from, at))
+    }
+
+    /// Repairs `bytes[range]` (byte 0 is input offset `base`; bytes before `range.start`
+    /// are look-back only); `last` for the window that ends the input.
+    fn feed(
+        &mut self,
+        bytes: &[u8],
+        range: Range<usize>,
+        base: u64,
+        last: bool,
+        out: &mut impl Output,
+    ) -> io::Result<()>;
+}
+
+impl Windows for Repairer {
+    fn cut(&self, bytes: &[u8], from: usize, at: usize) -> usize {
+        if self.policy.mojibake {
+            if let Some(i) = memchr::memrchr(b'\n', &bytes[from..at]) {
+                return from + i + 1;
+            }
+            let limit = (from + LINE_MAX).min(bytes.len()).max(at);
+            if let Some(i) = memchr::memchr(b'\n', &bytes[at..limit]) {
+                return at + i + 1;
+            }
+            return scan::first_boundary(self.policy.dialect, bytes, limit);
+        }
+        scan::first_boundary(self.policy.dialect, bytes, at)
+    }
+
+    fn cut_stream(&self, bytes: &[u8], from: usize, at: usize) -> Option<usize> {
+        if self.policy.mojibake {
+            if let Some(i) = memchr::memrchr(b'\n', &bytes[from..at]) {
+                return Some(from + i + 1);
+            }
+            if at - from < LINE_MAX {
+                return None;
+            }
+        }
+        Some(scan::first_boundary(self.policy.dialect, bytes, at))
+    }
+
+    fn feed(
+        &mut self,
+        bytes: &[u8],
+        range: Range<usize>,
+        base: u64,
+        _last: bool,
+        out: &mut impl Output,
+    ) -> io::Result<()> {
+        self.window(bytes, range, base, out)
+    }
+}
+
+/// Feeds a whole input held in memory window by window (about 1 MiB each).
+fn slice_windows(
+    front: &mut impl Windows,
+    bytes: &[u8],
+    out: &mut impl Output,
+    mut progress: impl FnMut(u64) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut start = 0;
+    loop {
+        let end = if bytes.len() - start <= WINDOW {
+            bytes.len()
+        } else {
+            front.cut(bytes, start, start + WINDOW)
+        };
+        let last = end >= bytes.len();
+        front.feed(bytes, start..end, 0, last, out)?;
+        progress(end as u64)?;
+        if last {
+            return Ok(());
+        }
+        start = end;
+    }
+}
+
+/// Feeds an input read from `reader` in reads of up to `chunk` bytes, carrying over what
+/// the front end cannot cut yet.
+fn reader_windows(
+    front: &mut impl Windows,
+    reader: &mut dyn Read,
+    chunk: usize,
+    out: &mut impl Output,
+    mut progress: impl FnMut(u64) -> io::Result<()>,
+) -> io::Result<()> {
+    // buffer[..context] was written already and is there for look-back only.
+    let mut buffer: Vec<u8> = Vec::with_capacity(chunk + MARGIN + CONTEXT);
+    let mut context = 0;
+    let mut base = 0u64; // input offset of buffer[0]
+    let mut eof = false;
+    while !eof {
+        let have = buffer.len();
+        buffer.resize(have + chunk, 0);
+        let read = read_some(reader, &mut buffer[have..])?;
+        buffer.truncate(have + read);
+        eof = read == 0;
+        let cut = if eof {
+            buffer.len()
+        } else if buffer.len() < context + 2 * MARGIN {
+            continue;
+        } else {
+            match front.cut_stream(&buffer, context, buffer.len() - MARGIN) {
+                Some(cut) => cut,
+                None => continue,
+            }
+        };
+        front.feed(&buffer, context..cut, base, eof, out)?;
+        progress(base + cut as u64)?;
+        let keep_from = cut.saturating_sub(CONTEXT);
+        buffer.drain(..keep_from);
+        base += keep_from as u64;
+        context = cut - keep_from;
+    }
+    Ok(())
+}
+
+/// Either front end: the UTF-8 family's [`Repairer`] or the [`Transcoder`] of `--from`.
+#[derive(Debug)]
+pub enum Engine {
+    /// An input of the UTF-8 family.
+    Repair(Repairer),
+    /// An input in another encoding.
+    From(Transcoder),
+}
+
+impl Engine {
+    /// The front end for `policy`, or why the policies cannot go together (one line).
+    /// `--from auto` needs the input: see [`Engine::for_slice`].
+    pub fn new(policy: Policy) -> Result<Engine, String> {
+        if let (Some(_), Invalid::Escape(_)) = (policy.unescape, policy.invalid) {
+            return Err("--unescape and --invalid escape=... undo each other; give one".into());
+        }
+        let from = match policy.from {
+            None => None,
+            Some(FromEncoding::Auto) => {
+                return Err(
+                    "--from auto needs a file (detection reads the whole input); give --from LABEL for a pipe"
+                        .into(),
+                )
+            }
+            Some(FromEncoding::Dialect(d)) if Dialect::UTF8_FAMILY.contains(&d) => {
+                return Engine::new(Policy {
+                    dialect: d,
+                    from: None,
+                    ..policy
+                })
+            }
+            Some(other) => Some(other),
+        };
+        let Some(from) = from else {
+            if policy.mojibake && policy.dialect != Dialect::Utf8 {
+                return Err("--mojibake reads UTF-8 (not --dialect)".into());
+            }
+            return Ok(Engine::Repair(Repairer::new(policy)));
+        };
+        let name = from.name();
+        if policy.invalid == Invalid::Keep {
+            return Err(format!(
+                "--invalid keep would write {name} bytes, and --from writes UTF-8 only; choose replace, drop, fallback or escape"
+            ));
+        }
+        if policy.unescape.is_some() || policy.mojibake {
+            return Err(format!(
+                "--unescape and --mojibake read UTF-8; repair the {name} input with --from first"
+            ));
+        }
+        if policy.dialect != Dialect::Utf8 {
+            return Err("--from and --dialect both say how to read the input; give one".into());
+        }
+        Ok(Engine::From(match from {
+            FromEncoding::Whatwg(encoding) => Transcoder::whatwg(policy, encoding),
+            FromEncoding::Dialect(d) => Transcoder::dialect(policy, d),
+            FromEncoding::Auto => unreachable!("resolved above"),
+        }))
+    }
+
+    /// As [`Engine::new`], with `--from auto` resolved by detection on `bytes`.
+    pub fn for_slice(policy: Policy, bytes: &[u8]) -> Result<Engine, String> {
+        match policy.from {
+            Some(FromEncoding::Auto) => Engine::new(Policy {
+                from: Some(detected(bytes)?),
+                ..policy
+            }),
+            _ => Engine::new(policy),
+        }
+    }
+
+    /// Repairs a whole input held in memory; see [`Repairer::repair_slice`].
+    pub fn repair_slice(
+        &mut self,
+        bytes: &[u8],
+        out: &mut impl Output,
+        progress: impl FnMut(u64) -> io::Result<()>,
+    ) -> io::Result<()> {
+        match self {
+            Engine::Repair(r) => slice_windows(r, bytes, out, progress),
+            Engine::From(t) => slice_windows(t, bytes, out, progress),
+        }
+    }
+
+    /// Repairs an input read from `reader`; see [`Repairer::repair_reader`].
+    pub fn repair_reader(
+        &mut self,
+        reader: &mut dyn Read,
+        out: &mut impl Output,
+        progress: impl FnMut(u64) -> io::Result<()>,
+    ) -> io::Result<()> {
+        self.repair_chunks(reader, CHUNK, out, progress)
+    }
+
+    /// [`Engine::repair_reader`] in reads of `chunk` bytes.
+    pub fn repair_chunks(
+        &mut self,
+        reader: &mut dyn Read,
+        chunk: usize,
+        out: &mut impl Output,
+        progress: impl FnMut(u64) -> io::Result<()>,
+    ) -> io::Result<()> {
+        match self {
+            Engine::Repair(r) => reader_windows(r, reader, chunk, out, progress),
+            Engine::From(t) => reader_windows(t, reader, chunk, out, progress),
+        }
+    }
+
+    /// What was changed so far.
+    pub fn tally(&self) -> &Tally {
+        match self {
+            Engine::Repair(r) => r.tally(),
+            Engine::From(t) => t.tally(),
+        }
+    }
+}
+
+/// The encoding `hexrune detect` finds for `bytes`, as `--from auto` takes it.
+pub fn detected(bytes: &[u8]) -> Result<FromEncoding, String> {
+    let summary = crate::scan::index::Summary::build_parallel(Dialect::Utf8, bytes);
+    let detection = crate::detect::detect(bytes, &summary);
+    if detection.encoding == crate::detect::BINARY {
+        return Err("--from auto: detection says binary, not text; give --from LABEL".into());
+    }
+    FromEncoding::parse(detection.encoding).map_err(|e| {
+        format!(
+            "--from auto: detection says {}, which repair cannot read ({e})",
+            detection.encoding
+        )
+    })
 }
 
 /// Each byte of `old` as `scheme` writes it: U+EF00+b in UTF-8, or U+DC00+b in WTF-8

@@ -6,6 +6,8 @@
 use core::fmt;
 
 use crate::decode::{Dialect, ErrorKind};
+use crate::detect::mojibake::MAX_CHAIN;
+use crate::detect::table::Legacy;
 use crate::view::fallback::{Escape, Fallback};
 
 /// What an error unit (or a unit the output cannot hold: a lone surrogate, a value above
@@ -123,6 +125,98 @@ pub struct Policy {
     pub dialect: Dialect,
     /// What happens to byte order marks.
     pub bom: Bom,
+    /// The encoding the input is in, when it is not the UTF-8 family (`--from`).
+    pub from: Option<FromEncoding>,
+    /// Undo the mojibake detection finds (`--mojibake`).
+    pub mojibake: bool,
+}
+
+/// The encoding of an input given with `--from`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FromEncoding {
+    /// Whatever `hexrune detect` says the input is (needs the whole input: a file).
+    Auto,
+    /// A dialect of the decoder: UTF-16/32, a single-byte encoding, or the UTF-8 family.
+    Dialect(Dialect),
+    /// A multi-byte legacy encoding, read by encoding_rs's own decoder.
+    Whatwg(&'static encoding_rs::Encoding),
+}
+
+impl FromEncoding {
+    /// `auto`, or any label [`crate::encoding::resolve`] knows, or the label of a
+    /// multi-byte legacy encoding of encoding_rs (Shift_JIS, EUC-JP, ISO-2022-JP, EUC-KR,
+    /// GBK, GB18030, Big5).
+    ///
+    /// ```
+    /// use hexrune::repair::FromEncoding;
+    /// assert_eq!(FromEncoding::parse("auto"), Ok(FromEncoding::Auto));
+    /// assert_eq!(FromEncoding::parse("sjis").unwrap().name(), "Shift_JIS");
+    /// assert_eq!(FromEncoding::parse("latin1").unwrap().name(), "windows-1252");
+    /// assert_eq!(FromEncoding::parse("utf-16le").unwrap().name(), "UTF-16LE");
+    /// assert!(FromEncoding::parse("iso-2022-kr").is_err());
+    /// ```
+    pub fn parse(label: &str) -> Result<FromEncoding, String> {
+        let label = label.trim();
+        if label.eq_ignore_ascii_case("auto") {
+            return Ok(FromEncoding::Auto);
+        }
+        if let Some(encoding) = encoding_rs::Encoding::for_label(label.as_bytes()) {
+            let multi_byte = !encoding.is_single_byte()
+                && encoding != encoding_rs::UTF_8
+                && encoding != encoding_rs::UTF_16LE
+                && encoding != encoding_rs::UTF_16BE
+                && encoding != encoding_rs::REPLACEMENT;
+            if multi_byte {
+                return Ok(FromEncoding::Whatwg(encoding));
+            }
+        }
+        crate::encoding::resolve(label)
+            .map(FromEncoding::Dialect)
+            .map_err(|e| e.to_string())
+    }
+
+    /// The encoding's name (`auto` for [`FromEncoding::Auto`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            FromEncoding::Auto => "auto",
+            FromEncoding::Dialect(d) => d.encoding_name(),
+            FromEncoding::Whatwg(e) => e.name(),
+        }
+    }
+}
+
+/// The encodings a mojibake region went through, outermost first (at most
+/// [`MAX_CHAIN`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Chain {
+    len: u8,
+    links: [Legacy; MAX_CHAIN],
+}
+
+impl Chain {
+    /// The chain of `links` (the first [`MAX_CHAIN`]).
+    pub fn new(links: &[Legacy]) -> Chain {
+        let mut chain = Chain {
+            len: 0,
+            links: [Legacy::Windows1252; MAX_CHAIN],
+        };
+        for (slot, link) in chain.links.iter_mut().zip(links) {
+            *slot = *link;
+            chain.len += 1;
+        }
+        chain
+    }
+
+    /// The encodings, outermost first.
+    pub fn links(&self) -> &[Legacy] {
+        &self.links[..usize::from(self.len)]
+    }
+
+    /// The names joined by " then ", as `hexrune detect` says them.
+    pub fn names(&self) -> String {
+        let names: Vec<&str> = self.links().iter().map(|l| l.name()).collect();
+        names.join(" then ")
+    }
 }
 
 /// What a changed (or counted) unit was.
@@ -145,6 +239,11 @@ pub enum Kind {
     GenuineOptu8,
     /// An escape sequence of an escaping codec.
     Escaped(Escape),
+    /// A sequence encoding_rs's decoder of a multi-byte encoding reports as malformed
+    /// (`--from`).
+    Malformed,
+    /// A region of UTF-8 text that went through a wrong decoding (`--mojibake`).
+    Mojibake,
 }
 
 impl Kind {
@@ -160,6 +259,8 @@ impl Kind {
             Kind::GenuineOptu8 => "genuine_optu8",
             Kind::Escaped(Escape::Optu8) => "optu8_escape",
             Kind::Escaped(Escape::Pep383) => "pep383_escape",
+            Kind::Malformed => "malformed",
+            Kind::Mojibake => "mojibake",
         }
     }
 }
@@ -185,6 +286,8 @@ pub enum Action {
     Add,
     /// Left as it was (counted, not changed).
     Keep,
+    /// Mojibake undone: encoded back through the chain, decoded as UTF-8.
+    Mojibake(Chain),
 }
 
 impl Action {
@@ -200,6 +303,7 @@ impl Action {
             Action::Strip => "--bom strip".into(),
             Action::Add => "--bom add".into(),
             Action::Keep => "--invalid keep".into(),
+            Action::Mojibake(chain) => format!("--mojibake: UTF-8 read as {}", chain.names()),
         }
     }
 
@@ -215,6 +319,7 @@ impl Action {
             Action::Strip => "removed".into(),
             Action::Add => "added".into(),
             Action::Keep => "kept as they were".into(),
+            Action::Mojibake(chain) => format!("undone (UTF-8 read as {})", chain.names()),
         }
     }
 }

@@ -312,7 +312,7 @@ proptest! {
         for policy in all_policies() {
             for d in Dialect::UTF8_FAMILY {
                 for bom in [Bom::Keep, Bom::Strip, Bom::Add] {
-                    let p = Policy { invalid: policy, dialect: d, bom, unescape: None };
+                    let p = Policy { invalid: policy, dialect: d, bom, ..Policy::default() };
                     let r = repair(p, &input);
                     prop_assert_eq!(replay(&input, &r.changes), r.bytes);
                 }
@@ -328,7 +328,7 @@ proptest! {
                     if unescape.is_some() && policy != Invalid::Replace {
                         continue;
                     }
-                    let p = Policy { invalid: policy, dialect: d, bom: Bom::Strip, unescape };
+                    let p = Policy { invalid: policy, dialect: d, bom: Bom::Strip, unescape, ..Policy::default() };
                     let mapped = repair(p, &input);
                     let mut streamed = Collected::default();
                     Repairer::new(p)

@@ -72,6 +72,12 @@ pub enum Action {
     PrevDialect,
     /// Open the encoding chooser (the likely encoding first).
     OpenEncoding,
+    /// Open the form that writes a repaired copy (`W`).
+    OpenWrite,
+    /// In the write form: `--mojibake` on or off.
+    ToggleMojibake,
+    /// In the write form: `--bom strip` or `keep`.
+    ToggleBomStrip,
     /// Offsets in hex or decimal.
     ToggleDecimal,
     /// Show or hide the key list.
@@ -130,6 +136,8 @@ pub enum JobEvent {
     Done(Option<u64>),
     /// The search stopped because it was cancelled.
     Cancelled,
+    /// A repaired copy was written (what to say), or why not.
+    Wrote(Result<String, String>),
 }
 
 /// What the scan found: the summary and the verdict on it (which may decode the blocks with

@@ -13,6 +13,7 @@
 //!   numbers are known.
 
 use std::collections::VecDeque;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
@@ -25,6 +26,7 @@ use super::action::{Action, Findings, JobEvent, ScanResult};
 use super::keymap::Mode;
 use super::layout::{layout, Layout};
 use super::search::{self, Cancelled, Control};
+use super::write::{default_path, Preview, WriteForm, POLICIES};
 use crate::decode::Dialect;
 use crate::detect::mojibake::Mojibake;
 use crate::detect::{detect, Detection};
@@ -97,6 +99,8 @@ pub enum PromptKind {
         /// The index of the offered choice.
         choice: usize,
     },
+    /// The path of a repaired copy (`W`); the rest of the form is [`App::write`].
+    Write,
 }
 
 /// An open prompt.
@@ -180,6 +184,11 @@ pub struct App {
     pub quit: bool,
     /// The file shrank on disk while it was shown (see [`App::pending_source_action`]).
     pub changed: bool,
+    /// The input's path, when it is a file: the write form's default and the refusal of
+    /// writing over it.
+    pub input_path: Option<PathBuf>,
+    /// The write form, while it is open.
+    pub write: Option<WriteForm>,
     /// Keys typed while a worker ran, replayed in order when it is done (at most
     /// [`DEFERRED_MAX`]): typing `]]]` finds the third error.
     deferred: VecDeque<Action>,
@@ -223,6 +232,8 @@ impl App {
             last_search: None,
             encoding_choices: (Vec::new(), ""),
             quit: false,
+            input_path: None,
+            write: None,
             deferred: VecDeque::new(),
         };
         app.refresh_map();
@@ -667,6 +678,8 @@ impl App {
             Action::NextDialect => self.set_dialect(self.dialect.next()),
             Action::PrevDialect => self.set_dialect(self.dialect.prev()),
             Action::OpenEncoding => self.open_encoding_chooser(),
+            Action::OpenWrite => self.open_write(),
+            Action::ToggleMojibake | Action::ToggleBomStrip => self.toggle_write(&action),
             Action::ToggleDecimal => self.decimal = !self.decimal,
             Action::Click { x, y } => self.click(x, y),
             Action::ScrollUp => self.scroll(-3),
@@ -817,8 +830,11 @@ impl App {
     fn cancel(&mut self) {
         if let Some(job) = &self.job {
             job.cancel.store(true, Ordering::Relaxed);
+        } else if let Some(form) = self.write.as_mut().filter(|f| f.confirm) {
+            form.confirm = false; // back to the form, the path still typed
         } else if self.prompt.is_some() {
             self.prompt = None;
+            self.write = None;
         } else if self.help {
             self.help = false;
         } else if self.stats {
@@ -839,15 +855,29 @@ impl App {
             return;
         };
         match action {
-            Action::Input(c) if prompt.input.chars().count() < 256 => prompt.input.push(c),
+            Action::Input(c) if prompt.input.chars().count() < 4096 => {
+                prompt.input.push(c);
+                if let Some(form) = &mut self.write {
+                    form.confirm = false;
+                }
+            }
             Action::Backspace => {
                 prompt.input.pop();
+                if let Some(form) = &mut self.write {
+                    form.confirm = false;
+                }
             }
             Action::TogglePattern => match &mut prompt.kind {
                 PromptKind::Search { hex, .. } => *hex = !*hex,
                 PromptKind::Encoding { choice } => {
                     *choice = (*choice + 1) % self.encoding_choices.0.len().max(1);
                     prompt.input.clear();
+                }
+                PromptKind::Write => {
+                    if let Some(form) = &mut self.write {
+                        form.policy = (form.policy + 1) % POLICIES.len();
+                        form.confirm = false;
+                    }
                 }
                 PromptKind::Goto => {}
             },
@@ -880,6 +910,7 @@ impl App {
 
     fn submit(&mut self, prompt: Prompt) {
         match prompt.kind {
+            PromptKind::Write => self.submit_write(prompt),
             PromptKind::Encoding { choice } => {
                 let chosen = if prompt.input.trim().is_empty() {
                     self.encoding_choices
@@ -1047,6 +1078,139 @@ impl App {
         });
     }
 
+    /// Opens the write form: the default path typed, `replace`, toggles off.
+    fn open_write(&mut self) {
+        self.write = Some(WriteForm::default());
+        self.prompt = Some(Prompt {
+            kind: PromptKind::Write,
+            input: default_path(self.input_path.as_deref()),
+        });
+    }
+
+    fn toggle_write(&mut self, action: &Action) {
+        let Some(form) = &mut self.write else { return };
+        match action {
+            Action::ToggleMojibake => form.mojibake = !form.mojibake,
+            Action::ToggleBomStrip => form.strip_bom = !form.strip_bom,
+            _ => {}
+        }
+        form.confirm = false;
+    }
+
+    /// The preview of the write form, for the unit under the cursor.
+    pub fn write_preview(&self) -> Option<Preview> {
+        let form = self.write?;
+        let region = self
+            .mojibake_at(self.cursor)
+            .map(|m| (m.start, m.end, m.text.as_str()));
+        super::write::preview(
+            self.source.bytes(),
+            self.dialect,
+            self.cursor,
+            &form,
+            region,
+        )
+    }
+
+    /// Enter in the write form: the refusals first (the input itself: said; an existing
+    /// file: asked, Enter again replaces it), then the write on a worker.
+    fn submit_write(&mut self, prompt: Prompt) {
+        let Some(mut form) = self.write else { return };
+        let typed = prompt.input.trim().to_string();
+        if typed.is_empty() {
+            self.say("write: no path typed", true);
+            self.prompt = Some(prompt);
+            return;
+        }
+        let path = PathBuf::from(&typed);
+        let name = crate::view::safe::sanitize(&typed);
+        let input = self
+            .input_path
+            .as_deref()
+            .and_then(|p| std::fs::metadata(p).ok())
+            .map(|m| crate::repair::write::identity(&m));
+        let policy = form.policy(self.dialect);
+        if let Err(e) = crate::repair::Engine::new(crate::repair::Policy {
+            from: None,
+            dialect: crate::decode::Dialect::Utf8,
+            ..policy
+        }) {
+            self.say(format!("write: {e}"), true);
+            self.prompt = Some(prompt);
+            return;
+        }
+        match crate::repair::write::refuse_output(&path, &name, input, form.confirm) {
+            Ok(()) => {}
+            Err(e) if e.is_exists() => {
+                form.confirm = true;
+                self.write = Some(form);
+                self.prompt = Some(prompt);
+                return;
+            }
+            Err(e) => {
+                self.say(format!("write: {}: {}", e.name, e.cause), true);
+                self.prompt = Some(prompt);
+                return;
+            }
+        }
+        let force = form.confirm;
+        self.write = None;
+        let (sender, receiver) = mpsc::channel();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let source = Arc::clone(&self.source);
+        let flag = Arc::clone(&cancel);
+        let mut label = form.policy_name().to_string();
+        if form.mojibake {
+            label.push_str(", --mojibake");
+        }
+        if form.strip_bom {
+            label.push_str(", --bom strip");
+        }
+        thread::spawn(move || {
+            let progress = |done: u64| {
+                let _ = sender.send(JobEvent::Progress(done));
+                if flag.load(Ordering::Relaxed) {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::Interrupted,
+                        "cancelled",
+                    ));
+                }
+                Ok(())
+            };
+            let result = crate::repair::write::write_copy(
+                source.bytes(),
+                input,
+                &path,
+                force,
+                0o644,
+                policy,
+                progress,
+            );
+            let event = match result {
+                _ if flag.load(Ordering::Relaxed) => JobEvent::Cancelled,
+                Ok(w) => {
+                    let n = w.tally.changed();
+                    JobEvent::Wrote(Ok(format!(
+                        "wrote {name}: {n} {} changed ({label}), {} bytes",
+                        if n == 1 { "unit" } else { "units" },
+                        w.written,
+                    )))
+                }
+                Err(e) => JobEvent::Wrote(Err(format!("write: {}: {}", e.name, e.cause))),
+            };
+            let _ = sender.send(event);
+        });
+        self.job = Some(Job {
+            what: format!("write {}", crate::view::safe::sanitize(&typed)),
+            reached: 0,
+            from: 0,
+            backward: false,
+            wraps: false,
+            cancel,
+            receiver,
+        });
+    }
+
     /// Reports waiting from the worker, without blocking.
     pub fn pending_job_events(&self) -> Vec<JobEvent> {
         match &self.job {
@@ -1073,6 +1237,13 @@ impl App {
                 self.found(&what, found);
                 if let (true, Some(message)) = (wrapped, &mut self.message) {
                     message.text.push_str(" (search wrapped)");
+                }
+            }
+            JobEvent::Wrote(result) => {
+                self.job = None;
+                match result {
+                    Ok(text) => self.say(text, false),
+                    Err(text) => self.say(text, true),
                 }
             }
             JobEvent::Cancelled => {

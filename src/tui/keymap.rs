@@ -64,6 +64,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "e",
         "read as another encoding: the likely one first (Tab: next choice; or type a label; Enter)",
     ),
+    (
+        "W",
+        "write a repaired copy (Tab: policy, Ctrl-T --mojibake, Ctrl-R --bom strip; preview)",
+    ),
     ("o", "offsets in hex / decimal"),
     (
         "s",
@@ -161,6 +165,7 @@ fn normal_key(code: KeyCode, ctrl: bool) -> Option<Action> {
         KeyCode::Char('d') => NextDialect,
         KeyCode::Char('D') => PrevDialect,
         KeyCode::Char('e') => OpenEncoding,
+        KeyCode::Char('W') => OpenWrite,
         KeyCode::Char('o') => ToggleDecimal,
         KeyCode::Char('s') => Stats,
         KeyCode::Char('H') => ScreenTop,
@@ -200,7 +205,12 @@ fn help_key(code: KeyCode, ctrl: bool) -> Option<Action> {
 
 fn prompt_key(code: KeyCode, ctrl: bool) -> Option<Action> {
     if ctrl {
-        return None;
+        // The write form's toggles (other prompts ignore them).
+        return match code {
+            KeyCode::Char('t') => Some(Action::ToggleMojibake),
+            KeyCode::Char('r') => Some(Action::ToggleBomStrip),
+            _ => None,
+        };
     }
     Some(match code {
         KeyCode::Esc => Action::Cancel,

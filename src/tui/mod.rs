@@ -21,6 +21,7 @@ pub mod layout;
 pub mod search;
 
 mod terminal;
+pub mod write;
 
 pub use action::Action;
 pub use app::{parse_offset, App, Scan};
@@ -54,6 +55,16 @@ pub struct Options {
 /// back in every case; a signal that ends the viewer is re-raised once the terminal is
 /// restored, so the exit status tells it.
 pub fn run(source: Source, options: Options) -> io::Result<()> {
+    run_with_path(source, options, None)
+}
+
+/// [`run`] for an input read from `path`: the write form (`W`) offers a copy beside it and
+/// refuses to write over it.
+pub fn run_with_path(
+    source: Source,
+    options: Options,
+    path: Option<std::path::PathBuf>,
+) -> io::Result<()> {
     if !io::stdout().is_terminal() {
         return Err(io::Error::other("standard output is not a terminal"));
     }
@@ -70,9 +81,12 @@ pub fn run(source: Source, options: Options) -> io::Result<()> {
     );
     app.fallback = options.fallback;
     app.escape = options.escape;
+    app.input_path = path;
     let result = event_loop(&mut term, &mut app, &signals);
     terminal::leave();
     if let Some(signal) = signals.received() {
+        // A copy being written (`W`) leaves no temporary file behind.
+        crate::repair::write::remove_temps();
         terminal::reraise(signal);
     }
     result

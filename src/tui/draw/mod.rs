@@ -28,6 +28,7 @@ mod map;
 mod panes;
 mod stats;
 mod status;
+mod write;
 
 use detail::draw_detail;
 use help::draw_help;
@@ -182,6 +183,14 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     }
     if app.help {
         draw_help(app, area, &theme, buf);
+    }
+    if app.write.is_some()
+        && app
+            .prompt
+            .as_ref()
+            .is_some_and(|p| p.kind == PromptKind::Write)
+    {
+        write::draw_write(app, layout.status, &theme, buf);
     }
 }
 

@@ -16,6 +16,10 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
             PromptKind::Encoding { .. } => {
                 "encoding (Tab: next choice, or type a label; Enter): ".to_string()
             }
+            PromptKind::Write if app.write.is_some_and(|f| f.confirm) => {
+                "exists; Enter replaces it, Esc goes back: ".to_string()
+            }
+            PromptKind::Write => "write a repaired copy to: ".to_string(),
             PromptKind::Search { backward, hex } => format!(
                 "{}{} (Tab: {}): ",
                 if backward { "\\" } else { "/" },

@@ -1,0 +1,340 @@
+//! The files around a repair, shared by `hexrune repair` and the viewer's `w`: the refusals
+//! that keep a repair from ever writing its input, the atomic write of a copy beside its
+//! final name, and the removal of temporary files when the process is interrupted.
+//!
+//! - [`refuse_output`]: OUT is IN (by device and inode, through symlinks and hard links,
+//!   also when OUT does not exist yet but its directory and name resolve to IN), or OUT
+//!   exists and replacing it was not asked for;
+//! - [`Atomic`]: a temporary file beside the final path, renamed into place only when
+//!   complete (over an existing file only when asked); dropped, it removes itself;
+//! - [`Guard`]: SIGINT, SIGTERM or SIGHUP remove every temporary file still registered and
+//!   end the process (exit 2) with one line on stderr; [`remove_temps`] does the removal
+//!   alone, for a program that catches the signals itself (the viewer);
+//! - [`write_copy`]: the whole of it for an input held in memory: refusals, the repair into
+//!   an [`Atomic`], the rename.
+//!
+//! Errors are a [`WriteError`]: the (sanitised) name of the file at fault and the cause, which
+//! the command line prints as `hexrune: <file>: <cause>` and the viewer in its status line.
+//! This module knows files, not terminals or command lines.
+
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+
+use tempfile::NamedTempFile;
+
+use super::{Engine, Output, Policy, Tally};
+use crate::source::{io_message, SourceError};
+use crate::view::safe::sanitize;
+
+/// Why a write stopped: the file at fault (sanitised) and the cause.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WriteError {
+    /// The file at fault, sanitised for a terminal.
+    pub name: String,
+    /// What went wrong, in lower case.
+    pub cause: String,
+}
+
+impl WriteError {
+    /// An error about `name`.
+    pub fn new(name: &str, cause: impl std::fmt::Display) -> WriteError {
+        WriteError {
+            name: name.to_string(),
+            cause: cause.to_string(),
+        }
+    }
+
+    /// An I/O error about `name`, said as the source layer says them ("permission denied").
+    pub fn io(name: &str, e: &io::Error) -> WriteError {
+        WriteError::new(name, SourceError::from(clone_error(e)))
+    }
+
+    /// Whether the cause is "exists" (the viewer then asks whether to replace it).
+    pub fn is_exists(&self) -> bool {
+        self.cause == EXISTS
+    }
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.name, self.cause)
+    }
+}
+
+/// The cause of a refusal to replace an existing file.
+pub const EXISTS: &str = "exists (--force replaces it)";
+
+/// A copy of an I/O error (`io::Error` is not `Clone`).
+pub fn clone_error(e: &io::Error) -> io::Error {
+    match e.raw_os_error() {
+        Some(code) => io::Error::from_raw_os_error(code),
+        None => io::Error::new(e.kind(), io_message(e)),
+    }
+}
+
+/// Device and inode of a file.
+pub type FileId = (u64, u64);
+
+/// Device and inode.
+pub fn identity(meta: &fs::Metadata) -> FileId {
+    use std::os::unix::fs::MetadataExt;
+    (meta.dev(), meta.ino())
+}
+
+/// The directory a path's file is in (`.` for a bare name).
+pub fn parent(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Whether `path` is the file `id`: itself, through links, or (when it does not exist)
+/// its directory resolved plus its name.
+pub fn resolves_to(path: &Path, id: FileId) -> bool {
+    if let Ok(meta) = fs::metadata(path) {
+        if identity(&meta) == id {
+            return true;
+        }
+    }
+    match (fs::canonicalize(parent(path)), path.file_name()) {
+        (Ok(dir), Some(name)) => fs::metadata(dir.join(name)).is_ok_and(|m| identity(&m) == id),
+        _ => false,
+    }
+}
+
+/// The refusals for an output path: it is the input (`input`, when the input is a file),
+/// or it exists and `force` is not given. `name` is how errors call it.
+pub fn refuse_output(
+    path: &Path,
+    name: &str,
+    input: Option<FileId>,
+    force: bool,
+) -> Result<(), WriteError> {
+    if input.is_some_and(|id| resolves_to(path, id)) {
+        return Err(WriteError::new(
+            name,
+            "is the input; repair never writes its input (choose another -o)",
+        ));
+    }
+    if !force && fs::symlink_metadata(path).is_ok() {
+        return Err(WriteError::new(name, EXISTS));
+    }
+    Ok(())
+}
+
+/// The temporary files of this process that an interrupt must remove.
+fn temps() -> MutexGuard<'static, Vec<PathBuf>> {
+    static TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    TEMPS.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Removes every temporary file of an unfinished [`Atomic`]: for a program that handles
+/// SIGTERM itself (the viewer calls it before it ends). Holds the registry until it
+/// returns, so a rename in progress finishes first.
+pub fn remove_temps() {
+    let paths = temps();
+    for path in paths.iter() {
+        let _ = fs::remove_file(path);
+    }
+}
+
+/// Catches SIGINT, SIGTERM and SIGHUP while alive: the temporary files are removed, one line
+/// `hexrune: <out>: interrupted; nothing was written` goes to stderr, and the process ends
+/// with status 2.
+pub struct Guard {
+    handle: signal_hook::iterator::Handle,
+}
+
+impl Guard {
+    /// Starts catching the signals; `out_name` is the name the line on stderr gives.
+    pub fn watch(out_name: String) -> io::Result<Guard> {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+        let handle = signals.handle();
+        std::thread::spawn(move || {
+            if signals.forever().next().is_some() {
+                // Held until the process ends: a rename in progress finishes first, and
+                // none starts after.
+                let paths = temps();
+                for path in paths.iter() {
+                    let _ = fs::remove_file(path);
+                }
+                let _ = writeln!(
+                    io::stderr(),
+                    "hexrune: {out_name}: interrupted; nothing was written"
+                );
+                std::process::exit(2);
+            }
+        });
+        Ok(Guard { handle })
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        self.handle.close();
+    }
+}
+
+/// A file written atomically: a temporary file beside `path`, renamed into place by
+/// [`Atomic::persist`]. Dropped unpersisted, the temporary file is removed.
+pub struct Atomic {
+    path: PathBuf,
+    name: String,
+    temp: Option<NamedTempFile>,
+}
+
+impl Atomic {
+    /// Creates the temporary file beside `path` (in its directory, `.hexrune-repair-*`).
+    pub fn create(path: &Path) -> Result<Atomic, WriteError> {
+        let name = sanitize(&path.to_string_lossy());
+        let temp = tempfile::Builder::new()
+            .prefix(".hexrune-repair-")
+            .tempfile_in(parent(path))
+            .map_err(|e| WriteError::io(&name, &e))?;
+        temps().push(temp.path().to_path_buf());
+        Ok(Atomic {
+            path: path.to_path_buf(),
+            name,
+            temp: Some(temp),
+        })
+    }
+
+    /// The temporary file, to write into.
+    pub fn file(&self) -> &File {
+        match &self.temp {
+            Some(temp) => temp.as_file(),
+            None => unreachable!("an Atomic holds its file until persisted"),
+        }
+    }
+
+    /// The final path's name, sanitised.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Syncs the file, gives it `mode`, and renames it into place (over an existing file
+    /// only if `force`; otherwise an existing one is [`EXISTS`]).
+    pub fn persist(mut self, force: bool, mode: u32) -> Result<(), WriteError> {
+        use std::os::unix::fs::PermissionsExt;
+        let name = self.name.clone();
+        let Some(temp) = self.temp.take() else {
+            return Ok(());
+        };
+        let temp_path = temp.path().to_path_buf();
+        let file = temp.as_file();
+        file.sync_all().map_err(|e| WriteError::io(&name, &e))?;
+        file.set_permissions(fs::Permissions::from_mode(mode))
+            .map_err(|e| WriteError::io(&name, &e))?;
+        // The registry is held across the rename: an interrupt waits for it to finish, and
+        // then finds the file no longer listed.
+        let mut listed = temps();
+        let persisted = if force {
+            temp.persist(&self.path)
+        } else {
+            temp.persist_noclobber(&self.path)
+        };
+        listed.retain(|p| p != &temp_path);
+        drop(listed);
+        persisted.map(drop).map_err(|e| {
+            let cause = if e.error.kind() == io::ErrorKind::AlreadyExists {
+                EXISTS.to_string()
+            } else {
+                SourceError::from(clone_error(&e.error)).to_string()
+            };
+            WriteError::new(&name, cause)
+        })
+    }
+}
+
+impl Drop for Atomic {
+    fn drop(&mut self) {
+        if let Some(temp) = self.temp.take() {
+            let path = temp.path().to_path_buf();
+            drop(temp);
+            unregister(&path);
+        }
+    }
+}
+
+fn unregister(path: &Path) {
+    temps().retain(|p| p != path);
+}
+
+/// What [`write_copy`] wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    /// Bytes of the input read.
+    pub read: u64,
+    /// Bytes written.
+    pub written: u64,
+    /// What was changed, by kind and how.
+    pub tally: Tally,
+}
+
+/// An [`Output`] into a buffered file that counts what goes through it.
+struct Counting<W: Write> {
+    out: W,
+    read: u64,
+    written: u64,
+}
+
+impl<W: Write> Output for Counting<W> {
+    fn copy(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.read += bytes.len() as u64;
+        self.written += bytes.len() as u64;
+        self.out.write_all(bytes)
+    }
+    fn decoded(&mut self, old: &[u8], new: &[u8]) -> io::Result<()> {
+        self.read += old.len() as u64;
+        self.written += new.len() as u64;
+        self.out.write_all(new)
+    }
+    fn change(&mut self, change: &super::Change<'_>) -> io::Result<()> {
+        self.read += change.old.len() as u64;
+        self.written += change.new.len() as u64;
+        self.out.write_all(change.new)
+    }
+}
+
+/// Writes the repair of `bytes` (the input, whose identity is `input` when it is a file)
+/// to `path` atomically, after the refusals of [`refuse_output`]; `progress` hears the
+/// input bytes done after each window (and may stop the work with an error). The file gets
+/// `mode`. Without [`Guard`]: the caller decides what an interrupt does ([`remove_temps`]).
+pub fn write_copy(
+    bytes: &[u8],
+    input: Option<FileId>,
+    path: &Path,
+    force: bool,
+    mode: u32,
+    policy: Policy,
+    progress: impl FnMut(u64) -> io::Result<()>,
+) -> Result<Written, WriteError> {
+    let name = sanitize(&path.to_string_lossy());
+    refuse_output(path, &name, input, force)?;
+    let mut engine = Engine::for_slice(policy, bytes).map_err(|e| WriteError::new(&name, e))?;
+    let atomic = Atomic::create(path)?;
+    let mut sink = Counting {
+        out: io::BufWriter::with_capacity(1 << 20, atomic.file()),
+        read: 0,
+        written: 0,
+    };
+    engine
+        .repair_slice(bytes, &mut sink, progress)
+        .and_then(|()| sink.out.flush())
+        .map_err(|e| match e.get_ref() {
+            Some(inner) => WriteError::new(&name, inner),
+            None => WriteError::io(&name, &e),
+        })?;
+    let (read, written) = (sink.read, sink.written);
+    drop(sink);
+    atomic.persist(force, mode)?;
+    Ok(Written {
+        read,
+        written,
+        tally: engine.tally().clone(),
+    })
+}

@@ -1,0 +1,99 @@
+//! The write form of `W`, drawn above the status line (where the path is typed): the
+//! policy and the toggles with their keys, and the preview of the unit under the cursor,
+//! before → after, in hex and glyphs (every glyph from [`crate::view::glyph`]).
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph};
+
+use super::{App, Theme};
+
+/// Draws the form in the rows just above `status`.
+pub(super) fn draw_write(app: &App, status: Rect, theme: &Theme, buf: &mut Buffer) {
+    let Some(form) = app.write else { return };
+    let on = |b: bool| if b { "on " } else { "off" };
+    let mut lines = vec![Line::from(vec![
+        Span::styled(" policy ", theme.dim()),
+        Span::styled(format!("{:<13}", form.policy_name()), theme.accent()),
+        Span::styled(" Tab: next   ", theme.dim()),
+        Span::raw(format!(
+            "Ctrl-T --mojibake {}   Ctrl-R --bom {}",
+            on(form.mojibake),
+            if form.strip_bom { "strip" } else { "keep" }
+        )),
+    ])];
+    match app.write_preview() {
+        Some(p) => {
+            lines.push(Line::from(vec![
+                Span::styled(" at     ", theme.dim()),
+                Span::raw(format!("{}  {}", app.format_offset(p.offset), p.what)),
+            ]));
+            lines.push(Line::from(vec![
+                Span::styled(" before ", theme.dim()),
+                Span::raw(format!("{:<24} {}", p.before.hex, p.before.glyphs)),
+            ]));
+            lines.push(Line::from(vec![
+                Span::styled(" after  ", theme.dim()),
+                Span::raw(format!("{:<24} {}", p.after.hex, p.after.glyphs)),
+            ]));
+        }
+        None => lines.push(Line::styled(
+            " (empty input: nothing to preview)",
+            theme.dim(),
+        )),
+    }
+    match &app.message {
+        // A refusal (the input itself, a policy that cannot be) is said here, where the
+        // eyes are: the status line holds the path being typed.
+        Some(m) => {
+            let text = crate::view::safe::sanitize(&m.text);
+            for piece in wrap(&text, status.width.min(78).saturating_sub(4) as usize) {
+                lines.push(Line::styled(
+                    format!(" {piece}"),
+                    super::style(theme.0.status_error()),
+                ));
+            }
+        }
+        None => lines.push(Line::styled(
+            " Enter writes, Esc cancels; the file shown stays as it is",
+            theme.dim(),
+        )),
+    }
+    let height = lines.len() as u16 + 2;
+    let width = status.width.min(78);
+    let area = Rect {
+        x: status.x,
+        y: status.y.saturating_sub(height),
+        width,
+        height: height.min(status.y),
+    };
+    ratatui::widgets::Widget::render(Clear, area, buf);
+    let block = Block::bordered().title(" write a repaired copy (W) ");
+    ratatui::widgets::Widget::render(Paragraph::new(lines).block(block), area, buf);
+}
+
+/// `text` cut into lines of at most `width` columns, at spaces where there are some.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    use unicode_width::UnicodeWidthStr;
+    let width = width.max(8);
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let extra = usize::from(!line.is_empty());
+        if !line.is_empty() && line.width() + extra + word.width() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        for c in word.chars() {
+            if line.width() + unicode_width::UnicodeWidthChar::width(c).unwrap_or(0) > width {
+                lines.push(std::mem::take(&mut line));
+            }
+            line.push(c);
+        }
+    }
+    lines.push(line);
+    lines
+}

@@ -1,0 +1,196 @@
+//! The viewer's `W`: a repaired copy of the input, written through the same
+//! [`crate::repair::write`] as `hexrune repair` (the same refusals, the same atomic write),
+//! while the file on screen stays as it is.
+//!
+//! This module holds the pure parts: the form (policy and toggles), the default output
+//! path, the policy the form stands for, and the preview of the unit under the cursor
+//! before → after. The app opens the form, asks before replacing a file and runs the write
+//! on a worker ([`super::app::App`]); `draw/write.rs` shows the form.
+
+use std::path::{Path, PathBuf};
+
+use crate::decode::{Dialect, UnitKind};
+use crate::repair::{Bom, Collected, Engine, FromEncoding, Invalid, Policy};
+use crate::view::glyph::{glyph, ERROR_GLYPH};
+
+/// The policies the form offers for error units, in the order Tab cycles them (`keep`
+/// is left out: a repaired copy that keeps the errors is no repair).
+pub const POLICIES: [&str; 5] = [
+    "replace",
+    "drop",
+    "fallback",
+    "escape=optu8",
+    "escape=pep383",
+];
+
+/// The form of `W`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WriteForm {
+    /// Index into [`POLICIES`].
+    pub policy: usize,
+    /// `--mojibake`.
+    pub mojibake: bool,
+    /// `--bom strip` (else `keep`).
+    pub strip_bom: bool,
+    /// The path typed exists: Enter replaces it, Esc goes back to the form.
+    pub confirm: bool,
+}
+
+impl WriteForm {
+    /// The policy's name, as `--invalid` takes it.
+    pub fn policy_name(&self) -> &'static str {
+        POLICIES[self.policy % POLICIES.len()]
+    }
+
+    /// The repair policy for an input viewed in `dialect`: the UTF-8 family is read in
+    /// its dialect; any other encoding is read with `--from` it (the copy is UTF-8).
+    pub fn policy(&self, dialect: Dialect) -> Policy {
+        let invalid = Invalid::parse(self.policy_name()).unwrap_or_default();
+        let (dialect, from) = if Dialect::UTF8_FAMILY.contains(&dialect) {
+            (dialect, None)
+        } else {
+            (Dialect::Utf8, Some(FromEncoding::Dialect(dialect)))
+        };
+        Policy {
+            invalid,
+            dialect,
+            from,
+            mojibake: self.mojibake,
+            bom: if self.strip_bom {
+                Bom::Strip
+            } else {
+                Bom::Keep
+            },
+            unescape: None,
+        }
+    }
+}
+
+/// Where the copy goes unless the user types another path: the input's path with
+/// `.repaired` before its extension (`notes.txt` → `notes.repaired.txt`, `README` →
+/// `README.repaired`), in the same directory; empty when the input has no path (stdin).
+///
+/// ```
+/// use std::path::Path;
+/// use hexrune::tui::write::default_path;
+/// assert_eq!(default_path(Some(Path::new("dir/notes.txt"))), "dir/notes.repaired.txt");
+/// assert_eq!(default_path(Some(Path::new("README"))), "README.repaired");
+/// assert_eq!(default_path(Some(Path::new(".bashrc"))), ".bashrc.repaired");
+/// assert_eq!(default_path(None), "");
+/// ```
+pub fn default_path(input: Option<&Path>) -> String {
+    let Some(path) = input else {
+        return String::new();
+    };
+    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}.repaired.{}", ext.to_string_lossy()),
+        None => format!("{stem}.repaired"),
+    };
+    let out: PathBuf = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.join(name),
+        _ => PathBuf::from(name),
+    };
+    out.to_string_lossy().into_owned()
+}
+
+/// One side of the preview: the bytes in hex (the first 12), and their glyphs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Side {
+    /// `E9 41`, or `(nothing)`.
+    pub hex: String,
+    /// The glyphs the text pane would show, sanitised.
+    pub glyphs: String,
+}
+
+/// The unit under the cursor (or the mojibake region, under `--mojibake`) before and after.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Preview {
+    /// Offset of the first byte.
+    pub offset: u64,
+    /// What it is: `error: invalid_byte`, `U+00E9`, `mojibake`.
+    pub what: String,
+    /// The input's bytes.
+    pub before: Side,
+    /// What the copy gets.
+    pub after: Side,
+}
+
+/// The preview for the unit containing `cursor` of `bytes` (read in `dialect`), under
+/// `form`; `mojibake` is the detection region there, if any (start, end, repaired text).
+pub fn preview(
+    bytes: &[u8],
+    dialect: Dialect,
+    cursor: u64,
+    form: &WriteForm,
+    mojibake: Option<(usize, usize, &str)>,
+) -> Option<Preview> {
+    if bytes.is_empty() {
+        return None;
+    }
+    let at = (cursor as usize).min(bytes.len() - 1);
+    if let (true, Some((start, end, text))) = (form.mojibake, mojibake) {
+        return Some(Preview {
+            offset: start as u64,
+            what: "mojibake".to_string(),
+            before: side(&bytes[start..end], Dialect::Utf8),
+            after: side(text.as_bytes(), Dialect::Utf8),
+        });
+    }
+    let unit = dialect.unit_containing(bytes, at);
+    let old = &bytes[unit.start..unit.end()];
+    let what = match unit.kind {
+        UnitKind::Error(kind) => format!("error: {}", kind.name()),
+        UnitKind::Scalar(cp) => cp.to_string(),
+    };
+    let policy = Policy {
+        mojibake: false,
+        ..form.policy(dialect)
+    };
+    // The unit alone: a U+FEFF is then at the start, and --bom strip removes it there
+    // as it does in mid-file; keep keeps it in both places.
+    let mut out = Collected::default();
+    let mut engine = Engine::new(policy).ok()?;
+    engine.repair_slice(old, &mut out, |_| Ok(())).ok()?;
+    let new = out.bytes;
+    Some(Preview {
+        offset: unit.start as u64,
+        what,
+        before: side(old, dialect),
+        after: side(&new, Dialect::Wtf8),
+    })
+}
+
+/// Hex and glyphs of `bytes` read in `dialect` (WTF-8 for an output: PEP 383's escapes
+/// show as surrogates).
+fn side(bytes: &[u8], dialect: Dialect) -> Side {
+    if bytes.is_empty() {
+        return Side {
+            hex: "(nothing)".to_string(),
+            glyphs: String::new(),
+        };
+    }
+    const SHOWN: usize = 12;
+    let mut hex: Vec<String> = bytes
+        .iter()
+        .take(SHOWN)
+        .map(|b| format!("{b:02X}"))
+        .collect();
+    if bytes.len() > SHOWN {
+        hex.push(format!("… ({} bytes)", bytes.len()));
+    }
+    let mut glyphs = String::new();
+    for unit in dialect.units(bytes).take(SHOWN) {
+        match unit.kind {
+            UnitKind::Scalar(cp) => glyphs.push_str(&glyph(cp).text),
+            UnitKind::Error(_) => glyphs.push_str(ERROR_GLYPH),
+        }
+    }
+    if dialect.units(bytes).nth(SHOWN).is_some() {
+        glyphs.push('…');
+    }
+    Side {
+        hex: hex.join(" "),
+        glyphs,
+    }
+}

@@ -1,0 +1,186 @@
+//! `repair --mojibake`: exactly the regions `detect` finds change, into the text they stand
+//! for; clean text (the corpus of `tests/data/corpus/`) passes through byte for byte; a
+//! stream cut anywhere, even inside a region, gives what the mapped input gives.
+
+use std::fs;
+use std::path::Path;
+
+use hexrune::repair::{Action, Collected, Engine, Kind, Policy};
+use proptest::prelude::*;
+
+fn policy() -> Policy {
+    Policy {
+        mojibake: true,
+        ..Policy::default()
+    }
+}
+
+fn repair(input: &[u8]) -> Collected {
+    let mut out = Collected::default();
+    Engine::new(policy())
+        .unwrap()
+        .repair_slice(input, &mut out, |_| Ok(()))
+        .unwrap();
+    out
+}
+
+fn streamed(input: &[u8], chunk: usize) -> Collected {
+    let mut out = Collected::default();
+    Engine::new(policy())
+        .unwrap()
+        .repair_chunks(&mut &input[..], chunk, &mut out, |_| Ok(()))
+        .unwrap();
+    out
+}
+
+fn out(input: &str) -> String {
+    String::from_utf8(repair(input.as_bytes()).bytes).unwrap()
+}
+
+#[test]
+fn hand_cases_exact_bytes() {
+    // é once through windows-1252 (C3 83 C2 A9), and twice.
+    assert_eq!(
+        repair("caf\u{C3}\u{A9} au lait\n".as_bytes()).bytes,
+        b"caf\xC3\xA9 au lait\n"
+    );
+    assert_eq!(
+        out("Le caf\u{C3}\u{192}\u{C2}\u{A9} est froid.\n"),
+        "Le café est froid.\n"
+    );
+    assert_eq!(out("It\u{E2}\u{20AC}\u{2122}s here.\n"), "It’s here.\n");
+    assert_eq!(out("smile \u{F0}\u{178}\u{2DC}\u{20AC}!\n"), "smile 😀!\n");
+    assert_eq!(out("Ã°Å¸Ëœâ‚¬"), "😀");
+    // A line that mixes clean text and mojibake: only the region changes.
+    let mixed = "Clean: élan, naïve. Broken: Lâ€™Ã©tÃ© Ã©tait chaud. Clean again: ÿ.\n";
+    assert_eq!(
+        out(mixed),
+        "Clean: élan, naïve. Broken: L’été était chaud. Clean again: ÿ.\n"
+    );
+}
+
+#[test]
+fn each_region_is_one_change_with_its_chain() {
+    let input = "x Lâ€™Ã©tÃ© y\nok\nz ÃƒÂ© w\n";
+    let r = repair(input.as_bytes());
+    let changes: Vec<(u64, String, &str, String)> = r
+        .changes
+        .iter()
+        .map(|c| {
+            (
+                c.offset,
+                String::from_utf8(c.new.clone()).unwrap(),
+                c.kind.name(),
+                c.action.why(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            (
+                3,
+                "’été".to_string(),
+                "mojibake",
+                "--mojibake: UTF-8 read as windows-1252".to_string()
+            ),
+            (
+                28,
+                "é".to_string(),
+                "mojibake",
+                "--mojibake: UTF-8 read as windows-1252 then windows-1252".to_string()
+            ),
+        ]
+    );
+    assert_eq!(r.changes[0].kind, Kind::Mojibake);
+    assert!(matches!(r.changes[0].action, Action::Mojibake(_)));
+    // The regions are detect's.
+    let found = hexrune::detect::mojibake::find(input);
+    assert_eq!(
+        found.iter().map(|m| m.start as u64).collect::<Vec<_>>(),
+        [3, 28]
+    );
+}
+
+#[test]
+fn errors_and_mojibake_together() {
+    let r = repair(b"a\xFF \xC3\x83\xC2\xA9 b\n");
+    assert_eq!(r.bytes, "a\u{FFFD} é b\n".as_bytes());
+    assert_eq!(r.changes.len(), 2);
+}
+
+#[test]
+fn a_region_cut_by_a_stream_read_is_found_whole() {
+    let input = "first line\nLâ€™Ã©tÃ© Ã©tait chaud\nlast\n".as_bytes();
+    let mapped = repair(input);
+    assert_eq!(
+        mapped.bytes,
+        "first line\nL’été était chaud\nlast\n".as_bytes()
+    );
+    for chunk in 1..input.len() + 2 {
+        assert_eq!(streamed(input, chunk), mapped, "reads of {chunk}");
+    }
+}
+
+fn corpus() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
+    let mut files: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|f| fs::read_to_string(f).unwrap())
+        .collect()
+}
+
+#[test]
+fn the_clean_corpus_is_unchanged_byte_for_byte() {
+    for text in corpus() {
+        let r = repair(text.as_bytes());
+        assert!(r.changes.is_empty(), "{:?}", r.changes.first());
+        assert_eq!(r.bytes, text.as_bytes());
+    }
+}
+
+fn corpus_lines() -> Vec<String> {
+    corpus()
+        .iter()
+        .flat_map(|t| t.lines().map(|l| format!("{l}\n")).collect::<Vec<_>>())
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn clean_corpus_lines_pass_through(picks in proptest::collection::vec(any::<prop::sample::Index>(), 1..12), chunk in 1usize..64) {
+        let lines = corpus_lines();
+        let text: String = picks.iter().map(|i| lines[i.index(lines.len())].as_str()).collect();
+        let r = repair(text.as_bytes());
+        prop_assert!(r.changes.is_empty());
+        prop_assert_eq!(&r.bytes, text.as_bytes());
+        prop_assert_eq!(streamed(text.as_bytes(), chunk), r);
+    }
+
+    #[test]
+    fn planted_mojibake_is_undone_mapped_and_streamed(picks in proptest::collection::vec(any::<prop::sample::Index>(), 1..6), chunk in 1usize..64) {
+        let lines = corpus_lines();
+        let clean: String = picks.iter().map(|i| lines[i.index(lines.len())].as_str()).collect();
+        let Some(bad) = hexrune::detect::table::Legacy::Windows1252.decode(clean.as_bytes()) else {
+            return Ok(());
+        };
+        let mapped = repair(bad.as_bytes());
+        let found = hexrune::detect::mojibake::find(&bad);
+        // Exactly detect's regions changed, each into its text.
+        prop_assert_eq!(mapped.changes.len(), found.len());
+        for (c, m) in mapped.changes.iter().zip(&found) {
+            prop_assert_eq!(c.offset as usize, m.start);
+            prop_assert_eq!(&c.new, m.text.as_bytes());
+        }
+        prop_assert!(std::str::from_utf8(&mapped.bytes).is_ok());
+        prop_assert_eq!(streamed(bad.as_bytes(), chunk), mapped);
+    }
+}

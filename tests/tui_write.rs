@@ -1,0 +1,228 @@
+//! The viewer's `W`: the form drawn with its preview (exact screen text), the copy written
+//! through `repair::write` (exact bytes), the refusals (the input itself; an existing file
+//! asked about first), and the file on screen left as it was.
+
+use std::time::Duration;
+
+use hexrune::decode::Dialect;
+use hexrune::scan::index::{Progress, Summary};
+use hexrune::source::Source;
+use hexrune::tui::app::{App, PromptKind};
+use hexrune::tui::{draw, Action};
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use ratatui::Terminal;
+
+const INPUT: &[u8] = b"Caf\xE9 au lait\nIl a dit : L\xC3\xA2\xE2\x82\xAC\xE2\x84\xA2\xC3\x83\xC2\xA9t\xC3\x83\xC2\xA9 \xC3\x83\xC2\xA9tait chaud.\n";
+
+fn app_on_file(dir: &std::path::Path, width: u16, height: u16) -> App {
+    let path = dir.join("notes.txt");
+    std::fs::write(&path, INPUT).unwrap();
+    let source = Source::open(&path).unwrap();
+    let mut summary = Summary::build(Dialect::Utf8, INPUT, 1, &Progress::new()).unwrap();
+    summary.elapsed = Duration::from_millis(2);
+    let mut app = App::with_summary(source, summary, Rect::new(0, 0, width, height), false);
+    app.input_path = Some(path);
+    app
+}
+
+fn screen(app: &App) -> Vec<String> {
+    let mut terminal = Terminal::new(TestBackend::new(app.size.width, app.size.height)).unwrap();
+    terminal.draw(|f| draw::draw(f, app)).unwrap();
+    let buffer = terminal.backend().buffer();
+    let mut out = Vec::new();
+    for y in 0..buffer.area.height {
+        let mut line = String::new();
+        let mut x = 0;
+        while x < buffer.area.width {
+            let symbol = buffer[(x, y)].symbol();
+            line.push_str(symbol);
+            x += unicode_width::UnicodeWidthStr::width(symbol).max(1) as u16;
+        }
+        out.push(line.trim_end().to_string());
+    }
+    out
+}
+
+fn finish_job(app: &mut App) {
+    while app.job.is_some() {
+        let event = app.wait_job_event().expect("worker reports");
+        app.update(Action::Job(event));
+    }
+}
+
+fn typed(app: &mut App, text: &str) {
+    for c in text.chars() {
+        app.update(Action::Input(c));
+    }
+}
+
+#[test]
+fn the_form_previews_the_unit_under_the_cursor() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_on_file(dir.path(), 80, 24);
+    for _ in 0..3 {
+        app.update(Action::Right);
+    }
+    app.update(Action::OpenWrite);
+    let s = screen(&app);
+    let form: Vec<&str> = s[16..23].iter().map(String::as_str).collect();
+    let expected_path = format!(
+        "write a repaired copy to: {}",
+        dir.path().join("notes.repaired.txt").display()
+    );
+    assert_eq!(s[23], expected_path);
+    assert!(
+        form[0].starts_with("┌ write a repaired copy (W) ─────"),
+        "{}",
+        form[0]
+    );
+    assert!(
+        form[1].starts_with(
+            "│ policy replace       Tab: next   Ctrl-T --mojibake off   Ctrl-R --bom keep │"
+        ),
+        "{}",
+        form[1]
+    );
+    assert!(
+        form[2].starts_with("│ at     0x3  error: truncated"),
+        "{}",
+        form[2]
+    );
+    assert!(
+        form[3].starts_with("│ before E9                       �"),
+        "{}",
+        form[3]
+    );
+    assert!(
+        form[4].starts_with("│ after  EF BF BD                 �"),
+        "{}",
+        form[4]
+    );
+    assert!(
+        form[5].starts_with("│ Enter writes, Esc cancels; the file shown stays as it is"),
+        "{}",
+        form[5]
+    );
+    // Tab: the next policies, each previewed.
+    app.update(Action::TogglePattern);
+    assert!(
+        screen(&app)[20].starts_with("│ after  (nothing)"),
+        "{}",
+        screen(&app)[20]
+    );
+    app.update(Action::TogglePattern);
+    assert!(
+        screen(&app)[20].starts_with("│ after  C3 A9                    é"),
+        "{}",
+        screen(&app)[20]
+    );
+    app.update(Action::TogglePattern);
+    assert!(
+        screen(&app)[20].starts_with("│ after  EE BF A9"),
+        "{}",
+        screen(&app)[20]
+    );
+    app.update(Action::TogglePattern);
+    assert!(
+        screen(&app)[20].starts_with("│ after  ED B3 A9                 ˢ"),
+        "{}",
+        screen(&app)[20]
+    );
+    // On the mojibake, with --mojibake: the region before → after.
+    app.update(Action::Cancel);
+    assert!(app.prompt.is_none() && app.write.is_none());
+    app.cursor = 30;
+    app.update(Action::OpenWrite);
+    app.update(Action::ToggleMojibake);
+    let s = screen(&app);
+    assert!(s[17].contains("Ctrl-T --mojibake on "), "{}", s[17]);
+    assert!(s[18].starts_with("│ at     0x19  mojibake"), "{}", s[18]);
+    assert!(
+        s[19].starts_with("│ before C3 A2 E2 82 AC E2 84 A2 C3 83 C2 A9 … (22 bytes) â€™Ã©tÃ© Ã©"),
+        "{}",
+        s[19]
+    );
+    assert!(
+        s[20].starts_with("│ after  E2 80 99 C3 A9 74 C3 A9 20 C3 A9 ’été é"),
+        "{}",
+        s[20]
+    );
+}
+
+#[test]
+fn writes_the_copy_and_never_the_file_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_on_file(dir.path(), 120, 40);
+    app.update(Action::OpenWrite);
+    app.update(Action::ToggleMojibake);
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    let out = dir.path().join("notes.repaired.txt");
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        "Caf\u{FFFD} au lait\nIl a dit : L’été était chaud.\n".as_bytes()
+    );
+    let name = out.display().to_string();
+    assert_eq!(
+        app.message.as_ref().map(|m| m.text.clone()),
+        Some(format!(
+            "wrote {name}: 2 units changed (replace, --mojibake), 50 bytes"
+        ))
+    );
+    assert!(screen(&app)[39].contains(&format!("wrote {name}: 2 units changed")));
+    assert_eq!(std::fs::read(dir.path().join("notes.txt")).unwrap(), INPUT);
+    assert_eq!(app.source.bytes(), INPUT);
+    // Again: the file exists, Enter asks, Esc goes back, Enter and Enter replace it.
+    app.update(Action::OpenWrite);
+    app.update(Action::Submit);
+    assert_eq!(app.prompt.as_ref().map(|p| p.kind), Some(PromptKind::Write));
+    assert!(screen(&app)[39].starts_with("exists; Enter replaces it, Esc goes back: "));
+    app.update(Action::Cancel);
+    assert!(screen(&app)[39].starts_with("write a repaired copy to: "));
+    app.update(Action::TogglePattern); // drop
+    app.update(Action::Submit);
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        "Caf au lait\nIl a dit : Lâ€™Ã©tÃ© Ã©tait chaud.\n".as_bytes()
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".hexrune"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn the_input_itself_is_refused_in_the_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_on_file(dir.path(), 120, 40);
+    app.update(Action::OpenWrite);
+    let len = app.prompt.as_ref().unwrap().input.chars().count();
+    for _ in 0..len {
+        app.update(Action::Backspace);
+    }
+    typed(
+        &mut app,
+        &dir.path().join(".").join("notes.txt").display().to_string(),
+    );
+    app.update(Action::Submit);
+    assert!(app.job.is_none());
+    let s = screen(&app);
+    let said: String = s[36..38]
+        .iter()
+        .map(|l| l.trim_start_matches('│').trim_end_matches('│').trim())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        said.ends_with(
+            "notes.txt: is the input; repair never writes its input (choose another -o)"
+        ),
+        "{said}"
+    );
+    assert_eq!(std::fs::read(dir.path().join("notes.txt")).unwrap(), INPUT);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
