@@ -35,7 +35,14 @@ fn gbps(bytes: usize, d: Duration) -> f64 {
 }
 
 fn hexrune_detect(bytes: &[u8], threads: usize) -> u64 {
-    let summary = Summary::build(Dialect::Utf8, bytes, threads, &Progress::new()).unwrap();
+    let summary = Summary::build_marked(
+        Dialect::Utf8,
+        bytes,
+        threads,
+        &Progress::new(),
+        Some(&hexrune::detect::mark_block),
+    )
+    .unwrap();
     let d = detect(bytes, &summary);
     d.encoding.len() as u64 + d.mojibake.len() as u64
 }

@@ -143,6 +143,10 @@ pub struct ErrorRecord<'a> {
     /// The unit's bytes as the fallback encoding reads them; absent without one.
     #[serde(skip_serializing_if = "Option::is_none")]
     fallback: Option<String>,
+    /// The encoding the input was read as, where it is not of the UTF-8 family (last, so
+    /// that records of the UTF-8 family keep their bytes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    encoding: Option<&'static str>,
 }
 
 impl<'a> ErrorRecord<'a> {
@@ -166,6 +170,7 @@ impl<'a> ErrorRecord<'a> {
             details: ErrorDetails::of(dialect, bytes, unit),
             position,
             fallback: fallback.map(|f| f.read(unit_bytes(bytes, unit))),
+            encoding: encoding_field(dialect),
         }
     }
 }

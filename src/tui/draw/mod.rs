@@ -316,7 +316,7 @@ mod tests {
         app.update(Action::End);
         assert_eq!(
             status_left(&app, 120),
-            " demo  1.6 KiB (1673 B)  0x688 (1672)  100%  utf8  char 1577 of 1577"
+            " demo  3.2 KiB (3253 B)  0xCB4 (3252)  100%  utf8  char 3157 of 3157"
         );
         assert_eq!(
             status_left(&app, 60),

@@ -9,21 +9,31 @@ use ratatui::widgets::{Block, Clear, Paragraph};
 
 use super::status::{human_elapsed, human_size, human_speed};
 use super::*;
+use crate::decode::Dialect;
 
 /// One bar of the statistics overlay: its label and count.
 pub type Bar = (String, u64);
 
 /// The statistics overlay's bars: a label and a count for each class of the dialect, and
 /// for each error kind that occurred. The counts are the summary's, which `hexrune check`
-/// prints too.
+/// prints too. The UTF-8 family lists classes 1 to 4 always (and 5, 6 where the dialect
+/// has them); UTF-16 lists its 2- and 4-byte units, UTF-32 its 4-byte units and a
+/// single-byte encoding its bytes: the classes that exist in the encoding.
 pub fn stats_rows(summary: &Summary) -> (Vec<Bar>, Vec<Bar>) {
-    let classes = crate::scan::index::summary_classes(summary.dialect)
+    let dialect = summary.dialect;
+    let (listed, first) = if dialect.code_unit_width().is_some() {
+        (dialect.classes().to_vec(), "1 byte")
+    } else {
+        (crate::scan::index::summary_classes(dialect), "1 ASCII")
+    };
+    let classes = listed
         .into_iter()
         .map(|c| {
-            let label = if c == 1 {
-                "1 ASCII".to_string()
-            } else {
-                format!("{c} {c}-byte")
+            let label = match (c, dialect) {
+                (1, _) => first.to_string(),
+                (2, Dialect::Utf16Le | Dialect::Utf16Be) => "2 one unit".to_string(),
+                (4, Dialect::Utf16Le | Dialect::Utf16Be) => "4 surrogate pair".to_string(),
+                _ => format!("{c} {c}-byte"),
             };
             (label, summary.tally.classes[c as usize])
         })
