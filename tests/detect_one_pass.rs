@@ -37,7 +37,10 @@ fn both_ways(bytes: &[u8]) -> (Detection, Detection, Summary) {
         Summary::build_marked(Dialect::Utf8, bytes, 2, &Progress::new(), Some(&mark_block))
             .unwrap();
     assert!(plain.marks.is_none());
-    assert_eq!(marked.marks.as_ref().map(Vec::len), Some(marked.blocks.len()));
+    assert_eq!(
+        marked.marks.as_ref().map(Vec::len),
+        Some(marked.blocks.len())
+    );
     (detect(bytes, &plain), detect(bytes, &marked), marked)
 }
 
@@ -61,7 +64,11 @@ fn marks_hold_every_line_find_finds_something_in() {
                         lines_with_mojibake += 1;
                         assert!(marked, "{:?} {misread:?}", e.name());
                     }
-                    let ranges = if marked { vec![0..misread.len()] } else { vec![] };
+                    let ranges = if marked {
+                        vec![0..misread.len()]
+                    } else {
+                        vec![]
+                    };
                     assert_eq!(find_marked(&misread, &ranges), found, "{misread:?}");
                 }
             }
@@ -70,21 +77,42 @@ fn marks_hold_every_line_find_finds_something_in() {
     assert!(lines_with_mojibake > 1000, "{lines_with_mojibake}");
 }
 
-/// On the clean corpus (28 languages, symbols, emoji) almost no line has a candidate.
+/// On the clean corpus (28 languages, symbols, emoji) 10 lines of 147 hold a candidate
+/// pair, each a real pair of some encoding (’ then é is D5 8E in macintosh, Ukrainian і
+/// after a letter is B3 in windows-1251, ─┤ is C4 B4 in IBM437) that `find` judges and
+/// rejects; every other line is never reread.
 #[test]
-fn clean_text_is_almost_never_marked() {
+fn clean_text_is_rarely_marked() {
     let mut total = 0;
     let mut marked = Vec::new();
     for (name, text) in corpus() {
         for line in text.lines() {
             total += 1;
             if candidate_in(line.as_bytes(), 0..line.len()) {
-                marked.push(format!("{name}: {line}"));
+                assert_eq!(find(line), [], "{line}");
+                marked.push(name.clone());
             }
         }
     }
-    assert!(total > 500, "{total}");
-    assert_eq!(marked, Vec::<String>::new());
+    assert_eq!(total, 147);
+    assert_eq!(
+        marked,
+        ["fr", "fr", "it", "ro", "symbols", "symbols", "uk", "uk", "uk", "uk"]
+    );
+}
+
+/// Clean corpus lines without a candidate pair, to fill blocks that must stay unmarked.
+fn unmarked_corpus() -> String {
+    let mut out = String::new();
+    for (_, text) in corpus() {
+        for line in text.lines() {
+            if !candidate_in(line.as_bytes(), 0..line.len()) {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
 }
 
 /// The whole corpus, repeated past several blocks, with mojibake, U+FEFF and an error
@@ -92,11 +120,7 @@ fn clean_text_is_almost_never_marked() {
 /// planted blocks marked.
 #[test]
 fn one_pass_equals_rereading_every_block() {
-    let mut clean = String::new();
-    for (_, text) in corpus() {
-        clean.push_str(&text);
-        clean.push('\n');
-    }
+    let clean = unmarked_corpus();
     let mut bytes = Vec::new();
     while bytes.len() < 600 << 10 {
         bytes.extend_from_slice(clean.as_bytes());
@@ -115,7 +139,11 @@ fn one_pass_equals_rereading_every_block() {
     };
     plant(&mut bytes, 7 * block + 100, b"\xE9t\xE9 ");
     plant(&mut bytes, 5 * block + 100, "\u{FEFF}".as_bytes());
-    plant(&mut bytes, 2 * block + 100, "Il a dit : Lâ€™Ã©tÃ© Ã©tait chaud.\n".as_bytes());
+    plant(
+        &mut bytes,
+        2 * block + 100,
+        "Il a dit : Lâ€™Ã©tÃ© Ã©tait chaud.\n".as_bytes(),
+    );
     let (plain, marked, summary) = both_ways(&bytes);
     assert_eq!(plain, marked);
     assert_eq!(marked.mojibake.len(), 1);

@@ -89,12 +89,27 @@ mod tests {
         let high = after("UTF-16LE unpaired high surrogate: [", utf16);
         let low = after("UTF-16LE unpaired low surrogate: [", utf16);
         let e16 = errors(Dialect::Utf16Le);
-        assert!(e16.contains(&(high, ErrorKind::UnpairedHighSurrogate)), "{e16:?}");
-        assert!(e16.contains(&(low, ErrorKind::UnpairedLowSurrogate)), "{e16:?}");
-        assert_eq!(e16.last(), Some(&(BYTES.len() - 1, ErrorKind::TruncatedUnit)));
+        assert!(
+            e16.contains(&(high, ErrorKind::UnpairedHighSurrogate)),
+            "{e16:?}"
+        );
+        assert!(
+            e16.contains(&(low, ErrorKind::UnpairedLowSurrogate)),
+            "{e16:?}"
+        );
+        assert_eq!(
+            e16.last(),
+            Some(&(BYTES.len() - 1, ErrorKind::TruncatedUnit))
+        );
         let pair = after("UTF-16LE surrogate pair for U+1F600: [", utf16);
-        let unit = Dialect::Utf16Le.units(BYTES).find(|u| u.start == pair).unwrap();
-        assert_eq!((unit.len, unit.code_point().map(|c| c.value())), (4, Some(0x1F600)));
+        let unit = Dialect::Utf16Le
+            .units(BYTES)
+            .find(|u| u.start == pair)
+            .unwrap();
+        assert_eq!(
+            (unit.len, unit.code_point().map(|c| c.value())),
+            (4, Some(0x1F600))
+        );
         let surrogate = after("UTF-32LE surrogate as a unit: [", utf32);
         assert!(errors(Dialect::Utf32Le).contains(&(surrogate, ErrorKind::SurrogateUnit)));
         let greek = crate::encoding::resolve("windows-1253").unwrap();

@@ -50,9 +50,8 @@ pub fn dos_code_page(bytes: &[u8], guess: &str) -> Option<(&'static str, String)
         _ => None,
     };
     let (in_word, dos437, dos850, theirs) = in_word_letters(bytes, guessed);
-    let letters = in_word >= MIN_IN_WORD
-        && dos437.max(dos850) * 10 >= in_word * 9
-        && theirs * 2 <= in_word;
+    let letters =
+        in_word >= MIN_IN_WORD && dos437.max(dos850) * 10 >= in_word * 9 && theirs * 2 <= in_word;
     // Where the guess reads the bytes between letters as letters, it explains them.
     let contrary = in_word >= MIN_IN_WORD && theirs * 2 > in_word;
     if contrary || !(letters || boxes >= BOX_LINES) {

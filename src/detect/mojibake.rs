@@ -210,27 +210,65 @@ pub fn candidate_in(bytes: &[u8], range: std::ops::Range<usize>) -> bool {
     let second = |b: u8| (b.wrapping_sub(0xC2) < 0x12) | (b == 0xE2) | (b == 0xEF);
     // The byte before it: a continuation byte.
     let after_cont = |b: u8| b.wrapping_sub(0x80) < 0x40;
+    let conts = two_byte_conts();
     while p < end {
-        if p + CHUNK <= end {
-            let (now, before) = (&bytes[p..p + CHUNK], &bytes[p - 1..p - 1 + CHUNK]);
-            let mut any = false;
+        // Most chunks have no pair shape at all: tested branch-free on whole chunks, which
+        // the compiler turns into vector compares.
+        let whole = bytes
+            .get(p - 1..p + CHUNK)
+            .and_then(|w| <&[u8; CHUNK + 1]>::try_from(w).ok())
+            .filter(|_| p + CHUNK <= end);
+        if let Some(w) = whole {
+            let mut any = 0u8;
             for i in 0..CHUNK {
-                any |= second(now[i]) & after_cont(before[i]);
+                any |= u8::from(second(w[i + 1]) & after_cont(w[i]));
             }
-            if !any {
+            if any == 0 {
                 p += CHUNK;
                 continue;
             }
         }
         let stop = (p + CHUNK).min(end);
         for q in p..stop {
-            if second(bytes[q]) && after_cont(bytes[q - 1]) && is_pair_at(bytes, q) {
+            if !(second(bytes[q]) && after_cont(bytes[q - 1])) {
+                continue;
+            }
+            // A 2-byte character no encoding writes as a continuation byte (most letters
+            // of Cyrillic and Greek text) ends the question at once.
+            let lead = bytes[q];
+            if lead <= 0xD3 {
+                let Some(&tail) = bytes.get(q + 1) else {
+                    continue;
+                };
+                if conts[usize::from(lead - 0xC2)] >> (tail & 0x3F) & 1 == 0 {
+                    continue;
+                }
+            }
+            if is_pair_at(bytes, q) {
                 return true;
             }
         }
         p = stop;
     }
     false
+}
+
+/// For each lead C2..D3, the second bytes (by their low six bits) of the characters some
+/// encoding writes as a continuation byte.
+fn two_byte_conts() -> &'static [u64; 18] {
+    static TABLE: std::sync::OnceLock<[u64; 18]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        std::array::from_fn(|i| {
+            let mut bits = 0u64;
+            for low in 0..64u32 {
+                let cp = ((0xC2 + i as u32) & 0x1F) << 6 | low;
+                if char::from_u32(cp).is_some_and(|c| byte_masks(c).1 != 0) {
+                    bits |= 1 << low;
+                }
+            }
+            bits
+        })
+    })
 }
 
 /// Whether the character starting at `at` and the one ending just before it begin a
@@ -294,9 +332,10 @@ fn writes_whole_sequence(e: Legacy, first: char, second: char, after: &[Option<c
         _ => (false, 0),
     };
     second_ok
-        && after[..more]
-            .iter()
-            .all(|c| c.and_then(|c| e.encode_char(c)).is_some_and(|b| (0x80..=0xBF).contains(&b)))
+        && after[..more].iter().all(|c| {
+            c.and_then(|c| e.encode_char(c))
+                .is_some_and(|b| (0x80..=0xBF).contains(&b))
+        })
 }
 
 /// The length of the UTF-8 sequence a lead byte starts (1 for anything else).

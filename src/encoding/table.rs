@@ -146,11 +146,33 @@ mod tests {
     #[test]
     fn both_ways_equal_encoding_rs() {
         for label in [
-            "windows-1250", "windows-1251", "windows-1252", "windows-1253", "windows-1254",
-            "windows-1255", "windows-1256", "windows-1257", "windows-1258", "windows-874",
-            "iso-8859-2", "iso-8859-3", "iso-8859-4", "iso-8859-5", "iso-8859-6", "iso-8859-7",
-            "iso-8859-8", "iso-8859-10", "iso-8859-13", "iso-8859-14", "iso-8859-15",
-            "iso-8859-16", "koi8-r", "koi8-u", "macintosh", "x-mac-cyrillic", "ibm866",
+            "windows-1250",
+            "windows-1251",
+            "windows-1252",
+            "windows-1253",
+            "windows-1254",
+            "windows-1255",
+            "windows-1256",
+            "windows-1257",
+            "windows-1258",
+            "windows-874",
+            "iso-8859-2",
+            "iso-8859-3",
+            "iso-8859-4",
+            "iso-8859-5",
+            "iso-8859-6",
+            "iso-8859-7",
+            "iso-8859-8",
+            "iso-8859-10",
+            "iso-8859-13",
+            "iso-8859-14",
+            "iso-8859-15",
+            "iso-8859-16",
+            "koi8-r",
+            "koi8-u",
+            "macintosh",
+            "x-mac-cyrillic",
+            "ibm866",
         ] {
             let Some(Label::Web(e)) = lookup(label) else {
                 panic!("{label}")
@@ -160,12 +182,20 @@ mod tests {
                 let one = [b];
                 let theirs = e.decode_without_bom_handling_and_without_replacement(&one);
                 let ours = t.value(b).and_then(|c| c.to_char());
-                assert_eq!(ours.map(String::from).as_deref(), theirs.as_deref(), "{label} {b:02X}");
+                assert_eq!(
+                    ours.map(String::from).as_deref(),
+                    theirs.as_deref(),
+                    "{label} {b:02X}"
+                );
                 if let Some(c) = ours {
                     let text = String::from(c);
                     let (bytes, _, unmappable) = e.encode(&text);
                     assert!(!unmappable);
-                    assert_eq!(t.byte_of(CodePoint::new(c as u32)), Some(bytes[0]), "{label} {c:?}");
+                    assert_eq!(
+                        t.byte_of(CodePoint::new(c as u32)),
+                        Some(bytes[0]),
+                        "{label} {c:?}"
+                    );
                 }
             }
         }
