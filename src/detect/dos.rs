@@ -19,7 +19,7 @@
 use crate::decode::ByteTable;
 use crate::encoding::table::{self, Label};
 
-use super::judge::{is_letter, script, Script};
+use super::judge::{is_letter, is_upper, script, Script};
 
 /// Runs of one horizontal line byte that make box-drawing evidence.
 pub const BOX_LINES: usize = 2;
@@ -90,17 +90,19 @@ fn line_runs(bytes: &[u8]) -> usize {
 
 /// The non-ASCII bytes in runs with an ASCII letter right before and right after, and how
 /// many of them read as Latin letters in IBM437, in IBM850, and as letters or an
-/// apostrophe in `guessed`.
+/// apostrophe in `guessed` (a capital between small letters counts as no letter).
 fn in_word_letters(bytes: &[u8], guessed: Option<&ByteTable>) -> (usize, usize, usize, usize) {
-    let latin = |t: &ByteTable, b: u8| {
+    // A capital inside a word of small letters ("nÆo") fits no reading.
+    let capital_inside = |c: char, lower: bool| lower && is_upper(c);
+    let latin = |t: &ByteTable, b: u8, lower: bool| {
         t.value(b)
             .and_then(|c| c.to_char())
-            .is_some_and(|c| script(c) == Some(Script::Latin))
+            .is_some_and(|c| script(c) == Some(Script::Latin) && !capital_inside(c, lower))
     };
-    let letter_or_apostrophe = |t: &ByteTable, b: u8| {
-        t.value(b)
-            .and_then(|c| c.to_char())
-            .is_some_and(|c| is_letter(c) || matches!(c, '’' | '‘' | 'ʼ' | '\''))
+    let letter_or_apostrophe = |t: &ByteTable, b: u8, lower: bool| {
+        t.value(b).and_then(|c| c.to_char()).is_some_and(|c| {
+            (is_letter(c) && !capital_inside(c, lower)) || matches!(c, '’' | '‘' | 'ʼ' | '\'')
+        })
     };
     let (ibm437, ibm850) = (table::ibm437(), table::ibm850());
     let (mut n, mut a, mut b, mut g) = (0, 0, 0, 0);
@@ -119,11 +121,12 @@ fn in_word_letters(bytes: &[u8], guessed: Option<&ByteTable>) -> (usize, usize, 
         if !(before && after) || i - start > 3 {
             continue;
         }
+        let lower = bytes[start - 1].is_ascii_lowercase() && bytes[i].is_ascii_lowercase();
         for &x in &bytes[start..i] {
             n += 1;
-            a += usize::from(latin(ibm437, x));
-            b += usize::from(latin(ibm850, x));
-            g += usize::from(guessed.is_some_and(|t| letter_or_apostrophe(t, x)));
+            a += usize::from(latin(ibm437, x, lower));
+            b += usize::from(latin(ibm850, x, lower));
+            g += usize::from(guessed.is_some_and(|t| letter_or_apostrophe(t, x, lower)));
         }
     }
     (n, a, b, g)
