@@ -670,6 +670,22 @@ mod tests {
         );
     }
 
+    /// Outside the UTF-8 family an error record ends with the encoding it was read in.
+    #[test]
+    fn encoding_is_the_last_key_outside_the_utf8_family() {
+        let path = WirePath::from_bytes(b"g.txt");
+        let greek = crate::encoding::resolve("windows-1253").unwrap();
+        let bytes = b"a\xAA";
+        let unit = greek.units(bytes).nth(1).unwrap();
+        let position = LineColumn { line: 1, column: 2 };
+        assert_eq!(
+            to_line(&ErrorRecord::new(
+                &path, greek, bytes, &unit, position, None
+            )),
+            r#"{"type":"error","path":"g.txt","offset":1,"len":1,"bytes":"aa","kind":"undefined_byte","diagnosis":"byte AA has no character in windows-1253; windows-1252 reads it as 'ª'","line":1,"column":2,"encoding":"windows-1253"}"#
+        );
+    }
+
     #[test]
     fn fallback_is_the_last_key_and_carries_the_real_text() {
         let path = WirePath::from_bytes(b"f.txt");

@@ -251,3 +251,44 @@ pub(super) fn draw_stats(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer)
         .title_alignment(Alignment::Center);
     ratatui::widgets::Widget::render(Paragraph::new(lines).block(block), popup, buf);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scan::index::Progress;
+
+    fn labels(dialect: Dialect, bytes: &[u8]) -> Vec<(String, u64)> {
+        let summary = Summary::build(dialect, bytes, 1, &Progress::new()).unwrap();
+        stats_rows(&summary).0
+    }
+
+    /// Each encoding lists the classes it has: UTF-16 its one-unit and pair units, UTF-32
+    /// its 4-byte units, a single-byte encoding its bytes; the UTF-8 family 1 to 4.
+    #[test]
+    fn classes_of_the_view_encoding() {
+        let text = "aé€😀";
+        let utf16: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        assert_eq!(
+            labels(Dialect::Utf16Le, &utf16),
+            [
+                ("2 one unit".to_string(), 3),
+                ("4 surrogate pair".to_string(), 1)
+            ]
+        );
+        let utf32: Vec<u8> = text
+            .chars()
+            .flat_map(|c| (c as u32).to_be_bytes())
+            .collect();
+        assert_eq!(
+            labels(Dialect::Utf32Be, &utf32),
+            [("4 4-byte".to_string(), 4)]
+        );
+        let cp1252 = crate::encoding::resolve("windows-1252").unwrap();
+        assert_eq!(labels(cp1252, b"a\xE9\x80"), [("1 byte".to_string(), 3)]);
+        let utf8: Vec<String> = labels(Dialect::Utf8, text.as_bytes())
+            .into_iter()
+            .map(|(l, _)| l)
+            .collect();
+        assert_eq!(utf8, ["1 ASCII", "2 2-byte", "3 3-byte", "4 4-byte"]);
+    }
+}
