@@ -411,7 +411,9 @@ fn without_colour_the_cursor_is_reversed_and_errors_bold() {
     assert!(cursor.modifier.contains(Modifier::REVERSED));
     assert_eq!((error.fg, cursor.fg), (Color::Reset, Color::Reset));
     // The text pane's U+FFFD is bold too.
-    assert!(buf[(layout.text_x + 10, row)].modifier.contains(Modifier::BOLD));
+    assert!(buf[(layout.text_x + 10, row)]
+        .modifier
+        .contains(Modifier::BOLD));
     // With colour, the same cells have colours as well.
     app.color = true;
     let buf = render(&app);

@@ -8,8 +8,10 @@
 //! - every single-byte encoding of encoding_rs (windows-125x, ISO-8859-x, KOI8-R/U,
 //!   macintosh, x-mac-cyrillic, IBM866, ...) by any of its WHATWG labels, and IBM437 and
 //!   IBM850 from oem_cp (labels `IBM437`, `cp437`, `437`, and the same for 850). Each is
-//!   built once as a 256-entry [`ByteTable`] by decoding every byte alone, and kept for the
-//!   life of the process (a few kilobytes per encoding used).
+//!   built once as a 256-entry [`crate::decode::ByteTable`] by decoding every byte alone,
+//!   and kept for the life of the process (a few kilobytes per encoding used): [`table`],
+//!   which also resolves every label ([`table::lookup`]) for the viewer, detection and the
+//!   fallback reading of error bytes, so that all three read the same tables.
 //!
 //! The multi-byte legacy encodings (Shift_JIS, EUC-JP, ISO-2022-JP, EUC-KR, GBK, GB18030,
 //! Big5) are refused with a one-line reason: they are not readable yet.
