@@ -64,11 +64,9 @@ fn marks_hold_every_line_find_finds_something_in() {
                         lines_with_mojibake += 1;
                         assert!(marked, "{:?} {misread:?}", e.name());
                     }
-                    let ranges = if marked {
-                        vec![0..misread.len()]
-                    } else {
-                        vec![]
-                    };
+                    let ranges: Vec<std::ops::Range<usize>> = std::iter::once(0..misread.len())
+                        .filter(|_| marked)
+                        .collect();
                     assert_eq!(find_marked(&misread, &ranges), found, "{misread:?}");
                 }
             }

@@ -570,10 +570,8 @@ fn marked_parts(summary: &Summary, range: Range<usize>, mark: u8) -> Vec<Range<u
     }
     let first = range.start / summary.block_size;
     let last = (range.end - 1) / summary.block_size;
-    for b in first..=last.min(marks.len().saturating_sub(1)) {
-        if marks[b] & mark == 0 {
-            continue;
-        }
+    let listed = marks.iter().enumerate().take(last + 1).skip(first);
+    for (b, _) in listed.filter(|(_, m)| **m & mark != 0) {
         let block = summary.block_range(b);
         let part = block.start.max(range.start)..block.end.min(range.end);
         match out.last_mut() {
