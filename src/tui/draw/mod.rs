@@ -316,7 +316,7 @@ mod tests {
         app.update(Action::End);
         assert_eq!(
             status_left(&app, 120),
-            " demo  3.2 KiB (3253 B)  0xCB4 (3252)  100%  utf8  char 3157 of 3157"
+            " demo  3.2 KiB (3295 B)  0xCDE (3294)  100%  utf8  char 3193 of 3193"
         );
         assert_eq!(
             status_left(&app, 60),
