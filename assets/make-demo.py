@@ -12,7 +12,8 @@ parts = [
     b"\xEF\xBB\xBF",  # a byte order mark: U+FEFF, first thing in the file
     u("<- that was a BOM (U+FEFF, EF BB BF). Welcome to hexrune's demo.\n"),
     u("Keys: arrows/hjkl move, w/b by unit, ] and [ jump to errors, d switches dialect,\n"),
-    u("? lists every key, q quits. The detail pane below explains the unit under the cursor.\n"),
+    u("e reads the file in another encoding (the end shows why), ? lists every key, q quits.\n"),
+    u("The detail pane below explains the unit under the cursor.\n"),
     u("\n== Scalars, by sequence length class ==\n"),
     u("class 1, ASCII: Hello, world! 0123\n"),
     u("class 2: caf\u00e9 na\u00efve \u03a9\u03bc\u03ad\u03b3\u03b1 \u0436\n"),
@@ -42,8 +43,55 @@ parts = [
     u("Modified UTF-8 NUL: ["), b"\xc0\x80", u("] U+0000 in mutf8, invalid elsewhere\n"),
     u("5-byte legacy form of U+200000: ["), b"\xf8\x88\x80\x80\x80",
     u("] a scalar only in legacy\n"),
-    u("\nThe file ends with a sequence cut by the end of the input: "), b"\xe2\x82",
+    u("\n== Errors of other encodings (press e to read the whole file as one) ==\n"),
+    u("The lines after this one are UTF-16LE: in UTF-8 they are letters between NUL bytes.\n"),
+    u("Press e and pick UTF-16LE: the text above turns to nonsense (the same bytes, read\n"),
+    u("two at a time) and these lines read as text, with UTF-16's own errors marked.\n"),
 ]
+# UTF-16 reads two bytes at a time from the start: its section starts at an even offset.
+def pad(parts, n):
+    size = len(b"".join(parts))
+    return [b" " * ((-size) % n)]
+
+def utf16le(*pieces):
+    """Text and raw code units (ints) as UTF-16LE."""
+    out = b""
+    for p in pieces:
+        out += p.encode("utf-16-le") if isinstance(p, str) else p.to_bytes(2, "little")
+    return out
+
+def utf32le(*pieces):
+    out = b""
+    for p in pieces:
+        if isinstance(p, str):
+            out += p.encode("utf-32-le")
+        else:
+            out += p.to_bytes(4, "little")
+    return out
+
+parts += [
+    u("\nIn windows-1253 (press e \u2192 windows-1253) the byte in ["), b"\xaa",
+    u("] is an undefined_byte N:\nthe Greek code page gives it no character "
+      "(in UTF-8 it is an unexpected continuation byte).\n"),
+]
+parts += pad(parts, 2)
+parts += [
+    utf16le("UTF-16LE unpaired high surrogate: [", 0xD800, "] H, a high one with no low after it\n"),
+    utf16le("UTF-16LE unpaired low surrogate: [", 0xDC00, "] L, a low one with no high before it\n"),
+    utf16le("UTF-16LE surrogate pair for U+1F600: [", 0xD83D, 0xDE00, "] one unit, 4 bytes\n"),
+    utf16le("The file's last byte is a truncated_unit Z: half a code unit.\n"),
+]
+parts += [u("\nThe next lines are UTF-32LE \u2192 press e and pick UTF-32LE to read them.\n")]
+parts += pad(parts, 4)
+parts += [
+    utf32le("UTF-32LE surrogate as a unit: [", 0xD800, "] D, a code unit no scalar has\n"),
+    utf32le("UTF-32LE above U+10FFFF: [", 0x110000, "] out of range\n"),
+]
+tail = u("\nThe file ends with a sequence cut by the end of the input (\u2192 UTF-8's truncated_eof, UTF-16's Z): ")
+# An odd length, so that in UTF-16 the last byte is half a code unit.
+if (len(b"".join(parts)) + len(tail) + 2) % 2 == 0:
+    tail = u("\nThe file ends with a sequence cut by the end of the input (\u2192 UTF-8's truncated_eof, UTF-16's Z):  ")
+parts += [tail, b"\xe2\x82"]
 
 with open("assets/demo.utf8", "wb") as f:
     f.write(b"".join(parts))

@@ -351,9 +351,14 @@ fn utf8_errors_shown_between_brackets_are_not_a_legacy_region() {
     // as words, so it stays UTF-8 with errors (chardetng alone would call it windows-1251).
     let v = detect_json(hexrune::cli::demo::BYTES);
     assert_eq!(v["encoding"], "UTF-8");
-    assert_eq!(v["errors"], 30);
+    // Its last section is UTF-16LE lines (a region of their own) and UTF-32LE lines.
+    assert_eq!(v["errors"], 36);
     assert_eq!(
         v["regions"],
-        json!([{"start":0,"end":1673,"encoding":"UTF-8"}])
+        json!([
+            {"start":0,"end":2162,"encoding":"UTF-8"},
+            {"start":2162,"end":2699,"encoding":"UTF-16LE"},
+            {"start":2699,"end":3295,"encoding":"UTF-8"}
+        ])
     );
 }

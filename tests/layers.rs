@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! decode <- source <- scan <- detect <- view <- repair <- {tui, cli}   (main.rs wires tui and cli)
-//! decode <- encoding <- {repair, tui, cli}
+//! decode <- encoding <- {detect, view, repair, tui, cli}
 //! ```
 //!
 //! `decode` imports nothing of the crate; each later layer only the ones before it; `tui`
@@ -21,8 +21,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("encoding", &["decode"]),
     ("source", &["decode"]),
     ("scan", &["decode", "source"]),
-    ("detect", &["decode", "source", "scan"]),
-    ("view", &["decode", "source", "scan", "detect"]),
+    ("detect", &["decode", "encoding", "source", "scan"]),
+    ("view", &["decode", "encoding", "source", "scan", "detect"]),
     (
         "repair",
         &["decode", "encoding", "source", "scan", "detect", "view"],

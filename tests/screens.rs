@@ -249,7 +249,7 @@ fn eighty_columns_show_16_bytes_a_row() {
     );
     assert_eq!(
         line(&app, 23),
-        " fixture  1.6 KiB  0x0  0%  utf8  char 1 of 1577  class and errors lanes hidden"
+        " fixture  3.2 KiB  0x0  0%  utf8  char 1 of 3193  class and errors lanes hidden"
     );
     insta::assert_snapshot!("demo_80x24", screen(&app));
     // Once the note has been read (any key), the key hint has room at 80 columns.
@@ -258,13 +258,13 @@ fn eighty_columns_show_16_bytes_a_row() {
     app.update(Action::Left);
     assert_eq!(
         line(&app, 23),
-        " fixture  1.6 KiB (1673 B)  0x0 (0)  0%  utf8  char 1 of 1577    ? help  q quit"
+        " fixture  3.2 KiB (3295 B)  0x0 (0)  0%  utf8  char 1 of 3193    ? help  q quit"
     );
     // Errors are still told apart at 80 columns: the hex pane marks them and the text
     // pane draws U+FFFD; the detail pane names the kind.
-    let mut app = app_at(hexrune::cli::demo::BYTES, 80, 24, "0x410");
+    let mut app = app_at(hexrune::cli::demo::BYTES, 80, 24, "0x44a");
     assert!(screen(&app).contains(
-        "\n00000410  ff 5d 20 61 6e 64 20 5b c0 5d 0a 75 6e 65 78 70  �] and [�]␊unexp   "
+        "\n00000440  69 64 20 62 79 74 65 3a 20 5b ff 5d 20 61 6e 64  id byte: [�] and   "
     ));
     app.update(Action::Resize {
         width: 100,
@@ -273,7 +273,7 @@ fn eighty_columns_show_16_bytes_a_row() {
     // Between 93 and 110 columns the class lane is back, with the errors' letters in it.
     assert_eq!(app.layout().unwrap().bytes_per_row, 16);
     assert!(
-        screen(&app).contains("00000410  ff 5d 20 61 6e 64 20 5b c0 5d 0a 75 6e 65 78 70  I1111111I1111111  �] and [�]␊unexp"),
+        screen(&app).contains("00000440  69 64 20 62 79 74 65 3a 20 5b ff 5d 20 61 6e 64  1111111111I11111  id byte: [�] and"),
         "{}",
         screen(&app)
     );
@@ -395,27 +395,30 @@ fn without_colour_the_cursor_is_reversed_and_errors_bold() {
         terminal.draw(|f| draw::draw(f, app)).unwrap();
         terminal.backend().buffer().clone()
     };
-    // The row at 0x410 starts with an invalid byte, FF; the cursor is on the 5D after it.
-    let mut app = app_at(hexrune::cli::demo::BYTES, 120, 40, "0x411");
+    // The row at 0x440 has the demo's first error, an invalid byte FF, at 0x44A; the
+    // cursor is on the 5D after it.
+    let mut app = app_at(hexrune::cli::demo::BYTES, 120, 40, "0x44b");
     let layout = app.layout().unwrap();
     let buf = render(&app);
     let row = (layout.rows.y..layout.rows.bottom())
-        .find(|&y| (0..8).map(|x| buf[(x, y)].symbol()).collect::<String>() == "00000410")
+        .find(|&y| (0..8).map(|x| buf[(x, y)].symbol()).collect::<String>() == "00000440")
         .unwrap();
-    let error = &buf[(layout.hex_x, row)];
-    let cursor = &buf[(layout.hex_x + 3, row)];
+    let error = &buf[(layout.hex_x + 30, row)];
+    let cursor = &buf[(layout.hex_x + 33, row)];
     assert_eq!(error.symbol(), "f");
     assert_eq!(cursor.symbol(), "5");
     assert!(error.modifier.contains(Modifier::BOLD));
     assert!(cursor.modifier.contains(Modifier::REVERSED));
     assert_eq!((error.fg, cursor.fg), (Color::Reset, Color::Reset));
     // The text pane's U+FFFD is bold too.
-    assert!(buf[(layout.text_x, row)].modifier.contains(Modifier::BOLD));
+    assert!(buf[(layout.text_x + 10, row)]
+        .modifier
+        .contains(Modifier::BOLD));
     // With colour, the same cells have colours as well.
     app.color = true;
     let buf = render(&app);
-    assert_eq!(buf[(layout.hex_x, row)].fg, Color::LightRed);
-    assert!(buf[(layout.hex_x + 3, row)]
+    assert_eq!(buf[(layout.hex_x + 30, row)].fg, Color::LightRed);
+    assert!(buf[(layout.hex_x + 33, row)]
         .modifier
         .contains(Modifier::REVERSED));
 }

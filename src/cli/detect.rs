@@ -42,8 +42,14 @@ pub fn run(options: &DetectOptions, out: &mut dyn Write, err: &mut dyn Write) ->
         let found = input.open().and_then(|source| {
             source.advise(Access::Sequential);
             let bytes = source.bytes();
-            let summary = Summary::build(Dialect::Utf8, bytes, options.threads, &Progress::new())
-                .expect("a scan nobody cancels runs to the end");
+            let summary = Summary::build_marked(
+                Dialect::Utf8,
+                bytes,
+                options.threads,
+                &Progress::new(),
+                Some(&crate::detect::mark_block),
+            )
+            .expect("a scan nobody cancels runs to the end");
             let detection = detect(bytes, &summary);
             source.check_intact().map(|()| detection)
         });

@@ -18,6 +18,8 @@
 //! bytes as the fallback encoding's decoder reads them (windows-1252 unless `--fallback`
 //! names another; [`crate::view::fallback::Fallback::read`]); it is absent under
 //! `--fallback none`, which leaves the records byte for byte as they were before the key.
+//! Read in an encoding outside the UTF-8 family (`--encoding utf-16le`), an error record
+//! ends with `encoding`, the encoding's name (`"UTF-16LE"`), as the summary does.
 //! In every string, DEL and the C1 controls are JSON escapes (`\u009b`), so a record shown
 //! on a terminal cannot start an escape sequence. A finding is a valid unit worth a look:
 //! `replacement-character`, a U+FFFD already in the input. Then one summary per input:

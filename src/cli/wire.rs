@@ -143,6 +143,10 @@ pub struct ErrorRecord<'a> {
     /// The unit's bytes as the fallback encoding reads them; absent without one.
     #[serde(skip_serializing_if = "Option::is_none")]
     fallback: Option<String>,
+    /// The encoding the input was read as, where it is not of the UTF-8 family (last, so
+    /// that records of the UTF-8 family keep their bytes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    encoding: Option<&'static str>,
 }
 
 impl<'a> ErrorRecord<'a> {
@@ -166,6 +170,7 @@ impl<'a> ErrorRecord<'a> {
             details: ErrorDetails::of(dialect, bytes, unit),
             position,
             fallback: fallback.map(|f| f.read(unit_bytes(bytes, unit))),
+            encoding: encoding_field(dialect),
         }
     }
 }
@@ -666,6 +671,22 @@ mod tests {
         assert_eq!(
             unit_json(Dialect::Utf8, bytes, &u),
             r#"{"offset":0,"len":1,"kind":"error","error":"surrogate","expected":"80..9F","diagnosis":"UTF-16 surrogate U+D800 (lead half, not a character)"}"#
+        );
+    }
+
+    /// Outside the UTF-8 family an error record ends with the encoding it was read in.
+    #[test]
+    fn encoding_is_the_last_key_outside_the_utf8_family() {
+        let path = WirePath::from_bytes(b"g.txt");
+        let greek = crate::encoding::resolve("windows-1253").unwrap();
+        let bytes = b"a\xAA";
+        let unit = greek.units(bytes).nth(1).unwrap();
+        let position = LineColumn { line: 1, column: 2 };
+        assert_eq!(
+            to_line(&ErrorRecord::new(
+                &path, greek, bytes, &unit, position, None
+            )),
+            r#"{"type":"error","path":"g.txt","offset":1,"len":1,"bytes":"aa","kind":"undefined_byte","diagnosis":"byte AA has no character in windows-1253; windows-1252 reads it as 'ª'","line":1,"column":2,"encoding":"windows-1253"}"#
         );
     }
 

@@ -10,11 +10,14 @@ use core::fmt;
 
 use super::unit::{CodePoint, ErrorKind, Unit};
 
-/// The code point of every byte of a single-byte encoding, and the encoding's name.
+/// The code point of every byte of a single-byte encoding, and the encoding's name; both
+/// ways: [`ByteTable::value`] decodes a byte, [`ByteTable::byte_of`] encodes a code point.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ByteTable {
     name: &'static str,
     values: [u32; 256],
+    /// Every (code point, byte) of `values`, sorted (undefined bytes last), for encoding.
+    back: [(u32, u8); 256],
 }
 
 impl ByteTable {
@@ -32,8 +35,10 @@ impl ByteTable {
     /// assert_eq!(t.value(0x41), Some(CodePoint::new(0x41)));
     /// assert_eq!(t.value(0x42), None);
     /// ```
-    pub const fn new(name: &'static str, values: [u32; 256]) -> ByteTable {
-        ByteTable { name, values }
+    pub fn new(name: &'static str, values: [u32; 256]) -> ByteTable {
+        let mut back: [(u32, u8); 256] = core::array::from_fn(|b| (values[b], b as u8));
+        back.sort_unstable();
+        ByteTable { name, values, back }
     }
 
     /// The encoding's name.
@@ -48,12 +53,26 @@ impl ByteTable {
         (v != ByteTable::UNDEFINED).then_some(CodePoint::new(v))
     }
 
-    /// The byte that stands for `cp`, if any (the first, if several do).
+    /// The byte that stands for `cp`, if any (the first, if several do): a binary search
+    /// of the table sorted by code point.
+    ///
+    /// ```
+    /// use hexrune::decode::{ByteTable, CodePoint};
+    /// let mut values = [ByteTable::UNDEFINED; 256];
+    /// values[0xE9] = 0xE9;
+    /// values[0xC9] = 0xE9;
+    /// let t = ByteTable::new("twice", values);
+    /// assert_eq!(t.byte_of(CodePoint::new(0xE9)), Some(0xC9));
+    /// assert_eq!(t.byte_of(CodePoint::new(0x41)), None);
+    /// ```
+    #[inline]
     pub fn byte_of(&self, cp: CodePoint) -> Option<u8> {
-        self.values
-            .iter()
-            .position(|v| *v == cp.value())
-            .map(|b| b as u8)
+        let v = cp.value();
+        if v == ByteTable::UNDEFINED {
+            return None;
+        }
+        let i = self.back.partition_point(|(c, _)| *c < v);
+        self.back.get(i).filter(|(c, _)| *c == v).map(|(_, b)| *b)
     }
 
     /// The unit at `at`: one byte, a scalar or an `undefined_byte`.

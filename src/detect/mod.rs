@@ -16,6 +16,7 @@
 //! command line. The single-byte tables come from encoding_rs and oem_cp ([`table`]).
 
 pub mod bom;
+pub mod dos;
 pub mod judge;
 pub mod mojibake;
 pub mod table;
@@ -42,6 +43,35 @@ pub const GUESS_BYTES: usize = 1 << 20;
 /// The most regions listed; an input that breaks into more is one region of the
 /// encoding that covers the most of it.
 pub const MAX_REGIONS: usize = 64;
+
+/// The mark [`mark_block`] gives a block where a mojibake candidate pair starts.
+pub const MARK_MOJIBAKE: u8 = 1;
+
+/// The mark [`mark_block`] gives a block where `EF BB BF` (U+FEFF) starts.
+pub const MARK_FEFF: u8 = 2;
+
+/// What detection needs to know of a block, asked by the scan while the block is in cache
+/// ([`Summary::build_marked`]): [`MARK_MOJIBAKE`] if the second character of a mojibake
+/// candidate pair starts in it ([`mojibake::candidate_in`]), [`MARK_FEFF`] if `EF BB BF`
+/// does. With these marks [`detect`] rereads only the marked blocks; without them (a
+/// summary built by [`Summary::build`]) every block with non-ASCII bytes, with the same
+/// result.
+///
+/// [`Summary::build_marked`]: crate::scan::index::Summary::build_marked
+/// [`Summary::build`]: crate::scan::index::Summary::build
+pub fn mark_block(bytes: &[u8], range: Range<usize>) -> u8 {
+    let mut mark = 0;
+    if mojibake::candidate_in(bytes, range.clone()) {
+        mark |= MARK_MOJIBAKE;
+    }
+    let tail = (range.end + 2).min(bytes.len());
+    let feff = memchr::memmem::find_iter(&bytes[range.start..tail], &[0xEF, 0xBB, 0xBF])
+        .any(|i| i < range.len());
+    if feff {
+        mark |= MARK_FEFF;
+    }
+    mark
+}
 
 /// A stretch of an input in one encoding.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -365,10 +395,16 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     // Guess the legacy regions; one whose guess does not read as text stays UTF-8 (with
     // errors), and equal neighbours merge again.
     let mut guesses = Vec::new();
+    let mut dos_evidence = Vec::new();
     for (range, kind) in regions.iter_mut() {
         if *kind == Kind::Legacy {
             let guess = guess_legacy(&bytes[range.clone()]);
-            if reads_as_text(&bytes[range.clone()], guess) {
+            let head = &bytes[range.start..range.end.min(range.start + GUESS_BYTES)];
+            // chardetng knows the web's encodings only: DOS text has shapes of its own.
+            if let Some((dos, why)) = dos::dos_code_page(head, guess) {
+                guesses.push((range.start, dos));
+                dos_evidence.push(why);
+            } else if reads_as_text(&bytes[range.clone()], guess) {
                 guesses.push((range.start, guess));
             } else {
                 *kind = Kind::Utf8;
@@ -418,6 +454,11 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                 summary.tally.classes[2..].iter().sum::<u64>()
             )
         });
+    } else if named.len() == 1 && matches!(d.encoding, "IBM437" | "IBM850") {
+        d.evidence.push(format!(
+            "{errors} UTF-8 errors and few multi-byte characters; DOS code page text: {}",
+            dos_evidence.join("; ")
+        ));
     } else if named.len() == 1 && d.encoding != "UTF-8" {
         d.evidence.push(format!(
             "{errors} UTF-8 errors and few multi-byte characters; chardetng reads it as {}",
@@ -445,13 +486,15 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
         .collect();
     let stretches = non_ascii_stretches(summary, bytes, &utf8_regions);
     for range in &stretches {
-        d.inner_boms.extend(
-            bom::inner_utf8_boms(bytes, range.clone())
-                .into_iter()
-                .filter(|at| *at >= content),
-        );
+        for part in marked_parts(summary, range.clone(), MARK_FEFF) {
+            d.inner_boms.extend(
+                bom::inner_utf8_boms(bytes, part)
+                    .into_iter()
+                    .filter(|at| *at >= content),
+            );
+        }
     }
-    d.mojibake = mojibake_in(bytes, &stretches);
+    d.mojibake = mojibake_in(bytes, summary, &stretches);
     if !d.inner_boms.is_empty() {
         d.evidence.push(format!(
             "U+FEFF after the start at {} (files joined?)",
@@ -515,12 +558,36 @@ fn non_ascii_stretches(
     out
 }
 
+/// The parts of `range` in blocks that carry `mark` (all of it, in one part, when the
+/// summary has no marks), in order.
+fn marked_parts(summary: &Summary, range: Range<usize>, mark: u8) -> Vec<Range<usize>> {
+    let Some(marks) = summary.marks.as_ref() else {
+        return vec![range];
+    };
+    let mut out: Vec<Range<usize>> = Vec::new();
+    if range.is_empty() {
+        return out;
+    }
+    let first = range.start / summary.block_size;
+    let last = (range.end - 1) / summary.block_size;
+    let listed = marks.iter().enumerate().take(last + 1).skip(first);
+    for (b, _) in listed.filter(|(_, m)| **m & mark != 0) {
+        let block = summary.block_range(b);
+        let part = block.start.max(range.start)..block.end.min(range.end);
+        match out.last_mut() {
+            Some(prev) if prev.end == part.start => prev.end = part.end,
+            _ => out.push(part),
+        }
+    }
+    out
+}
+
 /// How much text one worker searches for mojibake at a time.
 const MOJIBAKE_PIECE: usize = 4 << 20;
 
 /// The mojibake of `stretches` (in order), searched by one worker per core in pieces of
 /// about [`MOJIBAKE_PIECE`] bytes cut after a line feed.
-fn mojibake_in(bytes: &[u8], stretches: &[Range<usize>]) -> Vec<Mojibake> {
+fn mojibake_in(bytes: &[u8], summary: &Summary, stretches: &[Range<usize>]) -> Vec<Mojibake> {
     let mut pieces = Vec::new();
     for range in stretches {
         let mut start = range.start;
@@ -528,7 +595,11 @@ fn mojibake_in(bytes: &[u8], stretches: &[Range<usize>]) -> Vec<Mojibake> {
             let cut = (start + MOJIBAKE_PIECE).min(range.end);
             let end =
                 memchr::memchr(b'\n', &bytes[cut..range.end]).map_or(range.end, |i| cut + i + 1);
-            pieces.push(start..end);
+            // A piece without a candidate pair has no mojibake: only marked ones are read.
+            let marked = marked_parts(summary, start..end, MARK_MOJIBAKE);
+            if !marked.is_empty() {
+                pieces.push((start..end, marked));
+            }
             start = end;
         }
     }
@@ -544,8 +615,10 @@ fn mojibake_in(bytes: &[u8], stretches: &[Range<usize>]) -> Vec<Mojibake> {
                     let mut out = Vec::new();
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(range) = pieces.get(i) else { break };
-                        out.push((i, mojibake_of(bytes, range.clone())));
+                        let Some((range, marked)) = pieces.get(i) else {
+                            break;
+                        };
+                        out.push((i, mojibake_of(bytes, range.clone(), marked)));
                     }
                     out
                 })
@@ -560,12 +633,17 @@ fn mojibake_in(bytes: &[u8], stretches: &[Range<usize>]) -> Vec<Mojibake> {
     found.into_iter().flat_map(|(_, m)| m).collect()
 }
 
-/// The mojibake of `bytes[range]`, in the valid parts of it.
-fn mojibake_of(bytes: &[u8], range: Range<usize>) -> Vec<Mojibake> {
+/// The mojibake of `bytes[range]`, in the valid parts of it; `marked` (input offsets, in
+/// order, inside `range`) holds every candidate pair's second character.
+fn mojibake_of(bytes: &[u8], range: Range<usize>, marked: &[Range<usize>]) -> Vec<Mojibake> {
     let mut out = Vec::new();
     // Blocks without errors are valid: one fast validation gives the text.
     if let Ok(text) = simdutf8::basic::from_utf8(&bytes[range.clone()]) {
-        for mut m in mojibake::find(text) {
+        let marked: Vec<Range<usize>> = marked
+            .iter()
+            .map(|m| m.start - range.start..m.end - range.start)
+            .collect();
+        for mut m in mojibake::find_marked(text, &marked) {
             m.start += range.start;
             m.end += range.start;
             out.push(m);

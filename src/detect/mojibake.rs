@@ -151,6 +151,221 @@ pub fn find(text: &str) -> Vec<Mojibake> {
     found
 }
 
+/// [`find`] on `text`, looking only where a candidate pair can be: `marked` (offsets into
+/// `text`, in order) must hold the first byte of the second character of every candidate
+/// pair of `text` (as [`candidate_in`] finds them). The result equals `find(text)`: the
+/// same lines are judged, in the same order, with the same line around each.
+pub fn find_marked(text: &str, marked: &[std::ops::Range<usize>]) -> Vec<Mojibake> {
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    let mut pos = 0;
+    for range in marked {
+        let end = range.end.min(bytes.len());
+        if end <= pos {
+            continue;
+        }
+        // From the start of the line that holds the range's first byte (a line start is
+        // where `find` starts looking too: after a line feed nothing is pending).
+        let from = range.start.max(pos);
+        let mut at_line = memchr::memrchr(b'\n', &bytes[pos..from]).map_or(pos, |i| pos + i + 1);
+        // A character that starts before `end` ends at most three bytes after it.
+        let window = &bytes[..(end + 3).min(bytes.len())];
+        while at_line < end {
+            let Some(at) = next_candidate(window, at_line) else {
+                break;
+            };
+            let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+            let stop = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
+            find_in_line(text, start, stop, &mut found);
+            at_line = stop;
+        }
+        pos = pos.max(at_line);
+    }
+    found
+}
+
+/// Whether the second character of a candidate pair (a character that follows one some
+/// encoding writes as a lead byte while it writes this one as a continuation byte) starts
+/// in `bytes[range]`. Made for raw input, which may hold errors: on every stretch of valid
+/// UTF-8 it agrees with [`find`]'s own search, and elsewhere it may say yes where `find`
+/// would not look, never the reverse.
+///
+/// The pair's second character starts with one of C2..D3, E2, EF (the lead bytes of the
+/// characters the encodings have) right after a continuation byte 80..BF (the end of the
+/// first, a multi-byte character); 32 bytes at a time are tested for that before any
+/// character is decoded, so CJK, emoji and most alphabetic text pass at memory speed.
+///
+/// ```
+/// use hexrune::detect::mojibake::candidate_in;
+/// let text = "Le caf\u{C3}\u{A9} est bon".as_bytes(); // "cafÃ©": Ã then ©
+/// assert!(candidate_in(text, 0..text.len()));
+/// let clean = "Le café est bon, русский, 中文".as_bytes();
+/// assert!(!candidate_in(clean, 0..clean.len()));
+/// ```
+pub fn candidate_in(bytes: &[u8], range: std::ops::Range<usize>) -> bool {
+    const CHUNK: usize = 32;
+    let end = range.end.min(bytes.len());
+    let mut p = range.start.max(1);
+    // Second byte of a pair: a lead of a character in the tables.
+    let second = |b: u8| (b.wrapping_sub(0xC2) < 0x12) | (b == 0xE2) | (b == 0xEF);
+    // The byte before it: a continuation byte.
+    let after_cont = |b: u8| b.wrapping_sub(0x80) < 0x40;
+    let conts = two_byte_conts();
+    while p < end {
+        // Most chunks have no pair shape at all: tested branch-free on whole chunks, which
+        // the compiler turns into vector compares.
+        let whole = bytes
+            .get(p - 1..p + CHUNK)
+            .and_then(|w| <&[u8; CHUNK + 1]>::try_from(w).ok())
+            .filter(|_| p + CHUNK <= end);
+        if let Some(w) = whole {
+            let mut any = 0u8;
+            for i in 0..CHUNK {
+                any |= u8::from(second(w[i + 1]) & after_cont(w[i]));
+            }
+            if any == 0 {
+                p += CHUNK;
+                continue;
+            }
+        }
+        let stop = (p + CHUNK).min(end);
+        for q in p..stop {
+            if !(second(bytes[q]) && after_cont(bytes[q - 1])) {
+                continue;
+            }
+            // A 2-byte character no encoding writes as a continuation byte (most letters
+            // of Cyrillic and Greek text) ends the question at once.
+            let lead = bytes[q];
+            if lead <= 0xD3 {
+                let Some(&tail) = bytes.get(q + 1) else {
+                    continue;
+                };
+                if conts[usize::from(lead - 0xC2)] >> (tail & 0x3F) & 1 == 0 {
+                    continue;
+                }
+            }
+            if is_pair_at(bytes, q) {
+                return true;
+            }
+        }
+        p = stop;
+    }
+    false
+}
+
+/// For each lead C2..D3, the second bytes (by their low six bits) of the characters some
+/// encoding writes as a continuation byte.
+fn two_byte_conts() -> &'static [u64; 18] {
+    static TABLE: std::sync::OnceLock<[u64; 18]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        std::array::from_fn(|i| {
+            let mut bits = 0u64;
+            for low in 0..64u32 {
+                let cp = ((0xC2 + i as u32) & 0x1F) << 6 | low;
+                if char::from_u32(cp).is_some_and(|c| byte_masks(c).1 != 0) {
+                    bits |= 1 << low;
+                }
+            }
+            bits
+        })
+    })
+}
+
+/// Whether the character starting at `at` and the one ending just before it begin a
+/// sequence that some encoding writes as one whole UTF-8 character: the first as a lead
+/// byte, it and the characters right after it as the continuation bytes that lead needs.
+/// A stretch is only ever repaired where that holds (a piece is a valid UTF-8 sequence of
+/// at least two bytes, each byte one character), so where it does not, [`find`] finds
+/// nothing, although [`next_candidate`] may stop there.
+fn is_pair_at(bytes: &[u8], at: usize) -> bool {
+    let Some(second) = table_char_at(bytes, at) else {
+        return false;
+    };
+    let (_, cont) = byte_masks(second);
+    if cont == 0 {
+        return false;
+    }
+    let first = match (at.checked_sub(2), at.checked_sub(3)) {
+        (Some(i), _) if matches!(bytes[i], 0xC2..=0xD3) => table_char_at(bytes, i),
+        (_, Some(i)) if matches!(bytes[i], 0xE2 | 0xEF) => table_char_at(bytes, i),
+        _ => None,
+    };
+    let Some(first) = first else {
+        return false;
+    };
+    let both = byte_masks(first).0 & cont;
+    if both == 0 {
+        return false;
+    }
+    // The characters after `second`, as far as a 4-byte sequence could need them.
+    let mut after = [None; 2];
+    let mut next = at + utf8_len(bytes[at]);
+    for slot in &mut after {
+        let Some(c) = bytes.get(next).and_then(|_| table_char_at(bytes, next)) else {
+            break;
+        };
+        *slot = Some(c);
+        next += c.len_utf8();
+    }
+    Legacy::ALL
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| both & (1 << k) != 0)
+        .any(|(_, e)| writes_whole_sequence(*e, first, second, &after))
+}
+
+/// Whether `e` writes `first`, `second` and as many of `after` as the lead needs as one
+/// valid UTF-8 sequence.
+fn writes_whole_sequence(e: Legacy, first: char, second: char, after: &[Option<char>]) -> bool {
+    let (Some(lead), Some(b2)) = (e.encode_char(first), e.encode_char(second)) else {
+        return false;
+    };
+    // The second byte's range after each lead (the Unicode Standard's table 3-7).
+    let (second_ok, more) = match lead {
+        0xC2..=0xDF => (true, 0),
+        0xE0 => ((0xA0..=0xBF).contains(&b2), 1),
+        0xED => ((0x80..=0x9F).contains(&b2), 1),
+        0xE1..=0xEF => (true, 1),
+        0xF0 => ((0x90..=0xBF).contains(&b2), 2),
+        0xF4 => ((0x80..=0x8F).contains(&b2), 2),
+        0xF1..=0xF3 => (true, 2),
+        _ => (false, 0),
+    };
+    second_ok
+        && after[..more].iter().all(|c| {
+            c.and_then(|c| e.encode_char(c))
+                .is_some_and(|b| (0x80..=0xBF).contains(&b))
+        })
+}
+
+/// The length of the UTF-8 sequence a lead byte starts (1 for anything else).
+fn utf8_len(b: u8) -> usize {
+    match b {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
+    }
+}
+
+/// The character (of the tables' ranges: leads C2..D3, E2, EF) whose bytes start at `at`,
+/// decoded from its bits as [`next_candidate`] does.
+fn table_char_at(bytes: &[u8], at: usize) -> Option<char> {
+    let b = bytes[at];
+    let len = match b {
+        0xC2..=0xD3 => 2,
+        0xE2 | 0xEF => 3,
+        _ => return None,
+    };
+    let tail = bytes.get(at + 1..at + len)?;
+    let cp = if len == 2 {
+        (u32::from(b & 0x1F) << 6) | u32::from(tail[0] & 0x3F)
+    } else {
+        (u32::from(b & 0x0F) << 12) | (u32::from(tail[0] & 0x3F) << 6) | u32::from(tail[1] & 0x3F)
+    };
+    char::from_u32(cp)
+}
+
 /// The offset of the first character at or after `pos` that follows, in the same
 /// non-ASCII run, a character some encoding writes as a lead byte while it writes this one
 /// as a continuation byte.

@@ -1,12 +1,14 @@
-//! The single-byte legacy encodings that mojibake goes through, as two tables each: what a
-//! byte 80..FF decodes to, and which byte a character encodes back to.
-//!
-//! The tables are built once from the libraries that own the encodings (encoding_rs for
-//! the WHATWG ones, oem_cp for IBM437); only ISO-8859-1 proper (byte b is U+00b, C1
-//! controls included), which the WHATWG standard folds into windows-1252, is written here.
-//! Bytes 00..7F are ASCII in all of them.
+//! The single-byte legacy encodings that mojibake goes through, each a [`ByteTable`] of
+//! [`crate::encoding::table`] read both ways: what a byte decodes to, and which byte a
+//! character encodes back to. The tables are the same the viewer reads a file with
+//! (encoding_rs's for the WHATWG encodings, oem_cp's for IBM437, and ISO-8859-1 proper,
+//! byte b as U+00b, C1 controls included, which the WHATWG standard folds into
+//! windows-1252). Bytes 00..7F are ASCII in all of them.
 
 use std::sync::OnceLock;
+
+use crate::decode::{ByteTable, CodePoint};
+use crate::encoding::table;
 
 /// A single-byte encoding that UTF-8 text can be misread through.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -88,29 +90,33 @@ impl Legacy {
         Legacy::ALL.iter().position(|e| *e == self).unwrap_or(0)
     }
 
-    fn tables(self) -> &'static Tables {
-        static TABLES: OnceLock<Vec<Tables>> = OnceLock::new();
-        &TABLES.get_or_init(|| Legacy::ALL.iter().map(|e| Tables::build(*e)).collect())
-            [self.index()]
+    /// The table, both ways.
+    pub fn table(self) -> &'static ByteTable {
+        static TABLES: OnceLock<Vec<&'static ByteTable>> = OnceLock::new();
+        TABLES.get_or_init(|| {
+            Legacy::ALL
+                .iter()
+                .map(|e| match (e, e.encoding_rs()) {
+                    (Legacy::Iso8859_1, _) => table::iso_8859_1(),
+                    (_, Some(rs)) => table::single_byte_table(rs),
+                    _ => table::ibm437(),
+                })
+                .collect()
+        })[self.index()]
     }
 
-    /// What byte `b` (80..FF) decodes to; `None` where the encoding leaves it undefined.
+    /// What byte `b` decodes to; `None` where the encoding leaves it undefined.
     pub fn decode_byte(self, b: u8) -> Option<char> {
-        if b < 0x80 {
-            return Some(char::from(b));
-        }
-        self.tables().high[usize::from(b - 0x80)]
+        self.table().value(b).and_then(|c| c.to_char())
     }
 
     /// The byte `c` encodes to, if the encoding has `c`.
+    #[inline]
     pub fn encode_char(self, c: char) -> Option<u8> {
         if c.is_ascii() {
             return Some(c as u8);
         }
-        let back = &self.tables().back;
-        back.binary_search_by_key(&c, |(ch, _)| *ch)
-            .ok()
-            .map(|i| back[i].1)
+        self.table().byte_of(CodePoint::new(c as u32))
     }
 
     /// `bytes` decoded; `None` if a byte is undefined.
@@ -121,39 +127,6 @@ impl Legacy {
     /// `text` encoded; `None` if a character is not in the encoding.
     pub fn encode(self, text: &str) -> Option<Vec<u8>> {
         text.chars().map(|c| self.encode_char(c)).collect()
-    }
-}
-
-/// The two directions of one encoding's upper half.
-struct Tables {
-    /// Bytes 80..FF.
-    high: [Option<char>; 128],
-    /// Every character of `high` with its byte, sorted by character.
-    back: Vec<(char, u8)>,
-}
-
-impl Tables {
-    fn build(encoding: Legacy) -> Tables {
-        let mut high = [None; 128];
-        for (i, slot) in high.iter_mut().enumerate() {
-            let b = 0x80 + i as u8;
-            *slot = match encoding {
-                Legacy::Iso8859_1 => Some(char::from(b)),
-                Legacy::Ibm437 => Some(oem_cp::code_table::DECODING_TABLE_CP437[i]),
-                _ => encoding.encoding_rs().and_then(|e| {
-                    e.decode_without_bom_handling_and_without_replacement(&[b])
-                        .and_then(|s| s.chars().next())
-                }),
-            };
-        }
-        let mut back: Vec<(char, u8)> = high
-            .iter()
-            .enumerate()
-            .filter_map(|(i, c)| c.map(|c| (c, 0x80 + i as u8)))
-            .collect();
-        back.sort_unstable();
-        back.dedup_by_key(|(c, _)| *c);
-        Tables { high, back }
     }
 }
 

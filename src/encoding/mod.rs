@@ -8,8 +8,10 @@
 //! - every single-byte encoding of encoding_rs (windows-125x, ISO-8859-x, KOI8-R/U,
 //!   macintosh, x-mac-cyrillic, IBM866, ...) by any of its WHATWG labels, and IBM437 and
 //!   IBM850 from oem_cp (labels `IBM437`, `cp437`, `437`, and the same for 850). Each is
-//!   built once as a 256-entry [`ByteTable`] by decoding every byte alone, and kept for the
-//!   life of the process (a few kilobytes per encoding used).
+//!   built once as a 256-entry [`crate::decode::ByteTable`] by decoding every byte alone,
+//!   and kept for the life of the process (a few kilobytes per encoding used): [`table`],
+//!   which also resolves every label ([`table::lookup`]) for the viewer, detection and the
+//!   fallback reading of error bytes, so that all three read the same tables.
 //!
 //! The multi-byte legacy encodings (Shift_JIS, EUC-JP, ISO-2022-JP, EUC-KR, GBK, gb18030,
 //! Big5) by any of their WHATWG labels, as [`crate::decode::MultiByteTable`]s built once
@@ -18,11 +20,12 @@
 //! The edge: reads [`crate::decode`] only (and encoding_rs, oem_cp, chardetng); the viewer and
 //! the command line read it. It knows no terminal and no file.
 
-use std::collections::HashMap;
-use std::fmt;
-use std::sync::{Mutex, OnceLock};
+pub mod table;
 
-use crate::decode::{ByteTable, Dialect};
+use std::fmt;
+
+use crate::decode::Dialect;
+pub use table::single_byte_table;
 
 mod multibyte;
 
@@ -71,11 +74,10 @@ pub fn resolve(label: &str) -> Result<Dialect, EncodingError> {
     if let Some(d) = Dialect::from_name(label) {
         return Ok(d);
     }
-    if let Some(table) = oem_table(label) {
-        return Ok(Dialect::SingleByte(table));
-    }
-    let Some(encoding) = encoding_rs::Encoding::for_label(label.as_bytes()) else {
-        return Err(EncodingError::Unknown(label.to_string()));
+    let encoding = match table::lookup(label) {
+        Some(table::Label::Oem(table)) => return Ok(Dialect::SingleByte(table)),
+        Some(table::Label::Web(encoding)) => encoding,
+        None => return Err(EncodingError::Unknown(label.to_string())),
     };
     from_encoding(encoding).ok_or_else(|| EncodingError::Replacement(label.to_string()))
 }
@@ -135,61 +137,6 @@ pub const COMMON: &[&str] = &[
     "MUTF-8",
     "WTF-8",
 ];
-
-/// The table of a single-byte encoding of encoding_rs, built once: each byte decoded alone,
-/// without replacement; a byte that does not decode is undefined.
-pub fn single_byte_table(encoding: &'static encoding_rs::Encoding) -> &'static ByteTable {
-    cached(encoding.name(), || {
-        let mut values = [ByteTable::UNDEFINED; 256];
-        for (b, value) in values.iter_mut().enumerate() {
-            let byte = [b as u8];
-            if let Some(text) = encoding.decode_without_bom_handling_and_without_replacement(&byte)
-            {
-                let mut chars = text.chars();
-                if let (Some(c), None) = (chars.next(), chars.next()) {
-                    *value = c as u32;
-                }
-            }
-        }
-        values
-    })
-}
-
-/// IBM437 or IBM850, from oem_cp's tables (which give bytes 80..FF; 00..7F are ASCII).
-fn oem_table(label: &str) -> Option<&'static ByteTable> {
-    let folded: String = label
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    let (name, high) = match folded.as_str() {
-        "ibm437" | "cp437" | "437" | "oem437" | "dos437" => {
-            ("IBM437", &oem_cp::code_table::DECODING_TABLE_CP437)
-        }
-        "ibm850" | "cp850" | "850" | "oem850" | "dos850" => {
-            ("IBM850", &oem_cp::code_table::DECODING_TABLE_CP850)
-        }
-        _ => return None,
-    };
-    Some(cached(name, || {
-        std::array::from_fn(|b| match b {
-            0..=0x7F => b as u32,
-            _ => high[b - 0x80] as u32,
-        })
-    }))
-}
-
-/// The table named `name`, built by `build` the first time it is asked for.
-fn cached(name: &'static str, build: impl FnOnce() -> [u32; 256]) -> &'static ByteTable {
-    static TABLES: OnceLock<Mutex<HashMap<&'static str, &'static ByteTable>>> = OnceLock::new();
-    let mut tables = TABLES
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    tables
-        .entry(name)
-        .or_insert_with(|| Box::leak(Box::new(ByteTable::new(name, build()))))
-}
 
 /// How many bytes from the start [`guess`] reads.
 pub const GUESS_SAMPLE: usize = 64 * 1024;

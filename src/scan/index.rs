@@ -289,7 +289,15 @@ pub struct Summary {
     /// start and the decoder state there (empty in other dialects): where a decode of the
     /// block, or of any offset in it, may start.
     checkpoints: Vec<Checkpoint>,
+    /// What a [`Marker`] said of each block that holds a non-ASCII unit (0 for the others),
+    /// one entry per block; `None` when the scan was given no marker.
+    pub marks: Option<Vec<u8>>,
 }
+
+/// A question asked of each block while the scan has it in cache: given the whole input
+/// and the block's range, a few bits of what the block holds (the caller gives them their
+/// meaning). Asked only of blocks that hold a non-ASCII unit; all-ASCII blocks are 0.
+pub type Marker = dyn Fn(&[u8], Range<usize>) -> u8 + Sync;
 
 /// The block size for an input of `len` bytes.
 pub fn block_size_for(len: u64) -> usize {
@@ -382,6 +390,20 @@ impl Summary {
         threads: usize,
         progress: &Progress,
     ) -> Option<Summary> {
+        Summary::build_marked(dialect, bytes, threads, progress, None)
+    }
+
+    /// [`Summary::build`], asking `marker` of every block that holds a non-ASCII unit
+    /// right after the block is scanned, while its bytes are still in cache; the answers
+    /// are [`Summary::marks`]. This is how a later look at the input (detection's search
+    /// for mojibake) learns where to look without reading the whole input again.
+    pub fn build_marked(
+        dialect: Dialect,
+        bytes: &[u8],
+        threads: usize,
+        progress: &Progress,
+        marker: Option<&Marker>,
+    ) -> Option<Summary> {
         let started = Instant::now();
         if let Dialect::MultiByte(table) = dialect {
             return build_multi_byte(table, bytes, threads, progress, started);
@@ -392,7 +414,8 @@ impl Summary {
         let threads = threads.clamp(1, tasks.max(1));
         progress.expect_blocks(count);
         let next_task = AtomicUsize::new(0);
-        let results: Mutex<Vec<(usize, Vec<BlockSummary>, Tally)>> = Mutex::new(Vec::new());
+        type Done = (usize, Vec<BlockSummary>, Vec<u8>, Tally);
+        let results: Mutex<Vec<Done>> = Mutex::new(Vec::new());
         let work = || {
             let mut tally = Tally::default();
             let mut done = Vec::new();
@@ -402,23 +425,28 @@ impl Summary {
                     break;
                 }
                 let first = task * BLOCKS_PER_TASK;
+                let mut marks = Vec::new();
                 let blocks: Vec<BlockSummary> = (first..count.min(first + BLOCKS_PER_TASK))
                     .map(|b| {
                         let range = b * block_size..((b + 1) * block_size).min(bytes.len());
                         let scanned = range.len() as u64;
-                        let summary = scan_block(dialect, bytes, range, &mut tally);
+                        let summary = scan_block(dialect, bytes, range.clone(), &mut tally);
+                        if let Some(marker) = marker {
+                            let ascii = summary.classes[0] == summary.units;
+                            marks.push(if ascii { 0 } else { marker(bytes, range) });
+                        }
                         progress.publish(b, &summary);
                         progress.done.fetch_add(scanned, Ordering::Relaxed);
                         summary
                     })
                     .collect();
-                done.push((first, blocks));
+                done.push((first, blocks, marks));
             }
             let mut results = results.lock().unwrap_or_else(|e| e.into_inner());
-            for (first, blocks) in done {
-                results.push((first, blocks, Tally::default()));
+            for (first, blocks, marks) in done {
+                results.push((first, blocks, marks, Tally::default()));
             }
-            results.push((usize::MAX, Vec::new(), tally));
+            results.push((usize::MAX, Vec::new(), Vec::new(), tally));
         };
         if threads == 1 {
             work();
@@ -433,12 +461,18 @@ impl Summary {
             return None;
         }
         let mut blocks = vec![BlockSummary::EMPTY; count];
+        let mut marks = marker.map(|_| vec![0u8; count]);
         let mut tally = Tally::default();
-        for (first, part, worker_tally) in results.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        for (first, part, part_marks, worker_tally) in
+            results.into_inner().unwrap_or_else(|e| e.into_inner())
+        {
             if first == usize::MAX {
                 tally.merge(&worker_tally);
             } else {
                 blocks[first..first + part.len()].copy_from_slice(&part);
+                if let Some(marks) = marks.as_mut() {
+                    marks[first..first + part_marks.len()].copy_from_slice(&part_marks);
+                }
             }
         }
         // Per-worker first/last errors are unordered; the blocks know the true ones.
@@ -461,6 +495,7 @@ impl Summary {
             elapsed: started.elapsed(),
             unit_starts,
             checkpoints: Vec::new(),
+            marks,
         })
     }
 
@@ -1089,6 +1124,9 @@ fn build_multi_byte(
         elapsed: started.elapsed(),
         unit_starts,
         checkpoints,
+        // No marker is asked in these encodings: detection's marks are questions about
+        // UTF-8, and a reader without marks looks at every block, as it must.
+        marks: None,
     })
 }
 

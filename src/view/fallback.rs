@@ -18,32 +18,30 @@
 //! `<81?>`. What an escaping codec (PEP 383, OPTU-8) writes for an error byte is
 //! [`Escape`]'s business.
 //!
-//! This module knows no terminal and no command line; it is the one place that names
-//! encoding_rs and oem_cp in the view.
+//! Labels are resolved and single-byte tables built by [`crate::encoding::table`], the same
+//! ones the viewer reads a file with. This module knows no terminal and no command line; it
+//! is the one place that names encoding_rs in the view.
 
 use core::fmt;
 
 use encoding_rs::{DecoderResult, Encoding};
 
-use crate::decode::{CodePoint, Dialect};
+use crate::decode::{ByteTable, CodePoint, Dialect};
+use crate::encoding::table::{self, Label};
 use crate::view::safe::sanitize;
 
 /// A legacy encoding that error units are also read in.
 #[derive(Clone, Copy)]
 pub struct Fallback {
     decoder: Decoder,
-    /// Per byte, its reading in a single-byte encoding (`None`: undefined); empty for a
-    /// multi-byte one.
-    single: Option<&'static [Option<char>; 256]>,
+    /// The table of a single-byte encoding; `None` for a multi-byte one.
+    single: Option<&'static ByteTable>,
 }
 
 #[derive(Clone, Copy)]
 enum Decoder {
     Web(&'static Encoding),
-    Oem {
-        name: &'static str,
-        table: &'static [char; 128],
-    },
+    Oem(&'static ByteTable),
 }
 
 /// One piece of a fallback reading, in the order of the bytes.
@@ -129,20 +127,14 @@ impl Fallback {
     /// assert!(Fallback::from_label("utf-8").is_err());
     /// ```
     pub fn from_label(label: &str) -> Result<Option<Fallback>, LabelError> {
-        let key = label.trim().to_ascii_lowercase();
-        let oem = |name, table| Ok(Some(Fallback::of(Decoder::Oem { name, table })));
-        match key.as_str() {
-            "none" => return Ok(None),
-            "ibm437" | "cp437" | "437" => {
-                return oem("IBM437", &oem_cp::code_table::DECODING_TABLE_CP437)
-            }
-            "ibm850" | "cp850" | "850" => {
-                return oem("IBM850", &oem_cp::code_table::DECODING_TABLE_CP850)
-            }
-            _ => {}
+        if label.trim().eq_ignore_ascii_case("none") {
+            return Ok(None);
         }
-        let encoding = Encoding::for_label(key.as_bytes())
-            .ok_or_else(|| LabelError::Unknown(label.to_string()))?;
+        let encoding = match table::lookup(label) {
+            Some(Label::Oem(t)) => return Ok(Some(Fallback::of(Decoder::Oem(t)))),
+            Some(Label::Web(encoding)) => encoding,
+            None => return Err(LabelError::Unknown(label.to_string())),
+        };
         if encoding == encoding_rs::UTF_8 {
             return Err(LabelError::Unsuitable(
                 "UTF-8",
@@ -160,9 +152,9 @@ impl Fallback {
 
     fn of(decoder: Decoder) -> Fallback {
         let single = match decoder {
-            Decoder::Web(e) if e.is_single_byte() => Some(single_table(e)),
+            Decoder::Web(e) if e.is_single_byte() => Some(table::single_byte_table(e)),
             Decoder::Web(_) => None,
-            Decoder::Oem { table, .. } => Some(oem_table(table)),
+            Decoder::Oem(t) => Some(t),
         };
         Fallback { decoder, single }
     }
@@ -172,7 +164,7 @@ impl Fallback {
     pub fn name(&self) -> &'static str {
         match self.decoder {
             Decoder::Web(e) => e.name(),
-            Decoder::Oem { name, .. } => name,
+            Decoder::Oem(t) => t.name(),
         }
     }
 
@@ -186,14 +178,21 @@ impl Fallback {
     pub fn read(&self, bytes: &[u8]) -> String {
         match self.decoder {
             Decoder::Web(e) => e.decode_without_bom_handling(bytes).0.into_owned(),
-            Decoder::Oem { table, .. } => bytes.iter().map(|&b| oem_char(table, b)).collect(),
+            Decoder::Oem(t) => bytes
+                .iter()
+                .map(|&b| t.value(b).and_then(|c| c.to_char()).unwrap_or('\u{FFFD}'))
+                .collect(),
         }
     }
 
     /// The reading of one byte in a single-byte encoding: `None` if the byte is
     /// undefined there, or if the encoding is not single-byte.
     pub fn byte(&self, byte: u8) -> Option<char> {
-        self.single.and_then(|t| t[byte as usize])
+        let t = self.single?;
+        if table::is_filled_hole(t, byte) {
+            return None;
+        }
+        t.value(byte).and_then(|c| c.to_char())
     }
 
     /// The reading of `bytes`, with the bytes the encoding leaves undefined said as such.
@@ -204,10 +203,10 @@ impl Fallback {
     /// assert_eq!(w.pieces(b"\xC3\x81"), [Piece::Char('Ã'), Piece::Undefined(0x81)]);
     /// ```
     pub fn pieces(&self, bytes: &[u8]) -> Vec<Piece> {
-        if let Some(table) = self.single {
+        if self.single.is_some() {
             return bytes
                 .iter()
-                .map(|&b| table[b as usize].map_or(Piece::Undefined(b), Piece::Char))
+                .map(|&b| self.byte(b).map_or(Piece::Undefined(b), Piece::Char))
                 .collect();
         }
         let Decoder::Web(encoding) = self.decoder else {
@@ -302,64 +301,6 @@ impl Fallback {
             self.name()
         )
     }
-}
-
-fn oem_char(table: &[char; 128], b: u8) -> char {
-    match b {
-        0..=0x7F => b as char,
-        _ => table[(b - 0x80) as usize],
-    }
-}
-
-fn oem_table(table: &'static [char; 128]) -> &'static [Option<char>; 256] {
-    // Two tables at most, made once each.
-    use std::sync::OnceLock;
-    static CP437: OnceLock<[Option<char>; 256]> = OnceLock::new();
-    static CP850: OnceLock<[Option<char>; 256]> = OnceLock::new();
-    let cell = if core::ptr::eq(table, &oem_cp::code_table::DECODING_TABLE_CP437) {
-        &CP437
-    } else {
-        &CP850
-    };
-    cell.get_or_init(|| core::array::from_fn(|b| Some(oem_char(table, b as u8))))
-}
-
-/// The per-byte readings of a single-byte WHATWG encoding, made once per encoding.
-fn single_table(encoding: &'static Encoding) -> &'static [Option<char>; 256] {
-    use std::collections::HashMap;
-    use std::sync::{Mutex, OnceLock};
-    type Tables = HashMap<&'static str, &'static [Option<char>; 256]>;
-    static TABLES: OnceLock<Mutex<Tables>> = OnceLock::new();
-    let tables = TABLES.get_or_init(|| Mutex::new(HashMap::new()));
-    let mut tables = tables.lock().unwrap_or_else(|e| e.into_inner());
-    tables
-        .entry(encoding.name())
-        .or_insert_with(|| Box::leak(Box::new(build_single(encoding))))
-}
-
-fn build_single(encoding: &'static Encoding) -> [Option<char>; 256] {
-    let mut table: [Option<char>; 256] = core::array::from_fn(|b| {
-        let byte = [b as u8];
-        let (text, malformed) = encoding.decode_without_bom_handling(&byte);
-        let mut chars = text.chars();
-        match (malformed, chars.next(), chars.next()) {
-            (false, Some(c), None) => Some(c),
-            _ => None,
-        }
-    });
-    // Where the encoding gives characters to some of 80..9F, a C1 control there is the
-    // WHATWG index filling a hole of the vendor's code page (windows-1252's 81, 8D, 8F,
-    // 90, 9D): undefined.
-    let gives_high = (0x80..=0x9Fu32)
-        .any(|b| table[b as usize].is_some_and(|c| !(0x80..=0x9F).contains(&(c as u32))));
-    if gives_high {
-        for (b, slot) in table.iter_mut().enumerate().take(0xA0).skip(0x80) {
-            if slot.is_some_and(|c| c as usize == b) {
-                *slot = None;
-            }
-        }
-    }
-    table
 }
 
 /// A scheme that writes an undecodable byte as a code point, so that text with errors can

@@ -329,23 +329,23 @@ mod tests {
         app.update(Action::End);
         assert_eq!(
             status_left(&app, 120),
-            " demo  1.6 KiB (1673 B)  0x688 (1672)  100%  utf8  char 1577 of 1577"
+            " demo  3.2 KiB (3295 B)  0xCDE (3294)  100%  utf8  char 3193 of 3193"
         );
         assert_eq!(
             status_left(&app, 60),
-            " demo  1.6 KiB  0x688 (1672)  100%  utf8  char 1577 of 1577"
+            " demo  3.2 KiB  0xCDE (3294)  100%  utf8  char 3193 of 3193"
         );
         assert_eq!(
             status_left(&app, 55),
-            " demo  1.6 KiB  0x688  100%  utf8  char 1577 of 1577"
+            " demo  3.2 KiB  0xCDE  100%  utf8  char 3193 of 3193"
         );
-        assert_eq!(status_left(&app, 40), " demo  1.6 KiB  0x688  100%  utf8");
-        assert_eq!(status_left(&app, 30), " demo  1.6 KiB  0x688  100%  utf8");
+        assert_eq!(status_left(&app, 40), " demo  3.2 KiB  0xCDE  100%  utf8");
+        assert_eq!(status_left(&app, 30), " demo  3.2 KiB  0xCDE  100%  utf8");
         assert_eq!(scan_status(&app), None);
         let mut app = demo(false);
         assert_eq!(
             status_left(&app, 120),
-            " demo  1.6 KiB (1673 B)  0x0 (0)  0%  utf8"
+            " demo  3.2 KiB (3295 B)  0x0 (0)  0%  utf8"
         );
         assert_eq!(scan_status(&app).as_deref(), Some("scanning…"));
         app.begin_scan().unwrap();
@@ -357,10 +357,10 @@ mod tests {
             scan_status(app).unwrap()
         };
         assert_eq!(progress(&mut app, 0, 0), "scanning… 0%");
-        assert_eq!(progress(&mut app, 100, 50), "scanning… 5%");
+        assert_eq!(progress(&mut app, 165, 50), "scanning… 5%");
         assert_eq!(
-            progress(&mut app, 836, 1000),
-            "scanning… 49%  1 kB/s  2s left"
+            progress(&mut app, 1647, 2000),
+            "scanning… 49%  1 kB/s  3s left"
         );
     }
 

@@ -9,21 +9,31 @@ use ratatui::widgets::{Block, Clear, Paragraph};
 
 use super::status::{human_elapsed, human_size, human_speed};
 use super::*;
+use crate::decode::Dialect;
 
 /// One bar of the statistics overlay: its label and count.
 pub type Bar = (String, u64);
 
 /// The statistics overlay's bars: a label and a count for each class of the dialect, and
 /// for each error kind that occurred. The counts are the summary's, which `hexrune check`
-/// prints too.
+/// prints too. The UTF-8 family lists classes 1 to 4 always (and 5, 6 where the dialect
+/// has them); UTF-16 lists its 2- and 4-byte units, UTF-32 its 4-byte units and a
+/// single-byte encoding its bytes: the classes that exist in the encoding.
 pub fn stats_rows(summary: &Summary) -> (Vec<Bar>, Vec<Bar>) {
-    let classes = crate::scan::index::summary_classes(summary.dialect)
+    let dialect = summary.dialect;
+    let (listed, first) = if dialect.code_unit_width().is_some() {
+        (dialect.classes().to_vec(), "1 byte")
+    } else {
+        (crate::scan::index::summary_classes(dialect), "1 ASCII")
+    };
+    let classes = listed
         .into_iter()
         .map(|c| {
-            let label = if c == 1 {
-                "1 ASCII".to_string()
-            } else {
-                format!("{c} {c}-byte")
+            let label = match (c, dialect) {
+                (1, _) => first.to_string(),
+                (2, Dialect::Utf16Le | Dialect::Utf16Be) => "2 one unit".to_string(),
+                (4, Dialect::Utf16Le | Dialect::Utf16Be) => "4 surrogate pair".to_string(),
+                _ => format!("{c} {c}-byte"),
             };
             (label, summary.tally.classes[c as usize])
         })
@@ -240,4 +250,45 @@ pub(super) fn draw_stats(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer)
         .title(format!(" statistics: {} ", app.dialect.title()))
         .title_alignment(Alignment::Center);
     ratatui::widgets::Widget::render(Paragraph::new(lines).block(block), popup, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scan::index::Progress;
+
+    fn labels(dialect: Dialect, bytes: &[u8]) -> Vec<(String, u64)> {
+        let summary = Summary::build(dialect, bytes, 1, &Progress::new()).unwrap();
+        stats_rows(&summary).0
+    }
+
+    /// Each encoding lists the classes it has: UTF-16 its one-unit and pair units, UTF-32
+    /// its 4-byte units, a single-byte encoding its bytes; the UTF-8 family 1 to 4.
+    #[test]
+    fn classes_of_the_view_encoding() {
+        let text = "aé€😀";
+        let utf16: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        assert_eq!(
+            labels(Dialect::Utf16Le, &utf16),
+            [
+                ("2 one unit".to_string(), 3),
+                ("4 surrogate pair".to_string(), 1)
+            ]
+        );
+        let utf32: Vec<u8> = text
+            .chars()
+            .flat_map(|c| (c as u32).to_be_bytes())
+            .collect();
+        assert_eq!(
+            labels(Dialect::Utf32Be, &utf32),
+            [("4 4-byte".to_string(), 4)]
+        );
+        let cp1252 = crate::encoding::resolve("windows-1252").unwrap();
+        assert_eq!(labels(cp1252, b"a\xE9\x80"), [("1 byte".to_string(), 3)]);
+        let utf8: Vec<String> = labels(Dialect::Utf8, text.as_bytes())
+            .into_iter()
+            .map(|(l, _)| l)
+            .collect();
+        assert_eq!(utf8, ["1 ASCII", "2 2-byte", "3 3-byte", "4 4-byte"]);
+    }
 }
