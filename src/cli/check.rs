@@ -175,6 +175,25 @@ pub fn examine(
     threads: usize,
 ) -> Result<Examined, SourceError> {
     let source = input.open()?;
+    let mtime = match input {
+        Input::Path(p) => std::fs::metadata(p)
+            .ok()
+            .filter(|m| m.is_file())
+            .and_then(|m| m.modified().ok()),
+        Input::Stdin => None,
+    };
+    examine_source(options, input, source, mtime, threads)
+}
+
+/// Hashes (where the format needs it) and scans `source`, the bytes of `input`, last
+/// modified at `mtime`, with `threads` workers.
+pub fn examine_source(
+    options: &CheckOptions,
+    input: &Input,
+    source: Source,
+    mtime: Option<std::time::SystemTime>,
+    threads: usize,
+) -> Result<Examined, SourceError> {
     source.advise(Access::Sequential);
     let bytes = source.bytes();
     let mut hasher = options.format.hashes().then(Sha256::new);
@@ -197,20 +216,12 @@ pub fn examine(
     .expect("a scan nobody cancels runs to the end");
     // Nothing of a changed input is printed; the caller reports it.
     source.check_intact()?;
-    let mtime = match input {
-        Input::Path(p) => std::fs::metadata(p)
-            .ok()
-            .filter(|m| m.is_file())
-            .and_then(|m| m.modified().ok())
-            .map(rfc3339),
-        Input::Stdin => None,
-    };
     let facts = InputFacts {
         name: input.display_name(),
         path: input.wire_path(),
         size: summary.len,
         sha256: hasher.map(|h| hex_compact(&h.finalize())),
-        mtime,
+        mtime: mtime.map(rfc3339),
         stdin: *input == Input::Stdin,
     };
     Ok(Examined {

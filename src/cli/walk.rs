@@ -21,11 +21,14 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 
-use super::check::{examine, plural, CheckOptions, Emit, Examined, Quiet};
+use std::os::unix::fs::OpenOptionsExt;
+
+use super::check::{examine, examine_source, plural, CheckOptions, Emit, Examined, Quiet};
 use super::findings::Record;
 use super::{report_error, Input, EXIT_ERROR, EXIT_INVALID, EXIT_OK};
 use crate::decode::Dialect;
 use crate::scan::index::INLINE_LIMIT;
+use crate::source::Source;
 
 /// How many files may be done ahead of the one being printed.
 pub const WINDOW: usize = 256;
@@ -42,8 +45,8 @@ pub struct Walk {
 /// Something the walk found.
 #[derive(Debug)]
 enum Entry {
-    /// A regular file (or a link to one) of this many bytes.
-    File(PathBuf, u64),
+    /// A regular file (or a link to one).
+    File(PathBuf),
     /// A special file, never opened: what it is.
     Special(PathBuf, &'static str),
     /// A path the walk could not read, and why.
@@ -53,7 +56,7 @@ enum Entry {
 impl Entry {
     fn path(&self) -> &PathBuf {
         match self {
-            Entry::File(p, _) | Entry::Special(p, _) | Entry::Unreadable(p, _) => p,
+            Entry::File(p) | Entry::Special(p, _) | Entry::Unreadable(p, _) => p,
         }
     }
 }
@@ -184,7 +187,7 @@ fn classify(result: Result<ignore::DirEntry, ignore::Error>) -> Option<Entry> {
         // A link is checked as the file it names; a link to a directory is not followed.
         return Some(match std::fs::metadata(&path) {
             Err(e) => Entry::Unreadable(path, crate::source::io_message(&e)),
-            Ok(m) if m.is_file() => Entry::File(path, m.len()),
+            Ok(m) if m.is_file() => Entry::File(path),
             Ok(m) if m.is_dir() => Entry::Special(path, "link to a directory, not followed"),
             Ok(m) => Entry::Special(path, special_kind(&m.file_type())),
         });
@@ -192,8 +195,7 @@ fn classify(result: Result<ignore::DirEntry, ignore::Error>) -> Option<Entry> {
     if !kind.is_file() {
         return Some(Entry::Special(path, special_kind(&kind)));
     }
-    let size = entry.metadata().map_or(0, |m| m.len());
-    Some(Entry::File(path, size))
+    Some(Entry::File(path))
 }
 
 fn special_kind(kind: &std::fs::FileType) -> &'static str {
@@ -232,10 +234,12 @@ fn error_cause(e: &ignore::Error) -> String {
     }
 }
 
-/// What the workers share: results not yet printed, and how far printing got.
+/// What the workers share: results not yet printed, how far printing got, and how many
+/// workers wait for room.
 struct Shelf {
     done: BTreeMap<usize, Outcome>,
     printed: usize,
+    waiting: usize,
 }
 
 /// Checks every entry on a pool of workers and calls `print` with each outcome in entry
@@ -249,9 +253,10 @@ fn checked_in_order(
     let shelf = Mutex::new(Shelf {
         done: BTreeMap::new(),
         printed: 0,
+        waiting: 0,
     });
-    let changed = Condvar::new();
-    let large = Mutex::new(());
+    // `ready`: the entry the printer waits for is done; `room`: the printer moved on.
+    let (ready, room) = (Condvar::new(), Condvar::new());
     let lock = || shelf.lock().unwrap_or_else(|e| e.into_inner());
     let work = || loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -261,50 +266,97 @@ fn checked_in_order(
         {
             let mut s = lock();
             while i >= s.printed + WINDOW {
-                s = changed.wait(s).unwrap_or_else(|e| e.into_inner());
+                s.waiting += 1;
+                s = room.wait(s).unwrap_or_else(|e| e.into_inner());
+                s.waiting -= 1;
             }
         }
-        let outcome = check_entry(options, &entries[i], &large);
-        lock().done.insert(i, outcome);
-        changed.notify_all();
+        let outcome = check_entry(options, &entries[i], &large_lock());
+        let mut s = lock();
+        s.done.insert(i, outcome);
+        if i == s.printed {
+            ready.notify_one();
+        }
     };
     std::thread::scope(|scope| {
         for _ in 0..options.threads.max(1) {
             scope.spawn(work);
         }
         let mut result = Ok(());
-        for i in 0..entries.len() {
-            let outcome = {
+        let mut at = 0;
+        while at < entries.len() {
+            // Every outcome ready from `at` on, taken at once.
+            let batch: Vec<Outcome> = {
                 let mut s = lock();
-                loop {
-                    if let Some(o) = s.done.remove(&i) {
-                        break o;
-                    }
-                    s = changed.wait(s).unwrap_or_else(|e| e.into_inner());
+                while !s.done.contains_key(&at) {
+                    s = ready.wait(s).unwrap_or_else(|e| e.into_inner());
                 }
+                let mut batch = Vec::new();
+                while let Some(o) = s.done.remove(&(at + batch.len())) {
+                    batch.push(o);
+                }
+                batch
             };
-            // After a failed write the rest is still checked (and dropped), so the workers
-            // end; the first error is returned.
-            if result.is_ok() {
-                result = print(i, outcome);
+            for outcome in batch {
+                // After a failed write the rest is still checked (and dropped), so the
+                // workers end; the first error is returned.
+                if result.is_ok() {
+                    result = print(at, outcome);
+                }
+                at += 1;
             }
-            lock().printed = i + 1;
-            changed.notify_all();
+            let mut s = lock();
+            s.printed = at;
+            if s.waiting > 0 {
+                room.notify_all();
+            }
         }
         result
     })
 }
 
+/// The lock a large file is scanned under, with every core: one large file at a time.
+fn large_lock() -> &'static Mutex<()> {
+    static LARGE: Mutex<()> = Mutex::new(());
+    &LARGE
+}
+
 fn check_entry(options: &CheckOptions, entry: &Entry, large: &Mutex<()>) -> Outcome {
-    let (path, size) = match entry {
-        Entry::File(path, size) => (path, *size),
+    let path = match entry {
+        Entry::File(path) => path,
         Entry::Special(_, what) => return Outcome::Skipped(what),
         Entry::Unreadable(_, why) => return Outcome::Unreadable(why.clone()),
     };
     let input = Input::Path(path.clone());
-    let examined = if size as usize <= INLINE_LIMIT {
-        examine(options, &input, 1)
+    // Opened without blocking, and asked what it is now: a FIFO put in the file's place
+    // since the walk saw it can neither block the open nor be read.
+    let file = match std::fs::File::options()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+    {
+        Ok(file) => file,
+        Err(e) => return Outcome::Unreadable(crate::source::io_message(&e)),
+    };
+    let meta = match file.metadata() {
+        Ok(meta) => meta,
+        Err(e) => return Outcome::Unreadable(crate::source::io_message(&e)),
+    };
+    if !meta.is_file() {
+        return Outcome::Skipped(special_kind(&meta.file_type()));
+    }
+    let examined = if meta.len() as usize <= INLINE_LIMIT {
+        // A small file is read into memory: cheaper than mapping it, and no other thread
+        // has to hear of an unmapping.
+        match read_small(file, meta.len()) {
+            Ok(bytes) => {
+                let source = Source::from_bytes(input.display_name(), bytes);
+                examine_source(options, &input, source, meta.modified().ok(), 1)
+            }
+            Err(e) => return Outcome::Unreadable(crate::source::io_message(&e)),
+        }
     } else {
+        drop(file);
         let _only_one = large.lock().unwrap_or_else(|e| e.into_inner());
         examine(options, &input, options.threads)
     };
@@ -312,6 +364,14 @@ fn check_entry(options: &CheckOptions, entry: &Entry, large: &Mutex<()>) -> Outc
         Ok(e) => Outcome::Checked(Box::new(e)),
         Err(e) => Outcome::Unreadable(e.to_string()),
     }
+}
+
+/// The bytes of a small regular file, to its end (it may have grown since `len` was read).
+fn read_small(mut file: std::fs::File, len: u64) -> io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let mut bytes = Vec::with_capacity(len as usize + 1);
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// Human output of a walk: one line per file with findings, in path order, and a total.

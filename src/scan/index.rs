@@ -993,6 +993,44 @@ mod tests {
         input
     }
 
+    /// The reader sees every byte once, in order, whether the input is scanned inline or in
+    /// parallel; the summary is the plain build's; no page is let go before the reader has
+    /// passed it.
+    #[test]
+    fn a_reader_alongside_sees_every_byte_in_order() {
+        let big = sample();
+        assert!(big.len() > INLINE_LIMIT + ALONGSIDE_CHUNK);
+        for bytes in [&big[..], &big[..INLINE_LIMIT], &big[..1000], &[][..]] {
+            let plain = Summary::build(Dialect::Utf8, bytes, 1, &Progress::new()).unwrap();
+            let seen = Mutex::new(Vec::new());
+            let released = Mutex::new(Vec::new());
+            let mut read = |piece: &[u8]| {
+                let mut seen = seen.lock().unwrap();
+                assert!(piece.len() <= ALONGSIDE_CHUNK);
+                seen.extend_from_slice(piece);
+            };
+            let summary = Summary::build_alongside(
+                Dialect::Utf8,
+                bytes,
+                3,
+                &Progress::new(),
+                |range| {
+                    // Released only what the reader has already had.
+                    assert!(range.end <= seen.lock().unwrap().len() || range.is_empty());
+                    released.lock().unwrap().push(range);
+                },
+                |_| {},
+                Some(&mut read),
+            )
+            .unwrap();
+            assert_eq!(seen.into_inner().unwrap(), bytes);
+            assert_eq!(summary.tally, plain.tally);
+            assert_eq!(summary.blocks, plain.blocks);
+            let released = released.into_inner().unwrap();
+            assert_eq!(released.last().map(|r| r.end), Some(bytes.len()));
+        }
+    }
+
     #[test]
     fn blocks_are_published_one_by_one() {
         let silent = Progress::new();
