@@ -453,3 +453,24 @@ fn sarif_in_other_encodings() {
         2
     );
 }
+
+/// One format at a time: two of `--json`, `--csv` and `--sarif` are a usage error.
+#[test]
+fn formats_exclude_each_other() {
+    for pair in [
+        ["--json", "--csv"],
+        ["--csv", "--sarif"],
+        ["--json", "--sarif"],
+    ] {
+        let out = hexrune()
+            .arg("check")
+            .args(pair)
+            .arg("/dev/null")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{pair:?}");
+        assert!(out.stdout.is_empty());
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains("cannot be used with"), "{stderr}");
+    }
+}

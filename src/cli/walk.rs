@@ -271,7 +271,7 @@ fn checked_in_order(
                 s.waiting -= 1;
             }
         }
-        let outcome = check_entry(options, &entries[i], &large_lock());
+        let outcome = check_entry(options, &entries[i], large_lock());
         let mut s = lock();
         s.done.insert(i, outcome);
         if i == s.printed {

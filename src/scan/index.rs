@@ -47,6 +47,9 @@ pub const INLINE_LIMIT: usize = MIN_BLOCK * BLOCKS_PER_TASK;
 /// The piece of input [`Summary::build_alongside`]'s reader is handed at a time.
 pub const ALONGSIDE_CHUNK: usize = 1 << 20;
 
+/// What [`Summary::build_alongside`] hands the input to, piece by piece, front to back.
+pub type Reader<'a> = &'a mut dyn FnMut(&[u8]);
+
 /// What the index knows of one block.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BlockSummary {
@@ -493,7 +496,7 @@ impl Summary {
         progress: &Progress,
         release: impl Fn(Range<usize>),
         prefetch: impl Fn(Range<usize>),
-        mut alongside: Option<&mut (dyn FnMut(&[u8]) + Send)>,
+        mut alongside: Option<Reader<'_>>,
     ) -> Option<Summary> {
         if bytes.len() <= INLINE_LIMIT {
             if let Some(read) = alongside.as_mut() {
