@@ -519,7 +519,8 @@ impl Summary {
             let mut fetched = PREFETCH_AHEAD.min(bytes.len());
             prefetch(0..fetched);
             // Without a reader, everything counts as read already.
-            let mut read = if alongside.is_some() { 0 } else { bytes.len() };
+            let has_reader = alongside.is_some();
+            let mut read = if has_reader { 0 } else { bytes.len() };
             let mut scan_over = false;
             while !progress.is_cancelled() {
                 if !scan_over {
@@ -546,7 +547,13 @@ impl Summary {
                 } else {
                     progress.done() as usize
                 };
-                let ahead = (scanned.max(read) + PREFETCH_AHEAD).min(bytes.len());
+                // Ahead of whichever is in front: the scan, or a reader that overtook it.
+                let front = if has_reader {
+                    scanned.max(read)
+                } else {
+                    scanned
+                };
+                let ahead = (front + PREFETCH_AHEAD).min(bytes.len());
                 if ahead > fetched {
                     prefetch(fetched..ahead);
                     fetched = ahead;
