@@ -1008,7 +1008,7 @@ mod tests {
     /// passed it.
     #[test]
     fn a_reader_alongside_sees_every_byte_in_order() {
-        let big = sample().repeat(3);
+        let big = sample().repeat(6);
         assert!(big.len() > INLINE_LIMIT + 2 * ALONGSIDE_CHUNK);
         for bytes in [&big[..], &big[..INLINE_LIMIT], &big[..1000], &[][..]] {
             let plain = Summary::build(Dialect::Utf8, bytes, 1, &Progress::new()).unwrap();
