@@ -34,6 +34,30 @@ fn file_with(dir: &Path, name: &str, bytes: &[u8]) -> String {
     path.to_str().unwrap().to_string()
 }
 
+/// The `input` record `check --json` prints first for file `f`: its size, SHA-256 (by
+/// Python's hashlib, the oracle) and modification time (by Python's `os.stat`, in UTC).
+fn input_record(f: &str) -> String {
+    let script = r#"
+import sys, os, hashlib, json, datetime
+p = sys.argv[1]
+st = os.stat(p)
+t = datetime.datetime.fromtimestamp(st.st_mtime_ns // 10**9, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+ns = st.st_mtime_ns % 10**9
+t += ("." + "%09d" % ns if ns else "") + "Z"
+h = hashlib.sha256(open(p, "rb").read()).hexdigest()
+print(json.dumps({"type": "input", "path": p, "size": st.st_size, "sha256": h, "mtime": t}, separators=(",", ":"), ensure_ascii=False))
+"#;
+    let out = std::process::Command::new("python3")
+        .args(["-c", script, f])
+        .output()
+        .expect("python3 runs");
+    assert!(out.status.success());
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .trim_end()
+        .to_string()
+}
+
 fn json_lines(stdout: &[u8]) -> Vec<Value> {
     String::from_utf8(stdout.to_vec())
         .unwrap()
@@ -85,7 +109,17 @@ fn json_lines_are_errors_then_a_summary() {
     );
     let out = stdout_of(["check", "--json", &f], 1);
     let lines = json_lines(&out);
-    assert_eq!(lines.len(), 7);
+    assert_eq!(lines.len(), 8);
+    // First the evidence: what was read, its size, hash and time.
+    assert_eq!(lines[0]["type"], "input");
+    assert_eq!(lines[0]["path"], f.as_str());
+    assert_eq!(lines[0]["size"], 13);
+    assert_eq!(
+        lines[0]["sha256"],
+        "60cf3daf7a5b18084e7aa4949bde5118d872c5c3fa0d3af9db78966ce684a9bf"
+    );
+    assert!(lines[0]["mtime"].as_str().unwrap().ends_with('Z'));
+    let lines = &lines[1..];
     let errors: Vec<(u64, u64, &str, &str)> = lines[..6]
         .iter()
         .map(|v| {
@@ -124,6 +158,28 @@ fn json_lines_are_errors_then_a_summary() {
         summary["errors"],
         serde_json::json!({"truncated": 3, "unexpected_continuation": 3})
     );
+    // Last, what made the report: hexrune's version, the dialect, the command line.
+    assert_eq!(summary["hexrune_version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(summary["dialect"], "utf8");
+    let argv: Vec<&str> = summary["argv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert_eq!(argv[1..], ["check", "--json", f.as_str()]);
+    // At the end of the record, so a reader of the older keys keeps working.
+    let last = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .last()
+        .unwrap()
+        .to_string();
+    let tail = format!(
+        r#""findings":{{}},"hexrune_version":"{}","dialect":"utf8","argv":["#,
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(last.contains(&tail), "{last}");
 }
 
 #[test]
@@ -136,9 +192,9 @@ fn json_in_dialects_with_long_units() {
     );
     let out = stdout_of(["check", "--json", "--dialect", "cesu8", &f], 1);
     let lines = json_lines(&out);
-    assert_eq!(lines[0]["kind"], "invalid_byte");
+    assert_eq!(lines[1]["kind"], "invalid_byte");
     assert_eq!(
-        lines[0]["diagnosis"],
+        lines[1]["diagnosis"],
         "4-byte UTF-8 form of U+1F600 (F0 9F 98 80); this dialect writes it as the surrogate pair ED A0 BD ED B8 80"
     );
     let summary = lines.last().unwrap();
@@ -173,9 +229,11 @@ fn stdin_is_read_when_no_file_or_dash() {
         .write_stdin(b"\xFF".as_slice())
         .assert()
         .code(1)
-        .stdout(predicates::str::starts_with(
+        .stdout(predicates::str::starts_with(concat!(
+            r#"{"type":"input","path":"<stdin>","size":1,"sha256":"a8100ae6aa1940d0b663bb31cd466142ebbdbd5187131b92d93818987832eb89","mtime":null}"#,
+            "\n",
             r#"{"type":"error","path":"<stdin>","offset":0,"len":1,"bytes":"ff","kind":"invalid_byte","diagnosis":"lone byte FF: 'ÿ' in Latin-1/Windows-1252?","line":1,"column":1,"fallback":"ÿ"}"#,
-        ));
+        )));
 }
 
 #[test]
@@ -216,10 +274,14 @@ fn empty_file_is_valid() {
     let f = file_with(dir.path(), "empty", b"");
     let out = stdout_of(["check", "--json", &f], 0);
     let lines = json_lines(&out);
-    assert_eq!(lines.len(), 1);
-    assert_eq!(lines[0]["size"], 0);
-    assert_eq!(lines[0]["valid"], true);
-    assert_eq!(lines[0]["errors"], serde_json::json!({}));
+    assert_eq!(lines.len(), 2);
+    assert_eq!(
+        lines[0]["sha256"],
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    );
+    assert_eq!(lines[1]["size"], 0);
+    assert_eq!(lines[1]["valid"], true);
+    assert_eq!(lines[1]["errors"], serde_json::json!({}));
 }
 
 #[test]
@@ -374,22 +436,28 @@ fn under_json_an_unreadable_input_is_a_record_too() {
         format!("hexrune: {missing}: no such file or directory\n")
     );
     let lines = json_lines(&output.stdout);
-    assert_eq!(lines.len(), 2);
+    assert_eq!(lines.len(), 3);
     assert_eq!(
         lines[0],
         serde_json::json!({"type": "io_error", "path": missing, "message": "no such file or directory"})
     );
-    assert_eq!(lines[1]["type"], "summary");
-    assert_eq!(lines[1]["path"], good.as_str());
+    assert_eq!(lines[1]["type"], "input");
+    assert_eq!(lines[2]["type"], "summary");
+    assert_eq!(lines[2]["path"], good.as_str());
 }
 
 #[test]
 fn the_null_device_is_an_empty_valid_input() {
     let out = stdout_of(["check", "--json", "/dev/null"], 0);
     let lines = json_lines(&out);
-    assert_eq!(lines.len(), 1);
-    assert_eq!(lines[0]["size"], 0);
-    assert_eq!(lines[0]["valid"], true);
+    assert_eq!(lines.len(), 2);
+    // A device has no modification time of its contents to give.
+    assert_eq!(
+        lines[0],
+        serde_json::json!({"type": "input", "path": "/dev/null", "size": 0, "sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", "mtime": null})
+    );
+    assert_eq!(lines[1]["size"], 0);
+    assert_eq!(lines[1]["valid"], true);
     hexrune().args(["check", "/dev/null"]).assert().code(0);
 }
 
@@ -457,12 +525,12 @@ for line in sys.stdin:
     let mut expected = String::new();
     for path in &paths {
         let bytes = hex(path.as_os_str().as_bytes());
-        expected += &format!("error {bytes}\nsummary {bytes}\n");
+        expected += &format!("input {bytes}\nerror {bytes}\nsummary {bytes}\n");
     }
     assert_eq!(String::from_utf8(decoded.stdout).unwrap(), expected);
     // Only the name that is not UTF-8 carries path_bytes.
     let text = String::from_utf8_lossy(&out);
-    assert_eq!(text.matches("\"path_bytes\":").count(), 2, "{text}");
+    assert_eq!(text.matches("\"path_bytes\":").count(), 3, "{text}");
     assert!(!text.contains("\\\\u{"), "{text}");
 }
 
@@ -532,21 +600,22 @@ fn errors_and_findings_give_line_and_column() {
         .lines()
         .map(str::to_string)
         .collect();
+    assert_eq!(lines[0], input_record(&f));
     assert_eq!(
-        lines[0],
+        lines[1],
         format!(
             r#"{{"type":"finding","path":{f:?},"offset":3,"len":3,"bytes":"efbfbd","kind":"replacement-character","line":2,"column":1}}"#
         )
     );
     assert_eq!(
-        lines[2],
+        lines[3],
         format!(
             r#"{{"type":"error","path":{f:?},"offset":11,"len":2,"bytes":"e282","kind":"truncated","expected":"80..BF","line":3,"column":2,"fallback":"â‚"}}"#
         )
     );
     let positions: Vec<(u64, u64)> = json_lines(lines.join("\n").as_bytes())
         .iter()
-        .filter(|v| v["type"] != "summary")
+        .filter(|v| v["type"] != "summary" && v["type"] != "input")
         .map(|v| (v["line"].as_u64().unwrap(), v["column"].as_u64().unwrap()))
         .collect();
     assert_eq!(positions, [(2, 1), (2, 3), (3, 2), (3, 4), (5, 2)]);
@@ -572,13 +641,14 @@ fn replacement_characters_are_findings() {
     );
     let out = stdout_of(["check", "--json", &f], 0);
     let lines = json_lines(&out);
-    assert_eq!(lines.len(), 3);
-    assert_eq!(lines[0]["type"], "finding");
-    assert_eq!(lines[1]["offset"], 7);
-    assert_eq!(lines[2]["valid"], true);
-    assert_eq!(lines[2]["errors"], serde_json::json!({}));
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0]["type"], "input");
+    assert_eq!(lines[1]["type"], "finding");
+    assert_eq!(lines[2]["offset"], 7);
+    assert_eq!(lines[3]["valid"], true);
+    assert_eq!(lines[3]["errors"], serde_json::json!({}));
     assert_eq!(
-        lines[2]["findings"],
+        lines[3]["findings"],
         serde_json::json!({"replacement-character": 2})
     );
 }
@@ -602,7 +672,7 @@ fn fallback_readings_in_check_and_at() {
         )
     };
     let default = json(&[]);
-    let lines: Vec<&str> = default.lines().collect();
+    let lines: Vec<&str> = default.lines().skip(1).collect();
     assert_eq!(
         lines[0],
         head(3, "e9", "truncated")
@@ -623,18 +693,18 @@ fn fallback_readings_in_check_and_at() {
     let latin2 = json(&["--fallback", "ISO-8859-2"]);
     assert!(latin2
         .lines()
-        .nth(1)
+        .nth(2)
         .unwrap()
         .ends_with(r#","fallback":"\u009b"}"#));
     assert!(!latin2.contains('\u{9B}'));
     // none: no key, the records as before this option existed.
     let none = json(&["--fallback", "none"]);
     assert_eq!(
-        none.lines().next().unwrap(),
+        none.lines().nth(1).unwrap(),
         head(3, "e9", "truncated")
             + r#","expected":"80..BF","diagnosis":"lone byte E9: 'é' in Latin-1/Windows-1252?","line":1,"column":4}"#
     );
-    assert!(!none.contains("fallback"));
+    assert!(!none.contains("\"fallback\":"));
     // Human output: sanitised, and an undefined byte said as such.
     let human = String::from_utf8(stdout_of(["check", "--fallback", "iso-8859-2", &f], 1)).unwrap();
     assert!(

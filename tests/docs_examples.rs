@@ -8,10 +8,12 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
+use std::os::unix::process::CommandExt;
 
-const PAGES: [&str; 8] = [
+const PAGES: [&str; 10] = [
     "check.md",
+    "csv.md",
+    "sarif.md",
     "at.md",
     "explain.md",
     "dump.md",
@@ -98,6 +100,9 @@ fn printf_bytes(format: &str) -> Vec<u8> {
     bytes
 }
 
+/// The modification time of every sample file: 2025-01-01T00:00:00Z.
+const SAMPLE_MTIME: u64 = 1_735_689_600;
+
 /// Creates the sample files from the `printf 'FORMAT' > NAME` lines of the pages (a file
 /// that several pages show is the same on each); returns how many files it made.
 fn make_samples(dir: &Path) -> usize {
@@ -113,8 +118,16 @@ fn make_samples(dir: &Path) -> usize {
             }
         }
     }
+    // Every sample has the same modification time, so the pages can show `check --json`'s
+    // input records as they are.
+    let time = std::time::UNIX_EPOCH + std::time::Duration::from_secs(SAMPLE_MTIME);
     for (name, bytes) in &made {
         std::fs::write(dir.join(name), bytes).unwrap();
+        let file = std::fs::File::options()
+            .write(true)
+            .open(dir.join(name))
+            .unwrap();
+        file.set_modified(time).unwrap();
     }
     made.len()
 }
@@ -122,7 +135,7 @@ fn make_samples(dir: &Path) -> usize {
 #[test]
 fn every_console_example_is_the_real_output() {
     let dir = tempfile::tempdir().unwrap();
-    assert_eq!(make_samples(dir.path()), 24);
+    assert_eq!(make_samples(dir.path()), 26);
     assert_eq!(
         std::fs::read(dir.path().join("notes.txt")).unwrap().len(),
         40
@@ -140,8 +153,10 @@ fn every_console_example_is_the_real_output() {
         for (command, expected) in examples {
             let words = shell_words(&command);
             assert_eq!(words[0], "hexrune", "{page}: {command}");
-            let output = Command::cargo_bin("hexrune")
-                .unwrap()
+            // The program is called `hexrune`, as a shell that finds it on the PATH calls it
+            // (the summary records show the command line).
+            let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("hexrune"))
+                .arg0("hexrune")
                 .args(&words[1..])
                 .current_dir(dir.path())
                 .output()

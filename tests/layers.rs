@@ -48,6 +48,8 @@ const OWNED_CRATES: &[(&str, &str)] = &[
     ("clap", "cli"),
     ("clap_complete", "cli"),
     ("clap_mangen", "cli"),
+    ("csv", "cli"),
+    ("ignore", "cli"),
     ("memmap2", "source"),
 ];
 

@@ -7,11 +7,13 @@ use std::path::PathBuf;
 use clap::{CommandFactory, Parser, Subcommand};
 
 use super::at::AtOptions;
-use super::check::CheckOptions;
+use super::check::{CheckOptions, Format};
 use super::detect::DetectOptions;
 use super::dump::DumpOptions;
 use super::explain::{ExplainOptions, Query};
 use super::repair::{RepairOptions, Target};
+use super::walk::Walk;
+use super::wire::Invocation;
 use super::Input;
 use crate::decode::Dialect;
 use crate::repair::{Bom, FromEncoding, Invalid, Policy};
@@ -70,7 +72,7 @@ pub struct Args {
 enum Command {
     /// Check whether inputs are valid; list and count every error
     #[command(
-        after_help = "Exit status: 0 if every input is valid, 1 if any is not, 2 on a usage or I/O error.\n\nExamples:\n  hexrune check notes.txt\n  cat dump.txt | hexrune check\n  hexrune check --json --dialect mutf8 classes/*.bin"
+        after_help = "Exit status: 0 if every input is valid, 1 if any is not, 2 on a usage or I/O error (under -r, an unreadable file: 2 wins over 1).\n\nExamples:\n  hexrune check notes.txt\n  cat dump.txt | hexrune check\n  hexrune check --json --dialect mutf8 classes/*.bin\n  hexrune check -r src/\n  hexrune check -r --sarif . > utf8.sarif\n  hexrune check --csv *.log > findings.csv"
     )]
     Check {
         #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = DialectParser, hide_possible_values = true, help = DIALECT_HELP)]
@@ -79,9 +81,17 @@ enum Command {
         #[arg(short, long, value_name = "LABEL", value_parser = EncodingParser, conflicts_with = "dialect", help = ENCODING_HELP)]
         encoding: Option<Dialect>,
 
-        /// Print JSON Lines: one object per error unit, then one summary per input
-        #[arg(long)]
+        /// Print JSON Lines: per input an input record (size, SHA-256, mtime), one object per error unit and finding, then a summary
+        #[arg(long, group = "format")]
         json: bool,
+
+        /// Print CSV: a header, then one row per error unit and finding
+        #[arg(long, group = "format")]
+        csv: bool,
+
+        /// Print one SARIF 2.1.0 log: one result per error unit and finding, each input an artifact with its SHA-256
+        #[arg(long, group = "format")]
+        sarif: bool,
 
         /// List every error (human output lists the first 20 per input)
         #[arg(long)]
@@ -90,7 +100,19 @@ enum Command {
         #[arg(long, value_name = "LABEL", default_value = "windows-1252", value_parser = parse_fallback, help = FALLBACK_HELP)]
         fallback: FallbackArg,
 
-        /// Files to check (`-` or none: standard input)
+        /// Check every file under each directory (files in parallel, reported in path order)
+        #[arg(short, long)]
+        recursive: bool,
+
+        /// With -r: also check files that .gitignore, .ignore and the like exclude
+        #[arg(long, requires = "recursive")]
+        no_ignore: bool,
+
+        /// With -r: also check hidden files and enter hidden directories
+        #[arg(long, requires = "recursive")]
+        hidden: bool,
+
+        /// Files to check (`-` or none: standard input); with -r, directories (or files) to walk
         files: Vec<PathBuf>,
     },
     /// Say what each input most likely is: UTF-8, UTF-16/32, a legacy encoding or binary; BOMs, regions, mojibake
@@ -333,16 +355,32 @@ impl Args {
                 dialect,
                 encoding,
                 json,
+                csv,
+                sarif,
                 all,
                 files,
                 fallback,
+                recursive,
+                no_ignore,
+                hidden,
             }) => Config::Check(CheckOptions {
                 dialect: encoding.unwrap_or(dialect),
-                json,
+                format: match (json, csv, sarif) {
+                    (true, _, _) => Format::Json,
+                    (_, true, _) => Format::Csv,
+                    (_, _, true) => Format::Sarif,
+                    _ => Format::Human,
+                },
                 all,
-                inputs: inputs(files),
+                inputs: if recursive && files.is_empty() {
+                    vec![Input::Path(PathBuf::from("."))]
+                } else {
+                    inputs(files)
+                },
                 threads: threads(),
                 fallback: fallback.reading(encoding.unwrap_or(dialect)),
+                walk: recursive.then_some(Walk { no_ignore, hidden }),
+                invocation: Invocation::of_process(),
             }),
             Some(Command::Detect { json, files }) => Config::Detect(DetectOptions {
                 json,

@@ -1,221 +1,462 @@
-//! `hexrune check [FILE...]`: is each input valid in a dialect, and if not, where and why.
+//! `hexrune check [FILE...]` and `hexrune check -r DIR...`: is each input valid in a
+//! dialect, and if not, where and why; in human text, JSON Lines, CSV or SARIF.
 //!
 //! Every input is scanned once, in parallel, into a [`Summary`] (counts, verdict, block
-//! index). Errors are then listed in order by decoding again only the blocks that hold
-//! some, so memory stays constant however many errors there are.
+//! index); where the format carries the input's SHA-256 (JSON Lines, SARIF), the hash is
+//! computed in the same pass ([`Summary::build_alongside`]), so the file is read once.
+//! Errors are then listed in order by decoding again only the blocks that hold some, so
+//! memory stays constant however many errors there are. Nothing of an input is printed
+//! before its scan ends: its first record can carry its hash.
+//!
+//! Every format is fed the same [`Finding`]s ([`findings`]); a format is one [`Emit`].
 
 use std::io::{self, Write};
 
+use sha2::{Digest, Sha256};
+
+use super::findings::{Finding, Record, REPLACEMENT_CHARACTER};
 use super::{report_error, Input, EXIT_ERROR, EXIT_INVALID, EXIT_OK};
-use crate::cli::report::{explain, hex_spaced, unit_bytes};
+use crate::cli::report::{hex_compact, hex_spaced};
+use crate::cli::sarif::Sarif;
+use crate::cli::walk::{self, Walk};
 use crate::cli::wire::{
-    to_line, ErrorRecord, FindingRecord, IoErrorRecord, LineColumn, SummaryRecord, WirePath,
+    finding_line, to_line, InputRecord, Invocation, IoErrorRecord, SummaryRecord, WirePath,
 };
-use crate::decode::{Dialect, ErrorKind, Unit};
+use crate::decode::{Dialect, Unit};
 use crate::scan::index::{Progress, Summary, Verdict};
-use crate::source::{Access, Source};
+use crate::source::{Access, Source, SourceError};
 use crate::view::fallback::Fallback;
+use crate::view::safe::sanitize;
 
 /// How many errors human output lists per input unless `--all` is given.
 pub const DEFAULT_LIMIT: usize = 20;
+
+/// What `check` prints.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// Text for a person.
+    #[default]
+    Human,
+    /// JSON Lines: an input record, a record per error and finding, a summary, per input.
+    Json,
+    /// A header, then one row per error and finding.
+    Csv,
+    /// One SARIF 2.1.0 log: one run, one result per error and finding.
+    Sarif,
+}
+
+impl Format {
+    /// Whether the format carries each input's SHA-256.
+    fn hashes(self) -> bool {
+        matches!(self, Format::Json | Format::Sarif)
+    }
+}
 
 /// What `hexrune check` was asked.
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
     /// The dialect to validate against.
     pub dialect: Dialect,
-    /// JSON Lines instead of human output.
-    pub json: bool,
+    /// The output format.
+    pub format: Format,
     /// List every error in human output, not just the first [`DEFAULT_LIMIT`].
     pub all: bool,
-    /// The inputs, in order.
+    /// The inputs, in order (under `walk`, the roots to walk).
     pub inputs: Vec<Input>,
     /// Worker threads for the scan (1 or more).
     pub threads: usize,
     /// The encoding each error unit is also read in (`--fallback`), if any.
     pub fallback: Option<Fallback>,
+    /// `-r`: walk the inputs as directory trees, with these rules.
+    pub walk: Option<Walk>,
+    /// The command line, for the summary records and SARIF's invocation.
+    pub invocation: Invocation,
+}
+
+/// One input, examined: what it is, its bytes and what its scan found.
+pub struct Examined {
+    /// Its name and evidence.
+    pub facts: InputFacts,
+    /// Its bytes.
+    pub source: Source,
+    /// What the scan found.
+    pub summary: Summary,
+}
+
+/// What names an input and proves what was read.
+#[derive(Clone, Debug)]
+pub struct InputFacts {
+    /// The name for a person (sanitised).
+    pub name: String,
+    /// The name on the wire.
+    pub path: WirePath,
+    /// Its size in bytes.
+    pub size: u64,
+    /// Its SHA-256 in lower-case hex, where the format asked for it.
+    pub sha256: Option<String>,
+    /// Its last modification, RFC 3339 UTC, for a regular file named by path.
+    pub mtime: Option<String>,
+    /// Whether it is the standard input.
+    pub stdin: bool,
 }
 
 /// Checks every input; returns 0 if all are valid, 1 if any is not, 2 if any could not be
-/// read (the others are still checked).
+/// read (the others are still checked). Under `-r`, 2 wins over 1 as well.
 ///
 /// A reader that leaves early (`hexrune check --json big.bin | head -1`) does not change the
 /// answer: the output goes quiet, every input is still checked, and the exit code is the
 /// one a reader that stayed would have seen. An input that cannot be read is reported on
 /// `err`, and under `--json` as an `io_error` record on `out` too.
 pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<u8> {
-    let mut status = EXIT_OK;
-    let mut sink = io::sink();
-    let mut out = out;
-    for input in &options.inputs {
-        let name = input.display_name();
-        let path = input.wire_path();
-        let (code, printed) = match input.open().and_then(|source| {
-            let checked = check_one(options, &name, &path, &source, out);
-            source.check_intact().map(|()| checked)
-        }) {
-            Ok(Checked { valid, printed }) => (if valid { EXIT_OK } else { EXIT_INVALID }, printed),
-            Err(e) => {
-                let printed = if options.json {
-                    let record = IoErrorRecord::new(&path, e.to_string());
-                    writeln!(out, "{}", to_line(&record))
-                } else {
-                    Ok(())
+    let mut emit = emitter(options);
+    let mut out = Quiet::new(out);
+    out.then(|o| emit.begin(o))?;
+    let status = match &options.walk {
+        Some(rules) => walk::run(options, rules, emit.as_mut(), &mut out, err)?,
+        None => {
+            let mut status = EXIT_OK;
+            for input in &options.inputs {
+                let code = match examine(options, input, options.threads) {
+                    Ok(examined) => {
+                        out.then(|o| emit.input(o, &examined))?;
+                        if examined.summary.is_valid() {
+                            EXIT_OK
+                        } else {
+                            EXIT_INVALID
+                        }
+                    }
+                    Err(e) => {
+                        let (name, path) = (input.display_name(), input.wire_path());
+                        out.then(|o| emit.io_error(o, &name, &path, &e.to_string()))?;
+                        report_error(err, &name, &e)?;
+                        EXIT_ERROR
+                    }
                 };
-                let printed = printed.and_then(|()| out.flush());
-                report_error(err, &name, &e)?;
-                (EXIT_ERROR, printed)
+                status = status.max(code);
             }
-        };
-        status = status.max(code);
-        match printed {
-            Ok(()) => {}
-            // The reader left: what is left to say is the exit code.
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => out = &mut sink,
-            Err(e) => return Err(e),
+            status
         }
-    }
+    };
+    out.then(|o| emit.finish(o, status))?;
     Ok(status)
 }
 
-/// What checking one readable input found, and whether its report could be written.
-struct Checked {
-    valid: bool,
-    printed: io::Result<()>,
+/// A writer that goes quiet once its reader has left (a broken pipe), so the rest of the
+/// work still decides the exit code; any other error is returned.
+pub struct Quiet<'a> {
+    out: &'a mut dyn Write,
+    gone: bool,
 }
 
-/// Checks one input and prints its report. The caller checks that the input stayed intact
-/// while it was read.
-fn check_one(
+impl<'a> Quiet<'a> {
+    fn new(out: &'a mut dyn Write) -> Quiet<'a> {
+        Quiet { out, gone: false }
+    }
+
+    /// Runs `print` on the writer (and flushes it), unless the reader has left.
+    pub fn then(&mut self, print: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
+        if self.gone {
+            return Ok(());
+        }
+        match print(&mut *self.out).and_then(|()| self.out.flush()) {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.gone = true;
+                Ok(())
+            }
+            other => other,
+        }
+    }
+}
+
+/// Opens, hashes (where the format needs it) and scans one input, with `threads` workers.
+pub fn examine(
     options: &CheckOptions,
-    name: &str,
-    path: &WirePath,
-    source: &Source,
-    out: &mut dyn Write,
-) -> Checked {
+    input: &Input,
+    threads: usize,
+) -> Result<Examined, SourceError> {
+    let source = input.open()?;
+    let mtime = match input {
+        Input::Path(p) => std::fs::metadata(p)
+            .ok()
+            .filter(|m| m.is_file())
+            .and_then(|m| m.modified().ok()),
+        Input::Stdin => None,
+    };
+    examine_source(options, input, source, mtime, threads)
+}
+
+/// Hashes (where the format needs it) and scans `source`, the bytes of `input`, last
+/// modified at `mtime`, with `threads` workers.
+pub fn examine_source(
+    options: &CheckOptions,
+    input: &Input,
+    source: Source,
+    mtime: Option<std::time::SystemTime>,
+    threads: usize,
+) -> Result<Examined, SourceError> {
     source.advise(Access::Sequential);
-    let dialect = options.dialect;
     let bytes = source.bytes();
-    // Pages behind the scan are let go, so memory does not grow with the input.
-    let summary = Summary::build_releasing(
-        dialect,
+    let mut hasher = options.format.hashes().then(Sha256::new);
+    let mut feed = |piece: &[u8]| {
+        if let Some(h) = hasher.as_mut() {
+            h.update(piece);
+        }
+    };
+    // Pages behind the scan (and the hash) are let go, so memory does not grow with the
+    // input.
+    let summary = Summary::build_alongside(
+        options.dialect,
         bytes,
-        options.threads,
+        threads,
         &Progress::new(),
         |range| source.release(range),
         |range| source.prefetch(range),
+        Some(&mut feed),
     )
     .expect("a scan nobody cancels runs to the end");
-    let printed = if source.check_intact().is_err() {
-        // Nothing of a changed input is printed; the caller reports it.
-        Ok(())
-    } else if options.json {
-        print_json(
-            path,
-            dialect,
-            options.fallback.as_ref(),
-            bytes,
-            &summary,
-            out,
-        )
-    } else {
-        print_human(options, name, bytes, &summary, out)
+    // Nothing of a changed input is printed; the caller reports it.
+    source.check_intact()?;
+    let facts = InputFacts {
+        name: input.display_name(),
+        path: input.wire_path(),
+        size: summary.len,
+        sha256: hasher.map(|h| hex_compact(&h.finalize())),
+        mtime: mtime.map(rfc3339),
+        stdin: *input == Input::Stdin,
     };
-    Checked {
-        valid: summary.is_valid(),
-        printed,
-    }
-}
-
-/// The kind of finding `check` reports for a U+FFFD already in the input.
-pub const REPLACEMENT_CHARACTER: &str = "replacement-character";
-
-/// What `check` lists for an input, in input order: error units, and findings (U+FFFD
-/// characters: valid, but a sign that data was lost before the input was written).
-enum Listed {
-    Error(Unit),
-    Finding(Unit),
-}
-
-impl Listed {
-    fn unit(&self) -> &Unit {
-        match self {
-            Listed::Error(u) | Listed::Finding(u) => u,
-        }
-    }
-}
-
-/// Errors and findings merged in input order.
-fn listed<'a>(summary: &'a Summary, bytes: &'a [u8]) -> impl Iterator<Item = Listed> + 'a {
-    let mut errors = summary.errors(bytes).peekable();
-    let mut findings = summary.replacements(bytes).peekable();
-    std::iter::from_fn(move || match (errors.peek(), findings.peek()) {
-        (Some(e), Some(f)) if f.start < e.start => findings.next().map(Listed::Finding),
-        (Some(_), _) => errors.next().map(Listed::Error),
-        (None, _) => findings.next().map(Listed::Finding),
+    Ok(Examined {
+        facts,
+        source,
+        summary,
     })
 }
 
-fn print_json(
-    path: &WirePath,
-    dialect: Dialect,
-    fallback: Option<&Fallback>,
-    bytes: &[u8],
-    summary: &Summary,
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    let mut lines = summary.lines(bytes);
-    for item in listed(summary, bytes) {
-        let unit = item.unit();
-        let (line, column) = lines.at(unit.start);
-        let position = LineColumn { line, column };
-        let record = match &item {
-            Listed::Error(u) => to_line(&ErrorRecord::new(
-                path, dialect, bytes, u, position, fallback,
-            )),
-            Listed::Finding(u) => to_line(&FindingRecord::new(
-                path,
-                REPLACEMENT_CHARACTER,
-                bytes,
-                u,
-                position,
-            )),
-        };
-        writeln!(out, "{record}")?;
-    }
-    let findings = [(REPLACEMENT_CHARACTER, summary.replacement_count())];
-    let record = SummaryRecord::new(path, dialect, summary.len, &summary.tally, &findings);
-    writeln!(out, "{}", to_line(&record))
+/// `time` as RFC 3339 in UTC: `2024-02-29T23:59:59Z`, with nanoseconds
+/// (`...:59.123456789Z`) where it has any. Days to a civil date by Howard Hinnant's
+/// `civil_from_days` (public domain), which holds for the whole range of `i64` seconds.
+pub fn rfc3339(time: std::time::SystemTime) -> String {
+    let (secs, nanos) = match time.duration_since(std::time::UNIX_EPOCH) {
+        Ok(d) => (d.as_secs() as i64, d.subsec_nanos()),
+        Err(e) => {
+            let d = e.duration();
+            let (s, n) = (d.as_secs() as i64, d.subsec_nanos());
+            if n == 0 {
+                (-s, 0)
+            } else {
+                (-s - 1, 1_000_000_000 - n)
+            }
+        }
+    };
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (h, m, s) = (rest / 3600, rest / 60 % 60, rest % 60);
+    let fraction = if nanos == 0 {
+        String::new()
+    } else {
+        format!(".{nanos:09}")
+    };
+    format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}{fraction}Z")
 }
 
-/// One human line for an error unit or a finding that starts on `line` at `column`.
-fn listed_line(
-    options: &CheckOptions,
-    bytes: &[u8],
-    item: &Listed,
-    line: u64,
-    column: u64,
-) -> String {
-    let unit = item.unit();
-    let (kind, why) = match item {
-        Listed::Error(u) => {
-            let mut why = explain(options.dialect, bytes, u);
-            if let Some(f) = &options.fallback {
-                why.push_str("; fallback ");
-                why.push_str(&f.describe(unit_bytes(bytes, u)));
-            }
-            (u.error_kind().map(ErrorKind::name).unwrap_or_default(), why)
+/// Everything `check` reports for an input, in input order: each error unit, and each
+/// finding (a U+FFFD: valid, but a sign that data was lost before the input was written),
+/// with its line and column.
+pub fn findings<'a>(
+    dialect: Dialect,
+    fallback: Option<&'a Fallback>,
+    bytes: &'a [u8],
+    summary: &'a Summary,
+) -> impl Iterator<Item = Finding> + 'a {
+    let mut errors = summary.errors(bytes).peekable();
+    let mut replacements = summary.replacements(bytes).peekable();
+    let mut lines = summary.lines(bytes);
+    std::iter::from_fn(move || {
+        let (unit, error): (Unit, bool) = match (errors.peek(), replacements.peek()) {
+            (Some(e), Some(f)) if f.start < e.start => (replacements.next()?, false),
+            (Some(_), _) => (errors.next()?, true),
+            (None, _) => (replacements.next()?, false),
+        };
+        let at = lines.at(unit.start);
+        Some(if error {
+            Finding::error(dialect, bytes, &unit, at, fallback)
+        } else {
+            Finding::replacement(bytes, &unit, at)
+        })
+    })
+}
+
+/// The counts of findings by kind a summary record carries.
+fn finding_counts(summary: &Summary) -> [(&'static str, u64); 1] {
+    [(REPLACEMENT_CHARACTER, summary.replacement_count())]
+}
+
+/// One output format: told of each input in turn (in the order they are printed), and of
+/// the start and end of the run.
+pub trait Emit {
+    /// Before the first input.
+    fn begin(&mut self, _out: &mut dyn Write) -> io::Result<()> {
+        Ok(())
+    }
+    /// An input that was read and scanned.
+    fn input(&mut self, out: &mut dyn Write, examined: &Examined) -> io::Result<()>;
+    /// An input that could not be read (its one-line error goes to stderr besides).
+    fn io_error(
+        &mut self,
+        _out: &mut dyn Write,
+        _name: &str,
+        _path: &WirePath,
+        _message: &str,
+    ) -> io::Result<()> {
+        Ok(())
+    }
+    /// A special file a walk passed over (`fifo`, `socket`, ...).
+    fn skipped(&mut self, _out: &mut dyn Write, _name: &str, _what: &str) -> io::Result<()> {
+        Ok(())
+    }
+    /// After the last input, with the exit status the run will have.
+    fn finish(&mut self, _out: &mut dyn Write, _status: u8) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+fn emitter(options: &CheckOptions) -> Box<dyn Emit + '_> {
+    match (options.format, options.walk.is_some()) {
+        (Format::Human, false) => Box::new(Human { options }),
+        (Format::Human, true) => Box::new(walk::HumanTree::new(options.dialect)),
+        (Format::Json, _) => Box::new(Json { options }),
+        (Format::Csv, _) => Box::new(Csv { options }),
+        (Format::Sarif, _) => Box::new(Sarif::new(options)),
+    }
+}
+
+/// `--json`: per input, its `input` record, its findings, its `summary`.
+struct Json<'a> {
+    options: &'a CheckOptions,
+}
+
+impl Emit for Json<'_> {
+    fn input(&mut self, out: &mut dyn Write, examined: &Examined) -> io::Result<()> {
+        let Examined {
+            facts,
+            source,
+            summary,
+        } = examined;
+        let path = &facts.path;
+        let sha256 = facts.sha256.as_deref().unwrap_or_default();
+        let record = InputRecord::new(path, facts.size, sha256, facts.mtime.as_deref());
+        writeln!(out, "{}", to_line(&record))?;
+        let (dialect, bytes) = (self.options.dialect, source.bytes());
+        for finding in findings(dialect, self.options.fallback.as_ref(), bytes, summary) {
+            writeln!(out, "{}", finding_line(path, &finding))?;
         }
-        Listed::Finding(_) => (
-            REPLACEMENT_CHARACTER,
-            "U+FFFD REPLACEMENT CHARACTER already in the input: something lost data before it was written".to_string(),
-        ),
-    };
+        let counts = finding_counts(summary);
+        let record = SummaryRecord::new(
+            path,
+            dialect,
+            summary.len,
+            &summary.tally,
+            &counts,
+            &self.options.invocation,
+        );
+        writeln!(out, "{}", to_line(&record))
+    }
+
+    fn io_error(
+        &mut self,
+        out: &mut dyn Write,
+        _name: &str,
+        path: &WirePath,
+        message: &str,
+    ) -> io::Result<()> {
+        let record = IoErrorRecord::new(path, message.to_string());
+        writeln!(out, "{}", to_line(&record))
+    }
+}
+
+/// The columns of `--csv`, in order.
+pub const CSV_HEADER: [&str; 10] = [
+    "path", "offset", "len", "line", "column", "kind", "level", "bytes", "message", "fallback",
+];
+
+/// `--csv`: a header, then one row per error and finding (RFC 4180 quoting, by the csv
+/// crate). Text cells (path, message, fallback) go through the sanitiser, as on a terminal.
+struct Csv<'a> {
+    options: &'a CheckOptions,
+}
+
+impl Emit for Csv<'_> {
+    fn begin(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let mut writer = csv::Writer::from_writer(out);
+        writer.write_record(CSV_HEADER)?;
+        writer.flush()
+    }
+
+    fn input(&mut self, out: &mut dyn Write, examined: &Examined) -> io::Result<()> {
+        let (dialect, bytes) = (self.options.dialect, examined.source.bytes());
+        let path = sanitize(&examined.facts.path.path);
+        let mut writer = csv::Writer::from_writer(out);
+        let fallback = self.options.fallback.as_ref();
+        for f in findings(dialect, fallback, bytes, &examined.summary) {
+            writer.write_record([
+                path.as_str(),
+                &f.offset.to_string(),
+                &f.len().to_string(),
+                &f.line.to_string(),
+                &f.column.to_string(),
+                f.kind,
+                f.level.name(),
+                &hex_compact(&f.bytes),
+                &sanitize(&f.message),
+                &f.fallback.as_deref().map(sanitize).unwrap_or_default(),
+            ])?;
+        }
+        writer.flush()
+    }
+}
+
+/// Human output for inputs named one by one: a verdict per input, then its errors.
+struct Human<'a> {
+    options: &'a CheckOptions,
+}
+
+impl Emit for Human<'_> {
+    fn input(&mut self, out: &mut dyn Write, examined: &Examined) -> io::Result<()> {
+        print_human(
+            self.options,
+            &examined.facts.name,
+            examined.source.bytes(),
+            &examined.summary,
+            out,
+        )
+    }
+}
+
+/// One human line for a finding.
+fn listed_line(options: &CheckOptions, finding: &Finding) -> String {
+    let mut why = finding.message.clone();
+    if finding.record == Record::Error {
+        if let Some(f) = &options.fallback {
+            why.push_str("; fallback ");
+            why.push_str(&f.describe(&finding.bytes));
+        }
+    }
     format!(
-        "  offset {} ({:#x})  {line}:{column}  {}  {kind}: {why}",
-        unit.start,
-        unit.start,
-        hex_spaced(unit_bytes(bytes, unit)),
+        "  offset {} ({:#x})  {}:{}  {}  {}: {}",
+        finding.offset,
+        finding.offset,
+        finding.line,
+        finding.column,
+        hex_spaced(&finding.bytes),
+        finding.kind,
+        why,
     )
 }
 
@@ -262,7 +503,7 @@ fn print_human(
         .map(|c| format!("{c}-byte {}", tally.classes[*c as usize]))
         .collect();
     writeln!(out, "  units    {}", classes.join(", "))?;
-    let findings = summary.replacement_count();
+    let found = summary.replacement_count();
     if errors > 0 {
         let kinds: Vec<String> = summary
             .error_kinds()
@@ -271,8 +512,8 @@ fn print_human(
             .collect();
         writeln!(out, "  errors   {}", kinds.join(", "))?;
     }
-    if findings > 0 {
-        writeln!(out, "  findings {REPLACEMENT_CHARACTER} {findings}")?;
+    if found > 0 {
+        writeln!(out, "  findings {REPLACEMENT_CHARACTER} {found}")?;
     }
     let limit = if options.all {
         usize::MAX
@@ -280,16 +521,15 @@ fn print_human(
         DEFAULT_LIMIT
     };
     let (mut errors_listed, mut findings_listed) = (0u64, 0u64);
-    let mut lines = summary.lines(bytes);
-    for item in listed(summary, bytes).take(limit) {
-        let (line, column) = lines.at(item.unit().start);
-        writeln!(out, "{}", listed_line(options, bytes, &item, line, column))?;
-        match item {
-            Listed::Error(_) => errors_listed += 1,
-            Listed::Finding(_) => findings_listed += 1,
+    let fallback = options.fallback.as_ref();
+    for finding in findings(dialect, fallback, bytes, summary).take(limit) {
+        writeln!(out, "{}", listed_line(options, &finding))?;
+        match finding.record {
+            Record::Error => errors_listed += 1,
+            Record::Finding => findings_listed += 1,
         }
     }
-    let (errors_hidden, findings_hidden) = (errors - errors_listed, findings - findings_listed);
+    let (errors_hidden, findings_hidden) = (errors - errors_listed, found - findings_listed);
     let hidden = errors_hidden + findings_hidden;
     if hidden > 0 {
         let what = match (errors_hidden, findings_hidden) {
@@ -305,7 +545,7 @@ fn print_human(
     Ok(())
 }
 
-fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
+pub(crate) fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
     if n == 1 {
         one
     } else {

@@ -23,8 +23,11 @@ pub mod demo;
 pub mod detect;
 pub mod dump;
 pub mod explain;
+pub mod findings;
 pub mod repair;
 pub mod report;
+pub mod sarif;
+pub mod walk;
 pub mod wire;
 
 pub use args::{parse_offset, with_usage, Args, Config};

@@ -4,7 +4,15 @@
 //!
 //! # JSON Lines (`hexrune check --json`)
 //!
-//! One object per line. For each error unit and each finding, in input order:
+//! One object per line. For each input, first the evidence of what was read: its size, the
+//! SHA-256 of the bytes scanned (hashed in the scan's pass) and its modification time (RFC
+//! 3339, UTC; `null` for standard input and what is not a regular file):
+//!
+//! ```text
+//! {"type":"input","path":"f.txt","size":40,"sha256":"4209...ce01","mtime":"2025-01-01T00:00:00Z"}
+//! ```
+//!
+//! Then one object for each error unit and each finding, in input order:
 //!
 //! ```text
 //! {"type":"error","path":"f.txt","offset":12,"len":2,"bytes":"e180","kind":"truncated","expected":"80..BF","line":2,"column":5,"fallback":"á€"}
@@ -25,8 +33,11 @@
 //! `replacement-character`, a U+FFFD already in the input. Then one summary per input:
 //!
 //! ```text
-//! {"type":"summary","path":"f.txt","size":40,"valid":false,"units":{"1":30,"2":2,"3":1,"4":0},"errors":{"truncated":1},"findings":{"replacement-character":1}}
+//! {"type":"summary","path":"f.txt","size":40,"valid":false,"units":{"1":30,"2":2,"3":1,"4":0},"errors":{"truncated":1},"findings":{"replacement-character":1},"hexrune_version":"0.1.0","dialect":"utf8","argv":["hexrune","check","--json","f.txt"]}
 //! ```
+//!
+//! The summary ends with what made the report: `hexrune_version`, the `dialect` checked and
+//! `argv`, the command line as JSON strings (after `encoding`, where there is one).
 //!
 //! `units` counts scalars per sequence-length class: always `"1"` to `"4"`, plus `"5"` and
 //! `"6"` in the dialects that have such units (`"6"` in cesu8 and mutf8, both in legacy).

@@ -9,6 +9,7 @@
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
+use crate::cli::findings::{Finding, Record};
 use crate::cli::report::{hex_compact, unit_bytes};
 use crate::decode::{CodePoint, Dialect, ErrorKind, Unit, UnitKind, Utf16};
 use crate::detect::Detection;
@@ -133,7 +134,7 @@ pub struct ErrorRecord<'a> {
     #[serde(flatten)]
     path: &'a WirePath,
     offset: u64,
-    len: u8,
+    len: u64,
     bytes: String,
     kind: &'static str,
     #[serde(flatten)]
@@ -160,17 +161,29 @@ impl<'a> ErrorRecord<'a> {
         position: LineColumn,
         fallback: Option<&Fallback>,
     ) -> ErrorRecord<'a> {
+        let at = (position.line, position.column);
+        ErrorRecord::of(path, &Finding::error(dialect, bytes, unit, at, fallback))
+    }
+
+    /// The record of an error `finding`.
+    pub fn of(path: &'a WirePath, finding: &Finding) -> ErrorRecord<'a> {
         ErrorRecord {
             record: "error",
             path,
-            offset: unit.start as u64,
-            len: unit.len,
-            bytes: hex_compact(unit_bytes(bytes, unit)),
-            kind: unit.error_kind().map(ErrorKind::name).unwrap_or("none"),
-            details: ErrorDetails::of(dialect, bytes, unit),
-            position,
-            fallback: fallback.map(|f| f.read(unit_bytes(bytes, unit))),
-            encoding: encoding_field(dialect),
+            offset: finding.offset,
+            len: finding.len(),
+            bytes: hex_compact(&finding.bytes),
+            kind: finding.kind,
+            details: ErrorDetails {
+                expected: finding.expected.clone(),
+                diagnosis: finding.diagnosis.clone(),
+            },
+            position: LineColumn {
+                line: finding.line,
+                column: finding.column,
+            },
+            fallback: finding.fallback.clone(),
+            encoding: finding.encoding,
         }
     }
 }
@@ -183,7 +196,7 @@ pub struct FindingRecord<'a> {
     #[serde(flatten)]
     path: &'a WirePath,
     offset: u64,
-    len: u8,
+    len: u64,
     bytes: String,
     kind: &'static str,
     #[serde(flatten)]
@@ -191,22 +204,84 @@ pub struct FindingRecord<'a> {
 }
 
 impl<'a> FindingRecord<'a> {
-    /// The record of a finding of `kind` at `unit`.
-    pub fn new(
-        path: &'a WirePath,
-        kind: &'static str,
-        bytes: &[u8],
-        unit: &Unit,
-        position: LineColumn,
-    ) -> FindingRecord<'a> {
+    /// The record of a `finding` that is not an error unit.
+    pub fn of(path: &'a WirePath, finding: &Finding) -> FindingRecord<'a> {
         FindingRecord {
             record: "finding",
             path,
-            offset: unit.start as u64,
-            len: unit.len,
-            bytes: hex_compact(unit_bytes(bytes, unit)),
-            kind,
-            position,
+            offset: finding.offset,
+            len: finding.len(),
+            bytes: hex_compact(&finding.bytes),
+            kind: finding.kind,
+            position: LineColumn {
+                line: finding.line,
+                column: finding.column,
+            },
+        }
+    }
+}
+
+/// The record of `finding` as `check --json` writes it: an `error` record for an error
+/// unit, a `finding` record for anything else.
+pub fn finding_line(path: &WirePath, finding: &Finding) -> String {
+    match finding.record {
+        Record::Error => to_line(&ErrorRecord::of(path, finding)),
+        Record::Finding => to_line(&FindingRecord::of(path, finding)),
+    }
+}
+
+/// `{"type":"input",...}`: the first record of each input of `check --json`, the evidence
+/// of what was examined: its name, size in bytes, SHA-256 (64 lower-case hex digits, of the
+/// bytes the scan read, hashed in the same pass) and last modification time (RFC 3339, UTC,
+/// `null` for the standard input or where the system does not say).
+#[derive(Debug, Serialize)]
+pub struct InputRecord<'a> {
+    #[serde(rename = "type")]
+    record: &'static str,
+    #[serde(flatten)]
+    path: &'a WirePath,
+    size: u64,
+    sha256: &'a str,
+    mtime: Option<&'a str>,
+}
+
+impl<'a> InputRecord<'a> {
+    /// The record of an input of `size` bytes with hash `sha256` and time `mtime`.
+    pub fn new(
+        path: &'a WirePath,
+        size: u64,
+        sha256: &'a str,
+        mtime: Option<&'a str>,
+    ) -> InputRecord<'a> {
+        InputRecord {
+            record: "input",
+            path,
+            size,
+            sha256,
+            mtime,
+        }
+    }
+}
+
+/// What a `check` run was: the version of hexrune and the command line, carried by every
+/// summary record (and SARIF's invocation), so a report says what made it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Invocation {
+    /// The command line, each argument as text (an argument that is not UTF-8 with U+FFFD
+    /// for each invalid sequence; JSON escapes the controls).
+    pub argv: Vec<String>,
+}
+
+impl Invocation {
+    /// The version of hexrune that ran.
+    pub const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+
+    /// The invocation of this process.
+    pub fn of_process() -> Invocation {
+        Invocation {
+            argv: std::env::args_os()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect(),
         }
     }
 }
@@ -226,6 +301,9 @@ pub struct SummaryRecord<'a> {
     /// The encoding the input was read as, where it is not of the UTF-8 family.
     #[serde(skip_serializing_if = "Option::is_none")]
     encoding: Option<&'static str>,
+    hexrune_version: &'static str,
+    dialect: &'static str,
+    argv: &'a [String],
 }
 
 /// The name of the encoding a record says it read, for UTF-16, UTF-32 and single-byte
@@ -243,6 +321,7 @@ impl<'a> SummaryRecord<'a> {
         size: u64,
         tally: &Tally,
         findings: &[(&'static str, u64)],
+        invocation: &'a Invocation,
     ) -> SummaryRecord<'a> {
         SummaryRecord {
             record: "summary",
@@ -264,6 +343,9 @@ impl<'a> SummaryRecord<'a> {
             ),
             findings: Ordered(findings.iter().copied().filter(|(_, n)| *n > 0).collect()),
             encoding: encoding_field(dialect),
+            hexrune_version: Invocation::VERSION,
+            dialect: dialect.name(),
+            argv: &invocation.argv,
         }
     }
 }
@@ -613,7 +695,15 @@ mod tests {
     }
 
     fn summary_json(path: &WirePath, dialect: Dialect, size: u64, tally: &Tally) -> String {
-        to_line(&SummaryRecord::new(path, dialect, size, tally, &[]))
+        let run = Invocation {
+            argv: vec![
+                "hexrune".into(),
+                "check".into(),
+                "--json".into(),
+                "x".into(),
+            ],
+        };
+        to_line(&SummaryRecord::new(path, dialect, size, tally, &[], &run))
     }
 
     fn unit_json(dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
@@ -647,13 +737,23 @@ mod tests {
         scan(Dialect::Utf8, bytes, &mut tally);
         assert_eq!(
             summary_json(&x, Dialect::Utf8, 6, &tally),
-            r#"{"type":"summary","path":"x","size":6,"valid":true,"units":{"1":1,"2":1,"3":1,"4":0},"errors":{},"findings":{}}"#
+            concat!(
+                r#"{"type":"summary","path":"x","size":6,"valid":true,"units":{"1":1,"2":1,"3":1,"4":0},"errors":{},"findings":{},"#,
+                r#""hexrune_version":""#,
+                env!("CARGO_PKG_VERSION"),
+                r#"","dialect":"utf8","argv":["hexrune","check","--json","x"]}"#
+            )
         );
         let mut tally = Tally::default();
         scan(Dialect::Legacy, b"\xF8\x88\x80\x80\x80\xFE", &mut tally);
         assert_eq!(
             summary_json(&x, Dialect::Legacy, 6, &tally),
-            r#"{"type":"summary","path":"x","size":6,"valid":false,"units":{"1":0,"2":0,"3":0,"4":0,"5":1,"6":0},"errors":{"invalid_byte":1},"findings":{}}"#
+            concat!(
+                r#"{"type":"summary","path":"x","size":6,"valid":false,"units":{"1":0,"2":0,"3":0,"4":0,"5":1,"6":0},"errors":{"invalid_byte":1},"findings":{},"#,
+                r#""hexrune_version":""#,
+                env!("CARGO_PKG_VERSION"),
+                r#"","dialect":"legacy","argv":["hexrune","check","--json","x"]}"#
+            )
         );
         assert_eq!(summary_classes(Dialect::Cesu8), [1, 2, 3, 4, 6]);
     }
@@ -734,6 +834,52 @@ mod tests {
         );
         // A scalar has no fallback.
         assert!(!at(&units[0]).contains("fallback"));
+    }
+
+    #[test]
+    fn input_records() {
+        let hash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+        let path = WirePath::from_bytes(b"a\xffb");
+        assert_eq!(
+            to_line(&InputRecord::new(
+                &path,
+                0,
+                hash,
+                Some("2024-02-29T23:59:59Z")
+            )),
+            format!(
+                r#"{{"type":"input","path":"a{}b","path_bytes":"Yf9i","size":0,"sha256":"{hash}","mtime":"2024-02-29T23:59:59Z"}}"#,
+                '\u{FFFD}'
+            )
+        );
+        let stdin = WirePath::from_bytes(b"<stdin>");
+        assert_eq!(
+            to_line(&InputRecord::new(&stdin, 3, hash, None)),
+            format!(
+                r#"{{"type":"input","path":"<stdin>","size":3,"sha256":"{hash}","mtime":null}}"#
+            )
+        );
+    }
+
+    #[test]
+    fn arguments_are_escaped_like_any_string() {
+        let run = Invocation {
+            argv: vec!["hexrune".into(), "a\u{1b}[2J\u{9b}\u{FFFD}".into()],
+        };
+        let tally = Tally::default();
+        let path = WirePath::from_bytes(b"x");
+        let line = to_line(&SummaryRecord::new(
+            &path,
+            Dialect::Utf8,
+            0,
+            &tally,
+            &[],
+            &run,
+        ));
+        assert!(
+            line.ends_with("\"argv\":[\"hexrune\",\"a\\u001b[2J\\u009b\u{FFFD}\"]}"),
+            "{line}"
+        );
     }
 
     #[test]

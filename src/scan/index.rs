@@ -42,6 +42,16 @@ pub const PREFETCH_AHEAD: usize = 128 << 20;
 /// Blocks handed to a worker at once.
 const BLOCKS_PER_TASK: usize = 16;
 
+/// The largest input [`Summary::build_alongside`] scans on the calling thread alone: one
+/// worker's task, so a parallel scan would not have split it anyway.
+pub const INLINE_LIMIT: usize = MIN_BLOCK * BLOCKS_PER_TASK;
+
+/// The piece of input [`Summary::build_alongside`]'s reader is handed at a time.
+pub const ALONGSIDE_CHUNK: usize = 1 << 20;
+
+/// What [`Summary::build_alongside`] hands the input to, piece by piece, front to back.
+pub type Reader<'a> = &'a mut dyn FnMut(&[u8]);
+
 /// What the index knows of one block.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BlockSummary {
@@ -512,6 +522,35 @@ impl Summary {
         release: impl Fn(Range<usize>),
         prefetch: impl Fn(Range<usize>),
     ) -> Option<Summary> {
+        Summary::build_alongside(dialect, bytes, threads, progress, release, prefetch, None)
+    }
+
+    /// [`Summary::build_releasing`], with a reader that sees every byte of the input once,
+    /// front to back, in pieces of [`ALONGSIDE_CHUNK`] bytes, while the scan runs: a hash of
+    /// the input, say, that costs no second read of the file. The reader runs on the calling
+    /// thread, which also looks after the pages; a page is let go only once both the scan
+    /// and the reader are [`RELEASE_LAG`] past it.
+    ///
+    /// An input of at most [`INLINE_LIMIT`] bytes is read and scanned on the calling thread
+    /// alone (the reader first, then the scan, over pages now in memory), so a walk over
+    /// many small files starts no thread per file.
+    pub fn build_alongside(
+        dialect: Dialect,
+        bytes: &[u8],
+        threads: usize,
+        progress: &Progress,
+        release: impl Fn(Range<usize>),
+        prefetch: impl Fn(Range<usize>),
+        mut alongside: Option<Reader<'_>>,
+    ) -> Option<Summary> {
+        if bytes.len() <= INLINE_LIMIT {
+            if let Some(read) = alongside.as_mut() {
+                read(bytes);
+            }
+            let summary = Summary::build(dialect, bytes, 1, progress);
+            release(0..bytes.len());
+            return summary;
+        }
         std::thread::scope(|scope| {
             // The scan drops `finished` when it ends (or unwinds), which wakes the wait
             // below at once: a fixed sleep would add up to its length to every scan.
@@ -524,17 +563,47 @@ impl Summary {
             let mut released = 0;
             let mut fetched = PREFETCH_AHEAD.min(bytes.len());
             prefetch(0..fetched);
+            // Without a reader, everything counts as read already.
+            let has_reader = alongside.is_some();
+            let mut read = if has_reader { 0 } else { bytes.len() };
+            let mut scan_over = false;
             while !progress.is_cancelled() {
-                if ended.recv_timeout(Duration::from_millis(10)) != Err(RecvTimeoutError::Timeout) {
+                if !scan_over {
+                    let waited = if read < bytes.len() {
+                        ended.try_recv().map_err(|e| e == mpsc::TryRecvError::Empty)
+                    } else {
+                        ended
+                            .recv_timeout(Duration::from_millis(10))
+                            .map_err(|e| e == RecvTimeoutError::Timeout)
+                    };
+                    scan_over = waited != Err(true);
+                }
+                if read < bytes.len() {
+                    let end = (read + ALONGSIDE_CHUNK).min(bytes.len());
+                    if let Some(reader) = alongside.as_mut() {
+                        reader(&bytes[read..end]);
+                    }
+                    read = end;
+                } else if scan_over {
                     break;
                 }
-                let at = progress.done() as usize;
-                let ahead = (at + PREFETCH_AHEAD).min(bytes.len());
+                let scanned = if scan_over {
+                    bytes.len()
+                } else {
+                    progress.done() as usize
+                };
+                // Ahead of whichever is in front: the scan, or a reader that overtook it.
+                let front = if has_reader {
+                    scanned.max(read)
+                } else {
+                    scanned
+                };
+                let ahead = (front + PREFETCH_AHEAD).min(bytes.len());
                 if ahead > fetched {
                     prefetch(fetched..ahead);
                     fetched = ahead;
                 }
-                let done = at.saturating_sub(RELEASE_LAG);
+                let done = scanned.min(read).saturating_sub(RELEASE_LAG);
                 if done > released {
                     release(released..done);
                     released = done;
@@ -1155,6 +1224,44 @@ mod tests {
             }
         }
         input
+    }
+
+    /// The reader sees every byte once, in order, whether the input is scanned inline or in
+    /// parallel; the summary is the plain build's; no page is let go before the reader has
+    /// passed it.
+    #[test]
+    fn a_reader_alongside_sees_every_byte_in_order() {
+        let big = sample().repeat(6);
+        assert!(big.len() > INLINE_LIMIT + 2 * ALONGSIDE_CHUNK);
+        for bytes in [&big[..], &big[..INLINE_LIMIT], &big[..1000], &[][..]] {
+            let plain = Summary::build(Dialect::Utf8, bytes, 1, &Progress::new()).unwrap();
+            let seen = Mutex::new(Vec::new());
+            let released = Mutex::new(Vec::new());
+            let mut read = |piece: &[u8]| {
+                let mut seen = seen.lock().unwrap();
+                assert!(piece.len() <= ALONGSIDE_CHUNK);
+                seen.extend_from_slice(piece);
+            };
+            let summary = Summary::build_alongside(
+                Dialect::Utf8,
+                bytes,
+                3,
+                &Progress::new(),
+                |range| {
+                    // Released only what the reader has already had.
+                    assert!(range.end <= seen.lock().unwrap().len() || range.is_empty());
+                    released.lock().unwrap().push(range);
+                },
+                |_| {},
+                Some(&mut read),
+            )
+            .unwrap();
+            assert_eq!(seen.into_inner().unwrap(), bytes);
+            assert_eq!(summary.tally, plain.tally);
+            assert_eq!(summary.blocks, plain.blocks);
+            let released = released.into_inner().unwrap();
+            assert_eq!(released.last().map(|r| r.end), Some(bytes.len()));
+        }
     }
 
     #[test]

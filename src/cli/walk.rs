@@ -1,0 +1,473 @@
+//! `hexrune check -r DIR...`: whole trees. The roots are walked by the ignore crate's
+//! parallel walker (`.gitignore`, `.ignore` and the like honoured, in a Git repository or
+//! not, unless `--no-ignore`; hidden files and directories only with `--hidden`; symbolic
+//! links not followed into directories). The files found are sorted by path, then checked
+//! by a pool of workers, one per core, and handed to the format in path order as each is
+//! done, so the output is the same however the work was shared.
+//!
+//! How the cores are shared: a file of at most [`INLINE_LIMIT`] bytes (1 MiB) is hashed and
+//! scanned on its worker's thread alone, starting no thread; a larger one takes the "large
+//! file" lock and is scanned with every core, while the other workers go on with small
+//! files. At most [`WINDOW`] files are ahead of the one being printed, so memory and open
+//! files stay bounded when one file takes long.
+//!
+//! Special files (FIFOs, sockets, devices) are reported and skipped without being opened,
+//! so a FIFO never blocks the walk; a file that cannot be read (a dangling link, no
+//! permission) is reported and counted, and the rest is still checked.
+
+use std::collections::BTreeMap;
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
+
+use std::os::unix::fs::OpenOptionsExt;
+
+use super::check::{examine, examine_source, plural, CheckOptions, Emit, Examined, Quiet};
+use super::findings::Record;
+use super::{report_error, Input, EXIT_ERROR, EXIT_INVALID, EXIT_OK};
+use crate::decode::Dialect;
+use crate::scan::index::INLINE_LIMIT;
+use crate::source::Source;
+
+/// How many files may be done ahead of the one being printed.
+pub const WINDOW: usize = 256;
+
+/// The rules of a walk.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Walk {
+    /// `--no-ignore`: check files that ignore files exclude.
+    pub no_ignore: bool,
+    /// `--hidden`: enter hidden directories and check hidden files.
+    pub hidden: bool,
+}
+
+/// Something the walk found.
+#[derive(Debug)]
+enum Entry {
+    /// A regular file (or a link to one).
+    File(PathBuf),
+    /// A special file, never opened: what it is.
+    Special(PathBuf, &'static str),
+    /// A path the walk could not read, and why.
+    Unreadable(PathBuf, String),
+}
+
+impl Entry {
+    fn path(&self) -> &PathBuf {
+        match self {
+            Entry::File(p) | Entry::Special(p, _) | Entry::Unreadable(p, _) => p,
+        }
+    }
+}
+
+/// What checking an entry gave.
+enum Outcome {
+    Checked(Box<Examined>),
+    Skipped(&'static str),
+    Unreadable(String),
+}
+
+/// Walks `options.inputs` as trees and checks every file; returns the exit status: 2 if
+/// any file could not be read, else 1 if any file is invalid (has a finding at level
+/// error), else 0. Skipped special files do not change it.
+pub fn run(
+    options: &CheckOptions,
+    rules: &Walk,
+    emit: &mut dyn Emit,
+    out: &mut Quiet<'_>,
+    err: &mut dyn Write,
+) -> io::Result<u8> {
+    let mut status = EXIT_OK;
+    let mut roots = Vec::new();
+    for input in &options.inputs {
+        match input {
+            Input::Path(p) => roots.push(p.clone()),
+            Input::Stdin => {
+                report_error(err, "<stdin>", &"-r walks directories, not standard input")?;
+                status = EXIT_ERROR;
+            }
+        }
+    }
+    let entries = walk(&roots, rules, options.threads);
+    let bar = progress_bar(entries.len() as u64);
+    let results = checked_in_order(options, &entries, |i, outcome| {
+        let path = entries[i].path();
+        let input = Input::Path(path.clone());
+        let name = input.display_name();
+        let code = match outcome {
+            Outcome::Checked(examined) => {
+                out.then(|o| emit.input(o, &examined))?;
+                if examined.summary.is_valid() {
+                    EXIT_OK
+                } else {
+                    EXIT_INVALID
+                }
+            }
+            Outcome::Skipped(what) => {
+                out.then(|o| emit.skipped(o, &name, what))?;
+                let why = format!("not a regular file ({what}), skipped");
+                bar.suspend(|| report_error(err, &name, &why))?;
+                EXIT_OK
+            }
+            Outcome::Unreadable(why) => {
+                out.then(|o| emit.io_error(o, &name, &input.wire_path(), &why))?;
+                bar.suspend(|| report_error(err, &name, &why))?;
+                EXIT_ERROR
+            }
+        };
+        bar.inc(1);
+        status = status.max(code);
+        Ok(())
+    });
+    bar.finish_and_clear();
+    results?;
+    Ok(status)
+}
+
+/// A bar on stderr when it is a terminal; hidden otherwise.
+fn progress_bar(files: u64) -> indicatif::ProgressBar {
+    if !io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(files);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{spinner} {pos}/{len} files  {rate}  {elapsed_precise}  {wide_bar}",
+    ) {
+        bar.set_style(style.with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0} files/s", state.per_sec());
+            },
+        ));
+    }
+    bar
+}
+
+/// Every entry under `roots`, sorted by path.
+fn walk(roots: &[PathBuf], rules: &Walk, threads: usize) -> Vec<Entry> {
+    let Some((first, rest)) = roots.split_first() else {
+        return Vec::new();
+    };
+    let mut builder = ignore::WalkBuilder::new(first);
+    for root in rest {
+        builder.add(root);
+    }
+    builder
+        .standard_filters(!rules.no_ignore)
+        .hidden(!rules.hidden)
+        .require_git(false)
+        .follow_links(false)
+        .threads(threads);
+    let found = Mutex::new(Vec::new());
+    builder.build_parallel().run(|| {
+        let found = &found;
+        Box::new(move |result| {
+            if let Some(entry) = classify(result) {
+                found.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
+            }
+            ignore::WalkState::Continue
+        })
+    });
+    let mut entries = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    entries.sort_by(|a, b| a.path().cmp(b.path()));
+    entries
+}
+
+/// What one result of the walker is; `None` for a directory (walked into, not checked).
+fn classify(result: Result<ignore::DirEntry, ignore::Error>) -> Option<Entry> {
+    let entry = match result {
+        Ok(entry) => entry,
+        Err(e) => {
+            let path = error_path(&e).unwrap_or_default();
+            return Some(Entry::Unreadable(path, error_cause(&e)));
+        }
+    };
+    let path = entry.path().to_path_buf();
+    let kind = entry.file_type()?;
+    if kind.is_dir() {
+        return None;
+    }
+    if kind.is_symlink() {
+        // A link is checked as the file it names; a link to a directory is not followed.
+        return Some(match std::fs::metadata(&path) {
+            Err(e) => Entry::Unreadable(path, crate::source::io_message(&e)),
+            Ok(m) if m.is_file() => Entry::File(path),
+            Ok(m) if m.is_dir() => Entry::Special(path, "link to a directory, not followed"),
+            Ok(m) => Entry::Special(path, special_kind(&m.file_type())),
+        });
+    }
+    if !kind.is_file() {
+        return Some(Entry::Special(path, special_kind(&kind)));
+    }
+    Some(Entry::File(path))
+}
+
+fn special_kind(kind: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "fifo"
+    } else if kind.is_socket() {
+        "socket"
+    } else if kind.is_char_device() {
+        "character device"
+    } else if kind.is_block_device() {
+        "block device"
+    } else {
+        "special file"
+    }
+}
+
+fn error_path(e: &ignore::Error) -> Option<PathBuf> {
+    match e {
+        ignore::Error::WithPath { path, .. } => Some(path.clone()),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            error_path(err)
+        }
+        ignore::Error::Loop { child, .. } => Some(child.clone()),
+        _ => None,
+    }
+}
+
+fn error_cause(e: &ignore::Error) -> String {
+    match e {
+        ignore::Error::WithPath { err, .. } | ignore::Error::WithDepth { err, .. } => {
+            error_cause(err)
+        }
+        ignore::Error::Io(io) => crate::source::io_message(io),
+        other => other.to_string(),
+    }
+}
+
+/// What the workers share: results not yet printed, how far printing got, and how many
+/// workers wait for room.
+struct Shelf {
+    done: BTreeMap<usize, Outcome>,
+    printed: usize,
+    waiting: usize,
+}
+
+/// Checks every entry on a pool of workers and calls `print` with each outcome in entry
+/// order, on this thread, as soon as it and every entry before it are done.
+fn checked_in_order(
+    options: &CheckOptions,
+    entries: &[Entry],
+    mut print: impl FnMut(usize, Outcome) -> io::Result<()>,
+) -> io::Result<()> {
+    let next = AtomicUsize::new(0);
+    let shelf = Mutex::new(Shelf {
+        done: BTreeMap::new(),
+        printed: 0,
+        waiting: 0,
+    });
+    // `ready`: the entry the printer waits for is done; `room`: the printer moved on.
+    let (ready, room) = (Condvar::new(), Condvar::new());
+    let lock = || shelf.lock().unwrap_or_else(|e| e.into_inner());
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= entries.len() {
+            break;
+        }
+        {
+            let mut s = lock();
+            while i >= s.printed + WINDOW {
+                s.waiting += 1;
+                s = room.wait(s).unwrap_or_else(|e| e.into_inner());
+                s.waiting -= 1;
+            }
+        }
+        let outcome = check_entry(options, &entries[i], large_lock());
+        let mut s = lock();
+        s.done.insert(i, outcome);
+        if i == s.printed {
+            ready.notify_one();
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads.max(1) {
+            scope.spawn(work);
+        }
+        let mut result = Ok(());
+        let mut at = 0;
+        while at < entries.len() {
+            // Every outcome ready from `at` on, taken at once.
+            let batch: Vec<Outcome> = {
+                let mut s = lock();
+                while !s.done.contains_key(&at) {
+                    s = ready.wait(s).unwrap_or_else(|e| e.into_inner());
+                }
+                let mut batch = Vec::new();
+                while let Some(o) = s.done.remove(&(at + batch.len())) {
+                    batch.push(o);
+                }
+                batch
+            };
+            for outcome in batch {
+                // After a failed write the rest is still checked (and dropped), so the
+                // workers end; the first error is returned.
+                if result.is_ok() {
+                    result = print(at, outcome);
+                }
+                at += 1;
+            }
+            let mut s = lock();
+            s.printed = at;
+            if s.waiting > 0 {
+                room.notify_all();
+            }
+        }
+        result
+    })
+}
+
+/// The lock a large file is scanned under, with every core: one large file at a time.
+fn large_lock() -> &'static Mutex<()> {
+    static LARGE: Mutex<()> = Mutex::new(());
+    &LARGE
+}
+
+fn check_entry(options: &CheckOptions, entry: &Entry, large: &Mutex<()>) -> Outcome {
+    let path = match entry {
+        Entry::File(path) => path,
+        Entry::Special(_, what) => return Outcome::Skipped(what),
+        Entry::Unreadable(_, why) => return Outcome::Unreadable(why.clone()),
+    };
+    let input = Input::Path(path.clone());
+    // Opened without blocking, and asked what it is now: a FIFO put in the file's place
+    // since the walk saw it can neither block the open nor be read.
+    let file = match std::fs::File::options()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+    {
+        Ok(file) => file,
+        Err(e) => return Outcome::Unreadable(crate::source::io_message(&e)),
+    };
+    let meta = match file.metadata() {
+        Ok(meta) => meta,
+        Err(e) => return Outcome::Unreadable(crate::source::io_message(&e)),
+    };
+    if !meta.is_file() {
+        return Outcome::Skipped(special_kind(&meta.file_type()));
+    }
+    let examined = if meta.len() as usize <= INLINE_LIMIT {
+        // A small file is read into memory: cheaper than mapping it, and no other thread
+        // has to hear of an unmapping.
+        match read_small(file, meta.len()) {
+            Ok(bytes) => {
+                let source = Source::from_bytes(input.display_name(), bytes);
+                examine_source(options, &input, source, meta.modified().ok(), 1)
+            }
+            Err(e) => return Outcome::Unreadable(crate::source::io_message(&e)),
+        }
+    } else {
+        drop(file);
+        let _only_one = large.lock().unwrap_or_else(|e| e.into_inner());
+        examine(options, &input, options.threads)
+    };
+    match examined {
+        Ok(e) => Outcome::Checked(Box::new(e)),
+        Err(e) => Outcome::Unreadable(e.to_string()),
+    }
+}
+
+/// The bytes of a small regular file, to its end (it may have grown since `len` was read).
+fn read_small(mut file: std::fs::File, len: u64) -> io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let mut bytes = Vec::with_capacity(len as usize + 1);
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Human output of a walk: one line per file with findings, in path order, and a total.
+pub struct HumanTree {
+    dialect: Dialect,
+    checked: u64,
+    with_findings: u64,
+    unreadable: u64,
+    skipped: u64,
+}
+
+impl HumanTree {
+    /// Human output for a walk checking in `dialect`.
+    pub fn new(dialect: Dialect) -> HumanTree {
+        HumanTree {
+            dialect,
+            checked: 0,
+            with_findings: 0,
+            unreadable: 0,
+            skipped: 0,
+        }
+    }
+}
+
+impl Emit for HumanTree {
+    fn input(&mut self, out: &mut dyn Write, examined: &Examined) -> io::Result<()> {
+        self.checked += 1;
+        let summary = &examined.summary;
+        let errors = summary.tally.error_count();
+        let others = summary.replacement_count();
+        if errors + others == 0 {
+            return Ok(());
+        }
+        self.with_findings += 1;
+        let bytes = examined.source.bytes();
+        let first = super::check::findings(self.dialect, None, bytes, summary).next();
+        let mut line = format!("{}: ", examined.facts.name);
+        if errors > 0 {
+            line.push_str(&format!(
+                "invalid {}: {errors} {}",
+                self.dialect,
+                plural(errors, "error", "errors")
+            ));
+        } else {
+            line.push_str(&format!("valid {}", self.dialect));
+        }
+        if others > 0 {
+            line.push_str(&format!(
+                ", {others} {}",
+                plural(others, "finding", "findings")
+            ));
+        }
+        if let Some(f) = first {
+            let what = if f.record == Record::Error {
+                "first error"
+            } else {
+                "first finding"
+            };
+            line.push_str(&format!(
+                "; {what} at offset {} ({}:{}) {}",
+                f.offset, f.line, f.column, f.kind
+            ));
+        }
+        writeln!(out, "{line}")
+    }
+
+    fn io_error(
+        &mut self,
+        _out: &mut dyn Write,
+        _name: &str,
+        _path: &super::wire::WirePath,
+        _message: &str,
+    ) -> io::Result<()> {
+        self.unreadable += 1;
+        Ok(())
+    }
+
+    fn skipped(&mut self, _out: &mut dyn Write, _name: &str, _what: &str) -> io::Result<()> {
+        self.skipped += 1;
+        Ok(())
+    }
+
+    fn finish(&mut self, out: &mut dyn Write, _status: u8) -> io::Result<()> {
+        writeln!(
+            out,
+            "{} {} checked: {} with findings, {} unreadable, {} skipped",
+            self.checked,
+            plural(self.checked, "file", "files"),
+            self.with_findings,
+            self.unreadable,
+            self.skipped
+        )
+    }
+}

@@ -1,0 +1,288 @@
+//! `hexrune check -r`: whole trees as a user walks them: ignore files and hidden files,
+//! special files skipped without blocking, unreadable files reported, the output in path
+//! order whatever the threads did, and the formats over a tree.
+
+use std::path::Path;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn hexrune() -> Command {
+    let mut cmd = Command::cargo_bin("hexrune").unwrap();
+    // A walk that hangs fails the test instead of stalling it.
+    cmd.timeout(Duration::from_secs(60));
+    cmd
+}
+
+struct Ran {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> Ran {
+    let out = hexrune().current_dir(dir).args(args).output().unwrap();
+    Ran {
+        code: out.status.code().expect("exited, not killed"),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+fn put(root: &Path, name: &str, bytes: &[u8]) {
+    let path = root.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// A tree with something of every sort: valid and invalid files, a U+FFFD, an ignored
+/// directory, a hidden one, a FIFO and a dangling link.
+fn sample_tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("t");
+    put(&root, "a.txt", "fine é\n".as_bytes());
+    put(&root, "b/bad.txt", b"x\xc0\xafy\n");
+    put(&root, "b/lost.txt", "lost \u{FFFD}\n".as_bytes());
+    put(&root, "build/out.bin", b"\xff\xfe");
+    put(&root, ".cache/c.bin", b"\xff");
+    put(&root, ".gitignore", b"build/\n");
+    let fifo = std::ffi::CString::new(root.join("pipe").to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo reads a NUL-terminated path that lives across the call.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    std::os::unix::fs::symlink("nowhere", root.join("z-dangling")).unwrap();
+    dir
+}
+
+#[test]
+fn a_tree_in_path_order_with_a_total() {
+    let dir = sample_tree();
+    let ran = run_in(dir.path(), &["check", "-r", "t"]);
+    assert_eq!(
+        ran.stdout,
+        "t/b/bad.txt: invalid utf8: 2 errors; first error at offset 1 (1:2) invalid_byte\n\
+         t/b/lost.txt: valid utf8, 1 finding; first finding at offset 5 (1:6) replacement-character\n\
+         3 files checked: 2 with findings, 1 unreadable, 1 skipped\n"
+    );
+    assert_eq!(
+        ran.stderr,
+        "hexrune: t/pipe: not a regular file (fifo), skipped\n\
+         hexrune: t/z-dangling: no such file or directory\n"
+    );
+    // Unreadable wins over invalid.
+    assert_eq!(ran.code, 2);
+}
+
+#[test]
+fn ignore_files_and_hidden_files_unless_asked() {
+    let dir = sample_tree();
+    std::fs::remove_file(dir.path().join("t/pipe")).unwrap();
+    std::fs::remove_file(dir.path().join("t/z-dangling")).unwrap();
+    let ran = run_in(dir.path(), &["check", "-r", "t"]);
+    assert!(!ran.stdout.contains("build/") && !ran.stdout.contains(".cache"));
+    assert_eq!(ran.code, 1);
+    let ran = run_in(dir.path(), &["check", "-r", "--no-ignore", "t"]);
+    assert!(ran
+        .stdout
+        .contains("t/build/out.bin: invalid utf8: 2 errors"));
+    assert!(!ran.stdout.contains(".cache"));
+    let ran = run_in(dir.path(), &["check", "-r", "--hidden", "t"]);
+    assert!(ran.stdout.contains("t/.cache/c.bin: invalid utf8: 1 error"));
+    assert!(!ran.stdout.contains("build/"));
+    let ran = run_in(dir.path(), &["check", "-r", "--hidden", "--no-ignore", "t"]);
+    assert!(ran
+        .stdout
+        .ends_with("6 files checked: 4 with findings, 0 unreadable, 0 skipped\n"));
+    // Only valid files, and a U+FFFD: exit 0.
+    std::fs::remove_file(dir.path().join("t/b/bad.txt")).unwrap();
+    let ran = run_in(dir.path(), &["check", "-r", "t"]);
+    assert_eq!(ran.code, 0, "{}", ran.stdout);
+    // The flags need -r.
+    let ran = run_in(dir.path(), &["check", "--hidden", "t"]);
+    assert_eq!(ran.code, 2);
+}
+
+/// A file the user may not read is reported, counted and skipped (not as root, whom
+/// permissions do not stop).
+#[test]
+fn an_unreadable_file_is_reported() {
+    use std::os::unix::fs::PermissionsExt;
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        eprintln!("skipped: root reads files whatever their mode");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    put(dir.path(), "t/secret.txt", b"ok");
+    put(dir.path(), "t/open.txt", b"ok");
+    let secret = dir.path().join("t/secret.txt");
+    std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let ran = run_in(dir.path(), &["check", "-r", "t"]);
+    assert_eq!(ran.code, 2);
+    assert_eq!(ran.stderr, "hexrune: t/secret.txt: permission denied\n");
+    assert_eq!(
+        ran.stdout,
+        "1 file checked: 0 with findings, 1 unreadable, 0 skipped\n"
+    );
+}
+
+/// Many files, more than the workers may keep ahead of the printer, with errors here and
+/// there: the output is every invalid file in path order, the same on every run.
+#[test]
+fn many_files_come_out_sorted_and_the_same_each_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut expected = String::new();
+    let mut names = Vec::new();
+    for i in 0..600u32 {
+        let name = format!("t/d{}/f{:03}.txt", i % 7, (i * 37) % 600);
+        let bad = i % 5 == 0;
+        let body: Vec<u8> = if bad {
+            b"ok\n\xe9\n".to_vec()
+        } else {
+            b"ok\n".to_vec()
+        };
+        put(dir.path(), &name, &body);
+        if bad {
+            names.push(name);
+        }
+    }
+    names.sort();
+    for name in &names {
+        expected.push_str(&format!(
+            "{name}: invalid utf8: 1 error; first error at offset 3 (2:1) truncated\n"
+        ));
+    }
+    expected.push_str("600 files checked: 120 with findings, 0 unreadable, 0 skipped\n");
+    for _ in 0..2 {
+        let ran = run_in(dir.path(), &["check", "--recursive", "t"]);
+        assert_eq!(ran.code, 1);
+        assert_eq!(ran.stdout, expected);
+    }
+}
+
+/// JSON over a tree: each file's records together, files in path order, every readable
+/// file with its input record (valid ones too: the evidence of what was examined), and a
+/// large file (scanned in parallel) hashed right.
+#[test]
+fn json_sarif_and_csv_over_a_tree() {
+    let dir = sample_tree();
+    let big: Vec<u8> = (0..(3 << 20) + 5)
+        .map(|i: u32| {
+            if i % 100_000 == 7 {
+                0xFF
+            } else {
+                b'a' + (i % 26) as u8
+            }
+        })
+        .collect();
+    put(&dir.path().join("t"), "big.txt", &big);
+    let ran = run_in(dir.path(), &["check", "-r", "--json", "t"]);
+    assert_eq!(ran.code, 2);
+    let records: Vec<Value> = ran
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let shape: Vec<String> = records
+        .iter()
+        .filter(|r| r["type"] != "error" && r["type"] != "finding")
+        .map(|r| {
+            format!(
+                "{} {}",
+                r["type"].as_str().unwrap(),
+                r["path"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        shape,
+        [
+            "input t/a.txt",
+            "summary t/a.txt",
+            "input t/b/bad.txt",
+            "summary t/b/bad.txt",
+            "input t/b/lost.txt",
+            "summary t/b/lost.txt",
+            "input t/big.txt",
+            "summary t/big.txt",
+            "io_error t/z-dangling",
+        ]
+    );
+    let big_input = records
+        .iter()
+        .find(|r| r["type"] == "input" && r["path"] == "t/big.txt")
+        .unwrap();
+    let hash = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sys, hashlib; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest())",
+        ])
+        .arg(dir.path().join("t/big.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        big_input["sha256"],
+        String::from_utf8(hash.stdout).unwrap().trim()
+    );
+    let big_errors = records
+        .iter()
+        .filter(|r| r["type"] == "error" && r["path"] == "t/big.txt")
+        .count();
+    assert_eq!(big_errors, big.iter().filter(|b| **b == 0xFF).count());
+
+    let ran = run_in(dir.path(), &["check", "-r", "--sarif", "t"]);
+    let log: Value = serde_json::from_str(&ran.stdout).unwrap();
+    let run_ = &log["runs"][0];
+    let uris: Vec<&str> = run_["artifacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["location"]["uri"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        uris,
+        ["t/a.txt", "t/b/bad.txt", "t/b/lost.txt", "t/big.txt"]
+    );
+    let notes = run_["invocations"][0]["toolExecutionNotifications"]
+        .as_array()
+        .unwrap();
+    assert_eq!(notes.len(), 2);
+    assert_eq!(notes[0]["level"], "note");
+    assert_eq!(notes[0]["message"]["text"], "t/pipe: skipped: fifo");
+    assert_eq!(notes[1]["level"], "error");
+
+    let ran = run_in(dir.path(), &["check", "-r", "--csv", "t"]);
+    let paths: Vec<&str> = ran
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    let mut sorted = paths.clone();
+    sorted.sort();
+    assert_eq!(paths, sorted);
+    assert_eq!(paths.first(), Some(&"t/b/bad.txt"));
+    assert_eq!(
+        paths.iter().filter(|p| **p == "t/big.txt").count(),
+        big_errors
+    );
+}
+
+/// `-r` with no directory walks the current one; `-` is refused.
+#[test]
+fn the_default_root_and_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    put(dir.path(), "x.txt", b"\xe9");
+    let ran = run_in(dir.path(), &["check", "-r"]);
+    assert_eq!(
+        ran.stdout,
+        "./x.txt: invalid utf8: 1 error; first error at offset 0 (1:1) truncated_eof\n\
+         1 file checked: 1 with findings, 0 unreadable, 0 skipped\n"
+    );
+    let ran = run_in(dir.path(), &["check", "-r", "-"]);
+    assert_eq!(ran.code, 2);
+    assert_eq!(
+        ran.stderr,
+        "hexrune: <stdin>: -r walks directories, not standard input\n"
+    );
+}
