@@ -73,6 +73,12 @@ parts += [
     u("\nIn windows-1253 (press e \u2192 windows-1253) the byte in ["), b"\xaa",
     u("] is an undefined_byte N:\nthe Greek code page gives it no character "
       "(in UTF-8 it is an unexpected continuation byte).\n"),
+    u("In Shift_JIS (press e \u2192 Shift_JIS) the bytes in ["), b"\x82\x20",
+    u("] are a bad_trail B: 82 leads a pair and a space cannot end it; in ["), b"\x85\x40",
+    u("] an unmapped M:\na well-formed pair that no character is assigned to.\n"),
+    u("In ISO-2022-JP (press e \u2192 ISO-2022-JP) the bytes in ["), b"\x1b\x28\x5a",
+    u("] are a bad_escape X: ESC ( Z names no character set;\nin ["), b"\x1b\x28\x4a\x1b\x28\x42",
+    u("] the first escape is a redundant_escape W: another follows it with nothing between.\n"),
 ]
 parts += pad(parts, 2)
 parts += [

@@ -352,13 +352,13 @@ fn utf8_errors_shown_between_brackets_are_not_a_legacy_region() {
     let v = detect_json(hexrune::cli::demo::BYTES);
     assert_eq!(v["encoding"], "UTF-8");
     // Its last section is UTF-16LE lines (a region of their own) and UTF-32LE lines.
-    assert_eq!(v["errors"], 36);
+    assert_eq!(v["errors"], 38);
     assert_eq!(
         v["regions"],
         json!([
-            {"start":0,"end":2162,"encoding":"UTF-8"},
-            {"start":2162,"end":2699,"encoding":"UTF-16LE"},
-            {"start":2699,"end":3295,"encoding":"UTF-8"}
+            {"start":0,"end":2562,"encoding":"UTF-8"},
+            {"start":2562,"end":3099,"encoding":"UTF-16LE"},
+            {"start":3099,"end":3695,"encoding":"UTF-8"}
         ])
     );
 }

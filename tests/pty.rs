@@ -148,7 +148,7 @@ fn demo_keys_and_quit_restore_the_terminal() {
     s.expect_screen("invalid_byte");
     // The background scan of the demo ends at once: its character count shows, and the
     // statistics overlay opens and closes.
-    s.expect_screen("of 3193");
+    s.expect_screen("of 3589");
     s.keys("s");
     s.expect_screen("statistics");
     s.expect_screen("verdict");
@@ -189,13 +189,13 @@ fn color_always_beats_no_color() {
     // A foreground colour from the 256-colour palette: how crossterm writes ratatui's.
     let coloured = |s: &Session| contains(&s.seen, b"\x1b[38;5;");
     let mut s = Session::start_with(&["--color", "always"], &[("NO_COLOR", "1")]);
-    s.expect_screen("of 3193");
+    s.expect_screen("of 3589");
     s.keys("q");
     assert!(s.wait().success());
     assert!(coloured(&s), "no colour under --color always");
 
     let mut s = Session::start_with(&[], &[("NO_COLOR", "1")]);
-    s.expect_screen("of 3193");
+    s.expect_screen("of 3589");
     s.keys("]");
     s.expect_screen("invalid_byte");
     s.keys("q");
@@ -209,7 +209,7 @@ fn color_always_beats_no_color() {
 #[test]
 fn esc_does_not_quit() {
     let mut s = Session::start(&[]);
-    s.expect_screen("of 3193");
+    s.expect_screen("of 3589");
     s.keys("\x1b");
     // Apart, so that the terminal reads a lone Esc and not Alt-2.
     std::thread::sleep(Duration::from_millis(200));

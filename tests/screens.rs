@@ -249,7 +249,7 @@ fn eighty_columns_show_16_bytes_a_row() {
     );
     assert_eq!(
         line(&app, 23),
-        " fixture  3.2 KiB  0x0  0%  utf8  char 1 of 3193  class and errors lanes hidden"
+        " fixture  3.6 KiB  0x0  0%  utf8  char 1 of 3589  class and errors lanes hidden"
     );
     insta::assert_snapshot!("demo_80x24", screen(&app));
     // Once the note has been read (any key), the key hint has room at 80 columns.
@@ -258,7 +258,7 @@ fn eighty_columns_show_16_bytes_a_row() {
     app.update(Action::Left);
     assert_eq!(
         line(&app, 23),
-        " fixture  3.2 KiB (3295 B)  0x0 (0)  0%  utf8  char 1 of 3193    ? help  q quit"
+        " fixture  3.6 KiB (3695 B)  0x0 (0)  0%  utf8  char 1 of 3589    ? help  q quit"
     );
     // Errors are still told apart at 80 columns: the hex pane marks them and the text
     // pane draws U+FFFD; the detail pane names the kind.

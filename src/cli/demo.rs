@@ -121,10 +121,38 @@ mod tests {
         let undefined = after("(press e → windows-1253) the byte in [", |s| s.into());
         assert_eq!(BYTES[undefined], 0xAA);
         assert!(errors(greek).contains(&(undefined, ErrorKind::UndefinedByte)));
+        let sjis = crate::encoding::resolve("shift_jis").unwrap();
+        let bad_trail = after("(press e → Shift_JIS) the bytes in [", |s| s.into());
+        let unmapped = after(
+            "are a bad_trail B: 82 leads a pair and a space cannot end it; in [",
+            |s| s.into(),
+        );
+        assert_eq!(&BYTES[bad_trail..bad_trail + 2], b"\x82\x20");
+        let e_sjis = errors(sjis);
+        assert!(
+            e_sjis.contains(&(bad_trail, ErrorKind::BadTrail)),
+            "{e_sjis:?}"
+        );
+        assert!(
+            e_sjis.contains(&(unmapped, ErrorKind::Unmapped)),
+            "{e_sjis:?}"
+        );
+        let jis = crate::encoding::resolve("iso-2022-jp").unwrap();
+        let bad_escape = after("(press e → ISO-2022-JP) the bytes in [", |s| s.into());
+        let redundant = after("names no character set;\nin [", |s| s.into());
+        let e_jis = errors(jis);
+        assert!(
+            e_jis.contains(&(bad_escape, ErrorKind::BadEscape)),
+            "{e_jis:?}"
+        );
+        assert!(
+            e_jis.contains(&(redundant, ErrorKind::RedundantEscape)),
+            "{e_jis:?}"
+        );
         // Every kind of hexrune shows in the demo in some encoding.
         let mut all: std::collections::BTreeSet<ErrorKind> = Dialect::ALL
             .into_iter()
-            .chain([greek])
+            .chain([greek, sjis, jis])
             .flat_map(|d| errors(d).into_iter().map(|(_, k)| k))
             .collect();
         all.retain(|k| ErrorKind::ALL.contains(k));

@@ -329,23 +329,23 @@ mod tests {
         app.update(Action::End);
         assert_eq!(
             status_left(&app, 120),
-            " demo  3.2 KiB (3295 B)  0xCDE (3294)  100%  utf8  char 3193 of 3193"
+            " demo  3.6 KiB (3695 B)  0xE6E (3694)  100%  utf8  char 3589 of 3589"
         );
         assert_eq!(
             status_left(&app, 60),
-            " demo  3.2 KiB  0xCDE (3294)  100%  utf8  char 3193 of 3193"
+            " demo  3.6 KiB  0xE6E (3694)  100%  utf8  char 3589 of 3589"
         );
         assert_eq!(
             status_left(&app, 55),
-            " demo  3.2 KiB  0xCDE  100%  utf8  char 3193 of 3193"
+            " demo  3.6 KiB  0xE6E  100%  utf8  char 3589 of 3589"
         );
-        assert_eq!(status_left(&app, 40), " demo  3.2 KiB  0xCDE  100%  utf8");
-        assert_eq!(status_left(&app, 30), " demo  3.2 KiB  0xCDE  100%  utf8");
+        assert_eq!(status_left(&app, 40), " demo  3.6 KiB  0xE6E  100%  utf8");
+        assert_eq!(status_left(&app, 30), " demo  3.6 KiB  0xE6E  100%  utf8");
         assert_eq!(scan_status(&app), None);
         let mut app = demo(false);
         assert_eq!(
             status_left(&app, 120),
-            " demo  3.2 KiB (3295 B)  0x0 (0)  0%  utf8"
+            " demo  3.6 KiB (3695 B)  0x0 (0)  0%  utf8"
         );
         assert_eq!(scan_status(&app).as_deref(), Some("scanning…"));
         app.begin_scan().unwrap();
