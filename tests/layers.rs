@@ -1,7 +1,7 @@
 //! The layers of `src/` import only what they may (docs/ARCHITECTURE.md):
 //!
 //! ```text
-//! decode <- source <- scan <- detect <- view <- repair <- {tui, cli}   (main.rs wires tui and cli)
+//! decode <- source <- scan <- detect <- view <- {repair, lint} <- {tui, cli}   (main.rs wires tui and cli)
 //! decode <- encoding <- {repair, tui, cli}
 //! ```
 //!
@@ -27,16 +27,17 @@ const LAYERS: &[(&str, &[&str])] = &[
         "repair",
         &["decode", "encoding", "source", "scan", "detect", "view"],
     ),
+    ("lint", &["decode", "source", "scan", "detect", "view"]),
     (
         "tui",
         &[
-            "decode", "encoding", "source", "scan", "detect", "view", "repair",
+            "decode", "encoding", "source", "scan", "detect", "view", "repair", "lint",
         ],
     ),
     (
         "cli",
         &[
-            "decode", "encoding", "source", "scan", "detect", "view", "repair",
+            "decode", "encoding", "source", "scan", "detect", "view", "repair", "lint",
         ],
     ),
 ];
