@@ -68,6 +68,10 @@ pub struct Linter<'a> {
     marks_start: usize,
     marks_end: usize,
     word: Option<(usize, usize, bool)>,
+    /// The coarse script group of the current word's first non-ASCII letter (0: none yet),
+    /// and whether another group followed: only such a word is asked about its scripts.
+    group: u32,
+    mixed: bool,
     line_bidi: Vec<(usize, usize, u32, Option<usize>)>,
     open: Vec<Open>,
 }
@@ -104,6 +108,8 @@ impl<'a> Linter<'a> {
             marks_start: 0,
             marks_end: 0,
             word: None,
+            group: 0,
+            mixed: false,
             line_bidi: Vec::new(),
             open: Vec::new(),
         }
@@ -207,6 +213,9 @@ impl<'a> Linter<'a> {
             if self.utf8 && b < 0x80 {
                 self.ascii(pos, 1, b);
                 pos += 1;
+                if (0x20..0x7F).contains(&b) {
+                    pos = self.printable_run(pos, end);
+                }
                 continue;
             }
             if self.security && self.utf8 {
@@ -245,6 +254,45 @@ impl<'a> Linter<'a> {
             pos += n;
         }
         self.pos = pos;
+    }
+
+    /// Passes over the printable ASCII bytes from `pos` (before `end`) at once: none is
+    /// refused by a target, and for the security lints only the word they end or start
+    /// matters. Returns where the run stops.
+    fn printable_run(&mut self, pos: usize, end: usize) -> usize {
+        let run = &self.bytes[pos..end];
+        let n = run
+            .iter()
+            .position(|&c| !(0x20..0x7F).contains(&c))
+            .unwrap_or(run.len());
+        if n == 0 || !self.security {
+            return pos + n;
+        }
+        let run = &run[..n];
+        let word = |c: &u8| c.is_ascii_alphanumeric() || *c == b'_';
+        match run.iter().position(|c| !word(c)) {
+            None => match &mut self.word {
+                Some((_, e, _)) => *e = pos + n,
+                None => self.word = Some((pos, pos + n, false)),
+            },
+            Some(first) => {
+                if let Some((_, e, _)) = &mut self.word {
+                    *e = pos + first;
+                    self.end_word();
+                }
+                let last = run.iter().rposition(|c| !word(c)).unwrap_or(first);
+                self.word = (last + 1 < n).then_some((pos + last + 1, pos + n, false));
+            }
+        }
+        let b = run[n - 1];
+        self.prev = if b.is_ascii_digit() || b == b'#' || b == b'*' {
+            Prev::Keycap
+        } else if word(&b) {
+            Prev::Ascii
+        } else {
+            Prev::Break
+        };
+        pos + n
     }
 
     fn push(&mut self, kind: Kind, offset: usize, len: usize, level: Level, message: String) {
@@ -457,8 +505,16 @@ impl<'a> Linter<'a> {
             return;
         }
         // Words, for mixed scripts.
-        let wordy = c.is_some_and(|c| c.is_alphanumeric()) || ccc != 0 || is_mark(c);
+        let wordy = ccc != 0 || (visible && is_wordy(v));
         if wordy {
+            let g = group(v);
+            if g != 0 {
+                if self.group == 0 {
+                    self.group = g;
+                } else if self.group != g {
+                    self.mixed = true;
+                }
+            }
             match &mut self.word {
                 Some((_, end, non_ascii)) => {
                     *end = pos + n;
@@ -513,7 +569,15 @@ impl<'a> Linter<'a> {
         let Some((start, end, non_ascii)) = self.word.take() else {
             return;
         };
-        if !non_ascii || !self.utf8 {
+        let (group, mixed) = (self.group, self.mixed);
+        (self.group, self.mixed) = (0, false);
+        // A word of ASCII and one group of letters: Latin letters are a group of their own,
+        // so "pаypal" (Cyrillic а) is asked, "Straße" and "Москва" are not.
+        let ascii_letters = self.bytes[start..end]
+            .iter()
+            .any(|b| b.is_ascii_alphabetic());
+        let asked = mixed || (ascii_letters && group != 0 && group != LATIN);
+        if !non_ascii || !self.utf8 || !asked {
             return;
         }
         let Ok(word) = std::str::from_utf8(&self.bytes[start..end]) else {
@@ -656,8 +720,51 @@ fn is_selector(v: u32) -> bool {
     matches!(v, 0xFE00..=0xFE0F | 0xE_0100..=0xE_01EF)
 }
 
-fn is_mark(c: Option<char>) -> bool {
-    c.is_some_and(unicode_normalization::char::is_combining_mark)
+const LATIN: u32 = 1;
+
+/// A coarse script group of a non-ASCII letter, for a cheap first look at a word: Latin,
+/// Greek and Cyrillic (the scripts most confusables are drawn from) each one group, the
+/// CJK ideographs, kana and their punctuation one, Hangul one, every other letter the
+/// 256-code-point block it is in; 0 for marks (script Inherited). A word whose letters are
+/// all of one group is of one script but for the rare block shared by two scripts, and is
+/// not asked further; the others are asked with UTS #39's augmented script sets.
+fn group(v: u32) -> u32 {
+    match v {
+        0x300..=0x36F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F => 0,
+        0x80..=0x24F | 0x1E00..=0x1EFF | 0x2C60..=0x2C7F | 0xA720..=0xA7FF | 0xAB30..=0xAB6F => {
+            LATIN
+        }
+        0x370..=0x3FF | 0x1F00..=0x1FFF => 2,
+        0x400..=0x52F | 0x1C80..=0x1C8F | 0x2DE0..=0x2DFF | 0xA640..=0xA69F => 3,
+        0x2E80..=0x9FFF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF | 0x2_0000..=0x3_FFFF => 4,
+        0x1100..=0x11FF | 0xAC00..=0xD7AF => 5,
+        _ => 0x100 + (v >> 8),
+    }
+}
+
+/// Whether a visible non-ASCII character can be part of a word: anything but the
+/// punctuation, symbols and spaces of the blocks that hold them (Latin-1's signs, General
+/// Punctuation to the Supplemental Arrows, CJK punctuation, fullwidth signs, the emoji and
+/// symbol planes' blocks). Cheap on purpose: a word boundary missed only makes a word
+/// longer, and its scripts are then asked about with Common characters in it.
+fn is_wordy(v: u32) -> bool {
+    !matches!(
+        v,
+        0x80..=0xBF
+            | 0xD7
+            | 0xF7
+            | 0x2000..=0x2BFF
+            | 0x3000..=0x3003
+            | 0x3008..=0x3020
+            | 0x30FB
+            | 0xFE10..=0xFE1F
+            | 0xFE30..=0xFE6F
+            | 0xFF00..=0xFF0F
+            | 0xFF1A..=0xFF20
+            | 0xFF3B..=0xFF40
+            | 0xFF5B..=0xFF65
+            | 0x1_F000..=0x1_FBFF
+    )
 }
 
 /// Default-ignorable characters that no context needs (joiners, selectors and tags are
