@@ -83,7 +83,9 @@ fn check_file(label: &str, name: &str, bytes: &[u8], text: &str, unit_bytes: usi
     std::fs::write(&path, bytes).unwrap();
     let path = path.to_str().unwrap();
     let summary = hexrune(&["check", "--json", "-e", label, path]);
-    let record: serde_json::Value = serde_json::from_str(summary.trim()).expect(&summary);
+    // The summary is the last record, after the input record.
+    let last = summary.lines().last().unwrap_or_default();
+    let record: serde_json::Value = serde_json::from_str(last).expect(&summary);
     assert_eq!(record["valid"], true, "{label}: {summary}");
     assert_eq!(record["encoding"], name, "{label}: {summary}");
     let units: u64 = record["units"]

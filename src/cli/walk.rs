@@ -132,9 +132,14 @@ fn progress_bar(files: u64) -> indicatif::ProgressBar {
     }
     let bar = indicatif::ProgressBar::new(files);
     if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "{spinner} {pos}/{len} files  {per_sec}  {elapsed_precise}  {wide_bar}",
+        "{spinner} {pos}/{len} files  {rate}  {elapsed_precise}  {wide_bar}",
     ) {
-        bar.set_style(style);
+        bar.set_style(style.with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0} files/s", state.per_sec());
+            },
+        ));
     }
     bar
 }

@@ -1008,8 +1008,8 @@ mod tests {
     /// passed it.
     #[test]
     fn a_reader_alongside_sees_every_byte_in_order() {
-        let big = sample();
-        assert!(big.len() > INLINE_LIMIT + ALONGSIDE_CHUNK);
+        let big = sample().repeat(6);
+        assert!(big.len() > INLINE_LIMIT + 2 * ALONGSIDE_CHUNK);
         for bytes in [&big[..], &big[..INLINE_LIMIT], &big[..1000], &[][..]] {
             let plain = Summary::build(Dialect::Utf8, bytes, 1, &Progress::new()).unwrap();
             let seen = Mutex::new(Vec::new());
