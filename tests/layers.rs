@@ -277,7 +277,10 @@ fn every_layer_imports_only_what_it_may() {
     seen_layers.dedup();
     assert_eq!(
         seen_layers,
-        ["cli", "decode", "detect", "encoding", "repair", "scan", "source", "tui", "view"],
+        [
+            "cli", "decode", "detect", "encoding", "lint", "repair", "scan", "source", "tui",
+            "view"
+        ],
         "src/ holds the layers and nothing else beside lib.rs and main.rs"
     );
 }
