@@ -36,6 +36,7 @@ pub mod cli;
 pub mod decode;
 pub mod detect;
 pub mod encoding;
+pub mod lint;
 pub mod repair;
 pub mod scan;
 pub mod source;

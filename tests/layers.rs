@@ -1,7 +1,7 @@
 //! The layers of `src/` import only what they may (docs/ARCHITECTURE.md):
 //!
 //! ```text
-//! decode <- source <- scan <- detect <- view <- repair <- {tui, cli}   (main.rs wires tui and cli)
+//! decode <- source <- scan <- detect <- view <- {repair, lint} <- {tui, cli}   (main.rs wires tui and cli)
 //! decode <- encoding <- {detect, view, repair, tui, cli}
 //! ```
 //!
@@ -27,16 +27,17 @@ const LAYERS: &[(&str, &[&str])] = &[
         "repair",
         &["decode", "encoding", "source", "scan", "detect", "view"],
     ),
+    ("lint", &["decode", "source", "scan", "detect", "view"]),
     (
         "tui",
         &[
-            "decode", "encoding", "source", "scan", "detect", "view", "repair",
+            "decode", "encoding", "source", "scan", "detect", "view", "repair", "lint",
         ],
     ),
     (
         "cli",
         &[
-            "decode", "encoding", "source", "scan", "detect", "view", "repair",
+            "decode", "encoding", "source", "scan", "detect", "view", "repair", "lint",
         ],
     ),
 ];
@@ -276,7 +277,10 @@ fn every_layer_imports_only_what_it_may() {
     seen_layers.dedup();
     assert_eq!(
         seen_layers,
-        ["cli", "decode", "detect", "encoding", "repair", "scan", "source", "tui", "view"],
+        [
+            "cli", "decode", "detect", "encoding", "lint", "repair", "scan", "source", "tui",
+            "view"
+        ],
         "src/ holds the layers and nothing else beside lib.rs and main.rs"
     );
 }

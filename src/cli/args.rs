@@ -16,6 +16,7 @@ use super::walk::Walk;
 use super::wire::Invocation;
 use super::Input;
 use crate::decode::Dialect;
+use crate::lint::{Lints, Target as LintTarget};
 use crate::repair::{Bom, FromEncoding, Invalid, Policy};
 use crate::view::fallback::{Escape, Fallback};
 use crate::view::theme::ColorChoice;
@@ -72,7 +73,7 @@ pub struct Args {
 enum Command {
     /// Check whether inputs are valid; list and count every error
     #[command(
-        after_help = "Exit status: 0 if every input is valid, 1 if any is not, 2 on a usage or I/O error (under -r, an unreadable file: 2 wins over 1).\n\nExamples:\n  hexrune check notes.txt\n  cat dump.txt | hexrune check\n  hexrune check --json --dialect mutf8 classes/*.bin\n  hexrune check -r src/\n  hexrune check -r --sarif . > utf8.sarif\n  hexrune check --csv *.log > findings.csv"
+        after_help = "Exit status: 0 if every input is valid, 1 if any is not, 2 on a usage or I/O error (under -r, an unreadable file: 2 wins over 1).\n\nExamples:\n  hexrune check notes.txt\n  cat dump.txt | hexrune check\n  hexrune check --json --dialect mutf8 classes/*.bin\n  hexrune check -r src/\n  hexrune check -r --sarif . > utf8.sarif\n  hexrune check --csv *.log > findings.csv\n  hexrune check --security --target mysql-utf8mb3,xml-1.0 dump.sql"
     )]
     Check {
         #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = DialectParser, hide_possible_values = true, help = DIALECT_HELP)]
@@ -111,6 +112,14 @@ enum Command {
         /// With -r: also check hidden files and enter hidden directories
         #[arg(long, requires = "recursive")]
         hidden: bool,
+
+        /// Also report what a storage target refuses: mysql-utf8mb3, postgres, xml-1.0, xml-1.1, json, i-json (repeat it or give a comma list)
+        #[arg(long, value_name = "T", value_delimiter = ',', action = clap::ArgAction::Append, value_parser = parse_target)]
+        target: Vec<LintTarget>,
+
+        /// Also report security shapes: overlong ASCII, bidi controls (unpaired ones as in Trojan Source), invisible characters, mixed-script words, Zalgo
+        #[arg(long)]
+        security: bool,
 
         /// Files to check (`-` or none: standard input); with -r, directories (or files) to walk
         files: Vec<PathBuf>,
@@ -363,6 +372,8 @@ impl Args {
                 recursive,
                 no_ignore,
                 hidden,
+                target,
+                security,
             }) => Config::Check(CheckOptions {
                 dialect: encoding.unwrap_or(dialect),
                 format: match (json, csv, sarif) {
@@ -381,6 +392,7 @@ impl Args {
                 fallback: fallback.reading(encoding.unwrap_or(dialect)),
                 walk: recursive.then_some(Walk { no_ignore, hidden }),
                 invocation: Invocation::of_process(),
+                lints: lints(target, security),
             }),
             Some(Command::Detect { json, files }) => Config::Detect(DetectOptions {
                 json,
@@ -668,6 +680,24 @@ fn inputs(files: Vec<PathBuf>) -> Vec<Input> {
 /// The worker threads of a command that checks several inputs or one large one.
 fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn parse_target(text: &str) -> Result<LintTarget, String> {
+    LintTarget::from_name(text).ok_or_else(|| {
+        let names: Vec<&str> = LintTarget::ALL.iter().map(|t| t.name()).collect();
+        format!(
+            "unknown target '{}' (expected {})",
+            crate::view::safe::sanitize(text),
+            names.join(", ")
+        )
+    })
+}
+
+/// The lints of `--target` (each once, in [`LintTarget::ALL`] order) and `--security`.
+fn lints(mut targets: Vec<LintTarget>, security: bool) -> Lints {
+    targets.sort();
+    targets.dedup();
+    Lints { targets, security }
 }
 
 fn parse_fallback(text: &str) -> Result<FallbackArg, String> {

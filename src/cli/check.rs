@@ -23,6 +23,7 @@ use crate::cli::wire::{
     finding_line, to_line, InputRecord, Invocation, IoErrorRecord, SummaryRecord, WirePath,
 };
 use crate::decode::{Dialect, Unit};
+use crate::lint::{self, Kind, Level, Lints};
 use crate::scan::index::{Progress, Summary, Verdict};
 use crate::source::{Access, Source, SourceError};
 use crate::view::fallback::Fallback;
@@ -71,6 +72,8 @@ pub struct CheckOptions {
     pub walk: Option<Walk>,
     /// The command line, for the summary records and SARIF's invocation.
     pub invocation: Invocation,
+    /// `--target` and `--security`: the lints to run on what decodes.
+    pub lints: Lints,
 }
 
 /// One input, examined: what it is, its bytes and what its scan found.
@@ -81,6 +84,88 @@ pub struct Examined {
     pub source: Source,
     /// What the scan found.
     pub summary: Summary,
+    /// What the lints found, counted.
+    pub lints: LintCounts,
+}
+
+/// The lints found in an input, counted by kind (in [`Kind::ALL`] order).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LintCounts {
+    /// Every kind asked for, with its count (zero included).
+    pub by_kind: Vec<(&'static str, u64)>,
+    /// Lints of level error or warning: an input with any is not clean (exit 1).
+    pub failing: u64,
+    /// Every lint.
+    pub total: u64,
+}
+
+/// No lint: what [`Examined::lints_to_list`] hands an input with none.
+static NO_LINTS: Lints = Lints {
+    targets: Vec::new(),
+    security: false,
+};
+
+impl Examined {
+    /// Whether the input is valid and has no lint of level error or warning.
+    pub fn is_clean(&self) -> bool {
+        self.summary.is_valid() && self.lints.failing == 0
+    }
+
+    /// The lints worth running again to list them: none if the count found none.
+    pub fn lints_to_list<'a>(&self, lints: &'a Lints) -> &'a Lints {
+        if self.lints.total == 0 {
+            &NO_LINTS
+        } else {
+            lints
+        }
+    }
+
+    /// Everything to report for this input, in input order.
+    pub fn findings<'a>(&'a self, options: &'a CheckOptions) -> impl Iterator<Item = Finding> + 'a {
+        findings(
+            options.dialect,
+            options.fallback.as_ref(),
+            self.source.bytes(),
+            &self.summary,
+            self.lints_to_list(&options.lints),
+        )
+    }
+}
+
+/// Runs `lints` over an input once and counts what they find.
+pub fn count_lints(bytes: &[u8], dialect: Dialect, summary: &Summary, lints: &Lints) -> LintCounts {
+    let mut counts = LintCounts::default();
+    if lints.is_empty() {
+        return counts;
+    }
+    let mut by_kind = [0u64; Kind::ALL.len()];
+    for l in lint::lint(bytes, dialect, summary, lints) {
+        by_kind[l.kind as usize] += 1;
+        counts.total += 1;
+        if l.level != Level::Note {
+            counts.failing += 1;
+        }
+    }
+    let asked = |k: Kind| lint_kind_asked(lints, k);
+    counts.by_kind = Kind::ALL
+        .iter()
+        .filter(|k| asked(**k))
+        .map(|k| (k.name(), by_kind[*k as usize]))
+        .collect();
+    counts
+}
+
+/// Whether `lints` can yield lints of `kind`.
+fn lint_kind_asked(lints: &Lints, kind: Kind) -> bool {
+    use crate::lint::Target::*;
+    match kind {
+        Kind::FourByte => lints.has(MysqlUtf8mb3),
+        Kind::Nul => lints.has(Postgres),
+        Kind::XmlForbidden | Kind::XmlDiscouraged => lints.has(Xml10) || lints.has(Xml11),
+        Kind::LoneSurrogate => lints.has(Json) || lints.has(IJson),
+        Kind::Noncharacter => lints.has(IJson),
+        _ => lints.security,
+    }
 }
 
 /// What names an input and proves what was read.
@@ -119,7 +204,7 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
                 let code = match examine(options, input, options.threads) {
                     Ok(examined) => {
                         out.then(|o| emit.input(o, &examined))?;
-                        if examined.summary.is_valid() {
+                        if examined.is_clean() {
                             EXIT_OK
                         } else {
                             EXIT_INVALID
@@ -216,6 +301,7 @@ pub fn examine_source(
     .expect("a scan nobody cancels runs to the end");
     // Nothing of a changed input is printed; the caller reports it.
     source.check_intact()?;
+    let lints = count_lints(bytes, options.dialect, &summary, &options.lints);
     let facts = InputFacts {
         name: input.display_name(),
         path: input.wire_path(),
@@ -228,6 +314,7 @@ pub fn examine_source(
         facts,
         source,
         summary,
+        lints,
     })
 }
 
@@ -266,19 +353,39 @@ pub fn rfc3339(time: std::time::SystemTime) -> String {
     format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}{fraction}Z")
 }
 
-/// Everything `check` reports for an input, in input order: each error unit, and each
-/// finding (a U+FFFD: valid, but a sign that data was lost before the input was written),
-/// with its line and column.
+/// Everything `check` reports for an input, in input order: each error unit, each
+/// finding (a U+FFFD: valid, but a sign that data was lost before the input was written)
+/// and each lint of `lints` (`--target`, `--security`), with its line and column. At one
+/// offset an error comes first, then a U+FFFD, then lints.
 pub fn findings<'a>(
     dialect: Dialect,
     fallback: Option<&'a Fallback>,
     bytes: &'a [u8],
     summary: &'a Summary,
+    lints: &'a Lints,
 ) -> impl Iterator<Item = Finding> + 'a {
     let mut errors = summary.errors(bytes).peekable();
     let mut replacements = summary.replacements(bytes).peekable();
+    let mut linted = (!lints.is_empty())
+        .then(|| lint::lint(bytes, dialect, summary, lints))
+        .into_iter()
+        .flatten()
+        .peekable();
     let mut lines = summary.lines(bytes);
     std::iter::from_fn(move || {
+        let unit_start = match (errors.peek(), replacements.peek()) {
+            (Some(e), Some(f)) => Some(e.start.min(f.start)),
+            (Some(e), None) => Some(e.start),
+            (None, Some(f)) => Some(f.start),
+            (None, None) => None,
+        };
+        if let Some(l) = linted.peek() {
+            if unit_start.is_none_or(|s| l.offset < s) {
+                let l = linted.next()?;
+                let at = lines.at(l.offset);
+                return Some(Finding::lint(bytes, &l, at));
+            }
+        }
         let (unit, error): (Unit, bool) = match (errors.peek(), replacements.peek()) {
             (Some(e), Some(f)) if f.start < e.start => (replacements.next()?, false),
             (Some(_), _) => (errors.next()?, true),
@@ -293,9 +400,12 @@ pub fn findings<'a>(
     })
 }
 
-/// The counts of findings by kind a summary record carries.
-fn finding_counts(summary: &Summary) -> [(&'static str, u64); 1] {
-    [(REPLACEMENT_CHARACTER, summary.replacement_count())]
+/// The counts of findings by kind a summary record carries: U+FFFD, then each lint kind
+/// asked for.
+fn finding_counts(examined: &Examined) -> Vec<(&'static str, u64)> {
+    let mut counts = vec![(REPLACEMENT_CHARACTER, examined.summary.replacement_count())];
+    counts.extend(examined.lints.by_kind.iter().copied());
+    counts
 }
 
 /// One output format: told of each input in turn (in the order they are printed), and of
@@ -330,7 +440,9 @@ pub trait Emit {
 fn emitter(options: &CheckOptions) -> Box<dyn Emit + '_> {
     match (options.format, options.walk.is_some()) {
         (Format::Human, false) => Box::new(Human { options }),
-        (Format::Human, true) => Box::new(walk::HumanTree::new(options.dialect)),
+        (Format::Human, true) => {
+            Box::new(walk::HumanTree::new(options.dialect, options.lints.clone()))
+        }
         (Format::Json, _) => Box::new(Json { options }),
         (Format::Csv, _) => Box::new(Csv { options }),
         (Format::Sarif, _) => Box::new(Sarif::new(options)),
@@ -348,16 +460,18 @@ impl Emit for Json<'_> {
             facts,
             source,
             summary,
+            ..
         } = examined;
         let path = &facts.path;
         let sha256 = facts.sha256.as_deref().unwrap_or_default();
         let record = InputRecord::new(path, facts.size, sha256, facts.mtime.as_deref());
         writeln!(out, "{}", to_line(&record))?;
-        let (dialect, bytes) = (self.options.dialect, source.bytes());
-        for finding in findings(dialect, self.options.fallback.as_ref(), bytes, summary) {
+        let dialect = self.options.dialect;
+        let _ = (source, summary);
+        for finding in examined.findings(self.options) {
             writeln!(out, "{}", finding_line(path, &finding))?;
         }
-        let counts = finding_counts(summary);
+        let counts = finding_counts(examined);
         let record = SummaryRecord::new(
             path,
             dialect,
@@ -400,11 +514,9 @@ impl Emit for Csv<'_> {
     }
 
     fn input(&mut self, out: &mut dyn Write, examined: &Examined) -> io::Result<()> {
-        let (dialect, bytes) = (self.options.dialect, examined.source.bytes());
         let path = sanitize(&examined.facts.path.path);
         let mut writer = csv::Writer::from_writer(out);
-        let fallback = self.options.fallback.as_ref();
-        for f in findings(dialect, fallback, bytes, &examined.summary) {
+        for f in examined.findings(self.options) {
             writer.write_record([
                 path.as_str(),
                 &f.offset.to_string(),
@@ -429,13 +541,7 @@ struct Human<'a> {
 
 impl Emit for Human<'_> {
     fn input(&mut self, out: &mut dyn Write, examined: &Examined) -> io::Result<()> {
-        print_human(
-            self.options,
-            &examined.facts.name,
-            examined.source.bytes(),
-            &examined.summary,
-            out,
-        )
+        print_human(self.options, examined, out)
     }
 }
 
@@ -460,13 +566,10 @@ fn listed_line(options: &CheckOptions, finding: &Finding) -> String {
     )
 }
 
-fn print_human(
-    options: &CheckOptions,
-    name: &str,
-    bytes: &[u8],
-    summary: &Summary,
-    out: &mut dyn Write,
-) -> io::Result<()> {
+fn print_human(options: &CheckOptions, examined: &Examined, out: &mut dyn Write) -> io::Result<()> {
+    let name = &examined.facts.name;
+    let bytes = examined.source.bytes();
+    let summary = &examined.summary;
     let dialect = options.dialect;
     let tally = &summary.tally;
     let errors = tally.error_count();
@@ -503,7 +606,7 @@ fn print_human(
         .map(|c| format!("{c}-byte {}", tally.classes[*c as usize]))
         .collect();
     writeln!(out, "  units    {}", classes.join(", "))?;
-    let found = summary.replacement_count();
+    let found = summary.replacement_count() + examined.lints.total;
     if errors > 0 {
         let kinds: Vec<String> = summary
             .error_kinds()
@@ -513,7 +616,12 @@ fn print_human(
         writeln!(out, "  errors   {}", kinds.join(", "))?;
     }
     if found > 0 {
-        writeln!(out, "  findings {REPLACEMENT_CHARACTER} {found}")?;
+        let kinds: Vec<String> = finding_counts(examined)
+            .iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
+        writeln!(out, "  findings {}", kinds.join(", "))?;
     }
     let limit = if options.all {
         usize::MAX
@@ -521,8 +629,7 @@ fn print_human(
         DEFAULT_LIMIT
     };
     let (mut errors_listed, mut findings_listed) = (0u64, 0u64);
-    let fallback = options.fallback.as_ref();
-    for finding in findings(dialect, fallback, bytes, summary).take(limit) {
+    for finding in examined.findings(options).take(limit) {
         writeln!(out, "{}", listed_line(options, &finding))?;
         match finding.record {
             Record::Error => errors_listed += 1,

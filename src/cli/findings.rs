@@ -15,7 +15,7 @@ pub const REPLACEMENT_CHARACTER: &str = "replacement-character";
 /// How much a finding matters, in SARIF's words (`error`, `warning`, `note`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Level {
-    /// The input is not valid: an error unit.
+    /// The input is not valid (an error unit), or its target refuses it.
     Error,
     /// Valid, but likely wrong for its use.
     Warning,
@@ -123,6 +123,30 @@ impl Finding {
             diagnosis: None,
             fallback: None,
             encoding: None,
+        }
+    }
+
+    /// The finding of lint `lint` (`--target`, `--security`) of `bytes`, at `line` and
+    /// `column`.
+    pub fn lint(bytes: &[u8], lint: &crate::lint::Lint, (line, column): (u64, u64)) -> Finding {
+        let end = (lint.offset + lint.len).min(bytes.len());
+        Finding {
+            record: Record::Finding,
+            offset: lint.offset as u64,
+            bytes: bytes[lint.offset..end].to_vec(),
+            kind: lint.kind.name(),
+            rule: lint.kind.rule(),
+            level: match lint.level {
+                crate::lint::Level::Error => Level::Error,
+                crate::lint::Level::Warning => Level::Warning,
+                crate::lint::Level::Note => Level::Note,
+            },
+            message: lint.message.clone(),
+            line,
+            column,
+            expected: None,
+            diagnosis: None,
+            fallback: None,
         }
     }
 

@@ -17,7 +17,7 @@ use std::io::{self, Write};
 
 use serde_json::{json, Map, Value};
 
-use super::check::{findings, CheckOptions, Emit, Examined};
+use super::check::{CheckOptions, Emit, Examined};
 use super::findings::Finding;
 use super::report::hex_compact;
 use super::wire::{to_line, Invocation, WirePath};
@@ -147,9 +147,7 @@ impl Emit for Sarif<'_> {
         let facts = &examined.facts;
         let location = self.location(&facts.path, facts.stdin);
         let options = self.options;
-        let bytes = examined.source.bytes();
-        let fallback = options.fallback.as_ref();
-        for finding in findings(options.dialect, fallback, bytes, &examined.summary) {
+        for finding in examined.findings(options) {
             let result = self.result(&finding, &location);
             let comma = if self.wrote_result { "," } else { "" };
             write!(out, "{comma}\n{}", to_line(&result))?;

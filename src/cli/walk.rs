@@ -98,7 +98,7 @@ pub fn run(
         let code = match outcome {
             Outcome::Checked(examined) => {
                 out.then(|o| emit.input(o, &examined))?;
-                if examined.summary.is_valid() {
+                if examined.is_clean() {
                     EXIT_OK
                 } else {
                     EXIT_INVALID
@@ -382,6 +382,7 @@ fn read_small(mut file: std::fs::File, len: u64) -> io::Result<Vec<u8>> {
 /// Human output of a walk: one line per file with findings, in path order, and a total.
 pub struct HumanTree {
     dialect: Dialect,
+    options_lints: crate::lint::Lints,
     checked: u64,
     with_findings: u64,
     unreadable: u64,
@@ -389,10 +390,11 @@ pub struct HumanTree {
 }
 
 impl HumanTree {
-    /// Human output for a walk checking in `dialect`.
-    pub fn new(dialect: Dialect) -> HumanTree {
+    /// Human output for a walk checking in `dialect`, linting with `lints`.
+    pub fn new(dialect: Dialect, lints: crate::lint::Lints) -> HumanTree {
         HumanTree {
             dialect,
+            options_lints: lints,
             checked: 0,
             with_findings: 0,
             unreadable: 0,
@@ -406,13 +408,14 @@ impl Emit for HumanTree {
         self.checked += 1;
         let summary = &examined.summary;
         let errors = summary.tally.error_count();
-        let others = summary.replacement_count();
+        let others = summary.replacement_count() + examined.lints.total;
         if errors + others == 0 {
             return Ok(());
         }
         self.with_findings += 1;
         let bytes = examined.source.bytes();
-        let first = super::check::findings(self.dialect, None, bytes, summary).next();
+        let lints = examined.lints_to_list(&self.options_lints);
+        let first = super::check::findings(self.dialect, None, bytes, summary, lints).next();
         let mut line = format!("{}: ", examined.facts.name);
         if errors > 0 {
             line.push_str(&format!(

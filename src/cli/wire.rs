@@ -201,11 +201,19 @@ pub struct FindingRecord<'a> {
     kind: &'static str,
     #[serde(flatten)]
     position: LineColumn,
+    /// For the lints of `--target` and `--security`: `error`, `warning` or `note`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    level: Option<&'static str>,
+    /// For the lints of `--target` and `--security`: what this one is, in a sentence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
 }
 
 impl<'a> FindingRecord<'a> {
-    /// The record of a `finding` that is not an error unit.
+    /// The record of a `finding` that is not an error unit. A lint's record (any kind but
+    /// `replacement-character`) ends with its `level` and `message`.
     pub fn of(path: &'a WirePath, finding: &Finding) -> FindingRecord<'a> {
+        let lint = finding.kind != crate::cli::findings::REPLACEMENT_CHARACTER;
         FindingRecord {
             record: "finding",
             path,
@@ -217,6 +225,8 @@ impl<'a> FindingRecord<'a> {
                 line: finding.line,
                 column: finding.column,
             },
+            level: lint.then(|| finding.level.name()),
+            message: lint.then(|| finding.message.clone()),
         }
     }
 }

@@ -1,0 +1,859 @@
+//! The walk behind [`crate::lint::lint`]: one pass over the blocks the scan indexed, a
+//! little state carried across units (the open bidi controls of the current line, the
+//! current word, run of combining marks, run of tag characters, pending joiner).
+
+use std::collections::VecDeque;
+
+use unicode_normalization::char::canonical_combining_class;
+use unicode_script::{Script, UnicodeScript};
+use unicode_security::{skeleton, MixedScript};
+
+use super::{Kind, Level, Lint, Lints, Target};
+use crate::decode::{CodePoint, Dialect, UnitKind};
+use crate::scan::index::Summary;
+use crate::view::safe::sanitize;
+use crate::view::unicode::{is_noncharacter, label};
+
+/// The stream-safe text format's limit on a run of non-starters (UAX #15).
+pub const MAX_NON_STARTERS: usize = 30;
+
+/// What came before the current character, for the context of joiners and selectors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Prev {
+    /// Start of input, white space, punctuation or a control.
+    Break,
+    /// An ASCII digit, `#` or `*` (the bases of keycap sequences).
+    Keycap,
+    /// Another ASCII letter.
+    Ascii,
+    /// A visible non-ASCII character.
+    Visible,
+    /// An invisible one.
+    Hidden,
+}
+
+/// An open bidi control of the current line.
+#[derive(Clone, Copy, Debug)]
+struct Open {
+    /// Its index in `line_bidi`.
+    at: usize,
+    isolate: bool,
+}
+
+/// The iterator of lints (see [`crate::lint::lint`]).
+pub struct Linter<'a> {
+    bytes: &'a [u8],
+    dialect: Dialect,
+    summary: &'a Summary,
+    lints: &'a Lints,
+    utf8: bool,
+    next_block: usize,
+    pos: usize,
+    out: Vec<Lint>,
+    ready: VecDeque<Lint>,
+    // Which checks run.
+    mysql: bool,
+    postgres: bool,
+    xml10: bool,
+    xml11: bool,
+    json: bool,
+    ijson: bool,
+    security: bool,
+    // Security state.
+    prev: Prev,
+    joiner: Option<(usize, usize, u32, Prev)>,
+    tags: Option<(usize, usize, String)>,
+    tag_sequence: bool,
+    marks: usize,
+    marks_start: usize,
+    marks_end: usize,
+    word: Option<(usize, usize, bool)>,
+    /// The coarse script group of the current word's first non-ASCII letter (0: none yet),
+    /// and whether another group followed: only such a word is asked about its scripts.
+    group: u32,
+    mixed: bool,
+    line_bidi: Vec<(usize, usize, u32, Option<usize>)>,
+    open: Vec<Open>,
+}
+
+impl<'a> Linter<'a> {
+    pub(super) fn new(
+        bytes: &'a [u8],
+        dialect: Dialect,
+        summary: &'a Summary,
+        lints: &'a Lints,
+    ) -> Linter<'a> {
+        Linter {
+            bytes,
+            dialect,
+            summary,
+            lints,
+            utf8: Dialect::UTF8_FAMILY.contains(&dialect),
+            next_block: 0,
+            pos: 0,
+            out: Vec::new(),
+            ready: VecDeque::new(),
+            mysql: lints.has(Target::MysqlUtf8mb3),
+            postgres: lints.has(Target::Postgres),
+            xml10: lints.has(Target::Xml10),
+            xml11: lints.has(Target::Xml11),
+            json: lints.has(Target::Json) || lints.has(Target::IJson),
+            ijson: lints.has(Target::IJson),
+            security: lints.security,
+            prev: Prev::Break,
+            joiner: None,
+            tags: None,
+            tag_sequence: false,
+            marks: 0,
+            marks_start: 0,
+            marks_end: 0,
+            word: None,
+            group: 0,
+            mixed: false,
+            line_bidi: Vec::new(),
+            open: Vec::new(),
+        }
+    }
+
+    /// Whether a pure-ASCII block from `pos` can be passed over: no state is open that its
+    /// bytes could close, and it holds none of the ASCII bytes a target refuses.
+    fn can_skip(&self, range: std::ops::Range<usize>) -> bool {
+        if self.lints.is_empty() {
+            return true;
+        }
+        if self.joiner.is_some()
+            || self.tags.is_some()
+            || self.marks > 0
+            || self.word.is_some()
+            || !self.line_bidi.is_empty()
+        {
+            return false;
+        }
+        let block = &self.bytes[range];
+        if self.xml10 || self.xml11 {
+            // C0 controls but tab, LF, CR, and DEL (discouraged in 1.0, restricted in 1.1).
+            let bad = |b: u8| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7F;
+            return !block.iter().fold(false, |acc, &b| acc | bad(b));
+        }
+        if self.postgres {
+            return memchr::memchr(0, block).is_none();
+        }
+        true
+    }
+
+    /// Lints every block from `next_block` until some lint is ready, or the input ends.
+    fn advance(&mut self) -> bool {
+        let blocks = self.summary.blocks.len();
+        while self.ready.is_empty() {
+            if self.next_block >= blocks {
+                if self.pos < self.bytes.len() {
+                    let end = self.bytes.len();
+                    self.run(end);
+                }
+                self.end_of_input();
+                return !self.ready.is_empty();
+            }
+            let b = self.next_block;
+            self.next_block += 1;
+            let range = self.summary.block_range(b);
+            let block = &self.summary.blocks[b];
+            let ascii =
+                self.utf8 && block.errors == 0 && block.classes[1..].iter().all(|&n| n == 0);
+            let start = self.pos.max(range.start);
+            if start >= range.end {
+                continue;
+            }
+            if ascii && self.can_skip(start..range.end) {
+                self.pos = range.end;
+                self.prev = Prev::Break;
+                continue;
+            }
+            self.run(range.end);
+            self.flush();
+        }
+        true
+    }
+
+    /// Moves the lints that nothing open can precede to `ready`, in offset order.
+    fn flush(&mut self) {
+        let mut mark = usize::MAX;
+        if let Some((s, _, _, _)) = self.joiner {
+            mark = mark.min(s);
+        }
+        if let Some((s, _, _)) = self.tags {
+            mark = mark.min(s);
+        }
+        if self.marks > 0 {
+            mark = mark.min(self.marks_start);
+        }
+        if let Some((s, _, _)) = self.word {
+            mark = mark.min(s);
+        }
+        if let Some(&(s, _, _, _)) = self.line_bidi.first() {
+            mark = mark.min(s);
+        }
+        self.out.sort_by_key(|l| l.offset);
+        let n = self.out.partition_point(|l| l.offset < mark);
+        self.ready.extend(self.out.drain(..n));
+    }
+
+    fn end_of_input(&mut self) {
+        self.boundary();
+        self.line_end();
+        self.flush();
+    }
+
+    /// Lints units from `pos` up to `end` (the last may run past it).
+    fn run(&mut self, end: usize) {
+        let bytes = self.bytes;
+        let mut pos = self.pos;
+        let len = bytes.len();
+        while pos < end {
+            let b = bytes[pos];
+            if self.utf8 && b < 0x80 {
+                self.ascii(pos, 1, b);
+                pos += 1;
+                if (0x20..0x7F).contains(&b) {
+                    pos = self.printable_run(pos, end);
+                }
+                continue;
+            }
+            if self.security && self.utf8 {
+                if let Some((n, value)) = overlong(bytes, pos, self.dialect) {
+                    self.boundary();
+                    self.prev = Prev::Hidden;
+                    self.push(
+                        Kind::OverlongAscii,
+                        pos,
+                        n,
+                        Level::Error,
+                        overlong_message(n, value),
+                    );
+                    pos += n;
+                    continue;
+                }
+            }
+            let unit = self.dialect.decode_at(bytes, pos);
+            let n = (unit.len as usize).max(1);
+            match unit.kind {
+                UnitKind::Scalar(cp) => self.scalar(pos, n, cp.value()),
+                UnitKind::Error(_) => {
+                    self.boundary();
+                    self.prev = Prev::Break;
+                    if self.json && self.utf8 && b == 0xED && pos + 3 <= len {
+                        let (b1, b2) = (bytes[pos + 1], bytes[pos + 2]);
+                        if (0xA0..=0xBF).contains(&b1) && (0x80..=0xBF).contains(&b2) {
+                            let v = 0xD000 | ((b1 as u32 & 0x3F) << 6) | (b2 as u32 & 0x3F);
+                            self.lone_surrogate(pos, 3, v);
+                            pos += 3;
+                            continue;
+                        }
+                    }
+                }
+            }
+            pos += n;
+        }
+        self.pos = pos;
+    }
+
+    /// Passes over the printable ASCII bytes from `pos` (before `end`) at once: none is
+    /// refused by a target, and for the security lints only the word they end or start
+    /// matters. Returns where the run stops.
+    fn printable_run(&mut self, pos: usize, end: usize) -> usize {
+        let run = &self.bytes[pos..end];
+        let n = run
+            .iter()
+            .position(|&c| !(0x20..0x7F).contains(&c))
+            .unwrap_or(run.len());
+        if n == 0 || !self.security {
+            return pos + n;
+        }
+        let run = &run[..n];
+        let word = |c: &u8| c.is_ascii_alphanumeric() || *c == b'_';
+        match run.iter().position(|c| !word(c)) {
+            None => match &mut self.word {
+                Some((_, e, _)) => *e = pos + n,
+                None => self.word = Some((pos, pos + n, false)),
+            },
+            Some(first) => {
+                if let Some((_, e, _)) = &mut self.word {
+                    *e = pos + first;
+                    self.end_word();
+                }
+                let last = run.iter().rposition(|c| !word(c)).unwrap_or(first);
+                self.word = (last + 1 < n).then_some((pos + last + 1, pos + n, false));
+            }
+        }
+        let b = run[n - 1];
+        self.prev = if b.is_ascii_digit() || b == b'#' || b == b'*' {
+            Prev::Keycap
+        } else if word(&b) {
+            Prev::Ascii
+        } else {
+            Prev::Break
+        };
+        pos + n
+    }
+
+    fn push(&mut self, kind: Kind, offset: usize, len: usize, level: Level, message: String) {
+        self.out.push(Lint {
+            kind,
+            offset,
+            len,
+            level,
+            message,
+        });
+    }
+
+    fn lone_surrogate(&mut self, pos: usize, n: usize, v: u32) {
+        let which = if v < 0xDC00 { "lead" } else { "trail" };
+        let message = format!(
+            "lone {which} surrogate U+{v:04X} (WTF-8 style): JSON text must be UTF-8, which \
+             cannot encode it (RFC 8259 §8.1; a \\u{v:04x} escape is what JSON allows)"
+        );
+        self.push(Kind::LoneSurrogate, pos, n, Level::Error, message);
+    }
+
+    /// One scalar of `n` bytes at `pos`.
+    #[inline]
+    fn scalar(&mut self, pos: usize, n: usize, v: u32) {
+        if v < 0x80 {
+            self.ascii(pos, n, v as u8);
+            return;
+        }
+        self.targets(pos, n, v);
+        if self.security {
+            self.security_scalar(pos, n, v);
+        }
+    }
+
+    #[inline]
+    fn ascii(&mut self, pos: usize, n: usize, b: u8) {
+        if b < 0x20 || b == 0x7F {
+            self.targets(pos, n, b as u32);
+            if b == b'\n' || b == b'\r' {
+                self.line_end();
+            }
+        }
+        if self.security {
+            if self.marks > 0 {
+                self.end_marks();
+            }
+            if self.joiner.is_some() || self.tags.is_some() {
+                self.settle(false);
+            }
+            self.tag_sequence = false;
+            if b.is_ascii_alphanumeric() || b == b'_' {
+                match &mut self.word {
+                    Some((_, end, _)) => *end = pos + n,
+                    None => self.word = Some((pos, pos + n, false)),
+                }
+                self.prev = if b.is_ascii_digit() {
+                    Prev::Keycap
+                } else {
+                    Prev::Ascii
+                };
+            } else {
+                if self.word.is_some() {
+                    self.end_word();
+                }
+                self.prev = if b == b'#' || b == b'*' {
+                    Prev::Keycap
+                } else {
+                    Prev::Break
+                };
+            }
+        }
+    }
+
+    /// The storage targets' lints of code point `v`.
+    fn targets(&mut self, pos: usize, n: usize, v: u32) {
+        let cp = CodePoint::new(v);
+        if self.mysql && v >= 0x1_0000 {
+            let message = format!(
+                "{} is above U+FFFF: MySQL utf8mb3 stores at most 3 bytes a character \
+                 (utf8mb4 stores it)",
+                named(cp)
+            );
+            self.push(Kind::FourByte, pos, n, Level::Error, message);
+        }
+        if self.postgres && v == 0 {
+            let message = "U+0000 NUL: PostgreSQL text cannot store it".to_string();
+            self.push(Kind::Nul, pos, n, Level::Error, message);
+        }
+        for (on, v11) in [(self.xml10, false), (self.xml11, true)] {
+            if on {
+                if let Some((kind, level, why)) = xml(v, v11) {
+                    let version = if v11 { "XML 1.1" } else { "XML 1.0" };
+                    let message = format!("{version}: {} {why}", named(cp));
+                    self.push(kind, pos, n, level, message);
+                }
+            }
+        }
+        if self.json && cp.is_surrogate() {
+            self.lone_surrogate(pos, n, v);
+        }
+        if self.ijson && is_noncharacter(cp) {
+            let message = format!(
+                "{}: I-JSON forbids noncharacters (RFC 7493 §2.1)",
+                named(cp)
+            );
+            self.push(Kind::Noncharacter, pos, n, Level::Error, message);
+        }
+    }
+
+    /// The security lints of a non-ASCII code point `v`.
+    fn security_scalar(&mut self, pos: usize, n: usize, v: u32) {
+        let c = char::from_u32(v);
+        // Zalgo: runs of non-starters.
+        let ccc = c.map(canonical_combining_class).unwrap_or(0);
+        if ccc != 0 {
+            if self.marks == 0 {
+                self.marks_start = pos;
+            }
+            self.marks += 1;
+            self.marks_end = pos + n;
+        } else if self.marks > 0 {
+            self.end_marks();
+        }
+        // Bidi controls.
+        if is_bidi(v) {
+            self.bidi(pos, n, v);
+        }
+        if matches!(v, 0x85 | 0x2028 | 0x2029) {
+            self.line_end();
+        }
+        // Tag characters: fine after a black flag (an emoji tag sequence), hidden text
+        // anywhere else.
+        if (0xE_0000..=0xE_007F).contains(&v) {
+            if self.joiner.is_some() {
+                self.settle(false);
+            }
+            if self.tag_sequence && v != 0xE_0001 {
+                if v == 0xE_007F {
+                    self.tag_sequence = false;
+                }
+                self.prev = Prev::Visible;
+                return;
+            }
+            let shown = match v {
+                0xE_0020..=0xE_007E => char::from((v - 0xE_0000) as u8),
+                _ => '?',
+            };
+            match &mut self.tags {
+                Some((_, end, text)) if *end == pos => {
+                    *end = pos + n;
+                    text.push(shown);
+                }
+                _ => {
+                    self.settle(false);
+                    self.tags = Some((pos, pos + n, shown.to_string()));
+                }
+            }
+            self.prev = Prev::Hidden;
+            return;
+        }
+        if self.tags.is_some() {
+            self.settle(false);
+        }
+        self.tag_sequence = v == 0x1_F3F4;
+        // Joiners wait for what follows.
+        if v == 0x200C || v == 0x200D {
+            if self.joiner.is_some() {
+                self.settle(false);
+            }
+            if self.word.is_some() {
+                self.end_word();
+            }
+            self.joiner = Some((pos, n, v, self.prev));
+            self.prev = Prev::Hidden;
+            return;
+        }
+        let visible = c.is_some_and(|c| !c.is_whitespace()) && !is_bidi(v) && !always_invisible(v);
+        if self.joiner.is_some() {
+            self.settle(visible && !is_selector(v));
+        }
+        if is_selector(v) {
+            let fine = matches!(self.prev, Prev::Visible)
+                || (matches!(self.prev, Prev::Keycap) && matches!(v, 0xFE0E | 0xFE0F));
+            if !fine {
+                let message = format!(
+                    "{} after {}: a variation selector selects nothing there",
+                    named(CodePoint::new(v)),
+                    match self.prev {
+                        Prev::Break => "a space, a mark of punctuation or the start",
+                        Prev::Ascii | Prev::Keycap => "an ASCII character with no variants",
+                        _ => "another invisible character",
+                    }
+                );
+                self.push(Kind::Invisible, pos, n, Level::Warning, message);
+                self.prev = Prev::Hidden;
+            }
+            return;
+        }
+        if always_invisible(v) && !(v == 0xFEFF && pos == 0) {
+            if self.word.is_some() {
+                self.end_word();
+            }
+            let message = format!(
+                "{}: invisible, and nothing here needs it (it can hide a difference between \
+                 two strings that look the same)",
+                named(CodePoint::new(v))
+            );
+            self.push(Kind::Invisible, pos, n, Level::Warning, message);
+            self.prev = Prev::Hidden;
+            return;
+        }
+        // Words, for mixed scripts.
+        let wordy = ccc != 0 || (visible && is_wordy(v));
+        if wordy {
+            let g = group(v);
+            if g != 0 {
+                if self.group == 0 {
+                    self.group = g;
+                } else if self.group != g {
+                    self.mixed = true;
+                }
+            }
+            match &mut self.word {
+                Some((_, end, non_ascii)) => {
+                    *end = pos + n;
+                    *non_ascii = true;
+                }
+                None => self.word = Some((pos, pos + n, true)),
+            }
+        } else if self.word.is_some() {
+            self.end_word();
+        }
+        self.prev = if visible { Prev::Visible } else { Prev::Break };
+    }
+
+    /// Decides a pending joiner (needed: what follows is visible non-ASCII) and ends a run
+    /// of tag characters.
+    fn settle(&mut self, next_visible: bool) {
+        if let Some((pos, n, v, before)) = self.joiner.take() {
+            if !(before == Prev::Visible && next_visible) {
+                let message = format!(
+                    "{}: invisible, and not between two characters that join (an emoji \
+                     sequence, or letters of a script that uses it)",
+                    named(CodePoint::new(v))
+                );
+                self.push(Kind::Invisible, pos, n, Level::Warning, message);
+            }
+        }
+        if let Some((pos, end, text)) = self.tags.take() {
+            let message = format!(
+                "{} tag character{} outside an emoji tag sequence, hiding the text \"{}\"",
+                text.chars().count(),
+                if text.chars().count() == 1 { "" } else { "s" },
+                sanitize(&text)
+            );
+            self.push(Kind::Invisible, pos, end - pos, Level::Warning, message);
+        }
+    }
+
+    fn end_marks(&mut self) {
+        if self.marks > MAX_NON_STARTERS {
+            let message = format!(
+                "{} combining marks in a row (the stream-safe limit is {MAX_NON_STARTERS}, \
+                 UAX #15): Zalgo text, slow to normalise and render",
+                self.marks
+            );
+            let (s, e) = (self.marks_start, self.marks_end);
+            self.push(Kind::Zalgo, s, e - s, Level::Warning, message);
+        }
+        self.marks = 0;
+    }
+
+    fn end_word(&mut self) {
+        let Some((start, end, non_ascii)) = self.word.take() else {
+            return;
+        };
+        let (group, mixed) = (self.group, self.mixed);
+        (self.group, self.mixed) = (0, false);
+        // A word of ASCII and one group of letters: Latin letters are a group of their own,
+        // so "pаypal" (Cyrillic а) is asked, "Straße" and "Москва" are not.
+        let ascii_letters = self.bytes[start..end]
+            .iter()
+            .any(|b| b.is_ascii_alphabetic());
+        let asked = mixed || (ascii_letters && group != 0 && group != LATIN);
+        if !non_ascii || !self.utf8 || !asked {
+            return;
+        }
+        let Ok(word) = std::str::from_utf8(&self.bytes[start..end]) else {
+            return;
+        };
+        if word.is_single_script() {
+            return;
+        }
+        let reads: String = skeleton(word).collect();
+        if !reads.as_str().is_single_script() {
+            return;
+        }
+        let mut scripts: Vec<&'static str> = Vec::new();
+        for c in word.chars() {
+            let s = c.script();
+            if !matches!(s, Script::Common | Script::Inherited | Script::Unknown) {
+                let name = s.full_name();
+                if !scripts.contains(&name) {
+                    scripts.push(name);
+                }
+            }
+        }
+        let message = format!(
+            "\"{}\" mixes {} and reads as \"{}\" (UTS #39 skeleton)",
+            sanitize(word),
+            scripts.join(" and "),
+            sanitize(&reads)
+        );
+        self.push(
+            Kind::Confusable,
+            start,
+            end - start,
+            Level::Warning,
+            message,
+        );
+    }
+
+    /// Ends everything a non-letter ends (an error, an overlong form, the input's end).
+    fn boundary(&mut self) {
+        if self.security {
+            if self.marks > 0 {
+                self.end_marks();
+            }
+            self.settle(false);
+            self.end_word();
+            self.tag_sequence = false;
+        }
+    }
+
+    fn bidi(&mut self, pos: usize, n: usize, v: u32) {
+        let at = self.line_bidi.len();
+        self.line_bidi.push((pos, n, v, None));
+        match v {
+            0x202A | 0x202B | 0x202D | 0x202E => self.open.push(Open { at, isolate: false }),
+            0x2066..=0x2068 => self.open.push(Open { at, isolate: true }),
+            0x202C => {
+                if let Some(top) = self.open.last().copied().filter(|o| !o.isolate) {
+                    self.open.pop();
+                    self.pair(top.at, at);
+                }
+            }
+            0x2069 => {
+                if let Some(i) = self.open.iter().rposition(|o| o.isolate) {
+                    for o in self.open.split_off(i) {
+                        self.pair(o.at, at);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn pair(&mut self, opener: usize, closer: usize) {
+        let (o, c) = (self.line_bidi[opener].0, self.line_bidi[closer].0);
+        self.line_bidi[opener].3 = Some(c);
+        if self.line_bidi[closer].3.is_none() {
+            self.line_bidi[closer].3 = Some(o);
+        }
+    }
+
+    /// The end of a line: its bidi controls become lints, paired or not.
+    fn line_end(&mut self) {
+        if self.line_bidi.is_empty() {
+            return;
+        }
+        self.open.clear();
+        for (pos, n, v, other) in std::mem::take(&mut self.line_bidi) {
+            let name = named(CodePoint::new(v));
+            let (level, message) = match (v, other) {
+                (0x200E | 0x200F | 0x061C, _) => (
+                    Level::Note,
+                    format!("{name}: a bidi mark (invisible; it pairs with nothing)"),
+                ),
+                (0x202C | 0x2069, Some(o)) => (
+                    Level::Note,
+                    format!("{name}, closing the control at offset {o}"),
+                ),
+                (0x202C | 0x2069, None) => (
+                    Level::Warning,
+                    format!("{name} closes nothing on its line (unpaired)"),
+                ),
+                (_, Some(c)) => (
+                    Level::Note,
+                    format!("{name}, closed on its line at offset {c}"),
+                ),
+                (_, None) => (
+                    Level::Warning,
+                    format!(
+                        "{name} is not closed before the end of its line: the text after it \
+                         is shown reordered (unpaired, as in Trojan Source, CVE-2021-42574)"
+                    ),
+                ),
+            };
+            self.push(Kind::Bidi, pos, n, level, message);
+        }
+    }
+}
+
+impl Iterator for Linter<'_> {
+    type Item = Lint;
+
+    fn next(&mut self) -> Option<Lint> {
+        if self.ready.is_empty() && !self.advance() {
+            return None;
+        }
+        self.ready.pop_front()
+    }
+}
+
+/// `U+202E RIGHT-TO-LEFT OVERRIDE`.
+fn named(cp: CodePoint) -> String {
+    format!("U+{:04X} {}", cp.value(), label(cp))
+}
+
+fn is_bidi(v: u32) -> bool {
+    matches!(v, 0x061C | 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069)
+}
+
+fn is_selector(v: u32) -> bool {
+    matches!(v, 0xFE00..=0xFE0F | 0xE_0100..=0xE_01EF)
+}
+
+const LATIN: u32 = 1;
+
+/// A coarse script group of a non-ASCII letter, for a cheap first look at a word: Latin,
+/// Greek and Cyrillic (the scripts most confusables are drawn from) each one group, the
+/// CJK ideographs, kana and their punctuation one, Hangul one, every other letter the
+/// 256-code-point block it is in; 0 for marks (script Inherited). A word whose letters are
+/// all of one group is of one script but for the rare block shared by two scripts, and is
+/// not asked further; the others are asked with UTS #39's augmented script sets.
+fn group(v: u32) -> u32 {
+    match v {
+        0x300..=0x36F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F => 0,
+        0x80..=0x24F | 0x1E00..=0x1EFF | 0x2C60..=0x2C7F | 0xA720..=0xA7FF | 0xAB30..=0xAB6F => {
+            LATIN
+        }
+        0x370..=0x3FF | 0x1F00..=0x1FFF => 2,
+        0x400..=0x52F | 0x1C80..=0x1C8F | 0x2DE0..=0x2DFF | 0xA640..=0xA69F => 3,
+        0x2E80..=0x9FFF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF | 0x2_0000..=0x3_FFFF => 4,
+        0x1100..=0x11FF | 0xAC00..=0xD7AF => 5,
+        _ => 0x100 + (v >> 8),
+    }
+}
+
+/// Whether a visible non-ASCII character can be part of a word: anything but the
+/// punctuation, symbols and spaces of the blocks that hold them (Latin-1's signs, General
+/// Punctuation to the Supplemental Arrows, CJK punctuation, fullwidth signs, the emoji and
+/// symbol planes' blocks). Cheap on purpose: a word boundary missed only makes a word
+/// longer, and its scripts are then asked about with Common characters in it.
+fn is_wordy(v: u32) -> bool {
+    !matches!(
+        v,
+        0x80..=0xBF
+            | 0xD7
+            | 0xF7
+            | 0x2000..=0x2BFF
+            | 0x3000..=0x3003
+            | 0x3008..=0x3020
+            | 0x30FB
+            | 0xFE10..=0xFE1F
+            | 0xFE30..=0xFE6F
+            | 0xFF00..=0xFF0F
+            | 0xFF1A..=0xFF20
+            | 0xFF3B..=0xFF40
+            | 0xFF5B..=0xFF65
+            | 0x1_F000..=0x1_FBFF
+    )
+}
+
+/// Default-ignorable characters that no context needs (joiners, selectors and tags are
+/// judged apart): zero-width space, word joiner and invisible operators, the Hangul
+/// fillers, the Mongolian vowel separator, the combining grapheme joiner, the Khmer
+/// inherent vowels, the deprecated format characters, U+FEFF past the start, the musical
+/// formatting characters.
+fn always_invisible(v: u32) -> bool {
+    matches!(
+        v,
+        0x034F
+            | 0x115F
+            | 0x1160
+            | 0x17B4
+            | 0x17B5
+            | 0x180E
+            | 0x200B
+            | 0x2060..=0x2064
+            | 0x206A..=0x206F
+            | 0x3164
+            | 0xFEFF
+            | 0xFFA0
+            | 0x1_D173..=0x1_D17A
+    )
+}
+
+/// What XML says of code point `v` as literal text, if anything: XML 1.0 (Fifth Edition)
+/// §2.2 production [2] and its note on discouraged characters; XML 1.1 (Second Edition)
+/// productions [2] and [2a] (restricted characters only as character references).
+fn xml(v: u32, v11: bool) -> Option<(Kind, Level, &'static str)> {
+    let forbidden = |why| Some((Kind::XmlForbidden, Level::Error, why));
+    let discouraged = |why| Some((Kind::XmlDiscouraged, Level::Warning, why));
+    match v {
+        0 => forbidden("is not an XML character, not even as a character reference"),
+        0x09 | 0x0A | 0x0D => None,
+        0x01..=0x1F if v11 => {
+            forbidden("is a restricted character: XML 1.1 allows it only as a character reference")
+        }
+        0x01..=0x1F => forbidden("is not an XML 1.0 character"),
+        0x7F..=0x84 | 0x86..=0x9F if v11 => {
+            forbidden("is a restricted character: XML 1.1 allows it only as a character reference")
+        }
+        0x7F..=0x84 | 0x86..=0x9F => {
+            discouraged("is a control character XML 1.0 discourages (§2.2)")
+        }
+        0xD800..=0xDFFF => forbidden("is a surrogate, not an XML character"),
+        0xFFFE | 0xFFFF => forbidden("is not an XML character"),
+        0x11_0000.. => forbidden("is not an XML character"),
+        _ if is_noncharacter(CodePoint::new(v)) => {
+            discouraged("is a noncharacter, which XML discourages (§2.2)")
+        }
+        _ => None,
+    }
+}
+
+/// The overlong form of an ASCII character at `pos`: its length and value. Forms of 2 to
+/// 4 bytes in every dialect of the UTF-8 family (but `C0 80`, Modified UTF-8's NUL), and of
+/// 5 and 6 in legacy UTF-8 (RFC 2279).
+pub fn overlong(bytes: &[u8], pos: usize, dialect: Dialect) -> Option<(usize, u8)> {
+    let b0 = bytes[pos];
+    let (n, init) = match b0 {
+        0xC0 | 0xC1 => (2, (b0 & 1) as u32),
+        0xE0 => (3, 0),
+        0xF0 => (4, 0),
+        0xF8 | 0xFC if dialect == Dialect::Legacy => (if b0 == 0xF8 { 5 } else { 6 }, 0),
+        _ => return None,
+    };
+    let tail = bytes.get(pos + 1..pos + n)?;
+    if !tail.iter().all(|&t| t & 0xC0 == 0x80) {
+        return None;
+    }
+    if dialect == Dialect::Mutf8 && tail == [0x80] && b0 == 0xC0 {
+        return None;
+    }
+    let v = tail.iter().fold(init, |v, &t| (v << 6) | (t & 0x3F) as u32);
+    (v < 0x80).then_some((n, v as u8))
+}
+
+fn overlong_message(n: usize, value: u8) -> String {
+    let cp = CodePoint::new(value as u32);
+    let shown = if value.is_ascii_graphic() || value == b' ' {
+        format!(" \"{}\"", value as char)
+    } else {
+        String::new()
+    };
+    format!(
+        "overlong {n}-byte form of U+{:04X}{shown} ({}): a decoder that accepts it sees \
+         that character where a filter saw none",
+        value,
+        label(cp)
+    )
+}

@@ -1,0 +1,212 @@
+//! Lints on text that decodes: what a storage target refuses (`--target`) and the shapes
+//! behind security advisories (`--security`), as plain data in input order.
+//!
+//! [`lint`] walks the input once, after the scan: a block the scan's [`Summary`] calls pure
+//! ASCII (every unit of class 1, no error) is skipped with one look for the ASCII bytes a
+//! target needs (NUL for PostgreSQL, C0 controls for XML), so valid text costs little
+//! beyond the scan. Every other block is decoded unit by unit.
+//!
+//! The facts come from the specifications named in `docs/lint.md`: XML 1.0 (Fifth Edition)
+//! and XML 1.1 (Second Edition) §2.2, RFC 8259 and RFC 7493 (I-JSON), UTS #39 (mixed
+//! scripts and skeletons, through the `unicode-security` crate), UAX #9 (bidi controls),
+//! UAX #15 (the stream-safe limit of 30 non-starters) and CVE-2021-42574 (Trojan Source).
+
+mod checks;
+
+pub use checks::Linter;
+
+use crate::decode::Dialect;
+use crate::scan::index::Summary;
+
+/// A storage target: where the text is headed, and so what it must not contain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Target {
+    /// MySQL's `utf8` / `utf8mb3`: at most 3 bytes per character.
+    MysqlUtf8mb3,
+    /// PostgreSQL `text`: no NUL.
+    Postgres,
+    /// XML 1.0 (Fifth Edition) character data.
+    Xml10,
+    /// XML 1.1 (Second Edition) character data.
+    Xml11,
+    /// JSON (RFC 8259): no lone surrogate.
+    Json,
+    /// I-JSON (RFC 7493): no surrogate, no noncharacter.
+    IJson,
+}
+
+impl Target {
+    /// Every target, in the order `--help` lists them.
+    pub const ALL: [Target; 6] = [
+        Target::MysqlUtf8mb3,
+        Target::Postgres,
+        Target::Xml10,
+        Target::Xml11,
+        Target::Json,
+        Target::IJson,
+    ];
+
+    /// The name `--target` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::MysqlUtf8mb3 => "mysql-utf8mb3",
+            Target::Postgres => "postgres",
+            Target::Xml10 => "xml-1.0",
+            Target::Xml11 => "xml-1.1",
+            Target::Json => "json",
+            Target::IJson => "i-json",
+        }
+    }
+
+    /// The target called `name` (`mysql-utf8mb3`, `postgres`, ...), case-insensitively;
+    /// `utf8mb3` and `mysql` name MySQL's, `xml` XML 1.0.
+    pub fn from_name(name: &str) -> Option<Target> {
+        let n = name.trim().to_ascii_lowercase();
+        let alias = match n.as_str() {
+            "mysql" | "utf8mb3" | "mysql-utf8" => Some(Target::MysqlUtf8mb3),
+            "postgresql" | "pg" => Some(Target::Postgres),
+            "xml" | "xml1.0" | "xml10" => Some(Target::Xml10),
+            "xml1.1" | "xml11" => Some(Target::Xml11),
+            "ijson" | "i_json" => Some(Target::IJson),
+            _ => None,
+        };
+        alias.or_else(|| Target::ALL.into_iter().find(|t| t.name() == n))
+    }
+}
+
+/// What to look for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Lints {
+    /// The storage targets (each refusal is a finding).
+    pub targets: Vec<Target>,
+    /// The security shapes: overlong ASCII, bidi controls, invisible characters,
+    /// confusables, Zalgo.
+    pub security: bool,
+}
+
+impl Lints {
+    /// Whether anything is asked.
+    pub fn is_empty(&self) -> bool {
+        self.targets.is_empty() && !self.security
+    }
+
+    /// Whether `target` is asked.
+    pub fn has(&self, target: Target) -> bool {
+        self.targets.contains(&target)
+    }
+}
+
+/// How much a lint matters, in SARIF's words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// The target refuses it.
+    Error,
+    /// Likely wrong, or a known attack shape.
+    Warning,
+    /// Worth a look.
+    Note,
+}
+
+/// The kinds of lint, each a finding kind of `check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// A character of U+10000 and above, for MySQL utf8mb3.
+    FourByte,
+    /// U+0000, for PostgreSQL.
+    Nul,
+    /// A character XML refuses as literal text.
+    XmlForbidden,
+    /// A character XML discourages (a warning).
+    XmlDiscouraged,
+    /// A lone surrogate (WTF-8, CESU-8, legacy UTF-8) headed for JSON.
+    LoneSurrogate,
+    /// A noncharacter, for I-JSON.
+    Noncharacter,
+    /// An overlong form of an ASCII character.
+    OverlongAscii,
+    /// A bidirectional control.
+    Bidi,
+    /// A default-ignorable character where nothing needs one.
+    Invisible,
+    /// A word that mixes scripts and reads as a single-script one.
+    Confusable,
+    /// More than 30 combining marks in a row.
+    Zalgo,
+}
+
+impl Kind {
+    /// Every kind, in the order the docs list them.
+    pub const ALL: [Kind; 11] = [
+        Kind::FourByte,
+        Kind::Nul,
+        Kind::XmlForbidden,
+        Kind::XmlDiscouraged,
+        Kind::LoneSurrogate,
+        Kind::Noncharacter,
+        Kind::OverlongAscii,
+        Kind::Bidi,
+        Kind::Invisible,
+        Kind::Confusable,
+        Kind::Zalgo,
+    ];
+
+    /// Its name in every output (`four-byte`, `overlong-ascii`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::FourByte => "four-byte",
+            Kind::Nul => "nul",
+            Kind::XmlForbidden => "xml-forbidden",
+            Kind::XmlDiscouraged => "xml-discouraged",
+            Kind::LoneSurrogate => "lone-surrogate",
+            Kind::Noncharacter => "noncharacter",
+            Kind::OverlongAscii => "overlong-ascii",
+            Kind::Bidi => "bidi",
+            Kind::Invisible => "invisible",
+            Kind::Confusable => "confusable",
+            Kind::Zalgo => "zalgo",
+        }
+    }
+
+    /// What every lint of the kind is, in a few words (SARIF's rule description).
+    pub fn rule(self) -> &'static str {
+        match self {
+            Kind::FourByte => "character above U+FFFF, which MySQL utf8mb3 cannot store",
+            Kind::Nul => "U+0000 NUL, which PostgreSQL text cannot store",
+            Kind::XmlForbidden => "character XML does not allow as literal text",
+            Kind::XmlDiscouraged => "character XML discourages (§2.2)",
+            Kind::LoneSurrogate => "lone surrogate, which JSON text cannot carry as UTF-8",
+            Kind::Noncharacter => "noncharacter, which I-JSON (RFC 7493) forbids",
+            Kind::OverlongAscii => "overlong form of an ASCII character",
+            Kind::Bidi => "bidirectional control character",
+            Kind::Invisible => "invisible (default-ignorable) character out of context",
+            Kind::Confusable => "word mixing scripts that reads as a single-script word",
+            Kind::Zalgo => "more than 30 combining marks on one base (UAX #15)",
+        }
+    }
+}
+
+/// One lint at a place in an input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lint {
+    /// Its kind.
+    pub kind: Kind,
+    /// Offset of its first byte.
+    pub offset: usize,
+    /// Number of bytes it covers (at least 1).
+    pub len: usize,
+    /// How much it matters.
+    pub level: Level,
+    /// What this one is, in a sentence (names and code points only: no byte of the input).
+    pub message: String,
+}
+
+/// Every lint of `lints` in `bytes`, decoded in `dialect` and scanned into `summary`, in
+/// input order (by offset).
+pub fn lint<'a>(
+    bytes: &'a [u8],
+    dialect: Dialect,
+    summary: &'a Summary,
+    lints: &'a Lints,
+) -> Linter<'a> {
+    Linter::new(bytes, dialect, summary, lints)
+}

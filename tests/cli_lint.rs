@@ -1,0 +1,197 @@
+//! `check --target` and `check --security` as a user runs them: the forensic case of
+//! docs/forensics.md (an overlong slash and bidi controls) in human text, JSON Lines, CSV and
+//! SARIF (validated against the vendored 2.1.0 schema), the exit codes, and the refusals.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+/// Two overlong slashes, an RLO left open and an LRI/PDI pair then an LRI left open.
+const CASE: &[u8] = b"path = \"..\xc0\xaf..\xc0\xafetc/passwd\"\nif (access != \"user\xe2\x80\xae \xe2\x81\xa6// admin only\xe2\x81\xa9 \xe2\x81\xa6\") {\n";
+
+fn hexrune() -> Command {
+    Command::cargo_bin("hexrune").unwrap()
+}
+
+fn planted(name: &str, bytes: &[u8]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, bytes).unwrap();
+    (dir, path)
+}
+
+fn run(args: &[&str], path: &Path, code: i32) -> String {
+    let out = hexrune()
+        .args(args)
+        .arg(path)
+        .assert()
+        .code(code)
+        .get_output()
+        .clone();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_forensic_case_in_json_lines() {
+    let (_d, path) = planted("case.txt", CASE);
+    let out = run(&["check", "--security", "--json"], &path, 1);
+    let records: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let sha = format!("{:x}", Sha256::digest(CASE));
+    assert_eq!(records[0]["type"], "input");
+    assert_eq!(records[0]["sha256"], sha.as_str());
+    let findings: Vec<(u64, u64, &str, &str)> = records
+        .iter()
+        .filter(|r| r["type"] == "finding")
+        .map(|r| {
+            (
+                r["offset"].as_u64().unwrap(),
+                r["len"].as_u64().unwrap(),
+                r["kind"].as_str().unwrap(),
+                r["level"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        findings,
+        vec![
+            (10, 2, "overlong-ascii", "error"),
+            (14, 2, "overlong-ascii", "error"),
+            (47, 3, "bidi", "warning"),
+            (51, 3, "bidi", "note"),
+            (67, 3, "bidi", "note"),
+            (71, 3, "bidi", "warning"),
+        ]
+    );
+    let summary = records.last().unwrap();
+    assert_eq!(summary["findings"]["overlong-ascii"], 2);
+    assert_eq!(summary["findings"]["bidi"], 4);
+    // New keys come last: the record is what it was, then level and message.
+    let first = out.lines().find(|l| l.contains("overlong-ascii")).unwrap();
+    assert!(
+        first.ends_with(
+            "\"kind\":\"overlong-ascii\",\"line\":1,\"column\":11,\"level\":\"error\",\"message\":\
+             \"overlong 2-byte form of U+002F \\\"/\\\" (SOLIDUS): a decoder that accepts it sees \
+             that character where a filter saw none\"}"
+        ),
+        "{first}"
+    );
+}
+
+#[test]
+fn the_forensic_case_in_human_text_and_csv() {
+    let (_d, path) = planted("case.txt", CASE);
+    let out = run(&["check", "--security"], &path, 1);
+    assert!(
+        out.contains("  findings overlong-ascii 2, bidi 4\n"),
+        "{out}"
+    );
+    assert!(out.contains(
+        "  offset 47 (0x2f)  2:20  e2 80 ae  bidi: U+202E RIGHT-TO-LEFT OVERRIDE is not closed \
+         before the end of its line"
+    ), "{out}");
+    let csv = run(&["check", "--security", "--csv"], &path, 1);
+    let rows: Vec<&str> = csv.lines().filter(|l| l.contains(",bidi,")).collect();
+    assert_eq!(rows.len(), 4, "{csv}");
+    assert!(rows[0].starts_with(&format!(
+        "{},47,3,2,20,bidi,warning,e280ae,",
+        path.display()
+    )));
+}
+
+#[test]
+fn the_forensic_case_in_sarif_validates_with_a_rule_per_kind() {
+    let (_d, path) = planted("case.txt", CASE);
+    let out = run(&["check", "--security", "--sarif"], &path, 1);
+    let log: Value = serde_json::from_str(&out).unwrap();
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sarif/sarif-schema-2.1.0.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .unwrap();
+    let errors: Vec<String> = validator.iter_errors(&log).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let run = &log["runs"][0];
+    let rules: Vec<&str> = run["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        rules.contains(&"overlong-ascii") && rules.contains(&"bidi"),
+        "{rules:?}"
+    );
+    let bidi: Vec<(u64, &str)> = run["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["ruleId"] == "bidi")
+        .map(|r| {
+            let region = &r["locations"][0]["physicalLocation"]["region"];
+            (
+                region["byteOffset"].as_u64().unwrap(),
+                r["level"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        bidi,
+        vec![(47, "warning"), (51, "note"), (67, "note"), (71, "warning")]
+    );
+}
+
+#[test]
+fn exit_codes_follow_levels() {
+    // Clean multilingual text: nothing, exit 0.
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus/ar.txt");
+    let out = run(
+        &["check", "--security", "--target", "xml-1.0,postgres"],
+        &corpus,
+        0,
+    );
+    assert!(!out.contains("findings"), "{out}");
+    // Only notes (a paired override): exit 0, still listed.
+    let (_d, path) = planted("paired.txt", "a\u{202E}b\u{202C}c\n".as_bytes());
+    let out = run(&["check", "--security"], &path, 0);
+    assert!(out.contains("  findings bidi 2\n"), "{out}");
+    // A refusal of a target: exit 1; --target repeats and takes lists.
+    let (_d, path) = planted("emoji.txt", "ok \u{1F600}\0".as_bytes());
+    let out = run(
+        &["check", "--target", "mysql-utf8mb3", "--target=postgres"],
+        &path,
+        1,
+    );
+    assert!(out.contains("  findings four-byte 1, nul 1\n"), "{out}");
+    let out = run(
+        &["check", "--json", "--target", "postgres,mysql-utf8mb3"],
+        &path,
+        1,
+    );
+    assert!(
+        out.contains("\"findings\":{\"four-byte\":1,\"nul\":1}"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_unknown_target_is_refused() {
+    hexrune()
+        .args(["check", "--target", "oracle", "-"])
+        .write_stdin("x")
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "unknown target 'oracle' (expected mysql-utf8mb3, postgres, xml-1.0, xml-1.1, json, i-json)",
+        ));
+}

@@ -1,0 +1,351 @@
+//! The lints of `--target` and `--security` (src/lint/): each kind at exact offsets on
+//! planted inputs, none on the clean multilingual corpus, state carried across the scan's
+//! blocks (pure-ASCII blocks are skipped), and the per-character targets against Rust's own
+//! `char` facts over random text.
+
+use hexrune::decode::Dialect;
+use hexrune::lint::{lint, Kind, Level, Lints, Target};
+use hexrune::scan::index::{Summary, MIN_BLOCK};
+use proptest::prelude::*;
+
+fn run(dialect: Dialect, bytes: &[u8], lints: &Lints) -> Vec<(usize, usize, &'static str, Level)> {
+    let summary = Summary::build_parallel(dialect, bytes);
+    let found: Vec<_> = lint(bytes, dialect, &summary, lints)
+        .map(|l| (l.offset, l.len, l.kind.name(), l.level))
+        .collect();
+    let mut sorted = found.clone();
+    sorted.sort_by_key(|l| l.0);
+    assert_eq!(found, sorted, "lints come in offset order");
+    found
+}
+
+fn security() -> Lints {
+    Lints {
+        targets: vec![],
+        security: true,
+    }
+}
+
+fn target(t: Target) -> Lints {
+    Lints {
+        targets: vec![t],
+        security: false,
+    }
+}
+
+fn messages(dialect: Dialect, bytes: &[u8], lints: &Lints) -> Vec<String> {
+    let summary = Summary::build_parallel(dialect, bytes);
+    lint(bytes, dialect, &summary, lints)
+        .map(|l| l.message)
+        .collect()
+}
+
+use Level::{Error, Note, Warning};
+
+#[test]
+fn overlong_ascii_in_strict_and_legacy_utf8() {
+    let bytes = b"a\xC0\xAFb\xE0\x80\xAEc\xC0\x80d\xF0\x80\x80\xAFe\xF8\x80\x80\x80\xAF";
+    let strict = run(Dialect::Utf8, bytes, &security());
+    assert_eq!(
+        strict,
+        vec![
+            (1, 2, "overlong-ascii", Error),
+            (4, 3, "overlong-ascii", Error),
+            (8, 2, "overlong-ascii", Error),
+            (11, 4, "overlong-ascii", Error),
+        ]
+    );
+    let legacy = run(Dialect::Legacy, bytes, &security());
+    assert_eq!(legacy.len(), 5);
+    assert_eq!(legacy[4], (16, 5, "overlong-ascii", Error));
+    let m = messages(Dialect::Utf8, bytes, &security());
+    assert!(
+        m[0].starts_with("overlong 2-byte form of U+002F \"/\" (SOLIDUS)"),
+        "{}",
+        m[0]
+    );
+    assert!(
+        m[1].starts_with("overlong 3-byte form of U+002E \".\" (FULL STOP)"),
+        "{}",
+        m[1]
+    );
+    assert!(
+        m[2].starts_with("overlong 2-byte form of U+0000 (<control-0000>)"),
+        "{}",
+        m[2]
+    );
+    // Modified UTF-8's NUL is not overlong there; E0 A0 80 is not overlong at all.
+    assert_eq!(run(Dialect::Mutf8, b"x\xC0\x80y", &security()), vec![]);
+    assert_eq!(
+        run(Dialect::Utf8, "\u{800}".as_bytes(), &security()),
+        vec![]
+    );
+}
+
+#[test]
+fn bidi_controls_paired_and_unpaired_per_line() {
+    // RLO closed by PDF on its line; LRI left open at the end of line 1; a PDF that
+    // closes nothing on line 2; an RLM (a mark: a note).
+    let text = "a\u{202E}b\u{202C}c \u{2066}d\ne\u{202C}f\u{200F}\n";
+    let found = run(Dialect::Utf8, text.as_bytes(), &security());
+    assert_eq!(
+        found,
+        vec![
+            (1, 3, "bidi", Note),
+            (5, 3, "bidi", Note),
+            (10, 3, "bidi", Warning),
+            (16, 3, "bidi", Warning),
+            (20, 3, "bidi", Note),
+        ]
+    );
+    let m = messages(Dialect::Utf8, text.as_bytes(), &security());
+    assert_eq!(
+        m[0],
+        "U+202E RIGHT-TO-LEFT OVERRIDE, closed on its line at offset 5"
+    );
+    assert!(
+        m[2].contains("not closed before the end of its line"),
+        "{}",
+        m[2]
+    );
+    assert!(m[2].contains("CVE-2021-42574"));
+    assert_eq!(
+        m[3],
+        "U+202C POP DIRECTIONAL FORMATTING closes nothing on its line (unpaired)"
+    );
+    // An isolate closes the embeddings inside it; PDF does not close an isolate.
+    let text = "\u{2067}x\u{202B}y\u{2069}\u{202C}";
+    let levels: Vec<Level> = run(Dialect::Utf8, text.as_bytes(), &security())
+        .iter()
+        .map(|l| l.3)
+        .collect();
+    assert_eq!(levels, vec![Note, Note, Note, Warning]);
+}
+
+#[test]
+fn an_open_override_before_a_pure_ascii_block_ends_at_its_newline() {
+    let mut bytes = vec![b'x'; MIN_BLOCK - 3];
+    bytes.extend_from_slice("\u{202E}".as_bytes());
+    bytes.extend(std::iter::repeat_n(b'y', 100));
+    bytes.push(b'\n');
+    bytes.extend(std::iter::repeat_n(b'z', MIN_BLOCK * 3));
+    bytes.extend_from_slice("\u{202E}".as_bytes());
+    let found = run(Dialect::Utf8, &bytes, &security());
+    let end = bytes.len() - 3;
+    assert_eq!(
+        found,
+        vec![
+            (MIN_BLOCK - 3, 3, "bidi", Warning),
+            (end, 3, "bidi", Warning)
+        ]
+    );
+}
+
+#[test]
+fn a_mixed_script_word_across_a_block_boundary() {
+    let mut bytes = vec![b' '; MIN_BLOCK - 3];
+    bytes.extend_from_slice("p\u{430}".as_bytes());
+    bytes.extend_from_slice(b"ypal is here");
+    bytes.extend(std::iter::repeat_n(b' ', MIN_BLOCK * 2));
+    let found = run(Dialect::Utf8, &bytes, &security());
+    assert_eq!(found, vec![(MIN_BLOCK - 3, 7, "confusable", Warning)]);
+    let m = messages(Dialect::Utf8, &bytes, &security());
+    assert_eq!(
+        m[0],
+        "\"p\u{430}ypal\" mixes Latin and Cyrillic and reads as \"paypal\" (UTS #39 skeleton)"
+    );
+}
+
+#[test]
+fn invisible_characters_out_of_their_contexts() {
+    // ZWSP: always. ZWJ between two emoji, VS16 after an emoji, ZWNJ between Persian
+    // letters, a subdivision flag's tags: fine. ZWJ after ASCII, VS16 after a space, tags
+    // with no black flag: found (the tags as one run, their hidden text named).
+    let text = "a\u{200B}b \u{1F469}\u{200D}\u{1F4BB} \u{2764}\u{FE0F} \u{645}\u{200C}\u{6CC} \
+                \u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F} x\u{200D}y \u{FE0F} \
+                q\u{E0068}\u{E0069}.";
+    let found = run(Dialect::Utf8, text.as_bytes(), &security());
+    let b = text.as_bytes();
+    let at = |needle: &str, from: usize| from + text[from..].find(needle).expect("planted");
+    let zwj = at("x\u{200D}", 0) + 1;
+    let vs = at(" \u{FE0F} ", zwj) + 1;
+    let tags = at("q\u{E0068}", vs) + 1;
+    assert_eq!(
+        found,
+        vec![
+            (1, 3, "invisible", Warning),
+            (zwj, 3, "invisible", Warning),
+            (vs, 3, "invisible", Warning),
+            (tags, 8, "invisible", Warning),
+        ]
+    );
+    assert!(b.len() > tags);
+    let m = messages(Dialect::Utf8, text.as_bytes(), &security());
+    assert_eq!(
+        m[3],
+        "2 tag characters outside an emoji tag sequence, hiding the text \"hi\""
+    );
+}
+
+#[test]
+fn zalgo_past_thirty_combining_marks() {
+    let mut text = String::from("ok e\u{301}\u{302} ");
+    let start = text.len() + 1;
+    text.push('Z');
+    for i in 0..31 {
+        text.push(char::from_u32(0x300 + (i % 40)).unwrap());
+    }
+    let end = text.len();
+    text.push_str(" and thirty: a");
+    for _ in 0..30 {
+        text.push('\u{301}');
+    }
+    let found = run(Dialect::Utf8, text.as_bytes(), &security());
+    assert_eq!(found, vec![(start, end - start, "zalgo", Warning)]);
+    assert!(messages(Dialect::Utf8, text.as_bytes(), &security())[0]
+        .starts_with("31 combining marks in a row"));
+}
+
+#[test]
+fn mysql_postgres_and_json_targets() {
+    let text = "a\u{FFFF}\u{10000}b\0c\u{1F600}\u{FDD0}";
+    let b = text.as_bytes();
+    assert_eq!(
+        run(Dialect::Utf8, b, &target(Target::MysqlUtf8mb3)),
+        vec![(4, 4, "four-byte", Error), (11, 4, "four-byte", Error)]
+    );
+    assert_eq!(
+        run(Dialect::Utf8, b, &target(Target::Postgres)),
+        vec![(9, 1, "nul", Error)]
+    );
+    assert_eq!(
+        run(Dialect::Utf8, b, &target(Target::IJson)),
+        vec![
+            (1, 3, "noncharacter", Error),
+            (15, 3, "noncharacter", Error)
+        ]
+    );
+    assert_eq!(run(Dialect::Utf8, b, &target(Target::Json)), vec![]);
+    // WTF-8's lone surrogates: valid there, refused by JSON; in strict UTF-8 the same bytes
+    // are error units, and the lint still names the surrogate.
+    let wtf = b"x\xED\xA0\x80y\xED\xBF\xBF";
+    let want = vec![
+        (1, 3, "lone-surrogate", Error),
+        (5, 3, "lone-surrogate", Error),
+    ];
+    assert_eq!(run(Dialect::Wtf8, wtf, &target(Target::Json)), want);
+    assert_eq!(run(Dialect::Utf8, wtf, &target(Target::IJson)), want);
+    let m = messages(Dialect::Wtf8, wtf, &target(Target::Json));
+    assert!(m[0].starts_with("lone lead surrogate U+D800"), "{}", m[0]);
+    assert!(m[1].starts_with("lone trail surrogate U+DFFF"), "{}", m[1]);
+    // UTF-16: offsets and lengths in its bytes.
+    let utf16: Vec<u8> = "a\u{1F600}\0"
+        .encode_utf16()
+        .flat_map(|u| u.to_le_bytes())
+        .collect();
+    let both = Lints {
+        targets: vec![Target::MysqlUtf8mb3, Target::Postgres],
+        security: false,
+    };
+    assert_eq!(
+        run(Dialect::Utf16Le, &utf16, &both),
+        vec![(2, 4, "four-byte", Error), (6, 2, "nul", Error)]
+    );
+}
+
+#[test]
+fn xml_10_and_11_differ_on_c0_and_c1() {
+    let text = "\t\n\r\u{1}\u{7F}\u{85}\u{86}\u{FFFE}\u{FDD0}\u{10FFFF}\0";
+    let b = text.as_bytes();
+    let v10 = run(Dialect::Utf8, b, &target(Target::Xml10));
+    assert_eq!(
+        v10,
+        vec![
+            (3, 1, "xml-forbidden", Error),
+            (4, 1, "xml-discouraged", Warning),
+            (7, 2, "xml-discouraged", Warning),
+            (9, 3, "xml-forbidden", Error),
+            (12, 3, "xml-discouraged", Warning),
+            (15, 4, "xml-discouraged", Warning),
+            (19, 1, "xml-forbidden", Error),
+        ]
+    );
+    let v11 = run(Dialect::Utf8, b, &target(Target::Xml11));
+    assert_eq!(
+        v11,
+        vec![
+            (3, 1, "xml-forbidden", Error),
+            (4, 1, "xml-forbidden", Error),
+            (7, 2, "xml-forbidden", Error),
+            (9, 3, "xml-forbidden", Error),
+            (12, 3, "xml-discouraged", Warning),
+            (15, 4, "xml-discouraged", Warning),
+            (19, 1, "xml-forbidden", Error),
+        ]
+    );
+    // A C0 control inside an otherwise pure-ASCII block is still found.
+    let mut bytes = vec![b'a'; MIN_BLOCK * 3];
+    bytes[MIN_BLOCK + 7] = 0x0B;
+    assert_eq!(
+        run(Dialect::Utf8, &bytes, &target(Target::Xml10)),
+        vec![(MIN_BLOCK + 7, 1, "xml-forbidden", Error)]
+    );
+}
+
+fn all_lints() -> Lints {
+    Lints {
+        targets: Target::ALL.to_vec(),
+        security: true,
+    }
+}
+
+#[test]
+fn no_lint_on_the_clean_corpus_but_four_byte_characters() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
+    let mut files = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let found = run(Dialect::Utf8, text.as_bytes(), &all_lints());
+        let astral = text.chars().filter(|c| *c as u32 > 0xFFFF).count();
+        let others: Vec<_> = found.iter().filter(|l| l.2 != "four-byte").collect();
+        assert_eq!(
+            others,
+            Vec::<&(usize, usize, &str, Level)>::new(),
+            "{path:?}"
+        );
+        assert_eq!(found.len(), astral, "{path:?}");
+        files += 1;
+    }
+    assert!(files >= 28, "{files} corpus files");
+}
+
+#[test]
+fn kinds_have_distinct_names() {
+    let mut names: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), Kind::ALL.len());
+    for t in Target::ALL {
+        assert_eq!(Target::from_name(t.name()), Some(t));
+    }
+}
+
+proptest! {
+    /// four-byte, nul and noncharacter match what Rust's `char` says of each character.
+    #[test]
+    fn per_character_targets_match_char(text in "\\PC{0,60}|[\\x00-\\x7F\u{FDD0}\u{FFFE}\u{1FFFF}\u{10000}-\u{10FFFF}]{0,40}") {
+        let lints = Lints { targets: vec![Target::MysqlUtf8mb3, Target::Postgres, Target::IJson], security: false };
+        let found = run(Dialect::Utf8, text.as_bytes(), &lints);
+        let mut want = Vec::new();
+        for (i, c) in text.char_indices() {
+            let v = c as u32;
+            if v > 0xFFFF { want.push((i, c.len_utf8(), "four-byte", Error)); }
+            if v == 0 { want.push((i, 1, "nul", Error)); }
+            if (0xFDD0..=0xFDEF).contains(&v) || v & 0xFFFE == 0xFFFE {
+                want.push((i, c.len_utf8(), "noncharacter", Error));
+            }
+        }
+        prop_assert_eq!(found, want);
+    }
+}
