@@ -147,6 +147,7 @@ impl Finding {
             expected: None,
             diagnosis: None,
             fallback: None,
+            encoding: None,
         }
     }
 
