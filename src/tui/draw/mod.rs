@@ -357,9 +357,9 @@ mod tests {
             scan_status(app).unwrap()
         };
         assert_eq!(progress(&mut app, 0, 0), "scanning… 0%");
-        assert_eq!(progress(&mut app, 165, 50), "scanning… 5%");
+        assert_eq!(progress(&mut app, 185, 50), "scanning… 5%");
         assert_eq!(
-            progress(&mut app, 1647, 2000),
+            progress(&mut app, 1847, 2000),
             "scanning… 49%  1 kB/s  3s left"
         );
     }
