@@ -117,14 +117,16 @@ impl Transcoder {
         action: Action,
         out: &mut impl Output,
     ) -> io::Result<()> {
-        self.tally.add(kind, action);
-        out.change(&Change {
-            offset,
-            old,
-            new,
-            kind,
-            action,
-        })
+        self.tally.emit(
+            out,
+            Change {
+                offset,
+                old,
+                new,
+                kind,
+                action,
+            },
+        )
     }
 
     /// An undecodable unit: `old` at input offset `offset`, of kind `kind`.

@@ -142,6 +142,13 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Counts `change` and hands it to `out`: every change either front end (the
+    /// [`Repairer`] and `--from`'s transcoder) makes goes through here.
+    pub(crate) fn emit(&mut self, out: &mut impl Output, change: Change<'_>) -> io::Result<()> {
+        self.add(change.kind, change.action);
+        out.change(&change)
+    }
+
     fn add(&mut self, kind: Kind, action: Action) {
         match self.rows.iter_mut().find(|r| r.0 == kind && r.1 == action) {
             Some(row) => row.2 += 1,
@@ -512,14 +519,16 @@ impl Repairer {
         action: Action,
         out: &mut impl Output,
     ) -> io::Result<()> {
-        self.tally.add(kind, action);
-        out.change(&Change {
-            offset,
-            old,
-            new,
-            kind,
-            action,
-        })
+        self.tally.emit(
+            out,
+            Change {
+                offset,
+                old,
+                new,
+                kind,
+                action,
+            },
+        )
     }
 }
 

@@ -486,16 +486,40 @@ impl Summary {
             }
         }
         // Per-worker first/last errors are unordered; the blocks know the true ones.
+        Some(Summary::assemble(
+            dialect,
+            bytes,
+            block_size,
+            blocks,
+            tally,
+            started,
+            Vec::new(),
+            marks,
+        ))
+    }
+
+    /// The summary of scanned `blocks`: the true first and last errors and the running
+    /// unit counts are derived from the blocks, whatever order the workers merged in.
+    #[allow(clippy::too_many_arguments)]
+    fn assemble(
+        dialect: Dialect,
+        bytes: &[u8],
+        block_size: usize,
+        blocks: Vec<BlockSummary>,
+        mut tally: Tally,
+        started: Instant,
+        checkpoints: Vec<Checkpoint>,
+        marks: Option<Vec<u8>>,
+    ) -> Summary {
         tally.first_error = first_error_offset(&blocks, block_size);
         tally.last_error = last_error_offset(&blocks, block_size);
-        let mut unit_starts = Vec::with_capacity(count + 1);
-        let mut units = 0u64;
-        unit_starts.push(0);
-        for b in &blocks {
-            units += b.units as u64;
-            unit_starts.push(units);
-        }
-        Some(Summary {
+        let unit_starts = std::iter::once(0)
+            .chain(blocks.iter().scan(0u64, |units, b| {
+                *units += b.units as u64;
+                Some(*units)
+            }))
+            .collect();
+        Summary {
             dialect,
             len: bytes.len() as u64,
             block_size,
@@ -504,9 +528,9 @@ impl Summary {
             bom: Bom::detect(bytes),
             elapsed: started.elapsed(),
             unit_starts,
-            checkpoints: Vec::new(),
+            checkpoints,
             marks,
-        })
+        }
     }
 
     /// [`Summary::build`], calling `release` on the ranges the scan has left behind (by a
@@ -1174,29 +1198,18 @@ fn build_multi_byte(
         checkpoints.push(from);
         end = block_end;
     }
-    tally.first_error = first_error_offset(&blocks, block_size);
-    tally.last_error = last_error_offset(&blocks, block_size);
-    let mut unit_starts = Vec::with_capacity(count + 1);
-    let mut units = 0u64;
-    unit_starts.push(0);
-    for b in &blocks {
-        units += b.units as u64;
-        unit_starts.push(units);
-    }
-    Some(Summary {
+    // No marker is asked in these encodings: detection's marks are questions about UTF-8,
+    // and a reader without marks looks at every block, as it must.
+    Some(Summary::assemble(
         dialect,
-        len: bytes.len() as u64,
+        bytes,
         block_size,
         blocks,
         tally,
-        bom: Bom::detect(bytes),
-        elapsed: started.elapsed(),
-        unit_starts,
+        started,
         checkpoints,
-        // No marker is asked in these encodings: detection's marks are questions about
-        // UTF-8, and a reader without marks looks at every block, as it must.
-        marks: None,
-    })
+        None,
+    ))
 }
 
 /// The sequence-length classes a summary lists for `dialect`: 1 to 4 always, 5 and 6
