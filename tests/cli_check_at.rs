@@ -88,7 +88,7 @@ fn invalid_file_exits_1_and_lists_errors() {
         text,
         format!(
             "{f}: invalid utf8: 3 errors in 7 bytes
-  verdict  probably not UTF-8 (RFC 3629): 3 errors
+  verdict  UTF-8 (RFC 3629) with 3 errors
   units    1-byte 3, 2-byte 0, 3-byte 0, 4-byte 0
   errors   invalid_byte 1, unexpected_continuation 1, truncated_eof 1
   offset 2 (0x2)  1:3  c0  invalid_byte: byte that never occurs in this dialect; overlong form of U+002F '/' (c0 af); fallback À (windows-1252)

@@ -23,7 +23,7 @@ use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::decode::{
-    Checkpoint, CodePoint, Dialect, ErrorKind, MultiByteTable, Resync, Shape, Unit, Units,
+    Checkpoint, CodePoint, Dialect, ErrorKind, Finding, MultiByteTable, Resync, Shape, Unit, Units,
 };
 use crate::scan::{scan_range, ClassCounts, DenseCounts, Sink, Tally};
 
@@ -868,21 +868,76 @@ impl Summary {
         // long text are not evidence against it either. But when every error is a byte
         // windows-1252 reads as a character, and UTF-8 characters are not rare beside them
         // (a short text that mixes a few of each), the text is UTF-8 with stray bytes.
-        let multibyte: u64 = self.tally.classes[2..].iter().sum();
+        //
+        // A form that only a lax UTF-8 decoder reads (an overlong `C0 AF`, a surrogate, a
+        // 5-byte form) is written by a UTF-8 encoder, lax or malicious, never by a
+        // single-byte one: it counts as a character of the dialect, its error units do not
+        // count against it, and a text that holds one is not "UTF-8 with stray bytes"
+        // (windows-1252 reads `C0 AF` as "À¯", but that is not what it is).
+        let utf8_family = self.dialect.code_unit_width().is_none();
+        let lax = if utf8_family && rest <= LAX_EVIDENCE_LIMIT {
+            self.lax_evidence(bytes)
+        } else {
+            LaxEvidence::default()
+        };
+        let rest = rest - lax.error_units;
+        let multibyte: u64 = self.tally.classes[2..].iter().sum::<u64>() + lax.forms;
         let units = self.unit_count();
         let many = rest * 20 > units || (rest >= 8 && rest > multibyte);
         let against = multibyte <= rest && many;
         if against && multibyte * 8 < rest {
             return Verdict::ProbablyNot(errors);
         }
-        let utf8_family = self.dialect.code_unit_width().is_none();
-        if !cut && utf8_family && self.errors(bytes).all(|u| is_stray_windows_1252(bytes, &u)) {
+        // Every error a stray windows-1252 byte or part of a lax form.
+        let stray = utf8_family
+            && !cut
+            && if rest <= LAX_EVIDENCE_LIMIT {
+                lax.all_others_stray
+            } else {
+                self.errors(bytes).all(|u| is_stray_windows_1252(bytes, &u))
+            };
+        if stray && lax.forms == 0 {
             Verdict::StrayBytes(rest)
-        } else if against {
-            Verdict::ProbablyNot(errors)
-        } else {
+        } else if stray || !against {
             Verdict::WithErrors(errors)
+        } else {
+            Verdict::ProbablyNot(errors)
         }
+    }
+
+    /// The lax-decoder forms among the errors (see [`Summary::verdict`]), and whether every
+    /// other error unit is a byte windows-1252 reads as a character.
+    fn lax_evidence(&self, bytes: &[u8]) -> LaxEvidence {
+        let mut evidence = LaxEvidence {
+            all_others_stray: true,
+            ..LaxEvidence::default()
+        };
+        let mut covered_until = 0;
+        for unit in self.errors(bytes) {
+            if unit.start < covered_until {
+                evidence.error_units += 1;
+                continue;
+            }
+            let lax_form = self.dialect.diagnose(bytes, &unit).filter(|d| {
+                matches!(
+                    d.finding,
+                    Finding::Overlong { .. }
+                        | Finding::Surrogate { .. }
+                        | Finding::SurrogatePair { .. }
+                        | Finding::AboveUnicode { .. }
+                        | Finding::LegacyForm { .. }
+                        | Finding::FourByteForm { .. }
+                )
+            });
+            if let Some(d) = lax_form {
+                evidence.forms += 1;
+                evidence.error_units += 1;
+                covered_until = unit.start + d.span as usize;
+            } else if !is_stray_windows_1252(bytes, &unit) {
+                evidence.all_others_stray = false;
+            }
+        }
+        evidence
     }
 
     /// The offset of the last error unit, if any.
@@ -1047,6 +1102,22 @@ fn replacements_in(bytes: &[u8], range: Range<usize>) -> impl Iterator<Item = us
     memchr::memchr_iter(REPLACEMENT[0], &bytes[range.clone()])
         .map(move |at| range.start + at)
         .filter(move |at| bytes.get(at + 1..at + 3) == Some(&REPLACEMENT[1..]))
+}
+
+/// The most errors [`Summary::verdict`] reads one by one for lax-decoder forms; beyond it
+/// the errors are too many for a few such forms to change the verdict (and listing them
+/// decodes every block that holds one).
+const LAX_EVIDENCE_LIMIT: u64 = 1 << 14;
+
+/// What [`Summary::lax_evidence`] found.
+#[derive(Default)]
+struct LaxEvidence {
+    /// Lax-decoder forms (`C0 AF`, `ED A0 80`, `F8 88 80 80 80` ...).
+    forms: u64,
+    /// The error units they cover.
+    error_units: u64,
+    /// Every other error unit is one byte windows-1252 reads as a character.
+    all_others_stray: bool,
 }
 
 /// Whether error unit `unit` is one byte that windows-1252 maps to a character: 80..FF but
@@ -1400,6 +1471,26 @@ mod tests {
             .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
             .collect();
         assert!(matches!(v(&noise), Verdict::ProbablyNot(_)));
+    }
+
+    #[test]
+    fn lax_forms_are_evidence_for_utf8() {
+        let v = |bytes: &[u8]| Summary::build_parallel(Dialect::Utf8, bytes).verdict(bytes);
+        // An overlong "/" is two error units windows-1252 reads as "À¯", but only a UTF-8
+        // encoder writes it: not stray bytes, and not evidence against UTF-8.
+        assert_eq!(v(b"GET /a/..\xC0\xAFetc/passwd\n"), Verdict::WithErrors(2));
+        assert_eq!(v(b"\xC0\xAF"), Verdict::WithErrors(2));
+        // A stray Latin-1 byte beside a lax form: errors, not only stray bytes.
+        assert_eq!(v(b"caf\xE9 and \xC0\xAF"), Verdict::WithErrors(3));
+        assert_eq!(v(b"caf\xE9 and \xE0\x80\xAE"), Verdict::WithErrors(4));
+        // Surrogates and 5-byte forms among other errors count as the dialect's characters.
+        assert_eq!(
+            v(b"a\xED\xA0\x80 \xE9 \xF8\x88\x80\x80\x80 \xFF\xFE"),
+            Verdict::WithErrors(11)
+        );
+        // Without a lax form the rules are as before.
+        assert_eq!(v(b"caf\xC3\xA9 \xE9 and"), Verdict::StrayBytes(1));
+        assert_eq!(v(b"abc\x81"), Verdict::ProbablyNot(1));
     }
 
     #[test]
