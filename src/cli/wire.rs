@@ -16,6 +16,7 @@ use crate::detect::Detection;
 use crate::scan::index::summary_classes;
 use crate::scan::Tally;
 use crate::view::fallback::Fallback;
+use crate::view::second_code_point;
 use crate::view::unicode::{facts, Facts};
 
 /// A JSON object whose keys keep the order they were pushed in (a count per class or per
@@ -389,6 +390,10 @@ pub struct UnitRecord {
     kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     cp: Option<u32>,
+    /// The second code point of a sequence that decodes to two (Big5's `88 62` is U+00CA
+    /// U+0304); absent everywhere else.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cp2: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     class: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -457,6 +462,7 @@ impl UnitRecord {
             len: unit.len,
             kind: "scalar",
             cp: None,
+            cp2: None,
             class: None,
             error: None,
             details: ErrorDetails::default(),
@@ -471,6 +477,7 @@ impl UnitRecord {
             }
             UnitKind::Scalar(cp) => {
                 record.cp = Some(cp.value());
+                record.cp2 = second_code_point(bytes, dialect, unit).map(|c| c.value());
                 record.class = Some(unit.len);
                 record.facts = Some(FactsFields::from(&facts(cp)));
             }

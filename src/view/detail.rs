@@ -21,6 +21,9 @@ pub struct Detail {
     /// In a multi-byte legacy encoding, where the decode that found the unit started, when
     /// that was before the unit (such encodings are not self-synchronizing).
     pub decoded_from: Option<u64>,
+    /// The second code point of a sequence that decodes to two (Big5's `88 62`, `88 64`,
+    /// `88 A3` and `88 A5`: a letter and U+0304 or U+030C); the unit's value is the first.
+    pub second: Option<CodePoint>,
 }
 
 impl Detail {
@@ -34,6 +37,23 @@ impl Detail {
             )
         })
     }
+
+    /// For a sequence that decodes to two code points, both, in words: "decodes to two code
+    /// points: U+00CA U+0304".
+    pub fn second_note(&self) -> Option<String> {
+        let second = self.second?;
+        let Meaning::Scalar { value, .. } = &self.meaning else {
+            return None;
+        };
+        Some(format!("decodes to two code points: {value} {second}"))
+    }
+}
+
+/// The second code point of `unit`, when its sequence decodes to two (Big5's four such
+/// sequences; see [`Detail::second`]).
+pub fn second_code_point(bytes: &[u8], dialect: Dialect, unit: &Unit) -> Option<CodePoint> {
+    let (text, n) = dialect.multi_byte()?.text(bytes, unit);
+    (n == 2).then(|| CodePoint::new(text[1] as u32))
 }
 
 /// A scalar's or an error's description.
@@ -128,6 +148,7 @@ pub fn detail_from(
         bits,
         meaning,
         decoded_from,
+        second: second_code_point(bytes, dialect, &unit),
     })
 }
 
@@ -159,6 +180,39 @@ fn scalar(value: CodePoint) -> Meaning {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn big5_pairs_of_two_code_points() {
+        let big5 = crate::encoding::resolve("big5").unwrap();
+        for (bytes, first, second) in [
+            (b"\x88\x62", 0xCA, 0x304),
+            (b"\x88\x64", 0xCA, 0x30C),
+            (b"\x88\xA3", 0xEA, 0x304),
+            (b"\x88\xA5", 0xEA, 0x30C),
+        ] {
+            let d = detail(bytes, big5, 1).unwrap();
+            assert_eq!(d.second, Some(CodePoint::new(second)));
+            assert!(matches!(d.meaning, Meaning::Scalar { value, .. } if value.value() == first));
+            // encoding_rs decodes the pair to the same two code points.
+            let (text, _) = encoding_rs::BIG5.decode_without_bom_handling(bytes);
+            let expected: String = [first, second]
+                .iter()
+                .map(|c| char::from_u32(*c).unwrap())
+                .collect();
+            assert_eq!(text, expected);
+        }
+        assert_eq!(
+            detail(b"\x88\x62", big5, 0).unwrap().second_note().unwrap(),
+            "decodes to two code points: U+00CA U+0304"
+        );
+        // Any other pair has one.
+        let d = detail(b"\xA4\x40", big5, 0).unwrap();
+        assert_eq!((d.second, d.second_note()), (None, None));
+        assert_eq!(
+            detail("é".as_bytes(), Dialect::Utf8, 0).unwrap().second,
+            None
+        );
+    }
 
     fn meaning(bytes: &[u8], d: Dialect, at: u64) -> Meaning {
         detail(bytes, d, at).unwrap().meaning

@@ -28,7 +28,7 @@ pub mod unicode;
 
 mod detail;
 
-pub use detail::{detail, detail_from, Detail, Meaning};
+pub use detail::{detail, detail_from, second_code_point, Detail, Meaning};
 
 use std::ops::Range;
 

@@ -69,6 +69,14 @@ pub(super) fn draw_detail(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
             Span::raw(note),
         ]));
     }
+    if let Some(note) = detail.second_note() {
+        // Both code points of a Big5 sequence that decodes to two.
+        lines.truncate(2);
+        lines.push(Line::from(vec![
+            Span::styled("text ", theme.dim()),
+            Span::raw(note),
+        ]));
+    }
     if let Some(m) = app.mojibake_at(app.cursor) {
         // The repair takes the place of the category line: the pane has three.
         lines.truncate(2);
