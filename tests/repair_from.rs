@@ -146,7 +146,7 @@ fn single_byte_undefined_bytes() {
 }
 
 #[test]
-fn shift_jis_and_friends_through_encoding_rs() {
+fn shift_jis_and_friends_as_the_view_reads_them() {
     // 日本 in Shift_JIS, then a lead byte followed by ASCII, then a lone lead at the end.
     let input = b"\x93\xFA\x96\x7Ba\x82 a\x82";
     let expected = whatwg("shift_jis", input);
@@ -156,9 +156,32 @@ fn shift_jis_and_friends_through_encoding_rs() {
     assert_eq!(
         changes("shift_jis", Invalid::Replace, input),
         [
-            (5, b"\x82".to_vec(), "malformed"),
-            (8, b"\x82".to_vec(), "malformed")
+            (5, b"\x82".to_vec(), "bad_trail"),
+            (8, b"\x82".to_vec(), "truncated_eof")
         ]
+    );
+    // The kinds are the view's: check -e shift_jis names the same units.
+    let view: Vec<(usize, &str)> = hexrune::encoding::resolve("shift_jis")
+        .unwrap()
+        .units(input)
+        .filter_map(|u| u.error_kind().map(|k| (u.start, k.name())))
+        .collect();
+    assert_eq!(view, [(5, "bad_trail"), (8, "truncated_eof")]);
+    // Big5's 88 62 is two code points; ISO-2022-JP's escape sequences write nothing, and
+    // two in a row are an error as encoding_rs says.
+    assert_eq!(
+        out("big5", Invalid::Replace, b"a\x88\x62b"),
+        "a\u{CA}\u{304}b".as_bytes()
+    );
+    let jis = b"\x1B$B\x46\x7C\x4B\x5C\x1B(Bok\x1B$B\x1B(B.";
+    assert_eq!(whatwg("iso-2022-jp", jis), "日本ok\u{FFFD}.".as_bytes());
+    assert_eq!(
+        out("iso-2022-jp", Invalid::Replace, jis),
+        whatwg("iso-2022-jp", jis)
+    );
+    assert_eq!(
+        changes("iso-2022-jp", Invalid::Replace, jis),
+        [(12, b"\x1B$B".to_vec(), "redundant_escape")]
     );
     assert_eq!(
         out("euc-kr", Invalid::Replace, b"\xC7\xD1\xB1\xDB"),
@@ -238,7 +261,7 @@ fn auto_takes_detections_answer() {
     );
 }
 
-const LABELS: [&str; 11] = [
+const LABELS: [&str; 13] = [
     "windows-1253",
     "utf-16le",
     "utf-16be",
@@ -250,9 +273,57 @@ const LABELS: [&str; 11] = [
     "gb18030",
     "big5",
     "euc-kr",
+    "gbk",
+    "iso-2022-jp",
 ];
 
 /// Bytes shaped like text in the multi-byte encodings: ASCII, leads, trails.
+/// Inputs longer than a window (1 MiB) are cut where the decoder finds a boundary: the
+/// output equals encoding_rs's however the cuts fall, with ASCII, with sync bytes only
+/// far apart, and with none at all for more than a window.
+#[test]
+fn inputs_longer_than_a_window_equal_encoding_rs() {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut mixed = Vec::with_capacity(3 << 20);
+    while mixed.len() < (5 << 20) / 2 {
+        let r = next();
+        match r % 8 {
+            0 => mixed.extend_from_slice(b"line of ASCII text\n"),
+            1 => mixed.push(0x1B),
+            _ => mixed.extend((0..8).map(|k| 0x80 | (r >> (8 * k)) as u8)),
+        }
+    }
+    // More than a window with no byte below 80: nothing to synchronize on.
+    let mut no_sync = mixed.clone();
+    no_sync.extend((0..(1 << 20) + 4093).map(|_| 0x81 | next() as u8));
+    no_sync.extend_from_slice(b"\nend");
+    for label in [
+        "shift_jis",
+        "euc-jp",
+        "euc-kr",
+        "gbk",
+        "gb18030",
+        "big5",
+        "iso-2022-jp",
+    ] {
+        for input in [&mixed, &no_sync] {
+            let expected = whatwg(label, input);
+            assert!(out(label, Invalid::Replace, input) == expected, "{label}");
+            let policy = from(label, Invalid::Replace);
+            assert!(
+                streamed(policy, input, 1 << 16).bytes == expected,
+                "{label} streamed"
+            );
+        }
+    }
+}
+
 fn shaped() -> impl Strategy<Value = Vec<u8>> {
     proptest::collection::vec(
         prop_oneof![

@@ -342,6 +342,28 @@ impl MultiByteTable {
             && self.pairs[(lead as usize) << 8 | trail as usize] != UNDEFINED
     }
 
+    /// The character of one or two bytes at `at` (not past `end`), straight from the
+    /// tables, and its length: the transcoder's fast path. `None` for anything else: an
+    /// error, a longer sequence, Big5's pairs of two code points, and every byte in
+    /// ISO-2022-JP (whose characters depend on the mode).
+    #[inline(always)]
+    pub fn short_char(&self, bytes: &[u8], at: usize, end: usize) -> Option<(char, usize)> {
+        if self.family == Family::Iso2022Jp {
+            return None;
+        }
+        let b0 = bytes[at];
+        let single = self.singles[b0 as usize];
+        if single != UNDEFINED {
+            return Some((char_of(single), 1));
+        }
+        let b1 = *bytes[..end].get(at + 1)?;
+        match self.pairs[(b0 as usize) << 8 | b1 as usize] {
+            UNDEFINED => None,
+            v if v & COMBINED != 0 => None,
+            v => Some((char_of(v), 2)),
+        }
+    }
+
     #[inline(always)]
     fn value(&self, v: u32) -> Option<u32> {
         match v {

@@ -1,17 +1,16 @@
 //! `--from LABEL`: the second front end of the repair, for an input in another encoding.
 //! The output is UTF-8, whatever the input was.
 //!
-//! Two readers, one policy for what does not decode:
-//!
-//! - a [`Dialect`] of the decoder ([`crate::encoding::resolve`]: UTF-16LE/BE, UTF-32LE/BE,
-//!   the single-byte encodings of encoding_rs, IBM437 and IBM850): unit by unit, each scalar
-//!   written in UTF-8, each error unit (an unpaired surrogate, a truncated code unit, an
-//!   undefined byte, ...) under `--invalid`, with its kind's name in the log;
-//! - a multi-byte legacy encoding (Shift_JIS, EUC-JP, ISO-2022-JP, EUC-KR, GBK, GB18030,
-//!   Big5): encoding_rs's own decoder, without BOM sniffing; each malformed sequence it
-//!   reports (`DecoderResult::Malformed`, with the bytes it spans) is a change of kind
-//!   `malformed`. Under `--invalid replace` the output is exactly what encoding_rs's
-//!   decoding with replacement gives (the WHATWG Encoding Standard's output).
+//! The input is read by the decoder in a [`Dialect`] ([`crate::encoding::resolve`]):
+//! UTF-16LE/BE, UTF-32LE/BE, the single-byte encodings of encoding_rs, IBM437 and IBM850,
+//! and the multi-byte legacy encodings (Shift_JIS, EUC-JP, ISO-2022-JP, EUC-KR, GBK,
+//! GB18030, Big5), the same units the viewer and `check` show. Unit by unit, each scalar
+//! is written in UTF-8 (both code points of a Big5 sequence that has two; nothing for an
+//! ISO-2022-JP escape sequence), each error unit (an unpaired surrogate, a truncated code
+//! unit, an undefined byte, a bad trail byte, ...) under `--invalid`, with its kind's name
+//! in the log. Under `--invalid replace` the output of a multi-byte encoding is exactly
+//! what encoding_rs's decoding with replacement gives (the WHATWG Encoding Standard's
+//! output), as the decoder's error units are the sequences encoding_rs calls malformed.
 //!
 //! `--invalid keep` is refused (the input's bytes are not UTF-8); `escape=optu8` and
 //! `escape=pep383` escape each byte 80..FF of a bad unit (a byte below 80 in it, as the
@@ -25,33 +24,19 @@
 use std::io;
 use std::ops::Range;
 
-use encoding_rs::{DecoderResult, Encoding};
-
 use super::{invalid_bytes, Action, Bom, Change, Kind, Output, Policy, Tally, Windows};
-use crate::decode::{Dialect, UnitKind};
+use crate::decode::{CodePoint, Dialect, Family, MbState, Unit, UnitKind};
+use crate::scan::multibyte::ascii_run;
 
 /// U+FEFF in UTF-8.
 const BOM: &[u8] = super::BOM;
 
-/// How the input is read.
-#[derive(Clone, Copy)]
-enum Reader {
-    Dialect(Dialect),
-    Whatwg(&'static Encoding),
-}
-
-/// Input bytes of a window that are not yet counted as read when it ends: a malformed
-/// sequence encoding_rs reports may have started up to 7 bytes back (its length and the
-/// bytes consumed after it are at most 6 together).
-const HOLD: u64 = 8;
-
 /// Repairs an input in another encoding into UTF-8; see the module documentation.
 pub struct Transcoder {
     policy: Policy,
-    reader: Reader,
-    decoder: Option<encoding_rs::Decoder>,
-    /// Input offset from which bytes are not yet counted as read (whatwg reader).
-    held: u64,
+    dialect: Dialect,
+    /// The decoder state at the start of the next window (ISO-2022-JP's mode).
+    state: MbState,
     tally: Tally,
     /// The UTF-8 of the run of scalars being gathered.
     text: Vec<u8>,
@@ -71,22 +56,10 @@ impl std::fmt::Debug for Transcoder {
 impl Transcoder {
     /// A transcoder reading the input as `dialect` (not of the UTF-8 family).
     pub fn dialect(policy: Policy, dialect: Dialect) -> Transcoder {
-        Transcoder::with(policy, Reader::Dialect(dialect))
-    }
-
-    /// A transcoder reading the input with encoding_rs's decoder for `encoding`.
-    pub fn whatwg(policy: Policy, encoding: &'static Encoding) -> Transcoder {
-        let mut t = Transcoder::with(policy, Reader::Whatwg(encoding));
-        t.decoder = Some(encoding.new_decoder_without_bom_handling());
-        t
-    }
-
-    fn with(policy: Policy, reader: Reader) -> Transcoder {
         Transcoder {
             policy,
-            reader,
-            decoder: None,
-            held: 0,
+            dialect,
+            state: MbState::INITIAL,
             tally: Tally::default(),
             text: Vec::with_capacity(1 << 16),
             scratch: Vec::with_capacity(32),
@@ -169,9 +142,8 @@ impl Transcoder {
     }
 
     /// The decoder's units of `bytes[range]`, front to back.
-    fn dialect_window(
+    fn window(
         &mut self,
-        dialect: Dialect,
         bytes: &[u8],
         range: Range<usize>,
         base: u64,
@@ -180,11 +152,38 @@ impl Transcoder {
         let mut pos = range.start;
         let mut run = pos; // start of the input bytes whose text is in `self.text`
         let mut utf8 = [0u8; 4];
+        // ASCII is itself in every multi-byte encoding but ISO-2022-JP (whose mode may say
+        // otherwise); UTF-16/32 and the single-byte encodings take the decoder's way.
+        let table = self
+            .dialect
+            .multi_byte()
+            .filter(|t| t.family() != Family::Iso2022Jp);
         while pos < range.end {
-            let unit = dialect.decode_at(bytes, pos);
+            if self.text.len() >= 1 << 16 {
+                self.flush(&bytes[run..pos], out)?;
+                run = pos;
+            }
+            if let Some(table) = table {
+                if bytes[pos] < 0x80 {
+                    let n = ascii_run(&bytes[pos..range.end]);
+                    self.text.extend_from_slice(&bytes[pos..pos + n]);
+                    pos += n;
+                    continue;
+                }
+                if let Some((c, len)) = table.short_char(bytes, pos, range.end) {
+                    if c != '\u{FEFF}' {
+                        push_char(&mut self.text, c);
+                        pos += len;
+                        continue;
+                    }
+                }
+            }
+            let (unit, state) = unit_at(self.dialect, bytes, pos, self.state);
+            self.state = state;
             let end = unit.end();
             let offset = base + pos as u64;
             match unit.kind {
+                UnitKind::Scalar(cp) if cp == CodePoint::ESCAPE_SEQUENCE => {} // a mode switch
                 UnitKind::Scalar(cp) => match cp.to_char() {
                     Some('\u{FEFF}') => {
                         self.flush(&bytes[run..pos], out)?;
@@ -195,9 +194,14 @@ impl Transcoder {
                             self.text.extend_from_slice(BOM);
                         }
                     }
-                    Some(c) => self
-                        .text
-                        .extend_from_slice(c.encode_utf8(&mut utf8).as_bytes()),
+                    Some(c) => {
+                        self.text
+                            .extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+                        if let Some(second) = second_char(self.dialect, bytes, &unit) {
+                            self.text
+                                .extend_from_slice(second.encode_utf8(&mut utf8).as_bytes());
+                        }
+                    }
                     None => {
                         self.flush(&bytes[run..pos], out)?;
                         self.bad(offset, &bytes[pos..end], Kind::AboveUnicode, out)?;
@@ -211,91 +215,90 @@ impl Transcoder {
                 }
             }
             pos = end;
-            if self.text.len() >= 1 << 16 {
-                self.flush(&bytes[run..pos], out)?;
-                run = pos;
-            }
         }
         self.flush(&bytes[run..pos], out)
     }
+}
 
-    /// encoding_rs's decoder over `bytes[range]`; `last` at the end of the input. The
-    /// bytes from `self.held` (at least `base`) on are not yet counted as read.
-    fn whatwg_window(
-        &mut self,
-        bytes: &[u8],
-        range: Range<usize>,
-        base: u64,
-        last: bool,
-        out: &mut impl Output,
-    ) -> io::Result<()> {
-        let Some(mut decoder) = self.decoder.take() else {
-            return Ok(());
-        };
-        let result = self.whatwg_run(&mut decoder, bytes, range, base, last, out);
-        self.decoder = Some(decoder);
-        result
-    }
-
-    fn whatwg_run(
-        &mut self,
-        decoder: &mut encoding_rs::Decoder,
-        bytes: &[u8],
-        range: Range<usize>,
-        base: u64,
-        last: bool,
-        out: &mut impl Output,
-    ) -> io::Result<()> {
-        let mut buffer = [0u8; 1 << 12];
-        let mut pos = range.start;
-        let mut run = ((self.held.max(base) - base) as usize).min(range.start);
-        loop {
-            let (result, read, written) = decoder.decode_to_utf8_without_replacement(
-                &bytes[pos..range.end],
-                &mut buffer,
-                last,
-            );
-            pos += read;
-            self.text.extend_from_slice(&buffer[..written]);
-            match result {
-                DecoderResult::InputEmpty => break,
-                DecoderResult::OutputFull => {
-                    if self.text.len() >= 1 << 16 {
-                        let to = pos.saturating_sub(HOLD as usize).max(run);
-                        self.flush(&bytes[run..to], out)?;
-                        run = to;
-                    }
-                }
-                DecoderResult::Malformed(bad, after) => {
-                    // The bad bytes end `after` bytes before what was read; they may have
-                    // started in an earlier window, whose last bytes `bytes` still holds.
-                    let bad_end = pos - usize::from(after);
-                    let bad_start = bad_end.saturating_sub(usize::from(bad)).max(run);
-                    self.flush(&bytes[run..bad_start], out)?;
-                    let old = &bytes[bad_start..bad_end];
-                    self.bad(base + bad_start as u64, old, Kind::Malformed, out)?;
-                    run = bad_end;
-                }
-            }
-        }
-        let to = if last {
-            pos
-        } else {
-            pos.saturating_sub(HOLD as usize).max(run)
-        };
-        self.flush(&bytes[run..to], out)?;
-        self.held = base + to as u64;
-        Ok(())
+/// Appends `c` in UTF-8 byte by byte: a call to copy 1 to 3 bytes costs more than the
+/// character's lookup.
+#[inline(always)]
+fn push_char(text: &mut Vec<u8>, c: char) {
+    let v = c as u32;
+    if v < 0x80 {
+        text.push(v as u8);
+    } else if v < 0x800 {
+        text.extend([0xC0 | (v >> 6) as u8, 0x80 | (v & 0x3F) as u8]);
+    } else if v < 0x10000 {
+        text.extend([
+            0xE0 | (v >> 12) as u8,
+            0x80 | ((v >> 6) & 0x3F) as u8,
+            0x80 | (v & 0x3F) as u8,
+        ]);
+    } else {
+        text.extend([
+            0xF0 | (v >> 18) as u8,
+            0x80 | ((v >> 12) & 0x3F) as u8,
+            0x80 | ((v >> 6) & 0x3F) as u8,
+            0x80 | (v & 0x3F) as u8,
+        ]);
     }
 }
 
+/// The unit at `pos` (a unit boundary with decoder state `state`) and the state after it.
+fn unit_at(dialect: Dialect, bytes: &[u8], pos: usize, state: MbState) -> (Unit, MbState) {
+    match dialect.multi_byte() {
+        Some(table) => table.decode(bytes, pos, state),
+        None => (dialect.decode_at(bytes, pos), state),
+    }
+}
+
+/// The second code point of a Big5 sequence that decodes to two.
+fn second_char(dialect: Dialect, bytes: &[u8], unit: &Unit) -> Option<char> {
+    let (text, n) = dialect.multi_byte()?.text(bytes, unit);
+    (n == 2).then_some(text[1])
+}
+
 impl Windows for Transcoder {
-    fn cut(&self, bytes: &[u8], _from: usize, at: usize) -> usize {
-        match self.reader {
-            Reader::Dialect(dialect) => crate::scan::first_boundary(dialect, bytes, at),
-            // The decoder keeps its state between calls: any cut will do.
-            Reader::Whatwg(_) => at.min(bytes.len()),
+    fn cut(&self, bytes: &[u8], from: usize, at: usize) -> usize {
+        if self.dialect.multi_byte().is_none() {
+            return crate::scan::first_boundary(self.dialect, bytes, at);
         }
+        // Not self-synchronizing: the last unit end at or before `at`, decoding from `from`
+        // (a boundary, in the state the next window starts in); at least one unit.
+        let table = self.dialect.multi_byte().expect("a multi-byte encoding");
+        let stateless = table.family() != Family::Iso2022Jp;
+        let mut pos = from;
+        let mut state = self.state;
+        if stateless {
+            // The nearest byte before `at` that no sequence continues with: a boundary.
+            if let Some(sync) = table.sync_before(bytes, at.min(bytes.len()), from) {
+                pos = sync.at.max(from);
+            }
+        }
+        while pos < bytes.len() {
+            let b0 = bytes[pos];
+            if stateless && pos < at && b0 < 0x80 {
+                pos += ascii_run(&bytes[pos..at]);
+                continue;
+            }
+            // Characters of one and two bytes straight from the tables, as the scan skips
+            // them; anything else decoded.
+            let end = if stateless && table.is_single(b0) {
+                pos + 1
+            } else if stateless && pos + 1 < bytes.len() && table.is_pair(b0, bytes[pos + 1]) {
+                pos + 2
+            } else {
+                let (unit, next) = unit_at(self.dialect, bytes, pos, state);
+                state = next;
+                unit.end()
+            };
+            if end > at && pos > from {
+                break;
+            }
+            pos = end;
+        }
+        pos
     }
 
     fn feed(
@@ -303,81 +306,26 @@ impl Windows for Transcoder {
         bytes: &[u8],
         range: Range<usize>,
         base: u64,
-        last: bool,
+        _last: bool,
         out: &mut impl Output,
     ) -> io::Result<()> {
         if !self.started && base + range.start as u64 == 0 {
             self.started = true;
-            let starts_with_bom = self.starts_with_bom(bytes);
-            if self.policy.bom == Bom::Add && !starts_with_bom {
+            if self.policy.bom == Bom::Add && !self.starts_with_bom(bytes) {
                 self.emit(0, b"", BOM, Kind::Bom, Action::Add, out)?;
             }
-            if self.whatwg_bom(bytes, range.end, out)? {
-                let skip = self.bom_len(bytes);
-                return self.feed_rest(bytes, range.start + skip..range.end, base, last, out);
-            }
         }
-        self.feed_rest(bytes, range, base, last, out)
+        self.window(bytes, range, base, out)
     }
 }
 
 impl Transcoder {
-    fn feed_rest(
-        &mut self,
-        bytes: &[u8],
-        range: Range<usize>,
-        base: u64,
-        last: bool,
-        out: &mut impl Output,
-    ) -> io::Result<()> {
-        match self.reader {
-            Reader::Dialect(dialect) => self.dialect_window(dialect, bytes, range, base, out),
-            Reader::Whatwg(_) => self.whatwg_window(bytes, range, base, last, out),
-        }
-    }
-
-    /// The bytes of U+FEFF at the start in this encoding, if the input starts with it.
-    fn bom_len(&self, bytes: &[u8]) -> usize {
-        match &self.reader {
-            Reader::Dialect(dialect) => {
-                if bytes.is_empty() {
-                    return 0;
-                }
-                let unit = dialect.decode_at(bytes, 0);
-                match unit.kind {
-                    UnitKind::Scalar(cp) if cp.value() == 0xFEFF => usize::from(unit.len),
-                    _ => 0,
-                }
-            }
-            Reader::Whatwg(encoding) => {
-                // GB18030's four bytes are the only U+FEFF of these encodings.
-                if *encoding == encoding_rs::GB18030 && bytes.starts_with(b"\x84\x31\x95\x33") {
-                    4
-                } else {
-                    0
-                }
-            }
-        }
-    }
-
+    /// Whether the input starts with U+FEFF in its encoding.
     fn starts_with_bom(&self, bytes: &[u8]) -> bool {
-        self.bom_len(bytes) > 0
-    }
-
-    /// A multi-byte encoding's U+FEFF at the start, handled here (the decoder would fold
-    /// it into its text): true when it was written or removed.
-    fn whatwg_bom(&mut self, bytes: &[u8], end: usize, out: &mut impl Output) -> io::Result<bool> {
-        if !matches!(self.reader, Reader::Whatwg(_)) {
-            return Ok(false);
-        }
-        let len = self.bom_len(bytes);
-        if len == 0 || len > end {
-            return Ok(false);
-        }
-        if !self.bom(0, &bytes[..len], out)? {
-            out.decoded(&bytes[..len], BOM)?;
-        }
-        self.held = len as u64;
-        Ok(true)
+        !bytes.is_empty()
+            && matches!(
+                unit_at(self.dialect, bytes, 0, MbState::INITIAL).0.kind,
+                UnitKind::Scalar(cp) if cp.value() == 0xFEFF
+            )
     }
 }

@@ -760,7 +760,6 @@ impl Engine {
             return Err("--from and --dialect both say how to read the input; give one".into());
         }
         Ok(Engine::From(match from {
-            FromEncoding::Whatwg(encoding) => Transcoder::whatwg(policy, encoding),
             FromEncoding::Dialect(d) => Transcoder::dialect(policy, d),
             FromEncoding::Auto => unreachable!("resolved above"),
         }))

@@ -136,10 +136,9 @@ pub struct Policy {
 pub enum FromEncoding {
     /// Whatever `hexrune detect` says the input is (needs the whole input: a file).
     Auto,
-    /// A dialect of the decoder: UTF-16/32, a single-byte encoding, or the UTF-8 family.
+    /// A dialect of the decoder: UTF-16/32, a single-byte or multi-byte legacy encoding,
+    /// or the UTF-8 family.
     Dialect(Dialect),
-    /// A multi-byte legacy encoding, read by encoding_rs's own decoder.
-    Whatwg(&'static encoding_rs::Encoding),
 }
 
 impl FromEncoding {
@@ -160,16 +159,6 @@ impl FromEncoding {
         if label.eq_ignore_ascii_case("auto") {
             return Ok(FromEncoding::Auto);
         }
-        if let Some(encoding) = encoding_rs::Encoding::for_label(label.as_bytes()) {
-            let multi_byte = !encoding.is_single_byte()
-                && encoding != encoding_rs::UTF_8
-                && encoding != encoding_rs::UTF_16LE
-                && encoding != encoding_rs::UTF_16BE
-                && encoding != encoding_rs::REPLACEMENT;
-            if multi_byte {
-                return Ok(FromEncoding::Whatwg(encoding));
-            }
-        }
         crate::encoding::resolve(label)
             .map(FromEncoding::Dialect)
             .map_err(|e| e.to_string())
@@ -180,7 +169,6 @@ impl FromEncoding {
         match self {
             FromEncoding::Auto => "auto",
             FromEncoding::Dialect(d) => d.encoding_name(),
-            FromEncoding::Whatwg(e) => e.name(),
         }
     }
 }
@@ -239,9 +227,6 @@ pub enum Kind {
     GenuineOptu8,
     /// An escape sequence of an escaping codec.
     Escaped(Escape),
-    /// A sequence encoding_rs's decoder of a multi-byte encoding reports as malformed
-    /// (`--from`).
-    Malformed,
     /// A region of UTF-8 text that went through a wrong decoding (`--mojibake`).
     Mojibake,
 }
@@ -259,7 +244,6 @@ impl Kind {
             Kind::GenuineOptu8 => "genuine_optu8",
             Kind::Escaped(Escape::Optu8) => "optu8_escape",
             Kind::Escaped(Escape::Pep383) => "pep383_escape",
-            Kind::Malformed => "malformed",
             Kind::Mojibake => "mojibake",
         }
     }

@@ -79,7 +79,7 @@ pub fn start_of(
 
 /// The number of bytes below 80 at the start of `hay`.
 #[inline]
-fn ascii_run(hay: &[u8]) -> usize {
+pub fn ascii_run(hay: &[u8]) -> usize {
     let mut n = 0;
     for word in hay.chunks_exact(8) {
         let w = u64::from_le_bytes(word.try_into().unwrap_or([0x80; 8]));
