@@ -327,3 +327,75 @@ fn lookalike_search_in_legacy_and_outside_the_utf8_family() {
         message(&wide)
     );
 }
+
+/// The marks are in the cells' styles: covered bytes and glyphs underlined (without
+/// colour) or on a background by level (with colour), others not; the errors lane's
+/// markers are coloured by level.
+#[test]
+fn covered_cells_are_marked_by_level() {
+    use ratatui::style::{Color, Modifier};
+    for color in [false, true] {
+        let summary = Summary::build(Dialect::Utf8, PLANTED, 1, &Progress::new()).unwrap();
+        let source = Source::from_bytes("planted", PLANTED.to_vec());
+        let mut app = App::with_summary(source, summary, Rect::new(0, 0, 120, 40), color);
+        app.set_lints(security());
+        app.lint_now();
+        app.update(Action::End);
+        let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+        terminal.draw(|f| draw::draw(f, &app)).unwrap();
+        let buffer = terminal.backend().buffer();
+        // Hex cells: offset o of row r is at column 10 + 3 * (o % 16), line 1 + o / 16.
+        let hex = |o: u16| &buffer[(10 + 3 * (o % 16), 1 + o / 16)];
+        let text = |o: u16| &buffer[(77 + o % 16, 1 + o / 16)];
+        let lane = |o: u16| &buffer[(95 + o % 16, 1 + o / 16)];
+        for (o, bg) in [(9, 52), (10, 52), (31, 58), (32, 58), (33, 58), (44, 58)] {
+            assert!(
+                hex(o).modifier.contains(Modifier::UNDERLINED),
+                "{o} {color}"
+            );
+            let expected = if color {
+                Color::Indexed(bg)
+            } else {
+                Color::Reset
+            };
+            assert_eq!(hex(o).bg, expected, "{o} {color}");
+        }
+        assert!(text(31).modifier.contains(Modifier::UNDERLINED));
+        for o in [0, 8, 11, 30, 34, 47] {
+            assert!(!hex(o).modifier.contains(Modifier::UNDERLINED), "{o}");
+            assert!(!text(o).modifier.contains(Modifier::UNDERLINED), "{o}");
+        }
+        assert_eq!(lane(31).symbol(), "?");
+        if color {
+            assert_eq!(lane(31).fg, Color::Indexed(214));
+        }
+    }
+}
+
+/// The viewer's flags: a bad target is a usage error, a missing file the one-line error,
+/// both before the screen is taken over.
+#[test]
+fn viewer_flags_fail_before_the_screen() {
+    let out = assert_cmd::Command::cargo_bin("hexrune")
+        .unwrap()
+        .args(["--security", "--target", "oracle", "x.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("unknown target 'oracle'"), "{err}");
+    let out = assert_cmd::Command::cargo_bin("hexrune")
+        .unwrap()
+        .args([
+            "--security",
+            "--target",
+            "postgres,xml-1.0",
+            "no-such-file.txt",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.starts_with("hexrune: no-such-file.txt: "), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
