@@ -124,7 +124,25 @@ fn findings_are_stepped_through_with_counts_and_wraps() {
         (app.cursor, message(&app)),
         (44, "finding 3 of 3: invisible at 0x2C (wrapped to the end)")
     );
+    // A count that goes round the end says so, though its last step did not wrap.
+    app.update(Action::Digit(2));
+    app.update(Action::NextFinding);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (31, "finding 2 of 3: bidi at 0x1F (wrapped to the start)")
+    );
+    app.update(Action::Digit(2));
+    app.update(Action::NextFinding);
+    assert_eq!(app.cursor, 9);
+    app.update(Action::Digit(2));
+    app.update(Action::PrevFinding);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (31, "finding 2 of 3: bidi at 0x1F (wrapped to the end)")
+    );
     // Inside a finding, `{` goes to its start.
+    app.update(Action::End);
+    app.update(Action::PrevFinding);
     app.update(Action::Right);
     app.update(Action::PrevFinding);
     assert_eq!(app.cursor, 44);
@@ -188,7 +206,10 @@ fn targets_and_the_chooser() {
     app.update(Action::TogglePattern);
     app.update(Action::TogglePattern);
     app.update(Action::Input(' '));
-    assert!(screen(&app)[39].contains("[x] postgres  3/7  (on: postgres)"));
+    assert_eq!(
+        screen(&app)[39],
+        "lints (Tab Space Enter, or type a list):  [x] postgres  3/7  on: postgres"
+    );
     for _ in 0..6 {
         app.update(Action::TogglePattern);
     }
@@ -200,6 +221,10 @@ fn targets_and_the_chooser() {
         [Target::MysqlUtf8mb3, Target::Postgres]
     );
     app.lint_now();
+    assert_eq!(
+        message(&app),
+        "lints: --target mysql-utf8mb3,postgres: 2 findings (} and { step through them)"
+    );
     let spans: Vec<(usize, &str)> = app
         .linting
         .found()

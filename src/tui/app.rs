@@ -1213,6 +1213,12 @@ impl App {
             self.say(format!("{what}: no findings"), false);
             return;
         };
+        // A count (`5}`) that went round the end says so, whichever step did.
+        let wrapped = wrapped
+            || self.message.as_ref().is_some_and(|m| {
+                m.text.ends_with(" (wrapped to the start)")
+                    || m.text.ends_with(" (wrapped to the end)")
+            });
         self.cursor = (lint.offset as u64).min(self.last());
         let mut text = format!(
             "finding {} of {}: {} at {}",
@@ -1235,13 +1241,23 @@ impl App {
     fn lint_event(&mut self, event: lint_findings::Event) {
         let done = matches!(event, lint_findings::Event::Done(_));
         self.linting.take(event);
-        if let (true, Some(found), None) = (done, self.linting.found(), &self.message) {
+        // Said when nothing else is, or after what `T` chose.
+        let chosen = self
+            .message
+            .as_ref()
+            .filter(|m| m.text.starts_with("lints: "))
+            .map(|m| format!("{}: ", m.text));
+        if let (true, Some(found)) = (done, self.linting.found()) {
+            if self.message.is_some() && chosen.is_none() {
+                return;
+            }
             let text = match found.total {
-                0 => "lint: no findings".to_string(),
-                1 => "lint: 1 finding (} steps to it)".to_string(),
-                n => format!("lint: {n} findings (}} and {{ step through them)"),
+                0 => "no findings".to_string(),
+                1 => "1 finding (} steps to it)".to_string(),
+                n => format!("{n} findings (}} and {{ step through them)"),
             };
-            self.say(text, false);
+            let prefix = chosen.unwrap_or_else(|| "lint: ".to_string());
+            self.say(format!("{prefix}{text}"), false);
         }
     }
 

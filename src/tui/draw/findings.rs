@@ -175,7 +175,7 @@ pub(super) fn stats_lines(app: &App, inner_width: usize, theme: &Theme) -> Vec<L
     lines
 }
 
-/// The `T` chooser's offer while nothing is typed: `[x] security  [ ] postgres  2/7`.
+/// The `T` chooser's offer while nothing is typed: `[x] security  1/7  on: security`.
 pub(super) fn chooser_text(app: &App, choice: usize) -> String {
     let chosen = &app.linting.chooser;
     let on: Vec<&str> = (0..findings::CHOICES)
@@ -183,7 +183,7 @@ pub(super) fn chooser_text(app: &App, choice: usize) -> String {
         .map(findings::choice_name)
         .collect();
     format!(
-        " [{}] {}  {}/{}  (on: {})",
+        "[{}] {}  {}/{}  on: {}",
         if findings::choice_on(chosen, choice) {
             "x"
         } else {

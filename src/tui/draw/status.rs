@@ -20,9 +20,7 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
                 "exists; Enter replaces it, Esc goes back: ".to_string()
             }
             PromptKind::Write => "write a repaired copy to: ".to_string(),
-            PromptKind::Lints { .. } => {
-                "lints (Tab: next, Space: on/off, or type a list; Enter): ".to_string()
-            }
+            PromptKind::Lints { .. } => "lints (Tab Space Enter, or type a list): ".to_string(),
             PromptKind::Search { backward, hex } => format!(
                 "{}{} (Tab: {}): ",
                 if backward { "\\" } else { "/" },
