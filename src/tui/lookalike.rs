@@ -11,7 +11,8 @@
 //! and a CESU-8 pair starts with `ED`, which no 4-byte form does), so a match is decided
 //! at each start byte by one walk through the needle, never by trying combinations: a
 //! needle of 10 characters with 4 forms each is 40 alternatives, not 4^10 patterns.
-//! Candidate starts are found with a table of the first character's first bytes.
+//! Candidate starts are found with `memchr3` over the first character's first bytes (one
+//! search per three of them, merged).
 //!
 //! Writing overlong forms is hexrune's own code (no crate writes them); the shortest forms
 //! are checked against Rust's own encoder, the overlong ones against `lint`'s
@@ -65,8 +66,9 @@ pub struct Alternatives {
 pub struct Lookalike {
     /// The characters and their forms.
     pub chars: Vec<Alternatives>,
-    /// Whether a byte can start a match (the first bytes of the first character's forms).
-    first: [bool; 256],
+    /// The bytes that can start a match (the first bytes of the first character's forms),
+    /// in groups of three for `memchr3`.
+    first: Vec<[u8; 3]>,
 }
 
 /// A match: where, and which form of each character.
@@ -157,10 +159,13 @@ impl Lookalike {
                 forms: forms(ch, dialect),
             })
             .collect();
-        let mut first = [false; 256];
-        for f in &chars[0].forms {
-            first[f.bytes[0] as usize] = true;
-        }
+        let mut leads: Vec<u8> = chars[0].forms.iter().map(|f| f.bytes[0]).collect();
+        leads.sort_unstable();
+        leads.dedup();
+        let first = leads
+            .chunks(3)
+            .map(|c| [c[0], c[c.len().min(2) - 1], c[c.len() - 1]])
+            .collect();
         Ok(Lookalike { chars, first })
     }
 
@@ -226,10 +231,8 @@ impl Lookalike {
         while pos < until {
             control.step(pos)?;
             let end = (pos + CHUNK).min(until);
-            for start in pos..end {
-                if self.first[bytes[start] as usize] && self.end_at(bytes, start).is_some() {
-                    return Ok(Some(start));
-                }
+            if let Some(start) = self.first_in(bytes, pos, end) {
+                return Ok(Some(start));
             }
             pos = end;
         }
@@ -248,14 +251,62 @@ impl Lookalike {
         while hi > from {
             control.step(hi)?;
             let lo = hi.saturating_sub(CHUNK).max(from);
-            for start in (lo..hi).rev() {
-                if self.first[bytes[start] as usize] && self.end_at(bytes, start).is_some() {
-                    return Ok(Some(start));
-                }
+            if let Some(start) = self.last_in(bytes, lo, hi) {
+                return Ok(Some(start));
             }
             hi = lo;
         }
         Ok(None)
+    }
+
+    /// The first match starting in `lo..hi`: the candidate starts come from one
+    /// `memchr3` per group of lead bytes, merged in order.
+    fn first_in(&self, bytes: &[u8], lo: usize, hi: usize) -> Option<usize> {
+        let mut heads: Vec<_> = self
+            .first
+            .iter()
+            .map(|[a, b, c]| {
+                memchr::memchr3_iter(*a, *b, *c, &bytes[lo..hi])
+                    .map(move |i| lo + i)
+                    .peekable()
+            })
+            .collect();
+        loop {
+            let (k, at) = heads
+                .iter_mut()
+                .enumerate()
+                .filter_map(|(k, h)| h.peek().map(|at| (k, *at)))
+                .min_by_key(|(_, at)| *at)?;
+            heads[k].next();
+            if self.end_at(bytes, at).is_some() {
+                return Some(at);
+            }
+        }
+    }
+
+    /// The last match starting in `lo..hi`.
+    fn last_in(&self, bytes: &[u8], lo: usize, hi: usize) -> Option<usize> {
+        let mut heads: Vec<_> = self
+            .first
+            .iter()
+            .map(|[a, b, c]| {
+                memchr::memchr3_iter(*a, *b, *c, &bytes[lo..hi])
+                    .rev()
+                    .map(move |i| lo + i)
+                    .peekable()
+            })
+            .collect();
+        loop {
+            let (k, at) = heads
+                .iter_mut()
+                .enumerate()
+                .filter_map(|(k, h)| h.peek().map(|at| (k, *at)))
+                .max_by_key(|(_, at)| *at)?;
+            heads[k].next();
+            if self.end_at(bytes, at).is_some() {
+                return Some(at);
+            }
+        }
     }
 
     /// What matched, for the detail pane: the characters written in a form other than
@@ -468,6 +519,32 @@ mod tests {
                 }
                 prop_assert_eq!(v, c as u32);
             }
+        }
+
+        /// Any needle over a few characters, in text of their forms across chunk edges:
+        /// the forward and backward searches find exactly the starts a naive walk does.
+        #[test]
+        fn search_equals_a_naive_walk(
+            needle in proptest::collection::vec(0usize..5, 1..4),
+            pieces in proptest::collection::vec((0usize..5, 0usize..7), 0..60),
+            pad in 0usize..(2 * CHUNK),
+            legacy in any::<bool>(),
+        ) {
+            const ALPHABET: [char; 5] = ['a', '/', '\u{e9}', '\u{20AC}', '\u{1F600}'];
+            let dialect = if legacy { Dialect::Legacy } else { Dialect::Utf8 };
+            let text: String = needle.iter().map(|&i| ALPHABET[i]).collect();
+            let lookalike = Lookalike::new(&text, dialect).unwrap();
+            let mut file = vec![b'x'; pad];
+            for (c, n) in &pieces {
+                let fs = forms(ALPHABET[*c], dialect);
+                file.extend(&fs[n % fs.len()].bytes);
+            }
+            let naive: Vec<usize> = (0..file.len())
+                .filter(|&s| lookalike.end_at(&file, s).is_some())
+                .collect();
+            let found: Vec<usize> = all(&lookalike, &file).into_iter().map(|(s, _)| s).collect();
+            prop_assert_eq!(&found, &naive);
+            prop_assert_eq!(backward(&lookalike, &file), naive);
         }
 
         /// Every overlong form of an ASCII character the search finds is an
