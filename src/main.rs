@@ -15,6 +15,7 @@ fn main() -> ExitCode {
         color,
         fallback,
         escape,
+        lints,
     } = &config
     {
         let options = hexrune::tui::Options {
@@ -22,6 +23,7 @@ fn main() -> ExitCode {
             color: *color,
             fallback: *fallback,
             escape: *escape,
+            lints: lints.clone(),
         };
         return ExitCode::from(view(input.as_ref(), options, &mut err));
     }

@@ -729,3 +729,38 @@ fn utf16_at_80_by_24_and_120_by_40() {
         insta::assert_snapshot!(format!("utf16_{w}x{h}"), text);
     }
 }
+
+/// Lint findings as the viewer marks them, and a lookalike match: a file with an overlong
+/// `/`, a right-to-left override left open and a zero-width space, at 120×40 and 80×24.
+#[test]
+fn findings_and_lookalike_matches() {
+    let bytes = b"GET /a/..\xC0\xAFetc/passwd\n// admin \xE2\x80\xAE check\npay\xE2\x80\x8Bpal\n\
+x=\xC0\xAE\xC0\xAE\xC0\xAF\n";
+    let security = hexrune::lint::Lints {
+        targets: vec![],
+        security: true,
+    };
+    for (w, h, name) in [(120, 40, "findings_120x40"), (80, 24, "findings_80x24")] {
+        let mut app = app(bytes, w, h);
+        app.set_lints(security.clone());
+        app.lint_now();
+        app.update(Action::NextFinding);
+        app.update(Action::NextFinding);
+        insta::assert_snapshot!(name, screen(&app));
+    }
+    let mut app = app(bytes, 120, 40);
+    app.set_lints(security);
+    app.lint_now();
+    app.update(Action::Stats);
+    insta::assert_snapshot!("findings_stats", screen(&app));
+    app.update(Action::Stats);
+    app.update(Action::OpenSearch { backward: false });
+    for c in "~/../".chars() {
+        app.update(Action::Input(c));
+    }
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    app.update(Action::RepeatSearch { reverse: false });
+    finish_job(&mut app);
+    insta::assert_snapshot!("lookalike_match", screen(&app));
+}

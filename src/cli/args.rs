@@ -67,6 +67,14 @@ pub struct Args {
 
     #[arg(long, value_name = "SCHEME", value_parser = parse_escape, help = ESCAPE_HELP)]
     escape: Option<Escape>,
+
+    /// Mark what a storage target refuses (as check --target does): mysql-utf8mb3, postgres, xml-1.0, xml-1.1, json, i-json (repeat it or give a comma list; } and { step through the findings, T changes them)
+    #[arg(long, value_name = "T", value_delimiter = ',', action = clap::ArgAction::Append, value_parser = parse_target)]
+    target: Vec<LintTarget>,
+
+    /// Mark security shapes (as check --security does): overlong ASCII, bidi controls, invisible characters, mixed-script words, Zalgo
+    #[arg(long)]
+    security: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -331,6 +339,8 @@ pub enum Config {
         fallback: Option<Fallback>,
         /// How invalid bytes are shown in the text pane, if escaped.
         escape: Option<Escape>,
+        /// The lints whose findings the viewer marks (`--target`, `--security`).
+        lints: Lints,
     },
     /// `hexrune check`.
     Check(CheckOptions),
@@ -359,6 +369,7 @@ impl Args {
                 color: self.color,
                 fallback: self.fallback.0,
                 escape: self.escape,
+                lints: lints(self.target, self.security),
             },
             Some(Command::Check {
                 dialect,

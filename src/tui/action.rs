@@ -54,6 +54,14 @@ pub enum Action {
     NextError,
     /// Find the previous error unit before the cursor.
     PrevError,
+    /// To the next lint finding (`}`).
+    NextFinding,
+    /// To the previous lint finding (`{`).
+    PrevFinding,
+    /// Open the chooser of lints (`T`): security and the storage targets.
+    OpenLints,
+    /// A report of the lint pass.
+    Lint(super::findings::Event),
     /// Open the go-to-offset prompt.
     OpenGoto,
     /// Open the search prompt, forward or backward.

@@ -23,8 +23,10 @@ use std::time::{Duration, Instant};
 use ratatui::layout::Rect;
 
 use super::action::{Action, Findings, JobEvent, ScanResult};
+use super::findings::{self as lint_findings, Linting, Pass};
 use super::keymap::Mode;
 use super::layout::{layout, Layout};
+use super::lookalike::{Lookalike, Match};
 use super::search::{self, Cancelled, Control};
 use super::write::{default_path, Preview, WriteForm, POLICIES};
 use crate::decode::Dialect;
@@ -77,6 +79,8 @@ pub struct Job {
     /// Whether it goes on from the other end of the input (pattern searches, as vim's
     /// `wrapscan`), so that a find past `from` the other way is a wrap.
     pub wraps: bool,
+    /// The needle of a lookalike search, to tell which forms matched.
+    pub lookalike: Option<Arc<Lookalike>>,
     cancel: Arc<AtomicBool>,
     receiver: Receiver<JobEvent>,
 }
@@ -101,6 +105,12 @@ pub enum PromptKind {
     },
     /// The path of a repaired copy (`W`); the rest of the form is [`App::write`].
     Write,
+    /// The lints to mark (`T`): choice `choice` of the chooser is the one Space turns
+    /// over; the chosen set is [`Linting::chooser`] until Enter.
+    Lints {
+        /// The index of the choice at hand.
+        choice: usize,
+    },
 }
 
 /// An open prompt.
@@ -121,6 +131,8 @@ pub struct Pattern {
     pub label: String,
     /// The direction it was given in.
     pub backward: bool,
+    /// The lookalike needle of a `/~/` search (then `bytes` is empty).
+    pub lookalike: Option<Arc<Lookalike>>,
 }
 
 /// A line for the status bar.
@@ -192,6 +204,11 @@ pub struct App {
     /// Keys typed while a worker ran, replayed in order when it is done (at most
     /// [`DEFERRED_MAX`]): typing `]]]` finds the third error.
     deferred: VecDeque<Action>,
+    /// The lints asked for and the pass that finds them ([`super::findings`]).
+    pub linting: Linting,
+    /// The last lookalike match a search found, and its needle: the detail pane says
+    /// which forms matched while the cursor is in it.
+    pub lookalike_match: Option<(Arc<Lookalike>, Match)>,
 }
 
 /// How many actions typed during a search are kept for after it.
@@ -235,6 +252,8 @@ impl App {
             input_path: None,
             write: None,
             deferred: VecDeque::new(),
+            linting: Linting::default(),
+            lookalike_match: None,
         };
         app.refresh_map();
         app.note_lanes(None);
@@ -268,6 +287,62 @@ impl App {
         app.scan = Scan::Ready(Arc::new(findings));
         app.refresh_map();
         app
+    }
+
+    /// Asks for the findings of `lints` (what `--target` and `--security` gave, or `T`
+    /// chose): a pass is wanted once the scan is done, or at once if it is.
+    pub fn set_lints(&mut self, lints: crate::lint::Lints) {
+        self.linting.lints = lints;
+        if self.findings().is_some() {
+            self.linting.want();
+        } else {
+            self.linting.reset();
+        }
+    }
+
+    /// Starts the wanted lint pass, if any, on a worker thread. Returns at once.
+    pub fn start_wanted_lint(&mut self) {
+        let Some(findings) = self.findings().map(|_| self.scan_findings()) else {
+            return;
+        };
+        let Some((generation, cancel, progress)) = self.linting.begin() else {
+            return;
+        };
+        let source = Arc::clone(&self.source);
+        let lints = self.linting.lints.clone();
+        let sender = self.linting.sender();
+        thread::spawn(move || {
+            let found = lint_findings::Found::collect(
+                source.bytes(),
+                &findings.summary,
+                &lints,
+                &cancel,
+                &progress,
+            );
+            if let Some(found) = found {
+                let _ = sender.send(lint_findings::LintResult {
+                    generation,
+                    found: Arc::new(found),
+                });
+            }
+        });
+    }
+
+    /// Runs the wanted lint pass on this thread and takes its result in (tests).
+    pub fn lint_now(&mut self) {
+        self.start_wanted_lint();
+        if matches!(self.linting.pass, Pass::Running(_)) {
+            if let Some(result) = self.linting.wait() {
+                self.update(Action::Lint(lint_findings::Event::Done(result)));
+            }
+        }
+    }
+
+    fn scan_findings(&self) -> Arc<Findings> {
+        match &self.scan {
+            Scan::Ready(f) => Arc::clone(f),
+            _ => unreachable!("asked only when the scan is ready"),
+        }
     }
 
     /// The whole-input summary, once the scan in the current dialect is done.
@@ -414,7 +489,10 @@ impl App {
                     return;
                 }
                 match result.outcome {
-                    Ok(summary) => self.scan = Scan::Ready(summary),
+                    Ok(summary) => {
+                        self.scan = Scan::Ready(summary);
+                        self.linting.want();
+                    }
                     Err(e) => {
                         self.say(format!("scan: {e}"), true);
                         self.scan = Scan::Failed(e);
@@ -537,6 +615,7 @@ impl App {
                     | Action::Resize { .. }
                     | Action::ScanProgress { .. }
                     | Action::Scanned(_)
+                    | Action::Lint(_)
                     | Action::SourceChanged
             )
         {
@@ -553,6 +632,7 @@ impl App {
                 | Action::Resize { .. }
                 | Action::ScanProgress { .. }
                 | Action::Scanned(_)
+                | Action::Lint(_)
                 | Action::SourceChanged
         );
         if !report {
@@ -590,6 +670,7 @@ impl App {
         self.keep_cursor_in_view();
         if self.quit {
             self.cancel_scan();
+            self.linting.cancel();
         }
         self.refresh_map();
     }
@@ -615,6 +696,8 @@ impl App {
                 | HalfPageUp
                 | NextError
                 | PrevError
+                | NextFinding
+                | PrevFinding
                 | RepeatSearch { .. }
                 | ScrollUp
                 | ScrollDown
@@ -675,6 +758,13 @@ impl App {
             Action::RepeatSearch { reverse } => self.repeat_search(reverse),
             Action::NextError => self.start_error_search(false),
             Action::PrevError => self.start_error_search(true),
+            Action::NextFinding => self.step_finding(false),
+            Action::PrevFinding => self.step_finding(true),
+            Action::OpenLints => {
+                self.linting.chooser = self.linting.lints.clone();
+                self.open_prompt(PromptKind::Lints { choice: 0 });
+            }
+            Action::Lint(event) => self.lint_event(event),
             Action::NextDialect => self.set_dialect(self.dialect.next()),
             Action::PrevDialect => self.set_dialect(self.dialect.prev()),
             Action::OpenEncoding => self.open_encoding_chooser(),
@@ -811,6 +901,8 @@ impl App {
         if dialect != self.dialect {
             self.cancel_scan();
             self.scan = Scan::Wanted;
+            self.linting.reset();
+            self.lookalike_match = None;
         }
         self.dialect = dialect;
         let what = match dialect.code_unit_width() {
@@ -855,6 +947,13 @@ impl App {
             return;
         };
         match action {
+            Action::Input(' ')
+                if prompt.input.is_empty() && matches!(prompt.kind, PromptKind::Lints { .. }) =>
+            {
+                if let PromptKind::Lints { choice } = prompt.kind {
+                    self.linting.chooser = lint_findings::toggle(&self.linting.chooser, choice);
+                }
+            }
             Action::Input(c) if prompt.input.chars().count() < 4096 => {
                 prompt.input.push(c);
                 if let Some(form) = &mut self.write {
@@ -878,6 +977,9 @@ impl App {
                         form.policy = (form.policy + 1) % POLICIES.len();
                         form.confirm = false;
                     }
+                }
+                PromptKind::Lints { choice } => {
+                    *choice = (*choice + 1) % lint_findings::CHOICES;
                 }
                 PromptKind::Goto => {}
             },
@@ -911,6 +1013,21 @@ impl App {
     fn submit(&mut self, prompt: Prompt) {
         match prompt.kind {
             PromptKind::Write => self.submit_write(prompt),
+            PromptKind::Lints { .. } => {
+                let chosen = if prompt.input.trim().is_empty() {
+                    Ok(self.linting.chooser.clone())
+                } else {
+                    lint_findings::parse_list(&prompt.input)
+                };
+                match chosen {
+                    Ok(lints) => {
+                        let text = lint_findings::asked(&lints);
+                        self.set_lints(lints);
+                        self.say(format!("lints: {text}"), false);
+                    }
+                    Err(e) => self.say(e, true),
+                }
+            }
             PromptKind::Encoding { choice } => {
                 let chosen = if prompt.input.trim().is_empty() {
                     self.encoding_choices
@@ -930,6 +1047,21 @@ impl App {
                 Ok(offset) => self.cursor = offset,
                 Err(e) => self.say(e, true),
             },
+            PromptKind::Search { backward, hex } if !hex && prompt.input.starts_with("~/") => {
+                match Lookalike::new(&prompt.input[2..], self.dialect) {
+                    Ok(needle) => {
+                        let pattern = Pattern {
+                            bytes: Vec::new(),
+                            label: format!("lookalike \"{}\"", &prompt.input[2..]),
+                            backward,
+                            lookalike: Some(Arc::new(needle)),
+                        };
+                        self.start_pattern_search(&pattern, backward);
+                        self.last_search = Some(pattern);
+                    }
+                    Err(e) => self.say(e, true),
+                }
+            }
             PromptKind::Search { backward, hex } => {
                 let bytes = if hex {
                     search::parse_hex(&prompt.input)
@@ -949,6 +1081,7 @@ impl App {
                             bytes,
                             label,
                             backward,
+                            lookalike: None,
                         };
                         self.start_pattern_search(&pattern, backward);
                         self.last_search = Some(pattern);
@@ -975,6 +1108,10 @@ impl App {
     }
 
     fn start_pattern_search(&mut self, pattern: &Pattern, backward: bool) {
+        if let Some(needle) = &pattern.lookalike {
+            self.start_lookalike_search(needle, &pattern.label, backward);
+            return;
+        }
         let needle = pattern.bytes.clone();
         let cursor = self.cursor as usize;
         let what = format!("search {}", pattern.label);
@@ -1008,6 +1145,119 @@ impl App {
         });
         if let Some(job) = &mut self.job {
             job.wraps = true;
+        }
+    }
+
+    /// A `/~/` search: like a pattern search (on a worker, wrapping at the ends), over
+    /// the alternatives of each character.
+    fn start_lookalike_search(&mut self, needle: &Arc<Lookalike>, label: &str, backward: bool) {
+        let cursor = self.cursor as usize;
+        let worker_needle = Arc::clone(needle);
+        self.spawn(
+            format!("search {label}"),
+            backward,
+            move |bytes, control| {
+                let n = &worker_needle;
+                if backward {
+                    match n.find_backward(bytes, 0, cursor, control)? {
+                        Some(found) => Ok(Some(found)),
+                        None => n.find_backward(bytes, cursor, bytes.len(), control),
+                    }
+                } else {
+                    match n.find_forward(bytes, cursor + 1, bytes.len(), control)? {
+                        Some(found) => Ok(Some(found)),
+                        None => n.find_forward(bytes, 0, cursor + 1, control),
+                    }
+                }
+            },
+        );
+        if let Some(job) = &mut self.job {
+            job.wraps = true;
+            job.lookalike = Some(Arc::clone(needle));
+        }
+    }
+
+    /// `}` / `{`: the cursor to the next / previous lint finding, wrapping at the ends.
+    fn step_finding(&mut self, backward: bool) {
+        let what = if backward {
+            "previous finding"
+        } else {
+            "next finding"
+        };
+        let found = match &self.linting.pass {
+            Pass::Off if self.linting.lints.is_empty() => {
+                self.say(
+                    "no lints asked: T chooses them (or --security, --target T)",
+                    true,
+                );
+                return;
+            }
+            Pass::Ready(found) => Arc::clone(found),
+            _ => {
+                self.say(format!("{what}: the lint pass is not done yet"), false);
+                return;
+            }
+        };
+        let (step, wrapped) = if backward {
+            match found.prev_before(self.cursor) {
+                Some(l) => (Some(l), false),
+                None => (found.lints.last(), true),
+            }
+        } else {
+            match found.next_after(self.cursor) {
+                Some(l) => (Some(l), false),
+                None => (found.lints.first(), true),
+            }
+        };
+        let Some(lint) = step else {
+            self.say(format!("{what}: no findings"), false);
+            return;
+        };
+        // A count (`5}`) that went round the end says so, whichever step did.
+        let wrapped = wrapped
+            || self.message.as_ref().is_some_and(|m| {
+                m.text.ends_with(" (wrapped to the start)")
+                    || m.text.ends_with(" (wrapped to the end)")
+            });
+        self.cursor = (lint.offset as u64).min(self.last());
+        let mut text = format!(
+            "finding {} of {}: {} at {}",
+            found.number_of(lint),
+            found.lints.len(),
+            lint.kind.name(),
+            self.format_offset(lint.offset as u64)
+        );
+        if wrapped {
+            text.push_str(if backward {
+                " (wrapped to the end)"
+            } else {
+                " (wrapped to the start)"
+            });
+        }
+        self.say(text, false);
+    }
+
+    /// A report of the lint pass: its progress, or its findings (said when nothing else is).
+    fn lint_event(&mut self, event: lint_findings::Event) {
+        let done = matches!(event, lint_findings::Event::Done(_));
+        self.linting.take(event);
+        // Said when nothing else is, or after what `T` chose.
+        let chosen = self
+            .message
+            .as_ref()
+            .filter(|m| m.text.starts_with("lints: "))
+            .map(|m| format!("{}: ", m.text));
+        if let (true, Some(found)) = (done, self.linting.found()) {
+            if self.message.is_some() && chosen.is_none() {
+                return;
+            }
+            let text = match found.total {
+                0 => "no findings".to_string(),
+                1 => "1 finding (} steps to it)".to_string(),
+                n => format!("{n} findings (}} and {{ step through them)"),
+            };
+            let prefix = chosen.unwrap_or_else(|| "lint: ".to_string());
+            self.say(format!("{prefix}{text}"), false);
         }
     }
 
@@ -1073,6 +1323,7 @@ impl App {
             from: self.cursor,
             backward,
             wraps: false,
+            lookalike: None,
             cancel,
             receiver,
         });
@@ -1206,6 +1457,7 @@ impl App {
             from: 0,
             backward: false,
             wraps: false,
+            lookalike: None,
             cancel,
             receiver,
         });
@@ -1233,8 +1485,19 @@ impl App {
                 let (from, backward) = (job.from, job.backward);
                 let wrapped = job.wraps
                     && found.is_some_and(|at| if backward { at >= from } else { at <= from });
+                let lookalike = job.lookalike.take();
                 self.job = None;
                 self.found(&what, found);
+                if let (Some(needle), Some(at)) = (lookalike, found) {
+                    let bytes = self.source.bytes();
+                    if let Some(m) = needle.match_at(bytes, at as usize) {
+                        let said = needle.describe(&m, bytes);
+                        if let Some(message) = &mut self.message {
+                            message.text.push_str(&format!(": {said}"));
+                        }
+                        self.lookalike_match = Some((needle, m));
+                    }
+                }
                 if let (true, Some(message)) = (wrapped, &mut self.message) {
                     message.text.push_str(" (search wrapped)");
                 }
@@ -1344,6 +1607,7 @@ impl Drop for App {
     /// A scan nobody will look at stops (the viewer quit, a test ended).
     fn drop(&mut self) {
         self.cancel_scan();
+        self.linting.cancel();
     }
 }
 

@@ -52,8 +52,16 @@ pub const KEYS: &[(&str, &str)] = &[
         "next / previous error (instant once the scan is done; Esc cancels a search)",
     ),
     (
+        "} / {",
+        "next / previous lint finding (3}; wraps at the end); T chooses the lints",
+    ),
+    (
         "/ / \\",
         "search forward / backward (Tab: text or hex bytes); wraps at the end",
+    ),
+    (
+        "/~/text",
+        "lookalike search: the text and its overlong and CESU-8 forms (/~/../ finds C0 AE C0 AE C0 AF)",
     ),
     ("n / N", "repeat the search / in the other direction"),
     (
@@ -71,7 +79,11 @@ pub const KEYS: &[(&str, &str)] = &[
     ("o", "offsets in hex / decimal"),
     (
         "s",
-        "statistics: verdict, counts per class and error kind, BOM, scan speed",
+        "statistics: verdict, counts per class and error kind, BOM, scan speed, findings by kind",
+    ),
+    (
+        "T",
+        "choose the lints (Tab: next, Space: on / off, or type security,postgres,...; Enter)",
     ),
     (
         "mouse",
@@ -158,6 +170,9 @@ fn normal_key(code: KeyCode, ctrl: bool) -> Option<Action> {
         KeyCode::Char(':') => OpenGoto,
         KeyCode::Char(']') => NextError,
         KeyCode::Char('[') => PrevError,
+        KeyCode::Char('}') => NextFinding,
+        KeyCode::Char('{') => PrevFinding,
+        KeyCode::Char('T') => OpenLints,
         KeyCode::Char('/') => OpenSearch { backward: false },
         KeyCode::Char('\\') => OpenSearch { backward: true },
         KeyCode::Char('n') => RepeatSearch { reverse: false },
@@ -342,6 +357,41 @@ mod tests {
                 key(KeyCode::Char('q'), none),
                 Mode::Stats,
                 Some(Action::Quit),
+            ),
+            (
+                key(KeyCode::Char('}'), none),
+                Mode::Normal,
+                Some(Action::NextFinding),
+            ),
+            (
+                key(KeyCode::Char('{'), none),
+                Mode::Normal,
+                Some(Action::PrevFinding),
+            ),
+            (
+                key(KeyCode::Char('}'), none),
+                Mode::Count,
+                Some(Action::NextFinding),
+            ),
+            (
+                key(KeyCode::Char('T'), none),
+                Mode::Normal,
+                Some(Action::OpenLints),
+            ),
+            (
+                key(KeyCode::Char(' '), none),
+                Mode::Prompt,
+                Some(Action::Input(' ')),
+            ),
+            (
+                key(KeyCode::Char('~'), none),
+                Mode::Prompt,
+                Some(Action::Input('~')),
+            ),
+            (
+                key(KeyCode::Char('{'), none),
+                Mode::Busy,
+                Some(Action::PrevFinding),
             ),
         ];
         for (event, mode, expected) in cases {

@@ -16,8 +16,10 @@
 pub mod action;
 pub mod app;
 pub mod draw;
+pub mod findings;
 pub mod keymap;
 pub mod layout;
+pub mod lookalike;
 pub mod search;
 
 mod terminal;
@@ -39,7 +41,7 @@ use crate::view::fallback::{Escape, Fallback};
 pub use crate::view::theme::ColorChoice;
 
 /// How the viewer starts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// The dialect to start in.
     pub dialect: Dialect,
@@ -49,6 +51,8 @@ pub struct Options {
     pub fallback: Option<Fallback>,
     /// How the text pane shows invalid bytes (`--escape`), if escaped.
     pub escape: Option<Escape>,
+    /// The lints whose findings are marked (`--target`, `--security`).
+    pub lints: crate::lint::Lints,
 }
 
 /// Runs the viewer on `source` until the user quits. Takes over the terminal and gives it
@@ -81,6 +85,7 @@ pub fn run_with_path(
     );
     app.fallback = options.fallback;
     app.escape = options.escape;
+    app.set_lints(options.lints);
     app.input_path = path;
     let result = event_loop(&mut term, &mut app, &signals);
     terminal::leave();
@@ -115,9 +120,10 @@ fn event_loop(
         }
         // After a frame, so that the scan never delays one (the first above all).
         app.start_wanted_scan();
+        app.start_wanted_lint();
         let timeout = if app.job.is_some() {
             50
-        } else if app.is_scanning() {
+        } else if app.is_scanning() || app.linting.status().is_some() {
             100
         } else {
             200
@@ -141,6 +147,10 @@ fn event_loop(
         }
         for scan_event in app.pending_scan_actions() {
             app.update(scan_event);
+            dirty = true;
+        }
+        if let Some(event) = app.linting.pending() {
+            app.update(Action::Lint(event));
             dirty = true;
         }
         if checked.elapsed() >= Duration::from_millis(500) {

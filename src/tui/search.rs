@@ -35,7 +35,8 @@ pub struct Control<'a> {
 }
 
 impl Control<'_> {
-    fn step(&mut self, at: usize) -> Result<(), Cancelled> {
+    /// Between chunks: stops if asked to, else reports `at` as the offset reached.
+    pub fn step(&mut self, at: usize) -> Result<(), Cancelled> {
         if self.cancel.load(Ordering::Relaxed) {
             return Err(Cancelled);
         }

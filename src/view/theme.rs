@@ -279,6 +279,55 @@ impl Theme {
     }
 }
 
+/// How much a lint finding matters, as the theme tells findings apart (the lint layer's
+/// levels; the view does not read that layer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Severity {
+    /// Refused by the target, or an overlong form.
+    Error,
+    /// Likely wrong, or an attack shape.
+    Warning,
+    /// Worth a look.
+    Note,
+}
+
+impl Theme {
+    /// A byte or glyph covered by a lint finding, in the hex and text panes: underlined
+    /// (apart from errors, which are bold and red), on a dark background by severity
+    /// (red, olive, blue). Without colour, underlined only.
+    ///
+    /// ```
+    /// use hexrune::view::theme::{Paint, Severity, Theme, Tone};
+    /// assert_eq!(Theme::MONO.finding(Severity::Warning), Paint::PLAIN.underlined());
+    /// assert_eq!(Theme::COLOR.finding(Severity::Error).bg, Some(Tone::Indexed(52)));
+    /// ```
+    pub const fn finding(&self, severity: Severity) -> Paint {
+        if !self.color {
+            return Paint::PLAIN.underlined();
+        }
+        let bg = match severity {
+            Severity::Error => Tone::Indexed(52),
+            Severity::Warning => Tone::Indexed(58),
+            Severity::Note => Tone::Indexed(17),
+        };
+        Paint::PLAIN.underlined().on(bg)
+    }
+
+    /// A finding's marker in the errors lane and its name in the detail pane: pink for
+    /// an error, orange for a warning, blue for a note; bold for an error without colour.
+    pub const fn finding_marker(&self, severity: Severity) -> Paint {
+        let tone = match severity {
+            Severity::Error => Tone::Indexed(205),
+            Severity::Warning => Tone::Indexed(214),
+            Severity::Note => Tone::Indexed(75),
+        };
+        match severity {
+            Severity::Error => self.fg(tone).bold(),
+            _ => self.fg(tone),
+        }
+    }
+}
+
 /// `paint` for a cell of the unit under the cursor (`selected`: reversed) or the cursor
 /// byte itself (also bold and underlined).
 pub const fn select(paint: Paint, selected: bool, cursor: bool) -> Paint {

@@ -82,6 +82,13 @@ pub(super) fn draw_detail(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
         lines.truncate(2);
         lines.push(mojibake_line(app, m, theme));
     }
+    // A lookalike match just found, else the lint findings here, take the third line too.
+    if let Some(line) =
+        findings::lookalike_line(app, theme).or_else(|| findings::detail_line(app, theme))
+    {
+        lines.truncate(2);
+        lines.push(line);
+    }
     ratatui::widgets::Widget::render(Paragraph::new(lines), inner, buf);
 }
 

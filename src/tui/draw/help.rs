@@ -174,6 +174,21 @@ pub(super) fn help_lines(width: u16, theme: &Theme) -> Vec<Line<'static>> {
         separator: "  ",
         body_style: theme.dim(),
     });
+    entries.push(Entry::words(
+        " findings:",
+        theme.title(),
+        &format!(
+            "with --security, --target or T, the bytes and glyphs of a lint finding are \
+             underlined (on dark red: error, olive: warning, blue: note); the errors lane marks \
+             its first byte {} error, {} warning, {} note, and the rest {}; the detail pane \
+             names the findings under the cursor, s counts them by kind",
+            super::findings::head(crate::lint::Level::Error),
+            super::findings::head(crate::lint::Level::Warning),
+            super::findings::head(crate::lint::Level::Note),
+            super::findings::BODY,
+        ),
+        theme.dim(),
+    ));
     entries.push(Entry {
         head: " map:".to_string(),
         head_style: theme.title(),

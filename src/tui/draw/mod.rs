@@ -23,6 +23,7 @@ use crate::view::theme::{self, Paint, Tone};
 use crate::view::{self, error_letter, Class, Detail, Meaning, Options, Role, Row, TextCell};
 
 mod detail;
+mod findings;
 mod help;
 mod map;
 mod panes;

@@ -43,7 +43,8 @@ pub(super) fn draw_row(
     for (i, cell) in row.cells.iter().enumerate() {
         let cursor = cell.offset == app.cursor;
         let x = layout.hex_x + 3 * i as u16;
-        let style = select(theme.role(cell.role), cell.selected, cursor);
+        let style = findings::mark(app, cell.offset, theme, theme.role(cell.role));
+        let style = select(style, cell.selected, cursor);
         buf.set_string(x, y, format!("{:02x}", cell.byte), style);
         let Some(class_x) = layout.class_x else {
             continue;
@@ -72,9 +73,13 @@ pub(super) fn draw_row(
     for (i, text) in row.text.iter().enumerate() {
         let x = layout.text_x + i as u16;
         let selected = row.cells.get(i).is_some_and(|c| c.selected);
+        let marked = |style| match row.cells.get(i) {
+            Some(c) => findings::mark(app, c.offset, theme, style),
+            None => style,
+        };
         match text {
             TextCell::Glyph(glyph) => {
-                let style = select(theme.glyph(glyph.class), selected, false);
+                let style = select(marked(theme.glyph(glyph.class)), selected, false);
                 buf.set_string(x, y, &glyph.text, style);
             }
             TextCell::Covered => {}
@@ -86,6 +91,7 @@ pub(super) fn draw_row(
     let Some(errors_x) = layout.errors_x else {
         return;
     };
+    findings::draw_lane(app, errors_x, y, row, theme, buf);
     for span in &row.errors {
         let style = theme.marker(span.kind);
         let mut marker = String::new();

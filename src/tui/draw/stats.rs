@@ -175,6 +175,7 @@ pub(super) fn summary_lines(
             theme.error(None),
         ));
     }
+    lines.extend(super::findings::stats_lines(app, inner_width, theme));
     lines
 }
 

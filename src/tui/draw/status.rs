@@ -20,10 +20,15 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
                 "exists; Enter replaces it, Esc goes back: ".to_string()
             }
             PromptKind::Write => "write a repaired copy to: ".to_string(),
+            PromptKind::Lints { .. } => "lints (Tab Space Enter, or type a list): ".to_string(),
             PromptKind::Search { backward, hex } => format!(
                 "{}{} (Tab: {}): ",
                 if backward { "\\" } else { "/" },
-                if hex { "hex bytes" } else { "text" },
+                match (hex, prompt.input.starts_with("~/")) {
+                    (true, _) => "hex bytes",
+                    (false, true) => "lookalike text",
+                    (false, false) => "text",
+                },
                 if hex { "text" } else { "hex" },
             ),
         };
@@ -34,6 +39,9 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
         ];
         if let (PromptKind::Encoding { choice }, true) = (prompt.kind, prompt.input.is_empty()) {
             spans.push(Span::raw(encoding_choice(app, choice)));
+        }
+        if let (PromptKind::Lints { choice }, true) = (prompt.kind, prompt.input.is_empty()) {
+            spans.push(Span::raw(super::findings::chooser_text(app, choice)));
         }
         let line = Line::from(spans);
         buf.set_line(area.x, area.y, &line, area.width);
@@ -49,10 +57,18 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
     };
     // A count being typed shows as vim's `showcmd` shows it, until its key comes.
     let count = app.count.map(|n| format!("count {n}"));
+    // `lookalike` while n / N repeat a `/~/` search; the lint pass's progress.
+    let lookalike = app
+        .last_search
+        .as_ref()
+        .filter(|p| p.lookalike.is_some() && app.job.is_none())
+        .map(|_| "lookalike".to_string());
     let needed: Vec<String> = count
         .into_iter()
         .chain(action)
+        .chain(lookalike)
         .chain(scan_status(app))
+        .chain(app.linting.status())
         .collect();
     let needed = (!needed.is_empty()).then(|| format!("{} ", needed.join("  ")));
     let style = if app.message.as_ref().is_some_and(|m| m.is_error) && app.job.is_none() {

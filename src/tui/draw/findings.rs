@@ -1,0 +1,201 @@
+//! Lint findings on screen: the marks on the bytes and glyphs they cover, their markers in
+//! the errors lane, the detail pane's line on the findings under the cursor (and on a
+//! lookalike match), the statistics overlay's counts by kind, and the `T` chooser's line.
+//! Every paint comes from the view's theme ([`crate::view::theme::Theme::finding`]); every
+//! message goes through [`sanitize`].
+
+use ratatui::buffer::Buffer;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use super::*;
+use crate::lint::Level;
+use crate::tui::findings::{self, Pass};
+use crate::view::theme::Severity;
+
+/// The errors lane's marker of the first byte of a finding, by level; the bytes after it
+/// get [`BODY`].
+pub(super) fn head(level: Level) -> char {
+    match level {
+        Level::Error => '!',
+        Level::Warning => '?',
+        Level::Note => '\u{00B7}',
+    }
+}
+
+/// The errors lane's marker of a finding's bytes after its first.
+pub(super) const BODY: char = '\u{2504}';
+
+fn severity(level: Level) -> Severity {
+    match level {
+        Level::Error => Severity::Error,
+        Level::Warning => Severity::Warning,
+        Level::Note => Severity::Note,
+    }
+}
+
+fn level_name(level: Level) -> &'static str {
+    match level {
+        Level::Error => "error",
+        Level::Warning => "warning",
+        Level::Note => "note",
+    }
+}
+
+/// The findings to draw: the lint pass's, once it is done in the current dialect.
+fn found(app: &App) -> Option<&findings::Found> {
+    app.linting.found().filter(|f| f.dialect == app.dialect)
+}
+
+/// `style` with the mark of the findings covering `offset`, if any.
+pub(super) fn mark(app: &App, offset: u64, theme: &Theme, style: Style) -> Style {
+    match found(app).and_then(|f| f.level_at(offset)) {
+        Some(level) => style.patch(self::style(theme.0.finding(severity(level)))),
+        None => style,
+    }
+}
+
+/// The findings' markers of one row in the errors lane at `x`: drawn before the errors'
+/// own, which cover them where both are.
+pub(super) fn draw_lane(app: &App, x: u16, y: u16, row: &Row, theme: &Theme, buf: &mut Buffer) {
+    let Some(found) = found(app) else { return };
+    for (i, cell) in row.cells.iter().enumerate() {
+        let mut level = None;
+        let mut starts = false;
+        for l in found.covering(cell.offset) {
+            level = Some(level.map_or(l.level, |v: Level| v.min(l.level)));
+            starts |= l.offset as u64 == cell.offset;
+        }
+        let Some(level) = level else { continue };
+        let glyph = if starts { head(level) } else { BODY };
+        buf.set_string(
+            x + i as u16,
+            y,
+            glyph.to_string(),
+            style(theme.0.finding_marker(severity(level))),
+        );
+    }
+}
+
+/// `overlong-ascii error  C0 AF is an overlong "/" …  (+1 more here)`: the findings under
+/// the cursor, for the detail pane's third line.
+pub(super) fn detail_line(app: &App, theme: &Theme) -> Option<Line<'static>> {
+    let found = found(app)?;
+    let mut here = found.covering(app.cursor);
+    let first = here.next()?;
+    let more = here.count();
+    let mut spans = vec![
+        Span::styled(
+            format!("{} {}", first.kind.name(), level_name(first.level)),
+            style(theme.0.finding_marker(severity(first.level))),
+        ),
+        Span::raw(format!("  {}", sanitize(&first.message))),
+    ];
+    if more > 0 {
+        spans.push(Span::styled(format!("  (+{more} more here)"), theme.dim()));
+    }
+    Some(Line::from(spans))
+}
+
+/// `lookalike 0x3..0x5  "/" as C0 AF (overlong, 2 bytes)`: which forms the lookalike
+/// match under the cursor is made of.
+pub(super) fn lookalike_line(app: &App, theme: &Theme) -> Option<Line<'static>> {
+    let (needle, m) = app.lookalike_match.as_ref()?;
+    if !(m.start as u64..m.end as u64).contains(&app.cursor) {
+        return None;
+    }
+    Some(Line::from(vec![
+        Span::styled("lookalike ", theme.accent()),
+        Span::raw(format!(
+            "{}..{}  ",
+            app.format_offset(m.start as u64),
+            app.format_offset(m.end as u64)
+        )),
+        Span::raw(needle.describe(m, app.source.bytes())),
+    ]))
+}
+
+/// The statistics overlay's section on findings: counts by kind as bars, or why there
+/// are none yet; nothing when no lint is asked.
+pub(super) fn stats_lines(app: &App, inner_width: usize, theme: &Theme) -> Vec<Line<'static>> {
+    if app.linting.lints.is_empty() {
+        return Vec::new();
+    }
+    let title = format!(" findings ({})", app.linting.asked());
+    let mut lines = vec![Line::raw("")];
+    let found = match (&app.linting.pass, found(app)) {
+        (_, Some(found)) => found,
+        (Pass::Running(run), _) => {
+            lines.push(Line::from(Span::styled(title, theme.title())));
+            lines.push(Line::raw(format!(" linting… {} found", run.found)));
+            return lines;
+        }
+        _ => {
+            lines.push(Line::from(Span::styled(title, theme.title())));
+            lines.push(Line::raw(" linting…"));
+            return lines;
+        }
+    };
+    if found.by_kind.is_empty() {
+        lines.push(Line::from(Span::styled(
+            format!("{title}: none"),
+            theme.title(),
+        )));
+        return lines;
+    }
+    lines.push(Line::from(Span::styled(title, theme.title())));
+    let rows: Vec<Bar> = found
+        .by_kind
+        .iter()
+        .map(|(k, n)| (k.name().to_string(), *n as u64))
+        .collect();
+    let label_width = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+    let count_width = rows
+        .iter()
+        .map(|(_, n)| n.to_string().len())
+        .max()
+        .unwrap_or(1);
+    lines.extend(stats::bar_lines(
+        &rows,
+        label_width,
+        count_width,
+        inner_width,
+        style(theme.0.finding_marker(Severity::Warning)),
+    ));
+    if found.truncated() {
+        lines.push(Line::from(Span::styled(
+            format!(
+                " the first {} are marked ({} found)",
+                found.lints.len(),
+                found.total
+            ),
+            theme.dim(),
+        )));
+    }
+    lines
+}
+
+/// The `T` chooser's offer while nothing is typed: `[x] security  1/7  on: security`.
+pub(super) fn chooser_text(app: &App, choice: usize) -> String {
+    let chosen = &app.linting.chooser;
+    let on: Vec<&str> = (0..findings::CHOICES)
+        .filter(|i| findings::choice_on(chosen, *i))
+        .map(findings::choice_name)
+        .collect();
+    format!(
+        "[{}] {}  {}/{}  on: {}",
+        if findings::choice_on(chosen, choice) {
+            "x"
+        } else {
+            " "
+        },
+        findings::choice_name(choice),
+        choice + 1,
+        findings::CHOICES,
+        if on.is_empty() {
+            "none".to_string()
+        } else {
+            on.join(",")
+        }
+    )
+}

@@ -1,0 +1,513 @@
+//! Lint findings in the viewer: the pass of `--target` / `--security` (or what `T` chose)
+//! that runs after the whole-input scan, and the findings it keeps, in offset order, for
+//! the panes' markers, the detail pane, `}` / `{` and the statistics overlay.
+//!
+//! The findings come from [`crate::lint::lint`] only, through its public types (`Lint`,
+//! `Kind`, `Level`, `Lints`): how the lints are computed is not this module's business.
+//! The pass needs the scan's [`Summary`], so it is wanted when a scan ends and runs on a
+//! worker thread of its own; the first screen never waits for it. Like the scan, the app
+//! only marks it wanted ([`Linting::want`]); the event loop starts it
+//! ([`super::App::start_wanted_lint`]), so the state machine is testable without threads.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::decode::Dialect;
+use crate::lint::{self, Kind, Level, Lint, Lints, Target};
+use crate::scan::index::Summary;
+
+/// At most this many findings are kept (a file of millions of them still opens); the
+/// statistics overlay and the status line say when more were found.
+pub const KEPT_MAX: usize = 250_000;
+
+/// What the lint pass found in one input, in one dialect.
+#[derive(Debug, Default)]
+pub struct Found {
+    /// The findings, by offset (as [`lint::lint`] yields them), at most [`KEPT_MAX`].
+    pub lints: Vec<Lint>,
+    /// Findings found in all, kept or not.
+    pub total: usize,
+    /// Findings by kind, kept or not, in [`Kind::ALL`] order (kinds with none left out).
+    pub by_kind: Vec<(Kind, usize)>,
+    /// The dialect the input was read in.
+    pub dialect: Dialect,
+    /// The longest finding, in bytes: how far back a finding covering an offset can start.
+    longest: usize,
+    /// How long the pass took.
+    pub elapsed: Duration,
+}
+
+impl Found {
+    /// Runs the lints `lints` over `bytes` (scanned into `summary`) to the end, or until
+    /// `cancel` is set (then `None`), counting findings into `progress` as they come.
+    pub fn collect(
+        bytes: &[u8],
+        summary: &Summary,
+        lints: &Lints,
+        cancel: &AtomicBool,
+        progress: &AtomicUsize,
+    ) -> Option<Found> {
+        let started = Instant::now();
+        let mut found = Found {
+            dialect: summary.dialect,
+            ..Found::default()
+        };
+        let mut counts = [0usize; Kind::ALL.len()];
+        for l in lint::lint(bytes, summary.dialect, summary, lints) {
+            if cancel.load(Ordering::Relaxed) {
+                return None;
+            }
+            found.total += 1;
+            progress.store(found.total, Ordering::Relaxed);
+            if let Some(i) = Kind::ALL.iter().position(|k| *k == l.kind) {
+                counts[i] += 1;
+            }
+            if found.lints.len() < KEPT_MAX {
+                found.longest = found.longest.max(l.len);
+                found.lints.push(l);
+            }
+        }
+        found.by_kind = Kind::ALL
+            .iter()
+            .zip(counts)
+            .filter(|(_, n)| *n > 0)
+            .map(|(k, n)| (*k, n))
+            .collect();
+        found.elapsed = started.elapsed();
+        Some(found)
+    }
+
+    /// Whether findings were left out past [`KEPT_MAX`].
+    pub fn truncated(&self) -> bool {
+        self.total > self.lints.len()
+    }
+
+    /// The findings that cover byte `offset`, in offset order.
+    pub fn covering(&self, offset: u64) -> impl Iterator<Item = &Lint> {
+        let offset = offset as usize;
+        let end = self.lints.partition_point(|l| l.offset <= offset);
+        let start = self
+            .lints
+            .partition_point(|l| l.offset + self.longest <= offset);
+        self.lints[start..end]
+            .iter()
+            .filter(move |l| offset < l.offset + l.len.max(1))
+    }
+
+    /// The level of the findings that cover `offset`: the highest (error before warning
+    /// before note), if any.
+    pub fn level_at(&self, offset: u64) -> Option<Level> {
+        self.covering(offset).map(|l| l.level).min()
+    }
+
+    /// The first finding that starts after `offset`.
+    pub fn next_after(&self, offset: u64) -> Option<&Lint> {
+        let i = self.lints.partition_point(|l| l.offset as u64 <= offset);
+        self.lints.get(i)
+    }
+
+    /// The last finding that starts before `offset`.
+    pub fn prev_before(&self, offset: u64) -> Option<&Lint> {
+        let i = self.lints.partition_point(|l| (l.offset as u64) < offset);
+        i.checked_sub(1).map(|i| &self.lints[i])
+    }
+
+    /// The finding's number (1-based) among those kept, for `finding 3 of 12`.
+    pub fn number_of(&self, lint: &Lint) -> usize {
+        self.lints
+            .partition_point(|l| (l.offset, l.len) < (lint.offset, lint.len))
+            + 1
+    }
+}
+
+/// The lint pass, as far as the app knows it.
+#[derive(Debug, Default)]
+pub enum Pass {
+    /// Nothing asked (no `--target`, no `--security`), or no scan to lint yet.
+    #[default]
+    Off,
+    /// A pass over the current scan is wanted; the event loop starts it.
+    Wanted,
+    /// A pass is running.
+    Running(Run),
+    /// The pass is done.
+    Ready(Arc<Found>),
+}
+
+/// A running pass.
+#[derive(Debug)]
+pub struct Run {
+    /// Which pass it is: results of earlier, cancelled ones are ignored.
+    pub generation: u64,
+    /// Findings so far (shared with the worker).
+    pub progress: Arc<AtomicUsize>,
+    /// Findings so far, at the last report.
+    pub found: usize,
+    cancel: Arc<AtomicBool>,
+}
+
+/// What a lint worker reports when it ends (a cancelled one reports nothing).
+#[derive(Clone, Debug)]
+pub struct LintResult {
+    /// The [`Run::generation`] of the pass.
+    pub generation: u64,
+    /// What it found.
+    pub found: Arc<Found>,
+}
+
+impl PartialEq for LintResult {
+    fn eq(&self, other: &LintResult) -> bool {
+        self.generation == other.generation && Arc::ptr_eq(&self.found, &other.found)
+    }
+}
+
+impl Eq for LintResult {}
+
+/// The viewer's lints: what is asked, and the pass over the current scan.
+pub struct Linting {
+    /// What is asked (`--target`, `--security`, or the `T` chooser).
+    pub lints: Lints,
+    /// The pass.
+    pub pass: Pass,
+    /// What the `T` chooser has chosen so far (taken on Enter).
+    pub chooser: Lints,
+    generation: u64,
+    sender: Sender<LintResult>,
+    receiver: Receiver<LintResult>,
+}
+
+impl Default for Linting {
+    fn default() -> Linting {
+        let (sender, receiver) = mpsc::channel();
+        Linting {
+            lints: Lints::default(),
+            pass: Pass::Off,
+            chooser: Lints::default(),
+            generation: 0,
+            sender,
+            receiver,
+        }
+    }
+}
+
+impl Linting {
+    /// Marks a pass wanted (when anything is asked), cancelling the one running: the scan
+    /// changed, or what is asked did.
+    pub fn want(&mut self) {
+        self.cancel();
+        self.pass = if self.lints.is_empty() {
+            Pass::Off
+        } else {
+            Pass::Wanted
+        };
+    }
+
+    /// Drops the findings and stops the pass: the scan they were of is gone.
+    pub fn reset(&mut self) {
+        self.cancel();
+        self.pass = Pass::Off;
+    }
+
+    /// Stops the running pass, if any.
+    pub fn cancel(&mut self) {
+        if let Pass::Running(run) = &self.pass {
+            run.cancel.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The findings, once the pass is done.
+    pub fn found(&self) -> Option<&Found> {
+        match &self.pass {
+            Pass::Ready(found) => Some(found),
+            _ => None,
+        }
+    }
+
+    /// Marks the wanted pass as running and returns what its worker needs: its generation,
+    /// the cancel flag and the progress counter. `None` when no pass is wanted.
+    pub fn begin(&mut self) -> Option<(u64, Arc<AtomicBool>, Arc<AtomicUsize>)> {
+        if !matches!(self.pass, Pass::Wanted) {
+            return None;
+        }
+        self.generation += 1;
+        let cancel = Arc::new(AtomicBool::new(false));
+        let progress = Arc::new(AtomicUsize::new(0));
+        self.pass = Pass::Running(Run {
+            generation: self.generation,
+            progress: Arc::clone(&progress),
+            found: 0,
+            cancel: Arc::clone(&cancel),
+        });
+        Some((self.generation, cancel, progress))
+    }
+
+    /// Where a worker sends its result.
+    pub fn sender(&self) -> Sender<LintResult> {
+        self.sender.clone()
+    }
+
+    /// The worker's result if it ended, else how many findings it has so far.
+    pub fn pending(&self) -> Option<Event> {
+        if let Some(result) = self.receiver.try_iter().last() {
+            return Some(Event::Done(result));
+        }
+        match &self.pass {
+            Pass::Running(run) => {
+                let now = run.progress.load(Ordering::Relaxed);
+                (now != run.found).then_some(Event::Progress(now))
+            }
+            _ => None,
+        }
+    }
+
+    /// Waits for a worker's result (tests).
+    pub fn wait(&self) -> Option<LintResult> {
+        self.receiver.recv().ok()
+    }
+
+    /// Takes a worker's report in.
+    pub fn take(&mut self, event: Event) {
+        match event {
+            Event::Progress(n) => {
+                if let Pass::Running(run) = &mut self.pass {
+                    run.found = n;
+                }
+            }
+            Event::Done(result) => {
+                if matches!(&self.pass, Pass::Running(run) if run.generation == result.generation) {
+                    self.pass = Pass::Ready(result.found);
+                }
+            }
+        }
+    }
+
+    /// The lint pass's part of the status line while it runs (`linting… 12 found`), or
+    /// `None`.
+    pub fn status(&self) -> Option<String> {
+        match &self.pass {
+            Pass::Wanted => Some("linting…".to_string()),
+            Pass::Running(run) => Some(format!("linting… {} found", run.found)),
+            _ => None,
+        }
+    }
+
+    /// What is asked, in the words of the command line: `--security --target postgres`.
+    pub fn asked(&self) -> String {
+        asked(&self.lints)
+    }
+}
+
+/// `lints` in the words of the command line (`none` when nothing is asked).
+pub fn asked(lints: &Lints) -> String {
+    let mut parts = Vec::new();
+    if lints.security {
+        parts.push("--security".to_string());
+    }
+    if !lints.targets.is_empty() {
+        let names: Vec<&str> = lints.targets.iter().map(|t| t.name()).collect();
+        parts.push(format!("--target {}", names.join(",")));
+    }
+    if parts.is_empty() {
+        "none".to_string()
+    } else {
+        parts.join(" ")
+    }
+}
+
+/// A report of a lint worker, for [`super::Action::Lint`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// Findings so far.
+    Progress(usize),
+    /// The pass ended.
+    Done(LintResult),
+}
+
+/// The choices of the `T` chooser, in its order: security first, then every target.
+pub const CHOICES: usize = 1 + Target::ALL.len();
+
+/// The name of choice `i` of the chooser.
+pub fn choice_name(i: usize) -> &'static str {
+    match i {
+        0 => "security",
+        i => Target::ALL.get(i - 1).map_or("", |t| t.name()),
+    }
+}
+
+/// Whether choice `i` is on in `lints`.
+pub fn choice_on(lints: &Lints, i: usize) -> bool {
+    match i {
+        0 => lints.security,
+        i => Target::ALL.get(i - 1).is_some_and(|t| lints.has(*t)),
+    }
+}
+
+/// `lints` with choice `i` turned over (targets kept in [`Target::ALL`] order).
+pub fn toggle(lints: &Lints, i: usize) -> Lints {
+    let mut out = lints.clone();
+    match i {
+        0 => out.security = !out.security,
+        i => {
+            if let Some(t) = Target::ALL.get(i - 1).copied() {
+                if out.has(t) {
+                    out.targets.retain(|x| *x != t);
+                } else {
+                    out.targets.push(t);
+                    out.targets.sort();
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The lints a typed list names: `security`, target names and their aliases, separated
+/// by commas or spaces; `none` (or nothing) asks for nothing.
+pub fn parse_list(text: &str) -> Result<Lints, String> {
+    let mut lints = Lints::default();
+    for word in text.split([',', ' ']).filter(|w| !w.is_empty()) {
+        match word.to_ascii_lowercase().as_str() {
+            "none" | "off" => {}
+            "security" | "sec" | "--security" => lints.security = true,
+            name => match Target::from_name(name) {
+                Some(t) if !lints.has(t) => lints.targets.push(t),
+                Some(_) => {}
+                None => {
+                    return Err(format!(
+                        "unknown lint '{}' (security, or a target: {})",
+                        crate::view::safe::sanitize(word),
+                        Target::ALL.map(|t| t.name()).join(", ")
+                    ))
+                }
+            },
+        }
+    }
+    lints.targets.sort();
+    Ok(lints)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scan::index::Progress;
+
+    fn found(bytes: &[u8], lints: &Lints) -> Found {
+        let summary = Summary::build(Dialect::Utf8, bytes, 1, &Progress::new()).unwrap();
+        Found::collect(
+            bytes,
+            &summary,
+            lints,
+            &AtomicBool::new(false),
+            &AtomicUsize::new(0),
+        )
+        .unwrap()
+    }
+
+    fn security() -> Lints {
+        Lints {
+            targets: vec![],
+            security: true,
+        }
+    }
+
+    #[test]
+    fn covering_next_and_previous() {
+        // C0 AF at 2 (overlong "/", 2 bytes), "pаypal" (confusable, 7 bytes) at 6, and a
+        // zero-width space inside no word at 15.
+        let bytes = "ab\u{0}\u{0}  pаypal \u{200B}!".as_bytes();
+        let mut bytes = bytes.to_vec();
+        bytes[2..4].copy_from_slice(b"\xC0\xAF");
+        let f = found(&bytes, &security());
+        let spans: Vec<(usize, usize, &str)> = f
+            .lints
+            .iter()
+            .map(|l| (l.offset, l.len, l.kind.name()))
+            .collect();
+        assert_eq!(
+            spans,
+            [
+                (2, 2, "overlong-ascii"),
+                (6, 7, "confusable"),
+                (14, 3, "invisible")
+            ]
+        );
+        assert_eq!(f.total, 3);
+        assert_eq!(
+            f.by_kind,
+            [
+                (Kind::OverlongAscii, 1),
+                (Kind::Invisible, 1),
+                (Kind::Confusable, 1)
+            ]
+        );
+        let at = |o| f.covering(o).map(|l| l.offset).collect::<Vec<_>>();
+        assert_eq!(at(1), Vec::<usize>::new());
+        assert_eq!(at(3), [2]);
+        assert_eq!(at(12), [6]);
+        assert_eq!(at(13), Vec::<usize>::new());
+        assert_eq!(f.level_at(2), Some(Level::Error));
+        assert_eq!(f.level_at(8), Some(Level::Warning));
+        assert_eq!(f.level_at(0), None);
+        assert_eq!(f.next_after(0).map(|l| l.offset), Some(2));
+        assert_eq!(f.next_after(2).map(|l| l.offset), Some(6));
+        assert_eq!(f.next_after(14), None);
+        assert_eq!(f.prev_before(14).map(|l| l.offset), Some(6));
+        assert_eq!(f.prev_before(2), None);
+        assert_eq!(f.number_of(&f.lints[2]), 3);
+    }
+
+    #[test]
+    fn a_pass_is_wanted_run_and_taken_in_order() {
+        let mut linting = Linting::default();
+        linting.want();
+        assert!(matches!(linting.pass, Pass::Off), "nothing asked");
+        linting.lints = security();
+        linting.want();
+        assert_eq!(linting.status().as_deref(), Some("linting…"));
+        let (first, cancel, progress) = linting.begin().unwrap();
+        assert!(linting.begin().is_none(), "one pass at a time");
+        progress.store(4, Ordering::Relaxed);
+        let event = linting.pending().unwrap();
+        assert_eq!(event, Event::Progress(4));
+        linting.take(event);
+        assert_eq!(linting.status().as_deref(), Some("linting… 4 found"));
+        // Asked again: the first is cancelled, its result ignored.
+        linting.want();
+        assert!(cancel.load(Ordering::Relaxed));
+        let (second, _, _) = linting.begin().unwrap();
+        let stale = Arc::new(Found::default());
+        linting.take(Event::Done(LintResult {
+            generation: first,
+            found: Arc::clone(&stale),
+        }));
+        assert!(linting.found().is_none());
+        linting.take(Event::Done(LintResult {
+            generation: second,
+            found: stale,
+        }));
+        assert!(linting.found().is_some());
+        assert_eq!(linting.status(), None);
+    }
+
+    #[test]
+    fn chooser_and_typed_lists() {
+        let none = Lints::default();
+        assert_eq!(asked(&none), "none");
+        let l = toggle(&toggle(&none, 0), 2);
+        assert_eq!(asked(&l), "--security --target postgres");
+        assert!(choice_on(&l, 0) && choice_on(&l, 2) && !choice_on(&l, 1));
+        let l = toggle(&l, 1);
+        assert_eq!(asked(&l), "--security --target mysql-utf8mb3,postgres");
+        assert_eq!(choice_name(CHOICES - 1), "i-json");
+        assert_eq!(
+            parse_list("xml, security pg").map(|l| asked(&l)),
+            Ok("--security --target postgres,xml-1.0".to_string())
+        );
+        assert_eq!(parse_list("none"), Ok(Lints::default()));
+        assert!(parse_list("oracle")
+            .unwrap_err()
+            .starts_with("unknown lint 'oracle'"));
+    }
+}

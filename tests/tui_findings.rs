@@ -1,0 +1,426 @@
+//! Lint findings in the viewer (`--security`, `--target`, `T`, `}` / `{`) and the
+//! lookalike search (`/~/`), as a user drives them: exact offsets, messages and screen text.
+
+use hexrune::decode::Dialect;
+use hexrune::lint::{Lints, Target};
+use hexrune::scan::index::{Progress, Summary};
+use hexrune::source::Source;
+use hexrune::tui::app::App;
+use hexrune::tui::{draw, Action};
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use ratatui::Terminal;
+
+/// An overlong `/` at 9, a right-to-left override left open at 31, a zero-width space
+/// at 44.
+const PLANTED: &[u8] =
+    b"GET /a/..\xC0\xAFetc/passwd\n// admin \xE2\x80\xAE check\npay\xE2\x80\x8Bpal\n";
+
+fn app(bytes: &[u8], dialect: Dialect, width: u16, height: u16) -> App {
+    let summary = Summary::build(dialect, bytes, 1, &Progress::new()).unwrap();
+    let source = Source::from_bytes("planted", bytes.to_vec());
+    App::with_summary(source, summary, Rect::new(0, 0, width, height), false)
+}
+
+fn security() -> Lints {
+    Lints {
+        targets: vec![],
+        security: true,
+    }
+}
+
+fn screen(app: &App) -> Vec<String> {
+    let mut terminal = Terminal::new(TestBackend::new(app.size.width, app.size.height)).unwrap();
+    terminal.draw(|f| draw::draw(f, app)).unwrap();
+    let buffer = terminal.backend().buffer();
+    (0..buffer.area.height)
+        .map(|y| {
+            let mut line = String::new();
+            let mut x = 0;
+            while x < buffer.area.width {
+                let symbol = buffer[(x, y)].symbol();
+                line.push_str(symbol);
+                x += unicode_width::UnicodeWidthStr::width(symbol).max(1) as u16;
+            }
+            line.trim_end().to_string()
+        })
+        .collect()
+}
+
+fn message(app: &App) -> &str {
+    app.message.as_ref().map_or("", |m| m.text.as_str())
+}
+
+fn type_in(app: &mut App, text: &str) {
+    for c in text.chars() {
+        app.update(Action::Input(c));
+    }
+}
+
+fn finish_job(app: &mut App) {
+    while app.job.is_some() {
+        let event = app.wait_job_event().expect("worker reports");
+        app.update(Action::Job(event));
+    }
+}
+
+fn search(app: &mut App, text: &str, backward: bool) {
+    app.update(Action::OpenSearch { backward });
+    type_in(app, text);
+    app.update(Action::Submit);
+    finish_job(app);
+}
+
+#[test]
+fn findings_are_stepped_through_with_counts_and_wraps() {
+    let mut app = app(PLANTED, Dialect::Utf8, 120, 40);
+    app.update(Action::NextFinding);
+    assert_eq!(
+        message(&app),
+        "no lints asked: T chooses them (or --security, --target T)"
+    );
+    app.set_lints(security());
+    assert_eq!(app.linting.status().as_deref(), Some("linting…"));
+    app.update(Action::NextFinding);
+    assert_eq!(message(&app), "next finding: the lint pass is not done yet");
+    app.update(Action::Left); // a key clears the message: the pass's result is said
+    app.lint_now();
+    assert_eq!(
+        message(&app),
+        "lint: 3 findings (} and { step through them)"
+    );
+    let found = app.linting.found().unwrap();
+    let spans: Vec<(usize, usize, &str)> = found
+        .lints
+        .iter()
+        .map(|l| (l.offset, l.len, l.kind.name()))
+        .collect();
+    assert_eq!(
+        spans,
+        [
+            (9, 2, "overlong-ascii"),
+            (31, 3, "bidi"),
+            (44, 3, "invisible")
+        ]
+    );
+    app.update(Action::NextFinding);
+    assert_eq!(app.cursor, 9);
+    assert_eq!(message(&app), "finding 1 of 3: overlong-ascii at 0x9");
+    app.update(Action::NextFinding);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (31, "finding 2 of 3: bidi at 0x1F")
+    );
+    // A count: two more, the second wraps.
+    app.update(Action::Digit(2));
+    app.update(Action::NextFinding);
+    assert_eq!(app.cursor, 9);
+    assert_eq!(
+        message(&app),
+        "finding 1 of 3: overlong-ascii at 0x9 (wrapped to the start)"
+    );
+    app.update(Action::PrevFinding);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (44, "finding 3 of 3: invisible at 0x2C (wrapped to the end)")
+    );
+    // A count that goes round the end says so, though its last step did not wrap.
+    app.update(Action::Digit(2));
+    app.update(Action::NextFinding);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (31, "finding 2 of 3: bidi at 0x1F (wrapped to the start)")
+    );
+    app.update(Action::Digit(2));
+    app.update(Action::NextFinding);
+    assert_eq!(app.cursor, 9);
+    app.update(Action::Digit(2));
+    app.update(Action::PrevFinding);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (31, "finding 2 of 3: bidi at 0x1F (wrapped to the end)")
+    );
+    // Inside a finding, `{` goes to its start.
+    app.update(Action::End);
+    app.update(Action::PrevFinding);
+    app.update(Action::Right);
+    app.update(Action::PrevFinding);
+    assert_eq!(app.cursor, 44);
+    // A change of dialect drops the findings until the new scan is linted.
+    app.update(Action::NextDialect);
+    assert!(app.linting.found().is_none());
+    app.update(Action::PrevDialect);
+    assert!(app.linting.found().is_none(), "wanted again after the scan");
+}
+
+#[test]
+fn the_detail_pane_names_the_findings_under_the_cursor() {
+    let mut app = app(PLANTED, Dialect::Utf8, 120, 40);
+    app.set_lints(security());
+    app.lint_now();
+    app.update(Action::NextFinding);
+    let lines = screen(&app);
+    let detail = &lines[38];
+    let lint = &app.linting.found().unwrap().lints[0];
+    let expected = format!("overlong-ascii error  {}", lint.message);
+    assert_eq!(detail.as_str(), &expected[..detail.len()]);
+    assert!(
+        detail.starts_with("overlong-ascii error  overlong 2-byte form of U+002F \"/\" (SOLIDUS)"),
+        "{detail}"
+    );
+    // The errors lane: the error unit's own markers win; the override's bytes carry the
+    // warning's marker, head then body.
+    app.update(Action::NextFinding);
+    let lines = screen(&app);
+    // At 120 columns, 16 bytes a row, the errors lane from column 95: the override is
+    // the last byte of the second row, its two others start the third.
+    let lane = |line: &str| {
+        let lane: String = line.chars().skip(95).take(16).collect();
+        lane.trim_end().to_string()
+    };
+    assert_eq!(lane(&lines[2]), "               ?");
+    assert_eq!(
+        lane(&lines[3]),
+        "┄┄          ?┄┄",
+        "and the zero-width space at 0x2C"
+    );
+    // The overlong form's bytes are error units: their own markers win there.
+    assert_eq!(lane(&lines[1]), "         IC");
+    assert!(lines[38].starts_with("bidi warning  U+202E RIGHT-TO-LEFT OVERRIDE"));
+    // Off a finding, the third line is the category line again.
+    app.update(Action::Start);
+    assert!(
+        screen(&app)[38].starts_with("category"),
+        "{}",
+        screen(&app)[38]
+    );
+}
+
+#[test]
+fn targets_and_the_chooser() {
+    let bytes = "id,name\n1,caf\u{e9} \u{1F600}\n2,a\u{0}b\n".as_bytes();
+    let mut app = app(bytes, Dialect::Utf8, 120, 40);
+    app.update(Action::OpenLints);
+    // Tab to postgres (third choice), Space turns it on, Tab, Tab back round to
+    // mysql-utf8mb3 is the second: Tab six times more.
+    app.update(Action::TogglePattern);
+    app.update(Action::TogglePattern);
+    app.update(Action::Input(' '));
+    assert_eq!(
+        screen(&app)[39],
+        "lints (Tab Space Enter, or type a list):  [x] postgres  3/7  on: postgres"
+    );
+    for _ in 0..6 {
+        app.update(Action::TogglePattern);
+    }
+    app.update(Action::Input(' '));
+    app.update(Action::Submit);
+    assert_eq!(message(&app), "lints: --target mysql-utf8mb3,postgres");
+    assert_eq!(
+        app.linting.lints.targets,
+        [Target::MysqlUtf8mb3, Target::Postgres]
+    );
+    app.lint_now();
+    assert_eq!(
+        message(&app),
+        "lints: --target mysql-utf8mb3,postgres: 2 findings (} and { step through them)"
+    );
+    let spans: Vec<(usize, &str)> = app
+        .linting
+        .found()
+        .unwrap()
+        .lints
+        .iter()
+        .map(|l| (l.offset, l.kind.name()))
+        .collect();
+    assert_eq!(spans, [(16, "four-byte"), (24, "nul")]);
+    // The statistics overlay counts them by kind.
+    app.update(Action::Stats);
+    let text = screen(&app).join("\n");
+    assert!(
+        text.contains("findings (--target mysql-utf8mb3,postgres)"),
+        "{text}"
+    );
+    assert!(text.contains(" four-byte 1 "), "{text}");
+    assert!(text.contains(" nul       1 "), "{text}");
+    app.update(Action::Stats);
+    // A typed list wins over the toggles; an unknown name is said.
+    app.update(Action::OpenLints);
+    type_in(&mut app, "oracle");
+    app.update(Action::Submit);
+    assert!(message(&app).starts_with("unknown lint 'oracle'"));
+    assert!(app.message.as_ref().unwrap().is_error);
+    app.update(Action::OpenLints);
+    type_in(&mut app, "none");
+    app.update(Action::Submit);
+    assert!(app.linting.lints.is_empty());
+    app.update(Action::NextFinding);
+    assert!(message(&app).starts_with("no lints asked"));
+}
+
+/// `..%2F` and its overlong shapes, planted: the lookalike search finds each at its exact
+/// offset, forward and backward, with n and N, and says which forms matched.
+#[test]
+fn lookalike_search_finds_overlong_and_plain_forms() {
+    let mut bytes = b"GET /a/../".to_vec(); // 2E 2E 2F at 7
+    bytes.extend(b" x=\xC0\xAE\xC0\xAE\xC0\xAF"); // 13
+    bytes.extend(b" y=\xE0\x80\xAE.\xF0\x80\x80\xAF"); // 22
+    bytes.extend(b" z=..\\ \xC0\xAE\xC0\xAE/"); // near misses, then one at 37
+    let mut app = app(&bytes, Dialect::Utf8, 120, 40);
+    app.update(Action::OpenSearch { backward: false });
+    type_in(&mut app, "~/../");
+    assert!(
+        screen(&app)[39].starts_with("/lookalike text (Tab: hex): ~/../"),
+        "{}",
+        screen(&app)[39]
+    );
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 7);
+    assert_eq!(
+        message(&app),
+        "search lookalike \"../\": found at 0x7: the text as written"
+    );
+    app.update(Action::RepeatSearch { reverse: false });
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 13);
+    assert_eq!(
+        message(&app),
+        "search lookalike \"../\": found at 0xD: “.” as C0 AE (overlong, 2 bytes), \
+“.” as C0 AE (overlong, 2 bytes), “/” as C0 AF (overlong, 2 bytes)"
+    );
+    app.update(Action::RepeatSearch { reverse: false });
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 22);
+    // The detail pane says which forms matched while the cursor is in the match.
+    app.update(Action::Right);
+    let lines = screen(&app);
+    assert_eq!(
+        lines[38],
+        "lookalike 0x16..0x1E  “.” as E0 80 AE (overlong, 3 bytes), “/” as F0 80 80 AF (overlong, 4 bytes)"
+    );
+    assert!(lines[39].contains("lookalike"), "{}", lines[39]);
+    app.update(Action::RepeatSearch { reverse: false });
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 37);
+    app.update(Action::RepeatSearch { reverse: false });
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 7);
+    assert!(
+        message(&app).ends_with("(search wrapped)"),
+        "{}",
+        message(&app)
+    );
+    app.update(Action::RepeatSearch { reverse: true });
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 37);
+    // Backward from the end.
+    app.update(Action::End);
+    search(&mut app, "~/../", true);
+    assert_eq!(app.cursor, 37);
+    app.update(Action::RepeatSearch { reverse: false });
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 22);
+    // A plain search finds only the text as written.
+    app.update(Action::Start);
+    search(&mut app, "../", false);
+    assert_eq!(app.cursor, 7);
+    app.update(Action::RepeatSearch { reverse: false });
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 7, "{}", message(&app));
+}
+
+#[test]
+fn lookalike_search_in_legacy_and_outside_the_utf8_family() {
+    let bytes = b"a\xF8\x80\x80\x80\xAFb\xFC\x80\x80\x80\x80\xAFc";
+    let mut app = app(bytes, Dialect::Legacy, 120, 40);
+    search(&mut app, "~//", false);
+    assert_eq!(app.cursor, 1);
+    app.update(Action::RepeatSearch { reverse: false });
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 7);
+    let mut utf8 = self::app(bytes, Dialect::Utf8, 120, 40);
+    search(&mut utf8, "~//", false);
+    assert_eq!(utf8.cursor, 0);
+    assert_eq!(message(&utf8), "search lookalike \"/\": none found");
+    let utf16: Vec<u8> = "a/b".encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let mut wide = self::app(&utf16, Dialect::Utf16Le, 120, 40);
+    search(&mut wide, "~//", false);
+    assert!(
+        message(&wide).starts_with("lookalike search reads the UTF-8 family"),
+        "{}",
+        message(&wide)
+    );
+}
+
+/// The marks are in the cells' styles: covered bytes and glyphs underlined (without
+/// colour) or on a background by level (with colour), others not; the errors lane's
+/// markers are coloured by level.
+#[test]
+fn covered_cells_are_marked_by_level() {
+    use ratatui::style::{Color, Modifier};
+    for color in [false, true] {
+        let summary = Summary::build(Dialect::Utf8, PLANTED, 1, &Progress::new()).unwrap();
+        let source = Source::from_bytes("planted", PLANTED.to_vec());
+        let mut app = App::with_summary(source, summary, Rect::new(0, 0, 120, 40), color);
+        app.set_lints(security());
+        app.lint_now();
+        app.update(Action::End);
+        let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+        terminal.draw(|f| draw::draw(f, &app)).unwrap();
+        let buffer = terminal.backend().buffer();
+        // Hex cells: offset o of row r is at column 10 + 3 * (o % 16), line 1 + o / 16.
+        let hex = |o: u16| &buffer[(10 + 3 * (o % 16), 1 + o / 16)];
+        let text = |o: u16| &buffer[(77 + o % 16, 1 + o / 16)];
+        let lane = |o: u16| &buffer[(95 + o % 16, 1 + o / 16)];
+        for (o, bg) in [(9, 52), (10, 52), (31, 58), (32, 58), (33, 58), (44, 58)] {
+            assert!(
+                hex(o).modifier.contains(Modifier::UNDERLINED),
+                "{o} {color}"
+            );
+            let expected = if color {
+                Color::Indexed(bg)
+            } else {
+                Color::Reset
+            };
+            assert_eq!(hex(o).bg, expected, "{o} {color}");
+        }
+        assert!(text(31).modifier.contains(Modifier::UNDERLINED));
+        for o in [0, 8, 11, 30, 34, 47] {
+            assert!(!hex(o).modifier.contains(Modifier::UNDERLINED), "{o}");
+            assert!(!text(o).modifier.contains(Modifier::UNDERLINED), "{o}");
+        }
+        assert_eq!(lane(31).symbol(), "?");
+        if color {
+            assert_eq!(lane(31).fg, Color::Indexed(214));
+        }
+    }
+}
+
+/// The viewer's flags: a bad target is a usage error, a missing file the one-line error,
+/// both before the screen is taken over.
+#[test]
+fn viewer_flags_fail_before_the_screen() {
+    let out = assert_cmd::Command::cargo_bin("hexrune")
+        .unwrap()
+        .args(["--security", "--target", "oracle", "x.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("unknown target 'oracle'"), "{err}");
+    let out = assert_cmd::Command::cargo_bin("hexrune")
+        .unwrap()
+        .args([
+            "--security",
+            "--target",
+            "postgres,xml-1.0",
+            "no-such-file.txt",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.starts_with("hexrune: no-such-file.txt: "), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
