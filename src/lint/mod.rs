@@ -18,7 +18,7 @@ mod checks;
 mod survey;
 
 pub use checks::MAX_NON_STARTERS;
-pub use survey::{Linter, Survey};
+pub use survey::{reference, Linter, Survey};
 
 use crate::decode::Dialect;
 use crate::scan::index::Summary;

@@ -55,8 +55,21 @@ impl Survey {
     /// An empty survey of `lints` for an input of `len` bytes in `dialect`, with the
     /// scan's block size for that length.
     pub fn new(dialect: Dialect, len: usize, lints: &Lints) -> Survey {
+        Survey::with_block_size(dialect, len, lints, block_size_for(len as u64))
+    }
+
+    /// [`Survey::new`] with blocks of `block_size` bytes (at least 1), for tests that cut an
+    /// input in other places than the scan does: [`Survey::finish`] then walks every block
+    /// itself.
+    #[doc(hidden)]
+    pub fn with_block_size(
+        dialect: Dialect,
+        len: usize,
+        lints: &Lints,
+        block_size: usize,
+    ) -> Survey {
         let utf8 = Dialect::UTF8_FAMILY.contains(&dialect);
-        let block_size = block_size_for(len as u64);
+        let block_size = block_size.max(1);
         let count = if utf8 { len.div_ceil(block_size) } else { 1 };
         Survey {
             dialect,
@@ -189,6 +202,26 @@ impl Survey {
             identifier: 0,
         }
     }
+}
+
+/// Every lint of `lints` in `bytes` by one walk from the start to the end that gives every
+/// character the full look (no table, no segments, no block passed over), in offset order:
+/// the oracle the survey is tested against.
+#[doc(hidden)]
+pub fn reference(bytes: &[u8], dialect: Dialect, lints: &Lints) -> Vec<Lint> {
+    if lints.is_empty() {
+        return Vec::new();
+    }
+    let mut walk = Walk::new(bytes, dialect, lints, 0, true);
+    walk.full_look_only();
+    walk.walk_to(bytes.len());
+    let mut out = walk.out;
+    if lints.security {
+        let candidates: Vec<&Candidate> = walk.candidates.iter().collect();
+        out.extend(identifiers(bytes, &candidates));
+    }
+    out.sort_by_key(|l| l.offset);
+    out
 }
 
 /// The segment of the block at `range`: from the first line start at or after its start to
