@@ -200,13 +200,13 @@ impl<'a> Walk<'a> {
             // every dialect of the UTF-8 family (none is overlong, none a surrogate).
             if self.fast && self.utf8 && (0xC2..=0xEF).contains(&b) {
                 if let Some((n, v)) = bmp_at(bytes, pos) {
-                    let trailing = table[v as usize];
-                    if trailing != NEEDS_LOOK && self.joiner.is_none() && self.tags.is_none() {
-                        self.plain_letter(pos, n, v, trailing);
+                    let entry = table[v as usize];
+                    if entry != NEEDS_LOOK && self.joiner.is_none() && self.tags.is_none() {
+                        pos = self.plain_letters(pos, n, entry, end, table);
                     } else {
                         self.scalar(pos, n, v);
+                        pos += n;
                     }
-                    pos += n;
                     continue;
                 }
             }
@@ -248,25 +248,65 @@ impl<'a> Walk<'a> {
         self.pos = pos;
     }
 
-    /// A letter whose [`plain`] entry is `trailing` (its trailing non-starters after
-    /// NFKD), with no joiner or tag run pending: what [`Walk::scalar`] does with it, less
-    /// every question whose answer the table already gave.
+    /// A letter of `n` bytes at `pos` whose [`plain`] entry is `entry`, with no joiner or
+    /// tag run pending, and the plain letters that follow it before `end`: what
+    /// [`Walk::scalar`] does with each, less every question whose answer the table already
+    /// gave. Returns where the letters stop.
     #[inline]
-    fn plain_letter(&mut self, pos: usize, n: usize, v: u32, trailing: u8) {
+    fn plain_letters(
+        &mut self,
+        pos: usize,
+        n: usize,
+        entry: u16,
+        end: usize,
+        table: &[u16; 0x1_0000],
+    ) -> usize {
         if !self.security {
-            return;
+            return pos + n;
         }
-        if self.marks > 0 {
-            self.end_marks();
-        }
-        if trailing > 0 {
-            self.marks = trailing as usize;
-            self.marks_start = pos;
-            self.marks_end = pos + n;
+        let bytes = self.bytes;
+        let (mut pos, mut n, mut entry) = (pos, n, entry);
+        loop {
+            if self.marks > 0 {
+                self.end_marks();
+            }
+            let trailing = (entry >> TRAILING_SHIFT) as usize;
+            if trailing > 0 {
+                self.marks = trailing;
+                self.marks_start = pos;
+                self.marks_end = pos + n;
+            }
+            let g = (entry & GROUP_MASK) as u32;
+            if g != 0 {
+                if self.group == 0 {
+                    self.group = g;
+                } else if self.group != g {
+                    self.mixed = true;
+                }
+            }
+            match &mut self.word {
+                Some((_, end, non_ascii)) => {
+                    *end = pos + n;
+                    *non_ascii = true;
+                }
+                None => self.word = Some((pos, pos + n, true)),
+            }
+            pos += n;
+            if pos >= end || !(0xC2..=0xEF).contains(&bytes[pos]) {
+                break;
+            }
+            let Some((next_n, v)) = bmp_at(bytes, pos) else {
+                break;
+            };
+            let next = table[v as usize];
+            if next == NEEDS_LOOK {
+                break;
+            }
+            (n, entry) = (next_n, next);
         }
         self.tag_sequence = false;
-        self.letter(pos, n, v);
         self.prev = Prev::Visible;
+        pos
     }
 
     /// A character that belongs to a word: its script group, the word's end.
@@ -885,16 +925,22 @@ fn overlong_message(n: usize, value: u8) -> String {
 }
 
 /// What [`plain`] holds for a character that needs the full look.
-const NEEDS_LOOK: u8 = u8::MAX;
+const NEEDS_LOOK: u16 = u16::MAX;
+
+/// Where a [`plain`] entry keeps the trailing non-starters (below: the script group).
+const TRAILING_SHIFT: u32 = 10;
+
+/// The bits of a [`plain`] entry that hold the script group ([`group`], below 0x200).
+const GROUP_MASK: u16 = (1 << TRAILING_SHIFT) - 1;
 
 /// For each code point of the BMP, [`NEEDS_LOOK`], or, for a letter no lint looks at
 /// (visible, part of a word, a starter whose compatibility decomposition starts with a
 /// starter, no bidi control, joiner, selector, default-ignorable, space, line separator,
-/// C1 control, noncharacter, nothing XML 1.0 or 1.1 refuses or discourages), the number of
-/// non-starters its decomposition ends with (`é`: 1). Built once, from the same predicates
-/// the full look asks.
-pub(super) fn plain() -> &'static [u8; 0x1_0000] {
-    static PLAIN: LazyLock<Box<[u8; 0x1_0000]>> = LazyLock::new(|| {
+/// C1 control, noncharacter, nothing XML 1.0 or 1.1 refuses or discourages), its script
+/// [`group`] and, above [`TRAILING_SHIFT`], the number of non-starters its decomposition
+/// ends with (`é`: 1). Built once (128 KiB), from the same predicates the full look asks.
+pub(super) fn plain() -> &'static [u16; 0x1_0000] {
+    static PLAIN: LazyLock<Box<[u16; 0x1_0000]>> = LazyLock::new(|| {
         let mut table = Box::new([NEEDS_LOOK; 0x1_0000]);
         for (v, entry) in table.iter_mut().enumerate().skip(0xA0) {
             let v = v as u32;
@@ -905,7 +951,7 @@ pub(super) fn plain() -> &'static [u8; 0x1_0000] {
             let looked_at = canonical_combining_class(c) != 0
                 || leading > 0
                 || !starter
-                || trailing >= NEEDS_LOOK as usize
+                || trailing > 7
                 || c.is_whitespace()
                 || is_bidi(v)
                 || matches!(v, 0x85 | 0x2028 | 0x2029 | 0x200C | 0x200D)
@@ -915,8 +961,9 @@ pub(super) fn plain() -> &'static [u8; 0x1_0000] {
                 || is_noncharacter(CodePoint::new(v))
                 || xml(v, false).is_some()
                 || xml(v, true).is_some();
-            if !looked_at {
-                *entry = trailing as u8;
+            let g = group(v);
+            if !looked_at && g <= GROUP_MASK as u32 {
+                *entry = ((trailing as u16) << TRAILING_SHIFT) | g as u16;
             }
         }
         table
