@@ -445,14 +445,18 @@ fn the_survey_on_the_scans_workers_equals_one_full_walk_for_one_to_four_threads(
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
-        picks.push((seed % 53 == 0, (seed >> 8) as usize));
+        picks.push((seed.is_multiple_of(53), (seed >> 8) as usize));
         if picks.len() == 4000 {
             bytes.extend(planted(&picks));
             picks.clear();
             // A pure-ASCII stretch of about two blocks, one long line among short ones.
             for i in 0..2 * MIN_BLOCK / 64 {
                 bytes.extend_from_slice(b"an ASCII line of prose, word after word, to skip");
-                bytes.extend_from_slice(if i % 7 == 0 { b" and on " } else { b"\n" });
+                bytes.extend_from_slice(if i.is_multiple_of(7) {
+                    b" and on "
+                } else {
+                    b"\n"
+                });
             }
         }
     }
