@@ -4,8 +4,8 @@
 //! `char` facts over random text.
 
 use hexrune::decode::Dialect;
-use hexrune::lint::{lint, Kind, Level, Lints, Target};
-use hexrune::scan::index::{Summary, MIN_BLOCK};
+use hexrune::lint::{lint, reference, Kind, Level, Lint, Lints, Survey, Target};
+use hexrune::scan::index::{BlockSummary, Progress, Summary, MIN_BLOCK};
 use proptest::prelude::*;
 
 fn run(dialect: Dialect, bytes: &[u8], lints: &Lints) -> Vec<(usize, usize, &'static str, Level)> {
@@ -348,4 +348,354 @@ proptest! {
         }
         prop_assert_eq!(found, want);
     }
+}
+
+/// The shapes every lint looks for, and plain text in several scripts, to plant at random.
+const PIECES: &[&str] = &[
+    "the ",
+    "data_1 ",
+    "naïve ",
+    "Straße ",
+    "Москва ",
+    "Ελληνικά ",
+    "עברית ",
+    "العربية ",
+    "हिन्दी ",
+    "中文字符 ",
+    "한국어 ",
+    "Tiếng Việt ",
+    "\n",
+    "\r\n",
+    "\u{202E}",
+    "\u{202C}",
+    "\u{2066}",
+    "\u{2069}",
+    "\u{200F}",
+    "\u{200B}",
+    "\u{200D}",
+    "\u{FE0F}",
+    "\u{1F469}\u{200D}\u{1F4BB}",
+    "\u{1F3F4}\u{E0067}\u{E0062}\u{E007F}",
+    "\u{E0068}\u{E0069}",
+    "\u{301}\u{302}\u{303}\u{304}\u{305}\u{306}\u{307}\u{308}\u{309}\u{30A}",
+    "\u{1D6}",
+    "\u{F73}",
+    "\u{FF9E}",
+    "p\u{430}ypal ",
+    "paypal ",
+    "pa\u{443}pal ",
+    "\u{85}",
+    "\u{2028}",
+    "\u{FFFE}",
+    "\u{FDD0}",
+    "\u{1F600}",
+    "\0",
+    "\u{7}",
+    "\u{7F}",
+    "#\u{FE0F}",
+];
+
+/// Bytes no text holds: an overlong slash, a lone surrogate, a stray continuation.
+const BAD: &[&[u8]] = &[
+    b"\xC0\xAF",
+    b"\xE0\x80\xAE",
+    b"\xED\xA0\x80",
+    b"\x80",
+    b"\xF0\x9F",
+];
+
+fn planted(picks: &[(bool, usize)]) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for &(bad, i) in picks {
+        if bad {
+            bytes.extend_from_slice(BAD[i % BAD.len()]);
+        } else {
+            bytes.extend_from_slice(PIECES[i % PIECES.len()].as_bytes());
+        }
+    }
+    bytes
+}
+
+fn everything() -> Lints {
+    Lints {
+        targets: Target::ALL.to_vec(),
+        security: true,
+    }
+}
+
+/// The survey's lints, listed, for blocks of `block_size` bytes.
+fn surveyed(dialect: Dialect, bytes: &[u8], lints: &Lints, block_size: usize) -> Vec<Lint> {
+    let summary = Summary::build_parallel(dialect, bytes);
+    let mut survey = Survey::with_block_size(dialect, bytes.len(), lints, block_size);
+    survey.finish(bytes, &summary);
+    let listed: Vec<Lint> = survey.lints(bytes).collect();
+    assert_eq!(survey.total(), listed.len() as u64, "counted as listed");
+    listed
+}
+
+#[test]
+fn the_survey_on_the_scans_workers_equals_one_full_walk_for_one_to_four_threads() {
+    // Over 16 blocks of 64 KiB (so the scan splits it between workers), with pure-ASCII
+    // blocks (passed over but for their last line), lines crossing blocks and shapes
+    // planted on both sides of block edges.
+    let mut picks = Vec::new();
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut bytes = Vec::new();
+    while bytes.len() < 40 * MIN_BLOCK {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        picks.push((seed.is_multiple_of(53), (seed >> 8) as usize));
+        if picks.len() == 4000 {
+            bytes.extend(planted(&picks));
+            picks.clear();
+            // A pure-ASCII stretch of about two blocks, one long line among short ones.
+            for i in 0..2 * MIN_BLOCK / 64 {
+                bytes.extend_from_slice(b"an ASCII line of prose, word after word, to skip");
+                bytes.extend_from_slice(if i.is_multiple_of(7) {
+                    b" and on "
+                } else {
+                    b"\n"
+                });
+            }
+        }
+    }
+    for dialect in [Dialect::Utf8, Dialect::Wtf8] {
+        let want = reference(&bytes, dialect, &everything());
+        assert!(want.len() > 1000, "{} lints planted", want.len());
+        for threads in 1..=4 {
+            let lints = everything();
+            let survey = Survey::new(dialect, bytes.len(), &lints);
+            let look = |b: &[u8], r: std::ops::Range<usize>, s: &BlockSummary| survey.look(b, r, s);
+            let summary = Summary::build_hooked(
+                dialect,
+                &bytes,
+                threads,
+                &Progress::new(),
+                None,
+                Some(&look),
+            )
+            .unwrap();
+            let mut survey = survey;
+            survey.finish(&bytes, &summary);
+            let got: Vec<Lint> = survey.lints(&bytes).collect();
+            assert_eq!(got.len(), want.len(), "{threads} threads, {dialect:?}");
+            assert!(got == want, "{threads} threads, {dialect:?}");
+            assert_eq!(survey.total(), want.len() as u64);
+        }
+    }
+}
+
+#[test]
+fn lint_equals_the_full_walk_on_the_corpus_joined() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
+    let mut bytes = Vec::new();
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    for path in paths {
+        bytes.extend(std::fs::read(path).unwrap());
+    }
+    let summary = Summary::build_parallel(Dialect::Utf8, &bytes);
+    let got: Vec<Lint> = lint(&bytes, Dialect::Utf8, &summary, &everything()).collect();
+    assert_eq!(got, reference(&bytes, Dialect::Utf8, &everything()));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    /// Any cut into blocks gives what one walk with the full look at every character gives:
+    /// the same lints, messages and order.
+    #[test]
+    fn any_block_split_gives_the_full_walks_lints(
+        picks in proptest::collection::vec((proptest::bool::weighted(0.05), 0usize..64), 0..160),
+        block_size in 1usize..300,
+        dialect in proptest::sample::select(vec![Dialect::Utf8, Dialect::Wtf8, Dialect::Legacy, Dialect::Cesu8]),
+    ) {
+        let bytes = planted(&picks);
+        for lints in [everything(), security(), target(Target::Xml10), target(Target::Postgres)] {
+            let want = reference(&bytes, dialect, &lints);
+            let got = surveyed(dialect, &bytes, &lints, block_size);
+            prop_assert_eq!(&got, &want);
+        }
+    }
+}
+
+/// The runs of more than 30 non-starters after NFKD in `text`, as Python's `unicodedata`
+/// counts them (UAX #15 §13): (byte offset of the first character giving one, byte
+/// length up to the end of the last, count).
+fn python_stream_safe_runs(text: &str) -> Vec<(usize, usize, usize)> {
+    let script = r#"
+import sys, unicodedata as u
+text = sys.stdin.buffer.read().decode('utf-8')
+runs, count, start, end, pos = [], 0, 0, 0, 0
+def close():
+    global count
+    if count > 30: runs.append((start, end - start, count))
+    count = 0
+for c in text:
+    n = len(c.encode('utf-8'))
+    for d in u.normalize('NFKD', c):
+        if u.combining(d):
+            if count == 0: start = pos
+            count += 1; end = pos + n
+        else:
+            close()
+    pos += n
+close()
+print(repr(runs))
+"#;
+    let mut child = std::process::Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let s = String::from_utf8(out.stdout).unwrap();
+    s.trim()
+        .trim_matches(|c| c == '[' || c == ']')
+        .split("), (")
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            let n: Vec<usize> = t
+                .trim_matches(|c| c == '(' || c == ')')
+                .split(", ")
+                .map(|x| x.parse().unwrap())
+                .collect();
+            (n[0], n[1], n[2])
+        })
+        .collect()
+}
+
+#[test]
+fn zalgo_counts_non_starters_after_nfkd_as_uax_15_does() {
+    // Plain: 30 marks as written are fine, 31 are not.
+    let plain = format!("a{} b{}", "\u{301}".repeat(30), "\u{301}".repeat(31));
+    assert_eq!(
+        run(Dialect::Utf8, plain.as_bytes(), &security()),
+        vec![(63, 62, "zalgo", Warning)]
+    );
+    // Precomposed: ǖ is u with two marks (NFKD u + U+0308 + U+0304), so 29 more make 31,
+    // counted from the ǖ; U+0F73 (class 0) is two non-starters, U+FF9E one (by NFKD).
+    let precomposed = format!(
+        "x\u{1D6}{} y\u{F73}{}\u{301} z\u{FF9E}{} \u{E9}{}",
+        "\u{301}".repeat(29),
+        "\u{F73}".repeat(14),
+        "\u{302}".repeat(30),
+        "\u{301}".repeat(29)
+    );
+    let found = run(Dialect::Utf8, precomposed.as_bytes(), &security());
+    let y = precomposed.find('y').unwrap();
+    let z = precomposed.find('z').unwrap();
+    assert_eq!(
+        found,
+        vec![
+            (1, 2 + 29 * 2, "zalgo", Warning),
+            (y + 1, 15 * 3 + 2, "zalgo", Warning),
+            (z + 1, 3 + 30 * 2, "zalgo", Warning),
+        ]
+    );
+    let m = messages(Dialect::Utf8, precomposed.as_bytes(), &security());
+    assert!(m[0].starts_with("31 combining marks in a row"), "{}", m[0]);
+    assert!(m[1].starts_with("31 combining marks"), "{}", m[1]);
+    assert!(m[2].starts_with("31 combining marks"), "{}", m[2]);
+    // The same runs as Python's unicodedata counts them (é + 29 is 30: fine).
+    for text in [&plain, &precomposed] {
+        let ours: Vec<(usize, usize, usize)> = lint(
+            text.as_bytes(),
+            Dialect::Utf8,
+            &Summary::build_parallel(Dialect::Utf8, text.as_bytes()),
+            &security(),
+        )
+        .map(|l| {
+            let n = l.message.split(' ').next().unwrap().parse().unwrap();
+            (l.offset, l.len, n)
+        })
+        .collect();
+        assert_eq!(ours, python_stream_safe_runs(text));
+    }
+}
+
+#[test]
+fn confusable_identifiers_by_skeleton_name_the_earlier_word() {
+    // An ASCII word first, the mixed one later: the later one is found twice (it mixes
+    // scripts; it reads as the earlier word).
+    let text = "login paypal then p\u{430}ypal.";
+    let found = run(Dialect::Utf8, text.as_bytes(), &security());
+    assert_eq!(
+        found,
+        vec![
+            (18, 7, "confusable", Warning),
+            (18, 7, "confusable", Warning)
+        ]
+    );
+    let m = messages(Dialect::Utf8, text.as_bytes(), &security());
+    assert_eq!(
+        m[1],
+        "\"p\u{430}ypal\" reads as \"paypal\" at offset 6: two different identifiers with \
+         one UTS #39 skeleton (\"paypal\")"
+    );
+    // The mixed one first: the ASCII word after it is the later one.
+    let text = "p\u{430}ypal, then paypal and paypal";
+    let found = run(Dialect::Utf8, text.as_bytes(), &security());
+    assert_eq!(
+        found,
+        vec![
+            (0, 7, "confusable", Warning),
+            (14, 6, "confusable", Warning)
+        ]
+    );
+    assert_eq!(
+        messages(Dialect::Utf8, text.as_bytes(), &security())[1],
+        "\"paypal\" reads as \"p\u{430}ypal\" at offset 0: two different identifiers with one \
+         UTS #39 skeleton (\"paypal\")"
+    );
+    // Two different mixed spellings: the second names the first; one word twice is one.
+    let text = "p\u{430}ypal pa\u{443}pal p\u{430}ypal";
+    let found = run(Dialect::Utf8, text.as_bytes(), &security());
+    assert_eq!(
+        found,
+        vec![
+            (0, 7, "confusable", Warning),
+            (8, 7, "confusable", Warning),
+            (8, 7, "confusable", Warning),
+            (16, 7, "confusable", Warning),
+        ]
+    );
+    // Far apart, across pure-ASCII blocks (looked up in the pass over ASCII words).
+    let mut bytes = b"x = paypal;\n".to_vec();
+    bytes.extend(std::iter::repeat_n(b"let y = 1;\n".as_slice(), MIN_BLOCK / 2).flatten());
+    let at = bytes.len() + 4;
+    bytes.extend_from_slice("use p\u{430}ypal;\n".as_bytes());
+    let found = run(Dialect::Utf8, &bytes, &security());
+    assert_eq!(
+        found,
+        vec![
+            (at, 7, "confusable", Warning),
+            (at, 7, "confusable", Warning)
+        ]
+    );
+    assert!(messages(Dialect::Utf8, &bytes, &security())[1].contains("at offset 4:"));
+    // Not without --security, and not for words of one script.
+    assert_eq!(
+        run(Dialect::Utf8, text.as_bytes(), &target(Target::Json)),
+        vec![]
+    );
+    assert_eq!(
+        run(
+            Dialect::Utf8,
+            "cop \u{441}\u{43E}\u{440} Москва".as_bytes(),
+            &security()
+        ),
+        vec![]
+    );
 }

@@ -11,6 +11,7 @@
 //! Every format is fed the same [`Finding`]s ([`findings`]); a format is one [`Emit`].
 
 use std::io::{self, Write};
+use std::ops::Range;
 
 use sha2::{Digest, Sha256};
 
@@ -23,8 +24,8 @@ use crate::cli::wire::{
     finding_line, to_line, InputRecord, Invocation, IoErrorRecord, SummaryRecord, WirePath,
 };
 use crate::decode::{Dialect, Unit};
-use crate::lint::{self, Kind, Level, Lints};
-use crate::scan::index::{Progress, Summary, Verdict};
+use crate::lint::{self, Kind, Lints, Survey};
+use crate::scan::index::{BlockHook, BlockSummary, Progress, Summary, Verdict};
 use crate::source::{Access, Source, SourceError};
 use crate::view::fallback::Fallback;
 use crate::view::safe::sanitize;
@@ -86,6 +87,8 @@ pub struct Examined {
     pub summary: Summary,
     /// What the lints found, counted.
     pub lints: LintCounts,
+    /// Where the lints are (`None` when none were asked).
+    pub survey: Option<Survey>,
 }
 
 /// The lints found in an input, counted by kind (in [`Kind::ALL`] order).
@@ -122,37 +125,45 @@ impl Examined {
 
     /// Everything to report for this input, in input order.
     pub fn findings<'a>(&'a self, options: &'a CheckOptions) -> impl Iterator<Item = Finding> + 'a {
-        findings(
+        let bytes = self.source.bytes();
+        let linted = self
+            .survey
+            .as_ref()
+            .filter(|s| s.total() > 0)
+            .map(|s| s.lints(bytes));
+        findings_with(
             options.dialect,
             options.fallback.as_ref(),
-            self.source.bytes(),
+            bytes,
             &self.summary,
-            self.lints_to_list(&options.lints),
+            linted,
         )
     }
 }
 
 /// Runs `lints` over an input once and counts what they find.
 pub fn count_lints(bytes: &[u8], dialect: Dialect, summary: &Summary, lints: &Lints) -> LintCounts {
-    let mut counts = LintCounts::default();
+    let mut survey = Survey::new(dialect, bytes.len(), lints);
+    survey.finish(bytes, summary);
+    lint_counts(&survey, lints)
+}
+
+/// The counts of a finished `survey` of `lints`.
+fn lint_counts(survey: &Survey, lints: &Lints) -> LintCounts {
     if lints.is_empty() {
-        return counts;
+        return LintCounts::default();
     }
-    let mut by_kind = [0u64; Kind::ALL.len()];
-    for l in lint::lint(bytes, dialect, summary, lints) {
-        by_kind[l.kind as usize] += 1;
-        counts.total += 1;
-        if l.level != Level::Note {
-            counts.failing += 1;
-        }
-    }
+    let by_kind = survey.by_kind();
     let asked = |k: Kind| lint_kind_asked(lints, k);
-    counts.by_kind = Kind::ALL
-        .iter()
-        .filter(|k| asked(**k))
-        .map(|k| (k.name(), by_kind[*k as usize]))
-        .collect();
-    counts
+    LintCounts {
+        by_kind: Kind::ALL
+            .iter()
+            .filter(|k| asked(**k))
+            .map(|k| (k.name(), by_kind[*k as usize]))
+            .collect(),
+        failing: survey.failing(),
+        total: survey.total(),
+    }
 }
 
 /// Whether `lints` can yield lints of `kind`.
@@ -289,7 +300,13 @@ pub fn examine_source(
     };
     // Pages behind the scan (and the hash) are let go, so memory does not grow with the
     // input.
-    let summary = Summary::build_alongside(
+    // The lints ride the scan: each block is walked on the worker that scanned it.
+    let mut survey = (!options.lints.is_empty())
+        .then(|| Survey::new(options.dialect, bytes.len(), &options.lints));
+    let look = survey.as_ref().map(|s| {
+        move |bytes: &[u8], range: Range<usize>, block: &BlockSummary| s.look(bytes, range, block)
+    });
+    let summary = Summary::build_alongside_hooked(
         options.dialect,
         bytes,
         threads,
@@ -297,11 +314,18 @@ pub fn examine_source(
         |range| source.release(range),
         |range| source.prefetch(range),
         Some(&mut feed),
+        look.as_ref().map(|l| l as &BlockHook),
     )
     .expect("a scan nobody cancels runs to the end");
     // Nothing of a changed input is printed; the caller reports it.
     source.check_intact()?;
-    let lints = count_lints(bytes, options.dialect, &summary, &options.lints);
+    let lints = match survey.as_mut() {
+        Some(survey) => {
+            survey.finish(bytes, &summary);
+            lint_counts(survey, &options.lints)
+        }
+        None => LintCounts::default(),
+    };
     let facts = InputFacts {
         name: input.display_name(),
         path: input.wire_path(),
@@ -315,6 +339,7 @@ pub fn examine_source(
         source,
         summary,
         lints,
+        survey,
     })
 }
 
@@ -364,13 +389,21 @@ pub fn findings<'a>(
     summary: &'a Summary,
     lints: &'a Lints,
 ) -> impl Iterator<Item = Finding> + 'a {
+    let linted = (!lints.is_empty()).then(|| lint::lint(bytes, dialect, summary, lints));
+    findings_with(dialect, fallback, bytes, summary, linted)
+}
+
+/// [`findings`], with the lints from `linted`.
+fn findings_with<'a>(
+    dialect: Dialect,
+    fallback: Option<&'a Fallback>,
+    bytes: &'a [u8],
+    summary: &'a Summary,
+    linted: Option<lint::Linter<'a>>,
+) -> impl Iterator<Item = Finding> + 'a {
     let mut errors = summary.errors(bytes).peekable();
     let mut replacements = summary.replacements(bytes).peekable();
-    let mut linted = (!lints.is_empty())
-        .then(|| lint::lint(bytes, dialect, summary, lints))
-        .into_iter()
-        .flatten()
-        .peekable();
+    let mut linted = linted.into_iter().flatten().peekable();
     let mut lines = summary.lines(bytes);
     std::iter::from_fn(move || {
         let unit_start = match (errors.peek(), replacements.peek()) {

@@ -1,16 +1,21 @@
-//! The walk behind [`crate::lint::lint`]: one pass over the blocks the scan indexed, a
-//! little state carried across units (the open bidi controls of the current line, the
-//! current word, run of combining marks, run of tag characters, pending joiner).
+//! The walk behind [`crate::lint::lint`]: one pass over a stretch of the input, unit by
+//! unit, with a little state carried across units (the open bidi controls of the current
+//! line, the current word, the run of non-starters, the run of tag characters, a pending
+//! joiner). Every piece of that state ends at an ASCII line feed, so a walk that starts
+//! just after one (or at the input's start) finds exactly what a walk from the start finds
+//! there: this is what lets [`super::survey`] walk blocks on the scan's workers.
+//!
+//! The hot path is a letter that needs no lint: a two- or three-byte character whose
+//! [`plain`] entry says so (one table load) extends the current word and is done.
 
-use std::collections::VecDeque;
+use std::sync::LazyLock;
 
-use unicode_normalization::char::canonical_combining_class;
+use unicode_normalization::char::{canonical_combining_class, decompose_compatible};
 use unicode_script::{Script, UnicodeScript};
 use unicode_security::{skeleton, MixedScript};
 
 use super::{Kind, Level, Lint, Lints, Target};
 use crate::decode::{CodePoint, Dialect, UnitKind};
-use crate::scan::index::Summary;
 use crate::view::safe::sanitize;
 use crate::view::unicode::{is_noncharacter, label};
 
@@ -40,17 +45,59 @@ struct Open {
     isolate: bool,
 }
 
-/// The iterator of lints (see [`crate::lint::lint`]).
-pub struct Linter<'a> {
+/// A word that mixes scripts (UTS #39), kept to compare with the input's other words:
+/// two different words with one skeleton are confusable identifiers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Candidate {
+    /// Offset of its first byte.
+    pub offset: usize,
+    /// The word.
+    pub word: String,
+    /// Its UTS #39 skeleton.
+    pub skeleton: String,
+}
+
+/// Lints counted by kind, and how many are of level error or warning.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Counts {
+    pub by_kind: [u64; Kind::ALL.len()],
+    pub failing: u64,
+}
+
+impl Counts {
+    pub fn total(&self) -> u64 {
+        self.by_kind.iter().sum()
+    }
+
+    pub fn add(&mut self, other: &Counts) {
+        for (a, b) in self.by_kind.iter_mut().zip(other.by_kind) {
+            *a += b;
+        }
+        self.failing += other.failing;
+    }
+
+    pub fn count(&mut self, kind: Kind, level: Level) {
+        self.by_kind[kind as usize] += 1;
+        self.failing += u64::from(level != Level::Note);
+    }
+}
+
+/// One walk over a stretch of an input (see the module's doc).
+pub(super) struct Walk<'a> {
     bytes: &'a [u8],
     dialect: Dialect,
-    summary: &'a Summary,
-    lints: &'a Lints,
     utf8: bool,
-    next_block: usize,
     pos: usize,
-    out: Vec<Lint>,
-    ready: VecDeque<Lint>,
+    /// Whether lints are kept in `out` (listing), or only counted (surveying).
+    keep: bool,
+    /// Whether letters may take the hot path (false only for the tests' oracle).
+    fast: bool,
+    /// The lints found, in the order found (not yet by offset).
+    pub out: Vec<Lint>,
+    /// The lints found, counted.
+    pub counts: Counts,
+    /// The words that mix scripts.
+    pub candidates: Vec<Candidate>,
     // Which checks run.
     mysql: bool,
     postgres: bool,
@@ -64,6 +111,8 @@ pub struct Linter<'a> {
     joiner: Option<(usize, usize, u32, Prev)>,
     tags: Option<(usize, usize, String)>,
     tag_sequence: bool,
+    /// Non-starters in the current run, counted after NFKD (UAX #15), and the bytes of the
+    /// characters that gave them.
     marks: usize,
     marks_start: usize,
     marks_end: usize,
@@ -76,23 +125,26 @@ pub struct Linter<'a> {
     open: Vec<Open>,
 }
 
-impl<'a> Linter<'a> {
-    pub(super) fn new(
+impl<'a> Walk<'a> {
+    /// A walk of `bytes` from `start`, which is 0 or just after an ASCII line feed (in
+    /// the UTF-8 family; 0 in other dialects).
+    pub fn new(
         bytes: &'a [u8],
         dialect: Dialect,
-        summary: &'a Summary,
-        lints: &'a Lints,
-    ) -> Linter<'a> {
-        Linter {
+        lints: &Lints,
+        start: usize,
+        keep: bool,
+    ) -> Walk<'a> {
+        Walk {
             bytes,
             dialect,
-            summary,
-            lints,
             utf8: Dialect::UTF8_FAMILY.contains(&dialect),
-            next_block: 0,
-            pos: 0,
+            pos: start,
+            keep,
+            fast: true,
             out: Vec::new(),
-            ready: VecDeque::new(),
+            counts: Counts::default(),
+            candidates: Vec::new(),
             mysql: lints.has(Target::MysqlUtf8mb3),
             postgres: lints.has(Target::Postgres),
             xml10: lints.has(Target::Xml10),
@@ -115,92 +167,17 @@ impl<'a> Linter<'a> {
         }
     }
 
-    /// Whether a pure-ASCII block from `pos` can be passed over: no state is open that its
-    /// bytes could close, and it holds none of the ASCII bytes a target refuses.
-    fn can_skip(&self, range: std::ops::Range<usize>) -> bool {
-        if self.lints.is_empty() {
-            return true;
-        }
-        if self.joiner.is_some()
-            || self.tags.is_some()
-            || self.marks > 0
-            || self.word.is_some()
-            || !self.line_bidi.is_empty()
-        {
-            return false;
-        }
-        let block = &self.bytes[range];
-        if self.xml10 || self.xml11 {
-            // C0 controls but tab, LF, CR, and DEL (discouraged in 1.0, restricted in 1.1).
-            let bad = |b: u8| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7F;
-            return !block.iter().fold(false, |acc, &b| acc | bad(b));
-        }
-        if self.postgres {
-            return memchr::memchr(0, block).is_none();
-        }
-        true
+    /// Gives every character the full look: the tests' oracle.
+    pub fn full_look_only(&mut self) {
+        self.fast = false;
     }
 
-    /// Lints every block from `next_block` until some lint is ready, or the input ends.
-    fn advance(&mut self) -> bool {
-        let blocks = self.summary.blocks.len();
-        while self.ready.is_empty() {
-            if self.next_block >= blocks {
-                if self.pos < self.bytes.len() {
-                    let end = self.bytes.len();
-                    self.run(end);
-                }
-                self.end_of_input();
-                return !self.ready.is_empty();
-            }
-            let b = self.next_block;
-            self.next_block += 1;
-            let range = self.summary.block_range(b);
-            let block = &self.summary.blocks[b];
-            let ascii =
-                self.utf8 && block.errors == 0 && block.classes[1..].iter().all(|&n| n == 0);
-            let start = self.pos.max(range.start);
-            if start >= range.end {
-                continue;
-            }
-            if ascii && self.can_skip(start..range.end) {
-                self.pos = range.end;
-                self.prev = Prev::Break;
-                continue;
-            }
-            self.run(range.end);
-            self.flush();
-        }
-        true
-    }
-
-    /// Moves the lints that nothing open can precede to `ready`, in offset order.
-    fn flush(&mut self) {
-        let mut mark = usize::MAX;
-        if let Some((s, _, _, _)) = self.joiner {
-            mark = mark.min(s);
-        }
-        if let Some((s, _, _)) = self.tags {
-            mark = mark.min(s);
-        }
-        if self.marks > 0 {
-            mark = mark.min(self.marks_start);
-        }
-        if let Some((s, _, _)) = self.word {
-            mark = mark.min(s);
-        }
-        if let Some(&(s, _, _, _)) = self.line_bidi.first() {
-            mark = mark.min(s);
-        }
-        self.out.sort_by_key(|l| l.offset);
-        let n = self.out.partition_point(|l| l.offset < mark);
-        self.ready.extend(self.out.drain(..n));
-    }
-
-    fn end_of_input(&mut self) {
+    /// Walks to `end` (which must be the input's end or just after a line feed) and ends
+    /// what is open there; `out` then holds the lints of the stretch.
+    pub fn walk_to(&mut self, end: usize) {
+        self.run(end);
         self.boundary();
         self.line_end();
-        self.flush();
     }
 
     /// Lints units from `pos` up to `end` (the last may run past it).
@@ -208,6 +185,7 @@ impl<'a> Linter<'a> {
         let bytes = self.bytes;
         let mut pos = self.pos;
         let len = bytes.len();
+        let table = plain();
         while pos < end {
             let b = bytes[pos];
             if self.utf8 && b < 0x80 {
@@ -217,6 +195,20 @@ impl<'a> Linter<'a> {
                     pos = self.printable_run(pos, end);
                 }
                 continue;
+            }
+            // The hot path: a well-formed two- or three-byte character, read the same in
+            // every dialect of the UTF-8 family (none is overlong, none a surrogate).
+            if self.fast && self.utf8 && (0xC2..=0xEF).contains(&b) {
+                if let Some((n, v)) = bmp_at(bytes, pos) {
+                    let entry = table[v as usize];
+                    if entry != NEEDS_LOOK && self.joiner.is_none() && self.tags.is_none() {
+                        pos = self.plain_letters(pos, n, entry, end, table);
+                    } else {
+                        self.scalar(pos, n, v);
+                        pos += n;
+                    }
+                    continue;
+                }
             }
             if self.security && self.utf8 {
                 if let Some((n, value)) = overlong(bytes, pos, self.dialect) {
@@ -256,15 +248,93 @@ impl<'a> Linter<'a> {
         self.pos = pos;
     }
 
+    /// A letter of `n` bytes at `pos` whose [`plain`] entry is `entry`, with no joiner or
+    /// tag run pending, and the plain letters that follow it before `end`: what
+    /// [`Walk::scalar`] does with each, less every question whose answer the table already
+    /// gave. Returns where the letters stop.
+    #[inline]
+    fn plain_letters(
+        &mut self,
+        pos: usize,
+        n: usize,
+        entry: u16,
+        end: usize,
+        table: &[u16; 0x1_0000],
+    ) -> usize {
+        if !self.security {
+            return pos + n;
+        }
+        let bytes = self.bytes;
+        let (mut pos, mut n, mut entry) = (pos, n, entry);
+        loop {
+            if self.marks > 0 {
+                self.end_marks();
+            }
+            let trailing = (entry >> TRAILING_SHIFT) as usize;
+            if trailing > 0 {
+                self.marks = trailing;
+                self.marks_start = pos;
+                self.marks_end = pos + n;
+            }
+            let g = (entry & GROUP_MASK) as u32;
+            if g != 0 {
+                if self.group == 0 {
+                    self.group = g;
+                } else if self.group != g {
+                    self.mixed = true;
+                }
+            }
+            match &mut self.word {
+                Some((_, end, non_ascii)) => {
+                    *end = pos + n;
+                    *non_ascii = true;
+                }
+                None => self.word = Some((pos, pos + n, true)),
+            }
+            pos += n;
+            if pos >= end || !(0xC2..=0xEF).contains(&bytes[pos]) {
+                break;
+            }
+            let Some((next_n, v)) = bmp_at(bytes, pos) else {
+                break;
+            };
+            let next = table[v as usize];
+            if next == NEEDS_LOOK {
+                break;
+            }
+            (n, entry) = (next_n, next);
+        }
+        self.tag_sequence = false;
+        self.prev = Prev::Visible;
+        pos
+    }
+
+    /// A character that belongs to a word: its script group, the word's end.
+    #[inline]
+    fn letter(&mut self, pos: usize, n: usize, v: u32) {
+        let g = group(v);
+        if g != 0 {
+            if self.group == 0 {
+                self.group = g;
+            } else if self.group != g {
+                self.mixed = true;
+            }
+        }
+        match &mut self.word {
+            Some((_, end, non_ascii)) => {
+                *end = pos + n;
+                *non_ascii = true;
+            }
+            None => self.word = Some((pos, pos + n, true)),
+        }
+    }
+
     /// Passes over the printable ASCII bytes from `pos` (before `end`) at once: none is
     /// refused by a target, and for the security lints only the word they end or start
     /// matters. Returns where the run stops.
     fn printable_run(&mut self, pos: usize, end: usize) -> usize {
         let run = &self.bytes[pos..end];
-        let n = run
-            .iter()
-            .position(|&c| !(0x20..0x7F).contains(&c))
-            .unwrap_or(run.len());
+        let n = printable_len(run);
         if n == 0 || !self.security {
             return pos + n;
         }
@@ -296,6 +366,10 @@ impl<'a> Linter<'a> {
     }
 
     fn push(&mut self, kind: Kind, offset: usize, len: usize, level: Level, message: String) {
+        self.counts.count(kind, level);
+        if !self.keep {
+            return;
+        }
         self.out.push(Lint {
             kind,
             offset,
@@ -405,16 +479,27 @@ impl<'a> Linter<'a> {
     /// The security lints of a non-ASCII code point `v`.
     fn security_scalar(&mut self, pos: usize, n: usize, v: u32) {
         let c = char::from_u32(v);
-        // Zalgo: runs of non-starters.
+        // Zalgo: runs of non-starters, counted in the character's compatibility
+        // decomposition (UAX #15 §13): its leading non-starters extend the run before it,
+        // a starter in it ends the run, its trailing non-starters begin the next.
         let ccc = c.map(canonical_combining_class).unwrap_or(0);
-        if ccc != 0 {
+        let (leading, trailing, starter) = c.map_or((0, 0, true), non_starters);
+        if leading > 0 {
             if self.marks == 0 {
                 self.marks_start = pos;
             }
-            self.marks += 1;
+            self.marks += leading;
             self.marks_end = pos + n;
-        } else if self.marks > 0 {
-            self.end_marks();
+        }
+        if starter {
+            if self.marks > 0 {
+                self.end_marks();
+            }
+            if trailing > 0 {
+                self.marks = trailing;
+                self.marks_start = pos;
+                self.marks_end = pos + n;
+            }
         }
         // Bidi controls.
         if is_bidi(v) {
@@ -507,21 +592,7 @@ impl<'a> Linter<'a> {
         // Words, for mixed scripts.
         let wordy = ccc != 0 || (visible && is_wordy(v));
         if wordy {
-            let g = group(v);
-            if g != 0 {
-                if self.group == 0 {
-                    self.group = g;
-                } else if self.group != g {
-                    self.mixed = true;
-                }
-            }
-            match &mut self.word {
-                Some((_, end, non_ascii)) => {
-                    *end = pos + n;
-                    *non_ascii = true;
-                }
-                None => self.word = Some((pos, pos + n, true)),
-            }
+            self.letter(pos, n, v);
         } else if self.word.is_some() {
             self.end_word();
         }
@@ -555,8 +626,9 @@ impl<'a> Linter<'a> {
     fn end_marks(&mut self) {
         if self.marks > MAX_NON_STARTERS {
             let message = format!(
-                "{} combining marks in a row (the stream-safe limit is {MAX_NON_STARTERS}, \
-                 UAX #15): Zalgo text, slow to normalise and render",
+                "{} combining marks in a row (non-starters, counted after compatibility \
+                 decomposition as UAX #15 does; the stream-safe limit is {MAX_NON_STARTERS}): \
+                 Zalgo text, slow to normalise and render",
                 self.marks
             );
             let (s, e) = (self.marks_start, self.marks_end);
@@ -587,6 +659,11 @@ impl<'a> Linter<'a> {
             return;
         }
         let reads: String = skeleton(word).collect();
+        self.candidates.push(Candidate {
+            offset: start,
+            word: word.to_string(),
+            skeleton: reads.clone(),
+        });
         if !reads.as_str().is_single_script() {
             return;
         }
@@ -693,17 +770,6 @@ impl<'a> Linter<'a> {
             };
             self.push(Kind::Bidi, pos, n, level, message);
         }
-    }
-}
-
-impl Iterator for Linter<'_> {
-    type Item = Lint;
-
-    fn next(&mut self) -> Option<Lint> {
-        if self.ready.is_empty() && !self.advance() {
-            return None;
-        }
-        self.ready.pop_front()
     }
 }
 
@@ -856,4 +922,107 @@ fn overlong_message(n: usize, value: u8) -> String {
         value,
         label(cp)
     )
+}
+
+/// What [`plain`] holds for a character that needs the full look.
+const NEEDS_LOOK: u16 = u16::MAX;
+
+/// Where a [`plain`] entry keeps the trailing non-starters (below: the script group).
+const TRAILING_SHIFT: u32 = 10;
+
+/// The bits of a [`plain`] entry that hold the script group ([`group`], below 0x200).
+const GROUP_MASK: u16 = (1 << TRAILING_SHIFT) - 1;
+
+/// For each code point of the BMP, [`NEEDS_LOOK`], or, for a letter no lint looks at
+/// (visible, part of a word, a starter whose compatibility decomposition starts with a
+/// starter, no bidi control, joiner, selector, default-ignorable, space, line separator,
+/// C1 control, noncharacter, nothing XML 1.0 or 1.1 refuses or discourages), its script
+/// [`group`] and, above [`TRAILING_SHIFT`], the number of non-starters its decomposition
+/// ends with (`é`: 1). Built once (128 KiB), from the same predicates the full look asks.
+pub(super) fn plain() -> &'static [u16; 0x1_0000] {
+    static PLAIN: LazyLock<Box<[u16; 0x1_0000]>> = LazyLock::new(|| {
+        let mut table = Box::new([NEEDS_LOOK; 0x1_0000]);
+        for (v, entry) in table.iter_mut().enumerate().skip(0xA0) {
+            let v = v as u32;
+            let Some(c) = char::from_u32(v) else {
+                continue;
+            };
+            let (leading, trailing, starter) = non_starters(c);
+            let looked_at = canonical_combining_class(c) != 0
+                || leading > 0
+                || !starter
+                || trailing > 7
+                || c.is_whitespace()
+                || is_bidi(v)
+                || matches!(v, 0x85 | 0x2028 | 0x2029 | 0x200C | 0x200D)
+                || is_selector(v)
+                || always_invisible(v)
+                || !is_wordy(v)
+                || is_noncharacter(CodePoint::new(v))
+                || xml(v, false).is_some()
+                || xml(v, true).is_some();
+            let g = group(v);
+            if !looked_at && g <= GROUP_MASK as u32 {
+                *entry = ((trailing as u16) << TRAILING_SHIFT) | g as u16;
+            }
+        }
+        table
+    });
+    &PLAIN
+}
+
+/// The non-starters (canonical combining class other than 0) that `c`'s compatibility
+/// decomposition (NFKD) begins and ends with, and whether it holds a starter at all (if
+/// not, both counts are its length). UAX #15 §13 counts these.
+pub(super) fn non_starters(c: char) -> (usize, usize, bool) {
+    let (mut leading, mut trailing, mut starter) = (0, 0, false);
+    decompose_compatible(c, |d| {
+        if canonical_combining_class(d) == 0 {
+            starter = true;
+            trailing = 0;
+        } else {
+            trailing += 1;
+            if !starter {
+                leading += 1;
+            }
+        }
+    });
+    (leading, trailing, starter)
+}
+
+/// A well-formed two- or three-byte sequence at `pos` (lead C2 to EF), not a surrogate: its
+/// length and scalar value.
+#[inline]
+fn bmp_at(bytes: &[u8], pos: usize) -> Option<(usize, u32)> {
+    let b0 = bytes[pos] as u32;
+    let b1 = *bytes.get(pos + 1)? as u32;
+    if b1 & 0xC0 != 0x80 {
+        return None;
+    }
+    if b0 < 0xE0 {
+        return Some((2, ((b0 & 0x1F) << 6) | (b1 & 0x3F)));
+    }
+    let b2 = *bytes.get(pos + 2)? as u32;
+    if b2 & 0xC0 != 0x80 {
+        return None;
+    }
+    let v = ((b0 & 0x0F) << 12) | ((b1 & 0x3F) << 6) | (b2 & 0x3F);
+    (v >= 0x800 && !(0xD800..=0xDFFF).contains(&v)).then_some((3, v))
+}
+
+/// How many bytes `run` begins with that are printable ASCII (20 to 7E), sixteen at a time.
+#[inline]
+fn printable_len(run: &[u8]) -> usize {
+    let printable = |c: u8| (0x20..0x7F).contains(&c);
+    let mut n = 0;
+    for chunk in run.chunks_exact(16) {
+        if !chunk.iter().fold(true, |all, &c| all & printable(c)) {
+            break;
+        }
+        n += 16;
+    }
+    n + run[n..]
+        .iter()
+        .position(|&c| !printable(c))
+        .unwrap_or(run.len() - n)
 }

@@ -1,10 +1,13 @@
 //! Lints on text that decodes: what a storage target refuses (`--target`) and the shapes
 //! behind security advisories (`--security`), as plain data in input order.
 //!
-//! [`lint`] walks the input once, after the scan: a block the scan's [`Summary`] calls pure
-//! ASCII (every unit of class 1, no error) is skipped with one look for the ASCII bytes a
-//! target needs (NUL for PostgreSQL, C0 controls for XML), so valid text costs little
-//! beyond the scan. Every other block is decoded unit by unit.
+//! The lints run where the scan already has the input in cache: a [`Survey`] is handed
+//! every block on the scan's workers ([`crate::scan::index::Summary::build_alongside_hooked`])
+//! and counts what each block's stretch of lines holds; listing them walks again only the
+//! stretches that hold some (see `survey.rs`). A letter that needs no lint costs one table
+//! load; a block the scan calls pure ASCII costs one search for the ASCII bytes a target
+//! refuses (NUL for PostgreSQL, C0 controls for XML). [`lint`] does the same on the calling
+//! thread, after a scan.
 //!
 //! The facts come from the specifications named in `docs/lint.md`: XML 1.0 (Fifth Edition)
 //! and XML 1.1 (Second Edition) §2.2, RFC 8259 and RFC 7493 (I-JSON), UTS #39 (mixed
@@ -12,8 +15,10 @@
 //! UAX #15 (the stream-safe limit of 30 non-starters) and CVE-2021-42574 (Trojan Source).
 
 mod checks;
+mod survey;
 
-pub use checks::Linter;
+pub use checks::MAX_NON_STARTERS;
+pub use survey::{reference, Linter, Survey};
 
 use crate::decode::Dialect;
 use crate::scan::index::Summary;
@@ -128,9 +133,10 @@ pub enum Kind {
     Bidi,
     /// A default-ignorable character where nothing needs one.
     Invisible,
-    /// A word that mixes scripts and reads as a single-script one.
+    /// A word that mixes scripts and reads as a single-script one, or a word that reads as
+    /// another of the input (the same UTS #39 skeleton).
     Confusable,
-    /// More than 30 combining marks in a row.
+    /// More than 30 non-starters in a row (after NFKD, as UAX #15 counts).
     Zalgo,
 }
 
@@ -179,7 +185,9 @@ impl Kind {
             Kind::OverlongAscii => "overlong form of an ASCII character",
             Kind::Bidi => "bidirectional control character",
             Kind::Invisible => "invisible (default-ignorable) character out of context",
-            Kind::Confusable => "word mixing scripts that reads as a single-script word",
+            Kind::Confusable => {
+                "word mixing scripts that reads as a single-script word, or as another word"
+            }
             Kind::Zalgo => "more than 30 combining marks on one base (UAX #15)",
         }
     }
@@ -201,7 +209,9 @@ pub struct Lint {
 }
 
 /// Every lint of `lints` in `bytes`, decoded in `dialect` and scanned into `summary`, in
-/// input order (by offset).
+/// input order (by offset), surveyed first on the calling thread. A caller that scans
+/// anyway hands a [`Survey`] to the scan instead ([`Survey::look`]) and lists with
+/// [`Survey::lints`].
 pub fn lint<'a>(
     bytes: &'a [u8],
     dialect: Dialect,

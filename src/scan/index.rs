@@ -309,6 +309,12 @@ pub struct Summary {
 /// meaning). Asked only of blocks that hold a non-ASCII unit; all-ASCII blocks are 0.
 pub type Marker = dyn Fn(&[u8], Range<usize>) -> u8 + Sync;
 
+/// A look at every block while the scan has it in cache (the ASCII ones too): given the
+/// whole input, the block's range and its summary, the hook keeps what it learns itself
+/// (the lints' survey, [`crate::lint::Survey`], does). Called on the worker threads, once
+/// per block, in no particular order; not called in the multi-byte legacy encodings.
+pub type BlockHook<'a> = dyn Fn(&[u8], Range<usize>, &BlockSummary) + Sync + 'a;
+
 /// The block size for an input of `len` bytes.
 pub fn block_size_for(len: u64) -> usize {
     let needed = len.div_ceil(MAX_BLOCKS as u64) as usize;
@@ -414,6 +420,19 @@ impl Summary {
         progress: &Progress,
         marker: Option<&Marker>,
     ) -> Option<Summary> {
+        Summary::build_hooked(dialect, bytes, threads, progress, marker, None)
+    }
+
+    /// [`Summary::build_marked`], also handing every block to `hook` right after it is
+    /// scanned (see [`BlockHook`]).
+    pub fn build_hooked(
+        dialect: Dialect,
+        bytes: &[u8],
+        threads: usize,
+        progress: &Progress,
+        marker: Option<&Marker>,
+        hook: Option<&BlockHook<'_>>,
+    ) -> Option<Summary> {
         let started = Instant::now();
         if let Dialect::MultiByte(table) = dialect {
             return build_multi_byte(table, bytes, threads, progress, started);
@@ -443,7 +462,14 @@ impl Summary {
                         let summary = scan_block(dialect, bytes, range.clone(), &mut tally);
                         if let Some(marker) = marker {
                             let ascii = summary.classes[0] == summary.units;
-                            marks.push(if ascii { 0 } else { marker(bytes, range) });
+                            marks.push(if ascii {
+                                0
+                            } else {
+                                marker(bytes, range.clone())
+                            });
+                        }
+                        if let Some(hook) = hook {
+                            hook(bytes, range, &summary);
                         }
                         progress.publish(b, &summary);
                         progress.done.fetch_add(scanned, Ordering::Relaxed);
@@ -565,13 +591,31 @@ impl Summary {
         progress: &Progress,
         release: impl Fn(Range<usize>),
         prefetch: impl Fn(Range<usize>),
+        alongside: Option<Reader<'_>>,
+    ) -> Option<Summary> {
+        Summary::build_alongside_hooked(
+            dialect, bytes, threads, progress, release, prefetch, alongside, None,
+        )
+    }
+
+    /// [`Summary::build_alongside`], also handing every block to `hook` on the scan's
+    /// workers (see [`BlockHook`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn build_alongside_hooked(
+        dialect: Dialect,
+        bytes: &[u8],
+        threads: usize,
+        progress: &Progress,
+        release: impl Fn(Range<usize>),
+        prefetch: impl Fn(Range<usize>),
         mut alongside: Option<Reader<'_>>,
+        hook: Option<&BlockHook<'_>>,
     ) -> Option<Summary> {
         if bytes.len() <= INLINE_LIMIT {
             if let Some(read) = alongside.as_mut() {
                 read(bytes);
             }
-            let summary = Summary::build(dialect, bytes, 1, progress);
+            let summary = Summary::build_hooked(dialect, bytes, 1, progress, None, hook);
             release(0..bytes.len());
             return summary;
         }
@@ -580,7 +624,7 @@ impl Summary {
             // below at once: a fixed sleep would add up to its length to every scan.
             let (finished, ended) = mpsc::channel::<()>();
             let scan = scope.spawn(move || {
-                let summary = Summary::build(dialect, bytes, threads, progress);
+                let summary = Summary::build_hooked(dialect, bytes, threads, progress, None, hook);
                 drop(finished);
                 summary
             });

@@ -1,0 +1,173 @@
+//! What the lints cost: `hexrune check FILE` against `hexrune check --security --target
+//! xml-1.0 FILE` and `hexrune check --security --target mysql-utf8mb3 FILE`, the commands
+//! taking turns, best of 3, each a subprocess writing to /dev/null; the ratio to plain
+//! `check` is what issue 15 bounds (at most 2 on valid multilingual text).
+//!
+//! Three inputs of `HEXRUNE_BENCH_MB` MiB each (default 256; the issue's figure is for
+//! 1024):
+//!
+//! - multilingual: the sentences of `tests/data/corpus/` (thirty files: twenty-eight
+//!   languages, symbols, emoji) drawn at random with a seeded generator, never one sentence
+//!   twice in a row, so no block of the input repeats another;
+//! - ascii: English-like ASCII prose (words drawn at random), one line in 200 with a
+//!   sentence of the corpus;
+//! - random bytes (mostly errors: the lints see little that decodes).
+//!
+//! Run with `cargo bench --bench lint`; `HEXRUNE_BENCH_SET` (a word of a set's name) runs
+//! one set.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[allow(dead_code)] // the shared generators this benchmark does not use
+mod data;
+
+use data::{random, Rng};
+
+const RUNS: usize = 3;
+
+fn run(program: &str, args: &[&str]) -> Option<Duration> {
+    let start = Instant::now();
+    let status = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .ok()?;
+    let took = start.elapsed();
+    // `check` exits 1 on invalid data or lints, which is an answer, not a failure.
+    matches!(status.code(), Some(0 | 1)).then_some(took)
+}
+
+/// The sentences (lines) of the clean corpus.
+fn sentences() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("the corpus")
+        .map(|e| e.expect("a corpus entry").path())
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("a corpus file");
+        out.extend(
+            text.lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| format!("{l}\n")),
+        );
+    }
+    out
+}
+
+/// `size` bytes of corpus sentences drawn at random, never the same twice in a row; cut at
+/// a line end.
+fn multilingual(size: usize, rng: &mut Rng, sentences: &[String]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(size + 512);
+    let mut last = usize::MAX;
+    while out.len() < size {
+        let mut i = (rng.next() % sentences.len() as u64) as usize;
+        if i == last {
+            i = (i + 1) % sentences.len();
+        }
+        last = i;
+        out.extend_from_slice(sentences[i].as_bytes());
+    }
+    out
+}
+
+/// `size` bytes of ASCII words, a line of the corpus one line in 200.
+fn ascii_heavy(size: usize, rng: &mut Rng, sentences: &[String]) -> Vec<u8> {
+    const WORDS: &[&str] = &[
+        "the", "of", "data", "file", "error", "value", "and", "to", "offset", "byte", "text",
+        "which", "reads", "as", "is", "a", "line", "with", "in", "that",
+    ];
+    let mut out = Vec::with_capacity(size + 512);
+    let mut line = 0u64;
+    while out.len() < size {
+        line += 1;
+        if line.is_multiple_of(200) {
+            let i = (rng.next() % sentences.len() as u64) as usize;
+            out.extend_from_slice(sentences[i].as_bytes());
+            continue;
+        }
+        for w in 0..12 {
+            if w > 0 {
+                out.push(b' ');
+            }
+            out.extend_from_slice(WORDS[(rng.next() % WORDS.len() as u64) as usize].as_bytes());
+        }
+        out.extend_from_slice(b".\n");
+    }
+    out
+}
+
+fn main() {
+    let hexrune = env!("CARGO_BIN_EXE_hexrune");
+    let mb: usize = std::env::var("HEXRUNE_BENCH_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256);
+    let only = std::env::var("HEXRUNE_BENCH_SET").ok();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut rng = Rng::seeded();
+    let corpus = sentences();
+    println!(
+        "{mb} MiB per set, best of {RUNS}, commands taking turns; figures from one run on a \
+         machine shared with other work vary from run to run"
+    );
+    type Make = fn(usize, &mut Rng, &[String]) -> Vec<u8>;
+    let sets: [(&str, Make); 3] = [
+        ("multilingual", multilingual),
+        ("ascii", ascii_heavy),
+        ("random", |size, rng, _| random(size, rng)),
+    ];
+    let asked: [(&str, &[&str]); 3] = [
+        ("check", &[]),
+        (
+            "--security --target xml-1.0",
+            &["--security", "--target", "xml-1.0"],
+        ),
+        (
+            "--security --target mysql-utf8mb3",
+            &["--security", "--target", "mysql-utf8mb3"],
+        ),
+    ];
+    for (name, make) in sets {
+        if only.as_ref().is_some_and(|o| !name.contains(o.as_str())) {
+            continue;
+        }
+        let data = make(mb << 20, &mut rng, &corpus);
+        let path = dir.path().join(format!("{name}.txt"));
+        std::fs::write(&path, &data).expect("write the data");
+        drop(data);
+        let file = path.to_string_lossy().into_owned();
+        let mut best = [None::<Duration>; 3];
+        for _ in 0..RUNS {
+            for (i, (_, extra)) in asked.iter().enumerate() {
+                let mut args = vec!["check"];
+                args.extend_from_slice(extra);
+                args.push(&file);
+                if let Some(took) = run(hexrune, &args) {
+                    best[i] = Some(best[i].map_or(took, |b| b.min(took)));
+                }
+            }
+        }
+        println!("{name}:");
+        let plain = best[0];
+        for ((label, _), took) in asked.iter().zip(best) {
+            let Some(took) = took else {
+                println!("  {label:<36} failed");
+                continue;
+            };
+            let gbps = (mb << 20) as f64 / 1e9 / took.as_secs_f64();
+            let ratio = plain.map_or(f64::NAN, |p| took.as_secs_f64() / p.as_secs_f64());
+            println!(
+                "  {label:<36} {:>8.3} s {gbps:>6.2} GB/s  {ratio:>5.2}x plain check",
+                took.as_secs_f64()
+            );
+        }
+        std::fs::remove_file(&path).ok();
+    }
+}

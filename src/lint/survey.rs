@@ -1,0 +1,441 @@
+//! The lints of a whole input, counted block by block on the scan's workers, and listed
+//! again only where the count found some.
+//!
+//! Each block of the scan's index owns a *segment*: from the first line start at or after
+//! the block's start (a line start is offset 0 or just after an ASCII line feed, where
+//! every piece of the walk's state is closed) to the first line start at or after its end.
+//! The segments tile the input, and a [`Walk`] of a segment from a fresh state finds what a
+//! walk from the start of the input finds there, so the blocks can be walked in any order
+//! on any thread. A block the scan saw as pure ASCII is walked only from its last line feed
+//! (after one byte search for what a target refuses in it). Dialects outside the UTF-8
+//! family are walked whole, after the scan.
+//!
+//! What no segment can know, the confusable identifiers (two different words of the input
+//! with one skeleton), is decided after the scan from the few words that mix scripts.
+
+use std::collections::{HashMap, VecDeque};
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use unicode_security::skeleton;
+
+use super::checks::{Candidate, Counts, Walk};
+use super::{Kind, Level, Lint, Lints, Target};
+use crate::decode::Dialect;
+use crate::scan::index::{block_size_for, BlockSummary, Summary};
+use crate::view::safe::sanitize;
+
+/// What one block's segment holds.
+#[derive(Clone, Debug, Default)]
+struct Segment {
+    /// Where its walk starts and ends.
+    range: Range<usize>,
+    /// Its lints, counted.
+    counts: Counts,
+    /// Its words that mix scripts.
+    candidates: Vec<Candidate>,
+}
+
+/// The lints of one input, counted: built block by block (on the scan's workers, through
+/// [`Survey::look`], or after the scan by [`Survey::finish`]), then listed in offset order
+/// by [`Survey::lints`], which walks again only the segments that hold some.
+pub struct Survey {
+    dialect: Dialect,
+    lints: Lints,
+    utf8: bool,
+    block_size: usize,
+    segments: Vec<OnceLock<Segment>>,
+    /// The confusable identifiers, in offset order.
+    identifiers: Vec<Lint>,
+    counts: Counts,
+    finished: bool,
+}
+
+impl Survey {
+    /// An empty survey of `lints` for an input of `len` bytes in `dialect`, with the
+    /// scan's block size for that length.
+    pub fn new(dialect: Dialect, len: usize, lints: &Lints) -> Survey {
+        Survey::with_block_size(dialect, len, lints, block_size_for(len as u64))
+    }
+
+    /// [`Survey::new`] with blocks of `block_size` bytes (at least 1), for tests that cut an
+    /// input in other places than the scan does: [`Survey::finish`] then walks every block
+    /// itself.
+    #[doc(hidden)]
+    pub fn with_block_size(
+        dialect: Dialect,
+        len: usize,
+        lints: &Lints,
+        block_size: usize,
+    ) -> Survey {
+        let utf8 = Dialect::UTF8_FAMILY.contains(&dialect);
+        let block_size = block_size.max(1);
+        let count = if utf8 { len.div_ceil(block_size) } else { 1 };
+        Survey {
+            dialect,
+            lints: lints.clone(),
+            utf8,
+            block_size,
+            segments: (0..count).map(|_| OnceLock::new()).collect(),
+            identifiers: Vec::new(),
+            counts: Counts::default(),
+            finished: false,
+        }
+    }
+
+    /// The scan's hook ([`crate::scan::index::BlockHook`]): walks the segment of the
+    /// block at `range` of `bytes`, which the scan summarised as `block`.
+    pub fn look(&self, bytes: &[u8], range: Range<usize>, block: &BlockSummary) {
+        if !self.utf8 || self.lints.is_empty() {
+            return;
+        }
+        let ascii = block.errors == 0 && block.classes[1..].iter().all(|&n| n == 0);
+        self.walk_block(bytes, range, ascii);
+    }
+
+    fn walk_block(&self, bytes: &[u8], range: Range<usize>, ascii: bool) {
+        let b = range.start / self.block_size;
+        let Some(slot) = self.segments.get(b) else {
+            return;
+        };
+        slot.get_or_init(|| {
+            let segment = segment_of(bytes, range.clone());
+            let mut start = segment.start;
+            if ascii && start < range.end && !self.refused_ascii(&bytes[start..range.end]) {
+                // Nothing in the pure-ASCII part is a lint; only what follows its last
+                // line feed can meet what comes after the block.
+                if let Some(i) = memchr::memrchr(b'\n', &bytes[start..range.end]) {
+                    start += i + 1;
+                }
+            }
+            let mut walk = Walk::new(bytes, self.dialect, &self.lints, start, false);
+            walk.walk_to(segment.end);
+            Segment {
+                range: start..segment.end,
+                counts: walk.counts,
+                candidates: walk.candidates,
+            }
+        });
+    }
+
+    /// Whether pure-ASCII `block` holds a byte a target refuses (a C0 control for XML,
+    /// NUL for PostgreSQL); the security lints refuse no ASCII byte.
+    fn refused_ascii(&self, block: &[u8]) -> bool {
+        if self.lints.has(Target::Xml10) || self.lints.has(Target::Xml11) {
+            let bad = |b: u8| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7F;
+            return block.iter().fold(false, |any, &b| any | bad(b));
+        }
+        self.lints.has(Target::Postgres) && memchr::memchr(0, block).is_some()
+    }
+
+    /// Walks the blocks the scan did not hand over (all of them in a dialect outside the
+    /// UTF-8 family, or when no scan hook was given), then decides the confusable
+    /// identifiers and the totals. `summary` is the scan of `bytes`.
+    pub fn finish(&mut self, bytes: &[u8], summary: &Summary) {
+        if self.finished {
+            return;
+        }
+        if self.lints.is_empty() {
+            self.finished = true;
+            return;
+        }
+        if self.utf8 {
+            for b in 0..self.segments.len() {
+                let start = b * self.block_size;
+                let range = start..(start + self.block_size).min(bytes.len());
+                let ascii = summary.blocks.get(b).is_some_and(|block| {
+                    block.errors == 0 && block.classes[1..].iter().all(|&n| n == 0)
+                }) && summary.block_size == self.block_size;
+                self.walk_block(bytes, range, ascii);
+            }
+        } else {
+            self.segments[0].get_or_init(|| {
+                let mut walk = Walk::new(bytes, self.dialect, &self.lints, 0, false);
+                walk.walk_to(bytes.len());
+                Segment {
+                    range: 0..bytes.len(),
+                    counts: walk.counts,
+                    candidates: Vec::new(),
+                }
+            });
+        }
+        let mut counts = Counts::default();
+        let mut candidates: Vec<&Candidate> = Vec::new();
+        for segment in self.segments.iter().filter_map(OnceLock::get) {
+            counts.add(&segment.counts);
+            candidates.extend(&segment.candidates);
+        }
+        if self.lints.security {
+            self.identifiers = identifiers(bytes, &candidates);
+        }
+        for l in &self.identifiers {
+            counts.count(l.kind, l.level);
+        }
+        self.counts = counts;
+        self.finished = true;
+    }
+
+    /// The lints found, by kind (in [`Kind::ALL`] order).
+    pub fn by_kind(&self) -> [u64; Kind::ALL.len()] {
+        self.counts.by_kind
+    }
+
+    /// The lints found of level error or warning.
+    pub fn failing(&self) -> u64 {
+        self.counts.failing
+    }
+
+    /// Every lint found.
+    pub fn total(&self) -> u64 {
+        self.counts.total()
+    }
+
+    /// The lints of `bytes` (the input surveyed, after [`Survey::finish`]), in offset
+    /// order (at one offset, in the order the walk found them, a confusable identifier
+    /// last).
+    pub fn lints<'a>(&'a self, bytes: &'a [u8]) -> Linter<'a> {
+        Linter {
+            bytes,
+            survey: Held::Borrowed(self),
+            next_segment: 0,
+            ready: VecDeque::new(),
+            identifier: 0,
+        }
+    }
+}
+
+/// Every lint of `lints` in `bytes` by one walk from the start to the end that gives every
+/// character the full look (no table, no segments, no block passed over), in offset order:
+/// the oracle the survey is tested against.
+#[doc(hidden)]
+pub fn reference(bytes: &[u8], dialect: Dialect, lints: &Lints) -> Vec<Lint> {
+    if lints.is_empty() {
+        return Vec::new();
+    }
+    let mut walk = Walk::new(bytes, dialect, lints, 0, true);
+    walk.full_look_only();
+    walk.walk_to(bytes.len());
+    let mut out = walk.out;
+    if lints.security {
+        let candidates: Vec<&Candidate> = walk.candidates.iter().collect();
+        out.extend(identifiers(bytes, &candidates));
+    }
+    out.sort_by_key(|l| l.offset);
+    out
+}
+
+/// The segment of the block at `range`: from the first line start at or after its start to
+/// the first at or after its end (empty when no line starts in the block).
+fn segment_of(bytes: &[u8], range: Range<usize>) -> Range<usize> {
+    // The first line start in from..=upto.
+    let line_start = |from: usize, upto: usize| -> Option<usize> {
+        if from == 0 {
+            return Some(0);
+        }
+        memchr::memchr(b'\n', &bytes[from - 1..upto]).map(|i| from + i)
+    };
+    let end = line_start(range.end, bytes.len()).unwrap_or(bytes.len());
+    let start = line_start(range.start, range.end - 1).unwrap_or(end);
+    start..end
+}
+
+/// The confusable identifiers among `candidates` (the words that mix scripts, in offset
+/// order) and the ASCII words of `bytes`: for each UTS #39 skeleton shared by two or more
+/// different words, a lint at the first occurrence of each word but the earliest, naming
+/// the earliest. An ASCII word is looked for only when a candidate's skeleton is all
+/// ASCII, in one pass over the input's ASCII words; so memory grows with the words that mix
+/// scripts, not with the input.
+fn identifiers(bytes: &[u8], candidates: &[&Candidate]) -> Vec<Lint> {
+    if candidates.is_empty() {
+        return Vec::new();
+    }
+    // Per skeleton, each different word with its first offset.
+    let mut classes: HashMap<&str, Vec<(usize, &str)>> = HashMap::new();
+    for c in candidates {
+        let words = classes.entry(c.skeleton.as_str()).or_default();
+        if !words.iter().any(|(_, w)| *w == c.word) {
+            words.push((c.offset, c.word.as_str()));
+        }
+    }
+    let wanted: HashMap<&str, ()> = classes
+        .keys()
+        .filter(|s| s.is_ascii())
+        .map(|s| (*s, ()))
+        .collect();
+    let mut ascii_words: HashMap<String, (usize, String)> = HashMap::new();
+    if !wanted.is_empty() {
+        let shortest = wanted.keys().map(|s| s.len()).min().unwrap_or(0);
+        let longest = wanted.keys().map(|s| s.len()).max().unwrap_or(0);
+        for (offset, word) in ascii_words_of(bytes) {
+            // A character's skeleton is one to three characters long.
+            if word.len() > longest || word.len() * 3 < shortest {
+                continue;
+            }
+            let Ok(word) = std::str::from_utf8(word) else {
+                continue;
+            };
+            let reads: String = skeleton(word).collect();
+            if wanted.contains_key(reads.as_str()) {
+                ascii_words
+                    .entry(word.to_string())
+                    .or_insert((offset, reads));
+            }
+        }
+    }
+    for (word, (offset, reads)) in &ascii_words {
+        if let Some((key, _)) = classes.get_key_value(reads.as_str()) {
+            let key: &str = key;
+            classes
+                .get_mut(key)
+                .expect("the key was just found")
+                .push((*offset, word.as_str()));
+        }
+    }
+    let mut found = Vec::new();
+    for (reads, mut words) in classes {
+        if words.len() < 2 {
+            continue;
+        }
+        words.sort();
+        let (first_at, first) = words[0];
+        for &(offset, word) in &words[1..] {
+            let message = format!(
+                "\"{}\" reads as \"{}\" at offset {first_at}: two different identifiers with \
+                 one UTS #39 skeleton (\"{}\")",
+                sanitize(word),
+                sanitize(first),
+                sanitize(reads)
+            );
+            found.push(Lint {
+                kind: Kind::Confusable,
+                offset,
+                len: word.len(),
+                level: Level::Warning,
+                message,
+            });
+        }
+    }
+    found.sort_by_key(|l| l.offset);
+    found
+}
+
+/// The ASCII words of `bytes` (runs of ASCII letters, digits and `_`) that stand alone:
+/// neither neighbour is a byte of a non-ASCII character, so no walk's word holds more.
+fn ascii_words_of(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut pos = 0;
+    std::iter::from_fn(move || {
+        while pos < bytes.len() {
+            let Some(i) = bytes[pos..].iter().position(|&b| word(b)) else {
+                pos = bytes.len();
+                return None;
+            };
+            let start = pos + i;
+            let len = bytes[start..]
+                .iter()
+                .position(|&b| !word(b))
+                .unwrap_or(bytes.len() - start);
+            let end = start + len;
+            pos = end;
+            let before = start.checked_sub(1).map(|i| bytes[i]);
+            let after = bytes.get(end).copied();
+            if before.is_none_or(|b| b < 0x80) && after.is_none_or(|b| b < 0x80) {
+                return Some((start, &bytes[start..end]));
+            }
+        }
+        None
+    })
+}
+
+/// A survey owned or borrowed.
+enum Held<'a> {
+    Owned(Box<Survey>),
+    Borrowed(&'a Survey),
+}
+
+impl std::ops::Deref for Held<'_> {
+    type Target = Survey;
+
+    fn deref(&self) -> &Survey {
+        match self {
+            Held::Owned(s) => s,
+            Held::Borrowed(s) => s,
+        }
+    }
+}
+
+/// The iterator of lints (see [`crate::lint::lint`] and [`Survey::lints`]).
+pub struct Linter<'a> {
+    bytes: &'a [u8],
+    survey: Held<'a>,
+    next_segment: usize,
+    ready: VecDeque<Lint>,
+    identifier: usize,
+}
+
+impl<'a> Linter<'a> {
+    /// Every lint of `lints` in `bytes`, surveyed now on the calling thread.
+    pub(super) fn new(
+        bytes: &'a [u8],
+        dialect: Dialect,
+        summary: &Summary,
+        lints: &Lints,
+    ) -> Linter<'a> {
+        let mut survey = Survey::new(dialect, bytes.len(), lints);
+        survey.finish(bytes, summary);
+        Linter {
+            bytes,
+            survey: Held::Owned(Box::new(survey)),
+            next_segment: 0,
+            ready: VecDeque::new(),
+            identifier: 0,
+        }
+    }
+
+    /// Walks the next segments that hold lints until some are ready.
+    fn fill(&mut self) {
+        let survey = &*self.survey;
+        while self.ready.is_empty() && self.next_segment < survey.segments.len() {
+            let at = self.next_segment;
+            self.next_segment += 1;
+            let Some(segment) = survey.segments[at].get() else {
+                continue;
+            };
+            if segment.counts.total() == 0 {
+                continue;
+            }
+            let mut walk = Walk::new(
+                self.bytes,
+                survey.dialect,
+                &survey.lints,
+                segment.range.start,
+                true,
+            );
+            walk.walk_to(segment.range.end);
+            let mut out = walk.out;
+            out.sort_by_key(|l| l.offset);
+            self.ready.extend(out);
+        }
+    }
+}
+
+impl Iterator for Linter<'_> {
+    type Item = Lint;
+
+    fn next(&mut self) -> Option<Lint> {
+        self.fill();
+        let identifier = self.survey.identifiers.get(self.identifier);
+        match (self.ready.front(), identifier) {
+            (Some(l), Some(i)) if i.offset < l.offset => {
+                self.identifier += 1;
+                Some(i.clone())
+            }
+            (Some(_), _) => self.ready.pop_front(),
+            (None, Some(i)) => {
+                self.identifier += 1;
+                Some(i.clone())
+            }
+            (None, None) => None,
+        }
+    }
+}
