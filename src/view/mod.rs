@@ -25,6 +25,7 @@ pub mod map;
 pub mod safe;
 pub mod theme;
 pub mod unicode;
+pub mod cluster;
 
 mod detail;
 
