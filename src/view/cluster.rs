@@ -284,14 +284,27 @@ fn span(pieces: &[Piece], range: Range<usize>, open_start: bool, open_end: bool)
 pub struct Cluster {
     /// Where it is.
     pub span: ClusterSpan,
-    /// Its units, with offsets in the input.
-    pub units: Vec<Unit>,
+    /// Its units, with offsets in the input, each with the number of code points it
+    /// gives (0 for an error unit or an escape sequence, 2 for a Big5 unit with two).
+    pub units: Vec<(Unit, u8)>,
     /// Its code points, in order (both of a Big5 unit that has two; none for an error unit
     /// or an escape sequence).
     pub code_points: Vec<CodePoint>,
     /// Its display width as unicode-width measures the whole cluster; `None` for an error
     /// unit, an escape sequence, or a cluster with a control or a surrogate in it.
     pub width: Option<usize>,
+}
+
+impl Cluster {
+    /// Each unit with its code points, in order.
+    pub fn parts(&self) -> impl Iterator<Item = (Unit, &[CodePoint])> + '_ {
+        let mut at = 0;
+        self.units.iter().map(move |&(unit, n)| {
+            let cps = &self.code_points[at..at + n as usize];
+            at += n as usize;
+            (unit, cps)
+        })
+    }
 }
 
 /// The cluster of `bytes` decoded in `dialect` that contains `offset`; `None` past the end.
@@ -318,7 +331,7 @@ pub fn at(
     let mut plain = true;
     for piece in decode(bytes, dialect, span.start..span.end(), checkpoint) {
         let unit = piece.unit;
-        units.push(unit);
+        let before = code_points.len();
         if piece.n == 0 {
             plain = false;
             if let Some(cp) = unit.code_point().filter(|&c| c != CodePoint::ESCAPE_SEQUENCE) {
@@ -330,6 +343,7 @@ pub fn at(
             text.push(c);
             plain &= unicode::category(CodePoint::new(c as u32)) != Some(GeneralCategory::Control);
         }
+        units.push((unit, (code_points.len() - before) as u8));
     }
     Some(Cluster {
         span,

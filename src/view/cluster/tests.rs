@@ -32,7 +32,8 @@ fn a_family_is_twenty_five_bytes_and_seven_code_points() {
     assert_eq!(utf8(&format!("a{family}b")), [(0, 1, 1), (1, 25, 7), (26, 1, 1)]);
     let c = at(family.as_bytes(), Dialect::Utf8, 24, None).unwrap();
     assert_eq!(c.units.len(), 7);
-    assert_eq!(c.units[1].start, 4);
+    assert_eq!(c.units[1].0.start, 4);
+    assert_eq!(c.parts().nth(1).unwrap().1, [CodePoint::new(0x200D)]);
     assert_eq!(c.code_points[6], CodePoint::new(0x1F466));
     assert_eq!(c.width, Some(2));
 }
