@@ -71,7 +71,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("o", "offsets in hex / decimal"),
     (
         "c",
-        "grapheme clusters: a lane brackets each cluster of several code points; its pane lists them",
+        "grapheme clusters: a lane brackets each one of several code points, a pane lists it",
     ),
     (
         "s",

@@ -120,11 +120,17 @@ pub(super) fn draw_cluster(app: &App, area: Rect, theme: &Theme, buf: &mut Buffe
         .iter()
         .map(|b| format!("{b:02X}"))
         .collect();
-    let mut hex = hex.join(" ");
+    let hex = hex.join(" ");
+    let mut first = vec![label("hex")];
+    let mut room = width.saturating_sub(4);
     if span.open_start || span.open_end {
-        hex = format!("{hex}  (past {LOOK} bytes of context: longer)");
+        // Said first: the bytes run past the line.
+        let note = format!("(longer: past {LOOK} bytes of context) ");
+        room = room.saturating_sub(unicode::text_width(&note));
+        first.push(Span::styled(note, theme.accent()));
     }
-    let mut lines = vec![Line::from(vec![label("hex"), Span::raw(fit(&hex, width - 4))])];
+    first.push(Span::raw(fit(&hex, room)));
+    let mut lines = vec![Line::from(first)];
     let items: Vec<String> = c
         .parts()
         .flat_map(|(unit, cps)| match unit.kind {
@@ -142,7 +148,7 @@ pub(super) fn draw_cluster(app: &App, area: Rect, theme: &Theme, buf: &mut Buffe
 
 /// `text` cut to `width` columns, ending in `…` when cut.
 fn fit(text: &str, width: usize) -> String {
-    if unicode::text_width(text) <= width {
+    if unicode::text_width(text) <= width || width == 0 {
         return text.to_string();
     }
     let mut out = String::new();
