@@ -602,6 +602,7 @@ fn clusters(out: &mut String, bytes: &[u8]) {
         let mut seen: Vec<CodePoint> = Vec::new();
         for (unit, cps) in c.parts() {
             let why = match (seen.is_empty(), cps.first()) {
+                (_, None) => "(error: a cluster of its own)".to_string(),
                 (true, _) => "(starts the cluster)".to_string(),
                 (false, Some(&next)) => {
                     let j = cluster::joint(&seen, next);
@@ -610,7 +611,6 @@ fn clusters(out: &mut String, bytes: &[u8]) {
                     }
                     j.name().to_string()
                 }
-                (false, None) => String::new(),
             };
             seen.extend_from_slice(cps);
             let _ = writeln!(
