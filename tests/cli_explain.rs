@@ -600,16 +600,31 @@ fn a_family_keycap_jamo_and_a_conjunct() {
         "      21  f0 9f 91 a6  emoji ZWJ sequence (GB11)          U+1F466 '👦' BOY (So: other symbol)\n"
     ));
     let out = explain(&["1\u{FE0F}\u{20E3}"]);
-    assert!(out.contains("       1  ef b8 8f  variation selector (GB9)"), "{out}");
-    assert!(out.contains("       4  e2 83 a3  combining mark (GB9)"), "{out}");
+    assert!(
+        out.contains("       1  ef b8 8f  variation selector (GB9)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("       4  e2 83 a3  combining mark (GB9)"),
+        "{out}"
+    );
     // ᄒ ᅡ ᆫ: one syllable block, and a second cluster for the space and 가.
     let out = explain(&["\u{1112}\u{1161}\u{11AB} \u{AC00}"]);
-    assert!(out.starts_with("13 bytes of UTF-8, 5 code points, 3 grapheme clusters\n"), "{out}");
+    assert!(
+        out.starts_with("13 bytes of UTF-8, 5 code points, 3 grapheme clusters\n"),
+        "{out}"
+    );
     assert_eq!(out.matches("Hangul L V T (GB6-8)").count(), 3, "{out}");
     // क्ष: a virama conjunct.
     let out = explain(&["\u{915}\u{94D}\u{937}"]);
-    assert!(out.contains("       3  e0 a5 8d  combining mark (GB9)"), "{out}");
-    assert!(out.contains("       6  e0 a4 b7  virama conjunct (GB9c)"), "{out}");
+    assert!(
+        out.contains("       3  e0 a5 8d  combining mark (GB9)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("       6  e0 a4 b7  virama conjunct (GB9c)"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -617,9 +632,7 @@ fn an_error_unit_is_a_cluster_of_its_own() {
     // e, FF, COMBINING ACUTE ACCENT, e, COMBINING ACUTE ACCENT.
     let out = explain(&["65 ff cc 81 65 cc 81"]);
     let section = out.split_once("grapheme clusters (utf8)\n\n").unwrap().1;
-    assert!(section.starts_with(
-        "cluster 1 of 4: offsets 0..1, 1 byte, 1 code point, width 1\n"
-    ));
+    assert!(section.starts_with("cluster 1 of 4: offsets 0..1, 1 byte, 1 code point, width 1\n"));
     assert!(section.contains("cluster 2 of 4: offsets 1..2, 1 byte, 0 code points, width none\n"));
     assert!(section.contains("cluster 3 of 4: offsets 2..4, 2 bytes, 1 code point, width 0\n"));
     assert!(section.contains("cluster 4 of 4: offsets 4..7, 3 bytes, 2 code points, width 1\n"));
@@ -629,8 +642,14 @@ fn an_error_unit_is_a_cluster_of_its_own() {
 fn unsafe_characters_in_a_cluster_are_named_not_printed() {
     // RIGHT-TO-LEFT OVERRIDE with a combining mark on it, and an escape.
     let out = explain(&["\u{202E}\u{301}\u{1B}x"]);
-    assert!(!out.contains('\u{202E}') && !out.contains('\u{1B}'), "{out}");
-    assert!(out.contains("U+202E RIGHT-TO-LEFT OVERRIDE (Cf: format)"), "{out}");
+    assert!(
+        !out.contains('\u{202E}') && !out.contains('\u{1B}'),
+        "{out}"
+    );
+    assert!(
+        out.contains("U+202E RIGHT-TO-LEFT OVERRIDE (Cf: format)"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -655,13 +674,26 @@ fn json_for_clusters() {
         .iter()
         .map(|u| &u["joins"])
         .collect();
-    assert_eq!(joins, [&Value::Null, &json!("variation_selector"), &json!("combining_mark")]);
+    assert_eq!(
+        joins,
+        [
+            &Value::Null,
+            &json!("variation_selector"),
+            &json!("combining_mark")
+        ]
+    );
     assert_eq!(clusters[0]["width"], 2);
-    assert_eq!(clusters[0]["units"][2]["name"], "COMBINING ENCLOSING KEYCAP");
+    assert_eq!(
+        clusters[0]["units"][2]["name"],
+        "COMBINING ENCLOSING KEYCAP"
+    );
     // Bytes: the record has clusters only when code points join.
     let v: Value = serde_json::from_str(&explain(&["--json", "f0 9f 87 ab f0 9f 87 b7"])).unwrap();
     assert_eq!(v["clusters"][0]["len"], 8);
-    assert_eq!(v["clusters"][0]["units"][1]["joins"], "regional_indicator_pair");
+    assert_eq!(
+        v["clusters"][0]["units"][1]["joins"],
+        "regional_indicator_pair"
+    );
     let v: Value = serde_json::from_str(&explain(&["--json", "e2 82 ac"])).unwrap();
     assert!(v.get("clusters").is_none());
 }

@@ -14,9 +14,30 @@ use hexrune::view::cluster::spans;
 
 /// Code points of every rule (Unicode 11 or older, so that both sides know them).
 const ALPHABET: [char; 24] = [
-    'a', 'b', ' ', '\u{301}', '\u{200D}', '\u{200C}', '\u{1F468}', '\u{1F469}', '\u{1F1EB}',
-    '\u{1F1F7}', '\u{915}', '\u{94D}', '\u{937}', '\r', '\n', '\u{1100}', '\u{1161}',
-    '\u{11A8}', '\u{AC00}', '\u{FE0F}', '\u{1F3FB}', '\u{600}', '\u{903}', '\u{20E3}',
+    'a',
+    'b',
+    ' ',
+    '\u{301}',
+    '\u{200D}',
+    '\u{200C}',
+    '\u{1F468}',
+    '\u{1F469}',
+    '\u{1F1EB}',
+    '\u{1F1F7}',
+    '\u{915}',
+    '\u{94D}',
+    '\u{937}',
+    '\r',
+    '\n',
+    '\u{1100}',
+    '\u{1161}',
+    '\u{11A8}',
+    '\u{AC00}',
+    '\u{FE0F}',
+    '\u{1F3FB}',
+    '\u{600}',
+    '\u{903}',
+    '\u{20E3}',
 ];
 
 /// A small deterministic generator (xorshift), so that a failure can be replayed.
@@ -54,7 +75,9 @@ fn texts() -> Vec<String> {
 
 #[test]
 fn clusters_agree_with_python_regex() {
-    let probe = Command::new("python3").args(["-c", "import regex"]).status();
+    let probe = Command::new("python3")
+        .args(["-c", "import regex"])
+        .status();
     if !probe.is_ok_and(|s| s.success()) {
         eprintln!("python3 with the regex module is not available: nothing checked");
         return;

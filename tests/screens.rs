@@ -777,7 +777,10 @@ fn the_cluster_lane_at_80_by_24_halves_the_rows() {
     let rows_before = app.layout().unwrap().data_rows();
     app.update(Action::ToggleClusters);
     let layout = app.layout().unwrap();
-    assert_eq!((rows_before, layout.data_rows(), layout.row_lines), (18, 7, 2));
+    assert_eq!(
+        (rows_before, layout.data_rows(), layout.row_lines),
+        (18, 7, 2)
+    );
     insta::assert_snapshot!("clusters_80x24", screen(&app));
     // A page is the rows shown.
     app.update(Action::PageDown);
@@ -802,8 +805,14 @@ fn a_zalgo_cluster_past_the_bound_is_open() {
     app.cursor = 1300;
     app.update(Action::Right);
     let shown = screen(&app);
-    let pane = shown.lines().find(|l| l.starts_with(" cluster at ")).unwrap();
+    let pane = shown
+        .lines()
+        .find(|l| l.starts_with(" cluster at "))
+        .unwrap();
     // Its start is more than 1 KiB back: seen from 1301 - 1024 = 0x115, a mark's first byte.
-    assert!(pane.starts_with(" cluster at …0x115, 1124 bytes, 562 code points, width 0 "), "{pane}");
+    assert!(
+        pane.starts_with(" cluster at …0x115, 1124 bytes, 562 code points, width 0 "),
+        "{pane}"
+    );
     assert!(shown.contains("hex (longer: past 1024 bytes of context) CC 81 CC 81 "));
 }

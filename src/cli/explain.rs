@@ -26,8 +26,8 @@ use super::{report_error, EXIT_ERROR, EXIT_OK};
 use crate::cli::report::{explain, hex_spaced, safe_name, unit_bytes};
 use crate::cli::wire::{to_line, BytesRecord, ClustersRecord, CodePointRecord};
 use crate::decode::{ByteRole, CodePoint, Dialect, Encoded, Unit, UnitKind, Utf16, MAX_LEGACY};
-use crate::view::fallback::{Escape, Fallback};
 use crate::view::cluster::{self, Joint};
+use crate::view::fallback::{Escape, Fallback};
 use crate::view::unicode::{describe, facts, NOT_UNICODE};
 
 /// What `hexrune explain` was asked, as the user wrote it; [`run`] parses it.

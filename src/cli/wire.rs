@@ -520,8 +520,7 @@ impl BytesRecord {
                         .collect(),
                 })
                 .collect(),
-            clusters: ClusterRecord::all(bytes)
-                .filter(|all| all.iter().any(|c| c.code_points > 1)),
+            clusters: ClusterRecord::all(bytes).filter(|all| all.iter().any(|c| c.code_points > 1)),
         }
     }
 }

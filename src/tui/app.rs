@@ -509,8 +509,13 @@ impl App {
 
     /// The current layout, if the terminal is big enough.
     pub fn layout(&self) -> Option<Layout> {
-        layout(self.size, self.source.len(), self.decimal)
-            .map(|l| if self.clusters { l.with_clusters() } else { l })
+        layout(self.size, self.source.len(), self.decimal).map(|l| {
+            if self.clusters {
+                l.with_clusters()
+            } else {
+                l
+            }
+        })
     }
 
     fn len(&self) -> u64 {

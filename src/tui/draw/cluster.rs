@@ -220,9 +220,6 @@ mod tests {
             wrap_items(&items, 40, 2),
             ["U+1F468 MAN · U+200D ZERO WIDTH JOINER", "U+1F469 WOMAN"]
         );
-        assert_eq!(
-            wrap_items(&items, 30, 1),
-            ["U+1F468 MAN … 2 more"]
-        );
+        assert_eq!(wrap_items(&items, 30, 1), ["U+1F468 MAN … 2 more"]);
     }
 }

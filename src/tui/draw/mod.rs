@@ -143,9 +143,13 @@ pub fn draw(frame: &mut Frame, app: &App) {
 /// Renders the app into a buffer (what [`draw`] does, usable without a terminal).
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = Theme(theme::Theme { color: app.color });
-    let Some(layout) = super::layout::layout(area, app.source.len(), app.decimal)
-        .map(|l| if app.clusters { l.with_clusters() } else { l })
-    else {
+    let Some(layout) = super::layout::layout(area, app.source.len(), app.decimal).map(|l| {
+        if app.clusters {
+            l.with_clusters()
+        } else {
+            l
+        }
+    }) else {
         too_small(app, area, buf);
         return;
     };
@@ -168,7 +172,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             ..Options::default()
         },
     );
-    let lane = (layout.row_lines > 1).then(|| cluster::lane_spans(app, app.top..app.top + window_len));
+    let lane =
+        (layout.row_lines > 1).then(|| cluster::lane_spans(app, app.top..app.top + window_len));
     for (i, row) in rows.iter().enumerate() {
         let y = layout.rows.y + i as u16 * layout.row_lines;
         draw_row(app, &layout, y, row, &theme, buf);

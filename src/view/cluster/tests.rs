@@ -20,16 +20,16 @@ fn utf8(text: &str) -> Vec<(u64, u64, u32)> {
 fn flags_are_eight_bytes_and_two_code_points() {
     assert_eq!(utf8("\u{1F1EB}\u{1F1F7}"), [(0, 8, 2)]);
     // Three regional indicators: a flag, then one alone.
-    assert_eq!(
-        utf8("\u{1F1EB}\u{1F1F7}\u{1F1E9}"),
-        [(0, 8, 2), (8, 4, 1)]
-    );
+    assert_eq!(utf8("\u{1F1EB}\u{1F1F7}\u{1F1E9}"), [(0, 8, 2), (8, 4, 1)]);
 }
 
 #[test]
 fn a_family_is_twenty_five_bytes_and_seven_code_points() {
     let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}";
-    assert_eq!(utf8(&format!("a{family}b")), [(0, 1, 1), (1, 25, 7), (26, 1, 1)]);
+    assert_eq!(
+        utf8(&format!("a{family}b")),
+        [(0, 1, 1), (1, 25, 7), (26, 1, 1)]
+    );
     let c = at(family.as_bytes(), Dialect::Utf8, 24, None).unwrap();
     assert_eq!(c.units.len(), 7);
     assert_eq!(c.units[1].0.start, 4);
@@ -63,7 +63,10 @@ fn hangul_jamo_build_one_syllable() {
 #[test]
 fn devanagari_conjuncts_and_vowel_signs() {
     // क्ष (KA VIRAMA SSA) is one conjunct (GB9c); नि (NA, vowel sign I) one cluster (GB9a).
-    assert_eq!(utf8("\u{915}\u{94D}\u{937}\u{928}\u{93F}"), [(0, 9, 3), (9, 6, 2)]);
+    assert_eq!(
+        utf8("\u{915}\u{94D}\u{937}\u{928}\u{93F}"),
+        [(0, 9, 3), (9, 6, 2)]
+    );
     let cp = CodePoint::new;
     assert_eq!(joint(&[cp(0x928)], cp(0x93F)), Joint::SpacingMark);
     assert_eq!(joint(&[cp(0x915)], cp(0x94D)), Joint::Mark);
@@ -71,7 +74,10 @@ fn devanagari_conjuncts_and_vowel_signs() {
 
 #[test]
 fn crlf_is_one_cluster_and_lf_cr_two() {
-    assert_eq!(utf8("a\r\nb\n\r"), [(0, 1, 1), (1, 2, 2), (3, 1, 1), (4, 1, 1), (5, 1, 1)]);
+    assert_eq!(
+        utf8("a\r\nb\n\r"),
+        [(0, 1, 1), (1, 2, 2), (3, 1, 1), (4, 1, 1), (5, 1, 1)]
+    );
     let cp = CodePoint::new;
     assert_eq!(joint(&[cp(0x0D)], cp(0x0A)), Joint::CrLf);
 }
@@ -79,7 +85,10 @@ fn crlf_is_one_cluster_and_lf_cr_two() {
 #[test]
 fn an_error_unit_breaks_a_cluster() {
     // e, FF, COMBINING ACUTE ACCENT: the mark cannot reach across the error.
-    assert_eq!(whole(b"e\xFF\xCC\x81", Dialect::Utf8), [(0, 1, 1), (1, 1, 0), (2, 2, 1)]);
+    assert_eq!(
+        whole(b"e\xFF\xCC\x81", Dialect::Utf8),
+        [(0, 1, 1), (1, 1, 0), (2, 2, 1)]
+    );
     // A truncated sequence inside a ZWJ sequence: three clusters.
     let bytes = b"\xF0\x9F\x91\xA8\xE2\x80\xF0\x9F\x91\xA9";
     assert_eq!(
@@ -142,26 +151,47 @@ fn every_encoding_reads_its_code_points() {
     let utf16: Vec<u8> = flag.encode_utf16().flat_map(u16::to_le_bytes).collect();
     assert_eq!(whole(&utf16, Dialect::Utf16Le), [(0, 8, 2), (8, 2, 1)]);
     // UTF-32BE.
-    let utf32: Vec<u8> = flag.chars().flat_map(|c| (c as u32).to_be_bytes()).collect();
+    let utf32: Vec<u8> = flag
+        .chars()
+        .flat_map(|c| (c as u32).to_be_bytes())
+        .collect();
     assert_eq!(whole(&utf32, Dialect::Utf32Be), [(0, 8, 2), (8, 4, 1)]);
     // windows-1252: CR LF is one cluster of two bytes.
     let cp1252 = crate::encoding::resolve("windows-1252").unwrap();
     let s = window(b"a\r\nb", cp1252, 0..4, None);
-    assert_eq!(s.iter().map(|c| (c.start, c.len)).collect::<Vec<_>>(), [(0, 1), (1, 2), (3, 1)]);
+    assert_eq!(
+        s.iter().map(|c| (c.start, c.len)).collect::<Vec<_>>(),
+        [(0, 1), (1, 2), (3, 1)]
+    );
     // Shift_JIS: halfwidth KA and the halfwidth voiced sound mark (an extender): one cluster.
     let sjis = crate::encoding::resolve("shift_jis").unwrap();
     let s = window(b"\xB6\xDEa", sjis, 0..3, None);
-    assert_eq!(s.iter().map(|c| (c.start, c.len, c.cps)).collect::<Vec<_>>(), [(0, 2, 2), (2, 1, 1)]);
+    assert_eq!(
+        s.iter()
+            .map(|c| (c.start, c.len, c.cps))
+            .collect::<Vec<_>>(),
+        [(0, 2, 2), (2, 1, 1)]
+    );
     // Big5 88 62 decodes to two code points, Ê and COMBINING MACRON: one unit, one cluster.
     let big5 = crate::encoding::resolve("big5").unwrap();
     let s = window(b"\x88\x62a", big5, 0..3, None);
-    assert_eq!(s.iter().map(|c| (c.start, c.len, c.units, c.cps)).collect::<Vec<_>>(), [(0, 2, 1, 2), (2, 1, 1, 1)]);
+    assert_eq!(
+        s.iter()
+            .map(|c| (c.start, c.len, c.units, c.cps))
+            .collect::<Vec<_>>(),
+        [(0, 2, 1, 2), (2, 1, 1, 1)]
+    );
     let c = at(b"\x88\x62a", big5, 1, None).unwrap();
     assert_eq!(c.code_points, [CodePoint::new(0xCA), CodePoint::new(0x304)]);
     // ISO-2022-JP: an escape sequence is a cluster of its own, with no code point.
     let jis = crate::encoding::resolve("iso-2022-jp").unwrap();
     let s = window(b"\x1B$B$\"\x1B(Ba", jis, 0..9, None);
-    assert_eq!(s.iter().map(|c| (c.start, c.len, c.cps)).collect::<Vec<_>>(), [(0, 3, 0), (3, 2, 1), (5, 3, 0), (8, 1, 1)]);
+    assert_eq!(
+        s.iter()
+            .map(|c| (c.start, c.len, c.cps))
+            .collect::<Vec<_>>(),
+        [(0, 3, 0), (3, 2, 1), (5, 3, 0), (8, 1, 1)]
+    );
 }
 
 #[test]
@@ -182,9 +212,28 @@ fn joints_name_their_rule() {
 /// Code points that exercise every rule: letters, marks, joiners, pictographs, regional
 /// indicators, viramas and consonants, CR and LF, jamo, prepend, spacing marks, selectors.
 const ALPHABET: [char; 22] = [
-    'a', 'b', '\u{301}', '\u{200D}', '\u{1F468}', '\u{1F1EB}', '\u{1F1F7}', '\u{915}',
-    '\u{94D}', '\u{937}', '\r', '\n', '\u{1100}', '\u{1161}', '\u{11A8}', '\u{AC00}',
-    '\u{FE0F}', '\u{1F3FB}', '\u{600}', '\u{903}', '\u{93F}', '\u{2764}',
+    'a',
+    'b',
+    '\u{301}',
+    '\u{200D}',
+    '\u{1F468}',
+    '\u{1F1EB}',
+    '\u{1F1F7}',
+    '\u{915}',
+    '\u{94D}',
+    '\u{937}',
+    '\r',
+    '\n',
+    '\u{1100}',
+    '\u{1161}',
+    '\u{11A8}',
+    '\u{AC00}',
+    '\u{FE0F}',
+    '\u{1F3FB}',
+    '\u{600}',
+    '\u{903}',
+    '\u{93F}',
+    '\u{2764}',
 ];
 
 fn text() -> impl Strategy<Value = String> {
