@@ -815,4 +815,9 @@ fn a_zalgo_cluster_past_the_bound_is_open() {
         "{pane}"
     );
     assert!(shown.contains("hex (longer: past 1024 bytes of context) CC 81 CC 81 "));
+    // One line for 562 equal marks.
+    assert!(
+        shown.contains("\nU+0301 COMBINING ACUTE ACCENT ×562\n"),
+        "{shown}"
+    );
 }

@@ -121,7 +121,7 @@ impl Piece {
 /// assert_eq!(s.iter().map(|c| (c.start, c.len, c.cps)).collect::<Vec<_>>(), [(0, 3, 2), (3, 1, 1)]);
 /// ```
 pub fn spans(units: &[Unit]) -> Vec<ClusterSpan> {
-    let pieces: Vec<Piece> = units.iter().map(|u| Piece::of(u)).collect();
+    let pieces: Vec<Piece> = units.iter().map(Piece::of).collect();
     segment(&pieces, true, true)
 }
 
@@ -547,7 +547,7 @@ pub fn hangul(v: u32) -> Option<&'static str> {
         0x1100..=0x115F | 0xA960..=0xA97C => Some("L"),
         0x1160..=0x11A7 | 0xD7B0..=0xD7C6 => Some("V"),
         0x11A8..=0x11FF | 0xD7CB..=0xD7FB => Some("T"),
-        0xAC00..=0xD7A3 if (v - 0xAC00) % 28 == 0 => Some("LV"),
+        0xAC00..=0xD7A3 if (v - 0xAC00).is_multiple_of(28) => Some("LV"),
         0xAC00..=0xD7A3 => Some("LVT"),
         _ => None,
     }

@@ -142,8 +142,29 @@ pub(super) fn draw_cluster(app: &App, area: Rect, theme: &Theme, buf: &mut Buffe
                 .collect(),
         })
         .collect();
-    lines.extend(wrap_items(&items, width, 2).into_iter().map(Line::raw));
+    lines.extend(
+        wrap_items(&runs(items), width, 2)
+            .into_iter()
+            .map(Line::raw),
+    );
     ratatui::widgets::Widget::render(Paragraph::new(lines), inner, buf);
+}
+
+/// Repeats of one item counted: `U+0301 COMBINING ACUTE ACCENT ×600` (a Zalgo cluster).
+fn runs(items: Vec<String>) -> Vec<String> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for item in items {
+        match out.last_mut() {
+            Some((last, n)) if *last == item => *n += 1,
+            _ => out.push((item, 1)),
+        }
+    }
+    out.into_iter()
+        .map(|(item, n)| match n {
+            1 => item,
+            n => format!("{item} \u{d7}{n}"),
+        })
+        .collect()
 }
 
 /// `text` cut to `width` columns, ending in `…` when cut.
@@ -197,6 +218,12 @@ pub(super) fn wrap_items(items: &[String], width: usize, lines: usize) -> Vec<St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn repeats_are_counted() {
+        let items = ["a", "b", "b", "b", "a"].map(str::to_string).to_vec();
+        assert_eq!(runs(items), ["a", "b ×3", "a"]);
+    }
 
     #[test]
     fn brackets() {
