@@ -169,7 +169,10 @@ fn not_hex(token: &str, at: &str) -> String {
         safe_name(&c.to_string()),
         safe_name(token)
     );
-    if (c == 'x' || c == 'X') && before == Some('0') {
+    if !token.is_ascii() {
+        // Not reached from the command line, which explains such text as clusters.
+        message.push_str("; to explain a character, use --char");
+    } else if (c == 'x' || c == 'X') && before == Some('0') {
         message.push_str("; separate 0x-prefixed bytes with spaces: 0xE2 0x82");
     } else if c == 'x' || c == 'X' {
         message.push_str(r"; quote \x escapes so the shell keeps the backslash: '\xe2\x82\xac'");
