@@ -49,7 +49,10 @@ fn main() {
         );
     }
     // The cluster lane (`c`) segments a window with 1 KiB of context each side per frame.
-    println!("\n{:<14} {:>16} {:>16} {:>8}", "input", "per key", "with c", "ratio");
+    println!(
+        "\n{:<14} {:>16} {:>16} {:>8}",
+        "input", "per key", "with c", "ratio"
+    );
     for (label, size) in [("1 MiB", 1u64 << 20), ("16 GiB sparse", 16 << 30)] {
         let path = dir.path().join(label.replace(' ', "_"));
         make_input(&path, size);
