@@ -48,6 +48,23 @@ fn main() {
             ratio(key, key_ref),
         );
     }
+    // The cluster lane (`c`) segments a window with 1 KiB of context each side per frame.
+    println!(
+        "\n{:<14} {:>16} {:>16} {:>8}",
+        "input", "per key", "with c", "ratio"
+    );
+    for (label, size) in [("1 MiB", 1u64 << 20), ("16 GiB sparse", 16 << 30)] {
+        let path = dir.path().join(label.replace(' ', "_"));
+        make_input(&path, size);
+        let (off, on) = (per_key_with(&path, false), per_key_with(&path, true));
+        println!(
+            "{:<14} {:>13.1} µs {:>13.1} µs {:>7.2}x",
+            label,
+            micros(off),
+            micros(on),
+            ratio(on, off),
+        );
+    }
 }
 
 /// Real text for the small files (so the screen holds multi-byte units and errors); the
@@ -87,8 +104,16 @@ fn first_frame(path: &std::path::Path) -> Duration {
 
 /// Median cost of one key (alternating moves and page jumps across the file) plus a redraw.
 fn per_key(path: &std::path::Path) -> Duration {
+    per_key_with(path, false)
+}
+
+/// [`per_key`], with the cluster lane and pane shown or not.
+fn per_key_with(path: &std::path::Path, clusters: bool) -> Duration {
     let source = Source::open(path).unwrap();
     let mut app = App::new(source, Dialect::Utf8, Rect::new(0, 0, WIDTH, HEIGHT), true);
+    if clusters {
+        app.update(Action::ToggleClusters);
+    }
     let mut term = terminal();
     let keys = [
         Action::Down,

@@ -439,7 +439,7 @@ fn json_for_a_character() {
 
 #[test]
 fn bad_bytes_are_one_line_errors() {
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 6] = [
         (
             &["e2 8"],
             "odd number of hex digits in '8' (write every byte as two digits: 0e, not e)",
@@ -452,10 +452,6 @@ fn bad_bytes_are_one_line_errors() {
         (
             &["xe2x82xac"],
             r"'x' in 'xe2x82xac' is not a hex digit; quote \x escapes so the shell keeps the backslash: '\xe2\x82\xac'",
-        ),
-        (
-            &["€"],
-            "'€' in '€' is not a hex digit; to explain a character, use --char",
         ),
         (&["0x"], "no hex digits after the prefix in '0x'"),
         (&[""], "no bytes given (write them in hex: e2 82 ac)"),
@@ -564,4 +560,140 @@ utf8 errors read as windows-1252 (--fallback)
         "{latin2}"
     );
     assert!(!latin2.contains('\u{9B}'));
+}
+
+const FLAG: &str = "8 bytes of UTF-8, 2 code points, 1 grapheme cluster
+
+cluster 1 of 1: offsets 0..8, 8 bytes, 2 code points, width 2
+  offset  bytes        joins by                           unit
+       0  f0 9f 87 ab  (starts the cluster)               U+1F1EB '🇫' REGIONAL INDICATOR SYMBOL LETTER F (So: other symbol)
+       4  f0 9f 87 b7  regional indicator pair (GB12/13)  U+1F1F7 '🇷' REGIONAL INDICATOR SYMBOL LETTER R (So: other symbol)
+
+why they join (UAX #29)
+  regional indicator pair (GB12/13): two regional indicators spell a country code: one flag
+
+";
+
+#[test]
+fn text_is_broken_into_clusters() {
+    assert_eq!(explain(&["🇫🇷"]), FLAG);
+    // The same bytes in hex get the same section, after the bytes' own anatomy.
+    let bytes = explain(&["f0 9f 87 ab f0 9f 87 b7"]);
+    let section = FLAG.split_once("\n\n").unwrap().1;
+    assert!(
+        bytes.contains(&format!("grapheme clusters (utf8)\n\n{section}")),
+        "{bytes}"
+    );
+    // One code point: no section.
+    assert!(!explain(&["e2 82 ac"]).contains("grapheme clusters"));
+}
+
+#[test]
+fn a_family_keycap_jamo_and_a_conjunct() {
+    let out = explain(&["👨‍👩‍👧‍👦"]);
+    assert!(out.starts_with("25 bytes of UTF-8, 7 code points, 1 grapheme cluster\n"));
+    assert!(out.contains("cluster 1 of 1: offsets 0..25, 25 bytes, 7 code points, width 2\n"));
+    assert!(out.contains(
+        "       4  e2 80 8d     joiner (GB9)                       U+200D ZERO WIDTH JOINER (Cf: format)\n"
+    ));
+    assert!(out.contains(
+        "      21  f0 9f 91 a6  emoji ZWJ sequence (GB11)          U+1F466 '👦' BOY (So: other symbol)\n"
+    ));
+    let out = explain(&["1\u{FE0F}\u{20E3}"]);
+    assert!(
+        out.contains("       1  ef b8 8f  variation selector (GB9)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("       4  e2 83 a3  combining mark (GB9)"),
+        "{out}"
+    );
+    // ᄒ ᅡ ᆫ: one syllable block, and a second cluster for the space and 가.
+    let out = explain(&["\u{1112}\u{1161}\u{11AB} \u{AC00}"]);
+    assert!(
+        out.starts_with("13 bytes of UTF-8, 5 code points, 3 grapheme clusters\n"),
+        "{out}"
+    );
+    assert_eq!(out.matches("Hangul L V T (GB6-8)").count(), 3, "{out}");
+    // क्ष: a virama conjunct.
+    let out = explain(&["\u{915}\u{94D}\u{937}"]);
+    assert!(
+        out.contains("       3  e0 a5 8d  combining mark (GB9)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("       6  e0 a4 b7  virama conjunct (GB9c)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_error_unit_is_a_cluster_of_its_own() {
+    // e, FF, COMBINING ACUTE ACCENT, e, COMBINING ACUTE ACCENT.
+    let out = explain(&["65 ff cc 81 65 cc 81"]);
+    let section = out.split_once("grapheme clusters (utf8)\n\n").unwrap().1;
+    assert!(section.starts_with("cluster 1 of 4: offsets 0..1, 1 byte, 1 code point, width 1\n"));
+    assert!(section.contains("cluster 2 of 4: offsets 1..2, 1 byte, 0 code points, width none\n"));
+    assert!(section.contains("cluster 3 of 4: offsets 2..4, 2 bytes, 1 code point, width 0\n"));
+    assert!(section.contains("cluster 4 of 4: offsets 4..7, 3 bytes, 2 code points, width 1\n"));
+}
+
+#[test]
+fn unsafe_characters_in_a_cluster_are_named_not_printed() {
+    // RIGHT-TO-LEFT OVERRIDE with a combining mark on it, and an escape.
+    let out = explain(&["\u{202E}\u{301}\u{1B}x"]);
+    assert!(
+        !out.contains('\u{202E}') && !out.contains('\u{1B}'),
+        "{out}"
+    );
+    assert!(
+        out.contains("U+202E RIGHT-TO-LEFT OVERRIDE (Cf: format)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn json_for_clusters() {
+    let v: Value = serde_json::from_str(&explain(&["--json", "1\u{FE0F}\u{20E3}é"])).unwrap();
+    assert_eq!(v["bytes"], "31efb88fe283a3c3a9");
+    let clusters = v["clusters"].as_array().unwrap();
+    let shape: Vec<(u64, u64, u64)> = clusters
+        .iter()
+        .map(|c| {
+            (
+                c["offset"].as_u64().unwrap(),
+                c["len"].as_u64().unwrap(),
+                c["code_points"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(shape, [(0, 7, 3), (7, 2, 1)]);
+    let joins: Vec<&Value> = clusters[0]["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| &u["joins"])
+        .collect();
+    assert_eq!(
+        joins,
+        [
+            &Value::Null,
+            &json!("variation_selector"),
+            &json!("combining_mark")
+        ]
+    );
+    assert_eq!(clusters[0]["width"], 2);
+    assert_eq!(
+        clusters[0]["units"][2]["name"],
+        "COMBINING ENCLOSING KEYCAP"
+    );
+    // Bytes: the record has clusters only when code points join.
+    let v: Value = serde_json::from_str(&explain(&["--json", "f0 9f 87 ab f0 9f 87 b7"])).unwrap();
+    assert_eq!(v["clusters"][0]["len"], 8);
+    assert_eq!(
+        v["clusters"][0]["units"][1]["joins"],
+        "regional_indicator_pair"
+    );
+    let v: Value = serde_json::from_str(&explain(&["--json", "e2 82 ac"])).unwrap();
+    assert!(v.get("clusters").is_none());
 }

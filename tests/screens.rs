@@ -764,3 +764,95 @@ x=\xC0\xAE\xC0\xAE\xC0\xAF\n";
     finish_job(&mut app);
     insta::assert_snapshot!("lookalike_match", screen(&app));
 }
+
+/// A flag, a family, a keycap with CR LF after it, Hangul jamo, a Devanagari conjunct, a
+/// combining accent, and the same accent cut off its base by an invalid byte.
+const CLUSTERS: &[u8] = b"flag \xf0\x9f\x87\xab\xf0\x9f\x87\xb7 family \xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7\xe2\x80\x8d\xf0\x9f\x91\xa6 keycap 1\xef\xb8\x8f\xe2\x83\xa3\r\nhangul \xe1\x84\x92\xe1\x85\xa1\xe1\x86\xab hindi \xe0\xa4\x95\xe0\xa5\x8d\xe0\xa4\xb7 e\xcc\x81 bad e\xff\xcc\x81\n";
+
+#[test]
+fn the_cluster_lane_and_pane() {
+    let mut app = app(CLUSTERS, 120, 40);
+    let plain = screen(&app);
+    app.update(Action::ToggleClusters);
+    // On the family emoji (0x15..0x2E), its third code point.
+    app.cursor = 0x1D;
+    let shown = screen(&app);
+    insta::assert_snapshot!("clusters_120x40", shown);
+    let lines: Vec<&str> = shown.lines().collect();
+    // Row 0x00: the flag, 8 bytes from column 5, under the hex and the text.
+    assert!(lines[2].starts_with(&format!("{}╰{}╯  ", " ".repeat(25), "─".repeat(21))));
+    assert!(lines[2].contains(&format!("{}╰──────╯  ", " ".repeat(34))));
+    // The family goes on across two rows: no end on the first, no start on the second.
+    assert!(lines[4].contains("╰───────────────────────────────") && !lines[4].contains('╯'));
+    assert!(lines[6].starts_with("          ────────────────────────────────────────╯"));
+    // CR LF (0x3D, 0x3E) is one cluster; the accent after the invalid byte is alone.
+    assert!(lines[8].contains("╰──────────────────╯ ╰───╯"));
+    assert!(lines[14].starts_with("          ╰──────╯    ") && lines[14].matches('╰').count() == 2);
+    let pane = shown
+        .lines()
+        .position(|l| l.starts_with(" cluster at "))
+        .unwrap();
+    assert!(lines[pane].starts_with(" cluster at 0x15, 25 bytes, 7 code points, width 2 ─"));
+    assert_eq!(
+        lines[pane + 1],
+        "hex F0 9F 91 A8 E2 80 8D F0 9F 91 A9 E2 80 8D F0 9F 91 A7 E2 80 8D F0 9F 91 A6"
+    );
+    assert!(lines[pane + 2].starts_with("U+1F468 MAN · U+200D ZERO WIDTH JOINER · U+1F469 WOMAN ·"));
+    // The unit's own detail is still there, below.
+    assert!(lines[pane + 4].starts_with(" unit at 0x1C (28), 4 bytes"));
+    // c again: the screen as it was.
+    app.update(Action::ToggleClusters);
+    app.cursor = 0;
+    assert_eq!(screen(&app), plain);
+}
+
+#[test]
+fn the_cluster_lane_at_80_by_24_halves_the_rows() {
+    let mut app = app(&CLUSTERS.repeat(8), 80, 24);
+    let rows_before = app.layout().unwrap().data_rows();
+    app.update(Action::ToggleClusters);
+    let layout = app.layout().unwrap();
+    assert_eq!(
+        (rows_before, layout.data_rows(), layout.row_lines),
+        (18, 7, 2)
+    );
+    insta::assert_snapshot!("clusters_80x24", screen(&app));
+    // A page is the rows shown.
+    app.update(Action::PageDown);
+    assert_eq!(app.top, 7 * 16);
+    // A click on a lane line selects nothing; on a data row, its byte.
+    let cursor = app.cursor;
+    app.update(Action::Click { x: 12, y: 2 });
+    assert_eq!(app.cursor, cursor);
+    app.update(Action::Click { x: 12, y: 3 });
+    assert_eq!(app.cursor, 7 * 16 + 16);
+}
+
+#[test]
+fn a_zalgo_cluster_past_the_bound_is_open() {
+    let mut bytes = b"a".to_vec();
+    for _ in 0..700 {
+        bytes.extend_from_slice("\u{301}".as_bytes());
+    }
+    bytes.push(b'\n');
+    let mut app = app(&bytes, 120, 40);
+    app.update(Action::ToggleClusters);
+    app.cursor = 1300;
+    app.update(Action::Right);
+    let shown = screen(&app);
+    let pane = shown
+        .lines()
+        .find(|l| l.starts_with(" cluster at "))
+        .unwrap();
+    // Its start is more than 1 KiB back: seen from 1301 - 1024 = 0x115, a mark's first byte.
+    assert!(
+        pane.starts_with(" cluster at …0x115, 1124 bytes, 562 code points, width 0 "),
+        "{pane}"
+    );
+    assert!(shown.contains("hex (longer: past 1024 bytes of context) CC 81 CC 81 "));
+    // One line for 562 equal marks.
+    assert!(
+        shown.contains("\nU+0301 COMBINING ACUTE ACCENT ×562\n"),
+        "{shown}"
+    );
+}

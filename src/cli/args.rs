@@ -172,21 +172,24 @@ text. A valid UTF-8 input is always called UTF-8.",
         #[arg(long, value_name = "LABEL", default_value = "windows-1252", value_parser = parse_fallback, help = FALLBACK_HELP)]
         fallback: FallbackArg,
     },
-    /// Explain bytes (in hex) or one character: bits, roles, units in every dialect
+    /// Explain bytes (in hex), one character, or text's grapheme clusters
     #[command(
         long_about = "Explain bytes written in hex: each byte in hex, decimal, octal and binary (marker \
 bits, then payload bits), its role, and the units every dialect (utf8, cesu8, mutf8, wtf8, \
 legacy) cuts the bytes into, with names of characters and diagnoses of errors. With --char, \
-explain one code point instead: how each dialect and UTF-16 write it, bit by bit.",
+explain one code point instead: how each dialect and UTF-16 write it, bit by bit. Given \
+text (an argument that is not ASCII), break it into grapheme clusters and each cluster into \
+its code points, with the rule of UAX #29 that joins them; bytes whose code points join get \
+the same breakdown.",
         after_help = "Bytes: pairs of hex digits in any case, alone or after \\x or 0x, separated by spaces or \
 commas or not at all. Quote \\x escapes so the shell keeps the backslashes.\n\n\
 Examples:\n  hexrune explain e2 82 ac\n  hexrune explain 'c0 af'\n  hexrune explain '\\xed\\xa0\\xbd\\xed\\xb8\\x80'\n  \
 hexrune explain 0xF8 0x88 0x80 0x80 0x80\n  hexrune explain --char €\n  hexrune explain --char U+1F600\n  \
-hexrune explain --json --char U+D800",
+hexrune explain --json --char U+D800\n  hexrune explain 🇫🇷",
         group(clap::ArgGroup::new("what").required(true).args(["bytes", "char"]))
     )]
     Explain {
-        /// Bytes in hex: e2 82 ac, e282ac, \xe2\x82\xac, 0xE2 0x82 0xAC
+        /// Bytes in hex: e2 82 ac, e282ac, \xe2\x82\xac, 0xE2 0x82 0xAC; or text (not ASCII)
         #[arg(value_name = "BYTES")]
         bytes: Vec<String>,
 

@@ -24,8 +24,9 @@ use std::io::{self, Write};
 
 use super::{report_error, EXIT_ERROR, EXIT_OK};
 use crate::cli::report::{explain, hex_spaced, safe_name, unit_bytes};
-use crate::cli::wire::{to_line, BytesRecord, CodePointRecord};
+use crate::cli::wire::{to_line, BytesRecord, ClustersRecord, CodePointRecord};
 use crate::decode::{ByteRole, CodePoint, Dialect, Encoded, Unit, UnitKind, Utf16, MAX_LEGACY};
+use crate::view::cluster::{self, Joint};
 use crate::view::fallback::{Escape, Fallback};
 use crate::view::unicode::{describe, facts, NOT_UNICODE};
 
@@ -52,6 +53,13 @@ pub struct ExplainOptions {
 /// Explains the query; exit 0, or 2 (with one line on `err`) if it does not parse.
 pub fn run(options: &ExplainOptions, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<u8> {
     let text = match &options.query {
+        // Bytes are written in hex, which is ASCII: anything else is text, whose grapheme
+        // clusters are explained.
+        Query::Bytes(text) if !text.is_ascii() => Ok(if options.json {
+            to_line(&ClustersRecord::new(text)) + "\n"
+        } else {
+            explain_text(text)
+        }),
         Query::Bytes(text) => parse_bytes(text).map(|bytes| {
             let fallback = options.fallback.as_ref();
             if options.json {
@@ -162,6 +170,7 @@ fn not_hex(token: &str, at: &str) -> String {
         safe_name(token)
     );
     if !token.is_ascii() {
+        // Not reached from the command line, which explains such text as clusters.
         message.push_str("; to explain a character, use --char");
     } else if (c == 'x' || c == 'X') && before == Some('0') {
         message.push_str("; separate 0x-prefixed bytes with spaces: 0xE2 0x82");
@@ -309,6 +318,12 @@ pub fn explain_bytes(bytes: &[u8], fallback: Option<&Fallback>) -> String {
     unit_table(&mut out, bytes);
     out.push('\n');
     joined_bits(&mut out, bytes);
+    // Clusters only where code points join: otherwise each is its own, as the units say.
+    let units: Vec<Unit> = Dialect::Utf8.units(bytes).collect();
+    if cluster::spans(&units).iter().any(|c| c.cps > 1) {
+        let _ = writeln!(out, "grapheme clusters (utf8)\n");
+        clusters(&mut out, bytes);
+    }
     escaped_bytes(&mut out, bytes);
     if let Some(f) = fallback {
         fallback_readings(&mut out, bytes, f);
@@ -522,6 +537,103 @@ fn verdict(out: &mut String, bytes: &[u8]) {
 /// ```
 pub fn bytes_json(bytes: &[u8], fallback: Option<&Fallback>) -> String {
     to_line(&BytesRecord::new(bytes, fallback))
+}
+
+// ---------------------------------------------------------------------------------------
+// Text -> grapheme clusters
+
+/// The human explanation of `text` (an argument that is not hex): its extended grapheme
+/// clusters (UAX #29), each broken into its code points with their UTF-8 bytes and names,
+/// and the rule that joins each to the one before it.
+///
+/// ```
+/// use hexrune::cli::explain::explain_text;
+/// let out = explain_text("\u{1F1EB}\u{1F1F7}");
+/// assert!(out.starts_with("8 bytes of UTF-8, 2 code points, 1 grapheme cluster\n"));
+/// assert!(out.contains("regional indicator pair (GB12/13)"));
+/// ```
+pub fn explain_text(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let units: Vec<Unit> = Dialect::Utf8.units(bytes).collect();
+    let n = cluster::spans(&units).len();
+    let mut out = format!(
+        "{} of UTF-8, {}, {}\n\n",
+        count(bytes.len(), "byte", "bytes"),
+        count(text.chars().count(), "code point", "code points"),
+        count(n, "grapheme cluster", "grapheme clusters"),
+    );
+    clusters(&mut out, bytes);
+    out
+}
+
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Each cluster of `bytes` read as UTF-8: a heading, then a line per unit (offset, bytes,
+/// the rule that joins it, what it is); then the rules used, in words.
+fn clusters(out: &mut String, bytes: &[u8]) {
+    let units: Vec<Unit> = Dialect::Utf8.units(bytes).collect();
+    let spans = cluster::spans(&units);
+    let mut used: Vec<Joint> = Vec::new();
+    let hex_width = units
+        .iter()
+        .map(|u| hex_spaced(unit_bytes(bytes, u)).len())
+        .max()
+        .unwrap_or(0)
+        .max(5);
+    for (i, span) in spans.iter().enumerate() {
+        let Some(c) = cluster::at(bytes, Dialect::Utf8, span.start, None) else {
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            "cluster {} of {}: offsets {}..{}, {}, {}, width {}",
+            i + 1,
+            spans.len(),
+            span.start,
+            span.end(),
+            count(span.len as usize, "byte", "bytes"),
+            count(c.code_points.len(), "code point", "code points"),
+            c.width.map_or("none".to_string(), |w| w.to_string()),
+        );
+        let _ = writeln!(
+            out,
+            "  offset  {:<hex_width$}  {:<33}  unit",
+            "bytes", "joins by"
+        );
+        let mut seen: Vec<CodePoint> = Vec::new();
+        for (unit, cps) in c.parts() {
+            let why = match (seen.is_empty(), cps.first()) {
+                (_, None) => "(error: a cluster of its own)".to_string(),
+                (true, _) => "(starts the cluster)".to_string(),
+                (false, Some(&next)) => {
+                    let j = cluster::joint(&seen, next);
+                    if !used.contains(&j) {
+                        used.push(j);
+                    }
+                    j.name().to_string()
+                }
+            };
+            seen.extend_from_slice(cps);
+            let _ = writeln!(
+                out,
+                "  {:>6}  {:<hex_width$}  {why:<33}  {}",
+                unit.start,
+                hex_spaced(unit_bytes(bytes, &unit)),
+                unit_text(Dialect::Utf8, bytes, &unit),
+            );
+        }
+        out.push('\n');
+    }
+    if used.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "why they join (UAX #29)");
+    for j in Joint::ALL.iter().filter(|j| used.contains(j)) {
+        let _ = writeln!(out, "  {}: {}", j.name(), j.why());
+    }
+    out.push('\n');
 }
 
 // ---------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ use crate::decode::{CodePoint, Dialect, ErrorKind, Unit, UnitKind, Utf16};
 use crate::detect::Detection;
 use crate::scan::index::summary_classes;
 use crate::scan::Tally;
+use crate::view::cluster;
 use crate::view::fallback::Fallback;
 use crate::view::second_code_point;
 use crate::view::unicode::{facts, Facts};
@@ -497,6 +498,9 @@ impl UnitRecord {
 pub struct BytesRecord {
     bytes: String,
     dialects: Vec<DialectUnits>,
+    /// The grapheme clusters of the UTF-8 reading, when some join several code points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clusters: Option<Vec<ClusterRecord>>,
 }
 
 /// One dialect's reading of the bytes in a [`BytesRecord`].
@@ -523,7 +527,80 @@ impl BytesRecord {
                         .collect(),
                 })
                 .collect(),
+            clusters: ClusterRecord::all(bytes).filter(|all| all.iter().any(|c| c.code_points > 1)),
         }
+    }
+}
+
+/// `explain --json TEXT`: the text's UTF-8 bytes and its grapheme clusters.
+#[derive(Debug, Serialize)]
+pub struct ClustersRecord {
+    bytes: String,
+    clusters: Vec<ClusterRecord>,
+}
+
+impl ClustersRecord {
+    /// The record of `text`.
+    pub fn new(text: &str) -> ClustersRecord {
+        ClustersRecord {
+            bytes: hex_compact(text.as_bytes()),
+            clusters: ClusterRecord::all(text.as_bytes()).unwrap_or_default(),
+        }
+    }
+}
+
+/// One grapheme cluster of a UTF-8 reading: where it is, its code points and width, and
+/// its units as `at` writes them, each after the first with the rule that joins it
+/// (`"joins"`: [`crate::view::cluster::Joint::key`]; `null` for the first).
+#[derive(Debug, Serialize)]
+pub struct ClusterRecord {
+    offset: u64,
+    len: u64,
+    code_points: u32,
+    width: Option<usize>,
+    units: Vec<ClusterUnit>,
+}
+
+/// A unit of a [`ClusterRecord`].
+#[derive(Debug, Serialize)]
+struct ClusterUnit {
+    #[serde(flatten)]
+    unit: UnitRecord,
+    joins: Option<&'static str>,
+}
+
+impl ClusterRecord {
+    /// The clusters of `bytes` read as UTF-8; `None` for no bytes.
+    fn all(bytes: &[u8]) -> Option<Vec<ClusterRecord>> {
+        let units: Vec<Unit> = Dialect::Utf8.units(bytes).collect();
+        let spans = cluster::spans(&units);
+        let mut out = Vec::new();
+        for span in spans {
+            let c = cluster::at(bytes, Dialect::Utf8, span.start, None)?;
+            let mut seen: Vec<CodePoint> = Vec::new();
+            let units = c
+                .parts()
+                .map(|(unit, cps)| {
+                    let joins = match (seen.last(), cps.first()) {
+                        (Some(_), Some(&next)) => Some(cluster::joint(&seen, next).key()),
+                        _ => None,
+                    };
+                    seen.extend_from_slice(cps);
+                    ClusterUnit {
+                        unit: UnitRecord::new(Dialect::Utf8, bytes, &unit, None),
+                        joins,
+                    }
+                })
+                .collect();
+            out.push(ClusterRecord {
+                offset: span.start,
+                len: span.len,
+                code_points: span.cps,
+                width: c.width,
+                units,
+            });
+        }
+        (!out.is_empty()).then_some(out)
     }
 }
 

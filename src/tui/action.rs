@@ -80,6 +80,8 @@ pub enum Action {
     PrevDialect,
     /// Open the encoding chooser (the likely encoding first).
     OpenEncoding,
+    /// Show or hide the grapheme cluster lane and pane (`c`).
+    ToggleClusters,
     /// Open the form that writes a repaired copy (`W`).
     OpenWrite,
     /// In the write form: `--mojibake` on or off.

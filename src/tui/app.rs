@@ -165,6 +165,8 @@ pub struct App {
     pub decimal: bool,
     /// Whether colours are used (`NO_COLOR` turns them off).
     pub color: bool,
+    /// The grapheme cluster lane and pane are shown (`c`).
+    pub clusters: bool,
     /// The key list is shown.
     pub help: bool,
     /// The first line of the key list shown (it scrolls when taller than the terminal).
@@ -231,6 +233,7 @@ impl App {
             top: 0,
             size,
             decimal: false,
+            clusters: false,
             color,
             help: false,
             help_scroll: 0,
@@ -584,7 +587,13 @@ impl App {
 
     /// The current layout, if the terminal is big enough.
     pub fn layout(&self) -> Option<Layout> {
-        layout(self.size, self.source.len(), self.decimal)
+        layout(self.size, self.source.len(), self.decimal).map(|l| {
+            if self.clusters {
+                l.with_clusters()
+            } else {
+                l
+            }
+        })
     }
 
     fn len(&self) -> u64 {
@@ -596,7 +605,7 @@ impl App {
     }
 
     fn rows_shown(&self) -> u64 {
-        self.layout().map_or(1, |l| l.rows.height.max(1)) as u64
+        self.layout().map_or(1, |l| l.data_rows().max(1)) as u64
     }
 
     /// The last offset the cursor may take (0 for an empty input).
@@ -771,6 +780,10 @@ impl App {
             Action::OpenWrite => self.open_write(),
             Action::ToggleMojibake | Action::ToggleBomStrip => self.toggle_write(&action),
             Action::ToggleDecimal => self.decimal = !self.decimal,
+            Action::ToggleClusters => {
+                self.clusters = !self.clusters;
+                self.keep_cursor_in_view();
+            }
             Action::Click { x, y } => self.click(x, y),
             Action::ScrollUp => self.scroll(-3),
             Action::ScrollDown => self.scroll(3),
@@ -881,7 +894,11 @@ impl App {
         let Some(col) = layout.column_at(x) else {
             return;
         };
-        let offset = self.top + (y - layout.rows.y) as u64 * layout.bytes_per_row as u64;
+        let row = (y - layout.rows.y) / layout.row_lines;
+        if row >= layout.data_rows() {
+            return;
+        }
+        let offset = self.top + row as u64 * layout.bytes_per_row as u64;
         let offset = offset + col as u64;
         if offset < self.len() {
             self.cursor = offset;

@@ -78,6 +78,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     ("o", "offsets in hex / decimal"),
     (
+        "c",
+        "grapheme clusters: a lane brackets each one of several code points, a pane lists it",
+    ),
+    (
         "s",
         "statistics: verdict, counts per class and error kind, BOM, scan speed, findings by kind",
     ),
@@ -182,6 +186,7 @@ fn normal_key(code: KeyCode, ctrl: bool) -> Option<Action> {
         KeyCode::Char('e') => OpenEncoding,
         KeyCode::Char('W') => OpenWrite,
         KeyCode::Char('o') => ToggleDecimal,
+        KeyCode::Char('c') => ToggleClusters,
         KeyCode::Char('s') => Stats,
         KeyCode::Char('H') => ScreenTop,
         KeyCode::Char('M') => ScreenMiddle,

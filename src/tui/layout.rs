@@ -97,6 +97,11 @@ pub struct Layout {
     pub detail: Option<Rect>,
     /// The status line.
     pub status: Rect,
+    /// Screen lines a data row takes: 1, or 2 with the cluster lane under it
+    /// ([`Layout::with_clusters`]).
+    pub row_lines: u16,
+    /// The cluster pane (the cluster under the cursor), with the cluster lane.
+    pub cluster: Option<Rect>,
 }
 
 /// The layout for `area`, or `None` when it is smaller than [`minimum_size`].
@@ -148,7 +153,38 @@ pub fn layout(area: Rect, file_len: u64, decimal: bool) -> Option<Layout> {
         map,
         detail,
         status,
+        row_lines: 1,
+        cluster: None,
     })
+}
+
+/// Lines of the cluster pane, its title included.
+pub const CLUSTER_HEIGHT: u16 = 4;
+
+impl Layout {
+    /// This layout with the cluster lane (`c`): a line under every data row, and the
+    /// cluster pane above the detail pane when at least two data rows are left beside it.
+    pub fn with_clusters(mut self) -> Layout {
+        self.row_lines = 2;
+        if self.detail.is_some() && self.rows.height >= CLUSTER_HEIGHT + 4 {
+            self.rows.height -= CLUSTER_HEIGHT;
+            self.cluster = Some(Rect::new(
+                self.rows.x,
+                self.rows.bottom(),
+                self.rows.width,
+                CLUSTER_HEIGHT,
+            ));
+            if let Some(map) = &mut self.map {
+                map.height = self.rows.height;
+            }
+        }
+        self
+    }
+
+    /// Data rows shown: one every [`Layout::row_lines`] lines, at least one.
+    pub fn data_rows(&self) -> u16 {
+        (self.rows.height / self.row_lines).max(self.rows.height.min(1))
+    }
 }
 
 /// Digits for offsets up to `file_len`: at least 8 in hex, 10 in decimal.

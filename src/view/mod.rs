@@ -19,6 +19,7 @@
 //! error. A unit's glyph is drawn once, on the row of its lead; its other columns hold
 //! [`glyph::FILLER`].
 
+pub mod cluster;
 pub mod fallback;
 pub mod glyph;
 pub mod map;

@@ -189,6 +189,14 @@ pub(super) fn help_lines(width: u16, theme: &Theme) -> Vec<Line<'static>> {
         ),
         theme.dim(),
     ));
+    entries.push(Entry::words(
+        " cluster lane:",
+        theme.title(),
+        "with c, a line under each row: ╰──╯ under the bytes of one grapheme cluster of several \
+         code points (a flag, an emoji sequence, a letter and its marks), ─ at a row's end where \
+         it goes on, … where it goes on past 1 KiB of context (Zalgo)",
+        theme.dim(),
+    ));
     entries.push(Entry {
         head: " map:".to_string(),
         head_style: theme.title(),

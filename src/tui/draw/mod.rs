@@ -22,6 +22,7 @@ use crate::view::map::{cells_in_view, Shade};
 use crate::view::theme::{self, Paint, Tone};
 use crate::view::{self, error_letter, Class, Detail, Meaning, Options, Role, Row, TextCell};
 
+mod cluster;
 mod detail;
 mod findings;
 mod help;
@@ -143,14 +144,20 @@ pub fn draw(frame: &mut Frame, app: &App) {
 /// Renders the app into a buffer (what [`draw`] does, usable without a terminal).
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = Theme(theme::Theme { color: app.color });
-    let Some(layout) = super::layout::layout(area, app.source.len(), app.decimal) else {
+    let Some(layout) = super::layout::layout(area, app.source.len(), app.decimal).map(|l| {
+        if app.clusters {
+            l.with_clusters()
+        } else {
+            l
+        }
+    }) else {
         too_small(app, area, buf);
         return;
     };
     if let Some(header) = layout.header {
         draw_header(&layout, header, &theme, buf);
     }
-    let window_len = layout.bytes_per_row as u64 * layout.rows.height as u64;
+    let window_len = layout.bytes_per_row as u64 * layout.data_rows() as u64;
     let rows = view::rows(
         app.source.bytes(),
         app.dialect,
@@ -166,8 +173,19 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             ..Options::default()
         },
     );
+    let lane =
+        (layout.row_lines > 1).then(|| cluster::lane_spans(app, app.top..app.top + window_len));
     for (i, row) in rows.iter().enumerate() {
-        draw_row(app, &layout, layout.rows.y + i as u16, row, &theme, buf);
+        let y = layout.rows.y + i as u16 * layout.row_lines;
+        draw_row(app, &layout, y, row, &theme, buf);
+        if let Some(spans) = &lane {
+            if y + 1 < layout.rows.bottom() {
+                cluster::draw_lane(app, &layout, y + 1, row, spans, &theme, buf);
+            }
+        }
+    }
+    if let Some(area) = layout.cluster {
+        cluster::draw_cluster(app, area, &theme, buf);
     }
     if app.source.is_empty() {
         buf.set_string(layout.hex_x, layout.rows.y, "(empty input)", theme.dim());

@@ -1,0 +1,252 @@
+//! The cluster lane and the cluster pane (`c`), from [`crate::view::cluster`].
+//!
+//! The lane is a line under every data row: each extended grapheme cluster of more than one
+//! code point is bracketed under its bytes, `╰───╯` under the hex pane and `╰╯` under the
+//! text pane, so the bytes of a flag or an emoji sequence read as one character. A cluster
+//! cut by a row's end goes on with `─` at the edge and on the next row; one whose start or
+//! end lies past the context the view decodes ([`crate::view::cluster::LOOK`]) ends in `…`.
+//! The cluster under the cursor is bracketed in the accent colour. Clusters of one code
+//! point are left unmarked. The pane lists the whole cluster under the cursor: its bytes,
+//! its code points with their names, its length and width. Names go through
+//! [`crate::view::glyph::sanitize`].
+
+use std::ops::Range;
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+use super::*;
+use crate::decode::{CodePoint, UnitKind};
+use crate::view::cluster::{self, ClusterSpan, LOOK};
+use crate::view::unicode;
+
+/// A checkpoint for decoding from `offset - LOOK` in a multi-byte legacy encoding.
+fn checkpoint(app: &App, offset: u64) -> Option<crate::decode::Checkpoint> {
+    app.summary()
+        .filter(|s| s.dialect == app.dialect)
+        .and_then(|s| s.checkpoint_before(offset.saturating_sub(LOOK) as usize))
+}
+
+/// The clusters of several code points that meet `window`.
+pub(super) fn lane_spans(app: &App, window: Range<u64>) -> Vec<ClusterSpan> {
+    let from = checkpoint(app, window.start);
+    cluster::window(app.source.bytes(), app.dialect, window, from)
+        .into_iter()
+        .filter(ClusterSpan::joins)
+        .collect()
+}
+
+/// The lane line under `row`, at `y`.
+pub(super) fn draw_lane(
+    app: &App,
+    layout: &Layout,
+    y: u16,
+    row: &Row,
+    spans: &[ClusterSpan],
+    theme: &Theme,
+    buf: &mut Buffer,
+) {
+    let (row_start, row_end) = (row.offset, row.offset + row.cells.len() as u64);
+    for span in spans
+        .iter()
+        .filter(|c| c.end() > row_start && c.start < row_end)
+    {
+        let first = (span.start.max(row_start) - row_start) as u16;
+        let last = (span.end().min(row_end) - 1 - row_start) as u16;
+        let left = match (span.start < row_start, span.open_start) {
+            (true, _) => '\u{2500}',
+            (false, true) => '\u{2026}',
+            (false, false) => '\u{2570}',
+        };
+        let right = match (span.end() > row_end, span.open_end) {
+            (true, _) => '\u{2500}',
+            (false, true) => '\u{2026}',
+            (false, false) => '\u{256F}',
+        };
+        let style = if span.contains(app.cursor) {
+            theme.accent()
+        } else {
+            theme.dim()
+        };
+        let hex = bracket(left, right, 3 * (last - first) as usize + 2);
+        buf.set_string(layout.hex_x + 3 * first, y, hex, style);
+        let text = bracket(left, right, (last - first) as usize + 1);
+        buf.set_string(layout.text_x + first, y, text, style);
+    }
+}
+
+/// `left`, `─` to fill, `right`: `width` columns (one column shows the end that is one).
+fn bracket(left: char, right: char, width: usize) -> String {
+    match width {
+        0 => String::new(),
+        1 if left != '\u{2500}' => left.to_string(),
+        1 => right.to_string(),
+        _ => {
+            let mut s = String::from(left);
+            s.extend(std::iter::repeat_n('\u{2500}', width - 2));
+            s.push(right);
+            s
+        }
+    }
+}
+
+/// The cluster pane: the whole cluster under the cursor.
+pub(super) fn draw_cluster(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
+    let bytes = app.source.bytes();
+    let Some(c) = cluster::at(bytes, app.dialect, app.cursor, checkpoint(app, app.cursor)) else {
+        return;
+    };
+    let span = c.span;
+    let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let title = format!(
+        " cluster at {}{}, {}, {}, width {} ",
+        if span.open_start { "\u{2026}" } else { "" },
+        app.format_offset(span.start),
+        plural(span.len, "byte"),
+        plural(c.code_points.len() as u64, "code point"),
+        c.width.map_or("none".to_string(), |w| w.to_string()),
+    );
+    let block = Block::new()
+        .borders(Borders::TOP)
+        .border_style(theme.dim())
+        .title(Span::styled(title, theme.title()));
+    let inner = block.inner(area);
+    ratatui::widgets::Widget::render(block, area, buf);
+    let width = inner.width as usize;
+    let label = |s: &str| Span::styled(format!("{s} "), theme.dim());
+    let hex: Vec<String> = bytes[span.start as usize..span.end() as usize]
+        .iter()
+        .map(|b| format!("{b:02X}"))
+        .collect();
+    let hex = hex.join(" ");
+    let mut first = vec![label("hex")];
+    let mut room = width.saturating_sub(4);
+    if span.open_start || span.open_end {
+        // Said first: the bytes run past the line.
+        let note = format!("(longer: past {LOOK} bytes of context) ");
+        room = room.saturating_sub(unicode::text_width(&note));
+        first.push(Span::styled(note, theme.accent()));
+    }
+    first.push(Span::raw(fit(&hex, room)));
+    let mut lines = vec![Line::from(first)];
+    let items: Vec<String> = c
+        .parts()
+        .flat_map(|(unit, cps)| match unit.kind {
+            UnitKind::Error(kind) => vec![format!("error {}", kind.name())],
+            UnitKind::Scalar(CodePoint::ESCAPE_SEQUENCE) => vec!["escape sequence".to_string()],
+            UnitKind::Scalar(_) => cps
+                .iter()
+                .map(|&cp| format!("{cp} {}", sanitize(&unicode::label(cp))))
+                .collect(),
+        })
+        .collect();
+    lines.extend(
+        wrap_items(&runs(items), width, 2)
+            .into_iter()
+            .map(Line::raw),
+    );
+    ratatui::widgets::Widget::render(Paragraph::new(lines), inner, buf);
+}
+
+/// Repeats of one item counted: `U+0301 COMBINING ACUTE ACCENT ×600` (a Zalgo cluster).
+fn runs(items: Vec<String>) -> Vec<String> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for item in items {
+        match out.last_mut() {
+            Some((last, n)) if *last == item => *n += 1,
+            _ => out.push((item, 1)),
+        }
+    }
+    out.into_iter()
+        .map(|(item, n)| match n {
+            1 => item,
+            n => format!("{item} \u{d7}{n}"),
+        })
+        .collect()
+}
+
+/// `text` cut to `width` columns, ending in `…` when cut.
+fn fit(text: &str, width: usize) -> String {
+    if unicode::text_width(text) <= width || width == 0 {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for c in text.chars() {
+        if unicode::text_width(&out) + unicode::text_width(&c.to_string()) + 1 > width {
+            break;
+        }
+        out.push(c);
+    }
+    out.push('\u{2026}');
+    out
+}
+
+/// `items` separated by ` · `, on at most `lines` lines of `width` columns; what does not
+/// fit is counted at the end: `… 3 more`.
+pub(super) fn wrap_items(items: &[String], width: usize, lines: usize) -> Vec<String> {
+    let sep = " \u{b7} ";
+    let mut out: Vec<String> = vec![String::new()];
+    for (i, item) in items.iter().enumerate() {
+        let line = out.last_mut().expect("one line at least");
+        let joined = if line.is_empty() {
+            item.clone()
+        } else {
+            format!("{line}{sep}{item}")
+        };
+        if unicode::text_width(&joined) <= width {
+            *line = joined;
+            continue;
+        }
+        if out.len() < lines && unicode::text_width(item) <= width {
+            out.push(item.clone());
+            continue;
+        }
+        // No room: say how many are left, on the last line.
+        let more = format!("\u{2026} {} more", items.len() - i);
+        let line = out.last_mut().expect("one line at least");
+        while !line.is_empty() && unicode::text_width(&format!("{line} {more}")) > width {
+            line.pop();
+        }
+        *line = format!("{line} {more}").trim_start().to_string();
+        break;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeats_are_counted() {
+        let items = ["a", "b", "b", "b", "a"].map(str::to_string).to_vec();
+        assert_eq!(runs(items), ["a", "b ×3", "a"]);
+    }
+
+    #[test]
+    fn brackets() {
+        assert_eq!(bracket('\u{2570}', '\u{256F}', 5), "╰───╯");
+        assert_eq!(bracket('\u{2570}', '\u{256F}', 2), "╰╯");
+        assert_eq!(bracket('\u{2500}', '\u{256F}', 1), "╯");
+        assert_eq!(bracket('\u{2570}', '\u{2500}', 1), "╰");
+        assert_eq!(bracket('\u{2026}', '\u{2500}', 3), "…──");
+    }
+
+    #[test]
+    fn items_wrap_and_count_the_rest() {
+        let items: Vec<String> = ["U+1F468 MAN", "U+200D ZERO WIDTH JOINER", "U+1F469 WOMAN"]
+            .map(str::to_string)
+            .to_vec();
+        assert_eq!(
+            wrap_items(&items, 80, 2),
+            ["U+1F468 MAN · U+200D ZERO WIDTH JOINER · U+1F469 WOMAN"]
+        );
+        assert_eq!(
+            wrap_items(&items, 40, 2),
+            ["U+1F468 MAN · U+200D ZERO WIDTH JOINER", "U+1F469 WOMAN"]
+        );
+        assert_eq!(wrap_items(&items, 30, 1), ["U+1F468 MAN … 2 more"]);
+    }
+}

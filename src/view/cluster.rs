@@ -1,0 +1,557 @@
+//! Extended grapheme clusters (UAX #29) over decoded units, in byte offsets of the input:
+//! what a reader sees as one character, however many code points and bytes it takes (a
+//! flag is 2 code points and 8 bytes of UTF-8, a family emoji 7 and 25, a Zalgo cluster
+//! has no bound).
+//!
+//! The boundaries come from the unicode-segmentation crate; this module feeds it the code
+//! points the decoder found, in any dialect or encoding (UTF-8 and its dialects,
+//! UTF-16/32, single-byte and multi-byte legacy encodings: a unit carries its code point,
+//! a Big5 unit that decodes to two carries both), and maps its boundaries back to byte
+//! offsets. It names no terminal type: the viewer's lane, its detail pane and `explain`
+//! all read it, and a `dump` column can.
+//!
+//! # Units that are not characters
+//!
+//! An error unit, a surrogate (WTF-8, CESU-8, Modified UTF-8, UTF-16), a value above
+//! U+10FFFF and an ISO-2022-JP escape sequence are clusters of their own: they break the
+//! clusters around them as a control does (UAX #29 rules GB4 and GB5; a surrogate *is* a
+//! control there). A combining mark after an error unit therefore starts a cluster of its
+//! own, as it would after a line feed.
+//!
+//! # Windows of a large input
+//!
+//! [`window`] finds the clusters that meet a range of bytes without reading the whole
+//! input: it decodes [`LOOK`] bytes before the range and [`LOOK`] bytes after it, and asks
+//! the crate's cursor for the first boundary it can decide with that context only. From a
+//! boundary on, segmentation is exact (no rule of UAX #29 joins across a boundary). What
+//! lies before the first decidable boundary is one span whose start is unknown
+//! ([`ClusterSpan::open_start`]): a Zalgo run of combining marks longer than [`LOOK`]
+//! bytes, or a run of regional indicators whose pairing the context cannot settle. A span
+//! cut by the end of the context after the range is [`ClusterSpan::open_end`]. The viewer
+//! draws both as continuing (`…`).
+
+use std::ops::Range;
+
+use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
+
+use crate::decode::{Checkpoint, CodePoint, Dialect, Unit, UnitKind};
+use crate::view::unicode::{self, GeneralCategory};
+
+/// Bytes of context [`window`] decodes on each side of its range: 1 KiB, 256 code points
+/// in UTF-32, far more than any cluster of real text (an emoji ZWJ sequence with skin tones
+/// is about 35 bytes, a subdivision flag 28). Past it, a cluster's start is unknown.
+pub const LOOK: u64 = 1024;
+
+/// One extended grapheme cluster: a run of whole units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ClusterSpan {
+    /// Offset of its first byte (the first byte decoded, when [`ClusterSpan::open_start`]).
+    pub start: u64,
+    /// Its length in bytes.
+    pub len: u64,
+    /// Units in it.
+    pub units: u32,
+    /// Code points in it: 0 for an error unit or an escape sequence, 2 for a Big5 unit
+    /// that decodes to two.
+    pub cps: u32,
+    /// The cluster may start before [`ClusterSpan::start`]: no boundary could be decided
+    /// within [`LOOK`] bytes of context.
+    pub open_start: bool,
+    /// The cluster may go on after its end: the context decoded ended there, not the input.
+    pub open_end: bool,
+}
+
+impl ClusterSpan {
+    /// One past its last byte.
+    pub const fn end(&self) -> u64 {
+        self.start + self.len
+    }
+
+    /// Whether `offset` falls in it.
+    pub const fn contains(&self, offset: u64) -> bool {
+        self.start <= offset && offset < self.end()
+    }
+
+    /// Whether it joins several code points (or may: an open span), which the viewer's
+    /// lane brackets; a cluster of one code point is just that character.
+    pub const fn joins(&self) -> bool {
+        self.cps > 1 || self.open_start || (self.open_end && self.cps > 0)
+    }
+}
+
+/// One unit as the segmentation sees it.
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    unit: Unit,
+    start: u64,
+    len: u8,
+    chars: [char; 2],
+    /// Code points: 1, 2 (a Big5 pair), or 0 for a breaker (an error unit, a surrogate, a
+    /// value above U+10FFFF, an escape sequence), segmented as a control.
+    n: u8,
+}
+
+impl Piece {
+    fn of(unit: &Unit) -> Piece {
+        let chars = match unit.kind {
+            UnitKind::Scalar(cp) => cp.to_char(),
+            UnitKind::Error(_) => None,
+        };
+        Piece {
+            unit: *unit,
+            start: unit.start as u64,
+            len: unit.len,
+            chars: [chars.unwrap_or('\0'), '\0'],
+            n: u8::from(chars.is_some()),
+        }
+    }
+}
+
+/// The clusters of `units`, taken as a whole text (the first unit at the start of a text,
+/// the last at its end), in the offsets the units carry. Each unit contributes its code
+/// point; for a Big5 unit that decodes to two code points use [`window`], which asks the
+/// encoding.
+///
+/// ```
+/// use hexrune::decode::Dialect;
+/// use hexrune::view::cluster::spans;
+/// // e, COMBINING ACUTE ACCENT, then x: two clusters, of 3 and 1 bytes.
+/// let units: Vec<_> = Dialect::Utf8.units("e\u{301}x".as_bytes()).collect();
+/// let s = spans(&units);
+/// assert_eq!(s.iter().map(|c| (c.start, c.len, c.cps)).collect::<Vec<_>>(), [(0, 3, 2), (3, 1, 1)]);
+/// ```
+pub fn spans(units: &[Unit]) -> Vec<ClusterSpan> {
+    let pieces: Vec<Piece> = units.iter().map(Piece::of).collect();
+    segment(&pieces, true, true)
+}
+
+/// The clusters that meet `bytes[range]` decoded in `dialect`, in order, found with
+/// [`LOOK`] bytes of context on each side (see the module docs); `checkpoint` is a
+/// checkpoint at or before `range.start - LOOK` for a multi-byte legacy encoding (from the
+/// scan's block index), as [`Dialect::resync`] takes it. Empty for an empty range.
+///
+/// ```
+/// use hexrune::decode::Dialect;
+/// use hexrune::view::cluster::window;
+/// // "a🇫🇷b": the flag is two regional indicators, 8 bytes from offset 1.
+/// let text = "a\u{1F1EB}\u{1F1F7}b".as_bytes();
+/// let s = window(text, Dialect::Utf8, 3..4, None);
+/// assert_eq!((s[0].start, s[0].len, s[0].cps), (1, 8, 2));
+/// ```
+pub fn window(
+    bytes: &[u8],
+    dialect: Dialect,
+    range: Range<u64>,
+    checkpoint: Option<Checkpoint>,
+) -> Vec<ClusterSpan> {
+    window_with(bytes, dialect, range, checkpoint, LOOK)
+}
+
+/// [`window`] with another bound of context (the tests use small ones).
+pub fn window_with(
+    bytes: &[u8],
+    dialect: Dialect,
+    range: Range<u64>,
+    checkpoint: Option<Checkpoint>,
+    look: u64,
+) -> Vec<ClusterSpan> {
+    let len = bytes.len() as u64;
+    let (s, e) = (range.start.min(len), range.end.min(len));
+    if s >= e {
+        return Vec::new();
+    }
+    let from = s.saturating_sub(look);
+    let to = e.saturating_add(look).min(len);
+    let pieces = decode(bytes, dialect, from..to, checkpoint);
+    let sot = pieces.first().is_some_and(|p| p.start == 0);
+    let eot = pieces.last().is_some_and(|p| p.start + p.len as u64 == len);
+    segment(&pieces, sot, eot)
+        .into_iter()
+        .filter(|c| c.end() > s && c.start < e)
+        .collect()
+}
+
+/// The units from the one containing `range.start` to the one containing `range.end - 1`.
+fn decode(
+    bytes: &[u8],
+    dialect: Dialect,
+    range: Range<u64>,
+    checkpoint: Option<Checkpoint>,
+) -> Vec<Piece> {
+    let mut pieces = Vec::new();
+    let end = range.end as usize;
+    if let Some(table) = dialect.multi_byte() {
+        let found = dialect.resync(bytes, range.start as usize, checkpoint);
+        let from = Checkpoint {
+            at: found.unit.start,
+            state: found.state,
+        };
+        for unit in dialect.units_from_checkpoint(bytes, from) {
+            if unit.start >= end {
+                break;
+            }
+            let mut piece = Piece::of(&unit);
+            if unit.code_point() == Some(CodePoint::ESCAPE_SEQUENCE) {
+                piece.n = 0;
+            } else if piece.n == 1 {
+                let (chars, n) = table.text(bytes, &unit);
+                piece.chars = chars;
+                piece.n = n as u8;
+            }
+            pieces.push(piece);
+        }
+        return pieces;
+    }
+    let mut at = dialect.unit_containing(bytes, range.start as usize).start;
+    while at < end {
+        let unit = dialect.decode_at(bytes, at);
+        pieces.push(Piece::of(&unit));
+        at = unit.end();
+    }
+    pieces
+}
+
+/// The clusters of `pieces`; `sot`: the first piece starts a text; `eot`: the last ends it.
+fn segment(pieces: &[Piece], sot: bool, eot: bool) -> Vec<ClusterSpan> {
+    if pieces.is_empty() {
+        return Vec::new();
+    }
+    // The text the crate segments: a breaker is U+0000, which UAX #29 segments as a
+    // control, alone. `at[i]` is where piece i starts in it.
+    let mut text = String::new();
+    let mut at = Vec::with_capacity(pieces.len() + 1);
+    for p in pieces {
+        at.push(text.len());
+        match p.n {
+            0 => text.push('\0'),
+            n => text.extend(&p.chars[..n as usize]),
+        }
+    }
+    at.push(text.len());
+    // The first piece whose start is a boundary the context decides.
+    let first = if sot {
+        Some(0)
+    } else {
+        (1..pieces.len()).find(|&i| decided_boundary(&text, at[i]))
+    };
+    let mut out = Vec::new();
+    let Some(first) = first else {
+        out.push(span(pieces, 0..pieces.len(), true, !eot));
+        return out;
+    };
+    if first > 0 {
+        out.push(span(pieces, 0..first, true, false));
+    }
+    let base = at[first];
+    let mut begin = first;
+    for (offset, _) in text[base..].grapheme_indices(true).skip(1) {
+        // A boundary inside a unit (between the two code points of a Big5 unit) is none.
+        if let Ok(i) = at.binary_search(&(base + offset)) {
+            if i > begin {
+                out.push(span(pieces, begin..i, false, false));
+                begin = i;
+            }
+        }
+    }
+    out.push(span(pieces, begin..pieces.len(), false, !eot));
+    out
+}
+
+/// Whether offset `t` of `text`, which follows text not given, is a boundary the crate
+/// decides from `text` alone.
+fn decided_boundary(text: &str, t: usize) -> bool {
+    // The cursor's coordinates put one unknown byte before `text`: a rule that needs to
+    // look further back asks for it, and gets no answer.
+    let mut cursor = GraphemeCursor::new(t + 1, text.len() + 1, true);
+    matches!(cursor.is_boundary(text, 1), Ok(true))
+}
+
+fn span(pieces: &[Piece], range: Range<usize>, open_start: bool, open_end: bool) -> ClusterSpan {
+    let run = &pieces[range];
+    let (first, last) = (run[0], run[run.len() - 1]);
+    ClusterSpan {
+        start: first.start,
+        len: last.start + last.len as u64 - first.start,
+        units: run.len() as u32,
+        cps: run.iter().map(|p| p.n as u32).sum(),
+        open_start,
+        open_end,
+    }
+}
+
+/// The whole cluster containing an offset, for the detail pane and `explain`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cluster {
+    /// Where it is.
+    pub span: ClusterSpan,
+    /// Its units, with offsets in the input, each with the number of code points it
+    /// gives (0 for an error unit or an escape sequence, 2 for a Big5 unit with two).
+    pub units: Vec<(Unit, u8)>,
+    /// Its code points, in order (both of a Big5 unit that has two; none for an error unit
+    /// or an escape sequence).
+    pub code_points: Vec<CodePoint>,
+    /// Its display width as unicode-width measures the whole cluster; `None` for an error
+    /// unit, an escape sequence, or a cluster with a control or a surrogate in it.
+    pub width: Option<usize>,
+}
+
+impl Cluster {
+    /// Each unit with its code points, in order.
+    pub fn parts(&self) -> impl Iterator<Item = (Unit, &[CodePoint])> + '_ {
+        let mut at = 0;
+        self.units.iter().map(move |&(unit, n)| {
+            let cps = &self.code_points[at..at + n as usize];
+            at += n as usize;
+            (unit, cps)
+        })
+    }
+}
+
+/// The cluster of `bytes` decoded in `dialect` that contains `offset`; `None` past the end.
+/// `checkpoint` as for [`window`].
+///
+/// ```
+/// use hexrune::decode::Dialect;
+/// use hexrune::view::cluster::at;
+/// // 1️⃣: DIGIT ONE, VARIATION SELECTOR-16, COMBINING ENCLOSING KEYCAP.
+/// let c = at(b"\x31\xEF\xB8\x8F\xE2\x83\xA3", Dialect::Utf8, 5, None).unwrap();
+/// assert_eq!((c.span.start, c.span.len, c.code_points.len()), (0, 7, 3));
+/// assert_eq!(c.width, Some(2));
+/// ```
+pub fn at(
+    bytes: &[u8],
+    dialect: Dialect,
+    offset: u64,
+    checkpoint: Option<Checkpoint>,
+) -> Option<Cluster> {
+    let span = *window(bytes, dialect, offset..offset + 1, checkpoint).first()?;
+    let mut units = Vec::new();
+    let mut code_points = Vec::new();
+    let mut text = String::new();
+    let mut plain = true;
+    for piece in decode(bytes, dialect, span.start..span.end(), checkpoint) {
+        let unit = piece.unit;
+        let before = code_points.len();
+        if piece.n == 0 {
+            plain = false;
+            if let Some(cp) = unit
+                .code_point()
+                .filter(|&c| c != CodePoint::ESCAPE_SEQUENCE)
+            {
+                code_points.push(cp); // a surrogate or a value above U+10FFFF
+            }
+        }
+        for &c in &piece.chars[..piece.n as usize] {
+            code_points.push(CodePoint::new(c as u32));
+            text.push(c);
+            plain &= unicode::category(CodePoint::new(c as u32)) != Some(GeneralCategory::Control);
+        }
+        units.push((unit, (code_points.len() - before) as u8));
+    }
+    Some(Cluster {
+        span,
+        units,
+        code_points,
+        width: plain.then(|| unicode::text_width(&text)),
+    })
+}
+
+/// Why two code points are in one cluster: the rule of UAX #29 that joins them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Joint {
+    /// GB3: a carriage return and the line feed after it.
+    CrLf,
+    /// GB6, GB7, GB8: Hangul jamo (leading consonant, vowel, trailing consonant) and
+    /// syllables forming one syllable block.
+    Hangul,
+    /// GB9: a combining mark (nonspacing or enclosing) extends what precedes it.
+    Mark,
+    /// GB9: a variation selector selects how what precedes it is drawn.
+    VariationSelector,
+    /// GB9: an emoji modifier (skin tone) extends the emoji before it.
+    SkinTone,
+    /// GB9: a tag character extends a tag sequence (subdivision flags).
+    Tag,
+    /// GB9: a zero width joiner (or non-joiner) attaches to what precedes it.
+    Joiner,
+    /// GB9a: a spacing mark attaches to what precedes it.
+    SpacingMark,
+    /// GB9b: a prepended concatenation mark attaches to what follows it.
+    Prepend,
+    /// GB9c: a consonant after a virama (a linker) forms an Indic conjunct.
+    Conjunct,
+    /// GB11: a pictograph after a pictograph and a zero width joiner: an emoji ZWJ sequence.
+    EmojiZwj,
+    /// GB12, GB13: the second regional indicator of a pair: a flag.
+    RegionalPair,
+    /// No other rule: the crate found no boundary here.
+    Other,
+}
+
+impl Joint {
+    /// Every joint, in rule order.
+    pub const ALL: [Joint; 13] = [
+        Joint::CrLf,
+        Joint::Hangul,
+        Joint::Mark,
+        Joint::VariationSelector,
+        Joint::SkinTone,
+        Joint::Tag,
+        Joint::Joiner,
+        Joint::SpacingMark,
+        Joint::Prepend,
+        Joint::Conjunct,
+        Joint::EmojiZwj,
+        Joint::RegionalPair,
+        Joint::Other,
+    ];
+
+    /// A short name with the rule: `regional indicator pair (GB12/13)`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Joint::CrLf => "CR LF (GB3)",
+            Joint::Hangul => "Hangul L V T (GB6-8)",
+            Joint::Mark => "combining mark (GB9)",
+            Joint::VariationSelector => "variation selector (GB9)",
+            Joint::SkinTone => "emoji modifier (GB9)",
+            Joint::Tag => "tag (GB9)",
+            Joint::Joiner => "joiner (GB9)",
+            Joint::SpacingMark => "spacing mark (GB9a)",
+            Joint::Prepend => "prepend (GB9b)",
+            Joint::Conjunct => "virama conjunct (GB9c)",
+            Joint::EmojiZwj => "emoji ZWJ sequence (GB11)",
+            Joint::RegionalPair => "regional indicator pair (GB12/13)",
+            Joint::Other => "no break (UAX #29)",
+        }
+    }
+
+    /// The machine name: `regional_indicator_pair`.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Joint::CrLf => "cr_lf",
+            Joint::Hangul => "hangul",
+            Joint::Mark => "combining_mark",
+            Joint::VariationSelector => "variation_selector",
+            Joint::SkinTone => "emoji_modifier",
+            Joint::Tag => "tag",
+            Joint::Joiner => "joiner",
+            Joint::SpacingMark => "spacing_mark",
+            Joint::Prepend => "prepend",
+            Joint::Conjunct => "conjunct",
+            Joint::EmojiZwj => "emoji_zwj_sequence",
+            Joint::RegionalPair => "regional_indicator_pair",
+            Joint::Other => "no_break",
+        }
+    }
+
+    /// Why, in a learner's words.
+    pub const fn why(self) -> &'static str {
+        match self {
+            Joint::CrLf => "a carriage return and the line feed after it are one line break",
+            Joint::Hangul => {
+                "Hangul jamo (leading consonant, vowel, trailing consonant) build one syllable"
+            }
+            Joint::Mark => "a combining mark is drawn on the character before it",
+            Joint::VariationSelector => {
+                "a variation selector picks how the character before it is drawn (FE0F: as emoji)"
+            }
+            Joint::SkinTone => "a skin tone modifier colours the emoji before it",
+            Joint::Tag => "tag characters spell a region after a black flag (subdivision flags)",
+            Joint::Joiner => "a zero width joiner or non-joiner stays with the character before it",
+            Joint::SpacingMark => {
+                "a spacing mark (a vowel sign that takes room) belongs to the consonant before it"
+            }
+            Joint::Prepend => "a prepended mark belongs to the character after it",
+            Joint::Conjunct => "a virama joins the consonants around it into one conjunct",
+            Joint::EmojiZwj => {
+                "after an emoji and a zero width joiner, another emoji continues the sequence"
+            }
+            Joint::RegionalPair => "two regional indicators spell a country code: one flag",
+            Joint::Other => "unicode-segmentation finds no boundary between these code points",
+        }
+    }
+}
+
+/// Why `next` is in the same cluster as the code points `before` it (the cluster's code
+/// points up to and including the one before `next`, at least one). Only for code points
+/// that are in one cluster: it names a rule, it does not decide one.
+///
+/// ```
+/// use hexrune::decode::CodePoint;
+/// use hexrune::view::cluster::{joint, Joint};
+/// let cp = CodePoint::new;
+/// assert_eq!(joint(&[cp(0x1F1EB)], cp(0x1F1F7)), Joint::RegionalPair);
+/// assert_eq!(joint(&[cp(0x1F468), cp(0x200D)], cp(0x1F469)), Joint::EmojiZwj);
+/// assert_eq!(joint(&[cp(0x915), cp(0x94D)], cp(0x937)), Joint::Conjunct);
+/// ```
+pub fn joint(before: &[CodePoint], next: CodePoint) -> Joint {
+    use GeneralCategory::*;
+    let Some(&prev) = before.last() else {
+        return Joint::Other;
+    };
+    let (p, n) = (prev.value(), next.value());
+    let is_ri = |v: u32| (0x1F1E6..=0x1F1FF).contains(&v);
+    let category = unicode::category(next);
+    match (p, n) {
+        (0x0D, 0x0A) => return Joint::CrLf,
+        _ if is_ri(p) && is_ri(n) => return Joint::RegionalPair,
+        (_, 0x200C | 0x200D) => return Joint::Joiner,
+        (_, 0xFE00..=0xFE0F | 0xE0100..=0xE01EF) => return Joint::VariationSelector,
+        (_, 0x1F3FB..=0x1F3FF) => return Joint::SkinTone,
+        (_, 0xE0020..=0xE007F) => return Joint::Tag,
+        _ => {}
+    }
+    if hangul(p).is_some() && hangul(n).is_some() {
+        return Joint::Hangul;
+    }
+    match category {
+        Some(NonspacingMark | EnclosingMark) => return Joint::Mark,
+        Some(SpacingMark) => return Joint::SpacingMark,
+        _ => {}
+    }
+    if PREPEND.contains(&p) {
+        return Joint::Prepend;
+    }
+    // GB9c: a consonant after a linker, with marks or joiners between.
+    let linked = before
+        .iter()
+        .rev()
+        .take_while(|c| {
+            LINKERS.contains(&c.value())
+                || c.value() == 0x200D
+                || matches!(unicode::category(**c), Some(NonspacingMark))
+        })
+        .any(|c| LINKERS.contains(&c.value()));
+    if linked && category == Some(OtherLetter) {
+        return Joint::Conjunct;
+    }
+    if p == 0x200D {
+        return Joint::EmojiZwj;
+    }
+    Joint::Other
+}
+
+/// The viramas that link consonants into conjuncts (Indic_Conjunct_Break=Linker).
+const LINKERS: [u32; 6] = [0x094D, 0x09CD, 0x0ACD, 0x0B4D, 0x0C4D, 0x0D4D];
+
+/// Grapheme_Cluster_Break=Prepend (Unicode 16).
+const PREPEND: &[u32] = &[
+    0x0600, 0x0601, 0x0602, 0x0603, 0x0604, 0x0605, 0x06DD, 0x070F, 0x0890, 0x0891, 0x08E2, 0x0D4E,
+    0x110BD, 0x110CD, 0x111C2, 0x111C3, 0x113D1, 0x1193F, 0x11941, 0x11A3A, 0x11A84, 0x11A85,
+    0x11A86, 0x11A87, 0x11A88, 0x11A89, 0x11D46, 0x11F02,
+];
+
+/// The Hangul syllable type of `v`: `L`, `V`, `T`, `LV` or `LVT`.
+pub fn hangul(v: u32) -> Option<&'static str> {
+    match v {
+        0x1100..=0x115F | 0xA960..=0xA97C => Some("L"),
+        0x1160..=0x11A7 | 0xD7B0..=0xD7C6 => Some("V"),
+        0x11A8..=0x11FF | 0xD7CB..=0xD7FB => Some("T"),
+        0xAC00..=0xD7A3 if (v - 0xAC00).is_multiple_of(28) => Some("LV"),
+        0xAC00..=0xD7A3 => Some("LVT"),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;
