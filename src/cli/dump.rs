@@ -6,25 +6,20 @@
 //! [`crate::view::visit`], the function the viewer's rows come from, and every colour from
 //! the viewer's theme, so the dump and the viewer cannot disagree.
 //!
-//! # The fast path
+//! # One renderer
 //!
-//! `view::visit` and the printer's `CellSink` methods are the reference: they print every
-//! dialect, and any unit the fast path does not take. In UTF-8, rows are printed by the
-//! `fast` module from tables that the reference printer renders at start-up (and, for the
-//! text of a character, on its first use) from the view's own cells: the class lane, text
-//! and colours of every ASCII byte and of every shape of unit, looked up by a table of
-//! shapes filled from the decoding step. The fast path replays those renderings and writes
-//! the hex digits; what its tables cannot index (the last bytes of the input, and with
-//! colour a unit cut by the edge of a row that is not printed whole) goes through the
-//! reference cell methods. A property test holds its output equal to the reference's, byte
-//! for byte, for random inputs (edge bytes, valid text of every length, errors at row
-//! edges), all widths, `--ascii`, colour, windows and stream chunk edges. The marker
-//! lines of a fast printer come from `Printer::fast_marker_line` (without colour, each
-//! span's marks are copied to their place as the span comes, see `Marks`, and the line
-//! is the indent, one copy of them and the names; with colour, a span is a gap, a style
-//! switch by index and a copy of its marks); the same tests hold them equal to the
-//! reference `Printer::marker_line`. Whole rows of 8, 16 or 32 bytes of UTF-8 skip the
-//! panes and are printed straight into the output (see the `fast` module).
+//! The [`Printer`] is the reference: it takes the cells of [`view::visit`] one by one
+//! (its `CellSink`), keeps the row's three panes and error spans, and at the row's end
+//! writes the row line and, under a row with errors, the marker line with its fallback
+//! readings ([`Printer::end_row`]). It prints every dialect, `--escape`, and any row the
+//! fast path does not take. A lane under a row (another line after the marker line) is
+//! one more step of `end_row`.
+//!
+//! The one fast path ([`fast`]) prints whole rows of 8, 16 or 32 bytes of UTF-8 straight
+//! into the output, from tables the reference printer renders at start-up from the view's
+//! own cells (so it prints no cell of its own making). A property test holds its output
+//! equal to the reference's, byte for byte, over random inputs, widths, windows, offsets
+//! across 4 GiB, colour, `--ascii`, fallbacks and stream chunk edges.
 //!
 //! A mapped input of more than two batches is formatted on two threads, each taking the
 //! next batch as soon as it is free; batches start on row boundaries, rows do not depend
@@ -52,7 +47,8 @@
 //! letters are the viewer's ([`view::error_letter`]). After the markers, where the class
 //! lane starts, each kind on the row is named once, as the viewer's legend names it
 //! (`T truncated`), in the order of its first marker: a row of random bytes with a dozen
-//! errors gets a short line.
+//! errors gets a short line. Then the fallback readings of the error units that start on
+//! the row ([`readings`]).
 
 pub use crate::view::theme::ColorChoice;
 use std::fs::File;
@@ -62,12 +58,12 @@ use std::os::fd::AsFd;
 use std::os::unix::fs::FileTypeExt;
 
 use super::{report_error, Input, EXIT_ERROR, EXIT_OK};
-use crate::decode::{Checkpoint, Dialect, ErrorKind, Unit, UnitKind};
+use crate::decode::{Checkpoint, Dialect, ErrorKind};
 use crate::source::{Access, Source, SourceError};
 use crate::view::fallback::{Escape, Fallback};
 use crate::view::glyph::{GlyphClass, InlineGlyph, FILLER};
 use crate::view::theme::{Paint, Theme, Tone};
-use crate::view::{self, ByteCell, CellSink, Class, ErrorSpan, Options, Role, TextRun, WholeUnit};
+use crate::view::{self, ByteCell, CellSink, Class, ErrorSpan, Options, Role, TextRun};
 
 mod fast;
 mod readings;
@@ -247,7 +243,7 @@ pub fn dump_bytes(
     if cores > 1 && end.saturating_sub(window.start) > 2 * batch {
         return dump_batches_on_two_threads(bytes, batches, format, out);
     }
-    let mut printer = Printer::new_fast(format);
+    let mut printer = Printer::new(format, true);
     printer.first = Some(window.start);
     for range in batches {
         printer.print(bytes, 0, range);
@@ -264,103 +260,63 @@ fn batches(window: Range<u64>, batch: u64) -> impl Iterator<Item = Range<u64>> {
     (0..count).map(move |i| start + i * batch..end.min(start + (i + 1) * batch))
 }
 
-/// Buffers that circulate between each formatting thread and the writer: the helper's
-/// `HELPER_BUFS` and this thread's `OWN_BUFS`, so memory stays constant.
-const HELPER_BUFS: usize = 3;
-const OWN_BUFS: usize = 2;
+/// Formatted batches the helper thread may hold before this one writes them.
+const AHEAD_BATCHES: usize = 3;
 
-/// Prints the batches in order, formatted by two threads that each take the next batch
-/// not yet taken as soon as they are free: this one and a helper. Batches start on row
+/// Prints the batches in order, formatted by two threads: a helper takes the odd ones,
+/// this thread the even ones and writes them all in order. Batches start on row
 /// boundaries and rows do not depend on each other, so each is printed as the
-/// single-threaded loop prints it. This thread also writes, in order, every formatted
-/// batch whose turn has come; it formats only while the next one to write is not ready.
-///
-/// A thread takes a buffer before it takes a batch, so a taken batch is always formatted
-/// and the one to write next always arrives: at most `HELPER_BUFS + OWN_BUFS` batches are
-/// taken and not yet written, and they are the ones after the last written.
-///
-/// If writing fails (a closed pipe), the channels are dropped, the helper finds its next
-/// send or receive failing and ends, and the error is returned once it has.
+/// single-threaded loop prints it. Buffers go back to the helper once written, so memory
+/// stays constant. If writing fails (a closed pipe), the channels are dropped, the helper
+/// finds its next send or receive failing and ends, and the error is returned once it has.
 fn dump_batches_on_two_threads(
     bytes: &[u8],
     batches: impl Iterator<Item = Range<u64>>,
     format: &Format,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::mpsc::{channel, sync_channel};
+    use std::sync::mpsc::sync_channel;
     let batches: Vec<Range<u64>> = batches.collect();
-    let count = batches.len();
     let first = batches.first().map(|range| range.start);
-    let next = AtomicUsize::new(0);
-    let take = || {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        batches.get(i).map(|range| (i, range.clone()))
-    };
     std::thread::scope(|scope| {
-        let (give_back, spare) = sync_channel::<Buf>(HELPER_BUFS);
-        let (helper_done, done) = channel::<(usize, Buf)>();
-        for _ in 0..HELPER_BUFS {
+        let (done, formatted) = sync_channel::<Buf>(AHEAD_BATCHES);
+        let (give_back, spare) = sync_channel::<Buf>(AHEAD_BATCHES);
+        for _ in 0..AHEAD_BATCHES {
             give_back.send(Buf::new()).ok();
         }
-        let take = &take;
+        let theirs = batches.iter().skip(1).step_by(2);
         scope.spawn(move || {
-            let mut printer = Printer::new_fast(format);
+            let mut printer = Printer::new(format, true);
             printer.first = first;
-            for buffer in spare {
-                let Some((i, range)) = take() else {
+            for range in theirs {
+                printer.print(bytes, 0, range.clone());
+                // A buffer comes back once written: at most `AHEAD_BATCHES` wait.
+                let Ok(buffer) = spare.recv() else {
                     break;
                 };
-                printer.out = buffer;
-                printer.print(bytes, 0, range);
-                let buffer = std::mem::replace(&mut printer.out, Buf::new());
-                if helper_done.send((i, buffer)).is_err() {
+                if done
+                    .send(std::mem::replace(&mut printer.out, buffer))
+                    .is_err()
+                {
                     break;
                 }
             }
         });
-        let mut printer = Printer::new_fast(format);
+        let mut printer = Printer::new(format, true);
         printer.first = first;
-        let mut own: Vec<Buf> = (0..OWN_BUFS).map(|_| Buf::new()).collect();
-        let mut slots: Vec<Option<(Buf, bool)>> =
-            (0..HELPER_BUFS + OWN_BUFS).map(|_| None).collect();
-        let slot = |i: usize| i % (HELPER_BUFS + OWN_BUFS);
-        let mut to_write = 0;
-        while to_write < count {
-            while let Ok((i, buffer)) = done.try_recv() {
-                slots[slot(i)] = Some((buffer, true));
-            }
-            if let Some((mut buffer, theirs)) = slots[slot(to_write)].take() {
-                out.write_all(buffer.as_slice())?;
-                buffer.clear();
-                if theirs {
-                    // The helper has ended if this fails: it took the last batch.
-                    give_back.send(buffer).ok();
-                } else {
-                    own.push(buffer);
-                }
-                to_write += 1;
+        for (i, range) in batches.iter().enumerate() {
+            if i % 2 == 0 {
+                printer.print(bytes, 0, range.clone());
+                out.write_all(printer.out.as_slice())?;
+                printer.out.clear();
                 continue;
             }
-            if let Some(buffer) = own.pop() {
-                let Some((i, range)) = take() else {
-                    own.push(buffer);
-                    // Every batch is taken; the next to write is the helper's.
-                    match done.recv() {
-                        Ok((i, buffer)) => slots[slot(i)] = Some((buffer, true)),
-                        Err(_) => break, // the helper panicked; the scope reports it
-                    }
-                    continue;
-                };
-                printer.out = buffer;
-                printer.print(bytes, 0, range);
-                slots[slot(i)] = Some((std::mem::replace(&mut printer.out, Buf::new()), false));
-                continue;
-            }
-            match done.recv() {
-                Ok((i, buffer)) => slots[slot(i)] = Some((buffer, true)),
-                Err(_) => break, // the helper panicked; the scope reports it
-            }
+            let Ok(mut buffer) = formatted.recv() else {
+                break; // the helper panicked; the scope reports it
+            };
+            out.write_all(buffer.as_slice())?;
+            buffer.clear();
+            give_back.send(buffer).ok();
         }
         Ok(())
     })
@@ -392,7 +348,7 @@ pub fn dump_stream(
     let batch = BATCH_ROWS as u64 * width;
     let end = length.map_or(u64::MAX, |l| offset.saturating_add(l));
     let context = view::CONTEXT as u64;
-    let mut printer = Printer::new_fast(format);
+    let mut printer = Printer::new(format, true);
     printer.first = Some(offset);
     let mut buf: Vec<u8> = Vec::with_capacity(2 * view::CONTEXT + chunk + batch as usize);
     let mut base = 0u64; // the offset of buf[0]
@@ -506,7 +462,7 @@ pub fn ascii_glyph(glyph: &InlineGlyph) -> u8 {
     }
 }
 
-/// A style, as an index into [`Palette::sgr_fixed`].
+/// A style, as an index into [`Palette::sgr`].
 type StyleId = u8;
 
 const PLAIN: StyleId = 0;
@@ -518,18 +474,6 @@ const CLASS_ERROR: StyleId = ROLE + 7; // + KINDS kinds
 const MARKER: StyleId = CLASS_ERROR + KINDS as StyleId; // + KINDS kinds
 const GLYPH: StyleId = MARKER + KINDS as StyleId; // + one a glyph class
 const STYLES: usize = GLYPH as usize + GLYPH_CLASSES.len();
-
-fn role_id(role: Role) -> StyleId {
-    ROLE + match role {
-        Role::Null => 0,
-        Role::AsciiPrintable => 1,
-        Role::AsciiWhitespace => 2,
-        Role::AsciiControl => 3,
-        Role::Lead => 4,
-        Role::Continuation => 5,
-        Role::Error => 6,
-    }
-}
 
 const ROLES: [Role; 7] = [
     Role::Null,
@@ -558,69 +502,30 @@ const GLYPH_CLASSES: [GlyphClass; 14] = [
     GlyphClass::Escaped,
 ];
 
-fn glyph_id(class: GlyphClass) -> StyleId {
-    GLYPH + GLYPH_CLASSES.iter().position(|c| *c == class).unwrap_or(0) as StyleId
-}
-
-/// The viewer's styles as SGR sequences, and the symbols of the class lane, computed once.
+/// The viewer's styles as SGR sequences, the symbols of the class lane and the words of
+/// the marker line, computed once.
 struct Palette {
     /// The first id of an equal style, so equal styles never cause a switch.
     alias: [StyleId; STYLES],
-    /// The (aliased) style of each [`Role`], by `role as usize`, and of the class lane's
-    /// error mark, by [`ErrorKind::index`].
+    /// The SGR sequence of every style (it resets first, so styles never mix).
+    sgr: Vec<Vec<u8>>,
+    /// The (aliased) style of each [`Role`] by `role as usize`, of the class lane's error
+    /// mark and of the markers by [`ErrorKind::index`], of each [`GlyphClass`] by
+    /// `class as usize`.
     role_style: [StyleId; 7],
     error_style: [StyleId; KINDS],
-    /// The (aliased) style of each [`GlyphClass`], by `class as usize`.
-    glyph_style: [StyleId; GLYPH_CLASSES.len()],
-    /// `n` fillers, by `n` (up to 6, the longest unit).
-    filler_runs: [([u8; 16], usize); 7],
-    /// The (aliased) style of each byte as a one-byte scalar.
-    byte_style: [StyleId; 256],
-    /// The class lane after the lead of an `n`-byte scalar, by `n`: its continuation marks.
-    continuation_runs: [([u8; 24], usize); 7],
-    /// The class lane of an `n`-byte error unit, by `n`.
-    error_runs: [([u8; 24], usize); 7],
-    lead: [Symbol; 10],
-    continuation: [Symbol; 7],
-    error: Symbol,
-    /// The SGR sequence of every style, in fixed-size chunks for [`Buf::put`].
-    sgr_fixed: Vec<([u8; 24], usize)>,
-    /// What switching to a style writes, at `2 * style + changed`: nothing if the style
-    /// does not change, its SGR sequence if it does. An index, not a choice between
-    /// lengths: the compiler would turn the choice into a branch, and on random data that
-    /// branch is a coin toss.
-    sgr_switch: Vec<([u8; 24], usize)>,
-    /// Error kinds as `letter name` ([`view::error_letter`], as in the viewer's legend) in
-    /// fixed-size chunks, and their letters, by [`ErrorKind::index`].
-    names: [([u8; 32], usize); KINDS],
-    /// The names again as listed without colour: first, or after another with `, `, at
-    /// `[kind][listed after another]`.
-    listed_names: [[([u8; 32], usize); 2]; 32],
-    letters: [u8; KINDS],
-    /// The marks of an error span, at `2 * kind + head`: its kind's letter and `^` (or `~~`
-    /// if it is continued from the row above), then tildes; a span of `n` bytes keeps the
-    /// first `3 * n - 1`.
-    marks: [[u8; 32]; 2 * KINDS],
-    /// The (aliased) style of the markers of each kind, by [`ErrorKind::index`].
     marker_style: [StyleId; KINDS],
-    /// [`Palette::marks`] for a span of `n` bytes, then spaces, at
-    /// `(2 * kind + head) * MARKED_LENS + n`, for `n` up to `MARKED_LENS - 1`.
-    plain_marks: Vec<[u8; 32]>,
-    filler: ([u8; 4], usize),
-}
-
-#[derive(Clone, Copy)]
-struct Symbol {
-    bytes: [u8; 4],
-    len: u8,
-}
-
-impl Symbol {
-    fn of(c: char) -> Symbol {
-        let mut bytes = [0; 4];
-        let len = c.encode_utf8(&mut bytes).len() as u8;
-        Symbol { bytes, len }
-    }
+    glyph_style: [StyleId; GLYPH_CLASSES.len()],
+    /// The class lane's symbols: a lead of `n` bytes, continuation `k`, an error byte.
+    lead: [Vec<u8>; 10],
+    continuation: [Vec<u8>; 7],
+    error: Vec<u8>,
+    filler: &'static str,
+    /// Each kind as the viewer's legend names it (`T truncated`), by [`ErrorKind::index`].
+    names: [([u8; 32], usize); KINDS],
+    /// A span's marks, at `2 * kind + head`: the kind's letter and `^` (or `~~` if it is
+    /// continued from the row above), then tildes; a span of `n` bytes keeps `3 * n - 1`.
+    marks: [[u8; 32]; 2 * KINDS],
 }
 
 impl Palette {
@@ -628,73 +533,49 @@ impl Palette {
         let theme = Theme::COLOR;
         let mut styles = vec![Paint::PLAIN; STYLES];
         styles[DIM as usize] = theme.dim();
-        for role in ROLES {
-            styles[role_id(role) as usize] = theme.role(role);
+        for (i, role) in ROLES.into_iter().enumerate() {
+            styles[ROLE as usize + i] = theme.role(role);
         }
         for kind in ErrorKind::ALL {
-            styles[(CLASS_ERROR as usize) + kind.index()] = theme.error(Some(kind));
-            styles[(MARKER as usize) + kind.index()] = theme.marker(kind);
+            styles[CLASS_ERROR as usize + kind.index()] = theme.error(Some(kind));
+            styles[MARKER as usize + kind.index()] = theme.marker(kind);
         }
-        for class in GLYPH_CLASSES {
-            styles[glyph_id(class) as usize] = theme.glyph(class);
+        for (i, class) in GLYPH_CLASSES.into_iter().enumerate() {
+            styles[GLYPH as usize + i] = theme.glyph(class);
         }
-        let lane = |class: Class, stand_in: char| {
-            Symbol::of(if ascii { stand_in } else { class.symbol() })
-        };
-        let alias = std::array::from_fn(|i| {
+        let alias: [StyleId; STYLES] = std::array::from_fn(|i| {
             styles.iter().position(|s| *s == styles[i]).unwrap_or(i) as StyleId
         });
-        let sgr: Vec<Vec<u8>> = styles.into_iter().map(sgr).collect();
-        let continuation: [Symbol; 7] =
-            std::array::from_fn(|k| lane(Class::Continuation { k: k as u8, n: 6 }, '-'));
-        let error = lane(Class::Error(ErrorKind::InvalidByte), 'x');
-        let run = |symbols: &mut dyn Iterator<Item = Symbol>| {
-            let text: Vec<u8> = symbols
-                .flat_map(|s| s.bytes[..s.len as usize].to_vec())
-                .collect();
-            fixed(&text)
+        let symbol = |class: Class, stand_in: char| {
+            let c = if ascii { stand_in } else { class.symbol() };
+            c.to_string().into_bytes()
         };
-        let filler = if ascii { "." } else { FILLER };
         Palette {
-            glyph_style: std::array::from_fn(|i| {
-                let class = GLYPH_CLASSES.into_iter().find(|c| *c as usize == i);
-                alias[glyph_id(class.unwrap_or(GlyphClass::Plain)) as usize]
+            role_style: std::array::from_fn(|r| {
+                let i = ROLES
+                    .iter()
+                    .position(|role| *role as usize == r)
+                    .unwrap_or(6);
+                alias[ROLE as usize + i]
             }),
-            filler_runs: std::array::from_fn(|n| fixed(filler.repeat(n).as_bytes())),
-            byte_style: std::array::from_fn(|b| {
-                let unit = Unit::scalar(0, 1, b as u32);
-                alias[role_id(view::role(&unit, 0, b as u8)) as usize]
+            error_style: std::array::from_fn(|k| alias[CLASS_ERROR as usize + k]),
+            marker_style: std::array::from_fn(|k| alias[MARKER as usize + k]),
+            glyph_style: std::array::from_fn(|g| {
+                let i = GLYPH_CLASSES.iter().position(|c| *c as usize == g);
+                alias[GLYPH as usize + i.unwrap_or(0)]
             }),
-            continuation_runs: std::array::from_fn(|n| run(&mut (2..=n).map(|k| continuation[k]))),
-            error_runs: std::array::from_fn(|n| run(&mut (0..n).map(|_| error))),
-            role_style: std::array::from_fn(|i| {
-                let role = ROLES
-                    .into_iter()
-                    .find(|r| *r as usize == i)
-                    .unwrap_or(Role::Error);
-                alias[role_id(role) as usize]
-            }),
-            error_style: std::array::from_fn(|i| alias[CLASS_ERROR as usize + i]),
             alias,
-            sgr_fixed: sgr.iter().map(|s| fixed(s)).collect(),
-            sgr_switch: sgr.iter().flat_map(|s| [([0; 24], 0), fixed(s)]).collect(),
-            lead: std::array::from_fn(|n| Symbol::of(Class::Lead(n as u8).symbol())),
-            continuation,
-            error,
-            filler: fixed(if ascii { b"." } else { FILLER.as_bytes() }),
+            sgr: styles.into_iter().map(sgr).collect(),
+            lead: std::array::from_fn(|n| Class::Lead(n as u8).symbol().to_string().into_bytes()),
+            continuation: std::array::from_fn(|k| {
+                symbol(Class::Continuation { k: k as u8, n: 6 }, '-')
+            }),
+            error: symbol(Class::Error(ErrorKind::InvalidByte), 'x'),
+            filler: if ascii { "." } else { FILLER },
             names: std::array::from_fn(|i| {
                 let kind = ErrorKind::ALL[i];
                 fixed(format!("{} {}", view::error_letter(kind), kind.name()).as_bytes())
             }),
-            listed_names: std::array::from_fn(|i| {
-                let kind = ErrorKind::ALL[i.min(KINDS - 1)];
-                let name = format!("{} {}", view::error_letter(kind), kind.name());
-                [
-                    fixed(name.as_bytes()),
-                    fixed(format!(", {name}").as_bytes()),
-                ]
-            }),
-            letters: std::array::from_fn(|i| view::error_letter(ErrorKind::ALL[i]) as u8),
             marks: std::array::from_fn(|i| {
                 let mut marks = [b'~'; 32];
                 if i % 2 == 1 {
@@ -703,29 +584,23 @@ impl Palette {
                 }
                 marks
             }),
-            marker_style: std::array::from_fn(|i| alias[MARKER as usize + i]),
-            plain_marks: (0..2 * KINDS * MARKED_LENS)
-                .map(|i| {
-                    let (marks, n) = (i / MARKED_LENS, i % MARKED_LENS);
-                    let mut chunk = [b' '; 32];
-                    if n > 0 {
-                        chunk[..3 * n - 1].fill(b'~');
-                        if marks % 2 == 1 {
-                            chunk[0] = view::error_letter(ErrorKind::ALL[marks / 2]) as u8;
-                            chunk[1] = b'^';
-                        }
-                    }
-                    chunk
-                })
-                .collect(),
         }
     }
 
-    fn class_symbol(&self, class: Class) -> &Symbol {
+    fn class_symbol(&self, class: Class) -> &[u8] {
         match class {
             Class::Lead(n) => &self.lead[(n as usize).min(9)],
             Class::Continuation { k, .. } => &self.continuation[(k as usize).min(6)],
             Class::Error(_) => &self.error,
+        }
+    }
+
+    /// The (aliased) style of a byte's cell in the class lane.
+    fn class_style(&self, role: Role, class: Class) -> StyleId {
+        match class {
+            Class::Error(kind) => self.error_style[kind.index()],
+            Class::Lead(_) => self.role_style[role as usize],
+            Class::Continuation { .. } => self.role_style[Role::Continuation as usize],
         }
     }
 }
@@ -769,32 +644,20 @@ fn tone_code(tone: Tone, base: u8) -> String {
     }
 }
 
-/// `00 `..`ff `: two ASCII digits and a space per byte, padded to 4 bytes for [`Buf::put`].
+/// `00 `..`ff `: two ASCII digits and a space per byte, padded to 4 bytes.
 const HEX_SPACE: [[u8; 4]; 256] = {
+    let digits = b"0123456789abcdef";
     let mut table = [[0u8; 4]; 256];
     let mut i = 0;
     while i < 256 {
-        table[i] = [HEX[i][0], HEX[i][1], b' ', 0];
+        table[i] = [digits[i >> 4], digits[i & 15], b' ', 0];
         i += 1;
     }
     table
 };
 
-/// `00`..`ff`, two ASCII digits per byte.
-const HEX: [[u8; 2]; 256] = {
-    let digits = b"0123456789abcdef";
-    let mut table = [[0u8; 2]; 256];
-    let mut i = 0;
-    while i < 256 {
-        table[i] = [digits[i >> 4], digits[i & 15]];
-        i += 1;
-    }
-    table
-};
-
-/// A byte buffer written with fixed-size copies: [`Buf::put`] stores `N` bytes and keeps
-/// the first `used`, which compiles to a few moves where `extend_from_slice` of a short
-/// slice of unknown length calls memcpy. The owner reserves the slack first.
+/// The output of a printer: bytes and a length, with zeroed room after them that is kept
+/// from row to row (the fast path writes a row into a fixed-size stretch of it at once).
 struct Buf {
     bytes: Vec<u8>,
     len: usize,
@@ -808,8 +671,7 @@ impl Buf {
         }
     }
 
-    /// Makes room for `n` more bytes, at least doubling the room when it grows: the output
-    /// buffer grows row by row through a batch, and each byte is zeroed once, not once a row.
+    /// Makes room for `n` more bytes, at least doubling the room when it grows.
     #[inline]
     fn reserve(&mut self, n: usize) {
         if self.bytes.len() < self.len + n {
@@ -818,217 +680,86 @@ impl Buf {
         }
     }
 
-    #[inline]
-    fn put<const N: usize>(&mut self, chunk: &[u8; N], used: usize) {
-        self.bytes[self.len..self.len + N].copy_from_slice(chunk);
-        self.len += used;
+    fn extend(&mut self, bytes: &[u8]) {
+        self.reserve(bytes.len());
+        self.bytes[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+    }
+
+    fn repeat(&mut self, byte: u8, n: usize) {
+        self.reserve(n);
+        self.bytes[self.len..self.len + n].fill(byte);
+        self.len += n;
     }
 
     fn as_slice(&self) -> &[u8] {
         &self.bytes[..self.len]
     }
 
-    /// The first `N` bytes of the buffer's room (zeros after its text, at first).
-    #[inline(always)]
-    fn head<const N: usize>(&self) -> &[u8; N] {
-        self.bytes[..N].try_into().expect("N bytes")
-    }
-
     fn clear(&mut self) {
         self.len = 0;
-    }
-
-    /// The buffer as a [`Writer`] with room for `n` more bytes; the caller stores the
-    /// writer's `len` back.
-    fn writer(&mut self, n: usize) -> Writer<'_> {
-        self.reserve(n);
-        Writer {
-            bytes: &mut self.bytes[..],
-            len: self.len,
-        }
-    }
-}
-
-/// A [`Buf`]'s bytes borrowed for a stretch of writes, with its length in a local: a
-/// [`Writer::put`] is then a bounds check and a fixed-size copy, and nothing is reloaded
-/// from memory in between.
-struct Writer<'a> {
-    bytes: &'a mut [u8],
-    len: usize,
-}
-
-impl Writer<'_> {
-    /// Stores `N` bytes and keeps the first `used`.
-    #[inline(always)]
-    fn put<const N: usize>(&mut self, chunk: &[u8; N], used: usize) {
-        self.bytes[self.len..self.len + N].copy_from_slice(chunk);
-        self.len += used;
-    }
-
-    /// Appends what `other` holds, copied in whole 32-byte blocks (one copy of a length
-    /// the copy routine handles without a tail): `other` keeps [`PUT_SLACK`] bytes of room
-    /// after its text (its owner reserves it).
-    #[inline]
-    fn put_all(&mut self, other: &Buf) {
-        if other.len <= 64 {
-            // Most panes of a row of 16: one copy of a size known when compiled.
-            self.put::<64>(other.head(), other.len);
-            return;
-        }
-        let blocks = other.len.next_multiple_of(32);
-        self.bytes[self.len..self.len + blocks].copy_from_slice(&other.bytes[..blocks]);
-        self.len += other.len;
     }
 }
 
 /// One pane's text for the current row, with the style last switched to.
 struct Pane {
-    bytes: Buf,
+    bytes: Vec<u8>,
     style: StyleId,
 }
 
 impl Pane {
-    fn new() -> Pane {
-        Pane {
-            bytes: Buf::new(),
-            style: PLAIN,
+    /// Switches to `style` (an alias), if colour is on and the pane is not in it already.
+    fn switch(&mut self, palette: &Palette, color: bool, style: StyleId) {
+        if color && self.style != style {
+            self.bytes.extend_from_slice(&palette.sgr[style as usize]);
+            self.style = style;
         }
     }
 }
 
-/// What an unused slot of [`Printer::errors`] holds.
-const NO_SPAN: ErrorSpan = ErrorSpan {
-    col: 0,
-    len: 0,
-    kind: ErrorKind::InvalidByte,
-    head: false,
-};
-
-/// The most a pane or the marker line can hold per byte of a row, escapes included, and
-/// the most a single `put` writes beyond what it keeps.
-const PANE_BYTES_PER_CELL: usize = 128;
-const PUT_SLACK: usize = 256;
-
-/// The least room a pane has at the start of a row: what a row of 32 bytes can take, so
-/// that the fast path can index a pane as an array of this size ([`fast`]).
-const PANE_ROOM: usize = 32 * PANE_BYTES_PER_CELL + PUT_SLACK;
-
-/// Turns the cells of [`view::visit`] into lines of text in `out`.
+/// The reference printer: turns the cells of [`view::visit`] into lines of text in `out`.
 struct Printer {
     format: Format,
     palette: Palette,
     /// Output not yet written.
     out: Buf,
-    /// Added to the offsets of the cells (the offset of the buffer's first byte).
+    /// Added to the offsets of the cells (the offset of the slice's first byte).
     base: u64,
-    /// The current row: its offset (`None` before the first) and bytes so far.
-    row: Option<u64>,
+    /// The current row: its offset in the slice (`None` before the first) and bytes so far.
+    row: Option<usize>,
     cells: usize,
     hex: Pane,
     class: Pane,
     text: Pane,
-    /// The error spans of the current row: the first `error_count` of `width + 1` slots
-    /// (a row holds at most `width`), so that a span can be stored without a branch and
-    /// kept or not by the count.
+    /// The error spans of the current row.
     errors: Vec<ErrorSpan>,
-    error_count: usize,
-    /// The tables of the UTF-8 fast path ([`fast`]), or `None` to print every row through
-    /// [`view::visit`] (other dialects, and the reference the fast path is tested against).
-    fast: Option<Box<fast::Tables>>,
-    /// Whether marker lines are printed by [`Printer::fast_marker_line`] (with the fast
-    /// path) or by the reference [`Printer::marker_line`].
-    fast_markers: bool,
     /// In a multi-byte legacy encoding, a checkpoint at or before the next window (offsets
     /// of the input): see [`Printer::multi_byte_start`].
     checkpoint: Option<Checkpoint>,
     /// The offset where the window the reader asked for starts (`-o N`): a unit cut there
     /// shows its glyph on its first byte in view (see [`view::Options::glyph_at`]).
     first: Option<u64>,
-    /// Without colour, with fast markers: the error spans of the current row are not kept
-    /// but marked as they come, see [`Marks`].
-    marks: Marks,
-    /// With a fallback: where each marker line printed since [`Printer::print`] began
-    /// starts in `out`, and the offset in the slice of the row above it.
-    marked: Vec<(usize, usize)>,
-    /// The fallback readings added to the marker lines, made on first use.
-    readings: Option<Box<Readings>>,
-}
-
-/// The marker line of a row without colour, built as its error spans come: each span's
-/// marks are copied to their place ([`Marks::mark`]) and its kind noted in the order of
-/// first appearance. A line without escapes has every mark at a fixed column, so the
-/// spans need not be kept and walked at the end of the row.
-struct Marks {
-    /// The columns under the hex pane (`3 * width + 1`), spaces where nothing is marked,
-    /// with room for a 32-byte copy past the last.
-    line: Buf,
-    /// The kinds on the row, as bits by [`ErrorKind::index`].
-    seen: u32,
-    /// The kinds on the row in the order of their first span: the first `named`.
-    order: [u8; 16],
-    named: usize,
-}
-
-impl Marks {
-    fn new(width: usize) -> Marks {
-        let mut marks = Marks {
-            line: Buf::new(),
-            seen: 0,
-            order: [0; 16],
-            named: 0,
-        };
-        marks
-            .line
-            .reserve((3 * width + 1 + PUT_SLACK).max(MARKS_ROOM));
-        marks.line.bytes.fill(b' ');
-        marks
-    }
-
-    /// Marks `span`: its kind's letter and `^` (or `~~` if continued from the row above),
-    /// then tildes, at its column; it must come after every span to its left.
-    #[inline]
-    fn mark(&mut self, palette: &Palette, span: &ErrorSpan) {
-        let at = 3 * span.col;
-        let len = span.len.min(MARKED_LENS - 1);
-        let kind = span.kind.index();
-        let marks = 2 * kind + span.head as usize;
-        // Marks, then spaces: what lies to the right is marked later, if at all.
-        self.line.bytes[at..at + 32]
-            .copy_from_slice(&palette.plain_marks[marks * MARKED_LENS + len]);
-        if span.len > len {
-            self.line.bytes[at + 3 * len - 1..at + 3 * span.len - 1].fill(b'~');
-        }
-        self.note(kind);
-    }
-
-    /// Notes a span of the kind with index `kind` (branch-free: most rows of random bytes
-    /// name a few kinds many times over).
-    #[inline(always)]
-    fn note(&mut self, kind: usize) {
-        let bit = 1u32 << kind;
-        self.order[self.named & 15] = kind as u8;
-        self.named += (self.seen & bit == 0) as usize;
-        self.seen |= bit;
-    }
-
-    /// Empties the line for the next row: spaces over all that a row can have marked.
-    fn clear(&mut self, width: usize) {
-        if width <= 32 {
-            // The usual widths: five stores of 32 spaces.
-            for chunk in self.line.bytes[..160].chunks_exact_mut(32) {
-                chunk.copy_from_slice(&[b' '; 32]);
-            }
-        } else {
-            self.line.bytes[..3 * width + 1 + 32].fill(b' ');
-        }
-        self.seen = 0;
-        self.named = 0;
-    }
+    /// The fallback readings at the end of the marker lines, if asked.
+    readings: Option<Readings>,
+    /// The tables of the UTF-8 fast path ([`fast`]), or `None` to print every row through
+    /// [`view::visit`] (other dialects, `--escape`, and the reference in the tests).
+    fast: Option<Box<fast::Tables>>,
 }
 
 impl Printer {
-    fn new(format: &Format) -> Printer {
-        let width = format.width;
+    /// A printer; with `fast`, one that takes the fast path where it can: whole rows of
+    /// UTF-8, not under `--escape` (whose text is a glyph a byte of an error unit), with a
+    /// fallback that reads a byte at a time if any.
+    fn new(format: &Format, fast: bool) -> Printer {
+        let pane = || Pane {
+            bytes: Vec::new(),
+            style: PLAIN,
+        };
+        let readings = format.fallback.map(|f| Readings::new(&f, format.ascii));
+        let fast = fast
+            && format.dialect == Dialect::Utf8
+            && format.escape.is_none()
+            && readings.as_ref().is_none_or(|r| r.by_byte().is_some());
         Printer {
             format: *format,
             palette: Palette::new(format.ascii),
@@ -1036,30 +767,15 @@ impl Printer {
             base: 0,
             row: None,
             cells: 0,
-            hex: Pane::new(),
-            class: Pane::new(),
-            text: Pane::new(),
-            errors: vec![NO_SPAN; width + 1],
-            error_count: 0,
-            fast: None,
-            fast_markers: false,
+            hex: pane(),
+            class: pane(),
+            text: pane(),
+            errors: Vec::new(),
             checkpoint: None,
             first: None,
-            marks: Marks::new(width),
-            marked: Vec::new(),
-            readings: None,
+            readings,
+            fast: fast.then(|| Box::new(fast::Tables::new(format))),
         }
-    }
-
-    /// A printer that takes the fast path where it can: rows of UTF-8 (not under
-    /// `--escape`, whose text is a glyph a byte of an error unit: the reference prints it).
-    fn new_fast(format: &Format) -> Printer {
-        let mut printer = Printer::new(format);
-        if format.dialect == Dialect::Utf8 && format.escape.is_none() {
-            printer.fast = Some(Box::new(fast::Tables::new(format)));
-        }
-        printer.fast_markers = true;
-        printer
     }
 
     /// In a multi-byte legacy encoding, the checkpoint (in `bytes`) of the first unit of
@@ -1087,586 +803,208 @@ impl Printer {
     /// Prints the rows of `bytes[window]`, where `bytes[0]` is the input's byte `base`.
     fn print(&mut self, bytes: &[u8], base: u64, window: Range<u64>) {
         self.base = base;
-        let from = self.out.len;
-        if let Some(mut tables) = self.fast.take() {
-            if self.format.color {
-                fast::print::<true>(self, &mut tables, bytes, window.clone());
-            } else {
-                fast::print::<false>(self, &mut tables, bytes, window.clone());
+        match self.fast.take() {
+            Some(mut tables) => {
+                if self.format.color {
+                    fast::print::<true>(self, &mut tables, bytes, window);
+                } else {
+                    fast::print::<false>(self, &mut tables, bytes, window);
+                }
+                self.fast = Some(tables);
             }
-            self.fast = Some(tables);
-        } else {
-            let (dialect, width) = (self.format.dialect, self.format.width);
-            let checkpoint = self.multi_byte_start(bytes, base, window.start);
-            let options = Options {
-                cursor: None,
-                glyph_at: self.first.and_then(|first| first.checked_sub(base)),
-                escape: self.format.escape,
-                checkpoint,
-            };
-            view::visit(bytes, dialect, window.clone(), width, options, self);
-        }
-        self.end_row();
-        if let (Some(fallback), false) = (&self.format.fallback, self.marked.is_empty()) {
-            let ascii = self.format.ascii;
-            let readings = self
-                .readings
-                .get_or_insert_with(|| Readings::new(fallback, ascii));
-            readings.append(&mut self.out, from, bytes, base, &self.format, &self.marked);
-            self.marked.clear();
+            None => self.reference(bytes, window),
         }
     }
 
-    fn end_row(&mut self) {
-        let Some(offset) = self.row.take() else {
+    /// Prints the rows of `bytes[window]` from the cells of [`view::visit`].
+    fn reference(&mut self, bytes: &[u8], window: Range<u64>) {
+        let checkpoint = self.multi_byte_start(bytes, self.base, window.start);
+        let options = Options {
+            cursor: None,
+            glyph_at: self.first.and_then(|first| first.checked_sub(self.base)),
+            escape: self.format.escape,
+            checkpoint,
+        };
+        let (dialect, width) = (self.format.dialect, self.format.width);
+        view::visit(
+            bytes,
+            dialect,
+            window,
+            width,
+            options,
+            &mut Rows(self, bytes),
+        );
+        self.end_row(bytes);
+    }
+
+    /// Writes the current row, if there is one: its row line, and under it, if it holds an
+    /// error, its marker line.
+    fn end_row(&mut self, bytes: &[u8]) {
+        let Some(row) = self.row.take() else {
             return;
         };
-        if self.fast_markers && !self.format.color && self.end_plain_row(offset) {
-            return;
-        }
-        let (color, palette) = (self.format.color, &self.palette);
-        let width = self.format.width;
-        let missing = width - self.cells;
-        // The row line: the panes, gaps of at most 4 columns a byte, an offset of at most
-        // 16 digits, and five escapes of at most 24 bytes.
-        let panes_len = self.hex.bytes.len + self.class.bytes.len + self.text.bytes.len;
-        let mut out = self.out.writer(panes_len + 4 * width + 256 + PUT_SLACK);
+        let (color, palette, out) = (self.format.color, &self.palette, &mut self.out);
+        let missing = self.format.width - self.cells;
+        let offset = self.base + row as u64;
         if color {
-            put_sgr(&mut out, palette, DIM);
+            out.extend(&palette.sgr[DIM as usize]);
         }
-        let digits = write_offset(&mut out, offset);
+        let digits = write_offset(out, offset);
         if color {
-            put_sgr(&mut out, palette, PLAIN);
+            out.extend(&palette.sgr[PLAIN as usize]);
         }
-        out.put(b"  ", 2);
+        out.extend(b"  ");
         let panes = [
             (&mut self.hex, 3 * missing + 1),
             (&mut self.class, missing + 2),
             (&mut self.text, 0),
         ];
         for (pane, gap) in panes {
-            switch(color, palette, pane, PLAIN);
-            out.put_all(&pane.bytes);
-            pane.bytes.len = 0;
-            put_spaces(&mut out, gap);
+            pane.switch(palette, color, PLAIN);
+            out.extend(&pane.bytes);
+            pane.bytes.clear();
+            out.repeat(b' ', gap);
         }
-        out.put(b"\n", 1);
-        self.out.len = out.len;
-        if self.error_count > 0 || self.marks.seen != 0 {
-            self.note_marker_line(self.out.len, offset - self.base);
-            if self.fast_markers {
-                self.fast_marker_line(digits);
-            } else {
-                self.marker_line(digits);
-            }
+        out.extend(b"\n");
+        if !self.errors.is_empty() {
+            self.marker_line(digits, bytes, row);
         }
         self.cells = 0;
     }
 
-    /// [`Printer::end_row`] and [`Printer::plain_marker_line`] in fewer steps, for a full
-    /// row without colour of at most 32 bytes (false, and nothing printed, for any other, for
-    /// an offset of more than 8 hex digits, or panes of more than 128 bytes):
-    /// every piece is a copy of a size known when compiled to an offset masked to
-    /// [`ROW_MASK`] in an array of [`ROW_ROOM`] bytes, so no copy needs a bounds check.
-    #[inline]
-    fn end_plain_row(&mut self, offset: u64) -> bool {
-        let width = self.format.width;
-        let lens = [
-            self.hex.bytes.len,
-            self.class.bytes.len,
-            self.text.bytes.len,
-        ];
-        let Ok(offset) = u32::try_from(offset) else {
-            return false;
-        };
-        if width > 32 || self.cells != width || lens.iter().any(|&n| n > 128) {
-            return false;
-        }
-        self.out.reserve(ROW_ROOM);
-        let Some(line) = self
-            .out
-            .bytes
-            .get_mut(self.out.len..self.out.len + ROW_ROOM)
-        else {
-            return false;
-        };
-        let Ok(line) = <&mut [u8; ROW_ROOM]>::try_from(line) else {
-            return false;
-        };
-        let [a, b, c, d] = offset.to_be_bytes().map(|byte| HEX[byte as usize]);
-        line[..16].copy_from_slice(&[
-            a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1], b' ', b' ', 0, 0, 0, 0, 0, 0,
-        ]);
-        let mut at = 10;
-        let short = width <= 16 && lens.iter().all(|&n| n <= 64);
-        for (pane, gap) in [(&self.hex, 1), (&self.class, 2), (&self.text, 0)] {
-            if short {
-                put_at::<64>(line, at, pane.bytes.head());
-            } else {
-                put_at::<128>(line, at, pane.bytes.head());
-            }
-            at += pane.bytes.len;
-            put_at::<2>(line, at, b"  ");
-            at += gap;
-        }
-        put_at::<1>(line, at, b"\n");
-        at += 1;
-        for pane in [&mut self.hex, &mut self.class, &mut self.text] {
-            pane.bytes.len = 0;
-        }
-        let marks = &mut self.marks;
-        if marks.seen != 0 {
-            if self.format.fallback.is_some() {
-                let row = (offset as u64 - self.base) as usize;
-                self.marked.push((self.out.len + at, row));
-            }
-            put_at::<16>(line, at, &[b' '; 16]);
-            at += 10;
-            if width <= 16 {
-                put_at::<64>(line, at, marks.line.head());
-            } else {
-                put_at::<128>(line, at, marks.line.head());
-            }
-            at += 3 * width + 1;
-            at = put_names_at(&self.palette, line, at, &marks.order, marks.named);
-            marks.clear(width);
-        }
-        self.out.len += at;
-        self.cells = 0;
-        true
-    }
-
-    /// Notes, with a fallback, that a marker line starts at `at` in `out`, under the row at
-    /// `row` of the slice being printed.
-    #[inline(always)]
-    fn note_marker_line(&mut self, at: usize, row: u64) {
-        if self.format.fallback.is_some() {
-            self.marked.push((at, row as usize));
-        }
-    }
-
-    /// The line under a row with errors: markers under the hex pane, the kinds on the row
-    /// after them, each named once.
-    fn marker_line(&mut self, digits: usize) {
-        let (color, palette) = (self.format.color, &self.palette);
-        let width = self.format.width;
-        let spans = &self.errors[..self.error_count];
-        // The indent, 3 columns a byte, an escape before every span, and the names.
-        let room = digits + 3 * width + 24 * spans.len() + NAMES_ROOM + PUT_SLACK;
-        let mut line = self.out.writer(room);
+    /// The line under a row with errors (the row at `row` of `bytes`): markers under the
+    /// hex pane, the kinds on the row after them, each named once, then the readings.
+    fn marker_line(&mut self, digits: usize, bytes: &[u8], row: usize) {
+        let (color, palette, out) = (self.format.color, &self.palette, &mut self.out);
         let mut style = PLAIN;
-        put_spaces(&mut line, digits + 2);
+        let mut switch = |out: &mut Buf, to: StyleId| {
+            if color && style != to {
+                out.extend(&palette.sgr[to as usize]);
+                style = to;
+            }
+        };
+        out.repeat(b' ', digits + 2);
         let mut column = 0;
-        for span in spans {
-            let at = 3 * span.col;
-            put_spaces(&mut line, at - column);
+        for span in &self.errors {
             let kind = span.kind.index();
-            switch_line(color, palette, &mut line, &mut style, MARKER + kind as u8);
-            line.put(
-                &if span.head {
-                    [palette.letters[kind], b'^']
-                } else {
-                    *b"~~"
-                },
-                2,
-            );
-            put_tildes(&mut line, 3 * (span.len - 1));
-            column = at + 3 * span.len - 1;
+            out.repeat(b' ', 3 * span.col - column);
+            switch(out, palette.marker_style[kind]);
+            let marks = &palette.marks[2 * kind + span.head as usize];
+            out.extend(&marks[..2]);
+            out.repeat(b'~', 3 * (span.len - 1));
+            column = 3 * (span.col + span.len) - 1;
         }
-        switch_line(color, palette, &mut line, &mut style, PLAIN);
-        put_spaces(&mut line, 3 * width + 1 - column);
+        switch(out, PLAIN);
+        out.repeat(b' ', 3 * self.format.width + 1 - column);
         let mut named = 0u32;
-        for span in spans {
+        for span in &self.errors {
             let kind = span.kind.index();
             if named & (1 << kind) != 0 {
                 continue;
             }
             if named != 0 {
-                switch_line(color, palette, &mut line, &mut style, PLAIN);
-                line.put(b", ", 2);
+                switch(out, PLAIN);
+                out.extend(b", ");
             }
             named |= 1 << kind;
-            switch_line(color, palette, &mut line, &mut style, MARKER + kind as u8);
+            switch(out, palette.marker_style[kind]);
             let (name, len) = &palette.names[kind];
-            line.put(name, *len);
+            out.extend(&name[..*len]);
         }
-        switch_line(color, palette, &mut line, &mut style, PLAIN);
-        line.put(b"\n", 1);
-        self.out.len = line.len;
-        self.error_count = 0;
-    }
-}
-
-impl Printer {
-    /// [`Printer::marker_line`] with fewer steps a span, for the fast path. Without colour,
-    /// the line's marks are in place already ([`Marks`]): it is the indent, one copy of
-    /// them and the kinds' names. With colour, each span is a gap of spaces, a style switch
-    /// chosen by index ([`Palette::sgr_switch`]) and its marks as one fixed-size copy of
-    /// its letter (or `~`) and tildes ([`Palette::marks`]). The tests hold it equal to the
-    /// reference, byte for byte.
-    fn fast_marker_line(&mut self, digits: usize) {
-        if self.format.color {
-            self.colored_marker_line(digits);
-        } else {
-            self.plain_marker_line(digits);
-        }
-    }
-
-    fn plain_marker_line(&mut self, digits: usize) {
-        let (palette, width) = (&self.palette, self.format.width);
-        let marks = &mut self.marks;
-        let mut line = self.out.writer(digits + 3 * width + NAMES_ROOM + PUT_SLACK);
-        put_gap(&mut line, digits + 2);
-        marks.line.len = 3 * width + 1;
-        line.put_all(&marks.line);
-        for (i, &kind) in marks.order[..marks.named].iter().enumerate() {
-            let (name, len) = &palette.listed_names[kind as usize][(i > 0) as usize];
-            line.put(name, *len);
-        }
-        line.put(b"\n", 1);
-        self.out.len = line.len;
-        marks.clear(width);
-    }
-
-    fn colored_marker_line(&mut self, digits: usize) {
-        let palette = &self.palette;
-        let width = self.format.width;
-        let spans = &self.errors[..self.error_count];
-        let room = digits + 3 * width + 24 * spans.len() + NAMES_ROOM + PUT_SLACK;
-        let mut line = self.out.writer(room);
-        let mut style = PLAIN;
-        put_spaces(&mut line, digits + 2);
-        let mut column = 0;
-        for span in spans {
-            let at = 3 * span.col;
-            put_gap(&mut line, at - column);
-            let kind = span.kind.index();
-            switch_indexed(palette, &mut line, &mut style, palette.marker_style[kind]);
-            let marks = 3 * span.len - 1;
-            line.put(&palette.marks[2 * kind + span.head as usize], marks.min(32));
-            if marks > 32 {
-                put_tildes(&mut line, marks - 32);
+        switch(out, PLAIN);
+        if let Some(readings) = &self.readings {
+            // The units that start on the row; one that reaches the row's end, which may
+            // go on into the next row, decoded for its whole length.
+            let width = self.format.width.min(bytes.len() - row);
+            let mut label = true;
+            for span in self.errors.iter().filter(|span| span.head) {
+                let start = row + span.col;
+                let end = match span.col + span.len >= width {
+                    true => self.format.dialect.decode_at(bytes, start).end(),
+                    false => start + span.len,
+                };
+                if std::mem::take(&mut label) {
+                    out.extend(readings.label());
+                }
+                out.extend(b" ");
+                readings.read(out, &bytes[start..end.min(bytes.len())]);
             }
-            column = at + marks;
         }
-        switch_indexed(palette, &mut line, &mut style, PLAIN);
-        put_gap(&mut line, 3 * width + 1 - column);
-        let mut named = 0u32;
-        for span in spans {
-            let kind = span.kind.index();
-            if named & (1 << kind) != 0 {
-                continue;
-            }
-            if named != 0 {
-                switch_indexed(palette, &mut line, &mut style, PLAIN);
-                line.put(b", ", 2);
-            }
-            named |= 1 << kind;
-            switch_indexed(palette, &mut line, &mut style, palette.marker_style[kind]);
-            let (name, len) = &palette.names[kind];
-            line.put(name, *len);
-        }
-        switch_indexed(palette, &mut line, &mut style, PLAIN);
-        line.put(b"\n", 1);
-        self.out.len = line.len;
-        self.error_count = 0;
-    }
-}
-
-/// Switches a line (or pane) written by `line`, now in `style`, to `to` (an alias), without
-/// a branch (on random data a switch is a coin toss): see [`Palette::sgr_switch`].
-#[inline(always)]
-fn switch_indexed(palette: &Palette, line: &mut Writer, style: &mut StyleId, to: StyleId) {
-    let changed = (*style != to) as usize;
-    let (sgr, len) = &palette.sgr_switch[2 * to as usize + changed];
-    line.put(sgr, *len);
-    *style = to;
-}
-
-/// `n` spaces, up to 128 in one copy (a gap on a marker line is at most `3 * width + 1`).
-#[inline(always)]
-fn put_gap(w: &mut Writer, n: usize) {
-    const SPACES: [u8; 128] = [b' '; 128];
-    if n <= 128 {
-        w.put(&SPACES, n);
-    } else {
-        put_spaces(w, n);
-    }
-}
-
-/// What [`Printer::end_plain_row`] writes into: a row of 32 bytes and its marker line
-/// take less than `ROW_MASK + 1` bytes (10 + 96 + 1 + 96 + 2 + 128 + 1, then 10 + 97, nine
-/// names of at most 32 bytes and 1), and the last copy at most 128 more.
-const ROW_MASK: usize = 1023;
-const ROW_ROOM: usize = ROW_MASK + 1 + 128;
-
-/// Writes the names of the first `named` kinds of `order` to `line` at `at`, as a marker
-/// line without colour ends (`letter name`, joined by `, `), then the newline; returns where
-/// it ended.
-fn put_names_at(
-    palette: &Palette,
-    line: &mut [u8; ROW_ROOM],
-    mut at: usize,
-    order: &[u8; 16],
-    named: usize,
-) -> usize {
-    for (i, &kind) in order[..named.min(16)].iter().enumerate() {
-        let (name, len) = &palette.listed_names[kind as usize & 31][(i > 0) as usize];
-        put_at::<32>(line, at, name);
-        at += len;
-    }
-    put_at::<1>(line, at, b"\n");
-    at + 1
-}
-
-/// Copies `chunk` to `line` at `at`, masked to [`ROW_MASK`] (which it always is within).
-#[inline(always)]
-fn put_at<const N: usize>(line: &mut [u8; ROW_ROOM], at: usize, chunk: &[u8; N]) {
-    debug_assert!(at <= ROW_MASK);
-    line[at & ROW_MASK..][..N].copy_from_slice(chunk);
-}
-
-/// The least room of [`Marks::line`]: what a row of 32 bytes can take.
-const MARKS_ROOM: usize = 3 * 32 + 1 + PUT_SLACK;
-
-/// Spans of up to 10 bytes have their marks in one 32-byte chunk of [`Palette::plain_marks`].
-const MARKED_LENS: usize = 11;
-
-/// The most the names on a marker line take: every kind, its name, two escapes, `, `.
-const NAMES_ROOM: usize = 9 * (32 + 2 * 24 + 2);
-
-/// Switches a line written by `line`, now in `style`, to `to`, if colour is on.
-#[inline]
-fn switch_line(
-    color: bool,
-    palette: &Palette,
-    line: &mut Writer,
-    style: &mut StyleId,
-    to: StyleId,
-) {
-    let to = palette.alias[to as usize];
-    if color && *style != to {
-        put_sgr(line, palette, to);
-        *style = to;
-    }
-}
-
-/// Switches `pane` to `style`, if colour is on and it is not in that style already.
-#[inline]
-fn switch(color: bool, palette: &Palette, pane: &mut Pane, style: StyleId) {
-    let style = palette.alias[style as usize];
-    if color && pane.style != style {
-        let (sgr, len) = &palette.sgr_fixed[style as usize];
-        pane.bytes.put(sgr, *len);
-        pane.style = style;
-    }
-}
-
-/// Switches `pane` to `style` (already an alias), if it is not in that style already.
-#[inline(always)]
-fn switch_to(palette: &Palette, pane: &mut Pane, style: StyleId) {
-    // Without a branch: on random data a switch is a coin toss. The sequence is always
-    // stored and kept only when the style changes.
-    let (sgr, len) = &palette.sgr_fixed[style as usize];
-    let keep = *len & ((pane.style != style) as usize).wrapping_neg();
-    pane.bytes.put(sgr, keep);
-    pane.style = style;
-}
-
-/// `n` spaces, up to 32 at a time (gaps are mostly short).
-#[inline]
-fn put_spaces(w: &mut Writer, n: usize) {
-    put_repeated::<b' '>(w, n);
-}
-
-/// `n` tildes, up to 32 at a time.
-#[inline]
-fn put_tildes(w: &mut Writer, n: usize) {
-    put_repeated::<b'~'>(w, n);
-}
-
-/// `n` copies of `B`, up to 32 at a time.
-#[inline]
-fn put_repeated<const B: u8>(w: &mut Writer, mut n: usize) {
-    let run = [B; 32];
-    loop {
-        let k = n.min(32);
-        w.put(&run, k);
-        n -= k;
-        if n == 0 {
-            break;
-        }
-    }
-}
-
-/// The SGR sequence of `style` (an alias).
-#[inline]
-fn put_sgr(w: &mut Writer, palette: &Palette, style: StyleId) {
-    let (sgr, len) = &palette.sgr_fixed[style as usize];
-    w.put(sgr, *len);
-}
-
-impl CellSink for Printer {
-    fn row(&mut self, offset: u64, _len: usize) {
-        self.end_row();
-        self.row = Some(self.base + offset);
-        let room = (self.format.width * PANE_BYTES_PER_CELL + PUT_SLACK).max(PANE_ROOM);
-        for pane in [&mut self.hex, &mut self.class, &mut self.text] {
-            pane.bytes.reserve(room);
-        }
+        out.extend(b"\n");
+        self.errors.clear();
     }
 
+    /// An error unit's part on the current row.
     fn error(&mut self, span: ErrorSpan) {
-        if self.fast_markers && !self.format.color {
-            self.marks.mark(&self.palette, &span);
-            return;
-        }
-        self.errors[self.error_count] = span;
-        self.error_count += 1;
+        self.errors.push(span);
     }
 
-    #[inline]
+    /// A byte: its hex digits and its class lane symbol.
     fn byte(&mut self, cell: ByteCell) {
-        let palette = &self.palette;
-        if self.format.color {
-            let role = palette.role_style[cell.role as usize];
-            let class = match cell.class {
-                Class::Error(kind) => palette.error_style[kind.index()],
-                Class::Lead(_) => role,
-                Class::Continuation { .. } => palette.role_style[Role::Continuation as usize],
-            };
-            switch_to(palette, &mut self.hex, role);
-            switch_to(palette, &mut self.class, class);
-        }
-        self.hex.bytes.put(&HEX_SPACE[cell.byte as usize], 3);
-        let symbol = palette.class_symbol(cell.class);
-        self.class.bytes.put(&symbol.bytes, symbol.len as usize);
+        let (color, palette) = (self.format.color, &self.palette);
+        self.hex
+            .switch(palette, color, palette.role_style[cell.role as usize]);
+        self.hex
+            .bytes
+            .extend_from_slice(&HEX_SPACE[cell.byte as usize][..3]);
+        let style = palette.class_style(cell.role, cell.class);
+        self.class.switch(palette, color, style);
+        self.class
+            .bytes
+            .extend_from_slice(palette.class_symbol(cell.class));
         self.cells += 1;
     }
 
-    /// [`CellSink::unit`]'s calls fused: a handful of table lookups and fixed-size copies
-    /// per unit (`tests::whole_units_print_as_their_cells` holds it equal to them).
-    #[inline]
-    fn unit(&mut self, whole: WholeUnit) {
-        let n = whole.unit.len as usize;
-        let bytes = whole.bytes;
-        let color = self.format.color;
-        let palette = &self.palette;
-        let (hex, class) = (&mut self.hex, &mut self.class);
-        match whole.unit.kind {
-            UnitKind::Scalar(_) if n == 1 => {
-                let b = bytes[0] as usize;
-                if color {
-                    let style = palette.byte_style[b];
-                    switch_to(palette, hex, style);
-                    switch_to(palette, class, style);
-                }
-                hex.bytes.put(&HEX_SPACE[b], 3);
-                let one = &palette.lead[1];
-                class.bytes.put(&one.bytes, one.len as usize);
-            }
-            UnitKind::Scalar(_) => {
-                let lead = palette.role_style[Role::Lead as usize];
-                let rest = palette.role_style[Role::Continuation as usize];
-                if color {
-                    switch_to(palette, hex, lead);
-                }
-                hex.bytes.put(&HEX_SPACE[bytes[0] as usize], 3);
-                if color {
-                    switch_to(palette, hex, rest);
-                }
-                for &b in &bytes[1..] {
-                    hex.bytes.put(&HEX_SPACE[b as usize], 3);
-                }
-                if color {
-                    switch_to(palette, class, lead);
-                }
-                let symbol = &palette.lead[n.min(9)];
-                class.bytes.put(&symbol.bytes, symbol.len as usize);
-                if color {
-                    switch_to(palette, class, rest);
-                }
-                let (run, len) = &palette.continuation_runs[n.min(6)];
-                class.bytes.put(run, *len);
-            }
-            UnitKind::Error(kind) => {
-                self.error(ErrorSpan {
-                    col: whole.col,
-                    len: n,
-                    kind,
-                    head: true,
-                });
-                let (color, palette) = (self.format.color, &self.palette);
-                let (hex, class) = (&mut self.hex, &mut self.class);
-                if color {
-                    switch_to(palette, hex, palette.role_style[Role::Error as usize]);
-                }
-                for &b in bytes {
-                    hex.bytes.put(&HEX_SPACE[b as usize], 3);
-                }
-                if color {
-                    switch_to(palette, class, palette.error_style[kind.index()]);
-                }
-                let (run, len) = &palette.error_runs[n.min(6)];
-                class.bytes.put(run, *len);
-            }
-        }
-        self.cells += n;
-        self.text(TextRun {
-            glyph: Some(whole.glyph),
-            columns: n,
-        });
-    }
-
-    #[inline(always)]
+    /// A unit's text on the current row: its glyph, then fillers.
     fn text(&mut self, run: TextRun) {
-        let color = self.format.color;
-        let palette = &self.palette;
+        let (color, palette) = (self.format.color, &self.palette);
         let text = &mut self.text;
-        let mut rest = run.fillers();
+        let mut fillers = run.fillers();
         if let Some(glyph) = &run.glyph {
-            if color {
-                switch_to(palette, text, palette.glyph_style[glyph.class as usize]);
-            }
+            text.switch(palette, color, palette.glyph_style[glyph.class as usize]);
             if self.format.ascii {
-                text.bytes.put(&[ascii_glyph(glyph)], 1);
-                rest += run.covered();
+                text.bytes.push(ascii_glyph(glyph));
+                fillers += run.covered();
             } else {
-                text.bytes.put(glyph.padded(), glyph.len());
+                text.bytes.extend_from_slice(&glyph.padded()[..glyph.len()]);
             }
         }
-        if rest > 0 {
-            if color {
-                switch_to(palette, text, palette.alias[DIM as usize]);
-            }
-            if let Some((run, len)) = palette.filler_runs.get(rest) {
-                text.bytes.put(run, *len);
-            } else {
-                let (filler, len) = &palette.filler;
-                for _ in 0..rest {
-                    text.bytes.put(filler, *len);
-                }
+        if fillers > 0 {
+            text.switch(palette, color, palette.alias[DIM as usize]);
+            for _ in 0..fillers {
+                text.bytes.extend_from_slice(palette.filler.as_bytes());
             }
         }
+    }
+}
+
+/// The printer as [`view::visit`]'s sink, with the slice it prints (for the readings).
+struct Rows<'a, 'b>(&'a mut Printer, &'b [u8]);
+
+impl CellSink for Rows<'_, '_> {
+    fn row(&mut self, offset: u64, _len: usize) {
+        self.0.end_row(self.1);
+        self.0.row = Some(offset as usize);
+    }
+    fn error(&mut self, span: ErrorSpan) {
+        self.0.error(span);
+    }
+    fn byte(&mut self, cell: ByteCell) {
+        self.0.byte(cell);
+    }
+    fn text(&mut self, run: TextRun) {
+        self.0.text(run);
     }
 }
 
 /// Writes `offset` in lowercase hex, at least 8 digits; returns how many.
-#[inline]
-fn write_offset(out: &mut Writer, offset: u64) -> usize {
-    if let Ok(low) = u32::try_from(offset) {
-        // The common case, four table lookups.
-        let [a, b, c, d] = low.to_be_bytes().map(|byte| HEX[byte as usize]);
-        out.put(&[a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]], 8);
-        return 8;
-    }
+fn write_offset(out: &mut Buf, offset: u64) -> usize {
     let digits = (16 - offset.leading_zeros() as usize / 4).max(8);
     for i in (0..digits).rev() {
-        out.put(&[b"0123456789abcdef"[(offset >> (4 * i)) as usize & 15]], 1);
+        out.extend(&[b"0123456789abcdef"[(offset >> (4 * i)) as usize & 15]]);
     }
     digits
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1710,9 +1048,7 @@ mod tests {
             (u64::MAX, "ffffffffffffffff"),
         ] {
             let mut buf = Buf::new();
-            let mut out = buf.writer(PUT_SLACK);
-            assert_eq!(write_offset(&mut out, offset), text.len());
-            buf.len = out.len;
+            assert_eq!(write_offset(&mut buf, offset), text.len());
             assert_eq!(buf.as_slice(), text.as_bytes());
         }
     }
@@ -1804,48 +1140,6 @@ mod tests {
         }
     }
 
-    /// The fast path (whole units printed at once) equals the cells printed one by one, in
-    /// every dialect, width, colour and `--ascii`, on random bytes and on mixed text.
-    #[test]
-    fn whole_units_print_as_their_cells() {
-        let mut next = crate::xorshift(0x2545_F491_4F6C_DD1D);
-        let text = "a €😀\té中\u{1b}\u{301}\u{202e}ok\n".as_bytes();
-        for round in 0..400 {
-            let len = (next() % 120) as usize;
-            let bytes: Vec<u8> = (0..len)
-                .map(|i| match round % 3 {
-                    0 => next() as u8,
-                    1 => text[(next() as usize + i) % text.len()],
-                    _ => [
-                        0x00, 0x41, 0x80, 0xBF, 0xC0, 0xE0, 0xED, 0xA0, 0xF0, 0xF4, 0xFF,
-                    ][(next() % 11) as usize],
-                })
-                .collect();
-            let f = format(
-                Dialect::ALL[round % 5],
-                [1, 3, 8, 16, 32][(round / 5) % 5],
-                round % 2 == 0,
-                round % 7 == 0,
-            );
-            let mut printer = Printer::new(&f);
-            let window = 0..bytes.len() as u64;
-            view::visit(
-                &bytes,
-                f.dialect,
-                window,
-                f.width,
-                Options::default(),
-                &mut super::fast::Cells(&mut printer),
-            );
-            printer.end_row();
-            assert_eq!(
-                String::from_utf8_lossy(&whole(&bytes, &f)),
-                String::from_utf8_lossy(printer.out.as_slice()),
-                "{f:?} {bytes:02x?}"
-            );
-        }
-    }
-
     /// Batches formatted on two threads come out in order, as one thread prints them: an
     /// input of 7.5 batches (odd, so either thread prints the last), every width.
     #[test]
@@ -1870,7 +1164,7 @@ mod tests {
             )
             .unwrap();
             let mut one = Vec::new();
-            let mut printer = Printer::new_fast(&f);
+            let mut printer = Printer::new(&f, true);
             printer.first = Some(window.start); // 3: inside the euro sign
             for range in batches(window, (BATCH_ROWS * width) as u64) {
                 printer.print(&bytes, 0, range);
