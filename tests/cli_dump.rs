@@ -389,7 +389,7 @@ proptest! {
         escape in prop::sample::select(vec![None, Some(Escape::Pep383), Some(Escape::Optu8)]),
     ) {
         let fallback = Fallback::from_label(fallback).unwrap();
-        let f = Format { dialect: d, width, color, ascii: false, fallback, escape };
+        let f = Format { dialect: d, width, color, ascii: false, fallback, escape, clusters: false };
         let whole = rows_of(&dump(&bytes, 0..bytes.len() as u64, &f));
         let first = a.min(whole.len());
         let last = (first + n).min(whole.len());
@@ -474,7 +474,7 @@ proptest! {
         label in prop::sample::select(vec!["windows-1252", "iso-8859-2", "shift_jis"]),
     ) {
         let fallback = Fallback::from_label(label).unwrap().unwrap();
-        let f = Format { dialect: d, width, color, ascii: false, fallback: Some(fallback), escape: None };
+        let f = Format { dialect: d, width, color, ascii: false, fallback: Some(fallback), escape: None, clusters: false };
         let text = dump(&bytes, 0..bytes.len() as u64, &f);
         let plain = strip_sgr(&text);
         let marker_lines: Vec<&str> = plain.lines().filter(|l| l.starts_with(' ')).collect();
@@ -502,5 +502,84 @@ proptest! {
             let got = line.find(&format!("; {}:", fallback.name())).map_or("", |i| &line[i..]);
             prop_assert_eq!(got, want.as_str());
         }
+    }
+}
+
+/// `--clusters`: a lane line under each row where a grapheme cluster of several code
+/// points lies, bracketing it under the hex and the text panes, as the viewer's `c` lane.
+#[test]
+fn cluster_lane_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = b"flag \xf0\x9f\x87\xab\xf0\x9f\x87\xb7 family \xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7 e\xcc\x81 bad e\xff\xcc\x81\n";
+    let f = file_with(dir.path(), "clusters.txt", text);
+    assert_eq!(
+        stdout_of(&["dump", "--clusters", &f]),
+        "\
+00000000  66 6c 61 67 20 f0 9f 87 ab f0 9f 87 b7 20 66 61  111114₂₃₄4₂₃₄111  flag 🇫ˑˑˑ🇷ˑˑˑ fa
+                         ╰─────────────────────╯                                  ╰──────╯
+00000010  6d 69 6c 79 20 f0 9f 91 a8 e2 80 8d f0 9f 91 a9  111114₂₃₄3₂₃4₂₃₄  mily 👨ˑˑᶻˑˑ👩ˑˑ
+                         ╰───────────────────────────────                         ╰──────────
+00000020  e2 80 8d f0 9f 91 a7 20 65 cc 81 20 62 61 64 20  3₂₃4₂₃₄112₂11111  ᶻˑˑ👧ˑˑ e◌́ˑ bad 
+          ───────────────────╯    ╰──────╯                                   ──────╯ ╰─╯
+00000030  65 ff cc 81 0a                                   1✗2₂1             e�◌́ˑ␊
+             I^                                            I invalid_byte; windows-1252: ÿ
+"
+    );
+    // --ascii draws the brackets in ASCII; a cluster crossing two row ends goes on with -.
+    assert_eq!(
+        stdout_of(&["dump", "--clusters", "--ascii", "-w", "8", "-n", "24", &f]),
+        "\
+00000000  66 6c 61 67 20 f0 9f 87  111114--  flag *..
+                         \\-------                 \\--
+00000008  ab f0 9f 87 b7 20 66 61  -4---111  .*... fa
+          -------------/                     ----/
+00000010  6d 69 6c 79 20 f0 9f 91  111114--  mily *..
+                         \\-------                 \\--
+"
+    );
+    // Without the option, no lane.
+    assert!(!stdout_of(&["dump", &f]).contains('╰'));
+}
+
+/// The lane of a stream equals the file's, with clusters across batches and reads, and a
+/// Zalgo run longer than the context marked open (…) the same way.
+#[test]
+fn cluster_lanes_of_a_stream_equal_the_files() {
+    let mut bytes = format!("e{}", "\u{301}".repeat(40)).into_bytes();
+    for i in 0..3000u32 {
+        bytes.extend_from_slice(
+            format!("{i} \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} e\u{301} \u{1F1EB}\u{1F1F7}")
+                .as_bytes(),
+        );
+        if i % 500 == 0 {
+            bytes.extend_from_slice(&"\u{301}".repeat(700).into_bytes());
+        }
+    }
+    // An accented letter across the second batch's start (2048 rows of 16 bytes), from 41
+    // bytes before it.
+    let mut bytes = {
+        let mut head = vec![b'x'; 2 * 32768 - 41];
+        head.extend_from_slice(&bytes);
+        head
+    };
+    bytes.truncate(bytes.len() - 3);
+    let f = Format {
+        dialect: Dialect::Utf8,
+        width: 16,
+        color: false,
+        ascii: false,
+        fallback: None,
+        escape: None,
+        clusters: true,
+    };
+    let mapped = dump(&bytes, 0..bytes.len() as u64, &f);
+    assert!(mapped.contains('…'), "a Zalgo run past the context is open");
+    for chunk in [1000, 4096, 65536] {
+        let mut streamed = Vec::new();
+        dump_stream(&bytes[..], 0, None, &f, chunk, &mut streamed).unwrap();
+        assert!(
+            String::from_utf8(streamed).unwrap() == mapped,
+            "chunk {chunk}"
+        );
     }
 }

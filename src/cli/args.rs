@@ -246,6 +246,10 @@ cat db.txt | hexrune dump --dialect cesu8 --width 8\n  hexrune dump --ascii --co
         #[arg(long, value_name = "SCHEME", value_parser = parse_escape, help = ESCAPE_HELP)]
         escape: Option<Escape>,
 
+        /// Under each row where a grapheme cluster of several code points lies (a flag, an emoji sequence, a letter and its marks), a line that brackets its bytes
+        #[arg(long)]
+        clusters: bool,
+
         /// File to print (`-` or none: standard input)
         file: Option<PathBuf>,
     },
@@ -448,6 +452,7 @@ impl Args {
                 ascii,
                 fallback,
                 escape,
+                clusters,
                 file,
             }) => Config::Dump(DumpOptions {
                 input: file.map_or(Input::Stdin, Input::from_arg),
@@ -459,6 +464,7 @@ impl Args {
                 ascii,
                 fallback: fallback.reading(encoding.unwrap_or(dialect)),
                 escape,
+                clusters,
             }),
             Some(Command::Repair {
                 file,

@@ -60,6 +60,7 @@ use std::os::unix::fs::FileTypeExt;
 use super::{report_error, Input, EXIT_ERROR, EXIT_OK};
 use crate::decode::{Checkpoint, Dialect, ErrorKind};
 use crate::source::{Access, Source, SourceError};
+use crate::view::cluster::ClusterSpan;
 use crate::view::fallback::{Escape, Fallback};
 use crate::view::glyph::{GlyphClass, InlineGlyph, FILLER};
 use crate::view::theme::{Paint, Theme, Tone};
@@ -101,6 +102,8 @@ pub struct DumpOptions {
     pub fallback: Option<Fallback>,
     /// Show each invalid byte as the code point this scheme writes (`--escape`), if any.
     pub escape: Option<Escape>,
+    /// Bracket each grapheme cluster of several code points on a lane line (`--clusters`).
+    pub clusters: bool,
 }
 
 /// How the rows look, whatever the input.
@@ -118,6 +121,9 @@ pub struct Format {
     pub fallback: Option<Fallback>,
     /// Show each invalid byte as the code point this scheme writes for it.
     pub escape: Option<Escape>,
+    /// Under a row where a grapheme cluster of several code points lies, a lane line that
+    /// brackets it ([`crate::view::cluster`]).
+    pub clusters: bool,
 }
 
 /// Prints the rows of the input; 0, or 2 if it cannot be read or `--offset` lies past its end.
@@ -133,6 +139,7 @@ pub fn run(options: &DumpOptions, out: &mut dyn Write, err: &mut dyn Write) -> i
         ascii: options.ascii,
         fallback: options.fallback,
         escape: options.escape,
+        clusters: options.clusters,
     };
     let failure = match open(&options.input) {
         Ok(Opened::Mapped(source)) => dump_source(options, &format, &source, out),
@@ -347,7 +354,11 @@ pub fn dump_stream(
     let width = format.width as u64;
     let batch = BATCH_ROWS as u64 * width;
     let end = length.map_or(u64::MAX, |l| offset.saturating_add(l));
-    let context = view::CONTEXT as u64;
+    // Clusters are found with LOOK bytes of context on each side of the rows.
+    let context = match format.clusters {
+        true => view::cluster::LOOK.max(view::CONTEXT as u64),
+        false => view::CONTEXT as u64,
+    };
     let mut printer = Printer::new(format, true);
     printer.first = Some(offset);
     let mut buf: Vec<u8> = Vec::with_capacity(2 * view::CONTEXT + chunk + batch as usize);
@@ -742,8 +753,12 @@ struct Printer {
     /// The fallback readings at the end of the marker lines, if asked.
     readings: Option<Readings>,
     /// The tables of the UTF-8 fast path ([`fast`]), or `None` to print every row through
-    /// [`view::visit`] (other dialects, `--escape`, and the reference in the tests).
+    /// [`view::visit`] (other dialects, `--escape`, `--clusters`, and the reference in the
+    /// tests).
     fast: Option<Box<fast::Tables>>,
+    /// Under `--clusters`, the clusters of several code points that meet the window being
+    /// printed, in `bytes` offsets.
+    clusters: Vec<ClusterSpan>,
 }
 
 impl Printer {
@@ -759,6 +774,7 @@ impl Printer {
         let fast = fast
             && format.dialect == Dialect::Utf8
             && format.escape.is_none()
+            && !format.clusters
             && readings.as_ref().is_none_or(|r| r.by_byte().is_some());
         Printer {
             format: *format,
@@ -775,6 +791,7 @@ impl Printer {
             first: None,
             readings,
             fast: fast.then(|| Box::new(fast::Tables::new(format))),
+            clusters: Vec::new(),
         }
     }
 
@@ -826,6 +843,10 @@ impl Printer {
             checkpoint,
         };
         let (dialect, width) = (self.format.dialect, self.format.width);
+        if self.format.clusters {
+            self.clusters = view::cluster::window(bytes, dialect, window.clone(), None);
+            self.clusters.retain(ClusterSpan::joins);
+        }
         view::visit(
             bytes,
             dialect,
@@ -869,7 +890,62 @@ impl Printer {
         if !self.errors.is_empty() {
             self.marker_line(digits, bytes, row);
         }
+        if self.format.clusters {
+            self.cluster_line(digits, row);
+        }
         self.cells = 0;
+    }
+
+    /// Under a row (at `row` of `bytes`) where a cluster of several code points lies, its
+    /// bracket under its bytes in the hex pane and again in the text pane, as the viewer's
+    /// lane draws it (`╰──╯`; `--ascii`: `\--/`).
+    fn cluster_line(&mut self, digits: usize, row: usize) {
+        let (row_start, row_end) = (row as u64, (row + self.cells) as u64);
+        let marks: Vec<_> = self
+            .clusters
+            .iter()
+            .filter_map(|c| c.lane_mark(row_start, row_end))
+            .collect();
+        if marks.is_empty() {
+            return;
+        }
+        let (color, ascii, out) = (self.format.color, self.format.ascii, &mut self.out);
+        let mut line = String::new();
+        let mut text = String::new();
+        let put = |pane: &mut String, column: usize, bracket: String| {
+            let have = pane.chars().count();
+            pane.extend(std::iter::repeat_n(' ', column.saturating_sub(have)));
+            pane.push_str(&bracket);
+        };
+        for m in &marks {
+            let (first, last) = (m.first as usize, m.last as usize);
+            put(&mut line, 3 * first, m.bracket(3 * (last - first) + 2));
+            put(&mut text, first, m.bracket(last - first + 1));
+        }
+        // The text pane starts after the hex pane and the class lane.
+        let text_at = 3 * self.format.width + 1 + self.format.width + 2;
+        put(&mut line, text_at, text);
+        if ascii {
+            line = line
+                .chars()
+                .map(|c| match c {
+                    '\u{2570}' => '\\',
+                    '\u{256F}' => '/',
+                    '\u{2500}' => '-',
+                    '\u{2026}' => '.',
+                    c => c,
+                })
+                .collect();
+        }
+        out.repeat(b' ', digits + 2);
+        if color {
+            out.extend(&self.palette.sgr[DIM as usize]);
+        }
+        out.extend(line.as_bytes());
+        if color {
+            out.extend(&self.palette.sgr[PLAIN as usize]);
+        }
+        out.extend(b"\n");
     }
 
     /// The line under a row with errors (the row at `row` of `bytes`): markers under the
@@ -1017,6 +1093,7 @@ mod tests {
             ascii,
             fallback: None,
             escape: None,
+            clusters: false,
         }
     }
 

@@ -79,6 +79,74 @@ impl ClusterSpan {
     }
 }
 
+/// How a cluster's bracket looks on one row of `row_start..row_end`: the columns of its
+/// first and last byte there, and its ends: `╰` `╯` where it starts or ends on the row, `─`
+/// where it goes on into the row before or after, `…` where its start or end lies past the
+/// context decoded ([`LOOK`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaneMark {
+    /// Column (byte index in the row) of its first byte on the row.
+    pub first: u64,
+    /// Column of its last byte on the row.
+    pub last: u64,
+    /// `╰`, `─` or `…`.
+    pub left: char,
+    /// `╯`, `─` or `…`.
+    pub right: char,
+}
+
+impl LaneMark {
+    /// The bracket, `width` columns wide: `left`, `─` to fill, `right` (one column shows
+    /// the end that is one: a cluster's last byte alone on a row shows `╯`).
+    pub fn bracket(&self, width: usize) -> String {
+        match width {
+            0 => String::new(),
+            1 if self.left != '\u{2500}' => self.left.to_string(),
+            1 => self.right.to_string(),
+            _ => {
+                let mut s = String::from(self.left);
+                s.extend(std::iter::repeat_n('\u{2500}', width - 2));
+                s.push(self.right);
+                s
+            }
+        }
+    }
+}
+
+impl ClusterSpan {
+    /// Its bracket on the row of bytes `row_start..row_end`, if it meets the row.
+    ///
+    /// ```
+    /// use hexrune::view::cluster::window;
+    /// // A flag (8 bytes from offset 1) on rows of 4 bytes: it starts on row 0, ends on 2.
+    /// let text = "a\u{1F1EB}\u{1F1F7}b".as_bytes();
+    /// let flag = window(text, hexrune::decode::Dialect::Utf8, 0..10, None)[1];
+    /// let on = |r: u64| flag.lane_mark(r, r + 4).map(|m| m.bracket(3 * (m.last - m.first) as usize + 2));
+    /// assert_eq!(on(0).as_deref(), Some("╰───────"));
+    /// assert_eq!(on(4).as_deref(), Some("───────────"));
+    /// assert_eq!(on(8).as_deref(), Some("─╯"));
+    /// ```
+    pub fn lane_mark(&self, row_start: u64, row_end: u64) -> Option<LaneMark> {
+        if self.end() <= row_start || self.start >= row_end {
+            return None;
+        }
+        Some(LaneMark {
+            first: self.start.max(row_start) - row_start,
+            last: self.end().min(row_end) - 1 - row_start,
+            left: match (self.start < row_start, self.open_start) {
+                (true, _) => '\u{2500}',
+                (false, true) => '\u{2026}',
+                (false, false) => '\u{2570}',
+            },
+            right: match (self.end() > row_end, self.open_end) {
+                (true, _) => '\u{2500}',
+                (false, true) => '\u{2026}',
+                (false, false) => '\u{256F}',
+            },
+        })
+    }
+}
+
 /// One unit as the segmentation sees it.
 #[derive(Clone, Copy, Debug)]
 struct Piece {

@@ -1178,6 +1178,7 @@ mod tests {
             ascii,
             fallback: None,
             escape: None,
+            clusters: false,
         }
     }
 
@@ -1326,6 +1327,7 @@ mod tests {
                 ascii,
                 fallback: Fallback::from_label(fallback).unwrap(),
                 escape,
+                clusters: false,
             })
     }
 

@@ -49,46 +49,20 @@ pub(super) fn draw_lane(
     buf: &mut Buffer,
 ) {
     let (row_start, row_end) = (row.offset, row.offset + row.cells.len() as u64);
-    for span in spans
-        .iter()
-        .filter(|c| c.end() > row_start && c.start < row_end)
-    {
-        let first = (span.start.max(row_start) - row_start) as u16;
-        let last = (span.end().min(row_end) - 1 - row_start) as u16;
-        let left = match (span.start < row_start, span.open_start) {
-            (true, _) => '\u{2500}',
-            (false, true) => '\u{2026}',
-            (false, false) => '\u{2570}',
+    for span in spans {
+        let Some(mark) = span.lane_mark(row_start, row_end) else {
+            continue;
         };
-        let right = match (span.end() > row_end, span.open_end) {
-            (true, _) => '\u{2500}',
-            (false, true) => '\u{2026}',
-            (false, false) => '\u{256F}',
-        };
+        let (first, last) = (mark.first as u16, mark.last as u16);
         let style = if span.contains(app.cursor) {
             theme.accent()
         } else {
             theme.dim()
         };
-        let hex = bracket(left, right, 3 * (last - first) as usize + 2);
+        let hex = mark.bracket(3 * (last - first) as usize + 2);
         buf.set_string(layout.hex_x + 3 * first, y, hex, style);
-        let text = bracket(left, right, (last - first) as usize + 1);
+        let text = mark.bracket((last - first) as usize + 1);
         buf.set_string(layout.text_x + first, y, text, style);
-    }
-}
-
-/// `left`, `─` to fill, `right`: `width` columns (one column shows the end that is one).
-fn bracket(left: char, right: char, width: usize) -> String {
-    match width {
-        0 => String::new(),
-        1 if left != '\u{2500}' => left.to_string(),
-        1 => right.to_string(),
-        _ => {
-            let mut s = String::from(left);
-            s.extend(std::iter::repeat_n('\u{2500}', width - 2));
-            s.push(right);
-            s
-        }
     }
 }
 
@@ -223,15 +197,6 @@ mod tests {
     fn repeats_are_counted() {
         let items = ["a", "b", "b", "b", "a"].map(str::to_string).to_vec();
         assert_eq!(runs(items), ["a", "b ×3", "a"]);
-    }
-
-    #[test]
-    fn brackets() {
-        assert_eq!(bracket('\u{2570}', '\u{256F}', 5), "╰───╯");
-        assert_eq!(bracket('\u{2570}', '\u{256F}', 2), "╰╯");
-        assert_eq!(bracket('\u{2500}', '\u{256F}', 1), "╯");
-        assert_eq!(bracket('\u{2570}', '\u{2500}', 1), "╰");
-        assert_eq!(bracket('\u{2026}', '\u{2500}', 3), "…──");
     }
 
     #[test]

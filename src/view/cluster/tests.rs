@@ -302,3 +302,18 @@ proptest! {
         prop_assert_eq!(counts(whole(&utf32, Dialect::Utf32Le)), expected);
     }
 }
+
+#[test]
+fn brackets() {
+    let mark = |left, right| LaneMark {
+        first: 0,
+        last: 0,
+        left,
+        right,
+    };
+    assert_eq!(mark('\u{2570}', '\u{256F}').bracket(5), "╰───╯");
+    assert_eq!(mark('\u{2570}', '\u{256F}').bracket(2), "╰╯");
+    assert_eq!(mark('\u{2500}', '\u{256F}').bracket(1), "╯");
+    assert_eq!(mark('\u{2570}', '\u{2500}').bracket(1), "╰");
+    assert_eq!(mark('\u{2026}', '\u{2500}').bracket(3), "…──");
+}
