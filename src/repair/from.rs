@@ -27,6 +27,7 @@ use std::ops::Range;
 use super::{invalid_bytes, Action, Bom, Change, Kind, Output, Policy, Tally, Windows};
 use crate::decode::{CodePoint, Dialect, Family, MbState, Unit, UnitKind};
 use crate::scan::multibyte::ascii_run;
+use crate::view::second_code_point;
 
 /// U+FEFF in UTF-8.
 const BOM: &[u8] = super::BOM;
@@ -197,7 +198,9 @@ impl Transcoder {
                     Some(c) => {
                         self.text
                             .extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
-                        if let Some(second) = second_char(self.dialect, bytes, &unit) {
+                        if let Some(second) =
+                            second_code_point(bytes, self.dialect, &unit).and_then(|c| c.to_char())
+                        {
                             self.text
                                 .extend_from_slice(second.encode_utf8(&mut utf8).as_bytes());
                         }
@@ -251,12 +254,6 @@ fn unit_at(dialect: Dialect, bytes: &[u8], pos: usize, state: MbState) -> (Unit,
         Some(table) => table.decode(bytes, pos, state),
         None => (dialect.decode_at(bytes, pos), state),
     }
-}
-
-/// The second code point of a Big5 sequence that decodes to two.
-fn second_char(dialect: Dialect, bytes: &[u8], unit: &Unit) -> Option<char> {
-    let (text, n) = dialect.multi_byte()?.text(bytes, unit);
-    (n == 2).then_some(text[1])
 }
 
 impl Windows for Transcoder {
