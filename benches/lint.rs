@@ -3,7 +3,7 @@
 //! taking turns, best of 3, each a subprocess writing to /dev/null; the ratio to plain
 //! `check` is what issue 15 bounds (at most 2 on valid multilingual text).
 //!
-//! Three inputs of `HEXRUNE_BENCH_MB` MiB each (default 256; the issue's figure is for
+//! Four inputs of `HEXRUNE_BENCH_MB` MiB each (default 256; the issue's figure is for
 //! 1024):
 //!
 //! - multilingual: the sentences of `tests/data/corpus/` (thirty files: twenty-eight
@@ -11,6 +11,8 @@
 //!   twice in a row, so no block of the input repeats another;
 //! - ascii: English-like ASCII prose (words drawn at random), one line in 200 with a
 //!   sentence of the corpus;
+//! - cjk_indic: words of Chinese, Japanese, Hindi, Tamil and Thai (3-byte units, combining
+//!   vowel signs and viramas), the shared generator of `benches/data`;
 //! - random bytes (mostly errors: the lints see little that decodes).
 //!
 //! Run with `cargo bench --bench lint`; `HEXRUNE_BENCH_SET` (a word of a set's name) runs
@@ -23,7 +25,7 @@ use std::time::{Duration, Instant};
 #[allow(dead_code)] // the shared generators this benchmark does not use
 mod data;
 
-use data::{random, Rng};
+use data::{cjk_indic, random, Rng};
 
 const RUNS: usize = 3;
 
@@ -118,9 +120,10 @@ fn main() {
          machine shared with other work vary from run to run"
     );
     type Make = fn(usize, &mut Rng, &[String]) -> Vec<u8>;
-    let sets: [(&str, Make); 3] = [
+    let sets: [(&str, Make); 4] = [
         ("multilingual", multilingual),
         ("ascii", ascii_heavy),
+        ("cjk_indic", |size, rng, _| cjk_indic(size, rng)),
         ("random", |size, rng, _| random(size, rng)),
     ];
     let asked: [(&str, &[&str]); 3] = [

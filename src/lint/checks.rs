@@ -786,7 +786,7 @@ fn is_selector(v: u32) -> bool {
     matches!(v, 0xFE00..=0xFE0F | 0xE_0100..=0xE_01EF)
 }
 
-const LATIN: u32 = 1;
+pub(super) const LATIN: u32 = 1;
 
 /// A coarse script group of a non-ASCII letter, for a cheap first look at a word: Latin,
 /// Greek and Cyrillic (the scripts most confusables are drawn from) each one group, the
@@ -922,6 +922,45 @@ fn overlong_message(n: usize, value: u8) -> String {
         value,
         label(cp)
     )
+}
+
+/// What the walk does with a character that no lint looks at: it adds `group` (0: none; a
+/// character that is not part of a word has none) to its word, and `leading` and `trailing`
+/// non-starters (after NFKD) to the run of marks, which a `starter` ends. `None` for a
+/// character some lint or target looks at (a bidi control, a joiner, a selector, a tag or
+/// the black flag that begins a tag sequence, anything invisible, a line separator, a C1
+/// control, a noncharacter, whatever XML refuses or discourages): [`super::sieve`] sends its
+/// line to the walk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Quiet {
+    pub group: u32,
+    pub leading: usize,
+    pub trailing: usize,
+    pub starter: bool,
+}
+
+/// The [`Quiet`] facts of code point `v` (not ASCII), from the predicates the walk asks.
+pub(super) fn quiet(v: u32) -> Option<Quiet> {
+    let c = char::from_u32(v)?;
+    let looked_at = is_bidi(v)
+        || matches!(v, 0x85 | 0x2028 | 0x2029 | 0x200C | 0x200D | 0x1_F3F4)
+        || (0xE_0000..=0xE_007F).contains(&v)
+        || is_selector(v)
+        || always_invisible(v)
+        || is_noncharacter(CodePoint::new(v))
+        || xml(v, false).is_some()
+        || xml(v, true).is_some();
+    if looked_at {
+        return None;
+    }
+    let (leading, trailing, starter) = non_starters(c);
+    let wordy = canonical_combining_class(c) != 0 || (!c.is_whitespace() && is_wordy(v));
+    Some(Quiet {
+        group: if wordy { group(v) } else { 0 },
+        leading,
+        trailing,
+        starter,
+    })
 }
 
 /// What [`plain`] holds for a character that needs the full look.

@@ -4,10 +4,11 @@
 //! The lints run where the scan already has the input in cache: a [`Survey`] is handed
 //! every block on the scan's workers ([`crate::scan::index::Summary::build_alongside_hooked`])
 //! and counts what each block's stretch of lines holds; listing them walks again only the
-//! stretches that hold some (see `survey.rs`). A letter that needs no lint costs one table
-//! load; a block the scan calls pure ASCII costs one search for the ASCII bytes a target
-//! refuses (NUL for PostgreSQL, C0 controls for XML). [`lint`] does the same on the calling
-//! thread, after a scan.
+//! stretches that hold some (see `survey.rs`). Before any walk, a sieve (`sieve.rs`) reads
+//! the stretch once, sixteen bytes at a time where they are printable ASCII or letters of
+//! one script, and hands on only the lines where a lint could be (a character some lint
+//! looks at, letters of two scripts, a long run of marks); in valid text most lines are
+//! never walked. [`lint`] does the same on the calling thread, after a scan.
 //!
 //! The facts come from the specifications named in `docs/lint.md`: XML 1.0 (Fifth Edition)
 //! and XML 1.1 (Second Edition) §2.2, RFC 8259 and RFC 7493 (I-JSON), UTS #39 (mixed
@@ -15,6 +16,7 @@
 //! UAX #15 (the stream-safe limit of 30 non-starters) and CVE-2021-42574 (Trojan Source).
 
 mod checks;
+mod sieve;
 mod survey;
 
 pub use checks::MAX_NON_STARTERS;

@@ -6,7 +6,8 @@
 //! every piece of the walk's state is closed) to the first line start at or after its end.
 //! The segments tile the input, and a [`Walk`] of a segment from a fresh state finds what a
 //! walk from the start of the input finds there, so the blocks can be walked in any order
-//! on any thread. A block the scan saw as pure ASCII is walked only from its last line feed
+//! on any thread. Within a segment, only the lines the sieve hands on are walked (each
+//! stretch of them from a fresh state, for the same reason). A block the scan saw as pure ASCII is walked only from its last line feed
 //! (after one byte search for what a target refuses in it). Dialects outside the UTF-8
 //! family are walked whole, after the scan.
 //!
@@ -20,6 +21,7 @@ use std::sync::OnceLock;
 use unicode_security::skeleton;
 
 use super::checks::{Candidate, Counts, Walk};
+use super::sieve::lines_to_walk;
 use super::{Kind, Level, Lint, Lints, Target};
 use crate::decode::Dialect;
 use crate::scan::index::{block_size_for, BlockSummary, Summary};
@@ -28,8 +30,8 @@ use crate::view::safe::sanitize;
 /// What one block's segment holds.
 #[derive(Clone, Debug, Default)]
 struct Segment {
-    /// Where its walk starts and ends.
-    range: Range<usize>,
+    /// The stretches of lines walked that hold lints, for the listing to walk again.
+    runs: Vec<Range<usize>>,
     /// Its lints, counted.
     counts: Counts,
     /// Its words that mix scripts.
@@ -89,11 +91,14 @@ impl Survey {
         if !self.utf8 || self.lints.is_empty() {
             return;
         }
-        let ascii = block.errors == 0 && block.classes[1..].iter().all(|&n| n == 0);
-        self.walk_block(bytes, range, ascii);
+        self.walk_block(bytes, range, Some(block));
     }
 
-    fn walk_block(&self, bytes: &[u8], range: Range<usize>, ascii: bool) {
+    /// Walks the segment of the block at `range`, which the scan summarised as `block` (if
+    /// known).
+    fn walk_block(&self, bytes: &[u8], range: Range<usize>, block: Option<&BlockSummary>) {
+        let well_formed = block.is_some_and(|b| b.errors == 0);
+        let ascii = well_formed && block.is_some_and(|b| b.classes[1..].iter().all(|&n| n == 0));
         let b = range.start / self.block_size;
         let Some(slot) = self.segments.get(b) else {
             return;
@@ -108,13 +113,21 @@ impl Survey {
                     start += i + 1;
                 }
             }
-            let mut walk = Walk::new(bytes, self.dialect, &self.lints, start, false);
-            walk.walk_to(segment.end);
-            Segment {
-                range: start..segment.end,
-                counts: walk.counts,
-                candidates: walk.candidates,
-            }
+            let mut found = Segment::default();
+            let four_byte = self.lints.has(Target::MysqlUtf8mb3);
+            // The segment's lines past the block's end are in the next block, whose errors
+            // are not known here.
+            let trusted = if well_formed { range.end } else { start };
+            lines_to_walk(bytes, start..segment.end, four_byte, trusted, |run| {
+                let mut walk = Walk::new(bytes, self.dialect, &self.lints, run.start, false);
+                walk.walk_to(run.end);
+                if walk.counts.total() > 0 {
+                    found.counts.add(&walk.counts);
+                    found.runs.push(run);
+                }
+                found.candidates.extend(walk.candidates);
+            });
+            found
         });
     }
 
@@ -143,17 +156,18 @@ impl Survey {
             for b in 0..self.segments.len() {
                 let start = b * self.block_size;
                 let range = start..(start + self.block_size).min(bytes.len());
-                let ascii = summary.blocks.get(b).is_some_and(|block| {
-                    block.errors == 0 && block.classes[1..].iter().all(|&n| n == 0)
-                }) && summary.block_size == self.block_size;
-                self.walk_block(bytes, range, ascii);
+                let block = summary
+                    .blocks
+                    .get(b)
+                    .filter(|_| summary.block_size == self.block_size);
+                self.walk_block(bytes, range, block);
             }
         } else {
             self.segments[0].get_or_init(|| {
                 let mut walk = Walk::new(bytes, self.dialect, &self.lints, 0, false);
                 walk.walk_to(bytes.len());
                 Segment {
-                    range: 0..bytes.len(),
+                    runs: std::iter::once(0..bytes.len()).collect(),
                     counts: walk.counts,
                     candidates: Vec::new(),
                 }
@@ -401,20 +415,14 @@ impl<'a> Linter<'a> {
             let Some(segment) = survey.segments[at].get() else {
                 continue;
             };
-            if segment.counts.total() == 0 {
-                continue;
+            for run in &segment.runs {
+                let mut walk =
+                    Walk::new(self.bytes, survey.dialect, &survey.lints, run.start, true);
+                walk.walk_to(run.end);
+                let mut out = walk.out;
+                out.sort_by_key(|l| l.offset);
+                self.ready.extend(out);
             }
-            let mut walk = Walk::new(
-                self.bytes,
-                survey.dialect,
-                &survey.lints,
-                segment.range.start,
-                true,
-            );
-            walk.walk_to(segment.range.end);
-            let mut out = walk.out;
-            out.sort_by_key(|l| l.offset);
-            self.ready.extend(out);
         }
     }
 }

@@ -1,0 +1,630 @@
+//! The lines a walk must look at: a pass over a segment that reads each character once,
+//! with one table load, and hands on only the lines where the walk could find something.
+//!
+//! A line (up to and including its line feed, where every piece of the walk's state ends)
+//! goes to the walk when it holds
+//!
+//! - a byte that does not begin a well-formed character of UTF-8 (an error, an overlong
+//!   form, a surrogate, a legacy form: the walk decodes those in the input's dialect),
+//! - an ASCII control other than tab, line feed and carriage return (XML, PostgreSQL),
+//! - a character some lint looks at ([`super::checks::quiet`] says `None`: bidi controls,
+//!   joiners, selectors, tags, invisible characters, line separators, C1 controls,
+//!   noncharacters, what XML refuses), or any character above U+FFFF for MySQL utf8mb3,
+//! - a run of non-starters (counted after NFKD, as the walk counts them) longer than the
+//!   stream-safe limit, or
+//! - letters of two script groups, or ASCII letters and letters of a group other than
+//!   Latin: a word that mixes scripts is in such a line, and so is every word the walk asks
+//!   about its scripts.
+//!
+//! Every other line holds no lint and no word that mixes scripts, so the survey finds what
+//! a walk of the whole segment finds (this module's proptest holds each line passed over
+//! to a walk with the full look; tests/lint.rs holds the survey to one walk over random
+//! cuts).
+//!
+//! Sixteen bytes at a time (SSE2), the sieve passes over printable ASCII and, where the
+//! scan found the input well formed, the letters of one *family*: a run of lead bytes all
+//! of whose characters are quiet starters of one script group (Latin `C3`–`C8`, Cyrillic
+//! `D0`–`D1`, Han `E4`–`E9`, Hangul `EB`–`EC`, ..., found from the table, not listed by
+//! hand). Anything else is read one character at a time.
+
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use super::checks::{quiet, LATIN, MAX_NON_STARTERS};
+
+/// A table entry for a character some lint looks at.
+const LOOK: u16 = 0x8000;
+/// The bits of an entry that hold the script group (0: not a letter).
+const GROUP: u16 = 0x3FF;
+const LEADING_SHIFT: u32 = 10;
+const TRAILING_SHIFT: u32 = 12;
+const STARTER: u16 = 1 << 14;
+
+/// What the walk needs to know of a character: [`LOOK`], or its group, its leading and
+/// trailing non-starters (0 to 3; more is [`LOOK`]) and whether it holds a starter.
+fn entry(v: u32) -> u16 {
+    match quiet(v) {
+        Some(q) if q.group <= GROUP as u32 && q.leading <= 3 && q.trailing <= 3 => {
+            q.group as u16
+                | (q.leading as u16) << LEADING_SHIFT
+                | (q.trailing as u16) << TRAILING_SHIFT
+                | if q.starter { STARTER } else { 0 }
+        }
+        _ => LOOK,
+    }
+}
+
+/// The sieve's tables, built once.
+struct Tables {
+    /// [`entry`] of every code point below U+20000 (the BMP and the plane of emoji and
+    /// historic scripts: 256 KiB); above, [`entry`] is asked each time.
+    entries: Vec<u16>,
+    /// For each lead byte, the run of lead bytes around it that all begin quiet starters of
+    /// one script group with no leading non-starter (Latin `C3`–`C8`, Greek `CE`–`CF`,
+    /// Cyrillic `D0`–`D1`, Han `E4`–`E9`, Hangul `EB`–`EC`, ...): its first byte, its span,
+    /// and the group, packed as [`family`] does; 0 for a byte in no such run.
+    families: [u32; 256],
+}
+
+/// A run of lead bytes `lo..=lo + span` of quiet letters of `group`, packed.
+const fn family(lo: u8, span: u8, group: u32) -> u32 {
+    1 << 31 | (group << 16) | (span as u32) << 8 | lo as u32
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: LazyLock<Tables> = LazyLock::new(|| {
+        let entries: Vec<u16> = (0..0x2_0000).map(entry).collect();
+        // The group of every character a lead byte begins, if all are quiet starters with
+        // no leading non-starter, of that group or of none.
+        let pure = |lead: u32| -> Option<u32> {
+            let (first, count) = match lead {
+                0xC2..=0xDF => ((lead & 0x1F) << 6, 64),
+                0xE0..=0xEF => ((lead & 0x0F) << 12, 0x1000),
+                _ => return None,
+            };
+            let mut group = 0;
+            for v in (first..first + count).filter(|&v| v >= 0x80 && !(0xD800..0xE000).contains(&v))
+            {
+                let e = entries[v as usize];
+                if e & (LOOK | 3 << LEADING_SHIFT | STARTER) != STARTER {
+                    return None;
+                }
+                match (e & GROUP) as u32 {
+                    0 => {}
+                    g if group == 0 || group == g => group = g,
+                    _ => return None,
+                }
+            }
+            Some(group)
+        };
+        let groups: Vec<Option<u32>> = (0..256).map(pure).collect();
+        let mut families = [0u32; 256];
+        let mut lo = 0usize;
+        while lo < 256 {
+            let Some(g) = groups[lo] else {
+                lo += 1;
+                continue;
+            };
+            let three = lo >= 0xE0;
+            let mut hi = lo;
+            while hi + 1 < 256 && groups[hi + 1] == Some(g) && (hi + 1 >= 0xE0) == three {
+                hi += 1;
+            }
+            for f in &mut families[lo..=hi] {
+                *f = family(lo as u8, (hi - lo) as u8, g);
+            }
+            lo = hi + 1;
+        }
+        Tables { entries, families }
+    });
+    &TABLES
+}
+
+/// What a chunk of 16 bytes holds, one bit a byte (the first byte lowest).
+struct Chunk {
+    /// Printable ASCII (20 to 7E).
+    printable: u32,
+    /// Printable bytes from `A` (0x41) up: letters, or may be.
+    high: u32,
+    /// Bytes that are neither printable ASCII, nor continuation bytes, nor lead bytes of
+    /// the family `lo..=lo + span`.
+    strangers: u32,
+}
+
+/// The [`Chunk`] of `bytes`, for the family of lead bytes `lo..=lo + span` (packed by
+/// [`family`]; 0: none).
+#[inline]
+fn chunk(bytes: &[u8; 16], family: u32) -> Chunk {
+    // With no family, 0xFF alone: no well-formed input holds it.
+    let (lo, span) = if family == 0 {
+        (0xFF, 0)
+    } else {
+        (family as u8, (family >> 8) as u8)
+    };
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SSE2 is part of x86_64. As signed bytes, 80 to BF (continuation bytes) are the
+        // ones below -64, and every byte from 80 up is below 0x20.
+        // SAFETY: the load reads the 16 bytes of `bytes`; the rest is arithmetic.
+        unsafe {
+            let v = _mm_loadu_si128(bytes.as_ptr().cast());
+            let printable = _mm_and_si128(
+                _mm_cmpgt_epi8(v, _mm_set1_epi8(0x1F)),
+                _mm_cmplt_epi8(v, _mm_set1_epi8(0x7F)),
+            );
+            let high = _mm_and_si128(printable, _mm_cmpgt_epi8(v, _mm_set1_epi8(0x40)));
+            let cont = _mm_cmplt_epi8(v, _mm_set1_epi8(-64));
+            let past = _mm_subs_epu8(
+                _mm_sub_epi8(v, _mm_set1_epi8(lo as i8)),
+                _mm_set1_epi8(span as i8),
+            );
+            let inside = _mm_cmpeq_epi8(past, _mm_setzero_si128());
+            let known = _mm_or_si128(_mm_or_si128(printable, cont), inside);
+            Chunk {
+                printable: _mm_movemask_epi8(printable) as u32,
+                high: _mm_movemask_epi8(high) as u32,
+                strangers: !(_mm_movemask_epi8(known) as u32) & 0xFFFF,
+            }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mask = |p: &dyn Fn(u8) -> bool| {
+            bytes
+                .iter()
+                .enumerate()
+                .fold(0u32, |m, (i, &b)| m | (p(b) as u32) << i)
+        };
+        let printable = mask(&|b| (0x20..0x7F).contains(&b));
+        Chunk {
+            printable,
+            high: mask(&|b| (0x41..0x7F).contains(&b)),
+            strangers: !mask(&|b| {
+                (0x20..0x7F).contains(&b) || (0x80..0xC0).contains(&b) || b.wrapping_sub(lo) <= span
+            }) & 0xFFFF,
+        }
+    }
+}
+
+/// What one line holds so far.
+#[derive(Clone, Copy, Default)]
+struct Line {
+    /// The walk must see it.
+    look: bool,
+    /// It has an ASCII letter (or, in a run of printable bytes, a byte from `A` up).
+    ascii_letter: bool,
+    /// The script group of its first letter with one (0: none yet).
+    group: u32,
+    /// Non-starters in the current run.
+    marks: usize,
+}
+
+impl Line {
+    fn looked_at(&self) -> bool {
+        self.look || (self.ascii_letter && self.group != 0 && self.group != LATIN)
+    }
+
+    fn join(&mut self, g: u32) {
+        if self.group == 0 {
+            self.group = g;
+        } else if self.group != g {
+            self.look = true;
+        }
+    }
+
+    #[inline]
+    fn character(&mut self, e: u16) {
+        // Most characters: a starter with no leading non-starter, of the line's group (or
+        // of none).
+        if e & (LOOK | 3 << LEADING_SHIFT | STARTER) == STARTER {
+            self.marks = ((e >> TRAILING_SHIFT) & 3) as usize;
+            let g = (e & GROUP) as u32;
+            if g == self.group || g == 0 {
+                return;
+            }
+        }
+        self.any_character(e);
+    }
+
+    fn any_character(&mut self, e: u16) {
+        if e & LOOK != 0 {
+            self.look = true;
+            return;
+        }
+        self.marks += ((e >> LEADING_SHIFT) & 3) as usize;
+        if self.marks > MAX_NON_STARTERS {
+            self.look = true;
+        }
+        if e & STARTER != 0 {
+            self.marks = ((e >> TRAILING_SHIFT) & 3) as usize;
+        }
+        let g = (e & GROUP) as u32;
+        if g != 0 {
+            self.join(g);
+        }
+    }
+}
+
+/// Calls `walk` with each stretch of whole lines of `range` (which starts at a line start
+/// and ends at one or at the input's end) that the walk must see, in order, neighbouring
+/// lines joined. `four_byte`: every character above U+FFFF is looked at (MySQL utf8mb3).
+/// Before `well_formed_end`, the scan found no error (in a dialect of the UTF-8 family), so
+/// every lead byte there has its continuation bytes, and a chunk of letters of one family
+/// is passed over without reading its characters one by one.
+pub(super) fn lines_to_walk(
+    bytes: &[u8],
+    range: Range<usize>,
+    four_byte: bool,
+    well_formed_end: usize,
+    mut walk: impl FnMut(Range<usize>),
+) {
+    let Tables {
+        entries: table,
+        families,
+    } = tables();
+    let end = range.end;
+    let mut pending: Option<Range<usize>> = None;
+    let mut close = |line: Range<usize>, state: &Line| {
+        if !state.looked_at() {
+            return;
+        }
+        match &mut pending {
+            Some(p) if p.end == line.start => p.end = line.end,
+            _ => {
+                if let Some(p) = pending.replace(line) {
+                    walk(p);
+                }
+            }
+        }
+    };
+    let mut start = range.start;
+    let mut state = Line::default();
+    let mut family = 0u32;
+    let mut i = range.start;
+    while i < end {
+        if i + 16 <= end {
+            let c = chunk(bytes[i..i + 16].try_into().expect("16 bytes"), family);
+            // Up to the first byte that is not printable ASCII, or, where the input is well
+            // formed, up to the first that is neither that nor a byte of a letter of the
+            // current family (that byte begins a character).
+            let quiet = if i + 16 <= well_formed_end {
+                c.strangers
+            } else {
+                !c.printable
+            };
+            let k = quiet.trailing_zeros().min(16) as usize;
+            let prefix = (1u32 << k) - 1;
+            state.ascii_letter |= c.high & prefix != 0;
+            // After letters of the family, the trailing non-starters of the last (at most
+            // 3) may begin a run; the family's group is the line's already. A chunk may end
+            // inside a character: the next begins with continuation bytes, never strangers.
+            if k > 0 {
+                state.marks = 3 * usize::from(c.printable & prefix != prefix);
+            }
+            i += k;
+            if k == 16 {
+                continue;
+            }
+        }
+        let b0 = bytes[i];
+        if b0 < 0x80 {
+            state.marks = 0;
+            if b0 == b'\n' {
+                close(start..i + 1, &state);
+                start = i + 1;
+                state = Line::default();
+                family = 0;
+            } else if b0 < 0x20 && b0 != b'\t' && b0 != b'\r' || b0 == 0x7F {
+                state.look = true;
+            } else {
+                state.ascii_letter |= b0.is_ascii_alphabetic();
+            }
+            i += 1;
+            continue;
+        }
+        if b0 < 0xC0 && i < well_formed_end {
+            // The rest of a character a chunk began.
+            i += 1;
+            continue;
+        }
+        // A run of characters that are not ASCII.
+        loop {
+            let Some((n, v)) = character_at(bytes, i) else {
+                state.look = true;
+                i += 1;
+                break;
+            };
+            let e = match v {
+                _ if n == 4 && four_byte => LOOK,
+                0..0x2_0000 => table[v as usize],
+                _ => entry(v),
+            };
+            state.character(e);
+            // A letter of a family: chunks are read against it from now on, its group
+            // being the line's (or the line looked at).
+            let f = families[bytes[i] as usize];
+            if f != 0 && f != family {
+                family = f;
+                let g = (f >> 16) & 0x7FFF;
+                if g != 0 {
+                    state.join(g);
+                }
+            }
+            i += n;
+            if i >= end || bytes[i] < 0x80 {
+                break;
+            }
+        }
+    }
+    if start < end {
+        close(start..end, &state);
+    }
+    if let Some(p) = pending {
+        walk(p);
+    }
+}
+
+/// The well-formed UTF-8 character (RFC 3629) at `pos`, not ASCII: its length and value.
+#[inline]
+fn character_at(bytes: &[u8], pos: usize) -> Option<(usize, u32)> {
+    let b0 = bytes[pos] as u32;
+    let cont = |k: usize| {
+        bytes
+            .get(pos + k)
+            .map(|&b| b as u32)
+            .filter(|b| b & 0xC0 == 0x80)
+    };
+    match b0 {
+        0xC2..=0xDF => Some((2, ((b0 & 0x1F) << 6) | (cont(1)? & 0x3F))),
+        0xE0..=0xEF => {
+            let v = ((b0 & 0x0F) << 12) | ((cont(1)? & 0x3F) << 6) | (cont(2)? & 0x3F);
+            (v >= 0x800 && !(0xD800..=0xDFFF).contains(&v)).then_some((3, v))
+        }
+        0xF0..=0xF4 => {
+            let v = ((b0 & 0x07) << 18)
+                | ((cont(1)? & 0x3F) << 12)
+                | ((cont(2)? & 0x3F) << 6)
+                | (cont(3)? & 0x3F);
+            (0x1_0000..=0x10_FFFF).contains(&v).then_some((4, v))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn walked(text: &[u8], four_byte: bool) -> Vec<Range<usize>> {
+        let mut out = Vec::new();
+        lines_to_walk(text, 0..text.len(), four_byte, 0, |r| out.push(r));
+        let mut trusting = Vec::new();
+        if std::str::from_utf8(text).is_ok() {
+            lines_to_walk(text, 0..text.len(), four_byte, text.len(), |r| {
+                trusting.push(r)
+            });
+            assert_eq!(out, trusting);
+        }
+        out
+    }
+
+    #[test]
+    fn quiet_lines_are_passed_over_and_neighbours_joined() {
+        let text = "plain words\nМосква и Петербург\nwith Москва\nа\u{202E}b\nlast\n";
+        let at = |s: &str| text.find(s).unwrap();
+        // The line mixing ASCII letters and Cyrillic and the bidi line are one stretch.
+        assert_eq!(walked(text.as_bytes(), false), vec![at("with")..at("last")]);
+    }
+
+    #[test]
+    fn what_each_line_is_walked_for() {
+        let cases: &[(&[u8], bool, bool)] = &[
+            (
+                b"ASCII only, long enough for eight at a time\n",
+                false,
+                false,
+            ),
+            ("naïve Straße café\n".as_bytes(), false, false),
+            ("中文字符、ひらがな。カタカナ\n".as_bytes(), false, false),
+            ("Ελληνικά και Москва\n".as_bytes(), false, true),
+            ("USB в Москве\n".as_bytes(), false, true),
+            ("2024 год\n".as_bytes(), false, false),
+            ("emoji 😀 here\n".as_bytes(), false, false),
+            ("emoji 😀 here\n".as_bytes(), true, true),
+            ("a\u{200B}b\n".as_bytes(), false, true),
+            ("\u{1F469}\u{200D}\u{1F4BB}\n".as_bytes(), false, true),
+            (b"tab\tand CR\r\n", false, false),
+            (b"bell \x07 here\n", false, true),
+            (b"overlong \xC0\xAF slash\n", false, true),
+            (b"surrogate \xED\xA0\x80\n", false, true),
+            ("\u{FDD0}\n".as_bytes(), false, true),
+            ("\u{85}\n".as_bytes(), false, true),
+        ];
+        for &(text, four_byte, want) in cases {
+            let got = !walked(text, four_byte).is_empty();
+            assert_eq!(got, want, "{:?}", String::from_utf8_lossy(text));
+        }
+    }
+
+    #[test]
+    fn runs_of_marks_are_walked_past_the_stream_safe_limit() {
+        // a + 30 marks is 30 non-starters; é (one trailing) + 30 is 31; U+0F73 is two.
+        let thirty = format!("a{}\n", "\u{301}".repeat(30));
+        let e_thirty = format!("\u{E9}{}\n", "\u{301}".repeat(30));
+        let f73 = format!("x{}\u{301}\n", "\u{F73}".repeat(15));
+        assert!(walked(thirty.as_bytes(), false).is_empty());
+        assert_eq!(walked(e_thirty.as_bytes(), false).len(), 1);
+        assert_eq!(walked(f73.as_bytes(), false).len(), 1);
+    }
+
+    #[test]
+    fn a_chunk_of_sixteen_bytes() {
+        let families = &tables().families;
+        let c = chunk(b" ~azAZ09 !@#$%^&", 0);
+        assert_eq!((c.printable, c.high, c.strangers), (0xFFFF, 0x403E, 0));
+        for bad in [0x00u8, 0x1F, 0x7F, 0xC0, 0xF8, b'\n'] {
+            for at in 0..16 {
+                let mut w = *b"0123456789abcdef";
+                w[at] = bad;
+                let c = chunk(&w, 0);
+                assert_eq!(c.printable, 0xFFFF & !(1 << at), "{bad:#x} at {at}");
+                assert_eq!(c.strangers, 1 << at, "{bad:#x} at {at}");
+            }
+        }
+        // Cyrillic from D0 and D1 is one family; D2 begins combining marks too.
+        let cyrillic = families[0xD0];
+        assert_eq!((families[0xD1], families[0xD2]), (cyrillic, 0));
+        assert_eq!(cyrillic >> 16 & 0x7FFF, 3);
+        let c = chunk("Москва ж!".as_bytes().try_into().unwrap(), cyrillic);
+        assert_eq!(c.strangers, 0);
+        let mut w: [u8; 16] = "Москва ж!".as_bytes().try_into().unwrap();
+        w[15] = 0xD2;
+        assert_eq!(chunk(&w, cyrillic).strangers, 1 << 15);
+        // Latin letters and Han characters are families of their own.
+        let latin = families[0xC3];
+        assert_eq!(latin >> 16 & 0x7FFF, 1);
+        let c = chunk("Straße, cafés ".as_bytes().try_into().unwrap(), latin);
+        assert_eq!(c.strangers, 0);
+        let c = chunk("Straße, cafés ".as_bytes().try_into().unwrap(), cyrillic);
+        assert_eq!(c.strangers, 1 << 4 | 1 << 12);
+        let han = families[0xE4];
+        assert_eq!(han >> 16 & 0x7FFF, 4);
+        let c = chunk("中文字符 abc".as_bytes().try_into().unwrap(), han);
+        assert_eq!(c.strangers, 0);
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::super::checks::Walk;
+    use super::super::{Lints, Target};
+    use super::lines_to_walk;
+    use crate::decode::Dialect;
+
+    /// Letters of the families and of other scripts, ASCII words, and what the lints
+    /// look for, in pieces long and short (so that chunks of 16 bytes end anywhere).
+    const PIECES: &[&str] = &[
+        "word ",
+        "data_1",
+        "naïve Straße café",
+        "Москва и ёж",
+        "Ελληνικά",
+        "עברית",
+        "العربية",
+        "हिन्दी",
+        "中文字符",
+        "、。",
+        "ひらがなカタカナ",
+        "한국어",
+        "Tiếng Việt",
+        "«»",
+        "—",
+        "…",
+        " ",
+        ", ",
+        "\n",
+        "\r\n",
+        "\t",
+        "x",
+        "Ab",
+        "\u{301}",
+        "\u{301}\u{302}\u{303}\u{304}\u{305}\u{306}\u{307}\u{308}",
+        "\u{F73}",
+        "\u{E9}",
+        "\u{1D6}",
+        "\u{202E}",
+        "\u{200D}",
+        "\u{200B}",
+        "\u{FE0F}",
+        "\u{1F600}",
+        "\u{1F469}\u{200D}\u{1F4BB}",
+        "\u{E0068}",
+        "\u{FDD0}",
+        "\u{85}",
+        "\u{A0}",
+        "\u{3000}",
+        "\u{2028}",
+        "\u{10400}",
+        "\u{20000}",
+        "\0",
+        "\u{7}",
+        "\u{7F}",
+        "p\u{430}ypal",
+        "\u{441}\u{43E}\u{440}",
+        "\u{D7}",
+        "ɐ",
+        "ʼ",
+    ];
+
+    fn everything() -> Lints {
+        Lints {
+            targets: Target::ALL.to_vec(),
+            security: true,
+        }
+    }
+
+    /// The lines of `bytes` (each with its line feed).
+    fn lines(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'\n' {
+                out.push(start..i + 1);
+                start = i + 1;
+            }
+        }
+        if start < bytes.len() {
+            out.push(start..bytes.len());
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(600))]
+        /// A line the sieve passes over is one where the walk, giving every character the
+        /// full look, finds no lint and no word that mixes scripts; whether the input is
+        /// known to be well formed or not.
+        #[test]
+        fn a_line_passed_over_holds_nothing_the_walk_finds(
+            picks in proptest::collection::vec(0usize..PIECES.len(), 0..120),
+            bad in proptest::option::weighted(0.2, (0usize..400, proptest::sample::select(vec![0x80u8, 0xC0, 0xED, 0xF8, 0xFF]))),
+            four_byte in any::<bool>(),
+        ) {
+            let mut bytes: Vec<u8> = picks.iter().flat_map(|&i| PIECES[i].bytes()).collect();
+            if let Some((at, b)) = bad {
+                let at = at.min(bytes.len());
+                bytes.insert(at, b);
+            }
+            let well_formed = std::str::from_utf8(&bytes).is_ok();
+            let ends: Vec<usize> = if well_formed { vec![0, bytes.len()] } else { vec![0] };
+            let lints = Lints { targets: if four_byte { Target::ALL.to_vec() } else { vec![Target::Xml10, Target::Json] }, security: true };
+            let _ = everything;
+            for well_formed_end in ends {
+                let mut walked = vec![false; bytes.len() + 1];
+                lines_to_walk(&bytes, 0..bytes.len(), four_byte, well_formed_end, |r| {
+                    for w in &mut walked[r] {
+                        *w = true;
+                    }
+                });
+                for line in lines(&bytes) {
+                    if walked[line.start] {
+                        continue;
+                    }
+                    let mut walk = Walk::new(&bytes, Dialect::Utf8, &lints, line.start, true);
+                    walk.full_look_only();
+                    walk.walk_to(line.end);
+                    prop_assert!(
+                        walk.out.is_empty() && walk.candidates.is_empty(),
+                        "line {:?} {:?} passed over: {:?}",
+                        line,
+                        String::from_utf8_lossy(&bytes[line.clone()]),
+                        walk.out
+                    );
+                }
+            }
+        }
+    }
+}
