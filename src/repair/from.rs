@@ -24,7 +24,7 @@
 use std::io;
 use std::ops::Range;
 
-use super::{invalid_bytes, Action, Bom, Change, Kind, Output, Policy, Tally, Windows};
+use super::{invalid_bytes, Action, Bom, Kind, Output, Policy, Tally, Windows};
 use crate::decode::{CodePoint, Dialect, Family, MbState, Unit, UnitKind};
 use crate::scan::multibyte::ascii_run;
 use crate::view::second_code_point;
@@ -82,27 +82,6 @@ impl Transcoder {
         Ok(())
     }
 
-    fn emit(
-        &mut self,
-        offset: u64,
-        old: &[u8],
-        new: &[u8],
-        kind: Kind,
-        action: Action,
-        out: &mut impl Output,
-    ) -> io::Result<()> {
-        self.tally.emit(
-            out,
-            Change {
-                offset,
-                old,
-                new,
-                kind,
-                action,
-            },
-        )
-    }
-
     /// An undecodable unit: `old` at input offset `offset`, of kind `kind`.
     fn bad(
         &mut self,
@@ -117,7 +96,7 @@ impl Transcoder {
         if action == Action::Replace && new.is_empty() {
             new.extend_from_slice(super::REPLACEMENT); // keep is refused before a run
         }
-        let written = self.emit(offset, old, &new, kind, action, out);
+        let written = self.tally.change(offset, old, &new, kind, action, out);
         self.scratch = new;
         written
     }
@@ -131,7 +110,8 @@ impl Transcoder {
         };
         match self.policy.bom {
             Bom::Strip => {
-                self.emit(offset, old, b"", kind, Action::Strip, out)?;
+                self.tally
+                    .change(offset, old, b"", kind, Action::Strip, out)?;
                 Ok(true)
             }
             _ if offset != 0 => {
@@ -309,7 +289,8 @@ impl Windows for Transcoder {
         if !self.started && base + range.start as u64 == 0 {
             self.started = true;
             if self.policy.bom == Bom::Add && !self.starts_with_bom(bytes) {
-                self.emit(0, b"", BOM, Kind::Bom, Action::Add, out)?;
+                self.tally
+                    .change(0, b"", BOM, Kind::Bom, Action::Add, out)?;
             }
         }
         self.window(bytes, range, base, out)
