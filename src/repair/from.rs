@@ -26,7 +26,7 @@ use std::ops::Range;
 
 use super::{invalid_bytes, Action, Bom, Kind, Output, Policy, Tally, Windows};
 use crate::decode::{CodePoint, Dialect, Family, MbState, Unit, UnitKind};
-use crate::scan::multibyte::ascii_run;
+use crate::scan::multibyte::{ascii_run, skip_short};
 use crate::view::second_code_point;
 
 /// U+FEFF in UTF-8.
@@ -254,22 +254,17 @@ impl Windows for Transcoder {
             }
         }
         while pos < bytes.len() {
-            let b0 = bytes[pos];
-            if stateless && pos < at && b0 < 0x80 {
-                pos += ascii_run(&bytes[pos..at]);
-                continue;
+            if stateless {
+                // Characters of one and two bytes straight from the tables, as the scan
+                // skips them; anything else decoded.
+                pos = skip_short(table, bytes, pos, at).end;
+                if pos > from && pos >= at.min(bytes.len()) {
+                    break;
+                }
             }
-            // Characters of one and two bytes straight from the tables, as the scan skips
-            // them; anything else decoded.
-            let end = if stateless && table.is_single(b0) {
-                pos + 1
-            } else if stateless && pos + 1 < bytes.len() && table.is_pair(b0, bytes[pos + 1]) {
-                pos + 2
-            } else {
-                let (unit, next) = unit_at(self.dialect, bytes, pos, state);
-                state = next;
-                unit.end()
-            };
+            let (unit, next) = unit_at(self.dialect, bytes, pos, state);
+            state = next;
+            let end = unit.end();
             if end > at && pos > from {
                 break;
             }
