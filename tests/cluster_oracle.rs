@@ -19,6 +19,9 @@ use hexrune::view::cluster::{spans, window_with};
 use proptest::prelude::*;
 use unicode_segmentation::UnicodeSegmentation;
 
+mod support;
+use support::wide;
+
 /// Code points that exercise every rule: letters, marks, joiners, pictographs, regional
 /// indicators, viramas and consonants, CR and LF, jamo, prepend, spacing marks, selectors
 /// (Unicode 11 or older, so that every implementation knows them).
@@ -257,8 +260,8 @@ proptest! {
     /// point.
     #[test]
     fn wide_encodings_agree_with_utf8(text in text()) {
-        let utf16: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
-        let utf32: Vec<u8> = text.chars().flat_map(|c| (c as u32).to_le_bytes()).collect();
+        let utf16 = wide::text(Dialect::Utf16Le, &text);
+        let utf32 = wide::text(Dialect::Utf32Le, &text);
         let expected = counts(text.as_bytes(), Dialect::Utf8);
         prop_assert_eq!(counts(&utf16, Dialect::Utf16Le), expected.clone());
         prop_assert_eq!(counts(&utf32, Dialect::Utf32Le), expected);

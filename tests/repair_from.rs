@@ -10,6 +10,9 @@ use hexrune::repair::{
 use hexrune::view::fallback::Escape;
 use proptest::prelude::*;
 
+mod support;
+use support::wide;
+
 fn from(label: &str, invalid: Invalid) -> Policy {
     Policy {
         from: Some(FromEncoding::parse(label).unwrap()),
@@ -190,10 +193,11 @@ fn keep_unescape_and_mojibake_are_refused_with_from() {
 #[test]
 fn auto_takes_detections_answer() {
     let utf16 = "Grüße aus Köln, schöne Grüße!\n".repeat(8);
-    let mut input = vec![0xFF, 0xFE];
-    for u in utf16.encode_utf16() {
-        input.extend_from_slice(&u.to_le_bytes());
-    }
+    let input = [
+        b"\xFF\xFE".as_slice(),
+        &wide::text(Dialect::Utf16Le, &utf16),
+    ]
+    .concat();
     assert_eq!(
         repair(from("auto", Invalid::Replace), &input).bytes,
         [b"\xEF\xBB\xBF".as_slice(), utf16.as_bytes()].concat()

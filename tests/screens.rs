@@ -14,6 +14,9 @@ use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 use ratatui::Terminal;
 
+mod support;
+use support::wide;
+
 /// An app whose scan is done (it took 2 ms, as far as screens tell).
 fn app(bytes: &[u8], width: u16, height: u16) -> App {
     let mut summary = Summary::build(Dialect::Utf8, bytes, 1, &Progress::new()).unwrap();
@@ -704,10 +707,7 @@ fn the_fallback_reading_fits_80_columns() {
 /// byte, the error letters, the detail of the pair, and the encoding on the status line.
 #[test]
 fn utf16_at_80_by_24_and_120_by_40() {
-    let mut bytes: Vec<u8> = "Zürich 😀 naïve\n"
-        .encode_utf16()
-        .flat_map(u16::to_le_bytes)
-        .collect();
+    let mut bytes = wide::text(Dialect::Utf16Le, "Zürich 😀 naïve\n");
     bytes.extend_from_slice(b"a\x00\x3d\xd8b\x00\x00\xdez");
     for (w, h) in [(80, 24), (120, 40)] {
         let mut summary = Summary::build(Dialect::Utf16Le, &bytes, 1, &Progress::new()).unwrap();
