@@ -151,22 +151,14 @@ mod tests {
     #[test]
     fn guesses() {
         let text = "Grüße aus Köln, line two\n";
-        assert_eq!(
-            guess(&text_bytes(Dialect::Utf16Le, text)),
-            Some(Wide::Utf16Le)
-        );
-        assert_eq!(
-            guess(&text_bytes(Dialect::Utf16Be, text)),
-            Some(Wide::Utf16Be)
-        );
-        assert_eq!(
-            guess(&text_bytes(Dialect::Utf32Le, text)),
-            Some(Wide::Utf32Le)
-        );
-        assert_eq!(
-            guess(&text_bytes(Dialect::Utf32Be, text)),
-            Some(Wide::Utf32Be)
-        );
+        for (d, wide) in [
+            (Dialect::Utf16Le, Wide::Utf16Le),
+            (Dialect::Utf16Be, Wide::Utf16Be),
+            (Dialect::Utf32Le, Wide::Utf32Le),
+            (Dialect::Utf32Be, Wide::Utf32Be),
+        ] {
+            assert_eq!(guess(&text_bytes(d, text)), Some(wide), "{d}");
+        }
         assert_eq!(guess(text.as_bytes()), None);
         assert_eq!(guess(&[0u8; 64]), None);
     }
