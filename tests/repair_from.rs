@@ -113,9 +113,12 @@ fn exact_outputs() {
     }
 }
 
-/// The changes under `--invalid replace`: (label, input, each (offset, old bytes, kind)).
+/// A change as the tables say it: (offset, old bytes, kind).
+type Said = (u64, &'static [u8], &'static str);
+
+/// The changes under `--invalid replace`: (label, input, each change).
 #[rustfmt::skip]
-const CHANGES: &[(&str, &[u8], &[(u64, &[u8], &str)])] = &[
+const CHANGES: &[(&str, &[u8], &[Said])] = &[
     ("utf-16le", UTF16_UNPAIRED, &[
         (2, b"\x00\xD8", "unpaired_high_surrogate"),
         (6, b"\x00\xDC", "unpaired_low_surrogate"),
