@@ -14,7 +14,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-#[allow(dead_code)] // the shared generators: this bench uses one of them
+#[allow(dead_code)] // the shared helpers: each benchmark uses some
 mod data;
 
 use data::{multilingual, Rng};

@@ -13,29 +13,15 @@
 //! directory to write the data sets there and keep them (for `perf` and the like).
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
+#[allow(dead_code)] // the shared helpers: each benchmark uses some
 mod data;
 
-use data::{cjk_indic, multilingual, random, Rng};
-use std::time::{Duration, Instant};
+use data::{cjk_indic, multilingual, random, run, Rng};
+use std::time::Duration;
 
 /// Runs of each command.
 const RUNS: usize = 5;
-
-/// How long one run of a command takes with its output sent to /dev/null, or `None` if it
-/// cannot be started or fails.
-fn run(program: &str, args: &[&str]) -> Option<Duration> {
-    let start = Instant::now();
-    let status = Command::new(program)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .ok()?;
-    let took = start.elapsed();
-    status.success().then_some(took)
-}
 
 /// The best of [`RUNS`] runs of each command, the commands taking turns; `None` for one
 /// that cannot be started or fails.
@@ -47,7 +33,7 @@ fn best_in_turns(commands: &[(&str, &[&str])]) -> Vec<Option<Duration>> {
             if failed[k] {
                 continue;
             }
-            match run(program, args) {
+            match run(program, args, &[0]) {
                 Some(took) => best[k] = Some(best[k].map_or(took, |b| b.min(took))),
                 None => (failed[k], best[k]) = (true, None),
             }

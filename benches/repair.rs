@@ -9,12 +9,12 @@
 //! Run with `cargo bench --bench repair`. Set `HEXRUNE_BENCH_MB` to change the data size
 //! (default 256 MiB; the figure is for 1024).
 
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+#[allow(dead_code)] // the shared helpers: each benchmark uses some
 mod data;
 
-use data::{multilingual, Rng};
+use data::{multilingual, run, Rng};
 
 /// Runs of each command.
 const RUNS: usize = 3;
@@ -38,19 +38,6 @@ fn with_errors(text: &[u8], rng: &mut Rng) -> Vec<u8> {
         at = next;
     }
     out
-}
-
-fn run(program: &str, args: &[&str]) -> Option<Duration> {
-    let start = Instant::now();
-    let status = Command::new(program)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .ok()?;
-    let took = start.elapsed();
-    status.success().then_some(took)
 }
 
 fn mbps(bytes: usize, took: Duration) -> f64 {
@@ -91,7 +78,7 @@ fn main() {
     let mut best: Vec<Option<Duration>> = vec![None; commands.len()];
     for _ in 0..RUNS {
         for (k, (_, program, args)) in commands.iter().enumerate() {
-            if let Some(took) = run(program, args) {
+            if let Some(took) = run(program, args, &[0]) {
                 best[k] = Some(best[k].map_or(took, |b: Duration| b.min(took)));
             }
         }

@@ -9,6 +9,7 @@
 //! `scalar` to measure a slower implementation of the UTF-8 scan than the CPU's best.
 
 use std::hint::black_box;
+#[allow(dead_code)] // the shared helpers: each benchmark uses some
 mod data;
 
 use data::{multilingual, random, Rng};

@@ -587,9 +587,9 @@ fn errors_and_findings_give_line_and_column() {
         listed,
         [
             "  offset 3 (0x3)  2:1  ef bf bd  replacement-character: U+FFFD REPLACEMENT CHARACTER already in the input: something lost data before it was written",
-            "  offset 7 (0x7)  2:3  ff  invalid_byte: byte that never occurs in this dialect; lone byte FF: 'ÿ' in Latin-1/Windows-1252?; fallback ÿ (windows-1252)",
+            "  offset 7 (0x7)  2:3  ff  invalid_byte: byte that never occurs in this dialect; lone byte FF between ASCII bytes; fallback ÿ (windows-1252)",
             "  offset 11 (0xb)  3:2  e2 82  truncated: sequence cut short by a byte that is not a continuation; expected 80..BF after e2 82; fallback â‚ (windows-1252)",
-            "  offset 14 (0xe)  3:4  c0  invalid_byte: byte that never occurs in this dialect; lone byte C0: 'À' in Latin-1/Windows-1252?; fallback À (windows-1252)",
+            "  offset 14 (0xe)  3:4  c0  invalid_byte: byte that never occurs in this dialect; lone byte C0 between ASCII bytes; fallback À (windows-1252)",
             "  offset 21 (0x15)  5:2  ff  invalid_byte: byte that never occurs in this dialect; fallback ÿ (windows-1252)",
         ],
         "{text}"

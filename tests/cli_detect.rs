@@ -5,7 +5,11 @@ use std::io::Write;
 use std::path::Path;
 
 use assert_cmd::Command;
+use hexrune::decode::Dialect;
 use serde_json::{json, Value};
+
+mod support;
+use support::wide;
 
 fn hexrune() -> Command {
     Command::cargo_bin("hexrune").unwrap()
@@ -51,12 +55,6 @@ fn encode(label: &str, text: &str) -> Vec<u8> {
     let (bytes, _, unmappable) = e.encode(text);
     assert!(!unmappable, "{label}");
     bytes.into_owned()
-}
-
-fn utf16(text: &str, le: bool) -> Vec<u8> {
-    text.encode_utf16()
-        .flat_map(|u| if le { u.to_le_bytes() } else { u.to_be_bytes() })
-        .collect()
 }
 
 #[test]
@@ -144,22 +142,19 @@ fn signatures_are_read_longest_first() {
             "UTF-8",
         ),
         (
-            [&b"\xFF\xFE"[..], &utf16(text, true)].concat(),
+            [&b"\xFF\xFE"[..], &wide::text(Dialect::Utf16Le, text)].concat(),
             "UTF-16LE",
             "UTF-16LE",
         ),
         (
-            [&b"\xFE\xFF"[..], &utf16(text, false)].concat(),
+            [&b"\xFE\xFF"[..], &wide::text(Dialect::Utf16Be, text)].concat(),
             "UTF-16BE",
             "UTF-16BE",
         ),
         (
             [
                 &b"\xFF\xFE\x00\x00"[..],
-                &text
-                    .chars()
-                    .flat_map(|c| (c as u32).to_le_bytes())
-                    .collect::<Vec<_>>(),
+                &wide::text(Dialect::Utf32Le, text),
             ]
             .concat(),
             "UTF-32LE",
@@ -168,10 +163,7 @@ fn signatures_are_read_longest_first() {
         (
             [
                 &b"\x00\x00\xFE\xFF"[..],
-                &text
-                    .chars()
-                    .flat_map(|c| (c as u32).to_be_bytes())
-                    .collect::<Vec<_>>(),
+                &wide::text(Dialect::Utf32Be, text),
             ]
             .concat(),
             "UTF-32BE",
@@ -198,12 +190,21 @@ fn signatures_are_read_longest_first() {
 #[test]
 fn utf16_without_a_bom_by_its_zero_bytes() {
     let text = corpus("fr");
-    assert_eq!(detect_json(&utf16(&text, true))["encoding"], "UTF-16LE");
-    assert_eq!(detect_json(&utf16(&text, false))["encoding"], "UTF-16BE");
+    assert_eq!(
+        detect_json(&wide::text(Dialect::Utf16Le, &text))["encoding"],
+        "UTF-16LE"
+    );
+    assert_eq!(
+        detect_json(&wide::text(Dialect::Utf16Be, &text))["encoding"],
+        "UTF-16BE"
+    );
     // An unpaired surrogate is an error of the reading.
-    let mut bytes = utf16("ab", true);
+    let mut bytes = wide::text(Dialect::Utf16Le, "ab");
     bytes.extend([0x00, 0xD8]);
-    bytes.extend(utf16(" and some more text to judge on", true));
+    bytes.extend(wide::text(
+        Dialect::Utf16Le,
+        " and some more text to judge on",
+    ));
     let v = detect_json(&bytes);
     assert_eq!(
         (v["encoding"].as_str(), v["errors"].as_u64()),
@@ -232,7 +233,10 @@ fn a_utf8_log_with_a_windows_1252_part_appended() {
 #[test]
 fn a_utf16_block_inside_utf8() {
     let head = "Première partie, en UTF-8 — ok.\n";
-    let block = utf16("This part was pasted from a UTF-16 file.\n", true);
+    let block = wide::text(
+        Dialect::Utf16Le,
+        "This part was pasted from a UTF-16 file.\n",
+    );
     let tail = "Dernière partie, encore en UTF-8 — fin.\n";
     let bytes = [head.as_bytes(), &block, tail.as_bytes()].concat();
     let v = detect_json(&bytes);

@@ -9,8 +9,12 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
+use hexrune::decode::Dialect;
 use proptest::prelude::*;
 use sha2::{Digest, Sha256};
+
+mod support;
+use support::wide;
 
 fn hexrune() -> Command {
     Command::cargo_bin("hexrune").unwrap()
@@ -513,11 +517,7 @@ fn from_shift_jis_and_auto() {
         std::fs::read(dir.path().join("out.txt")).unwrap(),
         "日本語\n".as_bytes()
     );
-    let utf16: Vec<u8> = "Grüße aus Köln!\n"
-        .repeat(6)
-        .encode_utf16()
-        .flat_map(u16::to_be_bytes)
-        .collect();
+    let utf16 = wide::text(Dialect::Utf16Be, &"Grüße aus Köln!\n".repeat(6));
     let (dir, _) = dir_with(&[b"\xFE\xFF".as_slice(), &utf16].concat());
     let (code, stderr) = repair_in(
         dir.path(),

@@ -7,7 +7,7 @@ mod support;
 
 use hexrune::decode::{CodePoint, Dialect, ErrorKind, Finding};
 use support::invariants::{check_all, possible_kinds};
-use support::{triples, Triple, Want};
+use support::{triples, wide, Triple, Want};
 use ErrorKind::*;
 use Want::{Cp, Err as E};
 
@@ -441,20 +441,6 @@ const WIDE32: &[WideCase] = wide_cases![
     "3 bytes left": [0x41], [0, 0, 0] => [(0, 4, Cp(0x41)), (4, 3, LEFT)],
 ];
 
-/// The bytes of code units in `d`'s byte order (UTF-16 keeps the low 16 bits).
-fn wide_bytes(d: Dialect, code_units: &[u32]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for &v in code_units {
-        match d {
-            Dialect::Utf16Le => out.extend_from_slice(&(v as u16).to_le_bytes()),
-            Dialect::Utf16Be => out.extend_from_slice(&(v as u16).to_be_bytes()),
-            Dialect::Utf32Le => out.extend_from_slice(&v.to_le_bytes()),
-            _ => out.extend_from_slice(&v.to_be_bytes()),
-        }
-    }
-    out
-}
-
 /// Every wide case with padding of whole code units before (none ends with a high
 /// surrogate) and after (none starts with a low one; none after a case with bytes left
 /// over, which must end the input): the exact units and every invariant.
@@ -475,14 +461,23 @@ fn run_wide_table(d: Dialect) -> usize {
     ];
     let mut runs = 0;
     for case in cases {
-        let body = [wide_bytes(d, case.code_units), case.tail.to_vec()].concat();
+        let body = [
+            wide::units(d, case.code_units.iter().copied()),
+            case.tail.to_vec(),
+        ]
+        .concat();
         for (pre, pre_units) in &pads {
             for (suf, suf_units) in &pads {
                 if !case.tail.is_empty() && !suf.is_empty() {
                     continue;
                 }
-                let pre_bytes = wide_bytes(d, pre);
-                let bytes = [pre_bytes.clone(), body.clone(), wide_bytes(d, suf)].concat();
+                let pre_bytes = wide::units(d, pre.iter().copied());
+                let bytes = [
+                    pre_bytes.clone(),
+                    body.clone(),
+                    wide::units(d, suf.iter().copied()),
+                ]
+                .concat();
                 let mut want = pre_units.clone();
                 want.extend(shifted(case.units, pre_bytes.len()));
                 want.extend(shifted(suf_units, pre_bytes.len() + body.len()));

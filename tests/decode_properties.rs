@@ -15,6 +15,7 @@ use hexrune::decode::{is_continuation, Dialect, ErrorKind, Unit, UnitKind};
 use proptest::prelude::*;
 use support::invariants::{check_all, utf8_chunks_units};
 use support::reference::Reference;
+use support::wide;
 
 /// Byte values at the edges of every range the dialects care about: ASCII, the continuation
 /// sub-ranges that restricted leads split (80, 81, 83|84, 87|88, 8F|90, 9F|A0, AF|B0, BF),
@@ -376,16 +377,6 @@ fn wide_dialects_on_code_unit_sequences() {
     ];
     for d in Dialect::WIDE {
         let w = d.code_unit_width().unwrap();
-        let put = |v: u32, out: &mut Vec<u8>| {
-            let le = v.to_le_bytes();
-            let be = v.to_be_bytes();
-            match d {
-                Dialect::Utf16Le => out.extend_from_slice(&le[..2]),
-                Dialect::Utf16Be => out.extend_from_slice(&be[2..]),
-                Dialect::Utf32Le => out.extend_from_slice(&le),
-                _ => out.extend_from_slice(&be),
-            }
-        };
         let reference = Reference::new(d);
         let mut seen = std::collections::BTreeSet::new();
         let mut classes = std::collections::BTreeSet::new();
@@ -398,12 +389,9 @@ fn wide_dialects_on_code_unit_sequences() {
                             // In UTF-16 a supplementary value is written as its pair.
                             match (w, char::from_u32(v)) {
                                 (2, Some(ch)) if v > 0xFFFF => {
-                                    let mut pair = [0u16; 2];
-                                    for u in ch.encode_utf16(&mut pair) {
-                                        put(*u as u32, &mut bytes);
-                                    }
+                                    bytes.extend(wide::text(d, ch.encode_utf8(&mut [0; 4])))
                                 }
-                                _ => put(v, &mut bytes),
+                                _ => bytes.extend(wide::units(d, [v])),
                             }
                         }
                         bytes.extend(std::iter::repeat_n(0xD8u8, tail));

@@ -4,6 +4,10 @@
 //! at a given offset, and the sentence in `dump`'s text pane.
 
 use assert_cmd::Command;
+use hexrune::decode::Dialect;
+
+mod support;
+use support::wide;
 
 /// (label, sentence in a script the encoding holds).
 const SINGLE_BYTE: &[(&str, &str)] = &[
@@ -146,16 +150,10 @@ fn dos_code_pages() {
 #[test]
 fn utf16_and_utf32_files() {
     let text = "Příliš žluťoučký kůň 😀, 日本語, Ελληνικά 𝄞";
-    let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
-    let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
-    let le32: Vec<u8> = text
-        .chars()
-        .flat_map(|c| (c as u32).to_le_bytes())
-        .collect();
-    let be32: Vec<u8> = text
-        .chars()
-        .flat_map(|c| (c as u32).to_be_bytes())
-        .collect();
+    let le = wide::text(Dialect::Utf16Le, text);
+    let be = wide::text(Dialect::Utf16Be, text);
+    let le32 = wide::text(Dialect::Utf32Le, text);
+    let be32 = wide::text(Dialect::Utf32Be, text);
     // encoding_rs reads the UTF-16 files back to the sentence, as hexrune does.
     assert_eq!(
         encoding_rs::UTF_16LE.decode_without_bom_handling(&le).0,
@@ -274,11 +272,8 @@ fn streamed_multi_byte_dumps_agree() {
 #[test]
 fn streamed_wide_dumps_stay_aligned() {
     let text = "Příliš žluťoučký kůň 😀 ".repeat(20_000);
-    let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
-    let be32: Vec<u8> = text
-        .chars()
-        .flat_map(|c| (c as u32).to_be_bytes())
-        .collect();
+    let le = wide::text(Dialect::Utf16Le, &text);
+    let be32 = wide::text(Dialect::Utf32Be, &text);
     let dir = tempfile::tempdir().unwrap();
     for (label, bytes) in [("utf16le", &le), ("utf32be", &be32)] {
         let path = dir.path().join(label);

@@ -10,6 +10,9 @@
 use hexrune::decode::{Dialect, UnitKind};
 use proptest::prelude::*;
 
+mod support;
+use support::wide;
+
 /// hexrune's reading of `bytes` as text: scalars as themselves, each error unit as U+FFFD.
 fn text(d: Dialect, bytes: &[u8]) -> String {
     d.units(bytes)
@@ -44,13 +47,7 @@ fn utf16_input() -> impl Strategy<Value = (Vec<u16>, Option<u8>)> {
 }
 
 fn utf16_bytes(d: Dialect, units: &[u16], tail: Option<u8>) -> Vec<u8> {
-    let mut bytes: Vec<u8> = units
-        .iter()
-        .flat_map(|u| match d {
-            Dialect::Utf16Le => u.to_le_bytes(),
-            _ => u.to_be_bytes(),
-        })
-        .collect();
+    let mut bytes = wide::units(d, units.iter().map(|&u| u32::from(u)));
     bytes.extend(tail);
     bytes
 }
@@ -137,10 +134,7 @@ fn utf32_equals_python() {
         let mut bytes = Vec::new();
         for _ in 0..n {
             let v = values(next());
-            bytes.extend_from_slice(&match d {
-                Dialect::Utf32Le => v.to_le_bytes(),
-                _ => v.to_be_bytes(),
-            });
+            bytes.extend(wide::units(d, [v]));
         }
         bytes.extend((0..next() % 4).map(|_| next() as u8));
         cases.push((d, bytes));

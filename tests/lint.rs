@@ -8,6 +8,9 @@ use hexrune::lint::{lint, reference, Kind, Level, Lint, Lints, Survey, Target};
 use hexrune::scan::index::{BlockSummary, Progress, Summary, MIN_BLOCK};
 use proptest::prelude::*;
 
+mod support;
+use support::wide;
+
 fn run(dialect: Dialect, bytes: &[u8], lints: &Lints) -> Vec<(usize, usize, &'static str, Level)> {
     let summary = Summary::build_parallel(dialect, bytes);
     let found: Vec<_> = lint(bytes, dialect, &summary, lints)
@@ -239,10 +242,7 @@ fn mysql_postgres_and_json_targets() {
     assert!(m[0].starts_with("lone lead surrogate U+D800"), "{}", m[0]);
     assert!(m[1].starts_with("lone trail surrogate U+DFFF"), "{}", m[1]);
     // UTF-16: offsets and lengths in its bytes.
-    let utf16: Vec<u8> = "a\u{1F600}\0"
-        .encode_utf16()
-        .flat_map(|u| u.to_le_bytes())
-        .collect();
+    let utf16 = wide::text(Dialect::Utf16Le, "a\u{1F600}\0");
     let both = Lints {
         targets: vec![Target::MysqlUtf8mb3, Target::Postgres],
         security: false,

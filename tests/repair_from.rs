@@ -10,6 +10,9 @@ use hexrune::repair::{
 use hexrune::view::fallback::Escape;
 use proptest::prelude::*;
 
+mod support;
+use support::wide;
+
 fn from(label: &str, invalid: Invalid) -> Policy {
     Policy {
         from: Some(FromEncoding::parse(label).unwrap()),
@@ -55,150 +58,98 @@ fn whatwg(label: &str, input: &[u8]) -> Vec<u8> {
     text.into_owned().into_bytes()
 }
 
-#[test]
-fn utf16_with_unpaired_surrogates() {
-    // "A", a lone high surrogate, "B", a lone low surrogate, "😀" as a pair, 1 odd byte.
-    let input = b"A\x00\x00\xD8B\x00\x00\xDC\x3D\xD8\x00\xDE\x43";
-    let r = "\u{FFFD}";
-    assert_eq!(
-        out("utf-16le", Invalid::Replace, input),
-        format!("A{r}B{r}\u{1F600}{r}").as_bytes()
-    );
-    assert_eq!(
-        out("utf-16le", Invalid::Replace, input),
-        whatwg("utf-16le", input)
-    );
-    assert_eq!(
-        out("utf-16le", Invalid::Drop, input),
-        "AB\u{1F600}".as_bytes()
-    );
-    assert_eq!(
-        changes("utf-16le", Invalid::Replace, input),
-        [
-            (2, b"\x00\xD8".to_vec(), "unpaired_high_surrogate"),
-            (6, b"\x00\xDC".to_vec(), "unpaired_low_surrogate"),
-            (12, b"\x43".to_vec(), "truncated_unit"),
-        ]
-    );
+/// "A", a lone high surrogate, "B", a lone low surrogate, "😀" as a pair, 1 odd byte.
+const UTF16_UNPAIRED: &[u8] = b"A\x00\x00\xD8B\x00\x00\xDC\x3D\xD8\x00\xDE\x43";
+/// 日本 in Shift_JIS, then a lead byte followed by ASCII, then a lone lead at the end.
+const SJIS_BAD_LEADS: &[u8] = b"\x93\xFA\x96\x7Ba\x82 a\x82";
+/// ISO-2022-JP: escape sequences write nothing, and two in a row are an error as
+/// encoding_rs says.
+const JIS_TWO_ESCAPES: &[u8] = b"\x1B$B\x46\x7C\x4B\x5C\x1B(Bok\x1B$B\x1B(B.";
+
+/// Exact outputs: (label, `--invalid`, input, output). Where the policy is `replace` and
+/// encoding_rs knows the label, the output is also its decoding (`exact_outputs`).
+#[rustfmt::skip]
+const OUTPUTS: &[(&str, &str, &[u8], &[u8])] = &[
+    // UTF-16/32.
+    ("utf-16le", "replace", UTF16_UNPAIRED, "A\u{FFFD}B\u{FFFD}\u{1F600}\u{FFFD}".as_bytes()),
+    ("utf-16le", "drop", UTF16_UNPAIRED, "AB\u{1F600}".as_bytes()),
     // Each byte 80..FF escaped; the zero byte of a unit has no escape and stays.
-    assert_eq!(
-        out("utf-16le", Invalid::Escape(Escape::Optu8), b"\x00\xD8"),
-        b"\x00\xEE\xBF\x98"
-    );
+    ("utf-16le", "escape=optu8", b"\x00\xD8", b"\x00\xEE\xBF\x98"),
+    ("utf-16be", "replace", b"\x00\xE9\xD8\x3D\xDE\x00", "é😀".as_bytes()),
+    ("utf-32le", "replace", b"\xE9\x00\x00\x00\x00\xD8\x00\x00\x00\x00\x11\x00", "é\u{FFFD}\u{FFFD}".as_bytes()),
+    // Single-byte encodings. The WHATWG standard reads windows-1252's 81 as U+0081 (as
+    // encoding_rs does), so it is written as C2 81; windows-1253's AA is undefined, and
+    // follows --invalid.
+    ("windows-1252", "replace", b"caf\xE9 \x81 \x80", "café \u{81} €".as_bytes()),
+    ("windows-1253", "replace", b"\xE1\xAA\xE2", "α\u{FFFD}β".as_bytes()),
+    ("windows-1253", "escape=pep383", b"\xAA", b"\xED\xB2\xAA"),
+    ("windows-1253", "fallback=windows-1252", b"\xAA", "ª".as_bytes()),
+    ("ibm437", "replace", b"\x80\xE9\xFE", "ÇΘ■".as_bytes()),
+    ("koi8-r", "replace", b"\xF0\xD2\xC9", "При".as_bytes()),
+    // The multi-byte encodings, as the view reads them.
+    ("shift_jis", "replace", SJIS_BAD_LEADS, "日本a\u{FFFD} a\u{FFFD}".as_bytes()),
+    ("sjis", "drop", SJIS_BAD_LEADS, "日本a a".as_bytes()),
+    // Big5's 88 62 is two code points.
+    ("big5", "replace", b"a\x88\x62b", "a\u{CA}\u{304}b".as_bytes()),
+    ("iso-2022-jp", "replace", JIS_TWO_ESCAPES, "日本ok\u{FFFD}.".as_bytes()),
+    ("euc-kr", "replace", b"\xC7\xD1\xB1\xDB", "한글".as_bytes()),
+    ("big5", "replace", b"\xA4\xA4\xA4\xE5", "中文".as_bytes()),
+    ("gb18030", "replace", b"\x81\x30\x81\x30", "\u{80}".as_bytes()),
+    ("iso-2022-jp", "replace", b"\x1B$B$3$s\x1B(B!", "こん!".as_bytes()),
+];
+
+#[test]
+fn exact_outputs() {
+    for &(label, invalid, input, expected) in OUTPUTS {
+        let got = out(label, Invalid::parse(invalid).unwrap(), input);
+        assert_eq!(got, expected, "{label} {invalid} {input:02X?}");
+        if invalid == "replace" && encoding_rs::Encoding::for_label(label.as_bytes()).is_some() {
+            assert_eq!(
+                whatwg(label, input),
+                expected,
+                "encoding_rs: {label} {input:02X?}"
+            );
+        }
+    }
+}
+
+/// A change as the tables say it: (offset, old bytes, kind).
+type Said = (u64, &'static [u8], &'static str);
+
+/// The changes under `--invalid replace`: (label, input, each change).
+#[rustfmt::skip]
+const CHANGES: &[(&str, &[u8], &[Said])] = &[
+    ("utf-16le", UTF16_UNPAIRED, &[
+        (2, b"\x00\xD8", "unpaired_high_surrogate"),
+        (6, b"\x00\xDC", "unpaired_low_surrogate"),
+        (12, b"\x43", "truncated_unit"),
+    ]),
+    ("utf-32be", b"\x00\x00\xD8\x00", &[(0, b"\x00\x00\xD8\x00", "surrogate_unit")]),
+    ("windows-1253", b"\xE1 \xAA", &[(2, b"\xAA", "undefined_byte")]),
+    ("shift_jis", SJIS_BAD_LEADS, &[(5, b"\x82", "bad_trail"), (8, b"\x82", "truncated_eof")]),
+    ("iso-2022-jp", JIS_TWO_ESCAPES, &[(12, b"\x1B$B", "redundant_escape")]),
+];
+
+#[test]
+fn exact_changes() {
+    for &(label, input, expected) in CHANGES {
+        let expected: Vec<(u64, Vec<u8>, &str)> = expected
+            .iter()
+            .map(|&(offset, old, kind)| (offset, old.to_vec(), kind))
+            .collect();
+        assert_eq!(changes(label, Invalid::Replace, input), expected, "{label}");
+    }
 }
 
 #[test]
-fn utf16be_and_utf32() {
-    assert_eq!(
-        out("utf-16be", Invalid::Replace, b"\x00\xE9\xD8\x3D\xDE\x00"),
-        "é😀".as_bytes()
-    );
-    assert_eq!(
-        out(
-            "utf-32le",
-            Invalid::Replace,
-            b"\xE9\x00\x00\x00\x00\xD8\x00\x00\x00\x00\x11\x00"
-        ),
-        "é\u{FFFD}\u{FFFD}".as_bytes()
-    );
-    assert_eq!(
-        changes("utf-32be", Invalid::Replace, b"\x00\x00\xD8\x00"),
-        [(0, b"\x00\x00\xD8\x00".to_vec(), "surrogate_unit")]
-    );
-}
-
-#[test]
-fn single_byte_undefined_bytes() {
-    // The WHATWG standard reads windows-1252's 81 as U+0081 (as encoding_rs does), so it is
-    // written as C2 81; windows-1253's AA is undefined, and follows --invalid.
-    assert_eq!(
-        out("windows-1252", Invalid::Replace, b"caf\xE9 \x81 \x80"),
-        "café \u{81} €".as_bytes()
-    );
-    assert_eq!(
-        out("windows-1253", Invalid::Replace, b"\xE1\xAA\xE2"),
-        "α\u{FFFD}β".as_bytes()
-    );
-    assert_eq!(
-        changes("windows-1253", Invalid::Replace, b"\xE1 \xAA"),
-        [(2, b"\xAA".to_vec(), "undefined_byte")]
-    );
-    assert_eq!(
-        out("windows-1253", Invalid::Escape(Escape::Pep383), b"\xAA"),
-        b"\xED\xB2\xAA"
-    );
-    assert_eq!(
-        out(
-            "windows-1253",
-            Invalid::parse("fallback=windows-1252").unwrap(),
-            b"\xAA"
-        ),
-        "ª".as_bytes()
-    );
-    assert_eq!(
-        out("ibm437", Invalid::Replace, b"\x80\xE9\xFE"),
-        "ÇΘ■".as_bytes()
-    );
-    assert_eq!(
-        out("koi8-r", Invalid::Replace, b"\xF0\xD2\xC9"),
-        "При".as_bytes()
-    );
-}
-
-#[test]
-fn shift_jis_and_friends_as_the_view_reads_them() {
-    // 日本 in Shift_JIS, then a lead byte followed by ASCII, then a lone lead at the end.
-    let input = b"\x93\xFA\x96\x7Ba\x82 a\x82";
-    let expected = whatwg("shift_jis", input);
-    assert_eq!(expected, "日本a\u{FFFD} a\u{FFFD}".as_bytes());
-    assert_eq!(out("shift_jis", Invalid::Replace, input), expected);
-    assert_eq!(out("sjis", Invalid::Drop, input), "日本a a".as_bytes());
-    assert_eq!(
-        changes("shift_jis", Invalid::Replace, input),
-        [
-            (5, b"\x82".to_vec(), "bad_trail"),
-            (8, b"\x82".to_vec(), "truncated_eof")
-        ]
-    );
-    // The kinds are the view's: check -e shift_jis names the same units.
+fn multi_byte_kinds_are_the_views() {
+    // check -e shift_jis names the same units as the repair's log.
     let view: Vec<(usize, &str)> = hexrune::encoding::resolve("shift_jis")
         .unwrap()
-        .units(input)
+        .units(SJIS_BAD_LEADS)
         .filter_map(|u| u.error_kind().map(|k| (u.start, k.name())))
         .collect();
     assert_eq!(view, [(5, "bad_trail"), (8, "truncated_eof")]);
-    // Big5's 88 62 is two code points; ISO-2022-JP's escape sequences write nothing, and
-    // two in a row are an error as encoding_rs says.
-    assert_eq!(
-        out("big5", Invalid::Replace, b"a\x88\x62b"),
-        "a\u{CA}\u{304}b".as_bytes()
-    );
-    let jis = b"\x1B$B\x46\x7C\x4B\x5C\x1B(Bok\x1B$B\x1B(B.";
-    assert_eq!(whatwg("iso-2022-jp", jis), "日本ok\u{FFFD}.".as_bytes());
-    assert_eq!(
-        out("iso-2022-jp", Invalid::Replace, jis),
-        whatwg("iso-2022-jp", jis)
-    );
-    assert_eq!(
-        changes("iso-2022-jp", Invalid::Replace, jis),
-        [(12, b"\x1B$B".to_vec(), "redundant_escape")]
-    );
-    assert_eq!(
-        out("euc-kr", Invalid::Replace, b"\xC7\xD1\xB1\xDB"),
-        "한글".as_bytes()
-    );
-    assert_eq!(
-        out("big5", Invalid::Replace, b"\xA4\xA4\xA4\xE5"),
-        "中文".as_bytes()
-    );
-    assert_eq!(
-        out("gb18030", Invalid::Replace, b"\x81\x30\x81\x30"),
-        "\u{80}".as_bytes()
-    );
-    assert_eq!(
-        out("iso-2022-jp", Invalid::Replace, b"\x1B$B$3$s\x1B(B!"),
-        "こん!".as_bytes()
-    );
 }
 
 #[test]
@@ -245,10 +196,11 @@ fn keep_unescape_and_mojibake_are_refused_with_from() {
 #[test]
 fn auto_takes_detections_answer() {
     let utf16 = "Grüße aus Köln, schöne Grüße!\n".repeat(8);
-    let mut input = vec![0xFF, 0xFE];
-    for u in utf16.encode_utf16() {
-        input.extend_from_slice(&u.to_le_bytes());
-    }
+    let input = [
+        b"\xFF\xFE".as_slice(),
+        &wide::text(Dialect::Utf16Le, &utf16),
+    ]
+    .concat();
     assert_eq!(
         repair(from("auto", Invalid::Replace), &input).bytes,
         [b"\xEF\xBB\xBF".as_slice(), utf16.as_bytes()].concat()

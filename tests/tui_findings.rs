@@ -11,6 +11,9 @@ use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 use ratatui::Terminal;
 
+mod support;
+use support::wide;
+
 /// An overlong `/` at 9, a right-to-left override left open at 31, a zero-width space
 /// at 44.
 const PLANTED: &[u8] =
@@ -343,7 +346,7 @@ fn lookalike_search_in_legacy_and_outside_the_utf8_family() {
     search(&mut utf8, "~//", false);
     assert_eq!(utf8.cursor, 0);
     assert_eq!(message(&utf8), "search lookalike \"/\": none found");
-    let utf16: Vec<u8> = "a/b".encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let utf16 = wide::text(Dialect::Utf16Le, "a/b");
     let mut wide = self::app(&utf16, Dialect::Utf16Le, 120, 40);
     search(&mut wide, "~//", false);
     assert!(

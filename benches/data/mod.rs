@@ -1,5 +1,10 @@
 //! Generated inputs shared by the benchmarks: the same bytes in every run, so figures from
-//! different runs and different benchmarks compare.
+//! different runs and different benchmarks compare; and [`run`], how the benchmarks that
+//! compare commands time one of them. Each benchmark uses some of these, so each declares
+//! this module `#[allow(dead_code)]`.
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// A small deterministic generator (xorshift64*).
 pub struct Rng(pub u64);
@@ -52,7 +57,6 @@ pub fn multilingual(size: usize, rng: &mut Rng) -> Vec<u8> {
 }
 
 /// `size` random bytes.
-#[allow(dead_code)] // the repair benchmark, which shares this module, does not use it
 pub fn random(size: usize, rng: &mut Rng) -> Vec<u8> {
     let mut out = Vec::with_capacity(size + 8);
     while out.len() < size {
@@ -66,7 +70,6 @@ pub fn random(size: usize, rng: &mut Rng) -> Vec<u8> {
 /// Hindi, Tamil and Thai (with their combining vowel signs and viramas), built from
 /// syllables drawn at random so that words rarely repeat, separated by spaces and now and
 /// then punctuation and a line break; cut at a character boundary.
-#[allow(dead_code)] // the scan benchmark, which shares this module, does not use it
 pub fn cjk_indic(size: usize, rng: &mut Rng) -> Vec<u8> {
     const SYLLABLES: [&[&str]; 5] = [
         // Chinese
@@ -116,4 +119,23 @@ pub fn cjk_indic(size: usize, rng: &mut Rng) -> Vec<u8> {
         out.pop();
     }
     out
+}
+
+/// How long one run of `program args` takes with stdin empty and its output sent to
+/// /dev/null; `None` if it cannot be started or exits with a code not in `answers` (`check`
+/// exits 1 on invalid data or lints, which is an answer, not a failure).
+pub fn run(program: &str, args: &[&str], answers: &[i32]) -> Option<Duration> {
+    let start = Instant::now();
+    let status = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .ok()?;
+    let took = start.elapsed();
+    status
+        .code()
+        .is_some_and(|c| answers.contains(&c))
+        .then_some(took)
 }

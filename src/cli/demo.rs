@@ -22,7 +22,7 @@ pub fn source() -> crate::source::Source {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decode::{Dialect, ErrorKind};
+    use crate::decode::{text_bytes, Dialect, ErrorKind};
 
     /// The demo shows what it says it shows: every error kind of the UTF-8 family, every
     /// class in UTF-8, and units that only some dialects accept.
@@ -85,12 +85,8 @@ mod tests {
     /// encoding those lines name.
     #[test]
     fn demo_shows_the_kinds_of_other_encodings() {
-        let utf16 = |s: &str| s.encode_utf16().flat_map(u16::to_le_bytes).collect();
-        let utf32 = |s: &str| {
-            s.chars()
-                .flat_map(|c| (c as u32).to_le_bytes())
-                .collect::<Vec<u8>>()
-        };
+        let utf16 = |s: &str| text_bytes(Dialect::Utf16Le, s);
+        let utf32 = |s: &str| text_bytes(Dialect::Utf32Le, s);
         let high = after("UTF-16LE unpaired high surrogate: [", utf16);
         let low = after("UTF-16LE unpaired low surrogate: [", utf16);
         let e16 = errors(Dialect::Utf16Le);

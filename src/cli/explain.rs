@@ -485,7 +485,7 @@ fn unit_rows(dialect: Dialect, bytes: &[u8]) -> Vec<[String; 4]> {
 fn unit_text(dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
     match unit.kind {
         UnitKind::Scalar(cp) => describe(cp),
-        UnitKind::Error(kind) => format!("{kind}: {}", explain(dialect, bytes, unit)),
+        UnitKind::Error(kind) => format!("{kind}: {}", explain(dialect, bytes, unit, None)),
     }
 }
 

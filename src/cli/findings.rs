@@ -95,7 +95,7 @@ impl Finding {
             kind: kind.map(ErrorKind::name).unwrap_or("none"),
             rule: kind.map(ErrorKind::summary).unwrap_or_default(),
             level: Level::Error,
-            message: explain(dialect, bytes, unit),
+            message: explain(dialect, bytes, unit, fallback),
             line,
             column,
             expected: dialect.expected(bytes, unit).map(|r| r.to_string()),
@@ -175,7 +175,7 @@ mod tests {
         assert_eq!((f.offset, f.len(), f.kind), (2, 1, "invalid_byte"));
         assert_eq!(f.level, Level::Error);
         assert_eq!(f.diagnosis.as_deref(), Some("overlong form of U+002F '/'"));
-        assert_eq!(f.message, explain(Dialect::Utf8, bytes, &unit));
+        assert_eq!(f.message, explain(Dialect::Utf8, bytes, &unit, None));
         assert_eq!(f.rule, ErrorKind::InvalidByte.summary());
         let w = Fallback::windows_1252();
         let f = Finding::error(Dialect::Utf8, bytes, &unit, (1, 3), Some(&w));

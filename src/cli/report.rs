@@ -63,6 +63,7 @@
 use std::fmt::Write as _;
 
 use crate::decode::{Dialect, Unit};
+use crate::view::fallback::Fallback;
 
 /// Lower-case hex of `bytes` without separators: `e1a0`.
 pub fn hex_compact(bytes: &[u8]) -> String {
@@ -85,19 +86,31 @@ pub fn unit_bytes<'a>(bytes: &'a [u8], unit: &Unit) -> &'a [u8] {
 }
 
 /// A one-line human explanation of an error unit: what the kind means, which bytes were
-/// expected where it stopped, and the diagnosis.
+/// expected where it stopped, and the diagnosis. With the `fallback` the unit is also read
+/// in (shown beside this line), the diagnosis leaves out a character that reading shows.
 ///
 /// ```
 /// use hexrune::decode::Dialect;
 /// use hexrune::cli::report::explain;
+/// use hexrune::view::fallback::Fallback;
 /// let bytes = b"\xE1\x80a";
 /// let unit = Dialect::Utf8.decode_at(bytes, 0);
 /// assert_eq!(
-///     explain(Dialect::Utf8, bytes, &unit),
+///     explain(Dialect::Utf8, bytes, &unit, None),
 ///     "sequence cut short by a byte that is not a continuation; expected 80..BF after e1 80"
 /// );
+/// let bytes = b"caf\xE9 ok";
+/// let unit = Dialect::Utf8.decode_at(bytes, 3);
+/// let ends = |fallback: Option<&Fallback>| {
+///     let line = explain(Dialect::Utf8, bytes, &unit, fallback);
+///     line.rsplit("; ").next().unwrap().to_string()
+/// };
+/// assert_eq!(ends(None), "lone byte E9: 'é' in Latin-1/Windows-1252?");
+/// assert_eq!(ends(Some(&Fallback::windows_1252())), "lone byte E9 between ASCII bytes");
+/// let koi8 = Fallback::from_label("koi8-r").unwrap().unwrap();
+/// assert_eq!(ends(Some(&koi8)), "lone byte E9: 'é' in Latin-1/Windows-1252?");
 /// ```
-pub fn explain(dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
+pub fn explain(dialect: Dialect, bytes: &[u8], unit: &Unit, fallback: Option<&Fallback>) -> String {
     let Some(kind) = unit.error_kind() else {
         return String::new();
     };
@@ -110,7 +123,9 @@ pub fn explain(dialect: Dialect, bytes: &[u8], unit: &Unit) -> String {
         );
     }
     if let Some(d) = dialect.diagnose(bytes, unit) {
-        let _ = write!(out, "; {d}");
+        let said =
+            fallback.map_or_else(|| d.to_string(), |f| f.beside(unit_bytes(bytes, unit), &d));
+        let _ = write!(out, "; {said}");
         let span_end = (unit.start + d.span as usize).min(bytes.len());
         if span_end > unit.end() && !d.finding.spells_its_bytes() {
             let _ = write!(out, " ({})", hex_spaced(&bytes[unit.start..span_end]));
@@ -134,13 +149,13 @@ mod tests {
         let bytes = b"\xC0\xAF";
         let u = Dialect::Utf8.decode_at(bytes, 0);
         assert_eq!(
-            explain(Dialect::Utf8, bytes, &u),
+            explain(Dialect::Utf8, bytes, &u, None),
             "byte that never occurs in this dialect; overlong form of U+002F '/' (c0 af)"
         );
         let bytes = b"\xE0\x80\xAF";
         let u = Dialect::Utf8.decode_at(bytes, 0);
         assert_eq!(
-            explain(Dialect::Utf8, bytes, &u),
+            explain(Dialect::Utf8, bytes, &u, None),
             "lead of an overlong (non-shortest) form; expected A0..BF after e0; overlong form of U+002F '/' (e0 80 af)"
         );
     }

@@ -372,6 +372,31 @@ impl Finding {
     pub const fn spells_its_bytes(&self) -> bool {
         matches!(self, Finding::FourByteForm { .. })
     }
+
+    /// The character this finding reads its bytes as, where it names one: a lone byte's
+    /// Windows-1252 character.
+    pub fn reading(&self) -> Option<char> {
+        match *self {
+            Finding::LoneByte { byte } => windows_1252(byte),
+            _ => None,
+        }
+    }
+
+    /// The finding said without its [`Finding::reading`], for a line that shows the
+    /// bytes' reading elsewhere (a fallback reading): the character is then said once.
+    ///
+    /// ```
+    /// use hexrune::decode::Finding;
+    /// let lone = Finding::LoneByte { byte: 0xE9 };
+    /// assert_eq!(lone.to_string(), "lone byte E9: 'é' in Latin-1/Windows-1252?");
+    /// assert_eq!(lone.without_reading(), "lone byte E9 between ASCII bytes");
+    /// ```
+    pub fn without_reading(&self) -> String {
+        match *self {
+            Finding::LoneByte { byte } => format!("lone byte {byte:02X} between ASCII bytes"),
+            _ => self.to_string(),
+        }
+    }
 }
 
 impl fmt::Display for Finding {
@@ -438,7 +463,7 @@ impl fmt::Display for Finding {
             ),
             Finding::LoneByte { byte } => match windows_1252(byte) {
                 Some(c) => write!(f, "lone byte {byte:02X}: '{c}' in Latin-1/Windows-1252?"),
-                None => write!(f, "lone byte {byte:02X} between ASCII bytes"),
+                None => f.write_str(&self.without_reading()),
             },
         }
     }

@@ -51,3 +51,5 @@ pub use fast::{decode_utf8_at, shape_utf8_at, Shape};
 pub use multibyte::{Checkpoint, Family, Lookup, MbState, MultiByteTable, Resync};
 pub use table::ByteTable;
 pub use unit::{CodePoint, ErrorKind, Unit, UnitKind, NOT_UNICODE};
+#[cfg(test)]
+pub(crate) use wide::text_bytes;

@@ -150,6 +150,24 @@ impl Dialect {
     }
 }
 
+/// `text` in the wide dialect `d` (UTF-16LE/BE with surrogate pairs, UTF-32LE/BE), from
+/// Rust's own `encode_utf16` and `char` values, not this crate's encoder: the unit tests'
+/// byte builder (`tests/support/wide.rs` is the integration tests').
+#[cfg(test)]
+pub(crate) fn text_bytes(d: Dialect, text: &str) -> Vec<u8> {
+    let values: Vec<u32> = match d {
+        Dialect::Utf16Le | Dialect::Utf16Be => text.encode_utf16().map(u32::from).collect(),
+        _ => text.chars().map(u32::from).collect(),
+    };
+    let bytes = |v: u32| match d {
+        Dialect::Utf16Le => (v as u16).to_le_bytes().to_vec(),
+        Dialect::Utf16Be => (v as u16).to_be_bytes().to_vec(),
+        Dialect::Utf32Le => v.to_le_bytes().to_vec(),
+        _ => v.to_be_bytes().to_vec(),
+    };
+    values.into_iter().flat_map(bytes).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use crate::decode::{Dialect, ErrorKind, UnitKind};

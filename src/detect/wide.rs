@@ -146,41 +146,26 @@ pub fn check(wide: Wide, bytes: &[u8], base: usize) -> Checked {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn utf16le(s: &str) -> Vec<u8> {
-        s.encode_utf16().flat_map(u16::to_le_bytes).collect()
-    }
-
-    fn utf16be(s: &str) -> Vec<u8> {
-        s.encode_utf16().flat_map(u16::to_be_bytes).collect()
-    }
-
-    fn utf32(s: &str, le: bool) -> Vec<u8> {
-        s.chars()
-            .flat_map(|c| {
-                if le {
-                    (c as u32).to_le_bytes()
-                } else {
-                    (c as u32).to_be_bytes()
-                }
-            })
-            .collect()
-    }
+    use crate::decode::{text_bytes, Dialect};
 
     #[test]
     fn guesses() {
         let text = "Grüße aus Köln, line two\n";
-        assert_eq!(guess(&utf16le(text)), Some(Wide::Utf16Le));
-        assert_eq!(guess(&utf16be(text)), Some(Wide::Utf16Be));
-        assert_eq!(guess(&utf32(text, true)), Some(Wide::Utf32Le));
-        assert_eq!(guess(&utf32(text, false)), Some(Wide::Utf32Be));
+        for (d, wide) in [
+            (Dialect::Utf16Le, Wide::Utf16Le),
+            (Dialect::Utf16Be, Wide::Utf16Be),
+            (Dialect::Utf32Le, Wide::Utf32Le),
+            (Dialect::Utf32Be, Wide::Utf32Be),
+        ] {
+            assert_eq!(guess(&text_bytes(d, text)), Some(wide), "{d}");
+        }
         assert_eq!(guess(text.as_bytes()), None);
         assert_eq!(guess(&[0u8; 64]), None);
     }
 
     #[test]
     fn checks() {
-        let mut bytes = utf16le("a😀b\u{FEFF}c");
+        let mut bytes = text_bytes(Dialect::Utf16Le, "a😀b\u{FEFF}c");
         assert_eq!(
             check(Wide::Utf16Le, &bytes, 0),
             Checked {

@@ -24,9 +24,9 @@
 use std::io;
 use std::ops::Range;
 
-use super::{invalid_bytes, Action, Bom, Change, Kind, Output, Policy, Tally, Windows};
+use super::{invalid_bytes, Action, Bom, Kind, Output, Policy, Tally, Windows};
 use crate::decode::{CodePoint, Dialect, Family, MbState, Unit, UnitKind};
-use crate::scan::multibyte::ascii_run;
+use crate::scan::multibyte::{ascii_run, skip_short};
 use crate::view::second_code_point;
 
 /// U+FEFF in UTF-8.
@@ -82,27 +82,6 @@ impl Transcoder {
         Ok(())
     }
 
-    fn emit(
-        &mut self,
-        offset: u64,
-        old: &[u8],
-        new: &[u8],
-        kind: Kind,
-        action: Action,
-        out: &mut impl Output,
-    ) -> io::Result<()> {
-        self.tally.emit(
-            out,
-            Change {
-                offset,
-                old,
-                new,
-                kind,
-                action,
-            },
-        )
-    }
-
     /// An undecodable unit: `old` at input offset `offset`, of kind `kind`.
     fn bad(
         &mut self,
@@ -117,7 +96,7 @@ impl Transcoder {
         if action == Action::Replace && new.is_empty() {
             new.extend_from_slice(super::REPLACEMENT); // keep is refused before a run
         }
-        let written = self.emit(offset, old, &new, kind, action, out);
+        let written = self.tally.change(offset, old, &new, kind, action, out);
         self.scratch = new;
         written
     }
@@ -131,7 +110,8 @@ impl Transcoder {
         };
         match self.policy.bom {
             Bom::Strip => {
-                self.emit(offset, old, b"", kind, Action::Strip, out)?;
+                self.tally
+                    .change(offset, old, b"", kind, Action::Strip, out)?;
                 Ok(true)
             }
             _ if offset != 0 => {
@@ -274,22 +254,17 @@ impl Windows for Transcoder {
             }
         }
         while pos < bytes.len() {
-            let b0 = bytes[pos];
-            if stateless && pos < at && b0 < 0x80 {
-                pos += ascii_run(&bytes[pos..at]);
-                continue;
+            if stateless {
+                // Characters of one and two bytes straight from the tables, as the scan
+                // skips them; anything else decoded.
+                pos = skip_short(table, bytes, pos, at).end;
+                if pos > from && pos >= at.min(bytes.len()) {
+                    break;
+                }
             }
-            // Characters of one and two bytes straight from the tables, as the scan skips
-            // them; anything else decoded.
-            let end = if stateless && table.is_single(b0) {
-                pos + 1
-            } else if stateless && pos + 1 < bytes.len() && table.is_pair(b0, bytes[pos + 1]) {
-                pos + 2
-            } else {
-                let (unit, next) = unit_at(self.dialect, bytes, pos, state);
-                state = next;
-                unit.end()
-            };
+            let (unit, next) = unit_at(self.dialect, bytes, pos, state);
+            state = next;
+            let end = unit.end();
             if end > at && pos > from {
                 break;
             }
@@ -309,7 +284,8 @@ impl Windows for Transcoder {
         if !self.started && base + range.start as u64 == 0 {
             self.started = true;
             if self.policy.bom == Bom::Add && !self.starts_with_bom(bytes) {
-                self.emit(0, b"", BOM, Kind::Bom, Action::Add, out)?;
+                self.tally
+                    .change(0, b"", BOM, Kind::Bom, Action::Add, out)?;
             }
         }
         self.window(bytes, range, base, out)

@@ -142,11 +142,26 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// Counts `change` and hands it to `out`: every change either front end (the
-    /// [`Repairer`] and `--from`'s transcoder) makes goes through here.
-    pub(crate) fn emit(&mut self, out: &mut impl Output, change: Change<'_>) -> io::Result<()> {
-        self.add(change.kind, change.action);
-        out.change(&change)
+    /// Counts the change of `old` at `offset` into `new` and hands it to `out`: every
+    /// change either front end (the [`Repairer`] and `--from`'s transcoder) makes goes
+    /// through here.
+    pub(crate) fn change(
+        &mut self,
+        offset: u64,
+        old: &[u8],
+        new: &[u8],
+        kind: Kind,
+        action: Action,
+        out: &mut impl Output,
+    ) -> io::Result<()> {
+        self.add(kind, action);
+        out.change(&Change {
+            offset,
+            old,
+            new,
+            kind,
+            action,
+        })
     }
 
     fn add(&mut self, kind: Kind, action: Action) {
@@ -311,7 +326,7 @@ impl Repairer {
             (Bom::Add, false) => (b"", BOM, Action::Add),
             _ => return Ok(0),
         };
-        self.emit(0, old, new, Kind::Bom, action, out)?;
+        self.tally.change(0, old, new, Kind::Bom, action, out)?;
         Ok(old.len())
     }
 
@@ -344,7 +359,7 @@ impl Repairer {
                     let action = Action::Mojibake(Chain::new(&region.chain));
                     let old = &bytes[region.start..region.end];
                     let offset = base + region.start as u64;
-                    self.emit(
+                    self.tally.change(
                         offset,
                         old,
                         region.text.as_bytes(),
@@ -422,7 +437,8 @@ impl Repairer {
                 return Ok(None);
             }
             out.copy(&bytes[from..at])?;
-            self.emit(offset, old, b"", Kind::MidFileBom, Action::Strip, out)?;
+            self.tally
+                .change(offset, old, b"", Kind::MidFileBom, Action::Strip, out)?;
             return Ok(Some(at + 3));
         }
         let Some((Escape::Optu8, byte)) = Escape::at(bytes, at) else {
@@ -431,7 +447,7 @@ impl Repairer {
         out.copy(&bytes[from..at])?;
         if self.policy.unescape == Some(Escape::Optu8) {
             let kind = Kind::Escaped(Escape::Optu8);
-            self.emit(
+            self.tally.change(
                 offset,
                 old,
                 &[byte],
@@ -442,7 +458,8 @@ impl Repairer {
         } else {
             let new = escape_bytes(Escape::Optu8, old);
             let action = Action::Escape(Escape::Optu8);
-            self.emit(offset, old, &new, Kind::GenuineOptu8, action, out)?;
+            self.tally
+                .change(offset, old, &new, Kind::GenuineOptu8, action, out)?;
         }
         Ok(Some(at + 3))
     }
@@ -463,7 +480,8 @@ impl Repairer {
                 if found == scheme {
                     let old = &bytes[start..start + 3];
                     let action = Action::Unescape(scheme);
-                    self.emit(offset, old, &[byte], Kind::Escaped(scheme), action, out)?;
+                    self.tally
+                        .change(offset, old, &[byte], Kind::Escaped(scheme), action, out)?;
                     return Ok(start + 3);
                 }
             }
@@ -478,7 +496,9 @@ impl Repairer {
                     self.scratch.clear();
                     self.scratch.extend_from_slice(utf8.as_bytes());
                     let new = std::mem::take(&mut self.scratch);
-                    let written = self.emit(offset, old, &new, Kind::DialectForm, action, out);
+                    let written =
+                        self.tally
+                            .change(offset, old, &new, Kind::DialectForm, action, out);
                     self.scratch = new;
                     written?;
                     return Ok(end);
@@ -505,30 +525,9 @@ impl Repairer {
             self.tally.add(kind, Action::Keep);
             return out.copy(old);
         };
-        let written = self.emit(offset, old, &new, kind, action, out);
+        let written = self.tally.change(offset, old, &new, kind, action, out);
         self.scratch = new;
         written
-    }
-
-    fn emit(
-        &mut self,
-        offset: u64,
-        old: &[u8],
-        new: &[u8],
-        kind: Kind,
-        action: Action,
-        out: &mut impl Output,
-    ) -> io::Result<()> {
-        self.tally.emit(
-            out,
-            Change {
-                offset,
-                old,
-                new,
-                kind,
-                action,
-            },
-        )
     }
 }
 

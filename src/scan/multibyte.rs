@@ -28,22 +28,10 @@ pub fn scan_multi_byte<S: Sink>(
     let (mut pos, mut state) = (from.at, from.state);
     while pos < stop {
         if stateless {
-            let run = ascii_run(&bytes[pos..stop]);
-            classes[1] += run as u64;
-            pos += run;
-            // Characters of one and two bytes straight from the tables.
-            while pos < stop {
-                let b0 = bytes[pos];
-                if table.is_single(b0) {
-                    classes[1] += 1;
-                    pos += 1;
-                } else if pos + 1 < bytes.len() && table.is_pair(b0, bytes[pos + 1]) {
-                    classes[2] += 1;
-                    pos += 2;
-                } else {
-                    break;
-                }
-            }
+            let short = skip_short(table, bytes, pos, stop);
+            classes[1] += short.ones;
+            classes[2] += short.twos;
+            pos = short.end;
             if pos >= stop {
                 break;
             }
@@ -59,6 +47,57 @@ pub fn scan_multi_byte<S: Sink>(
     }
     sink.scalars(&classes);
     Checkpoint { at: pos, state }
+}
+
+/// The characters of one and two bytes [`skip_short`] went past.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Short {
+    /// Where they end: the first byte that is not one, or `stop`.
+    pub end: usize,
+    /// How many were of one byte.
+    pub ones: u64,
+    /// How many were of two bytes.
+    pub twos: u64,
+}
+
+/// Goes from `pos` (a unit boundary) past the characters of one and two bytes that end at
+/// or before `stop`, straight from the tables: first a run of bytes below 80 counted 8 at a
+/// time, then single bytes and pairs one by one. Only for the stateless families (every
+/// one but ISO-2022-JP, whose characters depend on the mode); the scan and the repair's
+/// window cuts (`repair::from`) both skip with it.
+///
+/// ```
+/// # use hexrune::encoding::resolve;
+/// # use hexrune::scan::multibyte::{skip_short, Short};
+/// let table = resolve("shift_jis").unwrap().multi_byte().unwrap();
+/// // "ab", the pair 88 9F (亜), then a lead byte without its trail.
+/// let bytes = b"ab\x88\x9F\x88";
+/// assert_eq!(skip_short(table, bytes, 0, 5), Short { end: 4, ones: 2, twos: 1 });
+/// // A pair that would end past `stop` is left for the decoder.
+/// assert_eq!(skip_short(table, bytes, 0, 3), Short { end: 2, ones: 2, twos: 0 });
+/// ```
+#[inline]
+pub fn skip_short(table: &MultiByteTable, bytes: &[u8], pos: usize, stop: usize) -> Short {
+    let stop = stop.min(bytes.len());
+    let run = ascii_run(&bytes[pos.min(stop)..stop]);
+    let mut short = Short {
+        end: pos + run,
+        ones: run as u64,
+        twos: 0,
+    };
+    while short.end < stop {
+        let b0 = bytes[short.end];
+        if table.is_single(b0) {
+            short.ones += 1;
+            short.end += 1;
+        } else if short.end + 2 <= stop && table.is_pair(b0, bytes[short.end + 1]) {
+            short.twos += 1;
+            short.end += 2;
+        } else {
+            break;
+        }
+    }
+    short
 }
 
 /// The first checkpoint at or after `offset`, decoding forward from `from` (a checkpoint

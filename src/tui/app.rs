@@ -1641,7 +1641,7 @@ mod tests {
     #[test]
     fn encoding_chooser_offers_the_guess_first_and_switches() {
         let text = "Zürich, naïve café: a sentence long enough to judge by, with more words.";
-        let bytes: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let bytes = crate::decode::text_bytes(Dialect::Utf16Le, text);
         let mut app = ready(&bytes, Dialect::Utf8);
         app.update(Action::OpenEncoding);
         assert_eq!(app.encoding_choices.0[0], Dialect::Utf16Le);

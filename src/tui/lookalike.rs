@@ -21,6 +21,13 @@
 use super::search::{Cancelled, Control, CHUNK};
 use crate::decode::Dialect;
 
+/// Which way a search goes through the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Way {
+    Forward,
+    Backward,
+}
+
 /// How a form writes its character.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FormKind {
@@ -231,7 +238,7 @@ impl Lookalike {
         while pos < until {
             control.step(pos)?;
             let end = (pos + CHUNK).min(until);
-            if let Some(start) = self.first_in(bytes, pos, end) {
+            if let Some(start) = self.nearest_in(bytes, pos, end, Way::Forward) {
                 return Ok(Some(start));
             }
             pos = end;
@@ -251,7 +258,7 @@ impl Lookalike {
         while hi > from {
             control.step(hi)?;
             let lo = hi.saturating_sub(CHUNK).max(from);
-            if let Some(start) = self.last_in(bytes, lo, hi) {
+            if let Some(start) = self.nearest_in(bytes, lo, hi, Way::Backward) {
                 return Ok(Some(start));
             }
             hi = lo;
@@ -259,52 +266,32 @@ impl Lookalike {
         Ok(None)
     }
 
-    /// The first match starting in `lo..hi`: the candidate starts come from one
-    /// `memchr3` per group of lead bytes, merged in order.
-    fn first_in(&self, bytes: &[u8], lo: usize, hi: usize) -> Option<usize> {
-        let mut heads: Vec<_> = self
+    /// The match starting in `lo..hi` nearest the side `way` starts from: the lowest
+    /// start forward, the highest backward. The candidate starts come from one `memchr3`
+    /// per group of lead bytes, merged in order.
+    fn nearest_in(&self, bytes: &[u8], lo: usize, hi: usize, way: Way) -> Option<usize> {
+        let step = |hits: &mut memchr::Memchr3<'_>| match way {
+            Way::Forward => hits.next(),
+            Way::Backward => hits.next_back(),
+        };
+        let mut hits: Vec<_> = self
             .first
             .iter()
-            .map(|[a, b, c]| {
-                memchr::memchr3_iter(*a, *b, *c, &bytes[lo..hi])
-                    .map(move |i| lo + i)
-                    .peekable()
-            })
+            .map(|[a, b, c]| memchr::memchr3_iter(*a, *b, *c, &bytes[lo..hi]))
             .collect();
+        let mut heads: Vec<Option<usize>> = hits.iter_mut().map(step).collect();
         loop {
             let (k, at) = heads
-                .iter_mut()
+                .iter()
                 .enumerate()
-                .filter_map(|(k, h)| h.peek().map(|at| (k, *at)))
-                .min_by_key(|(_, at)| *at)?;
-            heads[k].next();
-            if self.end_at(bytes, at).is_some() {
-                return Some(at);
-            }
-        }
-    }
-
-    /// The last match starting in `lo..hi`.
-    fn last_in(&self, bytes: &[u8], lo: usize, hi: usize) -> Option<usize> {
-        let mut heads: Vec<_> = self
-            .first
-            .iter()
-            .map(|[a, b, c]| {
-                memchr::memchr3_iter(*a, *b, *c, &bytes[lo..hi])
-                    .rev()
-                    .map(move |i| lo + i)
-                    .peekable()
-            })
-            .collect();
-        loop {
-            let (k, at) = heads
-                .iter_mut()
-                .enumerate()
-                .filter_map(|(k, h)| h.peek().map(|at| (k, *at)))
-                .max_by_key(|(_, at)| *at)?;
-            heads[k].next();
-            if self.end_at(bytes, at).is_some() {
-                return Some(at);
+                .filter_map(|(k, h)| h.map(|at| (k, at)))
+                .min_by_key(|&(_, at)| match way {
+                    Way::Forward => at,
+                    Way::Backward => usize::MAX - at,
+                })?;
+            heads[k] = step(&mut hits[k]);
+            if self.end_at(bytes, lo + at).is_some() {
+                return Some(lo + at);
             }
         }
     }

@@ -367,10 +367,7 @@ mod tests {
         );
         // A match must start on a code unit: in "ᄀaᄡ" (00 11 61 00 11 61 in UTF-16LE) the
         // bytes 11 61 first occur at offset 1, inside two code units.
-        let file: Vec<u8> = "\u{1100}\u{61}\u{6111}"
-            .encode_utf16()
-            .flat_map(u16::to_le_bytes)
-            .collect();
+        let file = crate::decode::text_bytes(Dialect::Utf16Le, "\u{1100}\u{61}\u{6111}");
         let needle = [0x11, 0x61];
         assert_eq!(quiet(|c| find_forward(&file, &needle, 0, c)), Ok(Some(1)));
         assert_eq!(
@@ -390,10 +387,7 @@ mod tests {
             Ok(None)
         );
         // What the search finds in a UTF-16 file: the text, not its UTF-8 bytes.
-        let file: Vec<u8> = "le café, la café"
-            .encode_utf16()
-            .flat_map(u16::to_le_bytes)
-            .collect();
+        let file = crate::decode::text_bytes(Dialect::Utf16Le, "le café, la café");
         let needle = encode_text(Dialect::Utf16Le, "café").unwrap();
         assert_eq!(quiet(|c| find_forward(&file, &needle, 0, c)), Ok(Some(6)));
     }

@@ -26,7 +26,7 @@ use core::fmt;
 
 use encoding_rs::{DecoderResult, Encoding};
 
-use crate::decode::{ByteTable, CodePoint, Dialect};
+use crate::decode::{ByteTable, CodePoint, Diagnosis, Dialect};
 use crate::encoding::table::{self, Label};
 use crate::view::safe::sanitize;
 
@@ -107,6 +107,17 @@ impl Fallback {
     /// encoding reading it says nothing about.
     pub fn reads_errors_of(dialect: Dialect) -> bool {
         Dialect::UTF8_FAMILY.contains(&dialect)
+    }
+
+    /// The diagnosis `d` of the error bytes `bytes`, to be shown beside this fallback's
+    /// reading of them: without its own reading when that is the character this reading
+    /// shows (a lone `E9` is `é` in windows-1252 and in the fallback), so that `check`'s
+    /// line and the detail pane say the character once, in the fallback reading.
+    pub fn beside(&self, bytes: &[u8], d: &Diagnosis) -> String {
+        match d.finding.reading() {
+            Some(c) if self.read(bytes).chars().eq([c]) => d.finding.without_reading(),
+            _ => d.to_string(),
+        }
     }
 
     /// The default fallback, windows-1252.

@@ -4,6 +4,7 @@
 
 pub mod invariants;
 pub mod reference;
+pub mod wide;
 
 use hexrune::decode::{CodePoint, Dialect, ErrorKind, Unit, UnitKind};
 use proptest::prelude::*;

@@ -41,12 +41,17 @@ pub(super) fn draw_detail(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
     let inner = block.inner(area);
     ratatui::widgets::Widget::render(block, area, buf);
     let bytes = app.source.bytes();
+    let fallback = app
+        .fallback
+        .filter(|_| matches!(detail.meaning, Meaning::Error { .. }))
+        .filter(|_| Fallback::reads_errors_of(app.dialect));
     let notes = Notes {
-        fallback: app
-            .fallback
-            .filter(|_| matches!(detail.meaning, Meaning::Error { .. }))
-            .filter(|_| Fallback::reads_errors_of(app.dialect))
-            .map(|f| f.describe(&detail.bytes)),
+        fallback: fallback.map(|f| f.describe(&detail.bytes)),
+        diagnosis: fallback.and_then(|f| {
+            let unit = app.dialect.unit_containing(bytes, detail.start as usize);
+            let d = app.dialect.diagnose(bytes, &unit)?;
+            Some(f.beside(&detail.bytes, &d))
+        }),
         escaped: app
             .escape
             .filter(|_| matches!(detail.meaning, Meaning::Error { .. }))
@@ -113,6 +118,9 @@ fn mojibake_line(app: &App, m: &Mojibake, theme: &Theme) -> Line<'static> {
 pub(super) struct Notes {
     /// An error unit's fallback reading: `é (windows-1252)`.
     pub fallback: Option<String>,
+    /// The unit's diagnosis said beside the fallback reading, without a character that
+    /// reading shows ([`Fallback::beside`]); `None` shows the detail's own.
+    pub diagnosis: Option<String>,
     /// An error unit's bytes as `--escape` writes them: `U+DCE9 (pep383)`.
     pub escaped: Option<String>,
     /// The escape sequence around the cursor, said: "U+DCE9 is how ... writes the byte E9".
@@ -248,7 +256,7 @@ pub(super) fn detail_lines(detail: &Detail, notes: &Notes, theme: &Theme) -> Vec
                     sentence.clone(),
                     theme.glyph(GlyphClass::Escaped),
                 ));
-            } else if let Some(d) = diagnosis {
+            } else if let Some(d) = notes.diagnosis.as_ref().or(diagnosis.as_ref()) {
                 third.push(label("likely"));
                 third.push(Span::raw(sanitize(d)));
             }

@@ -268,7 +268,7 @@ mod tests {
     #[test]
     fn classes_of_the_view_encoding() {
         let text = "aé€😀";
-        let utf16: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let utf16 = crate::decode::text_bytes(Dialect::Utf16Le, text);
         assert_eq!(
             labels(Dialect::Utf16Le, &utf16),
             [
@@ -276,10 +276,7 @@ mod tests {
                 ("4 surrogate pair".to_string(), 1)
             ]
         );
-        let utf32: Vec<u8> = text
-            .chars()
-            .flat_map(|c| (c as u32).to_be_bytes())
-            .collect();
+        let utf32 = crate::decode::text_bytes(Dialect::Utf32Be, text);
         assert_eq!(
             labels(Dialect::Utf32Be, &utf32),
             [("4 4-byte".to_string(), 4)]

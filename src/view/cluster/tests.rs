@@ -1,7 +1,7 @@
-//! Exact spans of real sequences, and windows against the whole text's segmentation.
+//! Exact spans of real sequences; the proptests of windows against the whole text's
+//! segmentation are in `tests/cluster_oracle.rs`, beside the second implementation.
 
 use super::*;
-use proptest::prelude::*;
 
 /// `(start, len, cps)` of each cluster of `text` read whole in UTF-8.
 fn whole(bytes: &[u8], dialect: Dialect) -> Vec<(u64, u64, u32)> {
@@ -207,100 +207,6 @@ fn joints_name_their_rule() {
     assert_eq!(joint(&[cp(0x61)], cp(0x62)), Joint::Other);
     let names: std::collections::HashSet<_> = Joint::ALL.iter().map(|j| j.key()).collect();
     assert_eq!(names.len(), Joint::ALL.len());
-}
-
-/// Code points that exercise every rule: letters, marks, joiners, pictographs, regional
-/// indicators, viramas and consonants, CR and LF, jamo, prepend, spacing marks, selectors.
-const ALPHABET: [char; 22] = [
-    'a',
-    'b',
-    '\u{301}',
-    '\u{200D}',
-    '\u{1F468}',
-    '\u{1F1EB}',
-    '\u{1F1F7}',
-    '\u{915}',
-    '\u{94D}',
-    '\u{937}',
-    '\r',
-    '\n',
-    '\u{1100}',
-    '\u{1161}',
-    '\u{11A8}',
-    '\u{AC00}',
-    '\u{FE0F}',
-    '\u{1F3FB}',
-    '\u{600}',
-    '\u{903}',
-    '\u{93F}',
-    '\u{2764}',
-];
-
-fn text() -> impl Strategy<Value = String> {
-    proptest::collection::vec(proptest::sample::select(&ALPHABET[..]), 0..120)
-        .prop_map(|v| v.into_iter().collect())
-}
-
-/// The true clusters of `text`, in UTF-8 byte offsets.
-fn truth(text: &str) -> Vec<(u64, u64)> {
-    text.grapheme_indices(true)
-        .map(|(i, g)| (i as u64, g.len() as u64))
-        .collect()
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
-
-    /// Over the whole text, `spans` is the crate's segmentation.
-    #[test]
-    fn spans_of_the_whole_text_are_the_crates(text in text()) {
-        let got: Vec<(u64, u64)> = utf8(&text).iter().map(|c| (c.0, c.1)).collect();
-        prop_assert_eq!(got, truth(&text));
-    }
-
-    /// A window starting anywhere: every span it is sure of is a true cluster, and the
-    /// cluster containing its start is found whole when a letter lies between the bound
-    /// and that cluster's start (a boundary the context decides).
-    #[test]
-    fn windows_agree_with_the_whole_text(text in text(), a in 0.0f64..1.0, n in 1u64..40, look in 4u64..48) {
-        let bytes = text.as_bytes();
-        prop_assume!(!bytes.is_empty());
-        let len = bytes.len() as u64;
-        let s = ((a * len as f64) as u64).min(len - 1);
-        let e = (s + n).min(len);
-        let truth = truth(&text);
-        let got = window_with(bytes, Dialect::Utf8, s..e, None, look);
-        prop_assert!(!got.is_empty());
-        // They tile the range, in order.
-        prop_assert!(got[0].start <= s && got[got.len() - 1].end() >= e);
-        for pair in got.windows(2) {
-            prop_assert_eq!(pair[0].end(), pair[1].start);
-        }
-        for c in &got {
-            if !c.open_start && !c.open_end {
-                prop_assert!(truth.contains(&(c.start, c.len)), "{:?} not in {:?}", c, truth);
-            }
-        }
-        let (c, _) = *truth.iter().find(|(start, len)| s >= *start && s < start + len).unwrap();
-        let from = Dialect::Utf8.unit_containing(bytes, s.saturating_sub(look) as usize).start as u64;
-        let letter = (from + 1..=c).any(|q| q < len && bytes[q as usize].is_ascii_alphabetic());
-        if from == 0 || letter {
-            prop_assert!(!got[0].open_start);
-            prop_assert_eq!(got[0].start, c);
-        }
-    }
-
-    /// The same text in UTF-16LE and UTF-32LE has the same clusters, code point by code
-    /// point.
-    #[test]
-    fn wide_encodings_agree_with_utf8(text in text()) {
-        let counts = |v: Vec<(u64, u64, u32)>| v.into_iter().map(|c| c.2).collect::<Vec<_>>();
-        let utf16: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
-        let utf32: Vec<u8> = text.chars().flat_map(|c| (c as u32).to_le_bytes()).collect();
-        let expected = counts(utf8(&text));
-        prop_assert_eq!(counts(whole(&utf16, Dialect::Utf16Le)), expected.clone());
-        prop_assert_eq!(counts(whole(&utf32, Dialect::Utf32Le)), expected);
-    }
 }
 
 #[test]
