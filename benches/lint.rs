@@ -16,7 +16,7 @@
 //! - random bytes (mostly errors: the lints see little that decodes).
 //!
 //! Run with `cargo bench --bench lint`; `HEXRUNE_BENCH_SET` (a word of a set's name) runs
-//! one set.
+//! one set; `HEXRUNE_BENCH_KEEP` names a directory to write the sets to and keep them.
 
 use std::path::Path;
 use std::time::Duration;
@@ -127,7 +127,11 @@ fn main() {
             continue;
         }
         let data = make(mb << 20, &mut rng, &corpus);
-        let path = dir.path().join(format!("{name}.txt"));
+        let keep = std::env::var_os("HEXRUNE_BENCH_KEEP").map(std::path::PathBuf::from);
+        let path = keep
+            .as_deref()
+            .unwrap_or(dir.path())
+            .join(format!("{name}.txt"));
         std::fs::write(&path, &data).expect("write the data");
         drop(data);
         let file = path.to_string_lossy().into_owned();
@@ -156,6 +160,8 @@ fn main() {
                 took.as_secs_f64()
             );
         }
-        std::fs::remove_file(&path).ok();
+        if keep.is_none() {
+            std::fs::remove_file(&path).ok();
+        }
     }
 }

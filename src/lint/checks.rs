@@ -8,6 +8,7 @@
 //! The hot path is a letter that needs no lint: a two- or three-byte character whose
 //! [`plain`] entry says so (one table load) extends the current word and is done.
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use unicode_normalization::char::{canonical_combining_class, decompose_compatible};
@@ -123,6 +124,9 @@ pub(super) struct Walk<'a> {
     mixed: bool,
     line_bidi: Vec<(usize, usize, u32, Option<usize>)>,
     open: Vec<Open>,
+    /// The words this walk asked about their scripts, and whether each is a confusable
+    /// (mixes scripts and reads as a single-script word).
+    asked: HashMap<Box<str>, bool>,
 }
 
 impl<'a> Walk<'a> {
@@ -164,6 +168,7 @@ impl<'a> Walk<'a> {
             mixed: false,
             line_bidi: Vec::new(),
             open: Vec::new(),
+            asked: HashMap::new(),
         }
     }
 
@@ -214,13 +219,9 @@ impl<'a> Walk<'a> {
                 if let Some((n, value)) = overlong(bytes, pos, self.dialect) {
                     self.boundary();
                     self.prev = Prev::Hidden;
-                    self.push(
-                        Kind::OverlongAscii,
-                        pos,
-                        n,
-                        Level::Error,
-                        overlong_message(n, value),
-                    );
+                    self.push(Kind::OverlongAscii, pos, n, Level::Error, || {
+                        overlong_message(n, value)
+                    });
                     pos += n;
                     continue;
                 }
@@ -365,7 +366,15 @@ impl<'a> Walk<'a> {
         pos + n
     }
 
-    fn push(&mut self, kind: Kind, offset: usize, len: usize, level: Level, message: String) {
+    /// Counts a lint; keeps it too when listing, only then writing its `message`.
+    fn push(
+        &mut self,
+        kind: Kind,
+        offset: usize,
+        len: usize,
+        level: Level,
+        message: impl FnOnce() -> String,
+    ) {
         self.counts.count(kind, level);
         if !self.keep {
             return;
@@ -375,16 +384,18 @@ impl<'a> Walk<'a> {
             offset,
             len,
             level,
-            message,
+            message: message(),
         });
     }
 
     fn lone_surrogate(&mut self, pos: usize, n: usize, v: u32) {
         let which = if v < 0xDC00 { "lead" } else { "trail" };
-        let message = format!(
-            "lone {which} surrogate U+{v:04X} (WTF-8 style): JSON text must be UTF-8, which \
+        let message = || {
+            format!(
+                "lone {which} surrogate U+{v:04X} (WTF-8 style): JSON text must be UTF-8, which \
              cannot encode it (RFC 8259 §8.1; a \\u{v:04x} escape is what JSON allows)"
-        );
+            )
+        };
         self.push(Kind::LoneSurrogate, pos, n, Level::Error, message);
     }
 
@@ -444,22 +455,24 @@ impl<'a> Walk<'a> {
     fn targets(&mut self, pos: usize, n: usize, v: u32) {
         let cp = CodePoint::new(v);
         if self.mysql && v >= 0x1_0000 {
-            let message = format!(
-                "{} is above U+FFFF: MySQL utf8mb3 stores at most 3 bytes a character \
+            let message = || {
+                format!(
+                    "{} is above U+FFFF: MySQL utf8mb3 stores at most 3 bytes a character \
                  (utf8mb4 stores it)",
-                named(cp)
-            );
+                    named(cp)
+                )
+            };
             self.push(Kind::FourByte, pos, n, Level::Error, message);
         }
         if self.postgres && v == 0 {
-            let message = "U+0000 NUL: PostgreSQL text cannot store it".to_string();
+            let message = || "U+0000 NUL: PostgreSQL text cannot store it".to_string();
             self.push(Kind::Nul, pos, n, Level::Error, message);
         }
         for (on, v11) in [(self.xml10, false), (self.xml11, true)] {
             if on {
                 if let Some((kind, level, why)) = xml(v, v11) {
                     let version = if v11 { "XML 1.1" } else { "XML 1.0" };
-                    let message = format!("{version}: {} {why}", named(cp));
+                    let message = || format!("{version}: {} {why}", named(cp));
                     self.push(kind, pos, n, level, message);
                 }
             }
@@ -468,10 +481,12 @@ impl<'a> Walk<'a> {
             self.lone_surrogate(pos, n, v);
         }
         if self.ijson && is_noncharacter(cp) {
-            let message = format!(
-                "{}: I-JSON forbids noncharacters (RFC 7493 §2.1)",
-                named(cp)
-            );
+            let message = || {
+                format!(
+                    "{}: I-JSON forbids noncharacters (RFC 7493 §2.1)",
+                    named(cp)
+                )
+            };
             self.push(Kind::Noncharacter, pos, n, Level::Error, message);
         }
     }
@@ -562,15 +577,18 @@ impl<'a> Walk<'a> {
             let fine = matches!(self.prev, Prev::Visible)
                 || (matches!(self.prev, Prev::Keycap) && matches!(v, 0xFE0E | 0xFE0F));
             if !fine {
-                let message = format!(
-                    "{} after {}: a variation selector selects nothing there",
-                    named(CodePoint::new(v)),
-                    match self.prev {
-                        Prev::Break => "a space, a mark of punctuation or the start",
-                        Prev::Ascii | Prev::Keycap => "an ASCII character with no variants",
-                        _ => "another invisible character",
-                    }
-                );
+                let prev = self.prev;
+                let message = || {
+                    format!(
+                        "{} after {}: a variation selector selects nothing there",
+                        named(CodePoint::new(v)),
+                        match prev {
+                            Prev::Break => "a space, a mark of punctuation or the start",
+                            Prev::Ascii | Prev::Keycap => "an ASCII character with no variants",
+                            _ => "another invisible character",
+                        }
+                    )
+                };
                 self.push(Kind::Invisible, pos, n, Level::Warning, message);
                 self.prev = Prev::Hidden;
             }
@@ -580,11 +598,13 @@ impl<'a> Walk<'a> {
             if self.word.is_some() {
                 self.end_word();
             }
-            let message = format!(
-                "{}: invisible, and nothing here needs it (it can hide a difference between \
+            let message = || {
+                format!(
+                    "{}: invisible, and nothing here needs it (it can hide a difference between \
                  two strings that look the same)",
-                named(CodePoint::new(v))
-            );
+                    named(CodePoint::new(v))
+                )
+            };
             self.push(Kind::Invisible, pos, n, Level::Warning, message);
             self.prev = Prev::Hidden;
             return;
@@ -604,33 +624,40 @@ impl<'a> Walk<'a> {
     fn settle(&mut self, next_visible: bool) {
         if let Some((pos, n, v, before)) = self.joiner.take() {
             if !(before == Prev::Visible && next_visible) {
-                let message = format!(
-                    "{}: invisible, and not between two characters that join (an emoji \
+                let message = || {
+                    format!(
+                        "{}: invisible, and not between two characters that join (an emoji \
                      sequence, or letters of a script that uses it)",
-                    named(CodePoint::new(v))
-                );
+                        named(CodePoint::new(v))
+                    )
+                };
                 self.push(Kind::Invisible, pos, n, Level::Warning, message);
             }
         }
         if let Some((pos, end, text)) = self.tags.take() {
-            let message = format!(
-                "{} tag character{} outside an emoji tag sequence, hiding the text \"{}\"",
-                text.chars().count(),
-                if text.chars().count() == 1 { "" } else { "s" },
-                sanitize(&text)
-            );
+            let message = || {
+                format!(
+                    "{} tag character{} outside an emoji tag sequence, hiding the text \"{}\"",
+                    text.chars().count(),
+                    if text.chars().count() == 1 { "" } else { "s" },
+                    sanitize(&text)
+                )
+            };
             self.push(Kind::Invisible, pos, end - pos, Level::Warning, message);
         }
     }
 
     fn end_marks(&mut self) {
         if self.marks > MAX_NON_STARTERS {
-            let message = format!(
-                "{} combining marks in a row (non-starters, counted after compatibility \
+            let marks = self.marks;
+            let message = || {
+                format!(
+                    "{} combining marks in a row (non-starters, counted after compatibility \
                  decomposition as UAX #15 does; the stream-safe limit is {MAX_NON_STARTERS}): \
                  Zalgo text, slow to normalise and render",
-                self.marks
-            );
+                    marks
+                )
+            };
             let (s, e) = (self.marks_start, self.marks_end);
             self.push(Kind::Zalgo, s, e - s, Level::Warning, message);
         }
@@ -652,37 +679,51 @@ impl<'a> Walk<'a> {
         if !non_ascii || !self.utf8 || !asked {
             return;
         }
-        let Ok(word) = std::str::from_utf8(&self.bytes[start..end]) else {
+        let bytes = self.bytes;
+        let Ok(word) = std::str::from_utf8(&bytes[start..end]) else {
             return;
         };
-        if word.is_single_script() {
+        // A word met before in this walk was a candidate then; only its lint, if any, is
+        // wanted again.
+        let confusable = match self.asked.get(word) {
+            Some(&confusable) => confusable,
+            None => {
+                let confusable = !word.is_single_script() && {
+                    let reads: String = skeleton(word).collect();
+                    let single = reads.as_str().is_single_script();
+                    self.candidates.push(Candidate {
+                        offset: start,
+                        word: word.to_string(),
+                        skeleton: reads,
+                    });
+                    single
+                };
+                self.asked.insert(word.into(), confusable);
+                confusable
+            }
+        };
+        if !confusable {
             return;
         }
-        let reads: String = skeleton(word).collect();
-        self.candidates.push(Candidate {
-            offset: start,
-            word: word.to_string(),
-            skeleton: reads.clone(),
-        });
-        if !reads.as_str().is_single_script() {
-            return;
-        }
-        let mut scripts: Vec<&'static str> = Vec::new();
-        for c in word.chars() {
-            let s = c.script();
-            if !matches!(s, Script::Common | Script::Inherited | Script::Unknown) {
-                let name = s.full_name();
-                if !scripts.contains(&name) {
-                    scripts.push(name);
+        let message = || {
+            let mut scripts: Vec<&'static str> = Vec::new();
+            for c in word.chars() {
+                let s = c.script();
+                if !matches!(s, Script::Common | Script::Inherited | Script::Unknown) {
+                    let name = s.full_name();
+                    if !scripts.contains(&name) {
+                        scripts.push(name);
+                    }
                 }
             }
-        }
-        let message = format!(
-            "\"{}\" mixes {} and reads as \"{}\" (UTS #39 skeleton)",
-            sanitize(word),
-            scripts.join(" and "),
-            sanitize(&reads)
-        );
+            let reads: String = skeleton(word).collect();
+            format!(
+                "\"{}\" mixes {} and reads as \"{}\" (UTS #39 skeleton)",
+                sanitize(word),
+                scripts.join(" and "),
+                sanitize(&reads)
+            )
+        };
         self.push(
             Kind::Confusable,
             start,
@@ -742,31 +783,28 @@ impl<'a> Walk<'a> {
         }
         self.open.clear();
         for (pos, n, v, other) in std::mem::take(&mut self.line_bidi) {
-            let name = named(CodePoint::new(v));
-            let (level, message) = match (v, other) {
-                (0x200E | 0x200F | 0x061C, _) => (
-                    Level::Note,
-                    format!("{name}: a bidi mark (invisible; it pairs with nothing)"),
-                ),
-                (0x202C | 0x2069, Some(o)) => (
-                    Level::Note,
-                    format!("{name}, closing the control at offset {o}"),
-                ),
-                (0x202C | 0x2069, None) => (
-                    Level::Warning,
-                    format!("{name} closes nothing on its line (unpaired)"),
-                ),
-                (_, Some(c)) => (
-                    Level::Note,
-                    format!("{name}, closed on its line at offset {c}"),
-                ),
-                (_, None) => (
-                    Level::Warning,
-                    format!(
+            let level = match (v, other) {
+                (0x200E | 0x200F | 0x061C, _) | (_, Some(_)) => Level::Note,
+                (_, None) => Level::Warning,
+            };
+            let message = || {
+                let name = named(CodePoint::new(v));
+                match (v, other) {
+                    (0x200E | 0x200F | 0x061C, _) => {
+                        format!("{name}: a bidi mark (invisible; it pairs with nothing)")
+                    }
+                    (0x202C | 0x2069, Some(o)) => {
+                        format!("{name}, closing the control at offset {o}")
+                    }
+                    (0x202C | 0x2069, None) => {
+                        format!("{name} closes nothing on its line (unpaired)")
+                    }
+                    (_, Some(c)) => format!("{name}, closed on its line at offset {c}"),
+                    (_, None) => format!(
                         "{name} is not closed before the end of its line: the text after it \
                          is shown reordered (unpaired, as in Trojan Source, CVE-2021-42574)"
                     ),
-                ),
+                }
             };
             self.push(Kind::Bidi, pos, n, level, message);
         }
