@@ -69,7 +69,7 @@ pub fn random(size: usize, rng: &mut Rng) -> Vec<u8> {
 /// `size` bytes of valid text where 3-byte units dominate: words of Chinese, Japanese,
 /// Hindi, Tamil and Thai (with their combining vowel signs and viramas), built from
 /// syllables drawn at random so that words rarely repeat, separated by spaces and now and
-/// then punctuation and a line break; cut at a character boundary.
+/// then the script's own punctuation and a line break; cut at a character boundary.
 pub fn cjk_indic(size: usize, rng: &mut Rng) -> Vec<u8> {
     const SYLLABLES: [&[&str]; 5] = [
         // Chinese
@@ -98,10 +98,19 @@ pub fn cjk_indic(size: usize, rng: &mut Rng) -> Vec<u8> {
             "ก", "ษ", "ร", "ห", "นั", "ง", "สื", "อ", "เ", "รี", "ย",
         ],
     ];
-    const BREAKS: [&str; 8] = [" ", " ", " ", " ", "、", "। ", "。\n", ".\n"];
+    // Each script's own punctuation: the ideographic comma and full stop for Chinese and
+    // Japanese, the danda for Hindi, the full stop elsewhere.
+    const BREAKS: [[&str; 8]; 5] = [
+        [" ", " ", " ", " ", "、", "、", "。\n", "。\n"],
+        [" ", " ", " ", " ", "、", "、", "。\n", "。\n"],
+        [" ", " ", " ", " ", " ", "। ", "।\n", ".\n"],
+        [" ", " ", " ", " ", " ", " ", ".\n", ".\n"],
+        [" ", " ", " ", " ", " ", " ", ".\n", ".\n"],
+    ];
     let mut out = Vec::with_capacity(size + 64);
     while out.len() < size {
-        let script = SYLLABLES[(rng.next() % 5) as usize];
+        let which = (rng.next() % 5) as usize;
+        let (script, breaks) = (SYLLABLES[which], BREAKS[which]);
         for _ in 0..4 {
             let words = 1 + rng.next() % 4;
             for _ in 0..words {
@@ -110,7 +119,7 @@ pub fn cjk_indic(size: usize, rng: &mut Rng) -> Vec<u8> {
                     let syllable = script[(rng.next() % script.len() as u64) as usize];
                     out.extend_from_slice(syllable.as_bytes());
                 }
-                out.extend_from_slice(BREAKS[(rng.next() % 8) as usize].as_bytes());
+                out.extend_from_slice(breaks[(rng.next() % 8) as usize].as_bytes());
             }
         }
     }
