@@ -51,6 +51,7 @@
 //! the row ([`readings`]).
 
 pub use crate::view::theme::ColorChoice;
+use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::ops::Range;
@@ -392,6 +393,9 @@ pub fn dump_stream(
                 };
             }
             keep = keep.min(c.at as u64);
+            if let Some(behind) = printer.behind {
+                keep = keep.min(behind.at as u64);
+            }
         }
         buf.drain(..(keep - base) as usize);
         base = keep;
@@ -473,18 +477,16 @@ pub fn ascii_glyph(glyph: &InlineGlyph) -> u8 {
     }
 }
 
-/// A style, as an index into [`Palette::sgr`].
+/// A style, as an index into [`Palette::sgr`]: equal paints share one, so they never
+/// cause a switch.
 type StyleId = u8;
 
 const PLAIN: StyleId = 0;
 const DIM: StyleId = 1;
-const ROLE: StyleId = 2; // + 7 roles
 /// The number of error kinds, each with a style in the class lane and one as a marker.
 const KINDS: usize = ErrorKind::ALL.len();
-const CLASS_ERROR: StyleId = ROLE + 7; // + KINDS kinds
-const MARKER: StyleId = CLASS_ERROR + KINDS as StyleId; // + KINDS kinds
-const GLYPH: StyleId = MARKER + KINDS as StyleId; // + one a glyph class
-const STYLES: usize = GLYPH as usize + GLYPH_CLASSES.len();
+/// At most this many styles: plain, dim, the roles, two a kind, the glyph classes.
+const STYLES: usize = 2 + 7 + 2 * KINDS + GLYPH_CLASSES.len();
 
 const ROLES: [Role; 7] = [
     Role::Null,
@@ -508,21 +510,18 @@ const GLYPH_CLASSES: [GlyphClass; 14] = [
     GlyphClass::Surrogate,
     GlyphClass::NonUnicode,
     GlyphClass::Error,
-    GlyphClass::Cut,
     GlyphClass::Replacement,
+    GlyphClass::Cut,
     GlyphClass::Escaped,
 ];
 
 /// The viewer's styles as SGR sequences, the symbols of the class lane and the words of
 /// the marker line, computed once.
 struct Palette {
-    /// The first id of an equal style, so equal styles never cause a switch.
-    alias: [StyleId; STYLES],
     /// The SGR sequence of every style (it resets first, so styles never mix).
     sgr: Vec<Vec<u8>>,
-    /// The (aliased) style of each [`Role`] by `role as usize`, of the class lane's error
-    /// mark and of the markers by [`ErrorKind::index`], of each [`GlyphClass`] by
-    /// `class as usize`.
+    /// The style of each [`Role`] by `role as usize`, of the class lane's error mark and
+    /// of the markers by [`ErrorKind::index`], of each [`GlyphClass`] by `class as usize`.
     role_style: [StyleId; 7],
     error_style: [StyleId; KINDS],
     marker_style: [StyleId; KINDS],
@@ -542,41 +541,31 @@ struct Palette {
 impl Palette {
     fn new(ascii: bool) -> Palette {
         let theme = Theme::COLOR;
-        let mut styles = vec![Paint::PLAIN; STYLES];
-        styles[DIM as usize] = theme.dim();
-        for (i, role) in ROLES.into_iter().enumerate() {
-            styles[ROLE as usize + i] = theme.role(role);
+        let mut paints = vec![Paint::PLAIN, theme.dim()];
+        let mut id = |paint: Paint| match paints.iter().position(|p| *p == paint) {
+            Some(i) => i as StyleId,
+            None => {
+                paints.push(paint);
+                (paints.len() - 1) as StyleId
+            }
+        };
+        let role_style = ROLES.map(|role| id(theme.role(role)));
+        let error_style = ErrorKind::ALL.map(|kind| id(theme.error(Some(kind))));
+        let marker_style = ErrorKind::ALL.map(|kind| id(theme.marker(kind)));
+        let mut glyph_style = [PLAIN; GLYPH_CLASSES.len()];
+        for class in GLYPH_CLASSES {
+            glyph_style[class as usize] = id(theme.glyph(class));
         }
-        for kind in ErrorKind::ALL {
-            styles[CLASS_ERROR as usize + kind.index()] = theme.error(Some(kind));
-            styles[MARKER as usize + kind.index()] = theme.marker(kind);
-        }
-        for (i, class) in GLYPH_CLASSES.into_iter().enumerate() {
-            styles[GLYPH as usize + i] = theme.glyph(class);
-        }
-        let alias: [StyleId; STYLES] = std::array::from_fn(|i| {
-            styles.iter().position(|s| *s == styles[i]).unwrap_or(i) as StyleId
-        });
         let symbol = |class: Class, stand_in: char| {
             let c = if ascii { stand_in } else { class.symbol() };
             c.to_string().into_bytes()
         };
         Palette {
-            role_style: std::array::from_fn(|r| {
-                let i = ROLES
-                    .iter()
-                    .position(|role| *role as usize == r)
-                    .unwrap_or(6);
-                alias[ROLE as usize + i]
-            }),
-            error_style: std::array::from_fn(|k| alias[CLASS_ERROR as usize + k]),
-            marker_style: std::array::from_fn(|k| alias[MARKER as usize + k]),
-            glyph_style: std::array::from_fn(|g| {
-                let i = GLYPH_CLASSES.iter().position(|c| *c as usize == g);
-                alias[GLYPH as usize + i.unwrap_or(0)]
-            }),
-            alias,
-            sgr: styles.into_iter().map(sgr).collect(),
+            sgr: paints.into_iter().map(sgr).collect(),
+            role_style,
+            error_style,
+            marker_style,
+            glyph_style,
             lead: std::array::from_fn(|n| Class::Lead(n as u8).symbol().to_string().into_bytes()),
             continuation: std::array::from_fn(|k| {
                 symbol(Class::Continuation { k: k as u8, n: 6 }, '-')
@@ -606,7 +595,7 @@ impl Palette {
         }
     }
 
-    /// The (aliased) style of a byte's cell in the class lane.
+    /// The style of a byte's cell in the class lane.
     fn class_style(&self, role: Role, class: Class) -> StyleId {
         match class {
             Class::Error(kind) => self.error_style[kind.index()],
@@ -624,35 +613,25 @@ fn fixed<const N: usize>(bytes: &[u8]) -> ([u8; N], usize) {
     (out, len)
 }
 
-/// An SGR sequence that sets exactly `paint` (it resets first, so paints never mix).
+/// An SGR sequence that sets exactly `paint` (it resets first, so paints never mix): the
+/// sixteen colours as 30-37 and 90-97 (40-47, 100-107 behind), the others `38;5;n`.
 fn sgr(paint: Paint) -> Vec<u8> {
-    let mut codes = vec!["0".to_string()];
-    for (on, code) in [
-        (paint.bold, "1"),
-        (paint.underlined, "4"),
-        (paint.reversed, "7"),
-    ] {
+    let mut codes = String::from("\x1b[0");
+    for (on, code) in [(paint.bold, 1), (paint.underlined, 4), (paint.reversed, 7)] {
         if on {
-            codes.push(code.to_string());
+            let _ = write!(codes, ";{code}");
         }
     }
-    if let Some(tone) = paint.fg {
-        codes.push(tone_code(tone, 30));
+    for (tone, base) in [(paint.fg, 30), (paint.bg, 40)] {
+        let _ = match tone.map(|t| (t, t.index())) {
+            Some((Tone::Indexed(i), _)) => write!(codes, ";{};5;{i}", base + 8),
+            Some((_, i)) if i < 8 => write!(codes, ";{}", base + i),
+            Some((_, i)) => write!(codes, ";{}", base + 60 + i - 8),
+            None => Ok(()),
+        };
     }
-    if let Some(tone) = paint.bg {
-        codes.push(tone_code(tone, 40));
-    }
-    format!("\x1b[{}m", codes.join(";")).into_bytes()
-}
-
-/// The SGR code of `tone` as a foreground (`base` 30) or background (`base` 40): 30-37
-/// and 90-97 for the sixteen colours, `38;5;n` for the others.
-fn tone_code(tone: Tone, base: u8) -> String {
-    match (tone, tone.index()) {
-        (Tone::Indexed(i), _) => format!("{};5;{i}", base + 8),
-        (_, i) if i < 8 => (base + i).to_string(),
-        (_, i) => (base + 60 + i - 8).to_string(),
-    }
+    codes.push('m');
+    codes.into_bytes()
 }
 
 /// `00 `..`ff `: two ASCII digits and a space per byte, padded to 4 bytes.
@@ -719,7 +698,7 @@ struct Pane {
 }
 
 impl Pane {
-    /// Switches to `style` (an alias), if colour is on and the pane is not in it already.
+    /// Switches to `style`, if colour is on and the pane is not in it already.
     fn switch(&mut self, palette: &Palette, color: bool, style: StyleId) {
         if color && self.style != style {
             self.bytes.extend_from_slice(&palette.sgr[style as usize]);
@@ -745,8 +724,11 @@ struct Printer {
     /// The error spans of the current row.
     errors: Vec<ErrorSpan>,
     /// In a multi-byte legacy encoding, a checkpoint at or before the next window (offsets
-    /// of the input): see [`Printer::multi_byte_start`].
+    /// of the input): see [`advance`].
     checkpoint: Option<Checkpoint>,
+    /// Under `--clusters` in a multi-byte legacy encoding, a checkpoint at or before
+    /// [`view::cluster::LOOK`] bytes before the window, where its clusters are decoded from.
+    behind: Option<Checkpoint>,
     /// The offset where the window the reader asked for starts (`-o N`): a unit cut there
     /// shows its glyph on its first byte in view (see [`view::Options::glyph_at`]).
     first: Option<u64>,
@@ -788,33 +770,12 @@ impl Printer {
             text: pane(),
             errors: Vec::new(),
             checkpoint: None,
+            behind: None,
             first: None,
             readings,
             fast: fast.then(|| Box::new(fast::Tables::new(format))),
             clusters: Vec::new(),
         }
-    }
-
-    /// In a multi-byte legacy encoding, the checkpoint (in `bytes`) of the first unit of
-    /// the window starting at `start`, found from the one kept from the window before (so a
-    /// dump decodes each byte about once, even where no sync byte is near), which it then
-    /// keeps in place of it. `None` in other dialects.
-    fn multi_byte_start(&mut self, bytes: &[u8], base: u64, start: u64) -> Option<Checkpoint> {
-        self.format.dialect.multi_byte()?;
-        let hint = self.checkpoint.and_then(|c| {
-            let at = (c.at as u64).checked_sub(base)? as usize;
-            Some(Checkpoint { at, ..c })
-        });
-        let found = self.format.dialect.resync(bytes, start as usize, hint);
-        let here = Checkpoint {
-            at: found.unit.start,
-            state: found.state,
-        };
-        self.checkpoint = Some(Checkpoint {
-            at: here.at + base as usize,
-            ..here
-        });
-        Some(here)
     }
 
     /// Prints the rows of `bytes[window]`, where `bytes[0]` is the input's byte `base`.
@@ -835,16 +796,18 @@ impl Printer {
 
     /// Prints the rows of `bytes[window]` from the cells of [`view::visit`].
     fn reference(&mut self, bytes: &[u8], window: Range<u64>) {
-        let checkpoint = self.multi_byte_start(bytes, self.base, window.start);
+        let (dialect, width, base) = (self.format.dialect, self.format.width, self.base);
+        let checkpoint = advance(&mut self.checkpoint, dialect, bytes, base, window.start);
         let options = Options {
             cursor: None,
             glyph_at: self.first.and_then(|first| first.checked_sub(self.base)),
             escape: self.format.escape,
             checkpoint,
         };
-        let (dialect, width) = (self.format.dialect, self.format.width);
         if self.format.clusters {
-            self.clusters = view::cluster::window(bytes, dialect, window.clone(), None);
+            let from = window.start.saturating_sub(view::cluster::LOOK);
+            let behind = advance(&mut self.behind, dialect, bytes, base, from);
+            self.clusters = view::cluster::window(bytes, dialect, window.clone(), behind);
             self.clusters.retain(ClusterSpan::joins);
         }
         view::visit(
@@ -1046,12 +1009,42 @@ impl Printer {
             }
         }
         if fillers > 0 {
-            text.switch(palette, color, palette.alias[DIM as usize]);
+            text.switch(palette, color, DIM);
             for _ in 0..fillers {
                 text.bytes.extend_from_slice(palette.filler.as_bytes());
             }
         }
     }
+}
+
+/// In a multi-byte legacy encoding, the checkpoint (in `bytes`, which start at the input's
+/// byte `base`) of the unit containing `bytes[at]`, found from `kept` (one kept from the
+/// window before, in input offsets, so that a dump decodes each byte about once even where
+/// no sync byte is near), which it then replaces. `None` in other dialects.
+fn advance(
+    kept: &mut Option<Checkpoint>,
+    dialect: Dialect,
+    bytes: &[u8],
+    base: u64,
+    at: u64,
+) -> Option<Checkpoint> {
+    dialect.multi_byte()?;
+    let hint = kept.and_then(|c| {
+        Some(Checkpoint {
+            at: (c.at as u64).checked_sub(base)? as usize,
+            ..c
+        })
+    });
+    let found = dialect.resync(bytes, at as usize, hint);
+    let state = found.state;
+    *kept = Some(Checkpoint {
+        at: found.unit.start + base as usize,
+        state,
+    });
+    Some(Checkpoint {
+        at: found.unit.start,
+        state,
+    })
 }
 
 /// The printer as [`view::visit`]'s sink, with the slice it prints (for the readings).
@@ -1215,6 +1208,54 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// `--clusters` in Shift_JIS over a run of several batches with no sync byte: each
+    /// batch's clusters are decoded from a checkpoint the printer keeps near it, and the
+    /// output, batched, on two threads or streamed, is the whole input's printed at once.
+    #[test]
+    fn clusters_in_a_long_run_without_sync_bytes() {
+        let dialect = crate::encoding::resolve("shift_jis").unwrap();
+        // 日 ｶﾞ 本 A: the half-width voiced mark joins ｶ; no byte is a sync byte.
+        let piece = b"\x93\xfa\xb6\xde\x96\x7bA";
+        let bytes: Vec<u8> = piece
+            .iter()
+            .cycle()
+            .take(5 * BATCH_ROWS * 16 + 5)
+            .copied()
+            .collect();
+        let f = Format {
+            clusters: true,
+            ..format(dialect, 16, false, false)
+        };
+        let mut printer = Printer::new(&f, true);
+        printer.first = Some(0);
+        printer.print(&bytes, 0, 0..bytes.len() as u64);
+        let at_once = String::from_utf8(printer.out.as_slice().to_vec()).unwrap();
+        let lane = "╰───╯                ╰───╯";
+        assert!(at_once.starts_with(&format!(
+            "00000000  93 fa b6 de 96 7b 41 93 fa b6 de 96 7b 41 93 fa  2₂112₂12₂112₂12₂  日ｶﾞ本A日ｶﾞ本A日\n\
+             {:16}{lane}{:37}╰╯     ╰╯\n\
+             00000010  b6 de 96 7b 41 93 fa b6 de 96 7b 41 93 fa b6 de  112₂12₂112₂12₂11  ｶﾞ本A日ｶﾞ本A日ｶﾞ\n",
+            "", ""
+        )));
+        let len = bytes.len() as u64;
+        let batch = (BATCH_ROWS * 16) as u64;
+        let mut batched = Printer::new(&f, true);
+        batched.first = Some(0);
+        let mut out = Vec::new();
+        for range in batches(0..len, batch) {
+            batched.print(&bytes, 0, range);
+            out.extend_from_slice(batched.out.as_slice());
+            batched.out.clear();
+        }
+        assert!(out == at_once.as_bytes());
+        // The checkpoint kept is the unit's at LOOK bytes before the last batch.
+        let last = (len - 1) / batch * batch - view::cluster::LOOK;
+        let behind = batched.behind.unwrap().at as u64;
+        assert!((last - 1..=last).contains(&behind), "{behind} {last}");
+        assert!(whole(&bytes, &f) == at_once.as_bytes());
+        assert_eq!(streamed(&bytes, 0, None, &f, 4096), at_once.as_bytes());
     }
 
     /// Batches formatted on two threads come out in order, as one thread prints them: an

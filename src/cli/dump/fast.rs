@@ -36,10 +36,10 @@
 use std::ops::Range;
 
 use super::row_bits::RowBits;
-use super::{Format, Palette, Pane, Printer, Readings, StyleId, DIM, HEX_SPACE, PLAIN};
+use super::{Format, Palette, Pane, Printer, Readings, Rows, StyleId, DIM, HEX_SPACE, PLAIN};
 use crate::decode::{shape_utf8_at, Dialect, ErrorKind, Shape, Unit, UnitKind};
 use crate::view::glyph::InlineGlyph;
-use crate::view::{self, ByteCell, CellSink, ErrorSpan, TextRun, WholeUnit};
+use crate::view::{self, ByteCell, CellSink, TextRun, WholeUnit};
 
 /// Bytes of a [`Run`]: the longest is the text of a mark with colour, under 32 (a glyph of
 /// at most 7 bytes, two SGR sequences of at most 10, and fillers).
@@ -303,7 +303,7 @@ impl Tables {
         let shown = |style: StyleId| if color { style } else { PLAIN };
         p.class.style = shown(class_first);
         p.text.style = shown(text_first);
-        Cells(p).unit(WholeUnit {
+        Rows(p, bytes).unit(WholeUnit {
             unit: *unit,
             bytes,
             col: 0,
@@ -466,22 +466,6 @@ fn unit_key(first_byte: u8, unit: &Unit) -> usize {
         first_byte as usize
     } else {
         ASCII + shape.tag as usize * SHAPE_LENS + (shape.len as usize % SHAPE_LENS)
-    }
-}
-
-/// Hands a printer the cells of a unit one by one ([`CellSink::unit`]'s default).
-struct Cells<'a>(&'a mut Printer);
-
-impl CellSink for Cells<'_> {
-    fn row(&mut self, _offset: u64, _len: usize) {}
-    fn error(&mut self, span: ErrorSpan) {
-        self.0.error(span);
-    }
-    fn byte(&mut self, cell: ByteCell) {
-        self.0.byte(cell);
-    }
-    fn text(&mut self, run: TextRun) {
-        self.0.text(run);
     }
 }
 
@@ -766,8 +750,7 @@ fn whole_row<const COLOR: bool, const W: usize>(
         let part = Part::of(tables, quad, row - at, W + row - at);
         part.print::<COLOR>(tables, line, s, &mut lanes, 0);
         if COLOR {
-            let dim = p.palette.alias[DIM as usize];
-            tables.switch(&mut s.text, &mut lanes.text, &mut lanes.styles[2], dim);
+            tables.switch(&mut s.text, &mut lanes.text, &mut lanes.styles[2], DIM);
         }
         let (fillers, len) = &tables.fillers[part.span() & 3];
         put(&mut s.text, lanes.text, fillers);
