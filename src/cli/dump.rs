@@ -1,54 +1,23 @@
-//! `hexrune dump [FILE]`: the viewer's panes printed as text, for pipes, logs and diffs.
-//!
-//! Each row is `offset  hex  class  text`, laid out as the viewer lays them out (the hex
-//! pane three columns a byte, the class lane and the text pane one), and a row that holds
-//! an error is followed by a marker line naming every error on it. Every cell comes from
-//! [`crate::view::visit`], the function the viewer's rows come from, and every colour from
-//! the viewer's theme, so the dump and the viewer cannot disagree.
+//! `hexrune dump [FILE]`: the viewer's panes printed as text, for pipes, logs and diffs;
+//! the format (row line, marker line, readings, `--ascii` stand-ins) is docs/dump.md's.
+//! Every cell comes from [`crate::view::visit`] and every colour from the viewer's theme, so
+//! the dump and the viewer cannot disagree; nothing from the input is printed as it is,
+//! only hex digits and the safe glyphs of [`crate::view::glyph`] (or [`ascii_glyph`]).
 //!
 //! # One renderer
 //!
-//! The [`Printer`] is the reference: it takes the cells of [`view::visit`] one by one
-//! (its `CellSink`), keeps the row's three panes and error spans, and at the row's end
-//! writes the row line and, under a row with errors, the marker line with its fallback
-//! readings ([`Printer::end_row`]). It prints every dialect, `--escape`, and any row the
-//! fast path does not take. A lane under a row (another line after the marker line) is
-//! one more step of `end_row`.
+//! The [`Printer`] is the reference: it takes the cells of [`view::visit`] (its
+//! `CellSink`) and at each row's end writes the row line, the marker line with its
+//! fallback readings ([`readings`]) and the cluster lane ([`Printer::end_row`]). It prints
+//! every dialect and any row the fast path does not take. The one fast path ([`fast`])
+//! prints whole rows of 8, 16 or 32 bytes of UTF-8 from tables the reference renders at
+//! start-up; property tests hold the two equal byte for byte.
 //!
-//! The one fast path ([`fast`]) prints whole rows of 8, 16 or 32 bytes of UTF-8 straight
-//! into the output, from tables the reference printer renders at start-up from the view's
-//! own cells (so it prints no cell of its own making). A property test holds its output
-//! equal to the reference's, byte for byte, over random inputs, widths, windows, offsets
-//! across 4 GiB, colour, `--ascii`, fallbacks and stream chunk edges.
-//!
-//! A mapped input of more than two batches is formatted on two threads, each taking the
-//! next batch as soon as it is free; batches start on row boundaries, rows do not depend
-//! on each other, and the batches are written in order by the main thread.
-//!
-//! # Streaming
-//!
-//! A regular file is memory-mapped and printed a batch of rows at a time. Any other input
-//! (a pipe, a terminal, a FIFO) is read in chunks into a buffer that holds the rows being
-//! printed plus [`view::CONTEXT`] bytes on each side, the most decoding ever reads around a
-//! window; the buffer never grows with the input ([`dump_stream`] reports its peak), and
-//! units that cross a chunk edge decode exactly as in the whole input.
-//!
-//! # Text only
-//!
-//! Nothing from the input is printed as it is, except as hex digits and the safe glyphs of
-//! [`crate::view::glyph`]. `--ascii` replaces every non-ASCII symbol by an ASCII stand-in
-//! ([`ascii_glyph`]; the class lane's continuation positions become `-`, its error mark `x`;
-//! fillers `.`), for terminals without UTF-8 and for logs.
-//!
-//! # The marker line
-//!
-//! Under the hex pane, the kind's letter and `^` (`T^`) mark the first byte of an error unit
-//! and `~` the rest of it (an error unit continued from the row above starts with `~`); the
-//! letters are the viewer's ([`view::error_letter`]). After the markers, where the class
-//! lane starts, each kind on the row is named once, as the viewer's legend names it
-//! (`T truncated`), in the order of its first marker: a row of random bytes with a dozen
-//! errors gets a short line. Then the fallback readings of the error units that start on
-//! the row ([`readings`]).
+//! A mapped input is printed a batch of rows at a time, on two threads when it has more
+//! than two batches (batches start on row boundaries and are written in order). Any other
+//! input is read in chunks into a buffer of the rows being printed and [`view::CONTEXT`]
+//! bytes each side ([`dump_stream`]): it never grows with the input, and units that cross
+//! a chunk edge decode as in the whole input.
 
 pub use crate::view::theme::ColorChoice;
 use std::fmt::Write as _;
@@ -87,24 +56,14 @@ pub const CHUNK: usize = 64 * 1024;
 pub struct DumpOptions {
     /// The input.
     pub input: Input,
-    /// The dialect to decode in.
-    pub dialect: Dialect,
     /// The first byte to print.
     pub offset: u64,
     /// How many bytes to print (`None`: to the end).
     pub length: Option<u64>,
-    /// Bytes per row: one of [`WIDTHS`].
-    pub width: usize,
-    /// Whether to colour.
+    /// Whether to colour: decides `format.color` when run.
     pub color: ColorChoice,
-    /// Print only ASCII.
-    pub ascii: bool,
-    /// The encoding each error unit is also read in (`--fallback`), if any.
-    pub fallback: Option<Fallback>,
-    /// Show each invalid byte as the code point this scheme writes (`--escape`), if any.
-    pub escape: Option<Escape>,
-    /// Bracket each grapheme cluster of several code points on a lane line (`--clusters`).
-    pub clusters: bool,
+    /// How the rows look (`width` one of [`WIDTHS`]).
+    pub format: Format,
 }
 
 /// How the rows look, whatever the input.
@@ -131,16 +90,11 @@ pub struct Format {
 pub fn run(options: &DumpOptions, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<u8> {
     let name = options.input.display_name();
     let no_color = std::env::var_os("NO_COLOR");
+    let no_color = no_color.as_deref();
     let format = Format {
-        dialect: options.dialect,
-        width: options.width.max(1),
-        color: options
-            .color
-            .enabled(io::stdout().is_terminal(), no_color.as_deref()),
-        ascii: options.ascii,
-        fallback: options.fallback,
-        escape: options.escape,
-        clusters: options.clusters,
+        width: options.format.width.max(1),
+        color: (options.color).enabled(io::stdout().is_terminal(), no_color),
+        ..options.format
     };
     let failure = match open(&options.input) {
         Ok(Opened::Mapped(source)) => dump_source(options, &format, &source, out),
@@ -1123,93 +1077,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn rows_markers_and_panes() {
-        let f = format(Dialect::Utf8, 8, false, false);
-        let out = String::from_utf8(whole(b"a\xe2\x82\xacb\xc0\xe2\x82zz\xe2\x82", &f)).unwrap();
-        assert_eq!(
-            out,
-            "00000000  61 e2 82 ac 62 c0 e2 82  13₂₃1✗✗✗  a€ˑˑb��ˑ\n\
-             \x20                        I^ T^~~~  I invalid_byte, T truncated\n\
-             00000008  7a 7a e2 82              11✗✗      zz�ˑ\n\
-             \x20               E^~~~              E truncated_eof\n"
-        );
-    }
-
-    #[test]
-    fn a_unit_cut_by_a_row_edge_is_drawn_once_and_is_no_error() {
-        let f = format(Dialect::Utf8, 8, false, false);
-        let out = String::from_utf8(whole("abcdefg€!".as_bytes(), &f)).unwrap();
-        assert_eq!(
-            out,
-            "00000000  61 62 63 64 65 66 67 e2  11111113  abcdefg€\n\
-             00000008  82 ac 21                 ₂₃1       ˑˑ!\n"
-        );
-    }
-
-    #[test]
-    fn ascii_stand_ins() {
-        let f = format(Dialect::Utf8, 8, false, true);
-        let out = whole("a\u{1b}é中\u{202e}\u{301}".as_bytes(), &f);
-        assert_eq!(
-            String::from_utf8(out).unwrap(),
-            "00000000  61 1b c3 a9 e4 b8 ad e2  112-3--3  a^*.*..%\n\
-             00000008  80 ae cc 81              --2-      ..'.\n"
-        );
-    }
-
-    #[test]
-    fn colour_switches_only_when_the_style_changes() {
-        let f = format(Dialect::Utf8, 8, true, false);
-        let out = String::from_utf8(whole(b"abcd", &f)).unwrap();
-        // One switch to the printable style per pane for the four bytes, then a reset; plain
-        // text needs none.
-        assert_eq!(
-            out,
-            "\x1b[0;90m00000000\x1b[0m  \x1b[0;36m61 62 63 64 \x1b[0m             \
-             \x1b[0;36m1111\x1b[0m      abcd\n"
-        );
-    }
-
-    /// The key property of streaming: however the input is cut into chunks, the output is
-    /// the whole input's, in every dialect, for any offset and length.
-    #[test]
-    fn tiny_chunks_equal_the_whole_input() {
-        let mut next = crate::xorshift(0x9E37_79B9_7F4A_7C15);
-        let pieces: [&[u8]; 10] = [
-            b"a",
-            "€".as_bytes(),
-            "😀".as_bytes(),
-            b"\xed\xa0\xbd\xed\xb8\x80",
-            b"\xed\xa0\xbd",
-            b"\xc0\x80",
-            b"\xf8\x88\x80\x80\x80",
-            b"\xe2\x82",
-            b"\x80",
-            b"\xff",
-        ];
-        for round in 0..60 {
-            let mut bytes = Vec::new();
-            while bytes.len() < 90 {
-                bytes.extend_from_slice(pieces[(next() % 10) as usize]);
-            }
-            let dialect = Dialect::ALL[round % 5];
-            let f = format(dialect, [8, 16, 32][round % 3], round % 2 == 0, false);
-            let offset = next() % 20;
-            let length = (round % 4 == 0).then(|| next() % 70);
-            let end = length.map_or(bytes.len() as u64, |l| (offset + l).min(bytes.len() as u64));
-            let mut expected = Vec::new();
-            dump_bytes(&bytes, offset..end, &f, &mut expected).unwrap();
-            for chunk in [1, 2, 3, 5, 7, 64] {
-                assert_eq!(
-                    String::from_utf8_lossy(&streamed(&bytes, offset, length, &f, chunk)),
-                    String::from_utf8_lossy(&expected),
-                    "{dialect} chunk {chunk} offset {offset} length {length:?}"
-                );
-            }
-        }
-    }
-
     /// `--clusters` in Shift_JIS over a run of several batches with no sync byte: each
     /// batch's clusters are decoded from a checkpoint the printer keeps near it, and the
     /// output, batched, on two threads or streamed, is the whole input's printed at once.
@@ -1330,46 +1197,6 @@ mod tests {
                 "{left}"
             );
         }
-    }
-
-    /// A reader that makes `len` bytes of text on the fly, so nothing holds the input.
-    struct Generated {
-        left: u64,
-    }
-
-    impl Read for Generated {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            const TEXT: &[u8] = b"Gr\xc3\xbc\xc3\x9fe, \xe4\xb8\x96\xe7\x95\x8c! \xff\n";
-            let n = (buf.len() as u64).min(self.left) as usize;
-            for (i, b) in buf[..n].iter_mut().enumerate() {
-                *b = TEXT[(self.left as usize + i) % TEXT.len()];
-            }
-            self.left -= n as u64;
-            Ok(n)
-        }
-    }
-
-    #[test]
-    fn streaming_memory_does_not_grow_with_the_input() {
-        let f = format(Dialect::Utf8, 16, false, false);
-        let len = 8 << 20;
-        let stats =
-            dump_stream(Generated { left: len }, 0, None, &f, CHUNK, &mut io::sink()).unwrap();
-        assert_eq!(stats.len, len);
-        let bound = 2 * view::CONTEXT + CHUNK + BATCH_ROWS * 16;
-        assert!(stats.peak <= bound, "{} > {bound}", stats.peak);
-        // Skipping to a far offset holds no more than a chunk.
-        let stats = dump_stream(
-            Generated { left: len },
-            len - 10,
-            None,
-            &f,
-            4096,
-            &mut io::sink(),
-        )
-        .unwrap();
-        assert!(stats.peak <= 4096 + 2 * view::CONTEXT + BATCH_ROWS * 16);
-        assert_eq!(stats.len, len);
     }
 
     #[test]
