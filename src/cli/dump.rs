@@ -817,48 +817,41 @@ impl Printer {
     /// bracket under its bytes in the hex pane and again in the text pane, as the viewer's
     /// lane draws it (`╰──╯`; `--ascii`: `\--/`).
     fn cluster_line(&mut self, digits: usize, row: usize) {
-        let (row_start, row_end) = (row as u64, (row + self.cells) as u64);
-        let marks: Vec<_> = self
-            .clusters
-            .iter()
-            .filter_map(|c| c.lane_mark(row_start, row_end))
-            .collect();
+        let (start, end) = (row as u64, (row + self.cells) as u64);
+        // The clusters are in order and do not overlap: those that meet the row follow the
+        // last one that ends before it.
+        let from = self.clusters.partition_point(|c| c.end() <= start);
+        let meet = self.clusters[from..].iter().take_while(|c| c.start < end);
+        let marks: Vec<_> = meet.filter_map(|c| c.lane_mark(start, end)).collect();
         if marks.is_empty() {
             return;
         }
-        let (color, ascii, out) = (self.format.color, self.format.ascii, &mut self.out);
-        let mut line = String::new();
-        let mut text = String::new();
-        let put = |pane: &mut String, column: usize, bracket: String| {
-            let have = pane.chars().count();
-            pane.extend(std::iter::repeat_n(' ', column.saturating_sub(have)));
-            pane.push_str(&bracket);
-        };
-        for m in &marks {
-            let (first, last) = (m.first as usize, m.last as usize);
-            put(&mut line, 3 * first, m.bracket(3 * (last - first) + 2));
-            put(&mut text, first, m.bracket(last - first + 1));
+        let ascii = self.format.ascii;
+        let mut line: Vec<char> = Vec::new();
+        // Columns a byte and more of a bracket, in the hex pane and in the text pane (after
+        // the class lane).
+        let text_at = 4 * self.format.width + 3;
+        for (at, per, more) in [(0, 3, 2), (text_at, 1, 1)] {
+            for m in &marks {
+                let (first, last) = (m.first as usize, m.last as usize);
+                line.resize(line.len().max(at + per * first), ' ');
+                line.extend(m.bracket(per * (last - first) + more).chars().map(|c| {
+                    match (ascii, c) {
+                        (true, '\u{2570}') => '\\',
+                        (true, '\u{256F}') => '/',
+                        (true, '\u{2500}') => '-',
+                        (true, '\u{2026}') => '.',
+                        _ => c,
+                    }
+                }));
+            }
         }
-        // The text pane starts after the hex pane and the class lane.
-        let text_at = 3 * self.format.width + 1 + self.format.width + 2;
-        put(&mut line, text_at, text);
-        if ascii {
-            line = line
-                .chars()
-                .map(|c| match c {
-                    '\u{2570}' => '\\',
-                    '\u{256F}' => '/',
-                    '\u{2500}' => '-',
-                    '\u{2026}' => '.',
-                    c => c,
-                })
-                .collect();
-        }
+        let (color, out) = (self.format.color, &mut self.out);
         out.repeat(b' ', digits + 2);
         if color {
             out.extend(&self.palette.sgr[DIM as usize]);
         }
-        out.extend(line.as_bytes());
+        out.extend(line.into_iter().collect::<String>().as_bytes());
         if color {
             out.extend(&self.palette.sgr[PLAIN as usize]);
         }
