@@ -487,9 +487,10 @@ struct Palette {
     filler: &'static str,
     /// Each kind as the viewer's legend names it (`T truncated`), by [`ErrorKind::index`].
     names: [([u8; 32], usize); KINDS],
-    /// A span's marks, at `2 * kind + head`: the kind's letter and `^` (or `~~` if it is
-    /// continued from the row above), then tildes; a span of `n` bytes keeps `3 * n - 1`.
-    marks: [[u8; 32]; 2 * KINDS],
+    /// The marks of a span of `n` bytes (1 to 4), at `4 * (2 * kind + head) + n - 1`: the
+    /// kind's letter and `^` (or `~~` if it is continued from the row above), tildes to
+    /// `3 * n - 1` columns, then spaces.
+    marks: [[u8; 32]; 8 * KINDS],
 }
 
 impl Palette {
@@ -531,9 +532,11 @@ impl Palette {
                 fixed(format!("{} {}", view::error_letter(kind), kind.name()).as_bytes())
             }),
             marks: std::array::from_fn(|i| {
-                let mut marks = [b'~'; 32];
-                if i % 2 == 1 {
-                    marks[0] = view::error_letter(ErrorKind::ALL[i / 2]) as u8;
+                let (kind, head, len) = (i / 8, i / 4 % 2 == 1, i % 4 + 1);
+                let mut marks = [b' '; 32];
+                marks[..3 * len - 1].fill(b'~');
+                if head {
+                    marks[0] = view::error_letter(ErrorKind::ALL[kind]) as u8;
                     marks[1] = b'^';
                 }
                 marks
@@ -875,8 +878,7 @@ impl Printer {
             let kind = span.kind.index();
             out.repeat(b' ', 3 * span.col - column);
             switch(out, palette.marker_style[kind]);
-            let marks = &palette.marks[2 * kind + span.head as usize];
-            out.extend(&marks[..2]);
+            out.extend(&palette.marks[4 * (2 * kind + span.head as usize)][..2]);
             out.repeat(b'~', 3 * (span.len - 1));
             column = 3 * (span.col + span.len) - 1;
         }

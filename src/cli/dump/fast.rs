@@ -1001,20 +1001,28 @@ fn marker_line<const COLOR: bool, const W: usize>(
     };
     put(line, o, &[b' '; 16]);
     o += 10;
+    let hex = o;
+    if !COLOR {
+        gap(line, o);
+    }
     let (mut column, mut style) = (0, PLAIN);
     let (mut named, mut order, mut kinds) = (0u32, [0u8; 16], 0);
     for span in spans {
-        let col = 3 * span.col as usize;
-        gap(line, o);
-        o += col - column;
+        let (col, len) = (3 * span.col as usize, span.len as usize);
         let kind = span.kind as usize % super::KINDS;
+        let marks = &palette.marks[4 * (2 * kind + span.head as usize) + (len - 1) % 4];
         if COLOR {
+            gap(line, o);
+            o += col - column;
             tables.switch(line, &mut o, &mut style, palette.marker_style[kind]);
+            put(line, o, marks);
+            o += 3 * len - 1;
+            column = col + 3 * len - 1;
+        } else {
+            // Marks and spaces after them at the span's own column: no span waits on the
+            // one before it.
+            put(line, hex + col, marks);
         }
-        put(line, o, &palette.marks[2 * kind + span.head as usize]);
-        let marks = 3 * span.len as usize - 1;
-        o += marks;
-        column = col + marks;
         let bit = 1 << kind;
         order[kinds & 15] = kind as u8;
         kinds += (named & bit == 0) as usize;
@@ -1022,9 +1030,11 @@ fn marker_line<const COLOR: bool, const W: usize>(
     }
     if COLOR {
         tables.switch(line, &mut o, &mut style, PLAIN);
+        gap(line, o);
+        o += 3 * W + 1 - column;
+    } else {
+        o = hex + 3 * W + 1;
     }
-    gap(line, o);
-    o += 3 * W + 1 - column;
     for (k, &kind) in order[..kinds.min(16)].iter().enumerate() {
         let kind = kind as usize % super::KINDS;
         if k > 0 {
