@@ -6,9 +6,10 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 use assert_cmd::Command;
-use hexrune::cli::dump::{dump_bytes, dump_stream, Format};
+use hexrune::cli::dump::{dump_bytes, dump_stream, Format, CHUNK};
 use hexrune::decode::Dialect;
 use hexrune::view::fallback::{Escape, Fallback};
+use hexrune::view::CONTEXT;
 use proptest::prelude::*;
 
 mod support;
@@ -582,4 +583,175 @@ fn cluster_lanes_of_a_stream_equal_the_files() {
             "chunk {chunk}"
         );
     }
+}
+
+/// Rows batched by `dump_stream` (its documented bound is `2048 * width` bytes of them).
+const BATCH_ROWS: usize = 2048;
+
+fn plain(dialect: Dialect, width: usize, color: bool, ascii: bool) -> Format {
+    Format {
+        dialect,
+        width,
+        color,
+        ascii,
+        fallback: None,
+        escape: None,
+        clusters: false,
+    }
+}
+
+fn dump_all(bytes: &[u8], f: &Format) -> Vec<u8> {
+    let mut out = Vec::new();
+    dump_bytes(bytes, 0..bytes.len() as u64, f, &mut out).unwrap();
+    out
+}
+
+fn streamed(bytes: &[u8], offset: u64, length: Option<u64>, f: &Format, chunk: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    dump_stream(bytes, offset, length, f, chunk, &mut out).unwrap();
+    out
+}
+
+/// A small deterministic generator (xorshift64).
+fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
+
+#[test]
+fn rows_markers_and_panes() {
+    let f = plain(Dialect::Utf8, 8, false, false);
+    let out = String::from_utf8(dump_all(b"a\xe2\x82\xacb\xc0\xe2\x82zz\xe2\x82", &f)).unwrap();
+    assert_eq!(
+        out,
+        "00000000  61 e2 82 ac 62 c0 e2 82  13₂₃1✗✗✗  a€ˑˑb��ˑ\n\
+         \x20                        I^ T^~~~  I invalid_byte, T truncated\n\
+         00000008  7a 7a e2 82              11✗✗      zz�ˑ\n\
+         \x20               E^~~~              E truncated_eof\n"
+    );
+}
+
+#[test]
+fn a_unit_cut_by_a_row_edge_is_drawn_once_and_is_no_error() {
+    let f = plain(Dialect::Utf8, 8, false, false);
+    let out = String::from_utf8(dump_all("abcdefg€!".as_bytes(), &f)).unwrap();
+    assert_eq!(
+        out,
+        "00000000  61 62 63 64 65 66 67 e2  11111113  abcdefg€\n\
+         00000008  82 ac 21                 ₂₃1       ˑˑ!\n"
+    );
+}
+
+#[test]
+fn ascii_stand_ins() {
+    let f = plain(Dialect::Utf8, 8, false, true);
+    let out = dump_all("a\u{1b}é中\u{202e}\u{301}".as_bytes(), &f);
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "00000000  61 1b c3 a9 e4 b8 ad e2  112-3--3  a^*.*..%\n\
+         00000008  80 ae cc 81              --2-      ..'.\n"
+    );
+}
+
+#[test]
+fn colour_switches_only_when_the_style_changes() {
+    let f = plain(Dialect::Utf8, 8, true, false);
+    let out = String::from_utf8(dump_all(b"abcd", &f)).unwrap();
+    // One switch to the printable style per pane for the four bytes, then a reset; plain
+    // text needs none.
+    assert_eq!(
+        out,
+        "\x1b[0;90m00000000\x1b[0m  \x1b[0;36m61 62 63 64 \x1b[0m             \
+         \x1b[0;36m1111\x1b[0m      abcd\n"
+    );
+}
+
+/// The key property of streaming: however the input is cut into chunks, the output is
+/// the whole input's, in every dialect, for any offset and length.
+#[test]
+fn tiny_chunks_equal_the_whole_input() {
+    let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
+    let pieces: [&[u8]; 10] = [
+        b"a",
+        "€".as_bytes(),
+        "😀".as_bytes(),
+        b"\xed\xa0\xbd\xed\xb8\x80",
+        b"\xed\xa0\xbd",
+        b"\xc0\x80",
+        b"\xf8\x88\x80\x80\x80",
+        b"\xe2\x82",
+        b"\x80",
+        b"\xff",
+    ];
+    for round in 0..60 {
+        let mut bytes = Vec::new();
+        while bytes.len() < 90 {
+            bytes.extend_from_slice(pieces[(next() % 10) as usize]);
+        }
+        let dialect = Dialect::ALL[round % 5];
+        let f = plain(dialect, [8, 16, 32][round % 3], round % 2 == 0, false);
+        let offset = next() % 20;
+        let length = (round % 4 == 0).then(|| next() % 70);
+        let end = length.map_or(bytes.len() as u64, |l| (offset + l).min(bytes.len() as u64));
+        let mut expected = Vec::new();
+        dump_bytes(&bytes, offset..end, &f, &mut expected).unwrap();
+        for chunk in [1, 2, 3, 5, 7, 64] {
+            assert_eq!(
+                String::from_utf8_lossy(&streamed(&bytes, offset, length, &f, chunk)),
+                String::from_utf8_lossy(&expected),
+                "{dialect} chunk {chunk} offset {offset} length {length:?}"
+            );
+        }
+    }
+}
+
+/// A reader that makes `len` bytes of text on the fly, so nothing holds the input.
+struct Generated {
+    left: u64,
+}
+
+impl Read for Generated {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        const TEXT: &[u8] = b"Gr\xc3\xbc\xc3\x9fe, \xe4\xb8\x96\xe7\x95\x8c! \xff\n";
+        let n = (buf.len() as u64).min(self.left) as usize;
+        for (i, b) in buf[..n].iter_mut().enumerate() {
+            *b = TEXT[(self.left as usize + i) % TEXT.len()];
+        }
+        self.left -= n as u64;
+        Ok(n)
+    }
+}
+
+#[test]
+fn streaming_memory_does_not_grow_with_the_input() {
+    let f = plain(Dialect::Utf8, 16, false, false);
+    let len = 8 << 20;
+    let stats = dump_stream(
+        Generated { left: len },
+        0,
+        None,
+        &f,
+        CHUNK,
+        &mut std::io::sink(),
+    )
+    .unwrap();
+    assert_eq!(stats.len, len);
+    let bound = 2 * CONTEXT + CHUNK + BATCH_ROWS * 16;
+    assert!(stats.peak <= bound, "{} > {bound}", stats.peak);
+    // Skipping to a far offset holds no more than a chunk.
+    let stats = dump_stream(
+        Generated { left: len },
+        len - 10,
+        None,
+        &f,
+        4096,
+        &mut std::io::sink(),
+    )
+    .unwrap();
+    assert!(stats.peak <= 4096 + 2 * CONTEXT + BATCH_ROWS * 16);
+    assert_eq!(stats.len, len);
 }

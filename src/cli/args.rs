@@ -9,7 +9,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 use super::at::AtOptions;
 use super::check::{CheckOptions, Format};
 use super::detect::DetectOptions;
-use super::dump::DumpOptions;
+use super::dump::{self, DumpOptions};
 use super::explain::{ExplainOptions, Query};
 use super::repair::{RepairOptions, Target};
 use super::walk::Walk;
@@ -456,15 +456,18 @@ impl Args {
                 file,
             }) => Config::Dump(DumpOptions {
                 input: file.map_or(Input::Stdin, Input::from_arg),
-                dialect: encoding.unwrap_or(dialect),
                 offset,
                 length,
-                width,
                 color,
-                ascii,
-                fallback: fallback.reading(encoding.unwrap_or(dialect)),
-                escape,
-                clusters,
+                format: dump::Format {
+                    dialect: encoding.unwrap_or(dialect),
+                    width,
+                    color: false,
+                    ascii,
+                    fallback: fallback.reading(encoding.unwrap_or(dialect)),
+                    escape,
+                    clusters,
+                },
             }),
             Some(Command::Repair {
                 file,

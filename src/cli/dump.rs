@@ -1,56 +1,26 @@
-//! `hexrune dump [FILE]`: the viewer's panes printed as text, for pipes, logs and diffs.
-//!
-//! Each row is `offset  hex  class  text`, laid out as the viewer lays them out (the hex
-//! pane three columns a byte, the class lane and the text pane one), and a row that holds
-//! an error is followed by a marker line naming every error on it. Every cell comes from
-//! [`crate::view::visit`], the function the viewer's rows come from, and every colour from
-//! the viewer's theme, so the dump and the viewer cannot disagree.
+//! `hexrune dump [FILE]`: the viewer's panes printed as text, for pipes, logs and diffs;
+//! the format (row line, marker line, readings, `--ascii` stand-ins) is docs/dump.md's.
+//! Every cell comes from [`crate::view::visit`] and every colour from the viewer's theme, so
+//! the dump and the viewer cannot disagree; nothing from the input is printed as it is,
+//! only hex digits and the safe glyphs of [`crate::view::glyph`] (or [`ascii_glyph`]).
 //!
 //! # One renderer
 //!
-//! The [`Printer`] is the reference: it takes the cells of [`view::visit`] one by one
-//! (its `CellSink`), keeps the row's three panes and error spans, and at the row's end
-//! writes the row line and, under a row with errors, the marker line with its fallback
-//! readings ([`Printer::end_row`]). It prints every dialect, `--escape`, and any row the
-//! fast path does not take. A lane under a row (another line after the marker line) is
-//! one more step of `end_row`.
+//! The [`Printer`] is the reference: it takes the cells of [`view::visit`] (its
+//! `CellSink`) and at each row's end writes the row line, the marker line with its
+//! fallback readings ([`readings`]) and the cluster lane ([`Printer::end_row`]). It prints
+//! every dialect and any row the fast path does not take. The one fast path ([`fast`])
+//! prints whole rows of 8, 16 or 32 bytes of UTF-8 from tables the reference renders at
+//! start-up; property tests hold the two equal byte for byte.
 //!
-//! The one fast path ([`fast`]) prints whole rows of 8, 16 or 32 bytes of UTF-8 straight
-//! into the output, from tables the reference printer renders at start-up from the view's
-//! own cells (so it prints no cell of its own making). A property test holds its output
-//! equal to the reference's, byte for byte, over random inputs, widths, windows, offsets
-//! across 4 GiB, colour, `--ascii`, fallbacks and stream chunk edges.
-//!
-//! A mapped input of more than two batches is formatted on two threads, each taking the
-//! next batch as soon as it is free; batches start on row boundaries, rows do not depend
-//! on each other, and the batches are written in order by the main thread.
-//!
-//! # Streaming
-//!
-//! A regular file is memory-mapped and printed a batch of rows at a time. Any other input
-//! (a pipe, a terminal, a FIFO) is read in chunks into a buffer that holds the rows being
-//! printed plus [`view::CONTEXT`] bytes on each side, the most decoding ever reads around a
-//! window; the buffer never grows with the input ([`dump_stream`] reports its peak), and
-//! units that cross a chunk edge decode exactly as in the whole input.
-//!
-//! # Text only
-//!
-//! Nothing from the input is printed as it is, except as hex digits and the safe glyphs of
-//! [`crate::view::glyph`]. `--ascii` replaces every non-ASCII symbol by an ASCII stand-in
-//! ([`ascii_glyph`]; the class lane's continuation positions become `-`, its error mark `x`;
-//! fillers `.`), for terminals without UTF-8 and for logs.
-//!
-//! # The marker line
-//!
-//! Under the hex pane, the kind's letter and `^` (`T^`) mark the first byte of an error unit
-//! and `~` the rest of it (an error unit continued from the row above starts with `~`); the
-//! letters are the viewer's ([`view::error_letter`]). After the markers, where the class
-//! lane starts, each kind on the row is named once, as the viewer's legend names it
-//! (`T truncated`), in the order of its first marker: a row of random bytes with a dozen
-//! errors gets a short line. Then the fallback readings of the error units that start on
-//! the row ([`readings`]).
+//! A mapped input is printed a batch of rows at a time, on two threads when it has more
+//! than two batches (batches start on row boundaries and are written in order). Any other
+//! input is read in chunks into a buffer of the rows being printed and [`view::CONTEXT`]
+//! bytes each side ([`dump_stream`]): it never grows with the input, and units that cross
+//! a chunk edge decode as in the whole input.
 
 pub use crate::view::theme::ColorChoice;
+use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::ops::Range;
@@ -86,24 +56,14 @@ pub const CHUNK: usize = 64 * 1024;
 pub struct DumpOptions {
     /// The input.
     pub input: Input,
-    /// The dialect to decode in.
-    pub dialect: Dialect,
     /// The first byte to print.
     pub offset: u64,
     /// How many bytes to print (`None`: to the end).
     pub length: Option<u64>,
-    /// Bytes per row: one of [`WIDTHS`].
-    pub width: usize,
-    /// Whether to colour.
+    /// Whether to colour: decides `format.color` when run.
     pub color: ColorChoice,
-    /// Print only ASCII.
-    pub ascii: bool,
-    /// The encoding each error unit is also read in (`--fallback`), if any.
-    pub fallback: Option<Fallback>,
-    /// Show each invalid byte as the code point this scheme writes (`--escape`), if any.
-    pub escape: Option<Escape>,
-    /// Bracket each grapheme cluster of several code points on a lane line (`--clusters`).
-    pub clusters: bool,
+    /// How the rows look (`width` one of [`WIDTHS`]).
+    pub format: Format,
 }
 
 /// How the rows look, whatever the input.
@@ -130,16 +90,11 @@ pub struct Format {
 pub fn run(options: &DumpOptions, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<u8> {
     let name = options.input.display_name();
     let no_color = std::env::var_os("NO_COLOR");
+    let no_color = no_color.as_deref();
     let format = Format {
-        dialect: options.dialect,
-        width: options.width.max(1),
-        color: options
-            .color
-            .enabled(io::stdout().is_terminal(), no_color.as_deref()),
-        ascii: options.ascii,
-        fallback: options.fallback,
-        escape: options.escape,
-        clusters: options.clusters,
+        width: options.format.width.max(1),
+        color: (options.color).enabled(io::stdout().is_terminal(), no_color),
+        ..options.format
     };
     let failure = match open(&options.input) {
         Ok(Opened::Mapped(source)) => dump_source(options, &format, &source, out),
@@ -392,6 +347,9 @@ pub fn dump_stream(
                 };
             }
             keep = keep.min(c.at as u64);
+            if let Some(behind) = printer.behind {
+                keep = keep.min(behind.at as u64);
+            }
         }
         buf.drain(..(keep - base) as usize);
         base = keep;
@@ -473,18 +431,16 @@ pub fn ascii_glyph(glyph: &InlineGlyph) -> u8 {
     }
 }
 
-/// A style, as an index into [`Palette::sgr`].
+/// A style, as an index into [`Palette::sgr`]: equal paints share one, so they never
+/// cause a switch.
 type StyleId = u8;
 
 const PLAIN: StyleId = 0;
 const DIM: StyleId = 1;
-const ROLE: StyleId = 2; // + 7 roles
 /// The number of error kinds, each with a style in the class lane and one as a marker.
 const KINDS: usize = ErrorKind::ALL.len();
-const CLASS_ERROR: StyleId = ROLE + 7; // + KINDS kinds
-const MARKER: StyleId = CLASS_ERROR + KINDS as StyleId; // + KINDS kinds
-const GLYPH: StyleId = MARKER + KINDS as StyleId; // + one a glyph class
-const STYLES: usize = GLYPH as usize + GLYPH_CLASSES.len();
+/// At most this many styles: plain, dim, the roles, two a kind, the glyph classes.
+const STYLES: usize = 2 + 7 + 2 * KINDS + GLYPH_CLASSES.len();
 
 const ROLES: [Role; 7] = [
     Role::Null,
@@ -508,21 +464,18 @@ const GLYPH_CLASSES: [GlyphClass; 14] = [
     GlyphClass::Surrogate,
     GlyphClass::NonUnicode,
     GlyphClass::Error,
-    GlyphClass::Cut,
     GlyphClass::Replacement,
+    GlyphClass::Cut,
     GlyphClass::Escaped,
 ];
 
 /// The viewer's styles as SGR sequences, the symbols of the class lane and the words of
 /// the marker line, computed once.
 struct Palette {
-    /// The first id of an equal style, so equal styles never cause a switch.
-    alias: [StyleId; STYLES],
     /// The SGR sequence of every style (it resets first, so styles never mix).
     sgr: Vec<Vec<u8>>,
-    /// The (aliased) style of each [`Role`] by `role as usize`, of the class lane's error
-    /// mark and of the markers by [`ErrorKind::index`], of each [`GlyphClass`] by
-    /// `class as usize`.
+    /// The style of each [`Role`] by `role as usize`, of the class lane's error mark and
+    /// of the markers by [`ErrorKind::index`], of each [`GlyphClass`] by `class as usize`.
     role_style: [StyleId; 7],
     error_style: [StyleId; KINDS],
     marker_style: [StyleId; KINDS],
@@ -534,49 +487,40 @@ struct Palette {
     filler: &'static str,
     /// Each kind as the viewer's legend names it (`T truncated`), by [`ErrorKind::index`].
     names: [([u8; 32], usize); KINDS],
-    /// A span's marks, at `2 * kind + head`: the kind's letter and `^` (or `~~` if it is
-    /// continued from the row above), then tildes; a span of `n` bytes keeps `3 * n - 1`.
-    marks: [[u8; 32]; 2 * KINDS],
+    /// The marks of a span of `n` bytes (1 to 4), at `4 * (2 * kind + head) + n - 1`: the
+    /// kind's letter and `^` (or `~~` if it is continued from the row above), tildes to
+    /// `3 * n - 1` columns, then spaces.
+    marks: [[u8; 32]; 8 * KINDS],
 }
 
 impl Palette {
     fn new(ascii: bool) -> Palette {
         let theme = Theme::COLOR;
-        let mut styles = vec![Paint::PLAIN; STYLES];
-        styles[DIM as usize] = theme.dim();
-        for (i, role) in ROLES.into_iter().enumerate() {
-            styles[ROLE as usize + i] = theme.role(role);
+        let mut paints = vec![Paint::PLAIN, theme.dim()];
+        let mut id = |paint: Paint| match paints.iter().position(|p| *p == paint) {
+            Some(i) => i as StyleId,
+            None => {
+                paints.push(paint);
+                (paints.len() - 1) as StyleId
+            }
+        };
+        let role_style = ROLES.map(|role| id(theme.role(role)));
+        let error_style = ErrorKind::ALL.map(|kind| id(theme.error(Some(kind))));
+        let marker_style = ErrorKind::ALL.map(|kind| id(theme.marker(kind)));
+        let mut glyph_style = [PLAIN; GLYPH_CLASSES.len()];
+        for class in GLYPH_CLASSES {
+            glyph_style[class as usize] = id(theme.glyph(class));
         }
-        for kind in ErrorKind::ALL {
-            styles[CLASS_ERROR as usize + kind.index()] = theme.error(Some(kind));
-            styles[MARKER as usize + kind.index()] = theme.marker(kind);
-        }
-        for (i, class) in GLYPH_CLASSES.into_iter().enumerate() {
-            styles[GLYPH as usize + i] = theme.glyph(class);
-        }
-        let alias: [StyleId; STYLES] = std::array::from_fn(|i| {
-            styles.iter().position(|s| *s == styles[i]).unwrap_or(i) as StyleId
-        });
         let symbol = |class: Class, stand_in: char| {
             let c = if ascii { stand_in } else { class.symbol() };
             c.to_string().into_bytes()
         };
         Palette {
-            role_style: std::array::from_fn(|r| {
-                let i = ROLES
-                    .iter()
-                    .position(|role| *role as usize == r)
-                    .unwrap_or(6);
-                alias[ROLE as usize + i]
-            }),
-            error_style: std::array::from_fn(|k| alias[CLASS_ERROR as usize + k]),
-            marker_style: std::array::from_fn(|k| alias[MARKER as usize + k]),
-            glyph_style: std::array::from_fn(|g| {
-                let i = GLYPH_CLASSES.iter().position(|c| *c as usize == g);
-                alias[GLYPH as usize + i.unwrap_or(0)]
-            }),
-            alias,
-            sgr: styles.into_iter().map(sgr).collect(),
+            sgr: paints.into_iter().map(sgr).collect(),
+            role_style,
+            error_style,
+            marker_style,
+            glyph_style,
             lead: std::array::from_fn(|n| Class::Lead(n as u8).symbol().to_string().into_bytes()),
             continuation: std::array::from_fn(|k| {
                 symbol(Class::Continuation { k: k as u8, n: 6 }, '-')
@@ -588,9 +532,11 @@ impl Palette {
                 fixed(format!("{} {}", view::error_letter(kind), kind.name()).as_bytes())
             }),
             marks: std::array::from_fn(|i| {
-                let mut marks = [b'~'; 32];
-                if i % 2 == 1 {
-                    marks[0] = view::error_letter(ErrorKind::ALL[i / 2]) as u8;
+                let (kind, head, len) = (i / 8, i / 4 % 2 == 1, i % 4 + 1);
+                let mut marks = [b' '; 32];
+                marks[..3 * len - 1].fill(b'~');
+                if head {
+                    marks[0] = view::error_letter(ErrorKind::ALL[kind]) as u8;
                     marks[1] = b'^';
                 }
                 marks
@@ -606,7 +552,7 @@ impl Palette {
         }
     }
 
-    /// The (aliased) style of a byte's cell in the class lane.
+    /// The style of a byte's cell in the class lane.
     fn class_style(&self, role: Role, class: Class) -> StyleId {
         match class {
             Class::Error(kind) => self.error_style[kind.index()],
@@ -624,35 +570,25 @@ fn fixed<const N: usize>(bytes: &[u8]) -> ([u8; N], usize) {
     (out, len)
 }
 
-/// An SGR sequence that sets exactly `paint` (it resets first, so paints never mix).
+/// An SGR sequence that sets exactly `paint` (it resets first, so paints never mix): the
+/// sixteen colours as 30-37 and 90-97 (40-47, 100-107 behind), the others `38;5;n`.
 fn sgr(paint: Paint) -> Vec<u8> {
-    let mut codes = vec!["0".to_string()];
-    for (on, code) in [
-        (paint.bold, "1"),
-        (paint.underlined, "4"),
-        (paint.reversed, "7"),
-    ] {
+    let mut codes = String::from("\x1b[0");
+    for (on, code) in [(paint.bold, 1), (paint.underlined, 4), (paint.reversed, 7)] {
         if on {
-            codes.push(code.to_string());
+            let _ = write!(codes, ";{code}");
         }
     }
-    if let Some(tone) = paint.fg {
-        codes.push(tone_code(tone, 30));
+    for (tone, base) in [(paint.fg, 30), (paint.bg, 40)] {
+        let _ = match tone.map(|t| (t, t.index())) {
+            Some((Tone::Indexed(i), _)) => write!(codes, ";{};5;{i}", base + 8),
+            Some((_, i)) if i < 8 => write!(codes, ";{}", base + i),
+            Some((_, i)) => write!(codes, ";{}", base + 60 + i - 8),
+            None => Ok(()),
+        };
     }
-    if let Some(tone) = paint.bg {
-        codes.push(tone_code(tone, 40));
-    }
-    format!("\x1b[{}m", codes.join(";")).into_bytes()
-}
-
-/// The SGR code of `tone` as a foreground (`base` 30) or background (`base` 40): 30-37
-/// and 90-97 for the sixteen colours, `38;5;n` for the others.
-fn tone_code(tone: Tone, base: u8) -> String {
-    match (tone, tone.index()) {
-        (Tone::Indexed(i), _) => format!("{};5;{i}", base + 8),
-        (_, i) if i < 8 => (base + i).to_string(),
-        (_, i) => (base + 60 + i - 8).to_string(),
-    }
+    codes.push('m');
+    codes.into_bytes()
 }
 
 /// `00 `..`ff `: two ASCII digits and a space per byte, padded to 4 bytes.
@@ -719,7 +655,7 @@ struct Pane {
 }
 
 impl Pane {
-    /// Switches to `style` (an alias), if colour is on and the pane is not in it already.
+    /// Switches to `style`, if colour is on and the pane is not in it already.
     fn switch(&mut self, palette: &Palette, color: bool, style: StyleId) {
         if color && self.style != style {
             self.bytes.extend_from_slice(&palette.sgr[style as usize]);
@@ -745,8 +681,11 @@ struct Printer {
     /// The error spans of the current row.
     errors: Vec<ErrorSpan>,
     /// In a multi-byte legacy encoding, a checkpoint at or before the next window (offsets
-    /// of the input): see [`Printer::multi_byte_start`].
+    /// of the input): see [`advance`].
     checkpoint: Option<Checkpoint>,
+    /// Under `--clusters` in a multi-byte legacy encoding, a checkpoint at or before
+    /// [`view::cluster::LOOK`] bytes before the window, where its clusters are decoded from.
+    behind: Option<Checkpoint>,
     /// The offset where the window the reader asked for starts (`-o N`): a unit cut there
     /// shows its glyph on its first byte in view (see [`view::Options::glyph_at`]).
     first: Option<u64>,
@@ -788,33 +727,12 @@ impl Printer {
             text: pane(),
             errors: Vec::new(),
             checkpoint: None,
+            behind: None,
             first: None,
             readings,
             fast: fast.then(|| Box::new(fast::Tables::new(format))),
             clusters: Vec::new(),
         }
-    }
-
-    /// In a multi-byte legacy encoding, the checkpoint (in `bytes`) of the first unit of
-    /// the window starting at `start`, found from the one kept from the window before (so a
-    /// dump decodes each byte about once, even where no sync byte is near), which it then
-    /// keeps in place of it. `None` in other dialects.
-    fn multi_byte_start(&mut self, bytes: &[u8], base: u64, start: u64) -> Option<Checkpoint> {
-        self.format.dialect.multi_byte()?;
-        let hint = self.checkpoint.and_then(|c| {
-            let at = (c.at as u64).checked_sub(base)? as usize;
-            Some(Checkpoint { at, ..c })
-        });
-        let found = self.format.dialect.resync(bytes, start as usize, hint);
-        let here = Checkpoint {
-            at: found.unit.start,
-            state: found.state,
-        };
-        self.checkpoint = Some(Checkpoint {
-            at: here.at + base as usize,
-            ..here
-        });
-        Some(here)
     }
 
     /// Prints the rows of `bytes[window]`, where `bytes[0]` is the input's byte `base`.
@@ -835,16 +753,18 @@ impl Printer {
 
     /// Prints the rows of `bytes[window]` from the cells of [`view::visit`].
     fn reference(&mut self, bytes: &[u8], window: Range<u64>) {
-        let checkpoint = self.multi_byte_start(bytes, self.base, window.start);
+        let (dialect, width, base) = (self.format.dialect, self.format.width, self.base);
+        let checkpoint = advance(&mut self.checkpoint, dialect, bytes, base, window.start);
         let options = Options {
             cursor: None,
             glyph_at: self.first.and_then(|first| first.checked_sub(self.base)),
             escape: self.format.escape,
             checkpoint,
         };
-        let (dialect, width) = (self.format.dialect, self.format.width);
         if self.format.clusters {
-            self.clusters = view::cluster::window(bytes, dialect, window.clone(), None);
+            let from = window.start.saturating_sub(view::cluster::LOOK);
+            let behind = advance(&mut self.behind, dialect, bytes, base, from);
+            self.clusters = view::cluster::window(bytes, dialect, window.clone(), behind);
             self.clusters.retain(ClusterSpan::joins);
         }
         view::visit(
@@ -900,48 +820,41 @@ impl Printer {
     /// bracket under its bytes in the hex pane and again in the text pane, as the viewer's
     /// lane draws it (`╰──╯`; `--ascii`: `\--/`).
     fn cluster_line(&mut self, digits: usize, row: usize) {
-        let (row_start, row_end) = (row as u64, (row + self.cells) as u64);
-        let marks: Vec<_> = self
-            .clusters
-            .iter()
-            .filter_map(|c| c.lane_mark(row_start, row_end))
-            .collect();
+        let (start, end) = (row as u64, (row + self.cells) as u64);
+        // The clusters are in order and do not overlap: those that meet the row follow the
+        // last one that ends before it.
+        let from = self.clusters.partition_point(|c| c.end() <= start);
+        let meet = self.clusters[from..].iter().take_while(|c| c.start < end);
+        let marks: Vec<_> = meet.filter_map(|c| c.lane_mark(start, end)).collect();
         if marks.is_empty() {
             return;
         }
-        let (color, ascii, out) = (self.format.color, self.format.ascii, &mut self.out);
-        let mut line = String::new();
-        let mut text = String::new();
-        let put = |pane: &mut String, column: usize, bracket: String| {
-            let have = pane.chars().count();
-            pane.extend(std::iter::repeat_n(' ', column.saturating_sub(have)));
-            pane.push_str(&bracket);
-        };
-        for m in &marks {
-            let (first, last) = (m.first as usize, m.last as usize);
-            put(&mut line, 3 * first, m.bracket(3 * (last - first) + 2));
-            put(&mut text, first, m.bracket(last - first + 1));
+        let ascii = self.format.ascii;
+        let mut line: Vec<char> = Vec::new();
+        // Columns a byte and more of a bracket, in the hex pane and in the text pane (after
+        // the class lane).
+        let text_at = 4 * self.format.width + 3;
+        for (at, per, more) in [(0, 3, 2), (text_at, 1, 1)] {
+            for m in &marks {
+                let (first, last) = (m.first as usize, m.last as usize);
+                line.resize(line.len().max(at + per * first), ' ');
+                line.extend(m.bracket(per * (last - first) + more).chars().map(|c| {
+                    match (ascii, c) {
+                        (true, '\u{2570}') => '\\',
+                        (true, '\u{256F}') => '/',
+                        (true, '\u{2500}') => '-',
+                        (true, '\u{2026}') => '.',
+                        _ => c,
+                    }
+                }));
+            }
         }
-        // The text pane starts after the hex pane and the class lane.
-        let text_at = 3 * self.format.width + 1 + self.format.width + 2;
-        put(&mut line, text_at, text);
-        if ascii {
-            line = line
-                .chars()
-                .map(|c| match c {
-                    '\u{2570}' => '\\',
-                    '\u{256F}' => '/',
-                    '\u{2500}' => '-',
-                    '\u{2026}' => '.',
-                    c => c,
-                })
-                .collect();
-        }
+        let (color, out) = (self.format.color, &mut self.out);
         out.repeat(b' ', digits + 2);
         if color {
             out.extend(&self.palette.sgr[DIM as usize]);
         }
-        out.extend(line.as_bytes());
+        out.extend(line.into_iter().collect::<String>().as_bytes());
         if color {
             out.extend(&self.palette.sgr[PLAIN as usize]);
         }
@@ -965,8 +878,7 @@ impl Printer {
             let kind = span.kind.index();
             out.repeat(b' ', 3 * span.col - column);
             switch(out, palette.marker_style[kind]);
-            let marks = &palette.marks[2 * kind + span.head as usize];
-            out.extend(&marks[..2]);
+            out.extend(&palette.marks[4 * (2 * kind + span.head as usize)][..2]);
             out.repeat(b'~', 3 * (span.len - 1));
             column = 3 * (span.col + span.len) - 1;
         }
@@ -1046,12 +958,42 @@ impl Printer {
             }
         }
         if fillers > 0 {
-            text.switch(palette, color, palette.alias[DIM as usize]);
+            text.switch(palette, color, DIM);
             for _ in 0..fillers {
                 text.bytes.extend_from_slice(palette.filler.as_bytes());
             }
         }
     }
+}
+
+/// In a multi-byte legacy encoding, the checkpoint (in `bytes`, which start at the input's
+/// byte `base`) of the unit containing `bytes[at]`, found from `kept` (one kept from the
+/// window before, in input offsets, so that a dump decodes each byte about once even where
+/// no sync byte is near), which it then replaces. `None` in other dialects.
+fn advance(
+    kept: &mut Option<Checkpoint>,
+    dialect: Dialect,
+    bytes: &[u8],
+    base: u64,
+    at: u64,
+) -> Option<Checkpoint> {
+    dialect.multi_byte()?;
+    let hint = kept.and_then(|c| {
+        Some(Checkpoint {
+            at: (c.at as u64).checked_sub(base)? as usize,
+            ..c
+        })
+    });
+    let found = dialect.resync(bytes, at as usize, hint);
+    let state = found.state;
+    *kept = Some(Checkpoint {
+        at: found.unit.start + base as usize,
+        state,
+    });
+    Some(Checkpoint {
+        at: found.unit.start,
+        state,
+    })
 }
 
 /// The printer as [`view::visit`]'s sink, with the slice it prints (for the readings).
@@ -1130,91 +1072,52 @@ mod tests {
         }
     }
 
+    /// `--clusters` in Shift_JIS over a run of several batches with no sync byte: each
+    /// batch's clusters are decoded from a checkpoint the printer keeps near it, and the
+    /// output, batched, on two threads or streamed, is the whole input's printed at once.
     #[test]
-    fn rows_markers_and_panes() {
-        let f = format(Dialect::Utf8, 8, false, false);
-        let out = String::from_utf8(whole(b"a\xe2\x82\xacb\xc0\xe2\x82zz\xe2\x82", &f)).unwrap();
-        assert_eq!(
-            out,
-            "00000000  61 e2 82 ac 62 c0 e2 82  13₂₃1✗✗✗  a€ˑˑb��ˑ\n\
-             \x20                        I^ T^~~~  I invalid_byte, T truncated\n\
-             00000008  7a 7a e2 82              11✗✗      zz�ˑ\n\
-             \x20               E^~~~              E truncated_eof\n"
-        );
-    }
-
-    #[test]
-    fn a_unit_cut_by_a_row_edge_is_drawn_once_and_is_no_error() {
-        let f = format(Dialect::Utf8, 8, false, false);
-        let out = String::from_utf8(whole("abcdefg€!".as_bytes(), &f)).unwrap();
-        assert_eq!(
-            out,
-            "00000000  61 62 63 64 65 66 67 e2  11111113  abcdefg€\n\
-             00000008  82 ac 21                 ₂₃1       ˑˑ!\n"
-        );
-    }
-
-    #[test]
-    fn ascii_stand_ins() {
-        let f = format(Dialect::Utf8, 8, false, true);
-        let out = whole("a\u{1b}é中\u{202e}\u{301}".as_bytes(), &f);
-        assert_eq!(
-            String::from_utf8(out).unwrap(),
-            "00000000  61 1b c3 a9 e4 b8 ad e2  112-3--3  a^*.*..%\n\
-             00000008  80 ae cc 81              --2-      ..'.\n"
-        );
-    }
-
-    #[test]
-    fn colour_switches_only_when_the_style_changes() {
-        let f = format(Dialect::Utf8, 8, true, false);
-        let out = String::from_utf8(whole(b"abcd", &f)).unwrap();
-        // One switch to the printable style per pane for the four bytes, then a reset; plain
-        // text needs none.
-        assert_eq!(
-            out,
-            "\x1b[0;90m00000000\x1b[0m  \x1b[0;36m61 62 63 64 \x1b[0m             \
-             \x1b[0;36m1111\x1b[0m      abcd\n"
-        );
-    }
-
-    /// The key property of streaming: however the input is cut into chunks, the output is
-    /// the whole input's, in every dialect, for any offset and length.
-    #[test]
-    fn tiny_chunks_equal_the_whole_input() {
-        let mut next = crate::xorshift(0x9E37_79B9_7F4A_7C15);
-        let pieces: [&[u8]; 10] = [
-            b"a",
-            "€".as_bytes(),
-            "😀".as_bytes(),
-            b"\xed\xa0\xbd\xed\xb8\x80",
-            b"\xed\xa0\xbd",
-            b"\xc0\x80",
-            b"\xf8\x88\x80\x80\x80",
-            b"\xe2\x82",
-            b"\x80",
-            b"\xff",
-        ];
-        for round in 0..60 {
-            let mut bytes = Vec::new();
-            while bytes.len() < 90 {
-                bytes.extend_from_slice(pieces[(next() % 10) as usize]);
-            }
-            let dialect = Dialect::ALL[round % 5];
-            let f = format(dialect, [8, 16, 32][round % 3], round % 2 == 0, false);
-            let offset = next() % 20;
-            let length = (round % 4 == 0).then(|| next() % 70);
-            let end = length.map_or(bytes.len() as u64, |l| (offset + l).min(bytes.len() as u64));
-            let mut expected = Vec::new();
-            dump_bytes(&bytes, offset..end, &f, &mut expected).unwrap();
-            for chunk in [1, 2, 3, 5, 7, 64] {
-                assert_eq!(
-                    String::from_utf8_lossy(&streamed(&bytes, offset, length, &f, chunk)),
-                    String::from_utf8_lossy(&expected),
-                    "{dialect} chunk {chunk} offset {offset} length {length:?}"
-                );
-            }
+    fn clusters_in_a_long_run_without_sync_bytes() {
+        let dialect = crate::encoding::resolve("shift_jis").unwrap();
+        // 日 ｶﾞ 本 A: the half-width voiced mark joins ｶ; no byte is a sync byte.
+        let piece = b"\x93\xfa\xb6\xde\x96\x7bA";
+        let bytes: Vec<u8> = piece
+            .iter()
+            .cycle()
+            .take(5 * BATCH_ROWS * 16 + 5)
+            .copied()
+            .collect();
+        let f = Format {
+            clusters: true,
+            ..format(dialect, 16, false, false)
+        };
+        let mut printer = Printer::new(&f, true);
+        printer.first = Some(0);
+        printer.print(&bytes, 0, 0..bytes.len() as u64);
+        let at_once = String::from_utf8(printer.out.as_slice().to_vec()).unwrap();
+        let lane = "╰───╯                ╰───╯";
+        assert!(at_once.starts_with(&format!(
+            "00000000  93 fa b6 de 96 7b 41 93 fa b6 de 96 7b 41 93 fa  2₂112₂12₂112₂12₂  日ｶﾞ本A日ｶﾞ本A日\n\
+             {:16}{lane}{:37}╰╯     ╰╯\n\
+             00000010  b6 de 96 7b 41 93 fa b6 de 96 7b 41 93 fa b6 de  112₂12₂112₂12₂11  ｶﾞ本A日ｶﾞ本A日ｶﾞ\n",
+            "", ""
+        )));
+        let len = bytes.len() as u64;
+        let batch = (BATCH_ROWS * 16) as u64;
+        let mut batched = Printer::new(&f, true);
+        batched.first = Some(0);
+        let mut out = Vec::new();
+        for range in batches(0..len, batch) {
+            batched.print(&bytes, 0, range);
+            out.extend_from_slice(batched.out.as_slice());
+            batched.out.clear();
         }
+        assert!(out == at_once.as_bytes());
+        // The checkpoint kept is the unit's at LOOK bytes before the last batch.
+        let last = (len - 1) / batch * batch - view::cluster::LOOK;
+        let behind = batched.behind.unwrap().at as u64;
+        assert!((last - 1..=last).contains(&behind), "{behind} {last}");
+        assert!(whole(&bytes, &f) == at_once.as_bytes());
+        assert_eq!(streamed(&bytes, 0, None, &f, 4096), at_once.as_bytes());
     }
 
     /// Batches formatted on two threads come out in order, as one thread prints them: an
@@ -1289,46 +1192,6 @@ mod tests {
                 "{left}"
             );
         }
-    }
-
-    /// A reader that makes `len` bytes of text on the fly, so nothing holds the input.
-    struct Generated {
-        left: u64,
-    }
-
-    impl Read for Generated {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            const TEXT: &[u8] = b"Gr\xc3\xbc\xc3\x9fe, \xe4\xb8\x96\xe7\x95\x8c! \xff\n";
-            let n = (buf.len() as u64).min(self.left) as usize;
-            for (i, b) in buf[..n].iter_mut().enumerate() {
-                *b = TEXT[(self.left as usize + i) % TEXT.len()];
-            }
-            self.left -= n as u64;
-            Ok(n)
-        }
-    }
-
-    #[test]
-    fn streaming_memory_does_not_grow_with_the_input() {
-        let f = format(Dialect::Utf8, 16, false, false);
-        let len = 8 << 20;
-        let stats =
-            dump_stream(Generated { left: len }, 0, None, &f, CHUNK, &mut io::sink()).unwrap();
-        assert_eq!(stats.len, len);
-        let bound = 2 * view::CONTEXT + CHUNK + BATCH_ROWS * 16;
-        assert!(stats.peak <= bound, "{} > {bound}", stats.peak);
-        // Skipping to a far offset holds no more than a chunk.
-        let stats = dump_stream(
-            Generated { left: len },
-            len - 10,
-            None,
-            &f,
-            4096,
-            &mut io::sink(),
-        )
-        .unwrap();
-        assert!(stats.peak <= 4096 + 2 * view::CONTEXT + BATCH_ROWS * 16);
-        assert_eq!(stats.len, len);
     }
 
     #[test]

@@ -1,48 +1,30 @@
 //! The one fast path of `dump`: whole rows of UTF-8 printed straight into the output from
 //! cells the reference printer rendered once.
 //!
-//! # What the tables hold
+//! The tables ([`Tables`]) hold, rendered by the reference printer's own cell methods:
+//! the cells of every ASCII byte and of every unit shape (length, scalar class or error
+//! kind, found by [`shape_index`] from what UTF-8's decoding step looks at), the class
+//! lane of every part of a shape cut by a row edge, and, memoized on first use, the text
+//! of each multi-byte scalar whole and cut by a row's end.
 //!
-//! - The shape of a unit (length, scalar class or error kind) by its first byte, the class
-//!   of its second and whether its third and fourth are continuation bytes: 4096 entries
-//!   filled at start-up from the decoding step itself ([`shape_utf8_at`]; a test holds
-//!   them equal on every first and second byte). [`Scratch::shapes_of`] finds the shape at
-//!   every column of a row at once (side by side in vector registers), so that printing a
-//!   unit does not wait on the one before it.
-//! - The class lane, text and hex styles of every ASCII byte and of every shape, and the
-//!   class lane of every part of a shape cut by a row edge ([`Tables::cuts`]), rendered by
-//!   the reference printer's own cell methods, each pane starting in the style its first
-//!   cell takes; the text of a multi-byte scalar, whole and cut by a row's end, rendered
-//!   on first use and memoized by its bytes ([`Tables::scalars`], [`Tables::cut_text`]).
-//! - Whether each byte `20..=7E` (`21..=7E` with colour) is printed as itself in one
-//!   style, so that a run of them is copied 16 bytes at a time (checked at start-up
-//!   against the rendered entries, [`Tables::find_plain_bytes`]).
-//!
-//! # How a row is printed
-//!
-//! [`whole_row`] takes a row of 8, 16 or 32 bytes with [`AHEAD`] bytes from its start in
-//! the input and an offset of 8 hex digits, and writes its row line and marker line (with
-//! the fallback readings) into a fixed-size stretch of the output, every copy of a size
-//! known when compiled to an offset masked into it, so none needs a bounds check. Its hex
-//! digits and plain bytes are found all at once ([`RowBits`]); its units are replayed
-//! from the tables, the error spans noted without a branch; the marker line is built from
-//! the spans at their computed columns. One writer serves both colour modes: `COLOR` is a
-//! parameter known when compiled, and without it every style switch compiles away.
-//!
-//! Every other row (the last [`AHEAD`] bytes of a slice, offsets of 4 GiB and more, the
-//! first row of a window that starts inside a unit) goes to the reference printer. The
-//! tests hold the output equal to the reference's, byte for byte.
+//! [`whole_row`] writes a row line and its marker line into a fixed-size stretch of the
+//! output, every copy of a size known when compiled to an offset masked into it (no
+//! bounds checks): hex digits and plain bytes found at once ([`RowBits`]), the shape at
+//! every column found side by side ([`Scratch::shapes_of`]), units replayed from the
+//! tables, runs of plain ASCII copied 16 at a time, error spans noted without a branch.
+//! `COLOR` is known when compiled; without it every style switch compiles away. Other rows
+//! (the last [`AHEAD`] bytes of a slice, offsets of 4 GiB and more, a first row that starts
+//! inside a unit) go to the reference printer.
 
 use std::ops::Range;
 
 use super::row_bits::RowBits;
-use super::{Format, Palette, Pane, Printer, Readings, StyleId, DIM, HEX_SPACE, PLAIN};
+use super::{Format, Palette, Pane, Printer, Readings, Rows, StyleId, DIM, HEX_SPACE, PLAIN};
 use crate::decode::{shape_utf8_at, Dialect, ErrorKind, Shape, Unit, UnitKind};
 use crate::view::glyph::InlineGlyph;
-use crate::view::{self, ByteCell, CellSink, ErrorSpan, TextRun, WholeUnit};
+use crate::view::{self, ByteCell, CellSink, TextRun, WholeUnit};
 
-/// Bytes of a [`Run`]: the longest is the text of a mark with colour, under 32 (a glyph of
-/// at most 7 bytes, two SGR sequences of at most 10, and fillers).
+/// Bytes of a [`Run`]: a glyph of at most 7 bytes, two switches of at most 10, fillers.
 const RUN: usize = 32;
 
 /// A pane's text for one unit, as the reference printer renders it when the pane already
@@ -64,9 +46,8 @@ impl Run {
     };
 }
 
-/// What the tables hold for one kind of whole unit: an ASCII byte, or a shape (tag and
-/// length) of anything else. The text of a multi-byte scalar depends on its value, so it
-/// comes from [`Tables::scalars`] instead.
+/// The cells of one kind of whole unit: an ASCII byte, or a shape of anything else (the
+/// text of a multi-byte scalar comes from [`Tables::scalars`]).
 #[derive(Clone, Copy)]
 struct UnitCells {
     /// The hex pane's style for the first byte and for the rest.
@@ -100,8 +81,7 @@ const UNITS: usize = (ASCII + Shape::TAGS * SHAPE_LENS).next_power_of_two();
 /// Entries of [`Tables::shapes`]: 4 bits of the first byte's 8 more, see [`shape_index`].
 const SHAPES: usize = 256 * 16;
 
-/// Sets of the memo of scalars' text (a power of two): room for the 1920 two-byte scalars
-/// that random bytes keep meeting.
+/// Sets of the memo of scalars' text: room for the 1920 two-byte scalars.
 const SCALAR_SETS: usize = 2048;
 
 /// A scalar's glyph and text, memoized.
@@ -117,8 +97,7 @@ struct Scalar {
     cut_last: [StyleId; 4],
 }
 
-/// What [`Scalar::cut_len`] holds for a text that is not a prefix of the whole unit's (a
-/// wide glyph does not fit one column): it is rendered each time.
+/// [`Scalar::cut_len`] of a text that is not a prefix of the whole one's: rendered each time.
 const NOT_A_PREFIX: u8 = u8::MAX;
 
 impl Scalar {
@@ -208,7 +187,7 @@ impl Tables {
                 .into_iter()
                 .chain((len > 1).then(|| Unit::scalar(0, len, 0x80)));
             for unit in units {
-                let key = unit_key(0xC0, &unit);
+                let key = unit_key(0xC0, Shape::of(&unit));
                 tables.units[key] = tables.render(&unit, &bytes[..len as usize]);
                 for k0 in 0..len.min(CUTS as u8 - 1) {
                     for k1 in k0 + 1..=len.min(CUTS as u8 - 1) {
@@ -224,11 +203,7 @@ impl Tables {
                 for (b2, b3) in [(0x41, 0x41), (0x41, 0x80), (0x80, 0x41), (0x80, 0x80)] {
                     let quad = [b0, b1, b2, b3];
                     let shape = shape_utf8_at(&quad, 0).expect("four bytes");
-                    let key = if b0 < 0x80 {
-                        b0 as usize
-                    } else {
-                        ASCII + shape.tag as usize * SHAPE_LENS + shape.len as usize
-                    };
+                    let key = unit_key(b0, shape);
                     tables.shapes[shape_index(quad)] = (key << 3 | shape.len as usize) as u16;
                 }
             }
@@ -243,11 +218,9 @@ impl Tables {
         tables
     }
 
-    /// Finds the plain bytes: the ASCII bytes `lo..=7E` whose text, as rendered, is the
-    /// byte itself, whose class lane is one and the same byte, and whose styles are one
-    /// for all (a pane stays in it from byte to byte), for the lowest `lo` (`20` or `21`)
-    /// for which every byte of the range is. A run of them is then printed by copying: the
-    /// copy is what the rendered entries hold, checked here, not an assumption about them.
+    /// Finds the plain bytes `lo..=7E` (`lo` 20, or 21 if not all are): those whose rendered
+    /// text is the byte itself, class lane one same byte, and styles one for all, so that a
+    /// run of them is printed by copying (checked on the rendered entries, not assumed).
     fn find_plain_bytes(&mut self) {
         let last = self.units[0x7E];
         let (class, text) = (last.class, last.text);
@@ -303,7 +276,7 @@ impl Tables {
         let shown = |style: StyleId| if color { style } else { PLAIN };
         p.class.style = shown(class_first);
         p.text.style = shown(text_first);
-        Cells(p).unit(WholeUnit {
+        Rows(p, bytes).unit(WholeUnit {
             unit: *unit,
             bytes,
             col: 0,
@@ -352,8 +325,7 @@ impl Tables {
     }
 
     /// Where the memo holds the scalar of `n` bytes that `quad` starts with (rendered on
-    /// first use): its set and way. It is looked up by its
-    /// bytes as a little-endian `u32`, the bytes after them 0.
+    /// first use), looked up by its bytes as a little-endian `u32`: its set and way.
     #[inline(always)]
     fn scalar_slot(&mut self, quad: [u8; 4], n: usize) -> (usize, usize) {
         let raw = u32::from_le_bytes(quad) & KEEP[n & 7];
@@ -458,38 +430,18 @@ fn capture(pane: &mut Pane, first: StyleId) -> Run {
     run
 }
 
-/// Where a unit's cells are in [`Tables::units`]: by byte for ASCII, else by shape.
-fn unit_key(first_byte: u8, unit: &Unit) -> usize {
-    let shape = Shape::of(unit);
-    // In UTF-8 a unit whose first byte is ASCII is that one-byte scalar.
-    if first_byte < 0x80 {
-        first_byte as usize
-    } else {
-        ASCII + shape.tag as usize * SHAPE_LENS + (shape.len as usize % SHAPE_LENS)
-    }
-}
-
-/// Hands a printer the cells of a unit one by one ([`CellSink::unit`]'s default).
-struct Cells<'a>(&'a mut Printer);
-
-impl CellSink for Cells<'_> {
-    fn row(&mut self, _offset: u64, _len: usize) {}
-    fn error(&mut self, span: ErrorSpan) {
-        self.0.error(span);
-    }
-    fn byte(&mut self, cell: ByteCell) {
-        self.0.byte(cell);
-    }
-    fn text(&mut self, run: TextRun) {
-        self.0.text(run);
+/// Where a unit's cells are in [`Tables::units`]: by byte for ASCII (in UTF-8, that
+/// one-byte scalar), else by shape.
+fn unit_key(first_byte: u8, shape: Shape) -> usize {
+    match first_byte {
+        0..0x80 => first_byte as usize,
+        _ => ASCII + shape.tag as usize * SHAPE_LENS + (shape.len as usize % SHAPE_LENS),
     }
 }
 
 /// Prints the rows of `bytes[window]` as the reference printer would, for UTF-8: runs of
-/// whole rows by [`whole_row`], every other row by the reference. Compiled for AVX2 (with
-/// BMI1/2, LZCNT and POPCNT, which processors with AVX2 have, though a virtual machine may
-/// hide them) too and chosen at run time: most of the work is fixed-size copies of 32
-/// bytes, one instruction each there.
+/// whole rows by [`whole_row`], every other row by the reference. Also compiled for AVX2
+/// (and what comes with it), chosen at run time: copies of 32 bytes are one instruction.
 #[multiversion::multiversion(targets("x86_64+avx2+bmi1+bmi2+lzcnt+popcnt"))]
 pub(super) fn print<const COLOR: bool>(
     p: &mut Printer,
@@ -565,11 +517,9 @@ pub(super) fn print<const COLOR: bool>(
     }
 }
 
-/// Whole rows of `W` bytes from the row at `row` (its first unit at `at`, before it if
-/// that unit started on the row above), as many as there are before `end` with [`AHEAD`]
-/// bytes from their start in `bytes` and an offset of at most 8 hex digits. Returns where
-/// the next row and its first unit start. What the rows read and write is on this
-/// function's stack ([`Scratch`]), made once for them all.
+/// Whole rows of `W` bytes from `row` (its first unit at `at`), while they have [`AHEAD`]
+/// bytes in `bytes` and offsets of 8 hex digits; returns where the next row and its first
+/// unit start. The [`Scratch`] is on this function's stack, made once for all the rows.
 #[inline(always)]
 fn whole_rows<const COLOR: bool, const W: usize>(
     p: &mut Printer,
@@ -604,9 +554,8 @@ const AHEAD: usize = 64;
 /// (a power of two), and take at most `SLACK` bytes: none needs a bounds check.
 const SLACK: usize = 128;
 
-/// A row of 32 bytes with colour and its marker line take less than 16 KiB: per byte at
-/// most a unit, with a switch of at most 24 bytes and runs of 32 in each pane and on the
-/// marker line, and readings of 16 bytes a byte.
+/// A row of 32 bytes with colour and its marker line take less than 16 KiB (per byte at
+/// most a switch and a run of 32 in each pane and marker line, and a reading of 16).
 const ROW_ROOM: usize = (1 << 14) + SLACK;
 
 /// Copies `chunk` into `buf` at `at`, masked to the buffer's size less [`SLACK`] (which
@@ -628,9 +577,8 @@ fn chunk<const N: usize>(bytes: &[u8], at: usize) -> [u8; N] {
         .unwrap_or([0; N])
 }
 
-/// What a whole row reads and writes, on the stack of [`whole_rows`], so that it is
-/// addressed from the stack pointer rather than from pointers kept in registers: the row
-/// and the bytes after it, its hex digits, its class lane and text, and its error spans.
+/// What a whole row reads and writes, addressed from the stack pointer: the row and the
+/// bytes after it, its hex digits, class lane, text and error spans.
 struct Scratch {
     ahead: [u8; AHEAD],
     hex: [u8; 160],
@@ -665,10 +613,8 @@ impl Scratch {
         }
     }
 
-    /// The shape ([`Tables::shapes`]) of a unit starting at each of the first `W` columns
-    /// of the row, as if one did: each independent of the others, so they are found side
-    /// by side (in vector registers) rather than each waiting for the length of the unit
-    /// before it (on random bytes, that wait is what a row takes).
+    /// The shape of a unit starting at each of the first `W` columns, found side by side
+    /// in vector registers rather than each waiting for the length of the unit before it.
     #[inline(always)]
     fn shapes_of<const W: usize>(&self, tables: &Tables) -> [u16; 32] {
         const { assert!(W <= 32) };
@@ -702,11 +648,9 @@ struct Lanes {
     spans: usize,
 }
 
-/// A whole row of `W` bytes at `row` (offset `offset` in the input), the unit at `at` its
-/// first (before the row if that unit started on the row above), the row's bytes and
-/// more in `s.ahead`: its row line and marker line, as the reference printer prints them,
-/// straight into the output. Returns where the next row's first unit starts (before it,
-/// if it is cut by the row's end).
+/// The row line and marker line of the row of `W` bytes at `row` (input offset `offset`,
+/// bytes in `s.ahead`, first unit at `at`, before it if cut by the row's start), straight
+/// into the output. Returns where the next row's first unit starts.
 #[allow(clippy::too_many_arguments)] // inlined into its caller
 #[inline(always)]
 fn whole_row<const COLOR: bool, const W: usize>(
@@ -766,8 +710,7 @@ fn whole_row<const COLOR: bool, const W: usize>(
         let part = Part::of(tables, quad, row - at, W + row - at);
         part.print::<COLOR>(tables, line, s, &mut lanes, 0);
         if COLOR {
-            let dim = p.palette.alias[DIM as usize];
-            tables.switch(&mut s.text, &mut lanes.text, &mut lanes.styles[2], dim);
+            tables.switch(&mut s.text, &mut lanes.text, &mut lanes.styles[2], DIM);
         }
         let (fillers, len) = &tables.fillers[part.span() & 3];
         put(&mut s.text, lanes.text, fillers);
@@ -847,11 +790,10 @@ fn has_runs(plain: u32) -> bool {
     plain & plain >> 1 & plain >> 2 & plain >> 3 != 0
 }
 
-/// The whole units of a row of `W` bytes from column `i` (the bytes in `s.ahead`, its
-/// plain bytes `plain`), until one crosses the row's end: with colour the hex digits into
-/// `line`, the class lane and text into the scratch, each pane switching style as the
-/// reference does, and the error spans into `s.spans`. With `RUNS`, a run of plain bytes
-/// is copied 16 at a time. Returns where it stopped.
+/// The whole units of a row of `W` bytes from column `i` until one crosses its end: the
+/// hex digits (with colour), class lane, text and error spans, each pane switching style
+/// as the reference does; with `RUNS`, runs of plain bytes copied 16 at a time. Returns
+/// where it stopped.
 #[inline(always)]
 fn units<const COLOR: bool, const RUNS: bool, const W: usize>(
     tables: &mut Tables,
@@ -945,9 +887,8 @@ fn units<const COLOR: bool, const RUNS: bool, const W: usize>(
     i
 }
 
-/// Where the hex digits and the class lane of a whole row go: with colour, the line and
-/// the scratch; without, the class lane straight into the line (the hex pane before it
-/// does not depend on the units), and the scratch stands in for the hex pane, not written.
+/// Where the hex digits and class lane go: with colour, the line and the scratch; without,
+/// the class lane into the line (after the hex pane) and the hex digits nowhere.
 #[inline(always)]
 fn lanes_of<'a, const COLOR: bool>(
     line: &'a mut [u8; ROW_ROOM],
@@ -994,9 +935,7 @@ impl Part {
         self.k1 - self.k0
     }
 
-    /// Its hex digits (with colour), its class lane and its error span, at column `col`,
-    /// as the reference cell methods print them: each byte in its role's style (the
-    /// lead's, or the others'), the class lane as [`Tables::cuts`] holds it.
+    /// Its hex digits (with colour), class lane ([`Tables::cuts`]) and error span at `col`.
     #[inline(always)]
     fn print<const COLOR: bool>(
         &self,
@@ -1040,10 +979,8 @@ impl Part {
     }
 }
 
-/// The marker line of a whole row of `W` bytes with these spans, at `o` of `line` (the
-/// offset had 8 digits): what [`Printer::marker_line`] prints, each piece a copy of a size
-/// known when compiled, the marks at columns computed from the spans, the readings from
-/// the row's bytes in `s.ahead`. Returns the end of the line.
+/// What [`Printer::marker_line`] prints for a whole row of `W` bytes with these spans, at
+/// `o` of `line` (after an offset of 8 digits). Returns the end of the line.
 #[inline(always)]
 fn marker_line<const COLOR: bool, const W: usize>(
     palette: &Palette,
@@ -1064,20 +1001,28 @@ fn marker_line<const COLOR: bool, const W: usize>(
     };
     put(line, o, &[b' '; 16]);
     o += 10;
+    let hex = o;
+    if !COLOR {
+        gap(line, o);
+    }
     let (mut column, mut style) = (0, PLAIN);
     let (mut named, mut order, mut kinds) = (0u32, [0u8; 16], 0);
     for span in spans {
-        let col = 3 * span.col as usize;
-        gap(line, o);
-        o += col - column;
+        let (col, len) = (3 * span.col as usize, span.len as usize);
         let kind = span.kind as usize % super::KINDS;
+        let marks = &palette.marks[4 * (2 * kind + span.head as usize) + (len - 1) % 4];
         if COLOR {
+            gap(line, o);
+            o += col - column;
             tables.switch(line, &mut o, &mut style, palette.marker_style[kind]);
+            put(line, o, marks);
+            o += 3 * len - 1;
+            column = col + 3 * len - 1;
+        } else {
+            // Marks and spaces after them at the span's own column: no span waits on the
+            // one before it.
+            put(line, hex + col, marks);
         }
-        put(line, o, &palette.marks[2 * kind + span.head as usize]);
-        let marks = 3 * span.len as usize - 1;
-        o += marks;
-        column = col + marks;
         let bit = 1 << kind;
         order[kinds & 15] = kind as u8;
         kinds += (named & bit == 0) as usize;
@@ -1085,9 +1030,11 @@ fn marker_line<const COLOR: bool, const W: usize>(
     }
     if COLOR {
         tables.switch(line, &mut o, &mut style, PLAIN);
+        gap(line, o);
+        o += 3 * W + 1 - column;
+    } else {
+        o = hex + 3 * W + 1;
     }
-    gap(line, o);
-    o += 3 * W + 1 - column;
     for (k, &kind) in order[..kinds.min(16)].iter().enumerate() {
         let kind = kind as usize % super::KINDS;
         if k > 0 {
@@ -1134,8 +1081,7 @@ fn marker_line<const COLOR: bool, const W: usize>(
 }
 
 /// The index in [`Tables::shapes`] of the unit that starts with `quad`: its first byte,
-/// the class of its second ([`second_class`]) and whether its third and fourth are
-/// continuation bytes, all that UTF-8's decoding step looks at.
+/// the [`second_class`] of its second, whether its third and fourth are continuations.
 #[inline(always)]
 fn shape_index(quad: [u8; 4]) -> usize {
     let continuation = |b: u8| (b & 0xC0 == 0x80) as usize;
@@ -1165,7 +1111,7 @@ const KEEP: [u32; 8] = [0, 0xFF, 0xFFFF, 0xFF_FFFF, 0xFFFF_FFFF, 0, 0, 0];
 #[cfg(test)]
 mod tests {
     use super::super::{dump_stream, Format, Printer};
-    use super::{shape_index, Scratch, Tables, ASCII, SHAPE_LENS};
+    use super::{shape_index, unit_key, Scratch, Tables};
     use crate::decode::{shape_utf8_at, Dialect};
     use crate::view::fallback::{Escape, Fallback};
     use proptest::prelude::*;
@@ -1194,11 +1140,7 @@ mod tests {
                     for b3 in edges {
                         let quad = [b0, b1, b2, b3];
                         let shape = shape_utf8_at(&quad, 0).unwrap();
-                        let key = if b0 < 0x80 {
-                            b0 as usize
-                        } else {
-                            ASCII + shape.tag as usize * SHAPE_LENS + shape.len as usize
-                        };
+                        let key = unit_key(b0, shape);
                         let entry = tables.shapes[shape_index(quad)];
                         assert_eq!(entry, (key << 3 | shape.len as usize) as u16, "{quad:02X?}");
                     }
