@@ -668,9 +668,8 @@ fn marker_line<'a, const COLOR: bool>(
             put(line, o + 64, &[b' '; 64]);
         }
     };
-    for at in (0..digits + 2).step_by(16) {
-        put(line, o + at, &[b' '; 16]);
-    }
+    // An offset takes at most 16 digits.
+    put(line, o, &[b' '; 32]);
     o += digits + 2;
     let hex = o;
     if !COLOR {
@@ -695,10 +694,7 @@ fn marker_line<'a, const COLOR: bool>(
         };
         put(line, at, marks);
         if len > 4 {
-            for more in (11..3 * len - 1).step_by(32) {
-                put(line, at + more, &[b'~'; 32]);
-            }
-            put(line, at + 3 * len - 1, &[b' '; 32]);
+            long_marks(line, at, len);
         }
         if COLOR {
             o += 3 * len - 1;
@@ -766,6 +762,15 @@ fn marker_line<'a, const COLOR: bool>(
     }
     put(line, o, b"\n");
     o + 1
+}
+
+/// The tildes of a span of more than 4 bytes past the marks of 4, and spaces after them.
+#[cold]
+fn long_marks(line: &mut [u8; ROW_ROOM], at: usize, len: usize) {
+    for more in (11..3 * len - 1).step_by(32) {
+        put(line, at + more, &[b'~'; 32]);
+    }
+    put(line, at + 3 * len - 1, &[b' '; 32]);
 }
 
 /// An SGR sequence that sets exactly `paint` (it resets first, so paints never mix): the
