@@ -491,6 +491,7 @@ struct Palette {
     /// kind's letter and `^` (or `~~` if it is continued from the row above), tildes to
     /// `3 * n - 1` columns, then spaces.
     marks: [[u8; 32]; 8 * KINDS],
+    switches: Switches,
 }
 
 impl Palette {
@@ -515,8 +516,16 @@ impl Palette {
             let c = if ascii { stand_in } else { class.symbol() };
             c.to_string().into_bytes()
         };
+        let sgr: Vec<Vec<u8>> = paints.into_iter().map(sgr).collect();
+        let mut switches = Switches([[0; 32]; SWITCHES]);
+        for (style, sgr) in sgr.iter().enumerate() {
+            let switch = &mut switches.0[2 * style + 1];
+            switch[..sgr.len()].copy_from_slice(sgr);
+            switch[31] = sgr.len() as u8;
+        }
         Palette {
-            sgr: paints.into_iter().map(sgr).collect(),
+            sgr,
+            switches,
             role_style,
             error_style,
             marker_style,
@@ -568,6 +577,200 @@ fn fixed<const N: usize>(bytes: &[u8]) -> ([u8; N], usize) {
     let len = bytes.len().min(N);
     out[..len].copy_from_slice(&bytes[..len]);
     (out, len)
+}
+
+/// What switching a pane to a style writes, at `2 * style + changed`: each SGR sequence
+/// (or nothing) in 32 bytes with its length in the last, so that one copy of 32 bytes
+/// writes it and no branch chooses (on random data a switch is a coin toss).
+#[derive(Clone)]
+struct Switches([[u8; 32]; SWITCHES]);
+
+const SWITCHES: usize = 128;
+const _: () = assert!(2 * STYLES <= SWITCHES);
+
+impl Switches {
+    /// Switches a pane in `*style` to `to` at `*at` of `buf`, without a branch.
+    #[inline(always)]
+    fn switch<const R: usize>(
+        &self,
+        buf: &mut [u8; R],
+        at: &mut usize,
+        style: &mut StyleId,
+        to: StyleId,
+    ) {
+        let changed = (*style != to) as usize;
+        let switch = &self.0[(2 * to as usize + changed) & (SWITCHES - 1)];
+        put(buf, *at, switch);
+        *at += switch[31] as usize;
+        *style = to;
+    }
+}
+
+/// The copies into a fixed-size buffer are at offsets masked to its size less [`SLACK`]
+/// (a power of two), and take at most `SLACK` bytes: none needs a bounds check.
+const SLACK: usize = 128;
+
+/// A row of 32 bytes with colour and its marker line take less than 16 KiB (per byte at
+/// most a switch and a run of 32 in each pane and marker line, and a reading of 16; a
+/// multi-byte fallback's reading of a unit of at most 4 bytes is far shorter than that).
+const ROW_ROOM: usize = (1 << 14) + SLACK;
+
+/// Copies `chunk` into `buf` at `at`, masked to the buffer's size less [`SLACK`] (which
+/// it always is within).
+#[inline(always)]
+fn put<const N: usize, const R: usize>(buf: &mut [u8; R], at: usize, chunk: &[u8; N]) {
+    const { assert!(N <= SLACK && (R - SLACK).is_power_of_two()) };
+    debug_assert!(at < R - SLACK, "{at} in {R}");
+    buf[at & (R - SLACK - 1)..][..N].copy_from_slice(chunk);
+}
+
+/// `N` bytes of `bytes` from `at` as an array (zeros if they are not there, which they
+/// always are).
+#[inline(always)]
+fn chunk<const N: usize>(bytes: &[u8], at: usize) -> [u8; N] {
+    bytes
+        .get(at..at + N)
+        .and_then(|b| b.try_into().ok())
+        .unwrap_or([0; N])
+}
+
+/// An error unit's part on a row, as [`ErrorSpan`] says it, in 4 bytes.
+#[derive(Clone, Copy)]
+struct Span {
+    col: u8,
+    len: u8,
+    kind: u8,
+    head: bool,
+}
+
+/// The line under a row of `width` bytes with these error spans, at `o` of `line` (after
+/// an offset of `digits` digits), for both printers: markers under the hex pane, the
+/// kinds on the row after them, each named once, then the readings of the units that
+/// start on the row (`unit` gives a span's unit as it is read). Returns the end of the
+/// line. A row holds at most 32 spans, each of at most 32 bytes.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn marker_line<'a, const COLOR: bool>(
+    palette: &Palette,
+    switches: &Switches,
+    readings: Option<&Readings>,
+    line: &mut [u8; ROW_ROOM],
+    mut o: usize,
+    digits: usize,
+    width: usize,
+    spans: &[Span],
+    unit: impl Fn(&Span) -> &'a [u8],
+) -> usize {
+    // A gap of spaces: at most the hex pane, `3 * width + 1` columns.
+    let gap = |line: &mut [u8; ROW_ROOM], o: usize| {
+        put(line, o, &[b' '; 64]);
+        if width > 16 {
+            put(line, o + 64, &[b' '; 64]);
+        }
+    };
+    // An offset takes at most 16 digits.
+    put(line, o, &[b' '; 32]);
+    o += digits + 2;
+    let hex = o;
+    if !COLOR {
+        gap(line, o);
+    }
+    let (mut column, mut style) = (0, PLAIN);
+    let (mut named, mut order, mut kinds) = (0u32, [0u8; 32], 0);
+    for span in spans {
+        let (col, len) = (3 * span.col as usize, span.len as usize);
+        let kind = span.kind as usize % KINDS;
+        let marks = &palette.marks[4 * (2 * kind + span.head as usize) + (len - 1).min(3)];
+        let at = match COLOR {
+            true => {
+                gap(line, o);
+                o += col - column;
+                switches.switch(line, &mut o, &mut style, palette.marker_style[kind]);
+                o
+            }
+            // Marks and spaces after them at the span's own column: no span waits on the
+            // one before it.
+            false => hex + col,
+        };
+        put(line, at, marks);
+        if len > 4 {
+            long_marks(line, at, len);
+        }
+        if COLOR {
+            o += 3 * len - 1;
+            column = col + 3 * len - 1;
+        }
+        let bit = 1 << kind;
+        order[kinds & 31] = kind as u8;
+        kinds += (named & bit == 0) as usize;
+        named |= bit;
+    }
+    if COLOR {
+        switches.switch(line, &mut o, &mut style, PLAIN);
+        gap(line, o);
+        o += 3 * width + 1 - column;
+    } else {
+        o = hex + 3 * width + 1;
+    }
+    for (k, &kind) in order[..kinds.min(32)].iter().enumerate() {
+        let kind = kind as usize % KINDS;
+        if k > 0 {
+            if COLOR {
+                switches.switch(line, &mut o, &mut style, PLAIN);
+            }
+            put(line, o, b", ");
+            o += 2;
+        }
+        if COLOR {
+            switches.switch(line, &mut o, &mut style, palette.marker_style[kind]);
+        }
+        let (name, len) = &palette.names[kind];
+        put(line, o, name);
+        o += len;
+    }
+    if COLOR {
+        switches.switch(line, &mut o, &mut style, PLAIN);
+    }
+    if let Some(readings) = readings {
+        let mut first = true;
+        for span in spans.iter().filter(|span| span.head) {
+            if std::mem::take(&mut first) {
+                let (label, len) = readings.label();
+                put(line, o, label);
+                o += len;
+            }
+            put(line, o, b" ");
+            o += 1;
+            let unit = unit(span);
+            match readings.by_byte() {
+                Some(by_byte) => {
+                    for &b in unit {
+                        let (reading, len) = &by_byte[b as usize];
+                        put(line, o, reading);
+                        o += *len as usize;
+                    }
+                }
+                None => {
+                    let text = readings.shown(unit);
+                    for at in (0..text.len()).step_by(16) {
+                        put(line, o + at, &fixed::<16>(&text.as_bytes()[at..]).0);
+                    }
+                    o += text.len();
+                }
+            }
+        }
+    }
+    put(line, o, b"\n");
+    o + 1
+}
+
+/// The tildes of a span of more than 4 bytes past the marks of 4, and spaces after them.
+#[cold]
+fn long_marks(line: &mut [u8; ROW_ROOM], at: usize, len: usize) {
+    for more in (11..3 * len - 1).step_by(32) {
+        put(line, at + more, &[b'~'; 32]);
+    }
+    put(line, at + 3 * len - 1, &[b' '; 32]);
 }
 
 /// An SGR sequence that sets exactly `paint` (it resets first, so paints never mix): the
@@ -639,6 +842,18 @@ impl Buf {
         self.len += n;
     }
 
+    /// The next [`ROW_ROOM`] bytes after the output, for a row or a marker line.
+    #[inline(always)]
+    fn room(&mut self) -> &mut [u8; ROW_ROOM] {
+        self.reserve(ROW_ROOM);
+        let Some(Ok(room)) =
+            (self.bytes.get_mut(self.len..self.len + ROW_ROOM)).map(TryFrom::try_from)
+        else {
+            unreachable!("reserved")
+        };
+        room
+    }
+
     fn as_slice(&self) -> &[u8] {
         &self.bytes[..self.len]
     }
@@ -679,7 +894,7 @@ struct Printer {
     class: Pane,
     text: Pane,
     /// The error spans of the current row.
-    errors: Vec<ErrorSpan>,
+    errors: Vec<Span>,
     /// In a multi-byte legacy encoding, a checkpoint at or before the next window (offsets
     /// of the input): see [`advance`].
     checkpoint: Option<Checkpoint>,
@@ -861,70 +1076,44 @@ impl Printer {
         out.extend(b"\n");
     }
 
-    /// The line under a row with errors (the row at `row` of `bytes`): markers under the
-    /// hex pane, the kinds on the row after them, each named once, then the readings.
+    /// The line under a row with errors (the row at `row` of `bytes`): see [`marker_line`].
     fn marker_line(&mut self, digits: usize, bytes: &[u8], row: usize) {
-        let (color, palette, out) = (self.format.color, &self.palette, &mut self.out);
-        let mut style = PLAIN;
-        let mut switch = |out: &mut Buf, to: StyleId| {
-            if color && style != to {
-                out.extend(&palette.sgr[to as usize]);
-                style = to;
-            }
+        // The units that start on the row; one that reaches the row's end, which may go on
+        // into the next row, read for its whole length.
+        let (width, dialect) = (
+            self.format.width.min(bytes.len() - row),
+            self.format.dialect,
+        );
+        let unit = |span: &Span| {
+            let (col, len) = (span.col as usize, span.len as usize);
+            let end = match col + len >= width {
+                true => dialect.decode_at(bytes, row + col).end(),
+                false => row + col + len,
+            };
+            &bytes[row + col..end.min(bytes.len())]
         };
-        out.repeat(b' ', digits + 2);
-        let mut column = 0;
-        for span in &self.errors {
-            let kind = span.kind.index();
-            out.repeat(b' ', 3 * span.col - column);
-            switch(out, palette.marker_style[kind]);
-            out.extend(&palette.marks[4 * (2 * kind + span.head as usize)][..2]);
-            out.repeat(b'~', 3 * (span.len - 1));
-            column = 3 * (span.col + span.len) - 1;
-        }
-        switch(out, PLAIN);
-        out.repeat(b' ', 3 * self.format.width + 1 - column);
-        let mut named = 0u32;
-        for span in &self.errors {
-            let kind = span.kind.index();
-            if named & (1 << kind) != 0 {
-                continue;
-            }
-            if named != 0 {
-                switch(out, PLAIN);
-                out.extend(b", ");
-            }
-            named |= 1 << kind;
-            switch(out, palette.marker_style[kind]);
-            let (name, len) = &palette.names[kind];
-            out.extend(&name[..*len]);
-        }
-        switch(out, PLAIN);
-        if let Some(readings) = &self.readings {
-            // The units that start on the row; one that reaches the row's end, which may
-            // go on into the next row, decoded for its whole length.
-            let width = self.format.width.min(bytes.len() - row);
-            let mut label = true;
-            for span in self.errors.iter().filter(|span| span.head) {
-                let start = row + span.col;
-                let end = match span.col + span.len >= width {
-                    true => self.format.dialect.decode_at(bytes, start).end(),
-                    false => start + span.len,
-                };
-                if std::mem::take(&mut label) {
-                    out.extend(readings.label());
-                }
-                out.extend(b" ");
-                readings.read(out, &bytes[start..end.min(bytes.len())]);
-            }
-        }
-        out.extend(b"\n");
+        let line = self.out.room();
+        let (palette, readings) = (&self.palette, self.readings.as_ref());
+        let (switches, spans, width) = (&palette.switches, &self.errors[..], self.format.width);
+        self.out.len += match self.format.color {
+            true => marker_line::<true>(
+                palette, switches, readings, line, 0, digits, width, spans, unit,
+            ),
+            false => marker_line::<false>(
+                palette, switches, readings, line, 0, digits, width, spans, unit,
+            ),
+        };
         self.errors.clear();
     }
 
     /// An error unit's part on the current row.
     fn error(&mut self, span: ErrorSpan) {
-        self.errors.push(span);
+        self.errors.push(Span {
+            col: span.col as u8,
+            len: span.len as u8,
+            kind: span.kind.index() as u8,
+            head: span.head,
+        });
     }
 
     /// A byte: its hex digits and its class lane symbol.

@@ -19,7 +19,8 @@
 use std::ops::Range;
 
 use super::row_bits::RowBits;
-use super::{Format, Palette, Pane, Printer, Readings, Rows, StyleId, DIM, HEX_SPACE, PLAIN};
+use super::{chunk, marker_line, put, Format, Pane, Printer, Rows, Span, StyleId, Switches};
+use super::{DIM, HEX_SPACE, PLAIN, ROW_ROOM, SLACK};
 use crate::decode::{shape_utf8_at, Dialect, ErrorKind, Shape, Unit, UnitKind};
 use crate::view::glyph::InlineGlyph;
 use crate::view::{self, ByteCell, CellSink, TextRun, WholeUnit};
@@ -115,10 +116,6 @@ impl Scalar {
 /// Cut positions 0 to 4: UTF-8 units are at most 4 bytes long.
 const CUTS: usize = 5;
 
-/// Style switches: [`Palette::sgr`] at `2 * style + 1`, nothing at `2 * style`.
-const SWITCHES: usize = 128;
-const _: () = assert!(2 * super::STYLES <= SWITCHES);
-
 /// The rendered cells of every kind of unit, for one [`Format`].
 pub(super) struct Tables {
     units: [UnitCells; UNITS],
@@ -129,10 +126,8 @@ pub(super) struct Tables {
     /// The shape of a unit, by [`shape_index`]: the index of its cells in `units` times 8,
     /// plus its length.
     shapes: [u16; SHAPES],
-    /// What switching a pane to a style writes, at `2 * style + changed`: each sequence
-    /// (or nothing) in 32 bytes with its length in the last, so that one copy of 32 bytes
-    /// writes it and no branch chooses (on random data a switch is a coin toss).
-    switches: [[u8; 32]; SWITCHES],
+    /// The palette's switches, kept beside the other tables.
+    switches: Switches,
     /// The first plain byte, `7F` if there are none ([`Tables::find_plain_bytes`]); the
     /// class lane of 16 plain bytes; their styles in the hex pane, class lane and text.
     plain_lo: u8,
@@ -149,6 +144,7 @@ pub(super) struct Tables {
 
 impl Tables {
     pub(super) fn new(format: &Format) -> Tables {
+        let scratch = Box::new(Printer::new(format, false));
         let mut tables = Tables {
             units: [UnitCells {
                 hex_first: PLAIN,
@@ -164,13 +160,13 @@ impl Tables {
                 .try_into()
                 .unwrap_or_else(|_| unreachable!("SCALAR_SETS sets")),
             shapes: [0; SHAPES],
-            switches: [[0; 32]; SWITCHES],
+            switches: scratch.palette.switches.clone(),
             plain_lo: 0x7F,
             plain_class: [0; 16],
             plain_styles: [PLAIN; 3],
             cuts: vec![[Run::EMPTY; CUTS * CUTS]; UNITS - ASCII],
             fillers: [([0; 16], 0); 4],
-            scratch: Box::new(Printer::new(format, false)),
+            scratch,
         };
         for b in 0..0x80u8 {
             let unit = Unit::scalar(0, 1, b as u32);
@@ -209,11 +205,6 @@ impl Tables {
             }
         }
         let palette = &tables.scratch.palette;
-        for (style, sgr) in palette.sgr.iter().enumerate() {
-            let switch = &mut tables.switches[2 * style + 1];
-            switch[..sgr.len()].copy_from_slice(sgr);
-            switch[31] = sgr.len() as u8;
-        }
         tables.fillers = std::array::from_fn(|n| super::fixed(palette.filler.repeat(n).as_bytes()));
         tables
     }
@@ -241,22 +232,6 @@ impl Tables {
             self.plain_class = [class.bytes[0]; 16];
             self.plain_styles = [last.hex_first, class.first, text.first];
         }
-    }
-
-    /// Switches a pane in `*style` to `to` at `*at` of `buf`, without a branch.
-    #[inline(always)]
-    fn switch<const R: usize>(
-        &self,
-        buf: &mut [u8; R],
-        at: &mut usize,
-        style: &mut StyleId,
-        to: StyleId,
-    ) {
-        let changed = (*style != to) as usize;
-        let switch = &self.switches[(2 * to as usize + changed) & (SWITCHES - 1)];
-        put(buf, *at, switch);
-        *at += switch[31] as usize;
-        *style = to;
     }
 
     /// Renders a whole unit with the reference printer, each pane starting in the style
@@ -550,33 +525,6 @@ fn whole_rows<const COLOR: bool, const W: usize>(
 /// after it that its last unit may take, and room for copies of 16 from any column.
 const AHEAD: usize = 64;
 
-/// The copies into a fixed-size buffer are at offsets masked to its size less [`SLACK`]
-/// (a power of two), and take at most `SLACK` bytes: none needs a bounds check.
-const SLACK: usize = 128;
-
-/// A row of 32 bytes with colour and its marker line take less than 16 KiB (per byte at
-/// most a switch and a run of 32 in each pane and marker line, and a reading of 16).
-const ROW_ROOM: usize = (1 << 14) + SLACK;
-
-/// Copies `chunk` into `buf` at `at`, masked to the buffer's size less [`SLACK`] (which
-/// it always is within).
-#[inline(always)]
-fn put<const N: usize, const R: usize>(buf: &mut [u8; R], at: usize, chunk: &[u8; N]) {
-    const { assert!(N <= SLACK && (R - SLACK).is_power_of_two()) };
-    debug_assert!(at < R - SLACK, "{at} in {R}");
-    buf[at & (R - SLACK - 1)..][..N].copy_from_slice(chunk);
-}
-
-/// `N` bytes of `bytes` from `at` as an array (zeros if they are not there, which they
-/// always are).
-#[inline(always)]
-fn chunk<const N: usize>(bytes: &[u8], at: usize) -> [u8; N] {
-    bytes
-        .get(at..at + N)
-        .and_then(|b| b.try_into().ok())
-        .unwrap_or([0; N])
-}
-
 /// What a whole row reads and writes, addressed from the stack pointer: the row and the
 /// bytes after it, its hex digits, class lane, text and error spans.
 struct Scratch {
@@ -585,15 +533,6 @@ struct Scratch {
     class: [u8; ROW_ROOM],
     text: [u8; ROW_ROOM],
     spans: [Span; 64],
-}
-
-/// An error unit's part on a whole row, as [`ErrorSpan`] says it, in 4 bytes.
-#[derive(Clone, Copy)]
-struct Span {
-    col: u8,
-    len: u8,
-    kind: u8,
-    head: bool,
 }
 
 impl Scratch {
@@ -664,26 +603,17 @@ fn whole_row<const COLOR: bool, const W: usize>(
     bits: &RowBits,
 ) -> usize {
     const { assert!(W == 8 || W == 16 || W == 32) };
-    let start = p.out.len;
-    p.out.reserve(ROW_ROOM);
-    let Some(Ok(line)) = p
-        .out
-        .bytes
-        .get_mut(start..start + ROW_ROOM)
-        .map(<&mut [u8; ROW_ROOM]>::try_from)
-    else {
-        unreachable!("reserved")
-    };
+    let line = p.out.room();
     let mut o = 0;
     let mut style = PLAIN;
     if COLOR {
-        tables.switch(line, &mut o, &mut style, DIM);
+        tables.switches.switch(line, &mut o, &mut style, DIM);
     }
     let [a, b, c, d] = offset.to_be_bytes().map(|byte| HEX_SPACE[byte as usize]);
     put(line, o, &[a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]]);
     o += 8;
     if COLOR {
-        tables.switch(line, &mut o, &mut style, PLAIN);
+        tables.switches.switch(line, &mut o, &mut style, PLAIN);
     }
     put(line, o, b"  ");
     o += 2;
@@ -710,7 +640,9 @@ fn whole_row<const COLOR: bool, const W: usize>(
         let part = Part::of(tables, quad, row - at, W + row - at);
         part.print::<COLOR>(tables, line, s, &mut lanes, 0);
         if COLOR {
-            tables.switch(&mut s.text, &mut lanes.text, &mut lanes.styles[2], DIM);
+            tables
+                .switches
+                .switch(&mut s.text, &mut lanes.text, &mut lanes.styles[2], DIM);
         }
         let (fillers, len) = &tables.fillers[part.span() & 3];
         put(&mut s.text, lanes.text, fillers);
@@ -729,7 +661,7 @@ fn whole_row<const COLOR: bool, const W: usize>(
         part.print::<COLOR>(tables, line, s, &mut lanes, i);
         let run = tables.cut_text(&part, quad, row + i);
         if COLOR {
-            tables.switch(
+            tables.switches.switch(
                 &mut s.text,
                 &mut lanes.text,
                 &mut lanes.styles[2],
@@ -750,9 +682,9 @@ fn whole_row<const COLOR: bool, const W: usize>(
         spans,
     } = lanes;
     if COLOR {
-        tables.switch(line, &mut o, &mut hs, PLAIN);
-        tables.switch(&mut s.class, &mut c, &mut cs, PLAIN);
-        tables.switch(&mut s.text, &mut t, &mut ts, PLAIN);
+        tables.switches.switch(line, &mut o, &mut hs, PLAIN);
+        tables.switches.switch(&mut s.class, &mut c, &mut cs, PLAIN);
+        tables.switches.switch(&mut s.text, &mut t, &mut ts, PLAIN);
     }
     put(line, o, b" ");
     o += 1;
@@ -769,7 +701,27 @@ fn whole_row<const COLOR: bool, const W: usize>(
     o += 1;
     if spans > 0 {
         let spans = &s.spans[..spans.min(W)];
-        o = marker_line::<COLOR, W>(&p.palette, p.readings.as_ref(), tables, line, o, spans, s);
+        // A unit that reaches the row's end is read whole (it may go on past it).
+        let unit = |span: &Span| {
+            let (col, len) = (span.col as usize & 31, span.len as usize);
+            let n = match col + len >= W {
+                true => (tables.shapes[shape_index(chunk(&s.ahead, col))] & 7) as usize,
+                false => len,
+            };
+            &s.ahead[col..col + n]
+        };
+        let (palette, readings) = (&p.palette, p.readings.as_ref());
+        o = marker_line::<COLOR>(
+            palette,
+            &tables.switches,
+            readings,
+            line,
+            o,
+            8,
+            W,
+            spans,
+            unit,
+        );
     }
     p.out.len += o;
     next
@@ -821,11 +773,11 @@ fn units<const COLOR: bool, const RUNS: bool, const W: usize>(
             if k > 0 {
                 if COLOR {
                     let [hex_style, class_style, text_style] = tables.plain_styles;
-                    tables.switch(line, &mut h, &mut hs, hex_style);
+                    tables.switches.switch(line, &mut h, &mut hs, hex_style);
                     put::<48, ROW_ROOM>(line, h, &chunk(digits, 3 * i5));
                     h += 3 * k;
-                    tables.switch(class, &mut c, &mut cs, class_style);
-                    tables.switch(text, &mut t, &mut ts, text_style);
+                    tables.switches.switch(class, &mut c, &mut cs, class_style);
+                    tables.switches.switch(text, &mut t, &mut ts, text_style);
                 }
                 put(class, c, &tables.plain_class);
                 put::<16, ROW_ROOM>(text, t, &chunk(ahead, i5));
@@ -841,16 +793,22 @@ fn units<const COLOR: bool, const RUNS: bool, const W: usize>(
         }
         let cells = &tables.units[(shape >> 3) as usize & (UNITS - 1)];
         if COLOR {
-            tables.switch(line, &mut h, &mut hs, cells.hex_first);
+            tables
+                .switches
+                .switch(line, &mut h, &mut hs, cells.hex_first);
             put::<4, ROW_ROOM>(line, h, &chunk(digits, 3 * i5));
             h += 3;
             if n > 1 {
                 // A unit of one byte has one style.
-                tables.switch(line, &mut h, &mut hs, cells.hex_rest);
+                tables
+                    .switches
+                    .switch(line, &mut h, &mut hs, cells.hex_rest);
                 put::<12, ROW_ROOM>(line, h, &chunk(digits, 3 * i5 + 3));
                 h += 3 * (n - 1);
             }
-            tables.switch(class, &mut c, &mut cs, cells.class.first);
+            tables
+                .switches
+                .switch(class, &mut c, &mut cs, cells.class.first);
         }
         put(class, c, &cells.class.bytes);
         c += cells.class.len as usize;
@@ -870,7 +828,7 @@ fn units<const COLOR: bool, const RUNS: bool, const W: usize>(
             &cells.text
         };
         if COLOR {
-            tables.switch(text, &mut t, &mut ts, run.first);
+            tables.switches.switch(text, &mut t, &mut ts, run.first);
         }
         put(text, t, &run.bytes);
         t += run.len as usize;
@@ -962,7 +920,7 @@ impl Part {
                 } else {
                     cells.hex_rest
                 };
-                tables.switch(line, &mut lanes.hex, hs, role);
+                tables.switches.switch(line, &mut lanes.hex, hs, role);
                 let digits = chunk::<4>(&s.hex, 3 * (col + k - self.k0));
                 put(line, lanes.hex, &digits);
                 lanes.hex += 3;
@@ -971,113 +929,14 @@ impl Part {
         let run = &tables.cuts[self.key.wrapping_sub(ASCII) % (UNITS - ASCII)]
             [(CUTS * self.k0 + self.k1) % (CUTS * CUTS)];
         if COLOR {
-            tables.switch(class, &mut lanes.class, cs, run.first);
+            tables
+                .switches
+                .switch(class, &mut lanes.class, cs, run.first);
         }
         put(class, lanes.class, &run.bytes);
         lanes.class += run.len as usize;
         *cs = run.last;
     }
-}
-
-/// What [`Printer::marker_line`] prints for a whole row of `W` bytes with these spans, at
-/// `o` of `line` (after an offset of 8 digits). Returns the end of the line.
-#[inline(always)]
-fn marker_line<const COLOR: bool, const W: usize>(
-    palette: &Palette,
-    readings: Option<&Readings>,
-    tables: &Tables,
-    line: &mut [u8; ROW_ROOM],
-    mut o: usize,
-    spans: &[Span],
-    s: &Scratch,
-) -> usize {
-    // A gap of spaces: at most the hex pane, `3 * W + 1` columns.
-    let gap = |line: &mut [u8; ROW_ROOM], o: usize| {
-        if W <= 16 {
-            put(line, o, &[b' '; 64]);
-        } else {
-            put(line, o, &[b' '; 128]);
-        }
-    };
-    put(line, o, &[b' '; 16]);
-    o += 10;
-    let hex = o;
-    if !COLOR {
-        gap(line, o);
-    }
-    let (mut column, mut style) = (0, PLAIN);
-    let (mut named, mut order, mut kinds) = (0u32, [0u8; 16], 0);
-    for span in spans {
-        let (col, len) = (3 * span.col as usize, span.len as usize);
-        let kind = span.kind as usize % super::KINDS;
-        let marks = &palette.marks[4 * (2 * kind + span.head as usize) + (len - 1) % 4];
-        if COLOR {
-            gap(line, o);
-            o += col - column;
-            tables.switch(line, &mut o, &mut style, palette.marker_style[kind]);
-            put(line, o, marks);
-            o += 3 * len - 1;
-            column = col + 3 * len - 1;
-        } else {
-            // Marks and spaces after them at the span's own column: no span waits on the
-            // one before it.
-            put(line, hex + col, marks);
-        }
-        let bit = 1 << kind;
-        order[kinds & 15] = kind as u8;
-        kinds += (named & bit == 0) as usize;
-        named |= bit;
-    }
-    if COLOR {
-        tables.switch(line, &mut o, &mut style, PLAIN);
-        gap(line, o);
-        o += 3 * W + 1 - column;
-    } else {
-        o = hex + 3 * W + 1;
-    }
-    for (k, &kind) in order[..kinds.min(16)].iter().enumerate() {
-        let kind = kind as usize % super::KINDS;
-        if k > 0 {
-            if COLOR {
-                tables.switch(line, &mut o, &mut style, PLAIN);
-            }
-            put(line, o, b", ");
-            o += 2;
-        }
-        if COLOR {
-            tables.switch(line, &mut o, &mut style, palette.marker_style[kind]);
-        }
-        let (name, len) = &palette.names[kind];
-        put(line, o, name);
-        o += len;
-    }
-    if COLOR {
-        tables.switch(line, &mut o, &mut style, PLAIN);
-    }
-    if let Some((label, by_byte)) = readings.and_then(|r| Some((r.label_fixed(), r.by_byte()?))) {
-        let mut first = true;
-        for span in spans.iter().filter(|span| span.head) {
-            if std::mem::take(&mut first) {
-                put(line, o, &label.0);
-                o += label.1;
-            }
-            put(line, o, b" ");
-            o += 1;
-            // A unit that reaches the row's end is read whole (it may go on past it).
-            let (col, len) = (span.col as usize & 31, span.len as usize);
-            let n = match col + len >= W {
-                true => (tables.shapes[shape_index(chunk(&s.ahead, col))] & 7) as usize,
-                false => len,
-            };
-            for &b in &s.ahead[col..col + n] {
-                let (reading, len) = &by_byte[b as usize];
-                put(line, o, reading);
-                o += *len as usize;
-            }
-        }
-    }
-    put(line, o, b"\n");
-    o + 1
 }
 
 /// The index in [`Tables::shapes`] of the unit that starts with `quad`: its first byte,

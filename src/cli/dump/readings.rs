@@ -8,7 +8,6 @@
 
 use std::fmt::Write as _;
 
-use super::Buf;
 use crate::view::fallback::Fallback;
 
 /// What the marker lines of one printer end with: the fallback, and (for a single-byte
@@ -41,13 +40,8 @@ impl Readings {
         }
     }
 
-    /// `; NAME:`
-    pub(super) fn label(&self) -> &[u8] {
-        &self.label.0[..self.label.1]
-    }
-
-    /// The label as the fast path copies it: 32 bytes and the length kept.
-    pub(super) fn label_fixed(&self) -> &([u8; 32], usize) {
+    /// `; NAME:`, in 32 bytes and its length.
+    pub(super) fn label(&self) -> &([u8; 32], usize) {
         &self.label
     }
 
@@ -56,17 +50,9 @@ impl Readings {
         self.by_byte.as_deref()
     }
 
-    /// One unit's reading.
-    pub(super) fn read(&self, out: &mut Buf, unit: &[u8]) {
-        match &self.by_byte {
-            Some(by_byte) => {
-                for &b in unit {
-                    let (chunk, len) = &by_byte[b as usize];
-                    out.extend(&chunk[..*len as usize]);
-                }
-            }
-            None => out.extend(shown(&self.fallback, unit, self.ascii).as_bytes()),
-        }
+    /// One unit's reading, made each time (for a fallback that reads more than a byte).
+    pub(super) fn shown(&self, unit: &[u8]) -> String {
+        shown(&self.fallback, unit, self.ascii)
     }
 }
 
