@@ -277,21 +277,7 @@ impl<'a> Walk<'a> {
                 self.marks_start = pos;
                 self.marks_end = pos + n;
             }
-            let g = (entry & GROUP_MASK) as u32;
-            if g != 0 {
-                if self.group == 0 {
-                    self.group = g;
-                } else if self.group != g {
-                    self.mixed = true;
-                }
-            }
-            match &mut self.word {
-                Some((_, end, non_ascii)) => {
-                    *end = pos + n;
-                    *non_ascii = true;
-                }
-                None => self.word = Some((pos, pos + n, true)),
-            }
+            self.letter_of(pos, n, (entry & GROUP_MASK) as u32);
             pos += n;
             if pos >= end || !(0xC2..=0xEF).contains(&bytes[pos]) {
                 break;
@@ -313,7 +299,12 @@ impl<'a> Walk<'a> {
     /// A character that belongs to a word: its script group, the word's end.
     #[inline]
     fn letter(&mut self, pos: usize, n: usize, v: u32) {
-        let g = group(v);
+        self.letter_of(pos, n, group(v));
+    }
+
+    /// A character of script group `g` (0: none) that belongs to a word.
+    #[inline]
+    fn letter_of(&mut self, pos: usize, n: usize, g: u32) {
         if g != 0 {
             if self.group == 0 {
                 self.group = g;
