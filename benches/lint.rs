@@ -9,6 +9,10 @@
 //! - multilingual: the sentences of `tests/data/corpus/` (thirty files: twenty-eight
 //!   languages, symbols, emoji) drawn at random with a seeded generator, never one sentence
 //!   twice in a row, so no block of the input repeats another;
+//! - mixed_words: the corpus's sentences in scripts other than Latin, half of them with a
+//!   technical term in ASCII letters (`USB`, `Wi-Fi`, `JSON`, ...) put between two of
+//!   their words, as in technical writing: lines that mix scripts word by word, where no
+//!   word mixes them;
 //! - ascii: English-like ASCII prose (words drawn at random), one line in 200 with a
 //!   sentence of the corpus;
 //! - cjk_indic: words of Chinese, Japanese, Hindi, Tamil and Thai (3-byte units, combining
@@ -64,6 +68,41 @@ fn multilingual(size: usize, rng: &mut Rng, sentences: &[String]) -> Vec<u8> {
     out
 }
 
+/// `size` bytes of the corpus's sentences in scripts other than Latin (more than a third of
+/// their letters above U+024F), half of them with an ASCII term after a space or before
+/// the first word.
+fn mixed_words(size: usize, rng: &mut Rng, sentences: &[String]) -> Vec<u8> {
+    const TERMS: &[&str] = &[
+        "USB", "Wi-Fi", "JSON", "Linux", "HTTP", "API", "GitHub", "PDF", "SQL", "COVID-19",
+        "iPhone", "Python",
+    ];
+    let other: Vec<&String> = sentences
+        .iter()
+        .filter(|s| s.chars().filter(|&c| c > '\u{24F}').count() * 3 > s.chars().count())
+        .collect();
+    let mut out = Vec::with_capacity(size + 512);
+    while out.len() < size {
+        let line = other[(rng.next() % other.len() as u64) as usize];
+        let term = TERMS[(rng.next() % TERMS.len() as u64) as usize];
+        if rng.next().is_multiple_of(2) {
+            out.extend_from_slice(line.as_bytes());
+            continue;
+        }
+        // After one of the spaces, or at the start of a line that has none (Chinese,
+        // Japanese).
+        let spaces: Vec<usize> = line.match_indices(' ').map(|(i, _)| i + 1).collect();
+        let at = match spaces.len() {
+            0 => 0,
+            n => spaces[(rng.next() % n as u64) as usize],
+        };
+        out.extend_from_slice(&line.as_bytes()[..at]);
+        out.extend_from_slice(term.as_bytes());
+        out.push(b' ');
+        out.extend_from_slice(&line.as_bytes()[at..]);
+    }
+    out
+}
+
 /// `size` bytes of ASCII words, a line of the corpus one line in 200.
 fn ascii_heavy(size: usize, rng: &mut Rng, sentences: &[String]) -> Vec<u8> {
     const WORDS: &[&str] = &[
@@ -105,8 +144,9 @@ fn main() {
          machine shared with other work vary from run to run"
     );
     type Make = fn(usize, &mut Rng, &[String]) -> Vec<u8>;
-    let sets: [(&str, Make); 4] = [
+    let sets: [(&str, Make); 5] = [
         ("multilingual", multilingual),
+        ("mixed_words", mixed_words),
         ("ascii", ascii_heavy),
         ("cjk_indic", |size, rng, _| cjk_indic(size, rng)),
         ("random", |size, rng, _| random(size, rng)),

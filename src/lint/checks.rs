@@ -954,7 +954,7 @@ fn overlong_message(n: usize, value: u8) -> String {
 }
 
 /// What the walk does with a character that no lint looks at: it adds `group` (0: none; a
-/// character that is not part of a word has none) to its word, and `leading` and `trailing`
+/// character that is not part of a `word` has none, and ends the word before it) to its word, and `leading` and `trailing`
 /// non-starters (after NFKD) to the run of marks, which a `starter` ends. `None` for a
 /// character some lint or target looks at (a bidi control, a joiner, a selector, a tag or
 /// the black flag that begins a tag sequence, anything invisible, a line separator, a C1
@@ -962,6 +962,8 @@ fn overlong_message(n: usize, value: u8) -> String {
 /// line to the walk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Quiet {
+    /// Part of a word: a character that is not ends the word before it.
+    pub word: bool,
     pub group: u32,
     pub leading: usize,
     pub trailing: usize,
@@ -985,6 +987,7 @@ pub(super) fn quiet(v: u32) -> Option<Quiet> {
     let (leading, trailing, starter) = non_starters(c);
     let wordy = canonical_combining_class(c) != 0 || (!c.is_whitespace() && is_wordy(v));
     Some(Quiet {
+        word: wordy,
         group: if wordy { group(v) } else { 0 },
         leading,
         trailing,

@@ -12,9 +12,11 @@
 //!   noncharacters, what XML refuses), or any character above U+FFFF for MySQL utf8mb3,
 //! - a run of non-starters (counted after NFKD, as the walk counts them) longer than the
 //!   stream-safe limit, or
-//! - letters of two script groups, or ASCII letters and letters of a group other than
-//!   Latin: a word that mixes scripts is in such a line, and so is every word the walk asks
-//!   about its scripts.
+//! - a *word* with letters of two script groups, or with ASCII letters and letters of a
+//!   group other than Latin: every word the walk asks about its scripts. A line with
+//!   letters of two groups, or with ASCII letters and another group's, is read again word
+//!   by word ([`asks_about_words`]), its words ending where the walk's do, so that a
+//!   Russian sentence naming "USB" in Latin letters is not walked.
 //!
 //! Every other line holds no lint and no word that mixes scripts, so the survey finds what
 //! a walk of the whole segment finds (this module's proptest holds each line passed over
@@ -35,18 +37,22 @@ use super::checks::{quiet, LATIN, MAX_NON_STARTERS};
 
 /// A table entry for a character some lint looks at.
 const LOOK: u16 = 0x8000;
-/// The bits of an entry that hold the script group (0: not a letter).
+/// The bits of an entry that hold the script group (0: not a letter, but part of a word).
 const GROUP: u16 = 0x3FF;
+/// The group of a character that is not part of a word (no script group is this high).
+const BREAK: u32 = GROUP as u32;
 const LEADING_SHIFT: u32 = 10;
 const TRAILING_SHIFT: u32 = 12;
 const STARTER: u16 = 1 << 14;
 
-/// What the walk needs to know of a character: [`LOOK`], or its group, its leading and
-/// trailing non-starters (0 to 3; more is [`LOOK`]) and whether it holds a starter.
+/// What the walk needs to know of a character: [`LOOK`], or its group ([`BREAK`] if it is
+/// not part of a word), its leading and trailing non-starters (0 to 3; more is [`LOOK`])
+/// and whether it holds a starter.
 fn entry(v: u32) -> u16 {
     match quiet(v) {
-        Some(q) if q.group <= GROUP as u32 && q.leading <= 3 && q.trailing <= 3 => {
-            q.group as u16
+        Some(q) if q.group < BREAK && q.leading <= 3 && q.trailing <= 3 => {
+            let group = if q.word { q.group as u16 } else { GROUP };
+            group
                 | (q.leading as u16) << LEADING_SHIFT
                 | (q.trailing as u16) << TRAILING_SHIFT
                 | if q.starter { STARTER } else { 0 }
@@ -119,7 +125,7 @@ fn tables() -> &'static Tables {
                 }
                 leading = leading.max(((e >> LEADING_SHIFT) & 3) as usize);
                 match (e & GROUP) as u32 {
-                    0 => {}
+                    0 | BREAK => {}
                     g if group == 0 || group == g => group = g,
                     _ => return None,
                 }
@@ -295,6 +301,8 @@ fn chunk(bytes: &[u8; 17], family: &Family) -> Chunk {
 struct Line {
     /// The walk must see it.
     look: bool,
+    /// It has letters of two script groups.
+    mixed: bool,
     /// It has an ASCII letter (or, in a run of printable bytes, a byte from `A` up).
     ascii_letter: bool,
     /// The script group of its first letter with one (0: none yet).
@@ -304,15 +312,17 @@ struct Line {
 }
 
 impl Line {
-    fn looked_at(&self) -> bool {
-        self.look || (self.ascii_letter && self.group != 0 && self.group != LATIN)
+    /// Whether a word of the line may be one the walk asks about its scripts (if nothing
+    /// else sends the line to the walk, [`asks_about_words`] decides).
+    fn may_mix(&self) -> bool {
+        self.mixed || (self.ascii_letter && self.group != 0 && self.group != LATIN)
     }
 
     fn join(&mut self, g: u32) {
         if self.group == 0 {
             self.group = g;
         } else if self.group != g {
-            self.look = true;
+            self.mixed = true;
         }
     }
 
@@ -323,7 +333,7 @@ impl Line {
         if e & (LOOK | 3 << LEADING_SHIFT | STARTER) == STARTER {
             self.marks = ((e >> TRAILING_SHIFT) & 3) as usize;
             let g = (e & GROUP) as u32;
-            if g == self.group || g == 0 {
+            if g == self.group || g == 0 || g == BREAK {
                 return;
             }
         }
@@ -343,7 +353,7 @@ impl Line {
             self.marks = ((e >> TRAILING_SHIFT) & 3) as usize;
         }
         let g = (e & GROUP) as u32;
-        if g != 0 {
+        if g != 0 && g != BREAK {
             self.join(g);
         }
     }
@@ -367,7 +377,11 @@ pub(super) fn lines_to_walk(
     let end = range.end;
     let mut pending: Option<Range<usize>> = None;
     let mut close = |line: Range<usize>, state: &Line| {
-        if !state.looked_at() {
+        // A line whose only question is its words is read again, word by word: the walk
+        // costs several times more.
+        let looked_at =
+            state.look || (state.may_mix() && asks_about_words(&bytes[line.clone()], table));
+        if !looked_at {
             return;
         }
         match &mut pending {
@@ -488,8 +502,54 @@ pub(super) fn lines_to_walk(
     }
 }
 
+/// Whether `line`, which holds no character a lint looks at (no control, no byte that
+/// does not begin a well-formed character, nothing [`quiet`] says `None` for), has a word
+/// the walk asks about its scripts: letters of two script groups, or ASCII letters and
+/// letters of a group other than Latin. Its words end where the walk's do: at an ASCII
+/// byte that is not a letter, a digit or `_`, and at a character that is not part of a
+/// word ([`BREAK`]).
+fn asks_about_words(line: &[u8], table: &[u16]) -> bool {
+    let (mut ascii, mut group) = (false, 0u32);
+    let mut i = 0;
+    while i < line.len() {
+        let b = line[i];
+        if b < 0x80 {
+            if b.is_ascii_alphabetic() {
+                if group != 0 && group != LATIN {
+                    return true;
+                }
+                ascii = true;
+            } else if !(b.is_ascii_digit() || b == b'_') {
+                (ascii, group) = (false, 0);
+            }
+            i += 1;
+            continue;
+        }
+        let Some((n, v)) = character_at(line, i) else {
+            return true;
+        };
+        let e = match table.get(v as usize) {
+            Some(&e) => e,
+            None => entry(v),
+        };
+        match (e & GROUP) as u32 {
+            _ if e & LOOK != 0 => return true,
+            0 => {}
+            BREAK => (ascii, group) = (false, 0),
+            g => {
+                if (group != 0 && group != g) || (ascii && g != LATIN) {
+                    return true;
+                }
+                group = g;
+            }
+        }
+        i += n;
+    }
+    false
+}
+
 /// The well-formed UTF-8 character (RFC 3629) at `pos`, not ASCII: its length and value.
-#[inline]
+#[inline(always)]
 fn character_at(bytes: &[u8], pos: usize) -> Option<(usize, u32)> {
     let b0 = bytes[pos] as u32;
     let cont = |k: usize| {
@@ -540,10 +600,15 @@ mod tests {
 
     #[test]
     fn quiet_lines_are_passed_over_and_neighbours_joined() {
-        let text = "plain words\nМосква и Петербург\nwith Москва\nа\u{202E}b\nlast\n";
+        let text =
+            "plain words\nМосква и Петербург\nUSB в Москве\np\u{430}ypal\nа\u{202E}b\nlast\n";
         let at = |s: &str| text.find(s).unwrap();
-        // The line mixing ASCII letters and Cyrillic and the bidi line are one stretch.
-        assert_eq!(walked(text.as_bytes(), false), vec![at("with")..at("last")]);
+        // The line with a word of ASCII and Cyrillic letters and the bidi line are one
+        // stretch; ASCII and Cyrillic words side by side are not looked at.
+        assert_eq!(
+            walked(text.as_bytes(), false),
+            vec![at("p\u{430}")..at("last")]
+        );
     }
 
     #[test]
@@ -556,8 +621,21 @@ mod tests {
             ),
             ("naïve Straße café\n".as_bytes(), false, false),
             ("中文字符、ひらがな。カタカナ\n".as_bytes(), false, false),
-            ("Ελληνικά και Москва\n".as_bytes(), false, true),
-            ("USB в Москве\n".as_bytes(), false, true),
+            // Words, not lines, that mix scripts.
+            ("Ελληνικά και Москва\n".as_bytes(), false, false),
+            ("ΕλληνικάМосква\n".as_bytes(), false, true),
+            ("USB в Москве\n".as_bytes(), false, false),
+            ("USBв Москве\n".as_bytes(), false, true),
+            ("в Москве USB\n".as_bytes(), false, false),
+            ("в Москве_USB\n".as_bytes(), false, true),
+            ("в Москве-USB\n".as_bytes(), false, false),
+            ("в Москве\u{A0}USB\n".as_bytes(), false, false),
+            ("в Москве\u{2014}USB\n".as_bytes(), false, false),
+            ("в Москве2USB\n".as_bytes(), false, true),
+            ("Straßeв\n".as_bytes(), false, true),
+            ("中文。USB\n".as_bytes(), false, false),
+            ("中文USB\n".as_bytes(), false, true),
+            ("в Москве\u{301}USB\n".as_bytes(), false, true),
             ("2024 год\n".as_bytes(), false, false),
             ("emoji 😀 here\n".as_bytes(), false, false),
             ("emoji 😀 here\n".as_bytes(), true, true),
@@ -574,6 +652,35 @@ mod tests {
             let got = !walked(text, four_byte).is_empty();
             assert_eq!(got, want, "{:?}", String::from_utf8_lossy(text));
         }
+    }
+
+    #[test]
+    fn words_are_read_again_only_where_a_line_may_mix() {
+        let table = &tables().entries;
+        let cases: &[(&str, bool)] = &[
+            ("USB в Москве", false),
+            ("USBв", true),
+            ("вUSB", true),
+            ("в_USB", true),
+            ("в USB", false),
+            ("ΕλληνικάМосква", true),
+            ("Ελληνικά Москва", false),
+            ("Straße", false),
+            ("Straßeж", true),
+            ("中文、USB", false),
+            ("中文USB", true),
+            ("ひらがな中文", false),
+            ("한국어中文", true),
+            ("2024год", false),
+        ];
+        for &(text, want) in cases {
+            assert_eq!(asks_about_words(text.as_bytes(), table), want, "{text:?}");
+        }
+        // A long line of words side by side is walked only for the one word that mixes.
+        let line = format!("{}pаypal\n", "Москва USB ".repeat(40));
+        assert_eq!(walked(line.as_bytes(), false), vec![0..line.len()]);
+        let clean = "Москва USB ".repeat(40) + "\n";
+        assert!(walked(clean.as_bytes(), false).is_empty());
     }
 
     #[test]
