@@ -7,8 +7,8 @@
 //! stretches that hold some (see `survey.rs`). Before any walk, a sieve (`sieve.rs`) reads
 //! the stretch once, sixteen bytes at a time where they are printable ASCII or letters of
 //! one script, and hands on only the lines where a lint could be (a character some lint
-//! looks at, letters of two scripts, a long run of marks); in valid text most lines are
-//! never walked. [`lint`] does the same on the calling thread, after a scan.
+//! looks at, a word that mixes scripts, a long run of marks); in valid text most lines are
+//! never walked. [`lint`] does the same after a scan, block by block on every core.
 //!
 //! The facts come from the specifications named in `docs/lint.md`: XML 1.0 (Fifth Edition)
 //! and XML 1.1 (Second Edition) §2.2, RFC 8259 and RFC 7493 (I-JSON), UTS #39 (mixed
@@ -211,7 +211,7 @@ pub struct Lint {
 }
 
 /// Every lint of `lints` in `bytes`, decoded in `dialect` and scanned into `summary`, in
-/// input order (by offset), surveyed first on the calling thread. A caller that scans
+/// input order (by offset), surveyed first (on every core). A caller that scans
 /// anyway hands a [`Survey`] to the scan instead ([`Survey::look`]) and lists with
 /// [`Survey::lints`].
 pub fn lint<'a>(

@@ -16,6 +16,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 use unicode_security::skeleton;
@@ -131,6 +132,47 @@ impl Survey {
         });
     }
 
+    /// Walks the blocks no scan hook walked, on as many threads as there are cores (a few
+    /// blocks on the calling thread): blocks are handed out in turn, sixteen at a time.
+    fn walk_the_rest(&self, bytes: &[u8], summary: &Summary) {
+        const BLOCKS_AT_ONCE: usize = 16;
+        let left: Vec<usize> = (0..self.segments.len())
+            .filter(|&b| self.segments[b].get().is_none())
+            .collect();
+        let walk = |b: usize| {
+            let start = b * self.block_size;
+            let range = start..(start + self.block_size).min(bytes.len());
+            let block = summary
+                .blocks
+                .get(b)
+                .filter(|_| summary.block_size == self.block_size);
+            self.walk_block(bytes, range, block);
+        };
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(left.len().div_ceil(BLOCKS_AT_ONCE));
+        if threads <= 1 {
+            left.into_iter().for_each(walk);
+            return;
+        }
+        let next = AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|| loop {
+                    let first = next.fetch_add(BLOCKS_AT_ONCE, Ordering::Relaxed);
+                    let Some(blocks) = left.get(first..(first + BLOCKS_AT_ONCE).min(left.len()))
+                    else {
+                        break;
+                    };
+                    if blocks.is_empty() {
+                        break;
+                    }
+                    blocks.iter().copied().for_each(walk);
+                });
+            }
+        });
+    }
+
     /// Whether pure-ASCII `block` holds a byte a target refuses (a C0 control for XML,
     /// NUL for PostgreSQL); the security lints refuse no ASCII byte.
     fn refused_ascii(&self, block: &[u8]) -> bool {
@@ -153,15 +195,7 @@ impl Survey {
             return;
         }
         if self.utf8 {
-            for b in 0..self.segments.len() {
-                let start = b * self.block_size;
-                let range = start..(start + self.block_size).min(bytes.len());
-                let block = summary
-                    .blocks
-                    .get(b)
-                    .filter(|_| summary.block_size == self.block_size);
-                self.walk_block(bytes, range, block);
-            }
+            self.walk_the_rest(bytes, summary);
         } else {
             self.segments[0].get_or_init(|| {
                 let mut walk = Walk::new(bytes, self.dialect, &self.lints, 0, false);
@@ -388,7 +422,7 @@ pub struct Linter<'a> {
 }
 
 impl<'a> Linter<'a> {
-    /// Every lint of `lints` in `bytes`, surveyed now on the calling thread.
+    /// Every lint of `lints` in `bytes`, surveyed now (on every core).
     pub(super) fn new(
         bytes: &'a [u8],
         dialect: Dialect,
