@@ -46,7 +46,7 @@ use readings::Readings;
 pub const WIDTHS: [usize; 3] = [8, 16, 32];
 
 /// Rows printed per batch: one `write` of output, and the unit of the streaming buffer.
-const BATCH_ROWS: usize = 2048;
+pub const BATCH_ROWS: usize = 2048;
 
 /// Bytes read from a stream at a time.
 pub const CHUNK: usize = 64 * 1024;
@@ -84,6 +84,22 @@ pub struct Format {
     /// Under a row where a grapheme cluster of several code points lies, a lane line that
     /// brackets it ([`crate::view::cluster`]).
     pub clusters: bool,
+}
+
+impl Format {
+    /// Rows of `width` bytes in `dialect`, with or without colour and `--ascii`, and
+    /// nothing more: no fallback readings, no escapes, no cluster lane.
+    pub fn plain(dialect: Dialect, width: usize, color: bool, ascii: bool) -> Format {
+        Format {
+            dialect,
+            width,
+            color,
+            ascii,
+            fallback: None,
+            escape: None,
+            clusters: false,
+        }
+    }
 }
 
 /// Prints the rows of the input; 0, or 2 if it cannot be read or `--offset` lies past its end.
@@ -294,7 +310,7 @@ pub struct StreamStats {
 }
 
 /// Prints the rows of `offset .. offset + length` of a stream, reading `chunk` bytes at a
-/// time and holding at most `2 * view::CONTEXT + chunk + 2048 * width` bytes of it: rows are
+/// time and holding at most `2 * view::CONTEXT + chunk + BATCH_ROWS * width` bytes of it: rows are
 /// printed once [`view::CONTEXT`] bytes after them have arrived (or the stream has ended),
 /// and the buffer keeps only `view::CONTEXT` bytes before the next row.
 pub fn dump_stream(
@@ -1216,18 +1232,6 @@ fn write_offset(out: &mut Buf, offset: u64) -> usize {
 mod tests {
     use super::*;
 
-    fn format(dialect: Dialect, width: usize, color: bool, ascii: bool) -> Format {
-        Format {
-            dialect,
-            width,
-            color,
-            ascii,
-            fallback: None,
-            escape: None,
-            clusters: false,
-        }
-    }
-
     fn whole(bytes: &[u8], f: &Format) -> Vec<u8> {
         let mut out = Vec::new();
         dump_bytes(bytes, 0..bytes.len() as u64, f, &mut out).unwrap();
@@ -1277,7 +1281,7 @@ mod tests {
             .collect();
         let f = Format {
             clusters: true,
-            ..format(dialect, 16, false, false)
+            ..Format::plain(dialect, 16, false, false)
         };
         let mut printer = Printer::new(&f, true);
         printer.first = Some(0);
@@ -1322,7 +1326,7 @@ mod tests {
             .collect();
         bytes.extend((0..=255u8).cycle().take(BATCH_ROWS * 16));
         for (width, color) in [(8, false), (16, true), (32, false)] {
-            let f = format(Dialect::Utf8, width, color, false);
+            let f = Format::plain(Dialect::Utf8, width, color, false);
             let window = 3..bytes.len() as u64 - 1;
             let mut threaded = Vec::new();
             dump_batches_on_two_threads(
@@ -1366,7 +1370,7 @@ mod tests {
     #[test]
     fn two_threads_stop_on_a_closed_output() {
         let bytes: Vec<u8> = (0..=255u8).cycle().take(BATCH_ROWS * 16 * 9).collect();
-        let f = format(Dialect::Utf8, 16, true, false);
+        let f = Format::plain(Dialect::Utf8, 16, true, false);
         for left in [0, 1, 2, 5, 8] {
             let window = 0..bytes.len() as u64;
             let result = dump_batches_on_two_threads(
@@ -1390,7 +1394,7 @@ mod tests {
         assert!(
             matches!(past_end(4, 4), Some(Failure::Usage(m)) if m == "offset 4 is past the end of the input (4 bytes)")
         );
-        let f = format(Dialect::Utf8, 16, false, false);
+        let f = Format::plain(Dialect::Utf8, 16, false, false);
         let stats = dump_stream(&b"abc"[..], 10, None, &f, 2, &mut io::sink()).unwrap();
         assert_eq!(stats.len, 3);
     }

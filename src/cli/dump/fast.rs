@@ -975,23 +975,11 @@ mod tests {
     use crate::view::fallback::{Escape, Fallback};
     use proptest::prelude::*;
 
-    fn format(width: usize, color: bool, ascii: bool) -> Format {
-        Format {
-            dialect: Dialect::Utf8,
-            width,
-            color,
-            ascii,
-            fallback: None,
-            escape: None,
-            clusters: false,
-        }
-    }
-
     /// The shape table answers what the decoding step answers, for every first and second
     /// byte and third and fourth bytes on each side of the continuation range.
     #[test]
     fn shape_table_equals_the_decoding_step() {
-        let tables = Tables::new(&format(16, false, false));
+        let tables = Tables::new(&Format::plain(Dialect::Utf8, 16, false, false));
         let edges = [0x00, 0x7F, 0x80, 0xBF, 0xC0, 0xFF];
         for b0 in 0..=255u8 {
             for b1 in 0..=255u8 {
@@ -1012,7 +1000,7 @@ mod tests {
     /// byte in every position of the first four and each width.
     #[test]
     fn shapes_of_a_row_are_each_columns() {
-        let tables = Tables::new(&format(16, false, false));
+        let tables = Tables::new(&Format::plain(Dialect::Utf8, 16, false, false));
         let mut scratch = Scratch::new();
         let mut next = crate::xorshift(0x2545_F491_4F6C_DD1D);
         let some = [
@@ -1049,7 +1037,7 @@ mod tests {
             (false, true, 0x20),
             (true, false, 0x21),
         ] {
-            let tables = Tables::new(&format(16, color, ascii));
+            let tables = Tables::new(&Format::plain(Dialect::Utf8, 16, color, ascii));
             assert_eq!(tables.plain_lo, lo, "{color} {ascii}");
             assert_eq!(tables.plain_class, [b'1'; 16]);
         }
@@ -1122,13 +1110,9 @@ mod tests {
             prop::sample::select(dialects),
         )
             .prop_map(|(width, color, ascii, fallback, escape, dialect)| Format {
-                dialect,
-                width,
-                color,
-                ascii,
                 fallback: Fallback::from_label(fallback).unwrap(),
                 escape,
-                clusters: false,
+                ..Format::plain(dialect, width, color, ascii)
             })
     }
 
@@ -1154,7 +1138,7 @@ mod tests {
             {
                 let f = Format {
                     fallback: Fallback::from_label(["none", "windows-1252"][round % 2]).unwrap(),
-                    ..format(width, round % 4 < 2, ascii)
+                    ..Format::plain(Dialect::Utf8, width, round % 4 < 2, ascii)
                 };
                 let a = next() % 40;
                 let rows = width as u64 * (1 + next() % 60);
