@@ -6,7 +6,7 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 use assert_cmd::Command;
-use hexrune::cli::dump::{dump_bytes, dump_stream, Format, CHUNK};
+use hexrune::cli::dump::{dump_bytes, dump_stream, Format, BATCH_ROWS, CHUNK};
 use hexrune::decode::Dialect;
 use hexrune::view::fallback::{Escape, Fallback};
 use hexrune::view::CONTEXT;
@@ -390,7 +390,7 @@ proptest! {
         escape in prop::sample::select(vec![None, Some(Escape::Pep383), Some(Escape::Optu8)]),
     ) {
         let fallback = Fallback::from_label(fallback).unwrap();
-        let f = Format { dialect: d, width, color, ascii: false, fallback, escape, clusters: false };
+        let f = Format { fallback, escape, ..Format::plain(d, width, color, false) };
         let whole = rows_of(&dump(&bytes, 0..bytes.len() as u64, &f));
         let first = a.min(whole.len());
         let last = (first + n).min(whole.len());
@@ -475,7 +475,7 @@ proptest! {
         label in prop::sample::select(vec!["windows-1252", "iso-8859-2", "shift_jis"]),
     ) {
         let fallback = Fallback::from_label(label).unwrap().unwrap();
-        let f = Format { dialect: d, width, color, ascii: false, fallback: Some(fallback), escape: None, clusters: false };
+        let f = Format { fallback: Some(fallback), ..Format::plain(d, width, color, false) };
         let text = dump(&bytes, 0..bytes.len() as u64, &f);
         let plain = strip_sgr(&text);
         let marker_lines: Vec<&str> = plain.lines().filter(|l| l.starts_with(' ')).collect();
@@ -556,22 +556,17 @@ fn cluster_lanes_of_a_stream_equal_the_files() {
             bytes.extend_from_slice(&"\u{301}".repeat(700).into_bytes());
         }
     }
-    // An accented letter across the second batch's start (2048 rows of 16 bytes), from 41
+    // An accented letter across the second batch's start (`BATCH_ROWS` rows of 16 bytes), from 41
     // bytes before it.
     let mut bytes = {
-        let mut head = vec![b'x'; 2 * 32768 - 41];
+        let mut head = vec![b'x'; 2 * BATCH_ROWS * 16 - 41];
         head.extend_from_slice(&bytes);
         head
     };
     bytes.truncate(bytes.len() - 3);
     let f = Format {
-        dialect: Dialect::Utf8,
-        width: 16,
-        color: false,
-        ascii: false,
-        fallback: None,
-        escape: None,
         clusters: true,
+        ..Format::plain(Dialect::Utf8, 16, false, false)
     };
     let mapped = dump(&bytes, 0..bytes.len() as u64, &f);
     assert!(mapped.contains('…'), "a Zalgo run past the context is open");
@@ -582,21 +577,6 @@ fn cluster_lanes_of_a_stream_equal_the_files() {
             String::from_utf8(streamed).unwrap() == mapped,
             "chunk {chunk}"
         );
-    }
-}
-
-/// Rows batched by `dump_stream` (its documented bound is `2048 * width` bytes of them).
-const BATCH_ROWS: usize = 2048;
-
-fn plain(dialect: Dialect, width: usize, color: bool, ascii: bool) -> Format {
-    Format {
-        dialect,
-        width,
-        color,
-        ascii,
-        fallback: None,
-        escape: None,
-        clusters: false,
     }
 }
 
@@ -624,7 +604,7 @@ fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
 
 #[test]
 fn rows_markers_and_panes() {
-    let f = plain(Dialect::Utf8, 8, false, false);
+    let f = Format::plain(Dialect::Utf8, 8, false, false);
     let out = String::from_utf8(dump_all(b"a\xe2\x82\xacb\xc0\xe2\x82zz\xe2\x82", &f)).unwrap();
     assert_eq!(
         out,
@@ -637,7 +617,7 @@ fn rows_markers_and_panes() {
 
 #[test]
 fn a_unit_cut_by_a_row_edge_is_drawn_once_and_is_no_error() {
-    let f = plain(Dialect::Utf8, 8, false, false);
+    let f = Format::plain(Dialect::Utf8, 8, false, false);
     let out = String::from_utf8(dump_all("abcdefg€!".as_bytes(), &f)).unwrap();
     assert_eq!(
         out,
@@ -648,7 +628,7 @@ fn a_unit_cut_by_a_row_edge_is_drawn_once_and_is_no_error() {
 
 #[test]
 fn ascii_stand_ins() {
-    let f = plain(Dialect::Utf8, 8, false, true);
+    let f = Format::plain(Dialect::Utf8, 8, false, true);
     let out = dump_all("a\u{1b}é中\u{202e}\u{301}".as_bytes(), &f);
     assert_eq!(
         String::from_utf8(out).unwrap(),
@@ -659,7 +639,7 @@ fn ascii_stand_ins() {
 
 #[test]
 fn colour_switches_only_when_the_style_changes() {
-    let f = plain(Dialect::Utf8, 8, true, false);
+    let f = Format::plain(Dialect::Utf8, 8, true, false);
     let out = String::from_utf8(dump_all(b"abcd", &f)).unwrap();
     // One switch to the printable style per pane for the four bytes, then a reset; plain
     // text needs none.
@@ -693,7 +673,7 @@ fn tiny_chunks_equal_the_whole_input() {
             bytes.extend_from_slice(pieces[(next() % 10) as usize]);
         }
         let dialect = Dialect::ALL[round % 5];
-        let f = plain(dialect, [8, 16, 32][round % 3], round % 2 == 0, false);
+        let f = Format::plain(dialect, [8, 16, 32][round % 3], round % 2 == 0, false);
         let offset = next() % 20;
         let length = (round % 4 == 0).then(|| next() % 70);
         let end = length.map_or(bytes.len() as u64, |l| (offset + l).min(bytes.len() as u64));
@@ -728,7 +708,7 @@ impl Read for Generated {
 
 #[test]
 fn streaming_memory_does_not_grow_with_the_input() {
-    let f = plain(Dialect::Utf8, 16, false, false);
+    let f = Format::plain(Dialect::Utf8, 16, false, false);
     let len = 8 << 20;
     let stats = dump_stream(
         Generated { left: len },

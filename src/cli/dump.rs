@@ -46,7 +46,7 @@ use readings::Readings;
 pub const WIDTHS: [usize; 3] = [8, 16, 32];
 
 /// Rows printed per batch: one `write` of output, and the unit of the streaming buffer.
-const BATCH_ROWS: usize = 2048;
+pub const BATCH_ROWS: usize = 2048;
 
 /// Bytes read from a stream at a time.
 pub const CHUNK: usize = 64 * 1024;
@@ -84,6 +84,22 @@ pub struct Format {
     /// Under a row where a grapheme cluster of several code points lies, a lane line that
     /// brackets it ([`crate::view::cluster`]).
     pub clusters: bool,
+}
+
+impl Format {
+    /// Rows of `width` bytes in `dialect`, with or without colour and `--ascii`, and
+    /// nothing more: no fallback readings, no escapes, no cluster lane.
+    pub fn plain(dialect: Dialect, width: usize, color: bool, ascii: bool) -> Format {
+        Format {
+            dialect,
+            width,
+            color,
+            ascii,
+            fallback: None,
+            escape: None,
+            clusters: false,
+        }
+    }
 }
 
 /// Prints the rows of the input; 0, or 2 if it cannot be read or `--offset` lies past its end.
@@ -205,12 +221,9 @@ pub fn dump_bytes(
     if cores > 1 && end.saturating_sub(window.start) > 2 * batch {
         return dump_batches_on_two_threads(bytes, batches, format, out);
     }
-    let mut printer = Printer::new(format, true);
-    printer.first = Some(window.start);
+    let mut printer = Printer::new(format, true, Some(window.start));
     for range in batches {
-        printer.print(bytes, 0, range);
-        out.write_all(printer.out.as_slice())?;
-        printer.out.clear();
+        printer.print_to(bytes, 0, range, out)?;
     }
     Ok(())
 }
@@ -248,8 +261,7 @@ fn dump_batches_on_two_threads(
         }
         let theirs = batches.iter().skip(1).step_by(2);
         scope.spawn(move || {
-            let mut printer = Printer::new(format, true);
-            printer.first = first;
+            let mut printer = Printer::new(format, true, first);
             for range in theirs {
                 printer.print(bytes, 0, range.clone());
                 // A buffer comes back once written: at most `AHEAD_BATCHES` wait.
@@ -264,13 +276,10 @@ fn dump_batches_on_two_threads(
                 }
             }
         });
-        let mut printer = Printer::new(format, true);
-        printer.first = first;
+        let mut printer = Printer::new(format, true, first);
         for (i, range) in batches.iter().enumerate() {
             if i % 2 == 0 {
-                printer.print(bytes, 0, range.clone());
-                out.write_all(printer.out.as_slice())?;
-                printer.out.clear();
+                printer.print_to(bytes, 0, range.clone(), out)?;
                 continue;
             }
             let Ok(mut buffer) = formatted.recv() else {
@@ -294,7 +303,7 @@ pub struct StreamStats {
 }
 
 /// Prints the rows of `offset .. offset + length` of a stream, reading `chunk` bytes at a
-/// time and holding at most `2 * view::CONTEXT + chunk + 2048 * width` bytes of it: rows are
+/// time and holding at most `2 * view::CONTEXT + chunk + BATCH_ROWS * width` bytes of it: rows are
 /// printed once [`view::CONTEXT`] bytes after them have arrived (or the stream has ended),
 /// and the buffer keeps only `view::CONTEXT` bytes before the next row.
 pub fn dump_stream(
@@ -314,8 +323,7 @@ pub fn dump_stream(
         true => view::cluster::LOOK.max(view::CONTEXT as u64),
         false => view::CONTEXT as u64,
     };
-    let mut printer = Printer::new(format, true);
-    printer.first = Some(offset);
+    let mut printer = Printer::new(format, true, Some(offset));
     let mut buf: Vec<u8> = Vec::with_capacity(2 * view::CONTEXT + chunk + batch as usize);
     let mut base = 0u64; // the offset of buf[0]
     let mut next = offset; // the offset of the next row to print
@@ -382,9 +390,7 @@ pub fn dump_stream(
             to = next + (to.saturating_sub(next)) / width * width;
         }
         if to > next {
-            printer.print(&buf, base, (next - base)..(to - base));
-            out.write_all(printer.out.as_slice())?;
-            printer.out.clear();
+            printer.print_to(&buf, base, (next - base)..(to - base), out)?;
             next = to;
         } else if eof {
             break;
@@ -431,7 +437,7 @@ pub fn ascii_glyph(glyph: &InlineGlyph) -> u8 {
     }
 }
 
-/// A style, as an index into [`Palette::sgr`]: equal paints share one, so they never
+/// A style, as an index into [`Switches`]: equal paints share one, so they never
 /// cause a switch.
 type StyleId = u8;
 
@@ -472,8 +478,6 @@ const GLYPH_CLASSES: [GlyphClass; 14] = [
 /// The viewer's styles as SGR sequences, the symbols of the class lane and the words of
 /// the marker line, computed once.
 struct Palette {
-    /// The SGR sequence of every style (it resets first, so styles never mix).
-    sgr: Vec<Vec<u8>>,
     /// The style of each [`Role`] by `role as usize`, of the class lane's error mark and
     /// of the markers by [`ErrorKind::index`], of each [`GlyphClass`] by `class as usize`.
     role_style: [StyleId; 7],
@@ -516,15 +520,13 @@ impl Palette {
             let c = if ascii { stand_in } else { class.symbol() };
             c.to_string().into_bytes()
         };
-        let sgr: Vec<Vec<u8>> = paints.into_iter().map(sgr).collect();
         let mut switches = Switches([[0; 32]; SWITCHES]);
-        for (style, sgr) in sgr.iter().enumerate() {
-            let switch = &mut switches.0[2 * style + 1];
-            switch[..sgr.len()].copy_from_slice(sgr);
-            switch[31] = sgr.len() as u8;
+        for (style, paint) in paints.into_iter().enumerate() {
+            let (switch, len) = fixed::<32>(&sgr(paint));
+            switches.0[2 * style + 1] = switch;
+            switches.0[2 * style + 1][31] = len as u8;
         }
         Palette {
-            sgr,
             switches,
             role_style,
             error_style,
@@ -589,6 +591,12 @@ const SWITCHES: usize = 128;
 const _: () = assert!(2 * STYLES <= SWITCHES);
 
 impl Switches {
+    /// The SGR sequence of `style` (it resets first, so styles never mix).
+    fn sgr(&self, style: StyleId) -> &[u8] {
+        let switch = &self.0[(2 * style as usize + 1) & (SWITCHES - 1)];
+        &switch[..switch[31] as usize]
+    }
+
     /// Switches a pane in `*style` to `to` at `*at` of `buf`, without a branch.
     #[inline(always)]
     fn switch<const R: usize>(
@@ -873,7 +881,7 @@ impl Pane {
     /// Switches to `style`, if colour is on and the pane is not in it already.
     fn switch(&mut self, palette: &Palette, color: bool, style: StyleId) {
         if color && self.style != style {
-            self.bytes.extend_from_slice(&palette.sgr[style as usize]);
+            self.bytes.extend_from_slice(palette.switches.sgr(style));
             self.style = style;
         }
     }
@@ -916,10 +924,11 @@ struct Printer {
 }
 
 impl Printer {
-    /// A printer; with `fast`, one that takes the fast path where it can: whole rows of
-    /// UTF-8, not under `--escape` (whose text is a glyph a byte of an error unit), with a
-    /// fallback that reads a byte at a time if any.
-    fn new(format: &Format, fast: bool) -> Printer {
+    /// A printer of the window the reader asked for from `first`; with `fast`, one that
+    /// takes the fast path where it can: whole rows of UTF-8, not under `--escape` (whose
+    /// text is a glyph a byte of an error unit), with a fallback that reads a byte at a
+    /// time if any.
+    fn new(format: &Format, fast: bool, first: Option<u64>) -> Printer {
         let pane = || Pane {
             bytes: Vec::new(),
             style: PLAIN,
@@ -943,7 +952,7 @@ impl Printer {
             errors: Vec::new(),
             checkpoint: None,
             behind: None,
-            first: None,
+            first,
             readings,
             fast: fast.then(|| Box::new(fast::Tables::new(format))),
             clusters: Vec::new(),
@@ -964,6 +973,20 @@ impl Printer {
             }
             None => self.reference(bytes, window),
         }
+    }
+
+    /// [`Printer::print`], then writes the output to `out`.
+    fn print_to(
+        &mut self,
+        bytes: &[u8],
+        base: u64,
+        window: Range<u64>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        self.print(bytes, base, window);
+        out.write_all(self.out.as_slice())?;
+        self.out.clear();
+        Ok(())
     }
 
     /// Prints the rows of `bytes[window]` from the cells of [`view::visit`].
@@ -1003,11 +1026,11 @@ impl Printer {
         let missing = self.format.width - self.cells;
         let offset = self.base + row as u64;
         if color {
-            out.extend(&palette.sgr[DIM as usize]);
+            out.extend(palette.switches.sgr(DIM));
         }
         let digits = write_offset(out, offset);
         if color {
-            out.extend(&palette.sgr[PLAIN as usize]);
+            out.extend(palette.switches.sgr(PLAIN));
         }
         out.extend(b"  ");
         let panes = [
@@ -1067,11 +1090,11 @@ impl Printer {
         let (color, out) = (self.format.color, &mut self.out);
         out.repeat(b' ', digits + 2);
         if color {
-            out.extend(&self.palette.sgr[DIM as usize]);
+            out.extend(self.palette.switches.sgr(DIM));
         }
         out.extend(line.into_iter().collect::<String>().as_bytes());
         if color {
-            out.extend(&self.palette.sgr[PLAIN as usize]);
+            out.extend(self.palette.switches.sgr(PLAIN));
         }
         out.extend(b"\n");
     }
@@ -1216,18 +1239,6 @@ fn write_offset(out: &mut Buf, offset: u64) -> usize {
 mod tests {
     use super::*;
 
-    fn format(dialect: Dialect, width: usize, color: bool, ascii: bool) -> Format {
-        Format {
-            dialect,
-            width,
-            color,
-            ascii,
-            fallback: None,
-            escape: None,
-            clusters: false,
-        }
-    }
-
     fn whole(bytes: &[u8], f: &Format) -> Vec<u8> {
         let mut out = Vec::new();
         dump_bytes(bytes, 0..bytes.len() as u64, f, &mut out).unwrap();
@@ -1277,10 +1288,9 @@ mod tests {
             .collect();
         let f = Format {
             clusters: true,
-            ..format(dialect, 16, false, false)
+            ..Format::plain(dialect, 16, false, false)
         };
-        let mut printer = Printer::new(&f, true);
-        printer.first = Some(0);
+        let mut printer = Printer::new(&f, true, Some(0));
         printer.print(&bytes, 0, 0..bytes.len() as u64);
         let at_once = String::from_utf8(printer.out.as_slice().to_vec()).unwrap();
         let lane = "╰───╯                ╰───╯";
@@ -1292,13 +1302,10 @@ mod tests {
         )));
         let len = bytes.len() as u64;
         let batch = (BATCH_ROWS * 16) as u64;
-        let mut batched = Printer::new(&f, true);
-        batched.first = Some(0);
+        let mut batched = Printer::new(&f, true, Some(0));
         let mut out = Vec::new();
         for range in batches(0..len, batch) {
-            batched.print(&bytes, 0, range);
-            out.extend_from_slice(batched.out.as_slice());
-            batched.out.clear();
+            batched.print_to(&bytes, 0, range, &mut out).unwrap();
         }
         assert!(out == at_once.as_bytes());
         // The checkpoint kept is the unit's at LOOK bytes before the last batch.
@@ -1322,7 +1329,7 @@ mod tests {
             .collect();
         bytes.extend((0..=255u8).cycle().take(BATCH_ROWS * 16));
         for (width, color) in [(8, false), (16, true), (32, false)] {
-            let f = format(Dialect::Utf8, width, color, false);
+            let f = Format::plain(Dialect::Utf8, width, color, false);
             let window = 3..bytes.len() as u64 - 1;
             let mut threaded = Vec::new();
             dump_batches_on_two_threads(
@@ -1333,12 +1340,10 @@ mod tests {
             )
             .unwrap();
             let mut one = Vec::new();
-            let mut printer = Printer::new(&f, true);
-            printer.first = Some(window.start); // 3: inside the euro sign
+            // From 3: inside the euro sign.
+            let mut printer = Printer::new(&f, true, Some(window.start));
             for range in batches(window, (BATCH_ROWS * width) as u64) {
-                printer.print(&bytes, 0, range);
-                one.extend_from_slice(printer.out.as_slice());
-                printer.out.clear();
+                printer.print_to(&bytes, 0, range, &mut one).unwrap();
             }
             assert!(threaded == one, "width {width}");
         }
@@ -1366,7 +1371,7 @@ mod tests {
     #[test]
     fn two_threads_stop_on_a_closed_output() {
         let bytes: Vec<u8> = (0..=255u8).cycle().take(BATCH_ROWS * 16 * 9).collect();
-        let f = format(Dialect::Utf8, 16, true, false);
+        let f = Format::plain(Dialect::Utf8, 16, true, false);
         for left in [0, 1, 2, 5, 8] {
             let window = 0..bytes.len() as u64;
             let result = dump_batches_on_two_threads(
@@ -1390,7 +1395,7 @@ mod tests {
         assert!(
             matches!(past_end(4, 4), Some(Failure::Usage(m)) if m == "offset 4 is past the end of the input (4 bytes)")
         );
-        let f = format(Dialect::Utf8, 16, false, false);
+        let f = Format::plain(Dialect::Utf8, 16, false, false);
         let stats = dump_stream(&b"abc"[..], 10, None, &f, 2, &mut io::sink()).unwrap();
         assert_eq!(stats.len, 3);
     }
