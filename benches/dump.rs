@@ -71,6 +71,9 @@ fn main() {
     }
     let dir = tempfile::tempdir().expect("a temporary directory");
     let keep = std::env::var_os("HEXRUNE_BENCH_KEEP").map(std::path::PathBuf::from);
+    if let Some(keep) = &keep {
+        std::fs::create_dir_all(keep).expect("the HEXRUNE_BENCH_KEEP directory");
+    }
     let mut rng = Rng::seeded();
     let sets: [(&str, Vec<u8>); 3] = [
         ("multilingual", multilingual(size, &mut rng)),
@@ -82,7 +85,7 @@ fn main() {
         "data", "colour", "hexrune MB/s", "hexyl MB/s", "ratio", "baseline MB/s", "ratio"
     );
     for (name, bytes) in &sets {
-        let path = dir.path().join(name);
+        let path = keep.as_deref().unwrap_or(dir.path()).join(name);
         std::fs::write(&path, bytes).expect("write the data");
         let file = path_str(&path);
         for color in ["never", "always"] {
@@ -117,9 +120,8 @@ fn main() {
                 "{name:<13} {color:<7} {ours_mbps:>14.1} {theirs_text:>12} {ratio_text:>7} {before_text}"
             );
         }
-        match &keep {
-            Some(keep) => std::fs::rename(&path, keep.join(name)).expect("keep the data"),
-            None => std::fs::remove_file(&path).expect("remove the data"),
+        if keep.is_none() {
+            std::fs::remove_file(&path).expect("remove the data");
         }
     }
 }

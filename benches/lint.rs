@@ -168,6 +168,9 @@ fn main() {
         }
         let data = make(mb << 20, &mut rng, &corpus);
         let keep = std::env::var_os("HEXRUNE_BENCH_KEEP").map(std::path::PathBuf::from);
+        if let Some(keep) = &keep {
+            std::fs::create_dir_all(keep).expect("the HEXRUNE_BENCH_KEEP directory");
+        }
         let path = keep
             .as_deref()
             .unwrap_or(dir.path())
