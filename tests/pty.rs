@@ -77,36 +77,28 @@ impl Session {
     /// 10 s. The viewer redraws only the cells that change, so a phrase on screen need not
     /// appear as one run of bytes in the output; a terminal emulator puts it back together.
     fn expect_screen(&mut self, text: &str) {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            let mut terminal = vt100::Parser::new(30, 100, 0);
-            terminal.process(&self.seen);
-            let screen = terminal.screen().contents();
-            if screen.contains(text) {
-                return;
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.output.recv_timeout(left) {
-                Ok(chunk) => self.seen.extend(chunk),
-                Err(_) => panic!("the screen never showed {text:?}; it shows:\n{screen}"),
-            }
-        }
+        self.screen_until(text, true);
     }
 
     /// Reads until the screen no longer contains `text`, or fails after 10 s.
     fn expect_screen_without(&mut self, text: &str) {
+        self.screen_until(text, false);
+    }
+
+    /// Reads until whether the screen contains `text` is `shown`, or fails after 10 s.
+    fn screen_until(&mut self, text: &str, shown: bool) {
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
             let mut terminal = vt100::Parser::new(30, 100, 0);
             terminal.process(&self.seen);
             let screen = terminal.screen().contents();
-            if !screen.contains(text) {
+            if screen.contains(text) == shown {
                 return;
             }
             let left = deadline.saturating_duration_since(Instant::now());
             match self.output.recv_timeout(left) {
                 Ok(chunk) => self.seen.extend(chunk),
-                Err(_) => panic!("the screen still shows {text:?}:\n{screen}"),
+                Err(_) => panic!("waited for {text:?} to be shown: {shown}; the screen:\n{screen}"),
             }
         }
     }

@@ -63,6 +63,15 @@ fn entry(v: u32) -> u16 {
     }
 }
 
+/// [`entry`] of `v`, from `table` (the entries below U+20000) where it holds it.
+#[inline(always)]
+fn entry_in(table: &[u16], v: u32) -> u16 {
+    match table.get(v as usize) {
+        Some(&e) => e,
+        None => entry(v),
+    }
+}
+
 /// A *family*: the characters whose lead byte is in `lead..=lead + lead_span` and whose
 /// second byte is in `second..=second + second_span`, all of them quiet (no lint looks at
 /// them) and letters of one script `group` (or of none), with at most `leading` leading
@@ -512,10 +521,10 @@ fn lines(
                 i += 1;
                 break;
             };
-            let e = match v {
-                _ if n == 4 && four_byte => LOOK,
-                0..0x2_0000 => table[v as usize],
-                _ => entry(v),
+            let e = if n == 4 && four_byte {
+                LOOK
+            } else {
+                entry_in(table, v)
             };
             state.character(e);
             // A character of a family: chunks are read against it from now on, its group
@@ -571,10 +580,7 @@ fn asks_about_words(line: &[u8], table: &[u16]) -> bool {
         let Some((n, v)) = character_at(line, i) else {
             return true;
         };
-        let e = match table.get(v as usize) {
-            Some(&e) => e,
-            None => entry(v),
-        };
+        let e = entry_in(table, v);
         match (e & GROUP) as u32 {
             _ if e & LOOK != 0 => return true,
             0 => {}

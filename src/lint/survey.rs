@@ -155,19 +155,14 @@ impl Survey {
             left.into_iter().for_each(walk);
             return;
         }
+        let tasks: Vec<&[usize]> = left.chunks(BLOCKS_AT_ONCE).collect();
         let next = AtomicUsize::new(0);
         std::thread::scope(|scope| {
             for _ in 0..threads {
-                scope.spawn(|| loop {
-                    let first = next.fetch_add(BLOCKS_AT_ONCE, Ordering::Relaxed);
-                    let Some(blocks) = left.get(first..(first + BLOCKS_AT_ONCE).min(left.len()))
-                    else {
-                        break;
-                    };
-                    if blocks.is_empty() {
-                        break;
+                scope.spawn(|| {
+                    while let Some(task) = tasks.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        task.iter().copied().for_each(walk);
                     }
-                    blocks.iter().copied().for_each(walk);
                 });
             }
         });
