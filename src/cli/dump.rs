@@ -445,6 +445,9 @@ const PLAIN: StyleId = 0;
 const DIM: StyleId = 1;
 /// The number of error kinds, each with a style in the class lane and one as a marker.
 const KINDS: usize = ErrorKind::ALL.len();
+/// Room for every kind in the marker line's tables: a kind's index masked to it needs no
+/// bounds check.
+const KIND_SLOTS: usize = KINDS.next_power_of_two();
 /// At most this many styles: plain, dim, the roles, two a kind, the glyph classes.
 const STYLES: usize = 2 + 7 + 2 * KINDS + GLYPH_CLASSES.len();
 
@@ -482,7 +485,7 @@ struct Palette {
     /// of the markers by [`ErrorKind::index`], of each [`GlyphClass`] by `class as usize`.
     role_style: [StyleId; 7],
     error_style: [StyleId; KINDS],
-    marker_style: [StyleId; KINDS],
+    marker_style: [StyleId; KIND_SLOTS],
     glyph_style: [StyleId; GLYPH_CLASSES.len()],
     /// The class lane's symbols: a lead of `n` bytes, continuation `k`, an error byte.
     lead: [Vec<u8>; 10],
@@ -490,11 +493,11 @@ struct Palette {
     error: Vec<u8>,
     filler: &'static str,
     /// Each kind as the viewer's legend names it (`T truncated`), by [`ErrorKind::index`].
-    names: [([u8; 32], usize); KINDS],
+    names: [([u8; 32], usize); KIND_SLOTS],
     /// The marks of a span of `n` bytes (1 to 4), at `4 * (2 * kind + head) + n - 1`: the
     /// kind's letter and `^` (or `~~` if it is continued from the row above), tildes to
     /// `3 * n - 1` columns, then spaces.
-    marks: [[u8; 32]; 8 * KINDS],
+    marks: [[u8; 32]; 8 * KIND_SLOTS],
     switches: Switches,
 }
 
@@ -511,7 +514,11 @@ impl Palette {
         };
         let role_style = ROLES.map(|role| id(theme.role(role)));
         let error_style = ErrorKind::ALL.map(|kind| id(theme.error(Some(kind))));
-        let marker_style = ErrorKind::ALL.map(|kind| id(theme.marker(kind)));
+        let marker_style: [StyleId; KIND_SLOTS] = std::array::from_fn(|i| {
+            ErrorKind::ALL
+                .get(i)
+                .map_or(PLAIN, |&kind| id(theme.marker(kind)))
+        });
         let mut glyph_style = [PLAIN; GLYPH_CLASSES.len()];
         for class in GLYPH_CLASSES {
             glyph_style[class as usize] = id(theme.glyph(class));
@@ -520,12 +527,15 @@ impl Palette {
             let c = if ascii { stand_in } else { class.symbol() };
             c.to_string().into_bytes()
         };
-        let mut switches = Switches([[0; 32]; SWITCHES]);
-        for (style, paint) in paints.into_iter().enumerate() {
-            let (switch, len) = fixed::<32>(&sgr(paint));
-            switches.0[2 * style + 1] = switch;
-            switches.0[2 * style + 1][31] = len as u8;
-        }
+        let sgrs: Vec<[u8; 32]> = paints
+            .into_iter()
+            .map(|paint| {
+                let (mut switch, len) = fixed::<32>(&sgr(paint));
+                switch[31] = len as u8;
+                switch
+            })
+            .collect();
+        let switches = Switches::new(&sgrs);
         Palette {
             switches,
             role_style,
@@ -539,15 +549,17 @@ impl Palette {
             error: symbol(Class::Error(ErrorKind::InvalidByte), 'x'),
             filler: if ascii { "." } else { FILLER },
             names: std::array::from_fn(|i| {
-                let kind = ErrorKind::ALL[i];
-                fixed(format!("{} {}", view::error_letter(kind), kind.name()).as_bytes())
+                let name = |&kind: &ErrorKind| {
+                    format!("{} {}", view::error_letter(kind), kind.name())
+                };
+                fixed(ErrorKind::ALL.get(i).map(name).unwrap_or_default().as_bytes())
             }),
             marks: std::array::from_fn(|i| {
                 let (kind, head, len) = (i / 8, i / 4 % 2 == 1, i % 4 + 1);
                 let mut marks = [b' '; 32];
                 marks[..3 * len - 1].fill(b'~');
-                if head {
-                    marks[0] = view::error_letter(ErrorKind::ALL[kind]) as u8;
+                if let (true, Some(&kind)) = (head, ErrorKind::ALL.get(kind)) {
+                    marks[0] = view::error_letter(kind) as u8;
                     marks[1] = b'^';
                 }
                 marks
@@ -581,19 +593,41 @@ fn fixed<const N: usize>(bytes: &[u8]) -> ([u8; N], usize) {
     (out, len)
 }
 
-/// What switching a pane to a style writes, at `2 * style + changed`: each SGR sequence
-/// (or nothing) in 32 bytes with its length in the last, so that one copy of 32 bytes
-/// writes it and no branch chooses (on random data a switch is a coin toss).
+/// What switching a pane from one style to another writes, at `from << 6 | to`: the SGR
+/// sequence of `to` (or nothing, if `from` is `to`) in 32 bytes with its length in the
+/// last, so that one copy of 32 bytes writes it and no branch chooses (on random data a
+/// switch is a coin toss).
 #[derive(Clone)]
-struct Switches([[u8; 32]; SWITCHES]);
+struct Switches(Box<[[u8; 32]; SWITCHES]>);
 
-const SWITCHES: usize = 128;
-const _: () = assert!(2 * STYLES <= SWITCHES);
+/// Styles are below 64: a switch's index is two of them.
+const STYLE_BITS: u32 = 6;
+const SWITCHES: usize = 1 << (2 * STYLE_BITS);
+const _: () = assert!(STYLES <= 1 << STYLE_BITS);
 
 impl Switches {
+    /// The switches between the styles whose SGR sequences (in 32 bytes, the length in
+    /// the last) are `sgrs`, by style.
+    fn new(sgrs: &[[u8; 32]]) -> Switches {
+        let mut switches: Box<[[u8; 32]; SWITCHES]> = vec![[0; 32]; SWITCHES]
+            .into_boxed_slice()
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("SWITCHES entries"));
+        for from in 0..sgrs.len() {
+            for (to, sgr) in sgrs.iter().enumerate() {
+                if from != to {
+                    switches[from << STYLE_BITS | to] = *sgr;
+                }
+            }
+        }
+        Switches(switches)
+    }
+
     /// The SGR sequence of `style` (it resets first, so styles never mix).
     fn sgr(&self, style: StyleId) -> &[u8] {
-        let switch = &self.0[(2 * style as usize + 1) & (SWITCHES - 1)];
+        // From a style other than itself: plain's is the one other than dim.
+        let from = if style == PLAIN { DIM } else { PLAIN };
+        let switch = &self.0[((from as usize) << STYLE_BITS | style as usize) & (SWITCHES - 1)];
         &switch[..switch[31] as usize]
     }
 
@@ -606,8 +640,7 @@ impl Switches {
         style: &mut StyleId,
         to: StyleId,
     ) {
-        let changed = (*style != to) as usize;
-        let switch = &self.0[(2 * to as usize + changed) & (SWITCHES - 1)];
+        let switch = &self.0[((*style as usize) << STYLE_BITS | to as usize) & (SWITCHES - 1)];
         put(buf, *at, switch);
         *at += switch[31] as usize;
         *style = to;
@@ -687,7 +720,7 @@ fn marker_line<'a, const COLOR: bool>(
     let (mut named, mut order, mut kinds) = (0u32, [0u8; 32], 0);
     for span in spans {
         let (col, len) = (3 * span.col as usize, span.len as usize);
-        let kind = span.kind as usize % KINDS;
+        let kind = span.kind as usize & (KIND_SLOTS - 1);
         let marks = &palette.marks[4 * (2 * kind + span.head as usize) + (len - 1).min(3)];
         let at = match COLOR {
             true => {
@@ -721,7 +754,7 @@ fn marker_line<'a, const COLOR: bool>(
         o = hex + 3 * width + 1;
     }
     for (k, &kind) in order[..kinds.min(32)].iter().enumerate() {
-        let kind = kind as usize % KINDS;
+        let kind = kind as usize & (KIND_SLOTS - 1);
         if k > 0 {
             if COLOR {
                 switches.switch(line, &mut o, &mut style, PLAIN);
