@@ -549,10 +549,15 @@ impl Palette {
             error: symbol(Class::Error(ErrorKind::InvalidByte), 'x'),
             filler: if ascii { "." } else { FILLER },
             names: std::array::from_fn(|i| {
-                let name = |&kind: &ErrorKind| {
-                    format!("{} {}", view::error_letter(kind), kind.name())
-                };
-                fixed(ErrorKind::ALL.get(i).map(name).unwrap_or_default().as_bytes())
+                let name =
+                    |&kind: &ErrorKind| format!("{} {}", view::error_letter(kind), kind.name());
+                fixed(
+                    ErrorKind::ALL
+                        .get(i)
+                        .map(name)
+                        .unwrap_or_default()
+                        .as_bytes(),
+                )
             }),
             marks: std::array::from_fn(|i| {
                 let (kind, head, len) = (i / 8, i / 4 % 2 == 1, i % 4 + 1);
@@ -784,11 +789,10 @@ fn marker_line<'a, const COLOR: bool>(
             o += 1;
             let unit = unit(span);
             match readings.by_byte() {
-                Some(by_byte) => {
+                Some((by_byte, lens)) => {
                     for &b in unit {
-                        let (reading, len) = &by_byte[b as usize];
-                        put(line, o, reading);
-                        o += *len as usize;
+                        put(line, o, &by_byte[b as usize]);
+                        o += lens[b as usize] as usize;
                     }
                 }
                 None => {

@@ -17,26 +17,29 @@ pub(super) struct Readings {
     ascii: bool,
     /// `; NAME:`, in 32 bytes and its length.
     label: ([u8; 32], usize),
-    by_byte: Option<Vec<([u8; 16], u8)>>,
+    by_byte: Option<Box<[[u8; 16]; 256]>>,
+    /// The length of each byte's reading in `by_byte`.
+    by_byte_len: [u8; 256],
 }
 
 impl Readings {
     pub(super) fn new(fallback: &Fallback, ascii: bool) -> Readings {
-        let by_byte: Vec<([u8; 16], u8)> = (0..=255u8)
-            .map(|b| shown(fallback, &[b], ascii))
-            .filter(|r| r.len() <= 16)
-            .map(|r| {
-                let (chunk, len) = super::fixed::<16>(r.as_bytes());
-                (chunk, len as u8)
-            })
-            .collect();
+        let readings: Vec<String> = (0..=255u8).map(|b| shown(fallback, &[b], ascii)).collect();
+        let by_byte_len = std::array::from_fn(|b| readings[b].len().min(16) as u8);
         let label = format!("; {}:", fallback.name());
-        let fits = fallback.is_single_byte() && by_byte.len() == 256 && label.len() <= 32;
+        let fits = fallback.is_single_byte()
+            && readings.iter().all(|r| r.len() <= 16)
+            && label.len() <= 32;
+        let by_byte: Vec<[u8; 16]> = readings
+            .iter()
+            .map(|r| super::fixed::<16>(r.as_bytes()).0)
+            .collect();
         Readings {
             fallback: *fallback,
             ascii,
             label: super::fixed(label.as_bytes()),
-            by_byte: fits.then_some(by_byte),
+            by_byte: by_byte.into_boxed_slice().try_into().ok().filter(|_| fits),
+            by_byte_len,
         }
     }
 
@@ -45,9 +48,9 @@ impl Readings {
         &self.label
     }
 
-    /// Each byte's reading in 16 bytes and its length, for a single-byte fallback.
-    pub(super) fn by_byte(&self) -> Option<&[([u8; 16], u8)]> {
-        self.by_byte.as_deref()
+    /// Each byte's reading in 16 bytes, and each one's length, for a single-byte fallback.
+    pub(super) fn by_byte(&self) -> Option<(&[[u8; 16]; 256], &[u8; 256])> {
+        Some((self.by_byte.as_deref()?, &self.by_byte_len))
     }
 
     /// One unit's reading, made each time (for a fallback that reads more than a byte).
