@@ -160,6 +160,43 @@ fn many_files_come_out_sorted_and_the_same_each_time() {
     }
 }
 
+/// The human line of a file with lints, large (over 1 MiB: scanned with every core) and
+/// small: the first finding comes from the file's own survey, a lint or an error,
+/// whichever is first, at its exact offset.
+#[test]
+fn the_first_finding_of_large_and_small_files_with_lints() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = b"plain ascii line of text here, nothing to see.\n".repeat(30_000);
+    let mut lint_first = line.clone();
+    lint_first.extend_from_slice("id = \"a\u{202E}b\"\n".as_bytes());
+    lint_first.extend_from_slice(b"bad \xff byte\n");
+    lint_first.extend_from_slice("x\u{200B}y\n".as_bytes());
+    put(dir.path(), "t/a-lint-first.txt", &lint_first);
+    let mut error_first = line.clone();
+    error_first.extend_from_slice(b"bad \xc0 byte\n");
+    error_first.extend_from_slice("id = \"a\u{202E}b\"\n".as_bytes());
+    put(dir.path(), "t/b-error-first.txt", &error_first);
+    let mut lint_only = line;
+    lint_only.extend_from_slice("id = \"a\u{202E}b\"\n".as_bytes());
+    put(dir.path(), "t/c-lint-only.txt", &lint_only);
+    put(
+        dir.path(),
+        "t/d-small.txt",
+        "x\nwhat\u{200B}ever\n".as_bytes(),
+    );
+    put(dir.path(), "t/e-clean.txt", b"fine\n");
+    let ran = run_in(dir.path(), &["check", "-r", "--security", "t"]);
+    assert_eq!(
+        ran.stdout,
+        "t/a-lint-first.txt: invalid utf8: 1 error, 2 findings; first finding at offset 1410007 (30001:8) bidi\n\
+         t/b-error-first.txt: invalid utf8: 1 error, 1 finding; first error at offset 1410004 (30001:5) invalid_byte\n\
+         t/c-lint-only.txt: valid utf8, 1 finding; first finding at offset 1410007 (30001:8) bidi\n\
+         t/d-small.txt: valid utf8, 1 finding; first finding at offset 6 (2:5) invisible\n\
+         5 files checked: 4 with findings, 0 unreadable, 0 skipped\n"
+    );
+    assert_eq!(ran.code, 1);
+}
+
 /// JSON over a tree: each file's records together, files in path order, every readable
 /// file with its input record (valid ones too: the evidence of what was examined), and a
 /// large file (scanned in parallel) hashed right.

@@ -102,42 +102,32 @@ pub struct LintCounts {
     pub total: u64,
 }
 
-/// No lint: what [`Examined::lints_to_list`] hands an input with none.
-static NO_LINTS: Lints = Lints {
-    targets: Vec::new(),
-    security: false,
-};
-
 impl Examined {
     /// Whether the input is valid and has no lint of level error or warning.
     pub fn is_clean(&self) -> bool {
         self.summary.is_valid() && self.lints.failing == 0
     }
 
-    /// The lints worth running again to list them: none if the count found none.
-    pub fn lints_to_list<'a>(&self, lints: &'a Lints) -> &'a Lints {
-        if self.lints.total == 0 {
-            &NO_LINTS
-        } else {
-            lints
-        }
-    }
-
     /// Everything to report for this input, in input order.
     pub fn findings<'a>(&'a self, options: &'a CheckOptions) -> impl Iterator<Item = Finding> + 'a {
+        self.findings_in(options.dialect, options.fallback.as_ref())
+    }
+
+    /// [`Examined::findings`], errors read in `dialect` (the one it was scanned in) with
+    /// `fallback`. The lints come from this input's own survey, which walks again only
+    /// the stretches that hold some, on the calling thread: no second survey of the input.
+    pub fn findings_in<'a>(
+        &'a self,
+        dialect: Dialect,
+        fallback: Option<&'a Fallback>,
+    ) -> impl Iterator<Item = Finding> + 'a {
         let bytes = self.source.bytes();
         let linted = self
             .survey
             .as_ref()
             .filter(|s| s.total() > 0)
             .map(|s| s.lints(bytes));
-        findings_with(
-            options.dialect,
-            options.fallback.as_ref(),
-            bytes,
-            &self.summary,
-            linted,
-        )
+        findings_with(dialect, fallback, bytes, &self.summary, linted)
     }
 }
 
@@ -473,9 +463,7 @@ pub trait Emit {
 fn emitter(options: &CheckOptions) -> Box<dyn Emit + '_> {
     match (options.format, options.walk.is_some()) {
         (Format::Human, false) => Box::new(Human { options }),
-        (Format::Human, true) => {
-            Box::new(walk::HumanTree::new(options.dialect, options.lints.clone()))
-        }
+        (Format::Human, true) => Box::new(walk::HumanTree::new(options.dialect)),
         (Format::Json, _) => Box::new(Json { options }),
         (Format::Csv, _) => Box::new(Csv { options }),
         (Format::Sarif, _) => Box::new(Sarif::new(options)),

@@ -2,13 +2,15 @@
 //! parallel walker (`.gitignore`, `.ignore` and the like honoured, in a Git repository or
 //! not, unless `--no-ignore`; hidden files and directories only with `--hidden`; symbolic
 //! links not followed into directories). The files found are sorted by path, then checked
-//! by a pool of workers, one per core, and handed to the format in path order as each is
+//! by a pool of workers ([`crate::scan::pool`]), one per core, and handed to the format in path order as each is
 //! done, so the output is the same however the work was shared.
 //!
-//! How the cores are shared: a file of at most [`INLINE_LIMIT`] bytes (1 MiB) is hashed and
-//! scanned on its worker's thread alone, starting no thread; a larger one takes the "large
-//! file" lock and is scanned with every core, while the other workers go on with small
-//! files. At most [`WINDOW`] files are ahead of the one being printed, so memory and open
+//! How the cores are shared ([`scan_threads`]): a file of at most [`INLINE_LIMIT`] bytes
+//! (1 MiB) is hashed, scanned and linted on its worker's thread alone, starting no thread;
+//! a larger one takes the "large file" lock and is scanned with every core, while the other
+//! workers go on with small files, so at most one file at a time runs a pool of its own.
+//! The printer lists a file's first finding from the survey its check made, starting no
+//! thread and walking no file again. At most [`WINDOW`] files are ahead of the one being printed, so memory and open
 //! files stay bounded when one file takes long.
 //!
 //! Special files (FIFOs, sockets, devices) are reported and skipped without being opened,
@@ -18,7 +20,6 @@
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 
 use std::os::unix::fs::OpenOptionsExt;
@@ -28,6 +29,7 @@ use super::findings::Record;
 use super::{report_error, Input, EXIT_ERROR, EXIT_INVALID, EXIT_OK};
 use crate::decode::Dialect;
 use crate::scan::index::INLINE_LIMIT;
+use crate::scan::pool;
 use crate::source::Source;
 
 /// How many files may be done ahead of the one being printed.
@@ -247,14 +249,14 @@ struct Shelf {
     waiting: usize,
 }
 
-/// Checks every entry on a pool of workers and calls `print` with each outcome in entry
-/// order, on this thread, as soon as it and every entry before it are done.
+/// Checks every entry on a pool of workers (the scan's [`pool`], run from one more thread)
+/// and calls `print` with each outcome in entry order, on this thread, as soon as it and
+/// every entry before it are done.
 fn checked_in_order(
     options: &CheckOptions,
     entries: &[Entry],
     mut print: impl FnMut(usize, Outcome) -> io::Result<()>,
 ) -> io::Result<()> {
-    let next = AtomicUsize::new(0);
     let shelf = Mutex::new(Shelf {
         done: BTreeMap::new(),
         printed: 0,
@@ -263,11 +265,7 @@ fn checked_in_order(
     // `ready`: the entry the printer waits for is done; `room`: the printer moved on.
     let (ready, room) = (Condvar::new(), Condvar::new());
     let lock = || shelf.lock().unwrap_or_else(|e| e.into_inner());
-    let work = || loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        if i >= entries.len() {
-            break;
-        }
+    let work = |i: usize| {
         {
             let mut s = lock();
             while i >= s.printed + WINDOW {
@@ -284,9 +282,8 @@ fn checked_in_order(
         }
     };
     std::thread::scope(|scope| {
-        for _ in 0..options.threads.max(1) {
-            scope.spawn(work);
-        }
+        // The workers run beside the printer, which keeps this thread.
+        scope.spawn(|| pool::for_each(entries.len(), options.threads, work));
         let mut result = Ok(());
         let mut at = 0;
         while at < entries.len() {
@@ -350,24 +347,38 @@ fn check_entry(options: &CheckOptions, entry: &Entry, large: &Mutex<()>) -> Outc
     if !meta.is_file() {
         return Outcome::Skipped(special_kind(&meta.file_type()));
     }
-    let examined = if meta.len() as usize <= INLINE_LIMIT {
+    let threads = scan_threads(meta.len(), options.threads);
+    let examined = if meta.len() <= INLINE_LIMIT as u64 {
         // A small file is read into memory: cheaper than mapping it, and no other thread
         // has to hear of an unmapping.
         match read_small(file, meta.len()) {
             Ok(bytes) => {
                 let source = Source::from_bytes(input.display_name(), bytes);
-                examine_source(options, &input, source, meta.modified().ok(), 1)
+                examine_source(options, &input, source, meta.modified().ok(), threads)
             }
             Err(e) => return Outcome::Unreadable(crate::source::io_message(&e)),
         }
     } else {
         drop(file);
         let _only_one = large.lock().unwrap_or_else(|e| e.into_inner());
-        examine(options, &input, options.threads)
+        examine(options, &input, threads)
     };
     match examined {
         Ok(e) => Outcome::Checked(Box::new(e)),
         Err(e) => Outcome::Unreadable(e.to_string()),
+    }
+}
+
+/// The scan's workers for a file of `len` bytes in a walk with `walkers` workers (1 or
+/// more). A file of at most [`INLINE_LIMIT`] bytes gets one, its walker's own thread (the
+/// scan then starts no thread, nor does the lints' survey, which the scan's hook walks
+/// whole), as the other walkers have the other cores; a larger one gets every core, under
+/// [`large_lock`], so at most one file at a time runs a pool of its own.
+fn scan_threads(len: u64, walkers: usize) -> usize {
+    if len <= INLINE_LIMIT as u64 {
+        1
+    } else {
+        walkers.max(1)
     }
 }
 
@@ -382,7 +393,6 @@ fn read_small(mut file: std::fs::File, len: u64) -> io::Result<Vec<u8>> {
 /// Human output of a walk: one line per file with findings, in path order, and a total.
 pub struct HumanTree {
     dialect: Dialect,
-    options_lints: crate::lint::Lints,
     checked: u64,
     with_findings: u64,
     unreadable: u64,
@@ -390,11 +400,10 @@ pub struct HumanTree {
 }
 
 impl HumanTree {
-    /// Human output for a walk checking in `dialect`, linting with `lints`.
-    pub fn new(dialect: Dialect, lints: crate::lint::Lints) -> HumanTree {
+    /// Human output for a walk checking in `dialect`.
+    pub fn new(dialect: Dialect) -> HumanTree {
         HumanTree {
             dialect,
-            options_lints: lints,
             checked: 0,
             with_findings: 0,
             unreadable: 0,
@@ -413,9 +422,9 @@ impl Emit for HumanTree {
             return Ok(());
         }
         self.with_findings += 1;
-        let bytes = examined.source.bytes();
-        let lints = examined.lints_to_list(&self.options_lints);
-        let first = super::check::findings(self.dialect, None, bytes, summary, lints).next();
+        // The lints from the file's own survey: a second survey here, on the printing
+        // thread, would walk the whole file again on every core while the workers run.
+        let first = examined.findings_in(self.dialect, None).next();
         let mut line = format!("{}: ", examined.facts.name);
         if errors > 0 {
             line.push_str(&format!(
@@ -472,5 +481,28 @@ impl Emit for HumanTree {
             self.unreadable,
             self.skipped
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_small_file_is_scanned_on_its_walkers_thread_alone() {
+        assert_eq!(INLINE_LIMIT, 1 << 20);
+        for walkers in [1, 2, 8, 64] {
+            for len in [0, 1, 4096, (1 << 20) - 1, 1 << 20] {
+                assert_eq!(
+                    scan_threads(len, walkers),
+                    1,
+                    "{len} bytes, {walkers} walkers"
+                );
+            }
+            for len in [(1 << 20) + 1, 1 << 30, u64::MAX] {
+                assert_eq!(scan_threads(len, walkers), walkers, "{len} bytes");
+            }
+        }
+        assert_eq!(scan_threads(1 << 30, 0), 1);
     }
 }

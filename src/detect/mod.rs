@@ -26,6 +26,7 @@ use std::ops::Range;
 
 use crate::decode::Dialect;
 use crate::scan::index::Summary;
+use crate::scan::pool;
 use bom::Bom;
 use mojibake::Mojibake;
 use wide::Wide;
@@ -585,8 +586,9 @@ fn marked_parts(summary: &Summary, range: Range<usize>, mark: u8) -> Vec<Range<u
 /// How much text one worker searches for mojibake at a time.
 const MOJIBAKE_PIECE: usize = 4 << 20;
 
-/// The mojibake of `stretches` (in order), searched by one worker per core in pieces of
-/// about [`MOJIBAKE_PIECE`] bytes cut after a line feed.
+/// The mojibake of `stretches` (in order), searched by one worker per core (the scan's
+/// [`pool`]; one piece is searched on the calling thread) in pieces of about
+/// [`MOJIBAKE_PIECE`] bytes cut after a line feed.
 fn mojibake_in(bytes: &[u8], summary: &Summary, stretches: &[Range<usize>]) -> Vec<Mojibake> {
     let mut pieces = Vec::new();
     for range in stretches {
@@ -603,34 +605,11 @@ fn mojibake_in(bytes: &[u8], summary: &Summary, stretches: &[Range<usize>]) -> V
             start = end;
         }
     }
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(pieces.len())
-        .max(1);
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut found: Vec<(usize, Vec<Mojibake>)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some((range, marked)) = pieces.get(i) else {
-                            break;
-                        };
-                        out.push((i, mojibake_of(bytes, range.clone(), marked)));
-                    }
-                    out
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_default())
-            .collect()
+    let found = pool::map(pieces.len(), pool::cores(), |i| {
+        let (range, marked) = &pieces[i];
+        mojibake_of(bytes, range.clone(), marked)
     });
-    found.sort_unstable_by_key(|(i, _)| *i);
-    found.into_iter().flat_map(|(_, m)| m).collect()
+    found.into_iter().flatten().collect()
 }
 
 /// The mojibake of `bytes[range]`, in the valid parts of it; `marked` (input offsets, in

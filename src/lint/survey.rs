@@ -16,7 +16,6 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 use unicode_security::skeleton;
@@ -26,6 +25,7 @@ use super::sieve::lines_to_walk;
 use super::{Kind, Level, Lint, Lints, Target};
 use crate::decode::Dialect;
 use crate::scan::index::{block_size_for, BlockSummary, Summary};
+use crate::scan::pool;
 use crate::view::safe::sanitize;
 
 /// What one block's segment holds.
@@ -132,8 +132,9 @@ impl Survey {
         });
     }
 
-    /// Walks the blocks no scan hook walked, on as many threads as there are cores (a few
-    /// blocks on the calling thread): blocks are handed out in turn, sixteen at a time.
+    /// Walks the blocks no scan hook walked, on as many threads as there are cores (the
+    /// scan's [`pool`]; a few blocks on the calling thread): blocks are handed out in turn,
+    /// sixteen at a time.
     fn walk_the_rest(&self, bytes: &[u8], summary: &Summary) {
         const BLOCKS_AT_ONCE: usize = 16;
         let left: Vec<usize> = (0..self.segments.len())
@@ -148,23 +149,9 @@ impl Survey {
                 .filter(|_| summary.block_size == self.block_size);
             self.walk_block(bytes, range, block);
         };
-        let threads = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(left.len().div_ceil(BLOCKS_AT_ONCE));
-        if threads <= 1 {
-            left.into_iter().for_each(walk);
-            return;
-        }
         let tasks: Vec<&[usize]> = left.chunks(BLOCKS_AT_ONCE).collect();
-        let next = AtomicUsize::new(0);
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                scope.spawn(|| {
-                    while let Some(task) = tasks.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        task.iter().copied().for_each(walk);
-                    }
-                });
-            }
+        pool::for_each(tasks.len(), pool::cores(), |t| {
+            tasks[t].iter().copied().for_each(walk);
         });
     }
 

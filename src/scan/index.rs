@@ -4,8 +4,8 @@
 //! never more than 2^19 blocks: 44 bytes of summary and 8 of unit count each, so the index
 //! stays under 27 MiB whatever the input). Each block's [`BlockSummary`] counts the units
 //! that *start* in it, its errors, the offsets of its first and last error, and the U+FFFD
-//! characters that start in it. Blocks are scanned by worker threads with
-//! [`crate::scan::scan_range`]; as every unit belongs to exactly one block, the merged result
+//! characters that start in it. Blocks are scanned by the workers of [`crate::scan::pool`],
+//! a few blocks to a task, with [`crate::scan::scan_range`]; as every unit belongs to exactly one block, the merged result
 //! equals one sequential decode.
 //!
 //! The index never stores every error: dense errors (binary data) would make it as large as
@@ -17,15 +17,15 @@
 //! This module knows decoding and the scan loop, not files or terminals.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use crate::decode::{
     Checkpoint, CodePoint, Dialect, ErrorKind, Finding, MultiByteTable, Resync, Shape, Unit, Units,
 };
-use crate::scan::{scan_range, ClassCounts, DenseCounts, Sink, Tally};
+use crate::scan::{pool, scan_range, ClassCounts, DenseCounts, Sink, Tally};
 
 /// The smallest block, in bytes.
 pub const MIN_BLOCK: usize = 64 * 1024;
@@ -440,71 +440,48 @@ impl Summary {
         let block_size = block_size_for(bytes.len() as u64);
         let count = bytes.len().div_ceil(block_size);
         let tasks = count.div_ceil(BLOCKS_PER_TASK);
-        let threads = threads.clamp(1, tasks.max(1));
         progress.expect_blocks(count);
-        let next_task = AtomicUsize::new(0);
-        type Done = (usize, Vec<BlockSummary>, Vec<u8>, Tally);
-        let results: Mutex<Vec<Done>> = Mutex::new(Vec::new());
-        let work = || {
-            let mut tally = Tally::default();
-            let mut done = Vec::new();
-            loop {
-                let task = next_task.fetch_add(1, Ordering::Relaxed);
-                if task >= tasks || progress.is_cancelled() {
-                    break;
-                }
-                let first = task * BLOCKS_PER_TASK;
-                let mut marks = Vec::new();
-                let blocks: Vec<BlockSummary> = (first..count.min(first + BLOCKS_PER_TASK))
-                    .map(|b| {
-                        let range = b * block_size..((b + 1) * block_size).min(bytes.len());
-                        let scanned = range.len() as u64;
-                        let summary = scan_block(dialect, bytes, range.clone(), &mut tally);
-                        if let Some(marker) = marker {
-                            let ascii = summary.classes[0] == summary.units;
-                            marks.push(if ascii {
-                                0
-                            } else {
-                                marker(bytes, range.clone())
-                            });
-                        }
-                        if let Some(hook) = hook {
-                            hook(bytes, range, &summary);
-                        }
-                        progress.publish(b, &summary);
-                        progress.done.fetch_add(scanned, Ordering::Relaxed);
-                        summary
-                    })
-                    .collect();
-                done.push((first, blocks, marks));
+        // Each worker's tally, and the blocks (and marks) of each task it ran.
+        type Done = (Tally, Vec<(usize, Vec<BlockSummary>, Vec<u8>)>);
+        let task = |(tally, done): &mut Done, task: usize| {
+            if progress.is_cancelled() {
+                return;
             }
-            let mut results = results.lock().unwrap_or_else(|e| e.into_inner());
-            for (first, blocks, marks) in done {
-                results.push((first, blocks, marks, Tally::default()));
-            }
-            results.push((usize::MAX, Vec::new(), Vec::new(), tally));
+            let first = task * BLOCKS_PER_TASK;
+            let mut marks = Vec::new();
+            let blocks: Vec<BlockSummary> = (first..count.min(first + BLOCKS_PER_TASK))
+                .map(|b| {
+                    let range = b * block_size..((b + 1) * block_size).min(bytes.len());
+                    let scanned = range.len() as u64;
+                    let summary = scan_block(dialect, bytes, range.clone(), tally);
+                    if let Some(marker) = marker {
+                        let ascii = summary.classes[0] == summary.units;
+                        marks.push(if ascii {
+                            0
+                        } else {
+                            marker(bytes, range.clone())
+                        });
+                    }
+                    if let Some(hook) = hook {
+                        hook(bytes, range, &summary);
+                    }
+                    progress.publish(b, &summary);
+                    progress.done.fetch_add(scanned, Ordering::Relaxed);
+                    summary
+                })
+                .collect();
+            done.push((first, blocks, marks));
         };
-        if threads == 1 {
-            work();
-        } else {
-            std::thread::scope(|scope| {
-                for _ in 0..threads {
-                    scope.spawn(work);
-                }
-            });
-        }
+        let workers = pool::run(tasks, threads, Done::default, task);
         if progress.is_cancelled() {
             return None;
         }
         let mut blocks = vec![BlockSummary::EMPTY; count];
         let mut marks = marker.map(|_| vec![0u8; count]);
         let mut tally = Tally::default();
-        for (first, part, part_marks, worker_tally) in
-            results.into_inner().unwrap_or_else(|e| e.into_inner())
-        {
-            if first == usize::MAX {
-                tally.merge(&worker_tally);
-            } else {
+        for (worker_tally, done) in workers {
+            tally.merge(&worker_tally);
+            for (first, part, part_marks) in done {
                 blocks[first..first + part.len()].copy_from_slice(&part);
                 if let Some(marks) = marks.as_mut() {
                     marks[first..first + part_marks.len()].copy_from_slice(&part_marks);
@@ -1227,7 +1204,6 @@ fn build_multi_byte(
     let block_size = block_size_for(bytes.len() as u64);
     let count = bytes.len().div_ceil(block_size);
     let tasks = count.div_ceil(BLOCKS_PER_TASK);
-    let threads = threads.clamp(1, tasks.max(1));
     progress.expect_blocks(count);
     let range_of = |b: usize| b * block_size..((b + 1) * block_size).min(bytes.len());
     // One block scanned from `from` (its first checkpoint): summary, tally, end checkpoint.
@@ -1244,47 +1220,29 @@ fn build_multi_byte(
         (summary, tally, end)
     };
     type Done = (BlockSummary, Tally, Checkpoint, Checkpoint);
-    let next_task = AtomicUsize::new(0);
-    let results: Mutex<Vec<(usize, Done)>> = Mutex::new(Vec::new());
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let task = next_task.fetch_add(1, Ordering::Relaxed);
-            if task >= tasks || progress.is_cancelled() {
-                break;
-            }
-            let first = task * BLOCKS_PER_TASK;
-            let start = range_of(first).start;
-            let floor = start.saturating_sub(block_size);
-            let Some(sync) = table.sync_before(bytes, start, floor) else {
-                continue;
-            };
-            let mut from = crate::scan::multibyte::start_of(table, bytes, sync, start);
-            for b in first..count.min(first + BLOCKS_PER_TASK) {
-                let (summary, tally, end) = scan(b, from);
-                done.push((b, (summary, tally, from, end)));
-                from = end;
-            }
+    let task = |done: &mut Vec<(usize, Done)>, task: usize| {
+        if progress.is_cancelled() {
+            return;
         }
-        results
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .extend(done);
+        let first = task * BLOCKS_PER_TASK;
+        let start = range_of(first).start;
+        let floor = start.saturating_sub(block_size);
+        let Some(sync) = table.sync_before(bytes, start, floor) else {
+            return;
+        };
+        let mut from = crate::scan::multibyte::start_of(table, bytes, sync, start);
+        for b in first..count.min(first + BLOCKS_PER_TASK) {
+            let (summary, tally, end) = scan(b, from);
+            done.push((b, (summary, tally, from, end)));
+            from = end;
+        }
     };
-    if threads == 1 {
-        work();
-    } else {
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                scope.spawn(work);
-            }
-        });
-    }
+    let workers = pool::run(tasks, threads, Vec::new, task);
     if progress.is_cancelled() {
         return None;
     }
     let mut slots: Vec<Option<Done>> = vec![None; count];
-    for (b, done) in results.into_inner().unwrap_or_else(|e| e.into_inner()) {
+    for (b, done) in workers.into_iter().flatten() {
         slots[b] = Some(done);
     }
     let mut blocks = Vec::with_capacity(count);
@@ -1338,6 +1296,7 @@ pub fn summary_classes(dialect: Dialect) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Mutex;
 
     fn sample() -> Vec<u8> {
         let mut input = Vec::new();

@@ -40,6 +40,7 @@ use std::ops::Range;
 mod dense;
 pub mod index;
 pub mod multibyte;
+pub mod pool;
 mod simd;
 mod wide;
 
