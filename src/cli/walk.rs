@@ -2,16 +2,16 @@
 //! parallel walker (`.gitignore`, `.ignore` and the like honoured, in a Git repository or
 //! not, unless `--no-ignore`; hidden files and directories only with `--hidden`; symbolic
 //! links not followed into directories). The files found are sorted by path, then checked
-//! by a pool of workers ([`crate::scan::pool`]), one per core, and handed to the format in path order as each is
-//! done, so the output is the same however the work was shared.
+//! by a pool of workers ([`crate::scan::pool`]), one per core, and handed to the format in
+//! path order as each is done, so the output is the same however the work was shared.
 //!
 //! How the cores are shared ([`scan_threads`]): a file of at most [`INLINE_LIMIT`] bytes
 //! (1 MiB) is hashed, scanned and linted on its worker's thread alone, starting no thread;
 //! a larger one takes the "large file" lock and is scanned with every core, while the other
 //! workers go on with small files, so at most one file at a time runs a pool of its own.
 //! The printer lists a file's first finding from the survey its check made, starting no
-//! thread and walking no file again. At most [`WINDOW`] files are ahead of the one being printed, so memory and open
-//! files stay bounded when one file takes long.
+//! thread and walking no file again. At most [`WINDOW`] files are ahead of the one being
+//! printed, so memory and open files stay bounded when one file takes long.
 //!
 //! Special files (FIFOs, sockets, devices) are reported and skipped without being opened,
 //! so a FIFO never blocks the walk; a file that cannot be read (a dangling link, no
