@@ -598,41 +598,31 @@ fn fixed<const N: usize>(bytes: &[u8]) -> ([u8; N], usize) {
     (out, len)
 }
 
-/// What switching a pane from one style to another writes, at `from << 6 | to`: the SGR
-/// sequence of `to` (or nothing, if `from` is `to`) in 32 bytes with its length in the
-/// last, so that one copy of 32 bytes writes it and no branch chooses (on random data a
-/// switch is a coin toss).
+/// What switching a pane to a style writes, at `2 * style + changed`: each SGR sequence
+/// (or nothing) in 32 bytes with its length in the last, so that one copy of 32 bytes
+/// writes it and no branch chooses (on random data a switch is a coin toss). (A table by
+/// the pair of styles, with no compare, takes fewer instructions but 64 times the room,
+/// and measured slower.)
 #[derive(Clone)]
-struct Switches(Box<[[u8; 32]; SWITCHES]>);
+struct Switches([[u8; 32]; SWITCHES]);
 
-/// Styles are below 64: a switch's index is two of them.
-const STYLE_BITS: u32 = 6;
-const SWITCHES: usize = 1 << (2 * STYLE_BITS);
-const _: () = assert!(STYLES <= 1 << STYLE_BITS);
+const SWITCHES: usize = 128;
+const _: () = assert!(2 * STYLES <= SWITCHES);
 
 impl Switches {
-    /// The switches between the styles whose SGR sequences (in 32 bytes, the length in
-    /// the last) are `sgrs`, by style.
+    /// The switches to the styles whose SGR sequences (in 32 bytes, the length in the
+    /// last) are `sgrs`, by style.
     fn new(sgrs: &[[u8; 32]]) -> Switches {
-        let mut switches: Box<[[u8; 32]; SWITCHES]> = vec![[0; 32]; SWITCHES]
-            .into_boxed_slice()
-            .try_into()
-            .unwrap_or_else(|_| unreachable!("SWITCHES entries"));
-        for from in 0..sgrs.len() {
-            for (to, sgr) in sgrs.iter().enumerate() {
-                if from != to {
-                    switches[from << STYLE_BITS | to] = *sgr;
-                }
-            }
+        let mut switches = Switches([[0; 32]; SWITCHES]);
+        for (style, sgr) in sgrs.iter().enumerate() {
+            switches.0[2 * style + 1] = *sgr;
         }
-        Switches(switches)
+        switches
     }
 
     /// The SGR sequence of `style` (it resets first, so styles never mix).
     fn sgr(&self, style: StyleId) -> &[u8] {
-        // From a style other than itself: plain's is the one other than dim.
-        let from = if style == PLAIN { DIM } else { PLAIN };
-        let switch = &self.0[((from as usize) << STYLE_BITS | style as usize) & (SWITCHES - 1)];
+        let switch = &self.0[(2 * style as usize + 1) & (SWITCHES - 1)];
         &switch[..switch[31] as usize]
     }
 
@@ -645,7 +635,8 @@ impl Switches {
         style: &mut StyleId,
         to: StyleId,
     ) {
-        let switch = &self.0[((*style as usize) << STYLE_BITS | to as usize) & (SWITCHES - 1)];
+        let changed = (*style != to) as usize;
+        let switch = &self.0[(2 * to as usize + changed) & (SWITCHES - 1)];
         put(buf, *at, switch);
         *at += switch[31] as usize;
         *style = to;
