@@ -7,7 +7,8 @@
 //!
 //! - refusals, before anything is written: OUT (or the log) is IN, by device and inode,
 //!   through symlinks and hard links, also when OUT does not exist yet but its directory
-//!   and name resolve to IN; an OUT or log that exists, unless `--force`; OUT on a terminal;
+//!   and name resolve to IN; an OUT or log that exists, unless `--force`; one that is a
+//!   directory, device, fifo or socket, even with it; OUT on a terminal;
 //! - the input: a regular file (or standard input redirected from one) is memory-mapped;
 //!   a pipe or FIFO is read in chunks, so memory stays flat in the input's size;
 //! - atomic writes: OUT and the log are written to temporary files beside them and renamed
@@ -31,7 +32,8 @@ use super::{report_error, Input, EXIT_ERROR, EXIT_OK};
 use crate::cli::report::hex_compact;
 use crate::cli::wire::{to_line, ChangeRecord, RepairFile, RepairRecord};
 use crate::repair::write::{
-    identity, parent, refuse_output, resolves_to, Atomic, FileId, Guard, WriteError, EXISTS,
+    identity, parent, refuse_kind, refuse_output, resolves_to, Atomic, FileId, Guard, WriteError,
+    EXISTS,
 };
 use crate::repair::{Change, Engine, Output, Policy, Tally};
 use crate::source::{Source, SourceError};
@@ -411,6 +413,7 @@ fn refuse(
                 ));
             }
         }
+        refuse_kind(path, name)?;
         if !options.force && fs::symlink_metadata(path).is_ok() {
             return Err(Failure::new(name, EXISTS));
         }
