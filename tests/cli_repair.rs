@@ -582,6 +582,13 @@ fn from_shift_jis_and_auto() {
         std::fs::read(dir.path().join("out.txt")).unwrap(),
         "Grüße aus Köln!\n".repeat(6).as_bytes()
     );
+    // The summary says what auto took the input to be (it once said nothing of it).
+    assert_eq!(
+        stderr,
+        "repair: in.txt (194 bytes) -> out.txt (114 bytes): 1 unit changed\n\
+         \x20            read as UTF-16BE (--from auto: what detect finds)\n\
+         \x20          1 bom                      removed\n"
+    );
 }
 
 #[test]
