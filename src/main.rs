@@ -59,6 +59,16 @@ fn main() -> ExitCode {
 /// An input that cannot be opened is reported before the screen is taken over.
 fn view(input: Option<&Input>, options: hexrune::tui::Options, err: &mut dyn Write) -> u8 {
     let (name, source) = match input {
+        // The keyboard is no input to view: reading it would wait, on a blank line, for
+        // keystrokes and Ctrl-D.
+        Some(Input::Stdin) if io::stdin().is_terminal() => {
+            let _ = writeln!(
+                err,
+                "hexrune: {}: is a terminal; pipe the bytes in (... | hexrune -) or name a file",
+                Input::Stdin.display_name()
+            );
+            return EXIT_ERROR;
+        }
         Some(input) => (input.display_name(), input.open()),
         None if !io::stdin().is_terminal() => (Input::Stdin.display_name(), Input::Stdin.open()),
         None => (String::new(), Ok(hexrune::cli::demo::source())),

@@ -112,8 +112,9 @@ enum Bytes {
 }
 
 impl Source {
-    /// Opens a path read-only. A regular file is memory-mapped (any size; an empty file
-    /// becomes an empty buffer); a FIFO is read to its end; the null device is the empty
+    /// Opens a path read-only. A regular file is memory-mapped (any size; one that says it
+    /// is empty, or cannot be mapped, as the files of /proc and /sys, is read to its end);
+    /// a FIFO is read to its end; the null device is the empty
     /// input it always reads as; directories, other devices and sockets are refused with an
     /// error.
     pub fn open(path: &Path) -> Result<Source, SourceError> {
@@ -168,7 +169,9 @@ impl Source {
 
     fn from_file(name: String, file: File) -> Result<Source, SourceError> {
         if file.metadata()?.len() == 0 {
-            return Ok(Source::from_bytes(name, Vec::new()));
+            // An empty file reads as nothing at once; a file of /proc says 0 bytes and
+            // has text, which only reading finds.
+            return Source::read_all(name, file);
         }
         install_sigbus_handler();
         // SAFETY: memmap2 requires that the mapped file is not modified or truncated while the
@@ -180,7 +183,14 @@ impl Source {
         // replaces such a page with zeros and records the damage, which `check_intact`
         // reports. The slice handed out lives no longer than `self`, and the map is
         // unregistered before it is unmapped (see `Drop`).
-        let map = unsafe { Mmap::map(&file)? };
+        let map = match unsafe { Mmap::map(&file) } {
+            Ok(map) => map,
+            // A file of /sys says 4096 bytes and cannot be mapped: read it.
+            Err(e) if e.raw_os_error() == Some(libc::ENODEV) => {
+                return Source::read_all(name, file)
+            }
+            Err(e) => return Err(e.into()),
+        };
         let slot = register(map.as_ptr() as usize, map.len());
         Ok(Source {
             name,
@@ -525,6 +535,24 @@ mod tests {
             message(Path::new("/dev/zero")),
             "not a regular file (character device)"
         );
+    }
+
+    #[test]
+    fn files_of_proc_and_sys_are_read() {
+        // /proc says 0 bytes and /sys 4096, and neither can be mapped: both once read as
+        // "valid utf8: 0 bytes" and "no such device".
+        let source = Source::open(Path::new("/proc/self/status")).unwrap();
+        assert!(
+            source.bytes().starts_with(b"Name:\t"),
+            "{:?}",
+            source.bytes()
+        );
+        assert!(!source.is_mapped());
+        let sys = Path::new("/sys/kernel/mm/transparent_hugepage/enabled");
+        if sys.exists() {
+            let source = Source::open(sys).unwrap();
+            assert!(source.bytes().ends_with(b"]\n") || source.bytes().ends_with(b"never\n"));
+        }
     }
 
     #[test]

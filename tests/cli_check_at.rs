@@ -401,6 +401,9 @@ fn a_closed_pipe_ends_quietly_and_still_answers() {
         (vec!["check", "--json", &f], 1),
         (vec!["check", &f, "--all"], 1),
         (vec!["check", "--json", &f, &good], 1),
+        (vec!["check", "--csv", "--all", &f], 1),
+        (vec!["check", "--csv", &f, &good], 1),
+        (vec!["check", "--sarif", &f], 1),
     ] {
         let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hexrune"))
             .args(&args)

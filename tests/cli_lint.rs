@@ -182,6 +182,17 @@ fn exit_codes_follow_levels() {
         out.contains("\"findings\":{\"four-byte\":1,\"nul\":1}"),
         "{out}"
     );
+    // And `check --help` says so (it once said only "1 if any is not" valid).
+    let help = hexrune().args(["check", "--help"]).output().unwrap().stdout;
+    let help = String::from_utf8(help).unwrap();
+    let words: Vec<&str> = help.split_whitespace().collect();
+    assert!(
+        words.join(" ").contains(
+            "Exit status: 0 if every input is valid, 1 if any is not (or, with --target or \
+             --security, has a finding of level error or warning), 2 on"
+        ),
+        "{help}"
+    );
 }
 
 #[test]

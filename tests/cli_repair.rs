@@ -169,6 +169,58 @@ fn refuses_an_existing_output_unless_forced() {
 }
 
 #[test]
+fn never_replaces_a_device_a_fifo_a_socket_or_a_directory() {
+    // `-o /dev/null --force` once renamed a regular file over the device. A socket (made
+    // with std alone) and a directory stand in for every file that is not a regular one;
+    // --force does not change the answer, and neither does the log.
+    let (dir, _) = dir_with(b"a\xE9");
+    let socket = std::os::unix::net::UnixListener::bind(dir.path().join("sock")).unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    let not_regular =
+        "is not a regular file (a device, fifo or socket); repair writes only regular files";
+    for (args, expected) in [
+        (
+            vec!["in.txt", "-o", "sock"],
+            format!("hexrune: sock: {not_regular}\n"),
+        ),
+        (
+            vec!["in.txt", "-o", "sock", "--force"],
+            format!("hexrune: sock: {not_regular}\n"),
+        ),
+        (
+            vec!["in.txt", "-o", "sub"],
+            "hexrune: sub: is a directory\n".to_string(),
+        ),
+        (
+            vec!["in.txt", "-o", "sub", "--force"],
+            "hexrune: sub: is a directory\n".to_string(),
+        ),
+        (
+            vec!["in.txt", "-o", "out.txt", "--log", "sock", "--force"],
+            format!("hexrune: sock: {not_regular}\n"),
+        ),
+        (
+            vec!["in.txt", "-o", "out.txt", "--log", "sub", "--force"],
+            "hexrune: sub: is a directory\n".to_string(),
+        ),
+    ] {
+        let (code, stderr) = repair_in(dir.path(), &args);
+        assert_eq!((code, stderr.as_str()), (2, expected.as_str()), "{args:?}");
+    }
+    use std::os::unix::fs::FileTypeExt;
+    let kind = std::fs::symlink_metadata(dir.path().join("sock"))
+        .unwrap()
+        .file_type();
+    assert!(kind.is_socket());
+    assert!(std::fs::read_dir(dir.path().join("sub"))
+        .unwrap()
+        .next()
+        .is_none());
+    assert_files(dir.path(), &["in.txt", "sock", "sub"]);
+    drop(socket);
+}
+
+#[test]
 fn unwritable_places_and_missing_inputs_are_one_line_errors() {
     let (dir, _) = dir_with(b"a");
     // /proc takes no new files, whoever runs the test (root too).
@@ -529,6 +581,13 @@ fn from_shift_jis_and_auto() {
     assert_eq!(
         std::fs::read(dir.path().join("out.txt")).unwrap(),
         "Grüße aus Köln!\n".repeat(6).as_bytes()
+    );
+    // The summary says what auto took the input to be (it once said nothing of it).
+    assert_eq!(
+        stderr,
+        "repair: in.txt (194 bytes) -> out.txt (114 bytes): 1 unit changed\n\
+         \x20            read as UTF-16BE (--from auto: what detect finds)\n\
+         \x20          1 bom                      removed\n"
     );
 }
 

@@ -176,3 +176,36 @@ fn web_encodings_are_never_called_dos() {
     }
     assert!(checked > 80, "{checked}");
 }
+
+#[test]
+fn short_cjk_text_is_never_called_dos() {
+    // In Shift_JIS the second byte of a katakana is often an ASCII letter (テ is 83 65):
+    // a short line once read as "5 of 5 bytes inside words are IBM437's accented letters".
+    let lines = [
+        "日本語のテキストです。これは文字化けのテストです。",
+        "コンピュータのテストです。",
+        "メールのアドレスを入力してください。",
+        "ソフトウェアのアップデート",
+    ];
+    let mut got = Vec::new();
+    for line in lines {
+        for e in [encoding_rs::SHIFT_JIS, encoding_rs::EUC_JP] {
+            let (bytes, _, unmappable) = e.encode(line);
+            assert!(!unmappable);
+            got.push(format!("{} {}", e.name(), detected(&bytes).headline()));
+        }
+    }
+    assert_eq!(
+        got,
+        [
+            "Shift_JIS Shift_JIS",
+            "EUC-JP EUC-JP",
+            "Shift_JIS Shift_JIS",
+            "EUC-JP EUC-JP",
+            "Shift_JIS Shift_JIS",
+            "EUC-JP EUC-JP",
+            "Shift_JIS Shift_JIS",
+            "EUC-JP EUC-JP",
+        ]
+    );
+}

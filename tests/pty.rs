@@ -192,6 +192,19 @@ fn open_error_before_the_screen_is_taken() {
     assert!(!contains(&s.seen, b"\x1b[?1049h"));
 }
 
+#[test]
+fn dash_on_a_terminal_is_refused_before_the_screen_is_taken() {
+    // `hexrune -` with the keyboard as standard input once waited, with a blank line and
+    // no word, for bytes typed and Ctrl-D, then viewed the keystrokes.
+    let mut s = Session::start(&["-"]);
+    s.expect(
+        b"hexrune: <stdin>: is a terminal; pipe the bytes in (... | hexrune -) or name a file",
+    );
+    let status = s.wait();
+    assert_eq!(status.exit_code(), 2);
+    assert!(!contains(&s.seen, b"\x1b[?1049h"));
+}
+
 /// `--color always` beats `NO_COLOR`, as in `dump`; without colour the cursor is still
 /// drawn reversed and error bytes bold.
 #[test]

@@ -530,7 +530,7 @@ struct Csv<'a> {
 impl Emit for Csv<'_> {
     fn begin(&mut self, out: &mut dyn Write) -> io::Result<()> {
         let mut writer = csv::Writer::from_writer(out);
-        writer.write_record(CSV_HEADER)?;
+        writer.write_record(CSV_HEADER).map_err(csv_io)?;
         writer.flush()
     }
 
@@ -538,20 +538,31 @@ impl Emit for Csv<'_> {
         let path = sanitize(&examined.facts.path.path);
         let mut writer = csv::Writer::from_writer(out);
         for f in examined.findings(self.options) {
-            writer.write_record([
-                path.as_str(),
-                &f.offset.to_string(),
-                &f.len().to_string(),
-                &f.line.to_string(),
-                &f.column.to_string(),
-                f.kind,
-                f.level.name(),
-                &hex_compact(&f.bytes),
-                &sanitize(&f.message),
-                &f.fallback.as_deref().map(sanitize).unwrap_or_default(),
-            ])?;
+            writer
+                .write_record([
+                    path.as_str(),
+                    &f.offset.to_string(),
+                    &f.len().to_string(),
+                    &f.line.to_string(),
+                    &f.column.to_string(),
+                    f.kind,
+                    f.level.name(),
+                    &hex_compact(&f.bytes),
+                    &sanitize(&f.message),
+                    &f.fallback.as_deref().map(sanitize).unwrap_or_default(),
+                ])
+                .map_err(csv_io)?;
         }
         writer.flush()
+    }
+}
+
+/// The I/O error inside a csv error, as it was: `?` alone would wrap it as "other", and a
+/// reader that left (`| head -1`, a broken pipe) would read as a failure.
+fn csv_io(e: csv::Error) -> io::Error {
+    match e.into_kind() {
+        csv::ErrorKind::Io(e) => e,
+        kind => io::Error::other(format!("csv: {kind:?}")),
     }
 }
 

@@ -7,7 +7,8 @@
 //!
 //! - refusals, before anything is written: OUT (or the log) is IN, by device and inode,
 //!   through symlinks and hard links, also when OUT does not exist yet but its directory
-//!   and name resolve to IN; an OUT or log that exists, unless `--force`; OUT on a terminal;
+//!   and name resolve to IN; an OUT or log that exists, unless `--force`; one that is a
+//!   directory, device, fifo or socket, even with it; OUT on a terminal;
 //! - the input: a regular file (or standard input redirected from one) is memory-mapped;
 //!   a pipe or FIFO is read in chunks, so memory stays flat in the input's size;
 //! - atomic writes: OUT and the log are written to temporary files beside them and renamed
@@ -31,9 +32,10 @@ use super::{report_error, Input, EXIT_ERROR, EXIT_OK};
 use crate::cli::report::hex_compact;
 use crate::cli::wire::{to_line, ChangeRecord, RepairFile, RepairRecord};
 use crate::repair::write::{
-    identity, parent, refuse_output, resolves_to, Atomic, FileId, Guard, WriteError, EXISTS,
+    identity, parent, refuse_kind, refuse_output, resolves_to, Atomic, FileId, Guard, WriteError,
+    EXISTS,
 };
-use crate::repair::{Change, Engine, Output, Policy, Tally};
+use crate::repair::{detected, Change, Engine, FromEncoding, Output, Policy, Tally};
 use crate::source::{Source, SourceError};
 use crate::view::safe::sanitize;
 
@@ -212,11 +214,19 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
     let (id, opened, mode) = open_input(&options.input, &in_name)?;
     let log_name = options.log.as_ref().map(|p| sanitize(&p.to_string_lossy()));
     refuse(options, id, &out_name, log_name.as_deref())?;
-    let mut engine = match &opened {
-        Opened::Mapped(source) => Engine::for_slice(policy, source.bytes()),
-        Opened::Stream(_) => Engine::new(policy),
-    }
-    .map_err(|e| Failure::new(&in_name, e))?;
+    // `--from auto` is settled here, on the mapped input, so that the summary can say it.
+    let (policy, auto) = match (&opened, policy.from) {
+        (Opened::Mapped(source), Some(FromEncoding::Auto)) => {
+            let found = detected(source.bytes()).map_err(|e| Failure::new(&in_name, e))?;
+            let policy = Policy {
+                from: Some(found),
+                ..policy
+            };
+            (policy, Some(found.name()))
+        }
+        _ => (policy, None),
+    };
+    let mut engine = Engine::new(policy).map_err(|e| Failure::new(&in_name, e))?;
 
     let guard = Guard::watch(out_name.clone()).map_err(|e| Failure::io(&out_name, &e))?;
     let out_file = match &options.output {
@@ -331,7 +341,14 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
         atomic.persist(options.force, mode)?;
     }
     drop(guard);
-    Ok(summary(&in_name, &out_name, read, written, engine.tally()))
+    let mut text = summary(&in_name, &out_name, read, written, engine.tally());
+    if let (Some(name), Some(end)) = (auto, text.find('\n')) {
+        text.insert_str(
+            end + 1,
+            &format!("{:13}read as {name} (--from auto: what detect finds)\n", ""),
+        );
+    }
+    Ok(text)
 }
 
 /// A streamed input whose errors say they are the input's (a write error carries none).
@@ -411,6 +428,7 @@ fn refuse(
                 ));
             }
         }
+        refuse_kind(path, name)?;
         if !options.force && fs::symlink_metadata(path).is_ok() {
             return Err(Failure::new(name, EXISTS));
         }

@@ -43,12 +43,16 @@ const MIN_IN_WORD: usize = 3;
 /// assert_eq!(dos_code_page(&w1252, "windows-1252"), None);
 /// ```
 pub fn dos_code_page(bytes: &[u8], guess: &str) -> Option<(&'static str, String)> {
-    let boxes = line_runs(bytes);
     let guessed = match table::lookup(guess) {
         Some(Label::Web(e)) if e.is_single_byte() => Some(table::single_byte_table(e)),
         Some(Label::Oem(t)) => Some(t),
+        // A multi-byte guess that reads every byte explains them all: in Shift_JIS, GBK or
+        // Big5 the second byte of a character is often an ASCII letter (テ is 83 65, "e"),
+        // which would put the first between letters, as a DOS accented letter stands.
+        Some(Label::Web(e)) if decodes_whole(e, bytes) => return None,
         _ => None,
     };
+    let boxes = line_runs(bytes);
     let (in_word, dos437, dos850, theirs) = in_word_letters(bytes, guessed);
     let letters =
         in_word >= MIN_IN_WORD && dos437.max(dos850) * 10 >= in_word * 9 && theirs * 2 <= in_word;
@@ -69,6 +73,18 @@ pub fn dos_code_page(bytes: &[u8], guess: &str) -> Option<(&'static str, String)
         ));
     }
     Some((name, why.join(", ")))
+}
+
+/// Whether `encoding` reads `bytes` (perhaps cut at its end, inside a character) without
+/// one malformed sequence.
+fn decodes_whole(encoding: &'static encoding_rs::Encoding, bytes: &[u8]) -> bool {
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let Some(room) = decoder.max_utf8_buffer_length_without_replacement(bytes.len()) else {
+        return false;
+    };
+    let mut text = String::with_capacity(room);
+    let (result, read) = decoder.decode_to_string_without_replacement(bytes, &mut text, false);
+    matches!(result, encoding_rs::DecoderResult::InputEmpty) && read == bytes.len()
 }
 
 /// Runs of [`LINE_RUN`] or more of one byte `C4` or `CD`.

@@ -3,7 +3,8 @@
 //! final name, and the removal of temporary files when the process is interrupted.
 //!
 //! - [`refuse_output`]: OUT is IN (by device and inode, through symlinks and hard links,
-//!   also when OUT does not exist yet but its directory and name resolve to IN), or OUT
+//!   also when OUT does not exist yet but its directory and name resolve to IN), OUT is a
+//!   directory, a device, a fifo or a socket ([`refuse_kind`], even with `force`), or OUT
 //!   exists and replacing it was not asked for;
 //! - [`Atomic`]: a temporary file beside the final path, renamed into place only when
 //!   complete (over an existing file only when asked); dropped, it removes itself;
@@ -119,10 +120,29 @@ pub fn refuse_output(
             "is the input; repair never writes its input (choose another -o)",
         ));
     }
+    refuse_kind(path, name)?;
     if !force && fs::symlink_metadata(path).is_ok() {
         return Err(WriteError::new(name, EXISTS));
     }
     Ok(())
+}
+
+/// The cause of a refusal to write where a device, fifo or socket is.
+pub const NOT_REGULAR: &str =
+    "is not a regular file (a device, fifo or socket); repair writes only regular files";
+
+/// The refusal of a path that exists and is neither a regular file nor a symbolic link
+/// (which the rename replaces, leaving its target alone): a directory, or a device, fifo
+/// or socket, which the rename of a finished copy would replace with a regular file (as
+/// root, `-o /dev/null --force` would replace the device). `--force` does not lift it.
+pub fn refuse_kind(path: &Path, name: &str) -> Result<(), WriteError> {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_dir() => Err(WriteError::new(name, "is a directory")),
+        Ok(meta) if !meta.is_file() && !meta.file_type().is_symlink() => {
+            Err(WriteError::new(name, NOT_REGULAR))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The temporary files of this process that an interrupt must remove.
