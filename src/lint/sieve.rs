@@ -230,6 +230,9 @@ fn tables() -> &'static Tables {
     &TABLES
 }
 
+/// Families a line's chunks are read against at once: the latest met.
+const KEPT: usize = 2;
+
 /// What a chunk of 16 bytes holds, one bit a byte (the first byte lowest).
 struct Chunk {
     /// Printable ASCII (20 to 7E).
@@ -244,16 +247,14 @@ struct Chunk {
 }
 
 /// The [`Chunk`] of the first 16 of `bytes` (which holds 17: a lead byte's second byte is
-/// looked at too), for `family`.
+/// looked at too), for the characters of either of `families`.
 #[inline(always)]
-fn chunk(bytes: &[u8; 17], family: &Family) -> Chunk {
+fn chunk(bytes: &[u8; 17], families: &[Family; KEPT]) -> Chunk {
     // With no family, the lead byte 0xFF alone: no well-formed input holds it.
-    let (lead, lead_span) = if family.group == 0 && family.lead == 0 {
-        (0xFF, 0)
-    } else {
-        (family.lead, family.lead_span)
+    let rectangle = |f: &Family| match f.group == 0 && f.lead == 0 {
+        true => (0xFF, 0, f.second, f.second_span),
+        false => (f.lead, f.lead_span, f.second, f.second_span),
     };
-    let (second, second_span) = (family.second, family.second_span);
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::*;
@@ -276,10 +277,14 @@ fn chunk(bytes: &[u8; 17], family: &Family) -> Chunk {
                 );
                 _mm_cmpeq_epi8(past, _mm_setzero_si128())
             };
-            let leads = _mm_and_si128(
-                within(v, lead, lead_span),
-                within(next, second, second_span),
-            );
+            let leads = families.iter().fold(_mm_setzero_si128(), |leads, f| {
+                let (lead, lead_span, second, second_span) = rectangle(f);
+                let of = _mm_and_si128(
+                    within(v, lead, lead_span),
+                    within(next, second, second_span),
+                );
+                _mm_or_si128(leads, of)
+            });
             let known = _mm_or_si128(_mm_or_si128(printable, cont), leads);
             Chunk {
                 printable: _mm_movemask_epi8(printable) as u32,
@@ -294,8 +299,10 @@ fn chunk(bytes: &[u8; 17], family: &Family) -> Chunk {
         let mask = |p: &dyn Fn(usize) -> bool| (0..16).fold(0u32, |m, i| m | (p(i) as u32) << i);
         let printable = mask(&|i| (0x20..0x7F).contains(&bytes[i]));
         let leads = mask(&|i| {
-            bytes[i].wrapping_sub(lead) <= lead_span
-                && bytes[i + 1].wrapping_sub(second) <= second_span
+            families.iter().map(rectangle).any(|(lead, lead_span, second, second_span)| {
+                bytes[i].wrapping_sub(lead) <= lead_span
+                    && bytes[i + 1].wrapping_sub(second) <= second_span
+            })
         });
         let cont = mask(&|i| (0x80..0xC0).contains(&bytes[i]));
         Chunk {
@@ -447,11 +454,12 @@ fn lines(
     };
     let mut start = range.start;
     let mut state = Line::default();
-    let mut family = Family::default();
+    // The families of the line's last characters of one, the latest first.
+    let mut families = [Family::default(); KEPT];
     let mut i = range.start;
     while i < end {
         if i + 17 <= end {
-            let c = chunk(bytes[i..i + 17].try_into().expect("17 bytes"), &family);
+            let c = chunk(bytes[i..i + 17].try_into().expect("17 bytes"), &families);
             // Up to the first byte that is not printable ASCII, or, where the input is well
             // formed, up to the first that is neither that nor a byte of a character of the
             // current family (that byte begins a character).
@@ -475,7 +483,8 @@ fn lines(
                     // before, plus every leading non-starter. The run before the first
                     // ASCII byte ends there (fewer than 31 fit between two in 16 bytes).
                     let leads = c.leads & prefix;
-                    let count = |m: u32| m.count_ones() as usize * family.leading;
+                    let leading = families.iter().map(|f| f.leading).max().unwrap_or(0);
+                    let count = |m: u32| m.count_ones() as usize * leading;
                     state.marks = match printable {
                         0 => state.marks.max(3) + count(leads),
                         p => {
@@ -500,7 +509,7 @@ fn lines(
                 close(start..i + 1, &state);
                 start = i + 1;
                 state = Line::default();
-                family = Family::default();
+                families = [Family::default(); KEPT];
             } else if b0 < 0x20 && b0 != b'\t' && b0 != b'\r' || b0 == 0x7F {
                 state.look = true;
             } else {
@@ -532,10 +541,14 @@ fn lines(
             let f = tables.family(bytes[i], bytes[i + 1]);
             i += n;
             if f != Family::default() {
-                if f != family {
-                    family = f;
-                    if f.group != 0 {
-                        state.join(f.group);
+                match families.iter().position(|&kept| kept == f) {
+                    Some(k) => families[..=k].rotate_right(1),
+                    None => {
+                        families.rotate_right(1);
+                        families[0] = f;
+                        if f.group != 0 {
+                            state.join(f.group);
+                        }
                     }
                 }
                 // What follows may be more of the family: back to chunks.
