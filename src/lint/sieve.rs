@@ -24,9 +24,10 @@
 //! cuts).
 //!
 //! Sixteen bytes at a time (SSE2), the sieve passes over printable ASCII and, where the
-//! scan found the input well formed, the characters of one [`Family`]: those whose first two
-//! bytes fall in one rectangle of lead and second bytes, all quiet letters of one script
-//! group (Latin `C3`–`C8`, Cyrillic `D0`–`D3`, Devanagari `E0 A4`–`E0 A5`, kana, Han
+//! scan found the input well formed, the characters of the line's last [`KEPT`] (two)
+//! [`Family`]s met (kana and Han, Han and CJK punctuation): a family is the characters whose
+//! first two bytes fall in one rectangle of lead and second bytes, all quiet letters of one
+//! script group (Latin `C3`–`C8`, Cyrillic `D0`–`D3`, Devanagari `E0 A4`–`E0 A5`, kana, Han
 //! `E4`–`E9`, Hangul `EB`–`EC`, ..., found from the table, not listed by hand), counting the
 //! run of marks they may add from above. Anything else is read one character at a time.
 //! On an x86-64 with AVX2, popcnt, lzcnt and BMI1 (asked at run time) the same code runs
@@ -299,10 +300,13 @@ fn chunk(bytes: &[u8; 17], families: &[Family; KEPT]) -> Chunk {
         let mask = |p: &dyn Fn(usize) -> bool| (0..16).fold(0u32, |m, i| m | (p(i) as u32) << i);
         let printable = mask(&|i| (0x20..0x7F).contains(&bytes[i]));
         let leads = mask(&|i| {
-            families.iter().map(rectangle).any(|(lead, lead_span, second, second_span)| {
-                bytes[i].wrapping_sub(lead) <= lead_span
-                    && bytes[i + 1].wrapping_sub(second) <= second_span
-            })
+            families
+                .iter()
+                .map(rectangle)
+                .any(|(lead, lead_span, second, second_span)| {
+                    bytes[i].wrapping_sub(lead) <= lead_span
+                        && bytes[i + 1].wrapping_sub(second) <= second_span
+                })
         });
         let cont = mask(&|i| (0x80..0xC0).contains(&bytes[i]));
         Chunk {
@@ -312,6 +316,28 @@ fn chunk(bytes: &[u8; 17], families: &[Family; KEPT]) -> Chunk {
             strangers: !(printable | cont | leads) & 0xFFFF,
         }
     }
+}
+
+/// If the 16 `bytes` are all printable ASCII (20 to 7E), whether one is from `A` (0x41)
+/// up: a letter, or may be.
+#[inline(always)]
+fn printable_ascii(bytes: &[u8; 16]) -> Option<bool> {
+    const H: u64 = 0x8080_8080_8080_8080;
+    const fn ones(b: u8) -> u64 {
+        u64::from_ne_bytes([b; 8])
+    }
+    let mut high = 0;
+    for half in bytes.chunks_exact(8) {
+        let x = u64::from_ne_bytes(half.try_into().expect("8 bytes"));
+        // Below 0x80, adding 0x60 sets the top bit from 0x20 up, adding 1 from 0x7F up,
+        // adding 0x3F from 0x41 up, and no sum carries into the next byte.
+        let printable = x & H == 0 && (x + ones(0x60)) & H == H && (x + ones(1)) & H == 0;
+        if !printable {
+            return None;
+        }
+        high |= (x + ones(0x3F)) & H;
+    }
+    Some(high != 0)
 }
 
 /// What one line holds so far.
@@ -459,6 +485,13 @@ fn lines(
     let mut i = range.start;
     while i < end {
         if i + 17 <= end {
+            // Sixteen printable ASCII bytes (most of a line of ASCII), at once.
+            if let Some(high) = printable_ascii(bytes[i..i + 16].try_into().expect("16 bytes")) {
+                state.ascii_letter |= high;
+                state.marks = 0;
+                i += 16;
+                continue;
+            }
             let c = chunk(bytes[i..i + 17].try_into().expect("17 bytes"), &families);
             // Up to the first byte that is not printable ASCII, or, where the input is well
             // formed, up to the first that is neither that nor a byte of a character of the
@@ -778,16 +811,40 @@ mod tests {
     }
 
     #[test]
+    fn sixteen_printable_ascii_bytes_at_once() {
+        let sixteen = |text: &str| -> [u8; 16] { text.as_bytes().try_into().unwrap() };
+        assert_eq!(printable_ascii(&sixteen(" !\"#0123456789@?")), Some(false));
+        assert_eq!(printable_ascii(&sixteen(" !\"#0123456789A?")), Some(true));
+        assert_eq!(printable_ascii(&sixteen("0123456789012345")), Some(false));
+        assert_eq!(printable_ascii(&sixteen("01234567890123z5")), Some(true));
+        // Each byte that is not printable ASCII, at each place, in either half.
+        for bad in [0x00u8, 0x09, b'\n', 0x1F, 0x7F, 0x80, 0xC3, 0xFF] {
+            for at in 0..16 {
+                let mut w = sixteen("0123456789abcdef");
+                w[at] = bad;
+                assert_eq!(printable_ascii(&w), None, "{bad:#x} at {at}");
+            }
+        }
+        // Every byte alone among spaces: as the definition says.
+        for b in 0..=255u8 {
+            let mut w = [b' '; 16];
+            w[7] = b;
+            let expected = (0x20..0x7F).contains(&b).then_some(b >= 0x41);
+            assert_eq!(printable_ascii(&w), expected, "{b:#x}");
+        }
+    }
+
+    #[test]
     fn a_chunk_of_sixteen_bytes() {
         let t = tables();
         let none = Family::default();
-        let c = chunk(&seventeen(" ~azAZ09 !@#$%^&"), &none);
+        let c = chunk(&seventeen(" ~azAZ09 !@#$%^&"), &[none, none]);
         assert_eq!((c.printable, c.high, c.strangers), (0xFFFF, 0x403E, 0));
         for bad in [0x00u8, 0x1F, 0x7F, 0xC0, 0xF8, b'\n'] {
             for at in 0..16 {
                 let mut w = seventeen("0123456789abcdef");
                 w[at] = bad;
-                let c = chunk(&w, &none);
+                let c = chunk(&w, &[none, none]);
                 assert_eq!(c.printable, 0xFFFF & !(1 << at), "{bad:#x} at {at}");
                 assert_eq!(c.strangers, 1 << at, "{bad:#x} at {at}");
             }
@@ -806,29 +863,44 @@ mod tests {
         );
         assert_eq!(t.family(0xD2, 0x83), cyrillic);
         assert_ne!(t.family(0xD4, 0xB0), cyrillic);
-        let c = chunk(&seventeen("Москва ж!"), &cyrillic);
+        let c = chunk(&seventeen("Москва ж!"), &[cyrillic, none]);
         assert_eq!((c.strangers, c.leads.count_ones()), (0, 7));
         let mut w = seventeen("Москва ж!");
         w[15] = 0xD4;
-        assert_eq!(chunk(&w, &cyrillic).strangers, 1 << 15);
+        assert_eq!(chunk(&w, &[cyrillic, none]).strangers, 1 << 15);
         // Latin letters and Han characters are families of their own.
         let latin = t.family(0xC3, 0xA9);
         assert_eq!((latin.lead, latin.group), (0xC3, 1));
-        assert_eq!(chunk(&seventeen("Straße, cafés "), &latin).strangers, 0);
         assert_eq!(
-            chunk(&seventeen("Straße, cafés "), &cyrillic).strangers,
+            chunk(&seventeen("Straße, cafés "), &[latin, none]).strangers,
+            0
+        );
+        assert_eq!(
+            chunk(&seventeen("Straße, cafés "), &[cyrillic, none]).strangers,
             1 << 4 | 1 << 12
         );
         let han = t.family(0xE4, 0xB8);
         assert_eq!((han.lead, han.lead_span, han.group), (0xE4, 5, 4));
-        assert_eq!(chunk(&seventeen("中文字符 abc"), &han).strangers, 0);
+        assert_eq!(chunk(&seventeen("中文字符 abc"), &[han, none]).strangers, 0);
         // Devanagari by its second byte, with the virama (one leading non-starter).
         let deva = t.family(0xE0, 0xA4);
         assert_eq!(
             (deva.lead, deva.lead_span, deva.group, deva.leading),
             (0xE0, 0, 0x109, 1)
         );
-        assert_eq!(chunk(&seventeen("हिन्दी है"), &deva).strangers, 0);
+        assert_eq!(chunk(&seventeen("हिन्दी है"), &[deva, none]).strangers, 0);
+        // The line's last two families are read at once: kana (E3 81 to E3 83) and Han
+        // in Japanese, either first; without the kana, its characters are strangers.
+        let kana = t.family(0xE3, 0x81);
+        assert_eq!((kana.lead, kana.group), (0xE3, 4));
+        let japanese = seventeen("漢字とかな");
+        assert_eq!(chunk(&japanese, &[kana, han]).strangers, 0);
+        assert_eq!(chunk(&japanese, &[han, kana]).strangers, 0);
+        assert_eq!(
+            chunk(&japanese, &[han, none]).strangers,
+            1 << 6 | 1 << 9 | 1 << 12
+        );
+        assert_eq!(chunk(&japanese, &[han, kana]).leads.count_ones(), 5);
         // The bidi controls and joiners are in no family.
         assert_eq!(t.family(0xE2, 0x80), Family::default());
         assert_eq!(t.family(0xD8, 0x9C), Family::default());
