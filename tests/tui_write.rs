@@ -8,8 +8,10 @@ use hexrune::decode::Dialect;
 use hexrune::scan::index::{Progress, Summary};
 use hexrune::source::Source;
 use hexrune::tui::app::{App, PromptKind};
+use hexrune::tui::keymap::{self, Mode};
 use hexrune::tui::{draw, Action};
 use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 use ratatui::Terminal;
 
@@ -225,4 +227,89 @@ fn the_input_itself_is_refused_in_the_form() {
     );
     assert_eq!(std::fs::read(dir.path().join("notes.txt")).unwrap(), INPUT);
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+/// Sends one key through the keymap, in the mode the app is in, as the event loop does.
+fn key(app: &mut App, code: KeyCode, modifiers: KeyModifiers) {
+    let event = Event::Key(KeyEvent::new(code, modifiers));
+    if let Some(action) = keymap::action(&event, app.mode()) {
+        app.update(action);
+    }
+}
+
+fn ctrl(app: &mut App, c: char) {
+    key(app, KeyCode::Char(c), KeyModifiers::CONTROL);
+}
+
+fn keys(app: &mut App, text: &str) {
+    for c in text.chars() {
+        key(app, KeyCode::Char(c), KeyModifiers::NONE);
+    }
+}
+
+/// The status line: the prompt and what is typed (the cursor is a reversed space).
+fn prompt_line(app: &App) -> String {
+    screen(app)[app.size.height as usize - 1].clone()
+}
+
+#[test]
+fn ctrl_u_clears_and_ctrl_w_deletes_a_word_in_every_prompt() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_on_file(dir.path(), 120, 40);
+    let base = dir.path().display().to_string();
+
+    // W: the default path; Ctrl-W takes the name back to the last /, then the directory.
+    key(&mut app, KeyCode::Char('W'), KeyModifiers::NONE);
+    ctrl(&mut app, 'w');
+    assert_eq!(
+        prompt_line(&app),
+        format!("write a repaired copy to: {base}/")
+    );
+    ctrl(&mut app, 'w');
+    let parent = base.rsplit_once('/').unwrap().0;
+    assert_eq!(
+        prompt_line(&app),
+        format!("write a repaired copy to: {parent}/")
+    );
+    ctrl(&mut app, 'u');
+    assert_eq!(prompt_line(&app), "write a repaired copy to:");
+    keys(&mut app, "out.txt");
+    assert_eq!(prompt_line(&app), "write a repaired copy to: out.txt");
+    // Ctrl-U and Ctrl-W are editing keys here, not the viewer's half page or the form's.
+    assert_eq!(app.mode(), Mode::Prompt);
+    key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
+
+    // / search: words end at spaces; spaces before the word go with it.
+    key(&mut app, KeyCode::Char('/'), KeyModifiers::NONE);
+    keys(&mut app, "il a dit  ");
+    ctrl(&mut app, 'w');
+    assert_eq!(prompt_line(&app), "/text (Tab: hex): il a");
+    ctrl(&mut app, 'w');
+    assert_eq!(prompt_line(&app), "/text (Tab: hex): il");
+    ctrl(&mut app, 'u');
+    assert_eq!(prompt_line(&app), "/text (Tab: hex):");
+    ctrl(&mut app, 'w'); // nothing left: nothing happens
+    assert_eq!(prompt_line(&app), "/text (Tab: hex):");
+    keys(&mut app, "lait");
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    finish_job(&mut app);
+    assert_eq!(app.mode(), Mode::Normal);
+    assert_eq!(app.cursor, 8, "found at \"lait\"");
+
+    // : go to: Ctrl-U, then a new offset is typed and taken.
+    key(&mut app, KeyCode::Char(':'), KeyModifiers::NONE);
+    keys(&mut app, "0x4D2");
+    ctrl(&mut app, 'u');
+    assert_eq!(prompt_line(&app), "go to offset (#N: character N):");
+    keys(&mut app, "5");
+    assert_eq!(prompt_line(&app), "go to offset (#N: character N): 5");
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    assert_eq!(app.cursor, 5);
+
+    // e: a label typed, cleared: the first choice is offered again.
+    key(&mut app, KeyCode::Char('e'), KeyModifiers::NONE);
+    let offered = prompt_line(&app);
+    keys(&mut app, "latin1");
+    ctrl(&mut app, 'w');
+    assert_eq!(prompt_line(&app), offered);
 }

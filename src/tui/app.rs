@@ -26,6 +26,7 @@ use super::action::{Action, Findings, JobEvent, ScanResult};
 use super::findings::{self as lint_findings, Linting, Pass};
 use super::keymap::Mode;
 use super::layout::{layout, Layout};
+use super::line::{edit_text, Edit};
 use super::lookalike::{Lookalike, Match};
 use super::search::{self, Cancelled, Control};
 use super::write::{default_path, Preview, WriteForm, POLICIES};
@@ -756,9 +757,12 @@ impl App {
                 self.note_lanes(before);
             }
             Action::Job(event) => self.job_event(event),
-            Action::Input(_) | Action::Backspace | Action::TogglePattern | Action::Submit => {
-                self.prompt_edit(action)
-            }
+            Action::Input(_)
+            | Action::Backspace
+            | Action::ClearInput
+            | Action::DeleteWord
+            | Action::TogglePattern
+            | Action::Submit => self.prompt_edit(action),
             Action::OpenGoto => self.open_prompt(PromptKind::Goto),
             Action::OpenSearch { backward } => self.open_prompt(PromptKind::Search {
                 backward,
@@ -972,13 +976,18 @@ impl App {
                 }
             }
             Action::Input(c) if prompt.input.chars().count() < 4096 => {
-                prompt.input.push(c);
+                edit_text(&mut prompt.input, Edit::Push(c));
                 if let Some(form) = &mut self.write {
                     form.confirm = false;
                 }
             }
-            Action::Backspace => {
-                prompt.input.pop();
+            Action::Backspace | Action::ClearInput | Action::DeleteWord => {
+                let step = match action {
+                    Action::ClearInput => Edit::Clear,
+                    Action::DeleteWord => Edit::DeleteWord,
+                    _ => Edit::Backspace,
+                };
+                edit_text(&mut prompt.input, step);
                 if let Some(form) = &mut self.write {
                     form.confirm = false;
                 }
