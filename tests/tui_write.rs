@@ -313,3 +313,77 @@ fn ctrl_u_clears_and_ctrl_w_deletes_a_word_in_every_prompt() {
     ctrl(&mut app, 'w');
     assert_eq!(prompt_line(&app), offered);
 }
+
+#[test]
+fn a_name_that_is_not_utf8_is_written_next_to_the_input_in_its_own_bytes() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join(OsStr::from_bytes(b"d\xE9j\xE0"));
+    std::fs::create_dir(&dir).unwrap();
+    let path = dir.join(OsStr::from_bytes(b"ev\xFF.txt"));
+    std::fs::write(&path, INPUT).unwrap();
+    let source = Source::open(&path).unwrap();
+    let summary = Summary::build(Dialect::Utf8, INPUT, 1, &Progress::new()).unwrap();
+    let mut app = App::with_summary(source, summary, Rect::new(0, 0, 120, 40), false);
+    app.input_path = Some(path.clone());
+    let base = root.path().display().to_string();
+
+    // The prompt shows the name as the viewer shows names (U+FFFD for what is not UTF-8,
+    // one a maximal subpart), the path written is the input's own bytes.
+    key(&mut app, KeyCode::Char('W'), KeyModifiers::NONE);
+    assert_eq!(
+        prompt_line(&app),
+        format!("write a repaired copy to: {base}/d\u{FFFD}j\u{FFFD}/ev\u{FFFD}.repaired.txt")
+    );
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    finish_job(&mut app);
+    let mut names: Vec<Vec<u8>> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().as_bytes().to_vec())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [b"ev\xFF.repaired.txt".to_vec(), b"ev\xFF.txt".to_vec()]
+    );
+    let out = dir.join(OsStr::from_bytes(b"ev\xFF.repaired.txt"));
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        "Caf\u{FFFD} au lait\nIl a dit : L\u{e2}\u{20ac}\u{2122}\u{c3}\u{a9}t\u{c3}\u{a9} \u{c3}\u{a9}tait chaud.\n".as_bytes()
+    );
+    // The message names it as the prompt did.
+    let said = app.message.as_ref().map(|m| m.text.clone()).unwrap();
+    assert!(
+        said.starts_with(&format!(
+            "wrote {base}/d\u{FFFD}j\u{FFFD}/ev\u{FFFD}.repaired.txt: "
+        )),
+        "{said}"
+    );
+
+    // Edited: Backspace takes a U+FFFD as one step; Ctrl-W keeps the directory's bytes.
+    key(&mut app, KeyCode::Char('W'), KeyModifiers::NONE);
+    ctrl(&mut app, 'w');
+    assert_eq!(
+        prompt_line(&app),
+        format!("write a repaired copy to: {base}/d\u{FFFD}j\u{FFFD}/")
+    );
+    key(&mut app, KeyCode::Backspace, KeyModifiers::NONE);
+    key(&mut app, KeyCode::Backspace, KeyModifiers::NONE);
+    assert_eq!(
+        prompt_line(&app),
+        format!("write a repaired copy to: {base}/d\u{FFFD}j")
+    );
+    keys(&mut app, "\u{e0}/x.txt"); // typed: à is C3 A0, not the E0 of the name
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    finish_job(&mut app);
+    let typed = root.path().join(OsStr::from_bytes(b"d\xE9j\xC3\xA0"));
+    assert!(!typed.exists(), "no such directory: the write is refused");
+    key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
+    key(&mut app, KeyCode::Char('W'), KeyModifiers::NONE);
+    ctrl(&mut app, 'w');
+    keys(&mut app, "x.txt");
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    finish_job(&mut app);
+    assert!(dir.join("x.txt").exists(), "{:?}", app.message);
+}
