@@ -697,3 +697,68 @@ fn json_for_clusters() {
     let v: Value = serde_json::from_str(&explain(&["--json", "e2 82 ac"])).unwrap();
     assert!(v.get("clusters").is_none());
 }
+
+/// Runs `hexrune explain` with raw (not UTF-8) arguments; expects exit 0 and no stderr.
+fn explain_raw(args: &[&[u8]]) -> Vec<u8> {
+    use std::os::unix::ffi::OsStrExt;
+    hexrune()
+        .arg("explain")
+        .args(args.iter().map(|a| std::ffi::OsStr::from_bytes(a)))
+        .assert()
+        .code(0)
+        .stderr("")
+        .get_output()
+        .stdout
+        .clone()
+}
+
+#[test]
+fn an_argument_that_is_not_utf8_is_explained_as_its_bytes() {
+    let cases: [(&[u8], &str); 5] = [
+        (b"\xE9", "e9"),
+        (b"\xC0\xAF", "c0 af"),
+        (b"\xF0\x9F\x98", "f0 9f 98"),
+        (b"\xED\xA0\xBD\xED\xB8\x80", "ed a0 bd ed b8 80"),
+        // ASCII around an error: every byte, the ASCII ones too
+        (b"caf\xE9!", "63 61 66 e9 21"),
+    ];
+    for (raw, hex) in cases {
+        let got = explain_raw(&[raw]);
+        assert_eq!(
+            String::from_utf8(got).unwrap(),
+            explain(&[hex]),
+            "{raw:02X?}"
+        );
+        let got = explain_raw(&[b"--json", raw]);
+        assert_eq!(
+            String::from_utf8(got).unwrap(),
+            explain(&["--json", hex]),
+            "--json {raw:02X?}"
+        );
+    }
+    // two arguments are joined by a space, as text arguments are
+    let got = explain_raw(&[b"\xE9", b"\xE0"]);
+    assert_eq!(String::from_utf8(got).unwrap(), explain(&["e9 20 e0"]));
+    // the lone E9 exactly, its byte never printed as it is
+    let got = String::from_utf8(explain_raw(&[b"\xE9"])).unwrap();
+    assert!(got.starts_with("e9: 1 byte\n"), "{got}");
+}
+
+#[test]
+fn a_character_that_is_not_utf8_is_a_one_line_error() {
+    use std::os::unix::ffi::OsStrExt;
+    let out = hexrune()
+        .args(["explain", "--char"])
+        .arg(std::ffi::OsStr::from_bytes(b"\xE9"))
+        .assert()
+        .code(2)
+        .stdout("")
+        .get_output()
+        .stderr
+        .clone();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "hexrune: explain: the character given is not UTF-8 (bytes e9); to explain the bytes, \
+         leave out --char: hexrune explain e9\n"
+    );
+}

@@ -8,8 +8,10 @@ use hexrune::decode::Dialect;
 use hexrune::scan::index::{Progress, Summary};
 use hexrune::source::Source;
 use hexrune::tui::app::{App, PromptKind};
+use hexrune::tui::keymap::{self, Mode};
 use hexrune::tui::{draw, Action};
 use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 use ratatui::Terminal;
 
@@ -225,4 +227,163 @@ fn the_input_itself_is_refused_in_the_form() {
     );
     assert_eq!(std::fs::read(dir.path().join("notes.txt")).unwrap(), INPUT);
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+/// Sends one key through the keymap, in the mode the app is in, as the event loop does.
+fn key(app: &mut App, code: KeyCode, modifiers: KeyModifiers) {
+    let event = Event::Key(KeyEvent::new(code, modifiers));
+    if let Some(action) = keymap::action(&event, app.mode()) {
+        app.update(action);
+    }
+}
+
+fn ctrl(app: &mut App, c: char) {
+    key(app, KeyCode::Char(c), KeyModifiers::CONTROL);
+}
+
+fn keys(app: &mut App, text: &str) {
+    for c in text.chars() {
+        key(app, KeyCode::Char(c), KeyModifiers::NONE);
+    }
+}
+
+/// The status line: the prompt and what is typed (the cursor is a reversed space).
+fn prompt_line(app: &App) -> String {
+    screen(app)[app.size.height as usize - 1].clone()
+}
+
+#[test]
+fn ctrl_u_clears_and_ctrl_w_deletes_a_word_in_every_prompt() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_on_file(dir.path(), 120, 40);
+    let base = dir.path().display().to_string();
+
+    // W: the default path; Ctrl-W takes the name back to the last /, then the directory.
+    key(&mut app, KeyCode::Char('W'), KeyModifiers::NONE);
+    ctrl(&mut app, 'w');
+    assert_eq!(
+        prompt_line(&app),
+        format!("write a repaired copy to: {base}/")
+    );
+    ctrl(&mut app, 'w');
+    let parent = base.rsplit_once('/').unwrap().0;
+    assert_eq!(
+        prompt_line(&app),
+        format!("write a repaired copy to: {parent}/")
+    );
+    ctrl(&mut app, 'u');
+    assert_eq!(prompt_line(&app), "write a repaired copy to:");
+    keys(&mut app, "out.txt");
+    assert_eq!(prompt_line(&app), "write a repaired copy to: out.txt");
+    // Ctrl-U and Ctrl-W are editing keys here, not the viewer's half page or the form's.
+    assert_eq!(app.mode(), Mode::Prompt);
+    key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
+
+    // / search: words end at spaces; spaces before the word go with it.
+    key(&mut app, KeyCode::Char('/'), KeyModifiers::NONE);
+    keys(&mut app, "il a dit  ");
+    ctrl(&mut app, 'w');
+    assert_eq!(prompt_line(&app), "/text (Tab: hex): il a");
+    ctrl(&mut app, 'w');
+    assert_eq!(prompt_line(&app), "/text (Tab: hex): il");
+    ctrl(&mut app, 'u');
+    assert_eq!(prompt_line(&app), "/text (Tab: hex):");
+    ctrl(&mut app, 'w'); // nothing left: nothing happens
+    assert_eq!(prompt_line(&app), "/text (Tab: hex):");
+    keys(&mut app, "lait");
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    finish_job(&mut app);
+    assert_eq!(app.mode(), Mode::Normal);
+    assert_eq!(app.cursor, 8, "found at \"lait\"");
+
+    // : go to: Ctrl-U, then a new offset is typed and taken.
+    key(&mut app, KeyCode::Char(':'), KeyModifiers::NONE);
+    keys(&mut app, "0x4D2");
+    ctrl(&mut app, 'u');
+    assert_eq!(prompt_line(&app), "go to offset (#N: character N):");
+    keys(&mut app, "5");
+    assert_eq!(prompt_line(&app), "go to offset (#N: character N): 5");
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    assert_eq!(app.cursor, 5);
+
+    // e: a label typed, cleared: the first choice is offered again.
+    key(&mut app, KeyCode::Char('e'), KeyModifiers::NONE);
+    let offered = prompt_line(&app);
+    keys(&mut app, "latin1");
+    ctrl(&mut app, 'w');
+    assert_eq!(prompt_line(&app), offered);
+}
+
+#[test]
+fn a_name_that_is_not_utf8_is_written_next_to_the_input_in_its_own_bytes() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join(OsStr::from_bytes(b"d\xE9j\xE0"));
+    std::fs::create_dir(&dir).unwrap();
+    let path = dir.join(OsStr::from_bytes(b"ev\xFF.txt"));
+    std::fs::write(&path, INPUT).unwrap();
+    let source = Source::open(&path).unwrap();
+    let summary = Summary::build(Dialect::Utf8, INPUT, 1, &Progress::new()).unwrap();
+    let mut app = App::with_summary(source, summary, Rect::new(0, 0, 120, 40), false);
+    app.input_path = Some(path.clone());
+    let base = root.path().display().to_string();
+
+    // The prompt shows the name as the viewer shows names (U+FFFD for what is not UTF-8,
+    // one a maximal subpart), the path written is the input's own bytes.
+    key(&mut app, KeyCode::Char('W'), KeyModifiers::NONE);
+    assert_eq!(
+        prompt_line(&app),
+        format!("write a repaired copy to: {base}/d\u{FFFD}j\u{FFFD}/ev\u{FFFD}.repaired.txt")
+    );
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    finish_job(&mut app);
+    let mut names: Vec<Vec<u8>> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().as_bytes().to_vec())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [b"ev\xFF.repaired.txt".to_vec(), b"ev\xFF.txt".to_vec()]
+    );
+    let out = dir.join(OsStr::from_bytes(b"ev\xFF.repaired.txt"));
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        "Caf\u{FFFD} au lait\nIl a dit : L\u{e2}\u{20ac}\u{2122}\u{c3}\u{a9}t\u{c3}\u{a9} \u{c3}\u{a9}tait chaud.\n".as_bytes()
+    );
+    // The message names it as the prompt did.
+    let said = app.message.as_ref().map(|m| m.text.clone()).unwrap();
+    assert!(
+        said.starts_with(&format!(
+            "wrote {base}/d\u{FFFD}j\u{FFFD}/ev\u{FFFD}.repaired.txt: "
+        )),
+        "{said}"
+    );
+
+    // Edited: Backspace takes a U+FFFD as one step; Ctrl-W keeps the directory's bytes.
+    key(&mut app, KeyCode::Char('W'), KeyModifiers::NONE);
+    ctrl(&mut app, 'w');
+    assert_eq!(
+        prompt_line(&app),
+        format!("write a repaired copy to: {base}/d\u{FFFD}j\u{FFFD}/")
+    );
+    key(&mut app, KeyCode::Backspace, KeyModifiers::NONE);
+    key(&mut app, KeyCode::Backspace, KeyModifiers::NONE);
+    assert_eq!(
+        prompt_line(&app),
+        format!("write a repaired copy to: {base}/d\u{FFFD}j")
+    );
+    keys(&mut app, "\u{e0}/x.txt"); // typed: à is C3 A0, not the E0 of the name
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    finish_job(&mut app);
+    let typed = root.path().join(OsStr::from_bytes(b"d\xE9j\xC3\xA0"));
+    assert!(!typed.exists(), "no such directory: the write is refused");
+    key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
+    key(&mut app, KeyCode::Char('W'), KeyModifiers::NONE);
+    ctrl(&mut app, 'w');
+    keys(&mut app, "x.txt");
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    finish_job(&mut app);
+    assert!(dir.join("x.txt").exists(), "{:?}", app.message);
 }

@@ -180,7 +180,8 @@ legacy) cuts the bytes into, with names of characters and diagnoses of errors. W
 explain one code point instead: how each dialect and UTF-16 write it, bit by bit. Given \
 text (an argument that is not ASCII), break it into grapheme clusters and each cluster into \
 its code points, with the rule of UAX #29 that joins them; bytes whose code points join get \
-the same breakdown.",
+the same breakdown. An argument that is not UTF-8 (as $'\\xe9') is explained as its bytes, \
+exactly as their hex spelling.",
         after_help = "Bytes: pairs of hex digits in any case, alone or after \\x or 0x, separated by spaces or \
 commas or not at all. Quote \\x escapes so the shell keeps the backslashes.\n\n\
 Examples:\n  hexrune explain e2 82 ac\n  hexrune explain 'c0 af'\n  hexrune explain '\\xed\\xa0\\xbd\\xed\\xb8\\x80'\n  \
@@ -190,12 +191,12 @@ hexrune explain --json --char U+D800\n  hexrune explain 🇫🇷",
     )]
     Explain {
         /// Bytes in hex: e2 82 ac, e282ac, \xe2\x82\xac, 0xE2 0x82 0xAC; or text (not ASCII)
-        #[arg(value_name = "BYTES")]
-        bytes: Vec<String>,
+        #[arg(value_name = "BYTES", value_parser = clap::value_parser!(OsString))]
+        bytes: Vec<OsString>,
 
         /// Explain one code point instead: a single character, or U+XXXX (up to U+7FFFFFFF)
-        #[arg(short, long = "char", value_name = "C")]
-        char: Option<String>,
+        #[arg(short, long = "char", value_name = "C", value_parser = clap::value_parser!(OsString))]
+        char: Option<OsString>,
 
         /// Print one JSON object
         #[arg(long)]
@@ -435,10 +436,7 @@ impl Args {
                 json,
                 fallback,
             }) => Config::Explain(ExplainOptions {
-                query: match char {
-                    Some(c) => Query::Char(c),
-                    None => Query::Bytes(bytes.join(" ")),
-                },
+                query: explain_query(bytes, char),
                 json,
                 fallback: fallback.0,
             }),
@@ -546,6 +544,40 @@ impl Args {
             )),
             None => Ok(self),
         }
+    }
+}
+
+/// `explain`'s arguments as a [`Query`]: text where the shell passed UTF-8, else the bytes
+/// as they are (arguments joined by a space, as text arguments are).
+fn explain_query(bytes: Vec<OsString>, char: Option<OsString>) -> Query {
+    if let Some(c) = char {
+        return match c.into_string() {
+            Ok(text) => Query::Char(text),
+            Err(raw) => Query::RawChar(os_bytes(raw)),
+        };
+    }
+    let texts: Result<Vec<String>, OsString> =
+        bytes.iter().map(|a| a.clone().into_string()).collect();
+    match texts {
+        Ok(texts) => Query::Bytes(texts.join(" ")),
+        Err(_) => {
+            let raw: Vec<Vec<u8>> = bytes.into_iter().map(os_bytes).collect();
+            Query::Raw(raw.join(&b' '))
+        }
+    }
+}
+
+/// The bytes of an argument as the operating system passed them (on Unix, exactly;
+/// elsewhere lossily, where arguments are UTF-16 and rarely invalid).
+fn os_bytes(arg: OsString) -> Vec<u8> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        arg.into_vec()
+    }
+    #[cfg(not(unix))]
+    {
+        arg.to_string_lossy().into_owned().into_bytes()
     }
 }
 

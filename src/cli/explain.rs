@@ -37,6 +37,12 @@ pub enum Query {
     Bytes(String),
     /// One character, or a code point written `U+XXXX`.
     Char(String),
+    /// Bytes as the shell passed them, when the arguments are not UTF-8 (`$'\xe9'`):
+    /// explained exactly as their hex spelling is.
+    Raw(Vec<u8>),
+    /// `--char` given bytes that are not UTF-8: no character, an error that says how to
+    /// explain them.
+    RawChar(Vec<u8>),
 }
 
 /// What `hexrune explain` was asked.
@@ -68,6 +74,19 @@ pub fn run(options: &ExplainOptions, out: &mut dyn Write, err: &mut dyn Write) -
                 explain_bytes(&bytes, fallback)
             }
         }),
+        Query::Raw(bytes) => Ok(if options.json {
+            bytes_json(bytes, options.fallback.as_ref()) + "\n"
+        } else {
+            explain_bytes(bytes, options.fallback.as_ref())
+        }),
+        Query::RawChar(bytes) => {
+            let hex = hex_spaced(bytes);
+            Err(format!(
+                "the character given is not UTF-8 (bytes {hex}); to explain the bytes, \
+                 leave out --char: hexrune explain {}",
+                hex.replace(' ', "")
+            ))
+        }
         Query::Char(text) => parse_char(text).map(|cp| {
             if options.json {
                 code_point_json(cp) + "\n"

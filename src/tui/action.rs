@@ -100,6 +100,10 @@ pub enum Action {
     Input(char),
     /// Delete the last character of a prompt.
     Backspace,
+    /// Ctrl-U in a prompt: clear what was typed.
+    ClearInput,
+    /// Ctrl-W in a prompt: delete the word before the cursor.
+    DeleteWord,
     /// Tab in the search prompt: text or hex bytes.
     TogglePattern,
     /// Enter in a prompt.

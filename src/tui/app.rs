@@ -26,9 +26,10 @@ use super::action::{Action, Findings, JobEvent, ScanResult};
 use super::findings::{self as lint_findings, Linting, Pass};
 use super::keymap::Mode;
 use super::layout::{layout, Layout};
+use super::line::{edit, edit_text, Edit};
 use super::lookalike::{Lookalike, Match};
 use super::search::{self, Cancelled, Control};
-use super::write::{default_path, Preview, WriteForm, POLICIES};
+use super::write::{default_path, path_bytes, path_of, Preview, WriteForm, POLICIES};
 use crate::decode::Dialect;
 use crate::detect::mojibake::Mojibake;
 use crate::detect::{detect, Detection};
@@ -118,8 +119,27 @@ pub enum PromptKind {
 pub struct Prompt {
     /// What it asks for.
     pub kind: PromptKind,
-    /// What has been typed.
+    /// What has been typed (for `W`, the path shown: [`Prompt::path`] read lossily, one
+    /// U+FFFD a maximal subpart of what is not UTF-8; drawn through `view::safe`).
     pub input: String,
+    /// `W`'s path as the system holds it, exact: the default keeps the input's own bytes
+    /// (a name that is not UTF-8 too), and every edit changes these bytes; `None` in the
+    /// other prompts.
+    pub path: Option<Vec<u8>>,
+}
+
+impl Prompt {
+    /// Applies one edit: to the exact bytes of `W`'s path (the text shown follows), or to
+    /// the text typed.
+    fn edit(&mut self, step: Edit) {
+        match &mut self.path {
+            Some(path) => {
+                edit(path, step);
+                self.input = String::from_utf8_lossy(path).into_owned();
+            }
+            None => edit_text(&mut self.input, step),
+        }
+    }
 }
 
 /// A search pattern, kept for n / N.
@@ -756,9 +776,12 @@ impl App {
                 self.note_lanes(before);
             }
             Action::Job(event) => self.job_event(event),
-            Action::Input(_) | Action::Backspace | Action::TogglePattern | Action::Submit => {
-                self.prompt_edit(action)
-            }
+            Action::Input(_)
+            | Action::Backspace
+            | Action::ClearInput
+            | Action::DeleteWord
+            | Action::TogglePattern
+            | Action::Submit => self.prompt_edit(action),
             Action::OpenGoto => self.open_prompt(PromptKind::Goto),
             Action::OpenSearch { backward } => self.open_prompt(PromptKind::Search {
                 backward,
@@ -956,6 +979,7 @@ impl App {
         self.prompt = Some(Prompt {
             kind,
             input: String::new(),
+            path: None,
         });
     }
 
@@ -972,13 +996,18 @@ impl App {
                 }
             }
             Action::Input(c) if prompt.input.chars().count() < 4096 => {
-                prompt.input.push(c);
+                prompt.edit(Edit::Push(c));
                 if let Some(form) = &mut self.write {
                     form.confirm = false;
                 }
             }
-            Action::Backspace => {
-                prompt.input.pop();
+            Action::Backspace | Action::ClearInput | Action::DeleteWord => {
+                let step = match action {
+                    Action::ClearInput => Edit::Clear,
+                    Action::DeleteWord => Edit::DeleteWord,
+                    _ => Edit::Backspace,
+                };
+                prompt.edit(step);
                 if let Some(form) = &mut self.write {
                     form.confirm = false;
                 }
@@ -1349,9 +1378,11 @@ impl App {
     /// Opens the write form: the default path typed, `replace`, toggles off.
     fn open_write(&mut self) {
         self.write = Some(WriteForm::default());
+        let path = path_bytes(&default_path(self.input_path.as_deref()));
         self.prompt = Some(Prompt {
             kind: PromptKind::Write,
-            input: default_path(self.input_path.as_deref()),
+            input: String::from_utf8_lossy(&path).into_owned(),
+            path: Some(path),
         });
     }
 
@@ -1384,14 +1415,18 @@ impl App {
     /// file: asked, Enter again replaces it), then the write on a worker.
     fn submit_write(&mut self, prompt: Prompt) {
         let Some(mut form) = self.write else { return };
-        let typed = prompt.input.trim().to_string();
+        let typed = match &prompt.path {
+            Some(path) => path.trim_ascii().to_vec(),
+            None => prompt.input.trim().as_bytes().to_vec(),
+        };
         if typed.is_empty() {
             self.say("write: no path typed", true);
             self.prompt = Some(prompt);
             return;
         }
-        let path = PathBuf::from(&typed);
-        let name = crate::view::safe::sanitize(&typed);
+        // The exact bytes are written to; the name said is the one the prompt showed.
+        let path = path_of(&typed);
+        let name = crate::view::safe::sanitize(&String::from_utf8_lossy(&typed));
         let input = self
             .input_path
             .as_deref()
@@ -1427,6 +1462,7 @@ impl App {
         let cancel = Arc::new(AtomicBool::new(false));
         let source = Arc::clone(&self.source);
         let flag = Arc::clone(&cancel);
+        let what = format!("write {name}");
         let mut label = form.policy_name().to_string();
         if form.mojibake {
             label.push_str(", --mojibake");
@@ -1469,7 +1505,7 @@ impl App {
             let _ = sender.send(event);
         });
         self.job = Some(Job {
-            what: format!("write {}", crate::view::safe::sanitize(&typed)),
+            what,
             reached: 0,
             from: 0,
             backward: false,

@@ -102,6 +102,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "close a prompt or overlay, cancel a search, drop a count",
     ),
     ("q Ctrl-C", "quit (Ctrl-C in a prompt cancels it)"),
+    (
+        "Ctrl-U / Ctrl-W",
+        "in a prompt: clear what was typed / delete the word before the cursor (to a space or /)",
+    ),
 ];
 
 /// The action for an input event in a mode, if any.
@@ -225,8 +229,11 @@ fn help_key(code: KeyCode, ctrl: bool) -> Option<Action> {
 
 fn prompt_key(code: KeyCode, ctrl: bool) -> Option<Action> {
     if ctrl {
-        // The write form's toggles (other prompts ignore them).
+        // readline's Ctrl-U and Ctrl-W in every prompt; the write form's toggles (other
+        // prompts ignore them).
         return match code {
+            KeyCode::Char('u') => Some(Action::ClearInput),
+            KeyCode::Char('w') => Some(Action::DeleteWord),
             KeyCode::Char('t') => Some(Action::ToggleMojibake),
             KeyCode::Char('r') => Some(Action::ToggleBomStrip),
             _ => None,

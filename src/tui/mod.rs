@@ -19,6 +19,7 @@ pub mod draw;
 pub mod findings;
 pub mod keymap;
 pub mod layout;
+pub mod line;
 pub mod lookalike;
 pub mod search;
 

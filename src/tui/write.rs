@@ -7,6 +7,7 @@
 //! before → after. The app opens the form, asks before replacing a file and runs the write
 //! on a worker ([`super::app::App`]); `draw/write.rs` shows the form.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use crate::decode::{Dialect, UnitKind};
@@ -70,28 +71,59 @@ impl WriteForm {
 /// `.repaired` before its extension (`notes.txt` → `notes.repaired.txt`, `README` →
 /// `README.repaired`), in the same directory; empty when the input has no path (stdin).
 ///
+/// Built from the path as the system holds it, never through a lossy string: a name that
+/// is not UTF-8 (`ev\xFF.txt`, or a directory `d\xE9j\xE0/`) keeps its own bytes, and the
+/// copy lands next to the input.
+///
 /// ```
 /// use std::path::Path;
 /// use hexrune::tui::write::default_path;
-/// assert_eq!(default_path(Some(Path::new("dir/notes.txt"))), "dir/notes.repaired.txt");
-/// assert_eq!(default_path(Some(Path::new("README"))), "README.repaired");
-/// assert_eq!(default_path(Some(Path::new(".bashrc"))), ".bashrc.repaired");
-/// assert_eq!(default_path(None), "");
+/// assert_eq!(default_path(Some(Path::new("dir/notes.txt"))), Path::new("dir/notes.repaired.txt"));
+/// assert_eq!(default_path(Some(Path::new("README"))), Path::new("README.repaired"));
+/// assert_eq!(default_path(Some(Path::new(".bashrc"))), Path::new(".bashrc.repaired"));
+/// assert_eq!(default_path(None), Path::new(""));
 /// ```
-pub fn default_path(input: Option<&Path>) -> String {
+pub fn default_path(input: Option<&Path>) -> PathBuf {
     let Some(path) = input else {
-        return String::new();
+        return PathBuf::new();
     };
-    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
-    let name = match path.extension() {
-        Some(ext) => format!("{stem}.repaired.{}", ext.to_string_lossy()),
-        None => format!("{stem}.repaired"),
-    };
-    let out: PathBuf = match path.parent() {
+    let mut name = OsString::from(path.file_stem().unwrap_or_default());
+    name.push(".repaired");
+    if let Some(ext) = path.extension() {
+        name.push(".");
+        name.push(ext);
+    }
+    match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.join(name),
         _ => PathBuf::from(name),
-    };
-    out.to_string_lossy().into_owned()
+    }
+}
+
+/// The bytes of a path as the system holds them (on Unix, exactly; elsewhere as UTF-8,
+/// exact wherever the name is valid Unicode): what the `W` prompt edits.
+pub fn path_bytes(path: &Path) -> Vec<u8> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        path.as_os_str().as_bytes().to_vec()
+    }
+    #[cfg(not(unix))]
+    {
+        path.to_string_lossy().into_owned().into_bytes()
+    }
+}
+
+/// The path of `bytes` ([`path_bytes`] the other way round).
+pub fn path_of(bytes: &[u8]) -> PathBuf {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
+    }
+    #[cfg(not(unix))]
+    {
+        PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
+    }
 }
 
 /// One side of the preview: the bytes in hex (the first 12), and their glyphs.
@@ -192,5 +224,44 @@ fn side(bytes: &[u8], dialect: Dialect) -> Side {
     Side {
         hex: hex.join(" "),
         glyphs,
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+
+    /// The default path's bytes, for an input path given as bytes.
+    fn default_bytes(input: &[u8]) -> Vec<u8> {
+        let got = default_path(Some(Path::new(OsStr::from_bytes(input))));
+        Path::new(&got).as_os_str().as_bytes().to_vec()
+    }
+
+    #[test]
+    fn the_default_path_keeps_the_inputs_own_bytes() {
+        let cases: [(&[u8], &[u8]); 6] = [
+            (b"ev\xFF.txt", b"ev\xFF.repaired.txt"),
+            (b"d\xE9j\xE0/notes.txt", b"d\xE9j\xE0/notes.repaired.txt"),
+            (
+                b"/tmp/\xC0\xAF/ev\xFF.t\xFEt",
+                b"/tmp/\xC0\xAF/ev\xFF.repaired.t\xFEt",
+            ),
+            (
+                b"\xED\xA0\xBD\xED\xB8\x80",
+                b"\xED\xA0\xBD\xED\xB8\x80.repaired",
+            ),
+            (b"./caf\xC3\xA9.csv", b"./caf\xC3\xA9.repaired.csv"),
+            (b".\xFFrc", b".\xFFrc.repaired"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(
+                default_bytes(input),
+                want,
+                "{}",
+                String::from_utf8_lossy(input)
+            );
+        }
     }
 }
