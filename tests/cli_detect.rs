@@ -85,7 +85,7 @@ fn json_of_a_clean_file() {
         json!({"encoding":"UTF-8","bom":null,"errors":0,
                "regions":[{"start":0,"end":3,"encoding":"UTF-8"}],"mojibake":[],
                "ascii":false,"inner_boms":[],
-               "evidence":["valid UTF-8: 1 multi-byte characters, no errors"]})
+               "evidence":["valid UTF-8: 1 multi-byte character, no errors"]})
     );
 }
 
@@ -318,7 +318,7 @@ fn binary_and_stdin() {
         .clone();
     assert_eq!(
         String::from_utf8(out).unwrap(),
-        "<stdin>: UTF-8\n  why: valid UTF-8: 1 multi-byte characters, no errors\n"
+        "<stdin>: UTF-8\n  why: valid UTF-8: 1 multi-byte character, no errors\n"
     );
 }
 
@@ -364,5 +364,47 @@ fn utf8_errors_shown_between_brackets_are_not_a_legacy_region() {
             {"start":2562,"end":3099,"encoding":"UTF-16LE"},
             {"start":3099,"end":3695,"encoding":"UTF-8"}
         ])
+    );
+}
+
+/// `hexrune detect` of standard input `bytes`, as the user reads it.
+fn detect_human(bytes: &[u8]) -> String {
+    let out = hexrune()
+        .arg("detect")
+        .write_stdin(bytes)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn counts_of_one_take_the_singular() {
+    assert_eq!(
+        detect_human(b"ok\xC3\xA9"),
+        "<stdin>: UTF-8\n  why: valid UTF-8: 1 multi-byte character, no errors\n"
+    );
+    assert_eq!(
+        detect_human(b"ok\xC3\xA9\xC3\xA8"),
+        "<stdin>: UTF-8\n  why: valid UTF-8: 2 multi-byte characters, no errors\n"
+    );
+    assert_eq!(
+        detect_human(b"ok\xE9!"),
+        "<stdin>: windows-1250\n  why: 1 UTF-8 error and few multi-byte characters; chardetng reads it as windows-1250\n"
+    );
+    assert_eq!(
+        detect_human(b"[\xFF] caf\xC3\xA9"),
+        "<stdin>: UTF-8 with 1 error\n  why: UTF-8 with 1 error among 1 multi-byte character\n"
+    );
+    assert_eq!(
+        detect_human(b"\xFF\xFEA\x00"),
+        "<stdin>: UTF-16LE, BOM UTF-16LE (FF FE)\n  why: starts with the UTF-16LE signature FF FE; 1 code unit decodes as UTF-16LE\n"
+    );
+    let controls = detect_human(b"\x01");
+    assert_eq!(
+        controls,
+        "<stdin>: binary\n  why: 1 of 1 sampled byte is a control no text encoding explains\n"
     );
 }

@@ -181,8 +181,9 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
     }
     if sample.control_share() > CONTROL_SHARE {
         let why = format!(
-            "{} of {} sampled bytes are controls no text encoding explains",
-            sample.controls, sample.bytes
+            "{} of {} no text encoding explains",
+            sample.controls,
+            counted(sample.bytes as u64, "sampled byte is a control", "sampled bytes are controls")
         );
         return binary(d, bytes, why);
     }
@@ -275,8 +276,8 @@ fn wide_input(mut d: Detection, w: Wide, bytes: &[u8], skip: usize) -> Detection
         encoding: w.name(),
     });
     d.evidence.push(format!(
-        "{} code units decode as {}{}",
-        checked.units,
+        "{} as {}{}",
+        counted(checked.units, "code unit decodes", "code units decode"),
         w.name(),
         match checked.errors {
             0 => String::new(),
@@ -446,29 +447,33 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     if d.encoding == "UTF-8" {
         d.errors = errors;
     }
+    let multibyte: u64 = summary.tally.classes[2..].iter().sum();
     if errors == 0 {
         d.evidence.push(if d.ascii {
             "every byte is ASCII".to_string()
         } else {
             format!(
-                "valid UTF-8: {} multi-byte characters, no errors",
-                summary.tally.classes[2..].iter().sum::<u64>()
+                "valid UTF-8: {}, no errors",
+                counted(multibyte, "multi-byte character", "multi-byte characters")
             )
         });
     } else if named.len() == 1 && matches!(d.encoding, "IBM437" | "IBM850") {
         d.evidence.push(format!(
-            "{errors} UTF-8 errors and few multi-byte characters; DOS code page text: {}",
+            "{} and few multi-byte characters; DOS code page text: {}",
+            counted(errors, "UTF-8 error", "UTF-8 errors"),
             dos_evidence.join("; ")
         ));
     } else if named.len() == 1 && d.encoding != "UTF-8" {
         d.evidence.push(format!(
-            "{errors} UTF-8 errors and few multi-byte characters; chardetng reads it as {}",
+            "{} and few multi-byte characters; chardetng reads it as {}",
+            counted(errors, "UTF-8 error", "UTF-8 errors"),
             d.encoding
         ));
     } else if named.len() == 1 {
         d.evidence.push(format!(
-            "UTF-8 with {errors} errors among {} multi-byte characters",
-            summary.tally.classes[2..].iter().sum::<u64>()
+            "UTF-8 with {} among {}",
+            counted(errors, "error", "errors"),
+            counted(multibyte, "multi-byte character", "multi-byte characters")
         ));
     } else {
         d.evidence
@@ -515,6 +520,11 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     }
     d.regions = named;
     d
+}
+
+/// `n` and the noun that goes with it: `1 error`, `2 errors`, `0 errors`.
+fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn offsets_list(offsets: &[usize]) -> String {
