@@ -408,3 +408,16 @@ fn counts_of_one_take_the_singular() {
         "<stdin>: binary\n  why: 1 of 1 sampled byte is a control no text encoding explains\n"
     );
 }
+
+#[test]
+fn zero_bytes_in_an_input_too_short_for_a_wide_pattern_say_so() {
+    assert_eq!(
+        detect_human(b"H\0i\0"),
+        "<stdin>: binary\n  why: 2 of 4 bytes are NUL, too short to tell UTF-16 or UTF-32 by its zero bytes (16 bytes needed)\n"
+    );
+    // From 16 bytes on the pattern is looked for, and its absence is the evidence.
+    assert_eq!(
+        detect_human(b"\0\0\0abcdefghijklm"),
+        "<stdin>: binary\n  why: 3 of 16 sampled bytes are NUL, in no pattern of UTF-16 or UTF-32\n"
+    );
+}

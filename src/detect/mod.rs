@@ -213,10 +213,22 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         .iter()
         .any(|r| r.encoding.starts_with("UTF-16") || r.encoding.starts_with("UTF-32"));
     if !wide_found && sample.zero_share() > CONTROL_SHARE {
-        let why = format!(
-            "{} of {} sampled bytes are NUL, in no pattern of UTF-16 or UTF-32",
-            sample.zeros, sample.bytes
-        );
+        // Below wide::MIN_BYTES no pattern is looked for at all: say so, not that there
+        // is none.
+        let why = if sample.bytes < wide::MIN_BYTES {
+            format!(
+                "{} of {} NUL, too short to tell UTF-16 or UTF-32 by its zero bytes ({} needed)",
+                sample.zeros,
+                counted(sample.bytes as u64, "byte is", "bytes are"),
+                counted(wide::MIN_BYTES as u64, "byte", "bytes")
+            )
+        } else {
+            format!(
+                "{} of {} NUL, in no pattern of UTF-16 or UTF-32",
+                sample.zeros,
+                counted(sample.bytes as u64, "sampled byte is", "sampled bytes are")
+            )
+        };
         return binary(d, bytes, why);
     }
     d
