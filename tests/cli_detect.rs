@@ -421,3 +421,93 @@ fn zero_bytes_in_an_input_too_short_for_a_wide_pattern_say_so() {
         "<stdin>: binary\n  why: 3 of 16 sampled bytes are NUL, in no pattern of UTF-16 or UTF-32\n"
     );
 }
+
+#[test]
+fn utf8_cut_inside_a_character_at_either_end_is_utf8_cut_short() {
+    // The scan's truncated_eof at the end: no legacy encoding (chardetng said windows-1256).
+    assert_eq!(
+        detect_human(b"hello world this is text \xF0\x9F\x98"),
+        "<stdin>: UTF-8, cut short at the end\n  why: valid UTF-8 but for a cut character: \
+         0 multi-byte characters; the last character is cut short by the end of the input: \
+         F0 9F 98 at 25\n"
+    );
+    // Continuation bytes first: the input starts inside a character (it was IBM866).
+    assert_eq!(
+        detect_human(b"\x9F\x98\x80 hello world this is text"),
+        "<stdin>: UTF-8, cut short at the start\n  why: valid UTF-8 but for a cut character: \
+         0 multi-byte characters; it starts inside a character: 9F 98 80 at 0 are the end of one\n"
+    );
+    assert_eq!(
+        detect_human(b"\x80caf\xC3\xA9 \xE2\x82"),
+        "<stdin>: UTF-8, cut short at both ends\n  why: valid UTF-8 but for 2 cut characters: \
+         1 multi-byte character; it starts inside a character: 80 at 0 is the end of one; \
+         the last character is cut short by the end of the input: E2 82 at 7\n"
+    );
+    // Four continuation bytes end no character: not a cut.
+    let four = detect_human(b"\x9F\x98\x80\x80 hello world");
+    assert!(!four.contains("cut"), "{four}");
+}
+
+#[test]
+fn a_long_utf8_file_whose_last_line_is_cut_is_one_utf8_region() {
+    // 1.4 MB of UTF-8, then a last line that is ASCII but for `E2 82`, € cut after two
+    // bytes: it was a 13-byte windows-1257 region of its own.
+    let mut bytes = corpus("fr")
+        .into_bytes()
+        .repeat(1 + (1400 << 10) / corpus("fr").len());
+    bytes.extend_from_slice(b"\nend of log \xE2\x82");
+    let len = bytes.len();
+    let v = detect_json(&bytes);
+    assert_eq!(v["encoding"], "UTF-8");
+    assert_eq!(v["errors"], 1);
+    assert_eq!(
+        v["regions"],
+        json!([{"start":0,"end":len,"encoding":"UTF-8"}])
+    );
+    let evidence = v["evidence"].as_array().unwrap();
+    assert_eq!(
+        evidence.last().unwrap(),
+        &json!(format!(
+            "the last character is cut short by the end of the input: E2 82 at {}",
+            len - 2
+        ))
+    );
+}
+
+#[test]
+fn the_last_byte_of_a_legacy_region_is_no_cut() {
+    // The log's windows-1252 part ends in `E9` (é) at the very end: a letter of that
+    // region, not a UTF-8 character cut short.
+    let v = detect_json(
+        b"09:00 d\xC3\xA9marrage \xE2\x9C\x93\n09:02 \xE9chec, r\xE9essayer\n09:03 arr\xEAt d\xE9j\xE0 \xE9",
+    );
+    assert_eq!(v["errors"], 6);
+    assert_eq!(
+        v["regions"],
+        json!([{"start":0,"end":21,"encoding":"UTF-8"},{"start":21,"end":62,"encoding":"windows-1252"}])
+    );
+    assert_eq!(v["evidence"], json!(["mixed: 2 regions in 2 encodings"]));
+}
+
+#[test]
+fn repair_from_auto_of_utf8_cut_at_the_end_replaces_only_the_cut_character() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(
+        dir.path(),
+        "cut.txt",
+        b"hello world this is text \xF0\x9F\x98",
+    );
+    let output = hexrune()
+        .args(["repair", "--from", "auto", "-o", "-", &f])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    assert_eq!(
+        output.stdout,
+        "hello world this is text \u{FFFD}".as_bytes()
+    );
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("read as UTF-8 (--from auto"), "{stderr}");
+    assert!(stderr.contains("1 truncated_eof"), "{stderr}");
+}
