@@ -511,3 +511,48 @@ fn repair_from_auto_of_utf8_cut_at_the_end_replaces_only_the_cut_character() {
     assert!(stderr.contains("read as UTF-8 (--from auto"), "{stderr}");
     assert!(stderr.contains("1 truncated_eof"), "{stderr}");
 }
+
+#[test]
+fn a_short_windows_1252_line_with_dashes_quotes_and_a_euro_sign_is_windows_1252() {
+    // — ‘ ’ € are runs of signs: they count neither for nor against the reading, so the
+    // six accented letters inside words decide (it was "UTF-8 with 10 errors").
+    let bytes = encode(
+        "windows-1252",
+        "Café crème brûlée, naïve façade — ‘quoted’ €5",
+    );
+    assert_eq!(
+        detect_human(&bytes),
+        "<stdin>: windows-1252\n  why: 10 UTF-8 errors and few multi-byte characters; \
+         chardetng reads it as windows-1252\n"
+    );
+    // Python's codec is the oracle for the bytes.
+    let python = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sys; sys.stdout.buffer.write('Café crème brûlée, naïve façade — ‘quoted’ €5'.encode('cp1252'))",
+        ])
+        .output();
+    if let Ok(p) = python {
+        if p.status.success() {
+            assert_eq!(p.stdout, bytes);
+        }
+    }
+    // And `repair --from auto` reads it so.
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "cafe.txt", &bytes);
+    let repaired = hexrune()
+        .args(["repair", "--from", "auto", "-o", "-", &f])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(
+        String::from_utf8(repaired).unwrap(),
+        "Café crème brûlée, naïve façade — ‘quoted’ €5"
+    );
+    // Signs alone are no evidence for a legacy reading: UTF-8 with errors stays UTF-8.
+    let v = detect_json(b"total \x97 \x80 \x93 \x94 ok");
+    assert_eq!(v["encoding"], "UTF-8");
+    assert_eq!(v["errors"], 4);
+}

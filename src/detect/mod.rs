@@ -947,7 +947,9 @@ fn settle_wide(bytes: &[u8], mut regions: Vec<(Range<usize>, Kind)>) -> Vec<(Ran
 /// characters the reading gives, at least 70% hold a letter and either are three
 /// characters or longer, touch a letter, or stand as a word between spaces. Letters with
 /// diacritics sit inside words, and CJK text comes in long runs; the bytes of UTF-8 errors
-/// shown one by one between brackets (a test file, a demo) do neither.
+/// shown one by one between brackets (a test file, a demo) do neither. A run of
+/// punctuation, symbols and spaces only (`—`, `‘quoted’`, `€5`) counts neither way where
+/// text of any encoding puts signs ([`signs_in_place`]); elsewhere it counts against.
 fn reads_as_text(bytes: &[u8], label: &str) -> bool {
     let Some(encoding) = encoding_rs::Encoding::for_label(label.as_bytes()) else {
         return false;
@@ -967,6 +969,9 @@ fn reads_as_text(bytes: &[u8], label: &str) -> bool {
             i += 1;
         }
         let run = &chars[start..i];
+        if run.iter().all(|c| judge::is_sign(*c)) && signs_in_place(&chars, start..i) {
+            continue;
+        }
         // A word's edge: a letter, a space, the start or the end beside the run.
         let wordlike =
             |c: Option<&char>| c.is_none_or(|c| judge::is_letter(*c) || c.is_whitespace());
@@ -979,6 +984,27 @@ fn reads_as_text(bytes: &[u8], label: &str) -> bool {
         }
     }
     runs > 0 && good * 10 >= runs * 7
+}
+
+/// Whether the run of signs `chars[run]` stands where text puts signs: between spaces or
+/// digits (`—` between spaces, `€5`), or a quotation mark at the edge of a word on the side
+/// it belongs to (`‘quoted’`, `«mot»`), or the apostrophe inside one (`l’odeur`). A misread
+/// byte glued to a word (`komad¦ kruha`) does not.
+fn signs_in_place(chars: &[char], run: Range<usize>) -> bool {
+    let before = run.start > 0 && judge::is_letter(chars[run.start - 1]);
+    let after = chars.get(run.end).is_some_and(|c| judge::is_letter(*c));
+    let signs = &chars[run.clone()];
+    // Beside no letter: between spaces or digits (`—`, `€5`, `20 °`), not between
+    // brackets, where a test file or a demo shows misread bytes one by one.
+    let free = |c: Option<&char>| c.is_none_or(|c| c.is_whitespace() || c.is_ascii_digit());
+    match (before, after) {
+        (false, false) => {
+            free(run.start.checked_sub(1).map(|j| &chars[j])) && free(chars.get(run.end))
+        }
+        (false, true) => matches!(signs, ['‘' | '“' | '„' | '‚' | '«' | '‹']),
+        (true, false) => matches!(signs, ['’' | '”' | '»' | '›']),
+        (true, true) => signs == ['’'],
+    }
 }
 
 /// chardetng's guess for a region UTF-8 does not explain, named as encoding_rs names it.
