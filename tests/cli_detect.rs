@@ -85,7 +85,7 @@ fn json_of_a_clean_file() {
         json!({"encoding":"UTF-8","bom":null,"errors":0,
                "regions":[{"start":0,"end":3,"encoding":"UTF-8"}],"mojibake":[],
                "ascii":false,"inner_boms":[],
-               "evidence":["valid UTF-8: 1 multi-byte characters, no errors"]})
+               "evidence":["valid UTF-8: 1 multi-byte character, no errors"]})
     );
 }
 
@@ -318,7 +318,7 @@ fn binary_and_stdin() {
         .clone();
     assert_eq!(
         String::from_utf8(out).unwrap(),
-        "<stdin>: UTF-8\n  why: valid UTF-8: 1 multi-byte characters, no errors\n"
+        "<stdin>: UTF-8\n  why: valid UTF-8: 1 multi-byte character, no errors\n"
     );
 }
 
@@ -365,4 +365,194 @@ fn utf8_errors_shown_between_brackets_are_not_a_legacy_region() {
             {"start":3099,"end":3695,"encoding":"UTF-8"}
         ])
     );
+}
+
+/// `hexrune detect` of standard input `bytes`, as the user reads it.
+fn detect_human(bytes: &[u8]) -> String {
+    let out = hexrune()
+        .arg("detect")
+        .write_stdin(bytes)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn counts_of_one_take_the_singular() {
+    assert_eq!(
+        detect_human(b"ok\xC3\xA9"),
+        "<stdin>: UTF-8\n  why: valid UTF-8: 1 multi-byte character, no errors\n"
+    );
+    assert_eq!(
+        detect_human(b"ok\xC3\xA9\xC3\xA8"),
+        "<stdin>: UTF-8\n  why: valid UTF-8: 2 multi-byte characters, no errors\n"
+    );
+    assert_eq!(
+        detect_human(b"ok\xE9!"),
+        "<stdin>: windows-1250\n  why: 1 UTF-8 error and few multi-byte characters; chardetng reads it as windows-1250\n"
+    );
+    assert_eq!(
+        detect_human(b"[\xFF] caf\xC3\xA9"),
+        "<stdin>: UTF-8 with 1 error\n  why: UTF-8 with 1 error among 1 multi-byte character\n"
+    );
+    assert_eq!(
+        detect_human(b"\xFF\xFEA\x00"),
+        "<stdin>: UTF-16LE, BOM UTF-16LE (FF FE)\n  why: starts with the UTF-16LE signature FF FE; 1 code unit decodes as UTF-16LE\n"
+    );
+    let controls = detect_human(b"\x01");
+    assert_eq!(
+        controls,
+        "<stdin>: binary\n  why: 1 of 1 sampled byte is a control no text encoding explains\n"
+    );
+}
+
+#[test]
+fn zero_bytes_in_an_input_too_short_for_a_wide_pattern_say_so() {
+    assert_eq!(
+        detect_human(b"H\0i\0"),
+        "<stdin>: binary\n  why: 2 of 4 bytes are NUL, too short to tell UTF-16 or UTF-32 by its zero bytes (16 bytes needed)\n"
+    );
+    // From 16 bytes on the pattern is looked for, and its absence is the evidence.
+    assert_eq!(
+        detect_human(b"\0\0\0abcdefghijklm"),
+        "<stdin>: binary\n  why: 3 of 16 sampled bytes are NUL, in no pattern of UTF-16 or UTF-32\n"
+    );
+}
+
+#[test]
+fn utf8_cut_inside_a_character_at_either_end_is_utf8_cut_short() {
+    // The scan's truncated_eof at the end: no legacy encoding (chardetng said windows-1256).
+    assert_eq!(
+        detect_human(b"hello world this is text \xF0\x9F\x98"),
+        "<stdin>: UTF-8, cut short at the end\n  why: valid UTF-8 but for a cut character: \
+         0 multi-byte characters; the last character is cut short by the end of the input: \
+         F0 9F 98 at 25\n"
+    );
+    // Continuation bytes first: the input starts inside a character (it was IBM866).
+    assert_eq!(
+        detect_human(b"\x9F\x98\x80 hello world this is text"),
+        "<stdin>: UTF-8, cut short at the start\n  why: valid UTF-8 but for a cut character: \
+         0 multi-byte characters; it starts inside a character: 9F 98 80 at 0 are the end of one\n"
+    );
+    assert_eq!(
+        detect_human(b"\x80caf\xC3\xA9 \xE2\x82"),
+        "<stdin>: UTF-8, cut short at both ends\n  why: valid UTF-8 but for 2 cut characters: \
+         1 multi-byte character; it starts inside a character: 80 at 0 is the end of one; \
+         the last character is cut short by the end of the input: E2 82 at 7\n"
+    );
+    // Four continuation bytes end no character: not a cut.
+    let four = detect_human(b"\x9F\x98\x80\x80 hello world");
+    assert!(!four.contains("cut"), "{four}");
+}
+
+#[test]
+fn a_long_utf8_file_whose_last_line_is_cut_is_one_utf8_region() {
+    // 1.4 MB of UTF-8, then a last line that is ASCII but for `E2 82`, € cut after two
+    // bytes: it was a 13-byte windows-1257 region of its own.
+    let mut bytes = corpus("fr")
+        .into_bytes()
+        .repeat(1 + (1400 << 10) / corpus("fr").len());
+    bytes.extend_from_slice(b"\nend of log \xE2\x82");
+    let len = bytes.len();
+    let v = detect_json(&bytes);
+    assert_eq!(v["encoding"], "UTF-8");
+    assert_eq!(v["errors"], 1);
+    assert_eq!(
+        v["regions"],
+        json!([{"start":0,"end":len,"encoding":"UTF-8"}])
+    );
+    let evidence = v["evidence"].as_array().unwrap();
+    assert_eq!(
+        evidence.last().unwrap(),
+        &json!(format!(
+            "the last character is cut short by the end of the input: E2 82 at {}",
+            len - 2
+        ))
+    );
+}
+
+#[test]
+fn the_last_byte_of_a_legacy_region_is_no_cut() {
+    // The log's windows-1252 part ends in `E9` (é) at the very end: a letter of that
+    // region, not a UTF-8 character cut short.
+    let v = detect_json(
+        b"09:00 d\xC3\xA9marrage \xE2\x9C\x93\n09:02 \xE9chec, r\xE9essayer\n09:03 arr\xEAt d\xE9j\xE0 \xE9",
+    );
+    assert_eq!(v["errors"], 6);
+    assert_eq!(
+        v["regions"],
+        json!([{"start":0,"end":21,"encoding":"UTF-8"},{"start":21,"end":62,"encoding":"windows-1252"}])
+    );
+    assert_eq!(v["evidence"], json!(["mixed: 2 regions in 2 encodings"]));
+}
+
+#[test]
+fn repair_from_auto_of_utf8_cut_at_the_end_replaces_only_the_cut_character() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(
+        dir.path(),
+        "cut.txt",
+        b"hello world this is text \xF0\x9F\x98",
+    );
+    let output = hexrune()
+        .args(["repair", "--from", "auto", "-o", "-", &f])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    assert_eq!(
+        output.stdout,
+        "hello world this is text \u{FFFD}".as_bytes()
+    );
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("read as UTF-8 (--from auto"), "{stderr}");
+    assert!(stderr.contains("1 truncated_eof"), "{stderr}");
+}
+
+#[test]
+fn a_short_windows_1252_line_with_dashes_quotes_and_a_euro_sign_is_windows_1252() {
+    // — ‘ ’ € are runs of signs: they count neither for nor against the reading, so the
+    // six accented letters inside words decide (it was "UTF-8 with 10 errors").
+    let bytes = encode(
+        "windows-1252",
+        "Café crème brûlée, naïve façade — ‘quoted’ €5",
+    );
+    assert_eq!(
+        detect_human(&bytes),
+        "<stdin>: windows-1252\n  why: 10 UTF-8 errors and few multi-byte characters; \
+         chardetng reads it as windows-1252\n"
+    );
+    // Python's codec is the oracle for the bytes.
+    let python = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sys; sys.stdout.buffer.write('Café crème brûlée, naïve façade — ‘quoted’ €5'.encode('cp1252'))",
+        ])
+        .output();
+    if let Ok(p) = python {
+        if p.status.success() {
+            assert_eq!(p.stdout, bytes);
+        }
+    }
+    // And `repair --from auto` reads it so.
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "cafe.txt", &bytes);
+    let repaired = hexrune()
+        .args(["repair", "--from", "auto", "-o", "-", &f])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(
+        String::from_utf8(repaired).unwrap(),
+        "Café crème brûlée, naïve façade — ‘quoted’ €5"
+    );
+    // Signs alone are no evidence for a legacy reading: UTF-8 with errors stays UTF-8.
+    let v = detect_json(b"total \x97 \x80 \x93 \x94 ok");
+    assert_eq!(v["encoding"], "UTF-8");
+    assert_eq!(v["errors"], 4);
 }

@@ -88,3 +88,32 @@ fn pieces_find_what_one_search_finds() {
     let d = detect_bytes(text.as_bytes());
     assert_eq!(d.mojibake, whole);
 }
+
+proptest! {
+    /// Valid UTF-8 cut anywhere at both ends (a split file, a read cut short) is still
+    /// UTF-8: its only errors are the cuts, and the headline says where it was cut.
+    #[test]
+    fn utf8_cut_inside_characters_is_utf8(
+        s in "[^\\x00-\\x08\\x0b\\x0e-\\x1f\\x7f]{1,200}",
+        head in 0usize..4,
+        tail in 0usize..4,
+    ) {
+        let bytes = s.as_bytes();
+        let from = head.min(bytes.len());
+        let to = bytes.len().saturating_sub(tail).max(from);
+        let cut = &bytes[from..to];
+        // The oracle: std's decoder, past the continuation bytes the cut starts with.
+        let lead = cut.iter().take_while(|b| (0x80..0xC0).contains(*b)).count();
+        let (valid, end) = match std::str::from_utf8(&cut[lead..]) {
+            Ok(text) => (text.len(), None),
+            Err(e) => (e.valid_up_to(), Some(lead + e.valid_up_to())),
+        };
+        prop_assume!(valid > 0);
+        let d = detect_bytes(cut);
+        prop_assert_eq!(d.encoding, "UTF-8");
+        prop_assert_eq!(d.cut.start, lead);
+        prop_assert_eq!(d.cut.end, end);
+        prop_assert_eq!(d.errors, d.cut.units());
+        prop_assert!(d.regions.len() <= 1);
+    }
+}

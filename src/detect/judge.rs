@@ -54,6 +54,26 @@ pub fn is_letter(c: char) -> bool {
     )
 }
 
+/// Whether `c` is punctuation, a symbol or a space (general category P*, S* or Zs):
+/// `—`, `‘`, `€`, `©`, no-break space.
+pub fn is_sign(c: char) -> bool {
+    matches!(
+        get_general_category(c),
+        Gc::ConnectorPunctuation
+            | Gc::DashPunctuation
+            | Gc::OpenPunctuation
+            | Gc::ClosePunctuation
+            | Gc::InitialPunctuation
+            | Gc::FinalPunctuation
+            | Gc::OtherPunctuation
+            | Gc::MathSymbol
+            | Gc::CurrencySymbol
+            | Gc::ModifierSymbol
+            | Gc::OtherSymbol
+            | Gc::SpaceSeparator
+    )
+}
+
 /// Whether `c` is an upper-case letter.
 pub fn is_upper(c: char) -> bool {
     matches!(

@@ -24,7 +24,7 @@ pub mod wide;
 
 use std::ops::Range;
 
-use crate::decode::Dialect;
+use crate::decode::{Dialect, ErrorKind};
 use crate::scan::index::Summary;
 use crate::scan::pool;
 use bom::Bom;
@@ -108,6 +108,9 @@ pub struct Detection {
     pub inner_boms: Vec<usize>,
     /// Mojibake regions, in order (offsets into the input).
     pub mojibake: Vec<Mojibake>,
+    /// Where a UTF-8 input was cut inside a character (its UTF-8 errors that say nothing
+    /// against the rest); empty for any other encoding.
+    pub cut: Cut,
     /// Why, in words: one short sentence each.
     pub evidence: Vec<String>,
 }
@@ -119,12 +122,103 @@ impl Detection {
         if self.encoding == "UTF-8" && self.ascii && self.errors == 0 {
             return "ASCII (also valid UTF-8)".to_string();
         }
+        if self.encoding == "UTF-8" && self.errors > 0 && self.errors == self.cut.units() {
+            let ends = match (self.cut.start > 0, self.cut.end.is_some()) {
+                (true, true) => "both ends",
+                (true, false) => "the start",
+                (false, _) => "the end",
+            };
+            return format!("UTF-8, cut short at {ends}");
+        }
         match self.errors {
             0 => self.encoding.to_string(),
             1 => format!("{} with 1 error", self.encoding),
             n => format!("{} with {n} errors", self.encoding),
         }
     }
+}
+
+/// Where an input was cut inside a UTF-8 character: at its start, which is then the last
+/// bytes of a character, or at its end, which cuts the last character short (the scan's
+/// `truncated_eof`). Each is a UTF-8 error that says nothing against the rest: a file cut
+/// by a size limit, a split, a network read.
+///
+/// ```
+/// use hexrune::decode::Dialect;
+/// use hexrune::detect::Cut;
+/// use hexrune::scan::index::Summary;
+/// let bytes = b"\x98\x80 smile \xF0\x9F\x98";
+/// let summary = Summary::build_parallel(Dialect::Utf8, bytes);
+/// assert_eq!(Cut::of(bytes, &summary), Cut { start: 2, end: Some(9) });
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cut {
+    /// The continuation bytes the input starts with (1 to 3, one error unit each), when
+    /// more bytes follow them; 0 when it starts at a character.
+    pub start: usize,
+    /// The offset of the last character, when the end of the input cuts it short.
+    pub end: Option<usize>,
+}
+
+impl Cut {
+    /// The cuts of `bytes`, from `summary`, its UTF-8 scan.
+    pub fn of(bytes: &[u8], summary: &Summary) -> Cut {
+        let start = bytes
+            .iter()
+            .take(4)
+            .take_while(|b| (0x80..=0xBF).contains(*b))
+            .count();
+        // Four continuation bytes end no character; nothing after them is no text.
+        let start = if start <= 3 && start < bytes.len() {
+            start
+        } else {
+            0
+        };
+        let end = summary
+            .tally
+            .last_error
+            .filter(|at| *at >= start && *at < bytes.len())
+            .filter(|at| {
+                let unit = Dialect::Utf8.decode_at(bytes, *at);
+                unit.error_kind() == Some(ErrorKind::TruncatedEof) && unit.end() == bytes.len()
+            });
+        Cut { start, end }
+    }
+
+    /// The error units of the cuts.
+    pub fn units(&self) -> u64 {
+        self.start as u64 + u64::from(self.end.is_some())
+    }
+
+    /// Whether the error unit at `at` is one of the cuts.
+    fn covers(&self, at: usize) -> bool {
+        at < self.start || self.end == Some(at)
+    }
+
+    /// The cuts in words, one sentence each.
+    fn evidence(&self, bytes: &[u8]) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.start > 0 {
+            out.push(format!(
+                "it starts inside a character: {} at 0 {} the end of one",
+                hex(&bytes[..self.start]),
+                if self.start == 1 { "is" } else { "are" }
+            ));
+        }
+        if let Some(at) = self.end {
+            out.push(format!(
+                "the last character is cut short by the end of the input: {} at {at}",
+                hex(&bytes[at..])
+            ));
+        }
+        out
+    }
+}
+
+/// Bytes as upper-case hex pairs: `F0 9F 98`.
+fn hex(bytes: &[u8]) -> String {
+    let pairs: Vec<String> = bytes.iter().map(|b| format!("{b:02X}")).collect();
+    pairs.join(" ")
 }
 
 /// Detects what `bytes` is, from `summary`, the UTF-8 scan of the same bytes.
@@ -138,6 +232,7 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         regions: Vec::new(),
         inner_boms: Vec::new(),
         mojibake: Vec::new(),
+        cut: Cut::default(),
         evidence: Vec::new(),
     };
     if let Some(b) = bom {
@@ -181,8 +276,13 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
     }
     if sample.control_share() > CONTROL_SHARE {
         let why = format!(
-            "{} of {} sampled bytes are controls no text encoding explains",
-            sample.controls, sample.bytes
+            "{} of {} no text encoding explains",
+            sample.controls,
+            counted(
+                sample.bytes as u64,
+                "sampled byte is a control",
+                "sampled bytes are controls"
+            )
         );
         return binary(d, bytes, why);
     }
@@ -212,10 +312,22 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         .iter()
         .any(|r| r.encoding.starts_with("UTF-16") || r.encoding.starts_with("UTF-32"));
     if !wide_found && sample.zero_share() > CONTROL_SHARE {
-        let why = format!(
-            "{} of {} sampled bytes are NUL, in no pattern of UTF-16 or UTF-32",
-            sample.zeros, sample.bytes
-        );
+        // Below wide::MIN_BYTES no pattern is looked for at all: say so, not that there
+        // is none.
+        let why = if sample.bytes < wide::MIN_BYTES {
+            format!(
+                "{} of {} NUL, too short to tell UTF-16 or UTF-32 by its zero bytes ({} needed)",
+                sample.zeros,
+                counted(sample.bytes as u64, "byte is", "bytes are"),
+                counted(wide::MIN_BYTES as u64, "byte", "bytes")
+            )
+        } else {
+            format!(
+                "{} of {} NUL, in no pattern of UTF-16 or UTF-32",
+                sample.zeros,
+                counted(sample.bytes as u64, "sampled byte is", "sampled bytes are")
+            )
+        };
         return binary(d, bytes, why);
     }
     d
@@ -253,6 +365,7 @@ fn binary(mut d: Detection, bytes: &[u8], why: String) -> Detection {
     d.errors = 0;
     d.mojibake.clear();
     d.inner_boms.clear();
+    d.cut = Cut::default();
     d.evidence = vec![why];
     d.regions = vec![Region {
         start: 0,
@@ -275,8 +388,8 @@ fn wide_input(mut d: Detection, w: Wide, bytes: &[u8], skip: usize) -> Detection
         encoding: w.name(),
     });
     d.evidence.push(format!(
-        "{} code units decode as {}{}",
-        checked.units,
+        "{} as {}{}",
+        counted(checked.units, "code unit decodes", "code units decode"),
         w.name(),
         match checked.errors {
             0 => String::new(),
@@ -368,14 +481,20 @@ enum Kind {
 /// An input read as UTF-8.
 fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool) -> Detection {
     let errors = summary.tally.error_count();
+    let multibyte: u64 = summary.tally.classes[2..].iter().sum();
+    let cut = Cut::of(bytes, summary);
     let content = d.bom.map_or(0, Bom::len);
-    let kinds = if errors == 0 && !has_zeros {
+    let kinds = if errors == cut.units() && !has_zeros {
         vec![(
             0..bytes.len(),
-            if d.ascii { Kind::Neutral } else { Kind::Utf8 },
+            if multibyte == 0 {
+                Kind::Neutral
+            } else {
+                Kind::Utf8
+            },
         )]
     } else {
-        stretches(bytes, summary, has_zeros)
+        stretches(bytes, summary, has_zeros, cut)
     };
     let mut regions = settle_wide(bytes, merge_stretches(kinds));
     if regions.len() > MAX_REGIONS {
@@ -445,30 +564,54 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     };
     if d.encoding == "UTF-8" {
         d.errors = errors;
+        // A cut counts where UTF-8 explains the bytes around it (the last byte of a
+        // windows-1252 region is a character of its own, cut from nothing).
+        let in_utf8 = |at: usize| {
+            named
+                .iter()
+                .any(|r| r.start <= at && at < r.end && r.encoding == "UTF-8")
+        };
+        d.cut = Cut {
+            start: if in_utf8(0) { cut.start } else { 0 },
+            end: cut.end.filter(|at| in_utf8(*at)),
+        };
     }
-    if errors == 0 {
+    if errors > 0 && errors == d.cut.units() {
+        d.evidence.push(format!(
+            "valid UTF-8 but for {}: {}",
+            if d.cut.start > 0 && d.cut.end.is_some() {
+                "2 cut characters"
+            } else {
+                "a cut character"
+            },
+            counted(multibyte, "multi-byte character", "multi-byte characters")
+        ));
+    } else if errors == 0 {
         d.evidence.push(if d.ascii {
             "every byte is ASCII".to_string()
         } else {
             format!(
-                "valid UTF-8: {} multi-byte characters, no errors",
-                summary.tally.classes[2..].iter().sum::<u64>()
+                "valid UTF-8: {}, no errors",
+                counted(multibyte, "multi-byte character", "multi-byte characters")
             )
         });
     } else if named.len() == 1 && matches!(d.encoding, "IBM437" | "IBM850") {
         d.evidence.push(format!(
-            "{errors} UTF-8 errors and few multi-byte characters; DOS code page text: {}",
+            "{} and few multi-byte characters; DOS code page text: {}",
+            counted(errors, "UTF-8 error", "UTF-8 errors"),
             dos_evidence.join("; ")
         ));
     } else if named.len() == 1 && d.encoding != "UTF-8" {
         d.evidence.push(format!(
-            "{errors} UTF-8 errors and few multi-byte characters; chardetng reads it as {}",
+            "{} and few multi-byte characters; chardetng reads it as {}",
+            counted(errors, "UTF-8 error", "UTF-8 errors"),
             d.encoding
         ));
     } else if named.len() == 1 {
         d.evidence.push(format!(
-            "UTF-8 with {errors} errors among {} multi-byte characters",
-            summary.tally.classes[2..].iter().sum::<u64>()
+            "UTF-8 with {} among {}",
+            counted(errors, "error", "errors"),
+            counted(multibyte, "multi-byte character", "multi-byte characters")
         ));
     } else {
         d.evidence
@@ -479,6 +622,7 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                 names.len()
             }));
     }
+    d.evidence.extend(d.cut.evidence(bytes));
     // U+FEFF and mojibake live in the UTF-8 regions' blocks that hold non-ASCII bytes.
     let utf8_regions: Vec<Range<usize>> = regions
         .iter()
@@ -515,6 +659,11 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     }
     d.regions = named;
     d
+}
+
+/// `n` and the noun that goes with it: `1 error`, `2 errors`, `0 errors`.
+fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn offsets_list(offsets: &[usize]) -> String {
@@ -653,7 +802,14 @@ fn ascii_at_or_after(bytes: &[u8], at: usize, end: usize) -> usize {
 
 /// The stretches of an input with UTF-8 errors: blocks without errors whole, blocks with
 /// errors line by line.
-fn stretches(bytes: &[u8], summary: &Summary, has_zeros: bool) -> Vec<(Range<usize>, Kind)> {
+///
+/// The error units of `cut` are not counted: they say nothing against the line.
+fn stretches(
+    bytes: &[u8],
+    summary: &Summary,
+    has_zeros: bool,
+    cut: Cut,
+) -> Vec<(Range<usize>, Kind)> {
     let mut out = Vec::new();
     for (b, s) in summary.blocks.iter().enumerate() {
         let range = summary.block_range(b);
@@ -674,9 +830,12 @@ fn stretches(bytes: &[u8], summary: &Summary, has_zeros: bool) -> Vec<(Range<usi
                 .min(pos + 4096);
             let stop = crate::scan::first_boundary(Dialect::Utf8, bytes, stop).min(end);
             let mut line = Line::new(pos);
+            let mut at = pos;
             for chunk in bytes[pos..stop].utf8_chunks() {
-                line.errors += usize::from(!chunk.invalid().is_empty());
                 let valid = chunk.valid().as_bytes();
+                let bad = at + valid.len();
+                line.errors += usize::from(!chunk.invalid().is_empty() && !cut.covers(bad));
+                at = bad + chunk.invalid().len();
                 line.multibyte += valid.iter().filter(|b| **b >= 0xC0).count();
                 line.zeros += memchr::memchr_iter(0, valid).count();
             }
@@ -786,9 +945,11 @@ fn settle_wide(bytes: &[u8], mut regions: Vec<(Range<usize>, Kind)>) -> Vec<(Ran
 
 /// Whether `bytes` read through `label` look like text: of the runs of non-ASCII
 /// characters the reading gives, at least 70% hold a letter and either are three
-/// characters or longer, touch a letter, or stand as a word between spaces. Letters with diacritics sit inside words, and
-/// CJK text comes in long runs; the bytes of UTF-8 errors shown one by one between
-/// brackets (a test file, a demo) do neither.
+/// characters or longer, touch a letter, or stand as a word between spaces. Letters with
+/// diacritics sit inside words, and CJK text comes in long runs; the bytes of UTF-8 errors
+/// shown one by one between brackets (a test file, a demo) do neither. A run of
+/// punctuation, symbols and spaces only (`—`, `‘quoted’`, `€5`) counts neither way where
+/// text of any encoding puts signs ([`signs_in_place`]); elsewhere it counts against.
 fn reads_as_text(bytes: &[u8], label: &str) -> bool {
     let Some(encoding) = encoding_rs::Encoding::for_label(label.as_bytes()) else {
         return false;
@@ -808,6 +969,9 @@ fn reads_as_text(bytes: &[u8], label: &str) -> bool {
             i += 1;
         }
         let run = &chars[start..i];
+        if run.iter().all(|c| judge::is_sign(*c)) && signs_in_place(&chars, start..i) {
+            continue;
+        }
         // A word's edge: a letter, a space, the start or the end beside the run.
         let wordlike =
             |c: Option<&char>| c.is_none_or(|c| judge::is_letter(*c) || c.is_whitespace());
@@ -820,6 +984,27 @@ fn reads_as_text(bytes: &[u8], label: &str) -> bool {
         }
     }
     runs > 0 && good * 10 >= runs * 7
+}
+
+/// Whether the run of signs `chars[run]` stands where text puts signs: between spaces or
+/// digits (`—` between spaces, `€5`), or a quotation mark at the edge of a word on the side
+/// it belongs to (`‘quoted’`, `«mot»`), or the apostrophe inside one (`l’odeur`). A misread
+/// byte glued to a word (`komad¦ kruha`) does not.
+fn signs_in_place(chars: &[char], run: Range<usize>) -> bool {
+    let before = run.start > 0 && judge::is_letter(chars[run.start - 1]);
+    let after = chars.get(run.end).is_some_and(|c| judge::is_letter(*c));
+    let signs = &chars[run.clone()];
+    // Beside no letter: between spaces or digits (`—`, `€5`, `20 °`), not between
+    // brackets, where a test file or a demo shows misread bytes one by one.
+    let free = |c: Option<&char>| c.is_none_or(|c| c.is_whitespace() || c.is_ascii_digit());
+    match (before, after) {
+        (false, false) => {
+            free(run.start.checked_sub(1).map(|j| &chars[j])) && free(chars.get(run.end))
+        }
+        (false, true) => matches!(signs, ['‘' | '“' | '„' | '‚' | '«' | '‹']),
+        (true, false) => matches!(signs, ['’' | '”' | '»' | '›']),
+        (true, true) => signs == ['’'],
+    }
 }
 
 /// chardetng's guess for a region UTF-8 does not explain, named as encoding_rs names it.
