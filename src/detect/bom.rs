@@ -84,8 +84,7 @@ impl Bom {
 
     /// Its bytes in hex, spaced: `EF BB BF`.
     pub fn hex(self) -> String {
-        let hex: Vec<String> = self.bytes().iter().map(|b| format!("{b:02X}")).collect();
-        hex.join(" ")
+        super::hex(self.bytes())
     }
 }
 

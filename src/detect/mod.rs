@@ -215,7 +215,7 @@ impl Cut {
     }
 }
 
-/// Bytes as upper-case hex pairs: `F0 9F 98`.
+/// Bytes as upper-case hex pairs: `F0 9F 98` (a cut's bytes, a BOM's).
 fn hex(bytes: &[u8]) -> String {
     let pairs: Vec<String> = bytes.iter().map(|b| format!("{b:02X}")).collect();
     pairs.join(" ")
