@@ -23,7 +23,7 @@ fn explain(args: &[&str]) -> String {
 }
 
 /// Runs `hexrune explain ARGS`, expects exit 2 and nothing on stdout, returns stderr.
-fn explain_error(args: &[&str]) -> String {
+fn explain_error<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> String {
     let out = hexrune()
         .arg("explain")
         .args(args)
@@ -490,7 +490,7 @@ fn bad_characters_are_one_line_errors() {
 
 #[test]
 fn usage_errors_name_the_explain_usage_line() {
-    let stderr = explain_error(&[]);
+    let stderr = explain_error::<&str>(&[]);
     assert_eq!(
         stderr,
         "error: the following required arguments were not provided:\n  <BYTES|--char <C>>\n\n\
@@ -746,18 +746,10 @@ fn an_argument_that_is_not_utf8_is_explained_as_its_bytes() {
 
 #[test]
 fn a_character_that_is_not_utf8_is_a_one_line_error() {
+    use std::ffi::OsStr;
     use std::os::unix::ffi::OsStrExt;
-    let out = hexrune()
-        .args(["explain", "--char"])
-        .arg(std::ffi::OsStr::from_bytes(b"\xE9"))
-        .assert()
-        .code(2)
-        .stdout("")
-        .get_output()
-        .stderr
-        .clone();
     assert_eq!(
-        String::from_utf8(out).unwrap(),
+        explain_error(&[OsStr::new("--char"), OsStr::from_bytes(b"\xE9")]),
         "hexrune: explain: the character given is not UTF-8 (bytes e9); to explain the bytes, \
          leave out --char: hexrune explain e9\n"
     );
