@@ -23,15 +23,20 @@
 //! to a walk with the full look; tests/lint.rs holds the survey to one walk over random
 //! cuts).
 //!
-//! Sixteen bytes at a time (SSE2), the sieve passes over printable ASCII and, where the
-//! scan found the input well formed, the characters of the line's last [`KEPT`] (two)
-//! [`Family`]s met (kana and Han, Han and CJK punctuation): a family is the characters whose
-//! first two bytes fall in one rectangle of lead and second bytes, all quiet letters of one
-//! script group (Latin `C3`–`C8`, Cyrillic `D0`–`D3`, Devanagari `E0 A4`–`E0 A5`, kana, Han
-//! `E4`–`E9`, Hangul `EB`–`EC`, ..., found from the table, not listed by hand), counting the
-//! run of marks they may add from above. Anything else is read one character at a time.
-//! On an x86-64 with AVX2, popcnt, lzcnt and BMI1 (asked at run time) the same code runs
-//! compiled for them: the masks are counted and scanned in one instruction each.
+//! Sixty-four bytes at a time ([`WIDE`]; four SSE2 loads, one bit a byte), the sieve passes
+//! over printable ASCII, tabs, carriage returns and line feeds (closing each line it
+//! ends) and, where the scan found the input well formed, the characters of the last
+//! [`KEPT`] (two) [`Family`]s met (kana and Han, Han and CJK punctuation): a family is the
+//! characters whose first two bytes fall in one rectangle of lead and second bytes, all
+//! quiet letters of one script group (Latin `C3`–`C8`, Cyrillic `D0`–`D3`, Devanagari `E0
+//! A4`–`E0 A5`, kana, Han `E4`–`E9`, Hangul `EB`–`EC`, ..., found from the table, not
+//! listed by hand), counting the run of marks they may add from above. The families are
+//! kept from line to line; a line joins the group of each family whose characters a chunk
+//! passes over in it. Anything else is read one character at a time. On an x86-64 with
+//! AVX2, popcnt, lzcnt and BMI1 (asked at run time) the same code runs compiled for them:
+//! the masks are counted and scanned in one instruction each. [`Chunk::of_ascii_portable`]
+//! and [`Chunk::of_families_portable`] are the masks a byte at a time, for other CPUs,
+//! and the property the vector code is tested against.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -76,8 +81,8 @@ fn entry_in(table: &[u16], v: u32) -> u16 {
 /// A *family*: the characters whose lead byte is in `lead..=lead + lead_span` and whose
 /// second byte is in `second..=second + second_span`, all of them quiet (no lint looks at
 /// them) and letters of one script `group` (or of none), with at most `leading` leading
-/// non-starters each. Sixteen bytes of one family and printable ASCII are passed over at
-/// once. The families are found from the table of entries, not listed by hand: Latin
+/// non-starters each. A chunk of characters of two families and printable ASCII is passed
+/// over at once. The families are found from the table of entries, not listed by hand: Latin
 /// `C3`–`C8`, Greek `CE`–`CF`, Cyrillic `D0`–`D1`, Hebrew and Arabic letters, Devanagari,
 /// the other Indic scripts and Thai by their second byte, kana `E3 81`–`E3 83`, Han
 /// `E4`–`E9`, Hangul `EB`–`EC`, ...
@@ -89,6 +94,18 @@ struct Family {
     second_span: u8,
     group: u32,
     leading: usize,
+}
+
+impl Family {
+    /// Its lead bytes `lead..=lead + lead_span` and second bytes: for no family, the lead
+    /// byte 0xFF alone, which no well-formed input holds.
+    #[inline(always)]
+    fn rectangle(&self) -> (u8, u8, u8, u8) {
+        match self.group == 0 && self.lead == 0 {
+            true => (0xFF, 0, self.second, self.second_span),
+            false => (self.lead, self.lead_span, self.second, self.second_span),
+        }
+    }
 }
 
 /// The sieve's tables, built once.
@@ -231,115 +248,136 @@ fn tables() -> &'static Tables {
     &TABLES
 }
 
-/// Families a line's chunks are read against at once: the latest met.
+/// Families the chunks are read against at once: the latest met.
 const KEPT: usize = 2;
 
-/// What a chunk of 16 bytes holds, one bit a byte (the first byte lowest).
+/// Bytes read at once.
+const WIDE: usize = 64;
+
+/// What a chunk of [`WIDE`] bytes holds, one bit a byte (the first byte lowest).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Chunk {
     /// Printable ASCII (20 to 7E).
-    printable: u32,
+    printable: u64,
     /// Printable bytes from `A` (0x41) up: letters, or may be.
-    high: u32,
-    /// Lead bytes of the family's characters.
-    leads: u32,
-    /// Bytes that are neither printable ASCII, nor continuation bytes, nor lead bytes of
-    /// the family's characters.
-    strangers: u32,
+    high: u64,
+    /// Line feeds.
+    feeds: u64,
+    /// Tabs and carriage returns: the ASCII controls no lint looks at, besides line feeds.
+    blanks: u64,
+    /// Continuation bytes (80 to BF); only filled in by [`Chunk::of_families`].
+    cont: u64,
+    /// Lead bytes of the characters of each family; only filled in by
+    /// [`Chunk::of_families`].
+    leads: [u64; KEPT],
 }
 
-/// The [`Chunk`] of the first 16 of `bytes` (which holds 17: a lead byte's second byte is
-/// looked at too), for the characters of either of `families`.
-#[inline(always)]
-fn chunk(bytes: &[u8; 17], families: &[Family; KEPT]) -> Chunk {
-    // With no family, the lead byte 0xFF alone: no well-formed input holds it.
-    let rectangle = |f: &Family| match f.group == 0 && f.lead == 0 {
-        true => (0xFF, 0, f.second, f.second_span),
-        false => (f.lead, f.lead_span, f.second, f.second_span),
-    };
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::*;
-        // SSE2 is part of x86_64. As signed bytes, 80 to BF (continuation bytes) are the
-        // ones below -64, and every byte from 80 up is below 0x20.
-        // SAFETY: the loads read bytes 0..16 and 1..17 of `bytes`; the rest is arithmetic.
-        unsafe {
-            let v = _mm_loadu_si128(bytes.as_ptr().cast());
-            let next = _mm_loadu_si128(bytes.as_ptr().add(1).cast());
-            let printable = _mm_and_si128(
-                _mm_cmpgt_epi8(v, _mm_set1_epi8(0x1F)),
-                _mm_cmplt_epi8(v, _mm_set1_epi8(0x7F)),
-            );
-            let high = _mm_and_si128(printable, _mm_cmpgt_epi8(v, _mm_set1_epi8(0x40)));
-            let cont = _mm_cmplt_epi8(v, _mm_set1_epi8(-64));
-            let within = |x: __m128i, lo: u8, span: u8| {
-                let past = _mm_subs_epu8(
-                    _mm_sub_epi8(x, _mm_set1_epi8(lo as i8)),
-                    _mm_set1_epi8(span as i8),
-                );
-                _mm_cmpeq_epi8(past, _mm_setzero_si128())
-            };
-            let leads = families.iter().fold(_mm_setzero_si128(), |leads, f| {
-                let (lead, lead_span, second, second_span) = rectangle(f);
-                let of = _mm_and_si128(
-                    within(v, lead, lead_span),
-                    within(next, second, second_span),
-                );
-                _mm_or_si128(leads, of)
-            });
-            let known = _mm_or_si128(_mm_or_si128(printable, cont), leads);
-            Chunk {
-                printable: _mm_movemask_epi8(printable) as u32,
-                high: _mm_movemask_epi8(high) as u32,
-                leads: _mm_movemask_epi8(leads) as u32,
-                strangers: !(_mm_movemask_epi8(known) as u32) & 0xFFFF,
+impl Chunk {
+    /// The ASCII masks of the first [`WIDE`] of `bytes`.
+    #[inline(always)]
+    fn of_ascii(bytes: &[u8; WIDE + 1]) -> Chunk {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::*;
+            let mut c = Chunk::default();
+            for q in 0..WIDE / 16 {
+                // SSE2 is part of x86_64. As signed bytes, every byte from 80 up is below
+                // 0x20. SAFETY: the load reads bytes 16q..16q + 16 of `bytes`.
+                unsafe {
+                    let v = _mm_loadu_si128(bytes.as_ptr().add(16 * q).cast());
+                    let is = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
+                    let printable = _mm_and_si128(
+                        _mm_cmpgt_epi8(v, _mm_set1_epi8(0x1F)),
+                        _mm_cmplt_epi8(v, _mm_set1_epi8(0x7F)),
+                    );
+                    let high = _mm_and_si128(printable, _mm_cmpgt_epi8(v, _mm_set1_epi8(0x40)));
+                    let blanks = _mm_or_si128(is(b'\t'), is(b'\r'));
+                    let mask = |x: __m128i| (_mm_movemask_epi8(x) as u32 as u64) << (16 * q);
+                    c.printable |= mask(printable);
+                    c.high |= mask(high);
+                    c.feeds |= mask(is(b'\n'));
+                    c.blanks |= mask(blanks);
+                }
+            }
+            c
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        Chunk::of_ascii_portable(bytes)
+    }
+
+    /// Fills in the continuation bytes and the lead bytes of the characters of each of
+    /// `families` (a lead byte's second byte is the next of `bytes`).
+    #[inline(always)]
+    fn of_families(&mut self, bytes: &[u8; WIDE + 1], families: &[Family; KEPT]) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::*;
+            for q in 0..WIDE / 16 {
+                // As signed bytes, 80 to BF (continuation bytes) are the ones below -64.
+                // SAFETY: the loads read bytes 16q..16q + 17 of `bytes`.
+                unsafe {
+                    let v = _mm_loadu_si128(bytes.as_ptr().add(16 * q).cast());
+                    let next = _mm_loadu_si128(bytes.as_ptr().add(16 * q + 1).cast());
+                    let within = |x: __m128i, lo: u8, span: u8| {
+                        let past = _mm_subs_epu8(
+                            _mm_sub_epi8(x, _mm_set1_epi8(lo as i8)),
+                            _mm_set1_epi8(span as i8),
+                        );
+                        _mm_cmpeq_epi8(past, _mm_setzero_si128())
+                    };
+                    let mask = |x: __m128i| (_mm_movemask_epi8(x) as u32 as u64) << (16 * q);
+                    self.cont |= mask(_mm_cmplt_epi8(v, _mm_set1_epi8(-64)));
+                    for (leads, f) in self.leads.iter_mut().zip(families) {
+                        let (lead, lead_span, second, second_span) = f.rectangle();
+                        *leads |= mask(_mm_and_si128(
+                            within(v, lead, lead_span),
+                            within(next, second, second_span),
+                        ));
+                    }
+                }
             }
         }
+        #[cfg(not(target_arch = "x86_64"))]
+        self.of_families_portable(bytes, families);
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let mask = |p: &dyn Fn(usize) -> bool| (0..16).fold(0u32, |m, i| m | (p(i) as u32) << i);
-        let printable = mask(&|i| (0x20..0x7F).contains(&bytes[i]));
-        let leads = mask(&|i| {
-            families
-                .iter()
-                .map(rectangle)
-                .any(|(lead, lead_span, second, second_span)| {
-                    bytes[i].wrapping_sub(lead) <= lead_span
-                        && bytes[i + 1].wrapping_sub(second) <= second_span
-                })
-        });
-        let cont = mask(&|i| (0x80..0xC0).contains(&bytes[i]));
+
+    /// The bytes the chunk passes over, as far as it was filled in: ASCII a line may hold
+    /// without a look (line feeds among it), continuation bytes, the families' lead bytes.
+    fn known(&self) -> u64 {
+        let ascii = self.printable | self.blanks | self.feeds;
+        self.leads
+            .iter()
+            .fold(ascii | self.cont, |known, leads| known | leads)
+    }
+
+    /// [`Chunk::of_ascii`] a byte at a time, for any CPU.
+    #[cfg(any(test, not(target_arch = "x86_64")))]
+    fn of_ascii_portable(bytes: &[u8; WIDE + 1]) -> Chunk {
+        let mask =
+            |p: &dyn Fn(u8) -> bool| (0..WIDE).fold(0u64, |m, i| m | (p(bytes[i]) as u64) << i);
         Chunk {
-            printable,
-            high: mask(&|i| (0x41..0x7F).contains(&bytes[i])),
-            leads,
-            strangers: !(printable | cont | leads) & 0xFFFF,
+            printable: mask(&|b| (0x20..0x7F).contains(&b)),
+            high: mask(&|b| (0x41..0x7F).contains(&b)),
+            feeds: mask(&|b| b == b'\n'),
+            blanks: mask(&|b| b == b'\t' || b == b'\r'),
+            ..Chunk::default()
+        }
+    }
+
+    /// [`Chunk::of_families`] a byte at a time, for any CPU.
+    #[cfg(any(test, not(target_arch = "x86_64")))]
+    fn of_families_portable(&mut self, bytes: &[u8; WIDE + 1], families: &[Family; KEPT]) {
+        let mask = |p: &dyn Fn(usize) -> bool| (0..WIDE).fold(0u64, |m, i| m | (p(i) as u64) << i);
+        self.cont = mask(&|i| (0x80..0xC0).contains(&bytes[i]));
+        for (leads, f) in self.leads.iter_mut().zip(families) {
+            let (lead, lead_span, second, second_span) = f.rectangle();
+            *leads = mask(&|i| {
+                bytes[i].wrapping_sub(lead) <= lead_span
+                    && bytes[i + 1].wrapping_sub(second) <= second_span
+            });
         }
     }
 }
-
-/// If the 16 `bytes` are all printable ASCII (20 to 7E), whether one is from `A` (0x41)
-/// up: a letter, or may be.
-#[inline(always)]
-fn printable_ascii(bytes: &[u8; 16]) -> Option<bool> {
-    const H: u64 = 0x8080_8080_8080_8080;
-    const fn ones(b: u8) -> u64 {
-        u64::from_ne_bytes([b; 8])
-    }
-    let mut high = 0;
-    for half in bytes.chunks_exact(8) {
-        let x = u64::from_ne_bytes(half.try_into().expect("8 bytes"));
-        // Below 0x80, adding 0x60 sets the top bit from 0x20 up, adding 1 from 0x7F up,
-        // adding 0x3F from 0x41 up, and no sum carries into the next byte.
-        let printable = x & H == 0 && (x + ones(0x60)) & H == H && (x + ones(1)) & H == 0;
-        if !printable {
-            return None;
-        }
-        high |= (x + ones(0x3F)) & H;
-    }
-    Some(high != 0)
-}
-
 /// What one line holds so far.
 #[derive(Clone, Copy, Default)]
 struct Line {
@@ -368,6 +406,48 @@ impl Line {
         } else if self.group != g {
             self.mixed = true;
         }
+    }
+
+    /// Passes over the bytes `piece` of a [`Chunk`] (bits in a row, no line feed among
+    /// them): printable ASCII, tabs and carriage returns, and characters of `families`.
+    #[inline(always)]
+    fn pass(&mut self, piece: u64, c: &Chunk, families: &[Family; KEPT]) {
+        self.ascii_letter |= c.high & piece != 0;
+        let ascii = (c.printable | c.blanks) & piece;
+        if ascii == piece {
+            self.marks = 0;
+            return;
+        }
+        // Characters of the families: the line joins the group of each met. The run of
+        // marks since the last ASCII byte grows by at most `leading` with each. A starter
+        // among them begins the run again with at most 3 trailing non-starters; so a run
+        // is at most the larger of that and the run before, plus every leading
+        // non-starter.
+        let (mut leads, mut leading) = (0, 0);
+        for (f, l) in families.iter().zip(c.leads) {
+            if l & piece != 0 {
+                leads |= l & piece;
+                leading = leading.max(f.leading);
+                if f.group != 0 {
+                    self.join(f.group);
+                }
+            }
+        }
+        let count = |m: u64| m.count_ones() as usize * leading;
+        self.marks = match ascii {
+            0 => self.marks.max(3) + count(leads),
+            a => {
+                // The run before the first ASCII byte, those between two, the one after the
+                // last.
+                let ahead = (1 << a.trailing_zeros()) - 1;
+                let after = u64::MAX << (63 - a.leading_zeros()) << 1;
+                let run = self.marks.max(3) + count(leads & ahead);
+                let between = 3 + count(leads & !ahead & !after);
+                self.look |= run.max(between) > MAX_NON_STARTERS;
+                3 + count(leads & after)
+            }
+        };
+        self.look |= self.marks > MAX_NON_STARTERS;
     }
 
     #[inline]
@@ -480,57 +560,43 @@ fn lines(
     };
     let mut start = range.start;
     let mut state = Line::default();
-    // The families of the line's last characters of one, the latest first.
+    // The families of the last characters of one, the latest first.
     let mut families = [Family::default(); KEPT];
     let mut i = range.start;
     while i < end {
-        if i + 17 <= end {
-            // Sixteen printable ASCII bytes (most of a line of ASCII), at once.
-            if let Some(high) = printable_ascii(bytes[i..i + 16].try_into().expect("16 bytes")) {
-                state.ascii_letter |= high;
-                state.marks = 0;
-                i += 16;
-                continue;
+        if i + WIDE < end {
+            let ahead: &[u8; WIDE + 1] = bytes[i..i + WIDE + 1].try_into().expect("65 bytes");
+            let mut c = Chunk::of_ascii(ahead);
+            // Up to the first byte that is not ASCII a line may hold without a look, or,
+            // where the input is well formed, up to the first that is neither that nor a
+            // byte of a character of the families (that byte begins a character).
+            let mut known = c.known();
+            if known != u64::MAX && i + WIDE <= well_formed_end {
+                c.of_families(ahead, &families);
+                known = c.known();
             }
-            let c = chunk(bytes[i..i + 17].try_into().expect("17 bytes"), &families);
-            // Up to the first byte that is not printable ASCII, or, where the input is well
-            // formed, up to the first that is neither that nor a byte of a character of the
-            // current family (that byte begins a character).
-            let quiet = if i + 16 <= well_formed_end {
-                c.strangers
-            } else {
-                !c.printable
-            };
-            let k = quiet.trailing_zeros().min(16) as usize;
+            let k = (!known).trailing_zeros() as usize;
             if k > 0 {
-                let prefix = (1u32 << k) - 1;
-                state.ascii_letter |= c.high & prefix != 0;
-                let printable = c.printable & prefix;
-                if printable == prefix {
-                    state.marks = 0;
-                } else {
-                    // Characters of the family (whose group is the line's already): the run
-                    // of marks since the last ASCII byte grows by at most `leading` each.
-                    // A starter among them begins the run again with at most 3 trailing
-                    // non-starters; so a run is at most the larger of that and the run
-                    // before, plus every leading non-starter. The run before the first
-                    // ASCII byte ends there (fewer than 31 fit between two in 16 bytes).
-                    let leads = c.leads & prefix;
-                    let leading = families.iter().map(|f| f.leading).max().unwrap_or(0);
-                    let count = |m: u32| m.count_ones() as usize * leading;
-                    state.marks = match printable {
-                        0 => state.marks.max(3) + count(leads),
-                        p => {
-                            let ahead = (1 << p.trailing_zeros()) - 1;
-                            let run = state.marks.max(3) + count(leads & ahead);
-                            state.look |= run > MAX_NON_STARTERS;
-                            3 + count(leads >> (32 - p.leading_zeros()))
-                        }
-                    };
-                    state.look |= state.marks > MAX_NON_STARTERS;
+                let mut rest = u64::MAX >> (WIDE - k);
+                let mut feeds = c.feeds & rest;
+                while feeds != 0 {
+                    let at = feeds.trailing_zeros();
+                    let piece = rest & !(u64::MAX << at);
+                    if piece != 0 {
+                        state.pass(piece, &c, &families);
+                    }
+                    let feed = i + at as usize;
+                    close(start..feed + 1, &state);
+                    start = feed + 1;
+                    state = Line::default();
+                    rest &= u64::MAX << at << 1;
+                    feeds &= feeds - 1;
+                }
+                if rest != 0 {
+                    state.pass(rest, &c, &families);
                 }
                 i += k;
-                if k == 16 {
+                if k == WIDE {
                     continue;
                 }
             }
@@ -542,7 +608,6 @@ fn lines(
                 close(start..i + 1, &state);
                 start = i + 1;
                 state = Line::default();
-                families = [Family::default(); KEPT];
             } else if b0 < 0x20 && b0 != b'\t' && b0 != b'\r' || b0 == 0x7F {
                 state.look = true;
             } else {
@@ -569,8 +634,8 @@ fn lines(
                 entry_in(table, v)
             };
             state.character(e);
-            // A character of a family: chunks are read against it from now on, its group
-            // being the line's (or the line looked at).
+            // A character of a family: chunks are read against it from now on (a chunk joins
+            // a family's group to the line where it passes over its characters).
             let f = tables.family(bytes[i], bytes[i + 1]);
             i += n;
             if f != Family::default() {
@@ -579,9 +644,6 @@ fn lines(
                     None => {
                         families.rotate_right(1);
                         families[0] = f;
-                        if f.group != 0 {
-                            state.join(f.group);
-                        }
                     }
                 }
                 // What follows may be more of the family: back to chunks.
@@ -675,7 +737,7 @@ mod tests {
     use super::*;
 
     /// The stretches handed on, read one character at a time (`false`) or, where the text
-    /// is well formed, sixteen bytes at a time.
+    /// is well formed, sixty-four bytes at a time.
     /// The same from the build for any x86-64 as from the one for this CPU.
     fn walked_as(text: &[u8], four_byte: bool, chunks: bool) -> Vec<Range<usize>> {
         let (mut out, mut baseline) = (Vec::new(), Vec::new());
@@ -794,59 +856,95 @@ mod tests {
             assert_eq!(walked_as(e_thirty.as_bytes(), false, chunks).len(), 1);
             assert_eq!(walked_as(f73.as_bytes(), false, chunks).len(), 1);
         }
-        // Sixteen bytes at a time, a run of marks is counted from above (a chunk's starter
-        // may leave up to 3): 30 marks after `a` are handed on, harmlessly; 24 are not.
-        assert_eq!(walked_as(thirty.as_bytes(), false, true).len(), 1);
-        let twenty_four = format!("a{}\n", "\u{301}".repeat(24));
+        // Sixty-four bytes at a time (a line of ASCII after them, so that a chunk reaches
+        // that far), a run of marks is counted from above (a chunk's starter may leave up
+        // to 3): 30 marks after `a` are handed on, harmlessly; 24 are not.
+        let more = "a line of ASCII long enough for a chunk to reach across the marks\n";
+        assert_eq!(
+            walked_as(format!("{thirty}{more}").as_bytes(), false, true),
+            vec![0..thirty.len()]
+        );
+        let twenty_four = format!("a{}\n{more}", "\u{301}".repeat(24));
         assert!(walked_as(twenty_four.as_bytes(), false, true).is_empty());
+        // A run between two ASCII bytes of one chunk: the mark before `x` is read alone
+        // (its family met), the chunk from `x` holds 31 marks and `y`.
+        let between = format!("\u{301}x{}y{more}", "\u{301}".repeat(31));
+        assert_eq!(walked_as(between.as_bytes(), false, true).len(), 1);
+        let thirty = format!("\u{301}x{}y{more}", "\u{301}".repeat(30));
+        assert!(walked_as(thirty.as_bytes(), false, false).is_empty());
     }
 
-    /// The first 17 bytes of `text`, padded with spaces.
-    fn seventeen(text: &str) -> [u8; 17] {
-        let mut out = [b' '; 17];
+    /// The first 65 bytes of `text`, padded with spaces.
+    fn ahead(text: &str) -> [u8; WIDE + 1] {
+        let mut out = [b' '; WIDE + 1];
         for (o, b) in out.iter_mut().zip(text.bytes()) {
             *o = b;
         }
         out
     }
 
-    #[test]
-    fn sixteen_printable_ascii_bytes_at_once() {
-        let sixteen = |text: &str| -> [u8; 16] { text.as_bytes().try_into().unwrap() };
-        assert_eq!(printable_ascii(&sixteen(" !\"#0123456789@?")), Some(false));
-        assert_eq!(printable_ascii(&sixteen(" !\"#0123456789A?")), Some(true));
-        assert_eq!(printable_ascii(&sixteen("0123456789012345")), Some(false));
-        assert_eq!(printable_ascii(&sixteen("01234567890123z5")), Some(true));
-        // Each byte that is not printable ASCII, at each place, in either half.
-        for bad in [0x00u8, 0x09, b'\n', 0x1F, 0x7F, 0x80, 0xC3, 0xFF] {
-            for at in 0..16 {
-                let mut w = sixteen("0123456789abcdef");
-                w[at] = bad;
-                assert_eq!(printable_ascii(&w), None, "{bad:#x} at {at}");
-            }
-        }
-        // Every byte alone among spaces: as the definition says.
-        for b in 0..=255u8 {
-            let mut w = [b' '; 16];
-            w[7] = b;
-            let expected = (0x20..0x7F).contains(&b).then_some(b >= 0x41);
-            assert_eq!(printable_ascii(&w), expected, "{b:#x}");
-        }
+    /// The masks of the chunk at the start of `bytes` for `families`.
+    fn chunk(bytes: &[u8; WIDE + 1], families: &[Family; KEPT]) -> Chunk {
+        let mut c = Chunk::of_ascii(bytes);
+        c.of_families(bytes, families);
+        c
+    }
+
+    /// The bytes of a chunk it does not pass over.
+    fn strangers(bytes: &[u8; WIDE + 1], families: &[Family; KEPT]) -> u64 {
+        !chunk(bytes, families).known()
     }
 
     #[test]
-    fn a_chunk_of_sixteen_bytes() {
+    fn the_ascii_of_a_chunk() {
+        let c = Chunk::of_ascii(&ahead(" !\"#0123456789@?\t\n\rAz~"));
+        assert_eq!(c.printable, !(0b111 << 16));
+        assert_eq!(c.high, 0b111 << 19);
+        assert_eq!((c.feeds, c.blanks), (1 << 17, 1 << 16 | 1 << 18));
+        assert_eq!(c.known(), u64::MAX);
+        // Each byte that is not ASCII a line may hold without a look, at each place.
+        for bad in [0x00u8, 0x08, 0x0B, 0x1F, 0x7F, 0x80, 0xC3, 0xFF] {
+            for at in 0..WIDE {
+                let mut w = ahead(&"0123456789abcdef".repeat(4));
+                w[at] = bad;
+                let c = Chunk::of_ascii(&w);
+                assert_eq!(c.known(), !(1 << at), "{bad:#x} at {at}");
+            }
+        }
+        // Every byte alone among spaces, in each quarter: as the definitions say.
+        for b in 0..=255u8 {
+            for at in [7, 16, 40, 63] {
+                let mut w = [b' '; WIDE + 1];
+                w[at] = b;
+                let c = Chunk::of_ascii(&w);
+                let bit = |yes: bool| (yes as u64) << at;
+                assert_eq!(
+                    c.printable,
+                    !(1 << at) | bit((0x20..0x7F).contains(&b)),
+                    "{b:#x}"
+                );
+                assert_eq!(c.high, bit((0x41..0x7F).contains(&b)), "{b:#x}");
+                assert_eq!(c.feeds, bit(b == b'\n'), "{b:#x}");
+                assert_eq!(c.blanks, bit(b == b'\t' || b == b'\r'), "{b:#x}");
+            }
+        }
+        // The byte after the chunk is not part of it.
+        let mut w = [b' '; WIDE + 1];
+        w[WIDE] = 0xFF;
+        assert_eq!(Chunk::of_ascii(&w).known(), u64::MAX);
+    }
+
+    #[test]
+    fn a_chunk_of_sixty_four_bytes() {
         let t = tables();
         let none = Family::default();
-        let c = chunk(&seventeen(" ~azAZ09 !@#$%^&"), &[none, none]);
-        assert_eq!((c.printable, c.high, c.strangers), (0xFFFF, 0x403E, 0));
-        for bad in [0x00u8, 0x1F, 0x7F, 0xC0, 0xF8, b'\n'] {
-            for at in 0..16 {
-                let mut w = seventeen("0123456789abcdef");
+        assert_eq!(strangers(&ahead(" ~azAZ09 !@#$%^&\n\t"), &[none, none]), 0);
+        for bad in [0x00u8, 0x1F, 0x7F, 0xC0, 0xF8, 0x80] {
+            for at in 0..WIDE {
+                let mut w = ahead(&"0123456789abcdef".repeat(4));
                 w[at] = bad;
-                let c = chunk(&w, &[none, none]);
-                assert_eq!(c.printable, 0xFFFF & !(1 << at), "{bad:#x} at {at}");
-                assert_eq!(c.strangers, 1 << at, "{bad:#x} at {at}");
+                let expected = if bad == 0x80 { 0 } else { 1 << at };
+                assert_eq!(strangers(&w, &[none, none]), expected, "{bad:#x} at {at}");
             }
         }
         // Cyrillic from D0 to D3 is one family, its combining marks (D2 83 to D2 89) with
@@ -863,44 +961,57 @@ mod tests {
         );
         assert_eq!(t.family(0xD2, 0x83), cyrillic);
         assert_ne!(t.family(0xD4, 0xB0), cyrillic);
-        let c = chunk(&seventeen("Москва ж!"), &[cyrillic, none]);
-        assert_eq!((c.strangers, c.leads.count_ones()), (0, 7));
-        let mut w = seventeen("Москва ж!");
+        let moscow = ahead("Москва ж!");
+        let c = chunk(&moscow, &[cyrillic, none]);
+        assert_eq!(
+            (
+                strangers(&moscow, &[cyrillic, none]),
+                c.leads[0].count_ones()
+            ),
+            (0, 7)
+        );
+        assert_eq!(c.leads[1], 0);
+        let mut w = ahead("Москва ж!");
         w[15] = 0xD4;
-        assert_eq!(chunk(&w, &[cyrillic, none]).strangers, 1 << 15);
+        assert_eq!(strangers(&w, &[cyrillic, none]), 1 << 15);
+        // A line of them, and the next.
+        let lines = ahead("Москва\nМосква ж!\n");
+        assert_eq!(strangers(&lines, &[none, cyrillic]), 0);
+        assert_eq!(chunk(&lines, &[none, cyrillic]).feeds, 1 << 12 | 1 << 29);
         // Latin letters and Han characters are families of their own.
         let latin = t.family(0xC3, 0xA9);
         assert_eq!((latin.lead, latin.group), (0xC3, 1));
+        assert_eq!(strangers(&ahead("Straße, cafés "), &[latin, none]), 0);
         assert_eq!(
-            chunk(&seventeen("Straße, cafés "), &[latin, none]).strangers,
-            0
-        );
-        assert_eq!(
-            chunk(&seventeen("Straße, cafés "), &[cyrillic, none]).strangers,
+            strangers(&ahead("Straße, cafés "), &[cyrillic, none]),
             1 << 4 | 1 << 12
         );
         let han = t.family(0xE4, 0xB8);
         assert_eq!((han.lead, han.lead_span, han.group), (0xE4, 5, 4));
-        assert_eq!(chunk(&seventeen("中文字符 abc"), &[han, none]).strangers, 0);
+        assert_eq!(strangers(&ahead("中文字符 abc"), &[han, none]), 0);
         // Devanagari by its second byte, with the virama (one leading non-starter).
         let deva = t.family(0xE0, 0xA4);
         assert_eq!(
             (deva.lead, deva.lead_span, deva.group, deva.leading),
             (0xE0, 0, 0x109, 1)
         );
-        assert_eq!(chunk(&seventeen("हिन्दी है"), &[deva, none]).strangers, 0);
+        assert_eq!(strangers(&ahead("हिन्दी है"), &[deva, none]), 0);
         // The line's last two families are read at once: kana (E3 81 to E3 83) and Han
         // in Japanese, either first; without the kana, its characters are strangers.
         let kana = t.family(0xE3, 0x81);
         assert_eq!((kana.lead, kana.group), (0xE3, 4));
-        let japanese = seventeen("漢字とかな");
-        assert_eq!(chunk(&japanese, &[kana, han]).strangers, 0);
-        assert_eq!(chunk(&japanese, &[han, kana]).strangers, 0);
+        let japanese = ahead("漢字とかな");
+        assert_eq!(strangers(&japanese, &[kana, han]), 0);
+        assert_eq!(strangers(&japanese, &[han, kana]), 0);
         assert_eq!(
-            chunk(&japanese, &[han, none]).strangers,
+            strangers(&japanese, &[han, none]),
             1 << 6 | 1 << 9 | 1 << 12
         );
-        assert_eq!(chunk(&japanese, &[han, kana]).leads.count_ones(), 5);
+        let c = chunk(&japanese, &[han, kana]);
+        assert_eq!(
+            (c.leads[0], c.leads[1]),
+            (1 | 1 << 3, 1 << 6 | 1 << 9 | 1 << 12)
+        );
         // The bidi controls and joiners are in no family.
         assert_eq!(t.family(0xE2, 0x80), Family::default());
         assert_eq!(t.family(0xD8, 0x9C), Family::default());
@@ -917,7 +1028,7 @@ mod properties {
     use crate::decode::Dialect;
 
     /// Letters of the families and of other scripts, ASCII words, and what the lints
-    /// look for, in pieces long and short (so that chunks of 16 bytes end anywhere).
+    /// look for, in pieces long and short (so that chunks of 64 bytes end anywhere).
     const PIECES: &[&str] = &[
         "word ",
         "data_1",
@@ -1044,6 +1155,31 @@ mod properties {
             walk.walk_to(line.end);
             (!walk.out.is_empty() || !walk.candidates.is_empty()).then_some((line, walk.out))
         })
+    }
+
+    proptest! {
+        /// The chunk's masks in vectors are the ones a byte at a time gives, for any bytes
+        /// (biased to those the masks tell apart) and any two families of the table.
+        #[test]
+        fn chunk_masks_in_vectors_are_each_bytes(
+            bytes in proptest::collection::vec(
+                prop_oneof![
+                    any::<u8>(),
+                    proptest::sample::select(vec![b'\t', b'\n', b'\r', 0x1F, 0x20, 0x40, 0x41, 0x7E, 0x7F, 0x80, 0xBF, 0xC0, 0xD0, 0xE3, 0xE4, 0xFF]),
+                ],
+                super::WIDE + 1,
+            ),
+            picks in (0usize..1000, 0usize..1000),
+        ) {
+            let bytes: [u8; super::WIDE + 1] = bytes.try_into().unwrap();
+            let t = super::tables();
+            let families = [t.families[picks.0 % t.families.len()], t.families[picks.1 % t.families.len()]];
+            let (mut simd, mut each) = (super::Chunk::of_ascii(&bytes), super::Chunk::of_ascii_portable(&bytes));
+            prop_assert_eq!(simd, each);
+            simd.of_families(&bytes, &families);
+            each.of_families_portable(&bytes, &families);
+            prop_assert_eq!(simd, each);
+        }
     }
 
     proptest! {
