@@ -383,6 +383,9 @@ impl Chunk {
 struct Line {
     /// The walk must see it.
     look: bool,
+    /// A chunk's count of its marks from above passed the stream-safe limit: the line's
+    /// runs of marks are counted again one character at a time ([`marks_pass_the_limit`]).
+    many_marks: bool,
     /// It has letters of two script groups.
     mixed: bool,
     /// It has an ASCII letter (or, in a run of printable bytes, a byte from `A` up).
@@ -442,12 +445,13 @@ impl Line {
                 let ahead = (1 << a.trailing_zeros()) - 1;
                 let after = u64::MAX << (63 - a.leading_zeros()) << 1;
                 let run = self.marks.max(3) + count(leads & ahead);
-                let between = 3 + count(leads & !ahead & !after);
-                self.look |= run.max(between) > MAX_NON_STARTERS;
+                let between = leads & !ahead & !after;
+                self.many_marks |= run > MAX_NON_STARTERS
+                    || 3 + count(between) > MAX_NON_STARTERS && longest_between(a, between, count);
                 3 + count(leads & after)
             }
         };
-        self.look |= self.marks > MAX_NON_STARTERS;
+        self.many_marks |= self.marks > MAX_NON_STARTERS;
     }
 
     #[inline]
@@ -481,6 +485,28 @@ impl Line {
             self.join(g);
         }
     }
+}
+
+/// Whether a run of marks between two of the ASCII bytes `ascii` may pass the stream-safe
+/// limit: it starts from at most 3 (a starter's trailing non-starters) and grows by
+/// `count` of the lead bytes `leads` between the two. Asked only when all of `leads`
+/// together could pass it.
+#[cold]
+fn longest_between(ascii: u64, leads: u64, count: impl Fn(u64) -> usize) -> bool {
+    let mut rest = ascii;
+    while rest != 0 {
+        let from = rest.trailing_zeros();
+        rest &= rest - 1;
+        if rest == 0 {
+            break;
+        }
+        let to = rest.trailing_zeros();
+        let between = leads & (u64::MAX << from) & !(u64::MAX << to);
+        if 3 + count(between) > MAX_NON_STARTERS {
+            return true;
+        }
+    }
+    false
 }
 
 /// Calls `walk` with each stretch of whole lines of `range` (which starts at a line start
@@ -544,8 +570,10 @@ fn lines(
     let mut close = |line: Range<usize>, state: &Line| {
         // A line whose only question is its words is read again, word by word: the walk
         // costs several times more.
-        let looked_at =
-            state.look || (state.may_mix() && asks_about_words(&bytes[line.clone()], table));
+        let text = &bytes[line.clone()];
+        let looked_at = state.look
+            || (state.many_marks && marks_pass_the_limit(text, table))
+            || (state.may_mix() && asks_about_words(text, table));
         if !looked_at {
             return;
         }
@@ -660,6 +688,31 @@ fn lines(
     if let Some(p) = pending {
         walk(p);
     }
+}
+
+/// Whether a run of non-starters in `line` passes the stream-safe limit, counted one
+/// character at a time as [`Line::character`] counts them: `line` holds no character a
+/// lint looks at, but a chunk, which counts every character of a family as if it added
+/// the family's most leading non-starters (kana: U+3099), found that it may.
+fn marks_pass_the_limit(line: &[u8], table: &[u16]) -> bool {
+    let mut state = Line::default();
+    let mut i = 0;
+    while i < line.len() {
+        if line[i] < 0x80 {
+            state.marks = 0;
+            i += 1;
+            continue;
+        }
+        let Some((n, v)) = character_at(line, i) else {
+            return true;
+        };
+        state.character(entry_in(table, v));
+        if state.look {
+            return true;
+        }
+        i += n;
+    }
+    false
 }
 
 /// Whether `line`, which holds no character a lint looks at (no control, no byte that
@@ -858,11 +911,24 @@ mod tests {
         }
         // Sixty-four bytes at a time (a line of ASCII after them, so that a chunk reaches
         // that far), a run of marks is counted from above (a chunk's starter may leave up
-        // to 3): 30 marks after `a` are handed on, harmlessly; 24 are not.
+        // to 3); where that passes the limit, the line's runs are counted again a character
+        // at a time: 30 marks after `a` are not handed on, 31 are.
         let more = "a line of ASCII long enough for a chunk to reach across the marks\n";
+        assert!(walked_as(format!("{thirty}{more}").as_bytes(), false, true).is_empty());
+        let thirty_one = format!("a{}\n", "\u{301}".repeat(31));
         assert_eq!(
-            walked_as(format!("{thirty}{more}").as_bytes(), false, true),
-            vec![0..thirty.len()]
+            walked_as(format!("{thirty_one}{more}").as_bytes(), false, true),
+            vec![0..thirty_one.len()]
+        );
+        // The kana family holds U+3099 (a non-starter), so a chunk counts every kana as a
+        // mark: a long line of kana is counted again, and not handed on; 31 U+3099 after a
+        // kana are.
+        let kana = "ひらがなとカタカナ".repeat(5) + "\n";
+        assert!(walked_as(format!("{kana}{more}").as_bytes(), false, true).is_empty());
+        let voiced = format!("か{}\n", "\u{3099}".repeat(31));
+        assert_eq!(
+            walked_as(format!("{kana}{voiced}{more}").as_bytes(), false, true),
+            vec![kana.len()..kana.len() + voiced.len()]
         );
         let twenty_four = format!("a{}\n{more}", "\u{301}".repeat(24));
         assert!(walked_as(twenty_four.as_bytes(), false, true).is_empty());
