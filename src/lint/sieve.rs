@@ -30,7 +30,9 @@
 //! characters whose first two bytes fall in one rectangle of lead and second bytes, all
 //! quiet letters of one script group (Latin `C3`–`C8`, Cyrillic `D0`–`D3`, Devanagari `E0
 //! A4`–`E0 A5`, kana, Han `E4`–`E9`, Hangul `EB`–`EC`, ..., found from the table, not
-//! listed by hand), counting the run of marks they may add from above. The families are
+//! listed by hand), counting the run of marks they may add from above (where that count
+//! passes the stream-safe limit, the line's runs are counted again a character at a time
+//! before it is handed on: [`marks_pass_the_limit`]). The families are
 //! kept from line to line; a line joins the group of each family whose characters a chunk
 //! passes over in it. Anything else is read one character at a time. On an x86-64 with
 //! AVX2, popcnt, lzcnt and BMI1 (asked at run time) the same code runs compiled for them:
