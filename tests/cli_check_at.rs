@@ -843,3 +843,62 @@ fn a_byte_order_mark_against_the_encoding_asked_is_said() {
         "{text}"
     );
 }
+
+/// UTF-16 or UTF-32 without a byte order mark, checked as UTF-8: a hint says what
+/// detection reads in its zero bytes, and which `-e` reads it.
+#[test]
+fn wide_text_without_a_mark_gets_a_hint() {
+    let hint = "  hint     zero bytes where UTF-16LE puts them: this looks like UTF-16LE; try -e \
+                utf-16le\n";
+    // ASCII in UTF-16LE is ASCII and NUL bytes to UTF-8: valid, and said so.
+    let ascii = utf16("hello world, this is some text\n", true);
+    assert_eq!(
+        check_stdin(&[], &ascii, 0),
+        format!(
+            "<stdin>: valid utf8, ASCII only: 62 bytes, 62 characters\n{hint}  \
+             units    1-byte 62, 2-byte 0, 3-byte 0, 4-byte 0\n"
+        )
+    );
+    // Latin letters beyond ASCII are stray bytes to UTF-8.
+    let latin = utf16("héllo wörld, this is some text\n", true);
+    let text = check_stdin(&[], &latin, 1);
+    assert!(
+        text.starts_with(&format!(
+            "<stdin>: invalid utf8: 2 errors in 62 bytes\n  \
+             verdict  UTF-8 (RFC 3629) with 2 stray bytes (windows-1252?)\n{hint}  units"
+        )),
+        "{text}"
+    );
+    let hint_of = |bytes: &[u8], code: i32| {
+        check_stdin(&[], bytes, code)
+            .lines()
+            .find_map(|l| l.strip_prefix("  hint     "))
+            .map(str::to_string)
+    };
+    assert_eq!(
+        hint_of(&utf16("héllo wörld, this is some text\n", false), 1).unwrap(),
+        "zero bytes where UTF-16BE puts them: this looks like UTF-16BE; try -e utf-16be"
+    );
+    let utf32: Vec<u8> = "hello world, this is some text\n"
+        .chars()
+        .flat_map(|c| (c as u32).to_le_bytes())
+        .collect();
+    assert_eq!(
+        hint_of(&utf32, 0).unwrap(),
+        "zero bytes where UTF-32LE puts them: this looks like UTF-32LE; try -e utf-32le"
+    );
+    // What it suggests reads it.
+    assert_eq!(
+        check_stdin(&["-e", "utf-16le"], &ascii, 0),
+        "<stdin>: valid utf16le: 62 bytes, 31 characters\n  units    2-byte 31, 4-byte 0\n"
+    );
+    // No hint: text, NUL bytes in no pattern, valid UTF-8 with multi-byte characters, a
+    // mark, too few bytes.
+    assert_eq!(hint_of(b"hello world, this is some text\n", 0), None);
+    assert_eq!(hint_of(b"\0\0\0abcdefghijklmnopqrstuvwxyz\0", 0), None);
+    let mut valid = ascii.clone();
+    valid.extend("é".as_bytes());
+    assert_eq!(hint_of(&valid, 0), None);
+    assert_eq!(hint_of(&[&b"\xFF\xFE"[..], &ascii].concat(), 1), None);
+    assert_eq!(hint_of(&utf16("hi", true), 0), None);
+}

@@ -630,6 +630,9 @@ fn print_human(options: &CheckOptions, examined: &Examined, out: &mut dyn Write)
         )?;
         writeln!(out, "  verdict  {}", verdict.describe(dialect))?;
     }
+    if let Some(hint) = wide_hint(dialect, verdict, summary, bytes) {
+        writeln!(out, "  hint     {hint}")?;
+    }
     if let Some(bom) = summary.bom {
         writeln!(out, "  bom      {}", bom.describe())?;
     }
@@ -686,6 +689,33 @@ fn print_human(options: &CheckOptions, examined: &Examined, out: &mut dyn Write)
         )?;
     }
     Ok(())
+}
+
+/// The hint for an input of the UTF-8 family that reads as UTF-16 or UTF-32 without a
+/// byte order mark: `zero bytes where UTF-16LE puts them: this looks like UTF-16LE; try
+/// -e utf-16le`. Detection's own reading of the zero bytes ([`detect::zero_pattern`]), asked
+/// only where the verdict is not valid UTF-8 with multi-byte characters (an ASCII-only
+/// verdict included: UTF-16 of Latin text is ASCII and NUL bytes to UTF-8), there is no
+/// byte order mark (the error at offset 0 speaks of a UTF-16 one) and a NUL byte is in the
+/// first 64 KiB (so a text file costs one `memchr`).
+pub fn wide_hint(
+    dialect: Dialect,
+    verdict: Verdict,
+    summary: &Summary,
+    bytes: &[u8],
+) -> Option<String> {
+    let asked = dialect.code_unit_width().is_none()
+        && !matches!(verdict, Verdict::Empty | Verdict::Valid(_))
+        && summary.bom.is_none()
+        && memchr::memchr(0, &bytes[..bytes.len().min(64 << 10)]).is_some();
+    if !asked {
+        return None;
+    }
+    let name = detect::zero_pattern(bytes)?.name();
+    Some(format!(
+        "zero bytes where {name} puts them: this looks like {name}; try -e {}",
+        name.to_ascii_lowercase()
+    ))
 }
 
 /// A note for an input read as a UTF-16, UTF-32 or legacy encoding (`-e`) whose byte order
