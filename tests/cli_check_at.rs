@@ -748,3 +748,157 @@ fn fallback_labels_that_are_refused() {
             .stderr(predicates::str::contains(why));
     }
 }
+
+/// `hexrune check ARGS -` of `bytes` on standard input, as the user reads it, with its
+/// exit code.
+fn check_stdin(args: &[&str], bytes: &[u8], code: i32) -> String {
+    let out = hexrune()
+        .arg("check")
+        .args(args)
+        .arg("-")
+        .write_stdin(bytes.to_vec())
+        .assert()
+        .code(code)
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+fn utf16(text: &str, le: bool) -> Vec<u8> {
+    text.encode_utf16()
+        .flat_map(|u| if le { u.to_le_bytes() } else { u.to_be_bytes() })
+        .collect()
+}
+
+/// A byte order mark that names another encoding than the one asked with `-e`: the input
+/// is read as asked, and a note says what the mark says and what it was read as.
+#[test]
+fn a_byte_order_mark_against_the_encoding_asked_is_said() {
+    let le = [&b"\xFF\xFE"[..], &utf16("hello\n", true)].concat();
+    let be = [&b"\xFE\xFF"[..], &utf16("hello\n", false)].concat();
+    assert_eq!(
+        check_stdin(&["-e", "utf-16be"], &le, 0),
+        "<stdin>: valid utf16be: 14 bytes, 7 characters\n  \
+         bom      UTF-16LE byte order mark (FF FE)\n  \
+         note     the byte order mark FF FE says UTF-16LE, but UTF-16BE was asked: the input \
+         was read as UTF-16BE, FF FE as U+FFFE (a noncharacter); try -e utf-16le\n  \
+         units    2-byte 7, 4-byte 0\n"
+    );
+    assert_eq!(
+        check_stdin(&["-e", "utf-16le"], &be, 0),
+        "<stdin>: valid utf16le: 14 bytes, 7 characters\n  \
+         bom      UTF-16BE byte order mark (FE FF)\n  \
+         note     the byte order mark FE FF says UTF-16BE, but UTF-16LE was asked: the input \
+         was read as UTF-16LE, FE FF as U+FFFE (a noncharacter); try -e utf-16be\n  \
+         units    2-byte 7, 4-byte 0\n"
+    );
+    // The mark that agrees: no note.
+    assert!(!check_stdin(&["-e", "utf-16le"], &le, 0).contains("note"));
+    assert!(!check_stdin(&["-e", "utf-16be"], &be, 0).contains("note"));
+    // UTF-8's mark is no whole number of UTF-16 code units: it is read with what follows.
+    let utf8 = "\u{FEFF}hello\n".as_bytes();
+    assert_eq!(
+        check_stdin(&["-e", "utf-16le"], utf8, 1),
+        "<stdin>: invalid utf16le: 1 error in 9 bytes\n  \
+         verdict  UTF-16, little-endian, cut short at the end\n  \
+         bom      UTF-8 byte order mark (EF BB BF)\n  \
+         note     the byte order mark EF BB BF says UTF-8, but UTF-16LE was asked: the input \
+         was read as UTF-16LE, the code units over EF BB BF as U+BBEF and U+68BF; try -e utf-8\n  \
+         units    2-byte 4, 4-byte 0\n  \
+         errors   truncated_unit 1\n  \
+         offset 8 (0x8)  1:5  0a  truncated_unit: code unit cut short by the end of the input; \
+         1 byte left after the last 2-byte code unit: the input is cut, or does not start on a \
+         code unit\n"
+    );
+    // UTF-32LE's mark starts with UTF-16LE's: read longest first, it says UTF-32LE.
+    let utf32 = b"\xFF\xFE\x00\x00h\x00\x00\x00i\x00\x00\x00";
+    let note = |text: String| {
+        text.lines()
+            .find_map(|l| l.strip_prefix("  note     "))
+            .map(str::to_string)
+    };
+    assert_eq!(
+        note(check_stdin(&["-e", "utf-16le"], utf32, 0)).unwrap(),
+        "the byte order mark FF FE 00 00 says UTF-32LE, but UTF-16LE was asked: the input was \
+         read as UTF-16LE, FF FE 00 00 as U+FEFF and U+0000; try -e utf-32le"
+    );
+    assert_eq!(note(check_stdin(&["-e", "utf-32le"], utf32, 0)), None);
+    // A legacy encoding reads every byte of the mark as a character.
+    assert_eq!(
+        note(check_stdin(&["-e", "windows-1252"], utf8, 0)).unwrap(),
+        "the byte order mark EF BB BF says UTF-8, but windows-1252 was asked: the input was \
+         read as windows-1252, EF BB BF as U+00EF, U+00BB and U+00BF; try -e utf-8"
+    );
+    // In UTF-8 the UTF-16 marks are errors, whose diagnosis says what they are: no note.
+    let text = check_stdin(&[], &le, 1);
+    assert_eq!(note(text.clone()), None, "{text}");
+    assert!(
+        text.contains("UTF-16LE byte order mark: the input looks like UTF-16 (ff fe)"),
+        "{text}"
+    );
+    let text = check_stdin(&[], &be, 1);
+    assert!(
+        text.contains("UTF-16BE byte order mark: the input looks like UTF-16 (fe ff)"),
+        "{text}"
+    );
+}
+
+/// UTF-16 or UTF-32 without a byte order mark, checked as UTF-8: a hint says what
+/// detection reads in its zero bytes, and which `-e` reads it.
+#[test]
+fn wide_text_without_a_mark_gets_a_hint() {
+    let hint = "  hint     zero bytes where UTF-16LE puts them: this looks like UTF-16LE; try -e \
+                utf-16le\n";
+    // ASCII in UTF-16LE is ASCII and NUL bytes to UTF-8: valid, and said so.
+    let ascii = utf16("hello world, this is some text\n", true);
+    assert_eq!(
+        check_stdin(&[], &ascii, 0),
+        format!(
+            "<stdin>: valid utf8, ASCII only: 62 bytes, 62 characters\n{hint}  \
+             units    1-byte 62, 2-byte 0, 3-byte 0, 4-byte 0\n"
+        )
+    );
+    // Latin letters beyond ASCII are stray bytes to UTF-8.
+    let latin = utf16("héllo wörld, this is some text\n", true);
+    let text = check_stdin(&[], &latin, 1);
+    assert!(
+        text.starts_with(&format!(
+            "<stdin>: invalid utf8: 2 errors in 62 bytes\n  \
+             verdict  UTF-8 (RFC 3629) with 2 stray bytes (windows-1252?)\n{hint}  units"
+        )),
+        "{text}"
+    );
+    let hint_of = |bytes: &[u8], code: i32| {
+        check_stdin(&[], bytes, code)
+            .lines()
+            .find_map(|l| l.strip_prefix("  hint     "))
+            .map(str::to_string)
+    };
+    assert_eq!(
+        hint_of(&utf16("héllo wörld, this is some text\n", false), 1).unwrap(),
+        "zero bytes where UTF-16BE puts them: this looks like UTF-16BE; try -e utf-16be"
+    );
+    let utf32: Vec<u8> = "hello world, this is some text\n"
+        .chars()
+        .flat_map(|c| (c as u32).to_le_bytes())
+        .collect();
+    assert_eq!(
+        hint_of(&utf32, 0).unwrap(),
+        "zero bytes where UTF-32LE puts them: this looks like UTF-32LE; try -e utf-32le"
+    );
+    // What it suggests reads it.
+    assert_eq!(
+        check_stdin(&["-e", "utf-16le"], &ascii, 0),
+        "<stdin>: valid utf16le: 62 bytes, 31 characters\n  units    2-byte 31, 4-byte 0\n"
+    );
+    // No hint: text, NUL bytes in no pattern, valid UTF-8 with multi-byte characters, a
+    // mark, too few bytes.
+    assert_eq!(hint_of(b"hello world, this is some text\n", 0), None);
+    assert_eq!(hint_of(b"\0\0\0abcdefghijklmnopqrstuvwxyz\0", 0), None);
+    let mut valid = ascii.clone();
+    valid.extend("é".as_bytes());
+    assert_eq!(hint_of(&valid, 0), None);
+    assert_eq!(hint_of(&[&b"\xFF\xFE"[..], &ascii].concat(), 1), None);
+    assert_eq!(hint_of(&utf16("hi", true), 0), None);
+}

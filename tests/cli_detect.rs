@@ -448,6 +448,65 @@ fn utf8_cut_inside_a_character_at_either_end_is_utf8_cut_short() {
     assert!(!four.contains("cut"), "{four}");
 }
 
+/// `hexrune detect --json` of standard input `bytes`: the line as printed.
+fn detect_json_line(bytes: &[u8]) -> String {
+    let out = hexrune()
+        .args(["detect", "--json"])
+        .write_stdin(bytes)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn json_says_where_utf8_was_cut_inside_a_character() {
+    // Byte for byte: `cut` comes last, each end `null` where it is not cut.
+    assert_eq!(
+        detect_json_line(b"hello world this is text \xF0\x9F\x98"),
+        "{\"path\":\"<stdin>\",\"encoding\":\"UTF-8\",\"bom\":null,\"errors\":1,\
+         \"regions\":[{\"start\":0,\"end\":28,\"encoding\":\"UTF-8\"}],\"mojibake\":[],\
+         \"ascii\":false,\"inner_boms\":[],\"evidence\":[\"valid UTF-8 but for a cut character: \
+         0 multi-byte characters\",\"the last character is cut short by the end of the input: \
+         F0 9F 98 at 25\"],\"cut\":{\"start\":null,\"end\":{\"offset\":25,\"len\":3,\
+         \"bytes\":\"f09f98\"}}}\n"
+    );
+    let start = detect_json(b"\x9F\x98\x80 hello world this is text");
+    assert_eq!(
+        start["cut"],
+        json!({"start":{"offset":0,"len":3,"bytes":"9f9880"},"end":null})
+    );
+    let both = detect_json(b"\x80caf\xC3\xA9 \xE2\x82");
+    assert_eq!(
+        both["cut"],
+        json!({"start":{"offset":0,"len":1,"bytes":"80"},"end":{"offset":7,"len":2,"bytes":"e282"}})
+    );
+    // A cut among other errors is still said.
+    let more = detect_json(b"[\xFF] caf\xC3\xA9 \xE2\x82");
+    assert_eq!(more["errors"], 2);
+    assert_eq!(
+        more["cut"],
+        json!({"start":null,"end":{"offset":10,"len":2,"bytes":"e282"}})
+    );
+    // No cut, no key: the record is what it was before `cut` existed.
+    assert_eq!(
+        detect_json_line("é\n".as_bytes()),
+        "{\"path\":\"<stdin>\",\"encoding\":\"UTF-8\",\"bom\":null,\"errors\":0,\
+         \"regions\":[{\"start\":0,\"end\":3,\"encoding\":\"UTF-8\"}],\"mojibake\":[],\
+         \"ascii\":false,\"inner_boms\":[],\
+         \"evidence\":[\"valid UTF-8: 1 multi-byte character, no errors\"]}\n"
+    );
+    // Four continuation bytes end no character, and the last byte of a windows-1252
+    // region is a letter of it: neither is a cut.
+    assert!(detect_json(b"\x9F\x98\x80\x80 hello world")
+        .get("cut")
+        .is_none());
+    let legacy = detect_json(b"09:02 \xE9chec, r\xE9essayer\n09:03 arr\xEAt d\xE9j\xE0 \xE9");
+    assert!(legacy.get("cut").is_none(), "{legacy}");
+}
+
 #[test]
 fn a_long_utf8_file_whose_last_line_is_cut_is_one_utf8_region() {
     // 1.4 MB of UTF-8, then a last line that is ASCII but for `E2 82`, € cut after two

@@ -23,7 +23,8 @@ use crate::cli::walk::{self, Walk};
 use crate::cli::wire::{
     finding_line, to_line, InputRecord, Invocation, IoErrorRecord, SummaryRecord, WirePath,
 };
-use crate::decode::{Dialect, Unit};
+use crate::decode::{Dialect, Unit, UnitKind};
+use crate::detect;
 use crate::lint::{self, Kind, Lints, Survey};
 use crate::scan::index::{BlockHook, BlockSummary, Progress, Summary, Verdict};
 use crate::source::{Access, Source, SourceError};
@@ -629,8 +630,14 @@ fn print_human(options: &CheckOptions, examined: &Examined, out: &mut dyn Write)
         )?;
         writeln!(out, "  verdict  {}", verdict.describe(dialect))?;
     }
+    if let Some(hint) = wide_hint(dialect, verdict, summary, bytes) {
+        writeln!(out, "  hint     {hint}")?;
+    }
     if let Some(bom) = summary.bom {
         writeln!(out, "  bom      {}", bom.describe())?;
+    }
+    if let Some(note) = bom_note(dialect, bytes) {
+        writeln!(out, "  note     {note}")?;
     }
     let classes: Vec<String> = dialect
         .classes()
@@ -682,6 +689,84 @@ fn print_human(options: &CheckOptions, examined: &Examined, out: &mut dyn Write)
         )?;
     }
     Ok(())
+}
+
+/// The hint for an input of the UTF-8 family that reads as UTF-16 or UTF-32 without a
+/// byte order mark: `zero bytes where UTF-16LE puts them: this looks like UTF-16LE; try
+/// -e utf-16le`. Detection's own reading of the zero bytes ([`detect::zero_pattern`]), asked
+/// only where the verdict is not valid UTF-8 with multi-byte characters (an ASCII-only
+/// verdict included: UTF-16 of Latin text is ASCII and NUL bytes to UTF-8), there is no
+/// byte order mark (the error at offset 0 speaks of a UTF-16 one) and a NUL byte is in the
+/// first 64 KiB (so a text file costs one `memchr`).
+pub fn wide_hint(
+    dialect: Dialect,
+    verdict: Verdict,
+    summary: &Summary,
+    bytes: &[u8],
+) -> Option<String> {
+    let asked = dialect.code_unit_width().is_none()
+        && !matches!(verdict, Verdict::Empty | Verdict::Valid(_))
+        && summary.bom.is_none()
+        && memchr::memchr(0, &bytes[..bytes.len().min(64 << 10)]).is_some();
+    if !asked {
+        return None;
+    }
+    let name = detect::zero_pattern(bytes)?.name();
+    Some(format!(
+        "zero bytes where {name} puts them: this looks like {name}; try -e {}",
+        name.to_ascii_lowercase()
+    ))
+}
+
+/// A note for an input read as a UTF-16, UTF-32 or legacy encoding (`-e`) whose byte order
+/// mark names another encoding: `the byte order mark FF FE says UTF-16LE, but UTF-16BE was
+/// asked: the input was read as UTF-16BE, FF FE as U+FFFE (a noncharacter); try -e
+/// utf-16le`. The mark is read longest first ([`detect::bom::Bom::at_start`]: `FF FE 00 00`
+/// is UTF-32LE's); only the marks of Unicode's encodings count. In the UTF-8 family a
+/// UTF-16 mark is an error whose diagnosis already says so.
+pub fn bom_note(dialect: Dialect, bytes: &[u8]) -> Option<String> {
+    use detect::bom::Bom;
+    dialect.code_unit_width()?;
+    let bom = Bom::at_start(bytes)?;
+    let says = bom.encoding();
+    let asked = dialect.encoding_name();
+    if matches!(bom, Bom::Utf7 | Bom::Gb18030) || says == asked {
+        return None;
+    }
+    let mark = hex_spaced(bom.bytes()).to_ascii_uppercase();
+    let units: Vec<Unit> = dialect
+        .units(bytes)
+        .take_while(|u| u.start < bom.len())
+        .collect();
+    let read: Vec<String> = units
+        .iter()
+        .map(|u| match u.kind {
+            UnitKind::Scalar(cp) if crate::view::unicode::is_noncharacter(cp) => {
+                format!("{cp} (a noncharacter)")
+            }
+            UnitKind::Scalar(cp) => cp.to_string(),
+            UnitKind::Error(kind) => format!("an error ({})", kind.name()),
+        })
+        .collect();
+    // A mark that is no whole number of the encoding's code units is read with the bytes
+    // after it.
+    let whole = units.last().is_some_and(|u| u.end() == bom.len());
+    let over = if whole { "" } else { "the code units over " };
+    Some(format!(
+        "the byte order mark {mark} says {says}, but {asked} was asked: the input was read as \
+         {asked}, {over}{mark} as {}; try -e {}",
+        listed(&read),
+        says.to_ascii_lowercase()
+    ))
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn listed(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 pub(crate) fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {

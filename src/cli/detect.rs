@@ -51,13 +51,14 @@ pub fn run(options: &DetectOptions, out: &mut dyn Write, err: &mut dyn Write) ->
             )
             .expect("a scan nobody cancels runs to the end");
             let detection = detect(bytes, &summary);
-            source.check_intact().map(|()| detection)
+            source.check_intact().map(|()| (source, detection))
         });
         let printed = match found {
-            Ok(detection) if options.json => {
-                writeln!(out, "{}", to_line(&DetectRecord::new(&path, &detection)))
+            Ok((source, detection)) if options.json => {
+                let record = DetectRecord::new(&path, source.bytes(), &detection);
+                writeln!(out, "{}", to_line(&record))
             }
-            Ok(detection) => print_human(&name, &detection, out),
+            Ok((_, detection)) => print_human(&name, &detection, out),
             Err(e) => {
                 status = EXIT_ERROR;
                 report_error(err, &name, &e)?;

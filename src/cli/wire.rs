@@ -4,7 +4,8 @@
 //! string escapes, so no record is assembled from strings by hand.
 //!
 //! The format itself (every key, when it appears, what it means) is documented in
-//! [`crate::cli::report`] and in `docs/check.md`, `docs/at.md` and `docs/explain.md`.
+//! [`crate::cli::report`] and in `docs/check.md`, `docs/at.md`, `docs/explain.md` and
+//! `docs/detect.md`.
 
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
@@ -671,6 +672,37 @@ pub struct DetectRecord<'a> {
     ascii: bool,
     inner_boms: &'a [usize],
     evidence: &'a [String],
+    /// Only for UTF-8 cut inside a character, so a record of any other input keeps its
+    /// bytes as they were before the key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cut: Option<CutRecord>,
+}
+
+/// `cut` of `detect --json`: where a UTF-8 input was cut inside a character, at each end
+/// (`null` for an end that is not cut).
+#[derive(Debug, Serialize)]
+pub struct CutRecord {
+    start: Option<CutEnd>,
+    end: Option<CutEnd>,
+}
+
+/// One cut end of `detect --json`'s `cut`: the bytes of the partial character, at
+/// `offset`, `len` bytes long, as lower-case hex.
+#[derive(Debug, Serialize)]
+pub struct CutEnd {
+    offset: u64,
+    len: u64,
+    bytes: String,
+}
+
+impl CutEnd {
+    fn of(bytes: &[u8], range: std::ops::Range<usize>) -> CutEnd {
+        CutEnd {
+            offset: range.start as u64,
+            len: range.len() as u64,
+            bytes: hex_compact(&bytes[range]),
+        }
+    }
 }
 
 /// A region of `detect --json`: bytes `start..end` in one encoding.
@@ -692,8 +724,13 @@ pub struct MojibakeRecord {
 }
 
 impl<'a> DetectRecord<'a> {
-    /// The record of `detection`, for the input called `path`.
-    pub fn new(path: &'a WirePath, detection: &'a Detection) -> DetectRecord<'a> {
+    /// The record of `detection` of `bytes`, the input called `path`.
+    pub fn new(path: &'a WirePath, bytes: &[u8], detection: &'a Detection) -> DetectRecord<'a> {
+        let cut = detection.cut;
+        let cut = (cut.units() > 0).then(|| CutRecord {
+            start: (cut.start > 0).then(|| CutEnd::of(bytes, 0..cut.start)),
+            end: cut.end.map(|at| CutEnd::of(bytes, at..bytes.len())),
+        });
         DetectRecord {
             path,
             encoding: detection.encoding,
@@ -721,6 +758,7 @@ impl<'a> DetectRecord<'a> {
             ascii: detection.ascii,
             inner_boms: &detection.inner_boms,
             evidence: &detection.evidence,
+            cut,
         }
     }
 }

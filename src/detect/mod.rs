@@ -333,6 +333,21 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
     d
 }
 
+/// The UTF-16 or UTF-32 that the zero bytes of `bytes` show, in the samples [`detect`]
+/// reads (the first 64 KiB and fifteen 4 KiB windows over the rest): what it names an
+/// input with no byte order mark before anything else. `None` when they show no clear
+/// pattern (or there are fewer than [`wide::MIN_BYTES`] bytes).
+///
+/// ```
+/// use hexrune::detect::{wide::Wide, zero_pattern};
+/// let le: Vec<u8> = "hello world, this is some text\n".encode_utf16().flat_map(u16::to_le_bytes).collect();
+/// assert_eq!(zero_pattern(&le), Some(Wide::Utf16Le));
+/// assert_eq!(zero_pattern(b"hello world, this is some text\n"), None);
+/// ```
+pub fn zero_pattern(bytes: &[u8]) -> Option<Wide> {
+    Sample::of(bytes).wide
+}
+
 /// A 7-bit input with ISO-2022-JP's escapes to JIS X 0208 (`ESC $ B`, `ESC $ @`) that
 /// chardetng confirms: ASCII bytes, but Japanese text. Plain ASCII has no ESC `$`.
 fn iso_2022_jp(mut d: Detection, bytes: &[u8]) -> Option<Detection> {
