@@ -88,6 +88,9 @@ pub(super) struct Walk<'a> {
     bytes: &'a [u8],
     dialect: Dialect,
     utf8: bool,
+    /// Whether a well-formed four-byte sequence of UTF-8 is a scalar in the dialect (not in
+    /// CESU-8 or Modified UTF-8, which write those as surrogate pairs).
+    four_byte: bool,
     pos: usize,
     /// Whether lints are kept in `out` (listing), or only counted (surveying).
     keep: bool,
@@ -143,6 +146,7 @@ impl<'a> Walk<'a> {
             bytes,
             dialect,
             utf8: Dialect::UTF8_FAMILY.contains(&dialect),
+            four_byte: matches!(dialect, Dialect::Utf8 | Dialect::Wtf8),
             pos: start,
             keep,
             fast: true,
@@ -212,6 +216,15 @@ impl<'a> Walk<'a> {
                         self.scalar(pos, n, v);
                         pos += n;
                     }
+                    continue;
+                }
+            }
+            // Emoji and the other characters above the BMP: well formed, they are scalars
+            // in UTF-8 and WTF-8 (none is overlong), and the decoder need not be asked.
+            if self.fast && self.four_byte && (0xF0..=0xF4).contains(&b) {
+                if let Some(v) = astral_at(bytes, pos) {
+                    self.scalar(pos, 4, v);
+                    pos += 4;
                     continue;
                 }
             }
@@ -1059,6 +1072,21 @@ pub(super) fn non_starters(c: char) -> (usize, usize, bool) {
         }
     });
     (leading, trailing, starter)
+}
+
+/// A well-formed four-byte sequence at `pos` (lead F0 to F4): its scalar value, from
+/// U+10000 to U+10FFFF.
+#[inline]
+fn astral_at(bytes: &[u8], pos: usize) -> Option<u32> {
+    let quad: [u8; 4] = bytes.get(pos..pos + 4)?.try_into().ok()?;
+    if quad[1..].iter().any(|&b| b & 0xC0 != 0x80) {
+        return None;
+    }
+    let v = (quad[0] as u32 & 0x07) << 18
+        | (quad[1] as u32 & 0x3F) << 12
+        | (quad[2] as u32 & 0x3F) << 6
+        | (quad[3] as u32 & 0x3F);
+    (0x1_0000..=0x10_FFFF).contains(&v).then_some(v)
 }
 
 /// A well-formed two- or three-byte sequence at `pos` (lead C2 to EF), not a surrogate: its
