@@ -501,8 +501,10 @@ impl<'a> Walk<'a> {
         // Zalgo: runs of non-starters, counted in the character's compatibility
         // decomposition (UAX #15 §13): its leading non-starters extend the run before it,
         // a starter in it ends the run, its trailing non-starters begin the next.
-        let ccc = c.map(canonical_combining_class).unwrap_or(0);
-        let (leading, trailing, starter) = c.map_or((0, 0, true), non_starters);
+        let (ccc, (leading, trailing, starter)) = match c {
+            Some(c) if !is_pictograph(v) => (canonical_combining_class(c), non_starters(c)),
+            _ => (0, (0, 0, true)),
+        };
         if leading > 0 {
             if self.marks == 0 {
                 self.marks_start = pos;
@@ -1055,6 +1057,16 @@ pub(super) fn plain() -> &'static [u16; 0x1_0000] {
     &PLAIN
 }
 
+/// The regional indicators (flags) and the pictographs of U+1F300 to U+1FAFF (most emoji):
+/// each is a starter, and so is every character of its compatibility decomposition (the
+/// test `pictographs_are_starters` asks [`non_starters`] of each; U+1F213, a squared katakana
+/// DE, just below them, ends with U+3099), so the walk need not ask.
+const PICTOGRAPHS: [std::ops::Range<u32>; 2] = [0x1_F1E6..0x1_F200, 0x1_F300..0x1_FB00];
+
+fn is_pictograph(v: u32) -> bool {
+    PICTOGRAPHS.iter().any(|r| r.contains(&v))
+}
+
 /// The non-starters (canonical combining class other than 0) that `c`'s compatibility
 /// decomposition (NFKD) begins and ends with, and whether it holds a starter at all (if
 /// not, both counts are its length). UAX #15 §13 counts these.
@@ -1124,4 +1136,24 @@ fn printable_len(run: &[u8]) -> usize {
         .iter()
         .position(|&c| !printable(c))
         .unwrap_or(run.len() - n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pictographs_are_starters() {
+        for v in PICTOGRAPHS.into_iter().flatten() {
+            let Some(c) = char::from_u32(v) else {
+                continue;
+            };
+            assert_eq!(canonical_combining_class(c), 0, "U+{v:X}");
+            assert_eq!(non_starters(c), (0, 0, true), "U+{v:X}");
+        }
+        // What the walk would be told wrong: a squared katakana DE ends with a non-starter.
+        assert!(!is_pictograph(0x1_F213));
+        assert_eq!(non_starters('\u{1F213}'), (0, 1, true));
+        assert!(is_pictograph(0x1_F600) && is_pictograph(0x1_F1E6) && !is_pictograph(0x1_F200));
+    }
 }
