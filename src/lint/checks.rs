@@ -90,7 +90,7 @@ pub(super) struct Walk<'a> {
     utf8: bool,
     /// Whether a well-formed four-byte sequence of UTF-8 is a scalar in the dialect (not in
     /// CESU-8 or Modified UTF-8, which write those as surrogate pairs).
-    four_byte: bool,
+    astral_scalars: bool,
     pos: usize,
     /// Whether lints are kept in `out` (listing), or only counted (surveying).
     keep: bool,
@@ -146,7 +146,7 @@ impl<'a> Walk<'a> {
             bytes,
             dialect,
             utf8: Dialect::UTF8_FAMILY.contains(&dialect),
-            four_byte: matches!(dialect, Dialect::Utf8 | Dialect::Wtf8),
+            astral_scalars: matches!(dialect, Dialect::Utf8 | Dialect::Wtf8),
             pos: start,
             keep,
             fast: true,
@@ -221,7 +221,7 @@ impl<'a> Walk<'a> {
             }
             // Emoji and the other characters above the BMP: well formed, they are scalars
             // in UTF-8 and WTF-8 (none is overlong), and the decoder need not be asked.
-            if self.fast && self.four_byte && (0xF0..=0xF4).contains(&b) {
+            if self.fast && self.astral_scalars && (0xF0..=0xF4).contains(&b) {
                 if let Some(v) = astral_at(bytes, pos) {
                     self.scalar(pos, 4, v);
                     pos += 4;
