@@ -367,10 +367,11 @@ fn utf8_errors_shown_between_brackets_are_not_a_legacy_region() {
     );
 }
 
-/// `hexrune detect` of standard input `bytes`, as the user reads it.
-fn detect_human(bytes: &[u8]) -> String {
+/// What `hexrune detect ARGS` prints of standard input `bytes` (exit 0).
+fn detect_stdout(args: &[&str], bytes: &[u8]) -> String {
     let out = hexrune()
         .arg("detect")
+        .args(args)
         .write_stdin(bytes)
         .assert()
         .code(0)
@@ -378,6 +379,11 @@ fn detect_human(bytes: &[u8]) -> String {
         .stdout
         .clone();
     String::from_utf8(out).unwrap()
+}
+
+/// `hexrune detect` of standard input `bytes`, as the user reads it.
+fn detect_human(bytes: &[u8]) -> String {
+    detect_stdout(&[], bytes)
 }
 
 #[test]
@@ -450,15 +456,7 @@ fn utf8_cut_inside_a_character_at_either_end_is_utf8_cut_short() {
 
 /// `hexrune detect --json` of standard input `bytes`: the line as printed.
 fn detect_json_line(bytes: &[u8]) -> String {
-    let out = hexrune()
-        .args(["detect", "--json"])
-        .write_stdin(bytes)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).unwrap()
+    detect_stdout(&["--json"], bytes)
 }
 
 #[test]

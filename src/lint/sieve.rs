@@ -250,6 +250,12 @@ fn tables() -> &'static Tables {
     &TABLES
 }
 
+/// The mask of the bytes `0..WIDE` of a chunk for which `p` holds, one bit a byte.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn bits(p: impl Fn(usize) -> bool) -> u64 {
+    (0..WIDE).fold(0, |m, i| m | (p(i) as u64) << i)
+}
+
 /// Families the chunks are read against at once: the latest met.
 const KEPT: usize = 2;
 
@@ -355,13 +361,12 @@ impl Chunk {
     /// [`Chunk::of_ascii`] a byte at a time, for any CPU.
     #[cfg(any(test, not(target_arch = "x86_64")))]
     fn of_ascii_portable(bytes: &[u8; WIDE + 1]) -> Chunk {
-        let mask =
-            |p: &dyn Fn(u8) -> bool| (0..WIDE).fold(0u64, |m, i| m | (p(bytes[i]) as u64) << i);
+        let mask = |p: fn(u8) -> bool| bits(|i| p(bytes[i]));
         Chunk {
-            printable: mask(&|b| (0x20..0x7F).contains(&b)),
-            high: mask(&|b| (0x41..0x7F).contains(&b)),
-            feeds: mask(&|b| b == b'\n'),
-            blanks: mask(&|b| b == b'\t' || b == b'\r'),
+            printable: mask(|b| (0x20..0x7F).contains(&b)),
+            high: mask(|b| (0x41..0x7F).contains(&b)),
+            feeds: mask(|b| b == b'\n'),
+            blanks: mask(|b| b == b'\t' || b == b'\r'),
             ..Chunk::default()
         }
     }
@@ -369,11 +374,10 @@ impl Chunk {
     /// [`Chunk::of_families`] a byte at a time, for any CPU.
     #[cfg(any(test, not(target_arch = "x86_64")))]
     fn of_families_portable(&mut self, bytes: &[u8; WIDE + 1], families: &[Family; KEPT]) {
-        let mask = |p: &dyn Fn(usize) -> bool| (0..WIDE).fold(0u64, |m, i| m | (p(i) as u64) << i);
-        self.cont = mask(&|i| (0x80..0xC0).contains(&bytes[i]));
+        self.cont = bits(|i| (0x80..0xC0).contains(&bytes[i]));
         for (leads, f) in self.leads.iter_mut().zip(families) {
             let (lead, lead_span, second, second_span) = f.rectangle();
-            *leads = mask(&|i| {
+            *leads = bits(|i| {
                 bytes[i].wrapping_sub(lead) <= lead_span
                     && bytes[i + 1].wrapping_sub(second) <= second_span
             });
