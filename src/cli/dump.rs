@@ -13,8 +13,9 @@
 //! prints whole rows of 8, 16 or 32 bytes of UTF-8 from tables the reference renders at
 //! start-up; property tests hold the two equal byte for byte.
 //!
-//! A mapped input is printed a batch of rows at a time, on two threads when it has more
-//! than two batches (batches start on row boundaries and are written in order). Any other
+//! A mapped input is printed a batch of rows at a time, on a thread per core (at most
+//! [`MAX_PRINTERS`]) when it has more batches than threads (batches start on row
+//! boundaries; one thread writes them all, in order). Any other
 //! input is read in chunks into a buffer of the rows being printed and [`view::CONTEXT`]
 //! bytes each side ([`dump_stream`]): it never grows with the input, and units that cross
 //! a chunk edge decode as in the whole input.
@@ -206,8 +207,8 @@ fn dump_source(
 }
 
 /// Prints the rows of `bytes[window]` (the first row starts at `window.start`), decoding
-/// against the whole slice, a batch of rows at a time: on two threads when there are two
-/// cores and more than two batches.
+/// against the whole slice, a batch of rows at a time: on one thread per core (at most
+/// [`MAX_PRINTERS`]) when there are two cores or more and more batches than threads.
 pub fn dump_bytes(
     bytes: &[u8],
     window: Range<u64>,
@@ -218,8 +219,9 @@ pub fn dump_bytes(
     let end = window.end.min(bytes.len() as u64);
     let batches = batches(window.start..end, batch);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if cores > 1 && end.saturating_sub(window.start) > 2 * batch {
-        return dump_batches_on_two_threads(bytes, batches, format, out);
+    let printers = cores.min(MAX_PRINTERS);
+    if printers > 1 && end.saturating_sub(window.start) > printers as u64 * batch {
+        return dump_batches_in_parallel(bytes, batches, format, out, printers);
     }
     let mut printer = Printer::new(format, true, Some(window.start));
     for range in batches {
@@ -235,53 +237,66 @@ fn batches(window: Range<u64>, batch: u64) -> impl Iterator<Item = Range<u64>> {
     (0..count).map(move |i| start + i * batch..end.min(start + (i + 1) * batch))
 }
 
-/// Formatted batches the helper thread may hold before this one writes them.
+/// The most threads that format batches: past them, the one thread that writes every
+/// batch in order is the bound.
+const MAX_PRINTERS: usize = 8;
+
+/// Formatted batches each helper thread may hold before this one writes them.
 const AHEAD_BATCHES: usize = 3;
 
-/// Prints the batches in order, formatted by two threads: a helper takes the odd ones,
-/// this thread the even ones and writes them all in order. Batches start on row
-/// boundaries and rows do not depend on each other, so each is printed as the
-/// single-threaded loop prints it. Buffers go back to the helper once written, so memory
-/// stays constant. If writing fails (a closed pipe), the channels are dropped, the helper
-/// finds its next send or receive failing and ends, and the error is returned once it has.
-fn dump_batches_on_two_threads(
+/// Prints the batches in order, formatted by `printers` threads: helper `h` (from 1) takes
+/// the batches `h`, `h + printers`, ..., this thread takes the batches `0`, `printers`,
+/// ... and writes them all in order. Batches start on row boundaries and rows do not
+/// depend on each other, so each is printed as the single-threaded loop prints it.
+/// Buffers go back to their helper once written, so memory stays constant. If writing
+/// fails (a closed pipe), the channels are dropped, each helper finds its next send or
+/// receive failing and ends, and the error is returned once they have.
+fn dump_batches_in_parallel(
     bytes: &[u8],
     batches: impl Iterator<Item = Range<u64>>,
     format: &Format,
     out: &mut dyn Write,
+    printers: usize,
 ) -> io::Result<()> {
     use std::sync::mpsc::sync_channel;
+    let printers = printers.max(2);
     let batches: Vec<Range<u64>> = batches.collect();
     let first = batches.first().map(|range| range.start);
     std::thread::scope(|scope| {
-        let (done, formatted) = sync_channel::<Buf>(AHEAD_BATCHES);
-        let (give_back, spare) = sync_channel::<Buf>(AHEAD_BATCHES);
-        for _ in 0..AHEAD_BATCHES {
-            give_back.send(Buf::new()).ok();
-        }
-        let theirs = batches.iter().skip(1).step_by(2);
-        scope.spawn(move || {
-            let mut printer = Printer::new(format, true, first);
-            for range in theirs {
-                printer.print(bytes, 0, range.clone());
-                // A buffer comes back once written: at most `AHEAD_BATCHES` wait.
-                let Ok(buffer) = spare.recv() else {
-                    break;
-                };
-                if done
-                    .send(std::mem::replace(&mut printer.out, buffer))
-                    .is_err()
-                {
-                    break;
-                }
+        // Per helper: where its formatted batches arrive, and where its buffers go back.
+        let mut helpers = Vec::with_capacity(printers - 1);
+        for h in 1..printers {
+            let (done, formatted) = sync_channel::<Buf>(AHEAD_BATCHES);
+            let (give_back, spare) = sync_channel::<Buf>(AHEAD_BATCHES);
+            for _ in 0..AHEAD_BATCHES {
+                give_back.send(Buf::new()).ok();
             }
-        });
+            let theirs = batches.iter().skip(h).step_by(printers);
+            scope.spawn(move || {
+                let mut printer = Printer::new(format, true, first);
+                for range in theirs {
+                    printer.print(bytes, 0, range.clone());
+                    // A buffer comes back once written: at most `AHEAD_BATCHES` wait.
+                    let Ok(buffer) = spare.recv() else {
+                        break;
+                    };
+                    if done
+                        .send(std::mem::replace(&mut printer.out, buffer))
+                        .is_err()
+                    {
+                        break;
+                    }
+                }
+            });
+            helpers.push((formatted, give_back));
+        }
         let mut printer = Printer::new(format, true, first);
         for (i, range) in batches.iter().enumerate() {
-            if i % 2 == 0 {
+            let Some((formatted, give_back)) = (i % printers).checked_sub(1).map(|h| &helpers[h])
+            else {
                 printer.print_to(bytes, 0, range.clone(), out)?;
                 continue;
-            }
+            };
             let Ok(mut buffer) = formatted.recv() else {
                 break; // the helper panicked; the scope reports it
             };
@@ -1302,7 +1317,7 @@ mod tests {
 
     /// `--clusters` in Shift_JIS over a run of several batches with no sync byte: each
     /// batch's clusters are decoded from a checkpoint the printer keeps near it, and the
-    /// output, batched, on two threads or streamed, is the whole input's printed at once.
+    /// output, batched, on several threads or streamed, is the whole input's printed at once.
     #[test]
     fn clusters_in_a_long_run_without_sync_bytes() {
         let dialect = crate::encoding::resolve("shift_jis").unwrap();
@@ -1344,10 +1359,11 @@ mod tests {
         assert_eq!(streamed(&bytes, 0, None, &f, 4096), at_once.as_bytes());
     }
 
-    /// Batches formatted on two threads come out in order, as one thread prints them: an
-    /// input of 7.5 batches (odd, so either thread prints the last), every width.
+    /// Batches formatted on several threads come out in order, as one thread prints them:
+    /// an input of 7.5 batches (so each thread of 2, 3 or 5 may print the last, or none),
+    /// every width.
     #[test]
-    fn two_threads_print_what_one_prints() {
+    fn threads_print_what_one_prints() {
         let text = "a €😀\té中\u{1b}\u{301}ok\n".as_bytes();
         let mut bytes: Vec<u8> = text
             .iter()
@@ -1359,21 +1375,24 @@ mod tests {
         for (width, color) in [(8, false), (16, true), (32, false)] {
             let f = Format::plain(Dialect::Utf8, width, color, false);
             let window = 3..bytes.len() as u64 - 1;
-            let mut threaded = Vec::new();
-            dump_batches_on_two_threads(
-                &bytes,
-                batches(window.clone(), (BATCH_ROWS * width) as u64),
-                &f,
-                &mut threaded,
-            )
-            .unwrap();
             let mut one = Vec::new();
             // From 3: inside the euro sign.
             let mut printer = Printer::new(&f, true, Some(window.start));
-            for range in batches(window, (BATCH_ROWS * width) as u64) {
+            for range in batches(window.clone(), (BATCH_ROWS * width) as u64) {
                 printer.print_to(&bytes, 0, range, &mut one).unwrap();
             }
-            assert!(threaded == one, "width {width}");
+            for printers in [2, 3, 5, 8] {
+                let mut threaded = Vec::new();
+                dump_batches_in_parallel(
+                    &bytes,
+                    batches(window.clone(), (BATCH_ROWS * width) as u64),
+                    &f,
+                    &mut threaded,
+                    printers,
+                )
+                .unwrap();
+                assert!(threaded == one, "width {width}, {printers} threads");
+            }
         }
     }
 
@@ -1395,23 +1414,24 @@ mod tests {
         }
     }
 
-    /// A write failing part way ends both threads and returns the error.
+    /// A write failing part way ends every thread and returns the error.
     #[test]
-    fn two_threads_stop_on_a_closed_output() {
+    fn threads_stop_on_a_closed_output() {
         let bytes: Vec<u8> = (0..=255u8).cycle().take(BATCH_ROWS * 16 * 9).collect();
         let f = Format::plain(Dialect::Utf8, 16, true, false);
-        for left in [0, 1, 2, 5, 8] {
+        for (left, printers) in [(0, 2), (1, 2), (2, 3), (5, 2), (8, 4), (3, 8)] {
             let window = 0..bytes.len() as u64;
-            let result = dump_batches_on_two_threads(
+            let result = dump_batches_in_parallel(
                 &bytes,
                 batches(window, (BATCH_ROWS * 16) as u64),
                 &f,
                 &mut Closing { left },
+                printers,
             );
             assert_eq!(
                 result.map_err(|e| e.kind()),
                 Err(io::ErrorKind::BrokenPipe),
-                "{left}"
+                "{left} writes, {printers} threads"
             );
         }
     }
