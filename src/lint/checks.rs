@@ -1019,42 +1019,44 @@ const TRAILING_SHIFT: u32 = 10;
 /// The bits of a [`plain`] entry that hold the script group ([`group`], below 0x200).
 const GROUP_MASK: u16 = (1 << TRAILING_SHIFT) - 1;
 
-/// For each code point of the BMP, [`NEEDS_LOOK`], or, for a letter no lint looks at
-/// (visible, part of a word, a starter whose compatibility decomposition starts with a
-/// starter, no bidi control, joiner, selector, default-ignorable, space, line separator,
-/// C1 control, noncharacter, nothing XML 1.0 or 1.1 refuses or discourages), its script
-/// [`group`] and, above [`TRAILING_SHIFT`], the number of non-starters its decomposition
-/// ends with (`é`: 1). Built once (128 KiB), from the same predicates the full look asks.
+/// For each code point of the BMP, [`plain_entry`]. Built once (128 KiB) from its runs
+/// (see `tables.rs`).
 pub(super) fn plain() -> &'static [u16; 0x1_0000] {
-    static PLAIN: LazyLock<Box<[u16; 0x1_0000]>> = LazyLock::new(|| {
-        let mut table = Box::new([NEEDS_LOOK; 0x1_0000]);
-        for (v, entry) in table.iter_mut().enumerate().skip(0xA0) {
-            let v = v as u32;
-            let Some(c) = char::from_u32(v) else {
-                continue;
-            };
-            let (leading, trailing, starter) = non_starters(c);
-            let looked_at = canonical_combining_class(c) != 0
-                || leading > 0
-                || !starter
-                || trailing > 7
-                || c.is_whitespace()
-                || is_bidi(v)
-                || matches!(v, 0x85 | 0x2028 | 0x2029 | 0x200C | 0x200D)
-                || is_selector(v)
-                || always_invisible(v)
-                || !is_wordy(v)
-                || is_noncharacter(CodePoint::new(v))
-                || xml(v, false).is_some()
-                || xml(v, true).is_some();
-            let g = group(v);
-            if !looked_at && g <= GROUP_MASK as u32 {
-                *entry = ((trailing as u16) << TRAILING_SHIFT) | g as u16;
-            }
-        }
-        table
-    });
+    static PLAIN: LazyLock<Box<[u16; 0x1_0000]>> = LazyLock::new(super::tables::plain);
     &PLAIN
+}
+
+/// [`NEEDS_LOOK`], or, for a letter no lint looks at (visible, part of a word, a starter
+/// whose compatibility decomposition starts with a starter, no bidi control, joiner,
+/// selector, default-ignorable, space, line separator, C1 control, noncharacter, nothing
+/// XML 1.0 or 1.1 refuses or discourages), its script [`group`] and, above
+/// [`TRAILING_SHIFT`], the number of non-starters its decomposition ends with (`é`: 1):
+/// from the same predicates the full look asks. (Asked only by the test that holds the
+/// table to it.)
+#[cfg(test)]
+pub(super) fn plain_entry(v: u32) -> u16 {
+    let Some(c) = char::from_u32(v).filter(|_| v >= 0xA0) else {
+        return NEEDS_LOOK;
+    };
+    let (leading, trailing, starter) = non_starters(c);
+    let looked_at = canonical_combining_class(c) != 0
+        || leading > 0
+        || !starter
+        || trailing > 7
+        || c.is_whitespace()
+        || is_bidi(v)
+        || matches!(v, 0x85 | 0x2028 | 0x2029 | 0x200C | 0x200D)
+        || is_selector(v)
+        || always_invisible(v)
+        || !is_wordy(v)
+        || is_noncharacter(CodePoint::new(v))
+        || xml(v, false).is_some()
+        || xml(v, true).is_some();
+    let g = group(v);
+    match !looked_at && g <= GROUP_MASK as u32 {
+        true => ((trailing as u16) << TRAILING_SHIFT) | g as u16,
+        false => NEEDS_LOOK,
+    }
 }
 
 /// The regional indicators (flags) and the pictographs of U+1F300 to U+1FAFF (most emoji):

@@ -16,8 +16,10 @@
 //! UAX #15 (the stream-safe limit of 30 non-starters) and CVE-2021-42574 (Trojan Source).
 
 mod checks;
+mod runs;
 mod sieve;
 mod survey;
+mod tables;
 
 pub use checks::MAX_NON_STARTERS;
 pub use survey::{reference, Linter, Survey};

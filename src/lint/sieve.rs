@@ -58,7 +58,7 @@ const STARTER: u16 = 1 << 14;
 /// What the walk needs to know of a character: [`LOOK`], or its group ([`BREAK`] if it is
 /// not part of a word), its leading and trailing non-starters (0 to 3; more is [`LOOK`])
 /// and whether it holds a starter.
-fn entry(v: u32) -> u16 {
+pub(super) fn entry(v: u32) -> u16 {
     match quiet(v) {
         Some(q) if q.group < BREAK && q.leading <= 3 && q.trailing <= 3 => {
             let group = if q.word { q.group as u16 } else { GROUP };
@@ -135,7 +135,7 @@ impl Tables {
 
 fn tables() -> &'static Tables {
     static TABLES: LazyLock<Tables> = LazyLock::new(|| {
-        let entries: Vec<u16> = (0..0x2_0000).map(entry).collect();
+        let entries = super::tables::entries();
         // The group and the most leading non-starters of the characters that begin with
         // `lead` and `second`, if all are quiet and of one group (or of none).
         let pure = |lead: u32, second: u32| -> Option<(u32, usize)> {
