@@ -403,6 +403,13 @@ struct Line {
 }
 
 impl Line {
+    /// Whether the line, however much ASCII that needs no look follows, is passed over
+    /// when it ends (nothing sends it on and its letters are Latin or none).
+    #[inline(always)]
+    fn stays_quiet_in_ascii(&self) -> bool {
+        !(self.look || self.many_marks || self.mixed) && (self.group == 0 || self.group == LATIN)
+    }
+
     /// Whether a word of the line may be one the walk asks about its scripts (if nothing
     /// else sends the line to the walk, [`asks_about_words`] decides).
     fn may_mix(&self) -> bool {
@@ -601,6 +608,22 @@ fn lines(
         if i + WIDE < end {
             let ahead: &[u8; WIDE + 1] = bytes[i..i + WIDE + 1].try_into().expect("65 bytes");
             let mut c = Chunk::of_ascii(ahead);
+            if c.printable | c.blanks | c.feeds == u64::MAX && state.stays_quiet_in_ascii() {
+                // ASCII a line may hold without a look, in a line that nothing sends on
+                // yet: every line it ends is passed over, so only the last one's start and
+                // its ASCII letters are kept.
+                state.marks = 0;
+                let mut after = u64::MAX;
+                if c.feeds != 0 {
+                    let last = 63 - c.feeds.leading_zeros() as usize;
+                    start = i + last + 1;
+                    state = Line::default();
+                    after = u64::MAX << last << 1;
+                }
+                state.ascii_letter |= c.high & after != 0;
+                i += WIDE;
+                continue;
+            }
             // Up to the first byte that is not ASCII a line may hold without a look, or,
             // where the input is well formed, up to the first that is neither that nor a
             // byte of a character of the families (that byte begins a character).
@@ -830,6 +853,36 @@ mod tests {
             walked(text.as_bytes(), false),
             vec![at("p\u{430}")..at("last")]
         );
+    }
+
+    /// A line that the walk must see is handed on when it ends in a run of ASCII that
+    /// chunks pass over whole (its feed inside such a chunk, or the line going on for
+    /// several): one mixing scripts in a word (the Cyrillic `а` in `pаypal`, a Cyrillic
+    /// word the ASCII goes on), one with a control; a line of Latin letters and ASCII, or
+    /// of a Cyrillic word and ASCII words, is not (the line after it, with a control, is,
+    /// from its first byte).
+    #[test]
+    fn lines_ending_in_long_ascii_are_still_handed_on() {
+        let tail = "the rest of this line is plain ASCII, long enough for a chunk or two";
+        for (head, want) in [
+            ("p\u{430}ypal ", true),
+            ("Москва", true),
+            ("Москва ", false),
+            ("bell \u{7} ", true),
+            ("naïve café ", false),
+        ] {
+            for pad in 0..70 {
+                let text = format!("{head}{}{tail}\n{tail} and a bell \u{7}\n", "x".repeat(pad));
+                let first = text.find('\n').unwrap() + 1;
+                let got = walked(text.as_bytes(), false);
+                // The next line is handed on from its first byte, and joins this one.
+                let want = match want {
+                    true => vec![0..text.len()],
+                    false => vec![first..text.len()],
+                };
+                assert_eq!(got, want, "{head:?} after {pad}");
+            }
+        }
     }
 
     #[test]
