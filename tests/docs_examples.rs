@@ -10,6 +10,8 @@ use std::path::Path;
 
 use std::os::unix::process::CommandExt;
 
+mod common;
+
 const PAGES: [&str; 12] = [
     "check.md",
     "lint.md",
@@ -157,7 +159,7 @@ fn every_console_example_is_the_real_output() {
             assert_eq!(words[0], "hexrune", "{page}: {command}");
             // The program is called `hexrune`, as a shell that finds it on the PATH calls it
             // (the summary records show the command line).
-            let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("hexrune"))
+            let output = std::process::Command::new(common::binary())
                 .arg0("hexrune")
                 .args(&words[1..])
                 .current_dir(dir.path())
