@@ -761,6 +761,109 @@ fn a_byte_order_mark_against_the_encoding_asked_is_said() {
     );
 }
 
+/// UTF-32's marks are read longest first, as detection reads them: `FF FE 00 00` is
+/// UTF-32LE's mark (not UTF-16LE's `FF FE` and a U+0000), and `00 00 FE FF` UTF-32BE's,
+/// in the `bom` line whatever `-e` asks, in the diagnosis of the mark's first error in
+/// UTF-8, and in `detect`.
+#[test]
+fn utf32_marks_are_named_longest_first() {
+    let le = b"\xFF\xFE\x00\x00a\x00\x00\x00";
+    let be = b"\x00\x00\xFE\xFF\x00\x00\x00a";
+    assert_eq!(
+        check_stdin(&["-e", "utf-32le"], le, 0),
+        "<stdin>: valid utf32le: 8 bytes, 2 characters\n  \
+         bom      UTF-32LE byte order mark (FF FE 00 00)\n  \
+         units    4-byte 2\n"
+    );
+    assert_eq!(
+        check_stdin(&["-e", "utf-32be"], be, 0),
+        "<stdin>: valid utf32be: 8 bytes, 2 characters\n  \
+         bom      UTF-32BE byte order mark (00 00 FE FF)\n  \
+         units    4-byte 2\n"
+    );
+    // Read in the other byte order, the mark is still named for what it is, and the note
+    // says so.
+    let text = check_stdin(&["-e", "utf-32be"], le, 1);
+    let lines: Vec<&str> = text.lines().skip(2).take(2).collect();
+    assert_eq!(
+        lines,
+        [
+            "  bom      UTF-32LE byte order mark (FF FE 00 00)",
+            "  note     the byte order mark FF FE 00 00 says UTF-32LE, but UTF-32BE was asked: \
+             the input was read as UTF-32BE, FF FE 00 00 as an error (out_of_range); try -e \
+             utf-32le",
+        ],
+        "{text}"
+    );
+    let text = check_stdin(&["-e", "utf-16le"], be, 0);
+    assert_eq!(
+        text,
+        "<stdin>: valid utf16le: 8 bytes, 4 characters\n  \
+         bom      UTF-32BE byte order mark (00 00 FE FF)\n  \
+         note     the byte order mark 00 00 FE FF says UTF-32BE, but UTF-16LE was asked: the \
+         input was read as UTF-16LE, 00 00 FE FF as U+0000 and U+FFFE (a noncharacter); try -e \
+         utf-32be\n  \
+         units    2-byte 4, 4-byte 0\n"
+    );
+    // Checked as UTF-8, the mark's first invalid byte is diagnosed as the whole mark.
+    assert_eq!(
+        check_stdin(&[], le, 1),
+        "<stdin>: invalid utf8: 2 errors in 8 bytes\n  \
+         verdict  probably not UTF-8 (RFC 3629): 2 errors\n  \
+         bom      UTF-32LE byte order mark (FF FE 00 00)\n  \
+         units    1-byte 6, 2-byte 0, 3-byte 0, 4-byte 0\n  \
+         errors   invalid_byte 2\n  \
+         offset 0 (0x0)  1:1  ff  invalid_byte: byte that never occurs in this dialect; UTF-32LE \
+         byte order mark: the input looks like UTF-32 (ff fe 00 00); fallback ÿ (windows-1252)\n  \
+         offset 1 (0x1)  1:2  fe  invalid_byte: byte that never occurs in this dialect; fallback \
+         þ (windows-1252)\n"
+    );
+    assert_eq!(
+        check_stdin(&[], be, 1),
+        "<stdin>: invalid utf8: 2 errors in 8 bytes\n  \
+         verdict  probably not UTF-8 (RFC 3629): 2 errors\n  \
+         bom      UTF-32BE byte order mark (00 00 FE FF)\n  \
+         units    1-byte 6, 2-byte 0, 3-byte 0, 4-byte 0\n  \
+         errors   invalid_byte 2\n  \
+         offset 2 (0x2)  1:3  fe  invalid_byte: byte that never occurs in this dialect; end of the \
+         UTF-32BE byte order mark 00 00 FE FF: the input looks like UTF-32 (fe ff); fallback þ \
+         (windows-1252)\n  \
+         offset 3 (0x3)  1:4  ff  invalid_byte: byte that never occurs in this dialect; fallback \
+         ÿ (windows-1252)\n"
+    );
+    // The JSON error record carries the same diagnosis; the records are otherwise as they
+    // were.
+    let json = check_stdin(&["--json"], le, 1);
+    assert_eq!(
+        json.lines().nth(1).unwrap(),
+        r#"{"type":"error","path":"<stdin>","offset":0,"len":1,"bytes":"ff","kind":"invalid_byte","diagnosis":"UTF-32LE byte order mark: the input looks like UTF-32","line":1,"column":1,"fallback":"ÿ"}"#
+    );
+    let json = check_stdin(&["--json"], be, 1);
+    assert_eq!(
+        json.lines().nth(1).unwrap(),
+        r#"{"type":"error","path":"<stdin>","offset":2,"len":1,"bytes":"fe","kind":"invalid_byte","diagnosis":"end of the UTF-32BE byte order mark 00 00 FE FF: the input looks like UTF-32","line":1,"column":3,"fallback":"þ"}"#
+    );
+    // Detection names the same marks.
+    assert_eq!(
+        stdout_with_stdin(["detect"], le, 0),
+        "<stdin>: UTF-32LE, BOM UTF-32LE (FF FE 00 00)\n  why: starts with the UTF-32LE \
+         signature FF FE 00 00; 1 code unit decodes as UTF-32LE\n"
+    );
+    assert_eq!(
+        stdout_with_stdin(["detect"], be, 0),
+        "<stdin>: UTF-32BE, BOM UTF-32BE (00 00 FE FF)\n  why: starts with the UTF-32BE \
+         signature 00 00 FE FF; 1 code unit decodes as UTF-32BE\n"
+    );
+    // UTF-16LE's mark alone, or cut before UTF-32LE's fourth byte, is still UTF-16LE's.
+    for (bytes, code) in [(&b"\xFF\xFEa\x00"[..], 0), (b"\xFF\xFE\x00", 1)] {
+        let text = check_stdin(&["-e", "utf-16le"], bytes, code);
+        assert!(
+            text.contains("\n  bom      UTF-16LE byte order mark (FF FE)\n"),
+            "{text}"
+        );
+    }
+}
+
 /// UTF-16 or UTF-32 without a byte order mark, checked as UTF-8: a hint says what
 /// detection reads in its zero bytes, and which `-e` reads it.
 #[test]
