@@ -769,6 +769,13 @@ fn a_byte_order_mark_against_the_encoding_asked_is_said() {
 fn utf32_marks_are_named_longest_first() {
     let le = b"\xFF\xFE\x00\x00a\x00\x00\x00";
     let be = b"\x00\x00\xFE\xFF\x00\x00\x00a";
+    // Python's `utf-32` codec, which reads a mark to choose the byte order, takes both for
+    // marks: each input is the mark and `a`.
+    let script = "import sys; d = sys.stdin.buffer.read(); \
+                  print(d[:8].decode('utf-32'), d[8:].decode('utf-32'))";
+    if let Some(out) = python_bytes(script, NO_ARGS, &[&le[..], be].concat()) {
+        assert_eq!(out, b"a a\n");
+    }
     assert_eq!(
         check_stdin(&["-e", "utf-32le"], le, 0),
         "<stdin>: valid utf32le: 8 bytes, 2 characters\n  \
