@@ -1,38 +1,9 @@
 //! `hexrune check` and `hexrune at` as a user runs them: exit codes, output, error lines.
 
-use std::io::Write;
-use std::path::Path;
-
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn hexrune() -> Command {
-    Command::cargo_bin("hexrune").unwrap()
-}
-
-/// Runs hexrune with `args`, checks the exit code, and returns what it printed.
-fn stdout_of<I, S>(args: I, code: i32) -> Vec<u8>
-where
-    I: IntoIterator<Item = S>,
-    S: AsRef<std::ffi::OsStr>,
-{
-    hexrune()
-        .args(args)
-        .assert()
-        .code(code)
-        .get_output()
-        .stdout
-        .clone()
-}
-
-fn file_with(dir: &Path, name: &str, bytes: &[u8]) -> String {
-    let path = dir.join(name);
-    std::fs::File::create(&path)
-        .unwrap()
-        .write_all(bytes)
-        .unwrap();
-    path.to_str().unwrap().to_string()
-}
+mod common;
+use common::{file_with, hexrune, python_bytes, run, stdout_of, stdout_with_stdin, NO_ARGS};
 
 /// The `input` record `check --json` prints first for file `f`: its size, SHA-256 (by
 /// Python's hashlib, the oracle) and modification time (by Python's `os.stat`, in UTC).
@@ -47,15 +18,8 @@ t += ("." + "%09d" % ns if ns else "") + "Z"
 h = hashlib.sha256(open(p, "rb").read()).hexdigest()
 print(json.dumps({"type": "input", "path": p, "size": st.st_size, "sha256": h, "mtime": t}, separators=(",", ":"), ensure_ascii=False))
 "#;
-    let out = std::process::Command::new("python3")
-        .args(["-c", script, f])
-        .output()
-        .expect("python3 runs");
-    assert!(out.status.success());
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .trim_end()
-        .to_string()
+    let out = python_bytes(script, [f], b"").expect("python3 runs");
+    String::from_utf8(out).unwrap().trim_end().to_string()
 }
 
 fn json_lines(stdout: &[u8]) -> Vec<Value> {
@@ -70,8 +34,7 @@ fn json_lines(stdout: &[u8]) -> Vec<Value> {
 fn valid_file_exits_0_with_a_verdict() {
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "ok.txt", "héllo €😀".as_bytes());
-    let out = stdout_of(["check", &f], 0);
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout_of(["check", &f], 0);
     assert_eq!(
         text,
         format!("{f}: valid utf8: 14 bytes, 8 characters\n  units    1-byte 5, 2-byte 1, 3-byte 1, 4-byte 1\n")
@@ -82,8 +45,7 @@ fn valid_file_exits_0_with_a_verdict() {
 fn invalid_file_exits_1_and_lists_errors() {
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "bad.txt", b"a/\xC0\xAFb\xE1\x80");
-    let out = stdout_of(["check", &f], 1);
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout_of(["check", &f], 1);
     assert_eq!(
         text,
         format!(
@@ -107,7 +69,7 @@ fn json_lines_are_errors_then_a_summary() {
         "bad.txt",
         b"\x61\xF1\x80\x80\xE1\x80\xC2\x62\x80\x63\x80\xBF\x64",
     );
-    let out = stdout_of(["check", "--json", &f], 1);
+    let out = run(["check", "--json", &f], 1).stdout;
     let lines = json_lines(&out);
     assert_eq!(lines.len(), 8);
     // First the evidence: what was read, its size, hash and time.
@@ -190,7 +152,7 @@ fn json_in_dialects_with_long_units() {
         "cesu.txt",
         b"a\xED\xA0\xBD\xED\xB8\x80\xF0\x9F\x98\x80",
     );
-    let out = stdout_of(["check", "--json", "--dialect", "cesu8", &f], 1);
+    let out = run(["check", "--json", "--dialect", "cesu8", &f], 1).stdout;
     let lines = json_lines(&out);
     assert_eq!(lines[1]["kind"], "invalid_byte");
     assert_eq!(
@@ -206,7 +168,7 @@ fn json_in_dialects_with_long_units() {
         summary["errors"],
         serde_json::json!({"invalid_byte": 1, "unexpected_continuation": 3})
     );
-    let out = stdout_of(["check", "--json", "-d", "legacy", &f], 0);
+    let out = run(["check", "--json", "-d", "legacy", &f], 0).stdout;
     let summary = json_lines(&out).pop().unwrap();
     assert_eq!(
         summary["units"],
@@ -242,17 +204,16 @@ fn io_errors_exit_2_and_other_files_are_still_checked() {
     let good = file_with(dir.path(), "good.txt", b"fine");
     let missing = dir.path().join("missing.txt");
     let missing = missing.to_str().unwrap();
-    let assert = hexrune()
-        .args([
+    let output = run(
+        [
             "check",
             missing,
             dir.path().to_str().unwrap(),
             "/dev/zero",
             &good,
-        ])
-        .assert()
-        .code(2);
-    let output = assert.get_output();
+        ],
+        2,
+    );
     let stderr = String::from_utf8(output.stderr.clone()).unwrap();
     assert_eq!(
         stderr,
@@ -272,7 +233,7 @@ fn io_errors_exit_2_and_other_files_are_still_checked() {
 fn empty_file_is_valid() {
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "empty", b"");
-    let out = stdout_of(["check", "--json", &f], 0);
+    let out = run(["check", "--json", &f], 0).stdout;
     let lines = json_lines(&out);
     assert_eq!(lines.len(), 2);
     assert_eq!(
@@ -288,8 +249,7 @@ fn empty_file_is_valid() {
 fn long_error_lists_are_summarised_unless_all() {
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "many.bin", &[0xFF; 25]);
-    let out = stdout_of(["check", &f], 1);
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout_of(["check", &f], 1);
     assert_eq!(
         text.lines().filter(|l| l.starts_with("  offset")).count(),
         20
@@ -298,8 +258,7 @@ fn long_error_lists_are_summarised_unless_all() {
         text.ends_with("  ... and 5 more errors (--all lists every one)\n"),
         "{text}"
     );
-    let out = stdout_of(["check", "--all", &f], 1);
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout_of(["check", "--all", &f], 1);
     let offsets: Vec<&str> = text.lines().filter(|l| l.starts_with("  offset")).collect();
     assert_eq!(offsets.len(), 25);
     assert!(offsets[24].starts_with("  offset 24 (0x18)  1:25  ff  invalid_byte"));
@@ -309,10 +268,7 @@ fn long_error_lists_are_summarised_unless_all() {
 fn at_prints_the_unit_containing_an_offset() {
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "t.txt", "a€\u{1F600}".as_bytes());
-    let at = |offset: &str| {
-        let out = stdout_of(["at", &f, offset], 0);
-        String::from_utf8(out).unwrap()
-    };
+    let at = |offset: &str| stdout_of(["at", &f, offset], 0);
     assert_eq!(
         at("0"),
         "{\"offset\":0,\"len\":1,\"kind\":\"scalar\",\"cp\":97,\"class\":1,\"name\":\"LATIN SMALL LETTER A\",\"alias\":null,\"category\":\"Ll\",\"width\":1,\"plane\":0,\"block\":\"Basic Latin\"}\n"
@@ -331,13 +287,13 @@ fn at_prints_the_unit_containing_an_offset() {
 fn at_reports_errors_with_expected_and_diagnosis() {
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "t.bin", b"x\xF4\x90\x80\x80");
-    let out = stdout_of(["at", &f, "1"], 0);
+    let out = run(["at", &f, "1"], 0).stdout;
     let v: Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(
         v,
         serde_json::json!({"offset":1,"len":1,"kind":"error","error":"out_of_range","expected":"80..8F","diagnosis":"U+110000, above U+10FFFF: not a Unicode code point","fallback":"ô"})
     );
-    let out = stdout_of(["at", "-d", "legacy", &f, "3"], 0);
+    let out = run(["at", "-d", "legacy", &f, "3"], 0).stdout;
     let v: Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(
         v,
@@ -428,12 +384,7 @@ fn under_json_an_unreadable_input_is_a_record_too() {
     let good = file_with(dir.path(), "good.txt", b"fine");
     let missing = dir.path().join("missing.txt");
     let missing = missing.to_str().unwrap();
-    let output = hexrune()
-        .args(["check", "--json", missing, &good])
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
+    let output = run(["check", "--json", missing, &good], 2);
     assert_eq!(
         String::from_utf8(output.stderr).unwrap(),
         format!("hexrune: {missing}: no such file or directory\n")
@@ -451,7 +402,7 @@ fn under_json_an_unreadable_input_is_a_record_too() {
 
 #[test]
 fn the_null_device_is_an_empty_valid_input() {
-    let out = stdout_of(["check", "--json", "/dev/null"], 0);
+    let out = run(["check", "--json", "/dev/null"], 0).stdout;
     let lines = json_lines(&out);
     assert_eq!(lines.len(), 2);
     // A device has no modification time of its contents to give.
@@ -495,15 +446,12 @@ fn json_paths_round_trip_to_the_exact_bytes() {
         std::fs::write(&path, b"ok\xff").unwrap();
         paths.push(path);
     }
-    let out = hexrune()
-        .arg("check")
-        .arg("--json")
-        .args(&paths)
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
+    let mut args = vec![
+        std::ffi::OsStr::new("check"),
+        std::ffi::OsStr::new("--json"),
+    ];
+    args.extend(paths.iter().map(|p| p.as_os_str()));
+    let out = run(args, 1).stdout;
     // Python decodes each record and prints the bytes of its name in hex, one per line.
     let script = r#"
 import sys, json, base64
@@ -512,25 +460,14 @@ for line in sys.stdin:
     b = base64.b64decode(r["path_bytes"], validate=True) if "path_bytes" in r else r["path"].encode("utf-8")
     print(r["type"], b.hex())
 "#;
-    let decoded = std::process::Command::new("python3")
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(&out)?;
-            child.wait_with_output()
-        })
-        .expect("python3 runs");
-    assert!(decoded.status.success());
+    let decoded = python_bytes(script, NO_ARGS, &out).expect("python3 runs");
     let hex = |b: &[u8]| b.iter().map(|b| format!("{b:02x}")).collect::<String>();
     let mut expected = String::new();
     for path in &paths {
         let bytes = hex(path.as_os_str().as_bytes());
         expected += &format!("input {bytes}\nerror {bytes}\nsummary {bytes}\n");
     }
-    assert_eq!(String::from_utf8(decoded.stdout).unwrap(), expected);
+    assert_eq!(String::from_utf8(decoded).unwrap(), expected);
     // Only the name that is not UTF-8 carries path_bytes.
     let text = String::from_utf8_lossy(&out);
     assert_eq!(text.matches("\"path_bytes\":").count(), 3, "{text}");
@@ -542,15 +479,7 @@ for line in sys.stdin:
 #[test]
 fn verdicts_name_what_they_see() {
     let verdict = |bytes: &[u8]| {
-        let out = hexrune()
-            .args(["check", "-"])
-            .write_stdin(bytes.to_vec())
-            .assert()
-            .code(1)
-            .get_output()
-            .stdout
-            .clone();
-        let text = String::from_utf8(out).unwrap();
+        let text = stdout_with_stdin(["check", "-"], bytes, 1);
         text.lines()
             .find_map(|l| l.strip_prefix("  verdict  "))
             .unwrap_or_else(|| panic!("{text}"))
@@ -580,8 +509,7 @@ fn errors_and_findings_give_line_and_column() {
         "lines.txt",
         b"ab\n\xef\xbf\xbdc\xff\n\xc3\xa9\xe2\x82x\xc0\n\n\xf0\x9f\x98\x80\xff",
     );
-    let out = stdout_of(["check", &f], 1);
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout_of(["check", &f], 1);
     let listed: Vec<&str> = text
         .lines()
         .filter(|l| l.starts_with("  offset "))
@@ -597,7 +525,7 @@ fn errors_and_findings_give_line_and_column() {
         ],
         "{text}"
     );
-    let out = stdout_of(["check", "--json", &f], 1);
+    let out = run(["check", "--json", &f], 1).stdout;
     let lines: Vec<String> = String::from_utf8(out)
         .unwrap()
         .lines()
@@ -630,9 +558,8 @@ fn errors_and_findings_give_line_and_column() {
 fn replacement_characters_are_findings() {
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "lost.txt", "caf\u{FFFD} \u{FFFD}\n".as_bytes());
-    let out = stdout_of(["check", &f], 0);
     assert_eq!(
-        String::from_utf8(out).unwrap(),
+        stdout_of(["check", &f], 0),
         format!(
             "{f}: valid utf8: 11 bytes, 7 characters
   units    1-byte 5, 2-byte 0, 3-byte 2, 4-byte 0
@@ -642,7 +569,7 @@ fn replacement_characters_are_findings() {
 "
         )
     );
-    let out = stdout_of(["check", "--json", &f], 0);
+    let out = run(["check", "--json", &f], 0).stdout;
     let lines = json_lines(&out);
     assert_eq!(lines.len(), 4);
     assert_eq!(lines[0]["type"], "input");
@@ -667,7 +594,7 @@ fn fallback_readings_in_check_and_at() {
         let mut all = vec!["check", "--json"];
         all.extend_from_slice(args);
         all.push(&f);
-        String::from_utf8(stdout_of(all, 1)).unwrap()
+        stdout_of(all, 1)
     };
     let head = |offset: u64, bytes: &str, kind: &str| {
         format!(
@@ -709,26 +636,26 @@ fn fallback_readings_in_check_and_at() {
     );
     assert!(!none.contains("\"fallback\":"));
     // Human output: sanitised, and an undefined byte said as such.
-    let human = String::from_utf8(stdout_of(["check", "--fallback", "iso-8859-2", &f], 1)).unwrap();
+    let human = stdout_of(["check", "--fallback", "iso-8859-2", &f], 1);
     assert!(
         human.contains("; fallback \\u{9b} (ISO-8859-2)\n"),
         "{human}"
     );
     assert!(!human.contains('\u{9B}'));
-    let human = String::from_utf8(stdout_of(["check", &f], 1)).unwrap();
+    let human = stdout_of(["check", &f], 1);
     assert!(
         human.contains("; fallback <81?> (81 undefined in windows-1252)\n"),
         "{human}"
     );
-    let human = String::from_utf8(stdout_of(["check", "--fallback", "cp437", &f], 1)).unwrap();
+    let human = stdout_of(["check", "--fallback", "cp437", &f], 1);
     assert!(human.contains("; fallback Θ (IBM437)\n"), "{human}");
     // at: the same key at the end of the unit.
     assert_eq!(
-        String::from_utf8(stdout_of(["at", "--fallback", "koi8-r", &f, "3"], 0)).unwrap(),
+        stdout_of(["at", "--fallback", "koi8-r", &f, "3"], 0),
         "{\"offset\":3,\"len\":1,\"kind\":\"error\",\"error\":\"truncated\",\"expected\":\"80..BF\",\"diagnosis\":\"lone byte E9: 'é' in Latin-1/Windows-1252?\",\"fallback\":\"И\"}\n"
     );
     assert_eq!(
-        String::from_utf8(stdout_of(["at", "--fallback", "none", &f, "3"], 0)).unwrap(),
+        stdout_of(["at", "--fallback", "none", &f, "3"], 0),
         "{\"offset\":3,\"len\":1,\"kind\":\"error\",\"error\":\"truncated\",\"expected\":\"80..BF\",\"diagnosis\":\"lone byte E9: 'é' in Latin-1/Windows-1252?\"}\n"
     );
 }
@@ -752,17 +679,7 @@ fn fallback_labels_that_are_refused() {
 /// `hexrune check ARGS -` of `bytes` on standard input, as the user reads it, with its
 /// exit code.
 fn check_stdin(args: &[&str], bytes: &[u8], code: i32) -> String {
-    let out = hexrune()
-        .arg("check")
-        .args(args)
-        .arg("-")
-        .write_stdin(bytes.to_vec())
-        .assert()
-        .code(code)
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).unwrap()
+    stdout_with_stdin([&["check"], args, &["-"]].concat(), bytes, code)
 }
 
 fn utf16(text: &str, le: bool) -> Vec<u8> {
@@ -842,6 +759,116 @@ fn a_byte_order_mark_against_the_encoding_asked_is_said() {
         text.contains("UTF-16BE byte order mark: the input looks like UTF-16 (fe ff)"),
         "{text}"
     );
+}
+
+/// UTF-32's marks are read longest first, as detection reads them: `FF FE 00 00` is
+/// UTF-32LE's mark (not UTF-16LE's `FF FE` and a U+0000), and `00 00 FE FF` UTF-32BE's,
+/// in the `bom` line whatever `-e` asks, in the diagnosis of the mark's first error in
+/// UTF-8, and in `detect`.
+#[test]
+fn utf32_marks_are_named_longest_first() {
+    let le = b"\xFF\xFE\x00\x00a\x00\x00\x00";
+    let be = b"\x00\x00\xFE\xFF\x00\x00\x00a";
+    // Python's `utf-32` codec, which reads a mark to choose the byte order, takes both for
+    // marks: each input is the mark and `a`.
+    let script = "import sys; d = sys.stdin.buffer.read(); \
+                  print(d[:8].decode('utf-32'), d[8:].decode('utf-32'))";
+    if let Some(out) = python_bytes(script, NO_ARGS, &[&le[..], be].concat()) {
+        assert_eq!(out, b"a a\n");
+    }
+    assert_eq!(
+        check_stdin(&["-e", "utf-32le"], le, 0),
+        "<stdin>: valid utf32le: 8 bytes, 2 characters\n  \
+         bom      UTF-32LE byte order mark (FF FE 00 00)\n  \
+         units    4-byte 2\n"
+    );
+    assert_eq!(
+        check_stdin(&["-e", "utf-32be"], be, 0),
+        "<stdin>: valid utf32be: 8 bytes, 2 characters\n  \
+         bom      UTF-32BE byte order mark (00 00 FE FF)\n  \
+         units    4-byte 2\n"
+    );
+    // Read in the other byte order, the mark is still named for what it is, and the note
+    // says so.
+    let text = check_stdin(&["-e", "utf-32be"], le, 1);
+    let lines: Vec<&str> = text.lines().skip(2).take(2).collect();
+    assert_eq!(
+        lines,
+        [
+            "  bom      UTF-32LE byte order mark (FF FE 00 00)",
+            "  note     the byte order mark FF FE 00 00 says UTF-32LE, but UTF-32BE was asked: \
+             the input was read as UTF-32BE, FF FE 00 00 as an error (out_of_range); try -e \
+             utf-32le",
+        ],
+        "{text}"
+    );
+    let text = check_stdin(&["-e", "utf-16le"], be, 0);
+    assert_eq!(
+        text,
+        "<stdin>: valid utf16le: 8 bytes, 4 characters\n  \
+         bom      UTF-32BE byte order mark (00 00 FE FF)\n  \
+         note     the byte order mark 00 00 FE FF says UTF-32BE, but UTF-16LE was asked: the \
+         input was read as UTF-16LE, 00 00 FE FF as U+0000 and U+FFFE (a noncharacter); try -e \
+         utf-32be\n  \
+         units    2-byte 4, 4-byte 0\n"
+    );
+    // Checked as UTF-8, the mark's first invalid byte is diagnosed as the whole mark.
+    assert_eq!(
+        check_stdin(&[], le, 1),
+        "<stdin>: invalid utf8: 2 errors in 8 bytes\n  \
+         verdict  probably not UTF-8 (RFC 3629): 2 errors\n  \
+         bom      UTF-32LE byte order mark (FF FE 00 00)\n  \
+         units    1-byte 6, 2-byte 0, 3-byte 0, 4-byte 0\n  \
+         errors   invalid_byte 2\n  \
+         offset 0 (0x0)  1:1  ff  invalid_byte: byte that never occurs in this dialect; UTF-32LE \
+         byte order mark: the input looks like UTF-32 (ff fe 00 00); fallback ÿ (windows-1252)\n  \
+         offset 1 (0x1)  1:2  fe  invalid_byte: byte that never occurs in this dialect; fallback \
+         þ (windows-1252)\n"
+    );
+    assert_eq!(
+        check_stdin(&[], be, 1),
+        "<stdin>: invalid utf8: 2 errors in 8 bytes\n  \
+         verdict  probably not UTF-8 (RFC 3629): 2 errors\n  \
+         bom      UTF-32BE byte order mark (00 00 FE FF)\n  \
+         units    1-byte 6, 2-byte 0, 3-byte 0, 4-byte 0\n  \
+         errors   invalid_byte 2\n  \
+         offset 2 (0x2)  1:3  fe  invalid_byte: byte that never occurs in this dialect; end of the \
+         UTF-32BE byte order mark 00 00 FE FF: the input looks like UTF-32 (fe ff); fallback þ \
+         (windows-1252)\n  \
+         offset 3 (0x3)  1:4  ff  invalid_byte: byte that never occurs in this dialect; fallback \
+         ÿ (windows-1252)\n"
+    );
+    // The JSON error record carries the same diagnosis; the records are otherwise as they
+    // were.
+    let json = check_stdin(&["--json"], le, 1);
+    assert_eq!(
+        json.lines().nth(1).unwrap(),
+        r#"{"type":"error","path":"<stdin>","offset":0,"len":1,"bytes":"ff","kind":"invalid_byte","diagnosis":"UTF-32LE byte order mark: the input looks like UTF-32","line":1,"column":1,"fallback":"ÿ"}"#
+    );
+    let json = check_stdin(&["--json"], be, 1);
+    assert_eq!(
+        json.lines().nth(1).unwrap(),
+        r#"{"type":"error","path":"<stdin>","offset":2,"len":1,"bytes":"fe","kind":"invalid_byte","diagnosis":"end of the UTF-32BE byte order mark 00 00 FE FF: the input looks like UTF-32","line":1,"column":3,"fallback":"þ"}"#
+    );
+    // Detection names the same marks.
+    assert_eq!(
+        stdout_with_stdin(["detect"], le, 0),
+        "<stdin>: UTF-32LE, BOM UTF-32LE (FF FE 00 00)\n  why: starts with the UTF-32LE \
+         signature FF FE 00 00; 1 code unit decodes as UTF-32LE\n"
+    );
+    assert_eq!(
+        stdout_with_stdin(["detect"], be, 0),
+        "<stdin>: UTF-32BE, BOM UTF-32BE (00 00 FE FF)\n  why: starts with the UTF-32BE \
+         signature 00 00 FE FF; 1 code unit decodes as UTF-32BE\n"
+    );
+    // UTF-16LE's mark alone, or cut before UTF-32LE's fourth byte, is still UTF-16LE's.
+    for (bytes, code) in [(&b"\xFF\xFEa\x00"[..], 0), (b"\xFF\xFE\x00", 1)] {
+        let text = check_stdin(&["-e", "utf-16le"], bytes, code);
+        assert!(
+            text.contains("\n  bom      UTF-16LE byte order mark (FF FE)\n"),
+            "{text}"
+        );
+    }
 }
 
 /// UTF-16 or UTF-32 without a byte order mark, checked as UTF-8: a hint says what

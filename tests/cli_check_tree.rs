@@ -5,11 +5,13 @@
 use std::path::Path;
 use std::time::Duration;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
+mod common;
+use common::{python_bytes, Command};
+
 fn hexrune() -> Command {
-    let mut cmd = Command::cargo_bin("hexrune").unwrap();
+    let mut cmd = common::hexrune();
     // A walk that hangs fails the test instead of stalling it.
     cmd.timeout(Duration::from_secs(60));
     cmd
@@ -249,18 +251,13 @@ fn json_sarif_and_csv_over_a_tree() {
         .iter()
         .find(|r| r["type"] == "input" && r["path"] == "t/big.txt")
         .unwrap();
-    let hash = std::process::Command::new("python3")
-        .args([
-            "-c",
-            "import sys, hashlib; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest())",
-        ])
-        .arg(dir.path().join("t/big.txt"))
-        .output()
-        .unwrap();
-    assert_eq!(
-        big_input["sha256"],
-        String::from_utf8(hash.stdout).unwrap().trim()
-    );
+    let hash = python_bytes(
+        "import sys, hashlib; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest())",
+        [dir.path().join("t/big.txt")],
+        b"",
+    )
+    .unwrap();
+    assert_eq!(big_input["sha256"], String::from_utf8(hash).unwrap().trim());
     let big_errors = records
         .iter()
         .filter(|r| r["type"] == "error" && r["path"] == "t/big.txt")

@@ -3,33 +3,19 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
-
-fn hexrune() -> Command {
-    Command::cargo_bin("hexrune").unwrap()
-}
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = hexrune()
-        .args(args)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).unwrap()
-}
+mod common;
+use common::{hexrune, run, stdout_of};
 
 /// The committed man pages are exactly what `hexrune man` generates now, and there is one
 /// for every command and no other.
 #[test]
 fn man_pages_in_docs_are_up_to_date() {
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
-    let mut pages = vec![("hexrune.1".to_string(), stdout_of(&["man"]))];
+    let mut pages = vec![("hexrune.1".to_string(), stdout_of(["man"], 0))];
     for command in hexrune::cli::page_commands() {
         pages.push((
             format!("hexrune-{command}.1"),
-            stdout_of(&["man", &command]),
+            stdout_of(["man", &command], 0),
         ));
     }
     let regenerate = format!(
@@ -61,7 +47,7 @@ fn man_pages_in_docs_are_up_to_date() {
 
 #[test]
 fn the_man_page_lists_every_command_and_its_examples() {
-    let page = stdout_of(&["man"]);
+    let page = stdout_of(["man"], 0);
     for line in [
         ".TH hexrune 1  \"hexrune 0.1.0\" ",
         "hexrune\\-explain(1)",
@@ -109,7 +95,7 @@ fn completions_for_every_shell() {
         ),
     ];
     for (shell, marker) in cases {
-        let script = stdout_of(&["completions", shell]);
+        let script = stdout_of(["completions", shell], 0);
         assert!(script.contains(marker), "{shell}: no {marker:?}");
         assert!(script.contains("char"), "{shell}: explain's --char missing");
     }
@@ -133,14 +119,14 @@ fn version() {
 
 #[test]
 fn every_command_has_help_with_examples() {
-    let top = stdout_of(&["--help"]);
+    let top = stdout_of(["--help"], 0);
     assert!(
         top.contains("\nExamples:\n  hexrune check notes.txt"),
         "{top}"
     );
     assert!(top.contains("\n  hexrune explain --char U+1F600 "), "{top}");
     for command in hexrune::cli::page_commands() {
-        let help = stdout_of(&[&command, "--help"]);
+        let help = stdout_of([&command, "--help"], 0);
         assert!(
             help.contains("\nExamples:\n  hexrune "),
             "{command} --help has no examples:\n{help}"
@@ -184,7 +170,7 @@ fn usage_errors_show_the_usage_line() {
         (vec!["-d", "dump"], "Usage: hexrune [OPTIONS] [FILE]"),
     ];
     for (args, usage) in cases {
-        let out = hexrune().args(&args).assert().code(2).get_output().clone();
+        let out = run(&args, 2);
         let stderr = String::from_utf8(out.stderr).unwrap();
         assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
         assert!(stderr.lines().any(|l| l == usage), "{args:?}: {stderr}");
@@ -211,7 +197,7 @@ fn completions_offer_dialects_and_colours() {
         ("fish", "never\\t''"),
     ];
     for (shell, marker) in cases {
-        let script = stdout_of(&["completions", shell]);
+        let script = stdout_of(["completions", shell], 0);
         assert!(script.contains(marker), "{shell}: no {marker:?}");
     }
 }

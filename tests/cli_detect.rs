@@ -1,41 +1,21 @@
 //! `hexrune detect` as a user runs it: the verdict for inputs made by the encodings' own
 //! encoders (encoding_rs), signatures, regions, U+FEFF inside, mojibake, exit codes.
 
-use std::io::Write;
 use std::path::Path;
 
-use assert_cmd::Command;
 use hexrune::decode::Dialect;
 use serde_json::{json, Value};
 
+mod common;
 mod support;
+use common::{file_with, python_bytes, run, stdout_of, stdout_with_stdin, NO_ARGS};
 use support::wide;
-
-fn hexrune() -> Command {
-    Command::cargo_bin("hexrune").unwrap()
-}
-
-fn file_with(dir: &Path, name: &str, bytes: &[u8]) -> String {
-    let path = dir.join(name);
-    std::fs::File::create(&path)
-        .unwrap()
-        .write_all(bytes)
-        .unwrap();
-    path.to_str().unwrap().to_string()
-}
 
 /// The `detect --json` object of `bytes`, without its path.
 fn detect_json(bytes: &[u8]) -> Value {
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "in", bytes);
-    let out = hexrune()
-        .args(["detect", "--json", &f])
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout_of(["detect", "--json", &f], 0);
     assert_eq!(text.lines().count(), 1, "{text}");
     let mut v: Value = serde_json::from_str(text.trim_end()).unwrap();
     assert_eq!(v["path"], json!(f));
@@ -62,15 +42,8 @@ fn human_output_of_clean_and_ascii_files() {
     let dir = tempfile::tempdir().unwrap();
     let a = file_with(dir.path(), "a.txt", b"plain\n");
     let u = file_with(dir.path(), "u.txt", "Grüße, 世界 😀\n".as_bytes());
-    let out = hexrune()
-        .args(["detect", &a, &u])
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
     assert_eq!(
-        String::from_utf8(out).unwrap(),
+        stdout_of(["detect", &a, &u], 0),
         format!(
             "{a}: ASCII (also valid UTF-8)\n  why: every byte is ASCII\n\
              {u}: UTF-8\n  why: valid UTF-8: 5 multi-byte characters, no errors\n"
@@ -260,14 +233,7 @@ fn a_byte_order_mark_inside_marks_joined_files() {
     assert_eq!(v["inner_boms"], json!([14]));
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "joined.txt", bytes);
-    let out = hexrune()
-        .args(["detect", &f])
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout_of(["detect", &f], 0);
     assert!(text.starts_with(&format!(
         "{f}: UTF-8, BOM UTF-8 (EF BB BF), U+FEFF inside ×1\n  U+FEFF at 14 (0xe): a byte order mark inside (files joined?)\n"
     )), "{text}");
@@ -287,15 +253,8 @@ fn mojibake_regions_with_chain_and_text() {
     );
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "m.txt", text.as_bytes());
-    let out = hexrune()
-        .args(["detect", &f])
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
     assert_eq!(
-        String::from_utf8(out).unwrap(),
+        stdout_of(["detect", &f], 0),
         format!(
             "{f}: UTF-8, 2 mojibake regions\n  mojibake 10..37 (0xa..0x25): windows-1252 -> \"€, déjà payé\"\n  \
              mojibake 51..59 (0x33..0x3b): windows-1252 then windows-1252 -> \"é\"\n  \
@@ -308,16 +267,8 @@ fn mojibake_regions_with_chain_and_text() {
 fn binary_and_stdin() {
     let bytes: Vec<u8> = (0..=255u8).cycle().take(4096).collect();
     assert_eq!(detect_json(&bytes)["encoding"], "binary");
-    let out = hexrune()
-        .args(["detect", "-"])
-        .write_stdin("naïve\n")
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
     assert_eq!(
-        String::from_utf8(out).unwrap(),
+        stdout_with_stdin(["detect", "-"], "naïve\n", 0),
         "<stdin>: UTF-8\n  why: valid UTF-8: 1 multi-byte character, no errors\n"
     );
 }
@@ -328,11 +279,7 @@ fn an_unreadable_input_is_reported_and_the_others_still_detected() {
     let ok = file_with(dir.path(), "ok.txt", b"ok\n");
     let missing = dir.path().join("missing.txt");
     let missing = missing.to_str().unwrap();
-    let assert = hexrune()
-        .args(["detect", "--json", missing, &ok])
-        .assert()
-        .code(2);
-    let output = assert.get_output();
+    let output = run(["detect", "--json", missing, &ok], 2);
     assert_eq!(
         String::from_utf8(output.stderr.clone()).unwrap(),
         format!("hexrune: {missing}: no such file or directory\n")
@@ -369,16 +316,7 @@ fn utf8_errors_shown_between_brackets_are_not_a_legacy_region() {
 
 /// What `hexrune detect ARGS` prints of standard input `bytes` (exit 0).
 fn detect_stdout(args: &[&str], bytes: &[u8]) -> String {
-    let out = hexrune()
-        .arg("detect")
-        .args(args)
-        .write_stdin(bytes)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).unwrap()
+    stdout_with_stdin([&["detect"], args].concat(), bytes, 0)
 }
 
 /// `hexrune detect` of standard input `bytes`, as the user reads it.
@@ -554,12 +492,7 @@ fn repair_from_auto_of_utf8_cut_at_the_end_replaces_only_the_cut_character() {
         "cut.txt",
         b"hello world this is text \xF0\x9F\x98",
     );
-    let output = hexrune()
-        .args(["repair", "--from", "auto", "-o", "-", &f])
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
+    let output = run(["repair", "--from", "auto", "-o", "-", &f], 0);
     assert_eq!(
         output.stdout,
         "hello world this is text \u{FFFD}".as_bytes()
@@ -583,29 +516,19 @@ fn a_short_windows_1252_line_with_dashes_quotes_and_a_euro_sign_is_windows_1252(
          chardetng reads it as windows-1252\n"
     );
     // Python's codec is the oracle for the bytes.
-    let python = std::process::Command::new("python3")
-        .args([
-            "-c",
-            "import sys; sys.stdout.buffer.write('Café crème brûlée, naïve façade — ‘quoted’ €5'.encode('cp1252'))",
-        ])
-        .output();
-    if let Ok(p) = python {
-        if p.status.success() {
-            assert_eq!(p.stdout, bytes);
-        }
+    let python = python_bytes(
+        "import sys; sys.stdout.buffer.write('Café crème brûlée, naïve façade — ‘quoted’ €5'.encode('cp1252'))",
+        NO_ARGS,
+        b"",
+    );
+    if let Some(stdout) = python {
+        assert_eq!(stdout, bytes);
     }
     // And `repair --from auto` reads it so.
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "cafe.txt", &bytes);
-    let repaired = hexrune()
-        .args(["repair", "--from", "auto", "-o", "-", &f])
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
     assert_eq!(
-        String::from_utf8(repaired).unwrap(),
+        stdout_of(["repair", "--from", "auto", "-o", "-", &f], 0),
         "Café crème brûlée, naïve façade — ‘quoted’ €5"
     );
     // Signs alone are no evidence for a legacy reading: UTF-8 with errors stays UTF-8.

@@ -2,33 +2,16 @@
 //! colour, hostile input, pipes and standard input; and the property that a window's dump
 //! is the whole input's dump restricted to it.
 
-use std::io::{Read, Write};
-use std::path::Path;
-
-use assert_cmd::Command;
 use hexrune::cli::dump::{dump_bytes, dump_stream, Format, BATCH_ROWS, CHUNK};
 use hexrune::decode::Dialect;
 use hexrune::view::fallback::{Escape, Fallback};
 use hexrune::view::CONTEXT;
 use proptest::prelude::*;
+use std::io::{Read, Write};
 
+mod common;
 mod support;
-
-fn hexrune() -> Command {
-    Command::cargo_bin("hexrune").unwrap()
-}
-
-fn file_with(dir: &Path, name: &str, bytes: &[u8]) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path.to_str().unwrap().to_string()
-}
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = hexrune().args(args).assert().code(0).get_output().clone();
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
-    String::from_utf8(out.stdout).unwrap()
-}
+use common::{file_with, hexrune, output_with_stdin, quiet_stdout, stdout_with_stdin};
 
 /// `abcdefg€` (the euro sign crossing the edge of 8-byte rows), then one of each UTF-8
 /// error kind: C0 (invalid), 80 (stray continuation), E2 82 + 'd' (truncated), E0 80 AF
@@ -49,14 +32,14 @@ fn rows_and_marker_lines_for_every_utf8_error_kind() {
 00000018  80 80 e2 82              ✗✗✗✗      ���ˑ
           C^ C^ E^~~~              C unexpected_continuation, E truncated_eof; windows-1252: € € â‚
 ";
-    assert_eq!(stdout_of(&["dump", "--width", "8", &f]), expected);
+    assert_eq!(quiet_stdout(["dump", "--width", "8", &f]), expected);
     // Without a fallback, the marker lines end with the names of the kinds.
     let without: String = expected
         .lines()
         .map(|l| l.split("; windows-1252:").next().unwrap().to_string() + "\n")
         .collect();
     assert_eq!(
-        stdout_of(&["dump", "--width", "8", "--fallback", "none", &f]),
+        quiet_stdout(["dump", "--width", "8", "--fallback", "none", &f]),
         without
     );
     // The euro sign crossing the row edge is drawn once and is no error.
@@ -76,11 +59,11 @@ fn error_kinds_of_the_other_dialects() {
         b"\xed\xa0\x80x\xed\xa0\xbd\xed\xb8\x80",
     );
     assert_eq!(
-        stdout_of(&["dump", "-d", "cesu8", &f]),
+        quiet_stdout(["dump", "-d", "cesu8", &f]),
         "00000000  ed a0 80 78 ed a0 bd ed b8 80                    ✗✗✗16₂₃₄₅₆        �ˑˑx😀ˑˑˑˑ\n          U^~~~~~~                                         U unpaired_surrogate; windows-1252: í\\u{a0}€\n"
     );
     assert_eq!(
-        stdout_of(&["dump", "-d", "wtf8", &f]),
+        quiet_stdout(["dump", "-d", "wtf8", &f]),
         "00000000  ed a0 80 78 ed a0 bd ed b8 80                    3₂₃1✗✗✗✗✗✗        ˢˑˑx�ˑˑ�ˑˑ\n                      P^~~~~~~ P^~~~~~~                    P surrogate_pair; windows-1252: í\\u{a0}½ í¸€\n"
     );
 }
@@ -94,39 +77,35 @@ fn offset_inside_a_sequence_and_length() {
     let expected = "00000008  82 ac c0 80 63                                   ₂₃✗✗1             €ˑ��c\n\
          \x20               I^ C^                                      I invalid_byte, C unexpected_continuation; windows-1252: À €\n";
     assert_eq!(
-        stdout_of(&["dump", "--offset", "8", "--length", "5", &f]),
+        quiet_stdout(["dump", "--offset", "8", "--length", "5", &f]),
         expected
     );
-    let piped = hexrune()
-        .args(["dump", "-o", "8", "-n", "5", "-"])
-        .write_stdin(FIXTURE)
-        .output()
-        .unwrap();
+    let piped = output_with_stdin(["dump", "-o", "8", "-n", "5", "-"], FIXTURE);
     assert_eq!(String::from_utf8(piped.stdout).unwrap(), expected);
     // Cut at its last byte, in rows of 8: the glyph fits the one column it has.
     assert_eq!(
-        stdout_of(&["dump", "-w", "8", "-o", "9", "-n", "3", &f]),
+        quiet_stdout(["dump", "-w", "8", "-o", "9", "-n", "3", &f]),
         "00000009  ac c0 80                 ₃✗✗       €��\n             I^ C^                 I invalid_byte, C unexpected_continuation; windows-1252: À €\n"
     );
     // An error unit cut by the window shows its mark on its first byte in view, without the
     // head's `^` (it started before).
     assert_eq!(
-        stdout_of(&["dump", "-o", "0x1b", &f]),
+        quiet_stdout(["dump", "-o", "0x1b", &f]),
         "0000001b  82                                               ✗                 �\n          ~~                                               E truncated_eof\n"
     );
     assert_eq!(
-        stdout_of(&["dump", "-o", "0x1a", &f]),
+        quiet_stdout(["dump", "-o", "0x1a", &f]),
         "0000001a  e2 82                                            ✗✗                �ˑ\n          E^~~~                                            E truncated_eof; windows-1252: â‚\n"
     );
-    assert_eq!(stdout_of(&["dump", "-n", "0", &f]), "");
+    assert_eq!(quiet_stdout(["dump", "-n", "0", &f]), "");
 }
 
 #[test]
 fn widths() {
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "fx.bin", FIXTURE);
-    let w8 = stdout_of(&["dump", "-w", "8", &f]);
-    let w32 = stdout_of(&["dump", "-w", "32", &f]);
+    let w8 = quiet_stdout(["dump", "-w", "8", &f]);
+    let w32 = quiet_stdout(["dump", "-w", "32", &f]);
     assert_eq!(w8.lines().filter(|l| l.starts_with('0')).count(), 4);
     assert_eq!(w32.lines().count(), 2);
     assert!(w32.starts_with(
@@ -143,7 +122,7 @@ fn ascii_output_is_pure_ascii() {
         "Grüße 世界 \u{202e}\u{301}\u{feff}\u{e000}\u{85}\x1b\x07\x00".as_bytes(),
     );
     let f = file_with(dir.path(), "mix.bin", &bytes);
-    let out = stdout_of(&["dump", "--ascii", &f]);
+    let out = quiet_stdout(["dump", "--ascii", &f]);
     for b in out.bytes() {
         assert!(
             b == b'\n' || (0x20..0x7F).contains(&b),
@@ -160,7 +139,7 @@ fn ascii_output_is_pure_ascii() {
 fn colour_only_when_asked_or_on_a_terminal_without_no_color() {
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "fx.bin", FIXTURE);
-    let always = stdout_of(&["dump", "--color", "always", &f]);
+    let always = quiet_stdout(["dump", "--color", "always", &f]);
     assert!(
         always.contains("\x1b[0;1;93me2 \x1b[0;33m82 ac "),
         "{always:?}"
@@ -186,7 +165,7 @@ fn colour_only_when_asked_or_on_a_terminal_without_no_color() {
         .clone();
     assert!(!piped.contains(&0x1b));
     // Stripping the escapes gives the plain output.
-    assert_eq!(strip_sgr(&always), stdout_of(&["dump", &f]));
+    assert_eq!(strip_sgr(&always), quiet_stdout(["dump", &f]));
 }
 
 fn strip_sgr(text: &str) -> String {
@@ -214,7 +193,7 @@ fn hostile_input_never_reaches_the_terminal_raw() {
             let mut args = vec!["dump", "--color", color];
             args.extend(extra);
             args.push(&f);
-            let out = stdout_of(&args);
+            let out = quiet_stdout(&args);
             let plain = if color == "always" {
                 strip_sgr(&out)
             } else {
@@ -248,20 +227,12 @@ fn standard_input_is_streamed_and_equals_the_file() {
         }
     }
     let f = file_with(dir.path(), "big.txt", &bytes);
-    let from_file = stdout_of(&["dump", "-o", "3", "-n", "50000", &f]);
+    let from_file = quiet_stdout(["dump", "-o", "3", "-n", "50000", &f]);
     for args in [
         &["dump", "-o", "3", "-n", "50000"][..],
         &["dump", "-o", "3", "-n", "50000", "-"],
     ] {
-        let out = hexrune()
-            .args(args)
-            .write_stdin(bytes.clone())
-            .assert()
-            .code(0)
-            .get_output()
-            .stdout
-            .clone();
-        assert!(String::from_utf8(out).unwrap() == from_file);
+        assert!(stdout_with_stdin(args, bytes.clone(), 0) == from_file);
     }
     // Standard input that is a regular file is mapped, with the same output.
     let out = hexrune()
@@ -307,7 +278,7 @@ fn errors_exit_2_with_one_line() {
         .code(2);
     // An empty input prints nothing.
     let empty = file_with(dir.path(), "empty", b"");
-    assert_eq!(stdout_of(&["dump", &empty]), "");
+    assert_eq!(quiet_stdout(["dump", &empty]), "");
 }
 
 #[test]
@@ -315,7 +286,7 @@ fn a_closed_pipe_ends_quietly() {
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "many.bin", &vec![0xFF; 4 << 20]);
     for stdin_too in [false, true] {
-        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("hexrune"));
+        let mut cmd = std::process::Command::new(common::binary());
         cmd.arg("dump")
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped());
@@ -433,7 +404,7 @@ fn fallback_readings_and_escaped_bytes() {
     let f = file_with(dir.path(), "h.bin", b"caf\xe9 \x9b[2J \xe2\x82");
     let row = "00000000  63 61 66 e9 20 9b 5b 32 4a 20 e2 82              111✗1✗1111✗✗      ";
     let marks = "                   T^    C^             E^~~~              T truncated, C unexpected_continuation, E truncated_eof";
-    let latin2 = stdout_of(&["dump", "--fallback", "iso-8859-2", &f]);
+    let latin2 = quiet_stdout(["dump", "--fallback", "iso-8859-2", &f]);
     assert_eq!(
         latin2,
         format!("{row}caf� �[2J �ˑ\n{marks}; ISO-8859-2: é \\u{{9b}} â\\u{{82}}\n")
@@ -441,22 +412,22 @@ fn fallback_readings_and_escaped_bytes() {
     assert!(!latin2.contains('\u{9B}'));
     for scheme in ["pep383", "optu8"] {
         assert_eq!(
-            stdout_of(&["dump", "--escape", scheme, &f]),
+            quiet_stdout(["dump", "--escape", scheme, &f]),
             format!("{row}cafˣ ˣ[2J ˣˣ\n{marks}; windows-1252: é › â‚\n")
         );
     }
     let ascii_row = row.replace('✗', "x");
     assert_eq!(
-        stdout_of(&["dump", "--escape", "optu8", "--ascii", &f]),
+        quiet_stdout(["dump", "--escape", "optu8", "--ascii", &f]),
         format!("{ascii_row}caf\\ \\[2J \\\\\n{marks}; windows-1252: \\u{{e9}} \\u{{203a}} \\u{{e2}}\\u{{201a}}\n")
     );
     let g = file_with(dir.path(), "m.bin", b"a\x00b\xff");
     assert_eq!(
-        stdout_of(&["dump", "-d", "mutf8", "--escape", "pep383", "--fallback", "none", &g]),
+        quiet_stdout(["dump", "-d", "mutf8", "--escape", "pep383", "--fallback", "none", &g]),
         "00000000  61 00 62 ff                                      1✗1✗              a␀bˣ\n             I^    I^                                      I invalid_byte\n"
     );
     // With colour, an escaped byte has its own style: red and underlined, not bold.
-    let colored = stdout_of(&["dump", "--escape", "pep383", "--color", "always", &g]);
+    let colored = quiet_stdout(["dump", "--escape", "pep383", "--color", "always", &g]);
     assert!(colored.contains("b\x1b[0;4;91mˣ\x1b[0m\n"), "{colored:?}");
 }
 
@@ -514,7 +485,7 @@ fn cluster_lane_lines() {
     let text = b"flag \xf0\x9f\x87\xab\xf0\x9f\x87\xb7 family \xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7 e\xcc\x81 bad e\xff\xcc\x81\n";
     let f = file_with(dir.path(), "clusters.txt", text);
     assert_eq!(
-        stdout_of(&["dump", "--clusters", &f]),
+        quiet_stdout(["dump", "--clusters", &f]),
         "\
 00000000  66 6c 61 67 20 f0 9f 87 ab f0 9f 87 b7 20 66 61  111114₂₃₄4₂₃₄111  flag 🇫ˑˑˑ🇷ˑˑˑ fa
                          ╰─────────────────────╯                                  ╰──────╯
@@ -528,7 +499,7 @@ fn cluster_lane_lines() {
     );
     // --ascii draws the brackets in ASCII; a cluster crossing two row ends goes on with -.
     assert_eq!(
-        stdout_of(&["dump", "--clusters", "--ascii", "-w", "8", "-n", "24", &f]),
+        quiet_stdout(["dump", "--clusters", "--ascii", "-w", "8", "-n", "24", &f]),
         "\
 00000000  66 6c 61 67 20 f0 9f 87  111114--  flag *..
                          \\-------                 \\--
@@ -539,7 +510,7 @@ fn cluster_lane_lines() {
 "
     );
     // Without the option, no lane.
-    assert!(!stdout_of(&["dump", &f]).contains('╰'));
+    assert!(!quiet_stdout(["dump", &f]).contains('╰'));
 }
 
 /// The lane of a stream equals the file's, with clusters across batches and reads, and a

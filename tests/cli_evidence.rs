@@ -3,25 +3,14 @@
 //! back by Python's csv module; `--sarif` validated against the official SARIF 2.1.0 schema
 //! (vendored, `tests/data/sarif/`), and each format carrying the same findings as JSON.
 
-use std::io::Write;
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn hexrune() -> Command {
-    Command::cargo_bin("hexrune").unwrap()
-}
-
-fn run(args: &[&str], code: i32) -> String {
-    let out = hexrune()
-        .args(args)
-        .assert()
-        .code(code)
-        .get_output()
-        .clone();
-    String::from_utf8(out.stdout).unwrap()
-}
+mod common;
+use common::{
+    file_with, output, output_with_stdin, python_bytes, stdout_of, stdout_with_stdin, NO_ARGS,
+};
 
 fn json_lines(text: &str) -> Vec<Value> {
     text.lines()
@@ -31,18 +20,7 @@ fn json_lines(text: &str) -> Vec<Value> {
 
 /// Python's answer to a script given `args`, one line.
 fn python(script: &str, args: &[&str]) -> String {
-    let out = std::process::Command::new("python3")
-        .arg("-c")
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    String::from_utf8(python_bytes(script, args, b"").expect("python3 runs")).unwrap()
 }
 
 fn sha256_by_python(path: &str) -> String {
@@ -72,15 +50,6 @@ fn mixed_bytes(len: usize, seed: u64) -> Vec<u8> {
         .collect()
 }
 
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
-    let path = dir.join(name);
-    std::fs::File::create(&path)
-        .unwrap()
-        .write_all(bytes)
-        .unwrap();
-    path.to_str().unwrap().to_string()
-}
-
 /// The hash is of the bytes the scan read, in the same pass: it equals hashlib's for inputs
 /// scanned on one thread (up to 1 MiB), in parallel (above), across the 1 MiB pieces the
 /// hash is fed in, and from standard input.
@@ -89,23 +58,19 @@ fn input_records_carry_the_hash_of_what_was_read() {
     let dir = tempfile::tempdir().unwrap();
     let sizes = [0, 1, 1 << 20, (1 << 20) + 1, (3 << 20) + 17];
     for (i, size) in sizes.into_iter().enumerate() {
-        let f = write(
+        let f = file_with(
             dir.path(),
             &format!("f{i}"),
             &mixed_bytes(size, i as u64 + 7),
         );
-        let out = hexrune().args(["check", "--json", &f]).output().unwrap();
+        let out = output(["check", "--json", &f]);
         let out = String::from_utf8(out.stdout).unwrap();
         let first = json_lines(out.lines().next().unwrap()).remove(0);
         assert_eq!(first["type"], "input");
         assert_eq!(first["size"], size);
         assert_eq!(first["sha256"], sha256_by_python(&f), "size {size}");
         // stdin: the same hash, no name or time.
-        let piped = hexrune()
-            .args(["check", "--json"])
-            .write_stdin(std::fs::read(&f).unwrap())
-            .output()
-            .unwrap();
+        let piped = output_with_stdin(["check", "--json"], std::fs::read(&f).unwrap());
         let text = String::from_utf8(piped.stdout).unwrap();
         let first = json_lines(text.lines().next().unwrap()).remove(0);
         assert_eq!(first["sha256"], sha256_by_python(&f), "stdin, size {size}");
@@ -119,10 +84,10 @@ fn input_records_carry_the_hash_of_what_was_read() {
 #[test]
 fn each_input_is_input_then_findings_then_summary() {
     let dir = tempfile::tempdir().unwrap();
-    let a = write(dir.path(), "a.txt", b"\xff ok \xef\xbf\xbd");
-    let b = write(dir.path(), "b.txt", b"fine");
-    let c = write(dir.path(), "c.txt", b"\xc0\xaf");
-    let out = run(&["check", "--json", &c, &a, &b], 1);
+    let a = file_with(dir.path(), "a.txt", b"\xff ok \xef\xbf\xbd");
+    let b = file_with(dir.path(), "b.txt", b"fine");
+    let c = file_with(dir.path(), "c.txt", b"\xc0\xaf");
+    let out = stdout_of(["check", "--json", &c, &a, &b], 1);
     let shape: Vec<(String, String)> = json_lines(&out)
         .iter()
         .map(|r| {
@@ -154,7 +119,7 @@ fn each_input_is_input_then_findings_then_summary() {
 #[test]
 fn mtimes_are_rfc3339_utc() {
     let dir = tempfile::tempdir().unwrap();
-    let f = write(dir.path(), "t.txt", b"x");
+    let f = file_with(dir.path(), "t.txt", b"x");
     let times = [
         (951_868_799, 0, "2000-02-29T23:59:59Z"),
         (1_700_000_000, 123_456_789, "2023-11-14T22:13:20.123456789Z"),
@@ -165,14 +130,14 @@ fn mtimes_are_rfc3339_utc() {
         let file = std::fs::File::options().write(true).open(&f).unwrap();
         file.set_modified(time).unwrap();
         drop(file);
-        let out = run(&["check", "--json", &f], 0);
+        let out = stdout_of(["check", "--json", &f], 0);
         assert_eq!(json_lines(&out)[0]["mtime"], text);
     }
     let before = std::time::UNIX_EPOCH - std::time::Duration::from_secs(86_400 + 1);
     let file = std::fs::File::options().write(true).open(&f).unwrap();
     if file.set_modified(before).is_ok() {
         drop(file);
-        let out = run(&["check", "--json", &f], 0);
+        let out = stdout_of(["check", "--json", &f], 0);
         assert_eq!(json_lines(&out)[0]["mtime"], "1969-12-30T23:59:59Z");
     }
 }
@@ -186,31 +151,24 @@ const SAMPLE: &[u8] = b"a/\xc0\xafb\n\xef\xbf\xbd caf\xe9,\"x\"\n\xe2\x82";
 #[test]
 fn csv_rows_are_the_json_findings() {
     let dir = tempfile::tempdir().unwrap();
-    let f = write(dir.path(), "s,\"q\".txt", SAMPLE);
-    let csv = run(&["check", "--csv", &f], 1);
+    let f = file_with(dir.path(), "s,\"q\".txt", SAMPLE);
+    let csv = stdout_of(["check", "--csv", &f], 1);
     assert_eq!(
         csv.lines().next().unwrap(),
         "path,offset,len,line,column,kind,level,bytes,message,fallback"
     );
-    let parsed = std::process::Command::new("python3")
-        .args([
-            "-c",
-            "import sys, csv, json\nfor row in csv.reader(sys.stdin): print(json.dumps(row))",
-        ])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            child.stdin.take().unwrap().write_all(csv.as_bytes())?;
-            child.wait_with_output()
-        })
-        .unwrap();
-    let rows: Vec<Vec<String>> = String::from_utf8(parsed.stdout)
+    let parsed = python_bytes(
+        "import sys, csv, json\nfor row in csv.reader(sys.stdin): print(json.dumps(row))",
+        NO_ARGS,
+        csv.as_bytes(),
+    )
+    .unwrap();
+    let rows: Vec<Vec<String>> = String::from_utf8(parsed)
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let records: Vec<Value> = json_lines(&run(&["check", "--json", &f], 1))
+    let records: Vec<Value> = json_lines(&stdout_of(["check", "--json", &f], 1))
         .into_iter()
         .filter(|r| r["type"] == "error" || r["type"] == "finding")
         .collect();
@@ -252,9 +210,9 @@ fn csv_rows_are_the_json_findings() {
     );
     assert_eq!(rows[3][9], "");
     // A valid file gives the header alone, and exit 0.
-    let ok = write(dir.path(), "ok.txt", b"ok");
+    let ok = file_with(dir.path(), "ok.txt", b"ok");
     assert_eq!(
-        run(&["check", "--csv", &ok], 0),
+        stdout_of(["check", "--csv", &ok], 0),
         "path,offset,len,line,column,kind,level,bytes,message,fallback\n"
     );
 }
@@ -264,8 +222,8 @@ fn csv_rows_are_the_json_findings() {
 #[test]
 fn csv_cells_are_sanitised() {
     let dir = tempfile::tempdir().unwrap();
-    let f = write(dir.path(), "esc\x1b[2J.txt", b"\x9b");
-    let csv = run(&["check", "--csv", "--fallback", "iso-8859-2", &f], 1);
+    let f = file_with(dir.path(), "esc\x1b[2J.txt", b"\x9b");
+    let csv = stdout_of(["check", "--csv", "--fallback", "iso-8859-2", &f], 1);
     assert!(
         !csv.contains('\u{1b}') && !csv.contains('\u{9b}'),
         "{csv:?}"
@@ -308,8 +266,8 @@ fn sarif_is_valid_and_carries_every_finding() {
     assert!(!validator.is_valid(&broken));
 
     let dir = tempfile::tempdir().unwrap();
-    let f = write(dir.path(), "sample.txt", SAMPLE);
-    let ok = write(dir.path(), "ok.txt", b"fine");
+    let f = file_with(dir.path(), "sample.txt", SAMPLE);
+    let ok = file_with(dir.path(), "ok.txt", b"fine");
     let odd = {
         use std::os::unix::ffi::OsStrExt;
         let path = dir
@@ -319,7 +277,7 @@ fn sarif_is_valid_and_carries_every_finding() {
         path
     };
     let missing = dir.path().join("missing.txt");
-    let out = hexrune()
+    let out = common::hexrune()
         .arg("check")
         .arg("--sarif")
         .args([&f, &ok])
@@ -336,7 +294,7 @@ fn sarif_is_valid_and_carries_every_finding() {
     assert_eq!(run_["tool"]["driver"]["version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(run_["columnKind"], "unicodeCodePoints");
 
-    let records: Vec<Value> = json_lines(&run(&["check", "--json", &f], 1))
+    let records: Vec<Value> = json_lines(&stdout_of(["check", "--json", &f], 1))
         .into_iter()
         .filter(|r| r["type"] == "error" || r["type"] == "finding")
         .collect();
@@ -415,15 +373,8 @@ fn sarif_is_valid_and_carries_every_finding() {
 #[test]
 fn sarif_without_findings_and_from_stdin() {
     let validator = sarif_validator();
-    let out = hexrune()
-        .args(["check", "--sarif"])
-        .write_stdin("all fine €".as_bytes())
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let log: Value = serde_json::from_slice(&out).unwrap();
+    let out = stdout_with_stdin(["check", "--sarif"], "all fine €", 0);
+    let log: Value = serde_json::from_str(&out).unwrap();
     assert_valid_sarif(&validator, &log);
     let run_ = &log["runs"][0];
     assert_eq!(run_["results"], serde_json::json!([]));
@@ -441,8 +392,8 @@ fn sarif_without_findings_and_from_stdin() {
 fn sarif_in_other_encodings() {
     let validator = sarif_validator();
     let dir = tempfile::tempdir().unwrap();
-    let f = write(dir.path(), "w.txt", b"a\x00\x00\xd8\x00\x00");
-    let out = run(&["check", "--sarif", "-e", "utf-16le", &f], 1);
+    let f = file_with(dir.path(), "w.txt", b"a\x00\x00\xd8\x00\x00");
+    let out = stdout_of(["check", "--sarif", "-e", "utf-16le", &f], 1);
     let log: Value = serde_json::from_str(&out).unwrap();
     assert_valid_sarif(&validator, &log);
     assert_eq!(log["runs"][0]["artifacts"][0]["encoding"], "UTF-16LE");
@@ -462,12 +413,7 @@ fn formats_exclude_each_other() {
         ["--csv", "--sarif"],
         ["--json", "--sarif"],
     ] {
-        let out = hexrune()
-            .arg("check")
-            .args(pair)
-            .arg("/dev/null")
-            .output()
-            .unwrap();
+        let out = output([&["check"], &pair[..], &["/dev/null"]].concat());
         assert_eq!(out.status.code(), Some(2), "{pair:?}");
         assert!(out.stdout.is_empty());
         let stderr = String::from_utf8(out.stderr).unwrap();

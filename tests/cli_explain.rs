@@ -1,25 +1,14 @@
 //! `hexrune explain` as a user runs it: exact output for bytes and characters, the input
 //! forms, JSON, and the error lines.
 
-use assert_cmd::Command;
 use serde_json::{json, Value};
 
-fn hexrune() -> Command {
-    Command::cargo_bin("hexrune").unwrap()
-}
+mod common;
+use common::{hexrune, quiet_stdout};
 
 /// Runs `hexrune explain ARGS`, expects exit 0 and no stderr, returns stdout.
 fn explain(args: &[&str]) -> String {
-    let out = hexrune()
-        .arg("explain")
-        .args(args)
-        .assert()
-        .code(0)
-        .stderr("")
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).unwrap()
+    quiet_stdout([&["explain"], args].concat())
 }
 
 /// Runs `hexrune explain ARGS`, expects exit 2 and nothing on stdout, returns stderr.

@@ -4,16 +4,11 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 /// Two overlong slashes, an RLO left open and an LRI/PDI pair then an LRI left open.
 const CASE: &[u8] = b"path = \"..\xc0\xaf..\xc0\xafetc/passwd\"\nif (access != \"user\xe2\x80\xae \xe2\x81\xa6// admin only\xe2\x81\xa9 \xe2\x81\xa6\") {\n";
-
-fn hexrune() -> Command {
-    Command::cargo_bin("hexrune").unwrap()
-}
 
 fn planted(name: &str, bytes: &[u8]) -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
@@ -22,15 +17,13 @@ fn planted(name: &str, bytes: &[u8]) -> (tempfile::TempDir, std::path::PathBuf) 
     (dir, path)
 }
 
+mod common;
+use common::{hexrune, output};
+
+/// What `hexrune ARGS PATH` prints, exiting with `code`.
 fn run(args: &[&str], path: &Path, code: i32) -> String {
-    let out = hexrune()
-        .args(args)
-        .arg(path)
-        .assert()
-        .code(code)
-        .get_output()
-        .clone();
-    String::from_utf8(out.stdout).unwrap()
+    let args = args.iter().map(|a| a.as_ref()).chain([path.as_os_str()]);
+    common::stdout_of(args, code)
 }
 
 #[test]
@@ -183,7 +176,7 @@ fn exit_codes_follow_levels() {
         "{out}"
     );
     // And `check --help` says so (it once said only "1 if any is not" valid).
-    let help = hexrune().args(["check", "--help"]).output().unwrap().stdout;
+    let help = output(["check", "--help"]).stdout;
     let help = String::from_utf8(help).unwrap();
     let words: Vec<&str> = help.split_whitespace().collect();
     assert!(

@@ -8,17 +8,14 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
 use hexrune::decode::Dialect;
 use proptest::prelude::*;
 use sha2::{Digest, Sha256};
 
+mod common;
 mod support;
+use common::{hexrune, output_with_stdin, python};
 use support::wide;
-
-fn hexrune() -> Command {
-    Command::cargo_bin("hexrune").unwrap()
-}
 
 fn dir_with(input: &[u8]) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
@@ -121,7 +118,7 @@ fn refuses_to_write_the_input() {
         }
     }
     // The input read as stdin is recognised too.
-    let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("hexrune"))
+    let output = std::process::Command::new(common::binary())
         .current_dir(dir.path())
         .args(["repair", "-", "-o", "hard", "--force"])
         .stdin(std::fs::File::open(&input).unwrap())
@@ -264,7 +261,7 @@ fn unwritable_places_and_missing_inputs_are_one_line_errors() {
 #[test]
 fn a_full_disk_is_an_error() {
     let (dir, _) = dir_with(&b"a\xE9".repeat(100_000));
-    let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("hexrune"))
+    let output = std::process::Command::new(common::binary())
         .current_dir(dir.path())
         .args(["repair", "in.txt", "-o", "-"])
         .stdout(
@@ -355,15 +352,8 @@ fn replay_log(input: &[u8], changes: &[serde_json::Value]) -> Vec<u8> {
 
 /// What Python's `bytes.decode('utf-8', 'replace').encode()` writes.
 fn python_replace(input: &[u8]) -> Option<Vec<u8>> {
-    let mut child = std::process::Command::new("python3")
-        .args(["-c", "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode('utf-8','replace').encode())"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .ok()?;
-    use std::io::Write;
-    child.stdin.take()?.write_all(input).ok()?;
-    Some(child.wait_with_output().ok()?.stdout)
+    let code = "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode('utf-8','replace').encode())";
+    Some(python(code, common::NO_ARGS, input)?.stdout)
 }
 
 proptest! {
@@ -398,7 +388,7 @@ proptest! {
 fn an_interrupted_run_leaves_nothing() {
     for signal in ["TERM", "INT"] {
         let dir = tempfile::tempdir().unwrap();
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hexrune"))
+        let mut child = std::process::Command::new(common::binary())
             .current_dir(dir.path())
             .args(["repair", "-", "-o", "out.txt"])
             .stdin(Stdio::piped())
@@ -543,11 +533,7 @@ fn from_refusals_are_one_line() {
     );
     assert_eq!((code, stderr.lines().count()), (2, 1), "{stderr}");
     assert!(stderr.starts_with("hexrune: in.txt: --invalid keep would write Shift_JIS bytes"));
-    let output = hexrune()
-        .args(["repair", "-", "-o", "-", "--from", "auto"])
-        .write_stdin("abc")
-        .output()
-        .unwrap();
+    let output = output_with_stdin(["repair", "-", "-o", "-", "--from", "auto"], "abc");
     // A pipe cannot be detected first (assert_cmd's stdin is a pipe).
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
@@ -630,11 +616,7 @@ fn mojibake_from_a_file_and_from_a_pipe() {
             to_hex("’été é".as_bytes())
         )
     );
-    let output = hexrune()
-        .args(["repair", "-", "-o", "-", "--mojibake"])
-        .write_stdin(input)
-        .output()
-        .unwrap();
+    let output = output_with_stdin(["repair", "-", "-o", "-", "--mojibake"], input);
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(String::from_utf8(output.stdout).unwrap(), expected);
 }

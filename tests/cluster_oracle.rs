@@ -12,14 +12,15 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use hexrune::decode::{Dialect, Unit};
 use hexrune::view::cluster::{spans, window_with};
 use proptest::prelude::*;
 use unicode_segmentation::UnicodeSegmentation;
 
+mod common;
 mod support;
+use common::{python, python_bytes, NO_ARGS};
 use support::wide;
 
 /// Code points that exercise every rule: letters, marks, joiners, pictographs, regional
@@ -110,33 +111,20 @@ fn vendored() -> Vec<Answer> {
 /// The cluster lengths Python `regex`'s `\X` gives for each text; `None` where python3
 /// or its `regex` module is missing.
 fn live(texts: &[String]) -> Option<Vec<Vec<u64>>> {
-    let probe = Command::new("python3")
-        .args(["-c", "import regex"])
-        .stderr(Stdio::null())
-        .status();
-    if !probe.is_ok_and(|s| s.success()) {
+    let probe = python("import regex", NO_ARGS, b"");
+    if !probe.is_some_and(|out| out.status.success()) {
         return None;
     }
     let script = "import sys, json, regex\n\
                   for line in sys.stdin:\n\
                   \x20   t = json.loads(line)\n\
                   \x20   print(json.dumps([len(g.encode('utf-8')) for g in regex.findall(r'\\X', t)]))\n";
-    let mut child = Command::new("python3")
-        .args(["-c", script])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 runs");
     let input: String = texts
         .iter()
         .map(|t| serde_json::to_string(t).unwrap() + "\n")
         .collect();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    assert!(out.status.success());
-    let lines: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
+    let out = python_bytes(script, NO_ARGS, input.as_bytes()).expect("python3 runs");
+    let lines: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().collect();
     assert_eq!(lines.len(), texts.len());
     Some(
         lines

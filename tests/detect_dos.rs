@@ -10,6 +10,8 @@ use hexrune::decode::Dialect;
 use hexrune::detect::{detect, Detection};
 use hexrune::scan::index::{Progress, Summary};
 
+mod common;
+
 fn corpus(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/corpus")
@@ -102,12 +104,11 @@ fn a_box_drawing_table() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("table.txt");
     fs::write(&path, &bytes).unwrap();
-    let out = assert_cmd::Command::cargo_bin("hexrune")
-        .unwrap()
-        .args(["detect", "--json"])
-        .arg(&path)
-        .output()
-        .unwrap();
+    let out = common::output([
+        std::ffi::OsStr::new("detect"),
+        "--json".as_ref(),
+        path.as_os_str(),
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["encoding"], "IBM437");
     assert_eq!(v["errors"], 0);

@@ -10,6 +10,8 @@ use std::path::Path;
 
 use std::os::unix::process::CommandExt;
 
+mod common;
+
 const PAGES: [&str; 12] = [
     "check.md",
     "lint.md",
@@ -137,7 +139,7 @@ fn make_samples(dir: &Path) -> usize {
 #[test]
 fn every_console_example_is_the_real_output() {
     let dir = tempfile::tempdir().unwrap();
-    assert_eq!(make_samples(dir.path()), 37);
+    assert_eq!(make_samples(dir.path()), 38);
     assert_eq!(
         std::fs::read(dir.path().join("notes.txt")).unwrap().len(),
         40
@@ -157,7 +159,7 @@ fn every_console_example_is_the_real_output() {
             assert_eq!(words[0], "hexrune", "{page}: {command}");
             // The program is called `hexrune`, as a shell that finds it on the PATH calls it
             // (the summary records show the command line).
-            let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("hexrune"))
+            let output = std::process::Command::new(common::binary())
                 .arg0("hexrune")
                 .args(&words[1..])
                 .current_dir(dir.path())

@@ -3,10 +3,11 @@
 //! write), read back with `--encoding`: valid, every character counted, the right character
 //! at a given offset, and the sentence in `dump`'s text pane.
 
-use assert_cmd::Command;
 use hexrune::decode::Dialect;
 
+mod common;
 mod support;
+use common::{output, output_with_stdin, text};
 use support::wide;
 
 /// (label, sentence in a script the encoding holds).
@@ -70,13 +71,9 @@ fn encode(label: &str, text: &str) -> Vec<u8> {
     bytes.into_owned()
 }
 
-fn hexrune(args: &[&str]) -> String {
-    let out = Command::cargo_bin("hexrune")
-        .unwrap()
-        .args(args)
-        .output()
-        .unwrap();
-    String::from_utf8(out.stdout).unwrap()
+/// What `hexrune ARGS` prints, whatever its exit code.
+fn printed(args: &[&str]) -> String {
+    text(output(args).stdout)
 }
 
 /// Checks one file: `check --json` says valid with as many units as the sentence has
@@ -86,7 +83,7 @@ fn check_file(label: &str, name: &str, bytes: &[u8], text: &str, unit_bytes: usi
     let path = dir.path().join("sample.txt");
     std::fs::write(&path, bytes).unwrap();
     let path = path.to_str().unwrap();
-    let summary = hexrune(&["check", "--json", "-e", label, path]);
+    let summary = printed(&["check", "--json", "-e", label, path]);
     // The summary is the last record, after the input record.
     let last = summary.lines().last().unwrap_or_default();
     let record: serde_json::Value = serde_json::from_str(last).expect(&summary);
@@ -100,7 +97,7 @@ fn check_file(label: &str, name: &str, bytes: &[u8], text: &str, unit_bytes: usi
         .sum();
     assert_eq!(units as usize, text.chars().count(), "{label}");
     let last = text.chars().last().unwrap();
-    let at = hexrune(&["at", "-e", label, path, &(bytes.len() - 1).to_string()]);
+    let at = printed(&["at", "-e", label, path, &(bytes.len() - 1).to_string()]);
     let unit: serde_json::Value = serde_json::from_str(at.trim()).expect(&at);
     assert_eq!(unit["cp"], last as u32, "{label}: {at}");
     assert_eq!(
@@ -120,7 +117,7 @@ fn single_byte_files_made_by_encoding_rs() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.txt");
         std::fs::write(&path, &bytes).unwrap();
-        let dump = hexrune(&["dump", "--width", "32", "-e", label, path.to_str().unwrap()]);
+        let dump = printed(&["dump", "--width", "32", "-e", label, path.to_str().unwrap()]);
         let shown: String = dump
             .lines()
             .map(|l| l.split("  ").last().unwrap_or_default().to_string())
@@ -171,11 +168,7 @@ fn utf16_and_utf32_files() {
 
 #[test]
 fn refused_labels_say_why() {
-    let out = Command::cargo_bin("hexrune")
-        .unwrap()
-        .args(["check", "-e", "iso-2022-kr", "x"])
-        .output()
-        .unwrap();
+    let out = output(["check", "-e", "iso-2022-kr", "x"]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
@@ -214,7 +207,7 @@ fn multi_byte_files_made_by_encoding_rs() {
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("jis.txt");
             std::fs::write(&path, &bytes).unwrap();
-            let summary = hexrune(&["check", "--json", "-e", label, path.to_str().unwrap()]);
+            let summary = printed(&["check", "--json", "-e", label, path.to_str().unwrap()]);
             assert!(summary.contains("\"valid\":true"), "{summary}");
             assert!(
                 summary.contains("\"units\":{\"1\":0,\"2\":14,\"3\":2,"),
@@ -241,13 +234,8 @@ fn streamed_multi_byte_dumps_agree() {
         let args = [
             "dump", "-e", "sjis", "--offset", offset, "--length", "70000",
         ];
-        let from_file = hexrune(&[&args[..], &[path.to_str().unwrap()]].concat());
-        let streamed = Command::cargo_bin("hexrune")
-            .unwrap()
-            .args(args)
-            .write_stdin(bytes.clone())
-            .output()
-            .unwrap();
+        let from_file = printed(&[&args[..], &[path.to_str().unwrap()]].concat());
+        let streamed = output_with_stdin(args, bytes.clone());
         let streamed = String::from_utf8(streamed.stdout).unwrap();
         assert!(from_file.lines().count() > 4000, "{offset}");
         assert!(
@@ -256,7 +244,7 @@ fn streamed_multi_byte_dumps_agree() {
         );
     }
     // Past the stray lead, the pairing is shifted: `82 A0` (あ) is read as `A0` ... no more.
-    let at = hexrune(&["at", "-e", "sjis", path.to_str().unwrap(), "100003"]);
+    let at = printed(&["at", "-e", "sjis", path.to_str().unwrap(), "100003"]);
     let unit: serde_json::Value = serde_json::from_str(at.trim()).unwrap();
     let want = hexrune::encoding::resolve("sjis")
         .unwrap()
@@ -282,13 +270,8 @@ fn streamed_wide_dumps_stay_aligned() {
             let args = [
                 "dump", "-e", label, "--offset", offset, "--length", "300000",
             ];
-            let from_file = hexrune(&[&args[..], &[path.to_str().unwrap()]].concat());
-            let streamed = Command::cargo_bin("hexrune")
-                .unwrap()
-                .args(args)
-                .write_stdin(bytes.clone())
-                .output()
-                .unwrap();
+            let from_file = printed(&[&args[..], &[path.to_str().unwrap()]].concat());
+            let streamed = output_with_stdin(args, bytes.clone());
             let streamed = String::from_utf8(streamed.stdout).unwrap();
             assert!(!from_file.contains('✗'), "{label} {offset}");
             assert!(

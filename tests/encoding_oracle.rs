@@ -10,6 +10,7 @@
 use hexrune::decode::{Dialect, UnitKind};
 use proptest::prelude::*;
 
+mod common;
 mod support;
 use support::wide;
 
@@ -156,29 +157,11 @@ fn utf32_equals_python() {
             format!("{codec} x{hex}\n")
         })
         .collect();
-    let child = std::process::Command::new("python3")
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn();
-    let Ok(mut child) = child else {
+    let Some(out) = common::python_bytes(script, common::NO_ARGS, input.as_bytes()) else {
         eprintln!("python3 not found: UTF-32 oracle skipped");
         return;
     };
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write to python3");
-    let out = child.wait_with_output().expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let lines: Vec<String> = String::from_utf8(out.stdout)
+    let lines: Vec<String> = String::from_utf8(out)
         .expect("ASCII")
         .lines()
         .map(str::to_string)

@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 
 use portable_pty::{native_pty_system, CommandBuilder, PtySize};
 
+mod common;
+
 struct Session {
     child: Box<dyn portable_pty::Child + Send + Sync>,
     writer: Box<dyn Write + Send>,
@@ -28,7 +30,7 @@ impl Session {
                 pixel_height: 0,
             })
             .expect("a pseudo-terminal");
-        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_hexrune"));
+        let mut command = CommandBuilder::new(common::binary());
         command.args(args);
         command.env("TERM", "xterm-256color");
         command.env_remove("NO_COLOR");

@@ -11,6 +11,7 @@ use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 use ratatui::Terminal;
 
+mod common;
 mod support;
 use support::wide;
 
@@ -404,24 +405,16 @@ fn covered_cells_are_marked_by_level() {
 /// both before the screen is taken over.
 #[test]
 fn viewer_flags_fail_before_the_screen() {
-    let out = assert_cmd::Command::cargo_bin("hexrune")
-        .unwrap()
-        .args(["--security", "--target", "oracle", "x.txt"])
-        .output()
-        .unwrap();
+    let out = common::output(["--security", "--target", "oracle", "x.txt"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("unknown target 'oracle'"), "{err}");
-    let out = assert_cmd::Command::cargo_bin("hexrune")
-        .unwrap()
-        .args([
-            "--security",
-            "--target",
-            "postgres,xml-1.0",
-            "no-such-file.txt",
-        ])
-        .output()
-        .unwrap();
+    let out = common::output([
+        "--security",
+        "--target",
+        "postgres,xml-1.0",
+        "no-such-file.txt",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.starts_with("hexrune: no-such-file.txt: "), "{err}");

@@ -4,13 +4,14 @@
 
 use std::io::Write;
 
-use assert_cmd::Command;
 use hexrune::decode::Dialect;
 use hexrune::source::Source;
 use hexrune::tui::app::App;
 use hexrune::tui::{draw, Action};
 use ratatui::layout::Rect;
 use serde_json::Value;
+
+mod common;
 
 /// The demo, a stretch of random bytes and more text: every class, many error kinds.
 fn fixture() -> Vec<u8> {
@@ -21,11 +22,7 @@ fn fixture() -> Vec<u8> {
 }
 
 fn check_json(path: &str, dialect: Dialect) -> Value {
-    let out = Command::cargo_bin("hexrune")
-        .unwrap()
-        .args(["check", "--json", "--dialect", dialect.name(), path])
-        .output()
-        .unwrap();
+    let out = common::output(["check", "--json", "--dialect", dialect.name(), path]);
     let stdout = String::from_utf8(out.stdout).unwrap();
     let last = stdout.lines().last().expect("a summary line");
     serde_json::from_str(last).unwrap()

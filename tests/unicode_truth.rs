@@ -4,9 +4,6 @@
 //! <cause>`. Each table row is written out by hand, so a path that drifts from the others
 //! fails here with the row that shows it.
 
-use std::path::Path;
-
-use assert_cmd::Command;
 use hexrune::decode::{CodePoint, Dialect};
 use hexrune::source::Source;
 use hexrune::tui::app::App;
@@ -17,9 +14,8 @@ use ratatui::layout::Rect;
 use ratatui::Terminal;
 use serde_json::{json, Value};
 
-fn hexrune() -> Command {
-    Command::cargo_bin("hexrune").unwrap()
-}
+mod common;
+use common::{file_with, stderr_of, stdout_of};
 
 /// The app on `bytes` (as the file `name`), cursor at 0, drawn on a `width` x 24 screen,
 /// one string a line, wide glyphs counted once (as in tests/screens.rs).
@@ -123,12 +119,6 @@ impl Row {
     }
 }
 
-fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path.to_str().unwrap().to_string()
-}
-
 #[test]
 fn the_detail_model_gives_the_facts() {
     for row in ROWS {
@@ -160,14 +150,7 @@ fn the_detail_model_gives_the_facts() {
 #[test]
 fn explain_gives_the_facts() {
     for row in ROWS {
-        let out = hexrune()
-            .args(["explain", "--char", &format!("U+{:04X}", row.cp)])
-            .assert()
-            .code(0)
-            .get_output()
-            .stdout
-            .clone();
-        let text = String::from_utf8(out).unwrap();
+        let text = stdout_of(["explain", "--char", &format!("U+{:04X}", row.cp)], 0);
         let first_two: Vec<&str> = text.lines().take(2).collect();
         let quoted = row.quoted.map(|q| format!("'{q}' ")).unwrap_or_default();
         assert_eq!(
@@ -195,15 +178,9 @@ fn at_json_gives_the_facts() {
     let dir = tempfile::tempdir().unwrap();
     for row in ROWS {
         let bytes = row.bytes();
-        let f = write_file(dir.path(), "one.bin", &bytes);
-        let out = hexrune()
-            .args(["at", "-d", row.dialect().name(), &f, "0"])
-            .assert()
-            .code(0)
-            .get_output()
-            .stdout
-            .clone();
-        let v: Value = serde_json::from_slice(&out).unwrap();
+        let f = file_with(dir.path(), "one.bin", &bytes);
+        let out = stdout_of(["at", "-d", row.dialect().name(), &f, "0"], 0);
+        let v: Value = serde_json::from_str(&out).unwrap();
         assert_eq!(
             v,
             json!({
@@ -258,14 +235,7 @@ fn the_tui_detail_pane_gives_the_facts() {
 
 #[test]
 fn explain_shows_the_surrogate_pair_a_cesu8_writer_would_use() {
-    let out = hexrune()
-        .args(["explain", "f0 9f 98 80"])
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout_of(["explain", "f0 9f 98 80"], 0);
     let cesu8: Vec<&str> = text.lines().filter(|l| l.starts_with("cesu8")).collect();
     assert_eq!(
         cesu8,
@@ -306,15 +276,9 @@ fn a_file_name_in_an_error_message_is_escaped() {
     let base = dir.path().to_str().unwrap();
     for &(c, escape, ..) in HIDDEN {
         let missing = format!("{base}/x{c}y.txt");
-        let out = hexrune()
-            .args(["check", &missing])
-            .assert()
-            .code(2)
-            .get_output()
-            .stderr
-            .clone();
+        let out = stderr_of(["check", &missing], 2);
         assert_eq!(
-            String::from_utf8(out).unwrap(),
+            out,
             format!("hexrune: {base}/x{escape}y.txt: no such file or directory\n")
         );
     }
@@ -325,16 +289,10 @@ fn a_file_name_in_check_output_is_escaped() {
     let dir = tempfile::tempdir().unwrap();
     let base = dir.path().to_str().unwrap();
     for &(c, escape, ..) in HIDDEN {
-        let f = write_file(dir.path(), &format!("x{c}y.txt"), b"ok\n");
-        let out = hexrune()
-            .args(["check", &f])
-            .assert()
-            .code(0)
-            .get_output()
-            .stdout
-            .clone();
+        let f = file_with(dir.path(), &format!("x{c}y.txt"), b"ok\n");
+        let out = stdout_of(["check", &f], 0);
         assert_eq!(
-            String::from_utf8(out).unwrap(),
+            out,
             format!(
                 "{base}/x{escape}y.txt: valid utf8, ASCII only: 3 bytes, 3 characters\n  units    1-byte 3, 2-byte 0, 3-byte 0, 4-byte 0\n"
             )
@@ -345,15 +303,9 @@ fn a_file_name_in_check_output_is_escaped() {
 #[test]
 fn an_explain_argument_is_escaped_when_quoted_back() {
     for &(c, escape, ..) in HIDDEN {
-        let out = hexrune()
-            .args(["explain", "--char", &format!("a{c}b")])
-            .assert()
-            .code(2)
-            .get_output()
-            .stderr
-            .clone();
+        let out = stderr_of(["explain", "--char", &format!("a{c}b")], 2);
         assert_eq!(
-            String::from_utf8(out).unwrap(),
+            out,
             format!(
                 "hexrune: explain: 'a{escape}b' is 3 code points (U+0061 U+{:04X} U+0062); \
                  give one character, or one code point as U+XXXX\n",

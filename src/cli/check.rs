@@ -696,8 +696,9 @@ fn print_human(options: &CheckOptions, examined: &Examined, out: &mut dyn Write)
 /// -e utf-16le`. Detection's own reading of the zero bytes ([`detect::zero_pattern`]), asked
 /// only where the verdict is not valid UTF-8 with multi-byte characters (an ASCII-only
 /// verdict included: UTF-16 of Latin text is ASCII and NUL bytes to UTF-8), there is no
-/// byte order mark (the error at offset 0 speaks of a UTF-16 one) and a NUL byte is in the
-/// first 64 KiB (so a text file costs one `memchr`).
+/// byte order mark (the `bom` line names it, and the diagnosis of its first invalid byte
+/// says UTF-16 or UTF-32) and a NUL byte is in the first 64 KiB (so a text file costs one
+/// `memchr`).
 pub fn wide_hint(
     dialect: Dialect,
     verdict: Verdict,

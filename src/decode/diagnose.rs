@@ -57,9 +57,17 @@ pub enum Finding {
     },
     /// A raw `00` byte in Modified UTF-8, which writes U+0000 as `C0 80`.
     RawNul,
-    /// `FF FE` or `FE FF` at the start of the input: a UTF-16 byte order mark.
+    /// `FF FE` (not followed by `00 00`) or `FE FF` at the start of the input: a UTF-16 byte
+    /// order mark.
     Utf16Bom {
         /// `FE FF` (big-endian) rather than `FF FE`.
+        big_endian: bool,
+    },
+    /// `FF FE 00 00` or `00 00 FE FF` at the start of the input: a UTF-32 byte order mark,
+    /// read before UTF-16LE's `FF FE`, which starts it. The error is at the `FF` of `FF FE 00
+    /// 00` (at offset 0) or the `FE` of `00 00 FE FF` (at offset 2: its zero bytes are NULs).
+    Utf32Bom {
+        /// `00 00 FE FF` (big-endian) rather than `FF FE 00 00`.
         big_endian: bool,
     },
     /// A single byte 80..FF between ASCII bytes: the signature of a Latin-1 or
@@ -131,11 +139,9 @@ impl Dialect {
         }
         let at = unit.start;
         let b0 = bytes[at];
-        if at == 0 && kind == ErrorKind::InvalidByte {
-            match bytes.get(..2) {
-                Some([0xFF, 0xFE]) => return diagnosis(Finding::Utf16Bom { big_endian: false }, 2),
-                Some([0xFE, 0xFF]) => return diagnosis(Finding::Utf16Bom { big_endian: true }, 2),
-                _ => {}
+        if kind == ErrorKind::InvalidByte {
+            if let Some(d) = byte_order_mark(bytes, at) {
+                return Some(d);
             }
         }
         if b0 == 0 && self == Dialect::Mutf8 {
@@ -240,6 +246,19 @@ impl Dialect {
             },
         )
     }
+}
+
+/// The UTF-16 or UTF-32 byte order mark whose first byte invalid in the UTF-8 family is at
+/// `at`, the longest first, as the scan reads marks.
+fn byte_order_mark(bytes: &[u8], at: usize) -> Option<Diagnosis> {
+    let (finding, span) = match (at, bytes) {
+        (0, [0xFF, 0xFE, 0x00, 0x00, ..]) => (Finding::Utf32Bom { big_endian: false }, 4),
+        (2, [0x00, 0x00, 0xFE, 0xFF, ..]) => (Finding::Utf32Bom { big_endian: true }, 2),
+        (0, [0xFF, 0xFE, ..]) => (Finding::Utf16Bom { big_endian: false }, 2),
+        (0, [0xFE, 0xFF, ..]) => (Finding::Utf16Bom { big_endian: true }, 2),
+        _ => return None,
+    };
+    diagnosis(finding, span)
 }
 
 fn diagnosis(finding: Finding, span: u8) -> Option<Diagnosis> {
@@ -440,6 +459,13 @@ impl fmt::Display for Finding {
             Finding::Utf16Bom { big_endian: false } => {
                 write!(f, "UTF-16LE byte order mark: the input looks like UTF-16")
             }
+            Finding::Utf32Bom { big_endian: false } => {
+                write!(f, "UTF-32LE byte order mark: the input looks like UTF-32")
+            }
+            Finding::Utf32Bom { big_endian: true } => write!(
+                f,
+                "end of the UTF-32BE byte order mark 00 00 FE FF: the input looks like UTF-32"
+            ),
             Finding::LeftOver { bytes: 1, width } => write!(
                 f,
                 "1 byte left after the last {width}-byte code unit: the input is cut, or does not start on a code unit"
@@ -544,6 +570,31 @@ mod tests {
         assert_eq!(
             text(u, b"\xFE\xFF\x00a"),
             "UTF-16BE byte order mark: the input looks like UTF-16"
+        );
+        // UTF-32LE's mark starts with UTF-16LE's: the longer one is read first.
+        assert_eq!(
+            diag(u, b"\xFF\xFE\x00\x00a\x00\x00\x00", 0),
+            Some((
+                "UTF-32LE byte order mark: the input looks like UTF-32".into(),
+                4
+            ))
+        );
+        assert_eq!(diag(u, b"\xFF\xFE\x00\x00a\x00\x00\x00", 1), None);
+        // UTF-32BE's starts with two NULs: its first error is the FE at offset 2.
+        assert_eq!(
+            diag(u, b"\x00\x00\xFE\xFF\x00\x00\x00a", 2),
+            Some((
+                "end of the UTF-32BE byte order mark 00 00 FE FF: the input looks like UTF-32"
+                    .into(),
+                2
+            ))
+        );
+        assert_eq!(diag(u, b"\x00\xFE\xFF", 1), None);
+        assert_eq!(diag(u, b"a\x00\xFE\xFF", 2), None);
+        // A mark cut short is the shorter one it still is.
+        assert_eq!(
+            text(u, b"\xFF\xFE\x00"),
+            "UTF-16LE byte order mark: the input looks like UTF-16"
         );
         assert_eq!(
             diag(u, b"caf\xE9 ok", 3).map(|x| x.0).as_deref(),

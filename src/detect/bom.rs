@@ -3,7 +3,11 @@
 //!
 //! The longest signature is tried first: UTF-32LE's `FF FE 00 00` starts with UTF-16LE's
 //! `FF FE`, so `FF FE 00 00` is UTF-32LE. (A UTF-16LE file that starts with U+FEFF and then
-//! U+0000 is indistinguishable; it is taken for UTF-32LE, as every detector does.)
+//! U+0000 is indistinguishable; it is taken for UTF-32LE, as every detector does.) Unicode's
+//! own marks are read by the scan's [`index::Bom::detect`], the one reading of them, so
+//! `check`'s `bom` line names the mark detection names; UTF-7's and GB18030's are added here.
+
+use crate::scan::index;
 
 /// A signature at the start of an input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,15 +38,11 @@ impl Bom {
     /// assert_eq!(Bom::at_start(b"+/v8-"), Some(Bom::Utf7));
     /// ```
     pub fn at_start(bytes: &[u8]) -> Option<Bom> {
+        // Neither signature starts like one of Unicode's marks, so the order is free.
         match bytes {
-            [0xFF, 0xFE, 0x00, 0x00, ..] => Some(Bom::Utf32Le),
-            [0x00, 0x00, 0xFE, 0xFF, ..] => Some(Bom::Utf32Be),
             [0x84, 0x31, 0x95, 0x33, ..] => Some(Bom::Gb18030),
             [0x2B, 0x2F, 0x76, 0x38 | 0x39 | 0x2B | 0x2F, ..] => Some(Bom::Utf7),
-            [0xEF, 0xBB, 0xBF, ..] => Some(Bom::Utf8),
-            [0xFF, 0xFE, ..] => Some(Bom::Utf16Le),
-            [0xFE, 0xFF, ..] => Some(Bom::Utf16Be),
-            _ => None,
+            _ => index::Bom::detect(bytes).map(Bom::from),
         }
     }
 
@@ -88,6 +88,18 @@ impl Bom {
     }
 }
 
+impl From<index::Bom> for Bom {
+    fn from(mark: index::Bom) -> Bom {
+        match mark {
+            index::Bom::Utf8 => Bom::Utf8,
+            index::Bom::Utf16Le => Bom::Utf16Le,
+            index::Bom::Utf16Be => Bom::Utf16Be,
+            index::Bom::Utf32Le => Bom::Utf32Le,
+            index::Bom::Utf32Be => Bom::Utf32Be,
+        }
+    }
+}
+
 /// Offsets of every U+FEFF (`EF BB BF`) in `bytes[range]` that starts after offset 0, as
 /// a UTF-8 reading sees it.
 pub fn inner_utf8_boms(bytes: &[u8], range: std::ops::Range<usize>) -> Vec<usize> {
@@ -124,6 +136,51 @@ mod tests {
             assert_eq!(Bom::at_start(bytes), bom, "{bytes:02X?}");
         }
         assert_eq!(Bom::Utf32Le.hex(), "FF FE 00 00");
+    }
+
+    /// `check`'s `bom` line (the scan's mark) names the encoding and the bytes detection
+    /// names, for every input of up to 4 bytes made of the marks' bytes and one other.
+    #[test]
+    fn the_scan_names_the_mark_detection_names() {
+        const ALPHABET: [u8; 7] = [0x00, 0xFE, 0xFF, 0xEF, 0xBB, 0xBF, 0x61];
+        let mut inputs: Vec<Vec<u8>> = vec![Vec::new()];
+        for len in 1..=4u32 {
+            for n in 0..ALPHABET.len().pow(len) {
+                let input = (0..len)
+                    .map(|i| ALPHABET[n / ALPHABET.len().pow(i) % ALPHABET.len()])
+                    .collect();
+                inputs.push(input);
+            }
+        }
+        let mut named = std::collections::BTreeMap::new();
+        for input in &inputs {
+            let scan = index::Bom::detect(input).map(index::Bom::describe);
+            let detected = Bom::at_start(input);
+            assert_eq!(
+                scan.map(str::to_string),
+                detected.map(|b| format!("{} byte order mark ({})", b.encoding(), b.hex())),
+                "{input:02X?}"
+            );
+            if let Some(b) = detected {
+                *named.entry(b.encoding()).or_insert(0) += 1;
+            }
+        }
+        // A 3-byte mark and 0 or 1 byte more (1 + 7); a 2-byte one and 0 to 2 more
+        // (1 + 7 + 49), but FF FE 00 00; each 4-byte one alone.
+        assert_eq!(
+            named.into_iter().collect::<Vec<_>>(),
+            [
+                ("UTF-16BE", 57),
+                ("UTF-16LE", 56),
+                ("UTF-32BE", 1),
+                ("UTF-32LE", 1),
+                ("UTF-8", 8)
+            ]
+        );
+        // A mark cut short is the shorter one it still is, or none.
+        assert_eq!(Bom::at_start(b"\xFF\xFE\x00"), Some(Bom::Utf16Le));
+        assert_eq!(Bom::at_start(b"\xFF\xFE\x00\x01"), Some(Bom::Utf16Le));
+        assert_eq!(Bom::at_start(b"\x00\x00\xFE"), None);
     }
 
     #[test]

@@ -876,10 +876,8 @@ mod tests {
                 let first = text.find('\n').unwrap() + 1;
                 let got = walked(text.as_bytes(), false);
                 // The next line is handed on from its first byte, and joins this one.
-                let want = match want {
-                    true => vec![0..text.len()],
-                    false => vec![first..text.len()],
-                };
+                let from = if want { 0 } else { first };
+                let want: Vec<Range<usize>> = std::iter::once(from..text.len()).collect();
                 assert_eq!(got, want, "{head:?} after {pad}");
             }
         }

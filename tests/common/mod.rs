@@ -1,0 +1,173 @@
+//! Running the hexrune binary and the python3 oracle, as the integration tests that run
+//! them all do: each such file includes this with `mod common;` and uses part of it.
+//!
+//! What a test asserts stays in the test; only the exit code, which every run states, is
+//! asserted here (through assert_cmd, whose failure message shows the command, its exit
+//! code, stdout and stderr).
+#![allow(dead_code)]
+
+use std::ffi::OsStr;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Output, Stdio};
+
+pub use assert_cmd::Command;
+
+/// The hexrune binary cargo built for this test run, ready for arguments.
+pub fn hexrune() -> Command {
+    Command::cargo_bin("hexrune").unwrap()
+}
+
+/// The path of the hexrune binary, for a test that spawns it and talks to it as it runs.
+pub fn binary() -> std::path::PathBuf {
+    assert_cmd::cargo::cargo_bin("hexrune")
+}
+
+/// What `hexrune ARGS` wrote, whatever its exit code (a test that looks at the code reads
+/// it from the output's status).
+pub fn output<I, S>(args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    hexrune().args(args).output().unwrap()
+}
+
+/// What `hexrune ARGS` fed `stdin` wrote, whatever its exit code.
+pub fn output_with_stdin<I, S>(args: I, stdin: impl Into<Vec<u8>>) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    hexrune().args(args).write_stdin(stdin).output().unwrap()
+}
+
+/// Runs `hexrune ARGS` with nothing on standard input, asserts that it exits with `code`,
+/// and returns what it wrote.
+pub fn run<I, S>(args: I, code: i32) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    hexrune()
+        .args(args)
+        .assert()
+        .code(code)
+        .get_output()
+        .clone()
+}
+
+/// Runs `hexrune ARGS` with `stdin` as its standard input, asserts that it exits with
+/// `code`, and returns what it wrote.
+pub fn run_with_stdin<I, S>(args: I, stdin: impl Into<Vec<u8>>, code: i32) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    hexrune()
+        .args(args)
+        .write_stdin(stdin)
+        .assert()
+        .code(code)
+        .get_output()
+        .clone()
+}
+
+/// The standard output of `hexrune ARGS`, which must exit with `code` and print UTF-8.
+pub fn stdout_of<I, S>(args: I, code: i32) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    text(run(args, code).stdout)
+}
+
+/// The standard output of `hexrune ARGS` fed `stdin`, which must exit with `code` and
+/// print UTF-8.
+pub fn stdout_with_stdin<I, S>(args: I, stdin: impl Into<Vec<u8>>, code: i32) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    text(run_with_stdin(args, stdin, code).stdout)
+}
+
+/// The standard output of `hexrune ARGS`, which must exit 0, print UTF-8 and write
+/// nothing to standard error.
+pub fn quiet_stdout<I, S>(args: I) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let out = run(args, 0);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    text(out.stdout)
+}
+
+/// The standard error of `hexrune ARGS`, which must exit with `code` and print UTF-8.
+pub fn stderr_of<I, S>(args: I, code: i32) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    text(run(args, code).stderr)
+}
+
+/// `bytes` as text; a test that reads text fails on bytes that are not UTF-8.
+pub fn text(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap()
+}
+
+/// Writes `bytes` to the file `name` in `dir` and returns its path as text.
+pub fn file_with(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// No arguments for a script (`python_bytes(code, NO_ARGS, b"")`).
+pub const NO_ARGS: [&str; 0] = [];
+
+/// Runs `python3 -c CODE ARGS` with `stdin` as its standard input (written from another
+/// thread, so a script that answers as it reads cannot block on a full pipe) and returns
+/// what it wrote, whatever its exit: `None` where python3 cannot be started.
+pub fn python<I, S>(code: &str, args: I, stdin: &[u8]) -> Option<Output>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let mut child = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(code)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .ok()?;
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || pipe.write_all(&input));
+    let output = child.wait_with_output().unwrap();
+    // A script that exits before reading all of its input closes the pipe: not an error of
+    // the test's.
+    let _ = writer.join().unwrap();
+    Some(output)
+}
+
+/// The standard output of `python3 -c CODE ARGS` fed `stdin`, the oracle's answer: `None`
+/// where python3 cannot be started; a script that fails fails the test, with Python's
+/// message.
+pub fn python_bytes<I, S>(code: &str, args: I, stdin: &[u8]) -> Option<Vec<u8>>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let output = python(code, args, stdin)?;
+    assert!(
+        output.status.success(),
+        "python3 failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Some(output.stdout)
+}
