@@ -826,6 +826,14 @@ fn is_bidi(v: u32) -> bool {
     matches!(v, 0x061C | 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069)
 }
 
+/// The characters of emoji sequences that a lint looks at but finds fine in their place:
+/// the joiners (U+200C, U+200D), the variation selectors, the tag characters and the black
+/// flag U+1F3F4 that begins a tag sequence. Each is a starter with no decomposition (the
+/// test `sequence_characters_are_starters` asks), so none counts in a run of marks.
+pub(super) fn in_emoji_sequence(v: u32) -> bool {
+    matches!(v, 0x200C | 0x200D | 0x1_F3F4 | 0xE_0000..=0xE_007F) || is_selector(v)
+}
+
 fn is_selector(v: u32) -> bool {
     matches!(v, 0xFE00..=0xFE0F | 0xE_0100..=0xE_01EF)
 }
@@ -1141,6 +1149,24 @@ fn printable_len(run: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sequence_characters_are_starters() {
+        let mut count = 0;
+        for v in (0..0x11_0000).filter(|&v| in_emoji_sequence(v)) {
+            let c = char::from_u32(v).expect("a scalar");
+            assert_eq!(canonical_combining_class(c), 0, "U+{v:X}");
+            assert_eq!(non_starters(c), (0, 0, true), "U+{v:X}");
+            assert!(
+                !c.is_whitespace() && !is_bidi(v) && !always_invisible(v),
+                "U+{v:X}"
+            );
+            assert!(xml(v, false).is_none() && xml(v, true).is_none(), "U+{v:X}");
+            count += 1;
+        }
+        // Two joiners, 16 + 240 selectors, 128 tags, the black flag.
+        assert_eq!(count, 2 + 16 + 240 + 128 + 1);
+    }
 
     #[test]
     fn pictographs_are_starters() {
