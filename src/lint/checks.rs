@@ -1032,37 +1032,49 @@ const GROUP_MASK: u16 = (1 << TRAILING_SHIFT) - 1;
 /// starter, no bidi control, joiner, selector, default-ignorable, space, line separator,
 /// C1 control, noncharacter, nothing XML 1.0 or 1.1 refuses or discourages), its script
 /// [`group`] and, above [`TRAILING_SHIFT`], the number of non-starters its decomposition
-/// ends with (`é`: 1). Built once (128 KiB), from the same predicates the full look asks.
+/// ends with (`é`: 1; at most 3). Built once (128 KiB), from the sieve's table of the
+/// same predicates ([`super::sieve::plain_letter`]), which is built anyway; the test
+/// `plain_letters_are_those_of_the_predicates` holds it to them.
 pub(super) fn plain() -> &'static [u16; 0x1_0000] {
     static PLAIN: LazyLock<Box<[u16; 0x1_0000]>> = LazyLock::new(|| {
         let mut table = Box::new([NEEDS_LOOK; 0x1_0000]);
         for (v, entry) in table.iter_mut().enumerate().skip(0xA0) {
-            let v = v as u32;
-            let Some(c) = char::from_u32(v) else {
-                continue;
-            };
-            let (leading, trailing, starter) = non_starters(c);
-            let looked_at = canonical_combining_class(c) != 0
-                || leading > 0
-                || !starter
-                || trailing > 7
-                || c.is_whitespace()
-                || is_bidi(v)
-                || matches!(v, 0x85 | 0x2028 | 0x2029 | 0x200C | 0x200D)
-                || is_selector(v)
-                || always_invisible(v)
-                || !is_wordy(v)
-                || is_noncharacter(CodePoint::new(v))
-                || xml(v, false).is_some()
-                || xml(v, true).is_some();
-            let g = group(v);
-            if !looked_at && g <= GROUP_MASK as u32 {
+            if let Some((g, trailing)) = super::sieve::plain_letter(v as u32) {
                 *entry = ((trailing as u16) << TRAILING_SHIFT) | g as u16;
             }
         }
         table
     });
     &PLAIN
+}
+
+/// The [`plain`] entry of `v` by the walk's predicates, asked one by one: what the table
+/// must hold (no plain letter's decomposition ends with more than 3 non-starters, which
+/// the sieve's table leaves to the full look).
+#[cfg(test)]
+fn plain_by_predicates(v: u32) -> u16 {
+    let Some(c) = char::from_u32(v).filter(|_| v >= 0xA0) else {
+        return NEEDS_LOOK;
+    };
+    let (leading, trailing, starter) = non_starters(c);
+    let looked_at = canonical_combining_class(c) != 0
+        || leading > 0
+        || !starter
+        || trailing > 7
+        || c.is_whitespace()
+        || is_bidi(v)
+        || matches!(v, 0x85 | 0x2028 | 0x2029 | 0x200C | 0x200D)
+        || is_selector(v)
+        || always_invisible(v)
+        || !is_wordy(v)
+        || is_noncharacter(CodePoint::new(v))
+        || xml(v, false).is_some()
+        || xml(v, true).is_some();
+    let g = group(v);
+    match !looked_at && g <= GROUP_MASK as u32 {
+        true => ((trailing as u16) << TRAILING_SHIFT) | g as u16,
+        false => NEEDS_LOOK,
+    }
 }
 
 /// The regional indicators (flags) and the pictographs of U+1F300 to U+1FAFF (most emoji):
@@ -1149,6 +1161,21 @@ fn printable_len(run: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plain_letters_are_those_of_the_predicates() {
+        let table = plain();
+        for v in 0..0x1_0000u32 {
+            assert_eq!(table[v as usize], plain_by_predicates(v), "U+{v:04X}");
+        }
+        // A letter, a letter with a mark after it, a mark, a symbol, a space.
+        assert_eq!(table[0x436], 3);
+        assert_eq!(table[0x1D6], 2 << TRAILING_SHIFT | LATIN as u16);
+        assert_eq!(
+            [table[0x301], table[0x2014], table[0xA0], table[0x200D]],
+            [NEEDS_LOOK; 4]
+        );
+    }
 
     #[test]
     fn sequence_characters_are_starters() {

@@ -79,6 +79,17 @@ fn entry(v: u32) -> u16 {
     }
 }
 
+/// For a code point of the BMP, its script group and the non-starters its decomposition
+/// ends with (at most 3), if it is a letter no lint looks at: part of a word and visible,
+/// a starter whose decomposition begins with one (so not a mark), quiet
+/// ([`quiet`]); what the walk's table of plain letters holds (`checks::plain`).
+pub(super) fn plain_letter(v: u32) -> Option<(u32, usize)> {
+    let e = *tables().entries.get(v as usize)?;
+    let g = (e & GROUP) as u32;
+    let letter = e & (LOOK | STARTER | 3 << LEADING_SHIFT) == STARTER && g != BREAK;
+    letter.then_some((g, ((e >> TRAILING_SHIFT) & 3) as usize))
+}
+
 /// [`entry`] of `v`, from `table` (the entries below U+20000) where it holds it.
 #[inline(always)]
 fn entry_in(table: &[u16], v: u32) -> u16 {
