@@ -993,18 +993,47 @@ pub(super) struct Quiet {
     pub starter: bool,
 }
 
-/// The [`Quiet`] facts of code point `v` (not ASCII), from the predicates the walk asks.
-pub(super) fn quiet(v: u32) -> Option<Quiet> {
-    let c = char::from_u32(v)?;
-    let looked_at = is_bidi(v)
+/// Whether some lint looks at code point `v` whatever its neighbours: what [`quiet`] says
+/// `None` for.
+fn looked_at(v: u32) -> bool {
+    is_bidi(v)
         || matches!(v, 0x85 | 0x2028 | 0x2029 | 0x200C | 0x200D | 0x1_F3F4)
         || (0xE_0000..=0xE_007F).contains(&v)
         || is_selector(v)
         || always_invisible(v)
         || is_noncharacter(CodePoint::new(v))
         || xml(v, false).is_some()
-        || xml(v, true).is_some();
-    if looked_at {
+        || xml(v, true).is_some()
+}
+
+/// Whether `v` is in one of the few 256-code-point pages that hold a character
+/// [`looked_at`] (or is a noncharacter at a plane's end, or past U+10FFFF): a cheap first
+/// question for the tables built from [`quiet`], which ask it of every code point below
+/// U+20000. The test `looked_at_only_in_its_pages` asks it of every code point.
+fn may_be_looked_at(v: u32) -> bool {
+    matches!(
+        v >> 8,
+        0x00 | 0x03
+            | 0x06
+            | 0x11
+            | 0x17
+            | 0x18
+            | 0x20
+            | 0x31
+            | 0xD8..=0xDF
+            | 0xFD..=0xFF
+            | 0x1D1
+            | 0x1F3
+            | 0xE00
+            | 0xE01
+    ) || v & 0xFFFE == 0xFFFE
+        || v > 0x10_FFFF
+}
+
+/// The [`Quiet`] facts of code point `v` (not ASCII), from the predicates the walk asks.
+pub(super) fn quiet(v: u32) -> Option<Quiet> {
+    let c = char::from_u32(v)?;
+    if may_be_looked_at(v) && looked_at(v) {
         return None;
     }
     let (leading, trailing, starter) = non_starters(c);
@@ -1175,6 +1204,17 @@ mod tests {
             [table[0x301], table[0x2014], table[0xA0], table[0x200D]],
             [NEEDS_LOOK; 4]
         );
+    }
+
+    #[test]
+    fn looked_at_only_in_its_pages() {
+        let seen: Vec<u32> = (0..0x11_0100).filter(|&v| looked_at(v)).collect();
+        for &v in &seen {
+            assert!(may_be_looked_at(v), "U+{v:04X}");
+        }
+        // Each page named holds one (the surrogates and the end of the planes aside).
+        assert!(seen.contains(&0x3164) && seen.contains(&0x1_D173) && seen.contains(&0x034F));
+        assert!(!may_be_looked_at(0x4E00) && !may_be_looked_at(0x1_F600));
     }
 
     #[test]
