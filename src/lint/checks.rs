@@ -223,7 +223,11 @@ impl<'a> Walk<'a> {
             // in UTF-8 and WTF-8 (none is overlong), and the decoder need not be asked.
             if self.fast && self.astral_scalars && (0xF0..=0xF4).contains(&b) {
                 if let Some(v) = astral_at(bytes, pos) {
-                    self.scalar(pos, 4, v);
+                    if is_pictograph(v) {
+                        self.pictograph(pos, v);
+                    } else {
+                        self.scalar(pos, 4, v);
+                    }
                     pos += 4;
                     continue;
                 }
@@ -307,6 +311,36 @@ impl<'a> Walk<'a> {
         self.tag_sequence = false;
         self.prev = Prev::Visible;
         pos
+    }
+
+    /// A pictograph or a regional indicator ([`PICTOGRAPHS`]) of four bytes at `pos`: what
+    /// [`Walk::scalar`] does with it, less every question whose answer the test
+    /// `pictographs_are_starters` holds (a visible starter with no decomposition, not part
+    /// of a word, nothing XML, JSON or PostgreSQL refuses). It ends a run of marks or tags
+    /// and a word, settles a joiner before it as joined, and (the black flag U+1F3F4)
+    /// begins a tag sequence.
+    #[inline]
+    fn pictograph(&mut self, pos: usize, v: u32) {
+        if self.mysql {
+            self.four_byte(pos, 4, v);
+        }
+        if !self.security {
+            return;
+        }
+        if self.marks > 0 {
+            self.end_marks();
+        }
+        if self.tags.is_some() {
+            self.settle(false);
+        }
+        if self.joiner.is_some() {
+            self.settle(true);
+        }
+        self.tag_sequence = v == 0x1_F3F4;
+        if self.word.is_some() {
+            self.end_word();
+        }
+        self.prev = Prev::Visible;
     }
 
     /// A character that belongs to a word: its script group, the word's end.
@@ -459,14 +493,7 @@ impl<'a> Walk<'a> {
     fn targets(&mut self, pos: usize, n: usize, v: u32) {
         let cp = CodePoint::new(v);
         if self.mysql && v >= 0x1_0000 {
-            let message = || {
-                format!(
-                    "{} is above U+FFFF: MySQL utf8mb3 stores at most 3 bytes a character \
-                 (utf8mb4 stores it)",
-                    named(cp)
-                )
-            };
-            self.push(Kind::FourByte, pos, n, Level::Error, message);
+            self.four_byte(pos, n, v);
         }
         if self.postgres && v == 0 {
             let message = || "U+0000 NUL: PostgreSQL text cannot store it".to_string();
@@ -495,6 +522,18 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// MySQL utf8mb3's lint of `v`, above U+FFFF.
+    fn four_byte(&mut self, pos: usize, n: usize, v: u32) {
+        let message = || {
+            format!(
+                "{} is above U+FFFF: MySQL utf8mb3 stores at most 3 bytes a character \
+                 (utf8mb4 stores it)",
+                named(CodePoint::new(v))
+            )
+        };
+        self.push(Kind::FourByte, pos, n, Level::Error, message);
+    }
+
     /// The security lints of a non-ASCII code point `v`.
     fn security_scalar(&mut self, pos: usize, n: usize, v: u32) {
         let c = char::from_u32(v);
@@ -502,7 +541,9 @@ impl<'a> Walk<'a> {
         // decomposition (UAX #15 §13): its leading non-starters extend the run before it,
         // a starter in it ends the run, its trailing non-starters begin the next.
         let (ccc, (leading, trailing, starter)) = match c {
-            Some(c) if !is_pictograph(v) => (canonical_combining_class(c), non_starters(c)),
+            Some(c) if !is_pictograph(v) && !in_emoji_sequence(v) => {
+                (canonical_combining_class(c), non_starters(c))
+            }
             _ => (0, (0, 0, true)),
         };
         if leading > 0 {
@@ -1243,6 +1284,9 @@ mod tests {
             };
             assert_eq!(canonical_combining_class(c), 0, "U+{v:X}");
             assert_eq!(non_starters(c), (0, 0, true), "U+{v:X}");
+            // What `Walk::pictograph` need not ask.
+            assert!(!c.is_whitespace() && !is_wordy(v), "U+{v:X}");
+            assert!(!looked_at(v) || v == 0x1_F3F4, "U+{v:X}");
         }
         // What the walk would be told wrong: a squared katakana DE ends with a non-starter.
         assert!(!is_pictograph(0x1_F213));

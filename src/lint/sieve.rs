@@ -546,7 +546,8 @@ fn longest_between(ascii: u64, leads: u64, count: impl Fn(u64) -> usize) -> bool
 
 /// Calls `walk` with each stretch of whole lines of `range` (which starts at a line start
 /// and ends at one or at the input's end) that the walk must see, in order, neighbouring
-/// lines joined. `four_byte`: every character above U+FFFF is looked at (MySQL utf8mb3).
+/// lines joined. `four_byte`: every character above U+FFFF is looked at (MySQL utf8mb3, and
+/// the dialects that do not read a four-byte sequence as UTF-8 does).
 /// Before `well_formed_end`, the scan found no error (in a dialect of the UTF-8 family), so
 /// every lead byte there has its continuation bytes, and a chunk of letters of one family
 /// is passed over without reading its characters one by one.
