@@ -555,6 +555,19 @@ const EMOJI: &[&str] = &[
     "\u{202E}",
 ];
 
+#[test]
+fn a_joiner_between_two_errors_is_a_lint_in_cesu8() {
+    // In CESU-8 a four-byte sequence is an error unit, not a pictograph: the joiner joins
+    // nothing. In UTF-8 it joins two.
+    let text = "\u{1F469}\u{200D}\u{1F4BB}\n".as_bytes();
+    for block_size in [1, 3, 64] {
+        let cesu = surveyed(Dialect::Cesu8, text, &security(), block_size);
+        let kinds: Vec<(usize, Kind)> = cesu.iter().map(|l| (l.offset, l.kind)).collect();
+        assert_eq!(kinds, vec![(4, Kind::Invisible)]);
+        assert!(surveyed(Dialect::Utf8, text, &security(), block_size).is_empty());
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
     /// Lines of emoji sequences, well placed and not: the survey (the sieve, the walk's
