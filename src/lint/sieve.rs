@@ -609,7 +609,7 @@ fn lines(
         let text = &bytes[line.clone()];
         let looked_at = state.look
             || match state.sequence {
-                true => !sequences_are_quiet(text, table, four_byte),
+                true => !sequences_are_quiet(text, table, four_byte, state.may_mix()),
                 false => {
                     (state.many_marks && marks_pass_the_limit(text, table))
                         || (state.may_mix() && asks_about_words(text, table))
@@ -843,11 +843,13 @@ impl Word {
 /// - a tag character must be part of a tag sequence: after the black flag U+1F3F4 or a tag
 ///   of its sequence, not U+E0001, with no joiner pending; U+E007F ends the sequence;
 /// - the line's words are asked about their scripts as [`asks_about_words`] asks, a joiner
-///   and the black flag ending a word; its runs of marks are counted as
-///   [`marks_pass_the_limit`] counts them (every character of a sequence is a starter).
+///   and the black flag ending a word (only if `words`: a line with letters of one script
+///   group, or ASCII letters and Latin ones only, has no such word); its runs of marks are
+///   counted as [`marks_pass_the_limit`] counts them (every character of a sequence is a
+///   starter).
 ///
 /// `false` for anything else: the walk then decides.
-fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool) -> bool {
+fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool) -> bool {
     /// What came before, as far as a joiner or a selector asks.
     #[derive(Clone, Copy, PartialEq, Eq)]
     enum Before {
@@ -869,23 +871,28 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool) -> bool {
     let mut marks = Line::default();
     let mut i = 0;
     while i < line.len() {
-        let b = line[i];
-        if b < 0x80 {
+        if line[i] < 0x80 {
+            // A run of ASCII: only its last byte is what comes before the next character.
+            let run = line[i..]
+                .iter()
+                .position(|&b| b >= 0x80)
+                .unwrap_or(line.len() - i);
+            let ascii = &line[i..i + run];
+            let control = |b: u8| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7F;
             if before == Before::Joiner
-                || (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r'))
-                || b == 0x7F
-                || word.ascii(b)
+                || ascii.iter().fold(false, |any, &b| any | control(b))
+                || (words && ascii.iter().any(|&b| word.ascii(b)))
             {
                 return false;
             }
             tagging = false;
             marks.marks = 0;
-            before = match b {
+            before = match ascii[run - 1] {
                 b'0'..=b'9' | b'#' | b'*' => Before::Keycap,
-                _ if b.is_ascii_alphabetic() || b == b'_' => Before::Ascii,
+                b if b.is_ascii_alphabetic() || b == b'_' => Before::Ascii,
                 _ => Before::Break,
             };
-            i += 1;
+            i += run;
             continue;
         }
         let Some((n, v)) = character_at(line, i) else {
@@ -932,7 +939,7 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool) -> bool {
         let g = (e & GROUP) as u32;
         // Part of a word, or a mark, or not white space: visible.
         let visible = g != BREAK || !char::from_u32(v).is_some_and(char::is_whitespace);
-        if marks.look || (before == Before::Joiner && !visible) || word.character(g) {
+        if marks.look || (before == Before::Joiner && !visible) || (words && word.character(g)) {
             return false;
         }
         tagging = false;
@@ -1108,7 +1115,7 @@ mod tests {
         {
             let line = format!("{text}\n");
             assert_eq!(
-                sequences_are_quiet(line.as_bytes(), table, false),
+                sequences_are_quiet(line.as_bytes(), table, false, true),
                 want,
                 "{text:?}"
             );
@@ -1116,7 +1123,7 @@ mod tests {
             // For MySQL, a line with a character above U+FFFF is always walked.
             if line.chars().any(|c| c > '\u{FFFF}') {
                 assert!(
-                    !sequences_are_quiet(line.as_bytes(), table, true),
+                    !sequences_are_quiet(line.as_bytes(), table, true, true),
                     "{text:?}"
                 );
                 assert!(!walked(line.as_bytes(), true).is_empty(), "{text:?}");
@@ -1124,19 +1131,24 @@ mod tests {
         }
         // A run of 31 marks after a pictograph and a selector, and one that a selector ends.
         let marks = format!("\u{1F600}\u{FE0F}a{}\n", "\u{301}".repeat(31));
-        assert!(!sequences_are_quiet(marks.as_bytes(), table, false));
+        assert!(!sequences_are_quiet(marks.as_bytes(), table, false, true));
         let ended = format!(
             "a{}\u{1F600}\u{FE0F}{}\n",
             "\u{301}".repeat(20),
             "\u{301}".repeat(20)
         );
-        assert!(sequences_are_quiet(ended.as_bytes(), table, false));
+        assert!(sequences_are_quiet(ended.as_bytes(), table, false, true));
         // A joiner open at the end of the input (no line feed).
         assert!(!sequences_are_quiet(
             "\u{1F600}\u{200D}".as_bytes(),
             table,
-            false
+            false,
+            true
         ));
+        // Words are asked about only where the line may mix.
+        let mixed = "\u{1F600}\u{FE0F} USB\u{436}\n".as_bytes();
+        assert!(!sequences_are_quiet(mixed, table, false, true));
+        assert!(sequences_are_quiet(mixed, table, false, false));
     }
 
     #[test]
