@@ -18,6 +18,9 @@
 //!   by word ([`asks_about_words`]), its words ending where the walk's do, so that a
 //!   Russian sentence naming "USB" in Latin letters is not walked.
 //!
+//! Once a character of a line is looked at, the rest of the line is not read (the line goes
+//! to the walk whatever it holds): the sieve goes on from its line feed.
+//!
 //! Every other line holds no lint and no word that mixes scripts, so the survey finds what
 //! a walk of the whole segment finds (this module's proptest holds each line passed over
 //! to a walk with the full look; tests/lint.rs holds the survey to one walk over random
@@ -633,6 +636,13 @@ fn lines(
     let mut families = [Family::default(); KEPT];
     let mut i = range.start;
     while i < end {
+        if state.look {
+            // The line goes to the walk whatever else it holds: on to its line feed.
+            i += memchr::memchr(b'\n', &bytes[i..end]).unwrap_or(end - i);
+            if i == end {
+                break;
+            }
+        }
         if i + WIDE < end {
             let ahead: &[u8; WIDE + 1] = bytes[i..i + WIDE + 1].try_into().expect("65 bytes");
             let mut c = Chunk::of_ascii(ahead);
@@ -1065,6 +1075,26 @@ mod tests {
             let got = !walked(text, four_byte).is_empty();
             assert_eq!(got, want, "{:?}", String::from_utf8_lossy(text));
         }
+    }
+
+    #[test]
+    fn a_line_is_left_at_its_first_look() {
+        // What follows the first character looked at is not read: the line is walked.
+        let first = format!("a\u{200B}{}\n", "Москва 中文 ".repeat(20));
+        let third = format!("\x07{}\n", "x".repeat(200));
+        let text = format!("{first}plain\n{third}last\n");
+        let at = first.len() + "plain\n".len();
+        assert_eq!(
+            walked(text.as_bytes(), false),
+            vec![0..first.len(), at..at + third.len()]
+        );
+        let emoji = format!("\u{1F600} {}\nnext\n", "中文".repeat(50));
+        assert_eq!(
+            walked(emoji.as_bytes(), true),
+            vec![0..emoji.len() - "next\n".len()]
+        );
+        // No line feed after it: to the end.
+        assert_eq!(walked("x\u{202E}yz".as_bytes(), false), vec![0..6]);
     }
 
     #[test]
