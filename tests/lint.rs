@@ -522,6 +522,71 @@ proptest! {
     }
 }
 
+/// Emoji sequences whole and in pieces, and what stands around them: the walk's fast path
+/// for pictographs and the sieve's second look at lines of sequences.
+const EMOJI: &[&str] = &[
+    "\u{1F469}\u{200D}\u{1F4BB}",
+    "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}",
+    "\u{1F469}\u{200D}\u{2764}\u{FE0F}\u{200D}\u{1F468}",
+    "\u{1F44D}\u{1F3FD}",
+    "\u{1F1EB}\u{1F1F7}",
+    "\u{2600}\u{FE0F}",
+    "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}",
+    "\u{1F3F4}\u{200D}\u{2620}\u{FE0F}",
+    "1\u{FE0F}\u{20E3}",
+    "\u{1F600}",
+    "\u{1F213}",
+    "\u{200D}",
+    "\u{FE0F}",
+    "\u{E0100}",
+    "\u{E0067}",
+    "\u{E007F}",
+    "\u{1F3F4}",
+    "\u{3000}",
+    "\u{301}",
+    "\u{301}\u{302}\u{303}\u{304}\u{305}\u{306}\u{307}\u{308}\u{309}\u{30A}",
+    "p\u{430}ypal",
+    "paypal",
+    "\u{436}",
+    "USB",
+    "x",
+    " ",
+    "\n",
+    "\u{202E}",
+];
+
+#[test]
+fn a_joiner_between_two_errors_is_a_lint_in_cesu8() {
+    // In CESU-8 a four-byte sequence is an error unit, not a pictograph: the joiner joins
+    // nothing. In UTF-8 it joins two.
+    let text = "\u{1F469}\u{200D}\u{1F4BB}\n".as_bytes();
+    for block_size in [1, 3, 64] {
+        let cesu = surveyed(Dialect::Cesu8, text, &security(), block_size);
+        let kinds: Vec<(usize, Kind)> = cesu.iter().map(|l| (l.offset, l.kind)).collect();
+        assert_eq!(kinds, vec![(4, Kind::Invisible)]);
+        assert!(surveyed(Dialect::Utf8, text, &security(), block_size).is_empty());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    /// Lines of emoji sequences, well placed and not: the survey (the sieve, the walk's
+    /// fast paths) lists what one walk with the full look at every character lists.
+    #[test]
+    fn emoji_sequences_give_the_full_walks_lints(
+        picks in proptest::collection::vec(0usize..EMOJI.len(), 0..120),
+        block_size in 1usize..300,
+        dialect in proptest::sample::select(vec![Dialect::Utf8, Dialect::Wtf8, Dialect::Cesu8]),
+    ) {
+        let bytes: Vec<u8> = picks.iter().flat_map(|&i| EMOJI[i].bytes()).collect();
+        for lints in [everything(), security(), target(Target::MysqlUtf8mb3)] {
+            let want = reference(&bytes, dialect, &lints);
+            let got = surveyed(dialect, &bytes, &lints, block_size);
+            prop_assert_eq!(&got, &want);
+        }
+    }
+}
+
 /// The runs of more than 30 non-starters after NFKD in `text`, as Python's `unicodedata`
 /// counts them (UAX #15 §13): (byte offset of the first character giving one, byte
 /// length up to the end of the last, count).

@@ -223,7 +223,11 @@ impl<'a> Walk<'a> {
             // in UTF-8 and WTF-8 (none is overlong), and the decoder need not be asked.
             if self.fast && self.astral_scalars && (0xF0..=0xF4).contains(&b) {
                 if let Some(v) = astral_at(bytes, pos) {
-                    self.scalar(pos, 4, v);
+                    if is_pictograph(v) {
+                        self.pictograph(pos, v);
+                    } else {
+                        self.scalar(pos, 4, v);
+                    }
                     pos += 4;
                     continue;
                 }
@@ -307,6 +311,36 @@ impl<'a> Walk<'a> {
         self.tag_sequence = false;
         self.prev = Prev::Visible;
         pos
+    }
+
+    /// A pictograph or a regional indicator ([`PICTOGRAPHS`]) of four bytes at `pos`: what
+    /// [`Walk::scalar`] does with it, less every question whose answer the test
+    /// `pictographs_are_starters` holds (a visible starter with no decomposition, not part
+    /// of a word, nothing XML, JSON or PostgreSQL refuses). It ends a run of marks or tags
+    /// and a word, settles a joiner before it as joined, and (the black flag U+1F3F4)
+    /// begins a tag sequence.
+    #[inline]
+    fn pictograph(&mut self, pos: usize, v: u32) {
+        if self.mysql {
+            self.four_byte(pos, 4, v);
+        }
+        if !self.security {
+            return;
+        }
+        if self.marks > 0 {
+            self.end_marks();
+        }
+        if self.tags.is_some() {
+            self.settle(false);
+        }
+        if self.joiner.is_some() {
+            self.settle(true);
+        }
+        self.tag_sequence = v == 0x1_F3F4;
+        if self.word.is_some() {
+            self.end_word();
+        }
+        self.prev = Prev::Visible;
     }
 
     /// A character that belongs to a word: its script group, the word's end.
@@ -459,14 +493,12 @@ impl<'a> Walk<'a> {
     fn targets(&mut self, pos: usize, n: usize, v: u32) {
         let cp = CodePoint::new(v);
         if self.mysql && v >= 0x1_0000 {
-            let message = || {
-                format!(
-                    "{} is above U+FFFF: MySQL utf8mb3 stores at most 3 bytes a character \
-                 (utf8mb4 stores it)",
-                    named(cp)
-                )
-            };
-            self.push(Kind::FourByte, pos, n, Level::Error, message);
+            self.four_byte(pos, n, v);
+        }
+        // What the other targets refuse (NUL, controls, surrogates, noncharacters, what XML
+        // refuses) is all [`looked_at`], so in its few pages.
+        if !may_be_looked_at(v) {
+            return;
         }
         if self.postgres && v == 0 {
             let message = || "U+0000 NUL: PostgreSQL text cannot store it".to_string();
@@ -495,6 +527,18 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// MySQL utf8mb3's lint of `v`, above U+FFFF.
+    fn four_byte(&mut self, pos: usize, n: usize, v: u32) {
+        let message = || {
+            format!(
+                "{} is above U+FFFF: MySQL utf8mb3 stores at most 3 bytes a character \
+                 (utf8mb4 stores it)",
+                named(CodePoint::new(v))
+            )
+        };
+        self.push(Kind::FourByte, pos, n, Level::Error, message);
+    }
+
     /// The security lints of a non-ASCII code point `v`.
     fn security_scalar(&mut self, pos: usize, n: usize, v: u32) {
         let c = char::from_u32(v);
@@ -502,7 +546,9 @@ impl<'a> Walk<'a> {
         // decomposition (UAX #15 §13): its leading non-starters extend the run before it,
         // a starter in it ends the run, its trailing non-starters begin the next.
         let (ccc, (leading, trailing, starter)) = match c {
-            Some(c) if !is_pictograph(v) => (canonical_combining_class(c), non_starters(c)),
+            Some(c) if !is_pictograph(v) && !in_emoji_sequence(v) => {
+                (canonical_combining_class(c), non_starters(c))
+            }
             _ => (0, (0, 0, true)),
         };
         if leading > 0 {
@@ -826,6 +872,14 @@ fn is_bidi(v: u32) -> bool {
     matches!(v, 0x061C | 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069)
 }
 
+/// The characters of emoji sequences that a lint looks at but finds fine in their place:
+/// the joiners (U+200C, U+200D), the variation selectors, the tag characters and the black
+/// flag U+1F3F4 that begins a tag sequence. Each is a starter with no decomposition (the
+/// test `sequence_characters_are_starters` asks), so none counts in a run of marks.
+pub(super) fn in_emoji_sequence(v: u32) -> bool {
+    matches!(v, 0x200C | 0x200D | 0x1_F3F4 | 0xE_0000..=0xE_007F) || is_selector(v)
+}
+
 fn is_selector(v: u32) -> bool {
     matches!(v, 0xFE00..=0xFE0F | 0xE_0100..=0xE_01EF)
 }
@@ -985,18 +1039,47 @@ pub(super) struct Quiet {
     pub starter: bool,
 }
 
-/// The [`Quiet`] facts of code point `v` (not ASCII), from the predicates the walk asks.
-pub(super) fn quiet(v: u32) -> Option<Quiet> {
-    let c = char::from_u32(v)?;
-    let looked_at = is_bidi(v)
+/// Whether some lint looks at code point `v` whatever its neighbours: what [`quiet`] says
+/// `None` for.
+fn looked_at(v: u32) -> bool {
+    is_bidi(v)
         || matches!(v, 0x85 | 0x2028 | 0x2029 | 0x200C | 0x200D | 0x1_F3F4)
         || (0xE_0000..=0xE_007F).contains(&v)
         || is_selector(v)
         || always_invisible(v)
         || is_noncharacter(CodePoint::new(v))
         || xml(v, false).is_some()
-        || xml(v, true).is_some();
-    if looked_at {
+        || xml(v, true).is_some()
+}
+
+/// Whether `v` is in one of the few 256-code-point pages that hold a character
+/// [`looked_at`] (or is a noncharacter at a plane's end, or past U+10FFFF): a cheap first
+/// question for the tables built from [`quiet`], which ask it of every code point below
+/// U+20000. The test `looked_at_only_in_its_pages` asks it of every code point.
+fn may_be_looked_at(v: u32) -> bool {
+    matches!(
+        v >> 8,
+        0x00 | 0x03
+            | 0x06
+            | 0x11
+            | 0x17
+            | 0x18
+            | 0x20
+            | 0x31
+            | 0xD8..=0xDF
+            | 0xFD..=0xFF
+            | 0x1D1
+            | 0x1F3
+            | 0xE00
+            | 0xE01
+    ) || v & 0xFFFE == 0xFFFE
+        || v > 0x10_FFFF
+}
+
+/// The [`Quiet`] facts of code point `v` (not ASCII), from the predicates the walk asks.
+pub(super) fn quiet(v: u32) -> Option<Quiet> {
+    let c = char::from_u32(v)?;
+    if may_be_looked_at(v) && looked_at(v) {
         return None;
     }
     let (leading, trailing, starter) = non_starters(c);
@@ -1019,22 +1102,32 @@ const TRAILING_SHIFT: u32 = 10;
 /// The bits of a [`plain`] entry that hold the script group ([`group`], below 0x200).
 const GROUP_MASK: u16 = (1 << TRAILING_SHIFT) - 1;
 
-/// For each code point of the BMP, [`plain_entry`]. Built once (128 KiB) from its runs
-/// (see `tables.rs`).
+/// For each code point of the BMP, [`NEEDS_LOOK`], or, for a letter no lint looks at
+/// (visible, part of a word, a starter whose compatibility decomposition starts with a
+/// starter, no bidi control, joiner, selector, default-ignorable, space, line separator,
+/// C1 control, noncharacter, nothing XML 1.0 or 1.1 refuses or discourages), its script
+/// [`group`] and, above [`TRAILING_SHIFT`], the number of non-starters its decomposition
+/// ends with (`é`: 1; at most 3). Built once (128 KiB), from the sieve's table of the
+/// same predicates ([`super::sieve::plain_letter`]), which is built anyway; the test
+/// `plain_letters_are_those_of_the_predicates` holds it to them.
 pub(super) fn plain() -> &'static [u16; 0x1_0000] {
-    static PLAIN: LazyLock<Box<[u16; 0x1_0000]>> = LazyLock::new(super::tables::plain);
+    static PLAIN: LazyLock<Box<[u16; 0x1_0000]>> = LazyLock::new(|| {
+        let mut table = Box::new([NEEDS_LOOK; 0x1_0000]);
+        for (v, entry) in table.iter_mut().enumerate().skip(0xA0) {
+            if let Some((g, trailing)) = super::sieve::plain_letter(v as u32) {
+                *entry = ((trailing as u16) << TRAILING_SHIFT) | g as u16;
+            }
+        }
+        table
+    });
     &PLAIN
 }
 
-/// [`NEEDS_LOOK`], or, for a letter no lint looks at (visible, part of a word, a starter
-/// whose compatibility decomposition starts with a starter, no bidi control, joiner,
-/// selector, default-ignorable, space, line separator, C1 control, noncharacter, nothing
-/// XML 1.0 or 1.1 refuses or discourages), its script [`group`] and, above
-/// [`TRAILING_SHIFT`], the number of non-starters its decomposition ends with (`é`: 1):
-/// from the same predicates the full look asks. (Asked only by the test that holds the
-/// table to it.)
+/// The [`plain`] entry of `v` by the walk's predicates, asked one by one: what the table
+/// must hold (no plain letter's decomposition ends with more than 3 non-starters, which
+/// the sieve's table leaves to the full look).
 #[cfg(test)]
-pub(super) fn plain_entry(v: u32) -> u16 {
+fn plain_by_predicates(v: u32) -> u16 {
     let Some(c) = char::from_u32(v).filter(|_| v >= 0xA0) else {
         return NEEDS_LOOK;
     };
@@ -1145,6 +1238,52 @@ mod tests {
     use super::*;
 
     #[test]
+    fn plain_letters_are_those_of_the_predicates() {
+        let table = plain();
+        for v in 0..0x1_0000u32 {
+            assert_eq!(table[v as usize], plain_by_predicates(v), "U+{v:04X}");
+        }
+        // A letter, a letter with a mark after it, a mark, a symbol, a space.
+        assert_eq!(table[0x436], 3);
+        assert_eq!(table[0x1D6], 2 << TRAILING_SHIFT | LATIN as u16);
+        assert_eq!(
+            [table[0x301], table[0x2014], table[0xA0], table[0x200D]],
+            [NEEDS_LOOK; 4]
+        );
+    }
+
+    #[test]
+    fn looked_at_only_in_its_pages() {
+        // `Walk::targets` asks nothing else of a character outside these pages either: what
+        // the targets refuse is all looked at (the surrogates by XML).
+        let seen: Vec<u32> = (0..0x11_0100).filter(|&v| looked_at(v)).collect();
+        for &v in &seen {
+            assert!(may_be_looked_at(v), "U+{v:04X}");
+        }
+        // Each page named holds one (the surrogates and the end of the planes aside).
+        assert!(seen.contains(&0x3164) && seen.contains(&0x1_D173) && seen.contains(&0x034F));
+        assert!(!may_be_looked_at(0x4E00) && !may_be_looked_at(0x1_F600));
+    }
+
+    #[test]
+    fn sequence_characters_are_starters() {
+        let mut count = 0;
+        for v in (0..0x11_0000).filter(|&v| in_emoji_sequence(v)) {
+            let c = char::from_u32(v).expect("a scalar");
+            assert_eq!(canonical_combining_class(c), 0, "U+{v:X}");
+            assert_eq!(non_starters(c), (0, 0, true), "U+{v:X}");
+            assert!(
+                !c.is_whitespace() && !is_bidi(v) && !always_invisible(v),
+                "U+{v:X}"
+            );
+            assert!(xml(v, false).is_none() && xml(v, true).is_none(), "U+{v:X}");
+            count += 1;
+        }
+        // Two joiners, 16 + 240 selectors, 128 tags, the black flag.
+        assert_eq!(count, 2 + 16 + 240 + 128 + 1);
+    }
+
+    #[test]
     fn pictographs_are_starters() {
         for v in PICTOGRAPHS.into_iter().flatten() {
             let Some(c) = char::from_u32(v) else {
@@ -1152,6 +1291,9 @@ mod tests {
             };
             assert_eq!(canonical_combining_class(c), 0, "U+{v:X}");
             assert_eq!(non_starters(c), (0, 0, true), "U+{v:X}");
+            // What `Walk::pictograph` need not ask.
+            assert!(!c.is_whitespace() && !is_wordy(v), "U+{v:X}");
+            assert!(!looked_at(v) || v == 0x1_F3F4, "U+{v:X}");
         }
         // What the walk would be told wrong: a squared katakana DE ends with a non-starter.
         assert!(!is_pictograph(0x1_F213));

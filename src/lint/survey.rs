@@ -115,7 +115,12 @@ impl Survey {
                 }
             }
             let mut found = Segment::default();
-            let four_byte = self.lints.has(Target::MysqlUtf8mb3);
+            // Every character above U+FFFF is looked at for MySQL; and in CESU-8, Modified
+            // UTF-8 and legacy UTF-8, where the walk does not read a four-byte sequence as
+            // UTF-8 does (an error, or not asked of the fast path), and it may stand next
+            // to a joiner or a selector whose finding depends on it.
+            let four_byte = self.lints.has(Target::MysqlUtf8mb3)
+                || !matches!(self.dialect, Dialect::Utf8 | Dialect::Wtf8);
             // The segment's lines past the block's end are in the next block, whose errors
             // are not known here.
             let trusted = if well_formed { range.end } else { start };
