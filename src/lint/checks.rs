@@ -1107,8 +1107,8 @@ const GROUP_MASK: u16 = (1 << TRAILING_SHIFT) - 1;
 /// starter, no bidi control, joiner, selector, default-ignorable, space, line separator,
 /// C1 control, noncharacter, nothing XML 1.0 or 1.1 refuses or discourages), its script
 /// [`group`] and, above [`TRAILING_SHIFT`], the number of non-starters its decomposition
-/// ends with (`é`: 1; at most 3). Built once (128 KiB), from the sieve's table of the
-/// same predicates ([`super::sieve::plain_letter`]), which is built anyway; the test
+/// ends with (`é`: 1; at most 3). Made once (128 KiB), from the sieve's table of the
+/// same predicates ([`super::sieve::plain_letter`], expanded from its runs); the test
 /// `plain_letters_are_those_of_the_predicates` holds it to them.
 pub(super) fn plain() -> &'static [u16; 0x1_0000] {
     static PLAIN: LazyLock<Box<[u16; 0x1_0000]>> = LazyLock::new(|| {

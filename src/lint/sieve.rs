@@ -132,7 +132,8 @@ impl Family {
     }
 }
 
-/// The sieve's tables, built once.
+/// The sieve's tables, made once: the entries expanded from their runs (`tables.rs`), the
+/// families found from them.
 struct Tables {
     /// [`entry`] of every code point below U+20000 (the BMP and the plane of emoji and
     /// historic scripts: 256 KiB); above, [`entry`] is asked each time.
