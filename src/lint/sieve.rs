@@ -16,7 +16,13 @@
 //!   group other than Latin: every word the walk asks about its scripts. A line with
 //!   letters of two groups, or with ASCII letters and another group's, is read again word
 //!   by word ([`asks_about_words`]), its words ending where the walk's do, so that a
-//!   Russian sentence naming "USB" in Latin letters is not walked.
+//!   Russian sentence naming "USB" in Latin letters is not walked. Where the line has
+//!   letters of one group besides ASCII ones, it is first read 64 bytes at a time
+//!   ([`ascii_apart_from_the_rest`]): if no run of word bytes holds both an ASCII letter
+//!   and a byte that is not ASCII, no word mixes and it is not read again. Reading again, a
+//!   character is not decoded where every character that begins with its two bytes has the
+//!   same entry ([`pair_words`]: all of two bytes, and Han, kana, Hangul, most rows of the
+//!   other scripts).
 //!
 //! Once a character of a line is looked at, the rest of the line is not read (the line goes
 //! to the walk whatever it holds): the sieve goes on from its line feed.
@@ -273,6 +279,40 @@ fn tables() -> &'static Tables {
     &TABLES
 }
 
+/// For each lead byte from `C0` to `EF` and second byte, where `family_of` has theirs: the
+/// [`LOOK`] and [`GROUP`] bits of the entry of every character that begins with them,
+/// where all have the same ([`MIXED_PAIR`] where not, or where none is well formed), so
+/// that [`asks_about_words`] finds a word's scripts without decoding its characters. Made
+/// when first asked (for a line that may mix scripts), not at every start.
+fn pair_words() -> &'static [u16] {
+    static PAIRS: LazyLock<Vec<u16>> = LazyLock::new(|| {
+        let entries = &tables().entries;
+        let mut pair_words = vec![MIXED_PAIR; 48 * 64];
+        for lead in 0xC2u32..=0xEF {
+            for second in 0x80u32..=0xBF {
+                let first = match lead {
+                    0xC2..=0xDF => ((lead & 0x1F) << 6) | (second & 0x3F),
+                    _ => ((lead & 0x0F) << 12) | ((second & 0x3F) << 6),
+                };
+                let count = if lead < 0xE0 { 1 } else { 64 };
+                let valid = first >= 0x80
+                    && (lead != 0xE0 || first >= 0x800)
+                    && !(0xD800..0xE000).contains(&first);
+                let mut words =
+                    (first..first + count).map(|v| entries[v as usize] & (LOOK | GROUP));
+                let shared = words.next().filter(|&w| valid && words.all(|o| o == w));
+                pair_words[((lead - 0xC0) * 64 + second - 0x80) as usize] =
+                    shared.unwrap_or(MIXED_PAIR);
+            }
+        }
+        pair_words
+    });
+    &PAIRS
+}
+
+/// [`pair_words`] of the first two bytes of characters whose entries differ.
+const MIXED_PAIR: u16 = u16::MAX;
+
 /// The mask of the bytes `0..WIDE` of a chunk for which `p` holds, one bit a byte.
 #[cfg(any(test, not(target_arch = "x86_64")))]
 fn bits(p: impl Fn(usize) -> bool) -> u64 {
@@ -370,6 +410,58 @@ impl Chunk {
         }
         #[cfg(not(target_arch = "x86_64"))]
         self.of_families_portable(bytes, families);
+    }
+
+    /// For [`ascii_apart_from_the_rest`], of the first [`WIDE`] of `bytes`: ASCII letters
+    /// and `_`, bytes that are not ASCII,
+    /// and the bytes of words (all but the ASCII bytes that are not a letter, a digit or
+    /// `_`), one bit a byte.
+    #[inline(always)]
+    fn words_of(bytes: &[u8; WIDE + 1]) -> (u64, u64, u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::*;
+            let (mut letters, mut other, mut word) = (0, 0, 0);
+            for q in 0..WIDE / 16 {
+                // SAFETY: the load reads bytes 16q..16q + 16 of `bytes`; SSE2 is part of
+                // x86_64. As signed bytes, every byte from 80 up is below zero.
+                unsafe {
+                    let v = _mm_loadu_si128(bytes.as_ptr().add(16 * q).cast());
+                    let within = |lo: u8, hi: u8| {
+                        let past = _mm_subs_epu8(
+                            _mm_sub_epi8(v, _mm_set1_epi8(lo as i8)),
+                            _mm_set1_epi8((hi - lo) as i8),
+                        );
+                        _mm_cmpeq_epi8(past, _mm_setzero_si128())
+                    };
+                    let non_ascii = _mm_cmplt_epi8(v, _mm_setzero_si128());
+                    let letter = _mm_or_si128(
+                        _mm_or_si128(within(b'A', b'Z'), within(b'a', b'z')),
+                        _mm_cmpeq_epi8(v, _mm_set1_epi8(b'_' as i8)),
+                    );
+                    let word_byte =
+                        _mm_or_si128(_mm_or_si128(letter, within(b'0', b'9')), non_ascii);
+                    let mask = |x: __m128i| (_mm_movemask_epi8(x) as u32 as u64) << (16 * q);
+                    letters |= mask(letter);
+                    other |= mask(non_ascii);
+                    word |= mask(word_byte);
+                }
+            }
+            (letters, other, word)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        Chunk::words_of_portable(bytes)
+    }
+
+    /// [`Chunk::words_of`] a byte at a time, for any CPU.
+    #[cfg(any(test, not(target_arch = "x86_64")))]
+    fn words_of_portable(bytes: &[u8; WIDE + 1]) -> (u64, u64, u64) {
+        let mask = |p: fn(u8) -> bool| bits(|i| p(bytes[i]));
+        (
+            mask(|b| b.is_ascii_alphabetic() || b == b'_'),
+            mask(|b| b >= 0x80),
+            mask(|b| b >= 0x80 || b.is_ascii_alphanumeric() || b == b'_'),
+        )
     }
 
     /// The bytes the chunk passes over, as far as it was filled in: ASCII a line may hold
@@ -618,12 +710,15 @@ fn lines(
         // A line whose only question is its words is read again, word by word: the walk
         // costs several times more.
         let text = &bytes[line.clone()];
+        // Letters of one group besides ASCII ones mix in a word only where a word holds
+        // both: if none does, no word is asked about.
+        let words = || state.may_mix() && (state.mixed || !ascii_apart_from_the_rest(text));
         let looked_at = state.look
             || match state.sequence {
-                true => !sequences_are_quiet(text, table, four_byte, state.may_mix()),
+                true => !sequences_are_quiet(text, table, four_byte, words()),
                 false => {
                     (state.many_marks && marks_pass_the_limit(text, table))
-                        || (state.may_mix() && asks_about_words(text, table))
+                        || (words() && asks_about_words(text, tables))
                 }
             };
         if !looked_at {
@@ -796,7 +891,8 @@ fn marks_pass_the_limit(line: &[u8], table: &[u16]) -> bool {
 /// letters of a group other than Latin. Its words end where the walk's do: at an ASCII
 /// byte that is not a letter, a digit or `_`, and at a character that is not part of a
 /// word ([`BREAK`]).
-fn asks_about_words(line: &[u8], table: &[u16]) -> bool {
+fn asks_about_words(line: &[u8], tables: &Tables) -> bool {
+    let pairs = pair_words();
     let mut word = Word::default();
     let mut i = 0;
     while i < line.len() {
@@ -808,16 +904,55 @@ fn asks_about_words(line: &[u8], table: &[u16]) -> bool {
             i += 1;
             continue;
         }
-        let Some((n, v)) = character_at(line, i) else {
-            return true;
+        // Most characters share their entry's group with all that begin with the same two
+        // bytes (every one of two bytes, Han, kana, Hangul, most of the Indic scripts' and
+        // Thai's 64-code-point rows): no decoding.
+        // (The line is well formed: each lead byte has its continuation bytes.)
+        let n = 2 + (b >= 0xE0) as usize;
+        let second = line.get(i + 1).map_or(0, |&c| c & 0x3F);
+        let pair = (b.wrapping_sub(0xC0) as usize) << 6 | second as usize;
+        let (n, e) = match pairs.get(pair) {
+            Some(&e) if e != MIXED_PAIR && i + n <= line.len() => (n, e),
+            _ => {
+                let Some((n, v)) = character_at(line, i) else {
+                    return true;
+                };
+                (n, entry_in(&tables.entries, v))
+            }
         };
-        let e = entry_in(table, v);
         if e & LOOK != 0 || word.character((e & GROUP) as u32) {
             return true;
         }
         i += n;
     }
     false
+}
+
+/// Whether no run of bytes between ASCII bytes that end a word (a byte that is not a
+/// letter, a digit or `_`) holds both an ASCII letter and a byte that is not ASCII: then
+/// no word of `line` has ASCII letters and letters of another script (words also end at characters that are not part of one, which only
+/// splits such runs further). Sixty-four bytes at a time, each run's end found with one
+/// addition (a carry runs through a run of word bytes from any bit set in it and stops
+/// just past its end), so a line of words side by side is not read a character at a time.
+fn ascii_apart_from_the_rest(line: &[u8]) -> bool {
+    // Whether the run open at the end of the last block holds an ASCII letter, and a byte
+    // that is not ASCII.
+    let (mut open_ascii, mut open_other) = (0u128, 0u128);
+    for block in line.chunks(WIDE) {
+        // Past the line's end, spaces: they end the last run.
+        let mut bytes = [b' '; WIDE + 1];
+        bytes[..block.len()].copy_from_slice(block);
+        let (ascii, other, word) = Chunk::words_of(&bytes);
+        // The byte past the end of each run of `word` bytes that holds one of `from`, or
+        // a carry out of the block.
+        let ends = |from: u64, open: u128| (word as u128 + from as u128 + open) & !(word as u128);
+        let (a, o) = (ends(ascii, open_ascii), ends(other, open_other));
+        if a & o & (u64::MAX as u128) != 0 {
+            return false;
+        }
+        (open_ascii, open_other) = (a >> WIDE, o >> WIDE);
+    }
+    open_ascii & open_other == 0
 }
 
 /// The current word, as far as the walk's question about its scripts goes: whether it has
@@ -1235,7 +1370,6 @@ mod tests {
 
     #[test]
     fn words_are_read_again_only_where_a_line_may_mix() {
-        let table = &tables().entries;
         let cases: &[(&str, bool)] = &[
             ("USB в Москве", false),
             ("USBв", true),
@@ -1253,13 +1387,99 @@ mod tests {
             ("2024год", false),
         ];
         for &(text, want) in cases {
-            assert_eq!(asks_about_words(text.as_bytes(), table), want, "{text:?}");
+            assert_eq!(
+                asks_about_words(text.as_bytes(), tables()),
+                want,
+                "{text:?}"
+            );
         }
         // A long line of words side by side is walked only for the one word that mixes.
         let line = format!("{}pаypal\n", "Москва USB ".repeat(40));
         assert_eq!(walked(line.as_bytes(), false), vec![0..line.len()]);
         let clean = "Москва USB ".repeat(40) + "\n";
         assert!(walked(clean.as_bytes(), false).is_empty());
+    }
+
+    /// Runs of word bytes (between ASCII bytes that are not a letter, a digit or `_`),
+    /// split one at a time: whether none holds both an ASCII letter (or `_`) and a byte
+    /// that is not ASCII. What [`ascii_apart_from_the_rest`] answers 64 bytes at a time.
+    pub(super) fn apart_one_run_at_a_time(line: &[u8]) -> bool {
+        line.split(|&b| b < 0x80 && !(b.is_ascii_alphanumeric() || b == b'_'))
+            .all(|run| {
+                !(run.iter().any(|&b| b.is_ascii_alphabetic() || b == b'_')
+                    && run.iter().any(|&b| b >= 0x80))
+            })
+    }
+
+    #[test]
+    fn ascii_letters_apart_from_other_letters_run_by_run() {
+        let cases: &[(&str, bool)] = &[
+            ("USB в Москве", true),
+            ("USBв", false),
+            ("вUSB", false),
+            ("в_USB", false),
+            ("в-USB", true),
+            ("2024год", true),
+            ("Wi-Fi сеть, JSON.", true),
+            ("中文、USB", false),
+            ("中文 USB\n", true),
+            ("", true),
+        ];
+        for &(text, want) in cases {
+            assert_eq!(ascii_apart_from_the_rest(text.as_bytes()), want, "{text:?}");
+        }
+        // Runs (joined by digits) that cross a block of 64 bytes, or two, or end at one.
+        for (pad, filler) in [
+            (0, ""),
+            (1, "1"),
+            (62, "2"),
+            (63, "7"),
+            (64, "0"),
+            (130, "9"),
+        ] {
+            for (before, after, want) in [
+                ("a", "б", false),
+                ("б", "a", false),
+                ("a", "1", true),
+                ("б", "б", true),
+            ] {
+                for lead in 0..=66 {
+                    let text = format!(
+                        "{}{before}{}{after} x",
+                        " ".repeat(lead),
+                        filler.repeat(pad)
+                    );
+                    let got = ascii_apart_from_the_rest(text.as_bytes());
+                    assert_eq!(
+                        got, want,
+                        "{lead} spaces, {before:?}, {pad} × {filler:?}, {after:?}"
+                    );
+                    assert_eq!(got, apart_one_run_at_a_time(text.as_bytes()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pair_words_are_the_entries_of_every_character_of_the_pair() {
+        let (pairs, entries) = (pair_words(), &tables().entries);
+        let mut shared = 0;
+        for v in (0x80..0x1_0000u32).filter(|v| !(0xD800..0xE000).contains(v)) {
+            let mut utf8 = [0; 4];
+            let b = char::from_u32(v).unwrap().encode_utf8(&mut utf8).as_bytes();
+            let pair = pairs[(b[0] as usize - 0xC0) * 64 + (b[1] as usize - 0x80)];
+            if pair != MIXED_PAIR {
+                assert_eq!(pair, entries[v as usize] & (LOOK | GROUP), "U+{v:04X}");
+                shared += 1;
+            } else {
+                assert!(
+                    v >= 0x800,
+                    "U+{v:04X}: a character of two bytes is a pair alone"
+                );
+            }
+        }
+        // Han, kana, Hangul and most rows of other scripts: most of the BMP.
+        assert!(shared > 50_000, "{shared} characters");
     }
 
     #[test]
@@ -1694,6 +1914,28 @@ mod properties {
             simd.of_families(&bytes, &families);
             each.of_families_portable(&bytes, &families);
             prop_assert_eq!(simd, each);
+        }
+    }
+
+    proptest! {
+        /// The masks of words in vectors are the ones a byte at a time gives, and a line's
+        /// runs read 64 bytes at a time are those read one at a time, for lines of ASCII
+        /// letters, digits, `_`, breaks and letters of other scripts.
+        #[test]
+        fn ascii_apart_64_bytes_at_a_time_is_run_by_run(
+            bytes in proptest::collection::vec(any::<u8>(), super::WIDE + 1),
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec!["a", "Z", "_", "7", " ", "-", "\n", "[", "`", "{", "б", "中", "é", "\u{300}"]),
+                0..300,
+            ),
+        ) {
+            let bytes: [u8; super::WIDE + 1] = bytes.try_into().unwrap();
+            prop_assert_eq!(super::Chunk::words_of(&bytes), super::Chunk::words_of_portable(&bytes));
+            let line = pieces.concat();
+            prop_assert_eq!(
+                super::ascii_apart_from_the_rest(line.as_bytes()),
+                super::tests::apart_one_run_at_a_time(line.as_bytes())
+            );
         }
     }
 
