@@ -417,7 +417,7 @@ impl Chunk {
     /// and the bytes of words (all but the ASCII bytes that are not a letter, a digit or
     /// `_`), one bit a byte.
     #[inline(always)]
-    fn words_of(bytes: &[u8; WIDE + 1]) -> (u64, u64, u64) {
+    fn words_of(bytes: &[u8; WIDE]) -> (u64, u64, u64) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::*;
@@ -455,7 +455,7 @@ impl Chunk {
 
     /// [`Chunk::words_of`] a byte at a time, for any CPU.
     #[cfg(any(test, not(target_arch = "x86_64")))]
-    fn words_of_portable(bytes: &[u8; WIDE + 1]) -> (u64, u64, u64) {
+    fn words_of_portable(bytes: &[u8; WIDE]) -> (u64, u64, u64) {
         let mask = |p: fn(u8) -> bool| bits(|i| p(bytes[i]));
         (
             mask(|b| b.is_ascii_alphabetic() || b == b'_'),
@@ -938,11 +938,13 @@ fn ascii_apart_from_the_rest(line: &[u8]) -> bool {
     // Whether the run open at the end of the last block holds an ASCII letter, and a byte
     // that is not ASCII.
     let (mut open_ascii, mut open_other) = (0u128, 0u128);
-    for block in line.chunks(WIDE) {
-        // Past the line's end, spaces: they end the last run.
-        let mut bytes = [b' '; WIDE + 1];
-        bytes[..block.len()].copy_from_slice(block);
-        let (ascii, other, word) = Chunk::words_of(&bytes);
+    let blocks = line.chunks_exact(WIDE);
+    // Past the line's end, spaces: they end the last run.
+    let mut last = [b' '; WIDE];
+    last[..blocks.remainder().len()].copy_from_slice(blocks.remainder());
+    let tail = (!blocks.remainder().is_empty()).then_some(&last);
+    for bytes in blocks.map(|b| b.try_into().expect("64 bytes")).chain(tail) {
+        let (ascii, other, word) = Chunk::words_of(bytes);
         // The byte past the end of each run of `word` bytes that holds one of `from`, or
         // a carry out of the block.
         let ends = |from: u64, open: u128| (word as u128 + from as u128 + open) & !(word as u128);
@@ -1923,13 +1925,13 @@ mod properties {
         /// letters, digits, `_`, breaks and letters of other scripts.
         #[test]
         fn ascii_apart_64_bytes_at_a_time_is_run_by_run(
-            bytes in proptest::collection::vec(any::<u8>(), super::WIDE + 1),
+            bytes in proptest::collection::vec(any::<u8>(), super::WIDE),
             pieces in proptest::collection::vec(
                 proptest::sample::select(vec!["a", "Z", "_", "7", " ", "-", "\n", "[", "`", "{", "б", "中", "é", "\u{300}"]),
                 0..300,
             ),
         ) {
-            let bytes: [u8; super::WIDE + 1] = bytes.try_into().unwrap();
+            let bytes: [u8; super::WIDE] = bytes.try_into().unwrap();
             prop_assert_eq!(super::Chunk::words_of(&bytes), super::Chunk::words_of_portable(&bytes));
             let line = pieces.concat();
             prop_assert_eq!(
