@@ -31,9 +31,9 @@
 //! ends) and, where the scan found the input well formed, the characters of the last
 //! [`KEPT`] (two) [`Family`]s met (kana and Han, Han and CJK punctuation): a family is the
 //! characters whose first two bytes fall in one rectangle of lead and second bytes, all
-//! quiet letters of one script group (Latin `C3`–`C8`, Cyrillic `D0`–`D3`, Devanagari `E0
-//! A4`–`E0 A5`, kana, Han `E4`–`E9`, Hangul `EB`–`EC`, ..., found from the table, not
-//! listed by hand), counting the run of marks they may add from above (where that count
+//! quiet, letters of one script group and the non-letters among them (Latin `C3`–`C8`
+//! with `×` and `÷`, Cyrillic `D0`–`D3`, Devanagari `E0 A4`–`E0 A5`, kana, Han `E4`–`E9`,
+//! Hangul `EB`–`EC`, ..., found from the table, not listed by hand), counting the run of marks they may add from above (where that count
 //! passes the stream-safe limit, the line's runs are counted again a character at a time
 //! before it is handed on: [`marks_pass_the_limit`]). The families are
 //! kept from line to line; a line joins the group of each family whose characters a chunk
@@ -104,8 +104,9 @@ fn entry_in(table: &[u16], v: u32) -> u16 {
 
 /// A *family*: the characters whose lead byte is in `lead..=lead + lead_span` and whose
 /// second byte is in `second..=second + second_span`, all of them quiet (no lint looks at
-/// them) and letters of one script `group` (or of none), with at most `leading` leading
-/// non-starters each. A chunk of characters of two families and printable ASCII is passed
+/// them) and letters of one script `group` (or of none) and non-letters among them (a
+/// chunk that passes over one joins the line to `group`: at worst the line is read again
+/// word by word), with at most `leading` leading non-starters each. A chunk of characters of two families and printable ASCII is passed
 /// over at once. The families are found from the table of entries, not listed by hand: Latin
 /// `C3`–`C8`, Greek `CE`–`CF`, Cyrillic `D0`–`D1`, Hebrew and Arabic letters, Devanagari,
 /// the other Indic scripts and Thai by their second byte, kana `E3 81`–`E3 83`, Han
@@ -186,6 +187,11 @@ fn tables() -> &'static Tables {
             }
             any.then_some((group, leading))
         };
+        // Each cell asked once: a run may look at a cell more than once.
+        let cells: Vec<Option<(u32, usize)>> = (0xC2..=0xEF)
+            .flat_map(|lead| (0x80..=0xBF).map(move |second| pure(lead, second)))
+            .collect();
+        let pure = |lead: u32, second: u32| cells[((lead - 0xC2) * 64 + second - 0x80) as usize];
         // Runs of second bytes under each lead byte, then runs of whole lead bytes.
         let mut families = vec![Family::default()];
         let mut family_of = vec![0u16; 48 * 64];
@@ -198,12 +204,21 @@ fn tables() -> &'static Tables {
                     second += 1;
                     continue;
                 };
+                // The run goes on over cells of its group, and over cells of non-letters
+                // between two of them (`×` and `÷` among the Latin letters of `C3`): a line
+                // where a chunk passes over one of those joins the group, and is read again
+                // word by word if that mixes it ([`asks_about_words`]).
                 let mut last = second;
                 while last < 0xBF {
-                    match pure(lead, last + 1) {
+                    let (mut next, mut between) = (last + 1, leading);
+                    while let (true, Some((0, l))) = (group != 0 && next < 0xBF, pure(lead, next)) {
+                        between = between.max(l);
+                        next += 1;
+                    }
+                    match pure(lead, next) {
                         Some((g, l)) if g == group => {
-                            leading = leading.max(l);
-                            last += 1;
+                            leading = between.max(l);
+                            last = next;
                         }
                         _ => break,
                     }
@@ -1362,6 +1377,40 @@ mod tests {
         let mut w = [b' '; WIDE + 1];
         w[WIDE] = 0xFF;
         assert_eq!(Chunk::of_ascii(&w).known(), u64::MAX);
+    }
+
+    /// Non-letters between letters of one group under a lead byte (`×` and `÷` in `C3`)
+    /// are in the family of those letters: Latin is one family from `C3` to `C8`, which a
+    /// chunk passes over whole. A character a lint looks at between two runs of letters
+    /// (U+061C, the Arabic letter mark, in `D8`) is not.
+    #[test]
+    fn non_letters_between_letters_join_their_family() {
+        let t = tables();
+        let none = Family::default();
+        let latin = t.family(0xC3, 0xA9);
+        assert_eq!(
+            (latin.lead, latin.lead_span, latin.second, latin.second_span),
+            (0xC3, 5, 0x80, 0x3F)
+        );
+        assert_eq!((latin.group, latin.leading), (LATIN, 0));
+        for (lead, second) in [(0xC3, 0x97), (0xC3, 0xB7), (0xC3, 0xBC), (0xC5, 0xBE)] {
+            assert_eq!(t.family(lead, second), latin, "{lead:X} {second:X}");
+        }
+        let text = ahead("3 × 4 ÷ 2, naïve Straße, žluťoučký kůň");
+        assert_eq!(strangers(&text, &[latin, none]), 0);
+        let (before, after) = (t.family(0xD8, 0x9B), t.family(0xD8, 0x9D));
+        assert_eq!((before.group, after.group), (0x106, 0x106));
+        assert_eq!((before.second_span, after.second), (0x1B, 0x9D));
+        assert_eq!(t.family(0xD8, 0x9C), none);
+        // A Cyrillic line with `×` joins Latin where a chunk passes over it, and so is read
+        // again word by word: not walked. An Arabic line with the letter mark is walked,
+        // the lines of Latin and ASCII around it are not.
+        let cyrillic = "Москва × 3 и ёж ÷ 2, в Москве 3×4 и ещё слова до конца строки\n";
+        let latin_line = "Straße × 3, naïve ÷ café, žluťoučký kůň úpěl ďábelské ódy\n";
+        let arabic = "العربية\u{61C}العربية كلمات أخرى حتى نهاية السطر\n";
+        let text = format!("{latin_line}{cyrillic}{arabic}{latin_line}{cyrillic}");
+        let at = latin_line.len() + cyrillic.len();
+        assert_eq!(walked(text.as_bytes(), false), vec![at..at + arabic.len()]);
     }
 
     #[test]
