@@ -14,9 +14,10 @@
 //!   stream-safe limit, or
 //! - a *word* with letters of two script groups, or with ASCII letters and letters of a
 //!   group other than Latin: every word the walk asks about its scripts. A line with
-//!   letters of two groups, or with ASCII letters and another group's, is read again word
-//!   by word ([`asks_about_words`]), its words ending where the walk's do, so that a
-//!   Russian sentence naming "USB" in Latin letters is not walked.
+//!   letters of two groups, or with ASCII letters and another group's where an ASCII
+//!   letter, digit or `_` stands next to a byte that is not ASCII ([`ascii_meets_other`]),
+//!   is read again word by word ([`asks_about_words`]), its words ending where the walk's
+//!   do, so that a Russian sentence naming "USB" in Latin letters is not walked.
 //!
 //! Once a character of a line is looked at, the rest of the line is not read (the line goes
 //! to the walk whatever it holds): the sieve goes on from its line feed.
@@ -632,13 +633,16 @@ fn lines(
     let mut close = |line: Range<usize>, state: &Line| {
         // A line whose only question is its words is read again, word by word: the walk
         // costs several times more.
+        // A line with letters of one group and ASCII letters has a word of both only where
+        // the two meet: the bytes are looked over for that first.
         let text = &bytes[line.clone()];
+        let words = || state.mixed || (state.may_mix() && ascii_meets_other(text));
         let looked_at = state.look
             || match state.sequence {
-                true => !sequences_are_quiet(text, table, four_byte, state.may_mix()),
+                true => !sequences_are_quiet(text, table, four_byte, words()),
                 false => {
                     (state.many_marks && marks_pass_the_limit(text, table))
-                        || (state.may_mix() && asks_about_words(text, table))
+                        || (words() && asks_about_words(text, table))
                 }
             };
         if !looked_at {
@@ -833,6 +837,26 @@ fn asks_about_words(line: &[u8], table: &[u16]) -> bool {
         i += n;
     }
     false
+}
+
+/// Whether an ASCII letter, digit or `_` in `line` stands next to a byte that is not
+/// ASCII. A word with ASCII letters and letters of another script has one where the two
+/// meet (between them, a word holds only letters, digits, `_` and other characters of
+/// words), so a line without one has no such word. A byte at a time, without branches,
+/// 32 pairs of neighbours at a time: the compiler makes it vector code.
+fn ascii_meets_other(line: &[u8]) -> bool {
+    #[inline(always)]
+    fn word(b: u8) -> bool {
+        (b | 0x20).wrapping_sub(b'a') < 26 || b.wrapping_sub(b'0') < 10 || b == b'_'
+    }
+    let Some(rest) = line.get(1..) else {
+        return false;
+    };
+    line.chunks(32).zip(rest.chunks(32)).any(|(this, next)| {
+        this.iter().zip(next).fold(false, |meet, (&a, &b)| {
+            meet | (word(a) & (b >= 0x80)) | ((a >= 0x80) & word(b))
+        })
+    })
 }
 
 /// The current word, as far as the walk's question about its scripts goes: whether it has
@@ -1275,6 +1299,48 @@ mod tests {
         assert_eq!(walked(line.as_bytes(), false), vec![0..line.len()]);
         let clean = "Москва USB ".repeat(40) + "\n";
         assert!(walked(clean.as_bytes(), false).is_empty());
+    }
+
+    /// A line with ASCII letters and letters of one other group is read again word by
+    /// word only where an ASCII letter, digit or `_` stands next to a byte that is not
+    /// ASCII; wherever that pair falls among the 32 pairs read at once.
+    #[test]
+    fn words_are_read_again_only_where_ascii_meets_other_letters() {
+        for pad in 0..70 {
+            let spaces = " ".repeat(pad);
+            for (text, want) in [
+                ("Aж", true),
+                ("жA", true),
+                ("ж2", true),
+                ("_ж", true),
+                ("zé", true),
+                ("A ж", false),
+                ("ж.A", false),
+                ("ж\tz", false),
+                ("~ж", false),
+                ("ж@", false),
+                ("", false),
+            ] {
+                let line = format!("{spaces}{text}{spaces}");
+                assert_eq!(ascii_meets_other(line.as_bytes()), want, "{line:?}");
+            }
+        }
+        // Lines of Cyrillic words and ASCII words side by side are not read again, nor
+        // walked; the lines where they meet in a word are walked, either way round.
+        let apart = "Москва и Петербург: USB, HTTP 2 и COVID-19 в одной строке\n";
+        let meet = [
+            "МоскваUSB и ещё слова\n",
+            "и USBМосква ещё\n",
+            "в Москве_x\n",
+        ];
+        let text = format!("{apart}{}{apart}{}{apart}{}", meet[0], meet[1], meet[2]);
+        let at = |k: usize| (k + 1) * apart.len() + meet[..k].concat().len();
+        assert_eq!(
+            walked(text.as_bytes(), false),
+            (0..3)
+                .map(|k| at(k)..at(k) + meet[k].len())
+                .collect::<Vec<_>>()
+        );
     }
 
     #[test]
