@@ -169,13 +169,12 @@ fn tables() -> &'static Tables {
                 0xE0..=0xEF => (((lead & 0x0F) << 12) | ((second & 0x3F) << 6), 64),
                 _ => return None,
             };
-            let valid = |v: &u32| {
-                *v >= 0x80 && (lead != 0xE0 || *v >= 0x800) && !(0xD800..0xE000).contains(v)
-            };
-            let (mut group, mut leading, mut any) = (0, 0, false);
-            for v in (first..first + count).filter(valid) {
-                any = true;
-                let e = entries[v as usize];
+            // Below `E0 A0`, overlong forms; from `ED A0`, surrogates: no character.
+            if (lead == 0xE0 && second < 0xA0) || (lead == 0xED && second >= 0xA0) {
+                return None;
+            }
+            let (mut group, mut leading) = (0, 0);
+            for &e in &entries[first as usize..(first + count) as usize] {
                 if e & LOOK != 0 {
                     return None;
                 }
@@ -186,7 +185,7 @@ fn tables() -> &'static Tables {
                     _ => return None,
                 }
             }
-            any.then_some((group, leading))
+            Some((group, leading))
         };
         // Each cell asked once: a run may look at a cell more than once.
         let cells: Vec<Option<(u32, usize)>> = (0xC2..=0xEF)
