@@ -14,9 +14,10 @@
 //!   stream-safe limit, or
 //! - a *word* with letters of two script groups, or with ASCII letters and letters of a
 //!   group other than Latin: every word the walk asks about its scripts. A line with
-//!   letters of two groups, or with ASCII letters and another group's, is read again word
-//!   by word ([`asks_about_words`]), its words ending where the walk's do, so that a
-//!   Russian sentence naming "USB" in Latin letters is not walked.
+//!   letters of two groups, or with ASCII letters and another group's where an ASCII
+//!   letter, digit or `_` stands next to a byte that is not ASCII ([`ascii_meets_other`]),
+//!   is read again word by word ([`asks_about_words`]), its words ending where the walk's
+//!   do, so that a Russian sentence naming "USB" in Latin letters is not walked.
 //!
 //! Once a character of a line is looked at, the rest of the line is not read (the line goes
 //! to the walk whatever it holds): the sieve goes on from its line feed.
@@ -31,9 +32,9 @@
 //! ends) and, where the scan found the input well formed, the characters of the last
 //! [`KEPT`] (two) [`Family`]s met (kana and Han, Han and CJK punctuation): a family is the
 //! characters whose first two bytes fall in one rectangle of lead and second bytes, all
-//! quiet letters of one script group (Latin `C3`–`C8`, Cyrillic `D0`–`D3`, Devanagari `E0
-//! A4`–`E0 A5`, kana, Han `E4`–`E9`, Hangul `EB`–`EC`, ..., found from the table, not
-//! listed by hand), counting the run of marks they may add from above (where that count
+//! quiet, letters of one script group and the non-letters among them (Latin `C3`–`C8`
+//! with `×` and `÷`, Cyrillic `D0`–`D3`, Devanagari `E0 A4`–`E0 A5`, kana, Han `E4`–`E9`,
+//! Hangul `EB`–`EC`, ..., found from the table, not listed by hand), counting the run of marks they may add from above (where that count
 //! passes the stream-safe limit, the line's runs are counted again a character at a time
 //! before it is handed on: [`marks_pass_the_limit`]). The families are
 //! kept from line to line; a line joins the group of each family whose characters a chunk
@@ -104,8 +105,9 @@ fn entry_in(table: &[u16], v: u32) -> u16 {
 
 /// A *family*: the characters whose lead byte is in `lead..=lead + lead_span` and whose
 /// second byte is in `second..=second + second_span`, all of them quiet (no lint looks at
-/// them) and letters of one script `group` (or of none), with at most `leading` leading
-/// non-starters each. A chunk of characters of two families and printable ASCII is passed
+/// them) and letters of one script `group` (or of none) and non-letters among them (a
+/// chunk that passes over one joins the line to `group`: at worst the line is read again
+/// word by word), with at most `leading` leading non-starters each. A chunk of characters of two families and printable ASCII is passed
 /// over at once. The families are found from the table of entries, not listed by hand: Latin
 /// `C3`–`C8`, Greek `CE`–`CF`, Cyrillic `D0`–`D1`, Hebrew and Arabic letters, Devanagari,
 /// the other Indic scripts and Thai by their second byte, kana `E3 81`–`E3 83`, Han
@@ -167,13 +169,12 @@ fn tables() -> &'static Tables {
                 0xE0..=0xEF => (((lead & 0x0F) << 12) | ((second & 0x3F) << 6), 64),
                 _ => return None,
             };
-            let valid = |v: &u32| {
-                *v >= 0x80 && (lead != 0xE0 || *v >= 0x800) && !(0xD800..0xE000).contains(v)
-            };
-            let (mut group, mut leading, mut any) = (0, 0, false);
-            for v in (first..first + count).filter(valid) {
-                any = true;
-                let e = entries[v as usize];
+            // Below `E0 A0`, overlong forms; from `ED A0`, surrogates: no character.
+            if (lead == 0xE0 && second < 0xA0) || (lead == 0xED && second >= 0xA0) {
+                return None;
+            }
+            let (mut group, mut leading) = (0, 0);
+            for &e in &entries[first as usize..(first + count) as usize] {
                 if e & LOOK != 0 {
                     return None;
                 }
@@ -184,8 +185,13 @@ fn tables() -> &'static Tables {
                     _ => return None,
                 }
             }
-            any.then_some((group, leading))
+            Some((group, leading))
         };
+        // Each cell asked once: a run may look at a cell more than once.
+        let cells: Vec<Option<(u32, usize)>> = (0xC2..=0xEF)
+            .flat_map(|lead| (0x80..=0xBF).map(move |second| pure(lead, second)))
+            .collect();
+        let pure = |lead: u32, second: u32| cells[((lead - 0xC2) * 64 + second - 0x80) as usize];
         // Runs of second bytes under each lead byte, then runs of whole lead bytes.
         let mut families = vec![Family::default()];
         let mut family_of = vec![0u16; 48 * 64];
@@ -198,12 +204,21 @@ fn tables() -> &'static Tables {
                     second += 1;
                     continue;
                 };
+                // The run goes on over cells of its group, and over cells of non-letters
+                // between two of them (`×` and `÷` among the Latin letters of `C3`): a line
+                // where a chunk passes over one of those joins the group, and is read again
+                // word by word if that mixes it ([`asks_about_words`]).
                 let mut last = second;
                 while last < 0xBF {
-                    match pure(lead, last + 1) {
+                    let (mut next, mut between) = (last + 1, leading);
+                    while let (true, Some((0, l))) = (group != 0 && next < 0xBF, pure(lead, next)) {
+                        between = between.max(l);
+                        next += 1;
+                    }
+                    match pure(lead, next) {
                         Some((g, l)) if g == group => {
-                            leading = leading.max(l);
-                            last += 1;
+                            leading = between.max(l);
+                            last = next;
                         }
                         _ => break,
                     }
@@ -617,13 +632,16 @@ fn lines(
     let mut close = |line: Range<usize>, state: &Line| {
         // A line whose only question is its words is read again, word by word: the walk
         // costs several times more.
+        // A line with letters of one group and ASCII letters has a word of both only where
+        // the two meet: the bytes are looked over for that first.
         let text = &bytes[line.clone()];
+        let words = || state.mixed || (state.may_mix() && ascii_meets_other(text));
         let looked_at = state.look
             || match state.sequence {
-                true => !sequences_are_quiet(text, table, four_byte, state.may_mix()),
+                true => !sequences_are_quiet(text, table, four_byte, words()),
                 false => {
                     (state.many_marks && marks_pass_the_limit(text, table))
-                        || (state.may_mix() && asks_about_words(text, table))
+                        || (words() && asks_about_words(text, table))
                 }
             };
         if !looked_at {
@@ -818,6 +836,26 @@ fn asks_about_words(line: &[u8], table: &[u16]) -> bool {
         i += n;
     }
     false
+}
+
+/// Whether an ASCII letter, digit or `_` in `line` stands next to a byte that is not
+/// ASCII. A word with ASCII letters and letters of another script has one where the two
+/// meet (between them, a word holds only letters, digits, `_` and other characters of
+/// words), so a line without one has no such word. A byte at a time, without branches,
+/// 32 pairs of neighbours at a time: the compiler makes it vector code.
+fn ascii_meets_other(line: &[u8]) -> bool {
+    #[inline(always)]
+    fn word(b: u8) -> bool {
+        (b | 0x20).wrapping_sub(b'a') < 26 || b.wrapping_sub(b'0') < 10 || b == b'_'
+    }
+    let Some(rest) = line.get(1..) else {
+        return false;
+    };
+    line.chunks(32).zip(rest.chunks(32)).any(|(this, next)| {
+        this.iter().zip(next).fold(false, |meet, (&a, &b)| {
+            meet | (word(a) & (b >= 0x80)) | ((a >= 0x80) & word(b))
+        })
+    })
 }
 
 /// The current word, as far as the walk's question about its scripts goes: whether it has
@@ -1262,6 +1300,48 @@ mod tests {
         assert!(walked(clean.as_bytes(), false).is_empty());
     }
 
+    /// A line with ASCII letters and letters of one other group is read again word by
+    /// word only where an ASCII letter, digit or `_` stands next to a byte that is not
+    /// ASCII; wherever that pair falls among the 32 pairs read at once.
+    #[test]
+    fn words_are_read_again_only_where_ascii_meets_other_letters() {
+        for pad in 0..70 {
+            let spaces = " ".repeat(pad);
+            for (text, want) in [
+                ("Aж", true),
+                ("жA", true),
+                ("ж2", true),
+                ("_ж", true),
+                ("zé", true),
+                ("A ж", false),
+                ("ж.A", false),
+                ("ж\tz", false),
+                ("~ж", false),
+                ("ж@", false),
+                ("", false),
+            ] {
+                let line = format!("{spaces}{text}{spaces}");
+                assert_eq!(ascii_meets_other(line.as_bytes()), want, "{line:?}");
+            }
+        }
+        // Lines of Cyrillic words and ASCII words side by side are not read again, nor
+        // walked; the lines where they meet in a word are walked, either way round.
+        let apart = "Москва и Петербург: USB, HTTP 2 и COVID-19 в одной строке\n";
+        let meet = [
+            "МоскваUSB и ещё слова\n",
+            "и USBМосква ещё\n",
+            "в Москве_x\n",
+        ];
+        let text = format!("{apart}{}{apart}{}{apart}{}", meet[0], meet[1], meet[2]);
+        let at = |k: usize| (k + 1) * apart.len() + meet[..k].concat().len();
+        assert_eq!(
+            walked(text.as_bytes(), false),
+            (0..3)
+                .map(|k| at(k)..at(k) + meet[k].len())
+                .collect::<Vec<_>>()
+        );
+    }
+
     #[test]
     fn runs_of_marks_are_walked_past_the_stream_safe_limit() {
         // a + 30 marks is 30 non-starters; é (one trailing) + 30 is 31; U+0F73 is two.
@@ -1362,6 +1442,40 @@ mod tests {
         let mut w = [b' '; WIDE + 1];
         w[WIDE] = 0xFF;
         assert_eq!(Chunk::of_ascii(&w).known(), u64::MAX);
+    }
+
+    /// Non-letters between letters of one group under a lead byte (`×` and `÷` in `C3`)
+    /// are in the family of those letters: Latin is one family from `C3` to `C8`, which a
+    /// chunk passes over whole. A character a lint looks at between two runs of letters
+    /// (U+061C, the Arabic letter mark, in `D8`) is not.
+    #[test]
+    fn non_letters_between_letters_join_their_family() {
+        let t = tables();
+        let none = Family::default();
+        let latin = t.family(0xC3, 0xA9);
+        assert_eq!(
+            (latin.lead, latin.lead_span, latin.second, latin.second_span),
+            (0xC3, 5, 0x80, 0x3F)
+        );
+        assert_eq!((latin.group, latin.leading), (LATIN, 0));
+        for (lead, second) in [(0xC3, 0x97), (0xC3, 0xB7), (0xC3, 0xBC), (0xC5, 0xBE)] {
+            assert_eq!(t.family(lead, second), latin, "{lead:X} {second:X}");
+        }
+        let text = ahead("3 × 4 ÷ 2, naïve Straße, žluťoučký kůň");
+        assert_eq!(strangers(&text, &[latin, none]), 0);
+        let (before, after) = (t.family(0xD8, 0x9B), t.family(0xD8, 0x9D));
+        assert_eq!((before.group, after.group), (0x106, 0x106));
+        assert_eq!((before.second_span, after.second), (0x1B, 0x9D));
+        assert_eq!(t.family(0xD8, 0x9C), none);
+        // A Cyrillic line with `×` joins Latin where a chunk passes over it, and so is read
+        // again word by word: not walked. An Arabic line with the letter mark is walked,
+        // the lines of Latin and ASCII around it are not.
+        let cyrillic = "Москва × 3 и ёж ÷ 2, в Москве 3×4 и ещё слова до конца строки\n";
+        let latin_line = "Straße × 3, naïve ÷ café, žluťoučký kůň úpěl ďábelské ódy\n";
+        let arabic = "العربية\u{61C}العربية كلمات أخرى حتى نهاية السطر\n";
+        let text = format!("{latin_line}{cyrillic}{arabic}{latin_line}{cyrillic}");
+        let at = latin_line.len() + cyrillic.len();
+        assert_eq!(walked(text.as_bytes(), false), vec![at..at + arabic.len()]);
     }
 
     #[test]
