@@ -14,15 +14,13 @@
 //!   stream-safe limit, or
 //! - a *word* with letters of two script groups, or with ASCII letters and letters of a
 //!   group other than Latin: every word the walk asks about its scripts. A line with
-//!   letters of two groups, or with ASCII letters and another group's, is read again word
-//!   by word ([`asks_about_words`]), its words ending where the walk's do, so that a
-//!   Russian sentence naming "USB" in Latin letters is not walked. Where the line has
-//!   letters of one group besides ASCII ones, it is first read 64 bytes at a time
-//!   ([`ascii_apart_from_the_rest`]): if no run of word bytes holds both an ASCII letter
-//!   and a byte that is not ASCII, no word mixes and it is not read again. Reading again, a
-//!   character is not decoded where every character that begins with its two bytes has the
-//!   same entry ([`pair_words`]: all of two bytes, and Han, kana, Hangul, most rows of the
-//!   other scripts).
+//!   letters of two groups, or with ASCII letters and another group's where an ASCII
+//!   letter, digit or `_` stands next to a byte that is not ASCII ([`ascii_meets_other`]),
+//!   is read again word by word ([`asks_about_words`]), its words ending where the walk's
+//!   do, so that a Russian sentence naming "USB" in Latin letters is not walked. Reading
+//!   again, a character is not decoded where every character that begins with its two
+//!   bytes has the same entry ([`pair_words`]: all of two bytes, and Han, kana, Hangul,
+//!   most rows of the other scripts).
 //!
 //! Once a character of a line is looked at, the rest of the line is not read (the line goes
 //! to the walk whatever it holds): the sieve goes on from its line feed.
@@ -37,9 +35,9 @@
 //! ends) and, where the scan found the input well formed, the characters of the last
 //! [`KEPT`] (two) [`Family`]s met (kana and Han, Han and CJK punctuation): a family is the
 //! characters whose first two bytes fall in one rectangle of lead and second bytes, all
-//! quiet letters of one script group (Latin `C3`–`C8`, Cyrillic `D0`–`D3`, Devanagari `E0
-//! A4`–`E0 A5`, kana, Han `E4`–`E9`, Hangul `EB`–`EC`, ..., found from the table, not
-//! listed by hand), counting the run of marks they may add from above (where that count
+//! quiet, letters of one script group and the non-letters among them (Latin `C3`–`C8`
+//! with `×` and `÷`, Cyrillic `D0`–`D3`, Devanagari `E0 A4`–`E0 A5`, kana, Han `E4`–`E9`,
+//! Hangul `EB`–`EC`, ..., found from the table, not listed by hand), counting the run of marks they may add from above (where that count
 //! passes the stream-safe limit, the line's runs are counted again a character at a time
 //! before it is handed on: [`marks_pass_the_limit`]). The families are
 //! kept from line to line; a line joins the group of each family whose characters a chunk
@@ -111,8 +109,9 @@ fn entry_in(table: &[u16], v: u32) -> u16 {
 
 /// A *family*: the characters whose lead byte is in `lead..=lead + lead_span` and whose
 /// second byte is in `second..=second + second_span`, all of them quiet (no lint looks at
-/// them) and letters of one script `group` (or of none), with at most `leading` leading
-/// non-starters each. A chunk of characters of two families and printable ASCII is passed
+/// them) and letters of one script `group` (or of none) and non-letters among them (a
+/// chunk that passes over one joins the line to `group`: at worst the line is read again
+/// word by word), with at most `leading` leading non-starters each. A chunk of characters of two families and printable ASCII is passed
 /// over at once. The families are found from the table of entries, not listed by hand: Latin
 /// `C3`–`C8`, Greek `CE`–`CF`, Cyrillic `D0`–`D1`, Hebrew and Arabic letters, Devanagari,
 /// the other Indic scripts and Thai by their second byte, kana `E3 81`–`E3 83`, Han
@@ -174,13 +173,12 @@ fn tables() -> &'static Tables {
                 0xE0..=0xEF => (((lead & 0x0F) << 12) | ((second & 0x3F) << 6), 64),
                 _ => return None,
             };
-            let valid = |v: &u32| {
-                *v >= 0x80 && (lead != 0xE0 || *v >= 0x800) && !(0xD800..0xE000).contains(v)
-            };
-            let (mut group, mut leading, mut any) = (0, 0, false);
-            for v in (first..first + count).filter(valid) {
-                any = true;
-                let e = entries[v as usize];
+            // Below `E0 A0`, overlong forms; from `ED A0`, surrogates: no character.
+            if (lead == 0xE0 && second < 0xA0) || (lead == 0xED && second >= 0xA0) {
+                return None;
+            }
+            let (mut group, mut leading) = (0, 0);
+            for &e in &entries[first as usize..(first + count) as usize] {
                 if e & LOOK != 0 {
                     return None;
                 }
@@ -191,8 +189,13 @@ fn tables() -> &'static Tables {
                     _ => return None,
                 }
             }
-            any.then_some((group, leading))
+            Some((group, leading))
         };
+        // Each cell asked once: a run may look at a cell more than once.
+        let cells: Vec<Option<(u32, usize)>> = (0xC2..=0xEF)
+            .flat_map(|lead| (0x80..=0xBF).map(move |second| pure(lead, second)))
+            .collect();
+        let pure = |lead: u32, second: u32| cells[((lead - 0xC2) * 64 + second - 0x80) as usize];
         // Runs of second bytes under each lead byte, then runs of whole lead bytes.
         let mut families = vec![Family::default()];
         let mut family_of = vec![0u16; 48 * 64];
@@ -205,12 +208,21 @@ fn tables() -> &'static Tables {
                     second += 1;
                     continue;
                 };
+                // The run goes on over cells of its group, and over cells of non-letters
+                // between two of them (`×` and `÷` among the Latin letters of `C3`): a line
+                // where a chunk passes over one of those joins the group, and is read again
+                // word by word if that mixes it ([`asks_about_words`]).
                 let mut last = second;
                 while last < 0xBF {
-                    match pure(lead, last + 1) {
+                    let (mut next, mut between) = (last + 1, leading);
+                    while let (true, Some((0, l))) = (group != 0 && next < 0xBF, pure(lead, next)) {
+                        between = between.max(l);
+                        next += 1;
+                    }
+                    match pure(lead, next) {
                         Some((g, l)) if g == group => {
-                            leading = leading.max(l);
-                            last += 1;
+                            leading = between.max(l);
+                            last = next;
                         }
                         _ => break,
                     }
@@ -411,58 +423,6 @@ impl Chunk {
         }
         #[cfg(not(target_arch = "x86_64"))]
         self.of_families_portable(bytes, families);
-    }
-
-    /// For [`ascii_apart_from_the_rest`], of the first [`WIDE`] of `bytes`: ASCII letters
-    /// and `_`, bytes that are not ASCII,
-    /// and the bytes of words (all but the ASCII bytes that are not a letter, a digit or
-    /// `_`), one bit a byte.
-    #[inline(always)]
-    fn words_of(bytes: &[u8; WIDE]) -> (u64, u64, u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::*;
-            let (mut letters, mut other, mut word) = (0, 0, 0);
-            for q in 0..WIDE / 16 {
-                // SAFETY: the load reads bytes 16q..16q + 16 of `bytes`; SSE2 is part of
-                // x86_64. As signed bytes, every byte from 80 up is below zero.
-                unsafe {
-                    let v = _mm_loadu_si128(bytes.as_ptr().add(16 * q).cast());
-                    let within = |lo: u8, hi: u8| {
-                        let past = _mm_subs_epu8(
-                            _mm_sub_epi8(v, _mm_set1_epi8(lo as i8)),
-                            _mm_set1_epi8((hi - lo) as i8),
-                        );
-                        _mm_cmpeq_epi8(past, _mm_setzero_si128())
-                    };
-                    let non_ascii = _mm_cmplt_epi8(v, _mm_setzero_si128());
-                    let letter = _mm_or_si128(
-                        _mm_or_si128(within(b'A', b'Z'), within(b'a', b'z')),
-                        _mm_cmpeq_epi8(v, _mm_set1_epi8(b'_' as i8)),
-                    );
-                    let word_byte =
-                        _mm_or_si128(_mm_or_si128(letter, within(b'0', b'9')), non_ascii);
-                    let mask = |x: __m128i| (_mm_movemask_epi8(x) as u32 as u64) << (16 * q);
-                    letters |= mask(letter);
-                    other |= mask(non_ascii);
-                    word |= mask(word_byte);
-                }
-            }
-            (letters, other, word)
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        Chunk::words_of_portable(bytes)
-    }
-
-    /// [`Chunk::words_of`] a byte at a time, for any CPU.
-    #[cfg(any(test, not(target_arch = "x86_64")))]
-    fn words_of_portable(bytes: &[u8; WIDE]) -> (u64, u64, u64) {
-        let mask = |p: fn(u8) -> bool| bits(|i| p(bytes[i]));
-        (
-            mask(|b| b.is_ascii_alphabetic() || b == b'_'),
-            mask(|b| b >= 0x80),
-            mask(|b| b >= 0x80 || b.is_ascii_alphanumeric() || b == b'_'),
-        )
     }
 
     /// The bytes the chunk passes over, as far as it was filled in: ASCII a line may hold
@@ -764,10 +724,10 @@ fn lines(
     let mut close = |line: Range<usize>, state: &Line| {
         // A line whose only question is its words is read again, word by word: the walk
         // costs several times more.
+        // A line with letters of one group and ASCII letters has a word of both only where
+        // the two meet: the bytes are looked over for that first.
         let text = &bytes[line.clone()];
-        // Letters of one group besides ASCII ones mix in a word only where a word holds
-        // both: if none does, no word is asked about.
-        let words = || state.may_mix() && (state.mixed || !ascii_apart_from_the_rest(text));
+        let words = || state.mixed || (state.may_mix() && ascii_meets_other(text));
         let looked_at = state.look
             || match state.sequence {
                 true => !sequences_are_quiet(text, table, four_byte, words()),
@@ -991,33 +951,24 @@ fn asks_about_words(line: &[u8], tables: &Tables) -> bool {
     false
 }
 
-/// Whether no run of bytes between ASCII bytes that end a word (a byte that is not a
-/// letter, a digit or `_`) holds both an ASCII letter and a byte that is not ASCII: then
-/// no word of `line` has ASCII letters and letters of another script (words also end at characters that are not part of one, which only
-/// splits such runs further). Sixty-four bytes at a time, each run's end found with one
-/// addition (a carry runs through a run of word bytes from any bit set in it and stops
-/// just past its end), so a line of words side by side is not read a character at a time.
-fn ascii_apart_from_the_rest(line: &[u8]) -> bool {
-    // Whether the run open at the end of the last block holds an ASCII letter, and a byte
-    // that is not ASCII.
-    let (mut open_ascii, mut open_other) = (0u128, 0u128);
-    let blocks = line.chunks_exact(WIDE);
-    // Past the line's end, spaces: they end the last run.
-    let mut last = [b' '; WIDE];
-    last[..blocks.remainder().len()].copy_from_slice(blocks.remainder());
-    let tail = (!blocks.remainder().is_empty()).then_some(&last);
-    for bytes in blocks.map(|b| b.try_into().expect("64 bytes")).chain(tail) {
-        let (ascii, other, word) = Chunk::words_of(bytes);
-        // The byte past the end of each run of `word` bytes that holds one of `from`, or
-        // a carry out of the block.
-        let ends = |from: u64, open: u128| (word as u128 + from as u128 + open) & !(word as u128);
-        let (a, o) = (ends(ascii, open_ascii), ends(other, open_other));
-        if a & o & (u64::MAX as u128) != 0 {
-            return false;
-        }
-        (open_ascii, open_other) = (a >> WIDE, o >> WIDE);
+/// Whether an ASCII letter, digit or `_` in `line` stands next to a byte that is not
+/// ASCII. A word with ASCII letters and letters of another script has one where the two
+/// meet (between them, a word holds only letters, digits, `_` and other characters of
+/// words), so a line without one has no such word. A byte at a time, without branches,
+/// 32 pairs of neighbours at a time: the compiler makes it vector code.
+fn ascii_meets_other(line: &[u8]) -> bool {
+    #[inline(always)]
+    fn word(b: u8) -> bool {
+        (b | 0x20).wrapping_sub(b'a') < 26 || b.wrapping_sub(b'0') < 10 || b == b'_'
     }
-    open_ascii & open_other == 0
+    let Some(rest) = line.get(1..) else {
+        return false;
+    };
+    line.chunks(32).zip(rest.chunks(32)).any(|(this, next)| {
+        this.iter().zip(next).fold(false, |meet, (&a, &b)| {
+            meet | (word(a) & (b >= 0x80)) | ((a >= 0x80) & word(b))
+        })
+    })
 }
 
 /// The current word, as far as the walk's question about its scripts goes: whether it has
@@ -1490,66 +1441,6 @@ mod tests {
         assert!(walked(clean.as_bytes(), false).is_empty());
     }
 
-    /// Runs of word bytes (between ASCII bytes that are not a letter, a digit or `_`),
-    /// split one at a time: whether none holds both an ASCII letter (or `_`) and a byte
-    /// that is not ASCII. What [`ascii_apart_from_the_rest`] answers 64 bytes at a time.
-    pub(super) fn apart_one_run_at_a_time(line: &[u8]) -> bool {
-        line.split(|&b| b < 0x80 && !(b.is_ascii_alphanumeric() || b == b'_'))
-            .all(|run| {
-                !(run.iter().any(|&b| b.is_ascii_alphabetic() || b == b'_')
-                    && run.iter().any(|&b| b >= 0x80))
-            })
-    }
-
-    #[test]
-    fn ascii_letters_apart_from_other_letters_run_by_run() {
-        let cases: &[(&str, bool)] = &[
-            ("USB в Москве", true),
-            ("USBв", false),
-            ("вUSB", false),
-            ("в_USB", false),
-            ("в-USB", true),
-            ("2024год", true),
-            ("Wi-Fi сеть, JSON.", true),
-            ("中文、USB", false),
-            ("中文 USB\n", true),
-            ("", true),
-        ];
-        for &(text, want) in cases {
-            assert_eq!(ascii_apart_from_the_rest(text.as_bytes()), want, "{text:?}");
-        }
-        // Runs (joined by digits) that cross a block of 64 bytes, or two, or end at one.
-        for (pad, filler) in [
-            (0, ""),
-            (1, "1"),
-            (62, "2"),
-            (63, "7"),
-            (64, "0"),
-            (130, "9"),
-        ] {
-            for (before, after, want) in [
-                ("a", "б", false),
-                ("б", "a", false),
-                ("a", "1", true),
-                ("б", "б", true),
-            ] {
-                for lead in 0..=66 {
-                    let text = format!(
-                        "{}{before}{}{after} x",
-                        " ".repeat(lead),
-                        filler.repeat(pad)
-                    );
-                    let got = ascii_apart_from_the_rest(text.as_bytes());
-                    assert_eq!(
-                        got, want,
-                        "{lead} spaces, {before:?}, {pad} × {filler:?}, {after:?}"
-                    );
-                    assert_eq!(got, apart_one_run_at_a_time(text.as_bytes()));
-                }
-            }
-        }
-    }
-
     #[test]
     fn pair_words_are_the_entries_of_every_character_of_the_pair() {
         let (pairs, entries) = (pair_words(), &tables().entries);
@@ -1570,6 +1461,48 @@ mod tests {
         }
         // Han, kana, Hangul and most rows of other scripts: most of the BMP.
         assert!(shared > 50_000, "{shared} characters");
+    }
+
+    /// A line with ASCII letters and letters of one other group is read again word by
+    /// word only where an ASCII letter, digit or `_` stands next to a byte that is not
+    /// ASCII; wherever that pair falls among the 32 pairs read at once.
+    #[test]
+    fn words_are_read_again_only_where_ascii_meets_other_letters() {
+        for pad in 0..70 {
+            let spaces = " ".repeat(pad);
+            for (text, want) in [
+                ("Aж", true),
+                ("жA", true),
+                ("ж2", true),
+                ("_ж", true),
+                ("zé", true),
+                ("A ж", false),
+                ("ж.A", false),
+                ("ж\tz", false),
+                ("~ж", false),
+                ("ж@", false),
+                ("", false),
+            ] {
+                let line = format!("{spaces}{text}{spaces}");
+                assert_eq!(ascii_meets_other(line.as_bytes()), want, "{line:?}");
+            }
+        }
+        // Lines of Cyrillic words and ASCII words side by side are not read again, nor
+        // walked; the lines where they meet in a word are walked, either way round.
+        let apart = "Москва и Петербург: USB, HTTP 2 и COVID-19 в одной строке\n";
+        let meet = [
+            "МоскваUSB и ещё слова\n",
+            "и USBМосква ещё\n",
+            "в Москве_x\n",
+        ];
+        let text = format!("{apart}{}{apart}{}{apart}{}", meet[0], meet[1], meet[2]);
+        let at = |k: usize| (k + 1) * apart.len() + meet[..k].concat().len();
+        assert_eq!(
+            walked(text.as_bytes(), false),
+            (0..3)
+                .map(|k| at(k)..at(k) + meet[k].len())
+                .collect::<Vec<_>>()
+        );
     }
 
     #[test]
@@ -1672,6 +1605,40 @@ mod tests {
         let mut w = [b' '; WIDE + 1];
         w[WIDE] = 0xFF;
         assert_eq!(Chunk::of_ascii(&w).known(), u64::MAX);
+    }
+
+    /// Non-letters between letters of one group under a lead byte (`×` and `÷` in `C3`)
+    /// are in the family of those letters: Latin is one family from `C3` to `C8`, which a
+    /// chunk passes over whole. A character a lint looks at between two runs of letters
+    /// (U+061C, the Arabic letter mark, in `D8`) is not.
+    #[test]
+    fn non_letters_between_letters_join_their_family() {
+        let t = tables();
+        let none = Family::default();
+        let latin = t.family(0xC3, 0xA9);
+        assert_eq!(
+            (latin.lead, latin.lead_span, latin.second, latin.second_span),
+            (0xC3, 5, 0x80, 0x3F)
+        );
+        assert_eq!((latin.group, latin.leading), (LATIN, 0));
+        for (lead, second) in [(0xC3, 0x97), (0xC3, 0xB7), (0xC3, 0xBC), (0xC5, 0xBE)] {
+            assert_eq!(t.family(lead, second), latin, "{lead:X} {second:X}");
+        }
+        let text = ahead("3 × 4 ÷ 2, naïve Straße, žluťoučký kůň");
+        assert_eq!(strangers(&text, &[latin, none]), 0);
+        let (before, after) = (t.family(0xD8, 0x9B), t.family(0xD8, 0x9D));
+        assert_eq!((before.group, after.group), (0x106, 0x106));
+        assert_eq!((before.second_span, after.second), (0x1B, 0x9D));
+        assert_eq!(t.family(0xD8, 0x9C), none);
+        // A Cyrillic line with `×` joins Latin where a chunk passes over it, and so is read
+        // again word by word: not walked. An Arabic line with the letter mark is walked,
+        // the lines of Latin and ASCII around it are not.
+        let cyrillic = "Москва × 3 и ёж ÷ 2, в Москве 3×4 и ещё слова до конца строки\n";
+        let latin_line = "Straße × 3, naïve ÷ café, žluťoučký kůň úpěl ďábelské ódy\n";
+        let arabic = "العربية\u{61C}العربية كلمات أخرى حتى نهاية السطر\n";
+        let text = format!("{latin_line}{cyrillic}{arabic}{latin_line}{cyrillic}");
+        let at = latin_line.len() + cyrillic.len();
+        assert_eq!(walked(text.as_bytes(), false), vec![at..at + arabic.len()]);
     }
 
     #[test]
@@ -2040,28 +2007,6 @@ mod properties {
             simd.of_families(&bytes, &families);
             each.of_families_portable(&bytes, &families);
             prop_assert_eq!(simd, each);
-        }
-    }
-
-    proptest! {
-        /// The masks of words in vectors are the ones a byte at a time gives, and a line's
-        /// runs read 64 bytes at a time are those read one at a time, for lines of ASCII
-        /// letters, digits, `_`, breaks and letters of other scripts.
-        #[test]
-        fn ascii_apart_64_bytes_at_a_time_is_run_by_run(
-            bytes in proptest::collection::vec(any::<u8>(), super::WIDE),
-            pieces in proptest::collection::vec(
-                proptest::sample::select(vec!["a", "Z", "_", "7", " ", "-", "\n", "[", "`", "{", "б", "中", "é", "\u{300}"]),
-                0..300,
-            ),
-        ) {
-            let bytes: [u8; super::WIDE] = bytes.try_into().unwrap();
-            prop_assert_eq!(super::Chunk::words_of(&bytes), super::Chunk::words_of_portable(&bytes));
-            let line = pieces.concat();
-            prop_assert_eq!(
-                super::ascii_apart_from_the_rest(line.as_bytes()),
-                super::tests::apart_one_run_at_a_time(line.as_bytes())
-            );
         }
     }
 
