@@ -736,6 +736,35 @@ fn confusable_identifiers_by_skeleton_name_the_earlier_word() {
             (16, 7, "confusable", Warning),
         ]
     );
+    // ASCII words whose skeletons are not themselves: `1` reads as `l`, `m` as `rn` (the
+    // skeleton is longer than the word).
+    for (text, at, message) in [
+        (
+            "paypa1 then p\u{430}ypal.",
+            12,
+            "\"p\u{430}ypal\" reads as \"paypa1\" at offset 0: two different identifiers with \
+             one UTS #39 skeleton (\"paypal\")",
+        ),
+        (
+            "modern or m\u{43E}dern.",
+            10,
+            "\"m\u{43E}dern\" reads as \"modern\" at offset 0: two different identifiers with \
+             one UTS #39 skeleton (\"rnodern\")",
+        ),
+    ] {
+        assert_eq!(
+            run(Dialect::Utf8, text.as_bytes(), &security()),
+            vec![
+                (at, 7, "confusable", Warning),
+                (at, 7, "confusable", Warning)
+            ],
+            "{text}"
+        );
+        assert_eq!(
+            messages(Dialect::Utf8, text.as_bytes(), &security())[1],
+            message
+        );
+    }
     // Far apart, across pure-ASCII blocks (looked up in the pass over ASCII words).
     let mut bytes = b"x = paypal;\n".to_vec();
     bytes.extend(std::iter::repeat_n(b"let y = 1;\n".as_slice(), MIN_BLOCK / 2).flatten());

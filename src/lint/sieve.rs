@@ -17,7 +17,10 @@
 //!   letters of two groups, or with ASCII letters and another group's where an ASCII
 //!   letter, digit or `_` stands next to a byte that is not ASCII ([`ascii_meets_other`]),
 //!   is read again word by word ([`asks_about_words`]), its words ending where the walk's
-//!   do, so that a Russian sentence naming "USB" in Latin letters is not walked.
+//!   do, so that a Russian sentence naming "USB" in Latin letters is not walked. Reading
+//!   again, a character is not decoded where every character that begins with its two
+//!   bytes has the same entry ([`pair_words`]: all of two bytes, and Han, kana, Hangul,
+//!   most rows of the other scripts).
 //!
 //! Once a character of a line is looked at, the rest of the line is not read (the line goes
 //! to the walk whatever it holds): the sieve goes on from its line feed.
@@ -40,7 +43,8 @@
 //! kept from line to line; a line joins the group of each family whose characters a chunk
 //! passes over in it. Anything else is read one character at a time. On an x86-64 with
 //! AVX2, popcnt, lzcnt and BMI1 (asked at run time) the same code runs compiled for them:
-//! the masks are counted and scanned in one instruction each. [`Chunk::of_ascii_portable`]
+//! the masks are counted and scanned in one instruction each, and the chunks of plain
+//! ASCII that follow one are read in two 32-byte vectors ([`quiet_ascii`]). [`Chunk::of_ascii_portable`]
 //! and [`Chunk::of_families_portable`] are the masks a byte at a time, for other CPUs,
 //! and the property the vector code is tested against.
 
@@ -287,6 +291,40 @@ fn tables() -> &'static Tables {
     });
     &TABLES
 }
+
+/// For each lead byte from `C0` to `EF` and second byte, where `family_of` has theirs: the
+/// [`LOOK`] and [`GROUP`] bits of the entry of every character that begins with them,
+/// where all have the same ([`MIXED_PAIR`] where not, or where none is well formed), so
+/// that [`asks_about_words`] finds a word's scripts without decoding its characters. Made
+/// when first asked (for a line that may mix scripts), not at every start.
+fn pair_words() -> &'static [u16] {
+    static PAIRS: LazyLock<Vec<u16>> = LazyLock::new(|| {
+        let entries = &tables().entries;
+        let mut pair_words = vec![MIXED_PAIR; 48 * 64];
+        for lead in 0xC2u32..=0xEF {
+            for second in 0x80u32..=0xBF {
+                let first = match lead {
+                    0xC2..=0xDF => ((lead & 0x1F) << 6) | (second & 0x3F),
+                    _ => ((lead & 0x0F) << 12) | ((second & 0x3F) << 6),
+                };
+                let count = if lead < 0xE0 { 1 } else { 64 };
+                let valid = first >= 0x80
+                    && (lead != 0xE0 || first >= 0x800)
+                    && !(0xD800..0xE000).contains(&first);
+                let mut words =
+                    (first..first + count).map(|v| entries[v as usize] & (LOOK | GROUP));
+                let shared = words.next().filter(|&w| valid && words.all(|o| o == w));
+                pair_words[((lead - 0xC0) * 64 + second - 0x80) as usize] =
+                    shared.unwrap_or(MIXED_PAIR);
+            }
+        }
+        pair_words
+    });
+    &PAIRS
+}
+
+/// [`pair_words`] of the first two bytes of characters whose entries differ.
+const MIXED_PAIR: u16 = u16::MAX;
 
 /// The mask of the bytes `0..WIDE` of a chunk for which `p` holds, one bit a byte.
 #[cfg(any(test, not(target_arch = "x86_64")))]
@@ -548,6 +586,58 @@ impl Line {
     }
 }
 
+/// If the [`WIDE`] `bytes` are all ASCII a line may hold without a look (printable, tabs,
+/// carriage returns, line feeds): their line feeds and printable bytes from `A` up, one
+/// bit a byte, as [`Chunk::of_ascii`] finds them; read with AVX2 where `modern` says the
+/// CPU has it (the caller is compiled for it), else as [`Chunk::of_ascii`] reads.
+#[inline(always)]
+fn quiet_ascii(bytes: &[u8; WIDE], modern: bool) -> Option<(u64, u64)> {
+    #[cfg(target_arch = "x86_64")]
+    if modern {
+        // SAFETY: `modern` only where the CPU has AVX2.
+        return unsafe { quiet_ascii_avx2(bytes) };
+    }
+    let _ = modern;
+    let mut ahead = [0; WIDE + 1];
+    ahead[..WIDE].copy_from_slice(bytes);
+    let c = Chunk::of_ascii(&ahead);
+    (c.printable | c.blanks | c.feeds == u64::MAX).then_some((c.feeds, c.high))
+}
+
+/// [`quiet_ascii`] in 32-byte vectors: whether all are quiet first, the masks then.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn quiet_ascii_avx2(bytes: &[u8; WIDE]) -> Option<(u64, u64)> {
+    use std::arch::x86_64::*;
+    // SAFETY: the loads read bytes 0..32 and 32..64 of `bytes`.
+    let (lo, hi) = unsafe {
+        (
+            _mm256_loadu_si256(bytes.as_ptr().cast()),
+            _mm256_loadu_si256(bytes.as_ptr().add(32).cast()),
+        )
+    };
+    let is = |v: __m256i, b: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8));
+    // As signed bytes, every byte from 80 up is below 0x20.
+    let printable =
+        |v: __m256i| _mm256_andnot_si256(is(v, 0x7F), _mm256_cmpgt_epi8(v, _mm256_set1_epi8(0x1F)));
+    let quiet = |v: __m256i| {
+        _mm256_or_si256(
+            _mm256_or_si256(printable(v), is(v, b'\n')),
+            _mm256_or_si256(is(v, b'\t'), is(v, b'\r')),
+        )
+    };
+    let mask = |lo: __m256i, hi: __m256i| {
+        (_mm256_movemask_epi8(lo) as u32 as u64) | (_mm256_movemask_epi8(hi) as u32 as u64) << 32
+    };
+    if mask(quiet(lo), quiet(hi)) != u64::MAX {
+        return None;
+    }
+    let high =
+        |v: __m256i| _mm256_andnot_si256(is(v, 0x7F), _mm256_cmpgt_epi8(v, _mm256_set1_epi8(0x40)));
+    Some((mask(is(lo, b'\n'), is(hi, b'\n')), mask(high(lo), high(hi))))
+}
+
 /// Whether a run of marks between two of the ASCII bytes `ascii` may pass the stream-safe
 /// limit: it starts from at most 3 (a starter's trailing non-starters) and grows by
 /// `count` of the lead bytes `leads` between the two. Asked only when all of `leads`
@@ -598,7 +688,7 @@ pub(super) fn lines_to_walk(
             return;
         }
     }
-    lines(bytes, range, four_byte, well_formed_end, walk);
+    lines(bytes, range, four_byte, well_formed_end, false, walk);
 }
 
 /// [`lines_to_walk`] compiled for the x86-64 of the last decade: bit counts and scans in
@@ -613,16 +703,18 @@ unsafe fn lines_on_modern_x86(
     well_formed_end: usize,
     walk: impl FnMut(Range<usize>),
 ) {
-    lines(bytes, range, four_byte, well_formed_end, walk);
+    lines(bytes, range, four_byte, well_formed_end, true, walk);
 }
 
-/// The body of [`lines_to_walk`].
+/// The body of [`lines_to_walk`]; `modern`: compiled into [`lines_on_modern_x86`], where
+/// AVX2 may be used.
 #[inline(always)]
 fn lines(
     bytes: &[u8],
     range: Range<usize>,
     four_byte: bool,
     well_formed_end: usize,
+    modern: bool,
     mut walk: impl FnMut(Range<usize>),
 ) {
     let tables = tables();
@@ -641,7 +733,7 @@ fn lines(
                 true => !sequences_are_quiet(text, table, four_byte, words()),
                 false => {
                     (state.many_marks && marks_pass_the_limit(text, table))
-                        || (words() && asks_about_words(text, table))
+                        || (words() && asks_about_words(text, tables))
                 }
             };
         if !looked_at {
@@ -674,18 +766,26 @@ fn lines(
             let mut c = Chunk::of_ascii(ahead);
             if c.printable | c.blanks | c.feeds == u64::MAX && state.stays_quiet_in_ascii() {
                 // ASCII a line may hold without a look, in a line that nothing sends on
-                // yet: every line it ends is passed over, so only the last one's start and
-                // its ASCII letters are kept.
-                state.marks = 0;
-                let mut after = u64::MAX;
-                if c.feeds != 0 {
-                    let last = 63 - c.feeds.leading_zeros() as usize;
-                    start = i + last + 1;
-                    state = Line::default();
-                    after = u64::MAX << last << 1;
+                // yet, and as many chunks of it as follow: every line they end is passed
+                // over, so only the last one's start and its ASCII letters are kept.
+                let (mut feeds, mut high) = (c.feeds, c.high);
+                loop {
+                    let mut after = u64::MAX;
+                    if feeds != 0 {
+                        let last = 63 - feeds.leading_zeros() as usize;
+                        start = i + last + 1;
+                        state = Line::default();
+                        after = u64::MAX << last << 1;
+                    }
+                    state.ascii_letter |= high & after != 0;
+                    i += WIDE;
+                    let next = bytes.get(i..i + WIDE).filter(|_| i + WIDE < end);
+                    match next.and_then(|b| quiet_ascii(b.try_into().ok()?, modern)) {
+                        Some(masks) => (feeds, high) = masks,
+                        None => break,
+                    }
                 }
-                state.ascii_letter |= c.high & after != 0;
-                i += WIDE;
+                state.marks = 0;
                 continue;
             }
             // Up to the first byte that is not ASCII a line may hold without a look, or,
@@ -814,7 +914,8 @@ fn marks_pass_the_limit(line: &[u8], table: &[u16]) -> bool {
 /// letters of a group other than Latin. Its words end where the walk's do: at an ASCII
 /// byte that is not a letter, a digit or `_`, and at a character that is not part of a
 /// word ([`BREAK`]).
-fn asks_about_words(line: &[u8], table: &[u16]) -> bool {
+fn asks_about_words(line: &[u8], tables: &Tables) -> bool {
+    let pairs = pair_words();
     let mut word = Word::default();
     let mut i = 0;
     while i < line.len() {
@@ -826,10 +927,22 @@ fn asks_about_words(line: &[u8], table: &[u16]) -> bool {
             i += 1;
             continue;
         }
-        let Some((n, v)) = character_at(line, i) else {
-            return true;
+        // Most characters share their entry's group with all that begin with the same two
+        // bytes (every one of two bytes, Han, kana, Hangul, most of the Indic scripts' and
+        // Thai's 64-code-point rows): no decoding.
+        // (The line is well formed: each lead byte has its continuation bytes.)
+        let n = 2 + (b >= 0xE0) as usize;
+        let second = line.get(i + 1).map_or(0, |&c| c & 0x3F);
+        let pair = (b.wrapping_sub(0xC0) as usize) << 6 | second as usize;
+        let (n, e) = match pairs.get(pair) {
+            Some(&e) if e != MIXED_PAIR && i + n <= line.len() => (n, e),
+            _ => {
+                let Some((n, v)) = character_at(line, i) else {
+                    return true;
+                };
+                (n, entry_in(&tables.entries, v))
+            }
         };
-        let e = entry_in(table, v);
         if e & LOOK != 0 || word.character((e & GROUP) as u32) {
             return true;
         }
@@ -1064,9 +1177,14 @@ mod tests {
         lines_to_walk(text, 0..text.len(), four_byte, well_formed_end, |r| {
             out.push(r)
         });
-        lines(text, 0..text.len(), four_byte, well_formed_end, |r| {
-            baseline.push(r)
-        });
+        lines(
+            text,
+            0..text.len(),
+            four_byte,
+            well_formed_end,
+            false,
+            |r| baseline.push(r),
+        );
         assert_eq!(out, baseline);
         out
     }
@@ -1117,6 +1235,26 @@ mod tests {
                 let want: Vec<Range<usize>> = std::iter::once(from..text.len()).collect();
                 assert_eq!(got, want, "{head:?} after {pad}");
             }
+        }
+    }
+
+    #[test]
+    fn words_that_long_ascii_runs_into_are_handed_on() {
+        for pad in 1..200 {
+            let x = "x".repeat(pad);
+            // A word of ASCII letters, some in chunks of ASCII alone, and Cyrillic ones.
+            let text = format!("{x}дом\n");
+            assert_eq!(walked(text.as_bytes(), false), vec![0..text.len()], "{pad}");
+            let text = format!("{x} дом\n");
+            assert!(walked(text.as_bytes(), false).is_empty(), "{pad}");
+            // The same on the line after a long one of ASCII.
+            let text = format!("naïve {x}\ny{x}дом x\n");
+            let second = text.find('\n').unwrap() + 1;
+            assert_eq!(
+                walked(text.as_bytes(), false),
+                vec![second..text.len()],
+                "{pad}"
+            );
         }
     }
 
@@ -1273,7 +1411,6 @@ mod tests {
 
     #[test]
     fn words_are_read_again_only_where_a_line_may_mix() {
-        let table = &tables().entries;
         let cases: &[(&str, bool)] = &[
             ("USB в Москве", false),
             ("USBв", true),
@@ -1291,13 +1428,39 @@ mod tests {
             ("2024год", false),
         ];
         for &(text, want) in cases {
-            assert_eq!(asks_about_words(text.as_bytes(), table), want, "{text:?}");
+            assert_eq!(
+                asks_about_words(text.as_bytes(), tables()),
+                want,
+                "{text:?}"
+            );
         }
         // A long line of words side by side is walked only for the one word that mixes.
         let line = format!("{}pаypal\n", "Москва USB ".repeat(40));
         assert_eq!(walked(line.as_bytes(), false), vec![0..line.len()]);
         let clean = "Москва USB ".repeat(40) + "\n";
         assert!(walked(clean.as_bytes(), false).is_empty());
+    }
+
+    #[test]
+    fn pair_words_are_the_entries_of_every_character_of_the_pair() {
+        let (pairs, entries) = (pair_words(), &tables().entries);
+        let mut shared = 0;
+        for v in (0x80..0x1_0000u32).filter(|v| !(0xD800..0xE000).contains(v)) {
+            let mut utf8 = [0; 4];
+            let b = char::from_u32(v).unwrap().encode_utf8(&mut utf8).as_bytes();
+            let pair = pairs[(b[0] as usize - 0xC0) * 64 + (b[1] as usize - 0x80)];
+            if pair != MIXED_PAIR {
+                assert_eq!(pair, entries[v as usize] & (LOOK | GROUP), "U+{v:04X}");
+                shared += 1;
+            } else {
+                assert!(
+                    v >= 0x800,
+                    "U+{v:04X}: a character of two bytes is a pair alone"
+                );
+            }
+        }
+        // Han, kana, Hangul and most rows of other scripts: most of the BMP.
+        assert!(shared > 50_000, "{shared} characters");
     }
 
     /// A line with ASCII letters and letters of one other group is read again word by
@@ -1684,11 +1847,18 @@ mod properties {
         });
         // The build for any x86-64 hands on the same lines.
         let mut baseline = vec![false; bytes.len() + 1];
-        super::lines(bytes, 0..bytes.len(), four_byte, well_formed_end, |r| {
-            for w in &mut baseline[r] {
-                *w = true;
-            }
-        });
+        super::lines(
+            bytes,
+            0..bytes.len(),
+            four_byte,
+            well_formed_end,
+            false,
+            |r| {
+                for w in &mut baseline[r] {
+                    *w = true;
+                }
+            },
+        );
         assert_eq!(walked, baseline);
         lines(bytes).into_iter().find_map(|line| {
             if walked[line.start] {
@@ -1782,6 +1952,35 @@ mod properties {
             for well_formed_end in [0, bytes.len()] {
                 let found = passed_over_but_found(bytes, &lints, four_byte, well_formed_end);
                 prop_assert!(found.is_none(), "passed over: {:?}", found);
+            }
+        }
+    }
+
+    proptest! {
+        /// Chunks of ASCII a line may hold without a look, in AVX2 where the CPU has it and
+        /// in SSE2, are found as a byte at a time finds them, with their line feeds and
+        /// bytes from `A` up: printable ASCII, tabs, carriage returns and line feeds, at most
+        /// one other byte put in at any place.
+        #[test]
+        fn quiet_ascii_in_vectors_is_each_bytes(
+            quiet in proptest::collection::vec(
+                prop_oneof![8 => 0x20u8..0x7F, 1 => proptest::sample::select(vec![b'\t', b'\n', b'\r'])],
+                super::WIDE,
+            ),
+            other in proptest::option::of((0..super::WIDE, proptest::sample::select(vec![0x00u8, 0x08, 0x0B, 0x0C, 0x1F, 0x7F, 0x80, 0xC3, 0xE2, 0xFF]))),
+        ) {
+            let mut bytes = [0u8; super::WIDE + 1];
+            bytes[..super::WIDE].copy_from_slice(&quiet);
+            if let Some((at, b)) = other {
+                bytes[at] = b;
+            }
+            let first: &[u8; super::WIDE] = bytes.first_chunk().unwrap();
+            let each = super::Chunk::of_ascii_portable(&bytes);
+            let want = (each.printable | each.blanks | each.feeds == u64::MAX).then_some((each.feeds, each.high));
+            prop_assert_eq!(want.is_none(), other.is_some());
+            prop_assert_eq!(super::quiet_ascii(first, false), want);
+            if std::is_x86_feature_detected!("avx2") {
+                prop_assert_eq!(super::quiet_ascii(first, true), want);
             }
         }
     }

@@ -299,23 +299,42 @@ fn identifiers(bytes: &[u8], candidates: &[&Candidate]) -> Vec<Lint> {
         .collect();
     let mut ascii_words: HashMap<String, (usize, String)> = HashMap::new();
     if !wanted.is_empty() {
-        let shortest = wanted.keys().map(|s| s.len()).min().unwrap_or(0);
-        let longest = wanted.keys().map(|s| s.len()).max().unwrap_or(0);
-        for (offset, word) in ascii_words_of(bytes) {
-            // A character's skeleton is one to three characters long.
-            if word.len() > longest || word.len() * 3 < shortest {
-                continue;
-            }
-            let Ok(word) = std::str::from_utf8(word) else {
-                continue;
-            };
-            let reads: String = skeleton(word).collect();
-            if wanted.contains_key(reads.as_str()) {
-                ascii_words
-                    .entry(word.to_string())
-                    .or_insert((offset, reads));
+        let skeletons = AsciiSkeletons::get();
+        // The lengths and first bytes of the skeletons wanted: a word whose skeleton has
+        // neither is passed over before its skeleton is written out.
+        let (mut lengths, mut firsts) = ([false; 256], [false; 128]);
+        for s in wanted.keys() {
+            lengths[s.len().min(255)] = true;
+            if let Some(&b) = s.as_bytes().first() {
+                firsts[b as usize & 0x7F] = true;
             }
         }
+        let longest = wanted.keys().map(|s| s.len()).max().unwrap_or(0);
+        let mut reads = String::new();
+        for_each_ascii_word(bytes, |offset, word| {
+            // A character's skeleton is at least one character long.
+            let first = skeletons.first[word[0] as usize & 0x7F];
+            if word.len() > longest || !firsts[first as usize] {
+                return;
+            }
+            let len: usize = word
+                .iter()
+                .map(|&b| skeletons.of[b as usize & 0x7F].len())
+                .sum();
+            if !lengths[len.min(255)] {
+                return;
+            }
+            reads.clear();
+            for &b in word {
+                reads.push_str(&skeletons.of[b as usize & 0x7F]);
+            }
+            let Ok(word) = std::str::from_utf8(word) else {
+                return;
+            };
+            if wanted.contains_key(reads.as_str()) && !ascii_words.contains_key(word) {
+                ascii_words.insert(word.to_string(), (offset, reads.clone()));
+            }
+        });
     }
     for (word, (offset, reads)) in &ascii_words {
         if let Some((key, _)) = classes.get_key_value(reads.as_str()) {
@@ -354,31 +373,112 @@ fn identifiers(bytes: &[u8], candidates: &[&Candidate]) -> Vec<Lint> {
     found
 }
 
-/// The ASCII words of `bytes` (runs of ASCII letters, digits and `_`) that stand alone:
-/// neither neighbour is a byte of a non-ASCII character, so no walk's word holds more.
-fn ascii_words_of(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let mut pos = 0;
-    std::iter::from_fn(move || {
-        while pos < bytes.len() {
-            let Some(i) = bytes[pos..].iter().position(|&b| word(b)) else {
-                pos = bytes.len();
-                return None;
-            };
-            let start = pos + i;
-            let len = bytes[start..]
-                .iter()
-                .position(|&b| !word(b))
-                .unwrap_or(bytes.len() - start);
-            let end = start + len;
-            pos = end;
-            let before = start.checked_sub(1).map(|i| bytes[i]);
-            let after = bytes.get(end).copied();
-            if before.is_none_or(|b| b < 0x80) && after.is_none_or(|b| b < 0x80) {
-                return Some((start, &bytes[start..end]));
+/// The UTS #39 skeleton of each ASCII character, and its first byte: the skeleton of a
+/// word of ASCII letters, digits and `_` is theirs one after another (the test
+/// `ascii_skeletons_are_each_characters_in_turn` holds every such character, and words of
+/// them, to `unicode_security::skeleton`), so the input's ASCII words are read without
+/// asking the crate of each.
+struct AsciiSkeletons {
+    of: Vec<String>,
+    first: [u8; 128],
+}
+
+impl AsciiSkeletons {
+    fn get() -> &'static AsciiSkeletons {
+        static SKELETONS: OnceLock<AsciiSkeletons> = OnceLock::new();
+        SKELETONS.get_or_init(|| {
+            let of: Vec<String> = (0..128u8)
+                .map(|b| skeleton(&char::from(b).to_string()).collect())
+                .collect();
+            let mut first = [0; 128];
+            for (f, s) in first.iter_mut().zip(&of) {
+                // A skeleton that does not begin with ASCII begins no skeleton wanted.
+                *f = s.bytes().next().filter(u8::is_ascii).unwrap_or(0);
+            }
+            AsciiSkeletons { of, first }
+        })
+    }
+}
+
+/// Calls `f` with each ASCII word of `bytes` (a run of ASCII letters, digits and `_`) that
+/// stands alone, and its offset: neither neighbour is a byte of a non-ASCII character, so
+/// no walk's word holds more. Sixty-four bytes at a time: a block's word bytes are one
+/// mask ([`word_bytes`]), and the words' starts and ends are its edges.
+fn for_each_ascii_word<'a>(bytes: &'a [u8], mut f: impl FnMut(usize, &'a [u8])) {
+    let mut word = |start: usize, end: usize| {
+        let before = start.checked_sub(1).map(|i| bytes[i]);
+        let after = bytes.get(end).copied();
+        if before.is_none_or(|b| b < 0x80) && after.is_none_or(|b| b < 0x80) {
+            f(start, &bytes[start..end]);
+        }
+    };
+    // The start of the word the last block ended in.
+    let mut open: Option<usize> = None;
+    for (k, block) in bytes.chunks(64).enumerate() {
+        let mask = word_bytes(block);
+        let mut from = 0;
+        loop {
+            // The next start (outside a word) or end (inside one) from bit `from`.
+            let edges = match open {
+                Some(_) => !mask,
+                None => mask,
+            } & (u64::MAX << from);
+            if edges == 0 {
+                break;
+            }
+            from = edges.trailing_zeros();
+            let at = 64 * k + from as usize;
+            match open.take() {
+                Some(start) => word(start, at),
+                None => open = Some(at),
             }
         }
-        None
+    }
+    if let Some(start) = open {
+        word(start, bytes.len());
+    }
+}
+
+/// The bytes of `block` (at most 64) that are ASCII letters, digits or `_`, one bit a byte.
+fn word_bytes(block: &[u8]) -> u64 {
+    let mut padded = [0u8; 64];
+    let bytes: &[u8; 64] = match block.try_into() {
+        Ok(whole) => whole,
+        Err(_) => {
+            padded[..block.len()].copy_from_slice(block);
+            &padded
+        }
+    };
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        let mut mask = 0;
+        for q in 0..4 {
+            // SAFETY: the load reads bytes 16q..16q + 16 of `bytes`; SSE2 is part of x86_64.
+            unsafe {
+                let v = _mm_loadu_si128(bytes.as_ptr().add(16 * q).cast());
+                let within = |lo: u8, hi: u8| {
+                    let past = _mm_subs_epu8(
+                        _mm_sub_epi8(v, _mm_set1_epi8(lo as i8)),
+                        _mm_set1_epi8((hi - lo) as i8),
+                    );
+                    _mm_cmpeq_epi8(past, _mm_setzero_si128())
+                };
+                let word = _mm_or_si128(
+                    _mm_or_si128(within(b'a', b'z'), within(b'A', b'Z')),
+                    _mm_or_si128(
+                        within(b'0', b'9'),
+                        _mm_cmpeq_epi8(v, _mm_set1_epi8(b'_' as i8)),
+                    ),
+                );
+                mask |= (_mm_movemask_epi8(word) as u32 as u64) << (16 * q);
+            }
+        }
+        mask
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    bytes.iter().enumerate().fold(0, |m, (i, &b)| {
+        m | ((b.is_ascii_alphanumeric() || b == b'_') as u64) << i
     })
 }
 
@@ -465,6 +565,106 @@ impl Iterator for Linter<'_> {
                 Some(i.clone())
             }
             (None, None) => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ASCII words that stand alone, a byte at a time.
+    fn ascii_words_one_byte_at_a_time(bytes: &[u8]) -> Vec<(usize, &[u8])> {
+        let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            if !word(bytes[i]) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < bytes.len() && word(bytes[i]) {
+                i += 1;
+            }
+            let before = start.checked_sub(1).map(|k| bytes[k]);
+            if before.is_none_or(|b| b < 0x80) && bytes.get(i).is_none_or(|&b| b < 0x80) {
+                out.push((start, &bytes[start..i]));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn ascii_words_in_blocks_are_those_read_a_byte_at_a_time() {
+        let pieces: [&[u8]; 9] = [
+            b"a",
+            b"Z9",
+            b"_",
+            b" ",
+            b"-",
+            b"\n",
+            "\u{434}".as_bytes(),
+            b"\xFF",
+            b"word",
+        ];
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for len in 0..400 {
+            let mut bytes = Vec::new();
+            for _ in 0..len {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                bytes.extend_from_slice(pieces[(x % 9) as usize]);
+            }
+            let mut got = Vec::new();
+            for_each_ascii_word(&bytes, |at, word| got.push((at, word)));
+            assert_eq!(got, ascii_words_one_byte_at_a_time(&bytes), "{bytes:?}");
+        }
+        // A word of 64 bytes exactly, and one across two blocks.
+        let text = format!("{} {}-{}", "w".repeat(64), "x".repeat(63), "y".repeat(70));
+        let mut got = Vec::new();
+        for_each_ascii_word(text.as_bytes(), |at, word| got.push((at, word.len())));
+        assert_eq!(got, vec![(0, 64), (65, 63), (129, 70)]);
+    }
+
+    #[test]
+    fn ascii_skeletons_are_each_characters_in_turn() {
+        let skeletons = AsciiSkeletons::get();
+        let chars: Vec<u8> = (0..128u8)
+            .filter(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .collect();
+        for &b in &chars {
+            let want: String = skeleton(&char::from(b).to_string()).collect();
+            assert!(!want.is_empty(), "{:?}", char::from(b));
+            assert_eq!(skeletons.of[b as usize], want, "{:?}", char::from(b));
+            let first = want.bytes().next().filter(u8::is_ascii).unwrap_or(0);
+            assert_eq!(skeletons.first[b as usize], first, "{:?}", char::from(b));
+        }
+        // Every pair, and words of up to twelve drawn with a fixed generator.
+        let mut words: Vec<Vec<u8>> = chars
+            .iter()
+            .flat_map(|&a| chars.iter().map(move |&b| vec![a, b]))
+            .collect();
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            let mut word = Vec::new();
+            for _ in 0..1 + x % 12 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                word.push(chars[(x % chars.len() as u64) as usize]);
+            }
+            words.push(word);
+        }
+        for word in words {
+            let word = std::str::from_utf8(&word).unwrap();
+            let want: String = skeleton(word).collect();
+            let got: String = word
+                .bytes()
+                .map(|b| skeletons.of[b as usize].as_str())
+                .collect();
+            assert_eq!(got, want, "{word:?}");
         }
     }
 }
