@@ -31,22 +31,23 @@
 //! cuts).
 //!
 //! Sixty-four bytes at a time ([`WIDE`]; four SSE2 loads, one bit a byte), the sieve passes
-//! over printable ASCII, tabs, carriage returns and line feeds (closing each line it
-//! ends) and, where the scan found the input well formed, the characters of the last
-//! [`KEPT`] (two) [`Family`]s met (kana and Han, Han and CJK punctuation): a family is the
+//! over printable ASCII, tabs, carriage returns and line feeds (closing each line it ends)
+//! and, where the scan found the input well formed, the characters of the last [`KEPT`]
+//! (two) [`Family`]s met (kana and Han, Han and CJK punctuation): a family is the
 //! characters whose first two bytes fall in one rectangle of lead and second bytes, all
-//! quiet, letters of one script group and the non-letters among them (Latin `C3`–`C8`
-//! with `×` and `÷`, Cyrillic `D0`–`D3`, Devanagari `E0 A4`–`E0 A5`, kana, Han `E4`–`E9`,
-//! Hangul `EB`–`EC`, ..., found from the table, not listed by hand), counting the run of marks they may add from above (where that count
-//! passes the stream-safe limit, the line's runs are counted again a character at a time
-//! before it is handed on: [`marks_pass_the_limit`]). The families are
-//! kept from line to line; a line joins the group of each family whose characters a chunk
-//! passes over in it. Anything else is read one character at a time. On an x86-64 with
-//! AVX2, popcnt, lzcnt and BMI1 (asked at run time) the same code runs compiled for them:
-//! the masks are counted and scanned in one instruction each, and the chunks of plain
-//! ASCII that follow one are read in two 32-byte vectors ([`quiet_ascii`]). [`Chunk::of_ascii_portable`]
-//! and [`Chunk::of_families_portable`] are the masks a byte at a time, for other CPUs,
-//! and the property the vector code is tested against.
+//! quiet, letters of one script group and the non-letters among them (Latin `C3`–`C8` with
+//! `×` and `÷`, Cyrillic `D0`–`D3`, Devanagari `E0 A4`–`E0 A5`, kana, Han `E4`–`E9`, Hangul
+//! `EB`–`EC`, ..., found from the table, not listed by hand), counting the run of marks
+//! they may add from above (where that count passes the stream-safe limit, the line's runs
+//! are counted again a character at a time before it is handed on:
+//! [`marks_pass_the_limit`]). The families are kept from line to line; a line joins the
+//! group of each family whose characters a chunk passes over in it. Anything else is read
+//! one character at a time. On an x86-64 with AVX2, popcnt, lzcnt and BMI1 (asked at run
+//! time) the same code runs compiled for them: the masks are counted and scanned in one
+//! instruction each, and the chunks of plain ASCII that follow one are read in two 32-byte
+//! vectors ([`quiet_ascii`]). [`Chunk::of_ascii_portable`] and
+//! [`Chunk::of_families_portable`] are the masks a byte at a time, for other CPUs, and the
+//! property the vector code is tested against.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -109,13 +110,13 @@ fn entry_in(table: &[u16], v: u32) -> u16 {
 
 /// A *family*: the characters whose lead byte is in `lead..=lead + lead_span` and whose
 /// second byte is in `second..=second + second_span`, all of them quiet (no lint looks at
-/// them) and letters of one script `group` (or of none) and non-letters among them (a
-/// chunk that passes over one joins the line to `group`: at worst the line is read again
-/// word by word), with at most `leading` leading non-starters each. A chunk of characters of two families and printable ASCII is passed
-/// over at once. The families are found from the table of entries, not listed by hand: Latin
-/// `C3`–`C8`, Greek `CE`–`CF`, Cyrillic `D0`–`D1`, Hebrew and Arabic letters, Devanagari,
-/// the other Indic scripts and Thai by their second byte, kana `E3 81`–`E3 83`, Han
-/// `E4`–`E9`, Hangul `EB`–`EC`, ...
+/// them) and letters of one script `group` (or of none) and non-letters among them (a chunk
+/// that passes over one joins the line to `group`: at worst the line is read again word by
+/// word), with at most `leading` leading non-starters each. A chunk of characters of two
+/// families and printable ASCII is passed over at once. The families are found from the
+/// table of entries, not listed by hand: Latin `C3`–`C8`, Greek `CE`–`CF`, Cyrillic
+/// `D0`–`D1`, Hebrew and Arabic letters, Devanagari, the other Indic scripts and Thai by
+/// their second byte, kana `E3 81`–`E3 83`, Han `E4`–`E9`, Hangul `EB`–`EC`, ...
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Family {
     lead: u8,
@@ -292,11 +293,11 @@ fn tables() -> &'static Tables {
     &TABLES
 }
 
-/// For each lead byte from `C0` to `EF` and second byte, where `family_of` has theirs: the
-/// [`LOOK`] and [`GROUP`] bits of the entry of every character that begins with them,
-/// where all have the same ([`MIXED_PAIR`] where not, or where none is well formed), so
-/// that [`asks_about_words`] finds a word's scripts without decoding its characters. Made
-/// when first asked (for a line that may mix scripts), not at every start.
+/// For each lead byte from `C0` to `EF` and second byte (at the place `family_of` keeps
+/// theirs): the [`LOOK`] and [`GROUP`] bits of the entry of every character that begins
+/// with them, where all have the same ([`MIXED_PAIR`] where not, or where none is well
+/// formed), so that [`asks_about_words`] finds a word's scripts without decoding its
+/// characters. Made when first asked (for a line that may mix scripts), not at every start.
 fn pair_words() -> &'static [u16] {
     static PAIRS: LazyLock<Vec<u16>> = LazyLock::new(|| {
         let entries = &tables().entries;

@@ -7,9 +7,9 @@
 //! The segments tile the input, and a [`Walk`] of a segment from a fresh state finds what a
 //! walk from the start of the input finds there, so the blocks can be walked in any order
 //! on any thread. Within a segment, only the lines the sieve hands on are walked (each
-//! stretch of them from a fresh state, for the same reason). A block the scan saw as pure ASCII is walked only from its last line feed
-//! (after one byte search for what a target refuses in it). Dialects outside the UTF-8
-//! family are walked whole, after the scan.
+//! stretch of them from a fresh state, for the same reason). A block the scan saw as pure
+//! ASCII is walked only from its last line feed (after one byte search for what a target
+//! refuses in it). Dialects outside the UTF-8 family are walked whole, after the scan.
 //!
 //! What no segment can know, the confusable identifiers (two different words of the input
 //! with one skeleton), is decided after the scan from the few words that mix scripts.
