@@ -918,6 +918,9 @@ fn marks_pass_the_limit(line: &[u8], table: &[u16]) -> bool {
 fn asks_about_words(line: &[u8], tables: &Tables) -> bool {
     let pairs = pair_words();
     let mut word = Word::default();
+    // The entry of the character before, if it was not ASCII: a character with the same
+    // entry leaves the word as it was.
+    let mut last = MIXED_PAIR;
     let mut i = 0;
     while i < line.len() {
         let b = line[i];
@@ -925,27 +928,35 @@ fn asks_about_words(line: &[u8], tables: &Tables) -> bool {
             if word.ascii(b) {
                 return true;
             }
+            last = MIXED_PAIR;
             i += 1;
             continue;
         }
         // Most characters share their entry's group with all that begin with the same two
         // bytes (every one of two bytes, Han, kana, Hangul, most of the Indic scripts' and
-        // Thai's 64-code-point rows): no decoding.
-        // (The line is well formed: each lead byte has its continuation bytes.)
-        let n = 2 + (b >= 0xE0) as usize;
-        let second = line.get(i + 1).map_or(0, |&c| c & 0x3F);
-        let pair = (b.wrapping_sub(0xC0) as usize) << 6 | second as usize;
-        let (n, e) = match pairs.get(pair) {
-            Some(&e) if e != MIXED_PAIR && i + n <= line.len() => (n, e),
-            _ => {
+        // Thai's 64-code-point rows): no decoding. (The line is well formed: each lead byte
+        // has its continuation bytes; four are read at once where the line has them.)
+        let shared = match line.get(i..i + 4) {
+            Some(&[lead @ 0xC0..=0xEF, second, ..]) => {
+                let e = pairs[((lead - 0xC0) as usize) << 6 | (second & 0x3F) as usize];
+                (e != MIXED_PAIR).then_some((2 + (lead >= 0xE0) as usize, e))
+            }
+            _ => None,
+        };
+        let (n, e) = match shared {
+            Some(found) => found,
+            None => {
                 let Some((n, v)) = character_at(line, i) else {
                     return true;
                 };
-                (n, entry_in(&tables.entries, v))
+                (n, entry_in(&tables.entries, v) & (LOOK | GROUP))
             }
         };
-        if e & LOOK != 0 || word.character((e & GROUP) as u32) {
-            return true;
+        if e != last {
+            if e & LOOK != 0 || word.character((e & GROUP) as u32) {
+                return true;
+            }
+            last = e;
         }
         i += n;
     }
@@ -1427,6 +1438,11 @@ mod tests {
             ("ひらがな中文", false),
             ("한국어中文", true),
             ("2024год", false),
+            // A character with the entry of the one before it, after a word's end.
+            ("ж жA", true),
+            ("жж жж A", false),
+            ("中、中USB", true),
+            ("中文 中文、文", false),
         ];
         for &(text, want) in cases {
             assert_eq!(
