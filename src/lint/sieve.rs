@@ -169,17 +169,8 @@ fn tables() -> &'static Tables {
         // The group and the most leading non-starters of the characters that begin with
         // `lead` and `second`, if all are quiet and of one group (or of none).
         let pure = |lead: u32, second: u32| -> Option<(u32, usize)> {
-            let (first, count) = match lead {
-                0xC2..=0xDF => (((lead & 0x1F) << 6) | (second & 0x3F), 1),
-                0xE0..=0xEF => (((lead & 0x0F) << 12) | ((second & 0x3F) << 6), 64),
-                _ => return None,
-            };
-            // Below `E0 A0`, overlong forms; from `ED A0`, surrogates: no character.
-            if (lead == 0xE0 && second < 0xA0) || (lead == 0xED && second >= 0xA0) {
-                return None;
-            }
             let (mut group, mut leading) = (0, 0);
-            for &e in &entries[first as usize..(first + count) as usize] {
+            for &e in &entries[cell(lead, second)?] {
                 if e & LOOK != 0 {
                     return None;
                 }
@@ -293,6 +284,22 @@ fn tables() -> &'static Tables {
     &TABLES
 }
 
+/// The code points of the characters whose first two bytes are `lead` and `second` (one
+/// for a lead byte of two, 64 for one of three), as indices of the sieve's table; `None`
+/// where no character begins so (a lead byte of four or none, `E0` before `A0`: overlong
+/// forms, `ED` from `A0`: surrogates). The cells the families and [`pair_words`] are made of.
+fn cell(lead: u32, second: u32) -> Option<Range<usize>> {
+    let (first, count) = match lead {
+        0xC2..=0xDF => (((lead & 0x1F) << 6) | (second & 0x3F), 1),
+        0xE0..=0xEF => (((lead & 0x0F) << 12) | ((second & 0x3F) << 6), 64),
+        _ => return None,
+    };
+    if (lead == 0xE0 && second < 0xA0) || (lead == 0xED && second >= 0xA0) {
+        return None;
+    }
+    Some(first as usize..(first + count) as usize)
+}
+
 /// For each lead byte from `C0` to `EF` and second byte (at the place `family_of` keeps
 /// theirs): the [`LOOK`] and [`GROUP`] bits of the entry of every character that begins
 /// with them, where all have the same ([`MIXED_PAIR`] where not, or where none is well
@@ -304,17 +311,11 @@ fn pair_words() -> &'static [u16] {
         let mut pair_words = vec![MIXED_PAIR; 48 * 64];
         for lead in 0xC2u32..=0xEF {
             for second in 0x80u32..=0xBF {
-                let first = match lead {
-                    0xC2..=0xDF => ((lead & 0x1F) << 6) | (second & 0x3F),
-                    _ => ((lead & 0x0F) << 12) | ((second & 0x3F) << 6),
+                let Some(cell) = cell(lead, second) else {
+                    continue;
                 };
-                let count = if lead < 0xE0 { 1 } else { 64 };
-                let valid = first >= 0x80
-                    && (lead != 0xE0 || first >= 0x800)
-                    && !(0xD800..0xE000).contains(&first);
-                let mut words =
-                    (first..first + count).map(|v| entries[v as usize] & (LOOK | GROUP));
-                let shared = words.next().filter(|&w| valid && words.all(|o| o == w));
+                let mut words = entries[cell].iter().map(|&e| e & (LOOK | GROUP));
+                let shared = words.next().filter(|&w| words.all(|o| o == w));
                 pair_words[((lead - 0xC0) * 64 + second - 0x80) as usize] =
                     shared.unwrap_or(MIXED_PAIR);
             }
