@@ -9,6 +9,7 @@
 
 use core::fmt;
 
+use super::bom::Bom;
 use super::decoder::{lead_surrogate_at, trail_surrogate_at};
 use super::dialect::{is_continuation, Dialect};
 use super::unit::{CodePoint, ErrorKind, Unit};
@@ -251,11 +252,11 @@ impl Dialect {
 /// The UTF-16 or UTF-32 byte order mark whose first byte invalid in the UTF-8 family is at
 /// `at`, the longest first, as the scan reads marks.
 fn byte_order_mark(bytes: &[u8], at: usize) -> Option<Diagnosis> {
-    let (finding, span) = match (at, bytes) {
-        (0, [0xFF, 0xFE, 0x00, 0x00, ..]) => (Finding::Utf32Bom { big_endian: false }, 4),
-        (2, [0x00, 0x00, 0xFE, 0xFF, ..]) => (Finding::Utf32Bom { big_endian: true }, 2),
-        (0, [0xFF, 0xFE, ..]) => (Finding::Utf16Bom { big_endian: false }, 2),
-        (0, [0xFE, 0xFF, ..]) => (Finding::Utf16Bom { big_endian: true }, 2),
+    let (finding, span) = match (at, Bom::detect(bytes)?) {
+        (0, Bom::Utf32Le) => (Finding::Utf32Bom { big_endian: false }, 4),
+        (2, Bom::Utf32Be) => (Finding::Utf32Bom { big_endian: true }, 2),
+        (0, Bom::Utf16Le) => (Finding::Utf16Bom { big_endian: false }, 2),
+        (0, Bom::Utf16Be) => (Finding::Utf16Bom { big_endian: true }, 2),
         _ => return None,
     };
     diagnosis(finding, span)

@@ -33,6 +33,7 @@
 //! ]);
 //! ```
 
+mod bom;
 mod decoder;
 mod diagnose;
 mod dialect;
@@ -43,6 +44,7 @@ mod table;
 mod unit;
 mod wide;
 
+pub use bom::Bom;
 pub use decoder::Units;
 pub use diagnose::{windows_1252, Diagnosis, Finding};
 pub use dialect::{is_continuation, ByteRange, ByteRole, Dialect};

@@ -3,11 +3,12 @@
 //!
 //! The longest signature is tried first: UTF-32LE's `FF FE 00 00` starts with UTF-16LE's
 //! `FF FE`, so `FF FE 00 00` is UTF-32LE. (A UTF-16LE file that starts with U+FEFF and then
-//! U+0000 is indistinguishable; it is taken for UTF-32LE, as every detector does.) Unicode's
-//! own marks are read by the scan's [`index::Bom::detect`], the one reading of them, so
-//! `check`'s `bom` line names the mark detection names; UTF-7's and GB18030's are added here.
+//! U+0000 is indistinguishable; it is taken for UTF-32LE, as every detector does.)
+//! Unicode's own marks are read by [`decode::Bom::detect`], the one reading of them, so
+//! `check`'s `bom` line and the diagnosis of an invalid byte name the mark detection names;
+//! UTF-7's and GB18030's are added here.
 
-use crate::scan::index;
+use crate::decode;
 
 /// A signature at the start of an input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -42,7 +43,7 @@ impl Bom {
         match bytes {
             [0x84, 0x31, 0x95, 0x33, ..] => Some(Bom::Gb18030),
             [0x2B, 0x2F, 0x76, 0x38 | 0x39 | 0x2B | 0x2F, ..] => Some(Bom::Utf7),
-            _ => index::Bom::detect(bytes).map(Bom::from),
+            _ => decode::Bom::detect(bytes).map(Bom::from),
         }
     }
 
@@ -88,14 +89,14 @@ impl Bom {
     }
 }
 
-impl From<index::Bom> for Bom {
-    fn from(mark: index::Bom) -> Bom {
+impl From<decode::Bom> for Bom {
+    fn from(mark: decode::Bom) -> Bom {
         match mark {
-            index::Bom::Utf8 => Bom::Utf8,
-            index::Bom::Utf16Le => Bom::Utf16Le,
-            index::Bom::Utf16Be => Bom::Utf16Be,
-            index::Bom::Utf32Le => Bom::Utf32Le,
-            index::Bom::Utf32Be => Bom::Utf32Be,
+            decode::Bom::Utf8 => Bom::Utf8,
+            decode::Bom::Utf16Le => Bom::Utf16Le,
+            decode::Bom::Utf16Be => Bom::Utf16Be,
+            decode::Bom::Utf32Le => Bom::Utf32Le,
+            decode::Bom::Utf32Be => Bom::Utf32Be,
         }
     }
 }
@@ -154,7 +155,7 @@ mod tests {
         }
         let mut named = std::collections::BTreeMap::new();
         for input in &inputs {
-            let scan = index::Bom::detect(input).map(index::Bom::describe);
+            let scan = decode::Bom::detect(input).map(decode::Bom::describe);
             let detected = Bom::at_start(input);
             assert_eq!(
                 scan.map(str::to_string),
