@@ -224,3 +224,10 @@ pub fn lint<'a>(
 ) -> Linter<'a> {
     Linter::new(bytes, dialect, summary, lints)
 }
+
+/// Whether `b` is an ASCII byte of a word as the lints' words run: a letter, a digit or
+/// `_`. Without branches, so that loops over bytes become vector code.
+#[inline(always)]
+fn is_word_byte(b: u8) -> bool {
+    (b | 0x20).wrapping_sub(b'a') < 26 || b.wrapping_sub(b'0') < 10 || b == b'_'
+}

@@ -970,10 +970,7 @@ fn asks_about_words(line: &[u8], tables: &Tables) -> bool {
 /// words), so a line without one has no such word. A byte at a time, without branches,
 /// 32 pairs of neighbours at a time: the compiler makes it vector code.
 fn ascii_meets_other(line: &[u8]) -> bool {
-    #[inline(always)]
-    fn word(b: u8) -> bool {
-        (b | 0x20).wrapping_sub(b'a') < 26 || b.wrapping_sub(b'0') < 10 || b == b'_'
-    }
+    let word = super::is_word_byte;
     let Some(rest) = line.get(1..) else {
         return false;
     };
