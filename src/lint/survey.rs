@@ -297,45 +297,10 @@ fn identifiers(bytes: &[u8], candidates: &[&Candidate]) -> Vec<Lint> {
         .filter(|s| s.is_ascii())
         .map(|s| (*s, ()))
         .collect();
-    let mut ascii_words: HashMap<String, (usize, String)> = HashMap::new();
-    if !wanted.is_empty() {
-        let skeletons = AsciiSkeletons::get();
-        // The lengths and first bytes of the skeletons wanted: a word whose skeleton has
-        // neither is passed over before its skeleton is written out.
-        let (mut lengths, mut firsts) = ([false; 256], [false; 128]);
-        for s in wanted.keys() {
-            lengths[s.len().min(255)] = true;
-            if let Some(&b) = s.as_bytes().first() {
-                firsts[b as usize & 0x7F] = true;
-            }
-        }
-        let longest = wanted.keys().map(|s| s.len()).max().unwrap_or(0);
-        let mut reads = String::new();
-        for_each_ascii_word(bytes, |offset, word| {
-            // A character's skeleton is at least one character long.
-            let first = skeletons.first[word[0] as usize & 0x7F];
-            if word.len() > longest || !firsts[first as usize] {
-                return;
-            }
-            let len: usize = word
-                .iter()
-                .map(|&b| skeletons.of[b as usize & 0x7F].len())
-                .sum();
-            if !lengths[len.min(255)] {
-                return;
-            }
-            reads.clear();
-            for &b in word {
-                reads.push_str(&skeletons.of[b as usize & 0x7F]);
-            }
-            let Ok(word) = std::str::from_utf8(word) else {
-                return;
-            };
-            if wanted.contains_key(reads.as_str()) && !ascii_words.contains_key(word) {
-                ascii_words.insert(word.to_string(), (offset, reads.clone()));
-            }
-        });
-    }
+    let ascii_words = match wanted.is_empty() {
+        true => HashMap::new(),
+        false => ascii_words(bytes, &wanted, PIECE),
+    };
     for (word, (offset, reads)) in &ascii_words {
         if let Some((key, _)) = classes.get_key_value(reads.as_str()) {
             let key: &str = key;
@@ -371,6 +336,73 @@ fn identifiers(bytes: &[u8], candidates: &[&Candidate]) -> Vec<Lint> {
     }
     found.sort_by_key(|l| l.offset);
     found
+}
+
+/// Bytes of the input one thread reads for [`ascii_words`] (up to the next line feed).
+const PIECE: usize = 1 << 20;
+
+/// The first occurrence of each ASCII word of `bytes` whose skeleton is `wanted`, with
+/// that skeleton. The input is cut at line feeds (no word spans one) into pieces of about
+/// `piece` bytes, read on every core; the first piece that holds a word gives its offset.
+fn ascii_words(
+    bytes: &[u8],
+    wanted: &HashMap<&str, ()>,
+    piece: usize,
+) -> HashMap<String, (usize, String)> {
+    let skeletons = AsciiSkeletons::get();
+    // The lengths and first bytes of the skeletons wanted: a word whose skeleton has
+    // neither is passed over before its skeleton is written out.
+    let (mut lengths, mut firsts) = ([false; 256], [false; 128]);
+    for s in wanted.keys() {
+        lengths[s.len().min(255)] = true;
+        if let Some(&b) = s.as_bytes().first() {
+            firsts[b as usize & 0x7F] = true;
+        }
+    }
+    let longest = wanted.keys().map(|s| s.len()).max().unwrap_or(0);
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    while start < bytes.len() {
+        let aim = start.saturating_add(piece.max(1)).min(bytes.len());
+        let end = memchr::memchr(b'\n', &bytes[aim..]).map_or(bytes.len(), |i| aim + i + 1);
+        pieces.push(start..end);
+        start = end;
+    }
+    let found = pool::map(pieces.len(), pool::cores(), |p| {
+        let base = pieces[p].start;
+        let mut found: HashMap<String, (usize, String)> = HashMap::new();
+        let mut reads = String::new();
+        for_each_ascii_word(&bytes[pieces[p].clone()], |offset, word| {
+            // A character's skeleton is at least one character long.
+            let first = skeletons.first[word[0] as usize & 0x7F];
+            if word.len() > longest || !firsts[first as usize] {
+                return;
+            }
+            let len: usize = word
+                .iter()
+                .map(|&b| skeletons.of[b as usize & 0x7F].len())
+                .sum();
+            if !lengths[len.min(255)] {
+                return;
+            }
+            reads.clear();
+            for &b in word {
+                reads.push_str(&skeletons.of[b as usize & 0x7F]);
+            }
+            let Ok(word) = std::str::from_utf8(word) else {
+                return;
+            };
+            if wanted.contains_key(reads.as_str()) && !found.contains_key(word) {
+                found.insert(word.to_string(), (base + offset, reads.clone()));
+            }
+        });
+        found
+    });
+    let mut words = HashMap::new();
+    for (word, first) in found.into_iter().flatten() {
+        words.entry(word).or_insert(first);
+    }
+    words
 }
 
 /// The UTS #39 skeleton of each ASCII character, and its first byte: the skeleton of a
@@ -629,6 +661,42 @@ mod tests {
         let mut got = Vec::new();
         for_each_ascii_word(text.as_bytes(), |at, word| got.push((at, word.len())));
         assert_eq!(got, vec![(0, 64), (65, 63), (129, 70)]);
+    }
+
+    #[test]
+    fn ascii_words_of_pieces_are_those_of_one_pass() {
+        let wanted: HashMap<&str, ()> = [("paypal", ()), ("rnodern", ())].into();
+        let text = "x paypal\npaypa1 modern\u{434}\npaypal mоdern modern paypa1\n";
+        let got = ascii_words(text.as_bytes(), &wanted, 1);
+        let want: HashMap<String, (usize, String)> = [
+            ("paypal".to_string(), (2, "paypal".to_string())),
+            ("paypa1".to_string(), (9, "paypal".to_string())),
+            ("modern".to_string(), (40, "rnodern".to_string())),
+        ]
+        .into();
+        assert_eq!(got, want);
+        // Random lines: pieces of every size find what one piece finds.
+        let words = [
+            "paypal", "paypa1", "modern", "rnodern", "pay", "\u{434}", " ", "\n",
+        ];
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for len in [0, 1, 10, 200, 2000] {
+            let mut text = String::new();
+            for _ in 0..len {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                text.push_str(words[(x % 8) as usize]);
+            }
+            let whole = ascii_words(text.as_bytes(), &wanted, usize::MAX);
+            for piece in [1, 5, 17, 64, 1000] {
+                assert_eq!(
+                    ascii_words(text.as_bytes(), &wanted, piece),
+                    whole,
+                    "{piece}"
+                );
+            }
+        }
     }
 
     #[test]
