@@ -178,6 +178,34 @@ fn usage_errors_show_the_usage_line() {
     }
 }
 
+/// A value or argument clap refuses is quoted through the sanitiser: an escape sequence or a
+/// bidi control on the command line reaches standard error as visible text, not as bytes a
+/// terminal acts on (nor stripped out of the quote).
+#[test]
+fn refused_words_are_quoted_safely() {
+    let cases = [
+        (
+            vec!["check", "--target", "\u{1b}[2J\u{1b}]0;t\u{7}X", "f"],
+            "error: invalid value '\\u{1b}[2J\\u{1b}]0;t\\u{7}X' for '--target <T>'",
+        ),
+        (
+            vec!["check", "--b\u{1b}[1mx", "f"],
+            "error: unexpected argument '--b\\u{1b}[1mx' found",
+        ),
+        (
+            vec!["dump", "--width", "7\u{202e}", "f"],
+            "error: invalid value '7\\u{202e}' for '--width <N>'",
+        ),
+    ];
+    for (args, first) in cases {
+        let out = run(&args, 2);
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let line = stderr.lines().next().unwrap_or_default();
+        assert!(line.starts_with(first), "{args:?}: {stderr}");
+        assert!(!stderr.contains(['\u{1b}', '\u{7}', '\u{202e}']), "{stderr:?}");
+    }
+}
+
 /// Every shell's completions offer the values of `--dialect` and `--color`.
 #[test]
 fn completions_offer_dialects_and_colours() {

@@ -36,6 +36,7 @@ const ENCODING_HELP: &str = "Read the input as this encoding: a dialect name, an
 #[derive(Debug, Parser)]
 #[command(
     name = "hexrune",
+    bin_name = "hexrune",
     version,
     about = "A terminal inspector for UTF-8 byte structure",
     long_about = "A terminal inspector for UTF-8 byte structure: raw bytes, decoded code points, \
@@ -607,6 +608,7 @@ pub fn with_usage(error: clap::Error, argv: &[OsString]) -> clap::Error {
             ),
         );
     }
+    let error = with_values_shown_safely(error);
     if error.get(ContextKind::Usage).is_some() {
         return error;
     }
@@ -624,6 +626,27 @@ pub fn with_usage(error: clap::Error, argv: &[OsString]) -> clap::Error {
     let usage = usage.unwrap_or_else(|| command.render_usage());
     let mut error = error;
     error.insert(ContextKind::Usage, ContextValue::StyledStr(usage));
+    error
+}
+
+/// `error` with the words of the command line it quotes (an argument it does not know, a
+/// value it refuses, a command) passed through the sanitiser: clap would print them as
+/// they are, escape sequences and bidi controls included, on a terminal (and strip the
+/// sequences from them elsewhere, misquoting them).
+fn with_values_shown_safely(mut error: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue};
+    let quoted = [
+        ContextKind::InvalidArg,
+        ContextKind::InvalidValue,
+        ContextKind::InvalidSubcommand,
+        ContextKind::PriorArg,
+    ];
+    for kind in quoted {
+        if let Some(ContextValue::String(text)) = error.get(kind) {
+            let safe = crate::view::safe::sanitize(text);
+            error.insert(kind, ContextValue::String(safe));
+        }
+    }
     error
 }
 
