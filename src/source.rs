@@ -25,6 +25,7 @@ use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Once;
+use std::time::SystemTime;
 
 use memmap2::{Advice, Mmap, UncheckedAdvice};
 
@@ -43,6 +44,9 @@ pub enum SourceError {
     NotRegular(&'static str),
     /// The file shrank while it was mapped: some bytes read as zeros.
     Changed,
+    /// The file was written to while it was mapped: its size or its modification time is
+    /// not what it was when it was opened ([`Source::check_unchanged`]).
+    Rewritten,
     /// Any other I/O error.
     Io(io::Error),
 }
@@ -57,6 +61,10 @@ impl fmt::Display for SourceError {
             SourceError::Changed => {
                 f.write_str("the file changed while it was being read (it was truncated)")
             }
+            SourceError::Rewritten => f.write_str(
+                "the file changed while it was being read (it was written to: its size or \
+                 modification time moved)",
+            ),
             SourceError::Io(e) => f.write_str(&io_message(e)),
         }
     }
@@ -102,6 +110,8 @@ pub enum Access {
 pub struct Source {
     name: String,
     bytes: Bytes,
+    /// A mapped file's size and modification time when it was opened, from the open file.
+    stamp: Option<(u64, Option<SystemTime>)>,
     /// The standing advice: [`Access::Random`] once [`Source::advise`] said so.
     random: AtomicBool,
 }
@@ -157,6 +167,7 @@ impl Source {
         Source {
             name: name.into(),
             bytes: Bytes::Owned(bytes),
+            stamp: None,
             random: AtomicBool::new(false),
         }
     }
@@ -168,7 +179,8 @@ impl Source {
     }
 
     fn from_file(name: String, file: File) -> Result<Source, SourceError> {
-        if file.metadata()?.len() == 0 {
+        let meta = file.metadata()?;
+        if meta.len() == 0 {
             // An empty file reads as nothing at once; a file of /proc says 0 bytes and
             // has text, which only reading finds.
             return Source::read_all(name, file);
@@ -195,6 +207,7 @@ impl Source {
         Ok(Source {
             name,
             bytes: Bytes::Mapped { map, file, slot },
+            stamp: Some((meta.len(), meta.modified().ok())),
             random: AtomicBool::new(false),
         })
     }
@@ -297,6 +310,31 @@ impl Source {
         let shrunk = file.metadata().map(|m| m.len() < map.len() as u64)?;
         if faulted || shrunk {
             return Err(SourceError::Changed);
+        }
+        Ok(())
+    }
+}
+
+impl Source {
+    /// When a mapped file was last modified, as it said when it was opened (`None` for
+    /// bytes read into memory, or where the file system keeps no time).
+    pub fn modified(&self) -> Option<SystemTime> {
+        self.stamp.and_then(|(_, modified)| modified)
+    }
+
+    /// [`Source::check_intact`], and that a mapped file was not written to since it was
+    /// opened: its size and modification time are still those it had then, else
+    /// `Err(Rewritten)`. What a record of the bytes read (a hash, a verdict) asks before it
+    /// is given: in place, a write shows through the map, so the bytes read may mix old and
+    /// new.
+    pub fn check_unchanged(&self) -> Result<(), SourceError> {
+        self.check_intact()?;
+        let (Bytes::Mapped { file, .. }, Some((len, modified))) = (&self.bytes, self.stamp) else {
+            return Ok(());
+        };
+        let now = file.metadata()?;
+        if now.len() != len || now.modified().ok() != modified {
+            return Err(SourceError::Rewritten);
         }
         Ok(())
     }
@@ -581,6 +619,46 @@ mod tests {
             source.check_intact().unwrap_err().to_string(),
             "the file changed while it was being read (it was truncated)"
         );
+    }
+
+    #[test]
+    fn a_write_while_mapped_is_found() {
+        use std::os::unix::fs::FileExt;
+        let page = page_size();
+        let start = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
+        for write in ["in place", "appended", "touched"] {
+            let mut file = tempfile::NamedTempFile::new().unwrap();
+            file.write_all(&vec![b'x'; page * 2]).unwrap();
+            file.as_file().set_modified(start).unwrap();
+            let source = Source::open(file.path()).unwrap();
+            assert_eq!(source.modified(), Some(start));
+            source.check_unchanged().unwrap();
+            let later = start + std::time::Duration::from_nanos(1);
+            match write {
+                "in place" => {
+                    file.as_file().write_at(b"\xFF", 10).unwrap();
+                    file.as_file().set_modified(later).unwrap();
+                    assert_eq!(source.bytes()[10], 0xFF, "a write shows through the map");
+                }
+                "appended" => {
+                    file.as_file().write_at(b"\xFF", (page * 2) as u64).unwrap();
+                    file.as_file().set_modified(start).unwrap();
+                }
+                _ => file.as_file().set_modified(later).unwrap(),
+            }
+            source.check_intact().unwrap();
+            let e = source.check_unchanged().unwrap_err();
+            assert!(matches!(e, SourceError::Rewritten), "{write}");
+            assert_eq!(
+                e.to_string(),
+                "the file changed while it was being read (it was written to: its size or \
+                 modification time moved)"
+            );
+        }
+        // Bytes read into memory stay what they were.
+        let source = Source::from_bytes("b", b"abc".to_vec());
+        assert_eq!(source.modified(), None);
+        source.check_unchanged().unwrap();
     }
 
     #[test]

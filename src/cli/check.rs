@@ -262,13 +262,15 @@ pub fn examine(
     threads: usize,
 ) -> Result<Examined, SourceError> {
     let source = input.open()?;
-    let mtime = match input {
+    // The time the mapped file had when it was opened, which a write while it is read
+    // moves ([`Source::check_unchanged`]); that of the path for a file read into memory.
+    let mtime = source.modified().or_else(|| match input {
         Input::Path(p) => std::fs::metadata(p)
             .ok()
             .filter(|m| m.is_file())
             .and_then(|m| m.modified().ok()),
         Input::Stdin => None,
-    };
+    });
     examine_source(options, input, source, mtime, threads)
 }
 
@@ -308,8 +310,9 @@ pub fn examine_source(
         look.as_ref().map(|l| l as &BlockHook),
     )
     .expect("a scan nobody cancels runs to the end");
-    // Nothing of a changed input is printed; the caller reports it.
-    source.check_intact()?;
+    // Nothing of a changed input is printed (its hash and verdict may be of a mix of old
+    // and new bytes); the caller reports it.
+    source.check_unchanged()?;
     let lints = match survey.as_mut() {
         Some(survey) => {
             survey.finish(bytes, &summary);
@@ -775,5 +778,46 @@ pub(crate) fn plural(n: u64, one: &'static str, many: &'static str) -> &'static 
         one
     } else {
         many
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::FileExt;
+    use std::time::{Duration, SystemTime};
+
+    /// A file written to after it was opened and before its scan ends gets no record: its
+    /// hash and verdict could be of old and new bytes mixed.
+    #[test]
+    fn a_file_written_while_it_is_read_gets_no_record() {
+        let start = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(&[b'x'; 1 << 16]).unwrap();
+        file.as_file().set_modified(start).unwrap();
+        let input = Input::Path(file.path().to_path_buf());
+        let options = CheckOptions {
+            dialect: Dialect::Utf8,
+            format: Format::Json,
+            all: false,
+            inputs: vec![input.clone()],
+            threads: 1,
+            fallback: None,
+            walk: None,
+            invocation: Invocation { argv: Vec::new() },
+            lints: Lints::default(),
+        };
+        let examined = examine(&options, &input, 1).unwrap();
+        assert_eq!(
+            examined.facts.mtime.as_deref(),
+            Some("2023-11-14T22:13:20Z")
+        );
+        let source = input.open().unwrap();
+        file.as_file().write_at(b"\xFF", 100).unwrap();
+        file.as_file()
+            .set_modified(start + Duration::from_secs(1))
+            .unwrap();
+        let e = examine_source(&options, &input, source, None, 1).err();
+        assert!(matches!(e, Some(SourceError::Rewritten)), "{e:?}");
     }
 }
