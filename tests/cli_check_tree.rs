@@ -104,6 +104,41 @@ fn ignore_files_and_hidden_files_unless_asked() {
     assert_eq!(ran.code, 2);
 }
 
+/// Only the tree's `.gitignore` rules leave files out: a `.ignore` file in the tree and the
+/// user's global Git excludes hide nothing (the same tree, the same report, whoever checks
+/// it).
+#[test]
+fn only_the_trees_gitignore_leaves_files_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("t");
+    put(&root, "logs/.ignore", b"*\n");
+    put(&root, "logs/payload.txt", "evil \u{202E} x\n".as_bytes());
+    put(&root, "a.log", b"\xff\n");
+    put(&root, "readme.txt", b"ok\n");
+    let home = dir.path().join("home");
+    put(&home, ".config/git/ignore", b"*.log\n");
+    put(
+        &home,
+        ".gitconfig",
+        b"[core]\n\texcludesFile = ~/.config/git/ignore\n",
+    );
+    let out = hexrune()
+        .current_dir(dir.path())
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .args(["check", "-r", "--security", "t"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        stdout,
+        "t/a.log: invalid utf8: 1 error; first error at offset 0 (1:1) invalid_byte\n\
+         t/logs/payload.txt: valid utf8, 1 finding; first finding at offset 5 (1:6) bidi\n\
+         3 files checked: 2 with findings, 0 unreadable, 0 skipped\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
 /// A file the user may not read is reported, counted and skipped (not as root, whom
 /// permissions do not stop).
 #[test]

@@ -114,7 +114,7 @@ enum Command {
         #[arg(short, long)]
         recursive: bool,
 
-        /// With -r: also check files that .gitignore, .ignore and the like exclude
+        /// With -r: also check files that the tree's .gitignore files or .git/info/exclude leave out
         #[arg(long, requires = "recursive")]
         no_ignore: bool,
 

@@ -155,8 +155,14 @@ fn walk(roots: &[PathBuf], rules: &Walk, threads: usize) -> Vec<Entry> {
     for root in rest {
         builder.add(root);
     }
+    // The tree's own `.gitignore` and `.git/info/exclude` (those of its parent directories
+    // too, as Git reads them), and nothing of the machine or of other tools: the same tree
+    // gives the same report whoever checks it, and a `.ignore` file (ripgrep's) planted in
+    // it hides nothing.
     builder
         .standard_filters(!rules.no_ignore)
+        .ignore(false)
+        .git_global(false)
         .hidden(!rules.hidden)
         .require_git(false)
         .follow_links(false)
