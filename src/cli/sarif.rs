@@ -195,7 +195,7 @@ impl Emit for Sarif<'_> {
         let Invocation { argv } = &self.options.invocation;
         let invocation = json!({
             "arguments": argv.get(1..).unwrap_or_default(),
-            "commandLine": argv.join(" "),
+            "commandLine": shell_words(argv),
             "executionSuccessful": self.notifications.iter().all(|n| n["level"] != "error"),
             "toolExecutionNotifications": self.notifications,
         });
@@ -215,6 +215,17 @@ impl Emit for Sarif<'_> {
     }
 }
 
+/// The command line as a POSIX shell reads it back into `argv`: a word of plain characters
+/// as it is, any other in single quotes (a `'` in it as `'\''`), an empty one as `''`.
+fn shell_words(argv: &[String]) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "@%+=:,./_-".contains(c);
+    let word = |a: &String| match !a.is_empty() && a.chars().all(plain) {
+        true => a.clone(),
+        false => format!("'{}'", a.replace('\'', r"'\''")),
+    };
+    argv.iter().map(word).collect::<Vec<_>>().join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,5 +235,18 @@ mod tests {
         assert_eq!(uri(b"dir/a b.txt"), "dir/a%20b.txt");
         assert_eq!(uri(b"/tmp/x%y"), "file:///tmp/x%25y");
         assert_eq!(uri(b"caf\xC3\xA9\xFF"), "caf%C3%A9%FF");
+    }
+
+    #[test]
+    fn the_command_line_reads_back_as_its_words() {
+        let argv: Vec<String> = [
+            "hexrune", "check", "a b.txt", "it's", "", "pct%41", "x;rm", "é",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            shell_words(&argv),
+            r"hexrune check 'a b.txt' 'it'\''s' '' pct%41 'x;rm' 'é'"
+        );
     }
 }

@@ -18,6 +18,7 @@ use crate::scan::index::summary_classes;
 use crate::scan::Tally;
 use crate::view::cluster;
 use crate::view::fallback::Fallback;
+use crate::view::safe::always_escaped;
 use crate::view::second_code_point;
 use crate::view::unicode::{facts, Facts};
 
@@ -37,9 +38,12 @@ impl<K: Serialize, V: Serialize> Serialize for Ordered<K, V> {
 }
 
 /// One line of JSON for `record` (no trailing newline). Strings get JSON's own escapes,
-/// and DEL and the C1 controls (U+007F..U+009F) are escaped too (`\u009b`): JSON allows
-/// them raw, but a terminal may act on them (U+009B is CSI), and a fallback reading of a
-/// byte 80..9F is often one.
+/// and every character the sanitiser always escapes is escaped too (`\u009b`, `\u202e`,
+/// `\udb40\udc01`): DEL and the C1 controls, bidi controls, zero-width and other format
+/// characters, the line and paragraph separators, tags, private-use and unassigned code
+/// points. JSON allows them raw, but a terminal may act on them (U+009B is CSI), a bidi
+/// override reorders the text of a report printed with `cat`, and a fallback reading of a
+/// byte 80..9F is often one. The escapes are JSON's own: a parser reads the same string.
 pub fn to_line<T: Serialize>(record: &T) -> String {
     let mut out = Vec::with_capacity(128);
     let mut serializer = serde_json::Serializer::with_formatter(&mut out, ControlSafe);
@@ -50,7 +54,7 @@ pub fn to_line<T: Serialize>(record: &T) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// serde_json's compact format, with DEL and C1 controls escaped in strings.
+/// serde_json's compact format, with the characters [`to_line`] names escaped in strings.
 struct ControlSafe;
 
 impl serde_json::ser::Formatter for ControlSafe {
@@ -60,10 +64,15 @@ impl serde_json::ser::Formatter for ControlSafe {
         fragment: &str,
     ) -> std::io::Result<()> {
         let mut rest = fragment;
-        while let Some(at) = rest.find(|c: char| ('\u{7F}'..='\u{9F}').contains(&c)) {
+        // (serde_json escapes the C0 controls itself.)
+        while let Some(at) =
+            rest.find(|c: char| c == '\u{7F}' || !c.is_ascii() && always_escaped(c))
+        {
             writer.write_all(&rest.as_bytes()[..at])?;
             let c = rest[at..].chars().next().unwrap_or('\u{7F}');
-            write!(writer, "\\u{:04x}", c as u32)?;
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                write!(writer, "\\u{:04x}", unit)?;
+            }
             rest = &rest[at + c.len_utf8()..];
         }
         writer.write_all(rest.as_bytes())
@@ -1016,14 +1025,30 @@ mod tests {
 
     #[test]
     fn paths_are_lossless() {
-        assert_eq!(
-            to_line(&WirePath::from_bytes(b"a\x1b]0;T\x07\n\xe2\x80\xae.txt")),
-            "{\"path\":\"a\\u001b]0;T\\u0007\\n\u{202E}.txt\"}"
-        );
+        // A bidi override in a name is escaped as the controls are: `cat` of a report
+        // cannot reorder it. JSON reads the escapes back as the same string.
+        let line = to_line(&WirePath::from_bytes(b"a\x1b]0;T\x07\n\xe2\x80\xae.txt"));
+        assert_eq!(line, "{\"path\":\"a\\u001b]0;T\\u0007\\n\\u202e.txt\"}");
+        let back: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(back["path"], "a\u{1b}]0;T\u{7}\n\u{202E}.txt");
         assert_eq!(
             to_line(&WirePath::from_bytes(b"a\xffb")),
             r#"{"path":"a�b","path_bytes":"Yf9i"}"#
         );
+    }
+
+    #[test]
+    fn strings_escape_what_the_sanitiser_always_escapes() {
+        // DEL and C1, bidi controls and marks, zero-width characters, the BOM, separators,
+        // the soft hyphen, a tag (as a surrogate pair), a noncharacter; letters, marks on
+        // a base, emoji and their joiner's neighbours stay as they are.
+        let text = "\u{7F}\u{9B}\u{61C}\u{200E}\u{202A}\u{2066}\u{200B}\u{FEFF}\u{2028}\u{AD}\u{E0041}\u{FFFE}é\u{301}中😀";
+        let line = to_line(&text);
+        assert_eq!(
+            line,
+            "\"\\u007f\\u009b\\u061c\\u200e\\u202a\\u2066\\u200b\\ufeff\\u2028\\u00ad\\udb40\\udc41\\ufffeé\u{301}中😀\""
+        );
+        assert_eq!(serde_json::from_str::<String>(&line).unwrap(), text);
     }
 
     #[test]

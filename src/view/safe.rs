@@ -61,6 +61,14 @@ pub fn sanitize(text: &str) -> String {
     out
 }
 
+/// Whether [`sanitize`] escapes `c` wherever it stands (a control, a format character such
+/// as a bidi control or a zero-width character, a separator, a tag, a private-use or
+/// unassigned code point): what a machine-readable format escapes too, whatever comes
+/// before it.
+pub fn always_escaped(c: char) -> bool {
+    treatment(c) == Treatment::Escape
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Treatment {
     /// Shown as itself.
