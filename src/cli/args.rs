@@ -82,7 +82,7 @@ pub struct Args {
 enum Command {
     /// Check whether inputs are valid; list and count every error
     #[command(
-        after_help = "Exit status: 0 if every input is valid, 1 if any is not (or, with --target or --security, has a finding of level error or warning), 2 on a usage or I/O error (under -r, an unreadable file: 2 wins over 1).\n\nExamples:\n  hexrune check notes.txt\n  cat dump.txt | hexrune check\n  hexrune check --json --dialect mutf8 classes/*.bin\n  hexrune check -r src/\n  hexrune check -r --sarif . > utf8.sarif\n  hexrune check --csv *.log > findings.csv\n  hexrune check --security --target mysql-utf8mb3,xml-1.0 dump.sql"
+        after_help = "Exit status: 0 if every input is valid, 1 if any is not (or, with --target or --security, has a lint finding of level error or warning; a U+FFFD already in the input is listed as a warning and leaves the status alone), 2 on a usage or I/O error (under -r, an unreadable file: 2 wins over 1).\n\nExamples:\n  hexrune check notes.txt\n  cat dump.txt | hexrune check\n  hexrune check --json --dialect mutf8 classes/*.bin\n  hexrune check -r src/\n  hexrune check -r --sarif . > utf8.sarif\n  hexrune check --csv *.log > findings.csv\n  hexrune check --security --target mysql-utf8mb3,xml-1.0 dump.sql"
     )]
     Check {
         #[arg(short, long, value_name = "D", default_value = "utf8", value_parser = DialectParser, hide_possible_values = true, help = DIALECT_HELP)]
