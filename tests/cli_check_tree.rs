@@ -279,9 +279,15 @@ fn json_sarif_and_csv_over_a_tree() {
             "summary t/b/lost.txt",
             "input t/big.txt",
             "summary t/big.txt",
+            "skipped t/pipe",
             "io_error t/z-dangling",
         ]
     );
+    // A special file passed over has a record, so an archived report says what it left out.
+    assert!(ran
+        .stdout
+        .lines()
+        .any(|l| l == r#"{"type":"skipped","path":"t/pipe","what":"fifo"}"#));
     let big_input = records
         .iter()
         .find(|r| r["type"] == "input" && r["path"] == "t/big.txt")
@@ -318,6 +324,10 @@ fn json_sarif_and_csv_over_a_tree() {
     assert_eq!(notes.len(), 2);
     assert_eq!(notes[0]["level"], "note");
     assert_eq!(notes[0]["message"]["text"], "t/pipe: skipped: fifo");
+    assert_eq!(
+        notes[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "t/pipe"
+    );
     assert_eq!(notes[1]["level"], "error");
 
     let ran = run_in(dir.path(), &["check", "-r", "--csv", "t"]);

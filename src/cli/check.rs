@@ -21,7 +21,8 @@ use crate::cli::report::{hex_compact, hex_spaced};
 use crate::cli::sarif::Sarif;
 use crate::cli::walk::{self, Walk};
 use crate::cli::wire::{
-    finding_line, to_line, InputRecord, Invocation, IoErrorRecord, SummaryRecord, WirePath,
+    finding_line, to_line, InputRecord, Invocation, IoErrorRecord, SkippedRecord, SummaryRecord,
+    WirePath,
 };
 use crate::decode::{Dialect, Unit, UnitKind};
 use crate::detect;
@@ -455,7 +456,13 @@ pub trait Emit {
         Ok(())
     }
     /// A special file a walk passed over (`fifo`, `socket`, ...).
-    fn skipped(&mut self, _out: &mut dyn Write, _name: &str, _what: &str) -> io::Result<()> {
+    fn skipped(
+        &mut self,
+        _out: &mut dyn Write,
+        _name: &str,
+        _path: &WirePath,
+        _what: &str,
+    ) -> io::Result<()> {
         Ok(())
     }
     /// After the last input, with the exit status the run will have.
@@ -517,6 +524,16 @@ impl Emit for Json<'_> {
     ) -> io::Result<()> {
         let record = IoErrorRecord::new(path, message.to_string());
         writeln!(out, "{}", to_line(&record))
+    }
+
+    fn skipped(
+        &mut self,
+        out: &mut dyn Write,
+        _name: &str,
+        path: &WirePath,
+        what: &str,
+    ) -> io::Result<()> {
+        writeln!(out, "{}", to_line(&SkippedRecord::new(path, what)))
     }
 }
 

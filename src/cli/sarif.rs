@@ -183,10 +183,17 @@ impl Emit for Sarif<'_> {
         Ok(())
     }
 
-    fn skipped(&mut self, _out: &mut dyn Write, name: &str, what: &str) -> io::Result<()> {
+    fn skipped(
+        &mut self,
+        _out: &mut dyn Write,
+        name: &str,
+        path: &WirePath,
+        what: &str,
+    ) -> io::Result<()> {
         self.notifications.push(json!({
             "level": "note",
             "message": {"text": format!("{name}: skipped: {what}")},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri(&path_bytes(path))}}}],
         }));
         Ok(())
     }

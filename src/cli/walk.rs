@@ -107,7 +107,7 @@ pub fn run(
                 }
             }
             Outcome::Skipped(what) => {
-                out.then(|o| emit.skipped(o, &name, what))?;
+                out.then(|o| emit.skipped(o, &name, &input.wire_path(), what))?;
                 let why = format!("not a regular file ({what}), skipped");
                 bar.suspend(|| report_error(err, &name, &why))?;
                 EXIT_OK
@@ -472,7 +472,13 @@ impl Emit for HumanTree {
         Ok(())
     }
 
-    fn skipped(&mut self, _out: &mut dyn Write, _name: &str, _what: &str) -> io::Result<()> {
+    fn skipped(
+        &mut self,
+        _out: &mut dyn Write,
+        _name: &str,
+        _path: &super::wire::WirePath,
+        _what: &str,
+    ) -> io::Result<()> {
         self.skipped += 1;
         Ok(())
     }

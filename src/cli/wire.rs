@@ -393,6 +393,29 @@ impl<'a> IoErrorRecord<'a> {
     }
 }
 
+/// `{"type":"skipped",...}`: a special file `check -r` passed over, and what it is (`fifo`,
+/// `socket`, `character device`, `link to a directory`, ...), so that an archived report
+/// says what it left out.
+#[derive(Debug, Serialize)]
+pub struct SkippedRecord<'a> {
+    #[serde(rename = "type")]
+    record: &'static str,
+    #[serde(flatten)]
+    path: &'a WirePath,
+    what: &'a str,
+}
+
+impl<'a> SkippedRecord<'a> {
+    /// The record of a file passed over, and what it is.
+    pub fn new(path: &'a WirePath, what: &'a str) -> SkippedRecord<'a> {
+        SkippedRecord {
+            record: "skipped",
+            path,
+            what,
+        }
+    }
+}
+
 /// One unit: the object `at` prints, and an element of `explain --json`'s `units`.
 #[derive(Debug, Serialize)]
 pub struct UnitRecord {
