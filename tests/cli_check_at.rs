@@ -499,6 +499,36 @@ fn verdicts_name_what_they_see() {
     );
 }
 
+/// A lone byte with a neighbour missing is said to be at the input's start or end, not
+/// "between ASCII bytes".
+#[test]
+fn a_lone_byte_at_an_end_of_the_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let listed = |name: &str, bytes: &[u8]| -> Vec<String> {
+        let f = file_with(dir.path(), name, bytes);
+        stdout_of(["check", &f], 1)
+            .lines()
+            .filter(|l| l.starts_with("  offset "))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(
+        listed("end.txt", b"x\xff"),
+        ["  offset 1 (0x1)  1:2  ff  invalid_byte: byte that never occurs in this dialect; lone \
+          byte FF after an ASCII byte, at the end of the input; fallback \u{ff} (windows-1252)"]
+    );
+    assert_eq!(
+        listed("start.txt", b"\xffx"),
+        ["  offset 0 (0x0)  1:1  ff  invalid_byte: byte that never occurs in this dialect; lone \
+          byte FF at the start of the input, before an ASCII byte; fallback \u{ff} (windows-1252)"]
+    );
+    assert_eq!(
+        listed("both.txt", b"x\xffy"),
+        ["  offset 1 (0x1)  1:2  ff  invalid_byte: byte that never occurs in this dialect; lone \
+          byte FF between ASCII bytes; fallback \u{ff} (windows-1252)"]
+    );
+}
+
 /// Every error and finding gives its line and column (1-based; the column counts units:
 /// characters, and each error unit as one), in the text and in JSON, as the last keys.
 #[test]

@@ -68,7 +68,7 @@ fn the_forensic_case_in_json_lines() {
     assert!(
         first.ends_with(
             "\"kind\":\"overlong-ascii\",\"line\":1,\"column\":11,\"level\":\"error\",\"message\":\
-             \"overlong 2-byte form of U+002F \\\"/\\\" (SOLIDUS): a decoder that accepts it sees \
+             \"overlong 2-byte form of U+002F '/' (SOLIDUS): a decoder that accepts it sees \
              that character where a filter saw none\"}"
         ),
         "{first}"
@@ -198,4 +198,60 @@ fn an_unknown_target_is_refused() {
         .stderr(predicates::str::contains(
             "unknown target 'oracle' (expected mysql-utf8mb3, postgres, xml-1.0, xml-1.1, json, i-json)",
         ));
+}
+
+/// The reviewer's inputs, as `check` lists their findings: what a confusable reads as, a
+/// surrogate pair in JSON-bound data, a value above U+10FFFF for MySQL.
+#[test]
+fn finding_messages_name_what_is_there() {
+    let listed = |args: &[&str], bytes: &[u8]| -> Vec<String> {
+        let (_d, path) = planted("f.txt", bytes);
+        run(args, &path, 1)
+            .lines()
+            .filter(|l| l.starts_with("  offset "))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(
+        listed(
+            &["check", "--security"],
+            b"my_p\xd0\xb0ypal_id admin\xd1\x96strator\n"
+        ),
+        [
+            "  offset 0 (0x0)  1:1  6d 79 5f 70 d0 b0 79 70 61 6c 5f 69 64  confusable: \
+             \"my_p\u{430}ypal_id\" mixes Latin and Cyrillic and reads as \"my_paypal_id\" (UTS \
+             #39 skeleton \"rny_paypal_id\")",
+            "  offset 14 (0xe)  1:14  61 64 6d 69 6e d1 96 73 74 72 61 74 6f 72  confusable: \
+             \"admin\u{456}strator\" mixes Latin and Cyrillic and reads as \"administrator\" \
+             (UTS #39 skeleton \"adrninistrator\")",
+        ]
+    );
+    assert_eq!(
+        listed(
+            &["check", "-d", "cesu8", "--target", "json"],
+            b"a\xed\xa0\x80b\xed\xbf\xbfc\xed\xa0\xbd\xed\xb8\x80\n"
+        )
+        .iter()
+        .filter(|l| l.contains("lone-surrogate: "))
+        .map(|l| l.split_once("lone-surrogate: ").unwrap().1)
+        .collect::<Vec<_>>(),
+        [
+            "lone lead surrogate U+D800 (read as CESU-8): JSON text must be UTF-8, which cannot \
+             encode it (RFC 8259 §8.1; a \\ud800 escape is what JSON allows)",
+            "lone trail surrogate U+DFFF (read as CESU-8): JSON text must be UTF-8, which cannot \
+             encode it (RFC 8259 §8.1; a \\udfff escape is what JSON allows)",
+            "surrogate pair U+D83D U+DE00 (read as CESU-8) for U+1F600 GRINNING FACE: JSON text \
+             must be UTF-8, which writes U+1F600 as F0 9F 98 80 (RFC 8259 §8.1)",
+        ]
+    );
+    assert_eq!(
+        listed(
+            &["check", "-d", "legacy", "--target", "mysql-utf8mb3"],
+            b"\xf8\x88\x80\x80\x80\n"
+        ),
+        [
+            "  offset 0 (0x0)  1:1  f8 88 80 80 80  four-byte: U+200000 <not-unicode-200000> is \
+          above U+10FFFF: not Unicode, and neither MySQL utf8mb3 nor utf8mb4 stores it"
+        ]
+    );
 }

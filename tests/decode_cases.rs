@@ -586,7 +586,9 @@ const EXPLAINED: &[Explained] = &[
     (Dialect::Utf8, b"\x80\x80", 1, None, None, false),
     (Dialect::Utf8, b"caf\xE9 ok", 3, Some("80..BF"), Some(("lone byte E9: 'é' in Latin-1/Windows-1252?", 1)), true),
     (Dialect::Utf8, b"\x93q\x94", 0, None, Some(("lone byte 93: '“' in Latin-1/Windows-1252?", 1)), true),
-    (Dialect::Utf8, b"a\x81", 1, None, Some(("lone byte 81 between ASCII bytes", 1)), true),
+    (Dialect::Utf8, b"a\x81b", 1, None, Some(("lone byte 81 between ASCII bytes", 1)), true),
+    (Dialect::Utf8, b"a\x81", 1, None, Some(("lone byte 81 after an ASCII byte, at the end of the input", 1)), true),
+    (Dialect::Utf8, b"\x81a", 0, None, Some(("lone byte 81 at the start of the input, before an ASCII byte", 1)), true),
     (Dialect::Utf8, b"\xFF\xFEa\x00", 0, None, Some(("UTF-16LE byte order mark: the input looks like UTF-16", 2)), true),
     (Dialect::Utf8, b"\xFE\xFF\x00a", 0, None, Some(("UTF-16BE byte order mark: the input looks like UTF-16", 2)), true),
     // CESU-8.

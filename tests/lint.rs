@@ -63,12 +63,12 @@ fn overlong_ascii_in_strict_and_legacy_utf8() {
     assert_eq!(legacy[4], (16, 5, "overlong-ascii", Error));
     let m = messages(Dialect::Utf8, bytes, &security());
     assert!(
-        m[0].starts_with("overlong 2-byte form of U+002F \"/\" (SOLIDUS)"),
+        m[0].starts_with("overlong 2-byte form of U+002F '/' (SOLIDUS)"),
         "{}",
         m[0]
     );
     assert!(
-        m[1].starts_with("overlong 3-byte form of U+002E \".\" (FULL STOP)"),
+        m[1].starts_with("overlong 3-byte form of U+002E '.' (FULL STOP)"),
         "{}",
         m[1]
     );
@@ -155,7 +155,8 @@ fn a_mixed_script_word_across_a_block_boundary() {
     let m = messages(Dialect::Utf8, &bytes, &security());
     assert_eq!(
         m[0],
-        "\"p\u{430}ypal\" mixes Latin and Cyrillic and reads as \"paypal\" (UTS #39 skeleton)"
+        "\"p\u{430}ypal\" mixes Latin and Cyrillic and reads as \"paypal\" (UTS #39 skeleton \
+         \"paypal\")"
     );
 }
 
@@ -239,8 +240,16 @@ fn mysql_postgres_and_json_targets() {
     assert_eq!(run(Dialect::Wtf8, wtf, &target(Target::Json)), want);
     assert_eq!(run(Dialect::Utf8, wtf, &target(Target::IJson)), want);
     let m = messages(Dialect::Wtf8, wtf, &target(Target::Json));
-    assert!(m[0].starts_with("lone lead surrogate U+D800"), "{}", m[0]);
-    assert!(m[1].starts_with("lone trail surrogate U+DFFF"), "{}", m[1]);
+    assert!(
+        m[0].starts_with("lone lead surrogate U+D800 (read as WTF-8)"),
+        "{}",
+        m[0]
+    );
+    assert!(
+        m[1].starts_with("lone trail surrogate U+DFFF (read as WTF-8)"),
+        "{}",
+        m[1]
+    );
     // UTF-16: offsets and lengths in its bytes.
     let utf16 = wide::text(Dialect::Utf16Le, "a\u{1F600}\0");
     let both = Lints {
@@ -792,4 +801,171 @@ fn confusable_identifiers_by_skeleton_name_the_earlier_word() {
         ),
         vec![]
     );
+}
+
+/// The reviewer's cases of finding messages that said the wrong thing: each message whole.
+mod messages_say_what_is_there {
+    use super::*;
+
+    #[test]
+    fn a_confusable_reads_as_its_letters_not_as_its_skeleton() {
+        // The skeleton turns `m` into `rn`: a comparison key, not what a reader sees.
+        let text = "my_p\u{430}ypal_id admin\u{456}strator\n";
+        assert_eq!(
+            messages(Dialect::Utf8, text.as_bytes(), &security()),
+            [
+                "\"my_p\u{430}ypal_id\" mixes Latin and Cyrillic and reads as \"my_paypal_id\" \
+                 (UTS #39 skeleton \"rny_paypal_id\")",
+                "\"admin\u{456}strator\" mixes Latin and Cyrillic and reads as \"administrator\" \
+                 (UTS #39 skeleton \"adrninistrator\")",
+            ]
+        );
+    }
+
+    /// A lone lead, a lone trail, and U+1F600 as CESU-8 writes it (`ED A0 BD ED B8 80`).
+    const SURROGATES: &[u8] = b"a\xed\xa0\x80b\xed\xbf\xbfc\xed\xa0\xbd\xed\xb8\x80\n";
+
+    #[test]
+    fn a_surrogate_pair_is_one_finding_that_names_its_character() {
+        for (dialect, form) in [
+            (Dialect::Utf8, "invalid in UTF-8"),
+            (Dialect::Wtf8, "read as WTF-8"),
+            (Dialect::Cesu8, "read as CESU-8"),
+            (Dialect::Mutf8, "read as Modified UTF-8"),
+            (Dialect::Legacy, "read as legacy UTF-8"),
+        ] {
+            assert_eq!(
+                run(dialect, SURROGATES, &target(Target::Json)),
+                [
+                    (1, 3, "lone-surrogate", Error),
+                    (5, 3, "lone-surrogate", Error),
+                    (9, 6, "lone-surrogate", Error),
+                ],
+                "{dialect}"
+            );
+            assert_eq!(
+                messages(dialect, SURROGATES, &target(Target::IJson)),
+                [
+                    format!(
+                        "lone lead surrogate U+D800 ({form}): JSON text must be UTF-8, which \
+                         cannot encode it (RFC 8259 §8.1; a \\ud800 escape is what JSON allows)"
+                    ),
+                    format!(
+                        "lone trail surrogate U+DFFF ({form}): JSON text must be UTF-8, which \
+                         cannot encode it (RFC 8259 §8.1; a \\udfff escape is what JSON allows)"
+                    ),
+                    format!(
+                        "surrogate pair U+D83D U+DE00 ({form}) for U+1F600 GRINNING FACE: JSON \
+                         text must be UTF-8, which writes U+1F600 as F0 9F 98 80 (RFC 8259 §8.1)"
+                    ),
+                ],
+                "{dialect}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_lead_pairs_with_the_trail_right_after_it_only() {
+        // Lead, lead, trail: the first is lone, the second pairs. Trail, lead: both lone.
+        let bytes = b"\xed\xa0\x80\xed\xa0\xbd\xed\xb8\x80 \xed\xb8\x80\xed\xa0\xbd";
+        for dialect in [Dialect::Utf8, Dialect::Wtf8, Dialect::Legacy] {
+            assert_eq!(
+                run(dialect, bytes, &target(Target::Json)),
+                [
+                    (0, 3, "lone-surrogate", Error),
+                    (3, 6, "lone-surrogate", Error),
+                    (10, 3, "lone-surrogate", Error),
+                    (13, 3, "lone-surrogate", Error),
+                ],
+                "{dialect}"
+            );
+        }
+    }
+
+    #[test]
+    fn mysql_says_a_value_above_unicode_is_stored_by_neither() {
+        let bytes = b"\xf8\x88\x80\x80\x80\n\xf0\x9f\x98\x80";
+        assert_eq!(
+            messages(Dialect::Legacy, bytes, &target(Target::MysqlUtf8mb3)),
+            [
+                "U+200000 <not-unicode-200000> is above U+10FFFF: not Unicode, and neither MySQL \
+                 utf8mb3 nor utf8mb4 stores it",
+                "U+1F600 GRINNING FACE is above U+FFFF: MySQL utf8mb3 stores at most 3 bytes a \
+                 character (utf8mb4 stores it)",
+            ]
+        );
+    }
+
+    fn tags(text: &str) -> String {
+        text.chars()
+            .map(|c| char::from_u32(0xE_0000 + c as u32).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn hidden_text_of_tags_says_each_tag() {
+        // `ignore all` and CANCEL TAG, after ASCII.
+        let text = format!("x{}\u{E007F} y\n", tags("ignore all"));
+        assert_eq!(
+            messages(Dialect::Utf8, text.as_bytes(), &security()),
+            [
+                "11 tag characters outside an emoji tag sequence, hiding the text \
+              \"ignore all\\u{e007f}\" (\\u{e007f} is CANCEL TAG)"
+            ]
+        );
+        // LANGUAGE TAG, TAG QUESTION MARK, the tags of `"` and `\`, a tag control: each its
+        // own way, none a `?`.
+        let text = format!("\u{E0001}{}\u{E0002}\n", tags("?\"\\"));
+        assert_eq!(
+            messages(Dialect::Utf8, text.as_bytes(), &security()),
+            [
+                "5 tag characters outside an emoji tag sequence, hiding the text \
+              \"\\u{e0001}?\\\"\\\\\\u{e0002}\" (\\u{e0001} is LANGUAGE TAG)"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_tag_of_esc_is_never_an_esc() {
+        let text = format!("a\u{E001B}{}\n", tags("[2J"));
+        let m = messages(Dialect::Utf8, text.as_bytes(), &security());
+        assert_eq!(
+            m,
+            ["4 tag characters outside an emoji tag sequence, hiding the text \"\\u{e001b}[2J\""]
+        );
+        assert!(m.iter().all(|m| !m.chars().any(|c| c.is_control())));
+    }
+
+    #[test]
+    fn an_overlong_ascii_character_is_shown_legibly() {
+        let said = |bytes: &[u8]| {
+            let m = messages(Dialect::Utf8, bytes, &security());
+            let (head, _) = m[0].split_once(": ").unwrap();
+            head.to_string()
+        };
+        assert_eq!(
+            said(b"a\xc0\xa2"),
+            "overlong 2-byte form of U+0022 '\"' (QUOTATION MARK)"
+        );
+        assert_eq!(
+            said(b"a\xc1\x9c"),
+            "overlong 2-byte form of U+005C '\\' (REVERSE SOLIDUS)"
+        );
+        assert_eq!(
+            said(b"a\xc0\xa7"),
+            "overlong 2-byte form of U+0027 (APOSTROPHE)"
+        );
+        assert_eq!(
+            said(b"a\xc0\xa0"),
+            "overlong 2-byte form of U+0020 ' ' (SPACE)"
+        );
+        assert_eq!(
+            said(b"a\xe0\x80\xaf"),
+            "overlong 3-byte form of U+002F '/' (SOLIDUS)"
+        );
+        assert_eq!(
+            said(b"a\xc0\x9b"),
+            "overlong 2-byte form of U+001B (<control-001B>)"
+        );
+    }
 }

@@ -169,7 +169,7 @@ fn the_detail_pane_names_the_findings_under_the_cursor() {
     let expected = format!("overlong-ascii error  {}", lint.message);
     assert_eq!(detail.as_str(), &expected[..detail.len()]);
     assert!(
-        detail.starts_with("overlong-ascii error  overlong 2-byte form of U+002F \"/\" (SOLIDUS)"),
+        detail.starts_with("overlong-ascii error  overlong 2-byte form of U+002F '/' (SOLIDUS)"),
         "{detail}"
     );
     // The errors lane: the error unit's own markers win; the override's bytes carry the

@@ -71,11 +71,13 @@ pub enum Finding {
         /// `00 00 FE FF` (big-endian) rather than `FF FE 00 00`.
         big_endian: bool,
     },
-    /// A single byte 80..FF between ASCII bytes: the signature of a Latin-1 or
-    /// Windows-1252 character in otherwise UTF-8 text.
+    /// A single byte 80..FF between ASCII bytes (or the input's start or end): the
+    /// signature of a Latin-1 or Windows-1252 character in otherwise UTF-8 text.
     LoneByte {
         /// The byte value.
         byte: u8,
+        /// Which of its neighbours, all ASCII, it has.
+        neighbours: Neighbours,
     },
     /// UTF-16 / UTF-32: bytes at the end of the input that do not fill a code unit.
     LeftOver {
@@ -98,6 +100,32 @@ pub enum Finding {
         /// The dialect with the other byte order.
         other: Dialect,
     },
+}
+
+/// The ASCII bytes beside a [`Finding::LoneByte`]: a missing neighbour is the input's
+/// start or end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Neighbours {
+    /// An ASCII byte before it and one after it.
+    Both,
+    /// An ASCII byte before it; it is the input's last byte.
+    Before,
+    /// An ASCII byte after it; it is the input's first byte.
+    After,
+    /// None: it is the whole input.
+    Neither,
+}
+
+impl Neighbours {
+    /// Where a lone byte stands, said after it: `between ASCII bytes`.
+    pub const fn phrase(self) -> &'static str {
+        match self {
+            Neighbours::Both => "between ASCII bytes",
+            Neighbours::Before => "after an ASCII byte, at the end of the input",
+            Neighbours::After => "at the start of the input, before an ASCII byte",
+            Neighbours::Neither => "that makes up the whole input",
+        }
+    }
 }
 
 /// A finding and how many bytes, from the error's start, it explains.
@@ -165,9 +193,23 @@ impl Dialect {
                 return diagnosis(Finding::FourByteForm { value }, len);
             }
         }
-        let isolated = |i: Option<usize>| i.and_then(|i| bytes.get(i)).is_none_or(|b| *b < 0x80);
-        if unit.len == 1 && b0 >= 0x80 && isolated(at.checked_sub(1)) && isolated(Some(at + 1)) {
-            return diagnosis(Finding::LoneByte { byte: b0 }, 1);
+        let before = at.checked_sub(1).and_then(|i| bytes.get(i));
+        let after = bytes.get(at + 1);
+        let isolated = |b: Option<&u8>| b.is_none_or(|b| *b < 0x80);
+        if unit.len == 1 && b0 >= 0x80 && isolated(before) && isolated(after) {
+            let neighbours = match (before.is_some(), after.is_some()) {
+                (true, true) => Neighbours::Both,
+                (true, false) => Neighbours::Before,
+                (false, true) => Neighbours::After,
+                (false, false) => Neighbours::Neither,
+            };
+            return diagnosis(
+                Finding::LoneByte {
+                    byte: b0,
+                    neighbours,
+                },
+                1,
+            );
         }
         None
     }
@@ -397,7 +439,7 @@ impl Finding {
     /// Windows-1252 character.
     pub fn reading(&self) -> Option<char> {
         match *self {
-            Finding::LoneByte { byte } => windows_1252(byte),
+            Finding::LoneByte { byte, .. } => windows_1252(byte),
             _ => None,
         }
     }
@@ -406,14 +448,22 @@ impl Finding {
     /// bytes' reading elsewhere (a fallback reading): the character is then said once.
     ///
     /// ```
-    /// use hexrune::decode::Finding;
-    /// let lone = Finding::LoneByte { byte: 0xE9 };
+    /// use hexrune::decode::{Finding, Neighbours};
+    /// let lone = Finding::LoneByte { byte: 0xE9, neighbours: Neighbours::Both };
     /// assert_eq!(lone.to_string(), "lone byte E9: 'é' in Latin-1/Windows-1252?");
     /// assert_eq!(lone.without_reading(), "lone byte E9 between ASCII bytes");
+    /// let last = Finding::LoneByte { byte: 0xFF, neighbours: Neighbours::Before };
+    /// assert_eq!(last.to_string(), "lone byte FF: 'ÿ' in Latin-1/Windows-1252?");
+    /// assert_eq!(
+    ///     last.without_reading(),
+    ///     "lone byte FF after an ASCII byte, at the end of the input"
+    /// );
     /// ```
     pub fn without_reading(&self) -> String {
         match *self {
-            Finding::LoneByte { byte } => format!("lone byte {byte:02X} between ASCII bytes"),
+            Finding::LoneByte { byte, neighbours } => {
+                format!("lone byte {byte:02X} {}", neighbours.phrase())
+            }
             _ => self.to_string(),
         }
     }
@@ -488,7 +538,7 @@ impl fmt::Display for Finding {
                 Quoted(value),
                 other.encoding_name()
             ),
-            Finding::LoneByte { byte } => match windows_1252(byte) {
+            Finding::LoneByte { byte, .. } => match windows_1252(byte) {
                 Some(c) => write!(f, "lone byte {byte:02X}: '{c}' in Latin-1/Windows-1252?"),
                 None => f.write_str(&self.without_reading()),
             },
@@ -606,8 +656,33 @@ mod tests {
             Some("lone byte 93: '“' in Latin-1/Windows-1252?")
         );
         assert_eq!(
-            diag(u, b"a\x81", 1).map(|x| x.0).as_deref(),
+            diag(u, b"a\x81b", 1).map(|x| x.0).as_deref(),
             Some("lone byte 81 between ASCII bytes")
+        );
+        // A missing neighbour is the input's start or end, said as such.
+        assert_eq!(
+            diag(u, b"a\x81", 1).map(|x| x.0).as_deref(),
+            Some("lone byte 81 after an ASCII byte, at the end of the input")
+        );
+        assert_eq!(
+            diag(u, b"\x81a", 0).map(|x| x.0).as_deref(),
+            Some("lone byte 81 at the start of the input, before an ASCII byte")
+        );
+        assert_eq!(
+            diag(u, b"\x81", 0).map(|x| x.0).as_deref(),
+            Some("lone byte 81 that makes up the whole input")
+        );
+        // The Latin-1 reading is said the same wherever the byte stands.
+        assert_eq!(
+            diag(u, b"x\xFF", 1).map(|x| x.0).as_deref(),
+            Some("lone byte FF: 'ÿ' in Latin-1/Windows-1252?")
+        );
+        let last = u
+            .diagnose(b"x\xFF", &u.unit_containing(b"x\xFF", 1))
+            .unwrap();
+        assert_eq!(
+            last.finding.without_reading(),
+            "lone byte FF after an ASCII byte, at the end of the input"
         );
         // not isolated: no Latin-1 guess
         assert_eq!(diag(u, b"\xE9\xE9", 0), None);

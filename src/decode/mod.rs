@@ -46,7 +46,7 @@ mod wide;
 
 pub use bom::Bom;
 pub use decoder::Units;
-pub use diagnose::{windows_1252, Diagnosis, Finding};
+pub use diagnose::{windows_1252, Diagnosis, Finding, Neighbours};
 pub use dialect::{is_continuation, ByteRange, ByteRole, Dialect};
 pub use encode::{surrogate_pair, Encoded, Unencodable, Utf16, MAX_LEGACY};
 pub use fast::{decode_utf8_at, shape_utf8_at, Shape};

@@ -9,6 +9,7 @@
 //! [`plain`] entry says so (one table load) extends the current word and is done.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::sync::LazyLock;
 
 use unicode_normalization::char::{canonical_combining_class, decompose_compatible};
@@ -110,10 +111,12 @@ pub(super) struct Walk<'a> {
     json: bool,
     ijson: bool,
     security: bool,
+    /// The offset of a trail surrogate the JSON lint of a pair already covers.
+    paired_trail: usize,
     // Security state.
     prev: Prev,
     joiner: Option<(usize, usize, u32, Prev)>,
-    tags: Option<(usize, usize, String)>,
+    tags: Option<TagRun>,
     tag_sequence: bool,
     /// Non-starters in the current run, counted after NFKD (UAX #15), and the bytes of the
     /// characters that gave them.
@@ -160,6 +163,7 @@ impl<'a> Walk<'a> {
             json: lints.has(Target::Json) || lints.has(Target::IJson),
             ijson: lints.has(Target::IJson),
             security: lints.security,
+            paired_trail: usize::MAX,
             prev: Prev::Break,
             joiner: None,
             tags: None,
@@ -193,7 +197,6 @@ impl<'a> Walk<'a> {
     fn run(&mut self, end: usize) {
         let bytes = self.bytes;
         let mut pos = self.pos;
-        let len = bytes.len();
         let table = plain();
         while pos < end {
             let b = bytes[pos];
@@ -250,12 +253,9 @@ impl<'a> Walk<'a> {
                 UnitKind::Error(_) => {
                     self.boundary();
                     self.prev = Prev::Break;
-                    if self.json && self.utf8 && b == 0xED && pos + 3 <= len {
-                        let (b1, b2) = (bytes[pos + 1], bytes[pos + 2]);
-                        if (0xA0..=0xBF).contains(&b1) && (0x80..=0xBF).contains(&b2) {
-                            let v = 0xD000 | ((b1 as u32 & 0x3F) << 6) | (b2 as u32 & 0x3F);
-                            self.lone_surrogate(pos, 3, v);
-                            pos += 3;
+                    if self.json && self.utf8 {
+                        if let Some(v) = surrogate_at(bytes, pos) {
+                            pos += self.surrogate(pos, 3, v);
                             continue;
                         }
                     }
@@ -426,12 +426,48 @@ impl<'a> Walk<'a> {
         });
     }
 
-    fn lone_surrogate(&mut self, pos: usize, n: usize, v: u32) {
+    /// The JSON targets' lint of surrogate `v`, written in the `n` bytes at `pos`: a lone
+    /// surrogate, or a lead followed by the 3-byte form of a trail, one lint for the pair
+    /// that names the character they stand for. Returns the bytes it covers (`n`, or 6 for
+    /// a pair).
+    fn surrogate(&mut self, pos: usize, n: usize, v: u32) -> usize {
+        let form = surrogate_form(self.dialect);
+        let trail =
+            surrogate_at(self.bytes, pos + n).filter(|&t| n == 3 && v < 0xDC00 && t >= 0xDC00);
+        if let Some(t) = trail {
+            self.surrogate_pair(pos, 6, v, t);
+            return 6;
+        }
         let which = if v < 0xDC00 { "lead" } else { "trail" };
         let message = || {
             format!(
-                "lone {which} surrogate U+{v:04X} (WTF-8 style): JSON text must be UTF-8, which \
-             cannot encode it (RFC 8259 §8.1; a \\u{v:04x} escape is what JSON allows)"
+                "lone {which} surrogate U+{v:04X} ({form}): JSON text must be UTF-8, which cannot \
+                 encode it (RFC 8259 §8.1; a \\u{v:04x} escape is what JSON allows)"
+            )
+        };
+        self.push(Kind::LoneSurrogate, pos, n, Level::Error, message);
+        n
+    }
+
+    /// The JSON targets' lint of a pair of surrogates, `lead` then `trail`, written in the
+    /// `n` bytes at `pos` (two 3-byte forms, or one 6-byte unit of CESU-8).
+    fn surrogate_pair(&mut self, pos: usize, n: usize, lead: u32, trail: u32) {
+        let form = surrogate_form(self.dialect);
+        let v = 0x1_0000 + ((lead - 0xD800) << 10) + (trail - 0xDC00);
+        let message = || {
+            let mut utf8 = [0u8; 4];
+            let written = char::from_u32(v).map_or(String::new(), |c| {
+                let hex: Vec<String> = c
+                    .encode_utf8(&mut utf8)
+                    .bytes()
+                    .map(|b| format!("{b:02X}"))
+                    .collect();
+                hex.join(" ")
+            });
+            format!(
+                "surrogate pair U+{lead:04X} U+{trail:04X} ({form}) for {}: JSON text must be \
+                 UTF-8, which writes U+{v:04X} as {written} (RFC 8259 §8.1)",
+                named(CodePoint::new(v))
             )
         };
         self.push(Kind::LoneSurrogate, pos, n, Level::Error, message);
@@ -495,6 +531,16 @@ impl<'a> Walk<'a> {
         if self.mysql && v >= 0x1_0000 {
             self.four_byte(pos, n, v);
         }
+        // CESU-8 and Modified UTF-8 write a supplementary character as a pair of surrogates,
+        // one 6-byte unit.
+        if self.json && n == 6 && matches!(self.dialect, Dialect::Cesu8 | Dialect::Mutf8) {
+            if let (Some(lead), Some(trail)) = (
+                surrogate_at(self.bytes, pos),
+                surrogate_at(self.bytes, pos + 3),
+            ) {
+                self.surrogate_pair(pos, n, lead, trail);
+            }
+        }
         // What the other targets refuse (NUL, controls, surrogates, noncharacters, what XML
         // refuses) is all [`looked_at`], so in its few pages.
         if !may_be_looked_at(v) {
@@ -513,8 +559,13 @@ impl<'a> Walk<'a> {
                 }
             }
         }
-        if self.json && cp.is_surrogate() {
-            self.lone_surrogate(pos, n, v);
+        // A trail a pair's lint already covers has none of its own.
+        if self.json
+            && cp.is_surrogate()
+            && pos != self.paired_trail
+            && self.surrogate(pos, n, v) > n
+        {
+            self.paired_trail = pos + n;
         }
         if self.ijson && is_noncharacter(cp) {
             let message = || {
@@ -529,12 +580,17 @@ impl<'a> Walk<'a> {
 
     /// MySQL utf8mb3's lint of `v`, above U+FFFF.
     fn four_byte(&mut self, pos: usize, n: usize, v: u32) {
-        let message = || {
-            format!(
+        let message = || match v {
+            0x1_0000..=0x10_FFFF => format!(
                 "{} is above U+FFFF: MySQL utf8mb3 stores at most 3 bytes a character \
                  (utf8mb4 stores it)",
                 named(CodePoint::new(v))
-            )
+            ),
+            _ => format!(
+                "{} is above U+10FFFF: not Unicode, and neither MySQL utf8mb3 nor utf8mb4 \
+                 stores it",
+                named(CodePoint::new(v))
+            ),
         };
         self.push(Kind::FourByte, pos, n, Level::Error, message);
     }
@@ -588,18 +644,16 @@ impl<'a> Walk<'a> {
                 self.prev = Prev::Visible;
                 return;
             }
-            let shown = match v {
-                0xE_0020..=0xE_007E => char::from((v - 0xE_0000) as u8),
-                _ => '?',
-            };
             match &mut self.tags {
-                Some((_, end, text)) if *end == pos => {
-                    *end = pos + n;
-                    text.push(shown);
-                }
+                Some(run) if run.end == pos => run.push(pos + n, v),
                 _ => {
                     self.settle(false);
-                    self.tags = Some((pos, pos + n, shown.to_string()));
+                    let mut run = TagRun {
+                        start: pos,
+                        ..TagRun::default()
+                    };
+                    run.push(pos + n, v);
+                    self.tags = Some(run);
                 }
             }
             self.prev = Prev::Hidden;
@@ -686,16 +740,18 @@ impl<'a> Walk<'a> {
                 self.push(Kind::Invisible, pos, n, Level::Warning, message);
             }
         }
-        if let Some((pos, end, text)) = self.tags.take() {
+        if let Some(run) = self.tags.take() {
             let message = || {
                 format!(
-                    "{} tag character{} outside an emoji tag sequence, hiding the text \"{}\"",
-                    text.chars().count(),
-                    if text.chars().count() == 1 { "" } else { "s" },
-                    sanitize(&text)
+                    "{} tag character{} outside an emoji tag sequence, hiding the text \"{}\"{}",
+                    run.count,
+                    if run.count == 1 { "" } else { "s" },
+                    sanitize(&run.text),
+                    tag_names(run.language, run.cancel)
                 )
             };
-            self.push(Kind::Invisible, pos, end - pos, Level::Warning, message);
+            let (pos, len) = (run.start, run.end - run.start);
+            self.push(Kind::Invisible, pos, len, Level::Warning, message);
         }
     }
 
@@ -768,13 +824,23 @@ impl<'a> Walk<'a> {
                     }
                 }
             }
-            let reads: String = skeleton(word).collect();
-            format!(
-                "\"{}\" mixes {} and reads as \"{}\" (UTS #39 skeleton)",
-                sanitize(word),
-                scripts.join(" and "),
-                sanitize(&reads)
-            )
+            let key: String = skeleton(word).collect();
+            let reads = reading(word);
+            match reads == word {
+                false => format!(
+                    "\"{}\" mixes {} and reads as \"{}\" (UTS #39 skeleton \"{}\")",
+                    sanitize(word),
+                    scripts.join(" and "),
+                    sanitize(&reads),
+                    sanitize(&key)
+                ),
+                true => format!(
+                    "\"{}\" mixes {} and its UTS #39 skeleton \"{}\" is of one script",
+                    sanitize(word),
+                    scripts.join(" and "),
+                    sanitize(&key)
+                ),
+            }
         };
         self.push(
             Kind::Confusable,
@@ -860,6 +926,76 @@ impl<'a> Walk<'a> {
             };
             self.push(Kind::Bidi, pos, n, level, message);
         }
+    }
+}
+
+/// The value of a surrogate's 3-byte form at `pos` (`ED A0 80` to `ED BF BF`: U+D800 to
+/// U+DFFF), whether the dialect reads it as one or as error bytes.
+fn surrogate_at(bytes: &[u8], pos: usize) -> Option<u32> {
+    match *bytes.get(pos..pos.checked_add(3)?)? {
+        [0xED, b1 @ 0xA0..=0xBF, b2 @ 0x80..=0xBF] => {
+            Some(0xD000 | ((b1 as u32 & 0x3F) << 6) | (b2 as u32 & 0x3F))
+        }
+        _ => None,
+    }
+}
+
+/// How the input's dialect takes a surrogate's 3-byte form, for the JSON lint's message.
+fn surrogate_form(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Wtf8 => "read as WTF-8",
+        Dialect::Cesu8 => "read as CESU-8",
+        Dialect::Mutf8 => "read as Modified UTF-8",
+        Dialect::Legacy => "read as legacy UTF-8",
+        _ => "invalid in UTF-8",
+    }
+}
+
+/// A run of tag characters outside an emoji tag sequence.
+#[derive(Clone, Debug, Default)]
+struct TagRun {
+    start: usize,
+    end: usize,
+    count: usize,
+    /// The hidden text, plain printable ASCII that says which tags the run holds: a tag of
+    /// a printable ASCII character as that character (`\"` and `\\` for those of `"` and
+    /// `\`), any other (U+E0000 to U+E001F, U+E007F) as a `\u{..}` escape, as [`sanitize`]
+    /// writes one. No tag becomes a control character (the tag of ESC is `\u{e001b}`).
+    text: String,
+    /// Whether it holds LANGUAGE TAG, CANCEL TAG.
+    language: bool,
+    cancel: bool,
+}
+
+impl TagRun {
+    /// Adds tag character `v` (U+E0000 to U+E007F), which ends at `end`.
+    fn push(&mut self, end: usize, v: u32) {
+        self.end = end;
+        self.count += 1;
+        match v {
+            0xE_0022 => self.text.push_str("\\\""),
+            0xE_005C => self.text.push_str("\\\\"),
+            0xE_0020..=0xE_007E => self.text.push(char::from((v - 0xE_0000) as u8)),
+            _ => {
+                let _ = write!(self.text, "\\u{{{v:x}}}");
+            }
+        }
+        self.language |= v == 0xE_0001;
+        self.cancel |= v == 0xE_007F;
+    }
+}
+
+/// The names of LANGUAGE TAG and CANCEL TAG where a run of tags holds them (`language`,
+/// `cancel`), after its hidden text: ` (\u{e007f} is CANCEL TAG)`, or nothing.
+fn tag_names(language: bool, cancel: bool) -> String {
+    let named: Vec<String> = [(language, 0xE_0001), (cancel, 0xE_007F)]
+        .into_iter()
+        .filter(|&(held, _)| held)
+        .map(|(_, v)| format!("\\u{{{v:x}}} is {}", label(CodePoint::new(v))))
+        .collect();
+    match named.is_empty() {
+        true => String::new(),
+        false => format!(" ({})", named.join(", ")),
     }
 }
 
@@ -1007,10 +1143,34 @@ pub fn overlong(bytes: &[u8], pos: usize, dialect: Dialect) -> Option<(usize, u8
     (v < 0x80).then_some((n, v as u8))
 }
 
+/// What a reader sees in a confusable `word`: each character that is not ASCII replaced by
+/// its UTS #39 skeleton where that is ASCII (`pаypal` with a Cyrillic `а` is `paypal`), the
+/// rest kept. Unlike the skeleton of the whole word, a comparison key, it changes no ASCII
+/// letter: `m` stays `m`, where the skeleton has `rn`.
+fn reading(word: &str) -> String {
+    let mut out = String::with_capacity(word.len());
+    for c in word.chars() {
+        if c.is_ascii() {
+            out.push(c);
+            continue;
+        }
+        let mut one = [0; 4];
+        let key: String = skeleton(c.encode_utf8(&mut one)).collect();
+        match key.is_ascii() && !key.is_empty() {
+            true => out.push_str(&key),
+            false => out.push(c),
+        }
+    }
+    out
+}
+
+/// The message of an overlong form of ASCII `value` in `n` bytes. The character is shown in
+/// single quotes, as a diagnosis shows it (`'/'`, `'"'`, `' '`), but for the apostrophe,
+/// which its name says, and the controls, which have none to show.
 fn overlong_message(n: usize, value: u8) -> String {
     let cp = CodePoint::new(value as u32);
-    let shown = if value.is_ascii_graphic() || value == b' ' {
-        format!(" \"{}\"", value as char)
+    let shown = if (value.is_ascii_graphic() || value == b' ') && value != b'\'' {
+        format!(" '{}'", value as char)
     } else {
         String::new()
     };
