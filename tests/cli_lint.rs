@@ -182,7 +182,8 @@ fn exit_codes_follow_levels() {
     assert!(
         words.join(" ").contains(
             "Exit status: 0 if every input is valid, 1 if any is not (or, with --target or \
-             --security, has a finding of level error or warning), 2 on"
+             --security, has a lint finding of level error or warning; a U+FFFD already in \
+             the input is listed as a warning and leaves the status alone), 2 on"
         ),
         "{help}"
     );
