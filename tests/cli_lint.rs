@@ -256,3 +256,38 @@ fn finding_messages_name_what_is_there() {
         ]
     );
 }
+
+/// A finding over thousands of bytes (a run of marks, a run of tags) is one line of human
+/// output: its first 32 bytes and its length, and a run of tags shows the first 200 of the
+/// text it hides; JSON keeps every byte.
+#[test]
+fn long_findings_stay_a_line() {
+    let tags: String = (0..50_000)
+        .map(|i| char::from_u32(0xE_0041 + i % 26).unwrap())
+        .collect();
+    let (_d, path) = planted("tags.txt", format!("x{tags}\n").as_bytes());
+    let out = run(&["check", "--security"], &path, 1);
+    let line = out.lines().find(|l| l.contains("invisible:")).unwrap();
+    let first: String = (0..200u8).map(|i| char::from(b'A' + i % 26)).collect();
+    let head = "f3 a0 81 81 f3 a0 81 82 f3 a0 81 83 f3 a0 81 84 \
+                f3 a0 81 85 f3 a0 81 86 f3 a0 81 87 f3 a0 81 88";
+    assert_eq!(
+        line,
+        format!(
+            "  offset 1 (0x1)  1:2  {head} … (200000 bytes)  invisible: 50000 tag characters \
+             outside an emoji tag sequence, hiding the text \"{first}\" (its first 200 shown)"
+        )
+    );
+    let json = run(&["check", "--security", "--json"], &path, 1);
+    let finding = json.lines().find(|l| l.contains("\"invisible\"")).unwrap();
+    assert!(finding.contains(&format!("\"len\":200000,\"bytes\":\"{}", "f3a08181")));
+    let marks = format!("a{}\n", "\u{301}".repeat(100_000));
+    let (_d, path) = planted("marks.txt", marks.as_bytes());
+    let out = run(&["check", "--security"], &path, 1);
+    let line = out.lines().find(|l| l.contains("zalgo:")).unwrap();
+    assert!(line.starts_with(&format!(
+        "  offset 1 (0x1)  1:2  {} … (200000 bytes)  zalgo: 100000 combining marks",
+        ["cc 81"; 16].join(" ")
+    )));
+    assert!(line.len() < 400, "{line}");
+}

@@ -607,17 +607,25 @@ fn listed_line(options: &CheckOptions, finding: &Finding) -> String {
             why.push_str(&f.describe(&finding.bytes));
         }
     }
+    // A unit is at most a few bytes, a lint's span may be any length (a run of marks or
+    // tags): its first bytes and its length keep the line a line.
+    let bytes = &finding.bytes;
+    let hex = match bytes.len() > LISTED_BYTES {
+        true => format!(
+            "{} … ({} bytes)",
+            hex_spaced(&bytes[..LISTED_BYTES]),
+            bytes.len()
+        ),
+        false => hex_spaced(bytes),
+    };
     format!(
         "  offset {} ({:#x})  {}:{}  {}  {}: {}",
-        finding.offset,
-        finding.offset,
-        finding.line,
-        finding.column,
-        hex_spaced(&finding.bytes),
-        finding.kind,
-        why,
+        finding.offset, finding.offset, finding.line, finding.column, hex, finding.kind, why,
     )
 }
+
+/// The most bytes of a finding a human line lists (JSON, CSV and SARIF carry them all).
+const LISTED_BYTES: usize = 32;
 
 fn print_human(options: &CheckOptions, examined: &Examined, out: &mut dyn Write) -> io::Result<()> {
     let name = &examined.facts.name;

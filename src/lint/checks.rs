@@ -743,10 +743,14 @@ impl<'a> Walk<'a> {
         if let Some(run) = self.tags.take() {
             let message = || {
                 format!(
-                    "{} tag character{} outside an emoji tag sequence, hiding the text \"{}\"{}",
+                    "{} tag character{} outside an emoji tag sequence, hiding the text \"{}\"{}{}",
                     run.count,
                     if run.count == 1 { "" } else { "s" },
                     sanitize(&run.text),
+                    match run.shown < run.count {
+                        true => format!(" (its first {} shown)", run.shown),
+                        false => String::new(),
+                    },
                     tag_names(run.language, run.cancel)
                 )
             };
@@ -962,16 +966,28 @@ struct TagRun {
     /// `\`), any other (U+E0000 to U+E001F, U+E007F) as a `\u{..}` escape, as [`sanitize`]
     /// writes one. No tag becomes a control character (the tag of ESC is `\u{e001b}`).
     text: String,
+    /// How many tags `text` shows: the first [`TAG_TEXT_SHOWN`], so that a run of
+    /// thousands gives a message of a line.
+    shown: usize,
     /// Whether it holds LANGUAGE TAG, CANCEL TAG.
     language: bool,
     cancel: bool,
 }
+
+/// The most tags of a run whose hidden text a message shows.
+const TAG_TEXT_SHOWN: usize = 200;
 
 impl TagRun {
     /// Adds tag character `v` (U+E0000 to U+E007F), which ends at `end`.
     fn push(&mut self, end: usize, v: u32) {
         self.end = end;
         self.count += 1;
+        self.language |= v == 0xE_0001;
+        self.cancel |= v == 0xE_007F;
+        if self.shown == TAG_TEXT_SHOWN {
+            return;
+        }
+        self.shown += 1;
         match v {
             0xE_0022 => self.text.push_str("\\\""),
             0xE_005C => self.text.push_str("\\\\"),
@@ -980,8 +996,6 @@ impl TagRun {
                 let _ = write!(self.text, "\\u{{{v:x}}}");
             }
         }
-        self.language |= v == 0xE_0001;
-        self.cancel |= v == 0xE_007F;
     }
 }
 
