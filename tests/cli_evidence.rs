@@ -232,6 +232,29 @@ fn csv_cells_are_sanitised() {
     assert!(csv.trim_end().ends_with(",\\u{9b}"), "{csv}");
 }
 
+/// A name a spreadsheet would take for a formula gets a `'` before it in its cell.
+#[test]
+fn csv_cells_are_never_formulas() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, cell) in [
+        ("=2+5+cmd|x.txt", "'=2+5+cmd|x.txt"),
+        ("@SUM(1).txt", "'@SUM(1).txt"),
+        ("-x.txt", "'-x.txt"),
+        ("+x.txt", "'+x.txt"),
+        ("a=b.txt", "a=b.txt"),
+    ] {
+        std::fs::write(dir.path().join(name), b"x\xff\n").unwrap();
+        let out = common::hexrune()
+            .current_dir(dir.path())
+            .args(["check", "--csv", "--", name])
+            .output()
+            .unwrap();
+        let csv = String::from_utf8(out.stdout).unwrap();
+        let row = csv.lines().nth(1).unwrap_or_default();
+        assert!(row.starts_with(&format!("{cell},1,1,1,2,")), "{csv}");
+    }
+}
+
 fn sarif_validator() -> jsonschema::Validator {
     let schema: Value = serde_json::from_str(
         &std::fs::read_to_string(

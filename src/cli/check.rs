@@ -556,7 +556,7 @@ impl Emit for Csv<'_> {
     }
 
     fn input(&mut self, out: &mut dyn Write, examined: &Examined) -> io::Result<()> {
-        let path = sanitize(&examined.facts.path.path);
+        let path = csv_text(&examined.facts.path.path);
         let mut writer = csv::Writer::from_writer(out);
         for f in examined.findings(self.options) {
             writer
@@ -569,12 +569,23 @@ impl Emit for Csv<'_> {
                     f.kind,
                     f.level.name(),
                     &hex_compact(&f.bytes),
-                    &sanitize(&f.message),
-                    &f.fallback.as_deref().map(sanitize).unwrap_or_default(),
+                    &csv_text(&f.message),
+                    &f.fallback.as_deref().map(csv_text).unwrap_or_default(),
                 ])
                 .map_err(csv_io)?;
         }
         writer.flush()
+    }
+}
+
+/// A text cell of `--csv`: sanitised as human output is, and with a `'` before a cell
+/// that begins with `=`, `+`, `-` or `@`, which a spreadsheet would take for a formula (a
+/// file named `=HYPERLINK(...)` must stay a name).
+fn csv_text(text: &str) -> String {
+    let safe = sanitize(text);
+    match safe.starts_with(['=', '+', '-', '@']) {
+        true => format!("'{safe}"),
+        false => safe,
     }
 }
 
