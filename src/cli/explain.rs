@@ -128,6 +128,15 @@ pub fn parse_bytes(text: &str) -> Result<Vec<u8>, String> {
     for token in tokens {
         parse_token(token, &mut bytes)?;
     }
+    if bytes.is_empty() && !text.trim_matches([' ', ',']).is_empty() {
+        // Only line breaks, tabs and the like: the characters themselves, not hex.
+        let hex: Vec<String> = text.bytes().map(|b| format!("{b:02x}")).collect();
+        return Err(format!(
+            "only whitespace given, which is read as the space between hex bytes; for \
+             these characters write their bytes: {}",
+            hex.join(" ")
+        ));
+    }
     if bytes.is_empty() {
         return Err("no bytes given (write them in hex: e2 82 ac)".to_string());
     }
@@ -847,6 +856,11 @@ mod tests {
         assert_eq!(err("e2 8g"), "'g' in '8g' is not a hex digit");
         assert_eq!(err(""), "no bytes given (write them in hex: e2 82 ac)");
         assert_eq!(err(" , "), "no bytes given (write them in hex: e2 82 ac)");
+        assert_eq!(
+            err("\r\n"),
+            "only whitespace given, which is read as the space between hex bytes; for these \
+             characters write their bytes: 0d 0a"
+        );
         assert_eq!(err("0x"), "no hex digits after the prefix in '0x'");
         assert_eq!(err(r"e2 \x"), r"no hex digits after the prefix in '\x'");
         assert_eq!(

@@ -575,6 +575,9 @@ pub fn joint(before: &[CodePoint], next: CodePoint) -> Joint {
     match category {
         Some(NonspacingMark | EnclosingMark) => return Joint::Mark,
         Some(SpacingMark) => return Joint::SpacingMark,
+        // Grapheme_Cluster_Break=SpacingMark, though letters (Lo): THAI CHARACTER SARA AM
+        // and LAO VOWEL SIGN AM (UAX #29, table 2).
+        _ if matches!(n, 0x0E33 | 0x0EB3) => return Joint::SpacingMark,
         _ => {}
     }
     if PREPEND.contains(&p) {

@@ -69,6 +69,10 @@ fn devanagari_conjuncts_and_vowel_signs() {
     );
     let cp = CodePoint::new;
     assert_eq!(joint(&[cp(0x928)], cp(0x93F)), Joint::SpacingMark);
+    // กำ, ຄຳ: SARA AM and LAO AM are spacing marks by their break property, letters by
+    // their category.
+    assert_eq!(joint(&[cp(0xE01)], cp(0xE33)), Joint::SpacingMark);
+    assert_eq!(joint(&[cp(0xE84)], cp(0xEB3)), Joint::SpacingMark);
     assert_eq!(joint(&[cp(0x915)], cp(0x94D)), Joint::Mark);
 }
 
