@@ -202,7 +202,10 @@ fn refused_words_are_quoted_safely() {
         let stderr = String::from_utf8(out.stderr).unwrap();
         let line = stderr.lines().next().unwrap_or_default();
         assert!(line.starts_with(first), "{args:?}: {stderr}");
-        assert!(!stderr.contains(['\u{1b}', '\u{7}', '\u{202e}']), "{stderr:?}");
+        assert!(
+            !stderr.contains(['\u{1b}', '\u{7}', '\u{202e}']),
+            "{stderr:?}"
+        );
     }
 }
 

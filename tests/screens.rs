@@ -856,3 +856,34 @@ fn a_zalgo_cluster_past_the_bound_is_open() {
         "{shown}"
     );
 }
+
+#[test]
+fn regional_indicators_pair_past_the_context() {
+    // x, then 400 flags: the pairing 2 KiB in is counted back to the run's start.
+    let mut bytes = b"x".to_vec();
+    bytes.extend_from_slice("\u{1F1EB}\u{1F1F7}".repeat(400).as_bytes());
+    bytes.push(b'\n');
+    let mut app = app_at(&bytes, 120, 40, "0x800");
+    app.update(Action::ToggleClusters);
+    let shown = screen(&app);
+    let lines: Vec<&str> = shown.lines().collect();
+    let pane = lines
+        .iter()
+        .find(|l| l.starts_with(" cluster at "))
+        .unwrap();
+    assert!(
+        pane.starts_with(" cluster at 0x7F9, 8 bytes, 2 code points, width 2 ─"),
+        "{pane}"
+    );
+    assert!(shown.contains("\nhex F0 9F 87 AB F0 9F 87 B7\n"), "{shown}");
+    // Under row 0x800: the end of that flag, a whole flag, the start of the next, as
+    // `dump --clusters` draws them.
+    let row = lines
+        .iter()
+        .position(|l| l.starts_with("00000800"))
+        .unwrap();
+    assert_eq!(
+        lines[row + 1],
+        "          ─╯ ╰─────────────────────╯ ╰───────────────────                    ╯╰──────╯╰──────                         │▒"
+    );
+}
