@@ -845,8 +845,11 @@ fn a_zalgo_cluster_past_the_bound_is_open() {
         .find(|l| l.starts_with(" cluster at "))
         .unwrap();
     // Its start is more than 1 KiB back: seen from 1301 - 1024 = 0x115, a mark's first byte.
+    // What is seen of it is at least its size; its width, without its letter, is unknown.
     assert!(
-        pane.starts_with(" cluster at …0x115, 1124 bytes, 562 code points, width 0 "),
+        pane.starts_with(
+            " cluster at …0x115, at least 1124 bytes and 562 code points, width unknown ─"
+        ),
         "{pane}"
     );
     assert!(shown.contains("hex (longer: past 1024 bytes of context) CC 81 CC 81 "));
@@ -885,5 +888,75 @@ fn regional_indicators_pair_past_the_context() {
     assert_eq!(
         lines[row + 1],
         "          ─╯ ╰─────────────────────╯ ╰───────────────────                    ╯╰──────╯╰──────                         │▒"
+    );
+}
+
+#[test]
+fn a_zalgo_cluster_cut_by_the_context_says_what_is_known() {
+    // Z and 3000 accents: one cluster of 0x4..0x1775 (6001 bytes, 3001 code points).
+    let mut bytes = b"abc Z".to_vec();
+    bytes.extend_from_slice("\u{301}".repeat(3000).as_bytes());
+    bytes.extend_from_slice(b" end\n");
+    let mut app = app(&bytes, 120, 40);
+    app.update(Action::ToggleClusters);
+    let pane = |app: &App| {
+        let shown = screen(app);
+        let lines: Vec<String> = shown.lines().map(str::to_string).collect();
+        let title = lines
+            .iter()
+            .position(|l| l.starts_with(" cluster at "))
+            .unwrap();
+        (lines, title)
+    };
+    // Its start is known, its end past the context: the figures are of what is decoded.
+    app.cursor = 0x280;
+    let (lines, title) = pane(&app);
+    assert!(
+        lines[title].starts_with(
+            " cluster at 0x4, at least 1661 bytes and 831 code points…, width 1 so far ─"
+        ),
+        "{}",
+        lines[title]
+    );
+    // The lane: the bracket under the last row shown ends in `…` (the rest lies below).
+    let last = lines[title - 1].clone();
+    assert_eq!(
+        last,
+        format!(
+            "          {}…{}{}…{}│▒",
+            "─".repeat(46),
+            " ".repeat(20),
+            "─".repeat(15),
+            " ".repeat(25)
+        )
+    );
+    // Near its end: its start is past the context, its width unknown (not 0).
+    app.update(Action::End);
+    app.cursor = 0x1729;
+    let (lines, title) = pane(&app);
+    assert!(
+        lines[title].starts_with(
+            " cluster at …0x1329, at least 1100 bytes and 550 code points, width unknown ─"
+        ),
+        "{}",
+        lines[title]
+    );
+    // The first row shown starts with `…`: the cluster began further up.
+    let first = lines[2].clone();
+    assert!(
+        first.starts_with(&format!("          …{}", "─".repeat(46))),
+        "{first}"
+    );
+    // Within 1 KiB of both ends the figures are exact.
+    let mut short = b"abc Z".to_vec();
+    short.extend_from_slice("\u{301}".repeat(300).as_bytes());
+    short.extend_from_slice(b" end\n");
+    let mut app = app_at(&short, 120, 40, "0x100");
+    app.update(Action::ToggleClusters);
+    let (lines, title) = pane(&app);
+    assert!(
+        lines[title].starts_with(" cluster at 0x4, 601 bytes, 301 code points, width 1 ─"),
+        "{}",
+        lines[title]
     );
 }

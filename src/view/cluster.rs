@@ -431,7 +431,10 @@ pub struct Cluster {
     /// or an escape sequence).
     pub code_points: Vec<CodePoint>,
     /// Its display width as unicode-width measures the whole cluster; `None` for an error
-    /// unit, an escape sequence, or a cluster with a control or a surrogate in it.
+    /// unit, an escape sequence, a cluster with a control or a surrogate in it, or one whose
+    /// start lies past the context ([`ClusterSpan::open_start`]: its first code point, which
+    /// the width is mostly of, is not known). For a cluster whose end lies past the context
+    /// ([`ClusterSpan::open_end`]), the width of the part decoded.
     pub width: Option<usize>,
 }
 
@@ -492,7 +495,7 @@ pub fn at(
         span,
         units,
         code_points,
-        width: plain.then(|| unicode::text_width(&text)),
+        width: (plain && !span.open_start).then(|| unicode::text_width(&text)),
     })
 }
 

@@ -129,6 +129,10 @@ fn zalgo_past_the_bound_is_open() {
     let c = at(bytes, Dialect::Utf8, 1100, None).unwrap();
     assert!(c.span.open_start);
     assert_eq!(c.code_points.len(), (1201 - 75) / 2);
+    // Without its letter, its width is not known (the marks alone would measure 0).
+    assert_eq!(c.width, None);
+    // With its letter but cut at its end: the width of the part decoded.
+    assert_eq!(at(bytes, Dialect::Utf8, 10, None).unwrap().width, Some(1));
 }
 
 #[test]
