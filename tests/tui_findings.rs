@@ -420,3 +420,41 @@ fn viewer_flags_fail_before_the_screen() {
     assert!(err.starts_with("hexrune: no-such-file.txt: "), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+#[test]
+fn findings_past_the_cap_are_said_to_be_left_out() {
+    // 300,000 right-to-left overrides, one a line: 250,000 are kept.
+    let bytes = "x\u{202E}\n".repeat(300_000).into_bytes();
+    let mut app = app(&bytes, Dialect::Utf8, 120, 40);
+    app.set_lints(security());
+    app.lint_now();
+    assert_eq!(
+        message(&app),
+        "lint: 300000 findings, the first 250000 kept (} and { step through those)"
+    );
+    // The last one kept, at line 250,000 (5 bytes a line, the override at 1).
+    app.update(Action::End);
+    app.update(Action::PrevFinding);
+    assert_eq!(app.cursor, 5 * 249_999 + 1);
+    assert_eq!(
+        message(&app),
+        "finding 250000 of 250000 kept: bidi at 0x1312CC \
+         (300000 found; the first 250000 are kept, see docs/lint.md)"
+    );
+    app.update(Action::NextFinding);
+    assert_eq!(
+        message(&app),
+        "finding 1 of 250000 kept: bidi at 0x1 \
+         (300000 found; the first 250000 are kept, see docs/lint.md) (wrapped to the start)"
+    );
+    app.update(Action::Stats);
+    let lines = screen(&app);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l
+                .contains(" 300000 found; the first 250000 are kept, for } { (see docs/lint.md)")),
+        "{}",
+        lines.join("\n")
+    );
+}

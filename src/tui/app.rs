@@ -1267,12 +1267,20 @@ impl App {
             });
         self.cursor = (lint.offset as u64).min(self.last());
         let mut text = format!(
-            "finding {} of {}: {} at {}",
+            "finding {} of {}{}: {} at {}",
             found.number_of(lint),
             found.lints.len(),
+            if found.truncated() { " kept" } else { "" },
             lint.kind.name(),
             self.format_offset(lint.offset as u64)
         );
+        if found.truncated() {
+            text.push_str(&format!(
+                " ({} found; the first {} are kept, see docs/lint.md)",
+                found.total,
+                found.lints.len()
+            ));
+        }
         if wrapped {
             text.push_str(if backward {
                 " (wrapped to the end)"
@@ -1300,6 +1308,10 @@ impl App {
             let text = match found.total {
                 0 => "no findings".to_string(),
                 1 => "1 finding (} steps to it)".to_string(),
+                n if found.truncated() => format!(
+                    "{n} findings, the first {} kept (}} and {{ step through those)",
+                    found.lints.len()
+                ),
                 n => format!("{n} findings (}} and {{ step through them)"),
             };
             let prefix = chosen.unwrap_or_else(|| "lint: ".to_string());

@@ -165,9 +165,9 @@ pub(super) fn stats_lines(app: &App, inner_width: usize, theme: &Theme) -> Vec<L
     if found.truncated() {
         lines.push(Line::from(Span::styled(
             format!(
-                " the first {} are marked ({} found)",
+                " {} found; the first {} are kept, for }} {{ (see docs/lint.md)",
+                found.total,
                 found.lints.len(),
-                found.total
             ),
             theme.dim(),
         )));
