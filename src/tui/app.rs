@@ -187,6 +187,9 @@ pub struct App {
     pub color: bool,
     /// The grapheme cluster lane and pane are shown (`c`).
     pub clusters: bool,
+    /// The finding `}` or `{` last went to: its findings' address and its index among
+    /// them, so that the next step goes on to the next one at the same offset.
+    finding_step: Option<(usize, usize)>,
     /// The key list is shown.
     pub help: bool,
     /// The first line of the key list shown (it scrolls when taller than the terminal).
@@ -254,6 +257,7 @@ impl App {
             size,
             decimal: false,
             clusters: false,
+            finding_step: None,
             color,
             help: false,
             help_scroll: 0,
@@ -607,13 +611,19 @@ impl App {
 
     /// The current layout, if the terminal is big enough.
     pub fn layout(&self) -> Option<Layout> {
-        layout(self.size, self.source.len(), self.decimal).map(|l| {
-            if self.clusters {
-                l.with_clusters()
-            } else {
-                l
-            }
-        })
+        self.layout_in(self.size)
+    }
+
+    /// The layout of the panes in `area`, with the cluster lane (`c`) and the detail
+    /// pane's room for findings (when lints are asked) as the app has them.
+    pub fn layout_in(&self, area: Rect) -> Option<Layout> {
+        let l = layout(area, self.source.len(), self.decimal)?;
+        let l = if self.linting.lints.is_empty() {
+            l
+        } else {
+            l.with_findings()
+        };
+        Some(if self.clusters { l.with_clusters() } else { l })
     }
 
     fn len(&self) -> u64 {
@@ -1244,21 +1254,39 @@ impl App {
                 return;
             }
         };
-        let (step, wrapped) = if backward {
-            match found.prev_before(self.cursor) {
-                Some(l) => (Some(l), false),
-                None => (found.lints.last(), true),
-            }
-        } else {
-            match found.next_after(self.cursor) {
-                Some(l) => (Some(l), false),
-                None => (found.lints.first(), true),
-            }
-        };
-        let Some(lint) = step else {
+        let n = found.lints.len();
+        if n == 0 {
             self.say(format!("{what}: no findings"), false);
             return;
+        }
+        // From the finding last stepped to, while the cursor is on it, the next is the one
+        // after it in the list, at the same offset or not: several findings on one byte are
+        // each stepped to once, in the same order both ways.
+        let address = Arc::as_ptr(&found) as usize;
+        let current = self
+            .finding_step
+            .filter(|&(a, i)| {
+                a == address
+                    && found
+                        .lints
+                        .get(i)
+                        .is_some_and(|l| l.offset as u64 == self.cursor)
+            })
+            .map(|(_, i)| i);
+        let (index, wrapped) = match (current, backward) {
+            (Some(i), false) => ((i + 1) % n, i + 1 == n),
+            (Some(i), true) => (i.checked_sub(1).unwrap_or(n - 1), i == 0),
+            (None, false) => match found.next_index_after(self.cursor) {
+                Some(i) => (i, false),
+                None => (0, true),
+            },
+            (None, true) => match found.prev_index_before(self.cursor) {
+                Some(i) => (i, false),
+                None => (n - 1, true),
+            },
         };
+        let lint = &found.lints[index];
+        self.finding_step = Some((address, index));
         // A count (`5}`) that went round the end says so, whichever step did.
         let wrapped = wrapped
             || self.message.as_ref().is_some_and(|m| {
@@ -1268,7 +1296,7 @@ impl App {
         self.cursor = (lint.offset as u64).min(self.last());
         let mut text = format!(
             "finding {} of {}{}: {} at {}",
-            found.number_of(lint),
+            index + 1,
             found.lints.len(),
             if found.truncated() { " kept" } else { "" },
             lint.kind.name(),
