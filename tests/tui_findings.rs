@@ -576,3 +576,21 @@ fn a_finding_on_an_error_byte_keeps_its_fallback_line() {
         lines[37]
     );
 }
+
+#[test]
+fn a_typed_combining_mark_is_escaped_in_the_message() {
+    let mut app = app(b"abc\n", Dialect::Utf8, 120, 40);
+    search(&mut app, "\u{301}x", false);
+    assert_eq!(message(&app), "search \"\\u{301}x\": none found");
+    let lines = screen(&app);
+    assert!(
+        lines[39].ends_with("search \"\\u{301}x\": none found"),
+        "{}",
+        lines[39]
+    );
+    // A mark after a letter stays on it, as the prompt shows it.
+    search(&mut app, "e\u{301}", false);
+    assert_eq!(message(&app), "search \"e\u{301}\": none found");
+    search(&mut app, "~/\u{301}", false);
+    assert_eq!(message(&app), "search lookalike \"\\u{301}\": none found");
+}

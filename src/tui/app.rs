@@ -1092,7 +1092,16 @@ impl App {
                         .copied()
                         .ok_or_else(|| "no encoding chosen".to_string())
                 } else {
-                    crate::encoding::resolve(&prompt.input).map_err(|e| e.to_string())
+                    crate::encoding::resolve(&prompt.input).map_err(|e| {
+                        use crate::encoding::EncodingError::{Replacement, Unknown};
+                        // The label goes through the sanitiser alone, so that a mark typed
+                        // first does not sit on the quote before it.
+                        match e {
+                            Unknown(l) => Unknown(crate::view::safe::sanitize(&l)),
+                            Replacement(l) => Replacement(crate::view::safe::sanitize(&l)),
+                        }
+                        .to_string()
+                    })
                 };
                 match chosen {
                     Ok(d) => self.set_dialect(d),
@@ -1108,7 +1117,7 @@ impl App {
                     Ok(needle) => {
                         let pattern = Pattern {
                             bytes: Vec::new(),
-                            label: format!("lookalike \"{}\"", &prompt.input[2..]),
+                            label: format!("lookalike {}", quoted(&prompt.input[2..])),
                             backward,
                             lookalike: Some(Arc::new(needle)),
                         };
@@ -1131,7 +1140,7 @@ impl App {
                         let label = if hex {
                             hex_label(&bytes)
                         } else {
-                            format!("\"{}\"", prompt.input)
+                            quoted(&prompt.input)
                         };
                         let pattern = Pattern {
                             bytes,
@@ -1648,6 +1657,13 @@ impl App {
             format!("0x{offset:X}")
         }
     }
+}
+
+/// Typed text in quotes for a message: `"x"`. The text goes through the sanitiser on its
+/// own, before the quotes are put around it, so that a combining mark typed first is
+/// escaped (`"\u{301}x"`) instead of sitting on the quote.
+fn quoted(text: &str) -> String {
+    format!("\"{}\"", crate::view::safe::sanitize(text))
 }
 
 fn hex_label(bytes: &[u8]) -> String {
