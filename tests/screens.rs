@@ -960,3 +960,43 @@ fn a_zalgo_cluster_cut_by_the_context_says_what_is_known() {
         lines[title]
     );
 }
+
+#[test]
+fn goto_past_the_end_says_so_and_counts_agree_in_number() {
+    let message = |app: &App| app.message.as_ref().map(|m| m.text.clone());
+    let bytes = vec![b'a'; 202];
+    let app = app_at(&bytes, 120, 40, "1000");
+    assert_eq!(app.cursor, 201);
+    assert_eq!(
+        message(&app).as_deref(),
+        Some("offset 1000 is past the end (202 bytes)")
+    );
+    assert!(screen(&app)
+        .lines()
+        .nth(39)
+        .unwrap()
+        .ends_with("offset 1000 is past the end (202 bytes)"));
+    let app = app_at(&bytes, 120, 40, "+0x100");
+    assert_eq!(
+        message(&app).as_deref(),
+        Some("offset +0x100 is past the end (202 bytes)")
+    );
+    // The last byte and 100% are in the file: nothing to say.
+    for target in ["201", "100%", "0xC9"] {
+        let app = app_at(&bytes, 120, 40, target);
+        assert_eq!((app.cursor, message(&app)), (201, None), "{target}");
+    }
+    let app = app_at(b"a", 120, 40, "5");
+    assert_eq!(
+        message(&app).as_deref(),
+        Some("offset 5 is past the end (1 byte)")
+    );
+    // Character numbers: one character is said in the singular.
+    let app = app_at(b"a", 120, 40, "#2");
+    assert_eq!(message(&app).as_deref(), Some("there is only 1 character"));
+    let app = app_at(b"ab", 120, 40, "#3");
+    assert_eq!(
+        message(&app).as_deref(),
+        Some("there are only 2 characters")
+    );
+}

@@ -585,10 +585,10 @@ impl App {
         }
         match summary.unit_offset(self.source.bytes(), n - 1) {
             Some(offset) => Ok(offset as u64),
-            None => Err(format!(
-                "there are only {} characters",
-                summary.unit_count()
-            )),
+            None => Err(match summary.unit_count() {
+                1 => "there is only 1 character".to_string(),
+                n => format!("there are only {n} characters"),
+            }),
         }
     }
 
@@ -1109,6 +1109,19 @@ impl App {
                 }
             }
             PromptKind::Goto => match self.goto_target(&prompt.input) {
+                Ok(offset) if offset > self.last() || (offset > 0 && self.source.is_empty()) => {
+                    // Past the end: to the last byte, and said.
+                    self.cursor = self.last();
+                    let len = self.len();
+                    self.say(
+                        format!(
+                            "offset {} is past the end ({len} byte{})",
+                            crate::view::safe::sanitize(prompt.input.trim()),
+                            if len == 1 { "" } else { "s" }
+                        ),
+                        false,
+                    );
+                }
                 Ok(offset) => self.cursor = offset,
                 Err(e) => self.say(e, true),
             },
@@ -1161,7 +1174,7 @@ impl App {
     fn goto_target(&self, text: &str) -> Result<u64, String> {
         match text.trim().strip_prefix('#') {
             Some(number) => self.char_offset(number),
-            None => parse_offset(text, self.cursor, self.len()),
+            None => parse_target(text, self.cursor, self.len()),
         }
     }
 
@@ -1684,8 +1697,19 @@ fn hex_label(bytes: &[u8]) -> String {
 /// assert!(parse_offset("x", 0, 100).is_err());
 /// ```
 pub fn parse_offset(text: &str, cursor: u64, len: u64) -> Result<u64, String> {
+    Ok(parse_target(text, cursor, len)?.min(len.saturating_sub(1)))
+}
+
+/// [`parse_offset`] without the clamp: the offset asked for, which may lie past the end.
+///
+/// ```
+/// use hexrune::tui::app::parse_target;
+/// assert_eq!(parse_target("1000", 0, 100), Ok(1000));
+/// assert_eq!(parse_target("+0x10", 95, 100), Ok(111));
+/// assert_eq!(parse_target("100%", 0, 100), Ok(99));
+/// ```
+pub fn parse_target(text: &str, cursor: u64, len: u64) -> Result<u64, String> {
     let text = text.trim();
-    let last = len.saturating_sub(1);
     let number = |s: &str| -> Result<u64, String> {
         let s = s.replace('_', "");
         let parsed = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
@@ -1701,7 +1725,8 @@ pub fn parse_offset(text: &str, cursor: u64, len: u64) -> Result<u64, String> {
             .ok()
             .filter(|p: &f64| (0.0..=100.0).contains(p))
             .ok_or_else(|| "a percentage is 0 to 100".to_string())?;
-        ((len as f64) * p / 100.0) as u64
+        // 100% is the last byte, not past it.
+        (((len as f64) * p / 100.0) as u64).min(len.saturating_sub(1))
     } else if let Some(rest) = text.strip_prefix('+') {
         cursor.saturating_add(number(rest)?)
     } else if let Some(rest) = text.strip_prefix('-') {
@@ -1709,7 +1734,7 @@ pub fn parse_offset(text: &str, cursor: u64, len: u64) -> Result<u64, String> {
     } else {
         number(text)?
     };
-    Ok(target.min(last))
+    Ok(target)
 }
 
 impl Drop for App {
