@@ -438,13 +438,13 @@ fn findings_past_the_cap_are_said_to_be_left_out() {
     assert_eq!(
         message(&app),
         "finding 250000 of 250000 kept: bidi at 0x1312CC \
-         (300000 found; the first 250000 are kept, see docs/lint.md)"
+         (300000 found; see docs/lint.md)"
     );
     app.update(Action::NextFinding);
     assert_eq!(
         message(&app),
         "finding 1 of 250000 kept: bidi at 0x1 \
-         (300000 found; the first 250000 are kept, see docs/lint.md) (wrapped to the start)"
+         (300000 found; see docs/lint.md) (wrapped to the start)"
     );
     app.update(Action::Stats);
     let lines = screen(&app);

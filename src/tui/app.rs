@@ -1325,11 +1325,8 @@ impl App {
             self.format_offset(lint.offset as u64)
         );
         if found.truncated() {
-            text.push_str(&format!(
-                " ({} found; the first {} are kept, see docs/lint.md)",
-                found.total,
-                found.lints.len()
-            ));
+            // Short, to fit the status line: `kept` above says the rest is not.
+            text.push_str(&format!(" ({} found; see docs/lint.md)", found.total));
         }
         if wrapped {
             text.push_str(if backward {
