@@ -254,4 +254,31 @@ proptest! {
         prop_assert_eq!(counts(&utf16, Dialect::Utf16Le), expected.clone());
         prop_assert_eq!(counts(&utf32, Dialect::Utf32Le), expected);
     }
+
+    /// Runs of regional indicators longer than the context pair as the whole text pairs
+    /// them (counted back to the run's start): every span a window gives is a true
+    /// cluster, none with an unknown start; only the last may be cut by the context.
+    #[test]
+    fn regional_indicator_runs_pair_in_every_window(
+        head in "[ab]{0,3}", n in 0usize..80, tail in "[ab\u{301}]{0,3}",
+        a in 0.0f64..1.0, w in 1u64..40, look in 4u64..48,
+    ) {
+        let ri = ['\u{1F1EB}', '\u{1F1F7}', '\u{1F1E9}'];
+        let run: String = (0..n).map(|i| ri[i % 3]).collect();
+        let text = format!("{head}{run}{tail}");
+        let bytes = text.as_bytes();
+        prop_assume!(!bytes.is_empty());
+        let len = bytes.len() as u64;
+        let s = ((a * len as f64) as u64).min(len - 1);
+        let got = window_with(bytes, Dialect::Utf8, s..(s + w).min(len), None, look);
+        let truth = truth(&text);
+        for (i, c) in got.iter().enumerate() {
+            prop_assert!(!c.open_start, "{:?}", c);
+            if !c.open_end {
+                prop_assert!(truth.contains(&(c.start, c.len)), "{:?} not in {:?}", c, truth);
+            } else {
+                prop_assert_eq!(i, got.len() - 1);
+            }
+        }
+    }
 }

@@ -845,8 +845,11 @@ fn a_zalgo_cluster_past_the_bound_is_open() {
         .find(|l| l.starts_with(" cluster at "))
         .unwrap();
     // Its start is more than 1 KiB back: seen from 1301 - 1024 = 0x115, a mark's first byte.
+    // What is seen of it is at least its size; its width, without its letter, is unknown.
     assert!(
-        pane.starts_with(" cluster at …0x115, 1124 bytes, 562 code points, width 0 "),
+        pane.starts_with(
+            " cluster at …0x115, at least 1124 bytes and 562 code points, width unknown ─"
+        ),
         "{pane}"
     );
     assert!(shown.contains("hex (longer: past 1024 bytes of context) CC 81 CC 81 "));
@@ -854,5 +857,146 @@ fn a_zalgo_cluster_past_the_bound_is_open() {
     assert!(
         shown.contains("\nU+0301 COMBINING ACUTE ACCENT ×562\n"),
         "{shown}"
+    );
+}
+
+#[test]
+fn regional_indicators_pair_past_the_context() {
+    // x, then 400 flags: the pairing 2 KiB in is counted back to the run's start.
+    let mut bytes = b"x".to_vec();
+    bytes.extend_from_slice("\u{1F1EB}\u{1F1F7}".repeat(400).as_bytes());
+    bytes.push(b'\n');
+    let mut app = app_at(&bytes, 120, 40, "0x800");
+    app.update(Action::ToggleClusters);
+    let shown = screen(&app);
+    let lines: Vec<&str> = shown.lines().collect();
+    let pane = lines
+        .iter()
+        .find(|l| l.starts_with(" cluster at "))
+        .unwrap();
+    assert!(
+        pane.starts_with(" cluster at 0x7F9, 8 bytes, 2 code points, width 2 ─"),
+        "{pane}"
+    );
+    assert!(shown.contains("\nhex F0 9F 87 AB F0 9F 87 B7\n"), "{shown}");
+    // Under row 0x800: the end of that flag, a whole flag, the start of the next, as
+    // `dump --clusters` draws them.
+    let row = lines
+        .iter()
+        .position(|l| l.starts_with("00000800"))
+        .unwrap();
+    assert_eq!(
+        lines[row + 1],
+        "          ─╯ ╰─────────────────────╯ ╰───────────────────                    ╯╰──────╯╰──────                         │▒"
+    );
+}
+
+#[test]
+fn a_zalgo_cluster_cut_by_the_context_says_what_is_known() {
+    // Z and 3000 accents: one cluster of 0x4..0x1775 (6001 bytes, 3001 code points).
+    let mut bytes = b"abc Z".to_vec();
+    bytes.extend_from_slice("\u{301}".repeat(3000).as_bytes());
+    bytes.extend_from_slice(b" end\n");
+    let mut app = app(&bytes, 120, 40);
+    app.update(Action::ToggleClusters);
+    let pane = |app: &App| {
+        let shown = screen(app);
+        let lines: Vec<String> = shown.lines().map(str::to_string).collect();
+        let title = lines
+            .iter()
+            .position(|l| l.starts_with(" cluster at "))
+            .unwrap();
+        (lines, title)
+    };
+    // Its start is known, its end past the context: the figures are of what is decoded.
+    app.cursor = 0x280;
+    let (lines, title) = pane(&app);
+    assert!(
+        lines[title].starts_with(
+            " cluster at 0x4, at least 1661 bytes and 831 code points…, width 1 so far ─"
+        ),
+        "{}",
+        lines[title]
+    );
+    // The lane: the bracket under the last row shown ends in `…` (the rest lies below).
+    let last = lines[title - 1].clone();
+    assert_eq!(
+        last,
+        format!(
+            "          {}…{}{}…{}│▒",
+            "─".repeat(46),
+            " ".repeat(20),
+            "─".repeat(15),
+            " ".repeat(25)
+        )
+    );
+    // Near its end: its start is past the context, its width unknown (not 0).
+    app.update(Action::End);
+    app.cursor = 0x1729;
+    let (lines, title) = pane(&app);
+    assert!(
+        lines[title].starts_with(
+            " cluster at …0x1329, at least 1100 bytes and 550 code points, width unknown ─"
+        ),
+        "{}",
+        lines[title]
+    );
+    // The first row shown starts with `…`: the cluster began further up.
+    let first = lines[2].clone();
+    assert!(
+        first.starts_with(&format!("          …{}", "─".repeat(46))),
+        "{first}"
+    );
+    // Within 1 KiB of both ends the figures are exact.
+    let mut short = b"abc Z".to_vec();
+    short.extend_from_slice("\u{301}".repeat(300).as_bytes());
+    short.extend_from_slice(b" end\n");
+    let mut app = app_at(&short, 120, 40, "0x100");
+    app.update(Action::ToggleClusters);
+    let (lines, title) = pane(&app);
+    assert!(
+        lines[title].starts_with(" cluster at 0x4, 601 bytes, 301 code points, width 1 ─"),
+        "{}",
+        lines[title]
+    );
+}
+
+#[test]
+fn goto_past_the_end_says_so_and_counts_agree_in_number() {
+    let message = |app: &App| app.message.as_ref().map(|m| m.text.clone());
+    let bytes = vec![b'a'; 202];
+    let app = app_at(&bytes, 120, 40, "1000");
+    assert_eq!(app.cursor, 201);
+    assert_eq!(
+        message(&app).as_deref(),
+        Some("offset 1000 is past the end (202 bytes)")
+    );
+    assert!(screen(&app)
+        .lines()
+        .nth(39)
+        .unwrap()
+        .ends_with("offset 1000 is past the end (202 bytes)"));
+    let app = app_at(&bytes, 120, 40, "+0x100");
+    assert_eq!(
+        message(&app).as_deref(),
+        Some("offset +0x100 is past the end (202 bytes)")
+    );
+    // The last byte and 100% are in the file: nothing to say.
+    for target in ["201", "100%", "0xC9"] {
+        let app = app_at(&bytes, 120, 40, target);
+        assert_eq!((app.cursor, message(&app)), (201, None), "{target}");
+    }
+    let app = app_at(b"a", 120, 40, "5");
+    assert_eq!(
+        message(&app).as_deref(),
+        Some("offset 5 is past the end (1 byte)")
+    );
+    // Character numbers: one character is said in the singular.
+    let app = app_at(b"a", 120, 40, "#2");
+    assert_eq!(message(&app).as_deref(), Some("there is only 1 character"));
+    let app = app_at(b"ab", 120, 40, "#3");
+    assert_eq!(
+        message(&app).as_deref(),
+        Some("there are only 2 characters")
     );
 }

@@ -164,7 +164,8 @@ fn the_detail_pane_names_the_findings_under_the_cursor() {
     app.lint_now();
     app.update(Action::NextFinding);
     let lines = screen(&app);
-    let detail = &lines[38];
+    // The findings' lines are below the unit's three: the first at 37.
+    let detail = &lines[37];
     let lint = &app.linting.found().unwrap().lints[0];
     let expected = format!("overlong-ascii error  {}", lint.message);
     assert_eq!(detail.as_str(), &expected[..detail.len()]);
@@ -190,14 +191,12 @@ fn the_detail_pane_names_the_findings_under_the_cursor() {
     );
     // The overlong form's bytes are error units: their own markers win there.
     assert_eq!(lane(&lines[1]), "         IC");
-    assert!(lines[38].starts_with("bidi warning  U+202E RIGHT-TO-LEFT OVERRIDE"));
-    // Off a finding, the third line is the category line again.
+    assert!(lines[37].starts_with("bidi warning  U+202E RIGHT-TO-LEFT OVERRIDE"));
+    // Off a finding, no finding line; the third line is the category line.
     app.update(Action::Start);
-    assert!(
-        screen(&app)[38].starts_with("category"),
-        "{}",
-        screen(&app)[38]
-    );
+    let lines = screen(&app);
+    assert!(lines[36].starts_with("category"), "{}", lines[36]);
+    assert_eq!((lines[37].as_str(), lines[38].as_str()), ("", ""));
 }
 
 #[test]
@@ -419,4 +418,179 @@ fn viewer_flags_fail_before_the_screen() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.starts_with("hexrune: no-such-file.txt: "), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn findings_past_the_cap_are_said_to_be_left_out() {
+    // 300,000 right-to-left overrides, one a line: 250,000 are kept.
+    let bytes = "x\u{202E}\n".repeat(300_000).into_bytes();
+    let mut app = app(&bytes, Dialect::Utf8, 120, 40);
+    app.set_lints(security());
+    app.lint_now();
+    assert_eq!(
+        message(&app),
+        "lint: 300000 findings, the first 250000 kept (} and { step through those)"
+    );
+    // The last one kept, at line 250,000 (5 bytes a line, the override at 1).
+    app.update(Action::End);
+    app.update(Action::PrevFinding);
+    assert_eq!(app.cursor, 5 * 249_999 + 1);
+    assert_eq!(
+        message(&app),
+        "finding 250000 of 250000 kept: bidi at 0x1312CC \
+         (300000 found; see docs/lint.md)"
+    );
+    app.update(Action::NextFinding);
+    assert_eq!(
+        message(&app),
+        "finding 1 of 250000 kept: bidi at 0x1 \
+         (300000 found; see docs/lint.md) (wrapped to the start)"
+    );
+    app.update(Action::Stats);
+    let lines = screen(&app);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l
+                .contains(" 300000 found; the first 250000 are kept, for } { (see docs/lint.md)")),
+        "{}",
+        lines.join("\n")
+    );
+}
+
+#[test]
+fn several_findings_on_one_byte_are_each_stepped_to_and_listed() {
+    // Three characters, each forbidden in XML 1.0 and restricted in XML 1.1 (or the
+    // reverse): two findings on each of bytes 3, 5 and 8.
+    let bytes = b"<a>\x01 \xc2\x86 \xef\xbf\xbe</a>\n";
+    let mut app = app(bytes, Dialect::Utf8, 120, 40);
+    app.set_lints(Lints {
+        targets: vec![Target::Xml10, Target::Xml11],
+        security: false,
+    });
+    app.lint_now();
+    let found = app.linting.found().unwrap();
+    let offsets: Vec<usize> = found.lints.iter().map(|l| l.offset).collect();
+    assert_eq!(offsets, [3, 3, 5, 5, 8, 8]);
+    let mut forward = Vec::new();
+    for _ in 0..7 {
+        app.update(Action::NextFinding);
+        forward.push((app.cursor, message(&app).to_string()));
+    }
+    let numbers: Vec<(u64, String)> = forward
+        .iter()
+        .map(|(c, m)| (*c, m.split(':').next().unwrap().to_string()))
+        .collect();
+    assert_eq!(
+        numbers,
+        [
+            (3, "finding 1 of 6".to_string()),
+            (3, "finding 2 of 6".to_string()),
+            (5, "finding 3 of 6".to_string()),
+            (5, "finding 4 of 6".to_string()),
+            (8, "finding 5 of 6".to_string()),
+            (8, "finding 6 of 6".to_string()),
+            (3, "finding 1 of 6".to_string()),
+        ]
+    );
+    assert!(forward[6].1.ends_with(" (wrapped to the start)"));
+    // Back: the same findings in the reverse order, each once.
+    let mut backward = Vec::new();
+    for _ in 0..6 {
+        app.update(Action::PrevFinding);
+        backward.push(message(&app).split(':').next().unwrap().to_string());
+    }
+    assert_eq!(
+        backward,
+        [
+            "finding 6 of 6",
+            "finding 5 of 6",
+            "finding 4 of 6",
+            "finding 3 of 6",
+            "finding 2 of 6",
+            "finding 1 of 6"
+        ]
+    );
+    // `{` from past the end starts at the last finding of the last offset.
+    app.update(Action::End);
+    app.update(Action::PrevFinding);
+    assert!(
+        message(&app).starts_with("finding 6 of 6: "),
+        "{}",
+        message(&app)
+    );
+    // The detail pane lists both findings at the cursor, the error first, below the
+    // unit's own three lines.
+    app.cursor = 3;
+    let lines = screen(&app);
+    let title = lines
+        .iter()
+        .position(|l| l.starts_with(" unit at 0x3"))
+        .unwrap();
+    assert!(
+        lines[title + 2].starts_with("U+0001  "),
+        "{}",
+        lines[title + 2]
+    );
+    let listed: Vec<&str> = lines[title + 4..title + 6]
+        .iter()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "xml-forbidden error  XML 1.0: U+0001 <control-0001> is not an XML 1.0 character",
+            "xml-forbidden error  XML 1.1: U+0001 <control-0001> is a restricted character: \
+             XML 1.1 allows it only as a character ref"
+        ],
+        "{}",
+        lines.join("\n")
+    );
+}
+
+#[test]
+fn a_finding_on_an_error_byte_keeps_its_fallback_line() {
+    // docs/forensics.md's file: an overlong `/` (C0 AF) at 10, read with --security.
+    let bytes = b"path = \"..\xc0\xaf..\xc0\xafetc/passwd\"\nif (access != \"user\xe2\x80\xae \xe2\x81\xa6// admin only\xe2\x81\xa9 \xe2\x81\xa6\") {\n";
+    let mut app = app(bytes, Dialect::Utf8, 120, 40);
+    app.set_lints(security());
+    app.lint_now();
+    app.cursor = 10;
+    let lines = screen(&app);
+    assert_eq!(
+        lines[33],
+        format!(" unit at 0xA (10), 1 byte {}", "─".repeat(94))
+    );
+    assert_eq!(
+        lines[35],
+        "error invalid_byte: byte that never occurs in this dialect"
+    );
+    assert_eq!(
+        lines[36],
+        "fallback À (windows-1252)   likely overlong form of U+002F '/'"
+    );
+    assert!(
+        lines[37]
+            .starts_with("overlong-ascii error  overlong 2-byte form of U+002F \"/\" (SOLIDUS)"),
+        "{}",
+        lines[37]
+    );
+}
+
+#[test]
+fn a_typed_combining_mark_is_escaped_in_the_message() {
+    let mut app = app(b"abc\n", Dialect::Utf8, 120, 40);
+    search(&mut app, "\u{301}x", false);
+    assert_eq!(message(&app), "search \"\\u{301}x\": none found");
+    let lines = screen(&app);
+    assert!(
+        lines[39].ends_with("search \"\\u{301}x\": none found"),
+        "{}",
+        lines[39]
+    );
+    // A mark after a letter stays on it, as the prompt shows it.
+    search(&mut app, "e\u{301}", false);
+    assert_eq!(message(&app), "search \"e\u{301}\": none found");
+    search(&mut app, "~/\u{301}", false);
+    assert_eq!(message(&app), "search lookalike \"\\u{301}\": none found");
 }

@@ -187,6 +187,9 @@ pub struct App {
     pub color: bool,
     /// The grapheme cluster lane and pane are shown (`c`).
     pub clusters: bool,
+    /// The finding `}` or `{` last went to: its findings' address and its index among
+    /// them, so that the next step goes on to the next one at the same offset.
+    finding_step: Option<(usize, usize)>,
     /// The key list is shown.
     pub help: bool,
     /// The first line of the key list shown (it scrolls when taller than the terminal).
@@ -254,6 +257,7 @@ impl App {
             size,
             decimal: false,
             clusters: false,
+            finding_step: None,
             color,
             help: false,
             help_scroll: 0,
@@ -581,10 +585,10 @@ impl App {
         }
         match summary.unit_offset(self.source.bytes(), n - 1) {
             Some(offset) => Ok(offset as u64),
-            None => Err(format!(
-                "there are only {} characters",
-                summary.unit_count()
-            )),
+            None => Err(match summary.unit_count() {
+                1 => "there is only 1 character".to_string(),
+                n => format!("there are only {n} characters"),
+            }),
         }
     }
 
@@ -607,13 +611,19 @@ impl App {
 
     /// The current layout, if the terminal is big enough.
     pub fn layout(&self) -> Option<Layout> {
-        layout(self.size, self.source.len(), self.decimal).map(|l| {
-            if self.clusters {
-                l.with_clusters()
-            } else {
-                l
-            }
-        })
+        self.layout_in(self.size)
+    }
+
+    /// The layout of the panes in `area`, with the cluster lane (`c`) and the detail
+    /// pane's room for findings (when lints are asked) as the app has them.
+    pub fn layout_in(&self, area: Rect) -> Option<Layout> {
+        let l = layout(area, self.source.len(), self.decimal)?;
+        let l = if self.linting.lints.is_empty() {
+            l
+        } else {
+            l.with_findings()
+        };
+        Some(if self.clusters { l.with_clusters() } else { l })
     }
 
     fn len(&self) -> u64 {
@@ -1082,7 +1092,16 @@ impl App {
                         .copied()
                         .ok_or_else(|| "no encoding chosen".to_string())
                 } else {
-                    crate::encoding::resolve(&prompt.input).map_err(|e| e.to_string())
+                    crate::encoding::resolve(&prompt.input).map_err(|e| {
+                        use crate::encoding::EncodingError::{Replacement, Unknown};
+                        // The label goes through the sanitiser alone, so that a mark typed
+                        // first does not sit on the quote before it.
+                        match e {
+                            Unknown(l) => Unknown(crate::view::safe::sanitize(&l)),
+                            Replacement(l) => Replacement(crate::view::safe::sanitize(&l)),
+                        }
+                        .to_string()
+                    })
                 };
                 match chosen {
                     Ok(d) => self.set_dialect(d),
@@ -1090,6 +1109,19 @@ impl App {
                 }
             }
             PromptKind::Goto => match self.goto_target(&prompt.input) {
+                Ok(offset) if offset > self.last() || (offset > 0 && self.source.is_empty()) => {
+                    // Past the end: to the last byte, and said.
+                    self.cursor = self.last();
+                    let len = self.len();
+                    self.say(
+                        format!(
+                            "offset {} is past the end ({len} byte{})",
+                            crate::view::safe::sanitize(prompt.input.trim()),
+                            if len == 1 { "" } else { "s" }
+                        ),
+                        false,
+                    );
+                }
                 Ok(offset) => self.cursor = offset,
                 Err(e) => self.say(e, true),
             },
@@ -1098,7 +1130,7 @@ impl App {
                     Ok(needle) => {
                         let pattern = Pattern {
                             bytes: Vec::new(),
-                            label: format!("lookalike \"{}\"", &prompt.input[2..]),
+                            label: format!("lookalike {}", quoted(&prompt.input[2..])),
                             backward,
                             lookalike: Some(Arc::new(needle)),
                         };
@@ -1121,7 +1153,7 @@ impl App {
                         let label = if hex {
                             hex_label(&bytes)
                         } else {
-                            format!("\"{}\"", prompt.input)
+                            quoted(&prompt.input)
                         };
                         let pattern = Pattern {
                             bytes,
@@ -1142,7 +1174,7 @@ impl App {
     fn goto_target(&self, text: &str) -> Result<u64, String> {
         match text.trim().strip_prefix('#') {
             Some(number) => self.char_offset(number),
-            None => parse_offset(text, self.cursor, self.len()),
+            None => parse_target(text, self.cursor, self.len()),
         }
     }
 
@@ -1244,21 +1276,39 @@ impl App {
                 return;
             }
         };
-        let (step, wrapped) = if backward {
-            match found.prev_before(self.cursor) {
-                Some(l) => (Some(l), false),
-                None => (found.lints.last(), true),
-            }
-        } else {
-            match found.next_after(self.cursor) {
-                Some(l) => (Some(l), false),
-                None => (found.lints.first(), true),
-            }
-        };
-        let Some(lint) = step else {
+        let n = found.lints.len();
+        if n == 0 {
             self.say(format!("{what}: no findings"), false);
             return;
+        }
+        // From the finding last stepped to, while the cursor is on it, the next is the one
+        // after it in the list, at the same offset or not: several findings on one byte are
+        // each stepped to once, in the same order both ways.
+        let address = Arc::as_ptr(&found) as usize;
+        let current = self
+            .finding_step
+            .filter(|&(a, i)| {
+                a == address
+                    && found
+                        .lints
+                        .get(i)
+                        .is_some_and(|l| l.offset as u64 == self.cursor)
+            })
+            .map(|(_, i)| i);
+        let (index, wrapped) = match (current, backward) {
+            (Some(i), false) => ((i + 1) % n, i + 1 == n),
+            (Some(i), true) => (i.checked_sub(1).unwrap_or(n - 1), i == 0),
+            (None, false) => match found.next_index_after(self.cursor) {
+                Some(i) => (i, false),
+                None => (0, true),
+            },
+            (None, true) => match found.prev_index_before(self.cursor) {
+                Some(i) => (i, false),
+                None => (n - 1, true),
+            },
         };
+        let lint = &found.lints[index];
+        self.finding_step = Some((address, index));
         // A count (`5}`) that went round the end says so, whichever step did.
         let wrapped = wrapped
             || self.message.as_ref().is_some_and(|m| {
@@ -1267,12 +1317,17 @@ impl App {
             });
         self.cursor = (lint.offset as u64).min(self.last());
         let mut text = format!(
-            "finding {} of {}: {} at {}",
-            found.number_of(lint),
+            "finding {} of {}{}: {} at {}",
+            index + 1,
             found.lints.len(),
+            if found.truncated() { " kept" } else { "" },
             lint.kind.name(),
             self.format_offset(lint.offset as u64)
         );
+        if found.truncated() {
+            // Short, to fit the status line: `kept` above says the rest is not.
+            text.push_str(&format!(" ({} found; see docs/lint.md)", found.total));
+        }
         if wrapped {
             text.push_str(if backward {
                 " (wrapped to the end)"
@@ -1300,6 +1355,10 @@ impl App {
             let text = match found.total {
                 0 => "no findings".to_string(),
                 1 => "1 finding (} steps to it)".to_string(),
+                n if found.truncated() => format!(
+                    "{n} findings, the first {} kept (}} and {{ step through those)",
+                    found.lints.len()
+                ),
                 n => format!("{n} findings (}} and {{ step through them)"),
             };
             let prefix = chosen.unwrap_or_else(|| "lint: ".to_string());
@@ -1610,6 +1669,13 @@ impl App {
     }
 }
 
+/// Typed text in quotes for a message: `"x"`. The text goes through the sanitiser on its
+/// own, before the quotes are put around it, so that a combining mark typed first is
+/// escaped (`"\u{301}x"`) instead of sitting on the quote.
+fn quoted(text: &str) -> String {
+    format!("\"{}\"", crate::view::safe::sanitize(text))
+}
+
 fn hex_label(bytes: &[u8]) -> String {
     let parts: Vec<String> = bytes.iter().map(|b| format!("{b:02X}")).collect();
     parts.join(" ")
@@ -1628,8 +1694,19 @@ fn hex_label(bytes: &[u8]) -> String {
 /// assert!(parse_offset("x", 0, 100).is_err());
 /// ```
 pub fn parse_offset(text: &str, cursor: u64, len: u64) -> Result<u64, String> {
+    Ok(parse_target(text, cursor, len)?.min(len.saturating_sub(1)))
+}
+
+/// [`parse_offset`] without the clamp: the offset asked for, which may lie past the end.
+///
+/// ```
+/// use hexrune::tui::app::parse_target;
+/// assert_eq!(parse_target("1000", 0, 100), Ok(1000));
+/// assert_eq!(parse_target("+0x10", 95, 100), Ok(111));
+/// assert_eq!(parse_target("100%", 0, 100), Ok(99));
+/// ```
+pub fn parse_target(text: &str, cursor: u64, len: u64) -> Result<u64, String> {
     let text = text.trim();
-    let last = len.saturating_sub(1);
     let number = |s: &str| -> Result<u64, String> {
         let s = s.replace('_', "");
         let parsed = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
@@ -1645,7 +1722,8 @@ pub fn parse_offset(text: &str, cursor: u64, len: u64) -> Result<u64, String> {
             .ok()
             .filter(|p: &f64| (0.0..=100.0).contains(p))
             .ok_or_else(|| "a percentage is 0 to 100".to_string())?;
-        ((len as f64) * p / 100.0) as u64
+        // 100% is the last byte, not past it.
+        (((len as f64) * p / 100.0) as u64).min(len.saturating_sub(1))
     } else if let Some(rest) = text.strip_prefix('+') {
         cursor.saturating_add(number(rest)?)
     } else if let Some(rest) = text.strip_prefix('-') {
@@ -1653,7 +1731,7 @@ pub fn parse_offset(text: &str, cursor: u64, len: u64) -> Result<u64, String> {
     } else {
         number(text)?
     };
-    Ok(target.min(last))
+    Ok(target)
 }
 
 impl Drop for App {

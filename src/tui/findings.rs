@@ -104,14 +104,26 @@ impl Found {
 
     /// The first finding that starts after `offset`.
     pub fn next_after(&self, offset: u64) -> Option<&Lint> {
+        self.next_index_after(offset).map(|i| &self.lints[i])
+    }
+
+    /// The index of the first finding that starts after `offset`.
+    pub fn next_index_after(&self, offset: u64) -> Option<usize> {
         let i = self.lints.partition_point(|l| l.offset as u64 <= offset);
-        self.lints.get(i)
+        (i < self.lints.len()).then_some(i)
     }
 
     /// The last finding that starts before `offset`.
     pub fn prev_before(&self, offset: u64) -> Option<&Lint> {
-        let i = self.lints.partition_point(|l| (l.offset as u64) < offset);
-        i.checked_sub(1).map(|i| &self.lints[i])
+        self.prev_index_before(offset).map(|i| &self.lints[i])
+    }
+
+    /// The index of the last finding that starts before `offset` (the last of those that
+    /// start at one offset, so that stepping back meets each of them).
+    pub fn prev_index_before(&self, offset: u64) -> Option<usize> {
+        self.lints
+            .partition_point(|l| (l.offset as u64) < offset)
+            .checked_sub(1)
     }
 
     /// The finding's number (1-based) among those kept, for `finding 3 of 12`.

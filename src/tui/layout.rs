@@ -161,7 +161,27 @@ pub fn layout(area: Rect, file_len: u64, decimal: bool) -> Option<Layout> {
 /// Lines of the cluster pane, its title included.
 pub const CLUSTER_HEIGHT: u16 = 4;
 
+/// Lines the detail pane gains for the lint findings under the cursor, when lints are
+/// asked ([`Layout::with_findings`]).
+pub const FINDING_LINES: u16 = 2;
+
 impl Layout {
+    /// This layout with room for the findings under the cursor: the detail pane grows by
+    /// [`FINDING_LINES`] below the unit's own lines, when at least four data rows are left.
+    pub fn with_findings(mut self) -> Layout {
+        if let Some(detail) = &mut self.detail {
+            if self.rows.height >= FINDING_LINES + 4 {
+                self.rows.height -= FINDING_LINES;
+                detail.y -= FINDING_LINES;
+                detail.height += FINDING_LINES;
+                if let Some(map) = &mut self.map {
+                    map.height = self.rows.height;
+                }
+            }
+        }
+        self
+    }
+
     /// This layout with the cluster lane (`c`): a line under every data row, and the
     /// cluster pane above the detail pane when at least two data rows are left beside it.
     pub fn with_clusters(mut self) -> Layout {

@@ -26,7 +26,11 @@
 //! boundary on, segmentation is exact (no rule of UAX #29 joins across a boundary). What
 //! lies before the first decidable boundary is one span whose start is unknown
 //! ([`ClusterSpan::open_start`]): a Zalgo run of combining marks longer than [`LOOK`]
-//! bytes, or a run of regional indicators whose pairing the context cannot settle. A span
+//! bytes. A run of regional indicators is the exception: its pairing (GB12, GB13) depends
+//! on how many indicators precede the context, and they are counted back to the run's
+//! start, 4 bytes at a time, however far that is, so a flag deep in a long run is found
+//! whole (except in a multi-byte legacy encoding, which is not read backwards, and in a
+//! run that starts after a prepended mark, GB9b). A span
 //! cut by the end of the context after the range is [`ClusterSpan::open_end`]. The viewer
 //! draws both as continuing (`…`).
 
@@ -160,6 +164,10 @@ struct Piece {
 }
 
 impl Piece {
+    fn is_regional_indicator(&self) -> bool {
+        self.n == 1 && is_regional_indicator(CodePoint::new(self.chars[0] as u32))
+    }
+
     fn of(unit: &Unit) -> Piece {
         let chars = match unit.kind {
             UnitKind::Scalar(cp) => cp.to_char(),
@@ -230,9 +238,12 @@ pub fn window_with(
     }
     let from = s.saturating_sub(look);
     let to = e.saturating_add(look).min(len);
-    let pieces = decode(bytes, dialect, from..to, checkpoint);
-    let sot = pieces.first().is_some_and(|p| p.start == 0);
+    let mut pieces = decode(bytes, dialect, from..to, checkpoint);
+    let mut sot = pieces.first().is_some_and(|p| p.start == 0);
     let eot = pieces.last().is_some_and(|p| p.start + p.len as u64 == len);
+    if !sot && pieces.first().is_some_and(Piece::is_regional_indicator) {
+        sot = pair_regional_indicators(bytes, dialect, &mut pieces);
+    }
     segment(&pieces, sot, eot)
         .into_iter()
         .filter(|c| c.end() > s && c.start < e)
@@ -277,6 +288,67 @@ fn decode(
         at = unit.end();
     }
     pieces
+}
+
+/// The context starts inside a run of regional indicators, whose pairing (GB12, GB13)
+/// depends on how many precede it however far back the run goes: count them (a
+/// regional indicator is 4 bytes in every dialect that has them as one unit, so a run of
+/// any length is counted quickly), and when the count is odd put the one before the
+/// context in front of `pieces`, so that the first piece starts a pair. Returns whether
+/// the first piece now starts a cluster: always after another regional indicator (an
+/// even number of them precede it), and at the run's start unless a prepended mark
+/// (GB9b) comes before it. Not in a multi-byte legacy encoding, which cannot be read
+/// backwards (the context's start stays unknown there).
+fn pair_regional_indicators(bytes: &[u8], dialect: Dialect, pieces: &mut Vec<Piece>) -> bool {
+    if dialect.multi_byte().is_some() {
+        return false;
+    }
+    let start = pieces[0].start;
+    let before = regional_indicators_before(bytes, dialect, start);
+    if before % 2 == 1 {
+        let unit = dialect.unit_containing(bytes, start as usize - 1);
+        pieces.insert(0, Piece::of(&unit));
+    }
+    if before >= 2 {
+        return true;
+    }
+    // The run starts at the first piece: a boundary, unless a prepended mark is before it.
+    let run = pieces[0].start;
+    run == 0
+        || !dialect
+            .unit_containing(bytes, run as usize - 1)
+            .code_point()
+            .is_some_and(|cp| PREPEND.contains(&cp.value()))
+}
+
+/// How many regional indicators, each a whole unit, end one after another at `end` (a
+/// unit boundary).
+fn regional_indicators_before(bytes: &[u8], dialect: Dialect, end: u64) -> u64 {
+    let head = &bytes[..end as usize];
+    if matches!(dialect, Dialect::Utf8 | Dialect::Wtf8 | Dialect::Legacy) {
+        // F0 9F 87 A6..BF: U+1F1E6..U+1F1FF. A lead byte starts a unit whatever precedes
+        // it, so four such bytes that end at a boundary are one regional indicator.
+        return head
+            .rchunks_exact(4)
+            .take_while(|c| c[..3] == [0xF0, 0x9F, 0x87] && (0xA6..=0xBF).contains(&c[3]))
+            .count() as u64;
+    }
+    let mut at = end as usize;
+    let mut n = 0;
+    while at > 0 {
+        let unit = dialect.unit_containing(bytes, at - 1);
+        let ri = unit.end() == at && unit.code_point().is_some_and(is_regional_indicator);
+        if !ri {
+            break;
+        }
+        n += 1;
+        at = unit.start;
+    }
+    n
+}
+
+fn is_regional_indicator(cp: CodePoint) -> bool {
+    (0x1F1E6..=0x1F1FF).contains(&cp.value())
 }
 
 /// The clusters of `pieces`; `sot`: the first piece starts a text; `eot`: the last ends it.
@@ -359,7 +431,10 @@ pub struct Cluster {
     /// or an escape sequence).
     pub code_points: Vec<CodePoint>,
     /// Its display width as unicode-width measures the whole cluster; `None` for an error
-    /// unit, an escape sequence, or a cluster with a control or a surrogate in it.
+    /// unit, an escape sequence, a cluster with a control or a surrogate in it, or one whose
+    /// start lies past the context ([`ClusterSpan::open_start`]: its first code point, which
+    /// the width is mostly of, is not known). For a cluster whose end lies past the context
+    /// ([`ClusterSpan::open_end`]), the width of the part decoded.
     pub width: Option<usize>,
 }
 
@@ -420,7 +495,7 @@ pub fn at(
         span,
         units,
         code_points,
-        width: plain.then(|| unicode::text_width(&text)),
+        width: (plain && !span.open_start).then(|| unicode::text_width(&text)),
     })
 }
 

@@ -29,13 +29,59 @@ fn checkpoint(app: &App, offset: u64) -> Option<crate::decode::Checkpoint> {
         .and_then(|s| s.checkpoint_before(offset.saturating_sub(LOOK) as usize))
 }
 
-/// The clusters of several code points that meet `window`.
+/// The clusters of several code points that meet `window` (the rows shown). A cluster whose
+/// start or end lies past the context decoded is cut to the rows shown there, so that its
+/// `…` is drawn on the first or last row instead of off the screen: the rows above or below
+/// belong to it, but where it starts or ends is not known.
 pub(super) fn lane_spans(app: &App, window: Range<u64>) -> Vec<ClusterSpan> {
     let from = checkpoint(app, window.start);
-    cluster::window(app.source.bytes(), app.dialect, window, from)
+    cluster::window(app.source.bytes(), app.dialect, window.clone(), from)
         .into_iter()
         .filter(ClusterSpan::joins)
+        .map(|mut span| {
+            let end = span.end();
+            if span.open_start && span.start < window.start {
+                span.start = window.start;
+            }
+            if span.open_end && end > window.end {
+                span.len = window.end - span.start;
+            } else {
+                span.len = end - span.start;
+            }
+            span
+        })
         .collect()
+}
+
+/// The pane's title: exact figures for a whole cluster; for one cut by the context, what is
+/// known (`at least`, `…` where its start or end lies further) and no width measured without
+/// its first code point.
+fn title(app: &App, c: &cluster::Cluster) -> String {
+    let span = c.span;
+    let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let cps = c.code_points.len() as u64;
+    if !span.open_start && !span.open_end {
+        return format!(
+            " cluster at {}, {}, {}, width {} ",
+            app.format_offset(span.start),
+            plural(span.len, "byte"),
+            plural(cps, "code point"),
+            c.width.map_or("none".to_string(), |w| w.to_string()),
+        );
+    }
+    let width = match (span.open_start, c.width) {
+        (true, _) => "width unknown".to_string(),
+        (false, Some(w)) => format!("width {w} so far"),
+        (false, None) => "width none".to_string(),
+    };
+    format!(
+        " cluster at {}{}, at least {} and {}{}, {width} ",
+        if span.open_start { "\u{2026}" } else { "" },
+        app.format_offset(span.start),
+        plural(span.len, "byte"),
+        plural(cps, "code point"),
+        if span.open_end { "\u{2026}" } else { "" },
+    )
 }
 
 /// The lane line under `row`, at `y`.
@@ -73,15 +119,7 @@ pub(super) fn draw_cluster(app: &App, area: Rect, theme: &Theme, buf: &mut Buffe
         return;
     };
     let span = c.span;
-    let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    let title = format!(
-        " cluster at {}{}, {}, {}, width {} ",
-        if span.open_start { "\u{2026}" } else { "" },
-        app.format_offset(span.start),
-        plural(span.len, "byte"),
-        plural(c.code_points.len() as u64, "code point"),
-        c.width.map_or("none".to_string(), |w| w.to_string()),
-    );
+    let title = title(app, &c);
     let block = Block::new()
         .borders(Borders::TOP)
         .border_style(theme.dim())

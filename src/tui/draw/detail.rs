@@ -87,12 +87,21 @@ pub(super) fn draw_detail(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
         lines.truncate(2);
         lines.push(mojibake_line(app, m, theme));
     }
-    // A lookalike match just found, else the lint findings here, take the third line too.
-    if let Some(line) =
-        findings::lookalike_line(app, theme).or_else(|| findings::detail_line(app, theme))
-    {
+    // A lookalike match just found takes the third line too.
+    if let Some(line) = findings::lookalike_line(app, theme) {
         lines.truncate(2);
         lines.push(line);
+    }
+    // The findings here go below the unit's own lines, in the room the layout gave them.
+    let room = (inner.height as usize).saturating_sub(3);
+    if room > 0 && !app.linting.lints.is_empty() {
+        lines.resize(3, Line::raw(""));
+        lines.extend(findings::detail_lines(
+            app,
+            theme,
+            room,
+            inner.width as usize,
+        ));
     }
     ratatui::widgets::Widget::render(Paragraph::new(lines), inner, buf);
 }

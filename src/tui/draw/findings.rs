@@ -77,24 +77,56 @@ pub(super) fn draw_lane(app: &App, x: u16, y: u16, row: &Row, theme: &Theme, buf
     }
 }
 
-/// `overlong-ascii error  C0 AF is an overlong "/" …  (+1 more here)`: the findings under
-/// the cursor, for the detail pane's third line.
-pub(super) fn detail_line(app: &App, theme: &Theme) -> Option<Line<'static>> {
-    let found = found(app)?;
-    let mut here = found.covering(app.cursor);
-    let first = here.next()?;
-    let more = here.count();
-    let mut spans = vec![
-        Span::styled(
-            format!("{} {}", first.kind.name(), level_name(first.level)),
-            style(theme.0.finding_marker(severity(first.level))),
-        ),
-        Span::raw(format!("  {}", sanitize(&first.message))),
-    ];
-    if more > 0 {
-        spans.push(Span::styled(format!("  (+{more} more here)"), theme.dim()));
+/// `xml-forbidden error  XML 1.0: U+0001 … is not an XML 1.0 character`: each finding that
+/// covers the cursor on a line of its own, the most severe first (in offset order among
+/// equals), at most `room` lines; when more cover it than fit, the last line names the
+/// rest: `+2 more here: xml-restricted warning, bidi warning`.
+pub(super) fn detail_lines(
+    app: &App,
+    theme: &Theme,
+    room: usize,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let Some(found) = found(app) else {
+        return Vec::new();
+    };
+    let mut here: Vec<&crate::lint::Lint> = found.covering(app.cursor).collect();
+    here.sort_by_key(|l| l.level);
+    let shown = if here.len() > room {
+        room.saturating_sub(1)
+    } else {
+        here.len()
+    };
+    let mut lines: Vec<Line<'static>> = here[..shown]
+        .iter()
+        .map(|l| {
+            Line::from(vec![
+                Span::styled(
+                    format!("{} {}", l.kind.name(), level_name(l.level)),
+                    style(theme.0.finding_marker(severity(l.level))),
+                ),
+                Span::raw(format!("  {}", sanitize(&l.message))),
+            ])
+        })
+        .collect();
+    if shown < here.len() {
+        let rest: Vec<String> = here[shown..]
+            .iter()
+            .map(|l| format!("{} {}", l.kind.name(), level_name(l.level)))
+            .collect();
+        let head = format!("+{} more here: ", here.len() - shown);
+        let mut names = rest.join(", ");
+        let left = width.saturating_sub(head.len());
+        if names.chars().count() > left {
+            names = names.chars().take(left.saturating_sub(1)).collect();
+            names.push('\u{2026}');
+        }
+        lines.push(Line::from(vec![
+            Span::styled(head, theme.accent()),
+            Span::raw(names),
+        ]));
     }
-    Some(Line::from(spans))
+    lines
 }
 
 /// `lookalike 0x3..0x5  "/" as C0 AF (overlong, 2 bytes)`: which forms the lookalike
@@ -165,9 +197,9 @@ pub(super) fn stats_lines(app: &App, inner_width: usize, theme: &Theme) -> Vec<L
     if found.truncated() {
         lines.push(Line::from(Span::styled(
             format!(
-                " the first {} are marked ({} found)",
+                " {} found; the first {} are kept, for }} {{ (see docs/lint.md)",
+                found.total,
                 found.lints.len(),
-                found.total
             ),
             theme.dim(),
         )));

@@ -144,13 +144,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
 /// Renders the app into a buffer (what [`draw`] does, usable without a terminal).
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = Theme(theme::Theme { color: app.color });
-    let Some(layout) = super::layout::layout(area, app.source.len(), app.decimal).map(|l| {
-        if app.clusters {
-            l.with_clusters()
-        } else {
-            l
-        }
-    }) else {
+    let Some(layout) = app.layout_in(area) else {
         too_small(app, area, buf);
         return;
     };

@@ -133,19 +133,57 @@ fn zalgo_past_the_bound_is_open() {
     let c = at(bytes, Dialect::Utf8, 1100, None).unwrap();
     assert!(c.span.open_start);
     assert_eq!(c.code_points.len(), (1201 - 75) / 2);
+    // Without its letter, its width is not known (the marks alone would measure 0).
+    assert_eq!(c.width, None);
+    // With its letter but cut at its end: the width of the part decoded.
+    assert_eq!(at(bytes, Dialect::Utf8, 10, None).unwrap().width, Some(1));
 }
 
 #[test]
-fn regional_indicators_past_the_bound_are_open() {
-    // 20 flags: with 16 bytes of context, the pairing of the ones in the middle is unknown.
-    let text = "\u{1F1EB}\u{1F1F7}".repeat(20);
+fn regional_indicators_past_the_bound_still_pair() {
+    // x, then 20 flags: with 16 bytes of context, the indicators before the context are
+    // counted back to the run's start, so every window pairs them as the whole text does.
+    let text = format!("x{}", "\u{1F1EB}\u{1F1F7}".repeat(20));
     let bytes = text.as_bytes();
-    let s = window_with(bytes, Dialect::Utf8, 80..81, None, 16);
-    assert_eq!(s.len(), 1);
-    assert!(s[0].open_start && s[0].open_end);
-    // From the start, it is exact.
-    let s = window_with(bytes, Dialect::Utf8, 8..9, None, 16);
-    assert_eq!((s[0].start, s[0].len, s[0].open_start), (8, 8, false));
+    let pairs = |s: &[ClusterSpan]| {
+        s.iter()
+            .map(|c| (c.start, c.len, c.cps, c.open_start))
+            .collect::<Vec<_>>()
+    };
+    // The context starts at 65, on an even indicator (16 before it): pairs from there.
+    let s = window_with(bytes, Dialect::Utf8, 81..82, None, 16);
+    assert_eq!(pairs(&s), [(81, 8, 2, false)]);
+    // The context starts at 69, on an odd one: its pair's first half is taken in.
+    let s = window_with(bytes, Dialect::Utf8, 85..86, None, 16);
+    assert_eq!(pairs(&s), [(81, 8, 2, false)]);
+    let s = window_with(bytes, Dialect::Utf8, 80..90, None, 16);
+    assert_eq!(
+        pairs(&s),
+        [(73, 8, 2, false), (81, 8, 2, false), (89, 8, 2, false)]
+    );
+    // As `at` reads it: 2 code points, width 2.
+    let c = at(bytes, Dialect::Utf8, 88, None).unwrap();
+    assert_eq!(
+        (c.span.start, c.span.len, c.code_points.len(), c.width),
+        (81, 8, 2, Some(2))
+    );
+    // The same in UTF-16LE (x is 2 bytes, the indicators 4 from 2) and UTF-32BE (4, from
+    // 4): the 21st indicator is the second of a pair that starts at the 20th.
+    let utf16: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let utf32: Vec<u8> = text
+        .chars()
+        .flat_map(|c| (c as u32).to_be_bytes())
+        .collect();
+    for (dialect, wide, first) in [(Dialect::Utf16Le, utf16, 2), (Dialect::Utf32Be, utf32, 4)] {
+        let at21 = first + 4 * 21;
+        let s = window_with(&wide, dialect, at21..at21 + 1, None, 16);
+        assert_eq!(pairs(&s), [(at21 - 4, 8, 2, false)], "{dialect:?}");
+    }
+    // A flag after a prepended mark (U+0600, GB9b) at the run's start is still one cluster
+    // with the mark; the context that starts after the mark does not claim a start.
+    let text = format!("\u{600}{}", "\u{1F1EB}\u{1F1F7}".repeat(20));
+    let s = window_with(text.as_bytes(), Dialect::Utf8, 5..6, None, 3);
+    assert!(s[0].open_start);
 }
 
 #[test]
