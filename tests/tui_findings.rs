@@ -571,7 +571,7 @@ fn a_finding_on_an_error_byte_keeps_its_fallback_line() {
     );
     assert!(
         lines[37]
-            .starts_with("overlong-ascii error  overlong 2-byte form of U+002F \"/\" (SOLIDUS)"),
+            .starts_with("overlong-ascii error  overlong 2-byte form of U+002F '/' (SOLIDUS)"),
         "{}",
         lines[37]
     );
