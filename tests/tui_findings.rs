@@ -570,8 +570,7 @@ fn a_finding_on_an_error_byte_keeps_its_fallback_line() {
         "fallback À (windows-1252)   likely overlong form of U+002F '/'"
     );
     assert!(
-        lines[37]
-            .starts_with("overlong-ascii error  overlong 2-byte form of U+002F '/' (SOLIDUS)"),
+        lines[37].starts_with("overlong-ascii error  overlong 2-byte form of U+002F '/' (SOLIDUS)"),
         "{}",
         lines[37]
     );
@@ -593,4 +592,35 @@ fn a_typed_combining_mark_is_escaped_in_the_message() {
     assert_eq!(message(&app), "search \"e\u{301}\": none found");
     search(&mut app, "~/\u{301}", false);
     assert_eq!(message(&app), "search lookalike \"\\u{301}\": none found");
+}
+
+/// The status line keeps a finding's message whole: the lint pass's count gives way to it
+/// (at 120 columns it once cut the message to `... at 0x`), and a message wider than what
+/// the left leaves shows alone.
+#[test]
+fn a_findings_message_is_read_whole_on_the_status_line() {
+    let bytes = b"<a>\x01 \xc2\x86 \xef\xbf\xbe</a>\n";
+    for (width, want) in [
+        (
+            120,
+            " planted  16 B  0x3 (3)  25%  utf8  char 4 of 13            finding 1 of 6: \
+             xml-forbidden at 0x3 (wrapped to the start)",
+        ),
+        (
+            80,
+            "                    finding 1 of 6: xml-forbidden at 0x3 (wrapped to the start)",
+        ),
+    ] {
+        let mut app = app(bytes, Dialect::Utf8, width, 24);
+        app.set_lints(Lints {
+            targets: vec![Target::Xml10, Target::Xml11],
+            security: false,
+        });
+        app.lint_now();
+        for _ in 0..7 {
+            app.update(Action::NextFinding);
+        }
+        let lines = screen(&app);
+        assert_eq!(lines.last().map(String::as_str), Some(want), "{width}");
+    }
 }

@@ -63,24 +63,47 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
         .as_ref()
         .filter(|p| p.lookalike.is_some() && app.job.is_none())
         .map(|_| "lookalike".to_string());
-    let needed: Vec<String> = count
-        .into_iter()
-        .chain(action)
-        .chain(lookalike)
-        .chain(scan_status(app))
-        .chain(app.linting.status())
-        .collect();
-    let needed = (!needed.is_empty()).then(|| format!("{} ", needed.join("  ")));
+    let width = |s: &str| unicode_width::UnicodeWidthStr::width(s) as u16;
+    // What must be read whole (a count, a search, a message) comes first; the lint pass's
+    // and the scan's progress and the `lookalike` tag give way to it, in that order, where
+    // the line cannot hold them all beside the least the left gives up to.
+    let mut parts: Vec<Option<String>> = vec![
+        count,
+        action,
+        lookalike,
+        scan_status(app),
+        app.linting.status(),
+    ];
+    let least_left = width(&status_left(app, 0));
+    let joined = |parts: &[Option<String>]| {
+        let kept: Vec<&str> = parts.iter().flatten().map(String::as_str).collect();
+        (!kept.is_empty()).then(|| format!("{} ", kept.join("  ")))
+    };
+    for drop in [4, 3, 2] {
+        let fits = joined(&parts).is_none_or(|n| least_left + 2 + width(&n) <= area.width);
+        if fits {
+            break;
+        }
+        parts[drop] = None;
+    }
+    let needed = joined(&parts);
     let style = if app.message.as_ref().is_some_and(|m| m.is_error) && app.job.is_none() {
         self::style(theme.0.status_error())
     } else {
         self::style(theme.0.status())
     };
-    let width = |s: &str| unicode_width::UnicodeWidthStr::width(s) as u16;
     let room = needed
         .as_deref()
         .map_or(area.width, |n| area.width.saturating_sub(width(n) + 2));
     let mut left = status_left(app, room);
+    if needed
+        .as_deref()
+        .is_some_and(|n| least_left + 2 + width(n) > area.width)
+    {
+        // A message longer than the line leaves beside the least of the left: the message
+        // alone, for as long as it shows (the next key brings the left back).
+        left = String::new();
+    }
     if needed.is_none() {
         // The key hint is worth the exact size and the decimal offset (a newcomer at 80
         // columns sees how to get help and out), not the character number.
@@ -231,10 +254,12 @@ pub fn status_left(app: &App, width: u16) -> String {
         return shortest;
     }
     let name_width = unicode_width::UnicodeWidthStr::width(name.as_str());
-    // Then the name gives up its start (the directories first), keeping 8 columns of it.
-    match name_width.checked_sub(over + 1) {
-        Some(keep) if keep >= 8 => line(&elide_start(&name, keep), false, false, ""),
-        _ => shortest,
+    // Then the name gives up its start (the directories first), keeping at least 8
+    // columns of it.
+    let keep = name_width.saturating_sub(over + 1).max(8);
+    match keep < name_width {
+        true => line(&elide_start(&name, keep), false, false, ""),
+        false => shortest,
     }
 }
 
