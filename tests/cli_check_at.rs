@@ -959,3 +959,30 @@ fn wide_text_without_a_mark_gets_a_hint() {
     assert_eq!(hint_of(&[&b"\xFF\xFE"[..], &ascii].concat(), 1), None);
     assert_eq!(hint_of(&utf16("hi", true), 0), None);
 }
+
+/// A byte of a file name that is not UTF-8 is shown as `\xff`, never as U+FFFD (which a
+/// name may hold itself); the rest of the name goes through the sanitiser.
+#[test]
+fn names_that_are_not_utf8_show_their_bytes() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    for (name, shown) in [
+        (&b"lat\xff.txt"[..], r"lat\xff.txt"),
+        ("real\u{FFFD}.txt".as_bytes(), "real\u{FFFD}.txt"),
+        (b"esc\x1b\xc3.txt", r"esc\u{1b}\xc3.txt"),
+    ] {
+        let name = std::ffi::OsStr::from_bytes(name);
+        std::fs::write(dir.path().join(name), b"x\xff").unwrap();
+        let out = common::hexrune()
+            .current_dir(dir.path())
+            .arg("check")
+            .arg(name)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            stdout.starts_with(&format!("{shown}: invalid utf8: 1 error in 2 bytes\n")),
+            "{stdout}"
+        );
+    }
+}

@@ -556,7 +556,7 @@ impl Emit for Csv<'_> {
     }
 
     fn input(&mut self, out: &mut dyn Write, examined: &Examined) -> io::Result<()> {
-        let path = csv_text(&examined.facts.path.path);
+        let path = csv_text(&examined.facts.name);
         let mut writer = csv::Writer::from_writer(out);
         for f in examined.findings(self.options) {
             writer

@@ -42,11 +42,22 @@ impl Input {
         }
     }
 
-    /// The name to print for this input (made safe for a terminal).
+    /// The name to print for this input, made safe for a terminal: a byte of a name that
+    /// is not UTF-8 as `\xff`, so that it cannot be taken for a U+FFFD in the name.
     pub fn display_name(&self) -> String {
         match self {
             Input::Stdin => "<stdin>".to_string(),
-            Input::Path(p) => sanitize(&p.to_string_lossy()),
+            Input::Path(p) => {
+                use std::os::unix::ffi::OsStrExt;
+                let mut shown = String::new();
+                for chunk in p.as_os_str().as_bytes().utf8_chunks() {
+                    shown.push_str(&sanitize(chunk.valid()));
+                    for b in chunk.invalid() {
+                        shown.push_str(&format!("\\x{b:02x}"));
+                    }
+                }
+                shown
+            }
         }
     }
 
