@@ -706,3 +706,21 @@ fn streaming_memory_does_not_grow_with_the_input() {
     assert!(stats.peak <= 4096 + 2 * CONTEXT + BATCH_ROWS * 16);
     assert_eq!(stats.len, len);
 }
+
+/// Under `--clusters`, a row's cluster lane sits right under its bytes, as in the viewer,
+/// and its marker line under the lane.
+#[test]
+fn the_cluster_lane_sits_under_its_row_above_the_markers() {
+    let input = "e\u{301} \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}".as_bytes();
+    let mut bytes = input.to_vec();
+    bytes.extend_from_slice(b"\xf0\x9f\x91");
+    let out = stdout_with_stdin(["dump", "--clusters", "--color", "never", "-"], bytes, 0);
+    assert_eq!(
+        out,
+        "00000000  65 cc 81 20 f0 9f 91 a8 e2 80 8d f0 9f 91 a9 e2  12₂14₂₃₄3₂₃4₂₃₄3  e◌́ˑ 👨ˑˑᶻˑˑ👩ˑˑᶻ\n\
+         \x20         ╰──────╯    ╰──────────────────────────────────                    ╰─╯ ╰───────────\n\
+         00000010  80 8d f0 9f 91 a7 e2 80 8d f0 9f 91              ₂₃4₂₃₄3₂₃✗✗✗      ˑˑ👧ˑˑᶻˑˑ�ˑˑ\n\
+         \x20         ─────────────────────────╯                                         ────────╯\n\
+         \x20                                    E^~~~~~~              E truncated_eof; windows-1252: ðŸ‘\n"
+    );
+}

@@ -1088,11 +1088,13 @@ impl Printer {
             out.repeat(b' ', gap);
         }
         out.extend(b"\n");
-        if !self.errors.is_empty() {
-            self.marker_line(digits, bytes, row);
-        }
+        // The cluster lane sits right under its row's bytes, as in the viewer; the marker
+        // line (if any) under it.
         if self.format.clusters {
             self.cluster_line(digits, row);
+        }
+        if !self.errors.is_empty() {
+            self.marker_line(digits, bytes, row);
         }
         self.cells = 0;
     }
