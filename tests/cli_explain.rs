@@ -743,3 +743,21 @@ fn a_character_that_is_not_utf8_is_a_one_line_error() {
          leave out --char: hexrune explain e9\n"
     );
 }
+
+/// A cluster longer than the viewer's context (a base and 1,000 combining marks) is read
+/// whole: `explain` segments all its argument, so its counts are the cluster's.
+#[test]
+fn a_long_cluster_is_read_whole() {
+    let text = format!("Z{}", "\u{301}".repeat(1000));
+    let out = quiet_stdout(["explain", text.as_str()]);
+    let heading: Vec<&str> = out.lines().filter(|l| l.starts_with("cluster ")).collect();
+    assert_eq!(
+        heading,
+        ["cluster 1 of 1: offsets 0..2001, 2001 bytes, 1001 code points, width 1"]
+    );
+    let marks = out
+        .lines()
+        .filter(|l| l.contains("COMBINING ACUTE ACCENT"))
+        .count();
+    assert!(marks >= 1000, "{marks}");
+}

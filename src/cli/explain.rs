@@ -611,9 +611,8 @@ fn clusters(out: &mut String, bytes: &[u8]) {
         .unwrap_or(0)
         .max(5);
     for (i, span) in spans.iter().enumerate() {
-        let Some(c) = cluster::at(bytes, Dialect::Utf8, span.start, None) else {
-            continue;
-        };
+        // The whole argument was segmented: each cluster is read whole, however long.
+        let c = cluster::of_span(bytes, Dialect::Utf8, *span, None);
         let _ = writeln!(
             out,
             "cluster {} of {}: offsets {}..{}, {}, {}, width {}",

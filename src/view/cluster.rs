@@ -468,6 +468,19 @@ pub fn at(
     checkpoint: Option<Checkpoint>,
 ) -> Option<Cluster> {
     let span = *window(bytes, dialect, offset..offset + 1, checkpoint).first()?;
+    Some(of_span(bytes, dialect, span, checkpoint))
+}
+
+/// The cluster of `bytes` decoded in `dialect` whose extent is `span` (as [`spans`] or
+/// [`window`] found it), read whole: its units, code points and width. `checkpoint` as for
+/// [`window`]. Where the span is known whole (`explain`, which segments all its argument),
+/// this reads past the context [`at`] is bounded by.
+pub fn of_span(
+    bytes: &[u8],
+    dialect: Dialect,
+    span: ClusterSpan,
+    checkpoint: Option<Checkpoint>,
+) -> Cluster {
     let mut units = Vec::new();
     let mut code_points = Vec::new();
     let mut text = String::new();
@@ -491,12 +504,12 @@ pub fn at(
         }
         units.push((unit, (code_points.len() - before) as u8));
     }
-    Some(Cluster {
+    Cluster {
         span,
         units,
         code_points,
         width: (plain && !span.open_start).then(|| unicode::text_width(&text)),
-    })
+    }
 }
 
 /// Why two code points are in one cluster: the rule of UAX #29 that joins them.
