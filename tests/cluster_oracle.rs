@@ -272,8 +272,13 @@ proptest! {
         let s = ((a * len as f64) as u64).min(len - 1);
         let got = window_with(bytes, Dialect::Utf8, s..(s + w).min(len), None, look);
         let truth = truth(&text);
+        // The run's clusters: those before it and after it (a letter and its marks) may be
+        // open at the context's bound as any other.
+        let run_bytes = head.len() as u64..(head.len() + run.len()) as u64;
         for (i, c) in got.iter().enumerate() {
-            prop_assert!(!c.open_start, "{:?}", c);
+            if run_bytes.contains(&c.start) {
+                prop_assert!(!c.open_start, "{:?}", c);
+            }
             if !c.open_end {
                 prop_assert!(truth.contains(&(c.start, c.len)), "{:?} not in {:?}", c, truth);
             } else {

@@ -485,10 +485,12 @@ struct Line {
 
 impl Line {
     /// Whether the line, however much ASCII that needs no look follows, is passed over
-    /// when it ends (nothing sends it on and its letters are Latin or none).
+    /// when it ends (nothing sends it on, no character of an emoji sequence waits to be
+    /// read again, and its letters are Latin or none).
     #[inline(always)]
     fn stays_quiet_in_ascii(&self) -> bool {
-        !(self.look || self.many_marks || self.mixed) && (self.group == 0 || self.group == LATIN)
+        !(self.look || self.many_marks || self.mixed || self.sequence)
+            && (self.group == 0 || self.group == LATIN)
     }
 
     /// Whether a word of the line may be one the walk asks about its scripts (if nothing
@@ -1235,6 +1237,10 @@ mod tests {
             ("Москва ", false),
             ("bell \u{7} ", true),
             ("naïve café ", false),
+            // A joiner out of place, read again before the line is passed over; one in an
+            // emoji sequence, in place.
+            ("a\u{200D} ", true),
+            ("\u{1F469}\u{200D}\u{1F4BB} ", false),
         ] {
             for pad in 0..70 {
                 let text = format!("{head}{}{tail}\n{tail} and a bell \u{7}\n", "x".repeat(pad));
