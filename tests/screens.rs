@@ -426,6 +426,26 @@ fn without_colour_the_cursor_is_reversed_and_errors_bold() {
         .contains(Modifier::REVERSED));
 }
 
+/// Without colour, the cursor's cluster stands out in the lane: its bracket is bold, the
+/// others are not.
+#[test]
+fn without_colour_the_cursors_cluster_is_bold_in_the_lane() {
+    use ratatui::style::Modifier;
+    // e + acute at 0..3, a space, a flag at 4..12.
+    let bytes = "e\u{301} \u{1F1EB}\u{1F1F7}\n".as_bytes();
+    let mut app = app_at(bytes, 120, 40, "5");
+    app.update(Action::ToggleClusters);
+    let layout = app.layout().unwrap();
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    terminal.draw(|f| draw::draw(f, &app)).unwrap();
+    let buf = terminal.backend().buffer().clone();
+    let lane = layout.rows.y + 1;
+    let (mark, flag) = (&buf[(layout.hex_x, lane)], &buf[(layout.hex_x + 12, lane)]);
+    assert_eq!((mark.symbol(), flag.symbol()), ("╰", "╰"));
+    assert!(flag.modifier.contains(Modifier::BOLD), "{flag:?}");
+    assert!(!mark.modifier.contains(Modifier::BOLD), "{mark:?}");
+}
+
 #[test]
 fn esc_never_quits_and_ctrl_c_leaves_a_prompt() {
     use hexrune::tui::keymap::{action, Mode};

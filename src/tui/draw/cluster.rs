@@ -100,8 +100,10 @@ pub(super) fn draw_lane(
             continue;
         };
         let (first, last) = (mark.first as u16, mark.last as u16);
+        // The cursor's cluster in the accent colour, and bold, so that it stands out
+        // without colour too.
         let style = if span.contains(app.cursor) {
-            theme.accent()
+            theme.accent().add_modifier(ratatui::style::Modifier::BOLD)
         } else {
             theme.dim()
         };
