@@ -443,3 +443,36 @@ fn formats_exclude_each_other() {
         assert!(stderr.contains("cannot be used with"), "{stderr}");
     }
 }
+
+/// A file named twice is one artifact, its results once (code scanning refuses duplicate
+/// artifacts); another file keeps its own.
+#[test]
+fn a_file_named_twice_is_one_artifact() {
+    let validator = sarif_validator();
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "case.txt", b"a\xff b\xfe\n");
+    let g = file_with(dir.path(), "other.txt", b"\xc0\xaf\n");
+    let out = stdout_of(["check", "--sarif", &f, &f, &g, &f], 1);
+    let log: Value = serde_json::from_str(&out).unwrap();
+    assert_valid_sarif(&validator, &log);
+    let run_ = &log["runs"][0];
+    let uris: Vec<&str> = run_["artifacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["location"]["uri"].as_str().unwrap())
+        .collect();
+    assert_eq!(uris.len(), 2, "{uris:?}");
+    assert!(uris[0].ends_with("/case.txt") && uris[1].ends_with("/other.txt"));
+    let indexes: Vec<u64> = run_["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["index"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(indexes, [0, 0, 1, 1]);
+}

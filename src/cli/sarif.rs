@@ -31,6 +31,9 @@ pub struct Sarif<'a> {
     /// Whether a result has been written (the next one needs a comma).
     wrote_result: bool,
     artifacts: Vec<Value>,
+    /// The URIs of the artifacts: a file named twice (`check --sarif a.txt a.txt`, or by
+    /// two globs) is one artifact with its results once, as code-scanning tools require.
+    uris: std::collections::HashSet<String>,
     /// Rules in order of first appearance, and each kind's index among them.
     rules: Vec<Value>,
     rule_index: HashMap<&'static str, usize>,
@@ -44,6 +47,7 @@ impl<'a> Sarif<'a> {
             options,
             wrote_result: false,
             artifacts: Vec::new(),
+            uris: std::collections::HashSet::new(),
             rules: Vec::new(),
             rule_index: HashMap::new(),
             notifications: Vec::new(),
@@ -145,6 +149,9 @@ impl Emit for Sarif<'_> {
 
     fn input(&mut self, out: &mut dyn Write, examined: &Examined) -> io::Result<()> {
         let facts = &examined.facts;
+        if !facts.stdin && !self.uris.insert(uri(&path_bytes(&facts.path))) {
+            return Ok(()); // the same file, named again
+        }
         let location = self.location(&facts.path, facts.stdin);
         let options = self.options;
         for finding in examined.findings(options) {
