@@ -149,10 +149,12 @@ impl Emit for Sarif<'_> {
 
     fn input(&mut self, out: &mut dyn Write, examined: &Examined) -> io::Result<()> {
         let facts = &examined.facts;
-        if !facts.stdin && !self.uris.insert(uri(&path_bytes(&facts.path))) {
-            return Ok(()); // the same file, named again
-        }
         let location = self.location(&facts.path, facts.stdin);
+        if let Some(uri) = location["uri"].as_str() {
+            if !self.uris.insert(uri.to_string()) {
+                return Ok(()); // the same file, named again
+            }
+        }
         let options = self.options;
         for finding in examined.findings(options) {
             let result = self.result(&finding, &location);

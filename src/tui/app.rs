@@ -1109,7 +1109,7 @@ impl App {
                 }
             }
             PromptKind::Goto => match self.goto_target(&prompt.input) {
-                Ok(offset) if offset > self.last() || (offset > 0 && self.source.is_empty()) => {
+                Ok(offset) if offset > self.last() => {
                     // Past the end: to the last byte, and said.
                     self.cursor = self.last();
                     let len = self.len();

@@ -102,20 +102,10 @@ impl Found {
         self.covering(offset).map(|l| l.level).min()
     }
 
-    /// The first finding that starts after `offset`.
-    pub fn next_after(&self, offset: u64) -> Option<&Lint> {
-        self.next_index_after(offset).map(|i| &self.lints[i])
-    }
-
     /// The index of the first finding that starts after `offset`.
     pub fn next_index_after(&self, offset: u64) -> Option<usize> {
         let i = self.lints.partition_point(|l| l.offset as u64 <= offset);
         (i < self.lints.len()).then_some(i)
-    }
-
-    /// The last finding that starts before `offset`.
-    pub fn prev_before(&self, offset: u64) -> Option<&Lint> {
-        self.prev_index_before(offset).map(|i| &self.lints[i])
     }
 
     /// The index of the last finding that starts before `offset` (the last of those that
@@ -124,13 +114,6 @@ impl Found {
         self.lints
             .partition_point(|l| (l.offset as u64) < offset)
             .checked_sub(1)
-    }
-
-    /// The finding's number (1-based) among those kept, for `finding 3 of 12`.
-    pub fn number_of(&self, lint: &Lint) -> usize {
-        self.lints
-            .partition_point(|l| (l.offset, l.len) < (lint.offset, lint.len))
-            + 1
     }
 }
 
@@ -462,12 +445,12 @@ mod tests {
         assert_eq!(f.level_at(2), Some(Level::Error));
         assert_eq!(f.level_at(8), Some(Level::Warning));
         assert_eq!(f.level_at(0), None);
-        assert_eq!(f.next_after(0).map(|l| l.offset), Some(2));
-        assert_eq!(f.next_after(2).map(|l| l.offset), Some(6));
-        assert_eq!(f.next_after(14), None);
-        assert_eq!(f.prev_before(14).map(|l| l.offset), Some(6));
-        assert_eq!(f.prev_before(2), None);
-        assert_eq!(f.number_of(&f.lints[2]), 3);
+        let offset = |i: usize| f.lints[i].offset;
+        assert_eq!(f.next_index_after(0).map(offset), Some(2));
+        assert_eq!(f.next_index_after(2).map(offset), Some(6));
+        assert_eq!(f.next_index_after(14), None);
+        assert_eq!(f.prev_index_before(14).map(offset), Some(6));
+        assert_eq!(f.prev_index_before(2), None);
     }
 
     #[test]
