@@ -54,6 +54,8 @@ use std::sync::LazyLock;
 
 use super::checks::{in_emoji_sequence, quiet, LATIN, MAX_NON_STARTERS};
 
+mod blocks;
+
 /// A table entry for a character some lint looks at.
 const LOOK: u16 = 0x8000;
 /// The entry of a character of an emoji sequence ([`in_emoji_sequence`]: a joiner, a
@@ -679,6 +681,24 @@ pub(super) fn lines_to_walk(
     walk: impl FnMut(Range<usize>),
 ) {
     #[cfg(target_arch = "x86_64")]
+    if blocks::available() {
+        // SAFETY: the CPU has what `blocks::available` asks for.
+        unsafe { blocks::lines_by_blocks(bytes, range, four_byte, well_formed_end, walk) };
+        return;
+    }
+    lines_a_character_at_a_time(bytes, range, four_byte, well_formed_end, walk);
+}
+
+/// [`lines_to_walk`] without the blocks of [`blocks`]: compiled for AVX2, popcnt, lzcnt
+/// and BMI1 where the CPU has them.
+fn lines_a_character_at_a_time(
+    bytes: &[u8],
+    range: Range<usize>,
+    four_byte: bool,
+    well_formed_end: usize,
+    walk: impl FnMut(Range<usize>),
+) {
+    #[cfg(target_arch = "x86_64")]
     {
         static MODERN: LazyLock<bool> = LazyLock::new(|| {
             std::is_x86_feature_detected!("avx2")
@@ -1182,12 +1202,17 @@ mod tests {
 
     /// The stretches handed on, read one character at a time (`false`) or, where the text
     /// is well formed, sixty-four bytes at a time.
-    /// The same from the build for any x86-64 as from the one for this CPU.
+    /// The same from the build for any x86-64 as from the one for this CPU, and (on these
+    /// cases, each made so that the sieve a character at a time is exact) from the blocks
+    /// where the CPU has them.
     fn walked_as(text: &[u8], four_byte: bool, chunks: bool) -> Vec<Range<usize>> {
-        let (mut out, mut baseline) = (Vec::new(), Vec::new());
+        let (mut out, mut baseline, mut modern) = (Vec::new(), Vec::new(), Vec::new());
         let well_formed_end = if chunks { text.len() } else { 0 };
         lines_to_walk(text, 0..text.len(), four_byte, well_formed_end, |r| {
             out.push(r)
+        });
+        lines_a_character_at_a_time(text, 0..text.len(), four_byte, well_formed_end, |r| {
+            modern.push(r)
         });
         lines(
             text,
@@ -1197,6 +1222,7 @@ mod tests {
             false,
             |r| baseline.push(r),
         );
+        assert_eq!(modern, baseline);
         assert_eq!(out, baseline);
         out
     }
@@ -1220,6 +1246,32 @@ mod tests {
             walked(text.as_bytes(), false),
             vec![at("p\u{430}")..at("last")]
         );
+    }
+
+    /// A word of Cyrillic letters that ASCII letters go on (`Москваpal`) is handed on
+    /// wherever a block of 64 bytes ends in it: at the Cyrillic, or just before the ASCII
+    /// (the next block all ASCII), or inside the ASCII; one ended by a space before the
+    /// ASCII is not, nor one of Latin letters that ASCII goes on.
+    #[test]
+    fn a_word_that_ascii_goes_on_is_handed_on_wherever_a_block_ends() {
+        let tail = " and then a long run of plain ASCII words, more than a block of them.\n";
+        for shift in 0..70 {
+            let pad = "x".repeat(shift);
+            for (word, asked) in [
+                ("Москваpal", true),
+                ("Москва pal", false),
+                ("Straßepal", false),
+                ("pal\u{430}", true),
+            ] {
+                // A long line after it, so that its end is read in blocks too.
+                let text = format!("{pad} {word}{tail}next line{}\n", " of ASCII".repeat(30));
+                let want = match asked {
+                    true => std::iter::once(0..text.find("next").unwrap()).collect(),
+                    false => vec![],
+                };
+                assert_eq!(walked(text.as_bytes(), false), want, "{shift} {word}");
+            }
+        }
     }
 
     /// A line that the walk must see is handed on when it ends in a run of ASCII that
@@ -1853,36 +1905,50 @@ mod properties {
     ];
 
     /// The first line of `bytes` the sieve passes over in which a walk with the full look
-    /// finds a lint or a word that mixes scripts, with what it found.
+    /// finds a lint or a word that mixes scripts, with what it found: the sieve a
+    /// character at a time (the same from the build for any x86-64 as from the one for
+    /// this CPU), or in blocks where the CPU has them.
     fn passed_over_but_found(
         bytes: &[u8],
         lints: &Lints,
         four_byte: bool,
         well_formed_end: usize,
     ) -> Option<(std::ops::Range<usize>, Vec<crate::lint::Lint>)> {
-        let mut walked = vec![false; bytes.len() + 1];
-        lines_to_walk(bytes, 0..bytes.len(), four_byte, well_formed_end, |r| {
-            for w in &mut walked[r] {
-                *w = true;
-            }
-        });
-        // The build for any x86-64 hands on the same lines.
-        let mut baseline = vec![false; bytes.len() + 1];
-        super::lines(
-            bytes,
-            0..bytes.len(),
-            four_byte,
-            well_formed_end,
-            false,
-            |r| {
-                for w in &mut baseline[r] {
+        type Hand<'a> = &'a mut dyn FnMut(std::ops::Range<usize>);
+        let marked = |sieve: &dyn Fn(Hand)| {
+            let mut walked = vec![false; bytes.len() + 1];
+            sieve(&mut |r| {
+                for w in &mut walked[r] {
                     *w = true;
                 }
-            },
-        );
-        assert_eq!(walked, baseline);
+            });
+            walked
+        };
+        let range = 0..bytes.len();
+        let blocks =
+            marked(&|walk| lines_to_walk(bytes, range.clone(), four_byte, well_formed_end, walk));
+        let modern = marked(&|walk| {
+            super::lines_a_character_at_a_time(
+                bytes,
+                range.clone(),
+                four_byte,
+                well_formed_end,
+                walk,
+            )
+        });
+        let baseline = marked(&|walk| {
+            super::lines(
+                bytes,
+                range.clone(),
+                four_byte,
+                well_formed_end,
+                false,
+                walk,
+            )
+        });
+        assert_eq!(modern, baseline);
         lines(bytes).into_iter().find_map(|line| {
-            if walked[line.start] {
+            if blocks[line.start] && baseline[line.start] {
                 return None;
             }
             let mut walk = Walk::new(bytes, Dialect::Utf8, lints, line.start, true);
@@ -1950,6 +2016,68 @@ mod properties {
         "*",
         "\n",
     ];
+
+    /// The sentences of the clean corpus, each with its line feed.
+    fn corpus() -> Vec<String> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .expect("the corpus")
+            .map(|e| e.expect("an entry").path())
+            .collect();
+        files.sort();
+        files
+            .iter()
+            .flat_map(|f| {
+                let text = std::fs::read_to_string(f).expect("a corpus file");
+                text.lines().map(|l| format!("{l}\n")).collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        /// Long lines of real text in every script of the corpus, each sentence with
+        /// pieces put in at any character (what the lints look for, letters of other
+        /// scripts, runs of marks, emoji sequences), several sentences joined into one line
+        /// or not: what the sieve passes over (in blocks where the CPU has them, each
+        /// block's bytes read at once), a full walk finds nothing in; wherever the text is
+        /// said to be known well formed up to.
+        #[test]
+        fn long_lines_of_every_script_passed_over_hold_nothing_the_walk_finds(
+            picks in proptest::collection::vec(
+                (
+                    0usize..1000,
+                    proptest::collection::vec((0usize..1000, 0usize..PIECES.len() + SEQUENCES.len() + QUIET.len()), 0..3),
+                    proptest::bool::weighted(0.6),
+                ),
+                1..10,
+            ),
+            cut in 0usize..10_000,
+            four_byte in proptest::bool::weighted(0.3),
+        ) {
+            let sentences = corpus();
+            let mut text = String::new();
+            for (s, puts, feed) in picks {
+                let mut line = sentences[s % sentences.len()].trim_end().to_string();
+                for (at, piece) in puts {
+                    let piece = PIECES.iter().chain(SEQUENCES).chain(QUIET).nth(piece).unwrap();
+                    let mut at = at % (line.len() + 1);
+                    while !line.is_char_boundary(at) {
+                        at -= 1;
+                    }
+                    line.insert_str(at, piece);
+                }
+                text.push_str(&line);
+                text.push(if feed { '\n' } else { ' ' });
+            }
+            let bytes = text.as_bytes();
+            let lints = Lints { targets: if four_byte { Target::ALL.to_vec() } else { vec![Target::Xml10, Target::Json] }, security: true };
+            for well_formed_end in [bytes.len(), cut % (bytes.len() + 1)] {
+                let found = passed_over_but_found(bytes, &lints, four_byte, well_formed_end);
+                prop_assert!(found.is_none(), "passed over: {:?}", found);
+            }
+        }
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]

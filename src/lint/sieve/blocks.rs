@@ -1,0 +1,711 @@
+//! The sieve sixty-four bytes at a time over text of any script, on an x86-64 with
+//! AVX-512 VBMI: every character of a block is classified at once, and a line is handed to
+//! the sieve a character at a time ([`super::lines`], which then decides as it always
+//! does) only where a block finds something in it that may be a lint. Every other line is
+//! passed over; on clean text of any language, that is nearly all of them.
+//!
+//! Each character of a block becomes a byte ([`Trie`]): its *word code* (not part of a
+//! word, a letter of one script group, a mark that is part of a word but of no group),
+//! whether it may be a non-starter, or [`DELEGATE`] for a character some lint looks at (or
+//! one whose cell the table does not tell apart). The byte is found from the character's
+//! first byte (one `vpermb` over the block), then, where that byte's characters differ,
+//! from its second byte, then its third (a `vpermb` for each distinct row or cell met in
+//! the block: one to three on most text). A line is handed on when it holds
+//!
+//! - a [`DELEGATE`]: a character some lint looks at, a character of an emoji sequence, a
+//!   four-byte one for MySQL, an ASCII control;
+//! - a word whose letters are of two script groups, or ASCII letters and letters of a
+//!   group other than Latin: each letter is compared with the letter before it in its word
+//!   (found for all 64 bytes at once in six steps of shifts), which holds for a word as a
+//!   whole exactly when [`super::Word`] finds it does not ask about the word's scripts;
+//! - a run of characters that may be non-starters that could pass the stream-safe limit:
+//!   each counts one, a starter sets the run to three (its trailing non-starters, at most),
+//!   ASCII to none; more than the limit hands the line on.
+//!
+//! Each test asks no less than the sieve a character at a time does, so a line passed over
+//! here is one it passes over too; the lines handed on go through it, so the stretches
+//! the walk sees are exactly those it hands on (the tests of `super` compare the two on
+//! every input they try).
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use super::{tables, BREAK, GROUP, LEADING_SHIFT, LOOK, STARTER, TRAILING_SHIFT};
+use crate::lint::checks::{LATIN, MAX_NON_STARTERS};
+
+/// A character or ASCII byte that is part of a word but no letter (a digit, `_`, a mark of
+/// no script), or a continuation byte: it leaves its word as it was.
+const NONE: u8 = 0;
+/// A character or ASCII byte that is not part of a word: it ends the word before it.
+const BRK: u8 = 1;
+/// An ASCII letter.
+const ASCII_LETTER: u8 = 2;
+/// A Latin letter that is not ASCII (ASCII letters go with it in a word).
+const LATIN_LETTER: u8 = 3;
+/// The bits of a byte that hold its word code; codes from [`LATIN_LETTER`] + 1 up are the
+/// other script groups, as the table met them.
+const CODE: u8 = 0x3F;
+/// A character that may be a non-starter (a leading non-starter after NFKD, or no
+/// starter at all).
+const MARK: u8 = 0x40;
+/// A byte with this bit (and not [`DELEGATE`]) is no character's yet: the rest is the
+/// index of the table to read with the next byte of the character.
+const NEXT: u8 = 0x80;
+/// The line goes to the sieve a character at a time.
+const DELEGATE: u8 = 0xFF;
+
+/// The bytes of every character from its first byte on, as tables of 64 that `vpermb`
+/// reads: `lead` by the first byte (`C0` to `FF`), a table reached from it by the second
+/// byte, a table reached from that by the third.
+struct Trie {
+    lead: [u8; 64],
+    /// [`Trie::lead`] where every four-byte character is looked at (MySQL utf8mb3, and
+    /// the dialects that do not read four bytes as UTF-8 does).
+    lead_four_byte: [u8; 64],
+    tables: Vec<[u8; 64]>,
+    /// By ASCII byte: [`NONE`], [`BRK`], [`ASCII_LETTER`], or [`DELEGATE`] for a control
+    /// other than tab, line feed and carriage return.
+    ascii: [u8; 128],
+}
+
+/// The byte of the character whose sieve entry is `e` (see `super::entry`), with `codes`
+/// the code of each script group that has one.
+fn leaf(e: u16, codes: &HashMap<u32, u8>) -> u8 {
+    if e & LOOK != 0 {
+        return DELEGATE;
+    }
+    let leading = (e >> LEADING_SHIFT) & 3;
+    if leading > 1 {
+        return DELEGATE;
+    }
+    let mark = if leading == 1 || e & STARTER == 0 {
+        MARK
+    } else {
+        0
+    };
+    let code = match (e & GROUP) as u32 {
+        0 => NONE,
+        BREAK => BRK,
+        LATIN => LATIN_LETTER,
+        // More groups than codes: their letters go to the sieve a character at a time.
+        g => match codes.get(&g) {
+            Some(&c) => c,
+            None => return DELEGATE,
+        },
+    };
+    code | mark
+}
+
+/// A code for each script group, as many as there is room for: those of the BMP first
+/// (about fifty), but for the private use area's (a group a page), then the others in
+/// code point order (the historic scripts of plane 1).
+fn codes(entries: &[u16]) -> HashMap<u32, u8> {
+    let private = 0xE000..0xF900;
+    let bmp = (0x80..0x1_0000).filter(|v| !private.contains(v));
+    let rest = private.clone().chain(0x1_0000..entries.len());
+    let mut codes = HashMap::new();
+    for v in bmp.chain(rest) {
+        let e = entries[v];
+        let g = (e & GROUP) as u32;
+        if e & LOOK != 0 || matches!(g, 0 | BREAK | LATIN) || codes.contains_key(&g) {
+            continue;
+        }
+        let next = LATIN_LETTER as usize + 1 + codes.len();
+        if next > CODE as usize {
+            break;
+        }
+        codes.insert(g, next as u8);
+    }
+    codes
+}
+
+/// One byte for characters of `values` (their bytes, in a cell or a row) where that byte
+/// asks no less of each than its own: none is [`DELEGATE`] and their letters are of one
+/// script group at most. A word code that is a letter in place of [`NONE`] or [`BRK`]
+/// only joins words or adds a letter to compare (each letter is compared with the one
+/// before: a letter put between two that differ differs from one of them), and [`MARK`]
+/// only lengthens a run; so the byte is the group of the letters (or [`NONE`] where
+/// there are none; [`NONE`] joins where [`BRK`] ends), with [`MARK`] if any has it.
+fn summary(values: &[u8]) -> Option<u8> {
+    let mut code = None;
+    let mut mark = 0;
+    let mut all_break = true;
+    for &v in values {
+        if v & NEXT != 0 {
+            return None;
+        }
+        mark |= v & MARK;
+        match v & CODE {
+            BRK => {}
+            NONE => all_break = false,
+            c => match code {
+                Some(k) if k != c => return None,
+                _ => code = Some(c),
+            },
+        }
+    }
+    let code = code.unwrap_or(if all_break { BRK } else { NONE });
+    Some(code | mark)
+}
+
+impl Trie {
+    fn build() -> Trie {
+        let entries = &tables().entries;
+        let codes = codes(entries);
+        let mut tables: Vec<[u8; 64]> = Vec::new();
+        let mut known: HashMap<[u8; 64], u8> = HashMap::new();
+        // The byte for 64 characters or cells told apart by the next byte: their
+        // summary, else a table's index.
+        let mut node = |values: [u8; 64]| -> u8 {
+            if let Some(one) = summary(&values) {
+                return one;
+            }
+            if values.iter().all(|&v| v == DELEGATE) {
+                return DELEGATE;
+            }
+            if let Some(&k) = known.get(&values) {
+                return NEXT | k;
+            }
+            let k = tables.len();
+            // Indexes up to 0x7E: 0xFF is DELEGATE.
+            if k >= 0x7F {
+                return DELEGATE;
+            }
+            tables.push(values);
+            known.insert(values, k as u8);
+            NEXT | k as u8
+        };
+        let leaf_of = |v: usize| leaf(entries[v], &codes);
+        let mut lead = [DELEGATE; 64];
+        for b0 in 0xC2usize..=0xF0 {
+            lead[b0 - 0xC0] = match b0 {
+                0xC2..=0xDF => node(std::array::from_fn(|k| leaf_of(((b0 & 0x1F) << 6) | k))),
+                0xE0..=0xEF => {
+                    let row = std::array::from_fn(|k| {
+                        // Overlong forms and surrogates: the sieve a character at a time.
+                        if (b0 == 0xE0 && k < 0x20) || (b0 == 0xED && k >= 0x20) {
+                            return DELEGATE;
+                        }
+                        let base = ((b0 & 0x0F) << 12) | (k << 6);
+                        node(std::array::from_fn(|j| leaf_of(base | j)))
+                    });
+                    node(row)
+                }
+                // Plane 1 (emoji, historic scripts); the planes above are rare in text.
+                0xF0 => {
+                    let row = std::array::from_fn(|k| {
+                        if !(0x10..0x20).contains(&k) {
+                            return DELEGATE;
+                        }
+                        let base = 0x1_0000 + ((k - 0x10) << 12);
+                        let cell = std::array::from_fn(|j| {
+                            let run: Vec<u8> =
+                                (0..64).map(|c| leaf_of(base | j << 6 | c)).collect();
+                            summary(&run).unwrap_or(DELEGATE)
+                        });
+                        node(cell)
+                    });
+                    node(row)
+                }
+                _ => DELEGATE,
+            };
+        }
+        let mut lead_four_byte = lead;
+        lead_four_byte[0x30..].fill(DELEGATE);
+        let ascii = std::array::from_fn(|b| match b as u8 {
+            b'\t' | b'\n' | b'\r' => BRK,
+            0..0x20 | 0x7F => DELEGATE,
+            b'0'..=b'9' | b'_' => NONE,
+            b if b.is_ascii_alphabetic() => ASCII_LETTER,
+            _ => BRK,
+        });
+        Trie {
+            lead,
+            lead_four_byte,
+            tables,
+            ascii,
+        }
+    }
+}
+
+fn trie() -> &'static Trie {
+    static TRIE: LazyLock<Trie> = LazyLock::new(Trie::build);
+    &TRIE
+}
+
+/// Whether this CPU runs [`lines_by_blocks`].
+pub(super) fn available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        static AVAILABLE: LazyLock<bool> = LazyLock::new(|| {
+            std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512bw")
+                && std::is_x86_feature_detected!("avx512vbmi")
+                && std::is_x86_feature_detected!("popcnt")
+                && std::is_x86_feature_detected!("lzcnt")
+                && std::is_x86_feature_detected!("bmi1")
+        });
+        *AVAILABLE
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// A table no lane reads.
+static NOTHING: [u8; 64] = [DELEGATE; 64];
+
+/// Ranges handed on, neighbours joined.
+struct Joined<F: FnMut(Range<usize>)> {
+    pending: Option<Range<usize>>,
+    walk: F,
+}
+
+impl<F: FnMut(Range<usize>)> Joined<F> {
+    fn push(&mut self, r: Range<usize>) {
+        match &mut self.pending {
+            Some(p) if p.end == r.start => p.end = r.end,
+            _ => {
+                if let Some(p) = self.pending.replace(r) {
+                    (self.walk)(p);
+                }
+            }
+        }
+    }
+}
+
+/// What a block leaves to the next in its line: the word code of the last byte that is
+/// not [`NONE`], and the run of characters that may be non-starters.
+#[derive(Clone, Copy)]
+struct Carry {
+    /// In every lane.
+    #[cfg(target_arch = "x86_64")]
+    word: std::arch::x86_64::__m512i,
+    run: u32,
+}
+
+impl Carry {
+    /// At the start of a line.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    fn line_start() -> Carry {
+        Carry {
+            word: std::arch::x86_64::_mm512_set1_epi8(BRK as i8),
+            run: 0,
+        }
+    }
+}
+
+/// [`super::lines_to_walk`] where [`available`] says so: blocks of 64 bytes up to
+/// `well_formed_end`, lines with something in them (and the rest) through
+/// [`super::lines`].
+///
+/// # Safety
+///
+/// The CPU must have what [`available`] asks for.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx2,popcnt,lzcnt,bmi1")]
+pub(super) unsafe fn lines_by_blocks(
+    bytes: &[u8],
+    range: Range<usize>,
+    four_byte: bool,
+    well_formed_end: usize,
+    walk: impl FnMut(Range<usize>),
+) {
+    let trie = trie();
+    let end = range.end;
+    let mut out = Joined {
+        pending: None,
+        walk,
+    };
+    // Lines for the sieve a character at a time, in a row.
+    let mut delegated: Option<Range<usize>> = None;
+    let hand_on = |r: Range<usize>, out: &mut Joined<_>, delegated: &mut Option<Range<usize>>| {
+        match delegated {
+            Some(d) if d.end == r.start => d.end = r.end,
+            _ => {
+                if let Some(d) = delegated.replace(r) {
+                    super::lines(bytes, d, four_byte, well_formed_end, true, |r| out.push(r));
+                }
+            }
+        }
+    };
+    // A block reads two bytes past its end (the rest of a character begun in it).
+    let limit = end.min(well_formed_end).min(bytes.len().saturating_sub(2));
+    let mut line_start = range.start;
+    let mut at = range.start;
+    let mut carry = Carry::line_start();
+    while at + 64 <= limit {
+        // SAFETY: bytes at..at + 66 are in `bytes` (`limit`); the CPU has what
+        // `available` asks.
+        let b = unsafe { block(trie, bytes.as_ptr().add(at), four_byte, &mut carry) };
+        if b.bad == 0 {
+            if b.feeds != 0 {
+                line_start = at + 64 - b.feeds.leading_zeros() as usize;
+            }
+            at += 64;
+            continue;
+        }
+        let first = b.bad.trailing_zeros() as usize;
+        let before = b.feeds & ((1u64 << first) - 1);
+        let start = match before {
+            0 => line_start,
+            f => at + 64 - f.leading_zeros() as usize,
+        };
+        let from = at + first;
+        let stop = memchr::memchr(b'\n', &bytes[from..end]).map_or(end, |k| from + k + 1);
+        hand_on(start..stop, &mut out, &mut delegated);
+        at = stop;
+        line_start = stop;
+        carry = Carry::line_start();
+    }
+    if line_start < end {
+        hand_on(line_start..end, &mut out, &mut delegated);
+    }
+    if let Some(d) = delegated {
+        super::lines(bytes, d, four_byte, well_formed_end, true, |r| out.push(r));
+    }
+    if let Some(p) = out.pending {
+        (out.walk)(p);
+    }
+}
+
+/// What a block holds: its line feeds, and the bytes whose line goes to the sieve a
+/// character at a time (one bit a byte, the first byte lowest).
+struct Block {
+    feeds: u64,
+    bad: u64,
+}
+
+/// Classifies the 64 bytes at `p`, `carry` coming in from the bytes before in the line
+/// and going out to the next block.
+///
+/// # Safety
+///
+/// `p..p + 66` must be readable; the CPU must have what [`available`] asks.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt,lzcnt,bmi1")]
+#[inline]
+unsafe fn block(trie: &Trie, p: *const u8, four_byte: bool, carry: &mut Carry) -> Block {
+    use std::arch::x86_64::*;
+    // SAFETY: the caller's promise.
+    let v = unsafe { _mm512_loadu_si512(p.cast()) };
+    let table = |t: &[u8; 64]| unsafe { _mm512_loadu_si512(t.as_ptr().cast()) };
+    let nonascii = _mm512_movepi8_mask(v);
+    let ascii = !nonascii;
+    let feeds = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'\n' as i8));
+    let (lo, hi) = trie.ascii.split_at(64);
+    let mut w = _mm512_maskz_permutex2var_epi8(
+        ascii,
+        table(lo.try_into().expect("64")),
+        v,
+        table(hi.try_into().expect("64")),
+    );
+    if nonascii == 0 {
+        // ASCII alone: only a word of letters of another script that it goes on asks
+        // more.
+        let foreign = _mm512_cmpgt_epu8_mask(carry.word, _mm512_set1_epi8(LATIN_LETTER as i8));
+        if foreign & 1 == 0 {
+            let named = _mm512_test_epi8_mask(w, w);
+            if named != 0 {
+                let last = _mm512_set1_epi8((63 - named.leading_zeros()) as i8);
+                carry.word = _mm512_permutexvar_epi8(last, w);
+            }
+            carry.run = 0;
+            let bad = _mm512_cmpeq_epi8_mask(w, _mm512_set1_epi8(DELEGATE as i8));
+            return Block { feeds, bad };
+        }
+    }
+    let lead = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0xC0u8 as i8));
+    if lead != 0 {
+        // SAFETY: the caller's promise.
+        let (v1, v2) = unsafe {
+            (
+                _mm512_loadu_si512(p.add(1).cast()),
+                _mm512_loadu_si512(p.add(2).cast()),
+            )
+        };
+        let leads = match four_byte {
+            true => &trie.lead_four_byte,
+            false => &trie.lead,
+        };
+        let first = _mm512_maskz_permutexvar_epi8(lead, v, table(leads));
+        w = _mm512_or_si512(w, first);
+        let delegate = _mm512_set1_epi8(DELEGATE as i8);
+        let next_of = |x: __m512i, m: u64| {
+            m & _mm512_test_epi8_mask(x, _mm512_set1_epi8(NEXT as i8))
+                & !_mm512_cmpeq_epi8_mask(x, delegate)
+        };
+        // The second bytes, for each first byte met whose characters differ; then the
+        // third bytes, for each cell met whose characters differ. The table of a lane is
+        // read off the bytes, so each round waits only for the mask of the last.
+        let second = next_of(first, lead);
+        // One round: the lanes of `rest` whose byte in `key` is `t` read table `t` by
+        // `by`. Where `rest` is empty, it changes nothing: the first rounds are not
+        // asked whether there is one (a branch that would often be guessed wrong).
+        macro_rules! round {
+            ($rest:ident, $key:expr, $pick:expr, $by:expr) => {{
+                let t: u8 = $pick($rest.trailing_zeros());
+                let same = $rest & _mm512_cmpeq_epi8_mask($key, _mm512_set1_epi8(t as i8));
+                let t = trie.tables.get((t & !NEXT) as usize).unwrap_or(&NOTHING);
+                w = _mm512_mask_mov_epi8(w, same, _mm512_permutexvar_epi8($by, table(t)));
+                $rest &= !same;
+            }};
+        }
+        let mut rest = second;
+        // SAFETY: lane k is in the block, or k is 64 (no lane left), `p + 64` readable.
+        let row = |k: u32| leads[(unsafe { *p.add(k as usize) } & 0x3F) as usize];
+        while rest != 0 {
+            round!(rest, first, row, v1);
+        }
+        let mut rest = next_of(w, second);
+        let cells = w;
+        let cell = |k: u32| {
+            // SAFETY: as for `row`, and `p + 65` readable.
+            let b1 = unsafe { *p.add(k as usize + 1) };
+            let t = trie
+                .tables
+                .get((row(k) & !NEXT) as usize)
+                .unwrap_or(&NOTHING);
+            t[(b1 & 0x3F) as usize]
+        };
+        while rest != 0 {
+            round!(rest, cells, cell, v2);
+        }
+    }
+    let mut bad = _mm512_cmpeq_epi8_mask(w, _mm512_set1_epi8(DELEGATE as i8));
+    let words = _mm512_and_si512(w, _mm512_set1_epi8(CODE as i8));
+
+    // Words: every letter against the letter before it in its word. At once where all
+    // the block's letters and the one before the block are alike.
+    let letters = _mm512_cmpge_epu8_mask(words, _mm512_set1_epi8(ASCII_LETTER as i8));
+    let named = _mm512_test_epi8_mask(words, words);
+    let latin = |x: __m512i| {
+        _mm512_cmpeq_epi8_mask(
+            _mm512_and_si512(x, _mm512_set1_epi8(!1)),
+            _mm512_set1_epi8(ASCII_LETTER as i8),
+        )
+    };
+    let alike = |x: __m512i, y: __m512i| _mm512_cmpeq_epi8_mask(x, y) | (latin(x) & latin(y));
+    if letters != 0 {
+        let reference =
+            _mm512_permutexvar_epi8(_mm512_set1_epi8(letters.trailing_zeros() as i8), words);
+        let came = carry.word;
+        let came_alike = alike(came, reference)
+            | !_mm512_cmpge_epu8_mask(came, _mm512_set1_epi8(ASCII_LETTER as i8));
+        if letters & !alike(words, reference) != 0 || came_alike & 1 == 0 {
+            // The byte before each, the last of the line's bytes that is not NONE.
+            let mut last = words;
+            for s in [1, 2, 4, 8, 16, 32] {
+                let shifted = _mm512_permutex2var_epi8(came, shift(s), last);
+                let none = _mm512_testn_epi8_mask(last, last);
+                last = _mm512_mask_mov_epi8(last, none, shifted);
+            }
+            let before = _mm512_permutex2var_epi8(came, shift(1), last);
+            let after_letter = _mm512_cmpge_epu8_mask(before, _mm512_set1_epi8(ASCII_LETTER as i8));
+            bad |= letters & after_letter & !alike(before, words);
+        }
+    }
+    if named != 0 {
+        let last = _mm512_set1_epi8((63 - named.leading_zeros()) as i8);
+        carry.word = _mm512_permutexvar_epi8(last, words);
+    }
+
+    // Runs of what may be non-starters.
+    let marks = lead & _mm512_test_epi8_mask(w, _mm512_set1_epi8(MARK as i8));
+    let starters = ascii | (lead & !marks);
+    let limit = MAX_NON_STARTERS as u32;
+    let count = marks.count_ones();
+    if carry.run + count <= limit {
+        carry.run = match starters {
+            0 => carry.run + count,
+            s => {
+                let last = 63 - s.leading_zeros();
+                let base = if ascii >> last & 1 == 1 { 0 } else { 3 };
+                base + (marks >> last).count_ones()
+            }
+        };
+    } else {
+        // Counted again a character at a time, as the sieve does (the bytes above may
+        // stand for a whole row or cell of characters).
+        let entries = &tables().entries;
+        let mut run = carry.run;
+        let mut rest = lead | ascii;
+        while rest != 0 {
+            let k = rest.trailing_zeros() as usize;
+            let bit = 1u64 << k;
+            rest &= rest - 1;
+            if ascii & bit != 0 {
+                run = 0;
+                continue;
+            }
+            // SAFETY: a lead byte in the block, its character whole within the three
+            // bytes after it that may be read (`p..p + 66`, and the input well formed).
+            let e = unsafe { character(p.add(k)) }
+                .and_then(|v| entries.get(v as usize))
+                .copied()
+                .unwrap_or(LOOK);
+            if e & LOOK != 0 {
+                bad |= bit;
+                run = 0;
+                continue;
+            }
+            run += ((e >> LEADING_SHIFT) & 3) as u32;
+            if run > limit {
+                bad |= bit;
+            }
+            if e & STARTER != 0 {
+                run = ((e >> TRAILING_SHIFT) & 3) as u32;
+            }
+        }
+        carry.run = run;
+    }
+    Block { feeds, bad }
+}
+
+/// The code point of the character of two or three bytes at `p` (a lead byte of a
+/// well-formed character); `None` for one of four.
+///
+/// # Safety
+///
+/// `p..p + 3` must be readable.
+unsafe fn character(p: *const u8) -> Option<u32> {
+    // SAFETY: the caller's promise.
+    let [b0, b1, b2] = unsafe { [*p, *p.add(1), *p.add(2)].map(u32::from) };
+    match b0 {
+        0xC0..=0xDF => Some((b0 & 0x1F) << 6 | (b1 & 0x3F)),
+        0xE0..=0xEF => Some((b0 & 0x0F) << 12 | (b1 & 0x3F) << 6 | (b2 & 0x3F)),
+        _ => None,
+    }
+}
+
+/// The indexes for `_mm512_permutex2var_epi8(came, shift(s), x)`: lane `j` takes
+/// `x[j - s]`, or the first of `came` where `j < s`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn shift(s: usize) -> std::arch::x86_64::__m512i {
+    static SHIFTS: LazyLock<[[u8; 64]; 6]> = LazyLock::new(|| {
+        std::array::from_fn(|k| {
+            let s = 1 << k;
+            std::array::from_fn(|j| if j >= s { (64 + j - s) as u8 } else { 0 })
+        })
+    });
+    let k = s.trailing_zeros() as usize;
+    // SAFETY: 64 bytes.
+    unsafe { std::arch::x86_64::_mm512_loadu_si512(SHIFTS[k].as_ptr().cast()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The byte the trie gives the character `c`, read as [`block`] reads it.
+    fn read(t: &Trie, c: char, four_byte: bool) -> u8 {
+        let mut buf = [0; 4];
+        let b = c.encode_utf8(&mut buf).as_bytes();
+        let lead = if four_byte {
+            &t.lead_four_byte
+        } else {
+            &t.lead
+        };
+        let mut x = lead[(b[0] & 0x3F) as usize];
+        for &next in &b[1..] {
+            if x & NEXT == 0 || x == DELEGATE {
+                break;
+            }
+            x = t.tables[(x & !NEXT) as usize][(next & 0x3F) as usize];
+        }
+        x
+    }
+
+    /// Every character's byte asks no less than its own entry does (see [`summary`]): a
+    /// character some lint looks at is [`DELEGATE`]; a mark is [`MARK`]; a letter keeps
+    /// its group; a character of no group may stand as a letter, and one that ends a
+    /// word as one that does not. And none of the BMP but the private use area's is
+    /// handed on for want of room: only what a lint looks at.
+    #[test]
+    fn every_character_reads_as_its_entry_or_asks_more() {
+        let t = trie();
+        let entries = &tables().entries;
+        let codes = codes(entries);
+        let mut delegated = 0;
+        for c in (0x80..0x11_0000).filter_map(char::from_u32) {
+            let v = c as usize;
+            let got = read(t, c, false);
+            if c.len_utf8() == 4 {
+                assert_eq!(read(t, c, true), DELEGATE, "{v:X} for MySQL");
+            }
+            let Some(&e) = entries.get(v) else {
+                assert_eq!(got, DELEGATE, "{v:X}");
+                continue;
+            };
+            let own = leaf(e, &codes);
+            if got == DELEGATE {
+                delegated += 1;
+                let private = (0xE000..0xF900).contains(&v) || v >= 0x1_0000;
+                assert!(own == DELEGATE || private, "{v:X} handed on, entry {e:X}");
+                continue;
+            }
+            assert_ne!(own, DELEGATE, "{v:X} passed over, entry {e:X}");
+            assert_eq!(got & NEXT, 0, "{v:X}");
+            assert!(own & MARK == 0 || got & MARK != 0, "{v:X}: its mark lost");
+            let (own, got) = (own & CODE, got & CODE);
+            let asks_more = own == got
+                || (matches!(own, NONE | BRK) && got > ASCII_LETTER)
+                || (own == BRK && got == NONE);
+            assert!(asks_more, "{v:X}: code {own} read as {got}");
+        }
+        // The characters looked at below U+10000, plane 1 but for its emoji, and the
+        // planes above; but no more.
+        assert!(delegated < 1_030_000, "{delegated}");
+    }
+
+    /// The lines of the clean corpus that blocks hand on are those the sieve a character at
+    /// a time does: the one with a word of ASCII and a modifier letter (`aᵢ`), which the
+    /// walk asks about its scripts; for MySQL, every line with a character above U+FFFF
+    /// too.
+    #[test]
+    fn blocks_hand_on_of_the_clean_corpus_what_the_sieve_does() {
+        if !available() {
+            return;
+        }
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .expect("the corpus")
+            .map(|e| e.expect("an entry").path())
+            .collect();
+        files.sort();
+        let mut text = Vec::new();
+        for f in files {
+            text.extend(std::fs::read(f).expect("a corpus file"));
+        }
+        let text = text.repeat(3);
+        let math = std::str::from_utf8(&text)
+            .expect("UTF-8")
+            .find("Math: ")
+            .expect("the symbols line");
+        for four_byte in [false, true] {
+            let (mut blocks, mut sieve) = (Vec::new(), Vec::new());
+            // SAFETY: `available`.
+            unsafe {
+                lines_by_blocks(&text, 0..text.len(), four_byte, text.len(), |r| {
+                    blocks.push(r)
+                })
+            };
+            super::super::lines_a_character_at_a_time(
+                &text,
+                0..text.len(),
+                four_byte,
+                text.len(),
+                |r| sieve.push(r),
+            );
+            assert_eq!(blocks, sieve, "four_byte {four_byte}");
+            if !four_byte {
+                let end = math + text[math..].iter().position(|&b| b == b'\n').unwrap() + 1;
+                assert_eq!(blocks[0], math..end);
+                assert_eq!(blocks.len(), 3);
+            }
+        }
+    }
+}
