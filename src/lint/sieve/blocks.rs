@@ -71,7 +71,7 @@ struct Trie {
 
 /// The byte of the character whose sieve entry is `e` (see `super::entry`), with `codes`
 /// the code of each script group that has one.
-fn leaf(e: u16, codes: &HashMap<u32, u8>) -> u8 {
+fn leaf(e: u16, codes: &[u8]) -> u8 {
     if e & LOOK != 0 {
         return DELEGATE;
     }
@@ -89,33 +89,34 @@ fn leaf(e: u16, codes: &HashMap<u32, u8>) -> u8 {
         BREAK => BRK,
         LATIN => LATIN_LETTER,
         // More groups than codes: their letters go to the sieve a character at a time.
-        g => match codes.get(&g) {
-            Some(&c) => c,
-            None => return DELEGATE,
+        g => match codes[g as usize] {
+            0 => return DELEGATE,
+            c => c,
         },
     };
     code | mark
 }
 
-/// A code for each script group, as many as there is room for: those of the BMP first
-/// (about fifty), but for the private use area's (a group a page), then the others in
-/// code point order (the historic scripts of plane 1).
-fn codes(entries: &[u16]) -> HashMap<u32, u8> {
+/// A code for each script group (by group; 0: none), as many as there is room for:
+/// those of the BMP first (about fifty), but for the private use area's (a group a
+/// page), then the others in code point order (the historic scripts of plane 1).
+fn codes(entries: &[u16]) -> Vec<u8> {
     let private = 0xE000..0xF900;
     let bmp = (0x80..0x1_0000).filter(|v| !private.contains(v));
     let rest = private.clone().chain(0x1_0000..entries.len());
-    let mut codes = HashMap::new();
+    let mut codes = vec![0; GROUP as usize + 1];
+    let mut next = LATIN_LETTER + 1;
     for v in bmp.chain(rest) {
         let e = entries[v];
         let g = (e & GROUP) as u32;
-        if e & LOOK != 0 || matches!(g, 0 | BREAK | LATIN) || codes.contains_key(&g) {
+        if e & LOOK != 0 || matches!(g, 0 | BREAK | LATIN) || codes[g as usize] != 0 {
             continue;
         }
-        let next = LATIN_LETTER as usize + 1 + codes.len();
-        if next > CODE as usize {
+        if next > CODE {
             break;
         }
-        codes.insert(g, next as u8);
+        codes[g as usize] = next;
+        next += 1;
     }
     codes
 }
@@ -200,8 +201,7 @@ impl Trie {
                         }
                         let base = 0x1_0000 + ((k - 0x10) << 12);
                         let cell = std::array::from_fn(|j| {
-                            let run: Vec<u8> =
-                                (0..64).map(|c| leaf_of(base | j << 6 | c)).collect();
+                            let run: [u8; 64] = std::array::from_fn(|c| leaf_of(base | j << 6 | c));
                             summary(&run).unwrap_or(DELEGATE)
                         });
                         node(cell)
