@@ -4,7 +4,7 @@
 //! The lints run where the scan already has the input in cache: a [`Survey`] is handed
 //! every block on the scan's workers ([`crate::scan::index::Summary::build_alongside_hooked`])
 //! and counts what each block's stretch of lines holds; listing them walks again only the
-//! stretches that hold some (see `survey.rs`). Before any walk, a sieve (`sieve.rs`) reads
+//! stretches that hold some (see `survey.rs`). Before any walk, a sieve (`sieve/`) reads
 //! the stretch once, sixty-four bytes at a time where they are ASCII or letters of one
 //! or two scripts, and hands on only the lines where a lint could be (a character some lint
 //! looks at, a word that mixes scripts, a long run of marks); in valid text most lines are
