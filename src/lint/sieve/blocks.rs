@@ -67,6 +67,85 @@ struct Trie {
     /// By ASCII byte: [`NONE`], [`BRK`], [`ASCII_LETTER`], or [`DELEGATE`] for a control
     /// other than tab, line feed and carriage return.
     ascii: [u8; 128],
+    /// The rows read by a few comparisons instead of tables ([`Shortcut`]), each where
+    /// the Unicode data make it ask no less than the tables.
+    shortcuts: Shortcuts,
+}
+
+/// The lead bytes of the punctuation of most scripts, read by comparing bytes rather than
+/// by a table for each row and cell met (a round each, in every block of Latin, Cyrillic
+/// or Greek text with a dash or a quotation mark): `C2` (U+0080 to U+00BF: the C1 controls
+/// looked at, the rest signs and spaces, no part of a word), `E2 80` to `E2 AF` (U+2000
+/// to U+2BFF: punctuation and symbols, no part of a word, but the joiners, marks and
+/// controls looked at in `E2 80` and `E2 81` and the combining marks for symbols in `E2
+/// 83`) and `E3` (CJK punctuation, kana and the rest of U+3000 to U+3FFF: Han's group, as
+/// if each may be a non-starter, but the spaces and brackets of `E3 80` and the Hangul
+/// filler U+3164).
+#[derive(Clone, Copy, Debug, Default)]
+struct Shortcuts {
+    c2: bool,
+    e2: bool,
+    /// Han's word code, where `E3` is read so.
+    e3: Option<u8>,
+}
+
+/// Whether `got`, a byte the block pass gives a character, asks no less than `own`, the
+/// byte of its own entry ([`leaf`]): see [`summary`].
+fn asks_no_less(got: u8, own: u8) -> bool {
+    if got == DELEGATE {
+        return true;
+    }
+    if own == DELEGATE || got & NEXT != 0 || (own & MARK != 0 && got & MARK == 0) {
+        return false;
+    }
+    let (own, got) = (own & CODE, got & CODE);
+    own == got || (matches!(own, NONE | BRK) && got > ASCII_LETTER) || (own == BRK && got == NONE)
+}
+
+impl Shortcuts {
+    /// The byte of the character of `b1` and `b2` (continuation bytes, or what follows)
+    /// after `b0`, if a shortcut reads it.
+    fn read(&self, b0: u8, b1: u8, b2: u8) -> Option<u8> {
+        let within = |b: u8, lo: u8, hi: u8| (lo..=hi).contains(&b);
+        match b0 {
+            0xC2 if self.c2 => Some(if b1 < 0xA0 { DELEGATE } else { BRK }),
+            0xE2 if self.e2 && b1 < 0xB0 => Some(match (b1, b2) {
+                (0x80, b) if within(b, 0x8B, 0x8F) || within(b, 0xA8, 0xAE) => DELEGATE,
+                (0x81, b) if within(b, 0xA0, 0xA4) || within(b, 0xA6, 0xAF) => DELEGATE,
+                (0x83, b) if within(b, 0x90, 0xB0) => NONE | MARK,
+                _ => BRK,
+            }),
+            0xE3 => self.e3.map(|han| match (b1, b2) {
+                (0x85, 0xA4) => DELEGATE,
+                (0x80, b) if within(b, 0x80, 0x83) || within(b, 0x88, 0xA0) => BRK,
+                _ => han | MARK,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Those of the shortcuts that ask no less than `entries` of every character they
+    /// read.
+    fn checked(entries: &[u16], codes: &[u8]) -> Shortcuts {
+        let all = Shortcuts {
+            c2: true,
+            e2: true,
+            e3: codes.get(4).copied().filter(|&c| c != 0),
+        };
+        let holds = |range: std::ops::Range<u32>| {
+            range.filter_map(char::from_u32).all(|c| {
+                let mut buf = [0; 4];
+                let b = c.encode_utf8(&mut buf).as_bytes();
+                let got = all.read(b[0], b[1], *b.get(2).unwrap_or(&0));
+                got.is_some_and(|g| asks_no_less(g, leaf(entries[c as usize], codes)))
+            })
+        };
+        Shortcuts {
+            c2: holds(0x80..0xC0),
+            e2: holds(0x2000..0x2C00),
+            e3: all.e3.filter(|_| holds(0x3000..0x4000)),
+        }
+    }
 }
 
 /// The byte of the character whose sieve entry is `e` (see `super::entry`), with `codes`
@@ -211,6 +290,14 @@ impl Trie {
                 _ => DELEGATE,
             };
         }
+        let shortcuts = Shortcuts::checked(entries, &codes);
+        // A shortcut's lead byte: a byte the comparisons then change where they must.
+        if shortcuts.c2 {
+            lead[0x02] = BRK;
+        }
+        if let Some(han) = shortcuts.e3 {
+            lead[0x23] = han | MARK;
+        }
         let mut lead_four_byte = lead;
         lead_four_byte[0x30..].fill(DELEGATE);
         let ascii = std::array::from_fn(|b| match b as u8 {
@@ -225,6 +312,7 @@ impl Trie {
             lead_four_byte,
             tables,
             ascii,
+            shortcuts,
         }
     }
 }
@@ -419,59 +507,7 @@ unsafe fn block(trie: &Trie, p: *const u8, four_byte: bool, carry: &mut Carry) -
     let lead = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0xC0u8 as i8));
     if lead != 0 {
         // SAFETY: the caller's promise.
-        let (v1, v2) = unsafe {
-            (
-                _mm512_loadu_si512(p.add(1).cast()),
-                _mm512_loadu_si512(p.add(2).cast()),
-            )
-        };
-        let leads = match four_byte {
-            true => &trie.lead_four_byte,
-            false => &trie.lead,
-        };
-        let first = _mm512_maskz_permutexvar_epi8(lead, v, table(leads));
-        w = _mm512_or_si512(w, first);
-        let delegate = _mm512_set1_epi8(DELEGATE as i8);
-        let next_of = |x: __m512i, m: u64| {
-            m & _mm512_test_epi8_mask(x, _mm512_set1_epi8(NEXT as i8))
-                & !_mm512_cmpeq_epi8_mask(x, delegate)
-        };
-        // The second bytes, for each first byte met whose characters differ; then the
-        // third bytes, for each cell met whose characters differ. The table of a lane is
-        // read off the bytes, so each round waits only for the mask of the last.
-        let second = next_of(first, lead);
-        // One round: the lanes of `rest` whose byte in `key` is `t` read table `t` by
-        // `by`. Where `rest` is empty, it changes nothing: the first rounds are not
-        // asked whether there is one (a branch that would often be guessed wrong).
-        macro_rules! round {
-            ($rest:ident, $key:expr, $pick:expr, $by:expr) => {{
-                let t: u8 = $pick($rest.trailing_zeros());
-                let same = $rest & _mm512_cmpeq_epi8_mask($key, _mm512_set1_epi8(t as i8));
-                let t = trie.tables.get((t & !NEXT) as usize).unwrap_or(&NOTHING);
-                w = _mm512_mask_mov_epi8(w, same, _mm512_permutexvar_epi8($by, table(t)));
-                $rest &= !same;
-            }};
-        }
-        let mut rest = second;
-        // SAFETY: lane k is in the block, or k is 64 (no lane left), `p + 64` readable.
-        let row = |k: u32| leads[(unsafe { *p.add(k as usize) } & 0x3F) as usize];
-        while rest != 0 {
-            round!(rest, first, row, v1);
-        }
-        let mut rest = next_of(w, second);
-        let cells = w;
-        let cell = |k: u32| {
-            // SAFETY: as for `row`, and `p + 65` readable.
-            let b1 = unsafe { *p.add(k as usize + 1) };
-            let t = trie
-                .tables
-                .get((row(k) & !NEXT) as usize)
-                .unwrap_or(&NOTHING);
-            t[(b1 & 0x3F) as usize]
-        };
-        while rest != 0 {
-            round!(rest, cells, cell, v2);
-        }
+        w = _mm512_or_si512(w, unsafe { characters(trie, p, v, lead, four_byte) });
     }
     let mut bad = _mm512_cmpeq_epi8_mask(w, _mm512_set1_epi8(DELEGATE as i8));
     let words = _mm512_and_si512(w, _mm512_set1_epi8(CODE as i8));
@@ -563,6 +599,122 @@ unsafe fn block(trie: &Trie, p: *const u8, four_byte: bool, carry: &mut Carry) -
     Block { feeds, bad }
 }
 
+/// The byte of each character that begins in the 64 bytes `v` at `p` (the lanes of
+/// `lead`), 0 in the other lanes: the trie's tables and the shortcuts.
+///
+/// # Safety
+///
+/// `p..p + 66` must be readable; the CPU must have what [`available`] asks.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt,lzcnt,bmi1")]
+#[inline]
+unsafe fn characters(
+    trie: &Trie,
+    p: *const u8,
+    v: std::arch::x86_64::__m512i,
+    lead: u64,
+    four_byte: bool,
+) -> std::arch::x86_64::__m512i {
+    use std::arch::x86_64::*;
+    let table = |t: &[u8; 64]| unsafe { _mm512_loadu_si512(t.as_ptr().cast()) };
+    // SAFETY: the caller's promise.
+    let (v1, v2) = unsafe {
+        (
+            _mm512_loadu_si512(p.add(1).cast()),
+            _mm512_loadu_si512(p.add(2).cast()),
+        )
+    };
+    let leads = match four_byte {
+        true => &trie.lead_four_byte,
+        false => &trie.lead,
+    };
+    let first = _mm512_maskz_permutexvar_epi8(lead, v, table(leads));
+    let mut w = first;
+    let delegate = _mm512_set1_epi8(DELEGATE as i8);
+    let next_of = |x: __m512i, m: u64| {
+        m & _mm512_test_epi8_mask(x, _mm512_set1_epi8(NEXT as i8))
+            & !_mm512_cmpeq_epi8_mask(x, delegate)
+    };
+    // The shortcuts: what `Shortcuts::read` says, by comparisons.
+    let is = |x: __m512i, b: u8| _mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(b as i8));
+    let within = |x: __m512i, lo: u8, hi: u8| {
+        _mm512_cmple_epu8_mask(
+            _mm512_sub_epi8(x, _mm512_set1_epi8(lo as i8)),
+            _mm512_set1_epi8((hi - lo) as i8),
+        )
+    };
+    let set = |w: __m512i, m: u64, b: u8| _mm512_mask_mov_epi8(w, m, _mm512_set1_epi8(b as i8));
+    let mut read = 0;
+    let sc = trie.shortcuts;
+    if sc.c2 {
+        let c2 = lead & is(v, 0xC2);
+        if c2 != 0 {
+            w = set(
+                w,
+                c2 & _mm512_cmplt_epu8_mask(v1, _mm512_set1_epi8(0xA0u8 as i8)),
+                DELEGATE,
+            );
+        }
+    }
+    if sc.e2 {
+        let e2 = lead & is(v, 0xE2) & _mm512_cmplt_epu8_mask(v1, _mm512_set1_epi8(0xB0u8 as i8));
+        if e2 != 0 {
+            let looked = (is(v1, 0x80) & (within(v2, 0x8B, 0x8F) | within(v2, 0xA8, 0xAE)))
+                | (is(v1, 0x81) & (within(v2, 0xA0, 0xA4) | within(v2, 0xA6, 0xAF)));
+            let marks = is(v1, 0x83) & within(v2, 0x90, 0xB0);
+            w = set(w, e2, BRK);
+            w = set(w, e2 & marks, NONE | MARK);
+            w = set(w, e2 & looked, DELEGATE);
+            read |= e2;
+        }
+    }
+    if sc.e3.is_some() {
+        let e3 = lead & is(v, 0xE3);
+        if e3 != 0 {
+            let spaces = is(v1, 0x80) & (within(v2, 0x80, 0x83) | within(v2, 0x88, 0xA0));
+            w = set(w, e3 & spaces, BRK);
+            w = set(w, e3 & is(v1, 0x85) & is(v2, 0xA4), DELEGATE);
+        }
+    }
+    // The second bytes, for each first byte met whose characters differ; then the
+    // third bytes, for each cell met whose characters differ. The table of a lane is
+    // read off the bytes, so each round waits only for the mask of the last.
+    let second = next_of(first, lead & !read);
+    // One round: the lanes of `rest` whose byte in `key` is `t` read table `t` by
+    // `by`. Where `rest` is empty, it changes nothing: the first rounds are not
+    // asked whether there is one (a branch that would often be guessed wrong).
+    macro_rules! round {
+        ($rest:ident, $key:expr, $pick:expr, $by:expr) => {{
+            let t: u8 = $pick($rest.trailing_zeros());
+            let same = $rest & _mm512_cmpeq_epi8_mask($key, _mm512_set1_epi8(t as i8));
+            let t = trie.tables.get((t & !NEXT) as usize).unwrap_or(&NOTHING);
+            w = _mm512_mask_mov_epi8(w, same, _mm512_permutexvar_epi8($by, table(t)));
+            $rest &= !same;
+        }};
+    }
+    let mut rest = second;
+    // SAFETY: lane k is in the block, or k is 64 (no lane left), `p + 64` readable.
+    let row = |k: u32| leads[(unsafe { *p.add(k as usize) } & 0x3F) as usize];
+    while rest != 0 {
+        round!(rest, first, row, v1);
+    }
+    let mut rest = next_of(w, second);
+    let cells = w;
+    let cell = |k: u32| {
+        // SAFETY: as for `row`, and `p + 65` readable.
+        let b1 = unsafe { *p.add(k as usize + 1) };
+        let t = trie
+            .tables
+            .get((row(k) & !NEXT) as usize)
+            .unwrap_or(&NOTHING);
+        t[(b1 & 0x3F) as usize]
+    };
+    while rest != 0 {
+        round!(rest, cells, cell, v2);
+    }
+    w
+}
+
 /// The code point of the character of two or three bytes at `p` (a lead byte of a
 /// well-formed character); `None` for one of four.
 ///
@@ -609,6 +761,9 @@ mod tests {
         } else {
             &t.lead
         };
+        if let Some(x) = t.shortcuts.read(b[0], b[1], *b.get(2).unwrap_or(&0)) {
+            return x;
+        }
         let mut x = lead[(b[0] & 0x3F) as usize];
         for &next in &b[1..] {
             if x & NEXT == 0 || x == DELEGATE {
@@ -629,6 +784,8 @@ mod tests {
         let t = trie();
         let entries = &tables().entries;
         let codes = codes(entries);
+        let sc = t.shortcuts;
+        assert!(sc.c2 && sc.e2 && sc.e3.is_some(), "{sc:?}");
         let mut delegated = 0;
         for c in (0x80..0x11_0000).filter_map(char::from_u32) {
             let v = c as usize;
@@ -659,6 +816,64 @@ mod tests {
         // The characters looked at below U+10000, plane 1 but for its emoji, and the
         // planes above; but no more.
         assert!(delegated < 1_030_000, "{delegated}");
+    }
+
+    proptest::proptest! {
+        /// The byte [`characters`] gives each character beginning in a block is the one
+        /// the trie and the shortcuts give it read a byte at a time ([`read`]), for
+        /// characters of every length, drawn mostly from the rows the shortcuts read and
+        /// the cells the tables tell apart, at every place in the block.
+        #[test]
+        fn the_blocks_bytes_are_the_tries(
+            chars in proptest::collection::vec(
+                proptest::prop_oneof![
+                    4 => proptest::char::range('\u{80}', '\u{7FF}'),
+                    4 => proptest::char::range('\u{2000}', '\u{20FF}'),
+                    4 => proptest::char::range('\u{3000}', '\u{31FF}'),
+                    4 => proptest::char::range('\u{800}', '\u{FFFF}'),
+                    2 => proptest::char::range('\u{10000}', '\u{10FFFF}'),
+                    2 => proptest::char::range('\0', '\u{7F}'),
+                ],
+                22..80,
+            ),
+            four_byte in proptest::bool::ANY,
+        ) {
+            if !available() {
+                return Ok(());
+            }
+            let text: String = chars.iter().collect();
+            let bytes = text.as_bytes();
+            let t = trie();
+            let mut at = 0;
+            while at + 66 <= bytes.len() {
+                let block = &bytes[at..at + 64];
+                // SAFETY: `available`; 66 bytes from `at`.
+                let got = unsafe {
+                    use std::arch::x86_64::*;
+                    let p = bytes.as_ptr().add(at);
+                    let v = _mm512_loadu_si512(p.cast());
+                    let lead = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0xC0u8 as i8));
+                    let mut out = [0u8; 64];
+                    _mm512_storeu_si512(out.as_mut_ptr().cast(), characters(t, p, v, lead, four_byte));
+                    out
+                };
+                for (k, &b) in block.iter().enumerate() {
+                    let want = match b {
+                        0xC0.. => {
+                            let c = std::str::from_utf8(&bytes[at + k..]).ok().and_then(|s| s.chars().next());
+                            let c = c.unwrap_or_else(|| {
+                                let n = bytes[at + k..].iter().skip(1).take_while(|&&x| x & 0xC0 == 0x80).count() + 1;
+                                std::str::from_utf8(&bytes[at + k..at + k + n]).unwrap().chars().next().unwrap()
+                            });
+                            read(t, c, four_byte)
+                        }
+                        _ => 0,
+                    };
+                    proptest::prop_assert_eq!(got[k], want, "lane {} of the block at {}", k, at);
+                }
+                at += 1 + (at % 7);
+            }
+        }
     }
 
     /// The lines of the clean corpus that blocks hand on are those the sieve a character at
