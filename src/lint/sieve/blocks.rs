@@ -330,6 +330,8 @@ pub(super) fn available() -> bool {
             std::is_x86_feature_detected!("avx512f")
                 && std::is_x86_feature_detected!("avx512bw")
                 && std::is_x86_feature_detected!("avx512vbmi")
+                && std::is_x86_feature_detected!("avx512vbmi2")
+                && std::is_x86_feature_detected!("bmi2")
                 && std::is_x86_feature_detected!("popcnt")
                 && std::is_x86_feature_detected!("lzcnt")
                 && std::is_x86_feature_detected!("bmi1")
@@ -392,7 +394,7 @@ impl Carry {
 ///
 /// The CPU must have what [`available`] asks for.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx2,popcnt,lzcnt,bmi1")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx2,popcnt,lzcnt,bmi1,bmi2")]
 pub(super) unsafe fn lines_by_blocks(
     bytes: &[u8],
     range: Range<usize>,
@@ -470,133 +472,130 @@ struct Block {
 ///
 /// # Safety
 ///
-/// `p..p + 66` must be readable; the CPU must have what [`available`] asks.
+/// `p..p + 66` must be readable; the CPU must have what [`available`] asks, and the
+/// caller be compiled for it (it is inlined into [`lines_by_blocks`], where the
+/// intrinsics are then inlined too: a function of its own with the same features is not
+/// inlined, and passes its vectors through memory).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt,lzcnt,bmi1")]
-#[inline]
+#[inline(always)]
 unsafe fn block(trie: &Trie, p: *const u8, four_byte: bool, carry: &mut Carry) -> Block {
     use std::arch::x86_64::*;
-    // SAFETY: the caller's promise.
-    let v = unsafe { _mm512_loadu_si512(p.cast()) };
-    let table = |t: &[u8; 64]| unsafe { _mm512_loadu_si512(t.as_ptr().cast()) };
-    let nonascii = _mm512_movepi8_mask(v);
-    let ascii = !nonascii;
-    let feeds = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'\n' as i8));
-    let (lo, hi) = trie.ascii.split_at(64);
-    let mut w = _mm512_maskz_permutex2var_epi8(
-        ascii,
-        table(lo.try_into().expect("64")),
-        v,
-        table(hi.try_into().expect("64")),
-    );
-    if nonascii == 0 {
-        // ASCII alone: only a word of letters of another script that it goes on asks
-        // more.
-        let foreign = _mm512_cmpgt_epu8_mask(carry.word, _mm512_set1_epi8(LATIN_LETTER as i8));
-        if foreign & 1 == 0 {
-            let named = _mm512_test_epi8_mask(w, w);
-            if named != 0 {
-                let last = _mm512_set1_epi8((63 - named.leading_zeros()) as i8);
-                carry.word = _mm512_permutexvar_epi8(last, w);
+    // SAFETY: inlined only into `lines_by_blocks`, compiled for what `available` asks
+    // (so every intrinsic below runs on a CPU that has it); and the caller's promise.
+    unsafe {
+        // The caller's promise: `p..p + 66` readable.
+        let v = _mm512_loadu_si512(p.cast());
+        let table = |t: &[u8; 64]| _mm512_loadu_si512(t.as_ptr().cast());
+        let nonascii = _mm512_movepi8_mask(v);
+        let ascii = !nonascii;
+        let feeds = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'\n' as i8));
+        let (lo, hi) = trie.ascii.split_at(64);
+        let mut w = _mm512_maskz_permutex2var_epi8(
+            ascii,
+            table(lo.try_into().expect("64")),
+            v,
+            table(hi.try_into().expect("64")),
+        );
+        if nonascii == 0 {
+            // ASCII alone: only a word of letters of another script that it goes on asks
+            // more.
+            let foreign = _mm512_cmpgt_epu8_mask(carry.word, _mm512_set1_epi8(LATIN_LETTER as i8));
+            if foreign & 1 == 0 {
+                let named = _mm512_test_epi8_mask(w, w);
+                if named != 0 {
+                    let last = _mm512_set1_epi8((63 - named.leading_zeros()) as i8);
+                    carry.word = _mm512_permutexvar_epi8(last, w);
+                }
+                carry.run = 0;
+                let bad = _mm512_cmpeq_epi8_mask(w, _mm512_set1_epi8(DELEGATE as i8));
+                return Block { feeds, bad };
             }
-            carry.run = 0;
-            let bad = _mm512_cmpeq_epi8_mask(w, _mm512_set1_epi8(DELEGATE as i8));
-            return Block { feeds, bad };
         }
-    }
-    let lead = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0xC0u8 as i8));
-    if lead != 0 {
-        // SAFETY: the caller's promise.
-        w = _mm512_or_si512(w, unsafe { characters(trie, p, v, lead, four_byte) });
-    }
-    let mut bad = _mm512_cmpeq_epi8_mask(w, _mm512_set1_epi8(DELEGATE as i8));
-    let words = _mm512_and_si512(w, _mm512_set1_epi8(CODE as i8));
-
-    // Words: every letter against the letter before it in its word. At once where all
-    // the block's letters and the one before the block are alike.
-    let letters = _mm512_cmpge_epu8_mask(words, _mm512_set1_epi8(ASCII_LETTER as i8));
-    let named = _mm512_test_epi8_mask(words, words);
-    let latin = |x: __m512i| {
-        _mm512_cmpeq_epi8_mask(
-            _mm512_and_si512(x, _mm512_set1_epi8(!1)),
-            _mm512_set1_epi8(ASCII_LETTER as i8),
-        )
-    };
-    let alike = |x: __m512i, y: __m512i| _mm512_cmpeq_epi8_mask(x, y) | (latin(x) & latin(y));
-    if letters != 0 {
-        let reference =
-            _mm512_permutexvar_epi8(_mm512_set1_epi8(letters.trailing_zeros() as i8), words);
-        let came = carry.word;
-        let came_alike = alike(came, reference)
-            | !_mm512_cmpge_epu8_mask(came, _mm512_set1_epi8(ASCII_LETTER as i8));
-        if letters & !alike(words, reference) != 0 || came_alike & 1 == 0 {
-            // The byte before each, the last of the line's bytes that is not NONE.
-            let mut last = words;
-            for s in [1, 2, 4, 8, 16, 32] {
-                let shifted = _mm512_permutex2var_epi8(came, shift(s), last);
-                let none = _mm512_testn_epi8_mask(last, last);
-                last = _mm512_mask_mov_epi8(last, none, shifted);
-            }
-            let before = _mm512_permutex2var_epi8(came, shift(1), last);
-            let after_letter = _mm512_cmpge_epu8_mask(before, _mm512_set1_epi8(ASCII_LETTER as i8));
-            bad |= letters & after_letter & !alike(before, words);
+        let lead = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0xC0u8 as i8));
+        if lead != 0 {
+            // The caller's promise, passed on.
+            w = _mm512_or_si512(w, characters(trie, p, v, lead, four_byte));
         }
-    }
-    if named != 0 {
-        let last = _mm512_set1_epi8((63 - named.leading_zeros()) as i8);
-        carry.word = _mm512_permutexvar_epi8(last, words);
-    }
+        let mut bad = _mm512_cmpeq_epi8_mask(w, _mm512_set1_epi8(DELEGATE as i8));
+        let words = _mm512_and_si512(w, _mm512_set1_epi8(CODE as i8));
 
-    // Runs of what may be non-starters.
-    let marks = lead & _mm512_test_epi8_mask(w, _mm512_set1_epi8(MARK as i8));
-    let starters = ascii | (lead & !marks);
-    let limit = MAX_NON_STARTERS as u32;
-    let count = marks.count_ones();
-    if carry.run + count <= limit {
-        carry.run = match starters {
-            0 => carry.run + count,
-            s => {
-                let last = 63 - s.leading_zeros();
-                let base = if ascii >> last & 1 == 1 { 0 } else { 3 };
-                base + (marks >> last).count_ones()
-            }
+        // Words: every letter against the letter before it in its word. At once where all
+        // the block's letters and the one before the block are alike.
+        let letters = _mm512_cmpge_epu8_mask(words, _mm512_set1_epi8(ASCII_LETTER as i8));
+        let named = _mm512_test_epi8_mask(words, words);
+        let latin = |x: __m512i| {
+            _mm512_cmpeq_epi8_mask(
+                _mm512_and_si512(x, _mm512_set1_epi8(!1)),
+                _mm512_set1_epi8(ASCII_LETTER as i8),
+            )
         };
-    } else {
-        // Counted again a character at a time, as the sieve does (the bytes above may
-        // stand for a whole row or cell of characters).
-        let entries = &tables().entries;
-        let mut run = carry.run;
-        let mut rest = lead | ascii;
-        while rest != 0 {
-            let k = rest.trailing_zeros() as usize;
-            let bit = 1u64 << k;
-            rest &= rest - 1;
-            if ascii & bit != 0 {
-                run = 0;
-                continue;
-            }
-            // SAFETY: a lead byte in the block, its character whole within the three
-            // bytes after it that may be read (`p..p + 66`, and the input well formed).
-            let e = unsafe { character(p.add(k)) }
-                .and_then(|v| entries.get(v as usize))
-                .copied()
-                .unwrap_or(LOOK);
-            if e & LOOK != 0 {
-                bad |= bit;
-                run = 0;
-                continue;
-            }
-            run += ((e >> LEADING_SHIFT) & 3) as u32;
-            if run > limit {
-                bad |= bit;
-            }
-            if e & STARTER != 0 {
-                run = ((e >> TRAILING_SHIFT) & 3) as u32;
-            }
+        let alike = |x: __m512i, y: __m512i| _mm512_cmpeq_epi8_mask(x, y) | (latin(x) & latin(y));
+        if letters != 0 {
+            // The bytes that are not NONE, side by side: each then stands next to the one
+            // before it in its line (the first, after the block before).
+            let dense = _mm512_maskz_compress_epi8(named, words);
+            let before = _mm512_permutex2var_epi8(carry.word, table(&ONE_BACK), dense);
+            let letter =
+                |x: __m512i| _mm512_cmpge_epu8_mask(x, _mm512_set1_epi8(ASCII_LETTER as i8));
+            let differ = letter(dense) & letter(before) & !alike(before, dense);
+            bad |= _pdep_u64(differ, named);
         }
-        carry.run = run;
+        if named != 0 {
+            let last = _mm512_set1_epi8((63 - named.leading_zeros()) as i8);
+            carry.word = _mm512_permutexvar_epi8(last, words);
+        }
+
+        // Runs of what may be non-starters.
+        let marks = lead & _mm512_test_epi8_mask(w, _mm512_set1_epi8(MARK as i8));
+        let starters = ascii | (lead & !marks);
+        let limit = MAX_NON_STARTERS as u32;
+        let count = marks.count_ones();
+        if carry.run + count <= limit {
+            carry.run = match starters {
+                0 => carry.run + count,
+                s => {
+                    let last = 63 - s.leading_zeros();
+                    let base = if ascii >> last & 1 == 1 { 0 } else { 3 };
+                    base + (marks >> last).count_ones()
+                }
+            };
+        } else {
+            // Counted again a character at a time, as the sieve does (the bytes above may
+            // stand for a whole row or cell of characters).
+            let entries = &tables().entries;
+            let mut run = carry.run;
+            let mut rest = lead | ascii;
+            while rest != 0 {
+                let k = rest.trailing_zeros() as usize;
+                let bit = 1u64 << k;
+                rest &= rest - 1;
+                if ascii & bit != 0 {
+                    run = 0;
+                    continue;
+                }
+                // SAFETY: a lead byte in the block, its character whole within the three
+                // bytes after it that may be read (`p..p + 66`, and the input well formed).
+                let e = character(p.add(k))
+                    .and_then(|v| entries.get(v as usize))
+                    .copied()
+                    .unwrap_or(LOOK);
+                if e & LOOK != 0 {
+                    bad |= bit;
+                    run = 0;
+                    continue;
+                }
+                run += ((e >> LEADING_SHIFT) & 3) as u32;
+                if run > limit {
+                    bad |= bit;
+                }
+                if e & STARTER != 0 {
+                    run = ((e >> TRAILING_SHIFT) & 3) as u32;
+                }
+            }
+            carry.run = run;
+        }
+        Block { feeds, bad }
     }
-    Block { feeds, bad }
 }
 
 /// The byte of each character that begins in the 64 bytes `v` at `p` (the lanes of
@@ -604,10 +603,12 @@ unsafe fn block(trie: &Trie, p: *const u8, four_byte: bool, carry: &mut Carry) -
 ///
 /// # Safety
 ///
-/// `p..p + 66` must be readable; the CPU must have what [`available`] asks.
+/// `p..p + 66` must be readable; the CPU must have what [`available`] asks, and the
+/// caller be compiled for it (it is inlined into [`lines_by_blocks`], where the
+/// intrinsics are then inlined too: a function of its own with the same features is not
+/// inlined, and passes its vectors through memory).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt,lzcnt,bmi1")]
-#[inline]
+#[inline(always)]
 unsafe fn characters(
     trie: &Trie,
     p: *const u8,
@@ -616,103 +617,106 @@ unsafe fn characters(
     four_byte: bool,
 ) -> std::arch::x86_64::__m512i {
     use std::arch::x86_64::*;
-    let table = |t: &[u8; 64]| unsafe { _mm512_loadu_si512(t.as_ptr().cast()) };
-    // SAFETY: the caller's promise.
-    let (v1, v2) = unsafe {
-        (
+    // SAFETY: inlined only into `lines_by_blocks`, compiled for what `available` asks
+    // (so every intrinsic below runs on a CPU that has it); and the caller's promise.
+    unsafe {
+        let table = |t: &[u8; 64]| _mm512_loadu_si512(t.as_ptr().cast());
+        // The caller's promise: `p..p + 66` readable.
+        let (v1, v2) = (
             _mm512_loadu_si512(p.add(1).cast()),
             _mm512_loadu_si512(p.add(2).cast()),
-        )
-    };
-    let leads = match four_byte {
-        true => &trie.lead_four_byte,
-        false => &trie.lead,
-    };
-    let first = _mm512_maskz_permutexvar_epi8(lead, v, table(leads));
-    let mut w = first;
-    let delegate = _mm512_set1_epi8(DELEGATE as i8);
-    let next_of = |x: __m512i, m: u64| {
-        m & _mm512_test_epi8_mask(x, _mm512_set1_epi8(NEXT as i8))
-            & !_mm512_cmpeq_epi8_mask(x, delegate)
-    };
-    // The shortcuts: what `Shortcuts::read` says, by comparisons.
-    let is = |x: __m512i, b: u8| _mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(b as i8));
-    let within = |x: __m512i, lo: u8, hi: u8| {
-        _mm512_cmple_epu8_mask(
-            _mm512_sub_epi8(x, _mm512_set1_epi8(lo as i8)),
-            _mm512_set1_epi8((hi - lo) as i8),
-        )
-    };
-    let set = |w: __m512i, m: u64, b: u8| _mm512_mask_mov_epi8(w, m, _mm512_set1_epi8(b as i8));
-    let mut read = 0;
-    let sc = trie.shortcuts;
-    if sc.c2 {
-        let c2 = lead & is(v, 0xC2);
-        if c2 != 0 {
-            w = set(
-                w,
-                c2 & _mm512_cmplt_epu8_mask(v1, _mm512_set1_epi8(0xA0u8 as i8)),
-                DELEGATE,
-            );
+        );
+        let leads = match four_byte {
+            true => &trie.lead_four_byte,
+            false => &trie.lead,
+        };
+        let first = _mm512_maskz_permutexvar_epi8(lead, v, table(leads));
+        let mut w = first;
+        let delegate = _mm512_set1_epi8(DELEGATE as i8);
+        let next_of = |x: __m512i, m: u64| {
+            m & _mm512_test_epi8_mask(x, _mm512_set1_epi8(NEXT as i8))
+                & !_mm512_cmpeq_epi8_mask(x, delegate)
+        };
+        // The shortcuts: what `Shortcuts::read` says, by comparisons.
+        let is = |x: __m512i, b: u8| _mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(b as i8));
+        let within = |x: __m512i, lo: u8, hi: u8| {
+            _mm512_cmple_epu8_mask(
+                _mm512_sub_epi8(x, _mm512_set1_epi8(lo as i8)),
+                _mm512_set1_epi8((hi - lo) as i8),
+            )
+        };
+        let set = |w: __m512i, m: u64, b: u8| _mm512_mask_mov_epi8(w, m, _mm512_set1_epi8(b as i8));
+        let mut read = 0;
+        let sc = trie.shortcuts;
+        if sc.c2 {
+            let c2 = lead & is(v, 0xC2);
+            if c2 != 0 {
+                w = set(
+                    w,
+                    c2 & _mm512_cmplt_epu8_mask(v1, _mm512_set1_epi8(0xA0u8 as i8)),
+                    DELEGATE,
+                );
+            }
         }
-    }
-    if sc.e2 {
-        let e2 = lead & is(v, 0xE2) & _mm512_cmplt_epu8_mask(v1, _mm512_set1_epi8(0xB0u8 as i8));
-        if e2 != 0 {
-            let looked = (is(v1, 0x80) & (within(v2, 0x8B, 0x8F) | within(v2, 0xA8, 0xAE)))
-                | (is(v1, 0x81) & (within(v2, 0xA0, 0xA4) | within(v2, 0xA6, 0xAF)));
-            let marks = is(v1, 0x83) & within(v2, 0x90, 0xB0);
-            w = set(w, e2, BRK);
-            w = set(w, e2 & marks, NONE | MARK);
-            w = set(w, e2 & looked, DELEGATE);
-            read |= e2;
+        if sc.e2 {
+            let e2 =
+                lead & is(v, 0xE2) & _mm512_cmplt_epu8_mask(v1, _mm512_set1_epi8(0xB0u8 as i8));
+            if e2 != 0 {
+                let looked = (is(v1, 0x80) & (within(v2, 0x8B, 0x8F) | within(v2, 0xA8, 0xAE)))
+                    | (is(v1, 0x81) & (within(v2, 0xA0, 0xA4) | within(v2, 0xA6, 0xAF)));
+                let marks = is(v1, 0x83) & within(v2, 0x90, 0xB0);
+                w = set(w, e2, BRK);
+                w = set(w, e2 & marks, NONE | MARK);
+                w = set(w, e2 & looked, DELEGATE);
+                read |= e2;
+            }
         }
-    }
-    if sc.e3.is_some() {
-        let e3 = lead & is(v, 0xE3);
-        if e3 != 0 {
-            let spaces = is(v1, 0x80) & (within(v2, 0x80, 0x83) | within(v2, 0x88, 0xA0));
-            w = set(w, e3 & spaces, BRK);
-            w = set(w, e3 & is(v1, 0x85) & is(v2, 0xA4), DELEGATE);
+        if sc.e3.is_some() {
+            let e3 = lead & is(v, 0xE3);
+            if e3 != 0 {
+                let spaces = is(v1, 0x80) & (within(v2, 0x80, 0x83) | within(v2, 0x88, 0xA0));
+                w = set(w, e3 & spaces, BRK);
+                w = set(w, e3 & is(v1, 0x85) & is(v2, 0xA4), DELEGATE);
+            }
         }
+        // The second bytes, for each first byte met whose characters differ; then the
+        // third bytes, for each cell met whose characters differ. The table of a lane is
+        // read off the bytes, so each round waits only for the mask of the last.
+        let second = next_of(first, lead & !read);
+        // One round: the lanes of `rest` whose byte in `key` is `t` read table `t` by
+        // `by`. Where `rest` is empty, it changes nothing: the first rounds are not
+        // asked whether there is one (a branch that would often be guessed wrong).
+        macro_rules! round {
+            ($rest:ident, $key:expr, $pick:expr, $by:expr) => {{
+                let t: u8 = $pick($rest.trailing_zeros());
+                let same = $rest & _mm512_cmpeq_epi8_mask($key, _mm512_set1_epi8(t as i8));
+                let t = trie.tables.get((t & !NEXT) as usize).unwrap_or(&NOTHING);
+                w = _mm512_mask_mov_epi8(w, same, _mm512_permutexvar_epi8($by, table(t)));
+                $rest &= !same;
+            }};
+        }
+        let mut rest = second;
+        // SAFETY: lane k is in the block, or k is 64 (no lane left), `p + 64` readable.
+        let row = |k: u32| leads[(*p.add(k as usize) & 0x3F) as usize];
+        while rest != 0 {
+            round!(rest, first, row, v1);
+        }
+        let mut rest = next_of(w, second);
+        let cells = w;
+        let cell = |k: u32| {
+            // SAFETY: as for `row`, and `p + 65` readable.
+            let b1 = *p.add(k as usize + 1);
+            let t = trie
+                .tables
+                .get((row(k) & !NEXT) as usize)
+                .unwrap_or(&NOTHING);
+            t[(b1 & 0x3F) as usize]
+        };
+        while rest != 0 {
+            round!(rest, cells, cell, v2);
+        }
+        w
     }
-    // The second bytes, for each first byte met whose characters differ; then the
-    // third bytes, for each cell met whose characters differ. The table of a lane is
-    // read off the bytes, so each round waits only for the mask of the last.
-    let second = next_of(first, lead & !read);
-    // One round: the lanes of `rest` whose byte in `key` is `t` read table `t` by
-    // `by`. Where `rest` is empty, it changes nothing: the first rounds are not
-    // asked whether there is one (a branch that would often be guessed wrong).
-    macro_rules! round {
-        ($rest:ident, $key:expr, $pick:expr, $by:expr) => {{
-            let t: u8 = $pick($rest.trailing_zeros());
-            let same = $rest & _mm512_cmpeq_epi8_mask($key, _mm512_set1_epi8(t as i8));
-            let t = trie.tables.get((t & !NEXT) as usize).unwrap_or(&NOTHING);
-            w = _mm512_mask_mov_epi8(w, same, _mm512_permutexvar_epi8($by, table(t)));
-            $rest &= !same;
-        }};
-    }
-    let mut rest = second;
-    // SAFETY: lane k is in the block, or k is 64 (no lane left), `p + 64` readable.
-    let row = |k: u32| leads[(unsafe { *p.add(k as usize) } & 0x3F) as usize];
-    while rest != 0 {
-        round!(rest, first, row, v1);
-    }
-    let mut rest = next_of(w, second);
-    let cells = w;
-    let cell = |k: u32| {
-        // SAFETY: as for `row`, and `p + 65` readable.
-        let b1 = unsafe { *p.add(k as usize + 1) };
-        let t = trie
-            .tables
-            .get((row(k) & !NEXT) as usize)
-            .unwrap_or(&NOTHING);
-        t[(b1 & 0x3F) as usize]
-    };
-    while rest != 0 {
-        round!(rest, cells, cell, v2);
-    }
-    w
 }
 
 /// The code point of the character of two or three bytes at `p` (a lead byte of a
@@ -731,22 +735,17 @@ unsafe fn character(p: *const u8) -> Option<u32> {
     }
 }
 
-/// The indexes for `_mm512_permutex2var_epi8(came, shift(s), x)`: lane `j` takes
-/// `x[j - s]`, or the first of `came` where `j < s`.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn shift(s: usize) -> std::arch::x86_64::__m512i {
-    static SHIFTS: LazyLock<[[u8; 64]; 6]> = LazyLock::new(|| {
-        std::array::from_fn(|k| {
-            let s = 1 << k;
-            std::array::from_fn(|j| if j >= s { (64 + j - s) as u8 } else { 0 })
-        })
-    });
-    let k = s.trailing_zeros() as usize;
-    // SAFETY: 64 bytes.
-    unsafe { std::arch::x86_64::_mm512_loadu_si512(SHIFTS[k].as_ptr().cast()) }
-}
+/// The indexes for `_mm512_permutex2var_epi8(came, ONE_BACK, x)`: lane `j` takes
+/// `x[j - 1]`, lane 0 the first of `came`.
+static ONE_BACK: [u8; 64] = {
+    let mut at = [0; 64];
+    let mut j = 1;
+    while j < 64 {
+        at[j] = 63 + j as u8;
+        j += 1;
+    }
+    at
+};
 
 #[cfg(test)]
 mod tests {
