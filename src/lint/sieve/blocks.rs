@@ -31,7 +31,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use super::{tables, BREAK, GROUP, LEADING_SHIFT, LOOK, STARTER, TRAILING_SHIFT};
+use super::{tables, BREAK, GROUP, LEADING_SHIFT, LOOK, SEQUENCE, STARTER, TRAILING_SHIFT};
 use crate::lint::checks::{LATIN, MAX_NON_STARTERS};
 
 /// A character or ASCII byte that is part of a word but no letter (a digit, `_`, a mark of
@@ -54,6 +54,11 @@ const MARK: u8 = 0x40;
 const NEXT: u8 = 0x80;
 /// The line goes to the sieve a character at a time.
 const DELEGATE: u8 = 0xFF;
+/// A character of an emoji sequence (`super::SEQUENCE`: a joiner, a variation selector, a
+/// tag, the black flag): a line where these are all the blocks find is read again with
+/// the walk's rules for them ([`super::sequences_are_quiet`]), and goes to the walk only
+/// where one is out of place.
+const SEQ: u8 = 0xFE;
 
 /// The bytes of every character from its first byte on, as tables of 64 that `vpermb`
 /// reads: `lead` by the first byte (`C0` to `FF`), a table reached from it by the second
@@ -92,8 +97,11 @@ struct Shortcuts {
 /// Whether `got`, a byte the block pass gives a character, asks no less than `own`, the
 /// byte of its own entry ([`leaf`]): see [`summary`].
 fn asks_no_less(got: u8, own: u8) -> bool {
-    if got == DELEGATE {
+    if got == DELEGATE || (got == SEQ && own == SEQ) {
         return true;
+    }
+    if own == SEQ || got == SEQ {
+        return false;
     }
     if own == DELEGATE || got & NEXT != 0 || (own & MARK != 0 && got & MARK == 0) {
         return false;
@@ -110,6 +118,7 @@ impl Shortcuts {
         match b0 {
             0xC2 if self.c2 => Some(if b1 < 0xA0 { DELEGATE } else { BRK }),
             0xE2 if self.e2 && b1 < 0xB0 => Some(match (b1, b2) {
+                (0x80, 0x8C | 0x8D) => SEQ,
                 (0x80, b) if within(b, 0x8B, 0x8F) || within(b, 0xA8, 0xAE) => DELEGATE,
                 (0x81, b) if within(b, 0xA0, 0xA4) || within(b, 0xA6, 0xAF) => DELEGATE,
                 (0x83, b) if within(b, 0x90, 0xB0) => NONE | MARK,
@@ -151,6 +160,9 @@ impl Shortcuts {
 /// The byte of the character whose sieve entry is `e` (see `super::entry`), with `codes`
 /// the code of each script group that has one.
 fn leaf(e: u16, codes: &[u8]) -> u8 {
+    if e == SEQUENCE {
+        return SEQ;
+    }
     if e & LOOK != 0 {
         return DELEGATE;
     }
@@ -248,8 +260,8 @@ impl Trie {
                 return NEXT | k;
             }
             let k = tables.len();
-            // Indexes up to 0x7E: 0xFF is DELEGATE.
-            if k >= 0x7F {
+            // Indexes up to 0x7D: 0xFE is SEQ, 0xFF DELEGATE.
+            if k >= 0x7E {
                 return DELEGATE;
             }
             tables.push(values);
@@ -410,61 +422,85 @@ pub(super) unsafe fn lines_by_blocks(
     };
     // Lines for the sieve a character at a time, in a row.
     let mut delegated: Option<Range<usize>> = None;
+    let flush = |out: &mut Joined<_>, delegated: &mut Option<Range<usize>>| {
+        if let Some(d) = delegated.take() {
+            super::lines(bytes, d, four_byte, well_formed_end, true, |r| out.push(r));
+        }
+    };
     let hand_on = |r: Range<usize>, out: &mut Joined<_>, delegated: &mut Option<Range<usize>>| {
         match delegated {
             Some(d) if d.end == r.start => d.end = r.end,
             _ => {
-                if let Some(d) = delegated.replace(r) {
-                    super::lines(bytes, d, four_byte, well_formed_end, true, |r| out.push(r));
-                }
+                flush(out, delegated);
+                *delegated = Some(r);
             }
+        }
+    };
+    // A line whose only characters to look at are of emoji sequences: read again with
+    // the walk's rules for them, walked where one is out of place.
+    let entries = &tables().entries;
+    let sequences = |r: Range<usize>, out: &mut Joined<_>, delegated: &mut Option<Range<usize>>| {
+        if !super::sequences_are_quiet(&bytes[r.clone()], entries, four_byte, true) {
+            flush(out, delegated);
+            out.push(r);
         }
     };
     // A block reads two bytes past its end (the rest of a character begun in it).
     let limit = end.min(well_formed_end).min(bytes.len().saturating_sub(2));
     let mut line_start = range.start;
+    // The line begun holds a character of an emoji sequence.
+    let mut in_sequence = false;
     let mut at = range.start;
     let mut carry = Carry::line_start();
     while at + 64 <= limit {
         // SAFETY: bytes at..at + 66 are in `bytes` (`limit`); the CPU has what
         // `available` asks.
         let b = unsafe { block(trie, bytes.as_ptr().add(at), four_byte, &mut carry) };
-        if b.bad == 0 {
-            if b.feeds != 0 {
-                line_start = at + 64 - b.feeds.leading_zeros() as usize;
+        // The lines that end before the first byte whose line is handed on.
+        let first = b.bad.trailing_zeros() as usize;
+        let before = |k: usize| u64::MAX.checked_shr(64 - k as u32).unwrap_or(0);
+        let mut feeds = b.feeds & before(first);
+        let mut seq = b.seq & before(first);
+        while feeds != 0 {
+            let f = feeds.trailing_zeros() as usize;
+            let stop = at + f + 1;
+            if in_sequence || seq & before(f) != 0 {
+                sequences(line_start..stop, &mut out, &mut delegated);
             }
+            seq &= !before(f + 1);
+            in_sequence = false;
+            line_start = stop;
+            feeds &= feeds - 1;
+        }
+        in_sequence |= seq != 0;
+        if b.bad == 0 {
             at += 64;
             continue;
         }
-        let first = b.bad.trailing_zeros() as usize;
-        let before = b.feeds & ((1u64 << first) - 1);
-        let start = match before {
-            0 => line_start,
-            f => at + 64 - f.leading_zeros() as usize,
-        };
         let from = at + first;
         let stop = memchr::memchr(b'\n', &bytes[from..end]).map_or(end, |k| from + k + 1);
-        hand_on(start..stop, &mut out, &mut delegated);
+        hand_on(line_start..stop, &mut out, &mut delegated);
         at = stop;
         line_start = stop;
+        in_sequence = false;
         carry = Carry::line_start();
     }
     if line_start < end {
         hand_on(line_start..end, &mut out, &mut delegated);
     }
-    if let Some(d) = delegated {
-        super::lines(bytes, d, four_byte, well_formed_end, true, |r| out.push(r));
-    }
+    flush(&mut out, &mut delegated);
     if let Some(p) = out.pending {
         (out.walk)(p);
     }
 }
 
-/// What a block holds: its line feeds, and the bytes whose line goes to the sieve a
-/// character at a time (one bit a byte, the first byte lowest).
+/// What a block holds: its line feeds, the bytes whose line goes to the sieve a
+/// character at a time, and the characters of emoji sequences (one bit a byte, the first
+/// byte lowest).
 struct Block {
     feeds: u64,
     bad: u64,
+    seq: u64,
 }
 
 /// Classifies the 64 bytes at `p`, `carry` coming in from the bytes before in the line
@@ -508,7 +544,7 @@ unsafe fn block(trie: &Trie, p: *const u8, four_byte: bool, carry: &mut Carry) -
                 }
                 carry.run = 0;
                 let bad = _mm512_cmpeq_epi8_mask(w, _mm512_set1_epi8(DELEGATE as i8));
-                return Block { feeds, bad };
+                return Block { feeds, bad, seq: 0 };
             }
         }
         let lead = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0xC0u8 as i8));
@@ -516,6 +552,11 @@ unsafe fn block(trie: &Trie, p: *const u8, four_byte: bool, carry: &mut Carry) -
             // The caller's promise, passed on.
             w = _mm512_or_si512(w, characters(trie, p, v, lead, four_byte));
         }
+        // A character of an emoji sequence is read again with its line; here it is what the
+        // line's words and runs of marks take it for at least (`sequences_are_quiet` asks
+        // them again).
+        let seq = _mm512_cmpeq_epi8_mask(w, _mm512_set1_epi8(SEQ as i8));
+        let w = _mm512_mask_mov_epi8(w, seq, _mm512_setzero_si512());
         let mut bad = _mm512_cmpeq_epi8_mask(w, _mm512_set1_epi8(DELEGATE as i8));
         let words = _mm512_and_si512(w, _mm512_set1_epi8(CODE as i8));
 
@@ -594,7 +635,7 @@ unsafe fn block(trie: &Trie, p: *const u8, four_byte: bool, carry: &mut Carry) -
             }
             carry.run = run;
         }
-        Block { feeds, bad }
+        Block { feeds, bad, seq }
     }
 }
 
@@ -632,10 +673,10 @@ unsafe fn characters(
         };
         let first = _mm512_maskz_permutexvar_epi8(lead, v, table(leads));
         let mut w = first;
-        let delegate = _mm512_set1_epi8(DELEGATE as i8);
+        // Below SEQ and DELEGATE, from NEXT up: a table's index.
         let next_of = |x: __m512i, m: u64| {
             m & _mm512_test_epi8_mask(x, _mm512_set1_epi8(NEXT as i8))
-                & !_mm512_cmpeq_epi8_mask(x, delegate)
+                & _mm512_cmplt_epu8_mask(x, _mm512_set1_epi8(SEQ as i8))
         };
         // The shortcuts: what `Shortcuts::read` says, by comparisons.
         let is = |x: __m512i, b: u8| _mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(b as i8));
@@ -668,6 +709,7 @@ unsafe fn characters(
                 w = set(w, e2, BRK);
                 w = set(w, e2 & marks, NONE | MARK);
                 w = set(w, e2 & looked, DELEGATE);
+                w = set(w, e2 & is(v1, 0x80) & within(v2, 0x8C, 0x8D), SEQ);
                 read |= e2;
             }
         }
@@ -765,7 +807,7 @@ mod tests {
         }
         let mut x = lead[(b[0] & 0x3F) as usize];
         for &next in &b[1..] {
-            if x & NEXT == 0 || x == DELEGATE {
+            if x & NEXT == 0 || x >= SEQ {
                 break;
             }
             x = t.tables[(x & !NEXT) as usize][(next & 0x3F) as usize];
@@ -800,7 +842,17 @@ mod tests {
             if got == DELEGATE {
                 delegated += 1;
                 let private = (0xE000..0xF900).contains(&v) || v >= 0x1_0000;
-                assert!(own == DELEGATE || private, "{v:X} handed on, entry {e:X}");
+                // Of the characters of emoji sequences, those of the BMP are read again
+                // with their line (but the black flag's cell is handed on whole).
+                let sequence = own == SEQ && v >= 0x1_0000;
+                assert!(
+                    own == DELEGATE || private || sequence,
+                    "{v:X} handed on, entry {e:X}"
+                );
+                continue;
+            }
+            if own == SEQ || got == SEQ {
+                assert_eq!((got, own), (SEQ, SEQ), "{v:X}");
                 continue;
             }
             assert_ne!(own, DELEGATE, "{v:X} passed over, entry {e:X}");
