@@ -1,31 +1,38 @@
 //! The sieve sixty-four bytes at a time over text of any script, on an x86-64 with
-//! AVX-512 VBMI: every character of a block is classified at once, and a line is handed to
-//! the sieve a character at a time ([`super::lines`], which then decides as it always
-//! does) only where a block finds something in it that may be a lint. Every other line is
-//! passed over; on clean text of any language, that is nearly all of them.
+//! AVX-512 VBMI and VBMI2: every character of a block is classified at once, and a line is
+//! handed to the sieve a character at a time ([`super::lines`], which then decides as it
+//! always does) only where a block finds something in it that may be a lint. Every other
+//! line is passed over; on clean text of any language, that is nearly all of them.
 //!
 //! Each character of a block becomes a byte ([`Trie`]): its *word code* (not part of a
 //! word, a letter of one script group, a mark that is part of a word but of no group),
 //! whether it may be a non-starter, or [`DELEGATE`] for a character some lint looks at (or
-//! one whose cell the table does not tell apart). The byte is found from the character's
-//! first byte (one `vpermb` over the block), then, where that byte's characters differ,
-//! from its second byte, then its third (a `vpermb` for each distinct row or cell met in
-//! the block: one to three on most text). A line is handed on when it holds
+//! one the tables do not tell apart). The byte is found from the character's first byte
+//! (one `vpermb` over the block), then, where that byte's characters differ, from its
+//! second byte, then its third (a `vpermb` for each distinct row or cell met in the block:
+//! none to two on most text, where a row or cell whose characters would each ask no less
+//! as one byte is that byte, see [`summary`]); the punctuation of most scripts (`C2`,
+//! `E2 80` to `E2 AF`, `E3`) by comparing bytes ([`Shortcuts`]). A line is handed on when it
+//! holds
 //!
-//! - a [`DELEGATE`]: a character some lint looks at, a character of an emoji sequence, a
-//!   four-byte one for MySQL, an ASCII control;
+//! - a [`DELEGATE`]: a character some lint looks at, a four-byte one for MySQL, an ASCII
+//!   control;
 //! - a word whose letters are of two script groups, or ASCII letters and letters of a
 //!   group other than Latin: each letter is compared with the letter before it in its word
-//!   (found for all 64 bytes at once in six steps of shifts), which holds for a word as a
-//!   whole exactly when [`super::Word`] finds it does not ask about the word's scripts;
+//!   (the bytes that are not [`NONE`] packed side by side with `vpcompressb`), which holds
+//!   for a word as a whole exactly when `super::Word` finds it does not ask about the
+//!   word's scripts;
 //! - a run of characters that may be non-starters that could pass the stream-safe limit:
 //!   each counts one, a starter sets the run to three (its trailing non-starters, at most),
-//!   ASCII to none; more than the limit hands the line on.
+//!   ASCII to none; past the limit, the block's characters are counted again one by one.
+//!
+//! A line whose first such character is of an emoji sequence ([`SEQ`]) is read again with
+//! the walk's rules for them (`super::sequences_are_quiet`, exact for any line that is well
+//! formed), and walked only where that finds something.
 //!
 //! Each test asks no less than the sieve a character at a time does, so a line passed over
-//! here is one it passes over too; the lines handed on go through it, so the stretches
-//! the walk sees are exactly those it hands on (the tests of `super` compare the two on
-//! every input they try).
+//! here holds nothing the walk finds: the proptests of `super` hold the lines the blocks
+//! pass over to a full walk, and the tests below every code point's byte to its entry.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -422,85 +429,84 @@ pub(super) unsafe fn lines_by_blocks(
     };
     // Lines for the sieve a character at a time, in a row.
     let mut delegated: Option<Range<usize>> = None;
-    let flush = |out: &mut Joined<_>, delegated: &mut Option<Range<usize>>| {
-        if let Some(d) = delegated.take() {
-            super::lines(bytes, d, four_byte, well_formed_end, true, |r| out.push(r));
-        }
-    };
     let hand_on = |r: Range<usize>, out: &mut Joined<_>, delegated: &mut Option<Range<usize>>| {
         match delegated {
             Some(d) if d.end == r.start => d.end = r.end,
             _ => {
-                flush(out, delegated);
-                *delegated = Some(r);
+                if let Some(d) = delegated.replace(r) {
+                    super::lines(bytes, d, four_byte, well_formed_end, true, |r| out.push(r));
+                }
             }
-        }
-    };
-    // A line whose only characters to look at are of emoji sequences: read again with
-    // the walk's rules for them, walked where one is out of place.
-    let entries = &tables().entries;
-    let sequences = |r: Range<usize>, out: &mut Joined<_>, delegated: &mut Option<Range<usize>>| {
-        if !super::sequences_are_quiet(&bytes[r.clone()], entries, four_byte, true) {
-            flush(out, delegated);
-            out.push(r);
         }
     };
     // A block reads two bytes past its end (the rest of a character begun in it).
     let limit = end.min(well_formed_end).min(bytes.len().saturating_sub(2));
+    let entries = &tables().entries;
     let mut line_start = range.start;
-    // The line begun holds a character of an emoji sequence.
-    let mut in_sequence = false;
     let mut at = range.start;
     let mut carry = Carry::line_start();
     while at + 64 <= limit {
         // SAFETY: bytes at..at + 66 are in `bytes` (`limit`); the CPU has what
         // `available` asks.
         let b = unsafe { block(trie, bytes.as_ptr().add(at), four_byte, &mut carry) };
-        // The lines that end before the first byte whose line is handed on.
-        let first = b.bad.trailing_zeros() as usize;
-        let before = |k: usize| u64::MAX.checked_shr(64 - k as u32).unwrap_or(0);
-        let mut feeds = b.feeds & before(first);
-        let mut seq = b.seq & before(first);
-        while feeds != 0 {
-            let f = feeds.trailing_zeros() as usize;
-            let stop = at + f + 1;
-            if in_sequence || seq & before(f) != 0 {
-                sequences(line_start..stop, &mut out, &mut delegated);
-            }
-            seq &= !before(f + 1);
-            in_sequence = false;
-            line_start = stop;
-            feeds &= feeds - 1;
-        }
-        in_sequence |= seq != 0;
         if b.bad == 0 {
+            if b.feeds != 0 {
+                line_start = at + 64 - b.feeds.leading_zeros() as usize;
+            }
             at += 64;
             continue;
         }
+        let first = b.bad.trailing_zeros() as usize;
+        let before = b.feeds & ((1u64 << first) - 1);
+        let start = match before {
+            0 => line_start,
+            f => at + 64 - f.leading_zeros() as usize,
+        };
         let from = at + first;
         let stop = memchr::memchr(b'\n', &bytes[from..end]).map_or(end, |k| from + k + 1);
-        hand_on(line_start..stop, &mut out, &mut delegated);
+        // A character of an emoji sequence first: the line is read again with the walk's
+        // rules for them (and for everything else: anything it does not pass over, the
+        // walk decides), not first a character at a time.
+        let sequence = super::character_at(bytes, from)
+            .is_some_and(|(_, v)| entries.get(v as usize) == Some(&SEQUENCE));
+        if sequence {
+            if !quiet_sequences(&bytes[start..stop], entries, four_byte) {
+                if let Some(d) = delegated.take() {
+                    super::lines(bytes, d, four_byte, well_formed_end, true, |r| out.push(r));
+                }
+                out.push(start..stop);
+            }
+        } else {
+            hand_on(start..stop, &mut out, &mut delegated);
+        }
         at = stop;
         line_start = stop;
-        in_sequence = false;
         carry = Carry::line_start();
     }
     if line_start < end {
         hand_on(line_start..end, &mut out, &mut delegated);
     }
-    flush(&mut out, &mut delegated);
+    if let Some(d) = delegated {
+        super::lines(bytes, d, four_byte, well_formed_end, true, |r| out.push(r));
+    }
     if let Some(p) = out.pending {
         (out.walk)(p);
     }
 }
 
-/// What a block holds: its line feeds, the bytes whose line goes to the sieve a
-/// character at a time, and the characters of emoji sequences (one bit a byte, the first
-/// byte lowest).
+/// [`super::sequences_are_quiet`] of a line, its words asked too; out of the block pass's
+/// loop.
+#[inline(never)]
+fn quiet_sequences(line: &[u8], entries: &[u16], four_byte: bool) -> bool {
+    super::sequences_are_quiet(line, entries, four_byte, true)
+}
+
+/// What a block holds: its line feeds, and the bytes whose line goes to the sieve a
+/// character at a time or is read again for its emoji sequences (one bit a byte, the
+/// first byte lowest).
 struct Block {
     feeds: u64,
     bad: u64,
-    seq: u64,
 }
 
 /// Classifies the 64 bytes at `p`, `carry` coming in from the bytes before in the line
@@ -544,7 +550,7 @@ unsafe fn block(trie: &Trie, p: *const u8, four_byte: bool, carry: &mut Carry) -
                 }
                 carry.run = 0;
                 let bad = _mm512_cmpeq_epi8_mask(w, _mm512_set1_epi8(DELEGATE as i8));
-                return Block { feeds, bad, seq: 0 };
+                return Block { feeds, bad };
             }
         }
         let lead = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0xC0u8 as i8));
@@ -552,12 +558,8 @@ unsafe fn block(trie: &Trie, p: *const u8, four_byte: bool, carry: &mut Carry) -
             // The caller's promise, passed on.
             w = _mm512_or_si512(w, characters(trie, p, v, lead, four_byte));
         }
-        // A character of an emoji sequence is read again with its line; here it is what the
-        // line's words and runs of marks take it for at least (`sequences_are_quiet` asks
-        // them again).
-        let seq = _mm512_cmpeq_epi8_mask(w, _mm512_set1_epi8(SEQ as i8));
-        let w = _mm512_mask_mov_epi8(w, seq, _mm512_setzero_si512());
-        let mut bad = _mm512_cmpeq_epi8_mask(w, _mm512_set1_epi8(DELEGATE as i8));
+        // A character of an emoji sequence, too: its line is read again.
+        let mut bad = _mm512_cmpge_epu8_mask(w, _mm512_set1_epi8(SEQ as i8));
         let words = _mm512_and_si512(w, _mm512_set1_epi8(CODE as i8));
 
         // Words: every letter against the letter before it in its word. At once where all
@@ -635,7 +637,7 @@ unsafe fn block(trie: &Trie, p: *const u8, four_byte: bool, carry: &mut Carry) -
             }
             carry.run = run;
         }
-        Block { feeds, bad, seq }
+        Block { feeds, bad }
     }
 }
 
