@@ -103,7 +103,51 @@ pub(super) fn draw_detail(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
             inner.width as usize,
         ));
     }
+    let width = inner.width as usize;
+    let lines: Vec<Line<'static>> = lines.into_iter().map(|l| fit_line(l, width)).collect();
     ratatui::widgets::Widget::render(Paragraph::new(lines), inner, buf);
+}
+
+/// `line` cut to `width` columns, its last column `…` (in the style of the span it cuts)
+/// where it is wider: a value cut short says so, rather than reading as whole.
+fn fit_line(line: Line<'static>, width: usize) -> Line<'static> {
+    let columns = |s: &str| crate::view::unicode::text_width(s);
+    if width == 0
+        || line
+            .spans
+            .iter()
+            .map(|s| columns(&s.content))
+            .sum::<usize>()
+            <= width
+    {
+        return line;
+    }
+    let (style, alignment) = (line.style, line.alignment);
+    let mut spans = Vec::new();
+    let mut used = 0;
+    for span in line.spans {
+        let mut kept = String::new();
+        for c in span.content.chars() {
+            let w = columns(c.encode_utf8(&mut [0; 4]));
+            if used + w + 1 > width {
+                kept.push('\u{2026}');
+                spans.push(Span::styled(kept, span.style));
+                return Line {
+                    style,
+                    alignment,
+                    spans,
+                };
+            }
+            used += w;
+            kept.push(c);
+        }
+        spans.push(Span::styled(kept, span.style));
+    }
+    Line {
+        style,
+        alignment,
+        spans,
+    }
 }
 
 /// `mojibake 6..14 windows-1252 → "é"`: the region the cursor is in, the encodings that
