@@ -1035,6 +1035,8 @@ fn is_selector(v: u32) -> bool {
 }
 
 pub(super) const LATIN: u32 = 1;
+/// The group of the CJK ideographs, kana and their punctuation ([`group`]).
+pub(super) const HAN: u32 = 4;
 
 /// A coarse script group of a non-ASCII letter, for a cheap first look at a word: Latin,
 /// Greek and Cyrillic (the scripts most confusables are drawn from) each one group, the
@@ -1050,7 +1052,7 @@ fn group(v: u32) -> u32 {
         }
         0x370..=0x3FF | 0x1F00..=0x1FFF => 2,
         0x400..=0x52F | 0x1C80..=0x1C8F | 0x2DE0..=0x2DFF | 0xA640..=0xA69F => 3,
-        0x2E80..=0x9FFF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF | 0x2_0000..=0x3_FFFF => 4,
+        0x2E80..=0x9FFF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF | 0x2_0000..=0x3_FFFF => HAN,
         0x1100..=0x11FF | 0xAC00..=0xD7AF => 5,
         _ => 0x100 + (v >> 8),
     }

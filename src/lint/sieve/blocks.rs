@@ -39,7 +39,7 @@ use std::ops::Range;
 use std::sync::LazyLock;
 
 use super::{tables, BREAK, GROUP, LEADING_SHIFT, LOOK, SEQUENCE, STARTER, TRAILING_SHIFT};
-use crate::lint::checks::{LATIN, MAX_NON_STARTERS};
+use crate::lint::checks::{HAN, LATIN, MAX_NON_STARTERS};
 
 /// A character or ASCII byte that is part of a word but no letter (a digit, `_`, a mark of
 /// no script), or a continuation byte: it leaves its word as it was.
@@ -146,7 +146,7 @@ impl Shortcuts {
         let all = Shortcuts {
             c2: true,
             e2: true,
-            e3: codes.get(4).copied().filter(|&c| c != 0),
+            e3: codes.get(HAN as usize).copied().filter(|&c| c != 0),
         };
         let holds = |range: std::ops::Range<u32>| {
             range.filter_map(char::from_u32).all(|c| {
@@ -372,13 +372,8 @@ struct Joined<F: FnMut(Range<usize>)> {
 
 impl<F: FnMut(Range<usize>)> Joined<F> {
     fn push(&mut self, r: Range<usize>) {
-        match &mut self.pending {
-            Some(p) if p.end == r.start => p.end = r.end,
-            _ => {
-                if let Some(p) = self.pending.replace(r) {
-                    (self.walk)(p);
-                }
-            }
+        if let Some(p) = super::join(&mut self.pending, r) {
+            (self.walk)(p);
         }
     }
 }
@@ -429,15 +424,8 @@ pub(super) unsafe fn lines_by_blocks(
     };
     // Lines for the sieve a character at a time, in a row.
     let mut delegated: Option<Range<usize>> = None;
-    let hand_on = |r: Range<usize>, out: &mut Joined<_>, delegated: &mut Option<Range<usize>>| {
-        match delegated {
-            Some(d) if d.end == r.start => d.end = r.end,
-            _ => {
-                if let Some(d) = delegated.replace(r) {
-                    super::lines(bytes, d, four_byte, well_formed_end, true, |r| out.push(r));
-                }
-            }
-        }
+    let sieve = |d: Range<usize>, out: &mut Joined<_>| {
+        super::lines(bytes, d, four_byte, well_formed_end, true, |r| out.push(r))
     };
     // A block reads two bytes past its end (the rest of a character begun in it).
     let limit = end.min(well_formed_end).min(bytes.len().saturating_sub(2));
@@ -472,22 +460,24 @@ pub(super) unsafe fn lines_by_blocks(
         if sequence {
             if !quiet_sequences(&bytes[start..stop], entries, four_byte) {
                 if let Some(d) = delegated.take() {
-                    super::lines(bytes, d, four_byte, well_formed_end, true, |r| out.push(r));
+                    sieve(d, &mut out);
                 }
                 out.push(start..stop);
             }
-        } else {
-            hand_on(start..stop, &mut out, &mut delegated);
+        } else if let Some(d) = super::join(&mut delegated, start..stop) {
+            sieve(d, &mut out);
         }
         at = stop;
         line_start = stop;
         carry = Carry::line_start();
     }
     if line_start < end {
-        hand_on(line_start..end, &mut out, &mut delegated);
+        if let Some(d) = super::join(&mut delegated, line_start..end) {
+            sieve(d, &mut out);
+        }
     }
     if let Some(d) = delegated {
-        super::lines(bytes, d, four_byte, well_formed_end, true, |r| out.push(r));
+        sieve(d, &mut out);
     }
     if let Some(p) = out.pending {
         (out.walk)(p);
@@ -616,10 +606,13 @@ unsafe fn block(trie: &Trie, p: *const u8, four_byte: bool, carry: &mut Carry) -
                     run = 0;
                     continue;
                 }
-                // SAFETY: a lead byte in the block, its character whole within the three
-                // bytes after it that may be read (`p..p + 66`, and the input well formed).
-                let e = character(p.add(k))
-                    .and_then(|v| entries.get(v as usize))
+                // A lead byte in the block, its character whole within the bytes that may be
+                // read (`p..p + 66`, and the input well formed); one of four bytes counts as
+                // looked at.
+                let window = std::slice::from_raw_parts(p, 66);
+                let e = super::character_at(window, k)
+                    .filter(|&(n, _)| n < 4)
+                    .and_then(|(_, v)| entries.get(v as usize))
                     .copied()
                     .unwrap_or(LOOK);
                 if e & LOOK != 0 {
@@ -760,22 +753,6 @@ unsafe fn characters(
             round!(rest, cells, cell, v2);
         }
         w
-    }
-}
-
-/// The code point of the character of two or three bytes at `p` (a lead byte of a
-/// well-formed character); `None` for one of four.
-///
-/// # Safety
-///
-/// `p..p + 3` must be readable.
-unsafe fn character(p: *const u8) -> Option<u32> {
-    // SAFETY: the caller's promise.
-    let [b0, b1, b2] = unsafe { [*p, *p.add(1), *p.add(2)].map(u32::from) };
-    match b0 {
-        0xC0..=0xDF => Some((b0 & 0x1F) << 6 | (b1 & 0x3F)),
-        0xE0..=0xEF => Some((b0 & 0x0F) << 12 | (b1 & 0x3F) << 6 | (b2 & 0x3F)),
-        _ => None,
     }
 }
 
