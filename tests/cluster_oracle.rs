@@ -309,4 +309,3 @@ fn marks_after_a_run_whose_start_is_out_of_reach_are_open_at_the_start() {
         .collect();
     assert_eq!(spans, vec![(0, 10, false, false)]);
 }
-

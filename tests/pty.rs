@@ -22,6 +22,16 @@ impl Session {
     }
 
     fn start_with(args: &[&str], env: &[(&str, &str)]) -> Session {
+        let mut command = terminal_command(common::binary());
+        command.args(args);
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        Session::spawn(command)
+    }
+
+    /// `command` in the pseudo-terminal, as its session's first process.
+    fn spawn(command: CommandBuilder) -> Session {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows: 30,
@@ -30,13 +40,6 @@ impl Session {
                 pixel_height: 0,
             })
             .expect("a pseudo-terminal");
-        let mut command = CommandBuilder::new(common::binary());
-        command.args(args);
-        command.env("TERM", "xterm-256color");
-        command.env_remove("NO_COLOR");
-        for (key, value) in env {
-            command.env(key, value);
-        }
         let child = pty.slave.spawn_command(command).expect("hexrune starts");
         drop(pty.slave);
         let mut reader = pty.master.try_clone_reader().unwrap();
@@ -105,6 +108,30 @@ impl Session {
         }
     }
 
+    /// How many times `needle` has been output so far.
+    fn count(&self, needle: &[u8]) -> usize {
+        self.seen
+            .windows(needle.len())
+            .filter(|w| *w == needle)
+            .count()
+    }
+
+    /// Reads until `needle` has been output `n` times, or fails after 10 s.
+    fn expect_times(&mut self, needle: &[u8], n: usize) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while self.count(needle) < n {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.output.recv_timeout(left) {
+                Ok(chunk) => self.seen.extend(chunk),
+                Err(_) => panic!(
+                    "never saw {:?} {n} times; got {:?}",
+                    String::from_utf8_lossy(needle),
+                    String::from_utf8_lossy(&self.seen)
+                ),
+            }
+        }
+    }
+
     fn keys(&mut self, keys: &str) {
         self.writer.write_all(keys.as_bytes()).unwrap();
         self.writer.flush().unwrap();
@@ -126,15 +153,36 @@ impl Session {
     }
 
     fn assert_restored(&self) {
-        let tail = after_last(&self.seen, b"\x1b[?1049h");
-        for (what, seq) in [
-            ("alternate screen left", &b"\x1b[?1049l"[..]),
-            ("cursor shown", b"\x1b[?25h"),
-            ("mouse reporting off", b"\x1b[?1000l"),
-        ] {
-            assert!(contains(tail, seq), "{what}: {seq:?} missing");
-        }
+        assert_restored(&self.seen);
     }
+}
+
+/// `program`, for a terminal as the tests' (xterm, colours on).
+fn terminal_command(program: impl AsRef<std::ffi::OsStr>) -> CommandBuilder {
+    let mut command = CommandBuilder::new(program);
+    command.env("TERM", "xterm-256color");
+    command.env_remove("NO_COLOR");
+    command
+}
+
+/// Whether the terminal was given back after the last time `seen` took it.
+fn assert_restored(seen: &[u8]) {
+    let tail = after_last(seen, b"\x1b[?1049h");
+    for (what, seq) in [
+        ("alternate screen left", &b"\x1b[?1049l"[..]),
+        ("cursor shown", b"\x1b[?25h"),
+        ("mouse reporting off", b"\x1b[?1000l"),
+    ] {
+        assert!(contains(tail, seq), "{what}: {seq:?} missing");
+    }
+}
+
+/// Where `needle` is first output after `from`.
+fn find_after(hay: &[u8], needle: &[u8], from: usize) -> usize {
+    from + hay[from..]
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .expect("output")
 }
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
@@ -251,5 +299,87 @@ fn esc_does_not_quit() {
     // SAFETY: kill has no memory-safety preconditions.
     assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
     s.wait();
+    s.assert_restored();
+}
+
+/// Ctrl-Z, and a SIGTSTP from outside, give the terminal back to the shell and stop the
+/// viewer as a job; `fg` takes the terminal again and draws the whole screen. Run as the job
+/// of a shell with job control, as a user's is.
+#[test]
+fn ctrl_z_and_sigtstp_suspend_and_fg_resumes() {
+    let bin = common::binary();
+    let script = format!(
+        "set -m; '{}'; echo \"stopped:$?\"; fg; echo \"stopped:$?\"; fg; echo \"done:$?\"",
+        bin.display()
+    );
+    let mut command = terminal_command("bash");
+    command.args(["--norc", "--noprofile", "-c", &script]);
+    let mut s = Session::spawn(command);
+    let stopped = format!("stopped:{}", 128 + libc::SIGSTOP);
+    let enter = b"\x1b[?1049h";
+    s.expect_screen("of 3589");
+    // Ctrl-Z, typed.
+    s.keys("\x1a");
+    s.expect(stopped.as_bytes());
+    // The terminal was given back before the shell said the job stopped.
+    let first = find_after(&s.seen, stopped.as_bytes(), 0);
+    assert_restored(&s.seen[..first]);
+    // The shell's fg: the screen is taken again and drawn whole.
+    s.expect_times(enter, 2);
+    s.expect_screen("of 3589");
+    // What was drawn after the screen was taken again is the whole screen.
+    let again = find_after(&s.seen, enter, first);
+    let mut terminal = vt100::Parser::new(30, 100, 0);
+    terminal.process(&s.seen[again..]);
+    let screen = terminal.screen().contents();
+    for part in [
+        "offset",
+        "00000000  ef bb bf",
+        "ZERO WIDTH NO-BREAK SPACE",
+        "char 1 of 3589",
+    ] {
+        assert!(screen.contains(part), "{part:?} not drawn again:\n{screen}");
+    }
+    // SIGTSTP from outside, to the viewer (the shell's child).
+    let shell = s.child.process_id().expect("a pid");
+    let children = std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children"))
+        .expect("the shell's children");
+    let viewer: i32 = children
+        .split_whitespace()
+        .next()
+        .expect("the viewer")
+        .parse()
+        .unwrap();
+    // SAFETY: kill has no memory-safety preconditions.
+    assert_eq!(unsafe { libc::kill(viewer, libc::SIGTSTP) }, 0);
+    s.expect_times(stopped.as_bytes(), 2);
+    let second = find_after(&s.seen, stopped.as_bytes(), first + 1);
+    assert_restored(&s.seen[..second]);
+    s.expect_times(enter, 3);
+    s.expect_screen("of 3589");
+    s.keys("q");
+    s.expect(b"done:0");
+    let status = s.wait();
+    assert!(status.success(), "{status:?}");
+    s.assert_restored();
+}
+
+/// Where no shell could continue it (hexrune leads its own session, as when a terminal
+/// multiplexer starts it), Ctrl-Z and SIGTSTP say so and the viewer goes on.
+#[test]
+fn without_job_control_ctrl_z_says_why_it_does_not_stop() {
+    let mut s = Session::start(&[]);
+    s.expect_screen("of 3589");
+    s.keys("\x1a");
+    s.expect_screen("not suspended: no shell with job control");
+    s.keys("l");
+    s.expect_screen_without("not suspended");
+    let pid = s.child.process_id().expect("a pid") as i32;
+    // SAFETY: kill has no memory-safety preconditions.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTSTP) }, 0);
+    s.expect_screen("not suspended: no shell with job control");
+    s.keys("q");
+    let status = s.wait();
+    assert!(status.success(), "{status:?}");
     s.assert_restored();
 }

@@ -13,6 +13,9 @@ use crate::scan::index::{Summary, Verdict};
 pub enum Action {
     /// Leave hexrune.
     Quit,
+    /// Give the terminal back to the shell and stop, as Ctrl-Z does in a shell (resumed
+    /// by `fg`).
+    Suspend,
     /// One byte left.
     Left,
     /// One byte right.

@@ -219,6 +219,9 @@ pub struct App {
     pub encoding_choices: (Vec<Dialect>, &'static str),
     /// Set when the user asked to quit.
     pub quit: bool,
+    /// Set when the user asked to suspend (Ctrl-Z); the event loop gives the terminal
+    /// back, stops, and draws again when resumed.
+    pub suspend: bool,
     /// The file shrank on disk while it was shown (see [`App::pending_source_action`]).
     pub changed: bool,
     /// The input's path, when it is a file: the write form's default and the refusal of
@@ -276,6 +279,7 @@ impl App {
             last_search: None,
             encoding_choices: (Vec::new(), ""),
             quit: false,
+            suspend: false,
             input_path: None,
             write: None,
             deferred: VecDeque::new(),
@@ -649,6 +653,7 @@ impl App {
             && !matches!(
                 action,
                 Action::Quit
+                    | Action::Suspend
                     | Action::Cancel
                     | Action::Job(_)
                     | Action::Resize { .. }
@@ -766,6 +771,7 @@ impl App {
     fn apply(&mut self, action: Action, count: Option<u32>) {
         match action {
             Action::Quit => self.quit = true,
+            Action::Suspend => self.suspend = true,
             Action::Cancel => self.cancel(),
             Action::Help => {
                 self.help = !self.help;
@@ -960,6 +966,14 @@ impl App {
             None => "dialect",
         };
         self.say(format!("{what}: {}", dialect.title()), false);
+    }
+
+    /// Says why Ctrl-Z (or a SIGTSTP) did not stop the viewer.
+    pub fn refuse_suspend(&mut self) {
+        self.say(
+            "not suspended: no shell with job control started hexrune to resume it (q quits)",
+            true,
+        );
     }
 
     fn say(&mut self, text: impl Into<String>, is_error: bool) {

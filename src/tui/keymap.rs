@@ -103,6 +103,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     ("q Ctrl-C", "quit (Ctrl-C in a prompt cancels it)"),
     (
+        "Ctrl-Z",
+        "suspend to the shell (fg resumes); a SIGTSTP from outside does the same",
+    ),
+    (
         "Ctrl-U / Ctrl-W",
         "in a prompt: clear what was typed / delete the word before the cursor (to a space or /)",
     ),
@@ -123,6 +127,9 @@ pub fn action(event: &Event, mode: Mode) -> Option<Action> {
 
 fn key_action(key: &KeyEvent, mode: Mode) -> Option<Action> {
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    if ctrl && key.code == KeyCode::Char('z') {
+        return Some(Action::Suspend);
+    }
     if ctrl && key.code == KeyCode::Char('c') {
         // As in a shell, Ctrl-C at a prompt drops what was typed.
         return Some(match mode {

@@ -119,6 +119,20 @@ fn event_loop(
         if app.quit || signals.received().is_some() {
             return Ok(());
         }
+        if std::mem::take(&mut app.suspend) | signals.take_stop() {
+            if terminal::suspend(term)? {
+                // The terminal may have been resized while hexrune was stopped.
+                let size = term.size()?;
+                app.update(Action::Resize {
+                    width: size.width,
+                    height: size.height,
+                });
+            } else {
+                app.refuse_suspend();
+            }
+            dirty = true;
+            continue;
+        }
         // After a frame, so that the scan never delays one (the first above all).
         app.start_wanted_scan();
         app.start_wanted_lint();

@@ -1,6 +1,8 @@
 //! Taking the terminal over and giving it back, whatever happens: on return, on panic (a
 //! hook restores before the message is printed) and on SIGTERM, SIGHUP and SIGINT (the loop
-//! notices within 200 ms; a watchdog restores and ends the process if it does not).
+//! notices within 200 ms; a watchdog restores and ends the process if it does not). On
+//! SIGTSTP (from outside; Ctrl-Z arrives as a key in raw mode) the loop gives the terminal
+//! back, stops, and takes it again when continued ([`suspend`]).
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
@@ -11,11 +13,11 @@ use std::time::Duration;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::terminal::{
-    disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
+    disable_raw_mode, enable_raw_mode, Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen,
 };
 use ratatui::crossterm::{cursor, execute};
 use ratatui::Terminal;
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGSTOP, SIGTERM, SIGTSTP};
 
 /// The terminal type the viewer draws on.
 pub type Term = Terminal<CrosstermBackend<io::Stdout>>;
@@ -29,18 +31,53 @@ static ACTIVE: AtomicBool = AtomicBool::new(false);
 pub fn enter(color: bool) -> io::Result<Term> {
     ratatui::crossterm::style::force_color_output(color);
     install_panic_hook();
-    ACTIVE.store(true, Ordering::SeqCst);
     let setup = || -> io::Result<Term> {
-        enable_raw_mode()?;
-        execute!(
-            io::stdout(),
-            EnterAlternateScreen,
-            EnableMouseCapture,
-            cursor::Hide
-        )?;
+        take_over()?;
         Terminal::new(CrosstermBackend::new(io::stdout()))
     };
     setup().inspect_err(|_| leave())
+}
+
+/// Raw mode, alternate screen, mouse reporting, cursor hidden.
+fn take_over() -> io::Result<()> {
+    ACTIVE.store(true, Ordering::SeqCst);
+    enable_raw_mode()?;
+    execute!(
+        io::stdout(),
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        cursor::Hide
+    )
+}
+
+/// Whether a shell with job control can resume hexrune once it stops: it runs in a process
+/// group of its own (a job), not in its session leader's, and that group has the terminal.
+/// A viewer started by a terminal multiplexer or a script without job control would stop
+/// with nobody to continue it.
+fn can_be_resumed() -> bool {
+    // SAFETY: these calls read process attributes and have no memory-safety preconditions.
+    unsafe {
+        let group = libc::getpgrp();
+        group != libc::getsid(0) && libc::tcgetpgrp(libc::STDOUT_FILENO) == group
+    }
+}
+
+/// Stops hexrune as SIGTSTP would, the terminal given back first and taken again when the
+/// shell continues it (`fg`); `term` is then new, so that the next frame is drawn whole
+/// (ratatui's `clear` would ask the terminal where its cursor is, and wait for the answer). `Ok(false)`, and nothing done, where no shell could continue it
+/// ([`can_be_resumed`]).
+pub fn suspend(term: &mut Term) -> io::Result<bool> {
+    if !can_be_resumed() {
+        return Ok(false);
+    }
+    leave();
+    // SIGSTOP, not SIGTSTP: hexrune catches the latter. Execution goes on from here when
+    // the process is continued.
+    signal_hook::low_level::raise(SIGSTOP)?;
+    take_over()?;
+    execute!(io::stdout(), Clear(ClearType::All))?;
+    *term = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    Ok(true)
 }
 
 /// Gives the terminal back; does nothing the second time.
@@ -65,14 +102,17 @@ fn install_panic_hook() {
     });
 }
 
-/// The termination signals, caught while the viewer runs.
+/// The termination signals and SIGTSTP, caught while the viewer runs.
 pub struct Signals {
     received: Arc<AtomicI32>,
+    stop: Arc<AtomicBool>,
 }
 
 impl Signals {
-    /// Starts catching SIGTERM, SIGHUP and SIGINT.
+    /// Starts catching SIGTERM, SIGHUP, SIGINT and SIGTSTP.
     pub fn watch() -> io::Result<Signals> {
+        let stop = Arc::new(AtomicBool::new(false));
+        signal_hook::flag::register(SIGTSTP, Arc::clone(&stop))?;
         let received = Arc::new(AtomicI32::new(0));
         let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT])?;
         let flag = Arc::clone(&received);
@@ -86,7 +126,12 @@ impl Signals {
                 reraise(signal);
             }
         });
-        Ok(Signals { received })
+        Ok(Signals { received, stop })
+    }
+
+    /// Whether a SIGTSTP came since the last call.
+    pub fn take_stop(&self) -> bool {
+        self.stop.swap(false, Ordering::SeqCst)
     }
 
     /// The signal received, if any.
