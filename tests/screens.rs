@@ -785,6 +785,85 @@ x=\xC0\xAE\xC0\xAE\xC0\xAF\n";
     insta::assert_snapshot!("lookalike_match", screen(&app));
 }
 
+/// The statistics overlay, taller than a 80×20 screen with the findings' counts, scrolls as
+/// the help does: every line is reached, one at a time, and its frame says which are shown.
+#[test]
+fn the_statistics_scroll_where_they_do_not_fit() {
+    let bytes = b"GET /a/..\xC0\xAFetc/passwd\n// admin \xE2\x80\xAE check\npay\xE2\x80\x8Bpal\n\
+x=\xC0\xAE\xC0\xAE\xC0\xAF\n";
+    let mut app = app(bytes, 80, 20);
+    app.set_lints(hexrune::lint::Lints {
+        targets: vec![],
+        security: true,
+    });
+    app.lint_now();
+    app.update(Action::Stats);
+    // The overlay is 72 columns wide, centred: its inside is columns 5 to 74, between the
+    // rows of its frame.
+    let framed = |app: &App| -> Vec<String> {
+        let screen = screen(app);
+        let rows: Vec<&str> = screen.lines().collect();
+        let top = rows.iter().position(|l| l.contains('┌')).unwrap();
+        let bottom = rows.iter().position(|l| l.contains('└')).unwrap();
+        rows[top + 1..bottom]
+            .iter()
+            .map(|l| {
+                l.chars()
+                    .skip(5)
+                    .take(70)
+                    .collect::<String>()
+                    .trim_end()
+                    .to_string()
+            })
+            .collect()
+    };
+    let first = framed(&app);
+    assert_eq!(first.len(), 18, "{}", screen(&app));
+    assert!(screen(&app).contains(" 1-18 of 22 "), "{}", screen(&app));
+    let mut seen = first.clone();
+    loop {
+        let before = app.stats_scroll;
+        app.update(Action::Down);
+        if app.stats_scroll == before {
+            break;
+        }
+        seen.push(framed(&app).last().unwrap().clone());
+    }
+    // Every line of the overlay drawn on a screen tall enough for all of them is reached.
+    let mut tall = self::app(bytes, 80, 60);
+    tall.set_lints(hexrune::lint::Lints {
+        targets: vec![],
+        security: true,
+    });
+    tall.lint_now();
+    tall.update(Action::Stats);
+    let whole = framed(&tall);
+    assert_eq!(whole.len(), 22, "{}", screen(&tall));
+    assert_eq!(seen, whole);
+    assert!(
+        !screen(&tall).contains("PgDn PgUp"),
+        "all shown: no position in the frame"
+    );
+    assert!(
+        whole.iter().any(|l| l.contains("overlong-ascii")),
+        "{whole:?}"
+    );
+    // g and G, PgUp and PgDn; the view does not move under it.
+    app.update(Action::Start);
+    assert_eq!(app.stats_scroll, 0);
+    app.update(Action::PageDown);
+    assert_eq!(app.stats_scroll, 4);
+    app.update(Action::End);
+    assert_eq!(app.stats_scroll, 4);
+    assert_eq!(app.cursor, 0, "the keys scroll the overlay, not the view");
+    assert_eq!(framed(&app).last(), whole.last());
+    // Closing and opening again starts at the top.
+    app.update(Action::Stats);
+    assert!(!app.stats);
+    app.update(Action::Stats);
+    assert_eq!(app.stats_scroll, 0);
+}
+
 /// A flag, a family, a keycap with CR LF after it, Hangul jamo, a Devanagari conjunct, a
 /// combining accent, and the same accent cut off its base by an invalid byte.
 const CLUSTERS: &[u8] = b"flag \xf0\x9f\x87\xab\xf0\x9f\x87\xb7 family \xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7\xe2\x80\x8d\xf0\x9f\x91\xa6 keycap 1\xef\xb8\x8f\xe2\x83\xa3\r\nhangul \xe1\x84\x92\xe1\x85\xa1\xe1\x86\xab hindi \xe0\xa4\x95\xe0\xa5\x8d\xe0\xa4\xb7 e\xcc\x81 bad e\xff\xcc\x81\n";

@@ -194,6 +194,8 @@ pub struct App {
     pub help: bool,
     /// The first line of the key list shown (it scrolls when taller than the terminal).
     pub help_scroll: u16,
+    /// How far the statistics overlay is scrolled down, in lines.
+    pub stats_scroll: u16,
     /// A count typed before a key (`10` of `10j`), waiting for the key.
     pub count: Option<u32>,
     /// The statistics overlay is shown.
@@ -264,6 +266,7 @@ impl App {
             color,
             help: false,
             help_scroll: 0,
+            stats_scroll: 0,
             count: None,
             stats: false,
             scan: Scan::Wanted,
@@ -685,6 +688,9 @@ impl App {
         if self.help && self.scroll_help(&action) {
             return;
         }
+        if self.stats && !self.help && self.scroll_stats(&action) {
+            return;
+        }
         if let Action::Digit(d) = action {
             let count = self.count.unwrap_or(0).saturating_mul(10) + d as u32;
             self.count = Some(count.min(COUNT_MAX));
@@ -749,6 +755,24 @@ impl App {
     }
 
     /// Scrolls the key list for a motion key while it is shown; `false` for other actions.
+    /// Scrolls the statistics overlay for `action`, if it is a scrolling one.
+    fn scroll_stats(&mut self, action: &Action) -> bool {
+        let limit = super::draw::stats_scroll_limit(self, self.size);
+        let page = super::draw::stats_page(self, self.size).max(1);
+        let at = self.stats_scroll.min(limit);
+        self.stats_scroll = match action {
+            Action::Down => at.saturating_add(1),
+            Action::Up => at.saturating_sub(1),
+            Action::PageDown => at.saturating_add(page),
+            Action::PageUp => at.saturating_sub(page),
+            Action::Start => 0,
+            Action::End => limit,
+            _ => return false,
+        }
+        .min(limit);
+        true
+    }
+
     fn scroll_help(&mut self, action: &Action) -> bool {
         let limit = super::draw::help_scroll_limit(self.size);
         let page = super::draw::help_page(self.size).max(1);
@@ -780,7 +804,10 @@ impl App {
             Action::ScreenTop | Action::ScreenMiddle | Action::ScreenBottom => {
                 self.screen_row(&action, count.unwrap_or(1))
             }
-            Action::Stats => self.stats = !self.stats,
+            Action::Stats => {
+                self.stats = !self.stats;
+                self.stats_scroll = 0;
+            }
             Action::ScanProgress { .. } | Action::Scanned(_) => self.scan_event(action),
             Action::SourceChanged => {
                 self.changed = true;

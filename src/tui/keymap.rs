@@ -145,9 +145,11 @@ fn key_action(key: &KeyEvent, mode: Mode) -> Option<Action> {
         },
         Mode::Prompt => prompt_key(key.code, ctrl),
         Mode::Help => help_key(key.code, ctrl),
-        Mode::Stats => match key.code {
-            KeyCode::Char('q') => Some(Action::Quit),
-            _ => Some(Action::Stats),
+        // The scrolling keys scroll (as in the help), q quits, Esc and any other key close.
+        Mode::Stats => match help_key(key.code, ctrl) {
+            Some(Action::Help) => Some(Action::Stats),
+            Some(Action::Cancel) | None => Some(Action::Stats),
+            scroll => scroll,
         },
         // Esc cancels the search; other keys wait for it to end (App::update keeps them).
         Mode::Busy => match key.code {
@@ -372,6 +374,58 @@ mod tests {
                 Some(Action::Stats),
             ),
             (key(KeyCode::Esc, none), Mode::Stats, Some(Action::Stats)),
+            (
+                key(KeyCode::Char('s'), none),
+                Mode::Stats,
+                Some(Action::Stats),
+            ),
+            (
+                key(KeyCode::Char('x'), none),
+                Mode::Stats,
+                Some(Action::Stats),
+            ),
+            (
+                key(KeyCode::Char('?'), none),
+                Mode::Stats,
+                Some(Action::Stats),
+            ),
+            (
+                key(KeyCode::Char('j'), none),
+                Mode::Stats,
+                Some(Action::Down),
+            ),
+            (key(KeyCode::Up, none), Mode::Stats, Some(Action::Up)),
+            (
+                key(KeyCode::Char(' '), none),
+                Mode::Stats,
+                Some(Action::PageDown),
+            ),
+            (
+                key(KeyCode::Char('b'), ctrl),
+                Mode::Stats,
+                Some(Action::PageUp),
+            ),
+            (
+                key(KeyCode::Char('g'), none),
+                Mode::Stats,
+                Some(Action::Start),
+            ),
+            (key(KeyCode::End, none), Mode::Stats, Some(Action::End)),
+            (
+                key(KeyCode::Char('z'), ctrl),
+                Mode::Stats,
+                Some(Action::Suspend),
+            ),
+            (
+                key(KeyCode::Char('z'), ctrl),
+                Mode::Normal,
+                Some(Action::Suspend),
+            ),
+            (
+                key(KeyCode::Char('z'), ctrl),
+                Mode::Prompt,
+                Some(Action::Suspend),
+            ),
             (
                 key(KeyCode::Char('q'), none),
                 Mode::Stats,

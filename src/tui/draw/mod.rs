@@ -38,6 +38,7 @@ pub use help::{help_page, help_scroll_limit};
 use map::draw_map;
 use panes::{draw_header, draw_row};
 use stats::draw_stats;
+pub use stats::{stats_page, stats_scroll_limit};
 pub use stats::{stats_rows, Bar};
 use status::draw_status;
 pub use status::{scan_status, status_left};

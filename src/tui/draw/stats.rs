@@ -220,9 +220,8 @@ fn regions_text(app: &App) -> String {
     }
 }
 
-/// The statistics overlay (`s`): the verdict and counts once the scan is done, its progress
-/// before.
-pub(super) fn draw_stats(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
+/// Where the statistics overlay goes in `area`, and its lines.
+fn popup(app: &App, area: Rect, theme: &Theme) -> (Rect, Vec<Line<'static>>) {
     let width = area.width.min(72);
     let inner_width = width.saturating_sub(2) as usize;
     let lines = match (&app.scan, app.summary(), app.verdict()) {
@@ -239,18 +238,56 @@ pub(super) fn draw_stats(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer)
             scan_status(app).unwrap_or_else(|| "scanning…".to_string())
         ))],
     };
-    let height = lines.len() as u16 + 2;
+    let height = (lines.len() as u16 + 2).min(area.height);
     let popup = Rect {
         x: area.x + area.width.saturating_sub(width) / 2,
         y: area.y + area.height.saturating_sub(height) / 2,
         width,
-        height: height.min(area.height),
+        height,
     };
+    (popup, lines)
+}
+
+/// Lines of the statistics shown at once in `area`.
+pub fn stats_page(app: &App, area: Rect) -> u16 {
+    let theme = Theme(theme::Theme::MONO);
+    popup(app, area, &theme).0.height.saturating_sub(2)
+}
+
+/// The largest useful scroll of the statistics in `area`: their last line at the bottom.
+pub fn stats_scroll_limit(app: &App, area: Rect) -> u16 {
+    let theme = Theme(theme::Theme::MONO);
+    let (popup, lines) = popup(app, area, &theme);
+    (lines.len() as u16).saturating_sub(popup.height.saturating_sub(2))
+}
+
+/// The statistics overlay (`s`): the verdict and counts once the scan is done, its progress
+/// before; scrolled as the help is where it does not fit.
+pub(super) fn draw_stats(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
+    let (popup, lines) = popup(app, area, theme);
+    let total = lines.len() as u16;
+    let page = popup.height.saturating_sub(2);
+    let scroll = app.stats_scroll.min(total.saturating_sub(page));
     ratatui::widgets::Widget::render(Clear, popup, buf);
-    let block = Block::bordered()
+    let mut block = Block::bordered()
         .title(format!(" statistics: {} ", app.dialect.title()))
         .title_alignment(Alignment::Center);
-    ratatui::widgets::Widget::render(Paragraph::new(lines).block(block), popup, buf);
+    if page < total {
+        block = block.title_bottom(
+            Line::from(format!(
+                " {}-{} of {} (j k PgDn PgUp g G) ",
+                scroll + 1,
+                (scroll + page).min(total),
+                total
+            ))
+            .alignment(Alignment::Center),
+        );
+    }
+    ratatui::widgets::Widget::render(
+        Paragraph::new(lines).block(block).scroll((scroll, 0)),
+        popup,
+        buf,
+    );
 }
 
 #[cfg(test)]
