@@ -752,6 +752,50 @@ fn utf16_at_80_by_24_and_120_by_40() {
 
 /// Lint findings as the viewer marks them, and a lookalike match: a file with an overlong
 /// `/`, a right-to-left override left open and a zero-width space, at 120×40 and 80×24.
+/// At 50 columns the help puts each description under its keys, so it reads in lines
+/// of words, not in a column of one or two words beside the widest keys.
+#[test]
+fn help_at_50_columns_puts_descriptions_under_their_keys() {
+    let mut app = app(hexrune::cli::demo::BYTES, 50, 24);
+    app.update(Action::Help);
+    let first = help_text(&app);
+    assert_eq!(
+        first[..4],
+        [
+            " ← → / h l",
+            "    previous / next byte",
+            " ↑ ↓ / k j",
+            "    previous / next row"
+        ]
+    );
+    assert!(screen(&app).contains(" 1-22 of 175 "), "{}", screen(&app));
+    let mut seen = first;
+    loop {
+        let before = app.help_scroll;
+        app.update(Action::Down);
+        if app.help_scroll == before {
+            break;
+        }
+        seen.push(help_text(&app).last().unwrap().clone());
+    }
+    assert_eq!(seen.len(), 175);
+    let all = seen
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for (keys, what) in hexrune::tui::keymap::KEYS {
+        assert!(
+            all.contains(&format!("{keys} {what}")),
+            "{keys}: {what}\n{all}"
+        );
+    }
+    // Nothing is cut: every line fits inside the frame.
+    assert!(seen
+        .iter()
+        .all(|l| unicode_width::UnicodeWidthStr::width(l.as_str()) <= 47));
+}
+
 #[test]
 fn findings_and_lookalike_matches() {
     let bytes = b"GET /a/..\xC0\xAFetc/passwd\n// admin \xE2\x80\xAE check\npay\xE2\x80\x8Bpal\n\

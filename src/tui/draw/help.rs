@@ -229,8 +229,17 @@ pub(super) fn help_lines(width: u16, theme: &Theme) -> Vec<Line<'static>> {
     lines
 }
 
+/// The fewest columns the body of an entry is given beside its head; with less room, the
+/// body goes under the head ([`STACKED_INDENT`]).
+const MIN_BODY: usize = 28;
+
+/// Where the body of an entry starts when it goes under its head.
+const STACKED_INDENT: usize = 4;
+
 /// `entry` as lines of at most `width` columns: the head, then as many pieces of the body
-/// as fit, the rest on lines indented to `indent` (or past the head, if it is wider).
+/// as fit, the rest on lines indented to `indent` (or past the head, if it is wider). Where
+/// that leaves the body less than [`MIN_BODY`] columns (a narrow terminal), the head has a
+/// line of its own and the body follows, indented [`STACKED_INDENT`].
 fn wrap_entry(entry: &Entry, indent: usize, width: usize, lines: &mut Vec<Line<'static>>) {
     let head_width = entry.head.width();
     let indent = if head_width + 2 > indent {
@@ -238,6 +247,28 @@ fn wrap_entry(entry: &Entry, indent: usize, width: usize, lines: &mut Vec<Line<'
     } else {
         indent
     };
+    let stacked =
+        width.saturating_sub(indent) < MIN_BODY && entry.body.iter().any(|p| !p.is_empty());
+    if stacked {
+        lines.push(Line::from(Span::styled(
+            entry.head.clone(),
+            entry.head_style,
+        )));
+        let under = Entry {
+            head: String::new(),
+            head_style: entry.head_style,
+            body: entry.body.clone(),
+            separator: entry.separator,
+            body_style: entry.body_style,
+        };
+        let indent = STACKED_INDENT.min(width.saturating_sub(1));
+        return wrap_at(&under, indent, width, lines);
+    }
+    wrap_at(entry, indent, width, lines)
+}
+
+/// [`wrap_entry`] with the body beside the head, from column `indent`.
+fn wrap_at(entry: &Entry, indent: usize, width: usize, lines: &mut Vec<Line<'static>>) {
     let room = width.saturating_sub(indent).max(1);
     let mut rows: Vec<String> = Vec::new();
     for piece in entry.body.iter().filter(|p| !p.is_empty()) {
