@@ -6,7 +6,8 @@
 //! as the strip has cells, every cell gets a run of whole blocks and its counts are sums of
 //! block summaries (no byte is read again). A smaller input (fewer blocks than cells, so a
 //! few MiB at most) is cut into equal byte ranges that are scanned again, which is cheap at
-//! that size and keeps the map as fine as the strip. While the scan runs,
+//! that size and keeps the map as fine as the strip; a range in which no unit starts (it
+//! lies inside one, as a cell of two bytes may inside an emoji) counts the unit it lies in. While the scan runs,
 //! [`map_in_progress`] gives the same cells from the blocks it has published so far.
 //!
 //! This module knows the index and the scan loop, not terminals: shades are named here and
@@ -114,9 +115,19 @@ pub fn map(summary: Option<&Summary>, bytes: &[u8], cells: usize) -> Vec<MapCell
         });
     }
     equal_ranges(len, cells)
-        .map(|range| MapCell {
-            range: range.start as u64..range.end as u64,
-            counts: Some(count_part(summary.dialect, bytes, range)),
+        .map(|range| {
+            let mut counts = count_part(summary.dialect, bytes, range.clone());
+            if counts.units == 0 {
+                // No unit starts in the cell: it lies inside one begun before (a cell of a
+                // few bytes in the middle of an emoji), and is shaded as that unit rather
+                // than left blank.
+                let unit = summary.dialect.unit_containing(bytes, range.start);
+                counts = count_part(summary.dialect, bytes, unit.start..range.start + 1);
+            }
+            MapCell {
+                range: range.start as u64..range.end as u64,
+                counts: Some(counts),
+            }
         })
         .collect()
 }
@@ -315,15 +326,66 @@ mod tests {
             ]
         );
         assert_eq!(cells[2].range, 20..30);
-        // Every unit is counted once, whatever the cutting.
+        // Every unit is counted once, whatever the cutting, but in a cell where none starts,
+        // which counts the one it lies in.
         for n in 1..=40 {
-            let total: u64 = map(Some(&s), &bytes, n)
+            let cells = map(Some(&s), &bytes, n);
+            let inside = cells
                 .iter()
-                .map(|c| c.counts.unwrap().units)
-                .sum();
-            assert_eq!(total, s.unit_count(), "{n} cells");
+                .filter(|c| {
+                    let start = c.range.start as usize;
+                    Dialect::Utf8.unit_containing(&bytes, start).start < start
+                        && (start..c.range.end as usize)
+                            .all(|b| Dialect::Utf8.unit_containing(&bytes, b).start < start)
+                })
+                .count() as u64;
+            let total: u64 = cells.iter().map(|c| c.counts.unwrap().units).sum();
+            assert_eq!(total, s.unit_count() + inside, "{n} cells");
+            assert!(cells.iter().all(|c| c.shade() != Shade::Empty), "{n} cells");
         }
         assert_eq!(map(Some(&s), &bytes, 100).len(), 40);
+    }
+
+    /// A cell of a small input that lies inside one unit is shaded as that unit: the middle
+    /// of an emoji is multi-byte, the middle of an invalid overlong form an error.
+    #[test]
+    fn a_cell_inside_one_unit_is_shaded_as_it() {
+        // An emoji, then two ASCII letters: 6 bytes in 6 cells.
+        let bytes = "\u{1F600}ab".as_bytes();
+        let s = summary(Dialect::Utf8, bytes);
+        let shades: Vec<Shade> = map(Some(&s), bytes, 6).iter().map(MapCell::shade).collect();
+        use Shade::*;
+        assert_eq!(
+            shades,
+            [
+                MostlyMultibyte,
+                MostlyMultibyte,
+                MostlyMultibyte,
+                MostlyMultibyte,
+                Ascii,
+                Ascii
+            ]
+        );
+        // In the legacy dialect U+7FFFFFFF is one unit of 6 bytes: each of 3 cells lies in it.
+        let bytes = b"\xFD\xBF\xBF\xBF\xBF\xBF";
+        let s = summary(Dialect::Legacy, bytes);
+        let cells = map(Some(&s), bytes, 3);
+        assert!(
+            cells.iter().all(|c| c.counts.unwrap().units == 1),
+            "{cells:?}"
+        );
+        assert!(
+            cells.iter().all(|c| c.shade() == MostlyMultibyte),
+            "{cells:?}"
+        );
+        // Inside an error unit of three bytes (a truncated 4-byte form), a cell is an error.
+        let bytes = b"\xF0\x9F\x98ab";
+        let s = summary(Dialect::Utf8, bytes);
+        let shades: Vec<Shade> = map(Some(&s), bytes, 5).iter().map(MapCell::shade).collect();
+        assert_eq!(
+            shades,
+            [DenseErrors, DenseErrors, DenseErrors, Ascii, Ascii]
+        );
     }
 
     #[test]
