@@ -116,6 +116,38 @@ fn bidi_controls_paired_and_unpaired_per_line() {
         m[3],
         "U+202C POP DIRECTIONAL FORMATTING closes nothing on its line (unpaired)"
     );
+    // A line that ends at a CR alone, a NEL, U+2028 or U+2029 ends a control's reach as a
+    // line feed does; the message names that end, since the line numbers count line feeds.
+    // CR LF is one end, at the line feed: nothing more to name.
+    let text = "a\u{202E}b\rc\u{202D}d\u{2028}e\u{202C}\r\nf\u{202E}\u{85}g\u{2067}\u{2029}\n";
+    let found = run(Dialect::Utf8, text.as_bytes(), &security());
+    let offsets: Vec<usize> = found.iter().map(|l| l.0).collect();
+    assert_eq!(offsets, vec![1, 7, 15, 21, 27]);
+    let m = messages(Dialect::Utf8, text.as_bytes(), &security());
+    let tail = ": the text after it is shown reordered (unpaired, as in Trojan Source, \
+                CVE-2021-42574)";
+    assert_eq!(
+        m,
+        vec![
+            format!(
+                "U+202E RIGHT-TO-LEFT OVERRIDE is not closed before the end of its line, which \
+                 ends at a CR (U+000D) alone at offset 5{tail}"
+            ),
+            format!(
+                "U+202D LEFT-TO-RIGHT OVERRIDE is not closed before the end of its line, which \
+                 ends at U+2028 LINE SEPARATOR at offset 11{tail}"
+            ),
+            "U+202C POP DIRECTIONAL FORMATTING closes nothing on its line (unpaired)".to_string(),
+            format!(
+                "U+202E RIGHT-TO-LEFT OVERRIDE is not closed before the end of its line, which \
+                 ends at a NEL (U+0085) at offset 24{tail}"
+            ),
+            format!(
+                "U+2067 RIGHT-TO-LEFT ISOLATE is not closed before the end of its line, which \
+                 ends at U+2029 PARAGRAPH SEPARATOR at offset 30{tail}"
+            ),
+        ]
+    );
     // An isolate closes the embeddings inside it; PDF does not close an isolate.
     let text = "\u{2067}x\u{202B}y\u{2069}\u{202C}";
     let levels: Vec<Level> = run(Dialect::Utf8, text.as_bytes(), &security())

@@ -190,7 +190,7 @@ impl<'a> Walk<'a> {
     pub fn walk_to(&mut self, end: usize) {
         self.run(end);
         self.boundary();
-        self.line_end();
+        self.line_end(None);
     }
 
     /// Lints units from `pos` up to `end` (the last may run past it).
@@ -490,8 +490,12 @@ impl<'a> Walk<'a> {
     fn ascii(&mut self, pos: usize, n: usize, b: u8) {
         if b < 0x20 || b == 0x7F {
             self.targets(pos, n, b as u32);
-            if b == b'\n' || b == b'\r' {
-                self.line_end();
+            if b == b'\n' {
+                self.line_end(None);
+            } else if b == b'\r' {
+                // A CR of CR LF ends the line the line feed ends: nothing to tell.
+                let alone = self.bytes.get(pos + 1) != Some(&b'\n');
+                self.line_end(alone.then_some((pos, b'\r' as u32)));
             }
         }
         if self.security {
@@ -629,7 +633,7 @@ impl<'a> Walk<'a> {
             self.bidi(pos, n, v);
         }
         if matches!(v, 0x85 | 0x2028 | 0x2029) {
-            self.line_end();
+            self.line_end(Some((pos, v)));
         }
         // Tag characters: fine after a black flag (an emoji tag sequence), hidden text
         // anywhere else.
@@ -898,11 +902,26 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// The end of a line: its bidi controls become lints, paired or not.
-    fn line_end(&mut self) {
+    /// The end of a line: its bidi controls become lints, paired or not. `ending` is the
+    /// character that ends it at its offset, where that is not a line feed (or the end of
+    /// the input): CR alone, NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR, which the messages
+    /// name, since a finding's line number counts line feeds only.
+    fn line_end(&mut self, ending: Option<(usize, u32)>) {
         if self.line_bidi.is_empty() {
             return;
         }
+        let ended = match ending {
+            Some((at, v)) => {
+                let what = match v {
+                    0x0D => "a CR (U+000D) alone",
+                    0x85 => "a NEL (U+0085)",
+                    0x2028 => "U+2028 LINE SEPARATOR",
+                    _ => "U+2029 PARAGRAPH SEPARATOR",
+                };
+                format!(", which ends at {what} at offset {at}")
+            }
+            None => String::new(),
+        };
         self.open.clear();
         for (pos, n, v, other) in std::mem::take(&mut self.line_bidi) {
             let level = match (v, other) {
@@ -919,12 +938,13 @@ impl<'a> Walk<'a> {
                         format!("{name}, closing the control at offset {o}")
                     }
                     (0x202C | 0x2069, None) => {
-                        format!("{name} closes nothing on its line (unpaired)")
+                        format!("{name} closes nothing on its line{ended} (unpaired)")
                     }
                     (_, Some(c)) => format!("{name}, closed on its line at offset {c}"),
                     (_, None) => format!(
-                        "{name} is not closed before the end of its line: the text after it \
-                         is shown reordered (unpaired, as in Trojan Source, CVE-2021-42574)"
+                        "{name} is not closed before the end of its line{ended}: the text \
+                         after it is shown reordered (unpaired, as in Trojan Source, \
+                         CVE-2021-42574)"
                     ),
                 }
             };
