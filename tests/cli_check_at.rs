@@ -986,3 +986,50 @@ fn names_that_are_not_utf8_show_their_bytes() {
         );
     }
 }
+
+/// A file named `<stdin>` is printed `./<stdin>`, so that it cannot be taken for standard
+/// input; its JSON record keeps the exact name and has its time, where standard input's
+/// has none.
+#[test]
+fn a_file_named_stdin_is_not_standard_input() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("<stdin>"), b"ab\xff\n").unwrap();
+    let in_dir = |args: &[&str], code: i32| {
+        let out = hexrune()
+            .current_dir(dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(code), "{out:?}");
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (text, _) = in_dir(&["check", "<stdin>"], 1);
+    assert!(
+        text.starts_with("./<stdin>: invalid utf8: 1 error in 4 bytes\n"),
+        "{text}"
+    );
+    let piped = stdout_with_stdin(["check", "-"], b"ab\xff\n".to_vec(), 1);
+    assert!(
+        piped.starts_with("<stdin>: invalid utf8: 1 error in 4 bytes\n"),
+        "{piped}"
+    );
+    let (csv, _) = in_dir(&["check", "--csv", "<stdin>"], 1);
+    assert_eq!(
+        csv.lines().nth(1).unwrap().split(',').next(),
+        Some("./<stdin>")
+    );
+    let (json, _) = in_dir(&["check", "--json", "<stdin>"], 1);
+    let records = json_lines(json.as_bytes());
+    assert_eq!(records[0]["path"], "<stdin>");
+    assert!(records[0]["mtime"].is_string(), "{}", records[0]);
+    let piped = stdout_with_stdin(["check", "--json", "-"], b"ab\xff\n".to_vec(), 1);
+    let records = json_lines(piped.as_bytes());
+    assert_eq!(records[0]["path"], "<stdin>");
+    assert!(records[0]["mtime"].is_null(), "{}", records[0]);
+    std::fs::remove_file(dir.path().join("<stdin>")).unwrap();
+    let (_, err) = in_dir(&["check", "<stdin>"], 2);
+    assert_eq!(err, "hexrune: ./<stdin>: no such file or directory\n");
+}

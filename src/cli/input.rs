@@ -43,10 +43,12 @@ impl Input {
     }
 
     /// The name to print for this input, made safe for a terminal: a byte of a name that
-    /// is not UTF-8 as `\xff`, so that it cannot be taken for a U+FFFD in the name.
+    /// is not UTF-8 as `\xff`, so that it cannot be taken for a U+FFFD in the name. A file
+    /// named `<stdin>` is printed `./<stdin>`, so that it cannot be taken for standard input.
     pub fn display_name(&self) -> String {
         match self {
             Input::Stdin => "<stdin>".to_string(),
+            Input::Path(p) if p.as_os_str() == "<stdin>" => "./<stdin>".to_string(),
             Input::Path(p) => {
                 use std::fmt::Write as _;
                 use std::os::unix::ffi::OsStrExt;
