@@ -187,6 +187,7 @@ fn csv_rows_are_the_json_findings() {
         };
         assert_eq!(row[6], level);
         assert_eq!(row[7], record["bytes"].as_str().unwrap());
+        // The exact text where it is printable (see csv_fallback_cells_are_the_human_lines).
         assert_eq!(row[9], record["fallback"].as_str().unwrap_or(""));
     }
     assert_eq!(
@@ -230,6 +231,34 @@ fn csv_cells_are_sanitised() {
     );
     assert!(csv.contains("esc\\u{1b}[2J.txt"), "{csv}");
     assert!(csv.trim_end().ends_with(",\\u{9b}"), "{csv}");
+}
+
+/// A CSV `fallback` cell reads as the human line's `fallback ...`: an undefined byte as
+/// `<81?>` and a no-break space as `\u{a0}`, where JSON keeps the decoder's exact text.
+#[test]
+fn csv_fallback_cells_are_the_human_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "fb.txt", b"a\xa0b\x81c\xadd\xe9\n");
+    let csv = stdout_of(["check", "--csv", &f], 1);
+    let cells: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.rsplit(',').next().unwrap())
+        .collect();
+    assert_eq!(cells, [r"\u{a0}", "<81?>", r"\u{ad}", "é"]);
+    let human = stdout_of(["check", &f], 1);
+    for cell in &cells {
+        assert!(
+            human.contains(&format!("; fallback {cell} ")),
+            "{cell}\n{human}"
+        );
+    }
+    let json: Vec<String> = json_lines(&stdout_of(["check", "--json", &f], 1))
+        .iter()
+        .filter(|r| r["type"] == "error")
+        .map(|r| r["fallback"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(json, ["\u{a0}", "\u{81}", "\u{ad}", "é"]);
 }
 
 /// A name a spreadsheet would take for a formula gets a `'` before it in its cell.

@@ -570,7 +570,10 @@ impl Emit for Csv<'_> {
                     f.level.name(),
                     &hex_compact(&f.bytes),
                     &csv_text(&f.message),
-                    &f.fallback.as_deref().map(csv_text).unwrap_or_default(),
+                    &f.fallback_shown
+                        .as_deref()
+                        .map(csv_text)
+                        .unwrap_or_default(),
                 ])
                 .map_err(csv_io)?;
         }
