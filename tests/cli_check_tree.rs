@@ -365,3 +365,63 @@ fn the_default_root_and_stdin() {
         "hexrune: <stdin>: -r walks directories, not standard input\n"
     );
 }
+
+/// A tree deeper than the system's longest path: the directory the walk cannot name is
+/// reported once, with what to do, the exit status is 2, and checking from inside it
+/// reaches the rest.
+#[test]
+fn a_directory_past_path_max_is_reported_with_the_way_round() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("t")).unwrap();
+    // 25 levels of 200-byte names, a file with an error in each, made relative to open
+    // directories (no path of it is ever named whole).
+    let name = std::ffi::CString::new("d".repeat(200)).unwrap();
+    let file = std::ffi::CString::new("f.txt").unwrap();
+    let root = std::ffi::CString::new(dir.path().join("t").to_str().unwrap()).unwrap();
+    // SAFETY: plain system calls on descriptors this test opens and closes, and
+    // NUL-terminated names.
+    unsafe {
+        let mut fd = libc::open(root.as_ptr(), libc::O_DIRECTORY | libc::O_RDONLY);
+        assert!(fd >= 0);
+        for _ in 0..25 {
+            assert_eq!(libc::mkdirat(fd, name.as_ptr(), 0o755), 0);
+            let next = libc::openat(fd, name.as_ptr(), libc::O_DIRECTORY | libc::O_RDONLY);
+            assert!(next >= 0);
+            libc::close(fd);
+            fd = next;
+            let f = libc::openat(fd, file.as_ptr(), libc::O_CREAT | libc::O_WRONLY, 0o644);
+            assert!(f >= 0);
+            assert_eq!(libc::write(f, b"ok\xff\n".as_ptr().cast(), 4), 4);
+            libc::close(f);
+        }
+        libc::close(fd);
+    }
+    // From the top, "t/" and 21 names of 201 bytes pass 4096 bytes: 20 files are checked.
+    let ran = run_in(dir.path(), &["check", "-r", "t"]);
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    let level = |n: usize| vec!["d".repeat(200); n].join("/");
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "hexrune: t/{}: path longer than the system allows (PATH_MAX): not walked; run \
+             check -r from inside it to check what it holds\n",
+            level(21)
+        )
+    );
+    assert!(
+        ran.stdout
+            .ends_with("20 files checked: 20 with findings, 1 unreadable, 0 skipped\n"),
+        "{}",
+        ran.stdout
+    );
+    // From inside the 19th level, the last 7 levels are reached.
+    let inside = dir.path().join("t").join(level(19));
+    let ran = run_in(&inside, &["check", "-r", "."]);
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert!(
+        ran.stdout
+            .ends_with("7 files checked: 7 with findings, 0 unreadable, 0 skipped\n"),
+        "{}",
+        ran.stdout
+    );
+}

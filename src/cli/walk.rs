@@ -242,6 +242,13 @@ fn error_cause(e: &ignore::Error) -> String {
         ignore::Error::WithPath { err, .. } | ignore::Error::WithDepth { err, .. } => {
             error_cause(err)
         }
+        ignore::Error::Io(io) if io.raw_os_error() == Some(libc::ENAMETOOLONG) => {
+            // The walk names entries by their path from where it began, which the system
+            // refuses past PATH_MAX: what lies below is not reached.
+            "path longer than the system allows (PATH_MAX): not walked; run check -r from \
+             inside it to check what it holds"
+                .to_string()
+        }
         ignore::Error::Io(io) => crate::source::io_message(io),
         other => other.to_string(),
     }
