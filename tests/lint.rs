@@ -896,6 +896,60 @@ mod messages_say_what_is_there {
         }
     }
 
+    /// XML and PostgreSQL read UTF-8 as JSON does: a surrogate's 3-byte form is refused
+    /// whatever the dialect reads it as (a scalar in WTF-8, an error unit in UTF-8, half of
+    /// a character in CESU-8), each finding naming the surrogate, or the pair and the
+    /// character it stands for.
+    #[test]
+    fn xml_and_postgres_refuse_surrogates_in_every_dialect() {
+        for (dialect, form) in [
+            (Dialect::Utf8, "invalid in UTF-8"),
+            (Dialect::Wtf8, "read as WTF-8"),
+            (Dialect::Cesu8, "read as CESU-8"),
+            (Dialect::Mutf8, "read as Modified UTF-8"),
+            (Dialect::Legacy, "read as legacy UTF-8"),
+        ] {
+            let spans = [(1, 3), (5, 3), (9, 6)];
+            let lead = format!("lone lead surrogate U+D800 ({form})");
+            let trail = format!("lone trail surrogate U+DFFF ({form})");
+            let pair = format!("surrogate pair U+D83D U+DE00 ({form}) for U+1F600 GRINNING FACE");
+            let utf8 = "; UTF-8 writes U+1F600 as F0 9F 98 80";
+            for (t, version) in [(Target::Xml10, "XML 1.0"), (Target::Xml11, "XML 1.1")] {
+                let found = run(dialect, SURROGATES, &target(t));
+                let want: Vec<_> = spans
+                    .iter()
+                    .map(|&(o, n)| (o, n, "xml-forbidden", Error))
+                    .collect();
+                assert_eq!(found, want, "{dialect} {version}");
+                assert_eq!(
+                    messages(dialect, SURROGATES, &target(t)),
+                    [
+                        format!("{version}: {lead}: a surrogate is not an XML character"),
+                        format!("{version}: {trail}: a surrogate is not an XML character"),
+                        format!("{version}: {pair}: a surrogate is not an XML character{utf8}"),
+                    ],
+                    "{dialect}"
+                );
+            }
+            let found = run(dialect, SURROGATES, &target(Target::Postgres));
+            let want: Vec<_> = spans
+                .iter()
+                .map(|&(o, n)| (o, n, "lone-surrogate", Error))
+                .collect();
+            assert_eq!(found, want, "{dialect}");
+            let refused = ": PostgreSQL refuses it (invalid byte sequence for encoding \"UTF8\")";
+            assert_eq!(
+                messages(dialect, SURROGATES, &target(Target::Postgres)),
+                [
+                    format!("{lead}{refused}"),
+                    format!("{trail}{refused}"),
+                    format!("{pair}{refused}{utf8}"),
+                ],
+                "{dialect}"
+            );
+        }
+    }
+
     #[test]
     fn a_lead_pairs_with_the_trail_right_after_it_only() {
         // Lead, lead, trail: the first is lone, the second pairs. Trail, lead: both lone.

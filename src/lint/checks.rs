@@ -253,7 +253,7 @@ impl<'a> Walk<'a> {
                 UnitKind::Error(_) => {
                     self.boundary();
                     self.prev = Prev::Break;
-                    if self.json && self.utf8 {
+                    if self.refuses_surrogates() && self.utf8 {
                         if let Some(v) = surrogate_at(bytes, pos) {
                             pos += self.surrogate(pos, 3, v);
                             continue;
@@ -426,7 +426,13 @@ impl<'a> Walk<'a> {
         });
     }
 
-    /// The JSON targets' lint of surrogate `v`, written in the `n` bytes at `pos`: a lone
+    /// Whether a target refuses a surrogate's 3-byte form, whatever the dialect reads it
+    /// as: JSON, XML and PostgreSQL read UTF-8, which cannot hold a surrogate.
+    fn refuses_surrogates(&self) -> bool {
+        self.json || self.xml10 || self.xml11 || self.postgres
+    }
+
+    /// The targets' lints of surrogate `v`, written in the `n` bytes at `pos`: a lone
     /// surrogate, or a lead followed by the 3-byte form of a trail, one lint for the pair
     /// that names the character they stand for. Returns the bytes it covers (`n`, or 6 for
     /// a pair).
@@ -439,38 +445,70 @@ impl<'a> Walk<'a> {
             return 6;
         }
         let which = if v < 0xDC00 { "lead" } else { "trail" };
-        let message = || {
-            format!(
-                "lone {which} surrogate U+{v:04X} ({form}): JSON text must be UTF-8, which cannot \
-                 encode it (RFC 8259 §8.1; a \\u{v:04x} escape is what JSON allows)"
-            )
-        };
-        self.push(Kind::LoneSurrogate, pos, n, Level::Error, message);
+        let lone = format!("lone {which} surrogate U+{v:04X} ({form})");
+        if self.json {
+            let message = || {
+                format!(
+                    "{lone}: JSON text must be UTF-8, which cannot encode it (RFC 8259 §8.1; a \
+                     \\u{v:04x} escape is what JSON allows)"
+                )
+            };
+            self.push(Kind::LoneSurrogate, pos, n, Level::Error, message);
+        }
+        self.surrogate_elsewhere(pos, n, &lone, "");
         n
     }
 
-    /// The JSON targets' lint of a pair of surrogates, `lead` then `trail`, written in the
-    /// `n` bytes at `pos` (two 3-byte forms, or one 6-byte unit of CESU-8).
+    /// The targets' lints of a pair of surrogates, `lead` then `trail`, written in the `n`
+    /// bytes at `pos` (two 3-byte forms, or one 6-byte unit of CESU-8).
     fn surrogate_pair(&mut self, pos: usize, n: usize, lead: u32, trail: u32) {
         let form = surrogate_form(self.dialect);
         let v = 0x1_0000 + ((lead - 0xD800) << 10) + (trail - 0xDC00);
-        let message = || {
-            let mut utf8 = [0u8; 4];
-            let written = char::from_u32(v).map_or(String::new(), |c| {
-                let hex: Vec<String> = c
-                    .encode_utf8(&mut utf8)
-                    .bytes()
-                    .map(|b| format!("{b:02X}"))
-                    .collect();
-                hex.join(" ")
-            });
-            format!(
-                "surrogate pair U+{lead:04X} U+{trail:04X} ({form}) for {}: JSON text must be \
-                 UTF-8, which writes U+{v:04X} as {written} (RFC 8259 §8.1)",
-                named(CodePoint::new(v))
-            )
-        };
-        self.push(Kind::LoneSurrogate, pos, n, Level::Error, message);
+        let mut utf8 = [0u8; 4];
+        let written = char::from_u32(v).map_or(String::new(), |c| {
+            let hex: Vec<String> = c
+                .encode_utf8(&mut utf8)
+                .bytes()
+                .map(|b| format!("{b:02X}"))
+                .collect();
+            hex.join(" ")
+        });
+        let pair = format!(
+            "surrogate pair U+{lead:04X} U+{trail:04X} ({form}) for {}",
+            named(CodePoint::new(v))
+        );
+        if self.json {
+            let message = || {
+                format!(
+                    "{pair}: JSON text must be UTF-8, which writes U+{v:04X} as {written} (RFC \
+                     8259 §8.1)"
+                )
+            };
+            self.push(Kind::LoneSurrogate, pos, n, Level::Error, message);
+        }
+        let utf8 = format!("; UTF-8 writes U+{v:04X} as {written}");
+        self.surrogate_elsewhere(pos, n, &pair, &utf8);
+    }
+
+    /// The lints of XML and PostgreSQL for the surrogate (or pair) `what` in the `n` bytes
+    /// at `pos`, `then` said after their reason.
+    fn surrogate_elsewhere(&mut self, pos: usize, n: usize, what: &str, then: &str) {
+        for (on, version) in [(self.xml10, "XML 1.0"), (self.xml11, "XML 1.1")] {
+            if on {
+                let message =
+                    || format!("{version}: {what}: a surrogate is not an XML character{then}");
+                self.push(Kind::XmlForbidden, pos, n, Level::Error, message);
+            }
+        }
+        if self.postgres {
+            let message = || {
+                format!(
+                    "{what}: PostgreSQL refuses it (invalid byte sequence for encoding \
+                     \"UTF8\"){then}"
+                )
+            };
+            self.push(Kind::LoneSurrogate, pos, n, Level::Error, message);
+        }
     }
 
     /// One scalar of `n` bytes at `pos`.
@@ -537,7 +575,10 @@ impl<'a> Walk<'a> {
         }
         // CESU-8 and Modified UTF-8 write a supplementary character as a pair of surrogates,
         // one 6-byte unit.
-        if self.json && n == 6 && matches!(self.dialect, Dialect::Cesu8 | Dialect::Mutf8) {
+        if self.refuses_surrogates()
+            && n == 6
+            && matches!(self.dialect, Dialect::Cesu8 | Dialect::Mutf8)
+        {
             if let (Some(lead), Some(trail)) = (
                 surrogate_at(self.bytes, pos),
                 surrogate_at(self.bytes, pos + 3),
@@ -554,8 +595,9 @@ impl<'a> Walk<'a> {
             let message = || "U+0000 NUL: PostgreSQL text cannot store it".to_string();
             self.push(Kind::Nul, pos, n, Level::Error, message);
         }
+        // A surrogate is each target's, below.
         for (on, v11) in [(self.xml10, false), (self.xml11, true)] {
-            if on {
+            if on && !cp.is_surrogate() {
                 if let Some((kind, level, why)) = xml(v, v11) {
                     let version = if v11 { "XML 1.1" } else { "XML 1.0" };
                     let message = || format!("{version}: {} {why}", named(cp));
@@ -564,7 +606,7 @@ impl<'a> Walk<'a> {
             }
         }
         // A trail a pair's lint already covers has none of its own.
-        if self.json
+        if self.refuses_surrogates()
             && cp.is_surrogate()
             && pos != self.paired_trail
             && self.surrogate(pos, n, v) > n

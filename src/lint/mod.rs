@@ -184,7 +184,9 @@ impl Kind {
             Kind::Nul => "U+0000 NUL, which PostgreSQL text cannot store",
             Kind::XmlForbidden => "character XML does not allow as literal text",
             Kind::XmlDiscouraged => "character XML discourages (§2.2)",
-            Kind::LoneSurrogate => "lone surrogate, which JSON text cannot carry as UTF-8",
+            Kind::LoneSurrogate => {
+                "surrogate written in 3 bytes, which UTF-8 text (JSON, PostgreSQL) cannot carry"
+            }
             Kind::Noncharacter => "noncharacter, which I-JSON (RFC 7493) forbids",
             Kind::OverlongAscii => "overlong form of an ASCII character",
             Kind::Bidi => "bidirectional control character",
