@@ -187,9 +187,10 @@ pub struct App {
     pub color: bool,
     /// The grapheme cluster lane and pane are shown (`c`).
     pub clusters: bool,
-    /// The finding `}` or `{` last went to: its findings' address and its index among
-    /// them, so that the next step goes on to the next one at the same offset.
-    finding_step: Option<(usize, usize)>,
+    /// The finding `}` or `{` last went to: the generation of the lint pass that found it
+    /// and its index among that pass's findings, so that the next step goes on to the next
+    /// one at the same offset.
+    finding_step: Option<(u64, usize)>,
     /// The key list is shown.
     pub help: bool,
     /// The first line of the key list shown (it scrolls when taller than the terminal).
@@ -1325,11 +1326,11 @@ impl App {
         // From the finding last stepped to, while the cursor is on it, the next is the one
         // after it in the list, at the same offset or not: several findings on one byte are
         // each stepped to once, in the same order both ways.
-        let address = Arc::as_ptr(&found) as usize;
+        let pass = self.linting.generation();
         let current = self
             .finding_step
-            .filter(|&(a, i)| {
-                a == address
+            .filter(|&(g, i)| {
+                g == pass
                     && found
                         .lints
                         .get(i)
@@ -1349,7 +1350,7 @@ impl App {
             },
         };
         let lint = &found.lints[index];
-        self.finding_step = Some((address, index));
+        self.finding_step = Some((pass, index));
         // A count (`5}`) that went round the end says so, whichever step did.
         let wrapped = wrapped
             || self.message.as_ref().is_some_and(|m| {

@@ -212,6 +212,12 @@ impl Linting {
         }
     }
 
+    /// The generation of the last pass begun: the findings of a pass that is done are
+    /// told from those of any other pass by it.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
     /// The findings, once the pass is done.
     pub fn found(&self) -> Option<&Found> {
         match &self.pass {

@@ -64,7 +64,8 @@ fn can_be_resumed() -> bool {
 
 /// Stops hexrune as SIGTSTP would, the terminal given back first and taken again when the
 /// shell continues it (`fg`); `term` is then new, so that the next frame is drawn whole
-/// (ratatui's `clear` would ask the terminal where its cursor is, and wait for the answer). `Ok(false)`, and nothing done, where no shell could continue it
+/// (ratatui's `clear` would ask the terminal where its cursor is, and wait for the
+/// answer). `Ok(false)`, and nothing done, where no shell could continue it
 /// ([`can_be_resumed`]).
 pub fn suspend(term: &mut Term) -> io::Result<bool> {
     if !can_be_resumed() {

@@ -7,8 +7,9 @@
 //! block summaries (no byte is read again). A smaller input (fewer blocks than cells, so a
 //! few MiB at most) is cut into equal byte ranges that are scanned again, which is cheap at
 //! that size and keeps the map as fine as the strip; a range in which no unit starts (it
-//! lies inside one, as a cell of two bytes may inside an emoji) counts the unit it lies in. While the scan runs,
-//! [`map_in_progress`] gives the same cells from the blocks it has published so far.
+//! lies inside one, as a cell of two bytes may inside an emoji) counts the unit it lies
+//! in. While the scan runs, [`map_in_progress`] gives the same cells from the blocks it
+//! has published so far.
 //!
 //! This module knows the index and the scan loop, not terminals: shades are named here and
 //! given glyphs and colours by the TUI.
