@@ -536,3 +536,39 @@ fn a_short_windows_1252_line_with_dashes_quotes_and_a_euro_sign_is_windows_1252(
     assert_eq!(v["encoding"], "UTF-8");
     assert_eq!(v["errors"], 4);
 }
+
+/// Overlong forms of ASCII (`C0 AF` is `/`, `C0 AE` is `.`) in a request log are the
+/// path-traversal shape, not text of a legacy encoding: no EUC-KR or EUC-JP region is
+/// made of them (each reads the pairs as Hangul or kanji), where a real region of either
+/// is still found.
+#[test]
+fn overlong_slashes_are_no_region_of_a_legacy_encoding() {
+    let log = "GET /index.html 200\n".repeat(20);
+    let mut bytes = log.as_bytes().to_vec();
+    bytes.extend_from_slice(b"GET /a/..\xC0\xAFetc/passwd 404\n");
+    bytes.extend_from_slice("réponse envoyée\n".as_bytes());
+    bytes.extend_from_slice(b"x=\xC0\xAE\xC0\xAE\xC0\xAF\n");
+    bytes.extend_from_slice(b"GET /b/%2e%2e\xE0\x80\xAFwin.ini 404\n");
+    let v = detect_json(&bytes);
+    assert_eq!(v["encoding"], "UTF-8");
+    assert_eq!(v["errors"], 11);
+    assert_eq!(
+        v["regions"],
+        json!([{"start":0,"end":bytes.len(),"encoding":"UTF-8"}])
+    );
+    // The same lines beside a real EUC-KR region: the region is found.
+    let korean = encoding_rs::EUC_KR
+        .encode("한국어 문장입니다. 서울은 대한민국의 수도입니다.")
+        .0;
+    let mut mixed = "réponse envoyée\n".repeat(40).into_bytes();
+    mixed.extend_from_slice(&korean);
+    mixed.push(b'\n');
+    let v = detect_json(&mixed);
+    let encodings: Vec<&str> = v["regions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["encoding"].as_str().unwrap())
+        .collect();
+    assert!(encodings.contains(&"EUC-KR"), "{v}");
+}

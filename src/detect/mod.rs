@@ -24,7 +24,7 @@ pub mod wide;
 
 use std::ops::Range;
 
-use crate::decode::{Dialect, ErrorKind};
+use crate::decode::{Dialect, ErrorKind, Finding};
 use crate::scan::index::Summary;
 use crate::scan::pool;
 use bom::Bom;
@@ -532,6 +532,10 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     let mut guesses = Vec::new();
     let mut dos_evidence = Vec::new();
     for (range, kind) in regions.iter_mut() {
+        if *kind == Kind::Legacy && only_overlong_ascii(&bytes[range.clone()]) {
+            // `..C0 AF` in a request log is a path-traversal shape, not a word of EUC-KR.
+            *kind = Kind::Utf8;
+        }
         if *kind == Kind::Legacy {
             let guess = guess_legacy(&bytes[range.clone()]);
             let head = &bytes[range.start..range.end.min(range.start + GUESS_BYTES)];
@@ -965,6 +969,32 @@ fn settle_wide(bytes: &[u8], mut regions: Vec<(Range<usize>, Kind)>) -> Vec<(Ran
 /// shown one by one between brackets (a test file, a demo) do neither. A run of
 /// punctuation, symbols and spaces only (`—`, `‘quoted’`, `€5`) counts neither way where
 /// text of any encoding puts signs ([`signs_in_place`]); elsewhere it counts against.
+/// Whether the only bytes of `bytes` that are not ASCII are overlong forms of ASCII
+/// characters in UTF-8 (`C0 AF` for `/`, `E0 80 AE` for `.`), at least one: the shapes
+/// behind path-traversal advisories, which a legacy encoding may read as a character or
+/// two (`C0 AF` is a Hangul syllable in EUC-KR) but which are not text of it.
+fn only_overlong_ascii(bytes: &[u8]) -> bool {
+    // Where the last overlong form ends: the bytes after its first are error units of
+    // their own.
+    let mut form_end = None;
+    for unit in Dialect::Utf8.units(bytes) {
+        if unit.class() == Some(1) || form_end.is_some_and(|end| unit.start < end) {
+            continue;
+        }
+        if !unit.is_error() {
+            return false;
+        }
+        match Dialect::Utf8.diagnose(bytes, &unit) {
+            Some(d) if matches!(d.finding, Finding::Overlong { value, .. } if value.value() < 0x80) =>
+            {
+                form_end = Some(unit.start + d.span as usize);
+            }
+            _ => return false,
+        }
+    }
+    form_end.is_some()
+}
+
 fn reads_as_text(bytes: &[u8], label: &str) -> bool {
     let Some(encoding) = encoding_rs::Encoding::for_label(label.as_bytes()) else {
         return false;
