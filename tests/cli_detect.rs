@@ -539,8 +539,8 @@ fn a_short_windows_1252_line_with_dashes_quotes_and_a_euro_sign_is_windows_1252(
 
 /// Overlong forms of ASCII (`C0 AF` is `/`, `C0 AE` is `.`) in a request log are the
 /// path-traversal shape, not text of a legacy encoding: no EUC-KR or EUC-JP region is
-/// made of them (each reads the pairs as Hangul or kanji), where a real region of either
-/// is still found.
+/// made of them (each reads the pairs as Hangul or kanji), nor of UTF-8's other broken
+/// shapes, where a real region of either is still found.
 #[test]
 fn overlong_slashes_are_no_region_of_a_legacy_encoding() {
     let log = "GET /index.html 200\n".repeat(20);
@@ -556,6 +556,14 @@ fn overlong_slashes_are_no_region_of_a_legacy_encoding() {
         v["regions"],
         json!([{"start":0,"end":bytes.len(),"encoding":"UTF-8"}])
     );
+    // UTF-8's other broken shapes as well (a CESU-8 pair, a 5-byte form of RFC 2279), with
+    // a BOM and a word gone through windows-1252 twice: UTF-8 with errors and the mojibake
+    // found, where chardetng had read the whole file as GBK.
+    let shapes = b"\xEF\xBB\xBFcaf\xC3\xA9 \xC3\x83\xC2\xA9t\xC3\x83\xC2\xA9 \xED\xA0\xBD\xED\xB8\x80 \xC0\xAF \xF8\x88\x80\x80\x80\n";
+    let v = detect_json(shapes);
+    assert_eq!(v["encoding"], "UTF-8", "{v}");
+    assert_eq!(v["errors"], 13);
+    assert_eq!(v["mojibake"][0]["text"], "été", "{v}");
     // The same lines beside a real EUC-KR region: the region is found.
     let korean = encoding_rs::EUC_KR
         .encode("한국어 문장입니다. 서울은 대한민국의 수도입니다.")

@@ -532,7 +532,7 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     let mut guesses = Vec::new();
     let mut dos_evidence = Vec::new();
     for (range, kind) in regions.iter_mut() {
-        if *kind == Kind::Legacy && only_overlong_ascii(&bytes[range.clone()]) {
+        if *kind == Kind::Legacy && errors_of_utf8_shapes(&bytes[range.clone()]) {
             // `..C0 AF` in a request log is a path-traversal shape, not a word of EUC-KR.
             *kind = Kind::Utf8;
         }
@@ -969,26 +969,32 @@ fn settle_wide(bytes: &[u8], mut regions: Vec<(Range<usize>, Kind)>) -> Vec<(Ran
 /// shown one by one between brackets (a test file, a demo) do neither. A run of
 /// punctuation, symbols and spaces only (`—`, `‘quoted’`, `€5`) counts neither way where
 /// text of any encoding puts signs ([`signs_in_place`]); elsewhere it counts against.
-/// Whether the only bytes of `bytes` that are not ASCII are overlong forms of ASCII
-/// characters in UTF-8 (`C0 AF` for `/`, `E0 80 AE` for `.`), at least one: the shapes
-/// behind path-traversal advisories, which a legacy encoding may read as a character or
-/// two (`C0 AF` is a Hangul syllable in EUC-KR) but which are not text of it.
-fn only_overlong_ascii(bytes: &[u8]) -> bool {
-    // Where the last overlong form ends: the bytes after its first are error units of
-    // their own.
+/// Whether every error of `bytes` read as UTF-8 is one of UTF-8's own broken shapes, at
+/// least one: an overlong form (`C0 AF` for `/`, the path-traversal shape), a surrogate
+/// or a pair of them in 3-byte forms (CESU-8), a 4-byte form above U+10FFFF, a 5- or
+/// 6-byte form of RFC 2279. A UTF-8 encoder, lax or hostile, wrote these; a legacy
+/// encoding may read one as a character or two (`C0 AF` is a Hangul syllable in EUC-KR),
+/// but its text would have errors of other shapes too.
+fn errors_of_utf8_shapes(bytes: &[u8]) -> bool {
+    // Where the last such form ends: the bytes after its first are error units of their
+    // own.
     let mut form_end = None;
     for unit in Dialect::Utf8.units(bytes) {
-        if unit.class() == Some(1) || form_end.is_some_and(|end| unit.start < end) {
+        if !unit.is_error() || form_end.is_some_and(|end| unit.start < end) {
             continue;
         }
-        if !unit.is_error() {
-            return false;
-        }
-        match Dialect::Utf8.diagnose(bytes, &unit) {
-            Some(d) if matches!(d.finding, Finding::Overlong { value, .. } if value.value() < 0x80) =>
-            {
-                form_end = Some(unit.start + d.span as usize);
-            }
+        match Dialect::Utf8
+            .diagnose(bytes, &unit)
+            .map(|d| (d.finding, d.span))
+        {
+            Some((
+                Finding::Overlong { .. }
+                | Finding::Surrogate { .. }
+                | Finding::SurrogatePair { .. }
+                | Finding::AboveUnicode { .. }
+                | Finding::LegacyForm { .. },
+                span,
+            )) => form_end = Some(unit.start + span as usize),
             _ => return false,
         }
     }
