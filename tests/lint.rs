@@ -854,18 +854,22 @@ mod messages_say_what_is_there {
         );
     }
 
+    /// Each dialect of the UTF-8 family, and how the surrogate lints say it takes a
+    /// surrogate's 3-byte form.
+    const FORMS: [(Dialect, &str); 5] = [
+        (Dialect::Utf8, "invalid in UTF-8"),
+        (Dialect::Wtf8, "read as WTF-8"),
+        (Dialect::Cesu8, "read as CESU-8"),
+        (Dialect::Mutf8, "read as Modified UTF-8"),
+        (Dialect::Legacy, "read as legacy UTF-8"),
+    ];
+
     /// A lone lead, a lone trail, and U+1F600 as CESU-8 writes it (`ED A0 BD ED B8 80`).
     const SURROGATES: &[u8] = b"a\xed\xa0\x80b\xed\xbf\xbfc\xed\xa0\xbd\xed\xb8\x80\n";
 
     #[test]
     fn a_surrogate_pair_is_one_finding_that_names_its_character() {
-        for (dialect, form) in [
-            (Dialect::Utf8, "invalid in UTF-8"),
-            (Dialect::Wtf8, "read as WTF-8"),
-            (Dialect::Cesu8, "read as CESU-8"),
-            (Dialect::Mutf8, "read as Modified UTF-8"),
-            (Dialect::Legacy, "read as legacy UTF-8"),
-        ] {
+        for (dialect, form) in FORMS {
             assert_eq!(
                 run(dialect, SURROGATES, &target(Target::Json)),
                 [
@@ -902,13 +906,7 @@ mod messages_say_what_is_there {
     /// character it stands for.
     #[test]
     fn xml_and_postgres_refuse_surrogates_in_every_dialect() {
-        for (dialect, form) in [
-            (Dialect::Utf8, "invalid in UTF-8"),
-            (Dialect::Wtf8, "read as WTF-8"),
-            (Dialect::Cesu8, "read as CESU-8"),
-            (Dialect::Mutf8, "read as Modified UTF-8"),
-            (Dialect::Legacy, "read as legacy UTF-8"),
-        ] {
+        for (dialect, form) in FORMS {
             let spans = [(1, 3), (5, 3), (9, 6)];
             let lead = format!("lone lead surrogate U+D800 ({form})");
             let trail = format!("lone trail surrogate U+DFFF ({form})");

@@ -559,6 +559,12 @@ impl Emit for Csv<'_> {
         let path = csv_text(&examined.facts.name);
         let mut writer = csv::Writer::from_writer(out);
         for f in examined.findings(self.options) {
+            // An error's reading as the human line shows it (`<81?>`, `\u{a0}`), not the
+            // decoder's text that JSON carries.
+            let fallback = match (&f.fallback, &self.options.fallback) {
+                (Some(_), Some(fb)) => csv_text(&fb.show(&f.bytes)),
+                _ => String::new(),
+            };
             writer
                 .write_record([
                     path.as_str(),
@@ -570,10 +576,7 @@ impl Emit for Csv<'_> {
                     f.level.name(),
                     &hex_compact(&f.bytes),
                     &csv_text(&f.message),
-                    &f.fallback_shown
-                        .as_deref()
-                        .map(csv_text)
-                        .unwrap_or_default(),
+                    &fallback,
                 ])
                 .map_err(csv_io)?;
         }

@@ -71,10 +71,6 @@ pub struct Finding {
     pub diagnosis: Option<String>,
     /// An error's bytes as the fallback encoding reads them (the decoder's own text).
     pub fallback: Option<String>,
-    /// The same reading as a terminal shows it ([`Fallback::show`]: sanitised, an
-    /// undefined byte written `<81?>`, a space other than U+0020 as `\u{a0}`), as the
-    /// human lines and CSV write it.
-    pub fallback_shown: Option<String>,
     /// The encoding an error was read in, where it is not of the UTF-8 family (UTF-16,
     /// UTF-32, a legacy encoding); `None` in the UTF-8 family, whose dialect the command
     /// names once.
@@ -105,7 +101,6 @@ impl Finding {
             expected: dialect.expected(bytes, unit).map(|r| r.to_string()),
             diagnosis: dialect.diagnose(bytes, unit).map(|d| d.to_string()),
             fallback: fallback.map(|f| f.read(unit_bytes(bytes, unit))),
-            fallback_shown: fallback.map(|f| f.show(unit_bytes(bytes, unit))),
             encoding: dialect.code_unit_width().map(|_| dialect.encoding_name()),
         }
     }
@@ -127,7 +122,6 @@ impl Finding {
             expected: None,
             diagnosis: None,
             fallback: None,
-            fallback_shown: None,
             encoding: None,
         }
     }
@@ -153,7 +147,6 @@ impl Finding {
             expected: None,
             diagnosis: None,
             fallback: None,
-            fallback_shown: None,
             encoding: None,
         }
     }

@@ -532,13 +532,14 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     let mut guesses = Vec::new();
     let mut dos_evidence = Vec::new();
     for (range, kind) in regions.iter_mut() {
-        if *kind == Kind::Legacy && errors_of_utf8_shapes(&bytes[range.clone()]) {
+        // Judged on the region's head, as its guess is.
+        let head = &bytes[range.start..range.end.min(range.start + GUESS_BYTES)];
+        if *kind == Kind::Legacy && errors_of_utf8_shapes(head) {
             // `..C0 AF` in a request log is a path-traversal shape, not a word of EUC-KR.
             *kind = Kind::Utf8;
         }
         if *kind == Kind::Legacy {
             let guess = guess_legacy(&bytes[range.clone()]);
-            let head = &bytes[range.start..range.end.min(range.start + GUESS_BYTES)];
             // chardetng knows the web's encodings only: DOS text has shapes of its own.
             if let Some((dos, why)) = dos::dos_code_page(head, guess) {
                 guesses.push((range.start, dos));

@@ -437,74 +437,64 @@ impl<'a> Walk<'a> {
     /// that names the character they stand for. Returns the bytes it covers (`n`, or 6 for
     /// a pair).
     fn surrogate(&mut self, pos: usize, n: usize, v: u32) -> usize {
-        let form = surrogate_form(self.dialect);
         let trail =
             surrogate_at(self.bytes, pos + n).filter(|&t| n == 3 && v < 0xDC00 && t >= 0xDC00);
-        if let Some(t) = trail {
-            self.surrogate_pair(pos, 6, v, t);
-            return 6;
+        match trail {
+            Some(t) => {
+                self.surrogates(pos, 6, Surrogates::Pair(v, t));
+                6
+            }
+            None => {
+                self.surrogates(pos, n, Surrogates::Lone(v));
+                n
+            }
         }
-        let which = if v < 0xDC00 { "lead" } else { "trail" };
-        let lone = format!("lone {which} surrogate U+{v:04X} ({form})");
-        if self.json {
-            let message = || {
-                format!(
-                    "{lone}: JSON text must be UTF-8, which cannot encode it (RFC 8259 §8.1; a \
-                     \\u{v:04x} escape is what JSON allows)"
-                )
-            };
-            self.push(Kind::LoneSurrogate, pos, n, Level::Error, message);
-        }
-        self.surrogate_elsewhere(pos, n, &lone, "");
-        n
     }
 
-    /// The targets' lints of a pair of surrogates, `lead` then `trail`, written in the `n`
-    /// bytes at `pos` (two 3-byte forms, or one 6-byte unit of CESU-8).
-    fn surrogate_pair(&mut self, pos: usize, n: usize, lead: u32, trail: u32) {
+    /// Each target's lint of the surrogates `s` in the `n` bytes at `pos` (a pair: two
+    /// 3-byte forms, or one 6-byte unit of CESU-8): JSON's, XML's and PostgreSQL's, their
+    /// messages made only where the lints are listed.
+    fn surrogates(&mut self, pos: usize, n: usize, s: Surrogates) {
         let form = surrogate_form(self.dialect);
-        let v = 0x1_0000 + ((lead - 0xD800) << 10) + (trail - 0xDC00);
-        let mut utf8 = [0u8; 4];
-        let written = char::from_u32(v).map_or(String::new(), |c| {
-            let hex: Vec<String> = c
-                .encode_utf8(&mut utf8)
-                .bytes()
-                .map(|b| format!("{b:02X}"))
-                .collect();
-            hex.join(" ")
-        });
-        let pair = format!(
-            "surrogate pair U+{lead:04X} U+{trail:04X} ({form}) for {}",
-            named(CodePoint::new(v))
-        );
         if self.json {
-            let message = || {
-                format!(
-                    "{pair}: JSON text must be UTF-8, which writes U+{v:04X} as {written} (RFC \
-                     8259 §8.1)"
-                )
+            let message = || match s {
+                Surrogates::Lone(v) => format!(
+                    "{}: JSON text must be UTF-8, which cannot encode it (RFC 8259 §8.1; a \
+                     \\u{v:04x} escape is what JSON allows)",
+                    s.what(form)
+                ),
+                Surrogates::Pair(..) => format!(
+                    "{}: JSON text must be UTF-8, which {} (RFC 8259 §8.1)",
+                    s.what(form),
+                    s.utf8()
+                ),
             };
             self.push(Kind::LoneSurrogate, pos, n, Level::Error, message);
         }
-        let utf8 = format!("; UTF-8 writes U+{v:04X} as {written}");
-        self.surrogate_elsewhere(pos, n, &pair, &utf8);
-    }
-
-    /// The lints of XML and PostgreSQL for the surrogate (or pair) `what` in the `n` bytes
-    /// at `pos`, `then` said after their reason.
-    fn surrogate_elsewhere(&mut self, pos: usize, n: usize, what: &str, then: &str) {
+        // After the reason, how UTF-8 writes a pair's character.
+        let then = || match s {
+            Surrogates::Lone(_) => String::new(),
+            Surrogates::Pair(..) => format!("; UTF-8 {}", s.utf8()),
+        };
         for (on, version) in [(self.xml10, "XML 1.0"), (self.xml11, "XML 1.1")] {
             if on {
-                let message =
-                    || format!("{version}: {what}: a surrogate is not an XML character{then}");
+                let message = || {
+                    format!(
+                        "{version}: {}: a surrogate is not an XML character{}",
+                        s.what(form),
+                        then()
+                    )
+                };
                 self.push(Kind::XmlForbidden, pos, n, Level::Error, message);
             }
         }
         if self.postgres {
             let message = || {
                 format!(
-                    "{what}: PostgreSQL refuses it (invalid byte sequence for encoding \
-                     \"UTF8\"){then}"
+                    "{}: PostgreSQL refuses it (invalid byte sequence for encoding \
+                     \"UTF8\"){}",
+                    s.what(form),
+                    then()
                 )
             };
             self.push(Kind::LoneSurrogate, pos, n, Level::Error, message);
@@ -583,7 +573,7 @@ impl<'a> Walk<'a> {
                 surrogate_at(self.bytes, pos),
                 surrogate_at(self.bytes, pos + 3),
             ) {
-                self.surrogate_pair(pos, n, lead, trail);
+                self.surrogates(pos, n, Surrogates::Pair(lead, trail));
             }
         }
         // What the other targets refuse (NUL, controls, surrogates, noncharacters, what XML
@@ -992,6 +982,54 @@ impl<'a> Walk<'a> {
             };
             self.push(Kind::Bidi, pos, n, level, message);
         }
+    }
+}
+
+/// A surrogate's 3-byte form alone, or a lead's and a trail's one after the other, as the
+/// targets' lints name them.
+#[derive(Clone, Copy)]
+enum Surrogates {
+    Lone(u32),
+    Pair(u32, u32),
+}
+
+impl Surrogates {
+    /// `lone lead surrogate U+D800 (read as WTF-8)`, or `surrogate pair U+D83D U+DE00
+    /// (...) for U+1F600 GRINNING FACE`.
+    fn what(self, form: &str) -> String {
+        match self {
+            Surrogates::Lone(v) => {
+                let which = if v < 0xDC00 { "lead" } else { "trail" };
+                format!("lone {which} surrogate U+{v:04X} ({form})")
+            }
+            Surrogates::Pair(lead, trail) => format!(
+                "surrogate pair U+{lead:04X} U+{trail:04X} ({form}) for {}",
+                named(CodePoint::new(self.value()))
+            ),
+        }
+    }
+
+    /// The character a pair stands for (a lone surrogate's own value).
+    fn value(self) -> u32 {
+        match self {
+            Surrogates::Lone(v) => v,
+            Surrogates::Pair(lead, trail) => 0x1_0000 + ((lead - 0xD800) << 10) + (trail - 0xDC00),
+        }
+    }
+
+    /// `writes U+1F600 as F0 9F 98 80`: how UTF-8 writes a pair's character.
+    fn utf8(self) -> String {
+        let v = self.value();
+        let mut utf8 = [0u8; 4];
+        let written = char::from_u32(v).map_or(String::new(), |c| {
+            let hex: Vec<String> = c
+                .encode_utf8(&mut utf8)
+                .bytes()
+                .map(|b| format!("{b:02X}"))
+                .collect();
+            hex.join(" ")
+        });
+        format!("writes U+{v:04X} as {written}")
     }
 }
 

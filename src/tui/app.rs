@@ -756,39 +756,19 @@ impl App {
     }
 
     /// Scrolls the key list for a motion key while it is shown; `false` for other actions.
-    /// Scrolls the statistics overlay for `action`, if it is a scrolling one.
-    fn scroll_stats(&mut self, action: &Action) -> bool {
-        let limit = super::draw::stats_scroll_limit(self, self.size);
-        let page = super::draw::stats_page(self, self.size).max(1);
-        let at = self.stats_scroll.min(limit);
-        self.stats_scroll = match action {
-            Action::Down => at.saturating_add(1),
-            Action::Up => at.saturating_sub(1),
-            Action::PageDown => at.saturating_add(page),
-            Action::PageUp => at.saturating_sub(page),
-            Action::Start => 0,
-            Action::End => limit,
-            _ => return false,
-        }
-        .min(limit);
-        true
+    fn scroll_help(&mut self, action: &Action) -> bool {
+        let room = super::draw::help_room(self.size);
+        room.scroll(self.help_scroll, action)
+            .map(|to| self.help_scroll = to)
+            .is_some()
     }
 
-    fn scroll_help(&mut self, action: &Action) -> bool {
-        let limit = super::draw::help_scroll_limit(self.size);
-        let page = super::draw::help_page(self.size).max(1);
-        let at = self.help_scroll.min(limit);
-        self.help_scroll = match action {
-            Action::Down => at.saturating_add(1),
-            Action::Up => at.saturating_sub(1),
-            Action::PageDown => at.saturating_add(page),
-            Action::PageUp => at.saturating_sub(page),
-            Action::Start => 0,
-            Action::End => limit,
-            _ => return false,
-        }
-        .min(limit);
-        true
+    /// Scrolls the statistics overlay for a motion key; `false` for other actions.
+    fn scroll_stats(&mut self, action: &Action) -> bool {
+        let room = super::draw::stats_room(self, self.size);
+        room.scroll(self.stats_scroll, action)
+            .map(|to| self.stats_scroll = to)
+            .is_some()
     }
 
     /// One action, with the count typed before it for those that take one as a number

@@ -145,11 +145,10 @@ fn key_action(key: &KeyEvent, mode: Mode) -> Option<Action> {
         },
         Mode::Prompt => prompt_key(key.code, ctrl),
         Mode::Help => help_key(key.code, ctrl),
-        // The scrolling keys scroll (as in the help), q quits, Esc and any other key close.
+        // The help's scrolling keys scroll, q quits, any other key closes.
         Mode::Stats => match help_key(key.code, ctrl) {
-            Some(Action::Help) => Some(Action::Stats),
-            Some(Action::Cancel) | None => Some(Action::Stats),
-            scroll => scroll,
+            Some(Action::Help | Action::Cancel) | None => Some(Action::Stats),
+            scroll_or_quit => scroll_or_quit,
         },
         // Esc cancels the search; other keys wait for it to end (App::update keeps them).
         Mode::Busy => match key.code {

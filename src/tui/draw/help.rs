@@ -6,9 +6,8 @@
 //! one place that lays it out, so drawing and the app's scrolling agree on its length.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Alignment, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
 use super::*;
@@ -342,42 +341,14 @@ fn popup(area: Rect, theme: &Theme) -> (Rect, Vec<Line<'static>>) {
     (popup, lines)
 }
 
-/// Lines of the list shown at once in `area`.
-pub fn help_page(area: Rect) -> u16 {
-    let theme = Theme(theme::Theme::MONO);
-    popup(area, &theme).0.height.saturating_sub(2)
-}
-
-/// The largest useful scroll of the list in `area`: its last line at the bottom.
-pub fn help_scroll_limit(area: Rect) -> u16 {
-    let theme = Theme(theme::Theme::MONO);
-    let (popup, lines) = popup(area, &theme);
-    (lines.len() as u16).saturating_sub(popup.height.saturating_sub(2))
+/// How the list scrolls in `area`.
+pub fn help_room(area: Rect) -> Room {
+    let (popup, lines) = popup(area, &Theme(theme::Theme::MONO));
+    Room::of(popup, lines.len())
 }
 
 pub(super) fn draw_help(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
     let (popup, lines) = popup(area, theme);
-    let total = lines.len() as u16;
-    let page = popup.height.saturating_sub(2);
-    let scroll = app.help_scroll.min(total.saturating_sub(page));
-    ratatui::widgets::Widget::render(Clear, popup, buf);
-    let mut block = Block::bordered()
-        .title(" keys (? or Esc closes) ")
-        .title_alignment(Alignment::Center);
-    if page < total {
-        block = block.title_bottom(
-            Line::from(format!(
-                " {}-{} of {} (j k PgDn PgUp g G) ",
-                scroll + 1,
-                (scroll + page).min(total),
-                total
-            ))
-            .alignment(Alignment::Center),
-        );
-    }
-    ratatui::widgets::Widget::render(
-        Paragraph::new(lines).block(block).scroll((scroll, 0)),
-        popup,
-        buf,
-    );
+    let title = " keys (? or Esc closes) ".to_string();
+    draw_scrolled(popup, title, lines, app.help_scroll, buf);
 }

@@ -34,14 +34,88 @@ mod write;
 
 use detail::draw_detail;
 use help::draw_help;
-pub use help::{help_page, help_scroll_limit};
+pub use help::help_room;
 use map::draw_map;
 use panes::{draw_header, draw_row};
 use stats::draw_stats;
-pub use stats::{stats_page, stats_scroll_limit};
+pub use stats::stats_room;
 pub use stats::{stats_rows, Bar};
 use status::draw_status;
 pub use status::{scan_status, status_left};
+
+/// How an overlay of lines scrolls in its frame: the lines shown at once, and the largest
+/// useful scroll (its last line at the bottom).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Room {
+    /// Lines shown at once (at least 1).
+    pub page: u16,
+    /// The largest useful scroll.
+    pub limit: u16,
+}
+
+impl Room {
+    /// The room of `total` lines in the frame `popup`.
+    fn of(popup: Rect, total: usize) -> Room {
+        let page = popup.height.saturating_sub(2);
+        Room {
+            page: page.max(1),
+            limit: (total as u16).saturating_sub(page),
+        }
+    }
+
+    /// Where a scroll at `at` goes for `action`, if it is a scrolling one (`j k PgDn PgUp
+    /// g G`).
+    pub fn scroll(self, at: u16, action: &super::action::Action) -> Option<u16> {
+        use super::action::Action::*;
+        let at = at.min(self.limit);
+        let to = match action {
+            Down => at.saturating_add(1),
+            Up => at.saturating_sub(1),
+            PageDown => at.saturating_add(self.page),
+            PageUp => at.saturating_sub(self.page),
+            Start => 0,
+            End => self.limit,
+            _ => return None,
+        };
+        Some(to.min(self.limit))
+    }
+}
+
+/// An overlay: `lines` in the frame `popup` titled `title`, scrolled down `scroll` lines;
+/// where they do not all fit, the frame's foot says which show and how to scroll.
+fn draw_scrolled(
+    popup: Rect,
+    title: String,
+    lines: Vec<ratatui::text::Line<'static>>,
+    scroll: u16,
+    buf: &mut Buffer,
+) {
+    use ratatui::layout::Alignment;
+    use ratatui::text::Line;
+    use ratatui::widgets::{Block, Clear, Widget};
+    let total = lines.len() as u16;
+    let page = popup.height.saturating_sub(2);
+    let scroll = scroll.min(total.saturating_sub(page));
+    Clear.render(popup, buf);
+    let mut block = Block::bordered()
+        .title(title)
+        .title_alignment(Alignment::Center);
+    if page < total {
+        block = block.title_bottom(
+            Line::from(format!(
+                " {}-{} of {} (j k PgDn PgUp g G) ",
+                scroll + 1,
+                (scroll + page).min(total),
+                total
+            ))
+            .alignment(Alignment::Center),
+        );
+    }
+    Paragraph::new(lines)
+        .block(block)
+        .scroll((scroll, 0))
+        .render(popup, buf);
+}
 
 /// The view's [`theme::Theme`] as ratatui styles: every style the screen uses comes from
 /// there, so the viewer and `dump` colour every cell alike.

@@ -2,10 +2,9 @@
 //! verdict of the whole-input scan.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Alignment, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph};
 
 use super::status::{human_elapsed, human_size, human_speed};
 use super::*;
@@ -248,46 +247,18 @@ fn popup(app: &App, area: Rect, theme: &Theme) -> (Rect, Vec<Line<'static>>) {
     (popup, lines)
 }
 
-/// Lines of the statistics shown at once in `area`.
-pub fn stats_page(app: &App, area: Rect) -> u16 {
-    let theme = Theme(theme::Theme::MONO);
-    popup(app, area, &theme).0.height.saturating_sub(2)
-}
-
-/// The largest useful scroll of the statistics in `area`: their last line at the bottom.
-pub fn stats_scroll_limit(app: &App, area: Rect) -> u16 {
-    let theme = Theme(theme::Theme::MONO);
-    let (popup, lines) = popup(app, area, &theme);
-    (lines.len() as u16).saturating_sub(popup.height.saturating_sub(2))
+/// How the statistics scroll in `area`.
+pub fn stats_room(app: &App, area: Rect) -> Room {
+    let (popup, lines) = popup(app, area, &Theme(theme::Theme::MONO));
+    Room::of(popup, lines.len())
 }
 
 /// The statistics overlay (`s`): the verdict and counts once the scan is done, its progress
 /// before; scrolled as the help is where it does not fit.
 pub(super) fn draw_stats(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
     let (popup, lines) = popup(app, area, theme);
-    let total = lines.len() as u16;
-    let page = popup.height.saturating_sub(2);
-    let scroll = app.stats_scroll.min(total.saturating_sub(page));
-    ratatui::widgets::Widget::render(Clear, popup, buf);
-    let mut block = Block::bordered()
-        .title(format!(" statistics: {} ", app.dialect.title()))
-        .title_alignment(Alignment::Center);
-    if page < total {
-        block = block.title_bottom(
-            Line::from(format!(
-                " {}-{} of {} (j k PgDn PgUp g G) ",
-                scroll + 1,
-                (scroll + page).min(total),
-                total
-            ))
-            .alignment(Alignment::Center),
-        );
-    }
-    ratatui::widgets::Widget::render(
-        Paragraph::new(lines).block(block).scroll((scroll, 0)),
-        popup,
-        buf,
-    );
+    let title = format!(" statistics: {} ", app.dialect.title());
+    draw_scrolled(popup, title, lines, app.stats_scroll, buf);
 }
 
 #[cfg(test)]
