@@ -213,3 +213,98 @@ proptest! {
         prop_assert_eq!(find_marked(&text, &ranges), find(&text));
     }
 }
+
+/// The detection of `bytes` (marked, as `hexrune detect` reads a file).
+fn detected(bytes: &[u8]) -> Detection {
+    let marked =
+        Summary::build_marked(Dialect::Utf8, bytes, 2, &Progress::new(), Some(&mark_block))
+            .unwrap();
+    detect(bytes, &marked)
+}
+
+/// Mojibake at the very start of a region is found whole: at offset 0, after a BOM, and
+/// right after a block of ASCII (a block's first byte), as after a space.
+#[test]
+fn mojibake_at_the_start_of_a_region_or_block_is_found_whole() {
+    let misread = |s: &str| {
+        s.as_bytes()
+            .iter()
+            .map(|&b| Legacy::Windows1252.decode(&[b]).unwrap())
+            .collect::<String>()
+    };
+    let ete = misread("été ok\n");
+    assert_eq!(ete, "Ã©tÃ© ok\n");
+    let block = hexrune::scan::index::block_size_for(3 << 16);
+    let cases: Vec<(Vec<u8>, usize)> = vec![
+        (ete.as_bytes().to_vec(), 0),
+        ([&b"\xEF\xBB\xBF"[..], ete.as_bytes()].concat(), 3),
+        ([&b"x "[..], ete.as_bytes()].concat(), 2),
+        (
+            [
+                vec![b'a'; block - 1],
+                b"\n".to_vec(),
+                ete.as_bytes().to_vec(),
+            ]
+            .concat(),
+            block,
+        ),
+        (
+            [vec![b'a'; 2 * block], ete.as_bytes().to_vec()].concat(),
+            2 * block,
+        ),
+    ];
+    for (bytes, at) in cases {
+        let found = detected(&bytes).mojibake;
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!((found[0].start, found[0].end), (at, at + 9), "{found:?}");
+        assert_eq!(found[0].text, "été");
+        assert_eq!(found[0].chain_names(), ["windows-1252"]);
+    }
+    let uber = misread("Über alles\n");
+    let found = detected(uber.as_bytes()).mojibake;
+    assert_eq!(
+        found
+            .iter()
+            .map(|m| (m.start, m.end, m.text.as_str()))
+            .collect::<Vec<_>>(),
+        [(0, 4, "Ü")]
+    );
+}
+
+/// Valid text only (no stray bytes): the pieces above but the last two.
+fn valid_piece() -> impl Strategy<Value = Vec<u8>> {
+    piece().prop_filter("valid UTF-8", |p| std::str::from_utf8(p).is_ok())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// On valid text, whatever stands at a block's start (ASCII filler of any length
+    /// before the pieces), detection finds the mojibake `find` finds in the whole text.
+    #[test]
+    fn detection_finds_what_find_finds(
+        pieces in proptest::collection::vec(valid_piece(), 1..60),
+        filler in prop_oneof![Just(0usize), 1usize..200, 65_400usize..65_536],
+        bom in any::<bool>(),
+    ) {
+        let mut bytes = Vec::new();
+        if bom {
+            bytes.extend_from_slice(b"\xEF\xBB\xBF");
+        }
+        bytes.extend(std::iter::repeat_n(b'a', filler));
+        let body = pieces.concat();
+        bytes.extend_from_slice(&body);
+        let text = std::str::from_utf8(&bytes).unwrap();
+        let skip = if bom { 3 } else { 0 };
+        // `find` over the text after the BOM, its offsets moved to the input's.
+        let want: Vec<_> = find(&text[skip..])
+            .into_iter()
+            .map(|mut m| {
+                m.start += skip;
+                m.end += skip;
+                m
+            })
+            .collect();
+        prop_assert_eq!(detected(&bytes).mojibake, want);
+    }
+}

@@ -716,7 +716,18 @@ fn non_ascii_stretches(
                 continue;
             }
             let block = summary.block_range(b);
-            let from = ascii_at_or_after(bytes, block.start.max(region.start), region.end);
+            // A run of non-ASCII bytes across the block's start belongs to the stretch of
+            // the block before, where that one holds non-ASCII characters too; else the
+            // run starts here (after ASCII, or at the region's start).
+            let before_too = b > first && {
+                let p = &summary.blocks[b - 1];
+                p.classes[0] != p.units
+            };
+            let start = block.start.max(region.start);
+            let from = match before_too {
+                true => ascii_at_or_after(bytes, start, region.end),
+                false => start,
+            };
             let to = ascii_at_or_after(bytes, block.end.min(region.end), region.end);
             match out.last_mut() {
                 Some(prev) if prev.end >= from => prev.end = prev.end.max(to),
