@@ -191,7 +191,7 @@ hexrune explain --json --char U+D800\n  hexrune explain 🇫🇷",
         group(clap::ArgGroup::new("what").required(true).args(["bytes", "char"]))
     )]
     Explain {
-        /// Bytes in hex: e2 82 ac, e282ac, \xe2\x82\xac, 0xE2 0x82 0xAC; or text (not ASCII)
+        /// Bytes in hex: e2 82 ac, e282ac, \xe2\x82\xac, 0xE2 0x82 0xAC, %E2%82%AC; or text (not ASCII)
         #[arg(value_name = "BYTES", value_parser = clap::value_parser!(OsString))]
         bytes: Vec<OsString>,
 
@@ -822,24 +822,34 @@ fn parse_family_dialect(text: &str) -> Result<Dialect, String> {
     }
 }
 
-/// Parses a byte offset: decimal, or hex with a `0x` prefix.
+/// Parses a byte offset: decimal, or hex with a `0x` prefix; no sign (`+3` is no offset
+/// from the start, as the viewer's `:+3` is from the cursor).
 pub fn parse_offset(text: &str) -> Result<u64, String> {
     let trimmed = text.trim();
-    let parsed = match trimmed
+    let shown = crate::view::safe::sanitize(text);
+    if trimmed.starts_with(['+', '-']) {
+        return Err(format!(
+            "'{shown}' is not a byte offset (decimal, or hex with 0x, counted from the start: no sign)"
+        ));
+    }
+    let (digits, radix) = match trimmed
         .strip_prefix("0x")
         .or_else(|| trimmed.strip_prefix("0X"))
     {
-        Some(hex) => u64::from_str_radix(&hex.replace('_', ""), 16),
-        None => trimmed.replace('_', "").parse::<u64>(),
+        Some(hex) => (hex.replace('_', ""), 16),
+        None => (trimmed.replace('_', ""), 10),
     };
-    parsed.map_err(|e| match e.kind() {
-        std::num::IntErrorKind::PosOverflow => {
-            format!(
-                "'{text}' is too large for a byte offset (the largest is {})",
-                u64::MAX
-            )
-        }
-        _ => format!("'{text}' is not a byte offset (decimal, or hex with 0x)"),
+    // Digits only: Rust's parsers take a sign too.
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return Err(format!(
+            "'{shown}' is not a byte offset (decimal, or hex with 0x)"
+        ));
+    }
+    u64::from_str_radix(&digits, radix).map_err(|_| {
+        format!(
+            "'{shown}' is too large for a byte offset (the largest is {})",
+            u64::MAX
+        )
     })
 }
 
@@ -857,7 +867,23 @@ mod tests {
         assert_eq!(parse_offset("1234"), Ok(1234));
         assert_eq!(parse_offset("0x1f3A"), Ok(0x1F3A));
         assert_eq!(parse_offset("1_000"), Ok(1000));
-        assert!(parse_offset("-1").is_err());
+        assert_eq!(parse_offset(" 12 "), Ok(12));
+        assert_eq!(
+            parse_offset("-1"),
+            Err("'-1' is not a byte offset (decimal, or hex with 0x, counted from the start: no sign)".into())
+        );
+        assert_eq!(
+            parse_offset("+3"),
+            Err("'+3' is not a byte offset (decimal, or hex with 0x, counted from the start: no sign)".into())
+        );
+        assert_eq!(
+            parse_offset("0x+3"),
+            Err("'0x+3' is not a byte offset (decimal, or hex with 0x)".into())
+        );
+        assert_eq!(
+            parse_offset("1\u{1b}[2J"),
+            Err("'1\\u{1b}[2J' is not a byte offset (decimal, or hex with 0x)".into())
+        );
         assert!(parse_offset("0xZZ").is_err());
         assert_eq!(
             parse_offset("99999999999999999999"),

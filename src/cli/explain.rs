@@ -183,7 +183,7 @@ fn parse_token(token: &str, bytes: &mut Vec<u8>) -> Result<(), String> {
 }
 
 fn strip_prefix(text: &str) -> Option<&str> {
-    ["\\x", "\\X", "0x", "0X"]
+    ["\\x", "\\X", "0x", "0X", "%"]
         .iter()
         .find_map(|p| text.strip_prefix(p))
 }
@@ -200,12 +200,32 @@ fn not_hex(token: &str, at: &str) -> String {
     if !token.is_ascii() {
         // Not reached from the command line, which explains such text as clusters.
         message.push_str("; to explain a character, use --char");
+    } else if let Some(cp) = code_point_spelling(token) {
+        // A code point written as Unicode, JSON, Java or Rust write one: not bytes.
+        message.push_str(&format!(
+            "; {} is a code point, not bytes: explain it with --char U+{cp:04X}",
+            safe_name(token)
+        ));
     } else if (c == 'x' || c == 'X') && before == Some('0') {
         message.push_str("; separate 0x-prefixed bytes with spaces: 0xE2 0x82");
     } else if c == 'x' || c == 'X' {
         message.push_str(r"; quote \x escapes so the shell keeps the backslash: '\xe2\x82\xac'");
     }
     message
+}
+
+/// The code point `token` names, where it is written as a code point is (`U+00E9`,
+/// `\u00e9`, `\u{e9}`, `\U000000E9`) and not as bytes.
+fn code_point_spelling(token: &str) -> Option<u32> {
+    let digits = ["U+", "u+", "\\u{", "\\u", "\\U"]
+        .iter()
+        .find_map(|p| token.strip_prefix(p))?;
+    let digits = match token.starts_with("\\u{") {
+        true => digits.strip_suffix('}')?,
+        false => digits,
+    };
+    let hex = (1..=8).contains(&digits.len()) && digits.chars().all(|c| c.is_ascii_hexdigit());
+    hex.then(|| u32::from_str_radix(digits, 16).ok()).flatten()
 }
 
 /// Parses a code point: one character, or `U+` and 1 to 8 hex digits up to U+7FFFFFFF
@@ -843,6 +863,10 @@ mod tests {
         assert_eq!(ok("0xe282ac"), [0xE2, 0x82, 0xAC]);
         assert_eq!(ok("00 0a"), [0x00, 0x0A]);
         assert_eq!(ok("c0,af"), [0xC0, 0xAF]);
+        // As a URL writes them.
+        assert_eq!(ok("%C3%A9"), [0xC3, 0xA9]);
+        assert_eq!(ok("%e2%82%ac"), [0xE2, 0x82, 0xAC]);
+        assert_eq!(ok("%e2 %82 %ac"), [0xE2, 0x82, 0xAC]);
     }
 
     #[test]
@@ -879,6 +903,28 @@ mod tests {
             "'x' in 'e20x82' is not a hex digit; separate 0x-prefixed bytes with spaces: 0xE2 0x82"
         );
         assert_eq!(err("e2-82"), "'-' in 'e2-82' is not a hex digit");
+        assert_eq!(
+            err("U+00E9"),
+            "'U' in 'U+00E9' is not a hex digit; U+00E9 is a code point, not bytes: explain it with --char U+00E9"
+        );
+        assert_eq!(
+            err("u+1f600"),
+            "'u' in 'u+1f600' is not a hex digit; u+1f600 is a code point, not bytes: explain it with --char U+1F600"
+        );
+        assert_eq!(
+            err(r"\u00e9"),
+            r"'\' in '\u00e9' is not a hex digit; \u00e9 is a code point, not bytes: explain it with --char U+00E9"
+        );
+        assert_eq!(
+            err(r"\u{1F600}"),
+            r"'\' in '\u{1F600}' is not a hex digit; \u{1F600} is a code point, not bytes: explain it with --char U+1F600"
+        );
+        assert_eq!(
+            err(r"\U0001F600"),
+            r"'\' in '\U0001F600' is not a hex digit; \U0001F600 is a code point, not bytes: explain it with --char U+1F600"
+        );
+        // Not a code point's spelling: no hint.
+        assert_eq!(err("U+00G9"), "'U' in 'U+00G9' is not a hex digit");
     }
 
     #[test]
