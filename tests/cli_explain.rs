@@ -463,7 +463,7 @@ fn bad_bytes_are_one_line_errors() {
 fn bad_characters_are_one_line_errors() {
     let cases: [(&str, &str); 5] = [
         ("ab", "'ab' is 2 code points (U+0061 U+0062); give one character, or one code point as U+XXXX"),
-        ("e\u{301}", "'e\u{301}' is 2 code points (U+0065 U+0301); give one character, or one code point as U+XXXX"),
+        ("e\u{301}", "'e\u{301}' is 2 code points (U+0065 U+0301); give one character, or one code point as U+XXXX; or leave out --char to see the text's grapheme clusters and their code points"),
         ("U+XYZ", "'U+XYZ' is not a code point (U+ and 1 to 8 hex digits: U+20AC)"),
         ("U+80000000", "U+80000000 is above U+7FFFFFFF, the largest value any form of UTF-8 can write"),
         ("", "no character given (give one, or U+XXXX)"),

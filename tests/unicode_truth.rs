@@ -304,11 +304,18 @@ fn a_file_name_in_check_output_is_escaped() {
 fn an_explain_argument_is_escaped_when_quoted_back() {
     for &(c, escape, ..) in HIDDEN {
         let out = stderr_of(["explain", "--char", &format!("a{c}b")], 2);
+        // Text that is not ASCII could be meant as text: the clusters are named.
+        let hint = match c.is_ascii() {
+            true => "",
+            false => {
+                "; or leave out --char to see the text's grapheme clusters and their code points"
+            }
+        };
         assert_eq!(
             out,
             format!(
                 "hexrune: explain: 'a{escape}b' is 3 code points (U+0061 U+{:04X} U+0062); \
-                 give one character, or one code point as U+XXXX\n",
+                 give one character, or one code point as U+XXXX{hint}\n",
                 c as u32
             )
         );

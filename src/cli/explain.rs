@@ -268,8 +268,19 @@ pub fn parse_char(text: &str) -> Result<CodePoint, String> {
         .map(|c| CodePoint::new(c as u32).to_string())
         .collect();
     let more = if count > 8 { " ..." } else { "" };
+    // What was likely meant: text's clusters, or a number as a code point.
+    let hint = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        _ if !text.is_ascii() => {
+            "; or leave out --char to see the text's grapheme clusters and their code points"
+                .to_string()
+        }
+        Some(hex) if (1..=8).contains(&hex.len()) && hex.chars().all(|c| c.is_ascii_hexdigit()) => {
+            format!(" (this one: U+{})", hex.to_ascii_uppercase())
+        }
+        _ => String::new(),
+    };
     Err(format!(
-        "'{}' is {count} code points ({}{more}); give one character, or one code point as U+XXXX",
+        "'{}' is {count} code points ({}{more}); give one character, or one code point as U+XXXX{hint}",
         safe_name(text),
         listed.join(" ")
     ))
@@ -950,15 +961,15 @@ mod tests {
         );
         assert_eq!(
             parse_char("0x20AC"),
-            Err("'0x20AC' is 6 code points (U+0030 U+0078 U+0032 U+0030 U+0041 U+0043); give one character, or one code point as U+XXXX".into())
+            Err("'0x20AC' is 6 code points (U+0030 U+0078 U+0032 U+0030 U+0041 U+0043); give one character, or one code point as U+XXXX (this one: U+20AC)".into())
         );
         assert_eq!(
             parse_char("\u{1F1EB}\u{1F1F7}"),
-            Err("'\u{1F1EB}\u{1F1F7}' is 2 code points (U+1F1EB U+1F1F7); give one character, or one code point as U+XXXX".into())
+            Err("'\u{1F1EB}\u{1F1F7}' is 2 code points (U+1F1EB U+1F1F7); give one character, or one code point as U+XXXX; or leave out --char to see the text's grapheme clusters and their code points".into())
         );
         assert_eq!(
             parse_char("a\u{202E}b"),
-            Err("'a\\u{202e}b' is 3 code points (U+0061 U+202E U+0062); give one character, or one code point as U+XXXX".into())
+            Err("'a\\u{202e}b' is 3 code points (U+0061 U+202E U+0062); give one character, or one code point as U+XXXX; or leave out --char to see the text's grapheme clusters and their code points".into())
         );
         assert_eq!(
             parse_char(""),
