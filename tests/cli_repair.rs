@@ -624,3 +624,60 @@ fn mojibake_from_a_file_and_from_a_pipe() {
 fn to_hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
+
+/// Runs `repair` in `dir`; returns the exit code, stdout and stderr.
+fn repair_out(dir: &Path, args: &[&str]) -> (i32, Vec<u8>, String) {
+    let output = hexrune()
+        .current_dir(dir)
+        .arg("repair")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        output.stdout,
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn a_mojibake_chain_is_said_in_the_order_the_text_went_through_it() {
+    // UTF-8 read as windows-1250 and written again, then read as windows-1252.
+    let text = "Le garçon a mangé une crème brûlée.";
+    let read = |bytes: &[u8], encoding: &'static encoding_rs::Encoding| {
+        encoding.decode_without_bom_handling(bytes).0.into_owned()
+    };
+    let first = read(text.as_bytes(), encoding_rs::WINDOWS_1250);
+    let once = read(first.as_bytes(), encoding_rs::WINDOWS_1252);
+    let (dir, _) = dir_with(format!("{once}\n").as_bytes());
+    let (code, stdout, stderr) = repair_out(
+        dir.path(),
+        &["--mojibake", "in.txt", "-o", "-", "--log", "log.jsonl"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(String::from_utf8(stdout).unwrap(), format!("{text}\n"));
+    assert!(
+        stderr.ends_with(
+            "  1 mojibake                 undone (UTF-8 read as windows-1250, then windows-1252)\n"
+        ),
+        "{stderr}"
+    );
+    let log = std::fs::read_to_string(dir.path().join("log.jsonl")).unwrap();
+    assert!(
+        log.lines()
+            .nth(1)
+            .unwrap()
+            .ends_with(r#""why":"--mojibake: UTF-8 read as windows-1250, then windows-1252"}"#),
+        "{log}"
+    );
+    let detect = hexrune()
+        .current_dir(dir.path())
+        .args(["detect", "in.txt"])
+        .output()
+        .unwrap();
+    let detect = String::from_utf8(detect.stdout).unwrap();
+    assert_eq!(
+        detect.lines().nth(1).unwrap(),
+        "  mojibake 6..73 (0x6..0x49): windows-1250, then windows-1252 -> \"çon a mangé une crème brûlé\""
+    );
+}

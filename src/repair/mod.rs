@@ -33,7 +33,7 @@ use std::ops::Range;
 use memchr::memmem;
 
 pub use from::Transcoder;
-pub use policy::{Action, Bom, Chain, FromEncoding, Invalid, Kind, Policy};
+pub use policy::{history, Action, Bom, Chain, FromEncoding, Invalid, Kind, Policy};
 
 use crate::decode::{Dialect, Unit, UnitKind};
 use crate::detect::mojibake::Mojibake;

@@ -200,11 +200,26 @@ impl Chain {
         &self.links[..usize::from(self.len)]
     }
 
-    /// The names joined by " then ", as `hexrune detect` says them.
-    pub fn names(&self) -> String {
-        let names: Vec<&str> = self.links().iter().map(|l| l.name()).collect();
-        names.join(" then ")
+    /// The names in the order the text went through them, innermost (the first wrong
+    /// reading) first, joined by ", then ": the history, as the summary, the log and
+    /// `hexrune detect` say it.
+    ///
+    /// ```
+    /// use hexrune::detect::table::Legacy;
+    /// use hexrune::repair::Chain;
+    /// let chain = Chain::new(&[Legacy::Windows1252, Legacy::Windows1250]);
+    /// assert_eq!(chain.history(), "windows-1250, then windows-1252");
+    /// ```
+    pub fn history(&self) -> String {
+        history(self.links().iter().map(|l| l.name()))
     }
+}
+
+/// Names of a chain given outermost first, said in the order the text went through them:
+/// `windows-1250, then windows-1252`.
+pub fn history<'a>(outermost_first: impl DoubleEndedIterator<Item = &'a str>) -> String {
+    let names: Vec<&str> = outermost_first.rev().collect();
+    names.join(", then ")
 }
 
 /// What a changed (or counted) unit was.
@@ -287,7 +302,7 @@ impl Action {
             Action::Strip => "--bom strip".into(),
             Action::Add => "--bom add".into(),
             Action::Keep => "--invalid keep".into(),
-            Action::Mojibake(chain) => format!("--mojibake: UTF-8 read as {}", chain.names()),
+            Action::Mojibake(chain) => format!("--mojibake: UTF-8 read as {}", chain.history()),
         }
     }
 
@@ -303,7 +318,7 @@ impl Action {
             Action::Strip => "removed".into(),
             Action::Add => "added".into(),
             Action::Keep => "kept as they were".into(),
-            Action::Mojibake(chain) => format!("undone (UTF-8 read as {})", chain.names()),
+            Action::Mojibake(chain) => format!("undone (UTF-8 read as {})", chain.history()),
         }
     }
 }
