@@ -681,3 +681,59 @@ fn a_mojibake_chain_is_said_in_the_order_the_text_went_through_it() {
         "  mojibake 6..73 (0x6..0x49): windows-1250, then windows-1252 -> \"çon a mangé une crème brûlé\""
     );
 }
+
+#[test]
+fn a_line_longer_than_16_mib_is_cut_alike_from_a_file_and_a_pipe() {
+    // No line feed in the first 16 MiB: the line is searched in pieces of 16 MiB from its
+    // start, wherever the bytes come from; "cafÃ© crÃ¨me" starts at the cut, which a
+    // pipe's reads once put elsewhere (inside "Ã©"; at the end of input, nowhere).
+    let mojibake = "cafÃ© crÃ¨me";
+    for tail in [" tail", "", " tail\nmore cafÃ©\n"] {
+        let mut input = vec![b'a'; 16 << 20];
+        input.extend_from_slice(mojibake.as_bytes());
+        input.extend_from_slice(tail.as_bytes());
+        let (dir, _) = dir_with(&input);
+        let (code, from_file, stderr) = repair_out(
+            dir.path(),
+            &["--mojibake", "in.txt", "-o", "-", "--log", "file.jsonl"],
+        );
+        assert_eq!(code, 0, "{stderr}");
+        let piped = hexrune()
+            .current_dir(dir.path())
+            .args([
+                "repair",
+                "--mojibake",
+                "-",
+                "-o",
+                "-",
+                "--log",
+                "pipe.jsonl",
+            ])
+            .write_stdin(input.clone())
+            .output()
+            .unwrap();
+        assert_eq!(piped.status.code(), Some(0));
+        assert!(from_file == piped.stdout, "file and pipe differ ({tail:?})");
+        // Both cut at 16 MiB: the second piece starts "cafÃ©", whose "Ã©" is found whole.
+        let mut expected = vec![b'a'; 16 << 20];
+        expected.extend_from_slice("café crème".as_bytes());
+        expected.extend_from_slice(tail.replace("cafÃ©", "café").as_bytes());
+        assert!(from_file == expected, "{tail:?}");
+        let changes = |name: &str| -> Vec<String> {
+            std::fs::read_to_string(dir.path().join(name))
+                .unwrap()
+                .lines()
+                .skip(1)
+                .map(str::to_string)
+                .collect()
+        };
+        let file_log = changes("file.jsonl");
+        assert_eq!(file_log, changes("pipe.jsonl"), "{tail:?}");
+        let offsets: Vec<&str> = file_log
+            .iter()
+            .map(|c| c.split(',').nth(1).unwrap())
+            .collect();
+        let moved = (16 << 20) + 3;
+        assert_eq!(offsets[0], format!("\"offset\":{moved}"), "{tail:?}");
+    }
+}

@@ -205,6 +205,8 @@ pub struct Repairer {
     /// one to write.
     regions: Vec<Mojibake>,
     next_region: usize,
+    /// The longest line `--mojibake` searches whole ([`LINE_MAX`]; tests lower it).
+    line_max: usize,
 }
 
 impl Repairer {
@@ -219,6 +221,7 @@ impl Repairer {
             started: false,
             regions: Vec::new(),
             next_region: 0,
+            line_max: LINE_MAX,
         }
     }
 
@@ -248,7 +251,7 @@ impl Repairer {
         out: &mut impl Output,
         progress: impl FnMut(u64) -> io::Result<()>,
     ) -> io::Result<()> {
-        slice_windows(self, bytes, out, progress)
+        slice_windows(self, bytes, WINDOW, out, progress)
     }
 
     /// Repairs an input read from `reader` in reads of up to 1 MiB: memory stays flat
@@ -559,7 +562,8 @@ fn invalid_bytes(policy: Invalid, old: &[u8], new: &mut Vec<u8>) -> Option<Actio
 }
 
 /// The longest line `--mojibake` searches whole: a window ends after a line feed, unless
-/// none comes within this many bytes (a longer line is searched in pieces).
+/// none comes within this many bytes (a longer line is searched in pieces of this many
+/// bytes from its start, the last piece being what is left, wherever the input comes from).
 const LINE_MAX: usize = 16 << 20;
 
 /// The mojibake regions of `bytes[range]` (indices into `bytes`), searched in its valid
@@ -590,6 +594,12 @@ trait Windows {
         Some(self.cut(bytes, from, at))
     }
 
+    /// Where a window that starts at `from` ends when `bytes` holds the rest of a stream:
+    /// its end, or where [`Windows::cut`] would cut a whole input held in memory.
+    fn cut_end(&self, bytes: &[u8], _from: usize) -> usize {
+        bytes.len()
+    }
+
     /// Repairs `bytes[range]` (byte 0 is input offset `base`; bytes before `range.start`
     /// are look-back only); `last` for the window that ends the input.
     fn feed(
@@ -602,31 +612,55 @@ trait Windows {
     ) -> io::Result<()>;
 }
 
+impl Repairer {
+    /// Under `--mojibake`, where a window that starts at `from` (the start of a line, or
+    /// of the piece of a long line after the last cut) ends: after a line feed, or, in a
+    /// line with none within [`Repairer::line_max`] bytes of `from`, at the first unit
+    /// boundary from there. `bytes[..at]` may be cut; `complete` when `bytes` holds the
+    /// rest of the input. `None`: the stream must be read further to decide.
+    ///
+    /// The forced cuts depend on nothing but where lines start, so a mapped input and a
+    /// stream, read in pieces of any size, cut a long line at the same offsets.
+    fn line_cut(&self, bytes: &[u8], from: usize, at: usize, complete: bool) -> Option<usize> {
+        let limit = from + self.line_max;
+        if let Some(i) = memchr::memrchr(b'\n', &bytes[from..at.min(limit)]) {
+            return Some(from + i + 1);
+        }
+        let known = if complete { bytes.len() } else { at };
+        if at < known.min(limit) {
+            if let Some(i) = memchr::memchr(b'\n', &bytes[at..known.min(limit)]) {
+                return Some(at + i + 1);
+            }
+        }
+        if limit < bytes.len() && (complete || limit <= at) {
+            return Some(scan::first_boundary(self.policy.dialect, bytes, limit));
+        }
+        complete.then_some(bytes.len())
+    }
+}
+
 impl Windows for Repairer {
     fn cut(&self, bytes: &[u8], from: usize, at: usize) -> usize {
         if self.policy.mojibake {
-            if let Some(i) = memchr::memrchr(b'\n', &bytes[from..at]) {
-                return from + i + 1;
-            }
-            let limit = (from + LINE_MAX).min(bytes.len()).max(at);
-            if let Some(i) = memchr::memchr(b'\n', &bytes[at..limit]) {
-                return at + i + 1;
-            }
-            return scan::first_boundary(self.policy.dialect, bytes, limit);
+            return self.line_cut(bytes, from, at, true).unwrap_or(bytes.len());
         }
         scan::first_boundary(self.policy.dialect, bytes, at)
     }
 
     fn cut_stream(&self, bytes: &[u8], from: usize, at: usize) -> Option<usize> {
         if self.policy.mojibake {
-            if let Some(i) = memchr::memrchr(b'\n', &bytes[from..at]) {
-                return Some(from + i + 1);
-            }
-            if at - from < LINE_MAX {
-                return None;
-            }
+            return self.line_cut(bytes, from, at, false);
         }
         Some(scan::first_boundary(self.policy.dialect, bytes, at))
+    }
+
+    fn cut_end(&self, bytes: &[u8], from: usize) -> usize {
+        if self.policy.mojibake {
+            return self
+                .line_cut(bytes, from, bytes.len(), true)
+                .unwrap_or(bytes.len());
+        }
+        bytes.len()
     }
 
     fn feed(
@@ -641,19 +675,20 @@ impl Windows for Repairer {
     }
 }
 
-/// Feeds a whole input held in memory window by window (about 1 MiB each).
+/// Feeds a whole input held in memory window by window (about `window` bytes each).
 fn slice_windows(
     front: &mut impl Windows,
     bytes: &[u8],
+    window: usize,
     out: &mut impl Output,
     mut progress: impl FnMut(u64) -> io::Result<()>,
 ) -> io::Result<()> {
     let mut start = 0;
     loop {
-        let end = if bytes.len() - start <= WINDOW {
-            bytes.len()
+        let end = if bytes.len() - start <= window {
+            front.cut_end(bytes, start)
         } else {
-            front.cut(bytes, start, start + WINDOW)
+            front.cut(bytes, start, start + window)
         };
         let last = end >= bytes.len();
         front.feed(bytes, start..end, 0, last, out)?;
@@ -685,22 +720,29 @@ fn reader_windows(
         let read = read_some(reader, &mut buffer[have..])?;
         buffer.truncate(have + read);
         eof = read == 0;
-        let cut = if eof {
-            buffer.len()
-        } else if buffer.len() < context + 2 * MARGIN {
-            continue;
-        } else {
-            match front.cut_stream(&buffer, context, buffer.len() - MARGIN) {
-                Some(cut) => cut,
-                None => continue,
+        // As many windows as the front end can cut now (at the end, all that is left).
+        loop {
+            let cut = if eof {
+                front.cut_end(&buffer, context)
+            } else if buffer.len() < context + 2 * MARGIN {
+                break;
+            } else {
+                match front.cut_stream(&buffer, context, buffer.len() - MARGIN) {
+                    Some(cut) => cut,
+                    None => break,
+                }
+            };
+            let last = eof && cut >= buffer.len();
+            front.feed(&buffer, context..cut, base, last, out)?;
+            progress(base + cut as u64)?;
+            let keep_from = cut.saturating_sub(CONTEXT);
+            buffer.drain(..keep_from);
+            base += keep_from as u64;
+            context = cut - keep_from;
+            if last {
+                break;
             }
-        };
-        front.feed(&buffer, context..cut, base, eof, out)?;
-        progress(base + cut as u64)?;
-        let keep_from = cut.saturating_sub(CONTEXT);
-        buffer.drain(..keep_from);
-        base += keep_from as u64;
-        context = cut - keep_from;
+        }
     }
     Ok(())
 }
@@ -783,8 +825,8 @@ impl Engine {
         progress: impl FnMut(u64) -> io::Result<()>,
     ) -> io::Result<()> {
         match self {
-            Engine::Repair(r) => slice_windows(r, bytes, out, progress),
-            Engine::From(t) => slice_windows(t, bytes, out, progress),
+            Engine::Repair(r) => slice_windows(r, bytes, WINDOW, out, progress),
+            Engine::From(t) => slice_windows(t, bytes, WINDOW, out, progress),
         }
     }
 
