@@ -641,6 +641,127 @@ fn repair_out(dir: &Path, args: &[&str]) -> (i32, Vec<u8>, String) {
 }
 
 #[test]
+fn fallback_refuses_multi_byte_encodings_and_counts_what_it_read() {
+    let (dir, _) = dir_with(b"ok \xE2\x9C\x93 \x93\xFA\x96\x7B\x8C\xEA\n");
+    for (label, name) in [("shift_jis", "Shift_JIS"), ("gbk", "GBK")] {
+        let (code, stderr) = repair_in(
+            dir.path(),
+            &[
+                "--invalid",
+                &format!("fallback={label}"),
+                "in.txt",
+                "-o",
+                "-",
+            ],
+        );
+        assert_eq!(code, 2);
+        assert_eq!(
+            stderr,
+            format!(
+                "hexrune: in.txt: --invalid fallback={name}: {name} reads several bytes as one character, and an error unit is read alone; give a single-byte encoding, or --from {name} to read the whole input in it\n"
+            )
+        );
+    }
+    assert_files(dir.path(), &["in.txt"]);
+    // E9: é; 81: undefined in windows-1252; E2 81: â and an undefined byte.
+    let (dir, _) = dir_with(b"a\xE9b\x81\xE2\x81x");
+    let (code, stdout, stderr) =
+        repair_out(dir.path(), &["--invalid", "fallback", "in.txt", "-o", "-"]);
+    assert_eq!(code, 0);
+    assert_eq!(stdout, "aéb\u{FFFD}â\u{FFFD}x".as_bytes());
+    assert_eq!(
+        stderr,
+        "repair: in.txt (7 bytes) -> <stdout> (13 bytes): 3 units changed\n\
+         \x20          1 truncated                read in windows-1252\n\
+         \x20          1 truncated                read in windows-1252, U+FFFD for the bytes it leaves undefined\n\
+         \x20          1 unexpected_continuation  replaced with U+FFFD (undefined in windows-1252)\n"
+    );
+}
+
+#[test]
+fn from_and_dialect_are_refused_together_for_every_label() {
+    let (dir, _) = dir_with(b"grin \xED\xA0\xBD\xED\xB8\x80 nul \xC0\x80\n");
+    for (from, dialect) in [
+        ("utf-8", "cesu8"),
+        ("cesu8", "mutf8"),
+        ("latin1", "cesu8"),
+        ("auto", "mutf8"),
+    ] {
+        let (code, stderr) = repair_in(
+            dir.path(),
+            &[
+                "--from",
+                from,
+                "--dialect",
+                dialect,
+                "in.txt",
+                "-o",
+                "out.txt",
+            ],
+        );
+        assert_eq!(
+            (code, stderr.as_str()),
+            (
+                2,
+                "hexrune: in.txt: --from and --dialect both say how to read the input; give one\n"
+            ),
+            "--from {from} --dialect {dialect}"
+        );
+    }
+    assert_files(dir.path(), &["in.txt"]);
+}
+
+#[test]
+fn refusals_name_the_options_given() {
+    let (dir, _) = dir_with(b"caf\xE9\n");
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["--from", "latin1", "--unescape", "optu8"],
+            "--unescape reads UTF-8, not windows-1252; convert with --from alone first, then run --unescape on the copy",
+        ),
+        (
+            &["--mojibake", "--from", "latin1"],
+            "--mojibake reads UTF-8, not windows-1252; convert with --from alone first, then run --mojibake on the copy",
+        ),
+        (
+            &["--from", "cesu8", "--mojibake"],
+            "--mojibake reads UTF-8, not CESU-8 (--from cesu8); repair with --from alone first, then run --mojibake on the copy",
+        ),
+        (
+            &["--dialect", "wtf8", "--mojibake"],
+            "--mojibake reads UTF-8, not --dialect wtf8; repair with --dialect alone first, then run --mojibake on the copy",
+        ),
+        (
+            &["--from", "latin1", "--invalid", "keep"],
+            "--invalid keep would write windows-1252 bytes, and --from writes UTF-8 only; choose replace, drop, fallback or escape",
+        ),
+    ];
+    for (options, cause) in cases {
+        let mut args = options.to_vec();
+        args.extend(["in.txt", "-o", "out.txt"]);
+        let (code, stderr) = repair_in(dir.path(), &args);
+        assert_eq!(
+            (code, stderr),
+            (2, format!("hexrune: in.txt: {cause}\n")),
+            "{options:?}"
+        );
+    }
+    // The dialect of another encoding form points to --from.
+    let (code, stderr) = repair_in(
+        dir.path(),
+        &["--dialect", "utf16le", "in.txt", "-o", "out.txt"],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains(
+            "--dialect is for the UTF-8 family (utf8, cesu8, mutf8, wtf8, legacy); utf16le is another encoding: give --from UTF-16LE to convert it to UTF-8"
+        ),
+        "{stderr}"
+    );
+    assert_files(dir.path(), &["in.txt"]);
+}
+
+#[test]
 fn a_mojibake_chain_is_said_in_the_order_the_text_went_through_it() {
     // UTF-8 read as windows-1250 and written again, then read as windows-1252.
     let text = "Le garçon a mangé une crème brûlée.";

@@ -266,7 +266,7 @@ temporary file beside it and renamed into place when complete (an error or Ctrl-
 nothing). A summary of the changes goes to stderr; --log writes each change as JSON Lines. \
 See docs/repair.md.",
         after_help = "Policies of --invalid (default replace):\n  replace          one U+FFFD per error unit\n  drop             nothing\n  \
-fallback[=LABEL]  the bytes read in a legacy encoding (windows-1252), U+FFFD for undefined bytes\n  \
+fallback[=LABEL]  the bytes read in a single-byte legacy encoding (windows-1252), U+FFFD for undefined bytes\n  \
 escape=optu8     U+EF00+b per byte (valid UTF-8, reversible)\n  escape=pep383    U+DC00+b per byte in WTF-8 (Python's surrogateescape; not UTF-8)\n  \
 keep             the bytes as they are\n\nExit status: 0 when OUT was written, 2 on any error.\n\n\
 Examples:\n  hexrune repair notes.txt -o fixed.txt\n  hexrune repair --invalid fallback=windows-1252 old.csv -o new.csv\n  \
@@ -809,10 +809,11 @@ fn parse_family_dialect(text: &str) -> Result<Dialect, String> {
     match Dialect::from_name(text) {
         Some(d) if Dialect::UTF8_FAMILY.contains(&d) => Ok(d),
         Some(d) => Err(format!(
-            "repair reads the UTF-8 family ({}); {} is another encoding form, which repair \
-             cannot convert yet",
+            "--dialect is for the UTF-8 family ({}); {} is another encoding: give --from {} \
+             to convert it to UTF-8",
             names.join(", "),
-            d.name()
+            d.name(),
+            d.encoding_name()
         )),
         None => Err(format!(
             "unknown dialect '{}' (expected one of {})",

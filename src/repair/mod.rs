@@ -171,10 +171,11 @@ impl Tally {
         }
     }
 
-    /// Each (kind, action, count), sorted by the kind's name, then the policy's.
+    /// Each (kind, action, count), sorted by the kind's name, then the policy's, then what
+    /// was done.
     pub fn rows(&self) -> Vec<(Kind, Action, u64)> {
         let mut rows = self.rows.clone();
-        rows.sort_by_key(|r| (r.0.name(), r.1.why()));
+        rows.sort_by_key(|r| (r.0.name(), r.1.why(), r.1.done()));
         rows
     }
 
@@ -545,13 +546,26 @@ fn invalid_bytes(policy: Invalid, old: &[u8], new: &mut Vec<u8>) -> Option<Actio
         Invalid::Drop => Action::Drop,
         Invalid::Fallback(fallback) => {
             let mut utf8 = [0; 4];
+            let (mut read, mut undefined) = (false, false);
             for piece in fallback.pieces(old) {
                 match piece {
-                    Piece::Char(c) => new.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes()),
-                    Piece::Undefined(_) => new.extend_from_slice(REPLACEMENT),
+                    Piece::Char(c) => {
+                        read = true;
+                        new.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+                    }
+                    Piece::Undefined(_) => {
+                        undefined = true;
+                        new.extend_from_slice(REPLACEMENT);
+                    }
                 }
             }
-            Action::Fallback(fallback.name())
+            // Said as what happened: a unit counts as read only where the encoding had a
+            // character for it.
+            match (read, undefined) {
+                (true, false) => Action::Fallback(fallback.name()),
+                (true, true) => Action::FallbackPart(fallback.name()),
+                (false, _) => Action::FallbackNone(fallback.name()),
+            }
         }
         Invalid::Escape(scheme) => {
             new.extend_from_slice(&escape_bytes(scheme, old));
@@ -757,53 +771,70 @@ pub enum Engine {
 }
 
 impl Engine {
-    /// The front end for `policy`, or why the policies cannot go together (one line).
-    /// `--from auto` needs the input: see [`Engine::for_slice`].
+    /// The front end for `policy`, or why the policies cannot go together (one line, which
+    /// names the options the user gave). `--from auto` needs the input: see
+    /// [`Engine::for_slice`].
     pub fn new(policy: Policy) -> Result<Engine, String> {
         if let (Some(_), Invalid::Escape(_)) = (policy.unescape, policy.invalid) {
             return Err("--unescape and --invalid escape=... undo each other; give one".into());
         }
-        let from = match policy.from {
-            None => None,
-            Some(FromEncoding::Auto) => {
-                return Err(
-                    "--from auto needs a file (detection reads the whole input); give --from LABEL for a pipe"
-                        .into(),
-                )
+        if let Invalid::Fallback(fallback) = policy.invalid {
+            if !fallback.is_single_byte() {
+                let name = fallback.name();
+                return Err(format!(
+                    "--invalid fallback={name}: {name} reads several bytes as one character, and an error unit is read alone; give a single-byte encoding, or --from {name} to read the whole input in it"
+                ));
             }
-            Some(FromEncoding::Dialect(d)) if Dialect::UTF8_FAMILY.contains(&d) => {
-                return Engine::new(Policy {
-                    dialect: d,
-                    from: None,
-                    ..policy
-                })
-            }
-            Some(other) => Some(other),
-        };
-        let Some(from) = from else {
+        }
+        let Some(from) = policy.from else {
             if policy.mojibake && policy.dialect != Dialect::Utf8 {
-                return Err("--mojibake reads UTF-8 (not --dialect)".into());
+                return Err(format!(
+                    "--mojibake reads UTF-8, not --dialect {}; repair with --dialect alone first, then run --mojibake on the copy",
+                    policy.dialect.name()
+                ));
             }
             return Ok(Engine::Repair(Repairer::new(policy)));
         };
-        let name = from.name();
+        // `--dialect` has a default (utf8): only another value is a second answer.
+        if policy.dialect != Dialect::Utf8 {
+            return Err("--from and --dialect both say how to read the input; give one".into());
+        }
+        let FromEncoding::Dialect(dialect) = from else {
+            return Err(
+                "--from auto needs a file (detection reads the whole input); give --from LABEL for a pipe"
+                    .into(),
+            );
+        };
+        let name = dialect.encoding_name();
+        if Dialect::UTF8_FAMILY.contains(&dialect) {
+            if policy.mojibake && dialect != Dialect::Utf8 {
+                return Err(format!(
+                    "--mojibake reads UTF-8, not {name} (--from {}); repair with --from alone first, then run --mojibake on the copy",
+                    dialect.name()
+                ));
+            }
+            return Engine::new(Policy {
+                dialect,
+                from: None,
+                ..policy
+            });
+        }
+        for (given, option) in [
+            (policy.unescape.is_some(), "--unescape"),
+            (policy.mojibake, "--mojibake"),
+        ] {
+            if given {
+                return Err(format!(
+                    "{option} reads UTF-8, not {name}; convert with --from alone first, then run {option} on the copy"
+                ));
+            }
+        }
         if policy.invalid == Invalid::Keep {
             return Err(format!(
                 "--invalid keep would write {name} bytes, and --from writes UTF-8 only; choose replace, drop, fallback or escape"
             ));
         }
-        if policy.unescape.is_some() || policy.mojibake {
-            return Err(format!(
-                "--unescape and --mojibake read UTF-8; repair the {name} input with --from first"
-            ));
-        }
-        if policy.dialect != Dialect::Utf8 {
-            return Err("--from and --dialect both say how to read the input; give one".into());
-        }
-        Ok(Engine::From(match from {
-            FromEncoding::Dialect(d) => Transcoder::dialect(policy, d),
-            FromEncoding::Auto => unreachable!("resolved above"),
-        }))
+        Ok(Engine::From(Transcoder::dialect(policy, dialect)))
     }
 
     /// As [`Engine::new`], with `--from auto` resolved by detection on `bytes`.

@@ -271,8 +271,14 @@ pub enum Action {
     Replace,
     /// Removed.
     Drop,
-    /// Read in the named legacy encoding.
+    /// Read in the named legacy encoding, which has a character for every byte.
     Fallback(&'static str),
+    /// Under `--invalid fallback`, a unit the named encoding has a character for in part:
+    /// those read, U+FFFD for each byte it leaves undefined.
+    FallbackPart(&'static str),
+    /// Under `--invalid fallback`, a unit the named encoding has no character for: U+FFFD
+    /// for each byte.
+    FallbackNone(&'static str),
     /// Each byte escaped.
     Escape(Escape),
     /// An escape turned back into its byte.
@@ -295,7 +301,9 @@ impl Action {
         match self {
             Action::Replace => "--invalid replace".into(),
             Action::Drop => "--invalid drop".into(),
-            Action::Fallback(name) => format!("--invalid fallback={name}"),
+            Action::Fallback(name) | Action::FallbackPart(name) | Action::FallbackNone(name) => {
+                format!("--invalid fallback={name}")
+            }
             Action::Escape(e) => format!("--invalid escape={}", e.name()),
             Action::Unescape(e) => format!("--unescape {}", e.name()),
             Action::Reencode(d) => format!("--dialect {}", d.name()),
@@ -312,6 +320,10 @@ impl Action {
             Action::Replace => "replaced with U+FFFD".into(),
             Action::Drop => "dropped".into(),
             Action::Fallback(name) => format!("read in {name}"),
+            Action::FallbackPart(name) => {
+                format!("read in {name}, U+FFFD for the bytes it leaves undefined")
+            }
+            Action::FallbackNone(name) => format!("replaced with U+FFFD (undefined in {name})"),
             Action::Escape(e) => format!("escaped byte by byte ({})", e.codec()),
             Action::Unescape(e) => format!("turned back into bytes ({})", e.codec()),
             Action::Reencode(d) => format!("written in UTF-8's form (from {})", d.name()),
