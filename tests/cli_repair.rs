@@ -491,6 +491,7 @@ fn from_an_encoding_writes_utf8_and_logs_source_offsets() {
         stderr,
         [
             "repair: in.txt (8 bytes) -> out.txt (9 bytes): 1 unit changed",
+            "             read as UTF-16LE",
             "           1 unpaired_high_surrogate  replaced with U+FFFD\n",
         ]
         .join("\n")
@@ -638,6 +639,65 @@ fn repair_out(dir: &Path, args: &[&str]) -> (i32, Vec<u8>, String) {
         output.stdout,
         String::from_utf8(output.stderr).unwrap(),
     )
+}
+
+#[test]
+fn a_utf16_bom_overrides_the_labels_byte_order() {
+    // UTF-16BE with its BOM, read with a UTF-16LE label (utf-16 is UTF-16LE), and the
+    // other way round; Python's utf-16 codec follows the BOM too.
+    let be = [
+        b"\xFE\xFF".as_slice(),
+        &wide::text(Dialect::Utf16Be, "héllo\n"),
+    ]
+    .concat();
+    let le = [
+        b"\xFF\xFE".as_slice(),
+        &wide::text(Dialect::Utf16Le, "héllo\n"),
+    ]
+    .concat();
+    for (input, label, read, other) in [
+        (&be, "utf-16", "UTF-16BE", "UTF-16LE"),
+        (&be, "utf-16le", "UTF-16BE", "UTF-16LE"),
+        (&le, "utf-16be", "UTF-16LE", "UTF-16BE"),
+    ] {
+        let code = "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode('utf-16').encode())";
+        let expected = "\u{FEFF}héllo\n".as_bytes();
+        if let Some(python) = common::python_bytes(code, common::NO_ARGS, input) {
+            assert_eq!(python.as_slice(), &expected[3..], "{label}");
+        }
+        let summary = format!(
+            "repair: {{}} (14 bytes) -> <stdout> (10 bytes): 0 units changed\n\
+             \x20            read as {read} (its BOM overrides --from {other})\n"
+        );
+        let (dir, _) = dir_with(input);
+        let (code, stdout, stderr) =
+            repair_out(dir.path(), &["--from", label, "in.txt", "-o", "-"]);
+        assert_eq!(
+            (code, stdout.as_slice()),
+            (0, expected),
+            "{label}: {stderr}"
+        );
+        assert_eq!(stderr, summary.replace("{}", "in.txt"));
+        // From a pipe, the BOM is read first too.
+        let output = output_with_stdin(["repair", "--from", label, "-", "-o", "-"], input.clone());
+        assert_eq!(output.status.code(), Some(0));
+        assert_eq!(output.stdout, expected);
+        assert_eq!(
+            String::from_utf8(output.stderr).unwrap(),
+            summary.replace("{}", "<stdin>")
+        );
+    }
+    // UTF-32: the UTF-32 BOM chooses the byte order.
+    let (dir, _) = dir_with(b"\xFF\xFE\x00\x00h\x00\x00\x00");
+    let (code, stdout, stderr) = repair_out(
+        dir.path(),
+        &["--from", "utf-32be", "--bom", "strip", "in.txt", "-o", "-"],
+    );
+    assert_eq!((code, stdout.as_slice()), (0, b"h".as_slice()), "{stderr}");
+    assert!(
+        stderr.contains("read as UTF-32LE (its BOM overrides --from UTF-32BE)\n"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -857,4 +917,18 @@ fn a_line_longer_than_16_mib_is_cut_alike_from_a_file_and_a_pipe() {
         let moved = (16 << 20) + 3;
         assert_eq!(offsets[0], format!("\"offset\":{moved}"), "{tail:?}");
     }
+}
+
+#[test]
+fn the_summary_says_what_from_read_the_input_as() {
+    // "Привет" in windows-1251.
+    let (dir, _) = dir_with(b"\xCF\xF0\xE8\xE2\xE5\xF2\n");
+    let (code, stdout, stderr) =
+        repair_out(dir.path(), &["--from", "windows-1251", "in.txt", "-o", "-"]);
+    assert_eq!((code, stdout.as_slice()), (0, "Привет\n".as_bytes()));
+    assert_eq!(
+        stderr,
+        "repair: in.txt (7 bytes) -> <stdout> (13 bytes): 0 units changed\n\
+         \x20            read as windows-1251\n"
+    );
 }

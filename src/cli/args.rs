@@ -307,7 +307,7 @@ cat in.txt | hexrune repair --bom strip - -o -"
         #[arg(long, value_name = "FILE")]
         log: Option<PathBuf>,
 
-        /// IN is in this encoding (any WHATWG label such as windows-1252, utf-16le, shift_jis; UTF-32LE/BE; IBM437, IBM850; auto: what detect finds); OUT is UTF-8, undecodable units follow --invalid
+        /// IN is in this encoding (any WHATWG label such as windows-1252, utf-16le, shift_jis; UTF-32LE/BE; IBM437, IBM850; auto: what detect finds); a BOM at the start overrides the label, as WHATWG decoding does; OUT is UTF-8, undecodable units follow --invalid
         #[arg(long, value_name = "LABEL", value_parser = FromEncoding::parse)]
         from: Option<FromEncoding>,
 

@@ -31,11 +31,14 @@ use sha2::{Digest, Sha256};
 use super::{report_error, Input, EXIT_ERROR, EXIT_OK};
 use crate::cli::report::hex_compact;
 use crate::cli::wire::{to_line, ChangeRecord, RepairFile, RepairRecord};
+use crate::decode::Dialect;
 use crate::repair::write::{
     identity, parent, refuse_kind, refuse_output, resolves_to, Atomic, FileId, Guard, WriteError,
     EXISTS,
 };
-use crate::repair::{detected, Change, Engine, FromEncoding, Output, Policy, Tally};
+use crate::repair::{
+    detected, sniffed, Change, Engine, FromEncoding, Output, Policy, Tally, SNIFF_LEN,
+};
 use crate::source::{Source, SourceError};
 use crate::view::safe::sanitize;
 
@@ -214,18 +217,10 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
     let (id, opened, mode) = open_input(&options.input, &in_name)?;
     let log_name = options.log.as_ref().map(|p| sanitize(&p.to_string_lossy()));
     refuse(options, id, &out_name, log_name.as_deref())?;
-    // `--from auto` is settled here, on the mapped input, so that the summary can say it.
-    let (policy, auto) = match (&opened, policy.from) {
-        (Opened::Mapped(source), Some(FromEncoding::Auto)) => {
-            let found = detected(source.bytes()).map_err(|e| Failure::new(&in_name, e))?;
-            let policy = Policy {
-                from: Some(found),
-                ..policy
-            };
-            (policy, Some(found.name()))
-        }
-        _ => (policy, None),
-    };
+    let sniffs =
+        matches!(policy.from, Some(FromEncoding::Dialect(d)) if !Dialect::UTF8_FAMILY.contains(&d));
+    let (opened, head) = peek(opened, sniffs, &in_name)?;
+    let (policy, notes) = settle(policy, &opened, &head).map_err(|e| Failure::new(&in_name, e))?;
     let mut engine = Engine::new(policy).map_err(|e| Failure::new(&in_name, e))?;
 
     let guard = Guard::watch(out_name.clone()).map_err(|e| Failure::io(&out_name, &e))?;
@@ -342,13 +337,65 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
     }
     drop(guard);
     let mut text = summary(&in_name, &out_name, read, written, engine.tally());
-    if let (Some(name), Some(end)) = (auto, text.find('\n')) {
-        text.insert_str(
-            end + 1,
-            &format!("{:13}read as {name} (--from auto: what detect finds)\n", ""),
-        );
+    if let Some(end) = text.find('\n') {
+        let lines: String = notes.iter().map(|n| format!("{:13}{n}\n", "")).collect();
+        text.insert_str(end + 1, &lines);
     }
     Ok(text)
+}
+
+/// The first bytes of the input (up to [`SNIFF_LEN`], fewer at its end), for the BOM
+/// that may override `--from`: of a stream, read (only when `sniffs`: a slow writer's
+/// first bytes are not waited for otherwise) and put back in front.
+fn peek(opened: Opened, sniffs: bool, in_name: &str) -> Result<(Opened, Vec<u8>), Failure> {
+    match opened {
+        Opened::Stream(reader) if !sniffs => Ok((Opened::Stream(reader), Vec::new())),
+        Opened::Mapped(source) => {
+            let head = source.bytes()[..source.bytes().len().min(SNIFF_LEN)].to_vec();
+            Ok((Opened::Mapped(source), head))
+        }
+        Opened::Stream(mut reader) => {
+            let mut head = Vec::with_capacity(SNIFF_LEN);
+            (&mut reader)
+                .take(SNIFF_LEN as u64)
+                .read_to_end(&mut head)
+                .map_err(|e| failure_of(in_name, &io::Error::other(SourceError::from(e))))?;
+            let again = io::Cursor::new(head.clone()).chain(reader);
+            Ok((Opened::Stream(Box::new(again)), head))
+        }
+    }
+}
+
+/// `--from` settled on the input: `auto` by detection (on a mapped input), a label
+/// overridden by a BOM that says otherwise ([`sniffed`]); and the lines the summary gives
+/// under its first: what the input was read as, and why.
+fn settle(policy: Policy, opened: &Opened, head: &[u8]) -> Result<(Policy, Vec<String>), String> {
+    let mut notes = Vec::new();
+    let from = match (opened, policy.from) {
+        (Opened::Mapped(source), Some(FromEncoding::Auto)) => {
+            let found = detected(source.bytes())?;
+            notes.push(format!(
+                "read as {} (--from auto: what detect finds)",
+                found.name()
+            ));
+            Some(found)
+        }
+        (_, Some(FromEncoding::Dialect(label))) => {
+            let read = sniffed(label, head);
+            if read != label {
+                notes.push(format!(
+                    "read as {} (its BOM overrides --from {})",
+                    read.encoding_name(),
+                    label.encoding_name()
+                ));
+            } else if !Dialect::UTF8_FAMILY.contains(&label) {
+                notes.push(format!("read as {}", label.encoding_name()));
+            }
+            Some(FromEncoding::Dialect(read))
+        }
+        (_, from) => from,
+    };
+    Ok((Policy { from, ..policy }, notes))
 }
 
 /// A streamed input whose errors say they are the input's (a write error carries none).

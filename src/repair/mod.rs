@@ -837,15 +837,26 @@ impl Engine {
         Ok(Engine::From(Transcoder::dialect(policy, dialect)))
     }
 
-    /// As [`Engine::new`], with `--from auto` resolved by detection on `bytes`.
+    /// As [`Engine::new`], with `--from auto` resolved by detection on `bytes`, and a
+    /// `--from` label overridden by the input's BOM ([`sniffed`]).
     pub fn for_slice(policy: Policy, bytes: &[u8]) -> Result<Engine, String> {
-        match policy.from {
-            Some(FromEncoding::Auto) => Engine::new(Policy {
-                from: Some(detected(bytes)?),
-                ..policy
-            }),
-            _ => Engine::new(policy),
-        }
+        let from = match policy.from {
+            Some(FromEncoding::Auto) => Some(detected(bytes)?),
+            Some(FromEncoding::Dialect(d)) => Some(FromEncoding::Dialect(sniffed(d, bytes))),
+            None => None,
+        };
+        Engine::new(Policy { from, ..policy })
+    }
+
+    /// As [`Engine::new`] for a stream whose first bytes (up to [`SNIFF_LEN`]) are `head`:
+    /// a `--from` label overridden by its BOM ([`sniffed`]), as [`Engine::for_slice`] does
+    /// for an input held in memory. `--from auto` is refused (it needs the whole input).
+    pub fn for_head(policy: Policy, head: &[u8]) -> Result<Engine, String> {
+        let from = match policy.from {
+            Some(FromEncoding::Dialect(d)) => Some(FromEncoding::Dialect(sniffed(d, head))),
+            other => other,
+        };
+        Engine::new(Policy { from, ..policy })
     }
 
     /// Repairs a whole input held in memory; see [`Repairer::repair_slice`].
@@ -893,6 +904,48 @@ impl Engine {
         }
     }
 }
+
+/// The encoding an input is read in under `--from dialect`, given its first bytes: as the
+/// WHATWG Encoding Standard's decode algorithm does, a BOM overrides the label (`FE FF` is
+/// UTF-16BE, `FF FE` UTF-16LE, `EF BB BF` UTF-8, whatever the label says); for a UTF-32
+/// label, which the standard does not know, the UTF-32 BOMs (`00 00 FE FF`, `FF FE 00 00`)
+/// choose the byte order and nothing else overrides it. The labels of the UTF-8 family are
+/// read as they say (they are `--dialect`'s).
+///
+/// ```
+/// use hexrune::decode::Dialect;
+/// use hexrune::repair::sniffed;
+/// assert_eq!(sniffed(Dialect::Utf16Le, b"\xFE\xFF\x00h"), Dialect::Utf16Be);
+/// assert_eq!(sniffed(Dialect::Utf16Be, b"\xFF\xFEh\x00"), Dialect::Utf16Le);
+/// assert_eq!(sniffed(Dialect::Utf32Be, b"\xFF\xFE\x00\x00h\x00\x00\x00"), Dialect::Utf32Le);
+/// assert_eq!(sniffed(Dialect::Utf16Le, b"h\x00"), Dialect::Utf16Le);
+/// ```
+pub fn sniffed(dialect: Dialect, head: &[u8]) -> Dialect {
+    if Dialect::UTF8_FAMILY.contains(&dialect) {
+        return dialect;
+    }
+    if matches!(dialect, Dialect::Utf32Le | Dialect::Utf32Be) {
+        return if head.starts_with(b"\xFF\xFE\x00\x00") {
+            Dialect::Utf32Le
+        } else if head.starts_with(b"\x00\x00\xFE\xFF") {
+            Dialect::Utf32Be
+        } else {
+            dialect
+        };
+    }
+    if head.starts_with(BOM) {
+        Dialect::Utf8
+    } else if head.starts_with(b"\xFE\xFF") {
+        Dialect::Utf16Be
+    } else if head.starts_with(b"\xFF\xFE") {
+        Dialect::Utf16Le
+    } else {
+        dialect
+    }
+}
+
+/// How many bytes of an input [`sniffed`] looks at.
+pub const SNIFF_LEN: usize = 4;
 
 /// The encoding `hexrune detect` finds for `bytes`, as `--from auto` takes it.
 pub fn detected(bytes: &[u8]) -> Result<FromEncoding, String> {
