@@ -932,3 +932,45 @@ fn the_summary_says_what_from_read_the_input_as() {
          \x20            read as windows-1251\n"
     );
 }
+
+#[test]
+fn auto_says_which_regions_of_another_encoding_it_does_not_convert() {
+    let mut input = "Première ligne ✓\n".repeat(3).into_bytes();
+    for _ in 0..3 {
+        input.extend_from_slice(b"Deuxi\xE8me partie, d\xE9j\xE0.\n");
+    }
+    input.extend_from_slice("Retour ✓\n".as_bytes());
+    let (dir, _) = dir_with(&input);
+    let (code, _, stderr) = repair_out(dir.path(), &["--from", "auto", "in.txt", "-o", "-"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        stderr,
+        "repair: in.txt (140 bytes) -> <stdout> (158 bytes): 9 units changed\n\
+         \x20            read as UTF-8 (--from auto: what detect finds)\n\
+         \x20            not converted: detect also found windows-1252 at 60..129, read here as UTF-8; give --invalid fallback=windows-1252 to read its error units in windows-1252\n\
+         \x20          9 truncated                replaced with U+FFFD\n"
+    );
+    // Given that, the region reads as windows-1252, and the note is gone.
+    let (code, stdout, stderr) = repair_out(
+        dir.path(),
+        &[
+            "--from",
+            "auto",
+            "--invalid",
+            "fallback=windows-1252",
+            "in.txt",
+            "-o",
+            "-",
+        ],
+    );
+    assert_eq!(code, 0);
+    assert!(String::from_utf8(stdout)
+        .unwrap()
+        .contains("Deuxième partie, déjà.\n"));
+    assert_eq!(
+        stderr,
+        "repair: in.txt (140 bytes) -> <stdout> (149 bytes): 9 units changed\n\
+         \x20            read as UTF-8 (--from auto: what detect finds)\n\
+         \x20          9 truncated                read in windows-1252\n"
+    );
+}

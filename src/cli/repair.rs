@@ -37,7 +37,8 @@ use crate::repair::write::{
     EXISTS,
 };
 use crate::repair::{
-    detected, sniffed, Change, Engine, FromEncoding, Output, Policy, Tally, SNIFF_LEN,
+    detected_regions, sniffed, Change, Engine, FromEncoding, Invalid, Output, Policy, Tally,
+    SNIFF_LEN,
 };
 use crate::source::{Source, SourceError};
 use crate::view::safe::sanitize;
@@ -368,16 +369,18 @@ fn peek(opened: Opened, sniffs: bool, in_name: &str) -> Result<(Opened, Vec<u8>)
 
 /// `--from` settled on the input: `auto` by detection (on a mapped input), a label
 /// overridden by a BOM that says otherwise ([`sniffed`]); and the lines the summary gives
-/// under its first: what the input was read as, and why.
+/// under its first: what the input was read as, and why, and the regions of another
+/// encoding detection found that the reading does not convert.
 fn settle(policy: Policy, opened: &Opened, head: &[u8]) -> Result<(Policy, Vec<String>), String> {
     let mut notes = Vec::new();
     let from = match (opened, policy.from) {
         (Opened::Mapped(source), Some(FromEncoding::Auto)) => {
-            let found = detected(source.bytes())?;
+            let (found, others) = detected_regions(source.bytes())?;
             notes.push(format!(
                 "read as {} (--from auto: what detect finds)",
                 found.name()
             ));
+            notes.extend(unconverted(&others, found, policy.invalid));
             Some(found)
         }
         (_, Some(FromEncoding::Dialect(label))) => {
@@ -396,6 +399,47 @@ fn settle(policy: Policy, opened: &Opened, head: &[u8]) -> Result<(Policy, Vec<S
         (_, from) => from,
     };
     Ok((Policy { from, ..policy }, notes))
+}
+
+/// A line for each encoding of `others` (detection's regions of an encoding other than
+/// the one read, with their offsets): where they are, and what to give to convert them.
+fn unconverted(
+    others: &[(&'static str, Vec<(usize, usize)>)],
+    read: FromEncoding,
+    invalid: Invalid,
+) -> Vec<String> {
+    const SHOWN: usize = 3;
+    let mut lines = Vec::new();
+    for (encoding, ranges) in others {
+        let single_byte = matches!(
+            FromEncoding::parse(encoding),
+            Ok(FromEncoding::Dialect(Dialect::SingleByte(_)))
+        );
+        if let Invalid::Fallback(f) = invalid {
+            if f.name() == *encoding {
+                continue; // what was asked reads the region's error units in it
+            }
+        }
+        let mut at: Vec<String> = ranges
+            .iter()
+            .take(SHOWN)
+            .map(|(start, end)| format!("{start}..{end}"))
+            .collect();
+        if ranges.len() > SHOWN {
+            at.push(format!("{} more", ranges.len() - SHOWN));
+        }
+        let what = if single_byte && read == FromEncoding::Dialect(Dialect::Utf8) {
+            format!("give --invalid fallback={encoding} to read its error units in {encoding}")
+        } else {
+            format!("repair that part alone with --from {encoding}")
+        };
+        lines.push(format!(
+            "not converted: detect also found {encoding} at {}, read here as {}; {what}",
+            at.join(", "),
+            read.name()
+        ));
+    }
+    lines
 }
 
 /// A streamed input whose errors say they are the input's (a write error carries none).

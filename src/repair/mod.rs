@@ -949,17 +949,40 @@ pub const SNIFF_LEN: usize = 4;
 
 /// The encoding `hexrune detect` finds for `bytes`, as `--from auto` takes it.
 pub fn detected(bytes: &[u8]) -> Result<FromEncoding, String> {
+    detected_regions(bytes).map(|(found, _)| found)
+}
+
+/// The regions of one encoding that detection found: the encoding's name, and the
+/// offsets (start, end) of each of its regions.
+pub type Regions = (&'static str, Vec<(usize, usize)>);
+
+/// As [`detected`], with the regions detection found in other encodings than the one it
+/// names, which a reading of the whole input in that one does not convert: grouped by
+/// encoding, in the order they first occur.
+pub fn detected_regions(bytes: &[u8]) -> Result<(FromEncoding, Vec<Regions>), String> {
     let summary = crate::scan::index::Summary::build_parallel(Dialect::Utf8, bytes);
     let detection = crate::detect::detect(bytes, &summary);
     if detection.encoding == crate::detect::BINARY {
         return Err("--from auto: detection says binary, not text; give --from LABEL".into());
     }
-    FromEncoding::parse(detection.encoding).map_err(|e| {
+    let found = FromEncoding::parse(detection.encoding).map_err(|e| {
         format!(
             "--from auto: detection says {}, which repair cannot read ({e})",
             detection.encoding
         )
-    })
+    })?;
+    let mut others: Vec<Regions> = Vec::new();
+    for region in &detection.regions {
+        if region.encoding == detection.encoding {
+            continue;
+        }
+        let range = (region.start, region.end);
+        match others.iter_mut().find(|o| o.0 == region.encoding) {
+            Some(other) => other.1.push(range),
+            None => others.push((region.encoding, vec![range])),
+        }
+    }
+    Ok((found, others))
 }
 
 /// Each byte of `old` as `scheme` writes it: U+EF00+b in UTF-8, or U+DC00+b in WTF-8
