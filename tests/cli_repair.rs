@@ -920,6 +920,30 @@ fn a_line_longer_than_16_mib_is_cut_alike_from_a_file_and_a_pipe() {
 }
 
 #[test]
+fn a_log_on_stdout_when_out_is_a_file() {
+    let (dir, _) = dir_with(b"a\xE9b");
+    let (code, stdout, stderr) = repair_out(dir.path(), &["in.txt", "-o", "out.txt", "--log", "-"]);
+    assert_eq!(code, 0, "{stderr}");
+    let log = String::from_utf8(stdout).unwrap();
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines.len(), 2, "{log}");
+    assert!(lines[0].starts_with(r#"{"type":"repair","input":{"path":"in.txt","size":3,"#));
+    assert_eq!(
+        lines[1],
+        r#"{"type":"change","offset":1,"len":1,"kind":"truncated","old":"e9","new":"efbfbd","why":"--invalid replace"}"#
+    );
+    assert_files(dir.path(), &["in.txt", "out.txt"]);
+    // With -o -, stdout is taken: refused, and nothing is written.
+    let (code, stdout, stderr) = repair_out(dir.path(), &["in.txt", "-o", "-", "--log", "-"]);
+    assert_eq!((code, stdout.len()), (2, 0));
+    assert_eq!(
+        stderr,
+        "hexrune: <stdout>: is the output (-o -); give --log a file, or -o a file to have the log on stdout\n"
+    );
+    assert_files(dir.path(), &["in.txt", "out.txt"]);
+}
+
+#[test]
 fn the_summary_says_what_from_read_the_input_as() {
     // "Привет" in windows-1251.
     let (dir, _) = dir_with(b"\xCF\xF0\xE8\xE2\xE5\xF2\n");

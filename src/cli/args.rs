@@ -303,7 +303,7 @@ cat in.txt | hexrune repair --bom strip - -o -"
         #[arg(long, value_name = "WHAT", default_value = "keep", value_parser = bom_parser())]
         bom: Bom,
 
-        /// Write every change as JSON Lines to this file (a first record with both files' sizes and SHA-256)
+        /// Write every change as JSON Lines to this file (a first record with both files' sizes and SHA-256); `-`: standard output, when OUT is a file
         #[arg(long, value_name = "FILE")]
         log: Option<PathBuf>,
 
@@ -483,7 +483,7 @@ impl Args {
                 input: Input::from_arg(file),
                 output: Target::from_arg(output),
                 force,
-                log,
+                log: log.map(Target::from_arg),
                 policy: Policy {
                     invalid: invalid.unwrap_or(match unescape {
                         Some(_) => Invalid::Keep,

@@ -82,8 +82,9 @@ pub struct RepairOptions {
     pub output: Target,
     /// Replace an existing OUT (and log).
     pub force: bool,
-    /// Where the JSON Lines log of changes goes, if anywhere.
-    pub log: Option<PathBuf>,
+    /// Where the JSON Lines log of changes goes, if anywhere (`-`: standard output, which
+    /// `-o -` must then leave free).
+    pub log: Option<Target>,
     /// The policies.
     pub policy: Policy,
 }
@@ -216,7 +217,7 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
     })
     .map_err(|e| Failure::new(&in_name, e))?;
     let (id, opened, mode) = open_input(&options.input, &in_name)?;
-    let log_name = options.log.as_ref().map(|p| sanitize(&p.to_string_lossy()));
+    let log_name = options.log.as_ref().map(Target::display_name);
     refuse(options, id, &out_name, log_name.as_deref())?;
     let sniffs =
         matches!(policy.from, Some(FromEncoding::Dialect(d)) if !Dialect::UTF8_FAMILY.contains(&d));
@@ -230,10 +231,15 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
         Target::Stdout => None,
     };
     let mut log = match &options.log {
-        Some(p) => {
+        Some(Target::Path(p)) => {
             let records = tempfile::tempfile_in(parent(p))
                 .map_err(|e| Failure::io(log_name.as_deref().unwrap_or_default(), &e))?;
-            Some((Atomic::create(p)?, records))
+            Some((Some(Atomic::create(p)?), records))
+        }
+        Some(Target::Stdout) => {
+            let records = tempfile::tempfile()
+                .map_err(|e| Failure::io(log_name.as_deref().unwrap_or_default(), &e))?;
+            Some((None, records))
         }
         None => None,
     };
@@ -308,8 +314,8 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
 
     // Everything is written: only renames are left; an interrupt waits for a rename in
     // progress (`Atomic::persist` holds the registry of temporary files across it).
+    let mut log_to_stdout = None;
     if let (Some((atomic, mut records)), Some((input, output))) = (log, hashes) {
-        let name = atomic.name().to_string();
         let header = RepairRecord {
             record: "repair",
             input: RepairFile {
@@ -326,15 +332,24 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
                 sha256: hex_compact(&output.finalize()),
             },
         };
-        let mut file = atomic.file();
-        writeln!(file, "{}", to_line(&header))
-            .and_then(|()| records.rewind())
-            .and_then(|()| io::copy(&mut records, &mut file).map(drop))
-            .map_err(|e| Failure::io(&name, &e))?;
-        atomic.persist(options.force, 0o644)?;
+        match atomic {
+            Some(atomic) => {
+                let name = atomic.name().to_string();
+                let mut file = atomic.file();
+                write_log(&mut file, &header, &mut records).map_err(|e| Failure::io(&name, &e))?;
+                atomic.persist(options.force, 0o644)?;
+            }
+            // Written once OUT is in place: a log on stdout tells of an OUT that exists.
+            None => log_to_stdout = Some((header, records)),
+        }
     }
     if let Some(atomic) = out_file {
         atomic.persist(options.force, mode)?;
+    }
+    if let Some((header, mut records)) = log_to_stdout {
+        write_log(stdout, &header, &mut records)
+            .and_then(|()| stdout.flush())
+            .map_err(|e| Failure::io(log_name.as_deref().unwrap_or_default(), &e))?;
     }
     drop(guard);
     let mut text = summary(&in_name, &out_name, read, written, engine.tally());
@@ -343,6 +358,13 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
         text.insert_str(end + 1, &lines);
     }
     Ok(text)
+}
+
+/// The log: its first record, then the change records gathered in `records`.
+fn write_log(out: &mut dyn Write, header: &RepairRecord, records: &mut File) -> io::Result<()> {
+    writeln!(out, "{}", to_line(header))?;
+    records.rewind()?;
+    io::copy(records, out).map(drop)
 }
 
 /// The first bytes of the input (up to [`SNIFF_LEN`], fewer at its end), for the BOM
@@ -496,7 +518,13 @@ fn refuse(
             }
         }
     }
-    if let (Some(path), Some(name)) = (&options.log, log_name) {
+    if let (Some(Target::Stdout), Target::Stdout) = (&options.log, &options.output) {
+        return Err(Failure::new(
+            "<stdout>",
+            "is the output (-o -); give --log a file, or -o a file to have the log on stdout",
+        ));
+    }
+    if let (Some(Target::Path(path)), Some(name)) = (&options.log, log_name) {
         if same_as_input(path) {
             return Err(Failure::new(
                 name,
