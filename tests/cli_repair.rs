@@ -944,6 +944,46 @@ fn a_log_on_stdout_when_out_is_a_file() {
 }
 
 #[test]
+fn the_summary_says_sizes_and_names_as_they_are() {
+    use std::os::unix::ffi::OsStrExt;
+    let (dir, _) = dir_with(b"\xEF\xBB\xBF\xEF\xBB\xBFx");
+    let (code, _, stderr) = repair_out(dir.path(), &["--bom", "strip", "in.txt", "-o", "-"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        stderr.lines().next().unwrap(),
+        "repair: in.txt (7 bytes) -> <stdout> (1 byte): 2 units changed"
+    );
+    // A name that is not UTF-8 is spelled the same way on both sides.
+    let input = std::ffi::OsStr::from_bytes(b"n\xFF.txt");
+    let out = std::ffi::OsStr::from_bytes(b"n\xFF.out");
+    std::fs::write(dir.path().join(input), b"x").unwrap();
+    let output = hexrune()
+        .current_dir(dir.path())
+        .arg("repair")
+        .arg(input)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        "repair: n\\xff.txt (1 byte) -> n\\xff.out (1 byte): 0 units changed\n"
+    );
+    // A directory that exists but takes no new files.
+    if Path::new("/proc/self").exists() {
+        let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", "/proc/newfile"]);
+        assert_eq!(
+            (code, stderr.as_str()),
+            (
+                2,
+                "hexrune: /proc/newfile: cannot be created: /proc takes no new files\n"
+            )
+        );
+    }
+}
+
+#[test]
 fn the_summary_says_what_from_read_the_input_as() {
     // "Привет" in windows-1251.
     let (dir, _) = dir_with(b"\xCF\xF0\xE8\xE2\xE5\xF2\n");

@@ -41,7 +41,6 @@ use crate::repair::{
     SNIFF_LEN,
 };
 use crate::source::{Source, SourceError};
-use crate::view::safe::sanitize;
 
 /// Inputs at least this large get a progress bar (when stderr is a terminal).
 const PROGRESS_FROM: u64 = 64 << 20;
@@ -65,10 +64,12 @@ impl Target {
         }
     }
 
+    /// The name the summary and errors give: as an input's name is given (a byte of a name
+    /// that is not UTF-8 as `\xff`), so that both names of one line are spelled alike.
     fn display_name(&self) -> String {
         match self {
             Target::Stdout => "<stdout>".to_string(),
-            Target::Path(p) => sanitize(&p.to_string_lossy()),
+            Target::Path(p) => Input::Path(p.clone()).display_name(),
         }
     }
 }
@@ -587,8 +588,11 @@ fn progress_bar(total: Option<u64>) -> Option<indicatif::ProgressBar> {
 /// changed (or counted and kept).
 fn summary(input: &str, output: &str, read: u64, written: u64, tally: &Tally) -> String {
     let changed = tally.changed();
+    let bytes = |n: u64| format!("{n} {}", if n == 1 { "byte" } else { "bytes" });
     let mut text = format!(
-        "repair: {input} ({read} bytes) -> {output} ({written} bytes): {changed} {} changed\n",
+        "repair: {input} ({}) -> {output} ({}): {changed} {} changed\n",
+        bytes(read),
+        bytes(written),
         if changed == 1 { "unit" } else { "units" }
     );
     for (kind, action, count) in tally.rows() {
