@@ -257,7 +257,7 @@ fn mojibake_regions_with_chain_and_text() {
         stdout_of(["detect", &f], 0),
         format!(
             "{f}: UTF-8, 2 mojibake regions\n  mojibake 10..37 (0xa..0x25): windows-1252 -> \"€, déjà payé\"\n  \
-             mojibake 51..59 (0x33..0x3b): windows-1252 then windows-1252 -> \"é\"\n  \
+             mojibake 51..59 (0x33..0x3b): windows-1252, then windows-1252 -> \"é\"\n  \
              why: valid UTF-8: 13 multi-byte characters, no errors; 2 regions of UTF-8 read as a legacy encoding (mojibake)\n"
         )
     );

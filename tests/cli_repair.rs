@@ -491,6 +491,7 @@ fn from_an_encoding_writes_utf8_and_logs_source_offsets() {
         stderr,
         [
             "repair: in.txt (8 bytes) -> out.txt (9 bytes): 1 unit changed",
+            "             read as UTF-16LE",
             "           1 unpaired_high_surrogate  replaced with U+FFFD\n",
         ]
         .join("\n")
@@ -623,4 +624,417 @@ fn mojibake_from_a_file_and_from_a_pipe() {
 
 fn to_hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Runs `repair` in `dir`; returns the exit code, stdout and stderr.
+fn repair_out(dir: &Path, args: &[&str]) -> (i32, Vec<u8>, String) {
+    let output = hexrune()
+        .current_dir(dir)
+        .arg("repair")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        output.stdout,
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn a_utf16_bom_overrides_the_labels_byte_order() {
+    // UTF-16BE with its BOM, read with a UTF-16LE label (utf-16 is UTF-16LE), and the
+    // other way round; Python's utf-16 codec follows the BOM too.
+    let be = [
+        b"\xFE\xFF".as_slice(),
+        &wide::text(Dialect::Utf16Be, "héllo\n"),
+    ]
+    .concat();
+    let le = [
+        b"\xFF\xFE".as_slice(),
+        &wide::text(Dialect::Utf16Le, "héllo\n"),
+    ]
+    .concat();
+    for (input, label, read, other) in [
+        (&be, "utf-16", "UTF-16BE", "UTF-16LE"),
+        (&be, "utf-16le", "UTF-16BE", "UTF-16LE"),
+        (&le, "utf-16be", "UTF-16LE", "UTF-16BE"),
+    ] {
+        let code = "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode('utf-16').encode())";
+        let expected = "\u{FEFF}héllo\n".as_bytes();
+        if let Some(python) = common::python_bytes(code, common::NO_ARGS, input) {
+            assert_eq!(python.as_slice(), &expected[3..], "{label}");
+        }
+        let summary = format!(
+            "repair: {{}} (14 bytes) -> <stdout> (10 bytes): 0 units changed\n\
+             \x20            read as {read} (its BOM overrides --from {other})\n"
+        );
+        let (dir, _) = dir_with(input);
+        let (code, stdout, stderr) =
+            repair_out(dir.path(), &["--from", label, "in.txt", "-o", "-"]);
+        assert_eq!(
+            (code, stdout.as_slice()),
+            (0, expected),
+            "{label}: {stderr}"
+        );
+        assert_eq!(stderr, summary.replace("{}", "in.txt"));
+        // From a pipe, the BOM is read first too.
+        let output = output_with_stdin(["repair", "--from", label, "-", "-o", "-"], input.clone());
+        assert_eq!(output.status.code(), Some(0));
+        assert_eq!(output.stdout, expected);
+        assert_eq!(
+            String::from_utf8(output.stderr).unwrap(),
+            summary.replace("{}", "<stdin>")
+        );
+    }
+    // UTF-32: the UTF-32 BOM chooses the byte order.
+    let (dir, _) = dir_with(b"\xFF\xFE\x00\x00h\x00\x00\x00");
+    let (code, stdout, stderr) = repair_out(
+        dir.path(),
+        &["--from", "utf-32be", "--bom", "strip", "in.txt", "-o", "-"],
+    );
+    assert_eq!((code, stdout.as_slice()), (0, b"h".as_slice()), "{stderr}");
+    assert!(
+        stderr.contains("read as UTF-32LE (its BOM overrides --from UTF-32BE)\n"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn fallback_refuses_multi_byte_encodings_and_counts_what_it_read() {
+    let (dir, _) = dir_with(b"ok \xE2\x9C\x93 \x93\xFA\x96\x7B\x8C\xEA\n");
+    for (label, name) in [("shift_jis", "Shift_JIS"), ("gbk", "GBK")] {
+        let (code, stderr) = repair_in(
+            dir.path(),
+            &[
+                "--invalid",
+                &format!("fallback={label}"),
+                "in.txt",
+                "-o",
+                "-",
+            ],
+        );
+        assert_eq!(code, 2);
+        assert_eq!(
+            stderr,
+            format!(
+                "hexrune: in.txt: --invalid fallback={name}: {name} reads several bytes as one character, and an error unit is read alone; give a single-byte encoding, or --from {name} to read the whole input in it\n"
+            )
+        );
+    }
+    assert_files(dir.path(), &["in.txt"]);
+    // E9: é; 81: undefined in windows-1252; E2 81: â and an undefined byte.
+    let (dir, _) = dir_with(b"a\xE9b\x81\xE2\x81x");
+    let (code, stdout, stderr) =
+        repair_out(dir.path(), &["--invalid", "fallback", "in.txt", "-o", "-"]);
+    assert_eq!(code, 0);
+    assert_eq!(stdout, "aéb\u{FFFD}â\u{FFFD}x".as_bytes());
+    assert_eq!(
+        stderr,
+        "repair: in.txt (7 bytes) -> <stdout> (13 bytes): 3 units changed\n\
+         \x20          1 truncated                read in windows-1252\n\
+         \x20          1 truncated                read in windows-1252, U+FFFD for the bytes it leaves undefined\n\
+         \x20          1 unexpected_continuation  replaced with U+FFFD (undefined in windows-1252)\n"
+    );
+}
+
+#[test]
+fn from_and_dialect_are_refused_together_for_every_label() {
+    let (dir, _) = dir_with(b"grin \xED\xA0\xBD\xED\xB8\x80 nul \xC0\x80\n");
+    for (from, dialect) in [
+        ("utf-8", "cesu8"),
+        ("cesu8", "mutf8"),
+        ("latin1", "cesu8"),
+        ("auto", "mutf8"),
+    ] {
+        let (code, stderr) = repair_in(
+            dir.path(),
+            &[
+                "--from",
+                from,
+                "--dialect",
+                dialect,
+                "in.txt",
+                "-o",
+                "out.txt",
+            ],
+        );
+        assert_eq!(
+            (code, stderr.as_str()),
+            (
+                2,
+                "hexrune: in.txt: --from and --dialect both say how to read the input; give one\n"
+            ),
+            "--from {from} --dialect {dialect}"
+        );
+    }
+    assert_files(dir.path(), &["in.txt"]);
+}
+
+#[test]
+fn refusals_name_the_options_given() {
+    let (dir, _) = dir_with(b"caf\xE9\n");
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["--from", "latin1", "--unescape", "optu8"],
+            "--unescape reads UTF-8, not windows-1252; convert with --from alone first, then run --unescape on the copy",
+        ),
+        (
+            &["--mojibake", "--from", "latin1"],
+            "--mojibake reads UTF-8, not windows-1252; convert with --from alone first, then run --mojibake on the copy",
+        ),
+        (
+            &["--from", "cesu8", "--mojibake"],
+            "--mojibake reads UTF-8, not CESU-8 (--from cesu8); repair with --from alone first, then run --mojibake on the copy",
+        ),
+        (
+            &["--dialect", "wtf8", "--mojibake"],
+            "--mojibake reads UTF-8, not --dialect wtf8; repair with --dialect alone first, then run --mojibake on the copy",
+        ),
+        (
+            &["--from", "latin1", "--invalid", "keep"],
+            "--invalid keep would write windows-1252 bytes, and --from writes UTF-8 only; choose replace, drop, fallback or escape",
+        ),
+    ];
+    for (options, cause) in cases {
+        let mut args = options.to_vec();
+        args.extend(["in.txt", "-o", "out.txt"]);
+        let (code, stderr) = repair_in(dir.path(), &args);
+        assert_eq!(
+            (code, stderr),
+            (2, format!("hexrune: in.txt: {cause}\n")),
+            "{options:?}"
+        );
+    }
+    // The dialect of another encoding form points to --from.
+    let (code, stderr) = repair_in(
+        dir.path(),
+        &["--dialect", "utf16le", "in.txt", "-o", "out.txt"],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains(
+            "--dialect is for the UTF-8 family (utf8, cesu8, mutf8, wtf8, legacy); utf16le is another encoding: give --from UTF-16LE to convert it to UTF-8"
+        ),
+        "{stderr}"
+    );
+    assert_files(dir.path(), &["in.txt"]);
+}
+
+#[test]
+fn a_mojibake_chain_is_said_in_the_order_the_text_went_through_it() {
+    // UTF-8 read as windows-1250 and written again, then read as windows-1252.
+    let text = "Le garçon a mangé une crème brûlée.";
+    let read = |bytes: &[u8], encoding: &'static encoding_rs::Encoding| {
+        encoding.decode_without_bom_handling(bytes).0.into_owned()
+    };
+    let first = read(text.as_bytes(), encoding_rs::WINDOWS_1250);
+    let once = read(first.as_bytes(), encoding_rs::WINDOWS_1252);
+    let (dir, _) = dir_with(format!("{once}\n").as_bytes());
+    let (code, stdout, stderr) = repair_out(
+        dir.path(),
+        &["--mojibake", "in.txt", "-o", "-", "--log", "log.jsonl"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(String::from_utf8(stdout).unwrap(), format!("{text}\n"));
+    assert!(
+        stderr.ends_with(
+            "  1 mojibake                 undone (UTF-8 read as windows-1250, then windows-1252)\n"
+        ),
+        "{stderr}"
+    );
+    let log = std::fs::read_to_string(dir.path().join("log.jsonl")).unwrap();
+    assert!(
+        log.lines()
+            .nth(1)
+            .unwrap()
+            .ends_with(r#""why":"--mojibake: UTF-8 read as windows-1250, then windows-1252"}"#),
+        "{log}"
+    );
+    let detect = hexrune()
+        .current_dir(dir.path())
+        .args(["detect", "in.txt"])
+        .output()
+        .unwrap();
+    let detect = String::from_utf8(detect.stdout).unwrap();
+    assert_eq!(
+        detect.lines().nth(1).unwrap(),
+        "  mojibake 6..73 (0x6..0x49): windows-1250, then windows-1252 -> \"çon a mangé une crème brûlé\""
+    );
+}
+
+#[test]
+fn a_line_longer_than_16_mib_is_cut_alike_from_a_file_and_a_pipe() {
+    // No line feed in the first 16 MiB: the line is searched in pieces of 16 MiB from its
+    // start, wherever the bytes come from; "cafÃ© crÃ¨me" starts at the cut, which a
+    // pipe's reads once put elsewhere (inside "Ã©"; at the end of input, nowhere).
+    let mojibake = "cafÃ© crÃ¨me";
+    for tail in [" tail", "", " tail\nmore cafÃ©\n"] {
+        let mut input = vec![b'a'; 16 << 20];
+        input.extend_from_slice(mojibake.as_bytes());
+        input.extend_from_slice(tail.as_bytes());
+        let (dir, _) = dir_with(&input);
+        let (code, from_file, stderr) = repair_out(
+            dir.path(),
+            &["--mojibake", "in.txt", "-o", "-", "--log", "file.jsonl"],
+        );
+        assert_eq!(code, 0, "{stderr}");
+        let piped = hexrune()
+            .current_dir(dir.path())
+            .args([
+                "repair",
+                "--mojibake",
+                "-",
+                "-o",
+                "-",
+                "--log",
+                "pipe.jsonl",
+            ])
+            .write_stdin(input.clone())
+            .output()
+            .unwrap();
+        assert_eq!(piped.status.code(), Some(0));
+        assert!(from_file == piped.stdout, "file and pipe differ ({tail:?})");
+        // Both cut at 16 MiB: the second piece starts "cafÃ©", whose "Ã©" is found whole.
+        let mut expected = vec![b'a'; 16 << 20];
+        expected.extend_from_slice("café crème".as_bytes());
+        expected.extend_from_slice(tail.replace("cafÃ©", "café").as_bytes());
+        assert!(from_file == expected, "{tail:?}");
+        let changes = |name: &str| -> Vec<String> {
+            std::fs::read_to_string(dir.path().join(name))
+                .unwrap()
+                .lines()
+                .skip(1)
+                .map(str::to_string)
+                .collect()
+        };
+        let file_log = changes("file.jsonl");
+        assert_eq!(file_log, changes("pipe.jsonl"), "{tail:?}");
+        let offsets: Vec<&str> = file_log
+            .iter()
+            .map(|c| c.split(',').nth(1).unwrap())
+            .collect();
+        let moved = (16 << 20) + 3;
+        assert_eq!(offsets[0], format!("\"offset\":{moved}"), "{tail:?}");
+    }
+}
+
+#[test]
+fn a_log_on_stdout_when_out_is_a_file() {
+    let (dir, _) = dir_with(b"a\xE9b");
+    let (code, stdout, stderr) = repair_out(dir.path(), &["in.txt", "-o", "out.txt", "--log", "-"]);
+    assert_eq!(code, 0, "{stderr}");
+    let log = String::from_utf8(stdout).unwrap();
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines.len(), 2, "{log}");
+    assert!(lines[0].starts_with(r#"{"type":"repair","input":{"path":"in.txt","size":3,"#));
+    assert_eq!(
+        lines[1],
+        r#"{"type":"change","offset":1,"len":1,"kind":"truncated","old":"e9","new":"efbfbd","why":"--invalid replace"}"#
+    );
+    assert_files(dir.path(), &["in.txt", "out.txt"]);
+    // With -o -, stdout is taken: refused, and nothing is written.
+    let (code, stdout, stderr) = repair_out(dir.path(), &["in.txt", "-o", "-", "--log", "-"]);
+    assert_eq!((code, stdout.len()), (2, 0));
+    assert_eq!(
+        stderr,
+        "hexrune: <stdout>: is the output (-o -); give --log a file, or -o a file to have the log on stdout\n"
+    );
+    assert_files(dir.path(), &["in.txt", "out.txt"]);
+}
+
+#[test]
+fn the_summary_says_sizes_and_names_as_they_are() {
+    use std::os::unix::ffi::OsStrExt;
+    let (dir, _) = dir_with(b"\xEF\xBB\xBF\xEF\xBB\xBFx");
+    let (code, _, stderr) = repair_out(dir.path(), &["--bom", "strip", "in.txt", "-o", "-"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        stderr.lines().next().unwrap(),
+        "repair: in.txt (7 bytes) -> <stdout> (1 byte): 2 units changed"
+    );
+    // A name that is not UTF-8 is spelled the same way on both sides.
+    let input = std::ffi::OsStr::from_bytes(b"n\xFF.txt");
+    let out = std::ffi::OsStr::from_bytes(b"n\xFF.out");
+    std::fs::write(dir.path().join(input), b"x").unwrap();
+    let output = hexrune()
+        .current_dir(dir.path())
+        .arg("repair")
+        .arg(input)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        "repair: n\\xff.txt (1 byte) -> n\\xff.out (1 byte): 0 units changed\n"
+    );
+    // A directory that exists but takes no new files.
+    if Path::new("/proc/self").exists() {
+        let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", "/proc/newfile"]);
+        assert_eq!(
+            (code, stderr.as_str()),
+            (
+                2,
+                "hexrune: /proc/newfile: cannot be created: /proc takes no new files\n"
+            )
+        );
+    }
+}
+
+#[test]
+fn the_summary_says_what_from_read_the_input_as() {
+    // "Привет" in windows-1251.
+    let (dir, _) = dir_with(b"\xCF\xF0\xE8\xE2\xE5\xF2\n");
+    let (code, stdout, stderr) =
+        repair_out(dir.path(), &["--from", "windows-1251", "in.txt", "-o", "-"]);
+    assert_eq!((code, stdout.as_slice()), (0, "Привет\n".as_bytes()));
+    assert_eq!(
+        stderr,
+        "repair: in.txt (7 bytes) -> <stdout> (13 bytes): 0 units changed\n\
+         \x20            read as windows-1251\n"
+    );
+}
+
+#[test]
+fn auto_says_which_regions_of_another_encoding_it_does_not_convert() {
+    let mut input = "Première ligne ✓\n".repeat(3).into_bytes();
+    for _ in 0..3 {
+        input.extend_from_slice(b"Deuxi\xE8me partie, d\xE9j\xE0.\n");
+    }
+    input.extend_from_slice("Retour ✓\n".as_bytes());
+    let (dir, _) = dir_with(&input);
+    let (code, _, stderr) = repair_out(dir.path(), &["--from", "auto", "in.txt", "-o", "-"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        stderr,
+        "repair: in.txt (140 bytes) -> <stdout> (158 bytes): 9 units changed\n\
+         \x20            read as UTF-8 (--from auto: what detect finds)\n\
+         \x20            not converted: detect also found windows-1252 at 60..129, read here as UTF-8; give --invalid fallback=windows-1252 to read its error units in windows-1252\n\
+         \x20          9 truncated                replaced with U+FFFD\n"
+    );
+    // Given that, the region reads as windows-1252, and the note is gone.
+    let (code, stdout, stderr) = repair_out(
+        dir.path(),
+        &[
+            "--from",
+            "auto",
+            "--invalid",
+            "fallback=windows-1252",
+            "in.txt",
+            "-o",
+            "-",
+        ],
+    );
+    assert_eq!(code, 0);
+    assert!(String::from_utf8(stdout)
+        .unwrap()
+        .contains("Deuxième partie, déjà.\n"));
+    assert_eq!(
+        stderr,
+        "repair: in.txt (140 bytes) -> <stdout> (149 bytes): 9 units changed\n\
+         \x20            read as UTF-8 (--from auto: what detect finds)\n\
+         \x20          9 truncated                read in windows-1252\n"
+    );
 }

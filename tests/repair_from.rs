@@ -5,7 +5,7 @@
 
 use hexrune::decode::Dialect;
 use hexrune::repair::{
-    Action, Bom, Collected, Engine, FromEncoding, Invalid, Kind, OwnedChange, Policy,
+    Action, Bom, Collected, Engine, FromEncoding, Invalid, Kind, OwnedChange, Policy, SNIFF_LEN,
 };
 use hexrune::view::fallback::Escape;
 use proptest::prelude::*;
@@ -32,7 +32,7 @@ fn repair(policy: Policy, input: &[u8]) -> Collected {
 
 fn streamed(policy: Policy, input: &[u8], chunk: usize) -> Collected {
     let mut out = Collected::default();
-    Engine::new(policy)
+    Engine::for_head(policy, &input[..input.len().min(SNIFF_LEN)])
         .unwrap()
         .repair_chunks(&mut &input[..], chunk, &mut out, |_| Ok(()))
         .unwrap();
@@ -51,11 +51,49 @@ fn changes(label: &str, invalid: Invalid, input: &[u8]) -> Vec<(u64, Vec<u8>, &'
         .collect()
 }
 
-/// encoding_rs's decoding with replacement, without BOM sniffing.
+/// encoding_rs's decoding with replacement, with the WHATWG decode algorithm's BOM
+/// sniffing (a BOM overrides the label), and the BOM kept as U+FEFF, as `--bom keep` keeps
+/// it.
 fn whatwg(label: &str, input: &[u8]) -> Vec<u8> {
     let encoding = encoding_rs::Encoding::for_label(label.as_bytes()).unwrap();
-    let (text, _) = encoding.decode_without_bom_handling(input);
-    text.into_owned().into_bytes()
+    let (text, _, _) = encoding.decode(input);
+    let bom = encoding_rs::Encoding::for_bom(input).map_or("", |_| "\u{FEFF}");
+    [bom, &text].concat().into_bytes()
+}
+
+#[test]
+fn a_bom_overrides_the_label_as_whatwg_decoding_does() {
+    let text = "Grüße, 日本\n";
+    let (be, le) = (
+        wide::text(Dialect::Utf16Be, text),
+        wide::text(Dialect::Utf16Le, text),
+    );
+    let inputs = [
+        [b"\xFE\xFF".as_slice(), &be].concat(),
+        [b"\xFF\xFE".as_slice(), &le].concat(),
+        [b"\xEF\xBB\xBF".as_slice(), text.as_bytes()].concat(),
+    ];
+    for label in [
+        "utf-16le",
+        "utf-16be",
+        "windows-1252",
+        "shift_jis",
+        "koi8-r",
+    ] {
+        for input in &inputs {
+            let expected = [b"\xEF\xBB\xBF".as_slice(), text.as_bytes()].concat();
+            assert_eq!(whatwg(label, input), expected, "{label}: the oracle");
+            assert_eq!(out(label, Invalid::Replace, input), expected, "{label}");
+            let policy = from(label, Invalid::Replace);
+            assert_eq!(
+                streamed(policy, input, 3).bytes,
+                expected,
+                "{label} streamed"
+            );
+        }
+    }
+    // A UTF-16 label and no BOM: the label's byte order.
+    assert_eq!(out("utf-16be", Invalid::Replace, &be), text.as_bytes());
 }
 
 /// "A", a lone high surrogate, "B", a lone low surrogate, "😀" as a pair, 1 odd byte.
@@ -187,7 +225,10 @@ fn keep_unescape_and_mojibake_are_refused_with_from() {
         mojibake: true,
         ..from("windows-1252", Invalid::Replace)
     };
-    assert!(refusal(p).contains("--mojibake read UTF-8"));
+    assert_eq!(
+        refusal(p),
+        "--mojibake reads UTF-8, not windows-1252; convert with --from alone first, then run --mojibake on the copy"
+    );
     assert!(refusal(from("auto", Invalid::Replace)).contains("needs a file"));
     // UTF-8 itself is the UTF-8 repair: keep is fine there.
     assert_eq!(out("utf-8", Invalid::Keep, b"a\xFFb"), b"a\xFFb");

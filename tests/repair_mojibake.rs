@@ -88,7 +88,7 @@ fn each_region_is_one_change_with_its_chain() {
                 28,
                 "é".to_string(),
                 "mojibake",
-                "--mojibake: UTF-8 read as windows-1252 then windows-1252".to_string()
+                "--mojibake: UTF-8 read as windows-1252, then windows-1252".to_string()
             ),
         ]
     );

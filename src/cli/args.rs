@@ -266,7 +266,7 @@ temporary file beside it and renamed into place when complete (an error or Ctrl-
 nothing). A summary of the changes goes to stderr; --log writes each change as JSON Lines. \
 See docs/repair.md.",
         after_help = "Policies of --invalid (default replace):\n  replace          one U+FFFD per error unit\n  drop             nothing\n  \
-fallback[=LABEL]  the bytes read in a legacy encoding (windows-1252), U+FFFD for undefined bytes\n  \
+fallback[=LABEL]  the bytes read in a single-byte legacy encoding (windows-1252), U+FFFD for undefined bytes\n  \
 escape=optu8     U+EF00+b per byte (valid UTF-8, reversible)\n  escape=pep383    U+DC00+b per byte in WTF-8 (Python's surrogateescape; not UTF-8)\n  \
 keep             the bytes as they are\n\nExit status: 0 when OUT was written, 2 on any error.\n\n\
 Examples:\n  hexrune repair notes.txt -o fixed.txt\n  hexrune repair --invalid fallback=windows-1252 old.csv -o new.csv\n  \
@@ -303,11 +303,11 @@ cat in.txt | hexrune repair --bom strip - -o -"
         #[arg(long, value_name = "WHAT", default_value = "keep", value_parser = bom_parser())]
         bom: Bom,
 
-        /// Write every change as JSON Lines to this file (a first record with both files' sizes and SHA-256)
+        /// Write every change as JSON Lines to this file (a first record with both files' sizes and SHA-256); `-`: standard output, when OUT is a file
         #[arg(long, value_name = "FILE")]
         log: Option<PathBuf>,
 
-        /// IN is in this encoding (any WHATWG label such as windows-1252, utf-16le, shift_jis; UTF-32LE/BE; IBM437, IBM850; auto: what detect finds); OUT is UTF-8, undecodable units follow --invalid
+        /// IN is in this encoding (any WHATWG label such as windows-1252, utf-16le, shift_jis; UTF-32LE/BE; IBM437, IBM850; auto: what detect finds); a BOM at the start overrides the label, as WHATWG decoding does; OUT is UTF-8, undecodable units follow --invalid
         #[arg(long, value_name = "LABEL", value_parser = FromEncoding::parse)]
         from: Option<FromEncoding>,
 
@@ -483,7 +483,7 @@ impl Args {
                 input: Input::from_arg(file),
                 output: Target::from_arg(output),
                 force,
-                log,
+                log: log.map(Target::from_arg),
                 policy: Policy {
                     invalid: invalid.unwrap_or(match unescape {
                         Some(_) => Invalid::Keep,
@@ -809,10 +809,11 @@ fn parse_family_dialect(text: &str) -> Result<Dialect, String> {
     match Dialect::from_name(text) {
         Some(d) if Dialect::UTF8_FAMILY.contains(&d) => Ok(d),
         Some(d) => Err(format!(
-            "repair reads the UTF-8 family ({}); {} is another encoding form, which repair \
-             cannot convert yet",
+            "--dialect is for the UTF-8 family ({}); {} is another encoding: give --from {} \
+             to convert it to UTF-8",
             names.join(", "),
-            d.name()
+            d.name(),
+            d.encoding_name()
         )),
         None => Err(format!(
             "unknown dialect '{}' (expected one of {})",

@@ -109,7 +109,7 @@ fn print_human(name: &str, d: &Detection, out: &mut dyn Write) -> io::Result<()>
             m.end,
             m.start,
             m.end,
-            m.chain_names().join(" then "),
+            crate::repair::history(m.chain_names().into_iter()),
             sanitize(&m.text)
         )?;
     }

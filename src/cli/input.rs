@@ -49,18 +49,7 @@ impl Input {
         match self {
             Input::Stdin => "<stdin>".to_string(),
             Input::Path(p) if p.as_os_str() == "<stdin>" => "./<stdin>".to_string(),
-            Input::Path(p) => {
-                use std::fmt::Write as _;
-                use std::os::unix::ffi::OsStrExt;
-                let mut shown = String::new();
-                for chunk in p.as_os_str().as_bytes().utf8_chunks() {
-                    shown.push_str(&sanitize(chunk.valid()));
-                    for b in chunk.invalid() {
-                        let _ = write!(shown, "\\x{b:02x}");
-                    }
-                }
-                shown
-            }
+            Input::Path(p) => crate::view::safe::path_name(p),
         }
     }
 

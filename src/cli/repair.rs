@@ -31,13 +31,16 @@ use sha2::{Digest, Sha256};
 use super::{report_error, Input, EXIT_ERROR, EXIT_OK};
 use crate::cli::report::hex_compact;
 use crate::cli::wire::{to_line, ChangeRecord, RepairFile, RepairRecord};
+use crate::decode::Dialect;
 use crate::repair::write::{
     identity, parent, refuse_kind, refuse_output, resolves_to, Atomic, FileId, Guard, WriteError,
     EXISTS,
 };
-use crate::repair::{detected, Change, Engine, FromEncoding, Output, Policy, Tally};
+use crate::repair::{
+    detected_regions, sniffed, Change, Engine, FromEncoding, Invalid, Output, Policy, Tally,
+    SNIFF_LEN,
+};
 use crate::source::{Source, SourceError};
-use crate::view::safe::sanitize;
 
 /// Inputs at least this large get a progress bar (when stderr is a terminal).
 const PROGRESS_FROM: u64 = 64 << 20;
@@ -61,10 +64,12 @@ impl Target {
         }
     }
 
+    /// The name the summary and errors give: as an input's name is given (a byte of a name
+    /// that is not UTF-8 as `\xff`), so that both names of one line are spelled alike.
     fn display_name(&self) -> String {
         match self {
             Target::Stdout => "<stdout>".to_string(),
-            Target::Path(p) => sanitize(&p.to_string_lossy()),
+            Target::Path(p) => Input::Path(p.clone()).display_name(),
         }
     }
 }
@@ -78,8 +83,9 @@ pub struct RepairOptions {
     pub output: Target,
     /// Replace an existing OUT (and log).
     pub force: bool,
-    /// Where the JSON Lines log of changes goes, if anywhere.
-    pub log: Option<PathBuf>,
+    /// Where the JSON Lines log of changes goes, if anywhere (`-`: standard output, which
+    /// `-o -` must then leave free).
+    pub log: Option<Target>,
     /// The policies.
     pub policy: Policy,
 }
@@ -212,20 +218,12 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
     })
     .map_err(|e| Failure::new(&in_name, e))?;
     let (id, opened, mode) = open_input(&options.input, &in_name)?;
-    let log_name = options.log.as_ref().map(|p| sanitize(&p.to_string_lossy()));
+    let log_name = options.log.as_ref().map(Target::display_name);
     refuse(options, id, &out_name, log_name.as_deref())?;
-    // `--from auto` is settled here, on the mapped input, so that the summary can say it.
-    let (policy, auto) = match (&opened, policy.from) {
-        (Opened::Mapped(source), Some(FromEncoding::Auto)) => {
-            let found = detected(source.bytes()).map_err(|e| Failure::new(&in_name, e))?;
-            let policy = Policy {
-                from: Some(found),
-                ..policy
-            };
-            (policy, Some(found.name()))
-        }
-        _ => (policy, None),
-    };
+    let sniffs =
+        matches!(policy.from, Some(FromEncoding::Dialect(d)) if !Dialect::UTF8_FAMILY.contains(&d));
+    let (opened, head) = peek(opened, sniffs, &in_name)?;
+    let (policy, notes) = settle(policy, &opened, &head).map_err(|e| Failure::new(&in_name, e))?;
     let mut engine = Engine::new(policy).map_err(|e| Failure::new(&in_name, e))?;
 
     let guard = Guard::watch(out_name.clone()).map_err(|e| Failure::io(&out_name, &e))?;
@@ -234,10 +232,15 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
         Target::Stdout => None,
     };
     let mut log = match &options.log {
-        Some(p) => {
+        Some(Target::Path(p)) => {
             let records = tempfile::tempfile_in(parent(p))
                 .map_err(|e| Failure::io(log_name.as_deref().unwrap_or_default(), &e))?;
-            Some((Atomic::create(p)?, records))
+            Some((Some(Atomic::create(p)?), records))
+        }
+        Some(Target::Stdout) => {
+            let records = tempfile::tempfile()
+                .map_err(|e| Failure::io(log_name.as_deref().unwrap_or_default(), &e))?;
+            Some((None, records))
         }
         None => None,
     };
@@ -312,8 +315,8 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
 
     // Everything is written: only renames are left; an interrupt waits for a rename in
     // progress (`Atomic::persist` holds the registry of temporary files across it).
+    let mut log_to_stdout = None;
     if let (Some((atomic, mut records)), Some((input, output))) = (log, hashes) {
-        let name = atomic.name().to_string();
         let header = RepairRecord {
             record: "repair",
             input: RepairFile {
@@ -330,25 +333,136 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
                 sha256: hex_compact(&output.finalize()),
             },
         };
-        let mut file = atomic.file();
-        writeln!(file, "{}", to_line(&header))
-            .and_then(|()| records.rewind())
-            .and_then(|()| io::copy(&mut records, &mut file).map(drop))
-            .map_err(|e| Failure::io(&name, &e))?;
-        atomic.persist(options.force, 0o644)?;
+        match atomic {
+            Some(atomic) => {
+                let name = atomic.name().to_string();
+                let mut file = atomic.file();
+                write_log(&mut file, &header, &mut records).map_err(|e| Failure::io(&name, &e))?;
+                atomic.persist(options.force, 0o644)?;
+            }
+            // Written once OUT is in place: a log on stdout tells of an OUT that exists.
+            None => log_to_stdout = Some((header, records)),
+        }
     }
     if let Some(atomic) = out_file {
         atomic.persist(options.force, mode)?;
     }
+    if let Some((header, mut records)) = log_to_stdout {
+        write_log(stdout, &header, &mut records)
+            .and_then(|()| stdout.flush())
+            .map_err(|e| Failure::io(log_name.as_deref().unwrap_or_default(), &e))?;
+    }
     drop(guard);
     let mut text = summary(&in_name, &out_name, read, written, engine.tally());
-    if let (Some(name), Some(end)) = (auto, text.find('\n')) {
-        text.insert_str(
-            end + 1,
-            &format!("{:13}read as {name} (--from auto: what detect finds)\n", ""),
-        );
+    if let Some(end) = text.find('\n') {
+        let lines: String = notes.iter().map(|n| format!("{:13}{n}\n", "")).collect();
+        text.insert_str(end + 1, &lines);
     }
     Ok(text)
+}
+
+/// The log: its first record, then the change records gathered in `records`.
+fn write_log(out: &mut dyn Write, header: &RepairRecord, records: &mut File) -> io::Result<()> {
+    writeln!(out, "{}", to_line(header))?;
+    records.rewind()?;
+    io::copy(records, out).map(drop)
+}
+
+/// The first bytes of the input (up to [`SNIFF_LEN`], fewer at its end), for the BOM
+/// that may override `--from`: of a stream, read (only when `sniffs`: a slow writer's
+/// first bytes are not waited for otherwise) and put back in front.
+fn peek(opened: Opened, sniffs: bool, in_name: &str) -> Result<(Opened, Vec<u8>), Failure> {
+    match opened {
+        Opened::Stream(reader) if !sniffs => Ok((Opened::Stream(reader), Vec::new())),
+        Opened::Mapped(source) => {
+            let head = source.bytes()[..source.bytes().len().min(SNIFF_LEN)].to_vec();
+            Ok((Opened::Mapped(source), head))
+        }
+        Opened::Stream(mut reader) => {
+            let mut head = Vec::with_capacity(SNIFF_LEN);
+            (&mut reader)
+                .take(SNIFF_LEN as u64)
+                .read_to_end(&mut head)
+                .map_err(|e| failure_of(in_name, &io::Error::other(SourceError::from(e))))?;
+            let again = io::Cursor::new(head.clone()).chain(reader);
+            Ok((Opened::Stream(Box::new(again)), head))
+        }
+    }
+}
+
+/// `--from` settled on the input: `auto` by detection (on a mapped input), a label
+/// overridden by a BOM that says otherwise ([`sniffed`]); and the lines the summary gives
+/// under its first: what the input was read as, and why, and the regions of another
+/// encoding detection found that the reading does not convert.
+fn settle(policy: Policy, opened: &Opened, head: &[u8]) -> Result<(Policy, Vec<String>), String> {
+    let mut notes = Vec::new();
+    let from = match (opened, policy.from) {
+        (Opened::Mapped(source), Some(FromEncoding::Auto)) => {
+            let (found, others) = detected_regions(source.bytes())?;
+            notes.push(format!(
+                "read as {} (--from auto: what detect finds)",
+                found.name()
+            ));
+            notes.extend(unconverted(&others, found, policy.invalid));
+            Some(found)
+        }
+        (_, Some(FromEncoding::Dialect(label))) => {
+            let read = sniffed(label, head);
+            if read != label {
+                notes.push(format!(
+                    "read as {} (its BOM overrides --from {})",
+                    read.encoding_name(),
+                    label.encoding_name()
+                ));
+            } else if !Dialect::UTF8_FAMILY.contains(&label) {
+                notes.push(format!("read as {}", label.encoding_name()));
+            }
+            Some(FromEncoding::Dialect(read))
+        }
+        (_, from) => from,
+    };
+    Ok((Policy { from, ..policy }, notes))
+}
+
+/// A line for each encoding of `others` (detection's regions of an encoding other than
+/// the one read, with their offsets): where they are, and what to give to convert them.
+fn unconverted(
+    others: &[(&'static str, Vec<(usize, usize)>)],
+    read: FromEncoding,
+    invalid: Invalid,
+) -> Vec<String> {
+    const SHOWN: usize = 3;
+    let mut lines = Vec::new();
+    for (encoding, ranges) in others {
+        let single_byte = matches!(
+            FromEncoding::parse(encoding),
+            Ok(FromEncoding::Dialect(Dialect::SingleByte(_)))
+        );
+        if let Invalid::Fallback(f) = invalid {
+            if f.name() == *encoding {
+                continue; // what was asked reads the region's error units in it
+            }
+        }
+        let mut at: Vec<String> = ranges
+            .iter()
+            .take(SHOWN)
+            .map(|(start, end)| format!("{start}..{end}"))
+            .collect();
+        if ranges.len() > SHOWN {
+            at.push(format!("{} more", ranges.len() - SHOWN));
+        }
+        let what = if single_byte && read == FromEncoding::Dialect(Dialect::Utf8) {
+            format!("give --invalid fallback={encoding} to read its error units in {encoding}")
+        } else {
+            format!("repair that part alone with --from {encoding}")
+        };
+        lines.push(format!(
+            "not converted: detect also found {encoding} at {}, read here as {}; {what}",
+            at.join(", "),
+            read.name()
+        ));
+    }
+    lines
 }
 
 /// A streamed input whose errors say they are the input's (a write error carries none).
@@ -405,7 +519,13 @@ fn refuse(
             }
         }
     }
-    if let (Some(path), Some(name)) = (&options.log, log_name) {
+    if let (Some(Target::Stdout), Target::Stdout) = (&options.log, &options.output) {
+        return Err(Failure::new(
+            "<stdout>",
+            "is the output (-o -); give --log a file, or -o a file to have the log on stdout",
+        ));
+    }
+    if let (Some(Target::Path(path)), Some(name)) = (&options.log, log_name) {
         if same_as_input(path) {
             return Err(Failure::new(
                 name,
@@ -468,8 +588,11 @@ fn progress_bar(total: Option<u64>) -> Option<indicatif::ProgressBar> {
 /// changed (or counted and kept).
 fn summary(input: &str, output: &str, read: u64, written: u64, tally: &Tally) -> String {
     let changed = tally.changed();
+    let bytes = |n: u64| format!("{n} {}", if n == 1 { "byte" } else { "bytes" });
     let mut text = format!(
-        "repair: {input} ({read} bytes) -> {output} ({written} bytes): {changed} {} changed\n",
+        "repair: {input} ({}) -> {output} ({}): {changed} {} changed\n",
+        bytes(read),
+        bytes(written),
         if changed == 1 { "unit" } else { "units" }
     );
     for (kind, action, count) in tally.rows() {

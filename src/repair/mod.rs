@@ -33,7 +33,7 @@ use std::ops::Range;
 use memchr::memmem;
 
 pub use from::Transcoder;
-pub use policy::{Action, Bom, Chain, FromEncoding, Invalid, Kind, Policy};
+pub use policy::{history, Action, Bom, Chain, FromEncoding, Invalid, Kind, Policy};
 
 use crate::decode::{Dialect, Unit, UnitKind};
 use crate::detect::mojibake::Mojibake;
@@ -171,10 +171,11 @@ impl Tally {
         }
     }
 
-    /// Each (kind, action, count), sorted by the kind's name, then the policy's.
+    /// Each (kind, action, count), sorted by the kind's name, then the policy's, then what
+    /// was done.
     pub fn rows(&self) -> Vec<(Kind, Action, u64)> {
         let mut rows = self.rows.clone();
-        rows.sort_by_key(|r| (r.0.name(), r.1.why()));
+        rows.sort_by_key(|r| (r.0.name(), r.1.why(), r.1.done()));
         rows
     }
 
@@ -205,6 +206,8 @@ pub struct Repairer {
     /// one to write.
     regions: Vec<Mojibake>,
     next_region: usize,
+    /// The longest line `--mojibake` searches whole ([`LINE_MAX`]; tests lower it).
+    line_max: usize,
 }
 
 impl Repairer {
@@ -219,6 +222,7 @@ impl Repairer {
             started: false,
             regions: Vec::new(),
             next_region: 0,
+            line_max: LINE_MAX,
         }
     }
 
@@ -248,7 +252,7 @@ impl Repairer {
         out: &mut impl Output,
         progress: impl FnMut(u64) -> io::Result<()>,
     ) -> io::Result<()> {
-        slice_windows(self, bytes, out, progress)
+        slice_windows(self, bytes, WINDOW, out, progress)
     }
 
     /// Repairs an input read from `reader` in reads of up to 1 MiB: memory stays flat
@@ -542,13 +546,26 @@ fn invalid_bytes(policy: Invalid, old: &[u8], new: &mut Vec<u8>) -> Option<Actio
         Invalid::Drop => Action::Drop,
         Invalid::Fallback(fallback) => {
             let mut utf8 = [0; 4];
+            let (mut read, mut undefined) = (false, false);
             for piece in fallback.pieces(old) {
                 match piece {
-                    Piece::Char(c) => new.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes()),
-                    Piece::Undefined(_) => new.extend_from_slice(REPLACEMENT),
+                    Piece::Char(c) => {
+                        read = true;
+                        new.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+                    }
+                    Piece::Undefined(_) => {
+                        undefined = true;
+                        new.extend_from_slice(REPLACEMENT);
+                    }
                 }
             }
-            Action::Fallback(fallback.name())
+            // Said as what happened: a unit counts as read only where the encoding had a
+            // character for it.
+            match (read, undefined) {
+                (true, false) => Action::Fallback(fallback.name()),
+                (true, true) => Action::FallbackPart(fallback.name()),
+                (false, _) => Action::FallbackNone(fallback.name()),
+            }
         }
         Invalid::Escape(scheme) => {
             new.extend_from_slice(&escape_bytes(scheme, old));
@@ -559,7 +576,8 @@ fn invalid_bytes(policy: Invalid, old: &[u8], new: &mut Vec<u8>) -> Option<Actio
 }
 
 /// The longest line `--mojibake` searches whole: a window ends after a line feed, unless
-/// none comes within this many bytes (a longer line is searched in pieces).
+/// none comes within this many bytes (a longer line is searched in pieces of this many
+/// bytes from its start, the last piece being what is left, wherever the input comes from).
 const LINE_MAX: usize = 16 << 20;
 
 /// The mojibake regions of `bytes[range]` (indices into `bytes`), searched in its valid
@@ -590,6 +608,12 @@ trait Windows {
         Some(self.cut(bytes, from, at))
     }
 
+    /// Where a window that starts at `from` ends when `bytes` holds the rest of a stream:
+    /// its end, or where [`Windows::cut`] would cut a whole input held in memory.
+    fn cut_end(&self, bytes: &[u8], _from: usize) -> usize {
+        bytes.len()
+    }
+
     /// Repairs `bytes[range]` (byte 0 is input offset `base`; bytes before `range.start`
     /// are look-back only); `last` for the window that ends the input.
     fn feed(
@@ -602,31 +626,55 @@ trait Windows {
     ) -> io::Result<()>;
 }
 
+impl Repairer {
+    /// Under `--mojibake`, where a window that starts at `from` (the start of a line, or
+    /// of the piece of a long line after the last cut) ends: after a line feed, or, in a
+    /// line with none within [`Repairer::line_max`] bytes of `from`, at the first unit
+    /// boundary from there. `bytes[..at]` may be cut; `complete` when `bytes` holds the
+    /// rest of the input. `None`: the stream must be read further to decide.
+    ///
+    /// The forced cuts depend on nothing but where lines start, so a mapped input and a
+    /// stream, read in pieces of any size, cut a long line at the same offsets.
+    fn line_cut(&self, bytes: &[u8], from: usize, at: usize, complete: bool) -> Option<usize> {
+        let limit = from + self.line_max;
+        if let Some(i) = memchr::memrchr(b'\n', &bytes[from..at.min(limit)]) {
+            return Some(from + i + 1);
+        }
+        let known = if complete { bytes.len() } else { at };
+        if at < known.min(limit) {
+            if let Some(i) = memchr::memchr(b'\n', &bytes[at..known.min(limit)]) {
+                return Some(at + i + 1);
+            }
+        }
+        if limit < bytes.len() && (complete || limit <= at) {
+            return Some(scan::first_boundary(self.policy.dialect, bytes, limit));
+        }
+        complete.then_some(bytes.len())
+    }
+}
+
 impl Windows for Repairer {
     fn cut(&self, bytes: &[u8], from: usize, at: usize) -> usize {
         if self.policy.mojibake {
-            if let Some(i) = memchr::memrchr(b'\n', &bytes[from..at]) {
-                return from + i + 1;
-            }
-            let limit = (from + LINE_MAX).min(bytes.len()).max(at);
-            if let Some(i) = memchr::memchr(b'\n', &bytes[at..limit]) {
-                return at + i + 1;
-            }
-            return scan::first_boundary(self.policy.dialect, bytes, limit);
+            return self.line_cut(bytes, from, at, true).unwrap_or(bytes.len());
         }
         scan::first_boundary(self.policy.dialect, bytes, at)
     }
 
     fn cut_stream(&self, bytes: &[u8], from: usize, at: usize) -> Option<usize> {
         if self.policy.mojibake {
-            if let Some(i) = memchr::memrchr(b'\n', &bytes[from..at]) {
-                return Some(from + i + 1);
-            }
-            if at - from < LINE_MAX {
-                return None;
-            }
+            return self.line_cut(bytes, from, at, false);
         }
         Some(scan::first_boundary(self.policy.dialect, bytes, at))
+    }
+
+    fn cut_end(&self, bytes: &[u8], from: usize) -> usize {
+        if self.policy.mojibake {
+            return self
+                .line_cut(bytes, from, bytes.len(), true)
+                .unwrap_or(bytes.len());
+        }
+        bytes.len()
     }
 
     fn feed(
@@ -641,19 +689,20 @@ impl Windows for Repairer {
     }
 }
 
-/// Feeds a whole input held in memory window by window (about 1 MiB each).
+/// Feeds a whole input held in memory window by window (about `window` bytes each).
 fn slice_windows(
     front: &mut impl Windows,
     bytes: &[u8],
+    window: usize,
     out: &mut impl Output,
     mut progress: impl FnMut(u64) -> io::Result<()>,
 ) -> io::Result<()> {
     let mut start = 0;
     loop {
-        let end = if bytes.len() - start <= WINDOW {
-            bytes.len()
+        let end = if bytes.len() - start <= window {
+            front.cut_end(bytes, start)
         } else {
-            front.cut(bytes, start, start + WINDOW)
+            front.cut(bytes, start, start + window)
         };
         let last = end >= bytes.len();
         front.feed(bytes, start..end, 0, last, out)?;
@@ -685,22 +734,29 @@ fn reader_windows(
         let read = read_some(reader, &mut buffer[have..])?;
         buffer.truncate(have + read);
         eof = read == 0;
-        let cut = if eof {
-            buffer.len()
-        } else if buffer.len() < context + 2 * MARGIN {
-            continue;
-        } else {
-            match front.cut_stream(&buffer, context, buffer.len() - MARGIN) {
-                Some(cut) => cut,
-                None => continue,
+        // As many windows as the front end can cut now (at the end, all that is left).
+        loop {
+            let cut = if eof {
+                front.cut_end(&buffer, context)
+            } else if buffer.len() < context + 2 * MARGIN {
+                break;
+            } else {
+                match front.cut_stream(&buffer, context, buffer.len() - MARGIN) {
+                    Some(cut) => cut,
+                    None => break,
+                }
+            };
+            let last = eof && cut >= buffer.len();
+            front.feed(&buffer, context..cut, base, last, out)?;
+            progress(base + cut as u64)?;
+            let keep_from = cut.saturating_sub(CONTEXT);
+            buffer.drain(..keep_from);
+            base += keep_from as u64;
+            context = cut - keep_from;
+            if last {
+                break;
             }
-        };
-        front.feed(&buffer, context..cut, base, eof, out)?;
-        progress(base + cut as u64)?;
-        let keep_from = cut.saturating_sub(CONTEXT);
-        buffer.drain(..keep_from);
-        base += keep_from as u64;
-        context = cut - keep_from;
+        }
     }
     Ok(())
 }
@@ -715,64 +771,92 @@ pub enum Engine {
 }
 
 impl Engine {
-    /// The front end for `policy`, or why the policies cannot go together (one line).
-    /// `--from auto` needs the input: see [`Engine::for_slice`].
+    /// The front end for `policy`, or why the policies cannot go together (one line, which
+    /// names the options the user gave). `--from auto` needs the input: see
+    /// [`Engine::for_slice`].
     pub fn new(policy: Policy) -> Result<Engine, String> {
         if let (Some(_), Invalid::Escape(_)) = (policy.unescape, policy.invalid) {
             return Err("--unescape and --invalid escape=... undo each other; give one".into());
         }
-        let from = match policy.from {
-            None => None,
-            Some(FromEncoding::Auto) => {
-                return Err(
-                    "--from auto needs a file (detection reads the whole input); give --from LABEL for a pipe"
-                        .into(),
-                )
+        if let Invalid::Fallback(fallback) = policy.invalid {
+            if !fallback.is_single_byte() {
+                let name = fallback.name();
+                return Err(format!(
+                    "--invalid fallback={name}: {name} reads several bytes as one character, and an error unit is read alone; give a single-byte encoding, or --from {name} to read the whole input in it"
+                ));
             }
-            Some(FromEncoding::Dialect(d)) if Dialect::UTF8_FAMILY.contains(&d) => {
-                return Engine::new(Policy {
-                    dialect: d,
-                    from: None,
-                    ..policy
-                })
-            }
-            Some(other) => Some(other),
-        };
-        let Some(from) = from else {
+        }
+        let Some(from) = policy.from else {
             if policy.mojibake && policy.dialect != Dialect::Utf8 {
-                return Err("--mojibake reads UTF-8 (not --dialect)".into());
+                return Err(format!(
+                    "--mojibake reads UTF-8, not --dialect {}; repair with --dialect alone first, then run --mojibake on the copy",
+                    policy.dialect.name()
+                ));
             }
             return Ok(Engine::Repair(Repairer::new(policy)));
         };
-        let name = from.name();
+        // `--dialect` has a default (utf8): only another value is a second answer.
+        if policy.dialect != Dialect::Utf8 {
+            return Err("--from and --dialect both say how to read the input; give one".into());
+        }
+        let FromEncoding::Dialect(dialect) = from else {
+            return Err(
+                "--from auto needs a file (detection reads the whole input); give --from LABEL for a pipe"
+                    .into(),
+            );
+        };
+        let name = dialect.encoding_name();
+        if Dialect::UTF8_FAMILY.contains(&dialect) {
+            if policy.mojibake && dialect != Dialect::Utf8 {
+                return Err(format!(
+                    "--mojibake reads UTF-8, not {name} (--from {}); repair with --from alone first, then run --mojibake on the copy",
+                    dialect.name()
+                ));
+            }
+            return Engine::new(Policy {
+                dialect,
+                from: None,
+                ..policy
+            });
+        }
+        for (given, option) in [
+            (policy.unescape.is_some(), "--unescape"),
+            (policy.mojibake, "--mojibake"),
+        ] {
+            if given {
+                return Err(format!(
+                    "{option} reads UTF-8, not {name}; convert with --from alone first, then run {option} on the copy"
+                ));
+            }
+        }
         if policy.invalid == Invalid::Keep {
             return Err(format!(
                 "--invalid keep would write {name} bytes, and --from writes UTF-8 only; choose replace, drop, fallback or escape"
             ));
         }
-        if policy.unescape.is_some() || policy.mojibake {
-            return Err(format!(
-                "--unescape and --mojibake read UTF-8; repair the {name} input with --from first"
-            ));
-        }
-        if policy.dialect != Dialect::Utf8 {
-            return Err("--from and --dialect both say how to read the input; give one".into());
-        }
-        Ok(Engine::From(match from {
-            FromEncoding::Dialect(d) => Transcoder::dialect(policy, d),
-            FromEncoding::Auto => unreachable!("resolved above"),
-        }))
+        Ok(Engine::From(Transcoder::dialect(policy, dialect)))
     }
 
-    /// As [`Engine::new`], with `--from auto` resolved by detection on `bytes`.
+    /// As [`Engine::new`], with `--from auto` resolved by detection on `bytes`, and a
+    /// `--from` label overridden by the input's BOM ([`sniffed`]).
     pub fn for_slice(policy: Policy, bytes: &[u8]) -> Result<Engine, String> {
-        match policy.from {
-            Some(FromEncoding::Auto) => Engine::new(Policy {
-                from: Some(detected(bytes)?),
-                ..policy
-            }),
-            _ => Engine::new(policy),
-        }
+        let from = match policy.from {
+            Some(FromEncoding::Auto) => Some(detected(bytes)?),
+            Some(FromEncoding::Dialect(d)) => Some(FromEncoding::Dialect(sniffed(d, bytes))),
+            None => None,
+        };
+        Engine::new(Policy { from, ..policy })
+    }
+
+    /// As [`Engine::new`] for a stream whose first bytes (up to [`SNIFF_LEN`]) are `head`:
+    /// a `--from` label overridden by its BOM ([`sniffed`]), as [`Engine::for_slice`] does
+    /// for an input held in memory. `--from auto` is refused (it needs the whole input).
+    pub fn for_head(policy: Policy, head: &[u8]) -> Result<Engine, String> {
+        let from = match policy.from {
+            Some(FromEncoding::Dialect(d)) => Some(FromEncoding::Dialect(sniffed(d, head))),
+            other => other,
+        };
+        Engine::new(Policy { from, ..policy })
     }
 
     /// Repairs a whole input held in memory; see [`Repairer::repair_slice`].
@@ -783,8 +867,8 @@ impl Engine {
         progress: impl FnMut(u64) -> io::Result<()>,
     ) -> io::Result<()> {
         match self {
-            Engine::Repair(r) => slice_windows(r, bytes, out, progress),
-            Engine::From(t) => slice_windows(t, bytes, out, progress),
+            Engine::Repair(r) => slice_windows(r, bytes, WINDOW, out, progress),
+            Engine::From(t) => slice_windows(t, bytes, WINDOW, out, progress),
         }
     }
 
@@ -821,19 +905,84 @@ impl Engine {
     }
 }
 
+/// The encoding an input is read in under `--from dialect`, given its first bytes: as the
+/// WHATWG Encoding Standard's decode algorithm does, a BOM overrides the label (`FE FF` is
+/// UTF-16BE, `FF FE` UTF-16LE, `EF BB BF` UTF-8, whatever the label says); for a UTF-32
+/// label, which the standard does not know, the UTF-32 BOMs (`00 00 FE FF`, `FF FE 00 00`)
+/// choose the byte order and nothing else overrides it. The labels of the UTF-8 family are
+/// read as they say (they are `--dialect`'s).
+///
+/// ```
+/// use hexrune::decode::Dialect;
+/// use hexrune::repair::sniffed;
+/// assert_eq!(sniffed(Dialect::Utf16Le, b"\xFE\xFF\x00h"), Dialect::Utf16Be);
+/// assert_eq!(sniffed(Dialect::Utf16Be, b"\xFF\xFEh\x00"), Dialect::Utf16Le);
+/// assert_eq!(sniffed(Dialect::Utf32Be, b"\xFF\xFE\x00\x00h\x00\x00\x00"), Dialect::Utf32Le);
+/// assert_eq!(sniffed(Dialect::Utf16Le, b"h\x00"), Dialect::Utf16Le);
+/// ```
+pub fn sniffed(dialect: Dialect, head: &[u8]) -> Dialect {
+    if Dialect::UTF8_FAMILY.contains(&dialect) {
+        return dialect;
+    }
+    if matches!(dialect, Dialect::Utf32Le | Dialect::Utf32Be) {
+        return if head.starts_with(b"\xFF\xFE\x00\x00") {
+            Dialect::Utf32Le
+        } else if head.starts_with(b"\x00\x00\xFE\xFF") {
+            Dialect::Utf32Be
+        } else {
+            dialect
+        };
+    }
+    if head.starts_with(BOM) {
+        Dialect::Utf8
+    } else if head.starts_with(b"\xFE\xFF") {
+        Dialect::Utf16Be
+    } else if head.starts_with(b"\xFF\xFE") {
+        Dialect::Utf16Le
+    } else {
+        dialect
+    }
+}
+
+/// How many bytes of an input [`sniffed`] looks at.
+pub const SNIFF_LEN: usize = 4;
+
 /// The encoding `hexrune detect` finds for `bytes`, as `--from auto` takes it.
 pub fn detected(bytes: &[u8]) -> Result<FromEncoding, String> {
+    detected_regions(bytes).map(|(found, _)| found)
+}
+
+/// The regions of one encoding that detection found: the encoding's name, and the
+/// offsets (start, end) of each of its regions.
+pub type Regions = (&'static str, Vec<(usize, usize)>);
+
+/// As [`detected`], with the regions detection found in other encodings than the one it
+/// names, which a reading of the whole input in that one does not convert: grouped by
+/// encoding, in the order they first occur.
+pub fn detected_regions(bytes: &[u8]) -> Result<(FromEncoding, Vec<Regions>), String> {
     let summary = crate::scan::index::Summary::build_parallel(Dialect::Utf8, bytes);
     let detection = crate::detect::detect(bytes, &summary);
     if detection.encoding == crate::detect::BINARY {
         return Err("--from auto: detection says binary, not text; give --from LABEL".into());
     }
-    FromEncoding::parse(detection.encoding).map_err(|e| {
+    let found = FromEncoding::parse(detection.encoding).map_err(|e| {
         format!(
             "--from auto: detection says {}, which repair cannot read ({e})",
             detection.encoding
         )
-    })
+    })?;
+    let mut others: Vec<Regions> = Vec::new();
+    for region in &detection.regions {
+        if region.encoding == detection.encoding {
+            continue;
+        }
+        let range = (region.start, region.end);
+        match others.iter_mut().find(|o| o.0 == region.encoding) {
+            Some(other) => other.1.push(range),
+            None => others.push((region.encoding, vec![range])),
+        }
+    }
+    Ok((found, others))
 }
 
 /// Each byte of `old` as `scheme` writes it: U+EF00+b in UTF-8, or U+DC00+b in WTF-8

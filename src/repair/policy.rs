@@ -200,11 +200,26 @@ impl Chain {
         &self.links[..usize::from(self.len)]
     }
 
-    /// The names joined by " then ", as `hexrune detect` says them.
-    pub fn names(&self) -> String {
-        let names: Vec<&str> = self.links().iter().map(|l| l.name()).collect();
-        names.join(" then ")
+    /// The names in the order the text went through them, innermost (the first wrong
+    /// reading) first, joined by ", then ": the history, as the summary, the log and
+    /// `hexrune detect` say it.
+    ///
+    /// ```
+    /// use hexrune::detect::table::Legacy;
+    /// use hexrune::repair::Chain;
+    /// let chain = Chain::new(&[Legacy::Windows1252, Legacy::Windows1250]);
+    /// assert_eq!(chain.history(), "windows-1250, then windows-1252");
+    /// ```
+    pub fn history(&self) -> String {
+        history(self.links().iter().map(|l| l.name()))
     }
+}
+
+/// Names of a chain given outermost first, said in the order the text went through them:
+/// `windows-1250, then windows-1252`.
+pub fn history<'a>(outermost_first: impl DoubleEndedIterator<Item = &'a str>) -> String {
+    let names: Vec<&str> = outermost_first.rev().collect();
+    names.join(", then ")
 }
 
 /// What a changed (or counted) unit was.
@@ -256,8 +271,14 @@ pub enum Action {
     Replace,
     /// Removed.
     Drop,
-    /// Read in the named legacy encoding.
+    /// Read in the named legacy encoding, which has a character for every byte.
     Fallback(&'static str),
+    /// Under `--invalid fallback`, a unit the named encoding has a character for in part:
+    /// those read, U+FFFD for each byte it leaves undefined.
+    FallbackPart(&'static str),
+    /// Under `--invalid fallback`, a unit the named encoding has no character for: U+FFFD
+    /// for each byte.
+    FallbackNone(&'static str),
     /// Each byte escaped.
     Escape(Escape),
     /// An escape turned back into its byte.
@@ -280,14 +301,16 @@ impl Action {
         match self {
             Action::Replace => "--invalid replace".into(),
             Action::Drop => "--invalid drop".into(),
-            Action::Fallback(name) => format!("--invalid fallback={name}"),
+            Action::Fallback(name) | Action::FallbackPart(name) | Action::FallbackNone(name) => {
+                format!("--invalid fallback={name}")
+            }
             Action::Escape(e) => format!("--invalid escape={}", e.name()),
             Action::Unescape(e) => format!("--unescape {}", e.name()),
             Action::Reencode(d) => format!("--dialect {}", d.name()),
             Action::Strip => "--bom strip".into(),
             Action::Add => "--bom add".into(),
             Action::Keep => "--invalid keep".into(),
-            Action::Mojibake(chain) => format!("--mojibake: UTF-8 read as {}", chain.names()),
+            Action::Mojibake(chain) => format!("--mojibake: UTF-8 read as {}", chain.history()),
         }
     }
 
@@ -297,13 +320,17 @@ impl Action {
             Action::Replace => "replaced with U+FFFD".into(),
             Action::Drop => "dropped".into(),
             Action::Fallback(name) => format!("read in {name}"),
+            Action::FallbackPart(name) => {
+                format!("read in {name}, U+FFFD for the bytes it leaves undefined")
+            }
+            Action::FallbackNone(name) => format!("replaced with U+FFFD (undefined in {name})"),
             Action::Escape(e) => format!("escaped byte by byte ({})", e.codec()),
             Action::Unescape(e) => format!("turned back into bytes ({})", e.codec()),
             Action::Reencode(d) => format!("written in UTF-8's form (from {})", d.name()),
             Action::Strip => "removed".into(),
             Action::Add => "added".into(),
             Action::Keep => "kept as they were".into(),
-            Action::Mojibake(chain) => format!("undone (UTF-8 read as {})", chain.names()),
+            Action::Mojibake(chain) => format!("undone (UTF-8 read as {})", chain.history()),
         }
     }
 }

@@ -340,3 +340,60 @@ proptest! {
         }
     }
 }
+
+/// `--mojibake` over `input` with lines searched whole up to `line_max` bytes: mapped in
+/// windows of `window` bytes, and streamed in reads of `chunk` bytes.
+fn mojibake_both_ways(
+    input: &[u8],
+    line_max: usize,
+    window: usize,
+    chunk: usize,
+) -> (Collected, Collected) {
+    let policy = Policy {
+        mojibake: true,
+        ..Policy::default()
+    };
+    let mut mapped = Collected::default();
+    let mut front = Repairer::new(policy);
+    front.line_max = line_max;
+    slice_windows(&mut front, input, window, &mut mapped, |_| Ok(())).unwrap();
+    let mut streamed = Collected::default();
+    let mut front = Repairer::new(policy);
+    front.line_max = line_max;
+    front
+        .repair_chunks(&mut &input[..], chunk, &mut streamed, |_| Ok(()))
+        .unwrap();
+    (mapped, streamed)
+}
+
+#[test]
+fn a_line_longer_than_the_limit_is_cut_alike_mapped_and_streamed() {
+    let moj = "cafÃ© crÃ¨me";
+    let line = |n: usize, tail: &str| [&"a".repeat(n), moj, tail].concat();
+    let inputs = [
+        line(64, " tail"),
+        line(64, ""),
+        line(60, " tail"),
+        line(130, " tail\nmore cafÃ©\n"),
+        format!("x\n{}\n{}", line(70, ""), line(200, " Ã©tÃ©")),
+    ];
+    for input in &inputs {
+        for window in [8, 24, 100, 1000] {
+            for chunk in (1..80).chain([1000]) {
+                let (mapped, streamed) = mojibake_both_ways(input.as_bytes(), 64, window, chunk);
+                assert_eq!(
+                    mapped, streamed,
+                    "{input:?}: windows of {window}, reads of {chunk}"
+                );
+            }
+        }
+    }
+    // The cut is 64 bytes from the line's start: "cafÃ©" begins the second piece.
+    let (mapped, _) = mojibake_both_ways(line(64, " tail").as_bytes(), 64, 1000, 1000);
+    assert_eq!(
+        String::from_utf8(mapped.bytes).unwrap(),
+        line(64, " tail").replace(moj, "café crème")
+    );
+    let offsets: Vec<u64> = mapped.changes.iter().map(|c| c.offset).collect();
+    assert_eq!(offsets, [67]);
+}

@@ -27,7 +27,7 @@ use tempfile::NamedTempFile;
 
 use super::{Engine, Output, Policy, Tally};
 use crate::source::{io_message, SourceError};
-use crate::view::safe::sanitize;
+use crate::view::safe::path_name;
 
 /// Why a write stopped: the file at fault (sanitised) and the cause.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -210,11 +210,22 @@ pub struct Atomic {
 impl Atomic {
     /// Creates the temporary file beside `path` (in its directory, `.hexrune-repair-*`).
     pub fn create(path: &Path) -> Result<Atomic, WriteError> {
-        let name = sanitize(&path.to_string_lossy());
+        let name = path_name(path);
         let temp = tempfile::Builder::new()
             .prefix(".hexrune-repair-")
             .tempfile_in(parent(path))
-            .map_err(|e| WriteError::io(&name, &e))?;
+            .map_err(|e| match e.kind() {
+                // A directory that exists and yet has "no such file": one that takes no new
+                // files (/proc, /sys).
+                io::ErrorKind::NotFound if parent(path).is_dir() => WriteError::new(
+                    &name,
+                    format!(
+                        "cannot be created: {} takes no new files",
+                        path_name(parent(path))
+                    ),
+                ),
+                _ => WriteError::io(&name, &e),
+            })?;
         temps().push(temp.path().to_path_buf());
         Ok(Atomic {
             path: path.to_path_buf(),
@@ -333,7 +344,7 @@ pub fn write_copy(
     policy: Policy,
     progress: impl FnMut(u64) -> io::Result<()>,
 ) -> Result<Written, WriteError> {
-    let name = sanitize(&path.to_string_lossy());
+    let name = path_name(path);
     refuse_output(path, &name, input, force)?;
     let mut engine = Engine::for_slice(policy, bytes).map_err(|e| WriteError::new(&name, e))?;
     let atomic = Atomic::create(path)?;

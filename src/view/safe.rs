@@ -18,6 +18,27 @@ use std::fmt::Write as _;
 use crate::decode::CodePoint;
 use crate::view::unicode::{self, GeneralCategory};
 
+/// A path's name for a terminal: its UTF-8 [`sanitize`]d, each byte that is not UTF-8 as
+/// `\xff` (so that it cannot be taken for a U+FFFD in the name).
+///
+/// ```
+/// use hexrune::view::safe::path_name;
+/// use std::os::unix::ffi::OsStrExt;
+/// let path = std::path::Path::new(std::ffi::OsStr::from_bytes(b"n\xFF.txt"));
+/// assert_eq!(path_name(path), r"n\xff.txt");
+/// ```
+pub fn path_name(path: &std::path::Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let mut shown = String::new();
+    for chunk in path.as_os_str().as_bytes().utf8_chunks() {
+        shown.push_str(&sanitize(chunk.valid()));
+        for b in chunk.invalid() {
+            let _ = write!(shown, "\\x{b:02x}");
+        }
+    }
+    shown
+}
+
 /// `text` with every risky character written as `\u{..}` (see the module docs).
 ///
 /// ```
