@@ -359,10 +359,15 @@ fn zero_bytes_in_an_input_too_short_for_a_wide_pattern_say_so() {
         detect_human(b"H\0i\0"),
         "<stdin>: binary\n  why: 2 of 4 bytes are NUL, too short to tell UTF-16 or UTF-32 by its zero bytes (16 bytes needed)\n"
     );
-    // From 16 bytes on the pattern is looked for, and its absence is the evidence.
+    // From 16 bytes on the input is decoded as UTF-16 and UTF-32, and that neither gives
+    // text is the evidence.
     assert_eq!(
         detect_human(b"\0\0\0abcdefghijklm"),
-        "<stdin>: binary\n  why: 3 of 16 sampled bytes are NUL, in no pattern of UTF-16 or UTF-32\n"
+        "<stdin>: binary\n  why: 3 of 16 sampled bytes are NUL, and neither UTF-16 nor UTF-32 decodes the input as text\n"
+    );
+    assert_eq!(
+        detect_human(b"\0abcdefghijklmno"),
+        "<stdin>: binary\n  why: 1 of 16 sampled bytes is NUL, and neither UTF-16 nor UTF-32 decodes the input as text\n"
     );
 }
 
@@ -579,4 +584,43 @@ fn overlong_slashes_are_no_region_of_a_legacy_encoding() {
         .map(|r| r["encoding"].as_str().unwrap())
         .collect();
     assert!(encodings.contains(&"EUC-KR"), "{v}");
+}
+
+/// `hexrune detect` of a file holding `bytes`, as the user reads it (the file's name
+/// replaced by `in`).
+fn detect_file_human(bytes: &[u8]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "in", bytes);
+    stdout_of(["detect", &f], 0).replace(&f, "in")
+}
+
+/// UTF-16 without a BOM whose letters fill both bytes of their units (Cyrillic `04`,
+/// Greek `03`, kana and kanji) was binary, with "in no pattern of UTF-16" for NUL bytes
+/// that all sat where UTF-16LE puts a line feed's. Python's codec makes the bytes.
+#[test]
+fn utf16_without_a_bom_in_cyrillic_greek_and_japanese_is_named() {
+    let cases = [
+        ("Привет мир\n", "utf-16-le", "UTF-16LE", "360 of 440 characters are letters (Cyrillic), 80 are spaces or line ends; 440 code units"),
+        ("Καλημέρα κόσμε\n", "utf-16-be", "UTF-16BE", "520 of 600 characters are letters (Greek), 80 are spaces or line ends; 600 code units"),
+        ("日本語のテキスト\n", "utf-16-le", "UTF-16LE", "320 of 360 characters are letters (Han and kana), 40 are spaces or line ends; 360 code units"),
+    ];
+    for (line, codec, name, counts) in cases {
+        let text = line.repeat(40);
+        let code = format!(
+            "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode().encode('{codec}'))"
+        );
+        let dialect = if name == "UTF-16LE" {
+            Dialect::Utf16Le
+        } else {
+            Dialect::Utf16Be
+        };
+        let bytes = python_bytes(&code, NO_ARGS, text.as_bytes())
+            .unwrap_or_else(|| wide::text(dialect, &text));
+        assert_eq!(
+            detect_file_human(&bytes),
+            format!(
+                "in: {name}\n  why: no byte order mark; read as {name}, the input is text: {counts} decode as {name}\n"
+            )
+        );
+    }
 }

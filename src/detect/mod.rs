@@ -274,14 +274,57 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         ));
         return wide_input(d, w, bytes, 0);
     }
+    // Wide text whose zero bytes show no pattern (Cyrillic, Greek, CJK ... fill both bytes
+    // of their units): UTF-8 has errors in it, or it is controls or NUL bytes to UTF-8.
+    let doubtful = summary.tally.error_count() > 0
+        || sample.control_share() > CONTROL_SHARE
+        || sample.zero_share() > CONTROL_SHARE;
+    if sample.zeros > 0 && doubtful {
+        let head = &bytes[..bytes.len().min(64 << 10)];
+        if let Some((w, reading)) = wide::read_as_text(head) {
+            d.evidence.push(format!(
+                "no byte order mark; read as {}, {} {} text: {} of {} are letters{}, {}{}",
+                w.name(),
+                if head.len() == bytes.len() {
+                    "the input".to_string()
+                } else {
+                    format!("its first {} bytes", head.len())
+                },
+                if head.len() == bytes.len() {
+                    "is"
+                } else {
+                    "are"
+                },
+                reading.letters,
+                counted(reading.chars as u64, "character", "characters"),
+                match reading.scripts_named().as_str() {
+                    "" => String::new(),
+                    named => format!(" ({named})"),
+                },
+                counted(
+                    reading.spaces as u64,
+                    "is a space or line end",
+                    "are spaces or line ends"
+                ),
+                match reading.odd {
+                    0 => String::new(),
+                    n => format!(
+                        ", {} unassigned, private or a control",
+                        counted(n as u64, "is", "are")
+                    ),
+                }
+            ));
+            return wide_input(d, w, bytes, 0);
+        }
+    }
     if sample.control_share() > CONTROL_SHARE {
         let why = format!(
-            "{} of {} no text encoding explains",
-            sample.controls,
-            counted(
-                sample.bytes as u64,
-                "sampled byte is a control",
-                "sampled bytes are controls"
+            "{} no text encoding explains",
+            share(
+                sample.controls,
+                sample.bytes,
+                ("sampled byte", "sampled bytes"),
+                ("is a control", "are controls")
             )
         );
         return binary(d, bytes, why);
@@ -316,16 +359,24 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         // is none.
         let why = if sample.bytes < wide::MIN_BYTES {
             format!(
-                "{} of {} NUL, too short to tell UTF-16 or UTF-32 by its zero bytes ({} needed)",
-                sample.zeros,
-                counted(sample.bytes as u64, "byte is", "bytes are"),
+                "{}, too short to tell UTF-16 or UTF-32 by its zero bytes ({} needed)",
+                share(
+                    sample.zeros,
+                    sample.bytes,
+                    ("byte", "bytes"),
+                    ("is NUL", "are NUL")
+                ),
                 counted(wide::MIN_BYTES as u64, "byte", "bytes")
             )
         } else {
             format!(
-                "{} of {} NUL, in no pattern of UTF-16 or UTF-32",
-                sample.zeros,
-                counted(sample.bytes as u64, "sampled byte is", "sampled bytes are")
+                "{}, and neither UTF-16 nor UTF-32 decodes the input as text",
+                share(
+                    sample.zeros,
+                    sample.bytes,
+                    ("sampled byte", "sampled bytes"),
+                    ("is NUL", "are NUL")
+                )
             )
         };
         return binary(d, bytes, why);
@@ -679,6 +730,16 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     }
     d.regions = named;
     d
+}
+
+/// `n` of `total` and the verb that goes with `n`: `1 of 14 sampled bytes is a control`,
+/// `2 of 2 sampled bytes are controls`, `1 of 1 sampled byte is a control`.
+fn share(n: usize, total: usize, noun: (&str, &str), verb: (&str, &str)) -> String {
+    format!(
+        "{n} of {total} {} {}",
+        if total == 1 { noun.0 } else { noun.1 },
+        if n == 1 { verb.0 } else { verb.1 }
+    )
 }
 
 /// `n` and the noun that goes with it: `1 error`, `2 errors`, `0 errors`.
