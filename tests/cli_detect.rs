@@ -624,3 +624,25 @@ fn utf16_without_a_bom_in_cyrillic_greek_and_japanese_is_named() {
         );
     }
 }
+
+/// A UTF-16 signature in front of valid UTF-8 with no zero byte: said to contradict the
+/// bytes after it (it was "UTF-16LE with 1 error", and `repair --from auto` wrote CJK).
+#[test]
+fn a_utf16_bom_before_utf8_text_contradicts_it() {
+    assert_eq!(
+        detect_file_human(b"\xFF\xFEh\xC3\xA9llo\n"),
+        "in: UTF-8 with 2 errors, BOM UTF-16LE (FF FE)\n  why: starts with the UTF-16LE signature FF FE; \
+         but the bytes after it are valid UTF-8 (1 multi-byte character) with no zero byte: the signature contradicts them\n"
+    );
+    assert_eq!(
+        detect_json(b"\xFE\xFFplain words\n")["evidence"],
+        json!([
+            "starts with the UTF-16BE signature FE FF",
+            "but the bytes after it are valid UTF-8 (ASCII only) with no zero byte: the signature contradicts them"
+        ])
+    );
+    // Real UTF-16 after the mark is read as ever, in either script.
+    let mut ru = b"\xFF\xFE".to_vec();
+    ru.extend(wide::text(Dialect::Utf16Le, "Привет\n"));
+    assert_eq!(detect_json(&ru)["encoding"], "UTF-16LE");
+}

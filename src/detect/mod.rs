@@ -249,6 +249,9 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
             _ => None,
         };
         if let Some(w) = wide {
+            if let Some(d) = utf8_behind_utf16_bom(d.clone(), b, bytes, summary) {
+                return d;
+            }
             return wide_input(d, w, bytes, b.len());
         }
         if matches!(b, Bom::Utf7 | Bom::Gb18030) {
@@ -421,6 +424,42 @@ fn iso_2022_jp(mut d: Detection, bytes: &[u8]) -> Option<Detection> {
         end: bytes.len(),
         encoding: d.encoding,
     }];
+    Some(d)
+}
+
+/// An input that starts with a UTF-16 signature but whose bytes after it are valid UTF-8
+/// with no zero byte: UTF-8 text behind a mark that contradicts it (a UTF-16 reading gives
+/// CJK characters of ASCII pairs). Its UTF-8 errors are the mark's bytes.
+fn utf8_behind_utf16_bom(
+    mut d: Detection,
+    bom: Bom,
+    bytes: &[u8],
+    summary: &Summary,
+) -> Option<Detection> {
+    let rest = &bytes[bom.len()..];
+    let wide_after_all = !matches!(bom, Bom::Utf16Le | Bom::Utf16Be)
+        || rest.is_empty()
+        || memchr::memchr(0, rest).is_some()
+        || simdutf8::basic::from_utf8(rest).is_err();
+    if wide_after_all {
+        return None;
+    }
+    let multibyte: u64 = summary.tally.classes[2..].iter().sum();
+    d.encoding = "UTF-8";
+    d.ascii = false;
+    d.errors = summary.tally.error_count();
+    d.regions = vec![Region {
+        start: 0,
+        end: bytes.len(),
+        encoding: "UTF-8",
+    }];
+    d.evidence.push(format!(
+        "but the bytes after it are valid UTF-8 ({}) with no zero byte: the signature contradicts them",
+        match multibyte {
+            0 => "ASCII only".to_string(),
+            n => counted(n, "multi-byte character", "multi-byte characters"),
+        }
+    ));
     Some(d)
 }
 
