@@ -223,6 +223,9 @@ fn a_utf16_block_inside_utf8() {
         ]),
         "{v}"
     );
+    // Said to be mixed, as any other mix is (it was "valid UTF-8: 6 multi-byte characters,
+    // no errors").
+    assert_eq!(v["evidence"], json!(["mixed: 3 regions in 2 encodings"]));
 }
 
 #[test]
@@ -336,7 +339,7 @@ fn counts_of_one_take_the_singular() {
     );
     assert_eq!(
         detect_human(b"ok\xE9!"),
-        "<stdin>: windows-1250\n  why: 1 UTF-8 error and few multi-byte characters; chardetng reads it as windows-1250\n"
+        "<stdin>: windows-1250\n  why: 1 UTF-8 error and few multi-byte characters; chardetng reads it as windows-1250; a weak guess on 1 non-ASCII byte\n"
     );
     assert_eq!(
         detect_human(b"[\xFF] caf\xC3\xA9"),
@@ -350,6 +353,15 @@ fn counts_of_one_take_the_singular() {
     assert_eq!(
         controls,
         "<stdin>: binary\n  why: 1 of 1 sampled byte is a control no text encoding explains\n"
+    );
+    // The verb goes with the count of controls, the noun with the count of bytes.
+    assert_eq!(
+        detect_human(b"abcdefghijklm\x01"),
+        "<stdin>: binary\n  why: 1 of 14 sampled bytes is a control no text encoding explains\n"
+    );
+    assert_eq!(
+        detect_human(b"abcdefghijkl\x01\x02"),
+        "<stdin>: binary\n  why: 2 of 14 sampled bytes are controls no text encoding explains\n"
     );
 }
 
@@ -536,10 +548,13 @@ fn a_short_windows_1252_line_with_dashes_quotes_and_a_euro_sign_is_windows_1252(
         stdout_of(["repair", "--from", "auto", "-o", "-", &f], 0),
         "Café crème brûlée, naïve façade — ‘quoted’ €5"
     );
-    // Signs alone are no evidence for a legacy reading: UTF-8 with errors stays UTF-8.
-    let v = detect_json(b"total \x97 \x80 \x93 \x94 ok");
-    assert_eq!(v["encoding"], "UTF-8");
-    assert_eq!(v["errors"], 4);
+    // Signs alone are little evidence for a legacy reading, but with no multi-byte
+    // character it is no UTF-8 either: chardetng's guess, said to be weak.
+    assert_eq!(
+        detect_human(b"total \x97 \x80 \x93 \x94 ok"),
+        "<stdin>: windows-1252\n  why: 4 UTF-8 errors and few multi-byte characters; chardetng reads it as \
+         windows-1252, but read so it does not look like text; a weak guess on 4 non-ASCII bytes\n"
+    );
 }
 
 /// Overlong forms of ASCII (`C0 AF` is `/`, `C0 AE` is `.`) in a request log are the
@@ -625,6 +640,96 @@ fn utf16_without_a_bom_in_cyrillic_greek_and_japanese_is_named() {
     }
 }
 
+/// CESU-8 (surrogate pairs of 3-byte forms for characters above U+FFFF) and Java's
+/// Modified UTF-8 (also `C0 80` for NUL) were "UTF-8 with 240 errors"; `check` said they
+/// are valid CESU-8. Named so, with the dialect to read them with; `repair --from auto`
+/// then gives the emoji back.
+#[test]
+fn cesu8_and_modified_utf8_are_named_with_their_dialect() {
+    let cesu = |s: &str| -> Vec<u8> {
+        let mut out = Vec::new();
+        for u in s.encode_utf16() {
+            // Each UTF-16 unit, surrogates included, in its 3-byte (or shorter) form.
+            let c = u32::from(u);
+            match c {
+                0..=0x7F => out.push(c as u8),
+                0x80..=0x7FF => out.extend([0xC0 | (c >> 6) as u8, 0x80 | (c & 0x3F) as u8]),
+                _ => out.extend([
+                    0xE0 | (c >> 12) as u8,
+                    0x80 | ((c >> 6) & 0x3F) as u8,
+                    0x80 | (c & 0x3F) as u8,
+                ]),
+            }
+        }
+        out
+    };
+    let text = "emoji 😀 party 🎉 done\n".repeat(20);
+    let bytes = cesu(&text);
+    // Python's surrogatepass writes the same bytes.
+    const SURROGATEPASS: &str = "import sys
+def form(ch):
+    o = ord(ch) - 0x10000
+    if o < 0:
+        return ch.encode()
+    pair = chr(0xD800 + (o >> 10)) + chr(0xDC00 + (o & 0x3FF))
+    return pair.encode('utf-8', 'surrogatepass')
+sys.stdout.buffer.write(b''.join(form(ch) for ch in sys.stdin.buffer.read().decode()))";
+    let python = python_bytes(SURROGATEPASS, NO_ARGS, text.as_bytes());
+    if let Some(python) = python {
+        assert_eq!(python, bytes);
+    }
+    assert_eq!(
+        detect_file_human(&bytes),
+        "in: CESU-8\n  why: not valid UTF-8, but valid CESU-8 (Unicode TR #26): its UTF-8 errors are \
+         40 surrogate pairs in 3-byte forms (characters above U+FFFF); read it with --dialect cesu8\n"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "cesu.txt", &bytes);
+    assert!(stdout_of(["check", &f], 1).contains("but valid CESU-8"));
+    assert_eq!(
+        stdout_of(["repair", "--from", "auto", "-o", "-", &f], 0),
+        text
+    );
+    // With C0 80 for NUL, as Java writes class files and serialized strings.
+    let mut java = cesu("grin 😀 nul ");
+    java.extend(b"\xC0\x80\n");
+    assert_eq!(
+        detect_file_human(&java),
+        "in: MUTF-8\n  why: not valid UTF-8, but valid Modified UTF-8 (Java): its UTF-8 errors are \
+         1 surrogate pair in 3-byte forms (a character above U+FFFF) and 1 C0 80 for NUL; read it with --dialect mutf8\n"
+    );
+    // One real 4-byte character beside the pairs: no dialect reads it all; UTF-8 with
+    // errors of its own broken shapes.
+    let mut mixed = cesu("a 😀 b ");
+    mixed.extend("🎉\n".as_bytes());
+    assert_eq!(detect_json(&mixed)["encoding"], "UTF-8");
+}
+
+/// French in Mac OS Roman has no multi-byte character and 21 UTF-8 errors: it was "UTF-8
+/// with 21 errors among 0 multi-byte characters" while `check` said "probably not UTF-8".
+/// chardetng's guess (windows-1252, which leaves 8D, 8F, 90 undefined) gives no text;
+/// macintosh, which chardetng does not know, does.
+#[test]
+fn mac_roman_text_is_macintosh_not_utf8_with_errors() {
+    let text = "Le garçon a mangé une crème brûlée près de la fenêtre.\n".repeat(3);
+    let bytes = encode("macintosh", &text);
+    if let Some(python) = python_bytes(
+        "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode().encode('mac_roman'))",
+        NO_ARGS,
+        text.as_bytes(),
+    ) {
+        assert_eq!(python, bytes);
+    }
+    assert_eq!(
+        detect_file_human(&bytes),
+        "in: macintosh\n  why: 21 UTF-8 errors and few multi-byte characters; read as chardetng's guess, \
+         windows-1252, it is no text; as macintosh, which chardetng does not know, it is\n"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "mr.txt", &bytes);
+    assert!(stdout_of(["check", &f], 1).contains("verdict  probably not UTF-8"));
+}
+
 /// A UTF-16 signature in front of valid UTF-8 with no zero byte: said to contradict the
 /// bytes after it (it was "UTF-16LE with 1 error", and `repair --from auto` wrote CJK).
 #[test]
@@ -645,4 +750,55 @@ fn a_utf16_bom_before_utf8_text_contradicts_it() {
     let mut ru = b"\xFF\xFE".to_vec();
     ru.extend(wide::text(Dialect::Utf16Le, "Привет\n"));
     assert_eq!(detect_json(&ru)["encoding"], "UTF-16LE");
+}
+
+#[test]
+fn an_empty_input_is_ascii_in_one_region() {
+    assert_eq!(
+        detect_json(b""),
+        json!({"encoding":"UTF-8","bom":null,"errors":0,
+               "regions":[{"start":0,"end":0,"encoding":"UTF-8"}],"mojibake":[],
+               "ascii":true,"inner_boms":[],"evidence":["empty"]})
+    );
+}
+
+/// A legacy guess on a handful of bytes says it is weak (fewer than 8 non-ASCII bytes).
+#[test]
+fn a_guess_on_few_bytes_says_it_is_weak() {
+    assert_eq!(
+        detect_human(b"na\xEFve\n"),
+        "<stdin>: ISO-8859-4\n  why: 1 UTF-8 error and few multi-byte characters; chardetng reads it as ISO-8859-4; a weak guess on 1 non-ASCII byte\n"
+    );
+    // Eight or more: no such note.
+    assert_eq!(
+        detect_human(&encode("windows-1252", "Café crème brûlée, déjà vu, à côté\n")),
+        "<stdin>: windows-1252\n  why: 9 UTF-8 errors and few multi-byte characters; chardetng reads it as windows-1252\n"
+    );
+}
+
+/// A line of ASCII ending in `é`, an overlong `/` and two stray continuation bytes was an
+/// EUC-KR region (Hangul of `C3 A9`, `C0 AF`, `82 AC`): the overlong form counts for
+/// UTF-8, as `check`'s verdict counts it, and the line stays UTF-8.
+#[test]
+fn ascii_with_an_overlong_slash_and_stray_bytes_is_no_euc_kr() {
+    let mut bytes = "hello world line\n".repeat(50).into_bytes();
+    bytes.extend(b"The quick brown fox jumps over the lazy dog caf\xC3\xA9\xC0\xAF\x82\xAC\n");
+    bytes.extend("déjà vu\n".repeat(20).as_bytes());
+    let v = detect_json(&bytes);
+    assert_eq!(
+        (&v["encoding"], &v["errors"], &v["regions"]),
+        (
+            &json!("UTF-8"),
+            &json!(4),
+            &json!([{"start":0,"end":bytes.len(),"encoding":"UTF-8"}])
+        ),
+        "{v}"
+    );
+    assert_eq!(
+        v["evidence"],
+        json!(["UTF-8 with 4 errors among 41 multi-byte characters"])
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "big.txt", &bytes);
+    assert!(stdout_of(["check", &f], 1).contains("verdict  UTF-8 (RFC 3629) with 4 errors"));
 }
