@@ -781,17 +781,14 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             end: cut.end.filter(|at| in_utf8(*at)),
         };
     }
-    // The bytes the legacy guesses rest on: few are little evidence.
+    // The bytes the legacy guesses rest on: few are little evidence (counted up to the
+    // threshold only).
     let legacy_bytes: usize = named
         .iter()
         .filter(|r| !matches!(r.encoding, "UTF-8" | BINARY) && !r.encoding.starts_with("UTF-"))
-        .map(|r| {
-            bytes[r.start..r.end]
-                .iter()
-                .filter(|b| !b.is_ascii())
-                .count()
-        })
-        .sum();
+        .flat_map(|r| bytes[r.start..r.end].iter().filter(|b| !b.is_ascii()))
+        .take(WEAK_GUESS_BYTES)
+        .count();
     let weak = match legacy_bytes {
         1..WEAK_GUESS_BYTES => format!(
             "; a weak guess on {}",
@@ -1236,6 +1233,16 @@ fn errors_of_utf8_shapes(bytes: &[u8]) -> bool {
 /// [`errors_of_utf8_shapes`]), with the error units after it that belong to the form;
 /// `None` for any other error.
 fn utf8_shape_at(bytes: &[u8], at: usize) -> Option<usize> {
+    // Each shape is a lead that strict UTF-8 refuses or limits (C0 C1 E0 ED F0 F4..FD)
+    // followed by a continuation byte: the other errors (a windows-1252 letter before
+    // ASCII) are passed without a diagnosis.
+    let lead = matches!(
+        bytes.get(at),
+        Some(0xC0 | 0xC1 | 0xE0 | 0xED | 0xF0 | 0xF4..=0xFD)
+    );
+    if !lead || !matches!(bytes.get(at + 1), Some(0x80..=0xBF)) {
+        return None;
+    }
     let unit = Dialect::Utf8.decode_at(bytes, at);
     match Dialect::Utf8
         .diagnose(bytes, &unit)
