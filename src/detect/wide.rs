@@ -115,10 +115,23 @@ pub struct Reading {
     /// above U+10FFFF, format characters other than text's own (U+00AD, U+200B..U+200F,
     /// U+FEFF, the tags of emoji flags).
     pub odd: usize,
-    /// Letters by group of scripts, most first: Han, kana and Bopomofo are one group (they
-    /// write one language together); every other script is its own.
+    /// Letters by group of scripts, most first: Han, kana and Bopomofo are one group,
+    /// [`HAN_GROUP`] (they write one language together); every other script is its own.
     pub scripts: Vec<(&'static str, usize)>,
+    /// The scripts of [`HAN_GROUP`] seen, in the order Han, Hiragana, Katakana, Bopomofo.
+    pub han_scripts: Vec<&'static str>,
 }
+
+/// The group of Han, Hiragana, Katakana and Bopomofo in [`Reading::scripts`].
+pub const HAN_GROUP: &str = "Han and kana";
+
+/// The scripts of [`HAN_GROUP`], in the order they are named.
+const HAN_SCRIPTS: [Script; 4] = [
+    Script::Han,
+    Script::Hiragana,
+    Script::Katakana,
+    Script::Bopomofo,
+];
 
 impl Reading {
     /// Whether the characters are text: at least 8 of them, odd ones in at most 1 in 200
@@ -139,9 +152,19 @@ impl Reading {
             && top_two * 10 >= self.letters * 9
     }
 
-    /// The groups of scripts, most first, in words: `Cyrillic`, `Han and kana, Latin`.
+    /// The groups of scripts, most first (the first three), in words, the scripts of
+    /// [`HAN_GROUP`] that were seen joined by `+`: `Cyrillic`, `Han+Hiragana+Katakana,
+    /// Latin`, `Han`.
     pub fn scripts_named(&self) -> String {
-        let names: Vec<&str> = self.scripts.iter().take(3).map(|(s, _)| *s).collect();
+        let names: Vec<String> = self
+            .scripts
+            .iter()
+            .take(3)
+            .map(|(s, _)| match *s {
+                HAN_GROUP => self.han_scripts.join("+"),
+                other => other.to_string(),
+            })
+            .collect();
         names.join(", ")
     }
 }
@@ -151,9 +174,7 @@ impl Reading {
 fn script_group(c: char) -> Option<&'static str> {
     match c.script() {
         Script::Common | Script::Inherited | Script::Unknown => None,
-        Script::Han | Script::Hiragana | Script::Katakana | Script::Bopomofo => {
-            Some("Han and kana")
-        }
+        s if HAN_SCRIPTS.contains(&s) => Some(HAN_GROUP),
         s => Some(s.full_name()),
     }
 }
@@ -211,6 +232,10 @@ pub fn reading(wide: Wide, sample: &[u8]) -> Reading {
             | Gc::EnclosingMark => {
                 out.letters += 1;
                 if let Some(group) = script_group(c) {
+                    let script = c.script();
+                    if group == HAN_GROUP && !out.han_scripts.contains(&script.full_name()) {
+                        out.han_scripts.push(script.full_name());
+                    }
                     match scripts.iter_mut().find(|(g, _)| *g == group) {
                         Some(slot) => slot.1 += 1,
                         None => scripts.push((group, 1)),
@@ -221,6 +246,12 @@ pub fn reading(wide: Wide, sample: &[u8]) -> Reading {
         }
     }
     scripts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    out.han_scripts.sort_by_key(|name| {
+        HAN_SCRIPTS
+            .iter()
+            .position(|s| s.full_name() == *name)
+            .unwrap_or(HAN_SCRIPTS.len())
+    });
     out.scripts = scripts;
     out
 }
