@@ -618,6 +618,7 @@ fn utf16_without_a_bom_in_cyrillic_greek_and_japanese_is_named() {
         ("Привет мир\n", "utf-16-le", "UTF-16LE", "360 of 440 characters are letters (Cyrillic), 80 are spaces or line ends; 440 code units"),
         ("Καλημέρα κόσμε\n", "utf-16-be", "UTF-16BE", "520 of 600 characters are letters (Greek), 80 are spaces or line ends; 600 code units"),
         ("日本語のテキスト\n", "utf-16-le", "UTF-16LE", "320 of 360 characters are letters (Han+Hiragana+Katakana), 40 are spaces or line ends; 360 code units"),
+        ("中文文本示例\n", "utf-16-be", "UTF-16BE", "240 of 280 characters are letters (Han), 40 are spaces or line ends; 280 code units"),
     ];
     for (line, codec, name, counts) in cases {
         let text = line.repeat(40);
