@@ -223,6 +223,9 @@ fn a_utf16_block_inside_utf8() {
         ]),
         "{v}"
     );
+    // Said to be mixed, as any other mix is (it was "valid UTF-8: 6 multi-byte characters,
+    // no errors").
+    assert_eq!(v["evidence"], json!(["mixed: 3 regions in 2 encodings"]));
 }
 
 #[test]
@@ -336,7 +339,7 @@ fn counts_of_one_take_the_singular() {
     );
     assert_eq!(
         detect_human(b"ok\xE9!"),
-        "<stdin>: windows-1250\n  why: 1 UTF-8 error and few multi-byte characters; chardetng reads it as windows-1250\n"
+        "<stdin>: windows-1250\n  why: 1 UTF-8 error and few multi-byte characters; chardetng reads it as windows-1250; a weak guess on 1 non-ASCII byte\n"
     );
     assert_eq!(
         detect_human(b"[\xFF] caf\xC3\xA9"),
@@ -351,6 +354,15 @@ fn counts_of_one_take_the_singular() {
         controls,
         "<stdin>: binary\n  why: 1 of 1 sampled byte is a control no text encoding explains\n"
     );
+    // The verb goes with the count of controls, the noun with the count of bytes.
+    assert_eq!(
+        detect_human(b"abcdefghijklm\x01"),
+        "<stdin>: binary\n  why: 1 of 14 sampled bytes is a control no text encoding explains\n"
+    );
+    assert_eq!(
+        detect_human(b"abcdefghijkl\x01\x02"),
+        "<stdin>: binary\n  why: 2 of 14 sampled bytes are controls no text encoding explains\n"
+    );
 }
 
 #[test]
@@ -359,10 +371,15 @@ fn zero_bytes_in_an_input_too_short_for_a_wide_pattern_say_so() {
         detect_human(b"H\0i\0"),
         "<stdin>: binary\n  why: 2 of 4 bytes are NUL, too short to tell UTF-16 or UTF-32 by its zero bytes (16 bytes needed)\n"
     );
-    // From 16 bytes on the pattern is looked for, and its absence is the evidence.
+    // From 16 bytes on the input is decoded as UTF-16 and UTF-32, and that neither gives
+    // text is the evidence.
     assert_eq!(
         detect_human(b"\0\0\0abcdefghijklm"),
-        "<stdin>: binary\n  why: 3 of 16 sampled bytes are NUL, in no pattern of UTF-16 or UTF-32\n"
+        "<stdin>: binary\n  why: 3 of 16 sampled bytes are NUL, and neither UTF-16 nor UTF-32 decodes the input as text\n"
+    );
+    assert_eq!(
+        detect_human(b"\0abcdefghijklmno"),
+        "<stdin>: binary\n  why: 1 of 16 sampled bytes is NUL, and neither UTF-16 nor UTF-32 decodes the input as text\n"
     );
 }
 
@@ -531,10 +548,13 @@ fn a_short_windows_1252_line_with_dashes_quotes_and_a_euro_sign_is_windows_1252(
         stdout_of(["repair", "--from", "auto", "-o", "-", &f], 0),
         "Café crème brûlée, naïve façade — ‘quoted’ €5"
     );
-    // Signs alone are no evidence for a legacy reading: UTF-8 with errors stays UTF-8.
-    let v = detect_json(b"total \x97 \x80 \x93 \x94 ok");
-    assert_eq!(v["encoding"], "UTF-8");
-    assert_eq!(v["errors"], 4);
+    // Signs alone are little evidence for a legacy reading, but with no multi-byte
+    // character it is no UTF-8 either: chardetng's guess, said to be weak.
+    assert_eq!(
+        detect_human(b"total \x97 \x80 \x93 \x94 ok"),
+        "<stdin>: windows-1252\n  why: 4 UTF-8 errors and few multi-byte characters; chardetng reads it as \
+         windows-1252, but read so it does not look like text; a weak guess on 4 non-ASCII bytes\n"
+    );
 }
 
 /// Overlong forms of ASCII (`C0 AF` is `/`, `C0 AE` is `.`) in a request log are the
@@ -579,4 +599,207 @@ fn overlong_slashes_are_no_region_of_a_legacy_encoding() {
         .map(|r| r["encoding"].as_str().unwrap())
         .collect();
     assert!(encodings.contains(&"EUC-KR"), "{v}");
+}
+
+/// `hexrune detect` of a file holding `bytes`, as the user reads it (the file's name
+/// replaced by `in`).
+fn detect_file_human(bytes: &[u8]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "in", bytes);
+    stdout_of(["detect", &f], 0).replace(&f, "in")
+}
+
+/// UTF-16 without a BOM whose letters fill both bytes of their units (Cyrillic `04`,
+/// Greek `03`, kana and kanji) was binary, with "in no pattern of UTF-16" for NUL bytes
+/// that all sat where UTF-16LE puts a line feed's. Python's codec makes the bytes.
+#[test]
+fn utf16_without_a_bom_in_cyrillic_greek_and_japanese_is_named() {
+    let cases = [
+        ("Привет мир\n", "utf-16-le", "UTF-16LE", "360 of 440 characters are letters (Cyrillic), 80 are spaces or line ends; 440 code units"),
+        ("Καλημέρα κόσμε\n", "utf-16-be", "UTF-16BE", "520 of 600 characters are letters (Greek), 80 are spaces or line ends; 600 code units"),
+        ("日本語のテキスト\n", "utf-16-le", "UTF-16LE", "320 of 360 characters are letters (Han+Hiragana+Katakana), 40 are spaces or line ends; 360 code units"),
+        ("中文文本示例\n", "utf-16-be", "UTF-16BE", "240 of 280 characters are letters (Han), 40 are spaces or line ends; 280 code units"),
+    ];
+    for (line, codec, name, counts) in cases {
+        let text = line.repeat(40);
+        let code = format!(
+            "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode().encode('{codec}'))"
+        );
+        let dialect = if name == "UTF-16LE" {
+            Dialect::Utf16Le
+        } else {
+            Dialect::Utf16Be
+        };
+        let bytes = python_bytes(&code, NO_ARGS, text.as_bytes())
+            .unwrap_or_else(|| wide::text(dialect, &text));
+        assert_eq!(
+            detect_file_human(&bytes),
+            format!(
+                "in: {name}\n  why: no byte order mark; read as {name}, the input is text: {counts} decode as {name}\n"
+            )
+        );
+    }
+}
+
+/// CESU-8 (surrogate pairs of 3-byte forms for characters above U+FFFF) and Java's
+/// Modified UTF-8 (also `C0 80` for NUL) were "UTF-8 with 240 errors"; `check` said they
+/// are valid CESU-8. Named so, with the dialect to read them with; `repair --from auto`
+/// then gives the emoji back.
+#[test]
+fn cesu8_and_modified_utf8_are_named_with_their_dialect() {
+    let cesu = |s: &str| -> Vec<u8> {
+        let mut out = Vec::new();
+        for u in s.encode_utf16() {
+            // Each UTF-16 unit, surrogates included, in its 3-byte (or shorter) form.
+            let c = u32::from(u);
+            match c {
+                0..=0x7F => out.push(c as u8),
+                0x80..=0x7FF => out.extend([0xC0 | (c >> 6) as u8, 0x80 | (c & 0x3F) as u8]),
+                _ => out.extend([
+                    0xE0 | (c >> 12) as u8,
+                    0x80 | ((c >> 6) & 0x3F) as u8,
+                    0x80 | (c & 0x3F) as u8,
+                ]),
+            }
+        }
+        out
+    };
+    let text = "emoji 😀 party 🎉 done\n".repeat(20);
+    let bytes = cesu(&text);
+    // Python's surrogatepass writes the same bytes.
+    const SURROGATEPASS: &str = "import sys
+def form(ch):
+    o = ord(ch) - 0x10000
+    if o < 0:
+        return ch.encode()
+    pair = chr(0xD800 + (o >> 10)) + chr(0xDC00 + (o & 0x3FF))
+    return pair.encode('utf-8', 'surrogatepass')
+sys.stdout.buffer.write(b''.join(form(ch) for ch in sys.stdin.buffer.read().decode()))";
+    let python = python_bytes(SURROGATEPASS, NO_ARGS, text.as_bytes());
+    if let Some(python) = python {
+        assert_eq!(python, bytes);
+    }
+    assert_eq!(
+        detect_file_human(&bytes),
+        "in: CESU-8\n  why: not valid UTF-8, but valid CESU-8 (Unicode TR #26): its UTF-8 errors are \
+         40 surrogate pairs in 3-byte forms (characters above U+FFFF); read it with --dialect cesu8\n"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "cesu.txt", &bytes);
+    assert!(stdout_of(["check", &f], 1).contains("but valid CESU-8"));
+    assert_eq!(
+        stdout_of(["repair", "--from", "auto", "-o", "-", &f], 0),
+        text
+    );
+    // With C0 80 for NUL, as Java writes class files and serialized strings.
+    let mut java = cesu("grin 😀 nul ");
+    java.extend(b"\xC0\x80\n");
+    assert_eq!(
+        detect_file_human(&java),
+        "in: MUTF-8\n  why: not valid UTF-8, but valid Modified UTF-8 (Java): its UTF-8 errors are \
+         1 surrogate pair in 3-byte forms (a character above U+FFFF) and 1 C0 80 for NUL; read it with --dialect mutf8\n"
+    );
+    // One real 4-byte character beside the pairs: no dialect reads it all; UTF-8 with
+    // errors of its own broken shapes.
+    let mut mixed = cesu("a 😀 b ");
+    mixed.extend("🎉\n".as_bytes());
+    assert_eq!(detect_json(&mixed)["encoding"], "UTF-8");
+}
+
+/// French in Mac OS Roman has no multi-byte character and 21 UTF-8 errors: it was "UTF-8
+/// with 21 errors among 0 multi-byte characters" while `check` said "probably not UTF-8".
+/// chardetng's guess (windows-1252, which leaves 8D, 8F, 90 undefined) gives no text;
+/// macintosh, which chardetng does not know, does.
+#[test]
+fn mac_roman_text_is_macintosh_not_utf8_with_errors() {
+    let text = "Le garçon a mangé une crème brûlée près de la fenêtre.\n".repeat(3);
+    let bytes = encode("macintosh", &text);
+    if let Some(python) = python_bytes(
+        "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode().encode('mac_roman'))",
+        NO_ARGS,
+        text.as_bytes(),
+    ) {
+        assert_eq!(python, bytes);
+    }
+    assert_eq!(
+        detect_file_human(&bytes),
+        "in: macintosh\n  why: 21 UTF-8 errors and few multi-byte characters; read as chardetng's guess, \
+         windows-1252, it is no text; as macintosh, which chardetng does not know, it is\n"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "mr.txt", &bytes);
+    assert!(stdout_of(["check", &f], 1).contains("verdict  probably not UTF-8"));
+}
+
+/// A UTF-16 signature in front of valid UTF-8 with no zero byte: said to contradict the
+/// bytes after it (it was "UTF-16LE with 1 error", and `repair --from auto` wrote CJK).
+#[test]
+fn a_utf16_bom_before_utf8_text_contradicts_it() {
+    assert_eq!(
+        detect_file_human(b"\xFF\xFEh\xC3\xA9llo\n"),
+        "in: UTF-8 with 2 errors, BOM UTF-16LE (FF FE)\n  why: starts with the UTF-16LE signature FF FE; \
+         but the bytes after it are valid UTF-8 (1 multi-byte character) with no zero byte: the signature contradicts them\n"
+    );
+    assert_eq!(
+        detect_json(b"\xFE\xFFplain words\n")["evidence"],
+        json!([
+            "starts with the UTF-16BE signature FE FF",
+            "but the bytes after it are valid UTF-8 (ASCII only) with no zero byte: the signature contradicts them"
+        ])
+    );
+    // Real UTF-16 after the mark is read as ever, in either script.
+    let mut ru = b"\xFF\xFE".to_vec();
+    ru.extend(wide::text(Dialect::Utf16Le, "Привет\n"));
+    assert_eq!(detect_json(&ru)["encoding"], "UTF-16LE");
+}
+
+#[test]
+fn an_empty_input_is_ascii_in_one_region() {
+    assert_eq!(
+        detect_json(b""),
+        json!({"encoding":"UTF-8","bom":null,"errors":0,
+               "regions":[{"start":0,"end":0,"encoding":"UTF-8"}],"mojibake":[],
+               "ascii":true,"inner_boms":[],"evidence":["empty"]})
+    );
+}
+
+/// A legacy guess on a handful of bytes says it is weak (fewer than 8 non-ASCII bytes).
+#[test]
+fn a_guess_on_few_bytes_says_it_is_weak() {
+    assert_eq!(
+        detect_human(b"na\xEFve\n"),
+        "<stdin>: ISO-8859-4\n  why: 1 UTF-8 error and few multi-byte characters; chardetng reads it as ISO-8859-4; a weak guess on 1 non-ASCII byte\n"
+    );
+    // Eight or more: no such note.
+    assert_eq!(
+        detect_human(&encode("windows-1252", "Café crème brûlée, déjà vu, à côté\n")),
+        "<stdin>: windows-1252\n  why: 9 UTF-8 errors and few multi-byte characters; chardetng reads it as windows-1252\n"
+    );
+}
+
+/// A line of ASCII ending in `é`, an overlong `/` and two stray continuation bytes was an
+/// EUC-KR region (Hangul of `C3 A9`, `C0 AF`, `82 AC`): the overlong form counts for
+/// UTF-8, as `check`'s verdict counts it, and the line stays UTF-8.
+#[test]
+fn ascii_with_an_overlong_slash_and_stray_bytes_is_no_euc_kr() {
+    let mut bytes = "hello world line\n".repeat(50).into_bytes();
+    bytes.extend(b"The quick brown fox jumps over the lazy dog caf\xC3\xA9\xC0\xAF\x82\xAC\n");
+    bytes.extend("déjà vu\n".repeat(20).as_bytes());
+    let v = detect_json(&bytes);
+    assert_eq!(
+        (&v["encoding"], &v["errors"], &v["regions"]),
+        (
+            &json!("UTF-8"),
+            &json!(4),
+            &json!([{"start":0,"end":bytes.len(),"encoding":"UTF-8"}])
+        ),
+        "{v}"
+    );
+    assert_eq!(
+        v["evidence"],
+        json!(["UTF-8 with 4 errors among 41 multi-byte characters"])
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "big.txt", &bytes);
+    assert!(stdout_of(["check", &f], 1).contains("verdict  UTF-8 (RFC 3629) with 4 errors"));
 }

@@ -111,3 +111,24 @@ fn the_statistics_overlay_has_a_detection_line() {
         .expect("a regions line");
     assert!(regions.contains("regions  one, UTF-8"), "{regions}");
 }
+
+/// The regions line names every region in the input's order (it named each encoding once,
+/// `3: windows-1252, UTF-8`-like lists for three regions).
+#[test]
+fn the_statistics_overlay_names_the_regions_in_order() {
+    let mut bytes = "première ligne ✓\n".repeat(3).into_bytes();
+    let legacy = "deuxième partie, déjà.\n".repeat(3);
+    bytes.extend(encoding_rs::WINDOWS_1252.encode(&legacy).0.iter());
+    bytes.extend("retour ✓\n".as_bytes());
+    let mut app = app(&bytes, false);
+    app.update(Action::Stats);
+    let screen = lines(&render(&app));
+    let regions = screen
+        .iter()
+        .find(|l| l.contains(" regions "))
+        .expect("a regions line");
+    assert!(
+        regions.contains("regions  3: UTF-8, windows-1252, UTF-8 "),
+        "{regions}"
+    );
+}

@@ -25,7 +25,7 @@ pub mod wide;
 use std::ops::Range;
 
 use crate::decode::{Dialect, ErrorKind, Finding};
-use crate::scan::index::Summary;
+use crate::scan::index::{Summary, Verdict};
 use crate::scan::pool;
 use bom::Bom;
 use mojibake::Mojibake;
@@ -37,6 +37,14 @@ pub const BINARY: &str = "binary";
 /// Controls (bytes 00..08, 0B, 0E..1A, 1C..1F, 7F) above this share of the sampled bytes
 /// make an input binary.
 pub const CONTROL_SHARE: f64 = 0.01;
+
+/// Fewer non-ASCII bytes than this in the regions of a legacy guess make it a weak one,
+/// and the evidence says so.
+pub const WEAK_GUESS_BYTES: usize = 8;
+
+/// Mac OS Roman, as encoding_rs names it: tried where chardetng, which does not know it,
+/// guesses a single-byte encoding that gives no text.
+const MACINTOSH: &str = "macintosh";
 
 /// The most bytes chardetng is fed for one region.
 pub const GUESS_BYTES: usize = 1 << 20;
@@ -249,6 +257,9 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
             _ => None,
         };
         if let Some(w) = wide {
+            if let Some(d) = utf8_behind_utf16_bom(d.clone(), b, bytes, summary) {
+                return d;
+            }
             return wide_input(d, w, bytes, b.len());
         }
         if matches!(b, Bom::Utf7 | Bom::Gb18030) {
@@ -263,6 +274,13 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         }
     }
     if bytes.is_empty() {
+        // No byte outside ASCII, and one region, as for any input in one encoding.
+        d.ascii = true;
+        d.regions.push(Region {
+            start: 0,
+            end: 0,
+            encoding: d.encoding,
+        });
         d.evidence.push("empty".to_string());
         return d;
     }
@@ -274,14 +292,57 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         ));
         return wide_input(d, w, bytes, 0);
     }
+    // Wide text whose zero bytes show no pattern (Cyrillic, Greek, CJK ... fill both bytes
+    // of their units): UTF-8 has errors in it, or it is controls or NUL bytes to UTF-8.
+    let doubtful = summary.tally.error_count() > 0
+        || sample.control_share() > CONTROL_SHARE
+        || sample.zero_share() > CONTROL_SHARE;
+    if sample.zeros > 0 && doubtful {
+        let head = &bytes[..bytes.len().min(64 << 10)];
+        if let Some((w, reading)) = wide::read_as_text(head) {
+            d.evidence.push(format!(
+                "no byte order mark; read as {}, {} {} text: {} of {} are letters{}, {}{}",
+                w.name(),
+                if head.len() == bytes.len() {
+                    "the input".to_string()
+                } else {
+                    format!("its first {} bytes", head.len())
+                },
+                if head.len() == bytes.len() {
+                    "is"
+                } else {
+                    "are"
+                },
+                reading.letters,
+                counted(reading.chars as u64, "character", "characters"),
+                match reading.scripts_named().as_str() {
+                    "" => String::new(),
+                    named => format!(" ({named})"),
+                },
+                counted(
+                    reading.spaces as u64,
+                    "is a space or line end",
+                    "are spaces or line ends"
+                ),
+                match reading.odd {
+                    0 => String::new(),
+                    n => format!(
+                        ", {} unassigned, private or a control",
+                        counted(n as u64, "is", "are")
+                    ),
+                }
+            ));
+            return wide_input(d, w, bytes, 0);
+        }
+    }
     if sample.control_share() > CONTROL_SHARE {
         let why = format!(
-            "{} of {} no text encoding explains",
-            sample.controls,
-            counted(
-                sample.bytes as u64,
-                "sampled byte is a control",
-                "sampled bytes are controls"
+            "{} no text encoding explains",
+            share(
+                sample.controls,
+                sample.bytes,
+                ("sampled byte", "sampled bytes"),
+                ("is a control", "are controls")
             )
         );
         return binary(d, bytes, why);
@@ -316,16 +377,24 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         // is none.
         let why = if sample.bytes < wide::MIN_BYTES {
             format!(
-                "{} of {} NUL, too short to tell UTF-16 or UTF-32 by its zero bytes ({} needed)",
-                sample.zeros,
-                counted(sample.bytes as u64, "byte is", "bytes are"),
+                "{}, too short to tell UTF-16 or UTF-32 by its zero bytes ({} needed)",
+                share(
+                    sample.zeros,
+                    sample.bytes,
+                    ("byte", "bytes"),
+                    ("is NUL", "are NUL")
+                ),
                 counted(wide::MIN_BYTES as u64, "byte", "bytes")
             )
         } else {
             format!(
-                "{} of {} NUL, in no pattern of UTF-16 or UTF-32",
-                sample.zeros,
-                counted(sample.bytes as u64, "sampled byte is", "sampled bytes are")
+                "{}, and neither UTF-16 nor UTF-32 decodes the input as text",
+                share(
+                    sample.zeros,
+                    sample.bytes,
+                    ("sampled byte", "sampled bytes"),
+                    ("is NUL", "are NUL")
+                )
             )
         };
         return binary(d, bytes, why);
@@ -370,6 +439,42 @@ fn iso_2022_jp(mut d: Detection, bytes: &[u8]) -> Option<Detection> {
         end: bytes.len(),
         encoding: d.encoding,
     }];
+    Some(d)
+}
+
+/// An input that starts with a UTF-16 signature but whose bytes after it are valid UTF-8
+/// with no zero byte: UTF-8 text behind a mark that contradicts it (a UTF-16 reading gives
+/// CJK characters of ASCII pairs). Its UTF-8 errors are the mark's bytes.
+fn utf8_behind_utf16_bom(
+    mut d: Detection,
+    bom: Bom,
+    bytes: &[u8],
+    summary: &Summary,
+) -> Option<Detection> {
+    let rest = &bytes[bom.len()..];
+    let wide_after_all = !matches!(bom, Bom::Utf16Le | Bom::Utf16Be)
+        || rest.is_empty()
+        || memchr::memchr(0, rest).is_some()
+        || simdutf8::basic::from_utf8(rest).is_err();
+    if wide_after_all {
+        return None;
+    }
+    let multibyte: u64 = summary.tally.classes[2..].iter().sum();
+    d.encoding = "UTF-8";
+    d.ascii = false;
+    d.errors = summary.tally.error_count();
+    d.regions = vec![Region {
+        start: 0,
+        end: bytes.len(),
+        encoding: "UTF-8",
+    }];
+    d.evidence.push(format!(
+        "but the bytes after it are valid UTF-8 ({}) with no zero byte: the signature contradicts them",
+        match multibyte {
+            0 => "ASCII only".to_string(),
+            n => counted(n, "multi-byte character", "multi-byte characters"),
+        }
+    ));
     Some(d)
 }
 
@@ -493,12 +598,72 @@ enum Kind {
     Wide(Wide),
 }
 
+/// An input that is not valid UTF-8 but valid in `form`, CESU-8 or Modified UTF-8 (Java's):
+/// characters above U+FFFF as surrogate pairs of 3-byte forms, NUL as `C0 80`.
+fn other_utf8_form(mut d: Detection, form: Dialect, bytes: &[u8]) -> Detection {
+    let (mut pairs, mut lone, mut nuls) = (0u64, 0u64, 0u64);
+    let mut form_end = 0;
+    for unit in Dialect::Utf8.units(bytes).filter(|u| u.is_error()) {
+        if unit.start < form_end {
+            continue;
+        }
+        let Some(diagnosis) = Dialect::Utf8.diagnose(bytes, &unit) else {
+            continue;
+        };
+        form_end = unit.start + diagnosis.span as usize;
+        match diagnosis.finding {
+            Finding::SurrogatePair { .. } => pairs += 1,
+            Finding::Surrogate { .. } => lone += 1,
+            Finding::Overlong { .. } => nuls += 1,
+            _ => {}
+        }
+    }
+    let mut shapes = Vec::new();
+    if pairs > 0 {
+        shapes.push(counted(
+            pairs,
+            "surrogate pair in 3-byte forms (a character above U+FFFF)",
+            "surrogate pairs in 3-byte forms (characters above U+FFFF)",
+        ));
+    }
+    if lone > 0 {
+        shapes.push(counted(lone, "lone surrogate", "lone surrogates"));
+    }
+    if nuls > 0 {
+        shapes.push(format!("{} for NUL", counted(nuls, "C0 80", "C0 80s")));
+    }
+    d.encoding = form.encoding_name();
+    d.errors = 0;
+    d.ascii = false;
+    d.regions = vec![Region {
+        start: 0,
+        end: bytes.len(),
+        encoding: d.encoding,
+    }];
+    d.evidence.push(format!(
+        "not valid UTF-8, but valid {}: its UTF-8 errors are {}; read it with --dialect {}",
+        form.title(),
+        shapes.join(" and "),
+        form.name()
+    ));
+    d
+}
+
 /// An input read as UTF-8.
 fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool) -> Detection {
     let errors = summary.tally.error_count();
     let multibyte: u64 = summary.tally.classes[2..].iter().sum();
     let cut = Cut::of(bytes, summary);
     let content = d.bom.map_or(0, Bom::len);
+    // `check`'s verdict, which detection must not contradict: an input valid in CESU-8 or
+    // Modified UTF-8 is that, and one with errors but no multi-byte character, or that
+    // check calls probably not UTF-8, is not UTF-8 with errors.
+    let verdict = (errors > cut.units()).then(|| summary.verdict(bytes));
+    if let Some(Verdict::ValidOnlyIn(form @ (Dialect::Cesu8 | Dialect::Mutf8))) = verdict {
+        return other_utf8_form(d, form, bytes);
+    }
+    let not_utf8 =
+        verdict.is_some() && (multibyte == 0 || matches!(verdict, Some(Verdict::ProbablyNot(_))));
     let kinds = if errors == cut.units() && !has_zeros {
         vec![(
             0..bytes.len(),
@@ -528,9 +693,11 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
         regions = vec![(0..bytes.len(), kind)];
     }
     // Guess the legacy regions; one whose guess does not read as text stays UTF-8 (with
-    // errors), and equal neighbours merge again.
+    // errors), unless the input is not UTF-8 (`not_utf8`), and equal neighbours merge
+    // again.
     let mut guesses = Vec::new();
     let mut dos_evidence = Vec::new();
+    let mut doubts = Vec::new();
     for (range, kind) in regions.iter_mut() {
         // Judged on the region's head, as its guess is.
         let head = &bytes[range.start..range.end.min(range.start + GUESS_BYTES)];
@@ -546,6 +713,24 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                 dos_evidence.push(why);
             } else if reads_as_text(&bytes[range.clone()], guess) {
                 guesses.push((range.start, guess));
+            } else if not_utf8 {
+                // chardetng does not know Mac OS Roman: hexrune tries it where chardetng's
+                // single-byte guess gives no text.
+                let single_byte = encoding_rs::Encoding::for_label(guess.as_bytes())
+                    .is_some_and(|e| e.is_single_byte());
+                let region = &bytes[range.clone()];
+                if single_byte
+                    && reads_as_text(region, MACINTOSH)
+                    && letters_in_words(region, MACINTOSH)
+                {
+                    guesses.push((range.start, MACINTOSH));
+                    doubts.push(format!(
+                        "read as chardetng's guess, {guess}, it is no text; as {MACINTOSH}, which chardetng does not know, it is"
+                    ));
+                } else {
+                    guesses.push((range.start, guess));
+                    doubts.push("but read so it does not look like text".to_string());
+                }
             } else {
                 *kind = Kind::Utf8;
             }
@@ -596,7 +781,30 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             end: cut.end.filter(|at| in_utf8(*at)),
         };
     }
-    if errors > 0 && errors == d.cut.units() {
+    // The bytes the legacy guesses rest on: few are little evidence (counted up to the
+    // threshold only).
+    let legacy_bytes: usize = named
+        .iter()
+        .filter(|r| !matches!(r.encoding, "UTF-8" | BINARY) && !r.encoding.starts_with("UTF-"))
+        .flat_map(|r| bytes[r.start..r.end].iter().filter(|b| !b.is_ascii()))
+        .take(WEAK_GUESS_BYTES)
+        .count();
+    let weak = match legacy_bytes {
+        1..WEAK_GUESS_BYTES => format!(
+            "; a weak guess on {}",
+            counted(legacy_bytes as u64, "non-ASCII byte", "non-ASCII bytes")
+        ),
+        _ => String::new(),
+    };
+    if named.len() > 1 {
+        d.evidence
+            .push(format!("mixed: {} regions in {} encodings", named.len(), {
+                let mut names: Vec<&str> = named.iter().map(|r| r.encoding).collect();
+                names.sort_unstable();
+                names.dedup();
+                names.len()
+            }));
+    } else if errors > 0 && errors == d.cut.units() {
         d.evidence.push(format!(
             "valid UTF-8 but for {}: {}",
             if d.cut.start > 0 && d.cut.end.is_some() {
@@ -615,32 +823,34 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                 counted(multibyte, "multi-byte character", "multi-byte characters")
             )
         });
-    } else if named.len() == 1 && matches!(d.encoding, "IBM437" | "IBM850") {
+    } else if matches!(d.encoding, "IBM437" | "IBM850") {
         d.evidence.push(format!(
             "{} and few multi-byte characters; DOS code page text: {}",
             counted(errors, "UTF-8 error", "UTF-8 errors"),
             dos_evidence.join("; ")
         ));
-    } else if named.len() == 1 && d.encoding != "UTF-8" {
+    } else if d.encoding == MACINTOSH && !doubts.is_empty() {
         d.evidence.push(format!(
-            "{} and few multi-byte characters; chardetng reads it as {}",
+            "{} and few multi-byte characters; {}{weak}",
             counted(errors, "UTF-8 error", "UTF-8 errors"),
-            d.encoding
+            doubts.join("; ")
         ));
-    } else if named.len() == 1 {
+    } else if d.encoding != "UTF-8" {
+        d.evidence.push(format!(
+            "{} and few multi-byte characters; chardetng reads it as {}{}{weak}",
+            counted(errors, "UTF-8 error", "UTF-8 errors"),
+            d.encoding,
+            match doubts.first() {
+                Some(doubt) => format!(", {doubt}"),
+                None => String::new(),
+            }
+        ));
+    } else {
         d.evidence.push(format!(
             "UTF-8 with {} among {}",
             counted(errors, "error", "errors"),
             counted(multibyte, "multi-byte character", "multi-byte characters")
         ));
-    } else {
-        d.evidence
-            .push(format!("mixed: {} regions in {} encodings", named.len(), {
-                let mut names: Vec<&str> = named.iter().map(|r| r.encoding).collect();
-                names.sort_unstable();
-                names.dedup();
-                names.len()
-            }));
     }
     d.evidence.extend(d.cut.evidence(bytes));
     // U+FEFF and mojibake live in the UTF-8 regions' blocks that hold non-ASCII bytes.
@@ -679,6 +889,16 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     }
     d.regions = named;
     d
+}
+
+/// `n` of `total` and the verb that goes with `n`: `1 of 14 sampled bytes is a control`,
+/// `2 of 2 sampled bytes are controls`, `1 of 1 sampled byte is a control`.
+fn share(n: usize, total: usize, noun: (&str, &str), verb: (&str, &str)) -> String {
+    format!(
+        "{n} of {total} {} {}",
+        if total == 1 { noun.0 } else { noun.1 },
+        if n == 1 { verb.0 } else { verb.1 }
+    )
 }
 
 /// `n` and the noun that goes with it: `1 error`, `2 errors`, `0 errors`.
@@ -862,10 +1082,23 @@ fn stretches(
             let stop = crate::scan::first_boundary(Dialect::Utf8, bytes, stop).min(end);
             let mut line = Line::new(pos);
             let mut at = pos;
+            // Where the last of UTF-8's own broken shapes ends (its bytes after the first
+            // are error units of their own).
+            let mut form_end = 0;
             for chunk in bytes[pos..stop].utf8_chunks() {
                 let valid = chunk.valid().as_bytes();
                 let bad = at + valid.len();
-                line.errors += usize::from(!chunk.invalid().is_empty() && !cut.covers(bad));
+                if !chunk.invalid().is_empty() && !cut.covers(bad) && bad >= form_end {
+                    // A form only a lax UTF-8 encoder writes (`C0 AF`, a surrogate) is a
+                    // character of UTF-8's, as `check`'s verdict counts it.
+                    match utf8_shape_at(bytes, bad) {
+                        Some(end) => {
+                            form_end = end;
+                            line.multibyte += 1;
+                        }
+                        None => line.errors += 1,
+                    }
+                }
                 at = bad + chunk.invalid().len();
                 line.multibyte += valid.iter().filter(|b| **b >= 0xC0).count();
                 line.zeros += memchr::memchr_iter(0, valid).count();
@@ -974,13 +1207,6 @@ fn settle_wide(bytes: &[u8], mut regions: Vec<(Range<usize>, Kind)>) -> Vec<(Ran
     regions
 }
 
-/// Whether `bytes` read through `label` look like text: of the runs of non-ASCII
-/// characters the reading gives, at least 70% hold a letter and either are three
-/// characters or longer, touch a letter, or stand as a word between spaces. Letters with
-/// diacritics sit inside words, and CJK text comes in long runs; the bytes of UTF-8 errors
-/// shown one by one between brackets (a test file, a demo) do neither. A run of
-/// punctuation, symbols and spaces only (`—`, `‘quoted’`, `€5`) counts neither way where
-/// text of any encoding puts signs ([`signs_in_place`]); elsewhere it counts against.
 /// Whether every error of `bytes` read as UTF-8 is one of UTF-8's own broken shapes, at
 /// least one: an overlong form (`C0 AF` for `/`, the path-traversal shape), a surrogate
 /// or a pair of them in 3-byte forms (CESU-8), a 4-byte form above U+10FFFF, a 5- or
@@ -995,24 +1221,52 @@ fn errors_of_utf8_shapes(bytes: &[u8]) -> bool {
         if !unit.is_error() || form_end.is_some_and(|end| unit.start < end) {
             continue;
         }
-        match Dialect::Utf8
-            .diagnose(bytes, &unit)
-            .map(|d| (d.finding, d.span))
-        {
-            Some((
-                Finding::Overlong { .. }
-                | Finding::Surrogate { .. }
-                | Finding::SurrogatePair { .. }
-                | Finding::AboveUnicode { .. }
-                | Finding::LegacyForm { .. },
-                span,
-            )) => form_end = Some(unit.start + span as usize),
-            _ => return false,
+        match utf8_shape_at(bytes, unit.start) {
+            Some(end) => form_end = Some(end),
+            None => return false,
         }
     }
     form_end.is_some()
 }
 
+/// Where the UTF-8 error unit at `at` ends as one of UTF-8's own broken shapes (see
+/// [`errors_of_utf8_shapes`]), with the error units after it that belong to the form;
+/// `None` for any other error.
+fn utf8_shape_at(bytes: &[u8], at: usize) -> Option<usize> {
+    // Each shape is a lead that strict UTF-8 refuses or limits (C0 C1 E0 ED F0 F4..FD)
+    // followed by a continuation byte: the other errors (a windows-1252 letter before
+    // ASCII) are passed without a diagnosis.
+    let lead = matches!(
+        bytes.get(at),
+        Some(0xC0 | 0xC1 | 0xE0 | 0xED | 0xF0 | 0xF4..=0xFD)
+    );
+    if !lead || !matches!(bytes.get(at + 1), Some(0x80..=0xBF)) {
+        return None;
+    }
+    let unit = Dialect::Utf8.decode_at(bytes, at);
+    match Dialect::Utf8
+        .diagnose(bytes, &unit)
+        .map(|d| (d.finding, d.span))
+    {
+        Some((
+            Finding::Overlong { .. }
+            | Finding::Surrogate { .. }
+            | Finding::SurrogatePair { .. }
+            | Finding::AboveUnicode { .. }
+            | Finding::LegacyForm { .. },
+            span,
+        )) => Some(unit.start + span as usize),
+        _ => None,
+    }
+}
+
+/// Whether `bytes` read through `label` look like text: of the runs of non-ASCII
+/// characters the reading gives, at least 70% hold a letter and either are three
+/// characters or longer, touch a letter, or stand as a word between spaces. Letters with
+/// diacritics sit inside words, and CJK text comes in long runs; the bytes of UTF-8 errors
+/// shown one by one between brackets (a test file, a demo) do neither. A run of
+/// punctuation, symbols and spaces only (`—`, `‘quoted’`, `€5`) counts neither way where
+/// text of any encoding puts signs ([`signs_in_place`]); elsewhere it counts against.
 fn reads_as_text(bytes: &[u8], label: &str) -> bool {
     let Some(encoding) = encoding_rs::Encoding::for_label(label.as_bytes()) else {
         return false;
@@ -1047,6 +1301,37 @@ fn reads_as_text(bytes: &[u8], label: &str) -> bool {
         }
     }
     runs > 0 && good * 10 >= runs * 7
+}
+
+/// Whether `bytes` read through `label` (a single-byte encoding) put their non-ASCII
+/// characters inside words: at least half of them are letters beside an ASCII letter of
+/// the same case (`garçon`, `mangé`; not `cittÖ`). The stronger evidence hexrune asks of a guess of its own, beyond
+/// chardetng's ([`MACINTOSH`]).
+fn letters_in_words(bytes: &[u8], label: &str) -> bool {
+    let Some(encoding) = encoding_rs::Encoding::for_label(label.as_bytes()) else {
+        return false;
+    };
+    let sample = &bytes[..bytes.len().min(GUESS_BYTES)];
+    let (text, _) = encoding.decode_without_bom_handling(sample);
+    let chars: Vec<char> = text.chars().collect();
+    // An ASCII letter beside the character at `i`, of the same case (a capital inside a
+    // lower-case word is a misread byte).
+    let beside = |i: usize, c: char| {
+        let same = |j: Option<usize>| {
+            j.and_then(|j| chars.get(j)).is_some_and(|n| {
+                n.is_ascii_alphabetic() && n.is_ascii_uppercase() == judge::is_upper(c)
+            })
+        };
+        same(i.checked_sub(1)) || same(Some(i + 1))
+    };
+    let (mut outside, mut inside) = (0usize, 0usize);
+    for (i, c) in chars.iter().enumerate().filter(|(_, c)| !c.is_ascii()) {
+        outside += 1;
+        if judge::is_letter(*c) && beside(i, *c) {
+            inside += 1;
+        }
+    }
+    outside > 0 && inside * 2 >= outside
 }
 
 /// Whether the run of signs `chars[run]` stands where text puts signs: between spaces or

@@ -3,8 +3,16 @@
 //!
 //! Text in a Latin script as UTF-16 has a zero in every other byte: at odd offsets for
 //! little-endian, at even ones for big-endian. UTF-32 has three zeros out of four (two for
-//! characters above U+FFFF). The guess needs [`MIN_BYTES`] bytes and a clear pattern; CJK
-//! text in UTF-16 has few zero bytes and is not guessed here (precision over recall).
+//! characters above U+FFFF). The guess needs [`MIN_BYTES`] bytes and a clear pattern.
+//!
+//! Text in other scripts has few zero bytes (Cyrillic, Greek and CJK letters fill both bytes
+//! of their unit), so an input whose zero bytes show no pattern is also decoded
+//! ([`read_as_text`]): it is UTF-16 or UTF-32 where the decoding gives text, judged by the
+//! characters alone (letters of few scripts, spaces or line ends, nothing unassigned,
+//! private, unpaired or a control).
+
+use unicode_general_category::{get_general_category, GeneralCategory as Gc};
+use unicode_script::{Script, UnicodeScript};
 
 /// A wide encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -89,6 +97,185 @@ pub fn guess(sample: &[u8]) -> Option<Wide> {
         return Some(Wide::Utf16Be);
     }
     None
+}
+
+/// What a decoding of a sample as a wide encoding gives, counted by the kind of character
+/// ([`reading`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reading {
+    /// Characters decoded (a surrogate pair is one).
+    pub chars: usize,
+    /// Letters and combining marks.
+    pub letters: usize,
+    /// Tab, line feed, carriage return, form feed, space, no-break space, ideographic
+    /// space U+3000, U+2028, U+2029.
+    pub spaces: usize,
+    /// What no text holds: controls other than the spaces above (NUL included),
+    /// unassigned code points, private use, noncharacters, unpaired surrogates, values
+    /// above U+10FFFF, format characters other than text's own (U+00AD, U+200B..U+200F,
+    /// U+FEFF, the tags of emoji flags).
+    pub odd: usize,
+    /// Letters by group of scripts, most first: Han, kana and Bopomofo are one group,
+    /// [`HAN_GROUP`] (they write one language together); every other script is its own.
+    pub scripts: Vec<(&'static str, usize)>,
+    /// The scripts of [`HAN_GROUP`] seen, in the order Han, Hiragana, Katakana, Bopomofo.
+    pub han_scripts: Vec<&'static str>,
+}
+
+/// The group of Han, Hiragana, Katakana and Bopomofo in [`Reading::scripts`].
+pub const HAN_GROUP: &str = "Han and kana";
+
+/// The scripts of [`HAN_GROUP`], in the order they are named.
+const HAN_SCRIPTS: [Script; 4] = [
+    Script::Han,
+    Script::Hiragana,
+    Script::Katakana,
+    Script::Bopomofo,
+];
+
+impl Reading {
+    /// Whether the characters are text: at least 8 of them, odd ones in at most 1 in 200
+    /// (none in fewer than 200), at least one space or line end, and nine letters in ten
+    /// (if any) in at most two groups of scripts. The rest are letters, marks, digits,
+    /// punctuation and symbols (a list of signs or emoji is text too).
+    ///
+    /// A text file in any script has spaces or line ends (each a unit with a zero byte in
+    /// UTF-16), so bytes without a zero byte (a legacy CJK encoding, which UTF-16BE reads as
+    /// Hangul) are never text here; ASCII words read as UTF-16 give Han characters, but
+    /// also the format characters and unassigned code points of U+2060..206F at the spaces
+    /// after them.
+    pub fn is_text(&self) -> bool {
+        let top_two: usize = self.scripts.iter().take(2).map(|(_, n)| n).sum();
+        self.chars >= 8
+            && self.odd * 200 <= self.chars
+            && self.spaces > 0
+            && top_two * 10 >= self.letters * 9
+    }
+
+    /// The groups of scripts, most first (the first three), in words, the scripts of
+    /// [`HAN_GROUP`] that were seen joined by `+`: `Cyrillic`, `Han+Hiragana+Katakana,
+    /// Latin`, `Han`.
+    pub fn scripts_named(&self) -> String {
+        let names: Vec<String> = self
+            .scripts
+            .iter()
+            .take(3)
+            .map(|(s, _)| match *s {
+                HAN_GROUP => self.han_scripts.join("+"),
+                other => other.to_string(),
+            })
+            .collect();
+        names.join(", ")
+    }
+}
+
+/// The group of scripts `c` belongs to, for [`Reading::scripts`]; `None` for a character
+/// of no one script (a mark, a digit, punctuation).
+fn script_group(c: char) -> Option<&'static str> {
+    match c.script() {
+        Script::Common | Script::Inherited | Script::Unknown => None,
+        s if HAN_SCRIPTS.contains(&s) => Some(HAN_GROUP),
+        s => Some(s.full_name()),
+    }
+}
+
+/// The characters of `sample` (which starts at the start of a code unit) decoded as
+/// `wide`, counted by kind. A surrogate cut by the end of the sample is not counted.
+pub fn reading(wide: Wide, sample: &[u8]) -> Reading {
+    let mut out = Reading::default();
+    let mut scripts: Vec<(&'static str, usize)> = Vec::new();
+    let units: Vec<u32> = wide.units(sample).collect();
+    let mut i = 0;
+    while i < units.len() {
+        let v = units[i];
+        i += 1;
+        let value = match v {
+            0xD800..=0xDBFF if wide.unit() == 2 => match units.get(i) {
+                Some(low @ 0xDC00..=0xDFFF) => {
+                    i += 1;
+                    Some(0x10000 + ((v - 0xD800) << 10) + (low - 0xDC00))
+                }
+                None => break,
+                Some(_) => None,
+            },
+            _ => Some(v),
+        };
+        out.chars += 1;
+        let Some(c) = value.and_then(char::from_u32) else {
+            out.odd += 1;
+            continue;
+        };
+        // The spaces of text (U+2000 and the other typographic ones are also what UTF-16BE
+        // makes of Latin UTF-16LE's letters and spaces: not counted).
+        if matches!(
+            c,
+            '\t' | '\n' | '\x0C' | '\r' | ' ' | '\u{A0}' | '\u{3000}' | '\u{2028}' | '\u{2029}'
+        ) {
+            out.spaces += 1;
+            continue;
+        }
+        match get_general_category(c) {
+            // Noncharacters are unassigned too.
+            Gc::Control | Gc::Unassigned | Gc::PrivateUse | Gc::Surrogate => out.odd += 1,
+            // Text's own format characters: soft hyphen, zero-width space and joiners, the
+            // marks of direction, U+FEFF, and the tags of an emoji flag.
+            Gc::Format if !matches!(c, '\u{AD}' | '\u{200B}'..='\u{200F}' | '\u{FEFF}' | '\u{E0001}' | '\u{E0020}'..='\u{E007F}') => {
+                out.odd += 1
+            }
+            Gc::UppercaseLetter
+            | Gc::LowercaseLetter
+            | Gc::TitlecaseLetter
+            | Gc::ModifierLetter
+            | Gc::OtherLetter
+            | Gc::NonspacingMark
+            | Gc::SpacingMark
+            | Gc::EnclosingMark => {
+                out.letters += 1;
+                if let Some(group) = script_group(c) {
+                    let script = c.script();
+                    if group == HAN_GROUP && !out.han_scripts.contains(&script.full_name()) {
+                        out.han_scripts.push(script.full_name());
+                    }
+                    match scripts.iter_mut().find(|(g, _)| *g == group) {
+                        Some(slot) => slot.1 += 1,
+                        None => scripts.push((group, 1)),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    scripts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    out.han_scripts.sort_by_key(|name| {
+        HAN_SCRIPTS
+            .iter()
+            .position(|s| s.full_name() == *name)
+            .unwrap_or(HAN_SCRIPTS.len())
+    });
+    out.scripts = scripts;
+    out
+}
+
+/// The wide encoding that reads `sample` (the first bytes of an input, which starts at a
+/// code unit) as text ([`Reading::is_text`]), and that reading; `None` if none does, or
+/// more than one. UTF-16 is tried in both byte orders, then UTF-32.
+///
+/// ```
+/// use hexrune::detect::wide::{read_as_text, Wide};
+/// let ru: Vec<u8> = "Привет, мир\n".repeat(3).encode_utf16().flat_map(u16::to_le_bytes).collect();
+/// assert_eq!(read_as_text(&ru).map(|(w, _)| w), Some(Wide::Utf16Le));
+/// assert_eq!(read_as_text("Привет, мир\n".as_bytes()), None);
+/// ```
+pub fn read_as_text(sample: &[u8]) -> Option<(Wide, Reading)> {
+    if sample.len() < MIN_BYTES {
+        return None;
+    }
+    let mut found = [Wide::Utf16Le, Wide::Utf16Be, Wide::Utf32Le, Wide::Utf32Be]
+        .into_iter()
+        .map(|w| (w, reading(w, sample)))
+        .filter(|(_, r)| r.is_text());
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
 }
 
 /// What decoding `bytes` as a wide encoding found.

@@ -178,14 +178,20 @@ pub(super) fn summary_lines(
     lines
 }
 
+/// Why there is no detection to show: it is running, or detection reads the input as
+/// UTF-8 and the view reads it otherwise.
+fn no_detection(app: &App) -> String {
+    if app.dialect == crate::decode::Dialect::Utf8 {
+        "detecting…".to_string()
+    } else {
+        "only in the utf8 dialect (d or e to switch)".to_string()
+    }
+}
+
 /// The detection line: encoding, BOM, regions and mojibake, or why there is none yet.
 fn detect_text(app: &App) -> String {
     let Some(d) = app.detection() else {
-        return if app.dialect == crate::decode::Dialect::Utf8 {
-            "detecting…".to_string()
-        } else {
-            "in the utf8 dialect only".to_string()
-        };
+        return no_detection(app);
     };
     let mut text = d.headline();
     if let Some(bom) = d.bom {
@@ -202,20 +208,20 @@ fn detect_text(app: &App) -> String {
     text
 }
 
-/// The regions line: how many, and their encodings in order of first appearance.
+/// The most regions the regions line names.
+const REGIONS_NAMED: usize = 6;
+
+/// The regions line: how many, and the encoding of each in the input's order (the first
+/// [`REGIONS_NAMED`]).
 fn regions_text(app: &App) -> String {
     let Some(d) = app.detection() else {
-        return "…".to_string();
+        return no_detection(app);
     };
-    let mut names: Vec<&str> = Vec::new();
-    for r in &d.regions {
-        if !names.contains(&r.encoding) {
-            names.push(r.encoding);
-        }
-    }
-    match d.regions.len() {
+    let names: Vec<&str> = d.regions.iter().map(|r| r.encoding).collect();
+    match names.len() {
         0 | 1 => format!("one, {}", names.first().copied().unwrap_or("UTF-8")),
-        n => format!("{n}: {}", names.join(", ")),
+        n if n <= REGIONS_NAMED => format!("{n}: {}", names.join(", ")),
+        n => format!("{n}: {}, …", names[..REGIONS_NAMED].join(", ")),
     }
 }
 
