@@ -1143,3 +1143,51 @@ fn goto_past_the_end_says_so_and_counts_agree_in_number() {
         Some("there are only 2 characters")
     );
 }
+
+/// A stream being read: how much has come, and the keys. Once read only in part, the
+/// status line says so, first in a message, then beside the size.
+#[test]
+fn a_stream_read_in_part_says_so() {
+    let mut buffer = ratatui::buffer::Buffer::empty(Rect::new(0, 0, 60, 6));
+    draw::render_reading("<stdin>", 12_900_000, buffer.area, &mut buffer);
+    let rows: Vec<String> = (0..6)
+        .map(|y| {
+            (0..60)
+                .map(|x| buffer[(x, y)].symbol().to_string())
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "",
+            "",
+            "                  reading <stdin>… 12.3 MiB",
+            "          Enter shows what is read so far, q quits",
+            "",
+            ""
+        ]
+    );
+    use hexrune::source::Partial;
+    for (partial, message) in [
+        (
+            Partial::Bound(4 << 30),
+            "stopped reading at 3.9 KiB, the viewer's bound for a stream: the rest is not shown",
+        ),
+        (
+            Partial::Stopped,
+            "stopped reading at 3.9 KiB (Enter); what came later is not shown",
+        ),
+    ] {
+        let source = Source::from_bytes("<stdin>", vec![b'y'; 4000]).with_partial(Some(partial));
+        let mut app = App::new(source, Dialect::Utf8, Rect::new(0, 0, 120, 24), false);
+        assert_eq!(app.message.as_ref().map(|m| m.text.as_str()), Some(message));
+        app.update(Action::Right);
+        assert_eq!(
+            line(&app, 23),
+            " <stdin>  3.9 KiB (4000 B), more not read  0x1 (1)  0%  utf8                                  scanning…  ? help  q quit"
+        );
+    }
+}

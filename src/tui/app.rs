@@ -34,7 +34,7 @@ use crate::decode::Dialect;
 use crate::detect::mojibake::Mojibake;
 use crate::detect::{detect, Detection};
 use crate::scan::index::{Progress, Summary, Verdict};
-use crate::source::Source;
+use crate::source::{Partial, Source};
 use crate::view::fallback::{Escape, Fallback};
 use crate::view::map::{self, MapCell};
 
@@ -292,6 +292,9 @@ impl App {
         };
         app.refresh_map();
         app.note_lanes(None);
+        if let Some(partial) = app.source.partial() {
+            app.say(partial_note(partial, app.source.len()), true);
+        }
         app
     }
 
@@ -1687,6 +1690,19 @@ impl App {
             offset.to_string()
         } else {
             format!("0x{offset:X}")
+        }
+    }
+}
+
+/// What the status line says at the start about a stream read in part.
+fn partial_note(partial: Partial, len: u64) -> String {
+    let size = super::draw::short_size(len);
+    match partial {
+        Partial::Bound(_) => format!(
+            "stopped reading at {size}, the viewer's bound for a stream: the rest is not shown"
+        ),
+        Partial::Stopped => {
+            format!("stopped reading at {size} (Enter); what came later is not shown")
         }
     }
 }

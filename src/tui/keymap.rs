@@ -125,6 +125,23 @@ pub fn action(event: &Event, mode: Mode) -> Option<Action> {
     }
 }
 
+/// The action for an input event while a stream is still being read, before the viewer
+/// opens: [`Action::Quit`] for q and Ctrl-C, [`Action::Submit`] for Enter (show what is
+/// read so far); nothing else does anything.
+pub fn reading_action(event: &Event) -> Option<Action> {
+    let Event::Key(key) = event else { return None };
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    match key.code {
+        KeyCode::Char('c') if ctrl => Some(Action::Quit),
+        KeyCode::Char('q') if !ctrl => Some(Action::Quit),
+        KeyCode::Enter => Some(Action::Submit),
+        _ => None,
+    }
+}
+
 fn key_action(key: &KeyEvent, mode: Mode) -> Option<Action> {
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     if ctrl && key.code == KeyCode::Char('z') {
@@ -275,6 +292,24 @@ mod tests {
 
     fn key(code: KeyCode, mods: KeyModifiers) -> Event {
         Event::Key(KeyEvent::new(code, mods))
+    }
+
+    #[test]
+    fn while_a_stream_is_read_only_quit_and_enter_count() {
+        let none = KeyModifiers::NONE;
+        let ctrl = KeyModifiers::CONTROL;
+        let cases = [
+            (key(KeyCode::Char('q'), none), Some(Action::Quit)),
+            (key(KeyCode::Char('c'), ctrl), Some(Action::Quit)),
+            (key(KeyCode::Enter, none), Some(Action::Submit)),
+            (key(KeyCode::Char('c'), none), None),
+            (key(KeyCode::Char('q'), ctrl), None),
+            (key(KeyCode::Esc, none), None),
+            (key(KeyCode::Char('j'), none), None),
+        ];
+        for (event, expected) in cases {
+            assert_eq!(reading_action(&event), expected, "{event:?}");
+        }
     }
 
     #[test]

@@ -41,7 +41,7 @@ use stats::draw_stats;
 pub use stats::stats_room;
 pub use stats::{stats_rows, Bar};
 use status::draw_status;
-pub use status::{scan_status, status_left};
+pub use status::{scan_status, short_size, status_left};
 
 /// How an overlay of lines scrolls in its frame: the lines shown at once, and the largest
 /// useful scroll (its last line at the bottom).
@@ -280,6 +280,35 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     {
         write::draw_write(app, layout.status, &theme, buf);
     }
+}
+
+/// The screen while a stream is read, before the viewer opens: how much of `name` has
+/// come, and the keys (Enter shows what is read so far, q quits). `name` is sanitised.
+pub fn draw_reading(frame: &mut Frame, name: &str, read: u64) {
+    let area = frame.area();
+    render_reading(name, read, area, frame.buffer_mut());
+}
+
+/// Renders [`draw_reading`]'s screen into a buffer.
+pub fn render_reading(name: &str, read: u64, area: Rect, buf: &mut Buffer) {
+    use ratatui::layout::Alignment;
+    let lines = vec![
+        ratatui::text::Line::from(format!(
+            "reading {name}\u{2026} {}",
+            status::short_size(read)
+        )),
+        ratatui::text::Line::from("Enter shows what is read so far, q quits"),
+    ];
+    let middle = Rect::new(
+        area.x,
+        area.y + area.height.saturating_sub(2) / 2,
+        area.width,
+        area.height.min(2),
+    );
+    let paragraph = Paragraph::new(lines)
+        .alignment(Alignment::Center)
+        .wrap(Wrap { trim: true });
+    ratatui::widgets::Widget::render(paragraph, middle, buf);
 }
 
 /// What a terminal smaller than [`super::layout::minimum_size`] shows: that size, and the

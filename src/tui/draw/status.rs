@@ -225,6 +225,8 @@ pub fn status_left(app: &App, width: u16) -> String {
         };
         let size = if app.changed {
             format!("{size}, truncated on disk")
+        } else if app.source.partial().is_some() {
+            format!("{size}, more not read")
         } else {
             size
         };
@@ -335,6 +337,15 @@ pub(super) fn human_duration(seconds: f64) -> String {
         0..60 => format!("{s}s"),
         60..3600 => format!("{}m{:02}s", s / 60, s % 60),
         _ => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
+    }
+}
+
+/// `1673 B`, `16.0 GiB`: [`human_size`] without the exact count.
+pub fn short_size(len: u64) -> String {
+    let size = human_size(len);
+    match size.split_once(" (") {
+        Some((short, _)) => short.to_string(),
+        None => size,
     }
 }
 
