@@ -645,7 +645,8 @@ fn a_replacement_character_in_the_file_is_marked_apart_from_an_error() {
     }
 }
 
-/// The detail pane's last lines at `target`, at 120 columns.
+/// The detail pane's lines at `target`, at 120 columns: its title, its three lines and
+/// the spare line a small input leaves it.
 fn detail_at(bytes: &[u8], target: &str, setup: impl Fn(&mut App)) -> Vec<String> {
     let mut app = app_at(bytes, 120, 30, target);
     setup(&mut app);
@@ -655,7 +656,7 @@ fn detail_at(bytes: &[u8], target: &str, setup: impl Fn(&mut App)) -> Vec<String
         .iter()
         .position(|l| l.contains(" unit at "))
         .expect("a detail pane");
-    lines[title..title + 4].to_vec()
+    lines[title..title + 5].to_vec()
 }
 
 /// An error unit is read in the fallback encoding in the detail pane (windows-1252 unless
@@ -669,17 +670,17 @@ fn fallback_and_escapes_in_the_detail_pane() {
     let third = |target: &str, setup: &dyn Fn(&mut App)| detail_at(bytes, target, setup)[3].clone();
     assert_eq!(
         third("3", &|_| {}),
-        "fallback é (windows-1252)   expected 80..BF here   likely lone byte E9 between ASCII bytes"
+        "likely lone byte E9 between ASCII bytes   expected 80..BF here   fallback é (windows-1252)"
     );
     assert_eq!(
         third("7", &|_| {}),
-        "fallback <81?> (81 undefined in windows-1252)   likely lone byte 81 between ASCII bytes"
+        "likely lone byte 81 between ASCII bytes   fallback <81?> (81 undefined in windows-1252)"
     );
     // ISO-8859-2 reads 9B as CSI: escaped on screen, and windows-1252's '›' is still said.
     let latin2 = Fallback::from_label("iso-8859-2").unwrap();
     assert_eq!(
         third("5", &|app: &mut App| app.fallback = latin2),
-        r"fallback \u{9b} (ISO-8859-2)   likely lone byte 9B: '›' in Latin-1/Windows-1252?"
+        r"likely lone byte 9B: '›' in Latin-1/Windows-1252?   fallback \u{9b} (ISO-8859-2)"
     );
     assert_eq!(
         third("5", &|app: &mut App| app.fallback = None),
@@ -689,7 +690,7 @@ fn fallback_and_escapes_in_the_detail_pane() {
     for target in ["9", "10", "11"] {
         let line = third(target, &|_| {});
         assert!(
-            line.ends_with("likely U+DCE9 is how Python's surrogateescape writes the byte E9"),
+            line.starts_with("likely U+DCE9 is how Python's surrogateescape writes the byte E9"),
             "{target}: {line}"
         );
     }
@@ -714,7 +715,8 @@ fn fallback_and_escapes_in_the_detail_pane() {
     assert!(screen(&app).contains("escaped U+EFE9 (optu8)   fallback é (windows-1252)"));
 }
 
-/// At 80 columns the fallback reading comes first on its line, so it is not cut off.
+/// At 80 columns the diagnosis comes first on its line, so it is not cut off; the
+/// fallback reading wraps onto the spare line a small input leaves the pane.
 #[test]
 fn the_fallback_reading_fits_80_columns() {
     let mut app = app_at(b"caf\xE9 ok", 80, 24, "3");
@@ -1190,4 +1192,41 @@ fn a_stream_read_in_part_says_so() {
             " <stdin>  3.9 KiB (4000 B), more not read  0x1 (1)  0%  utf8                                  scanning…  ? help  q quit"
         );
     }
+}
+
+/// The detail pane says what an error's bytes likely are before the readings that help
+/// less; a small input leaves the pane a spare line, onto which the line wraps whole. A
+/// large one does not, and then the readings after the diagnosis are what is cut.
+#[test]
+fn the_diagnosis_comes_first_and_wraps_where_there_is_room() {
+    let small = b"cesu \xED\xA0\xBD\xED\xB8\x80 pair\n";
+    let app = app_at(small, 80, 24, "5");
+    let text = screen(&app);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[18..24],
+        [
+            " unit at 0x5 (5), 1 byte ───────────────────────────────────────────────────────",
+            "hex ED   octal 355   binary 1110│1101",
+            "error surrogate: lead of an encoded UTF-16 surrogate",
+            "likely surrogate pair U+D83D U+DE00 for U+1F600 written as two 3-byte sequences",
+            "(CESU-8 style)   expected 80..9F here   fallback í (windows-1252)",
+            " fixture  17 B  0x5 (5)  35%  utf8  char 6 of 17                 ? help  q quit",
+        ]
+    );
+    // Rows fill the screen: no spare line, and the diagnosis is what stays.
+    let mut large = b"x".repeat(4096);
+    large.extend_from_slice(small);
+    let app = app_at(&large, 80, 24, "4101");
+    let text = screen(&app);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[19..23],
+        [
+            " unit at 0x1005 (4101), 1 byte ─────────────────────────────────────────────────",
+            "hex ED   octal 355   binary 1110│1101",
+            "error surrogate: lead of an encoded UTF-16 surrogate",
+            "likely surrogate pair U+D83D U+DE00 for U+1F600 written as two 3-byte sequences…",
+        ]
+    );
 }

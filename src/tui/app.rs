@@ -634,7 +634,8 @@ impl App {
         } else {
             l.with_findings()
         };
-        Some(if self.clusters { l.with_clusters() } else { l })
+        let l = if self.clusters { l.with_clusters() } else { l };
+        Some(l.with_spare_detail_line(self.source.len()))
     }
 
     fn len(&self) -> u64 {

@@ -260,7 +260,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         buf.set_string(layout.hex_x, layout.rows.y, "(empty input)", theme.dim());
     }
     if let Some(area) = layout.detail {
-        draw_detail(app, area, &theme, buf);
+        draw_detail(app, area, layout.detail_spare, &theme, buf);
     }
     if let Some(strip) = layout.map {
         draw_map(app, strip, window_len, &theme, buf);
