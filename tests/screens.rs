@@ -1230,3 +1230,51 @@ fn the_diagnosis_comes_first_and_wraps_where_there_is_room() {
         ]
     );
 }
+
+fn type_in(app: &mut App, text: &str) {
+    for c in text.chars() {
+        app.update(Action::Input(c));
+    }
+}
+
+/// A message wider than the status line: a search gives up its pattern, not what it
+/// found; any other is cut at its end; both cuts are marked `…`.
+#[test]
+fn a_long_message_keeps_its_outcome_and_marks_its_cut() {
+    let mut app = app(b"hello world\n", 60, 20);
+    app.update(Action::OpenSearch { backward: false });
+    type_in(
+        &mut app,
+        "a very long search text that is wider than the screen itself",
+    );
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    assert_eq!(
+        line(&app, 19),
+        "  search \"a very long search text that is wid…\": none found"
+    );
+    app.update(Action::OpenSearch { backward: false });
+    type_in(&mut app, "world");
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 6);
+    app.update(Action::OpenSearch { backward: false });
+    type_in(&mut app, "hello world");
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    assert_eq!(
+        app.message.as_ref().map(|m| m.text.as_str()),
+        Some("search \"hello world\": found at 0x0 (search wrapped)")
+    );
+    assert_eq!(
+        line(&app, 19),
+        "        search \"hello world\": found at 0x0 (search wrapped)"
+    );
+    app.update(Action::OpenEncoding);
+    type_in(&mut app, "klingon");
+    app.update(Action::Submit);
+    assert_eq!(
+        line(&app, 19),
+        "  unknown encoding 'klingon' (a dialect name like utf8 or …"
+    );
+}

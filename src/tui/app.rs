@@ -71,6 +71,9 @@ pub struct ScanRun {
 pub struct Job {
     /// What it is doing, for the status line ("next error").
     pub what: String,
+    /// The part of `what` that may be shortened where the line is too narrow: the
+    /// pattern searched for ([`Message::elide`]).
+    pub elide: Option<std::ops::Range<usize>>,
     /// The offset it has reached.
     pub reached: u64,
     /// Where it started.
@@ -162,6 +165,13 @@ pub struct Message {
     pub text: String,
     /// Whether it reports a failure.
     pub is_error: bool,
+    /// The part of `text` that may be shortened (ending in `…`) where the line is too
+    /// narrow for the whole: a search's pattern as typed, so that the outcome after it
+    /// is what stays in view.
+    pub elide: Option<std::ops::Range<usize>>,
+    /// Where in `text` the part that is cut first begins, if any: the forms a lookalike
+    /// search matched, after what it found.
+    pub cut_from: Option<usize>,
 }
 
 /// Everything the screen shows, and nothing of the terminal.
@@ -992,6 +1002,8 @@ impl App {
         self.message = Some(Message {
             text: text.into(),
             is_error,
+            elide: None,
+            cut_from: None,
         });
     }
 
@@ -1249,6 +1261,7 @@ impl App {
         });
         if let Some(job) = &mut self.job {
             job.wraps = true;
+            job.elide = label_range(&job.what, &pattern.label);
         }
     }
 
@@ -1278,6 +1291,7 @@ impl App {
         if let Some(job) = &mut self.job {
             job.wraps = true;
             job.lookalike = Some(Arc::clone(needle));
+            job.elide = label_range(&job.what, label);
         }
     }
 
@@ -1450,6 +1464,7 @@ impl App {
         });
         self.job = Some(Job {
             what,
+            elide: None,
             reached: self.cursor,
             from: self.cursor,
             backward,
@@ -1591,6 +1606,7 @@ impl App {
         });
         self.job = Some(Job {
             what,
+            elide: None,
             reached: 0,
             from: 0,
             backward: false,
@@ -1624,20 +1640,26 @@ impl App {
                 let wrapped = job.wraps
                     && found.is_some_and(|at| if backward { at >= from } else { at <= from });
                 let lookalike = job.lookalike.take();
+                let elide = job.elide.clone();
                 self.job = None;
                 self.found(&what, found);
+                if let Some(message) = &mut self.message {
+                    message.elide = elide;
+                    // Said before the forms a lookalike matched, which may be cut.
+                    if wrapped {
+                        message.text.push_str(" (search wrapped)");
+                    }
+                }
                 if let (Some(needle), Some(at)) = (lookalike, found) {
                     let bytes = self.source.bytes();
                     if let Some(m) = needle.match_at(bytes, at as usize) {
                         let said = needle.describe(&m, bytes);
                         if let Some(message) = &mut self.message {
+                            message.cut_from = Some(message.text.len());
                             message.text.push_str(&format!(": {said}"));
                         }
                         self.lookalike_match = Some((needle, m));
                     }
-                }
-                if let (true, Some(message)) = (wrapped, &mut self.message) {
-                    message.text.push_str(" (search wrapped)");
                 }
             }
             JobEvent::Wrote(result) => {
@@ -1706,6 +1728,18 @@ fn partial_note(partial: Partial, len: u64) -> String {
             format!("stopped reading at {size} (Enter); what came later is not shown")
         }
     }
+}
+
+/// Where a search's pattern is in `what` (`search "abc"`, `search lookalike "../"`,
+/// `search 41 42`): the text between the quotes, or a hex label whole. The part of a
+/// search's message that may be shortened.
+fn label_range(what: &str, label: &str) -> Option<std::ops::Range<usize>> {
+    let start = what.find(label)?;
+    let (open, close) = match label.ends_with('"') {
+        true => (label.find('"')? + 1, 1),
+        false => (0, 0),
+    };
+    Some(start + open..start + label.len().saturating_sub(close).max(open))
 }
 
 /// Typed text in quotes for a message: `"x"`. The text goes through the sanitiser on its

@@ -499,6 +499,33 @@ mod tests {
     }
 
     #[test]
+    fn messages_give_up_their_pattern_then_their_end() {
+        use super::status::fit_message;
+        let text = "search \"a very long pattern\": none found";
+        let pattern = Some(8..27);
+        assert_eq!(&text[8..27], "a very long pattern");
+        assert_eq!(fit_message(text, pattern.clone(), 41), text);
+        assert_eq!(
+            fit_message(text, pattern.clone(), 30),
+            "search \"a very l…\": none found"
+        );
+        // One column of the pattern at least, then the end goes.
+        assert_eq!(
+            fit_message(text, pattern.clone(), 24),
+            "search \"a …\": none found"
+        );
+        assert_eq!(fit_message(text, pattern, 16), "search \"a…\": no…");
+        assert_eq!(fit_message(text, None, 16), "search \"a very …");
+        assert_eq!(fit_message(text, None, 0), "");
+        // What the input put in a message is sanitised whole or in parts.
+        assert_eq!(fit_message("x\u{1b}y", None, 10), r"x\u{1b}y");
+        assert_eq!(
+            fit_message("\"\u{1b}\u{1b}\u{1b}\": done", Some(1..4), 12),
+            r#""\u{…": done"#
+        );
+    }
+
+    #[test]
     fn progress_figures() {
         let gib = 1u64 << 30;
         let text = |done, len, ms| progress_text(done, len, Duration::from_millis(ms));

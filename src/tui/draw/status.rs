@@ -50,11 +50,27 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
     // The right of the line: what is going on (a search, a message) and the scan's
     // progress must be seen; the left gives up detail to make room for them. The key hint
     // is shown only where there is room left.
-    let action = match (&app.job, &app.message) {
+    let width = |s: &str| unicode_width::UnicodeWidthStr::width(s) as u16;
+    // Unsanitised, with the part that may be shortened (a search's pattern).
+    let raw_action = match (&app.job, &app.message) {
         (Some(job), _) => Some(job_text(app, job)),
-        (None, Some(m)) => Some(sanitize(&m.text)),
+        (None, Some(m)) => Some(match m.cut_from.and_then(|at| m.text.get(..at)) {
+            // Where the line is too narrow even for the part before `cut_from`, that
+            // part is fitted as a message of its own.
+            Some(before) if width(&m.text) + 2 > area.width => {
+                let fits = width(before) + 4 <= area.width;
+                let text = if fits {
+                    m.text.clone()
+                } else {
+                    before.to_string()
+                };
+                (text, m.elide.clone().filter(|_| !fits))
+            }
+            _ => (m.text.clone(), m.elide.clone()),
+        }),
         (None, None) => None,
     };
+    let action = raw_action.as_ref().map(|(text, _)| sanitize(text));
     // A count being typed shows as vim's `showcmd` shows it, until its key comes.
     let count = app.count.map(|n| format!("count {n}"));
     // `lookalike` while n / N repeat a `/~/` search; the lint pass's progress.
@@ -63,7 +79,6 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
         .as_ref()
         .filter(|p| p.lookalike.is_some() && app.job.is_none())
         .map(|_| "lookalike".to_string());
-    let width = |s: &str| unicode_width::UnicodeWidthStr::width(s) as u16;
     // What must be read whole (a count, a search, a message) comes first; the lint pass's
     // and the scan's progress and the `lookalike` tag give way to it, in that order, where
     // the line cannot hold them all beside the least the left gives up to.
@@ -85,6 +100,19 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
             break;
         }
         parts[drop] = None;
+    }
+    // Still too wide beside nothing: the message gives up its pattern, then its end,
+    // each cut marked `…`, so that what a search found stays in view.
+    if joined(&parts).is_some_and(|n| width(&n) + 2 > area.width) {
+        if let Some((text, elide)) = &raw_action {
+            let others: usize = [&parts[0], &parts[2], &parts[3], &parts[4]]
+                .into_iter()
+                .flatten()
+                .map(|p| width(p) as usize + 2)
+                .sum();
+            let room = (area.width as usize).saturating_sub(3 + others);
+            parts[1] = Some(fit_message(text, elide.clone(), room));
+        }
     }
     let needed = joined(&parts);
     let style = if app.message.as_ref().is_some_and(|m| m.is_error) && app.job.is_none() {
@@ -152,8 +180,12 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
 /// The key hint at the right of an idle status line.
 pub(super) const HINT: &str = "? help  q quit ";
 
-/// A running search or jump: `search "zzz"… 12% (Esc cancels)`.
-pub(super) fn job_text(app: &App, job: &super::super::app::Job) -> String {
+/// A running search or jump: `search "zzz"… 12% (Esc cancels)`, unsanitised, with the
+/// part that may be shortened ([`fit_message`]).
+pub(super) fn job_text(
+    app: &App,
+    job: &super::super::app::Job,
+) -> (String, Option<std::ops::Range<usize>>) {
     let len = app.source.len();
     let (done, total) = if job.backward {
         (job.from.saturating_sub(job.reached), job.from)
@@ -168,7 +200,61 @@ pub(super) fn job_text(app: &App, job: &super::super::app::Job) -> String {
     } else {
         done as f64 * 100.0 / total as f64
     };
-    format!("{}… {pct:.0}% (Esc cancels)", sanitize(&job.what))
+    (
+        format!("{}… {pct:.0}% (Esc cancels)", job.what),
+        job.elide.clone(),
+    )
+}
+
+/// `text`, sanitised, in at most `room` columns: where it is wider, the part `elide` (a
+/// byte range of `text`) is shortened first, keeping its start and ending in `…`, then the
+/// end of the whole is cut, ending in `…`.
+///
+/// `search "a very long pattern": none found` in 30 columns is
+/// `search "a very l…": none found`.
+pub fn fit_message(text: &str, elide: Option<std::ops::Range<usize>>, room: usize) -> String {
+    let width = unicode_width::UnicodeWidthStr::width;
+    let whole = sanitize(text);
+    if width(whole.as_str()) <= room {
+        return whole;
+    }
+    let parts = elide.and_then(|r| {
+        Some((
+            text.get(..r.start)?,
+            text.get(r.clone())?,
+            text.get(r.end..)?,
+        ))
+    });
+    if let Some((head, middle, tail)) = parts {
+        let (head, middle, tail) = (sanitize(head), sanitize(middle), sanitize(tail));
+        let fixed = width(head.as_str()) + width(tail.as_str());
+        // At least one column of the pattern and its `…`.
+        let keep = room.saturating_sub(fixed).max(2);
+        let shortened = format!("{head}{}{tail}", cut_end(&middle, keep));
+        return cut_end(&shortened, room);
+    }
+    cut_end(&whole, room)
+}
+
+/// `text` in at most `room` columns, its last one `…` where it is cut.
+fn cut_end(text: &str, room: usize) -> String {
+    if unicode_width::UnicodeWidthStr::width(text) <= room {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w + 1 > room {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    if room > 0 {
+        out.push('\u{2026}');
+    }
+    out
 }
 
 /// The chooser's offer while nothing is typed: `windows-1251 (chardetng's guess) 1/28`.
