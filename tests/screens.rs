@@ -1278,3 +1278,69 @@ fn a_long_message_keeps_its_outcome_and_marks_its_cut() {
         "  unknown encoding 'klingon' (a dialect name like utf8 or …"
     );
 }
+
+/// The status line of a frame, and where the terminal's cursor is, if it is shown.
+fn status_and_cursor(app: &App) -> (String, Option<(u16, u16)>) {
+    let mut terminal = Terminal::new(TestBackend::new(app.size.width, app.size.height)).unwrap();
+    terminal.draw(|f| draw::draw(f, app)).unwrap();
+    let backend = terminal.backend();
+    let cursor = backend.cursor_visible().then(|| {
+        let p = backend.cursor_position();
+        (p.x, p.y)
+    });
+    let last = app.size.height as usize - 1;
+    (screen(app).lines().nth(last).unwrap().to_string(), cursor)
+}
+
+/// A prompt scrolls to keep what is typed last in view, the terminal's cursor after it;
+/// the cursor is hidden again once the prompt closes.
+#[test]
+fn prompts_scroll_and_show_the_cursor() {
+    let mut app = app(b"hello world\n", 60, 20);
+    assert_eq!(status_and_cursor(&app).1, None);
+    app.update(Action::OpenSearch { backward: false });
+    app.update(Action::TogglePattern);
+    assert_eq!(
+        status_and_cursor(&app),
+        ("/hex bytes (Tab: text):".to_string(), Some((24, 19)))
+    );
+    type_in(
+        &mut app,
+        "41 42 43 44 45 46 47 48 49 4a 4b 4c 4d 4e 4f 50 51 52 53 54 55",
+    );
+    assert_eq!(
+        status_and_cursor(&app),
+        (
+            "/hex bytes (Tab: text): …a 4b 4c 4d 4e 4f 50 51 52 53 54 55".to_string(),
+            Some((59, 19))
+        )
+    );
+    for _ in 0..3 {
+        app.update(Action::Backspace);
+    }
+    assert_eq!(
+        status_and_cursor(&app),
+        (
+            "/hex bytes (Tab: text): …9 4a 4b 4c 4d 4e 4f 50 51 52 53 54".to_string(),
+            Some((59, 19))
+        )
+    );
+    app.update(Action::ClearInput);
+    type_in(&mut app, "41 42");
+    assert_eq!(
+        status_and_cursor(&app),
+        ("/hex bytes (Tab: text): 41 42".to_string(), Some((29, 19)))
+    );
+    app.update(Action::Cancel);
+    assert_eq!(status_and_cursor(&app).1, None);
+    // A label wider than half the line gives way first, then what is typed.
+    app.update(Action::OpenEncoding);
+    type_in(&mut app, "windows-1252 and more text");
+    assert_eq!(
+        status_and_cursor(&app),
+        (
+            "encoding (Tab: next choice, or ty…: …ows-1252 and more text".to_string(),
+            Some((59, 19))
+        )
+    );
+}

@@ -214,6 +214,19 @@ pub(super) fn select(style: Style, selected: bool, cursor: bool) -> Style {
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
     render(app, area, frame.buffer_mut());
+    // The terminal's cursor shows where the next character typed in a prompt goes; it
+    // is hidden otherwise.
+    if let Some((status, column)) = prompt_cursor(app, area) {
+        frame.set_cursor_position((status.x + column, status.y));
+    }
+}
+
+/// The status line and the column in it where the open prompt's cursor is, if a prompt
+/// is open and the terminal is big enough to show it.
+pub fn prompt_cursor(app: &App, area: Rect) -> Option<(Rect, u16)> {
+    let status = app.layout_in(area)?.status;
+    let (_, column) = status::prompt_line(app, status.width)?;
+    Some((status, column))
 }
 
 /// Renders the app into a buffer (what [`draw`] does, usable without a terminal).

@@ -10,40 +10,7 @@ use super::*;
 
 pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
     buf.set_style(area, style(theme.0.status()));
-    if let Some(prompt) = &app.prompt {
-        let label = match prompt.kind {
-            PromptKind::Goto => "go to offset (#N: character N): ".to_string(),
-            PromptKind::Encoding { .. } => {
-                "encoding (Tab: next choice, or type a label; Enter): ".to_string()
-            }
-            PromptKind::Write if app.write.is_some_and(|f| f.confirm) => {
-                "exists; Enter replaces it, Esc goes back: ".to_string()
-            }
-            PromptKind::Write => "write a repaired copy to: ".to_string(),
-            PromptKind::Lints { .. } => "lints (Tab Space Enter, or type a list): ".to_string(),
-            PromptKind::Search { backward, hex } => format!(
-                "{}{} (Tab: {}): ",
-                if backward { "\\" } else { "/" },
-                match (hex, prompt.input.starts_with("~/")) {
-                    (true, _) => "hex bytes",
-                    (false, true) => "lookalike text",
-                    (false, false) => "text",
-                },
-                if hex { "text" } else { "hex" },
-            ),
-        };
-        let mut spans = vec![
-            Span::raw(label),
-            Span::raw(sanitize(&prompt.input)),
-            Span::styled(" ", Style::new().add_modifier(Modifier::REVERSED)),
-        ];
-        if let (PromptKind::Encoding { choice }, true) = (prompt.kind, prompt.input.is_empty()) {
-            spans.push(Span::raw(encoding_choice(app, choice)));
-        }
-        if let (PromptKind::Lints { choice }, true) = (prompt.kind, prompt.input.is_empty()) {
-            spans.push(Span::raw(super::findings::chooser_text(app, choice)));
-        }
-        let line = Line::from(spans);
+    if let Some((line, _)) = prompt_line(app, area.width) {
         buf.set_line(area.x, area.y, &line, area.width);
         return;
     }
@@ -175,6 +142,74 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
         let x = area.x + left_width + 2;
         buf.set_stringn(x, area.y, &right, (area.right() - x) as usize, style);
     }
+}
+
+/// The open prompt's line in `width` columns, and the column where the next character
+/// typed goes (where the terminal's cursor is shown). Where the line is too narrow, what
+/// was typed scrolls: its start gives way (`…` in its place) so that the end, where the
+/// cursor is, stays in view; a label that would leave the typing fewer than half the
+/// columns (at most 24) ends in `…` first.
+pub fn prompt_line(app: &App, width: u16) -> Option<(Line<'static>, u16)> {
+    let prompt = app.prompt.as_ref()?;
+    let label = match prompt.kind {
+        PromptKind::Goto => "go to offset (#N: character N): ".to_string(),
+        PromptKind::Encoding { .. } => {
+            "encoding (Tab: next choice, or type a label; Enter): ".to_string()
+        }
+        PromptKind::Write if app.write.is_some_and(|f| f.confirm) => {
+            "exists; Enter replaces it, Esc goes back: ".to_string()
+        }
+        PromptKind::Write => "write a repaired copy to: ".to_string(),
+        PromptKind::Lints { .. } => "lints (Tab Space Enter, or type a list): ".to_string(),
+        PromptKind::Search { backward, hex } => format!(
+            "{}{} (Tab: {}): ",
+            if backward { "\\" } else { "/" },
+            match (hex, prompt.input.starts_with("~/")) {
+                (true, _) => "hex bytes",
+                (false, true) => "lookalike text",
+                (false, false) => "text",
+            },
+            if hex { "text" } else { "hex" },
+        ),
+    };
+    let columns = |s: &str| unicode_width::UnicodeWidthStr::width(s);
+    let width = width as usize;
+    let typed = sanitize(&prompt.input);
+    // The cursor's cell is one column after what was typed.
+    let (label, typed) = if columns(&label) + columns(&typed) < width {
+        (label, typed)
+    } else {
+        let least = (width / 2).min(24);
+        let label = match columns(&label) + least > width {
+            // The `: ` that ends it stays, apart from what was typed.
+            true => {
+                let keep = width.saturating_sub(least + 2);
+                format!("{}: ", cut_end(label.trim_end_matches(": "), keep))
+            }
+            false => label,
+        };
+        let room = width.saturating_sub(columns(&label) + 1);
+        let typed = match room {
+            _ if columns(&typed) < room => typed,
+            0 => String::new(),
+            1 => "\u{2026}".to_string(),
+            _ => elide_start(&typed, room - 1),
+        };
+        (label, typed)
+    };
+    let cursor = (columns(&label) + columns(&typed)).min(width.saturating_sub(1)) as u16;
+    let mut spans = vec![
+        Span::raw(label),
+        Span::raw(typed),
+        Span::styled(" ", Style::new().add_modifier(Modifier::REVERSED)),
+    ];
+    if let (PromptKind::Encoding { choice }, true) = (prompt.kind, prompt.input.is_empty()) {
+        spans.push(Span::raw(encoding_choice(app, choice)));
+    }
+    if let (PromptKind::Lints { choice }, true) = (prompt.kind, prompt.input.is_empty()) {
+        spans.push(Span::raw(super::findings::chooser_text(app, choice)));
+    }
+    Some((Line::from(spans), cursor))
 }
 
 /// The key hint at the right of an idle status line.
