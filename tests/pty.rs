@@ -428,3 +428,22 @@ fn a_pipe_is_shown_while_it_is_read() {
     assert!(s.wait().success());
     s.assert_restored();
 }
+
+/// An Esc written together with the next key (as tmux passes them on within its
+/// `escape-time`) is read as Alt and that key: it drops a count and closes an overlay as
+/// an Esc on its own does, then the key acts.
+#[test]
+fn esc_written_with_the_next_key_acts_as_esc() {
+    let mut s = Session::start(&[]);
+    s.expect_screen("of 3589");
+    s.keys("12\x1bj");
+    s.expect_screen("0x10 (16)");
+    s.keys("?");
+    s.expect_screen("keys (? or Esc closes)");
+    s.keys("\x1bj");
+    s.expect_screen("0x20 (32)");
+    s.expect_screen_without("keys (? or Esc closes)");
+    s.keys("q");
+    assert!(s.wait().success());
+    s.assert_restored();
+}

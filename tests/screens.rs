@@ -1344,3 +1344,41 @@ fn prompts_scroll_and_show_the_cursor() {
         )
     );
 }
+
+/// An Esc read together with the key after it arrives as that key with Alt: it acts as
+/// Esc, then the key, in every mode (a count dropped, an overlay or prompt closed).
+#[test]
+fn esc_glued_to_a_key_is_esc_then_the_key() {
+    use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+    let key = |c: char, mods| Event::Key(KeyEvent::new(KeyCode::Char(c), mods));
+    let alt_j = key('j', KeyModifiers::ALT);
+    let mut app = app(hexrune::cli::demo::BYTES, 120, 40);
+    for event in [
+        key('1', KeyModifiers::NONE),
+        key('2', KeyModifiers::NONE),
+        alt_j.clone(),
+    ] {
+        hexrune::tui::feed(&mut app, event);
+    }
+    assert_eq!((app.cursor, app.count), (0x10, None));
+    hexrune::tui::feed(&mut app, key('?', KeyModifiers::NONE));
+    assert!(app.help);
+    hexrune::tui::feed(&mut app, alt_j.clone());
+    assert!(!app.help);
+    assert_eq!(app.cursor, 0x20);
+    hexrune::tui::feed(&mut app, key('s', KeyModifiers::NONE));
+    hexrune::tui::feed(&mut app, alt_j.clone());
+    assert!(!app.stats);
+    assert_eq!(app.cursor, 0x30);
+    hexrune::tui::feed(&mut app, key(':', KeyModifiers::NONE));
+    hexrune::tui::feed(&mut app, key('5', KeyModifiers::NONE));
+    hexrune::tui::feed(&mut app, alt_j);
+    assert!(app.prompt.is_none());
+    assert_eq!(app.cursor, 0x40);
+    // Alt with Ctrl: Esc, then the Ctrl key (half a page down: 17 of 34 rows).
+    hexrune::tui::feed(
+        &mut app,
+        key('d', KeyModifiers::ALT | KeyModifiers::CONTROL),
+    );
+    assert_eq!(app.cursor, 0x40 + 17 * 16);
+}

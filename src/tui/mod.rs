@@ -171,6 +171,19 @@ fn view(
     event_loop(term, &mut app, signals)
 }
 
+/// Feeds a terminal's event to the app, through [`keymap::unglue`] and the keymap, each
+/// key in the mode the one before it left. Whether anything happened.
+pub fn feed(app: &mut App, event: event::Event) -> bool {
+    let mut changed = false;
+    for event in keymap::unglue(event) {
+        if let Some(action) = keymap::action(&event, app.mode()) {
+            app.update(action);
+            changed = true;
+        }
+    }
+    changed
+}
+
 fn event_loop(
     term: &mut terminal::Term,
     app: &mut App,
@@ -219,11 +232,7 @@ fn event_loop(
         if event::poll(Duration::from_millis(timeout))? {
             // Take every event already waiting before drawing again: held keys stay smooth.
             loop {
-                let ev = event::read()?;
-                if let Some(action) = keymap::action(&ev, app.mode()) {
-                    app.update(action);
-                    dirty = true;
-                }
+                dirty |= feed(app, event::read()?);
                 if app.quit || !event::poll(Duration::ZERO)? {
                     break;
                 }
