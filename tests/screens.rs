@@ -1382,3 +1382,42 @@ fn esc_glued_to_a_key_is_esc_then_the_key() {
     );
     assert_eq!(app.cursor, 0x40 + 17 * 16);
 }
+
+/// A count of searches that goes round the end says so, whichever of its steps did.
+#[test]
+fn a_count_of_searches_that_wraps_says_so() {
+    let mut app = app(b"ab ab ab ab.", 120, 40);
+    app.update(Action::OpenSearch { backward: false });
+    type_in(&mut app, "ab");
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    let message = |app: &App| app.message.as_ref().map(|m| m.text.clone()).unwrap();
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (3, "search \"ab\": found at 0x3".into())
+    );
+    app.cursor = 9;
+    app.update(Action::Digit(3));
+    app.update(Action::RepeatSearch { reverse: false });
+    finish_job(&mut app);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (6, "search \"ab\": found at 0x6 (search wrapped)".into())
+    );
+    // The next count starts afresh.
+    app.update(Action::Digit(2));
+    app.update(Action::RepeatSearch { reverse: true });
+    finish_job(&mut app);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (0, "search \"ab\": found at 0x0".into())
+    );
+    app.update(Action::Digit(2));
+    app.update(Action::RepeatSearch { reverse: true });
+    finish_job(&mut app);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (6, "search \"ab\": found at 0x6 (search wrapped)".into())
+    );
+    assert!(line(&app, 39).ends_with("search \"ab\": found at 0x6 (search wrapped)"));
+}

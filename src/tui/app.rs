@@ -85,6 +85,8 @@ pub struct Job {
     pub wraps: bool,
     /// The needle of a lookalike search, to tell which forms matched.
     pub lookalike: Option<Arc<Lookalike>>,
+    /// Whether an earlier step of the count this search is a step of went round an end.
+    pub wrapped_before: bool,
     cancel: Arc<AtomicBool>,
     receiver: Receiver<JobEvent>,
 }
@@ -244,7 +246,13 @@ pub struct App {
     pub write: Option<WriteForm>,
     /// Keys typed while a worker ran, replayed in order when it is done (at most
     /// [`DEFERRED_MAX`]): typing `]]]` finds the third error.
-    deferred: VecDeque<Action>,
+    /// Each with whether it is a repeat of a count (`3n`) rather than a key typed.
+    deferred: VecDeque<(Action, bool)>,
+    /// Whether the last pattern search, or an earlier step of its count, went round an
+    /// end: the next step of the same count says `(search wrapped)` too.
+    count_wrapped: bool,
+    /// Set while a step of a count starts, for the search it starts ([`Job::wrapped_before`]).
+    carry_wrap: bool,
     /// The lints asked for and the pass that finds them ([`super::findings`]).
     pub linting: Linting,
     /// The last lookalike match a search found, and its needle: the detail pane says
@@ -297,6 +305,8 @@ impl App {
             input_path: None,
             write: None,
             deferred: VecDeque::new(),
+            count_wrapped: false,
+            carry_wrap: false,
             linting: Linting::default(),
             lookalike_match: None,
         };
@@ -682,7 +692,7 @@ impl App {
             )
         {
             if self.deferred.len() < DEFERRED_MAX {
-                self.deferred.push_back(action);
+                self.deferred.push_back((action, false));
             }
             return;
         }
@@ -725,7 +735,7 @@ impl App {
             if self.job.is_some() {
                 // The rest waits for the search, as keys typed during it do.
                 for _ in 0..left.min(DEFERRED_MAX.saturating_sub(self.deferred.len()) as u32) {
-                    self.deferred.push_front(action.clone());
+                    self.deferred.push_front((action.clone(), true));
                 }
                 break;
             }
@@ -1470,6 +1480,7 @@ impl App {
             backward,
             wraps: false,
             lookalike: None,
+            wrapped_before: std::mem::take(&mut self.carry_wrap),
             cancel,
             receiver,
         });
@@ -1612,6 +1623,7 @@ impl App {
             backward: false,
             wraps: false,
             lookalike: None,
+            wrapped_before: std::mem::take(&mut self.carry_wrap),
             cancel,
             receiver,
         });
@@ -1637,8 +1649,11 @@ impl App {
             JobEvent::Done(found) => {
                 let what = job.what.clone();
                 let (from, backward) = (job.from, job.backward);
-                let wrapped = job.wraps
-                    && found.is_some_and(|at| if backward { at >= from } else { at <= from });
+                // A count (`3n`) that went round an end says so, whichever step did.
+                let wrapped = job.wrapped_before
+                    || job.wraps
+                        && found.is_some_and(|at| if backward { at >= from } else { at <= from });
+                self.count_wrapped = wrapped;
                 let lookalike = job.lookalike.take();
                 let elide = job.elide.clone();
                 self.job = None;
@@ -1696,11 +1711,13 @@ impl App {
     /// Replays keys typed during a search, until one starts another search.
     fn replay_deferred(&mut self) {
         while self.job.is_none() {
-            let Some(action) = self.deferred.pop_front() else {
+            let Some((action, counted)) = self.deferred.pop_front() else {
                 break;
             };
             let message = self.message.take();
+            self.carry_wrap = counted && self.count_wrapped;
             self.update(action);
+            self.carry_wrap = false;
             if self.message.is_none() {
                 self.message = message;
             }
