@@ -1421,3 +1421,48 @@ fn a_count_of_searches_that_wraps_says_so() {
     );
     assert!(line(&app, 39).ends_with("search \"ab\": found at 0x6 (search wrapped)"));
 }
+
+/// Once the file shrinks on disk, what the scan found is dropped: `]` searches the bytes
+/// as they are (zeros past the new end), and the statistics say why they are gone.
+#[test]
+fn a_file_truncated_on_disk_drops_what_the_scan_found() {
+    use std::io::Write;
+    let mut bytes = vec![b'a'; 10_000];
+    bytes.extend(b"\xFF\xC0\xAF the end\n");
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    file.write_all(&bytes).unwrap();
+    file.flush().unwrap();
+    let source = Source::open(file.path()).unwrap();
+    let summary = Summary::build(Dialect::Utf8, &bytes, 1, &Progress::new()).unwrap();
+    let mut app = App::with_summary(source, summary, Rect::new(0, 0, 100, 24), false);
+    app.update(Action::NextError);
+    assert_eq!(app.cursor, 10_000);
+    app.update(Action::Start);
+    file.as_file().set_len(1000).unwrap();
+    let changed = app.pending_source_action().expect("the shrink is noticed");
+    app.update(changed);
+    app.update(Action::NextError);
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 0);
+    assert_eq!(
+        app.message.as_ref().map(|m| m.text.as_str()),
+        Some("next error: none found")
+    );
+    app.update(Action::Stats);
+    let text = screen(&app);
+    let popup: Vec<String> = text
+        .lines()
+        .skip(10)
+        .take(4)
+        .map(|l| l.chars().skip(14).take(72).collect())
+        .collect();
+    assert_eq!(
+        popup,
+        [
+            "┌──────────────────── statistics: UTF-8 (RFC 3629) ────────────────────┐",
+            "│ the file was truncated on disk: the scan's counts no longer hold     │",
+            "│ (] and [ search the bytes it holds now)                              │",
+            "└──────────────────────────────────────────────────────────────────────┘",
+        ]
+    );
+}

@@ -260,6 +260,10 @@ pub struct App {
     pub lookalike_match: Option<(Arc<Lookalike>, Match)>,
 }
 
+/// What the statistics say once the file shrank on disk.
+pub const TRUNCATED: &str = "the file was truncated on disk: the scan's counts no longer hold\n\
+     (] and [ search the bytes it holds now)";
+
 /// How many actions typed during a search are kept for after it.
 pub const DEFERRED_MAX: usize = 32;
 
@@ -816,6 +820,12 @@ impl App {
             Action::ScanProgress { .. } | Action::Scanned(_) => self.scan_event(action),
             Action::SourceChanged => {
                 self.changed = true;
+                // What the scan found is of bytes that are now zeros: dropped, so that
+                // `]` and `[` search the bytes as they are and the statistics say why
+                // they are gone. A new dialect scans again (and fails, as it would).
+                self.cancel_scan();
+                self.scan = Scan::Failed(TRUNCATED.to_string());
+                self.linting.reset();
                 self.say("file truncated on disk (zeros past its new end)", true);
             }
             Action::Resize { width, height } => {
@@ -1969,6 +1979,7 @@ mod tests {
         assert_eq!(app.pending_source_action(), None);
         assert!(crate::tui::draw::status_left(&app, 200)
             .contains("97.7 KiB (100000 B), truncated on disk"));
+        assert!(matches!(&app.scan, Scan::Failed(e) if e == TRUNCATED));
     }
 
     #[test]
