@@ -1466,3 +1466,37 @@ fn a_file_truncated_on_disk_drops_what_the_scan_found() {
         ]
     );
 }
+
+/// An input with the byte order mark of UTF-16 or UTF-32, opened as UTF-8, says at once
+/// what `e` would read it as; in that encoding, or without such a mark, nothing is said.
+#[test]
+fn a_utf16_byte_order_mark_is_said_at_the_start() {
+    let said = |bytes: &[u8], dialect| {
+        let source = Source::from_bytes("fixture", bytes.to_vec());
+        let app = App::new(source, dialect, Rect::new(0, 0, 120, 24), false);
+        app.message.clone().map(|m| m.text)
+    };
+    let le = b"\xFF\xFEh\x00i\x00\n\x00";
+    assert_eq!(
+        said(le, Dialect::Utf8).as_deref(),
+        Some("starts with a UTF-16LE byte order mark: e reads it as UTF-16LE")
+    );
+    assert_eq!(
+        said(b"\xFE\xFF\x00h", Dialect::Utf8).as_deref(),
+        Some("starts with a UTF-16BE byte order mark: e reads it as UTF-16BE")
+    );
+    assert_eq!(
+        said(b"\xFF\xFE\x00\x00h\x00\x00\x00", Dialect::Utf8).as_deref(),
+        Some("starts with a UTF-32LE byte order mark: e reads it as UTF-32LE")
+    );
+    assert_eq!(said(le, Dialect::Utf16Le), None);
+    assert_eq!(said(b"\xEF\xBB\xBFhi", Dialect::Utf8), None);
+    assert_eq!(said(b"hi", Dialect::Utf8), None);
+    let source = Source::from_bytes("fixture", le.to_vec());
+    let app = App::new(source, Dialect::Utf8, Rect::new(0, 0, 120, 24), false);
+    assert_eq!(
+        line(&app, 23),
+        " fixture  8 B  0x0 (0)  12%  utf8             \
+         starts with a UTF-16LE byte order mark: e reads it as UTF-16LE  scanning…"
+    );
+}

@@ -316,6 +316,9 @@ impl App {
         };
         app.refresh_map();
         app.note_lanes(None);
+        if let Some(note) = bom_note(app.source.bytes(), dialect) {
+            app.say(note, false);
+        }
         if let Some(partial) = app.source.partial() {
             app.say(partial_note(partial, app.source.len()), true);
         }
@@ -1742,6 +1745,26 @@ impl App {
             format!("0x{offset:X}")
         }
     }
+}
+
+/// What the status line says at the start about an input that begins with the byte order
+/// mark of UTF-16 or UTF-32 while the viewer reads it byte by byte (as UTF-8, say): that
+/// `e` reads it in the encoding the mark names.
+fn bom_note(bytes: &[u8], dialect: Dialect) -> Option<String> {
+    use crate::decode::Bom;
+    if dialect.code_unit_width().is_some() {
+        return None;
+    }
+    let name = match Bom::detect(bytes)? {
+        Bom::Utf8 => return None,
+        Bom::Utf16Le => "UTF-16LE",
+        Bom::Utf16Be => "UTF-16BE",
+        Bom::Utf32Le => "UTF-32LE",
+        Bom::Utf32Be => "UTF-32BE",
+    };
+    Some(format!(
+        "starts with a {name} byte order mark: e reads it as {name}"
+    ))
 }
 
 /// What the status line says at the start about a stream read in part.
