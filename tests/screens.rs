@@ -1500,3 +1500,66 @@ fn a_utf16_byte_order_mark_is_said_at_the_start() {
          starts with a UTF-16LE byte order mark: e reads it as UTF-16LE  scanning…"
     );
 }
+
+/// An empty input: error jumps say none was found, `e` speaks of an encoding, and the
+/// status line names no offset or percentage for a byte that is not there.
+#[test]
+fn an_empty_input_answers_as_any_other() {
+    let mut app = app(b"", 120, 20);
+    assert_eq!(
+        line(&app, 19),
+        " fixture  0 B  —  utf8                                                                                   ? help  q quit"
+    );
+    let message = |app: &App| app.message.as_ref().map(|m| m.text.clone());
+    app.update(Action::NextError);
+    assert_eq!(message(&app).as_deref(), Some("next error: none found"));
+    app.update(Action::PrevError);
+    assert_eq!(message(&app).as_deref(), Some("previous error: none found"));
+    app.update(Action::OpenEncoding);
+    app.update(Action::Submit);
+    assert_eq!(message(&app).as_deref(), Some("encoding: UTF-8 (RFC 3629)"));
+    app.update(Action::NextDialect);
+    assert_eq!(
+        message(&app).as_deref(),
+        Some("dialect: CESU-8 (Unicode TR #26)")
+    );
+}
+
+/// `:` says where a target lies out of the input, before its start as past its end;
+/// nothing typed just closes the prompt.
+#[test]
+fn goto_out_of_range_is_said_either_way() {
+    let message = |app: &App| app.message.as_ref().map(|m| m.text.clone());
+    let mut app = app_at(&[b'a'; 88], 120, 40, "0x10");
+    assert_eq!(app.cursor, 16);
+    let mut goto = |app: &mut App, text: &str| {
+        app.update(Action::OpenGoto);
+        type_in(app, text);
+        app.update(Action::Submit);
+    };
+    goto(&mut app, "-1000");
+    assert_eq!(
+        (app.cursor, message(&app).as_deref()),
+        (0, Some("offset -1000 is before the start"))
+    );
+    goto(&mut app, "+0x20");
+    goto(&mut app, "-0x20");
+    assert_eq!((app.cursor, message(&app)), (0, None));
+    goto(&mut app, "99999999999999999999999");
+    assert_eq!(
+        (app.cursor, message(&app).as_deref()),
+        (
+            87,
+            Some("offset 99999999999999999999999 is past the end (88 bytes)")
+        )
+    );
+    goto(&mut app, "  ");
+    assert_eq!(
+        (app.cursor, message(&app), app.prompt.is_none()),
+        (87, None, true)
+    );
+    goto(&mut app, "0x1_0");
+    assert_eq!(app.cursor, 16);
+    goto(&mut app, "zz");
+    assert_eq!(message(&app).as_deref(), Some("not an offset: zz"));
+}

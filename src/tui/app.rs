@@ -1165,9 +1165,29 @@ impl App {
                     })
                 };
                 match chosen {
-                    Ok(d) => self.set_dialect(d),
+                    Ok(d) => {
+                        self.set_dialect(d);
+                        // Chosen as an encoding, said as one (UTF-8 too).
+                        if let Some(m) = &mut self.message {
+                            if let Some(rest) = m.text.strip_prefix("dialect: ") {
+                                m.text = format!("encoding: {rest}");
+                            }
+                        }
+                    }
                     Err(e) => self.say(e, true),
                 }
+            }
+            // Nothing typed: the prompt just closes, as vim's and less's do.
+            PromptKind::Goto if prompt.input.trim().is_empty() => {}
+            PromptKind::Goto if self.before_start(&prompt.input) => {
+                self.cursor = 0;
+                self.say(
+                    format!(
+                        "offset {} is before the start",
+                        crate::view::safe::sanitize(prompt.input.trim())
+                    ),
+                    false,
+                );
             }
             PromptKind::Goto => match self.goto_target(&prompt.input) {
                 Ok(offset) if offset > self.last() => {
@@ -1229,6 +1249,14 @@ impl App {
                 }
             }
         }
+    }
+
+    /// Whether a go-to target `-N` goes back past the start (it is taken to offset 0).
+    fn before_start(&self, text: &str) -> bool {
+        let Some(back) = text.trim().strip_prefix('-') else {
+            return false;
+        };
+        parse_target(back, 0, self.len()).is_ok_and(|n| n > self.cursor)
     }
 
     /// A go-to target: `#N` is character N, anything else an offset ([`parse_offset`]).
@@ -1430,16 +1458,17 @@ impl App {
     }
 
     fn start_error_search(&mut self, backward: bool) {
-        if self.source.is_empty() {
-            return;
-        }
         let dialect = self.dialect;
-        let unit = dialect.unit_containing(self.source.bytes(), self.cursor as usize);
         let what = if backward {
             "previous error"
         } else {
             "next error"
         };
+        if self.source.is_empty() {
+            self.found(what, None);
+            return;
+        }
+        let unit = dialect.unit_containing(self.source.bytes(), self.cursor as usize);
         // Once the scan is done the block index answers at once, however far the error is.
         if let Some(summary) = self.summary() {
             let bytes = self.source.bytes();
@@ -1827,6 +1856,7 @@ pub fn parse_offset(text: &str, cursor: u64, len: u64) -> Result<u64, String> {
 /// assert_eq!(parse_target("1000", 0, 100), Ok(1000));
 /// assert_eq!(parse_target("+0x10", 95, 100), Ok(111));
 /// assert_eq!(parse_target("100%", 0, 100), Ok(99));
+/// assert_eq!(parse_target("99999999999999999999999", 0, 100), Ok(u64::MAX));
 /// ```
 pub fn parse_target(text: &str, cursor: u64, len: u64) -> Result<u64, String> {
     let text = text.trim();
@@ -1836,7 +1866,13 @@ pub fn parse_target(text: &str, cursor: u64, len: u64) -> Result<u64, String> {
             Some(hex) => u64::from_str_radix(hex, 16),
             None => s.parse::<u64>(),
         };
-        parsed.map_err(|_| format!("not an offset: {}", crate::view::glyph::sanitize(text)))
+        match parsed {
+            // Digits enough to pass any end: past it, not "not an offset".
+            Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Ok(u64::MAX),
+            parsed => {
+                parsed.map_err(|_| format!("not an offset: {}", crate::view::glyph::sanitize(text)))
+            }
+        }
     };
     let target = if let Some(percent) = text.strip_suffix('%') {
         let p: f64 = percent

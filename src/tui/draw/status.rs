@@ -351,11 +351,12 @@ pub fn status_left(app: &App, width: u16) -> String {
         } else {
             size
         };
-        format!(
-            " {name}  {size}  0x{:X}{decimal}  {percent:.0}%  {}{position}",
-            app.cursor,
-            app.dialect.name(),
-        )
+        // An empty input has no byte for the cursor to be on.
+        let at = match len {
+            0 => "\u{2014}".to_string(),
+            _ => format!("0x{:X}{decimal}  {percent:.0}%", app.cursor),
+        };
+        format!(" {name}  {size}  {at}  {}{position}", app.dialect.name())
     };
     let fits = |l: &String| unicode_width::UnicodeWidthStr::width(l.as_str()) <= width as usize;
     // The character number goes before the name gives up anything: a message at the
