@@ -1563,3 +1563,33 @@ fn goto_out_of_range_is_said_either_way() {
     goto(&mut app, "zz");
     assert_eq!(message(&app).as_deref(), Some("not an offset: zz"));
 }
+
+/// `/` or `\` and Enter with nothing typed search for the last pattern again, that way.
+#[test]
+fn an_empty_search_repeats_the_last_pattern() {
+    let mut app = app(b"caf ab caf ab caf", 120, 40);
+    let message = |app: &App| app.message.as_ref().map(|m| m.text.clone()).unwrap();
+    app.update(Action::OpenSearch { backward: false });
+    app.update(Action::Submit);
+    assert_eq!(message(&app), "nothing to search for");
+    app.update(Action::OpenSearch { backward: false });
+    type_in(&mut app, "caf");
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 7);
+    app.update(Action::OpenSearch { backward: false });
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (14, "search \"caf\": found at 0xE".into())
+    );
+    app.update(Action::OpenSearch { backward: true });
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 7);
+    // n goes the way the last prompt went.
+    app.update(Action::RepeatSearch { reverse: false });
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 0);
+}

@@ -1206,6 +1206,16 @@ impl App {
                 Ok(offset) => self.cursor = offset,
                 Err(e) => self.say(e, true),
             },
+            // Nothing typed: the last pattern again, this way, as vim's and less's `/`
+            // and `?` do; `n` then goes this way too.
+            PromptKind::Search { backward, .. }
+                if prompt.input.is_empty() && self.last_search.is_some() =>
+            {
+                let mut pattern = self.last_search.take().expect("just checked");
+                pattern.backward = backward;
+                self.start_pattern_search(&pattern, backward);
+                self.last_search = Some(pattern);
+            }
             PromptKind::Search { backward, hex } if !hex && prompt.input.starts_with("~/") => {
                 match Lookalike::new(&prompt.input[2..], self.dialect) {
                     Ok(needle) => {
