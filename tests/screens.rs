@@ -1593,3 +1593,34 @@ fn an_empty_search_repeats_the_last_pattern() {
     finish_job(&mut app);
     assert_eq!(app.cursor, 0);
 }
+
+/// A note said while the write form is open (a resize hid lanes) leaves its instructions
+/// in place; a line wider than the form ends in `…`.
+#[test]
+fn the_write_form_keeps_its_instructions_through_a_resize() {
+    let bytes = "flags \u{1F1EB}\u{1F1F7}\u{1F1E9}\u{1F1EA} and \u{1F468}\u{200D}\u{1F469}\n";
+    let mut app = app_at(bytes.as_bytes(), 120, 30, "0x1E");
+    app.update(Action::OpenWrite);
+    app.update(Action::Resize {
+        width: 50,
+        height: 12,
+    });
+    assert_eq!(
+        app.message.as_ref().map(|m| m.text.as_str()),
+        Some("class and errors lanes hidden")
+    );
+    let text = screen(&app);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[4..11],
+        [
+            "┌ write a repaired copy (W) ─────────────────────┐",
+            "│ policy replace       Tab: next   Ctrl-T --moji…│",
+            "│ at     0x1B  U+1F468                           │",
+            "│ before F0 9F 91 A8              👨             │",
+            "│ after  F0 9F 91 A8              👨             │",
+            "│ Enter writes, Esc cancels; the file shown stay…│",
+            "└────────────────────────────────────────────────┘",
+        ]
+    );
+}

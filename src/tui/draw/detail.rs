@@ -173,7 +173,7 @@ fn wrap_line(line: Line<'static>, width: usize, most: usize) -> Vec<Line<'static
 
 /// `line` cut to `width` columns, its last column `…` (in the style of the span it cuts)
 /// where it is wider: a value cut short says so, rather than reading as whole.
-fn fit_line(line: Line<'static>, width: usize) -> Line<'static> {
+pub(super) fn fit_line(line: Line<'static>, width: usize) -> Line<'static> {
     let columns = |s: &str| crate::view::unicode::text_width(s);
     if width == 0
         || line
