@@ -1624,3 +1624,34 @@ fn the_write_form_keeps_its_instructions_through_a_resize() {
         ]
     );
 }
+
+/// After a resize, a file that fits is shown from its start, and no rows are left blank
+/// below its end that rows above it could fill.
+#[test]
+fn a_resize_shows_a_file_that_fits_from_its_start() {
+    let mut app = app_at(&[b'a'; 98], 120, 30, "0x27");
+    app.update(Action::ToggleClusters);
+    app.update(Action::Resize {
+        width: 50,
+        height: 12,
+    });
+    assert_eq!((app.top, app.cursor), (0x10, 0x27));
+    app.update(Action::Resize {
+        width: 90,
+        height: 24,
+    });
+    assert_eq!(app.top, 0);
+    assert!(
+        line(&app, 1).starts_with("00000000  61"),
+        "{}",
+        line(&app, 1)
+    );
+    // A long file scrolled to its end keeps its last row at the bottom.
+    let mut app = app_at(&[b'a'; 4000], 120, 30, "100%");
+    app.update(Action::Resize {
+        width: 120,
+        height: 40,
+    });
+    let rows = app.layout().unwrap().data_rows() as u64;
+    assert_eq!(app.top, (3999 / 16 - (rows - 1)) * 16);
+}

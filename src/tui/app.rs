@@ -835,6 +835,12 @@ impl App {
                 let before = self.layout().and_then(|l| l.lanes.note());
                 self.size = Rect::new(0, 0, width, height);
                 self.note_lanes(before);
+                // No rows left blank below the input's end that rows above could use: a
+                // file that now fits is shown from its start.
+                let per_row = self.per_row();
+                let last_row = self.last() / per_row * per_row;
+                let filled = last_row.saturating_sub((self.rows_shown() - 1) * per_row);
+                self.top = self.top.min(filled);
             }
             Action::Job(event) => self.job_event(event),
             Action::Input(_)
