@@ -1655,3 +1655,22 @@ fn a_resize_shows_a_file_that_fits_from_its_start() {
     let rows = app.layout().unwrap().data_rows() as u64;
     assert_eq!(app.top, (3999 / 16 - (rows - 1)) * 16);
 }
+
+/// The scan's time left follows its speed of the last seconds: a scan that slows down
+/// (a search reading beside it) says it needs longer.
+#[test]
+fn the_time_left_follows_a_scan_that_slows_down() {
+    let mut app = scanning_app(hexrune::cli::demo::BYTES, 120, 40);
+    app.begin_scan().unwrap();
+    for (done, ms) in [(1000, 1000), (2000, 2000), (2100, 3000)] {
+        app.update(Action::ScanProgress {
+            done,
+            elapsed: Duration::from_millis(ms),
+        });
+    }
+    // 100 bytes in the last second, 1595 to go; the whole scan's 700 a second said 3s.
+    assert_eq!(
+        hexrune::tui::draw::scan_status(&app).as_deref(),
+        Some("scanning… 56%  0 kB/s  16s left")
+    );
+}

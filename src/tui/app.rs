@@ -64,6 +64,12 @@ pub struct ScanRun {
     pub done: u64,
     /// Time taken at the last report.
     pub elapsed: Duration,
+    /// An earlier report, between 1 and 3 seconds before the last once the scan has run
+    /// that long (time taken, bytes done): the speed shown is measured since it, so that
+    /// the time left follows a scan slowed down meanwhile (by a search beside it).
+    pub since: (Duration, u64),
+    /// The report to become `since` next.
+    next_since: (Duration, u64),
     started: Instant,
 }
 
@@ -455,6 +461,8 @@ impl App {
             progress: Arc::clone(&progress),
             done: 0,
             elapsed: Duration::ZERO,
+            since: (Duration::ZERO, 0),
+            next_since: (Duration::ZERO, 0),
             started: Instant::now(),
         });
         Some((self.scan_generation, self.dialect, progress))
@@ -545,6 +553,11 @@ impl App {
                 if let Scan::Running(run) = &mut self.scan {
                     run.done = done;
                     run.elapsed = elapsed;
+                    // Every second, the report of a second ago becomes the measure's start.
+                    if elapsed.saturating_sub(run.next_since.0) >= Duration::from_secs(1) {
+                        run.since = run.next_since;
+                        run.next_since = (elapsed, done);
+                    }
                 }
             }
             Action::Scanned(result) => {

@@ -337,7 +337,9 @@ pub(super) fn too_small(app: &App, area: Rect, buf: &mut Buffer) {
 mod tests {
     use super::help::{help_lines, LEGEND, PLACEHOLDERS};
     use super::stats::bar;
-    use super::status::{elide_start, human_duration, human_elapsed, progress_text};
+    use super::status::{
+        elide_start, human_duration, human_elapsed, progress_text, progress_text_since,
+    };
     use super::*;
 
     #[test]
@@ -557,6 +559,28 @@ mod tests {
         assert_eq!(
             text(16 * gib - 1, 16 * gib, 9000),
             "scanning… 99%  1.9 GB/s  <1s left"
+        );
+        // Measured since an earlier report: a scan that slowed says so.
+        let since = |done, len, ms, from: (u64, u64)| {
+            progress_text_since(
+                done,
+                len,
+                Duration::from_millis(ms),
+                (Duration::from_millis(from.0), from.1),
+            )
+        };
+        assert_eq!(
+            since(10 * gib, 16 * gib, 4000, (3000, 9 * gib)),
+            "scanning… 62%  1.1 GB/s  6s left"
+        );
+        assert_eq!(
+            text(10 * gib, 16 * gib, 4000),
+            "scanning… 62%  2.7 GB/s  3s left"
+        );
+        // Too short a span: the whole scan's speed.
+        assert_eq!(
+            since(10 * gib, 16 * gib, 4000, (3800, 9 * gib)),
+            "scanning… 62%  2.7 GB/s  3s left"
         );
         assert_eq!(human_duration(59.5), "1m00s");
         assert_eq!(human_elapsed(0.002), "2.0 ms");

@@ -406,9 +406,44 @@ pub(super) fn elide_start(text: &str, keep: usize) -> String {
 pub fn scan_status(app: &App) -> Option<String> {
     match &app.scan {
         Scan::Wanted => Some("scanning…".to_string()),
-        Scan::Running(run) => Some(progress_text(run.done, app.source.len(), run.elapsed)),
+        Scan::Running(run) => Some(progress_text_since(
+            run.done,
+            app.source.len(),
+            run.elapsed,
+            run.since,
+        )),
         Scan::Ready(_) | Scan::Failed(_) => None,
     }
+}
+
+/// [`progress_text`] with the speed measured since an earlier report `since` (time taken,
+/// bytes done), where that is at least half a second before: the speed of the last few
+/// seconds, not of the whole scan.
+pub(super) fn progress_text_since(
+    done: u64,
+    len: u64,
+    elapsed: std::time::Duration,
+    since: (std::time::Duration, u64),
+) -> String {
+    let span = elapsed.saturating_sub(since.0);
+    if span.as_secs_f64() < 0.5 || since.1 > done {
+        return progress_text(done, len, elapsed);
+    }
+    let percent = if len == 0 {
+        100
+    } else {
+        (done as u128 * 100 / len as u128) as u64
+    };
+    let speed = (done - since.1) as f64 / span.as_secs_f64();
+    if speed <= 0.0 {
+        return format!("scanning… {percent}%");
+    }
+    let left = (len - done.min(len)) as f64 / speed;
+    format!(
+        "scanning… {percent}%  {}  {} left",
+        human_speed(speed),
+        human_duration(left)
+    )
 }
 
 /// `scanning 42%`, then with speed and time left once there is a measure of them.
