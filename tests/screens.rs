@@ -1674,3 +1674,26 @@ fn the_time_left_follows_a_scan_that_slows_down() {
         Some("scanning… 56%  0 kB/s  16s left")
     );
 }
+
+/// A stray continuation byte right after an invalid lead is said to follow it; one with
+/// nothing like a lead before it has none.
+#[test]
+fn a_continuation_after_an_invalid_lead_names_it() {
+    let second = |bytes: &[u8], target: &str| detail_at(bytes, target, |_| {})[2].clone();
+    assert_eq!(
+        second(b"..\xC0\xAF..", "3"),
+        "error unexpected_continuation: continuation byte after an invalid lead (C0)"
+    );
+    assert_eq!(
+        second(b"\xE0\x80\x41", "1"),
+        "error unexpected_continuation: continuation byte after an invalid lead (E0)"
+    );
+    assert_eq!(
+        second(b"caf\xC3\xA9\xA9", "5"),
+        "error unexpected_continuation: continuation byte with no lead before it"
+    );
+    assert_eq!(
+        second(b"\x80ab", "0"),
+        "error unexpected_continuation: continuation byte with no lead before it"
+    );
+}

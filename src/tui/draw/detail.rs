@@ -64,6 +64,7 @@ pub(super) fn draw_detail(app: &App, area: Rect, spare: u16, theme: &Theme, buf:
                 format!("{} ({})", cps.join(" "), e.name())
             }),
         escape_of: Escape::around(bytes, app.cursor as usize).map(|(_, e, b)| e.sentence(b)),
+        summary: after_invalid_lead(app, &detail),
     };
     let mut lines = detail_lines(&detail, &notes, theme);
     if let Some(note) = detail.resync_note(app.dialect) {
@@ -230,6 +231,28 @@ fn mojibake_line(app: &App, m: &Mojibake, theme: &Theme) -> Line<'static> {
     ])
 }
 
+/// For a stray continuation byte right after an error unit that starts with a lead's shape
+/// (`C0` before `AF`), what it is: "continuation byte after an invalid lead (C0)"; the
+/// kind's own summary ("with no lead before it") would deny the lead the reader sees.
+fn after_invalid_lead(app: &App, detail: &Detail) -> Option<String> {
+    use crate::decode::ErrorKind;
+    if !matches!(
+        detail.meaning,
+        Meaning::Error {
+            kind: ErrorKind::UnexpectedContinuation,
+            ..
+        }
+    ) {
+        return None;
+    }
+    let bytes = app.source.bytes();
+    let before = (detail.start as usize).checked_sub(1)?;
+    let unit = app.dialect.unit_containing(bytes, before);
+    let lead = *bytes.get(unit.start)?;
+    (unit.is_error() && lead >= 0xC0)
+        .then(|| format!("continuation byte after an invalid lead ({lead:02X})"))
+}
+
 /// What the pane adds to a unit's own detail, from the viewer's options.
 pub(super) struct Notes {
     /// An error unit's fallback reading: `é (windows-1252)`.
@@ -241,6 +264,9 @@ pub(super) struct Notes {
     pub escaped: Option<String>,
     /// The escape sequence around the cursor, said: "U+DCE9 is how ... writes the byte E9".
     pub escape_of: Option<String>,
+    /// What an error unit is, where the pane says it better than its kind's summary
+    /// ([`after_invalid_lead`]).
+    pub summary: Option<String>,
 }
 
 pub(super) fn detail_lines(detail: &Detail, notes: &Notes, theme: &Theme) -> Vec<Line<'static>> {
@@ -343,7 +369,10 @@ pub(super) fn detail_lines(detail: &Detail, notes: &Notes, theme: &Theme) -> Vec
         } => {
             lines.push(Line::from(vec![
                 Span::styled(format!("error {}", kind.name()), theme.marker(*kind)),
-                Span::raw(format!(": {}", kind.summary())),
+                Span::raw(format!(
+                    ": {}",
+                    notes.summary.as_deref().unwrap_or(kind.summary())
+                )),
             ]));
             // What the bytes most likely are comes first: where the line is cut, it is the
             // readings after it that go.
