@@ -1532,7 +1532,7 @@ fn goto_out_of_range_is_said_either_way() {
     let message = |app: &App| app.message.as_ref().map(|m| m.text.clone());
     let mut app = app_at(&[b'a'; 88], 120, 40, "0x10");
     assert_eq!(app.cursor, 16);
-    let mut goto = |app: &mut App, text: &str| {
+    let goto = |app: &mut App, text: &str| {
         app.update(Action::OpenGoto);
         type_in(app, text);
         app.update(Action::Submit);
