@@ -141,7 +141,26 @@ pub enum Partial {
 /// An input that is not a regular file, not yet read ([`Source::open_streaming`]).
 pub struct Stream {
     name: String,
-    file: File,
+    from: StreamFrom,
+}
+
+/// Where a stream's bytes come from.
+enum StreamFrom {
+    /// An open file (standard input).
+    File(File),
+    /// A FIFO not yet opened: opening one waits for a writer, so it is opened where the
+    /// reading is done ([`Stream::start`] does so on its worker).
+    Fifo(std::path::PathBuf),
+}
+
+impl StreamFrom {
+    /// The file to read, opened if need be (which may wait for a FIFO's writer).
+    fn open(self) -> Result<File, SourceError> {
+        match self {
+            StreamFrom::File(file) => Ok(file),
+            StreamFrom::Fifo(path) => Ok(open_read_only(&path)?),
+        }
+    }
 }
 
 /// How an opened input gives its bytes.
@@ -157,7 +176,7 @@ impl Opening {
     pub fn read_all(self) -> Result<Source, SourceError> {
         match self {
             Opening::Ready(source) => Ok(source),
-            Opening::Stream(stream) => Source::read_all(stream.name, stream.file),
+            Opening::Stream(stream) => Source::read_all(stream.name, stream.from.open()?),
         }
     }
 }
@@ -211,14 +230,21 @@ impl Stream {
         &self.name
     }
 
-    /// Starts reading the stream on a thread of its own, up to `bound` bytes. Returns at
-    /// once; a read that blocks (a producer that writes nothing for a while) blocks only
+    /// Starts reading the stream on a thread of its own, up to `bound` bytes (a FIFO is
+    /// opened there, as opening one waits for a writer). Returns at once; a read that blocks (a producer that writes nothing for a while) blocks only
     /// that thread, and is left behind if the viewer ends meanwhile.
     pub fn start(self, bound: u64) -> Reading {
         let fill = std::sync::Arc::new(Fill::default());
         let shared = std::sync::Arc::clone(&fill);
-        let mut file = self.file;
+        let from = self.from;
         std::thread::spawn(move || {
+            let mut file = match from.open() {
+                Ok(file) => file,
+                Err(e) => {
+                    let _ = shared.ended.set(Err(e.to_string()));
+                    return;
+                }
+            };
             let mut chunk = vec![0; 256 << 10];
             let outcome = loop {
                 if shared.stop.load(Ordering::Relaxed) {
@@ -324,10 +350,11 @@ impl Source {
         if !(kind.is_file() || kind.is_fifo()) {
             return Err(SourceError::NotRegular(describe_file_type(&kind)));
         }
-        let file = open_read_only(path)?;
         if kind.is_fifo() {
-            return Ok(Opening::Stream(Stream { name, file }));
+            let from = StreamFrom::Fifo(path.to_path_buf());
+            return Ok(Opening::Stream(Stream { name, from }));
         }
+        let file = open_read_only(path)?;
         Source::from_file(name, file).map(Opening::Ready)
     }
 
@@ -347,7 +374,8 @@ impl Source {
         if kind.is_dir() {
             return Err(SourceError::IsDirectory);
         }
-        Ok(Opening::Stream(Stream { name, file }))
+        let from = StreamFrom::File(file);
+        Ok(Opening::Stream(Stream { name, from }))
     }
 
     /// A source over bytes already in memory (tests, the embedded demo).
@@ -871,7 +899,7 @@ mod tests {
         let (read, write) = unsafe { (File::from_raw_fd(fds[0]), File::from_raw_fd(fds[1])) };
         let stream = Stream {
             name: "<stdin>".to_string(),
-            file: read,
+            from: StreamFrom::File(read),
         };
         (stream, write)
     }
@@ -929,6 +957,26 @@ mod tests {
         assert_eq!(source.bytes(), b"tail -f");
         assert_eq!(source.partial(), Some(Partial::Stopped));
         drop(writer);
+    }
+
+    #[test]
+    fn a_fifo_is_opened_where_it_is_read() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("fifo");
+        let c_path = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+        // SAFETY: mkfifo reads a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+        // No writer yet: opening it would wait, so opening the input does not.
+        let Opening::Stream(stream) = Source::open_streaming(&path).unwrap() else {
+            panic!("a FIFO is a stream");
+        };
+        let reading = stream.start(1 << 20);
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert_eq!(reading.state(), ReadState::Reading);
+        std::fs::write(&path, b"fifo \xC0\xAF\n").unwrap();
+        wait_for(&reading, |r| r.state() != ReadState::Reading);
+        assert_eq!(reading.finish().unwrap().bytes(), b"fifo \xC0\xAF\n");
     }
 
     #[test]
