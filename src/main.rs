@@ -4,7 +4,7 @@ use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use hexrune::cli::{self, report_error, Args, Config, Input, EXIT_ERROR, EXIT_OK};
-use hexrune::source::io_message;
+use hexrune::source::{io_message, Opening};
 
 fn main() -> ExitCode {
     let config = Args::parse_or_exit().into_config();
@@ -69,9 +69,14 @@ fn view(input: Option<&Input>, options: hexrune::tui::Options, err: &mut dyn Wri
             );
             return EXIT_ERROR;
         }
-        Some(input) => (input.display_name(), input.open()),
-        None if !io::stdin().is_terminal() => (Input::Stdin.display_name(), Input::Stdin.open()),
-        None => (String::new(), Ok(hexrune::cli::demo::source())),
+        Some(input) => (input.display_name(), input.open_streaming()),
+        None if !io::stdin().is_terminal() => {
+            (Input::Stdin.display_name(), Input::Stdin.open_streaming())
+        }
+        None => (
+            String::new(),
+            Ok(Opening::Ready(hexrune::cli::demo::source())),
+        ),
     };
     let source = match source {
         Ok(source) => source,
@@ -84,7 +89,7 @@ fn view(input: Option<&Input>, options: hexrune::tui::Options, err: &mut dyn Wri
         Some(Input::Path(path)) => Some(path.clone()),
         _ => None,
     };
-    match hexrune::tui::run_with_path(source, options, path) {
+    match hexrune::tui::run_opening(source, options, path) {
         Ok(()) => EXIT_OK,
         Err(e) => {
             let _ = writeln!(err, "hexrune: {}", io_message(&e));

@@ -14,6 +14,17 @@
 //! handler (by default, the process dies as it would have). Callers ask
 //! [`Source::check_intact`] after reading to learn whether what they read can be trusted.
 //!
+//! # Standard input and FIFOs
+//!
+//! What is not a regular file is read to its end. [`Source::open`] and [`Source::stdin`]
+//! do so at once (the commands); the viewer asks [`Source::open_streaming`] and
+//! [`Source::stdin_streaming`] instead, which hand such an input back as a [`Stream`], to
+//! be read on a worker thread ([`Stream::start`]) while the screen says how far it got. A
+//! stream is read up to a bound ([`stream_bound`]: the smaller of 4 GiB and a quarter of
+//! the machine's memory), so that `yes | hexrune` stops there instead of growing until
+//! the system ends it; the source then says it holds the input's start only
+//! ([`Source::partial`]).
+//!
 //! hexrune never writes to an input: files are opened read-only (with `O_NOATIME` where the
 //! kernel allows it, so not even the access time changes) and mapped `PROT_READ`.
 
@@ -114,6 +125,199 @@ pub struct Source {
     stamp: Option<(u64, Option<SystemTime>)>,
     /// The standing advice: [`Access::Random`] once [`Source::advise`] said so.
     random: AtomicBool,
+    /// Why a stream's bytes are its start only, if they are.
+    partial: Option<Partial>,
+}
+
+/// Why a source read from a stream holds only the stream's start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Partial {
+    /// Reading stopped at the bound, this many bytes ([`stream_bound`]).
+    Bound(u64),
+    /// The user asked to see what had been read before the stream ended.
+    Stopped,
+}
+
+/// An input that is not a regular file, not yet read ([`Source::open_streaming`]).
+pub struct Stream {
+    name: String,
+    from: StreamFrom,
+}
+
+/// Where a stream's bytes come from.
+enum StreamFrom {
+    /// An open file (standard input).
+    File(File),
+    /// A FIFO not yet opened: opening one waits for a writer, so it is opened where the
+    /// reading is done ([`Stream::start`] does so on its worker).
+    Fifo(std::path::PathBuf),
+}
+
+impl StreamFrom {
+    /// The file to read, opened if need be (which may wait for a FIFO's writer).
+    fn open(self) -> Result<File, SourceError> {
+        match self {
+            StreamFrom::File(file) => Ok(file),
+            StreamFrom::Fifo(path) => Ok(open_read_only(&path)?),
+        }
+    }
+}
+
+/// How an opened input gives its bytes.
+pub enum Opening {
+    /// At once: a mapped file, or an input already read.
+    Ready(Source),
+    /// A pipe or FIFO, to be read to its end ([`Stream::start`]).
+    Stream(Stream),
+}
+
+impl Opening {
+    /// The source, a stream read to its end on this thread (no bound: the commands' way).
+    pub fn read_all(self) -> Result<Source, SourceError> {
+        match self {
+            Opening::Ready(source) => Ok(source),
+            Opening::Stream(stream) => Source::read_all(stream.name, stream.from.open()?),
+        }
+    }
+}
+
+/// The most bytes the viewer reads of a stream: the smaller of 4 GiB and a quarter of the
+/// machine's physical memory, and at least 64 MiB.
+pub fn stream_bound() -> u64 {
+    const MAX: u64 = 4 << 30;
+    const MIN: u64 = 64 << 20;
+    // SAFETY: sysconf has no preconditions.
+    let pages = unsafe { libc::sysconf(libc::_SC_PHYS_PAGES) };
+    if pages <= 0 {
+        return MAX;
+    }
+    (pages as u64 * page_size() as u64 / 4).clamp(MIN, MAX)
+}
+
+/// Where a stream being read is, shared between its reader thread and the viewer.
+#[derive(Default)]
+struct Fill {
+    bytes: std::sync::Mutex<Vec<u8>>,
+    read: std::sync::atomic::AtomicU64,
+    /// Set by the reader when it ends: at the end of the stream, at the bound, or on error.
+    ended: std::sync::OnceLock<Result<bool, String>>,
+    stop: AtomicBool,
+}
+
+/// A stream being read on a worker thread ([`Stream::start`]).
+pub struct Reading {
+    name: String,
+    bound: u64,
+    fill: std::sync::Arc<Fill>,
+}
+
+/// How a [`Reading`] ended, as far as it has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadState {
+    /// Still reading.
+    Reading,
+    /// The stream ended: every byte is read.
+    Ended,
+    /// The bound was reached.
+    Bound,
+    /// Reading failed; the message is lowercase.
+    Failed(String),
+}
+
+impl Stream {
+    /// The name to show for it (`<stdin>`, or the FIFO's path).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Starts reading the stream on a thread of its own, up to `bound` bytes (a FIFO is
+    /// opened there, as opening one waits for a writer). Returns at once; a read that blocks (a producer that writes nothing for a while) blocks only
+    /// that thread, and is left behind if the viewer ends meanwhile.
+    pub fn start(self, bound: u64) -> Reading {
+        let fill = std::sync::Arc::new(Fill::default());
+        let shared = std::sync::Arc::clone(&fill);
+        let from = self.from;
+        std::thread::spawn(move || {
+            let mut file = match from.open() {
+                Ok(file) => file,
+                Err(e) => {
+                    let _ = shared.ended.set(Err(e.to_string()));
+                    return;
+                }
+            };
+            let mut chunk = vec![0; 256 << 10];
+            let outcome = loop {
+                if shared.stop.load(Ordering::Relaxed) {
+                    break Ok(false);
+                }
+                let have = shared.read.load(Ordering::Relaxed);
+                if have >= bound {
+                    break Ok(true);
+                }
+                let want = chunk.len().min((bound - have) as usize);
+                match file.read(&mut chunk[..want]) {
+                    Ok(0) => break Ok(false),
+                    Ok(n) => {
+                        let mut bytes = shared.bytes.lock().unwrap_or_else(|e| e.into_inner());
+                        bytes.extend_from_slice(&chunk[..n]);
+                        shared.read.store(bytes.len() as u64, Ordering::Relaxed);
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => break Err(SourceError::from(e).to_string()),
+                }
+            };
+            let _ = shared.ended.set(outcome);
+        });
+        Reading {
+            name: self.name,
+            bound,
+            fill,
+        }
+    }
+}
+
+impl Reading {
+    /// The name of the stream.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Bytes read so far.
+    pub fn read_so_far(&self) -> u64 {
+        self.fill.read.load(Ordering::Relaxed)
+    }
+
+    /// The bound it stops at.
+    pub fn bound(&self) -> u64 {
+        self.bound
+    }
+
+    /// Whether it is still reading, and how it ended if not.
+    pub fn state(&self) -> ReadState {
+        match self.fill.ended.get() {
+            None => ReadState::Reading,
+            Some(Ok(false)) => ReadState::Ended,
+            Some(Ok(true)) => ReadState::Bound,
+            Some(Err(e)) => ReadState::Failed(e.clone()),
+        }
+    }
+
+    /// The source of what has been read. Before the stream has ended, reading stops and
+    /// what came so far is the source ([`Partial::Stopped`]); at the bound, the source
+    /// says so ([`Partial::Bound`]). A read that failed is `Err`.
+    pub fn finish(self) -> Result<Source, SourceError> {
+        self.fill.stop.store(true, Ordering::Relaxed);
+        let partial = match self.state() {
+            ReadState::Reading => Some(Partial::Stopped),
+            ReadState::Ended => None,
+            ReadState::Bound => Some(Partial::Bound(self.bound)),
+            ReadState::Failed(e) => return Err(SourceError::Io(io::Error::other(e))),
+        };
+        let bytes = std::mem::take(&mut *self.fill.bytes.lock().unwrap_or_else(|e| e.into_inner()));
+        let mut source = Source::from_bytes(self.name, bytes);
+        source.partial = partial;
+        Ok(source)
+    }
 }
 
 enum Bytes {
@@ -128,6 +332,11 @@ impl Source {
     /// input it always reads as; directories, other devices and sockets are refused with an
     /// error.
     pub fn open(path: &Path) -> Result<Source, SourceError> {
+        Source::open_streaming(path)?.read_all()
+    }
+
+    /// [`Source::open`], a FIFO handed back unread, as a [`Stream`].
+    pub fn open_streaming(path: &Path) -> Result<Opening, SourceError> {
         let name = path.display().to_string();
         // stat before open: opening a FIFO or a device can block or have effects.
         let meta = std::fs::metadata(path)?;
@@ -136,30 +345,37 @@ impl Source {
             return Err(SourceError::IsDirectory);
         }
         if is_null_device(&meta) {
-            return Ok(Source::from_bytes(name, Vec::new()));
+            return Ok(Opening::Ready(Source::from_bytes(name, Vec::new())));
         }
         if !(kind.is_file() || kind.is_fifo()) {
             return Err(SourceError::NotRegular(describe_file_type(&kind)));
         }
-        let file = open_read_only(path)?;
         if kind.is_fifo() {
-            return Source::read_all(name, file);
+            let from = StreamFrom::Fifo(path.to_path_buf());
+            return Ok(Opening::Stream(Stream { name, from }));
         }
-        Source::from_file(name, file)
+        let file = open_read_only(path)?;
+        Source::from_file(name, file).map(Opening::Ready)
     }
 
     /// The standard input: mapped when it is a regular file, read to its end otherwise.
     pub fn stdin() -> Result<Source, SourceError> {
+        Source::stdin_streaming()?.read_all()
+    }
+
+    /// [`Source::stdin`], a pipe handed back unread, as a [`Stream`].
+    pub fn stdin_streaming() -> Result<Opening, SourceError> {
         let name = String::from("<stdin>");
         let file = File::from(io::stdin().as_fd().try_clone_to_owned()?);
         let kind = file.metadata()?.file_type();
         if kind.is_file() {
-            return Source::from_file(name, file);
+            return Source::from_file(name, file).map(Opening::Ready);
         }
         if kind.is_dir() {
             return Err(SourceError::IsDirectory);
         }
-        Source::read_all(name, file)
+        let from = StreamFrom::File(file);
+        Ok(Opening::Stream(Stream { name, from }))
     }
 
     /// A source over bytes already in memory (tests, the embedded demo).
@@ -169,7 +385,19 @@ impl Source {
             bytes: Bytes::Owned(bytes),
             stamp: None,
             random: AtomicBool::new(false),
+            partial: None,
         }
+    }
+
+    /// Why this source holds only the start of its stream, if it does.
+    pub fn partial(&self) -> Option<Partial> {
+        self.partial
+    }
+
+    /// This source marked as the start of its stream only (tests).
+    pub fn with_partial(mut self, partial: Option<Partial>) -> Source {
+        self.partial = partial;
+        self
     }
 
     fn read_all(name: String, mut file: File) -> Result<Source, SourceError> {
@@ -209,6 +437,7 @@ impl Source {
             bytes: Bytes::Mapped { map, file, slot },
             stamp: Some((meta.len(), meta.modified().ok())),
             random: AtomicBool::new(false),
+            partial: None,
         })
     }
 
@@ -659,6 +888,101 @@ mod tests {
         let source = Source::from_bytes("b", b"abc".to_vec());
         assert_eq!(source.modified(), None);
         source.check_unchanged().unwrap();
+    }
+
+    /// A pipe: its read end as a [`Stream`], its write end.
+    fn pipe() -> (Stream, File) {
+        use std::os::fd::FromRawFd;
+        let mut fds = [0; 2];
+        // SAFETY: pipe writes two new descriptors into the array, which are owned here.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        let (read, write) = unsafe { (File::from_raw_fd(fds[0]), File::from_raw_fd(fds[1])) };
+        let stream = Stream {
+            name: "<stdin>".to_string(),
+            from: StreamFrom::File(read),
+        };
+        (stream, write)
+    }
+
+    fn wait_for(reading: &Reading, until: impl Fn(&Reading) -> bool) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while !until(reading) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{:?}",
+                reading.state()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
+    #[test]
+    fn a_stream_is_read_to_its_end() {
+        let (stream, mut writer) = pipe();
+        let reading = stream.start(1 << 20);
+        writer.write_all(b"slow \xFF start\n").unwrap();
+        wait_for(&reading, |r| r.read_so_far() == 13);
+        assert_eq!(reading.state(), ReadState::Reading);
+        drop(writer);
+        wait_for(&reading, |r| r.state() != ReadState::Reading);
+        assert_eq!(reading.state(), ReadState::Ended);
+        let source = reading.finish().unwrap();
+        assert_eq!(source.bytes(), b"slow \xFF start\n");
+        assert_eq!(source.partial(), None);
+        assert_eq!(source.name(), "<stdin>");
+    }
+
+    #[test]
+    fn a_stream_stops_at_the_bound() {
+        let (stream, mut writer) = pipe();
+        let reading = stream.start(1000);
+        // More than the bound, from a producer that never ends (`yes`).
+        std::thread::spawn(move || while writer.write_all(b"y\n").is_ok() {});
+        wait_for(&reading, |r| r.state() != ReadState::Reading);
+        assert_eq!(reading.state(), ReadState::Bound);
+        assert_eq!(reading.read_so_far(), 1000);
+        let source = reading.finish().unwrap();
+        assert_eq!(source.len(), 1000);
+        assert_eq!(&source.bytes()[..4], b"y\ny\n");
+        assert_eq!(source.partial(), Some(Partial::Bound(1000)));
+    }
+
+    #[test]
+    fn a_stream_still_open_gives_what_came_so_far() {
+        let (stream, mut writer) = pipe();
+        let reading = stream.start(1 << 20);
+        writer.write_all(b"tail -f").unwrap();
+        wait_for(&reading, |r| r.read_so_far() == 7);
+        let source = reading.finish().unwrap();
+        assert_eq!(source.bytes(), b"tail -f");
+        assert_eq!(source.partial(), Some(Partial::Stopped));
+        drop(writer);
+    }
+
+    #[test]
+    fn a_fifo_is_opened_where_it_is_read() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("fifo");
+        let c_path = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+        // SAFETY: mkfifo reads a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+        // No writer yet: opening it would wait, so opening the input does not.
+        let Opening::Stream(stream) = Source::open_streaming(&path).unwrap() else {
+            panic!("a FIFO is a stream");
+        };
+        let reading = stream.start(1 << 20);
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert_eq!(reading.state(), ReadState::Reading);
+        std::fs::write(&path, b"fifo \xC0\xAF\n").unwrap();
+        wait_for(&reading, |r| r.state() != ReadState::Reading);
+        assert_eq!(reading.finish().unwrap().bytes(), b"fifo \xC0\xAF\n");
+    }
+
+    #[test]
+    fn the_stream_bound_is_within_its_limits() {
+        let bound = stream_bound();
+        assert!((64 << 20..=4 << 30).contains(&bound), "{bound}");
     }
 
     #[test]

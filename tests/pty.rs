@@ -383,3 +383,67 @@ fn without_job_control_ctrl_z_says_why_it_does_not_stop() {
     assert!(status.success(), "{status:?}");
     s.assert_restored();
 }
+
+/// `hexrune` at the end of a pipeline, its producer slow: `sh -c` runs it, and waits for
+/// hexrune alone (the producer may linger, sleeping).
+fn piped(producer: &str) -> Session {
+    let script = format!("({producer}) | '{}' & wait $!", common::binary().display());
+    let mut command = terminal_command("sh");
+    command.args(["-c", &script]);
+    Session::spawn(command)
+}
+
+/// A pipe is read while the screen says how much has come; Enter shows what has, q and
+/// Ctrl-C quit before, the terminal given back. A pipe that ends opens by itself.
+#[test]
+fn a_pipe_is_shown_while_it_is_read() {
+    let slow = "printf 'slow \\377 start\\n'; sleep 4";
+    let mut s = piped(slow);
+    s.expect_screen("reading <stdin>\u{2026} 13 B");
+    s.expect_screen("Enter shows what is read so far, q quits");
+    s.keys("\r");
+    s.expect_screen("stopped reading at 13 B (Enter); what came later is not shown");
+    s.expect_screen("00000000  73 6c 6f 77 20 ff 20 73 74 61 72 74 0a");
+    s.keys("q");
+    assert!(s.wait().success());
+    s.assert_restored();
+
+    for quit in ["q", "\x03"] {
+        let mut s = piped(slow);
+        s.expect_screen("reading <stdin>\u{2026} 13 B");
+        s.keys(quit);
+        let status = s.wait();
+        assert!(status.success(), "{quit:?}: {status:?}");
+        s.assert_restored();
+        assert!(
+            !contains(&s.seen, b"73 6c 6f"),
+            "{quit:?}: the viewer opened"
+        );
+    }
+
+    let mut s = piped("printf 'ab\\300\\257'");
+    s.expect_screen("00000000  61 62 c0 af");
+    s.expect_screen("<stdin>  4 B  0x0 (0)");
+    s.keys("q");
+    assert!(s.wait().success());
+    s.assert_restored();
+}
+
+/// An Esc written together with the next key (as tmux passes them on within its
+/// `escape-time`) is read as Alt and that key: it drops a count and closes an overlay as
+/// an Esc on its own does, then the key acts.
+#[test]
+fn esc_written_with_the_next_key_acts_as_esc() {
+    let mut s = Session::start(&[]);
+    s.expect_screen("of 3589");
+    s.keys("12\x1bj");
+    s.expect_screen("0x10 (16)");
+    s.keys("?");
+    s.expect_screen("keys (? or Esc closes)");
+    s.keys("\x1bj");
+    s.expect_screen("0x20 (32)");
+    s.expect_screen_without("keys (? or Esc closes)");
+    s.keys("q");
+    assert!(s.wait().success());
+    s.assert_restored();
+}

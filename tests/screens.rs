@@ -645,7 +645,8 @@ fn a_replacement_character_in_the_file_is_marked_apart_from_an_error() {
     }
 }
 
-/// The detail pane's last lines at `target`, at 120 columns.
+/// The detail pane's lines at `target`, at 120 columns: its title, its three lines and
+/// the spare line a small input leaves it.
 fn detail_at(bytes: &[u8], target: &str, setup: impl Fn(&mut App)) -> Vec<String> {
     let mut app = app_at(bytes, 120, 30, target);
     setup(&mut app);
@@ -655,7 +656,7 @@ fn detail_at(bytes: &[u8], target: &str, setup: impl Fn(&mut App)) -> Vec<String
         .iter()
         .position(|l| l.contains(" unit at "))
         .expect("a detail pane");
-    lines[title..title + 4].to_vec()
+    lines[title..title + 5].to_vec()
 }
 
 /// An error unit is read in the fallback encoding in the detail pane (windows-1252 unless
@@ -669,17 +670,17 @@ fn fallback_and_escapes_in_the_detail_pane() {
     let third = |target: &str, setup: &dyn Fn(&mut App)| detail_at(bytes, target, setup)[3].clone();
     assert_eq!(
         third("3", &|_| {}),
-        "fallback é (windows-1252)   expected 80..BF here   likely lone byte E9 between ASCII bytes"
+        "likely lone byte E9 between ASCII bytes   expected 80..BF here   fallback é (windows-1252)"
     );
     assert_eq!(
         third("7", &|_| {}),
-        "fallback <81?> (81 undefined in windows-1252)   likely lone byte 81 between ASCII bytes"
+        "likely lone byte 81 between ASCII bytes   fallback <81?> (81 undefined in windows-1252)"
     );
     // ISO-8859-2 reads 9B as CSI: escaped on screen, and windows-1252's '›' is still said.
     let latin2 = Fallback::from_label("iso-8859-2").unwrap();
     assert_eq!(
         third("5", &|app: &mut App| app.fallback = latin2),
-        r"fallback \u{9b} (ISO-8859-2)   likely lone byte 9B: '›' in Latin-1/Windows-1252?"
+        r"likely lone byte 9B: '›' in Latin-1/Windows-1252?   fallback \u{9b} (ISO-8859-2)"
     );
     assert_eq!(
         third("5", &|app: &mut App| app.fallback = None),
@@ -689,7 +690,7 @@ fn fallback_and_escapes_in_the_detail_pane() {
     for target in ["9", "10", "11"] {
         let line = third(target, &|_| {});
         assert!(
-            line.ends_with("likely U+DCE9 is how Python's surrogateescape writes the byte E9"),
+            line.starts_with("likely U+DCE9 is how Python's surrogateescape writes the byte E9"),
             "{target}: {line}"
         );
     }
@@ -714,7 +715,8 @@ fn fallback_and_escapes_in_the_detail_pane() {
     assert!(screen(&app).contains("escaped U+EFE9 (optu8)   fallback é (windows-1252)"));
 }
 
-/// At 80 columns the fallback reading comes first on its line, so it is not cut off.
+/// At 80 columns the diagnosis comes first on its line, so it is not cut off; the
+/// fallback reading wraps onto the spare line a small input leaves the pane.
 #[test]
 fn the_fallback_reading_fits_80_columns() {
     let mut app = app_at(b"caf\xE9 ok", 80, 24, "3");
@@ -1141,5 +1143,557 @@ fn goto_past_the_end_says_so_and_counts_agree_in_number() {
     assert_eq!(
         message(&app).as_deref(),
         Some("there are only 2 characters")
+    );
+}
+
+/// A stream being read: how much has come, and the keys. Once read only in part, the
+/// status line says so, first in a message, then beside the size.
+#[test]
+fn a_stream_read_in_part_says_so() {
+    let mut buffer = ratatui::buffer::Buffer::empty(Rect::new(0, 0, 60, 6));
+    draw::render_reading("<stdin>", 12_900_000, buffer.area, &mut buffer);
+    let rows: Vec<String> = (0..6)
+        .map(|y| {
+            (0..60)
+                .map(|x| buffer[(x, y)].symbol().to_string())
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "",
+            "",
+            "                  reading <stdin>… 12.3 MiB",
+            "          Enter shows what is read so far, q quits",
+            "",
+            ""
+        ]
+    );
+    use hexrune::source::Partial;
+    for (partial, message) in [
+        (
+            Partial::Bound(4 << 30),
+            "stopped reading at 3.9 KiB, the viewer's bound for a stream: the rest is not shown",
+        ),
+        (
+            Partial::Stopped,
+            "stopped reading at 3.9 KiB (Enter); what came later is not shown",
+        ),
+    ] {
+        let source = Source::from_bytes("<stdin>", vec![b'y'; 4000]).with_partial(Some(partial));
+        let mut app = App::new(source, Dialect::Utf8, Rect::new(0, 0, 120, 24), false);
+        assert_eq!(app.message.as_ref().map(|m| m.text.as_str()), Some(message));
+        app.update(Action::Right);
+        assert_eq!(
+            line(&app, 23),
+            " <stdin>  3.9 KiB (4000 B), more not read  0x1 (1)  0%  utf8                                  scanning…  ? help  q quit"
+        );
+    }
+}
+
+/// The detail pane says what an error's bytes likely are before the readings that help
+/// less; a small input leaves the pane a spare line, onto which the line wraps whole. A
+/// large one does not, and then the readings after the diagnosis are what is cut.
+#[test]
+fn the_diagnosis_comes_first_and_wraps_where_there_is_room() {
+    let small = b"cesu \xED\xA0\xBD\xED\xB8\x80 pair\n";
+    let app = app_at(small, 80, 24, "5");
+    let text = screen(&app);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[18..24],
+        [
+            " unit at 0x5 (5), 1 byte ───────────────────────────────────────────────────────",
+            "hex ED   octal 355   binary 1110│1101",
+            "error surrogate: lead of an encoded UTF-16 surrogate",
+            "likely surrogate pair U+D83D U+DE00 for U+1F600 written as two 3-byte sequences",
+            "(CESU-8 style)   expected 80..9F here   fallback í (windows-1252)",
+            " fixture  17 B  0x5 (5)  35%  utf8  char 6 of 17                 ? help  q quit",
+        ]
+    );
+    // Rows fill the screen: no spare line, and the diagnosis is what stays.
+    let mut large = b"x".repeat(4096);
+    large.extend_from_slice(small);
+    let app = app_at(&large, 80, 24, "4101");
+    let text = screen(&app);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[19..23],
+        [
+            " unit at 0x1005 (4101), 1 byte ─────────────────────────────────────────────────",
+            "hex ED   octal 355   binary 1110│1101",
+            "error surrogate: lead of an encoded UTF-16 surrogate",
+            "likely surrogate pair U+D83D U+DE00 for U+1F600 written as two 3-byte sequences…",
+        ]
+    );
+}
+
+fn type_in(app: &mut App, text: &str) {
+    for c in text.chars() {
+        app.update(Action::Input(c));
+    }
+}
+
+/// A message wider than the status line: a search gives up its pattern, not what it
+/// found; any other is cut at its end; both cuts are marked `…`.
+#[test]
+fn a_long_message_keeps_its_outcome_and_marks_its_cut() {
+    let mut app = app(b"hello world\n", 60, 20);
+    app.update(Action::OpenSearch { backward: false });
+    type_in(
+        &mut app,
+        "a very long search text that is wider than the screen itself",
+    );
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    assert_eq!(
+        line(&app, 19),
+        "  search \"a very long search text that is wid…\": none found"
+    );
+    app.update(Action::OpenSearch { backward: false });
+    type_in(&mut app, "world");
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 6);
+    app.update(Action::OpenSearch { backward: false });
+    type_in(&mut app, "hello world");
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    assert_eq!(
+        app.message.as_ref().map(|m| m.text.as_str()),
+        Some("search \"hello world\": found at 0x0 (search wrapped)")
+    );
+    assert_eq!(
+        line(&app, 19),
+        "        search \"hello world\": found at 0x0 (search wrapped)"
+    );
+    app.update(Action::OpenEncoding);
+    type_in(&mut app, "klingon");
+    app.update(Action::Submit);
+    assert_eq!(
+        line(&app, 19),
+        "  unknown encoding 'klingon' (a dialect name like utf8 or …"
+    );
+}
+
+/// The status line of a frame, and where the terminal's cursor is, if it is shown.
+fn status_and_cursor(app: &App) -> (String, Option<(u16, u16)>) {
+    let mut terminal = Terminal::new(TestBackend::new(app.size.width, app.size.height)).unwrap();
+    terminal.draw(|f| draw::draw(f, app)).unwrap();
+    let backend = terminal.backend();
+    let cursor = backend.cursor_visible().then(|| {
+        let p = backend.cursor_position();
+        (p.x, p.y)
+    });
+    let last = app.size.height as usize - 1;
+    (screen(app).lines().nth(last).unwrap().to_string(), cursor)
+}
+
+/// A prompt scrolls to keep what is typed last in view, the terminal's cursor after it;
+/// the cursor is hidden again once the prompt closes.
+#[test]
+fn prompts_scroll_and_show_the_cursor() {
+    let mut app = app(b"hello world\n", 60, 20);
+    assert_eq!(status_and_cursor(&app).1, None);
+    app.update(Action::OpenSearch { backward: false });
+    app.update(Action::TogglePattern);
+    assert_eq!(
+        status_and_cursor(&app),
+        ("/hex bytes (Tab: text):".to_string(), Some((24, 19)))
+    );
+    type_in(
+        &mut app,
+        "41 42 43 44 45 46 47 48 49 4a 4b 4c 4d 4e 4f 50 51 52 53 54 55",
+    );
+    assert_eq!(
+        status_and_cursor(&app),
+        (
+            "/hex bytes (Tab: text): …a 4b 4c 4d 4e 4f 50 51 52 53 54 55".to_string(),
+            Some((59, 19))
+        )
+    );
+    for _ in 0..3 {
+        app.update(Action::Backspace);
+    }
+    assert_eq!(
+        status_and_cursor(&app),
+        (
+            "/hex bytes (Tab: text): …9 4a 4b 4c 4d 4e 4f 50 51 52 53 54".to_string(),
+            Some((59, 19))
+        )
+    );
+    app.update(Action::ClearInput);
+    type_in(&mut app, "41 42");
+    assert_eq!(
+        status_and_cursor(&app),
+        ("/hex bytes (Tab: text): 41 42".to_string(), Some((29, 19)))
+    );
+    app.update(Action::Cancel);
+    assert_eq!(status_and_cursor(&app).1, None);
+    // A label wider than half the line gives way first, then what is typed.
+    app.update(Action::OpenEncoding);
+    type_in(&mut app, "windows-1252 and more text");
+    assert_eq!(
+        status_and_cursor(&app),
+        (
+            "encoding (Tab: next choice, or ty…: …ows-1252 and more text".to_string(),
+            Some((59, 19))
+        )
+    );
+}
+
+/// An Esc read together with the key after it arrives as that key with Alt: it acts as
+/// Esc, then the key, in every mode (a count dropped, an overlay or prompt closed).
+#[test]
+fn esc_glued_to_a_key_is_esc_then_the_key() {
+    use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+    let key = |c: char, mods| Event::Key(KeyEvent::new(KeyCode::Char(c), mods));
+    let alt_j = key('j', KeyModifiers::ALT);
+    let mut app = app(hexrune::cli::demo::BYTES, 120, 40);
+    for event in [
+        key('1', KeyModifiers::NONE),
+        key('2', KeyModifiers::NONE),
+        alt_j.clone(),
+    ] {
+        hexrune::tui::feed(&mut app, event);
+    }
+    assert_eq!((app.cursor, app.count), (0x10, None));
+    hexrune::tui::feed(&mut app, key('?', KeyModifiers::NONE));
+    assert!(app.help);
+    hexrune::tui::feed(&mut app, alt_j.clone());
+    assert!(!app.help);
+    assert_eq!(app.cursor, 0x20);
+    hexrune::tui::feed(&mut app, key('s', KeyModifiers::NONE));
+    hexrune::tui::feed(&mut app, alt_j.clone());
+    assert!(!app.stats);
+    assert_eq!(app.cursor, 0x30);
+    hexrune::tui::feed(&mut app, key(':', KeyModifiers::NONE));
+    hexrune::tui::feed(&mut app, key('5', KeyModifiers::NONE));
+    hexrune::tui::feed(&mut app, alt_j);
+    assert!(app.prompt.is_none());
+    assert_eq!(app.cursor, 0x40);
+    // Alt with Ctrl: Esc, then the Ctrl key (half a page down: 17 of 34 rows).
+    hexrune::tui::feed(
+        &mut app,
+        key('d', KeyModifiers::ALT | KeyModifiers::CONTROL),
+    );
+    assert_eq!(app.cursor, 0x40 + 17 * 16);
+}
+
+/// A count of searches that goes round the end says so, whichever of its steps did.
+#[test]
+fn a_count_of_searches_that_wraps_says_so() {
+    let mut app = app(b"ab ab ab ab.", 120, 40);
+    app.update(Action::OpenSearch { backward: false });
+    type_in(&mut app, "ab");
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    let message = |app: &App| app.message.as_ref().map(|m| m.text.clone()).unwrap();
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (3, "search \"ab\": found at 0x3".into())
+    );
+    app.cursor = 9;
+    app.update(Action::Digit(3));
+    app.update(Action::RepeatSearch { reverse: false });
+    finish_job(&mut app);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (6, "search \"ab\": found at 0x6 (search wrapped)".into())
+    );
+    // The next count starts afresh.
+    app.update(Action::Digit(2));
+    app.update(Action::RepeatSearch { reverse: true });
+    finish_job(&mut app);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (0, "search \"ab\": found at 0x0".into())
+    );
+    app.update(Action::Digit(2));
+    app.update(Action::RepeatSearch { reverse: true });
+    finish_job(&mut app);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (6, "search \"ab\": found at 0x6 (search wrapped)".into())
+    );
+    assert!(line(&app, 39).ends_with("search \"ab\": found at 0x6 (search wrapped)"));
+}
+
+/// Once the file shrinks on disk, what the scan found is dropped: `]` searches the bytes
+/// as they are (zeros past the new end), and the statistics say why they are gone.
+#[test]
+fn a_file_truncated_on_disk_drops_what_the_scan_found() {
+    use std::io::Write;
+    let mut bytes = vec![b'a'; 10_000];
+    bytes.extend(b"\xFF\xC0\xAF the end\n");
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    file.write_all(&bytes).unwrap();
+    file.flush().unwrap();
+    let source = Source::open(file.path()).unwrap();
+    let summary = Summary::build(Dialect::Utf8, &bytes, 1, &Progress::new()).unwrap();
+    let mut app = App::with_summary(source, summary, Rect::new(0, 0, 100, 24), false);
+    app.update(Action::NextError);
+    assert_eq!(app.cursor, 10_000);
+    app.update(Action::Start);
+    file.as_file().set_len(1000).unwrap();
+    let changed = app.pending_source_action().expect("the shrink is noticed");
+    app.update(changed);
+    app.update(Action::NextError);
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 0);
+    assert_eq!(
+        app.message.as_ref().map(|m| m.text.as_str()),
+        Some("next error: none found")
+    );
+    app.update(Action::Stats);
+    let text = screen(&app);
+    let popup: Vec<String> = text
+        .lines()
+        .skip(10)
+        .take(4)
+        .map(|l| l.chars().skip(14).take(72).collect())
+        .collect();
+    assert_eq!(
+        popup,
+        [
+            "┌──────────────────── statistics: UTF-8 (RFC 3629) ────────────────────┐",
+            "│ the file was truncated on disk: the scan's counts no longer hold     │",
+            "│ (] and [ search the bytes it holds now)                              │",
+            "└──────────────────────────────────────────────────────────────────────┘",
+        ]
+    );
+}
+
+/// An input with the byte order mark of UTF-16 or UTF-32, opened as UTF-8, says at once
+/// what `e` would read it as; in that encoding, or without such a mark, nothing is said.
+#[test]
+fn a_utf16_byte_order_mark_is_said_at_the_start() {
+    let said = |bytes: &[u8], dialect| {
+        let source = Source::from_bytes("fixture", bytes.to_vec());
+        let app = App::new(source, dialect, Rect::new(0, 0, 120, 24), false);
+        app.message.clone().map(|m| m.text)
+    };
+    let le = b"\xFF\xFEh\x00i\x00\n\x00";
+    assert_eq!(
+        said(le, Dialect::Utf8).as_deref(),
+        Some("starts with a UTF-16LE byte order mark: e reads it as UTF-16LE")
+    );
+    assert_eq!(
+        said(b"\xFE\xFF\x00h", Dialect::Utf8).as_deref(),
+        Some("starts with a UTF-16BE byte order mark: e reads it as UTF-16BE")
+    );
+    assert_eq!(
+        said(b"\xFF\xFE\x00\x00h\x00\x00\x00", Dialect::Utf8).as_deref(),
+        Some("starts with a UTF-32LE byte order mark: e reads it as UTF-32LE")
+    );
+    assert_eq!(said(le, Dialect::Utf16Le), None);
+    assert_eq!(said(b"\xEF\xBB\xBFhi", Dialect::Utf8), None);
+    assert_eq!(said(b"hi", Dialect::Utf8), None);
+    let source = Source::from_bytes("fixture", le.to_vec());
+    let app = App::new(source, Dialect::Utf8, Rect::new(0, 0, 120, 24), false);
+    assert_eq!(
+        line(&app, 23),
+        " fixture  8 B  0x0 (0)  12%  utf8             \
+         starts with a UTF-16LE byte order mark: e reads it as UTF-16LE  scanning…"
+    );
+}
+
+/// An empty input: error jumps say none was found, `e` speaks of an encoding, and the
+/// status line names no offset or percentage for a byte that is not there.
+#[test]
+fn an_empty_input_answers_as_any_other() {
+    let mut app = app(b"", 120, 20);
+    assert_eq!(
+        line(&app, 19),
+        " fixture  0 B  —  utf8                                                                                   ? help  q quit"
+    );
+    let message = |app: &App| app.message.as_ref().map(|m| m.text.clone());
+    app.update(Action::NextError);
+    assert_eq!(message(&app).as_deref(), Some("next error: none found"));
+    app.update(Action::PrevError);
+    assert_eq!(message(&app).as_deref(), Some("previous error: none found"));
+    app.update(Action::OpenEncoding);
+    app.update(Action::Submit);
+    assert_eq!(message(&app).as_deref(), Some("encoding: UTF-8 (RFC 3629)"));
+    app.update(Action::NextDialect);
+    assert_eq!(
+        message(&app).as_deref(),
+        Some("dialect: CESU-8 (Unicode TR #26)")
+    );
+}
+
+/// `:` says where a target lies out of the input, before its start as past its end;
+/// nothing typed just closes the prompt.
+#[test]
+fn goto_out_of_range_is_said_either_way() {
+    let message = |app: &App| app.message.as_ref().map(|m| m.text.clone());
+    let mut app = app_at(&[b'a'; 88], 120, 40, "0x10");
+    assert_eq!(app.cursor, 16);
+    let goto = |app: &mut App, text: &str| {
+        app.update(Action::OpenGoto);
+        type_in(app, text);
+        app.update(Action::Submit);
+    };
+    goto(&mut app, "-1000");
+    assert_eq!(
+        (app.cursor, message(&app).as_deref()),
+        (0, Some("offset -1000 is before the start"))
+    );
+    goto(&mut app, "+0x20");
+    goto(&mut app, "-0x20");
+    assert_eq!((app.cursor, message(&app)), (0, None));
+    goto(&mut app, "99999999999999999999999");
+    assert_eq!(
+        (app.cursor, message(&app).as_deref()),
+        (
+            87,
+            Some("offset 99999999999999999999999 is past the end (88 bytes)")
+        )
+    );
+    goto(&mut app, "  ");
+    assert_eq!(
+        (app.cursor, message(&app), app.prompt.is_none()),
+        (87, None, true)
+    );
+    goto(&mut app, "0x1_0");
+    assert_eq!(app.cursor, 16);
+    goto(&mut app, "zz");
+    assert_eq!(message(&app).as_deref(), Some("not an offset: zz"));
+}
+
+/// `/` or `\` and Enter with nothing typed search for the last pattern again, that way.
+#[test]
+fn an_empty_search_repeats_the_last_pattern() {
+    let mut app = app(b"caf ab caf ab caf", 120, 40);
+    let message = |app: &App| app.message.as_ref().map(|m| m.text.clone()).unwrap();
+    app.update(Action::OpenSearch { backward: false });
+    app.update(Action::Submit);
+    assert_eq!(message(&app), "nothing to search for");
+    app.update(Action::OpenSearch { backward: false });
+    type_in(&mut app, "caf");
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 7);
+    app.update(Action::OpenSearch { backward: false });
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (14, "search \"caf\": found at 0xE".into())
+    );
+    app.update(Action::OpenSearch { backward: true });
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 7);
+    // n goes the way the last prompt went.
+    app.update(Action::RepeatSearch { reverse: false });
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 0);
+}
+
+/// A note said while the write form is open (a resize hid lanes) leaves its instructions
+/// in place; a line wider than the form ends in `…`.
+#[test]
+fn the_write_form_keeps_its_instructions_through_a_resize() {
+    let bytes = "flags \u{1F1EB}\u{1F1F7}\u{1F1E9}\u{1F1EA} and \u{1F468}\u{200D}\u{1F469}\n";
+    let mut app = app_at(bytes.as_bytes(), 120, 30, "0x1E");
+    app.update(Action::OpenWrite);
+    app.update(Action::Resize {
+        width: 50,
+        height: 12,
+    });
+    assert_eq!(
+        app.message.as_ref().map(|m| m.text.as_str()),
+        Some("class and errors lanes hidden")
+    );
+    let text = screen(&app);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[4..11],
+        [
+            "┌ write a repaired copy (W) ─────────────────────┐",
+            "│ policy replace       Tab: next   Ctrl-T --moji…│",
+            "│ at     0x1B  U+1F468                           │",
+            "│ before F0 9F 91 A8              👨             │",
+            "│ after  F0 9F 91 A8              👨             │",
+            "│ Enter writes, Esc cancels; the file shown stay…│",
+            "└────────────────────────────────────────────────┘",
+        ]
+    );
+}
+
+/// After a resize, a file that fits is shown from its start, and no rows are left blank
+/// below its end that rows above it could fill.
+#[test]
+fn a_resize_shows_a_file_that_fits_from_its_start() {
+    let mut app = app_at(&[b'a'; 98], 120, 30, "0x27");
+    app.update(Action::ToggleClusters);
+    app.update(Action::Resize {
+        width: 50,
+        height: 12,
+    });
+    assert_eq!((app.top, app.cursor), (0x10, 0x27));
+    app.update(Action::Resize {
+        width: 90,
+        height: 24,
+    });
+    assert_eq!(app.top, 0);
+    assert!(
+        line(&app, 1).starts_with("00000000  61"),
+        "{}",
+        line(&app, 1)
+    );
+    // A long file scrolled to its end keeps its last row at the bottom.
+    let mut app = app_at(&[b'a'; 4000], 120, 30, "100%");
+    app.update(Action::Resize {
+        width: 120,
+        height: 40,
+    });
+    let rows = app.layout().unwrap().data_rows() as u64;
+    assert_eq!(app.top, (3999 / 16 - (rows - 1)) * 16);
+}
+
+/// The scan's time left follows its speed of the last seconds: a scan that slows down
+/// (a search reading beside it) says it needs longer.
+#[test]
+fn the_time_left_follows_a_scan_that_slows_down() {
+    let mut app = scanning_app(hexrune::cli::demo::BYTES, 120, 40);
+    app.begin_scan().unwrap();
+    for (done, ms) in [(1000, 1000), (2000, 2000), (2100, 3000)] {
+        app.update(Action::ScanProgress {
+            done,
+            elapsed: Duration::from_millis(ms),
+        });
+    }
+    // 100 bytes in the last second, 1595 to go; the whole scan's 700 a second said 3s.
+    assert_eq!(
+        hexrune::tui::draw::scan_status(&app).as_deref(),
+        Some("scanning… 56%  0 kB/s  16s left")
+    );
+}
+
+/// A stray continuation byte right after an invalid lead is said to follow it; one with
+/// nothing like a lead before it has none.
+#[test]
+fn a_continuation_after_an_invalid_lead_names_it() {
+    let second = |bytes: &[u8], target: &str| detail_at(bytes, target, |_| {})[2].clone();
+    assert_eq!(
+        second(b"..\xC0\xAF..", "3"),
+        "error unexpected_continuation: continuation byte after an invalid lead (C0)"
+    );
+    assert_eq!(
+        second(b"\xE0\x80\x41", "1"),
+        "error unexpected_continuation: continuation byte after an invalid lead (E0)"
+    );
+    assert_eq!(
+        second(b"caf\xC3\xA9\xA9", "5"),
+        "error unexpected_continuation: continuation byte with no lead before it"
+    );
+    assert_eq!(
+        second(b"\x80ab", "0"),
+        "error unexpected_continuation: continuation byte with no lead before it"
     );
 }

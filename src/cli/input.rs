@@ -42,6 +42,15 @@ impl Input {
         }
     }
 
+    /// Opens the input, a pipe or FIFO left unread (the viewer reads it while it shows
+    /// how far it got).
+    pub fn open_streaming(&self) -> Result<crate::source::Opening, SourceError> {
+        match self {
+            Input::Stdin => Source::stdin_streaming(),
+            Input::Path(p) => Source::open_streaming(p),
+        }
+    }
+
     /// The name to print for this input, made safe for a terminal: a byte of a name that
     /// is not UTF-8 as `\xff`, so that it cannot be taken for a U+FFFD in the name. A file
     /// named `<stdin>` is printed `./<stdin>`, so that it cannot be taken for standard input.

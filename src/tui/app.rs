@@ -34,7 +34,7 @@ use crate::decode::Dialect;
 use crate::detect::mojibake::Mojibake;
 use crate::detect::{detect, Detection};
 use crate::scan::index::{Progress, Summary, Verdict};
-use crate::source::Source;
+use crate::source::{Partial, Source};
 use crate::view::fallback::{Escape, Fallback};
 use crate::view::map::{self, MapCell};
 
@@ -64,6 +64,12 @@ pub struct ScanRun {
     pub done: u64,
     /// Time taken at the last report.
     pub elapsed: Duration,
+    /// An earlier report, between 1 and 3 seconds before the last once the scan has run
+    /// that long (time taken, bytes done): the speed shown is measured since it, so that
+    /// the time left follows a scan slowed down meanwhile (by a search beside it).
+    pub since: (Duration, u64),
+    /// The report to become `since` next.
+    next_since: (Duration, u64),
     started: Instant,
 }
 
@@ -71,6 +77,9 @@ pub struct ScanRun {
 pub struct Job {
     /// What it is doing, for the status line ("next error").
     pub what: String,
+    /// The part of `what` that may be shortened where the line is too narrow: the
+    /// pattern searched for ([`Message::elide`]).
+    pub elide: Option<std::ops::Range<usize>>,
     /// The offset it has reached.
     pub reached: u64,
     /// Where it started.
@@ -82,6 +91,8 @@ pub struct Job {
     pub wraps: bool,
     /// The needle of a lookalike search, to tell which forms matched.
     pub lookalike: Option<Arc<Lookalike>>,
+    /// Whether an earlier step of the count this search is a step of went round an end.
+    pub wrapped_before: bool,
     cancel: Arc<AtomicBool>,
     receiver: Receiver<JobEvent>,
 }
@@ -162,6 +173,13 @@ pub struct Message {
     pub text: String,
     /// Whether it reports a failure.
     pub is_error: bool,
+    /// The part of `text` that may be shortened (ending in `…`) where the line is too
+    /// narrow for the whole: a search's pattern as typed, so that the outcome after it
+    /// is what stays in view.
+    pub elide: Option<std::ops::Range<usize>>,
+    /// Where in `text` the part that is cut first begins, if any: the forms a lookalike
+    /// search matched, after what it found.
+    pub cut_from: Option<usize>,
 }
 
 /// Everything the screen shows, and nothing of the terminal.
@@ -234,13 +252,23 @@ pub struct App {
     pub write: Option<WriteForm>,
     /// Keys typed while a worker ran, replayed in order when it is done (at most
     /// [`DEFERRED_MAX`]): typing `]]]` finds the third error.
-    deferred: VecDeque<Action>,
+    /// Each with whether it is a repeat of a count (`3n`) rather than a key typed.
+    deferred: VecDeque<(Action, bool)>,
+    /// Whether the last pattern search, or an earlier step of its count, went round an
+    /// end: the next step of the same count says `(search wrapped)` too.
+    count_wrapped: bool,
+    /// Set while a step of a count starts, for the search it starts ([`Job::wrapped_before`]).
+    carry_wrap: bool,
     /// The lints asked for and the pass that finds them ([`super::findings`]).
     pub linting: Linting,
     /// The last lookalike match a search found, and its needle: the detail pane says
     /// which forms matched while the cursor is in it.
     pub lookalike_match: Option<(Arc<Lookalike>, Match)>,
 }
+
+/// What the statistics say once the file shrank on disk.
+pub const TRUNCATED: &str = "the file was truncated on disk: the scan's counts no longer hold\n\
+     (] and [ search the bytes it holds now)";
 
 /// How many actions typed during a search are kept for after it.
 pub const DEFERRED_MAX: usize = 32;
@@ -287,11 +315,19 @@ impl App {
             input_path: None,
             write: None,
             deferred: VecDeque::new(),
+            count_wrapped: false,
+            carry_wrap: false,
             linting: Linting::default(),
             lookalike_match: None,
         };
         app.refresh_map();
         app.note_lanes(None);
+        if let Some(note) = bom_note(app.source.bytes(), dialect) {
+            app.say(note, false);
+        }
+        if let Some(partial) = app.source.partial() {
+            app.say(partial_note(partial, app.source.len()), true);
+        }
         app
     }
 
@@ -425,6 +461,8 @@ impl App {
             progress: Arc::clone(&progress),
             done: 0,
             elapsed: Duration::ZERO,
+            since: (Duration::ZERO, 0),
+            next_since: (Duration::ZERO, 0),
             started: Instant::now(),
         });
         Some((self.scan_generation, self.dialect, progress))
@@ -515,6 +553,11 @@ impl App {
                 if let Scan::Running(run) = &mut self.scan {
                     run.done = done;
                     run.elapsed = elapsed;
+                    // Every second, the report of a second ago becomes the measure's start.
+                    if elapsed.saturating_sub(run.next_since.0) >= Duration::from_secs(1) {
+                        run.since = run.next_since;
+                        run.next_since = (elapsed, done);
+                    }
                 }
             }
             Action::Scanned(result) => {
@@ -631,7 +674,8 @@ impl App {
         } else {
             l.with_findings()
         };
-        Some(if self.clusters { l.with_clusters() } else { l })
+        let l = if self.clusters { l.with_clusters() } else { l };
+        Some(l.with_spare_detail_line(self.source.len()))
     }
 
     fn len(&self) -> u64 {
@@ -668,7 +712,7 @@ impl App {
             )
         {
             if self.deferred.len() < DEFERRED_MAX {
-                self.deferred.push_back(action);
+                self.deferred.push_back((action, false));
             }
             return;
         }
@@ -711,7 +755,7 @@ impl App {
             if self.job.is_some() {
                 // The rest waits for the search, as keys typed during it do.
                 for _ in 0..left.min(DEFERRED_MAX.saturating_sub(self.deferred.len()) as u32) {
-                    self.deferred.push_front(action.clone());
+                    self.deferred.push_front((action.clone(), true));
                 }
                 break;
             }
@@ -792,12 +836,24 @@ impl App {
             Action::ScanProgress { .. } | Action::Scanned(_) => self.scan_event(action),
             Action::SourceChanged => {
                 self.changed = true;
+                // What the scan found is of bytes that are now zeros: dropped, so that
+                // `]` and `[` search the bytes as they are and the statistics say why
+                // they are gone. A new dialect scans again (and fails, as it would).
+                self.cancel_scan();
+                self.scan = Scan::Failed(TRUNCATED.to_string());
+                self.linting.reset();
                 self.say("file truncated on disk (zeros past its new end)", true);
             }
             Action::Resize { width, height } => {
                 let before = self.layout().and_then(|l| l.lanes.note());
                 self.size = Rect::new(0, 0, width, height);
                 self.note_lanes(before);
+                // No rows left blank below the input's end that rows above could use: a
+                // file that now fits is shown from its start.
+                let per_row = self.per_row();
+                let last_row = self.last() / per_row * per_row;
+                let filled = last_row.saturating_sub((self.rows_shown() - 1) * per_row);
+                self.top = self.top.min(filled);
             }
             Action::Job(event) => self.job_event(event),
             Action::Input(_)
@@ -988,6 +1044,8 @@ impl App {
         self.message = Some(Message {
             text: text.into(),
             is_error,
+            elide: None,
+            cut_from: None,
         });
     }
 
@@ -1126,9 +1184,29 @@ impl App {
                     })
                 };
                 match chosen {
-                    Ok(d) => self.set_dialect(d),
+                    Ok(d) => {
+                        self.set_dialect(d);
+                        // Chosen as an encoding, said as one (UTF-8 too).
+                        if let Some(m) = &mut self.message {
+                            if let Some(rest) = m.text.strip_prefix("dialect: ") {
+                                m.text = format!("encoding: {rest}");
+                            }
+                        }
+                    }
                     Err(e) => self.say(e, true),
                 }
+            }
+            // Nothing typed: the prompt just closes, as vim's and less's do.
+            PromptKind::Goto if prompt.input.trim().is_empty() => {}
+            PromptKind::Goto if self.before_start(&prompt.input) => {
+                self.cursor = 0;
+                self.say(
+                    format!(
+                        "offset {} is before the start",
+                        crate::view::safe::sanitize(prompt.input.trim())
+                    ),
+                    false,
+                );
             }
             PromptKind::Goto => match self.goto_target(&prompt.input) {
                 Ok(offset) if offset > self.last() => {
@@ -1147,6 +1225,16 @@ impl App {
                 Ok(offset) => self.cursor = offset,
                 Err(e) => self.say(e, true),
             },
+            // Nothing typed: the last pattern again, this way, as vim's and less's `/`
+            // and `?` do; `n` then goes this way too.
+            PromptKind::Search { backward, .. }
+                if prompt.input.is_empty() && self.last_search.is_some() =>
+            {
+                let mut pattern = self.last_search.take().expect("just checked");
+                pattern.backward = backward;
+                self.start_pattern_search(&pattern, backward);
+                self.last_search = Some(pattern);
+            }
             PromptKind::Search { backward, hex } if !hex && prompt.input.starts_with("~/") => {
                 match Lookalike::new(&prompt.input[2..], self.dialect) {
                     Ok(needle) => {
@@ -1190,6 +1278,14 @@ impl App {
                 }
             }
         }
+    }
+
+    /// Whether a go-to target `-N` goes back past the start (it is taken to offset 0).
+    fn before_start(&self, text: &str) -> bool {
+        let Some(back) = text.trim().strip_prefix('-') else {
+            return false;
+        };
+        parse_target(back, 0, self.len()).is_ok_and(|n| n > self.cursor)
     }
 
     /// A go-to target: `#N` is character N, anything else an offset ([`parse_offset`]).
@@ -1245,6 +1341,7 @@ impl App {
         });
         if let Some(job) = &mut self.job {
             job.wraps = true;
+            job.elide = label_range(&job.what, &pattern.label);
         }
     }
 
@@ -1274,6 +1371,7 @@ impl App {
         if let Some(job) = &mut self.job {
             job.wraps = true;
             job.lookalike = Some(Arc::clone(needle));
+            job.elide = label_range(&job.what, label);
         }
     }
 
@@ -1389,16 +1487,17 @@ impl App {
     }
 
     fn start_error_search(&mut self, backward: bool) {
-        if self.source.is_empty() {
-            return;
-        }
         let dialect = self.dialect;
-        let unit = dialect.unit_containing(self.source.bytes(), self.cursor as usize);
         let what = if backward {
             "previous error"
         } else {
             "next error"
         };
+        if self.source.is_empty() {
+            self.found(what, None);
+            return;
+        }
+        let unit = dialect.unit_containing(self.source.bytes(), self.cursor as usize);
         // Once the scan is done the block index answers at once, however far the error is.
         if let Some(summary) = self.summary() {
             let bytes = self.source.bytes();
@@ -1446,11 +1545,13 @@ impl App {
         });
         self.job = Some(Job {
             what,
+            elide: None,
             reached: self.cursor,
             from: self.cursor,
             backward,
             wraps: false,
             lookalike: None,
+            wrapped_before: std::mem::take(&mut self.carry_wrap),
             cancel,
             receiver,
         });
@@ -1587,11 +1688,13 @@ impl App {
         });
         self.job = Some(Job {
             what,
+            elide: None,
             reached: 0,
             from: 0,
             backward: false,
             wraps: false,
             lookalike: None,
+            wrapped_before: std::mem::take(&mut self.carry_wrap),
             cancel,
             receiver,
         });
@@ -1617,23 +1720,32 @@ impl App {
             JobEvent::Done(found) => {
                 let what = job.what.clone();
                 let (from, backward) = (job.from, job.backward);
-                let wrapped = job.wraps
-                    && found.is_some_and(|at| if backward { at >= from } else { at <= from });
+                // A count (`3n`) that went round an end says so, whichever step did.
+                let wrapped = job.wrapped_before
+                    || job.wraps
+                        && found.is_some_and(|at| if backward { at >= from } else { at <= from });
+                self.count_wrapped = wrapped;
                 let lookalike = job.lookalike.take();
+                let elide = job.elide.clone();
                 self.job = None;
                 self.found(&what, found);
+                if let Some(message) = &mut self.message {
+                    message.elide = elide;
+                    // Said before the forms a lookalike matched, which may be cut.
+                    if wrapped {
+                        message.text.push_str(" (search wrapped)");
+                    }
+                }
                 if let (Some(needle), Some(at)) = (lookalike, found) {
                     let bytes = self.source.bytes();
                     if let Some(m) = needle.match_at(bytes, at as usize) {
                         let said = needle.describe(&m, bytes);
                         if let Some(message) = &mut self.message {
+                            message.cut_from = Some(message.text.len());
                             message.text.push_str(&format!(": {said}"));
                         }
                         self.lookalike_match = Some((needle, m));
                     }
-                }
-                if let (true, Some(message)) = (wrapped, &mut self.message) {
-                    message.text.push_str(" (search wrapped)");
                 }
             }
             JobEvent::Wrote(result) => {
@@ -1670,11 +1782,13 @@ impl App {
     /// Replays keys typed during a search, until one starts another search.
     fn replay_deferred(&mut self) {
         while self.job.is_none() {
-            let Some(action) = self.deferred.pop_front() else {
+            let Some((action, counted)) = self.deferred.pop_front() else {
                 break;
             };
             let message = self.message.take();
+            self.carry_wrap = counted && self.count_wrapped;
             self.update(action);
+            self.carry_wrap = false;
             if self.message.is_none() {
                 self.message = message;
             }
@@ -1689,6 +1803,51 @@ impl App {
             format!("0x{offset:X}")
         }
     }
+}
+
+/// What the status line says at the start about an input that begins with the byte order
+/// mark of UTF-16 or UTF-32 while the viewer reads it byte by byte (as UTF-8, say): that
+/// `e` reads it in the encoding the mark names.
+fn bom_note(bytes: &[u8], dialect: Dialect) -> Option<String> {
+    use crate::decode::Bom;
+    if dialect.code_unit_width().is_some() {
+        return None;
+    }
+    let name = match Bom::detect(bytes)? {
+        Bom::Utf8 => return None,
+        Bom::Utf16Le => "UTF-16LE",
+        Bom::Utf16Be => "UTF-16BE",
+        Bom::Utf32Le => "UTF-32LE",
+        Bom::Utf32Be => "UTF-32BE",
+    };
+    Some(format!(
+        "starts with a {name} byte order mark: e reads it as {name}"
+    ))
+}
+
+/// What the status line says at the start about a stream read in part.
+fn partial_note(partial: Partial, len: u64) -> String {
+    let size = super::draw::short_size(len);
+    match partial {
+        Partial::Bound(_) => format!(
+            "stopped reading at {size}, the viewer's bound for a stream: the rest is not shown"
+        ),
+        Partial::Stopped => {
+            format!("stopped reading at {size} (Enter); what came later is not shown")
+        }
+    }
+}
+
+/// Where a search's pattern is in `what` (`search "abc"`, `search lookalike "../"`,
+/// `search 41 42`): the text between the quotes, or a hex label whole. The part of a
+/// search's message that may be shortened.
+fn label_range(what: &str, label: &str) -> Option<std::ops::Range<usize>> {
+    let start = what.find(label)?;
+    let (open, close) = match label.ends_with('"') {
+        true => (label.find('"')? + 1, 1),
+        false => (0, 0),
+    };
+    Some(start + open..start + label.len().saturating_sub(close).max(open))
 }
 
 /// Typed text in quotes for a message: `"x"`. The text goes through the sanitiser on its
@@ -1726,6 +1885,7 @@ pub fn parse_offset(text: &str, cursor: u64, len: u64) -> Result<u64, String> {
 /// assert_eq!(parse_target("1000", 0, 100), Ok(1000));
 /// assert_eq!(parse_target("+0x10", 95, 100), Ok(111));
 /// assert_eq!(parse_target("100%", 0, 100), Ok(99));
+/// assert_eq!(parse_target("99999999999999999999999", 0, 100), Ok(u64::MAX));
 /// ```
 pub fn parse_target(text: &str, cursor: u64, len: u64) -> Result<u64, String> {
     let text = text.trim();
@@ -1735,7 +1895,13 @@ pub fn parse_target(text: &str, cursor: u64, len: u64) -> Result<u64, String> {
             Some(hex) => u64::from_str_radix(hex, 16),
             None => s.parse::<u64>(),
         };
-        parsed.map_err(|_| format!("not an offset: {}", crate::view::glyph::sanitize(text)))
+        match parsed {
+            // Digits enough to pass any end: past it, not "not an offset".
+            Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Ok(u64::MAX),
+            parsed => {
+                parsed.map_err(|_| format!("not an offset: {}", crate::view::glyph::sanitize(text)))
+            }
+        }
     };
     let target = if let Some(percent) = text.strip_suffix('%') {
         let p: f64 = percent
@@ -1901,6 +2067,7 @@ mod tests {
         assert_eq!(app.pending_source_action(), None);
         assert!(crate::tui::draw::status_left(&app, 200)
             .contains("97.7 KiB (100000 B), truncated on disk"));
+        assert!(matches!(&app.scan, Scan::Failed(e) if e == TRUNCATED));
     }
 
     #[test]

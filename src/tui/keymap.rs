@@ -125,6 +125,42 @@ pub fn action(event: &Event, mode: Mode) -> Option<Action> {
     }
 }
 
+/// The events a terminal's event stands for: a key with Alt held as Esc and then the key
+/// alone, the event itself otherwise. A terminal sends Alt+j as ESC then `j`, and an Esc
+/// typed just before `j` arrives the same way when both are read at once (tmux's
+/// `escape-time`, a slow link): the viewer binds no key with Alt, so the two are taken as
+/// the Esc and the key they most likely were.
+pub fn unglue(event: Event) -> Vec<Event> {
+    match event {
+        Event::Key(key)
+            if key.modifiers.contains(KeyModifiers::ALT) && key.kind != KeyEventKind::Release =>
+        {
+            let esc = KeyEvent::new_with_kind(KeyCode::Esc, KeyModifiers::NONE, key.kind);
+            let alone =
+                KeyEvent::new_with_kind(key.code, key.modifiers - KeyModifiers::ALT, key.kind);
+            vec![Event::Key(esc), Event::Key(alone)]
+        }
+        event => vec![event],
+    }
+}
+
+/// The action for an input event while a stream is still being read, before the viewer
+/// opens: [`Action::Quit`] for q and Ctrl-C, [`Action::Submit`] for Enter (show what is
+/// read so far); nothing else does anything.
+pub fn reading_action(event: &Event) -> Option<Action> {
+    let Event::Key(key) = event else { return None };
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    match key.code {
+        KeyCode::Char('c') if ctrl => Some(Action::Quit),
+        KeyCode::Char('q') if !ctrl => Some(Action::Quit),
+        KeyCode::Enter => Some(Action::Submit),
+        _ => None,
+    }
+}
+
 fn key_action(key: &KeyEvent, mode: Mode) -> Option<Action> {
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     if ctrl && key.code == KeyCode::Char('z') {
@@ -275,6 +311,44 @@ mod tests {
 
     fn key(code: KeyCode, mods: KeyModifiers) -> Event {
         Event::Key(KeyEvent::new(code, mods))
+    }
+
+    #[test]
+    fn alt_and_a_key_are_esc_then_the_key() {
+        let alt = KeyModifiers::ALT;
+        let none = KeyModifiers::NONE;
+        let ctrl = KeyModifiers::CONTROL;
+        assert_eq!(
+            unglue(key(KeyCode::Char('j'), alt)),
+            [key(KeyCode::Esc, none), key(KeyCode::Char('j'), none)]
+        );
+        assert_eq!(
+            unglue(key(KeyCode::Char('d'), alt | ctrl)),
+            [key(KeyCode::Esc, none), key(KeyCode::Char('d'), ctrl)]
+        );
+        assert_eq!(
+            unglue(key(KeyCode::Char('j'), none)),
+            [key(KeyCode::Char('j'), none)]
+        );
+        assert_eq!(unglue(Event::Resize(80, 24)), [Event::Resize(80, 24)]);
+    }
+
+    #[test]
+    fn while_a_stream_is_read_only_quit_and_enter_count() {
+        let none = KeyModifiers::NONE;
+        let ctrl = KeyModifiers::CONTROL;
+        let cases = [
+            (key(KeyCode::Char('q'), none), Some(Action::Quit)),
+            (key(KeyCode::Char('c'), ctrl), Some(Action::Quit)),
+            (key(KeyCode::Enter, none), Some(Action::Submit)),
+            (key(KeyCode::Char('c'), none), None),
+            (key(KeyCode::Char('q'), ctrl), None),
+            (key(KeyCode::Esc, none), None),
+            (key(KeyCode::Char('j'), none), None),
+        ];
+        for (event, expected) in cases {
+            assert_eq!(reading_action(&event), expected, "{event:?}");
+        }
     }
 
     #[test]

@@ -102,6 +102,9 @@ pub struct Layout {
     pub row_lines: u16,
     /// The cluster pane (the cluster under the cursor), with the cluster lane.
     pub cluster: Option<Rect>,
+    /// Lines the detail pane has beyond its own [`DETAIL_HEIGHT`] (and the findings'),
+    /// for its third line to wrap onto ([`Layout::with_spare_detail_line`]): 0 or 1.
+    pub detail_spare: u16,
 }
 
 /// The layout for `area`, or `None` when it is smaller than [`minimum_size`].
@@ -155,6 +158,7 @@ pub fn layout(area: Rect, file_len: u64, decimal: bool) -> Option<Layout> {
         status,
         row_lines: 1,
         cluster: None,
+        detail_spare: 0,
     })
 }
 
@@ -197,6 +201,31 @@ impl Layout {
             if let Some(map) = &mut self.map {
                 map.height = self.rows.height;
             }
+        }
+        self
+    }
+
+    /// This layout with one more line for the detail pane, where the rows area has a line
+    /// that no row of an input of `file_len` bytes can use (a small input): a third line
+    /// too wide for the pane (a long diagnosis) wraps onto it.
+    pub fn with_spare_detail_line(mut self, file_len: u64) -> Layout {
+        let Some(detail) = &mut self.detail else {
+            return self;
+        };
+        let rows = file_len.div_ceil(self.bytes_per_row as u64).max(1);
+        let lines = rows.saturating_mul(self.row_lines as u64);
+        if (self.rows.height as u64) <= lines {
+            return self;
+        }
+        self.rows.height -= 1;
+        detail.y -= 1;
+        detail.height += 1;
+        self.detail_spare = 1;
+        if let Some(cluster) = &mut self.cluster {
+            cluster.y -= 1;
+        }
+        if let Some(map) = &mut self.map {
+            map.height = self.rows.height;
         }
         self
     }
@@ -275,6 +304,45 @@ mod tests {
             layout(Rect::new(0, 0, 120, 24), 1000, false).map(|l| l.bytes_per_row),
             Some(16)
         );
+    }
+
+    #[test]
+    fn a_small_input_gives_the_detail_pane_a_spare_line() {
+        let spare = |height, len| {
+            let l = layout(Rect::new(0, 0, 120, height), len, false).unwrap();
+            let l = l.with_spare_detail_line(len);
+            (
+                l.rows.height,
+                l.detail,
+                l.detail_spare,
+                l.map.map(|m| m.height),
+            )
+        };
+        assert_eq!(
+            spare(40, 88),
+            (33, Some(Rect::new(0, 34, 120, 5)), 1, Some(33))
+        );
+        // 18 rows of 16 bytes fill the rows area at 24 lines; 17 leave a line.
+        assert_eq!(
+            spare(24, 288),
+            (18, Some(Rect::new(0, 19, 120, 4)), 0, Some(18))
+        );
+        assert_eq!(
+            spare(24, 272),
+            (17, Some(Rect::new(0, 18, 120, 5)), 1, Some(17))
+        );
+        // The cluster lane's rows take two lines each.
+        let l = layout(Rect::new(0, 0, 120, 24), 100, false).unwrap();
+        assert_eq!(
+            l.with_clusters().with_spare_detail_line(100).detail_spare,
+            0
+        );
+        let l = l.with_clusters().with_spare_detail_line(90);
+        assert_eq!((l.rows.height, l.detail_spare), (13, 1));
+        assert_eq!(l.cluster, Some(Rect::new(0, 14, 120, CLUSTER_HEIGHT)));
+        // Too short for a detail pane: nothing to give.
+        let l = layout(Rect::new(0, 0, 120, 6), 10, false).unwrap();
+        assert_eq!(l.with_spare_detail_line(10).detail_spare, 0);
     }
 
     #[test]

@@ -6,6 +6,11 @@
 //! terminal as it is. The terminal is restored (alternate screen left, cursor shown, raw
 //! mode and mouse reporting off) on quit, on panic, and on SIGTERM, SIGHUP and SIGINT.
 //!
+//! A pipe or FIFO ([`crate::source::Stream`]) is read on a worker thread while the screen
+//! says how much has come (`reading <stdin>… 12.3 MiB`); q and Ctrl-C quit meanwhile, and
+//! Enter shows what has been read so far. Reading stops at
+//! [`crate::source::stream_bound`], and the status line then says the input was cut.
+//!
 //! The whole-input scan starts as soon as the first frame is drawn and runs on worker
 //! threads; the loop polls its progress while it runs and drops it on quit. Twice a second
 //! the loop also checks that the file has not shrunk on disk, and says so once if it has.
@@ -36,7 +41,7 @@ use ratatui::crossterm::event;
 use ratatui::layout::Rect;
 
 use crate::decode::Dialect;
-use crate::source::{Access, Source};
+use crate::source::{Access, Opening, ReadState, Source, Stream};
 use crate::view::fallback::{Escape, Fallback};
 
 pub use crate::view::theme::ColorChoice;
@@ -70,25 +75,32 @@ pub fn run_with_path(
     options: Options,
     path: Option<std::path::PathBuf>,
 ) -> io::Result<()> {
+    run_opening(Opening::Ready(source), options, path)
+}
+
+/// [`run_with_path`] for an input that may still have to be read: a stream is read while
+/// the screen shows how far it got ([`Stream::start`]), up to
+/// [`crate::source::stream_bound`].
+pub fn run_opening(
+    opening: Opening,
+    options: Options,
+    path: Option<std::path::PathBuf>,
+) -> io::Result<()> {
     if !io::stdout().is_terminal() {
         return Err(io::Error::other("standard output is not a terminal"));
     }
-    source.advise(Access::Random);
     let signals = terminal::Signals::watch()?;
     let color = options.color.enabled_here(true);
     let mut term = terminal::enter(color)?;
-    let size = term.size()?;
-    let mut app = App::new(
-        source,
-        options.dialect,
-        Rect::new(0, 0, size.width, size.height),
-        color,
-    );
-    app.fallback = options.fallback;
-    app.escape = options.escape;
-    app.set_lints(options.lints);
-    app.input_path = path;
-    let result = event_loop(&mut term, &mut app, &signals);
+    let source = match opening {
+        Opening::Ready(source) => Ok(Some(source)),
+        Opening::Stream(stream) => read_stream(&mut term, stream, &signals),
+    };
+    let result = match source {
+        Ok(Some(source)) => view(&mut term, source, options, path, &signals),
+        Ok(None) => Ok(()),
+        Err(e) => Err(e),
+    };
     terminal::leave();
     if let Some(signal) = signals.received() {
         // A copy being written (`W`) leaves no temporary file behind.
@@ -96,6 +108,80 @@ pub fn run_with_path(
         terminal::reraise(signal);
     }
     result
+}
+
+/// Reads `stream` on a worker while the screen says how far it got. `None` when the user
+/// quit (or a signal came) first; an error when the read failed.
+fn read_stream(
+    term: &mut terminal::Term,
+    stream: Stream,
+    signals: &terminal::Signals,
+) -> io::Result<Option<Source>> {
+    let name = crate::view::glyph::sanitize(stream.name());
+    let reading = stream.start(crate::source::stream_bound());
+    'reading: loop {
+        let state = reading.state();
+        let read = reading.read_so_far();
+        term.draw(|frame| draw::draw_reading(frame, &name, read))?;
+        if signals.received().is_some() {
+            return Ok(None);
+        }
+        if state != ReadState::Reading {
+            break;
+        }
+        if event::poll(Duration::from_millis(100))? {
+            loop {
+                match keymap::reading_action(&event::read()?) {
+                    Some(Action::Quit) => return Ok(None),
+                    Some(_) => break 'reading,
+                    None => {}
+                }
+                if !event::poll(Duration::ZERO)? {
+                    break;
+                }
+            }
+        }
+    }
+    reading
+        .finish()
+        .map(Some)
+        .map_err(|e| io::Error::other(format!("{name}: {e}")))
+}
+
+/// The viewer on `source`, on a terminal already taken over, until the user quits.
+fn view(
+    term: &mut terminal::Term,
+    source: Source,
+    options: Options,
+    path: Option<std::path::PathBuf>,
+    signals: &terminal::Signals,
+) -> io::Result<()> {
+    source.advise(Access::Random);
+    let size = term.size()?;
+    let mut app = App::new(
+        source,
+        options.dialect,
+        Rect::new(0, 0, size.width, size.height),
+        options.color.enabled_here(true),
+    );
+    app.fallback = options.fallback;
+    app.escape = options.escape;
+    app.set_lints(options.lints);
+    app.input_path = path;
+    event_loop(term, &mut app, signals)
+}
+
+/// Feeds a terminal's event to the app, through [`keymap::unglue`] and the keymap, each
+/// key in the mode the one before it left. Whether anything happened.
+pub fn feed(app: &mut App, event: event::Event) -> bool {
+    let mut changed = false;
+    for event in keymap::unglue(event) {
+        if let Some(action) = keymap::action(&event, app.mode()) {
+            app.update(action);
+            changed = true;
+        }
+    }
+    changed
 }
 
 fn event_loop(
@@ -146,11 +232,7 @@ fn event_loop(
         if event::poll(Duration::from_millis(timeout))? {
             // Take every event already waiting before drawing again: held keys stay smooth.
             loop {
-                let ev = event::read()?;
-                if let Some(action) = keymap::action(&ev, app.mode()) {
-                    app.update(action);
-                    dirty = true;
-                }
+                dirty |= feed(app, event::read()?);
                 if app.quit || !event::poll(Duration::ZERO)? {
                     break;
                 }

@@ -14,7 +14,7 @@ use super::*;
 use crate::detect::mojibake::Mojibake;
 use crate::view::fallback::{Escape, Fallback};
 
-pub(super) fn draw_detail(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
+pub(super) fn draw_detail(app: &App, area: Rect, spare: u16, theme: &Theme, buf: &mut Buffer) {
     let checkpoint = app
         .summary()
         .filter(|s| s.dialect == app.dialect)
@@ -64,6 +64,7 @@ pub(super) fn draw_detail(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
                 format!("{} ({})", cps.join(" "), e.name())
             }),
         escape_of: Escape::around(bytes, app.cursor as usize).map(|(_, e, b)| e.sentence(b)),
+        summary: after_invalid_lead(app, &detail),
     };
     let mut lines = detail_lines(&detail, &notes, theme);
     if let Some(note) = detail.resync_note(app.dialect) {
@@ -92,10 +93,17 @@ pub(super) fn draw_detail(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
         lines.truncate(2);
         lines.push(line);
     }
+    let width = inner.width as usize;
+    // The third line (an error's diagnosis, most often) wraps onto the spare line.
+    if let Some(third) = lines.get(2).cloned() {
+        let wrapped = wrap_line(third, width, 1 + spare as usize);
+        lines.splice(2..3, wrapped);
+    }
     // The findings here go below the unit's own lines, in the room the layout gave them.
-    let room = (inner.height as usize).saturating_sub(3);
+    let own = 3 + spare as usize;
+    let room = (inner.height as usize).saturating_sub(own);
     if room > 0 && !app.linting.lints.is_empty() {
-        lines.resize(3, Line::raw(""));
+        lines.resize(own, Line::raw(""));
         lines.extend(findings::detail_lines(
             app,
             theme,
@@ -103,14 +111,70 @@ pub(super) fn draw_detail(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
             inner.width as usize,
         ));
     }
-    let width = inner.width as usize;
     let lines: Vec<Line<'static>> = lines.into_iter().map(|l| fit_line(l, width)).collect();
     ratatui::widgets::Widget::render(Paragraph::new(lines), inner, buf);
 }
 
+/// `line` on at most `most` lines of `width` columns, broken after a space where one is
+/// within the line (else inside a word); what does not fit on the last is left for
+/// [`fit_line`] to cut. Styles stay with their characters.
+fn wrap_line(line: Line<'static>, width: usize, most: usize) -> Vec<Line<'static>> {
+    let columns = |c: char| crate::view::unicode::text_width(c.encode_utf8(&mut [0; 4]));
+    let cells: Vec<(char, Style)> = line
+        .spans
+        .iter()
+        .flat_map(|s| s.content.chars().map(move |c| (c, s.style)))
+        .collect();
+    let total: usize = cells.iter().map(|(c, _)| columns(*c)).sum();
+    if width == 0 || most <= 1 || total <= width {
+        return vec![line];
+    }
+    let mut pieces: Vec<&[(char, Style)]> = Vec::new();
+    let mut rest = &cells[..];
+    while pieces.len() + 1 < most {
+        let mut used = 0;
+        let mut fit = 0;
+        for (c, _) in rest {
+            used += columns(*c);
+            if used > width {
+                break;
+            }
+            fit += 1;
+        }
+        if fit == rest.len() {
+            break;
+        }
+        // Break after the last space that fits, if the piece keeps some text.
+        let cut = match rest[..=fit].iter().rposition(|(c, _)| *c == ' ') {
+            Some(space) if space > 0 => space + 1,
+            _ => fit.max(1),
+        };
+        pieces.push(&rest[..cut]);
+        rest = &rest[cut..];
+        // The next line starts at a word: the spaces between columns are dropped.
+        let blanks = rest.iter().take_while(|(c, _)| *c == ' ').count();
+        rest = &rest[blanks..];
+    }
+    pieces.push(rest);
+    pieces
+        .into_iter()
+        .map(|piece| {
+            let mut spans: Vec<Span<'static>> = Vec::new();
+            for (c, style) in piece {
+                match spans.last_mut() {
+                    Some(span) if span.style == *style => span.content.to_mut().push(*c),
+                    _ => spans.push(Span::styled(c.to_string(), *style)),
+                }
+            }
+            // Spaces left at the end of a piece are not shown.
+            Line::from(spans)
+        })
+        .collect()
+}
+
 /// `line` cut to `width` columns, its last column `…` (in the style of the span it cuts)
 /// where it is wider: a value cut short says so, rather than reading as whole.
-fn fit_line(line: Line<'static>, width: usize) -> Line<'static> {
+pub(super) fn fit_line(line: Line<'static>, width: usize) -> Line<'static> {
     let columns = |s: &str| crate::view::unicode::text_width(s);
     if width == 0
         || line
@@ -167,6 +231,28 @@ fn mojibake_line(app: &App, m: &Mojibake, theme: &Theme) -> Line<'static> {
     ])
 }
 
+/// For a stray continuation byte right after an error unit that starts with a lead's shape
+/// (`C0` before `AF`), what it is: "continuation byte after an invalid lead (C0)"; the
+/// kind's own summary ("with no lead before it") would deny the lead the reader sees.
+fn after_invalid_lead(app: &App, detail: &Detail) -> Option<String> {
+    use crate::decode::ErrorKind;
+    if !matches!(
+        detail.meaning,
+        Meaning::Error {
+            kind: ErrorKind::UnexpectedContinuation,
+            ..
+        }
+    ) {
+        return None;
+    }
+    let bytes = app.source.bytes();
+    let before = (detail.start as usize).checked_sub(1)?;
+    let unit = app.dialect.unit_containing(bytes, before);
+    let lead = *bytes.get(unit.start)?;
+    (unit.is_error() && lead >= 0xC0)
+        .then(|| format!("continuation byte after an invalid lead ({lead:02X})"))
+}
+
 /// What the pane adds to a unit's own detail, from the viewer's options.
 pub(super) struct Notes {
     /// An error unit's fallback reading: `é (windows-1252)`.
@@ -178,6 +264,9 @@ pub(super) struct Notes {
     pub escaped: Option<String>,
     /// The escape sequence around the cursor, said: "U+DCE9 is how ... writes the byte E9".
     pub escape_of: Option<String>,
+    /// What an error unit is, where the pane says it better than its kind's summary
+    /// ([`after_invalid_lead`]).
+    pub summary: Option<String>,
 }
 
 pub(super) fn detail_lines(detail: &Detail, notes: &Notes, theme: &Theme) -> Vec<Line<'static>> {
@@ -280,9 +369,32 @@ pub(super) fn detail_lines(detail: &Detail, notes: &Notes, theme: &Theme) -> Vec
         } => {
             lines.push(Line::from(vec![
                 Span::styled(format!("error {}", kind.name()), theme.marker(*kind)),
-                Span::raw(format!(": {}", kind.summary())),
+                Span::raw(format!(
+                    ": {}",
+                    notes.summary.as_deref().unwrap_or(kind.summary())
+                )),
             ]));
+            // What the bytes most likely are comes first: where the line is cut, it is the
+            // readings after it that go.
             let mut third = Vec::new();
+            if let Some(sentence) = &notes.escape_of {
+                // An escape of a byte is what the bytes most likely are.
+                third.push(label("likely"));
+                third.push(Span::styled(
+                    sentence.clone(),
+                    theme.glyph(GlyphClass::Escaped),
+                ));
+                third.push(Span::raw("   "));
+            } else if let Some(d) = notes.diagnosis.as_ref().or(diagnosis.as_ref()) {
+                third.push(label("likely"));
+                third.push(Span::raw(sanitize(d)));
+                third.push(Span::raw("   "));
+            }
+            if let Some(range) = expected {
+                third.push(label("expected"));
+                third.push(Span::raw(format!("{range} here")));
+                third.push(Span::raw("   "));
+            }
             if let Some(escaped) = &notes.escaped {
                 third.push(label("escaped"));
                 third.push(Span::styled(
@@ -295,23 +407,9 @@ pub(super) fn detail_lines(detail: &Detail, notes: &Notes, theme: &Theme) -> Vec
                 // Sanitised by `describe`.
                 third.push(label("fallback"));
                 third.push(Span::raw(reading.clone()));
-                third.push(Span::raw("   "));
             }
-            if let Some(range) = expected {
-                third.push(label("expected"));
-                third.push(Span::raw(format!("{range} here")));
-                third.push(Span::raw("   "));
-            }
-            // An escape of a byte is what the bytes most likely are.
-            if let Some(sentence) = &notes.escape_of {
-                third.push(label("likely"));
-                third.push(Span::styled(
-                    sentence.clone(),
-                    theme.glyph(GlyphClass::Escaped),
-                ));
-            } else if let Some(d) = notes.diagnosis.as_ref().or(diagnosis.as_ref()) {
-                third.push(label("likely"));
-                third.push(Span::raw(sanitize(d)));
+            if third.last().is_some_and(|s| s.content == "   ") {
+                third.pop();
             }
             lines.push(Line::from(third));
         }

@@ -41,7 +41,7 @@ use stats::draw_stats;
 pub use stats::stats_room;
 pub use stats::{stats_rows, Bar};
 use status::draw_status;
-pub use status::{scan_status, status_left};
+pub use status::{scan_status, short_size, status_left};
 
 /// How an overlay of lines scrolls in its frame: the lines shown at once, and the largest
 /// useful scroll (its last line at the bottom).
@@ -214,6 +214,19 @@ pub(super) fn select(style: Style, selected: bool, cursor: bool) -> Style {
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
     render(app, area, frame.buffer_mut());
+    // The terminal's cursor shows where the next character typed in a prompt goes; it
+    // is hidden otherwise.
+    if let Some((status, column)) = prompt_cursor(app, area) {
+        frame.set_cursor_position((status.x + column, status.y));
+    }
+}
+
+/// The status line and the column in it where the open prompt's cursor is, if a prompt
+/// is open and the terminal is big enough to show it.
+pub fn prompt_cursor(app: &App, area: Rect) -> Option<(Rect, u16)> {
+    let status = app.layout_in(area)?.status;
+    let (_, column) = status::prompt_line(app, status.width)?;
+    Some((status, column))
 }
 
 /// Renders the app into a buffer (what [`draw`] does, usable without a terminal).
@@ -260,7 +273,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         buf.set_string(layout.hex_x, layout.rows.y, "(empty input)", theme.dim());
     }
     if let Some(area) = layout.detail {
-        draw_detail(app, area, &theme, buf);
+        draw_detail(app, area, layout.detail_spare, &theme, buf);
     }
     if let Some(strip) = layout.map {
         draw_map(app, strip, window_len, &theme, buf);
@@ -282,6 +295,35 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     }
 }
 
+/// The screen while a stream is read, before the viewer opens: how much of `name` has
+/// come, and the keys (Enter shows what is read so far, q quits). `name` is sanitised.
+pub fn draw_reading(frame: &mut Frame, name: &str, read: u64) {
+    let area = frame.area();
+    render_reading(name, read, area, frame.buffer_mut());
+}
+
+/// Renders [`draw_reading`]'s screen into a buffer.
+pub fn render_reading(name: &str, read: u64, area: Rect, buf: &mut Buffer) {
+    use ratatui::layout::Alignment;
+    let lines = vec![
+        ratatui::text::Line::from(format!(
+            "reading {name}\u{2026} {}",
+            status::short_size(read)
+        )),
+        ratatui::text::Line::from("Enter shows what is read so far, q quits"),
+    ];
+    let middle = Rect::new(
+        area.x,
+        area.y + area.height.saturating_sub(2) / 2,
+        area.width,
+        area.height.min(2),
+    );
+    let paragraph = Paragraph::new(lines)
+        .alignment(Alignment::Center)
+        .wrap(Wrap { trim: true });
+    ratatui::widgets::Widget::render(paragraph, middle, buf);
+}
+
 /// What a terminal smaller than [`super::layout::minimum_size`] shows: that size, and the
 /// way out.
 pub(super) fn too_small(app: &App, area: Rect, buf: &mut Buffer) {
@@ -295,7 +337,9 @@ pub(super) fn too_small(app: &App, area: Rect, buf: &mut Buffer) {
 mod tests {
     use super::help::{help_lines, LEGEND, PLACEHOLDERS};
     use super::stats::bar;
-    use super::status::{elide_start, human_duration, human_elapsed, progress_text};
+    use super::status::{
+        elide_start, human_duration, human_elapsed, progress_text, progress_text_since,
+    };
     use super::*;
 
     #[test]
@@ -470,6 +514,33 @@ mod tests {
     }
 
     #[test]
+    fn messages_give_up_their_pattern_then_their_end() {
+        use super::status::fit_message;
+        let text = "search \"a very long pattern\": none found";
+        let pattern = Some(8..27);
+        assert_eq!(&text[8..27], "a very long pattern");
+        assert_eq!(fit_message(text, pattern.clone(), 41), text);
+        assert_eq!(
+            fit_message(text, pattern.clone(), 30),
+            "search \"a very l…\": none found"
+        );
+        // One column of the pattern at least, then the end goes.
+        assert_eq!(
+            fit_message(text, pattern.clone(), 24),
+            "search \"a …\": none found"
+        );
+        assert_eq!(fit_message(text, pattern, 16), "search \"a…\": no…");
+        assert_eq!(fit_message(text, None, 16), "search \"a very …");
+        assert_eq!(fit_message(text, None, 0), "");
+        // What the input put in a message is sanitised whole or in parts.
+        assert_eq!(fit_message("x\u{1b}y", None, 10), r"x\u{1b}y");
+        assert_eq!(
+            fit_message("\"\u{1b}\u{1b}\u{1b}\": done", Some(1..4), 12),
+            r#""\u{…": done"#
+        );
+    }
+
+    #[test]
     fn progress_figures() {
         let gib = 1u64 << 30;
         let text = |done, len, ms| progress_text(done, len, Duration::from_millis(ms));
@@ -488,6 +559,28 @@ mod tests {
         assert_eq!(
             text(16 * gib - 1, 16 * gib, 9000),
             "scanning… 99%  1.9 GB/s  <1s left"
+        );
+        // Measured since an earlier report: a scan that slowed says so.
+        let since = |done, len, ms, from: (u64, u64)| {
+            progress_text_since(
+                done,
+                len,
+                Duration::from_millis(ms),
+                (Duration::from_millis(from.0), from.1),
+            )
+        };
+        assert_eq!(
+            since(10 * gib, 16 * gib, 4000, (3000, 9 * gib)),
+            "scanning… 62%  1.1 GB/s  6s left"
+        );
+        assert_eq!(
+            text(10 * gib, 16 * gib, 4000),
+            "scanning… 62%  2.7 GB/s  3s left"
+        );
+        // Too short a span: the whole scan's speed.
+        assert_eq!(
+            since(10 * gib, 16 * gib, 4000, (3800, 9 * gib)),
+            "scanning… 62%  2.7 GB/s  3s left"
         );
         assert_eq!(human_duration(59.5), "1m00s");
         assert_eq!(human_elapsed(0.002), "2.0 ms");

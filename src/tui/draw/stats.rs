@@ -237,6 +237,10 @@ fn popup(app: &App, area: Rect, theme: &Theme) -> (Rect, Vec<Line<'static>>) {
             inner_width,
             theme,
         ),
+        (Scan::Failed(e), ..) if app.changed => e
+            .lines()
+            .map(|l| Line::raw(format!(" {}", sanitize(l))))
+            .collect(),
         (Scan::Failed(e), ..) => vec![Line::raw(format!(" scan failed: {}", sanitize(e)))],
         _ => vec![Line::raw(format!(
             " {}",

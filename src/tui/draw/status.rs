@@ -10,51 +10,34 @@ use super::*;
 
 pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer) {
     buf.set_style(area, style(theme.0.status()));
-    if let Some(prompt) = &app.prompt {
-        let label = match prompt.kind {
-            PromptKind::Goto => "go to offset (#N: character N): ".to_string(),
-            PromptKind::Encoding { .. } => {
-                "encoding (Tab: next choice, or type a label; Enter): ".to_string()
-            }
-            PromptKind::Write if app.write.is_some_and(|f| f.confirm) => {
-                "exists; Enter replaces it, Esc goes back: ".to_string()
-            }
-            PromptKind::Write => "write a repaired copy to: ".to_string(),
-            PromptKind::Lints { .. } => "lints (Tab Space Enter, or type a list): ".to_string(),
-            PromptKind::Search { backward, hex } => format!(
-                "{}{} (Tab: {}): ",
-                if backward { "\\" } else { "/" },
-                match (hex, prompt.input.starts_with("~/")) {
-                    (true, _) => "hex bytes",
-                    (false, true) => "lookalike text",
-                    (false, false) => "text",
-                },
-                if hex { "text" } else { "hex" },
-            ),
-        };
-        let mut spans = vec![
-            Span::raw(label),
-            Span::raw(sanitize(&prompt.input)),
-            Span::styled(" ", Style::new().add_modifier(Modifier::REVERSED)),
-        ];
-        if let (PromptKind::Encoding { choice }, true) = (prompt.kind, prompt.input.is_empty()) {
-            spans.push(Span::raw(encoding_choice(app, choice)));
-        }
-        if let (PromptKind::Lints { choice }, true) = (prompt.kind, prompt.input.is_empty()) {
-            spans.push(Span::raw(super::findings::chooser_text(app, choice)));
-        }
-        let line = Line::from(spans);
+    if let Some((line, _)) = prompt_line(app, area.width) {
         buf.set_line(area.x, area.y, &line, area.width);
         return;
     }
     // The right of the line: what is going on (a search, a message) and the scan's
     // progress must be seen; the left gives up detail to make room for them. The key hint
     // is shown only where there is room left.
-    let action = match (&app.job, &app.message) {
+    let width = |s: &str| unicode_width::UnicodeWidthStr::width(s) as u16;
+    // Unsanitised, with the part that may be shortened (a search's pattern).
+    let raw_action = match (&app.job, &app.message) {
         (Some(job), _) => Some(job_text(app, job)),
-        (None, Some(m)) => Some(sanitize(&m.text)),
+        (None, Some(m)) => Some(match m.cut_from.and_then(|at| m.text.get(..at)) {
+            // Where the line is too narrow even for the part before `cut_from`, that
+            // part is fitted as a message of its own.
+            Some(before) if width(&m.text) + 2 > area.width => {
+                let fits = width(before) + 4 <= area.width;
+                let text = if fits {
+                    m.text.clone()
+                } else {
+                    before.to_string()
+                };
+                (text, m.elide.clone().filter(|_| !fits))
+            }
+            _ => (m.text.clone(), m.elide.clone()),
+        }),
         (None, None) => None,
     };
+    let action = raw_action.as_ref().map(|(text, _)| sanitize(text));
     // A count being typed shows as vim's `showcmd` shows it, until its key comes.
     let count = app.count.map(|n| format!("count {n}"));
     // `lookalike` while n / N repeat a `/~/` search; the lint pass's progress.
@@ -63,7 +46,6 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
         .as_ref()
         .filter(|p| p.lookalike.is_some() && app.job.is_none())
         .map(|_| "lookalike".to_string());
-    let width = |s: &str| unicode_width::UnicodeWidthStr::width(s) as u16;
     // What must be read whole (a count, a search, a message) comes first; the lint pass's
     // and the scan's progress and the `lookalike` tag give way to it, in that order, where
     // the line cannot hold them all beside the least the left gives up to.
@@ -85,6 +67,19 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
             break;
         }
         parts[drop] = None;
+    }
+    // Still too wide beside nothing: the message gives up its pattern, then its end,
+    // each cut marked `…`, so that what a search found stays in view.
+    if joined(&parts).is_some_and(|n| width(&n) + 2 > area.width) {
+        if let Some((text, elide)) = &raw_action {
+            let others: usize = [&parts[0], &parts[2], &parts[3], &parts[4]]
+                .into_iter()
+                .flatten()
+                .map(|p| width(p) as usize + 2)
+                .sum();
+            let room = (area.width as usize).saturating_sub(3 + others);
+            parts[1] = Some(fit_message(text, elide.clone(), room));
+        }
     }
     let needed = joined(&parts);
     let style = if app.message.as_ref().is_some_and(|m| m.is_error) && app.job.is_none() {
@@ -149,11 +144,83 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
     }
 }
 
+/// The open prompt's line in `width` columns, and the column where the next character
+/// typed goes (where the terminal's cursor is shown). Where the line is too narrow, what
+/// was typed scrolls: its start gives way (`…` in its place) so that the end, where the
+/// cursor is, stays in view; a label that would leave the typing fewer than half the
+/// columns (at most 24) ends in `…` first.
+pub fn prompt_line(app: &App, width: u16) -> Option<(Line<'static>, u16)> {
+    let prompt = app.prompt.as_ref()?;
+    let label = match prompt.kind {
+        PromptKind::Goto => "go to offset (#N: character N): ".to_string(),
+        PromptKind::Encoding { .. } => {
+            "encoding (Tab: next choice, or type a label; Enter): ".to_string()
+        }
+        PromptKind::Write if app.write.is_some_and(|f| f.confirm) => {
+            "exists; Enter replaces it, Esc goes back: ".to_string()
+        }
+        PromptKind::Write => "write a repaired copy to: ".to_string(),
+        PromptKind::Lints { .. } => "lints (Tab Space Enter, or type a list): ".to_string(),
+        PromptKind::Search { backward, hex } => format!(
+            "{}{} (Tab: {}): ",
+            if backward { "\\" } else { "/" },
+            match (hex, prompt.input.starts_with("~/")) {
+                (true, _) => "hex bytes",
+                (false, true) => "lookalike text",
+                (false, false) => "text",
+            },
+            if hex { "text" } else { "hex" },
+        ),
+    };
+    let columns = |s: &str| unicode_width::UnicodeWidthStr::width(s);
+    let width = width as usize;
+    let typed = sanitize(&prompt.input);
+    // The cursor's cell is one column after what was typed.
+    let (label, typed) = if columns(&label) + columns(&typed) < width {
+        (label, typed)
+    } else {
+        let least = (width / 2).min(24);
+        let label = match columns(&label) + least > width {
+            // The `: ` that ends it stays, apart from what was typed.
+            true => {
+                let keep = width.saturating_sub(least + 2);
+                format!("{}: ", cut_end(label.trim_end_matches(": "), keep))
+            }
+            false => label,
+        };
+        let room = width.saturating_sub(columns(&label) + 1);
+        let typed = match room {
+            _ if columns(&typed) < room => typed,
+            0 => String::new(),
+            1 => "\u{2026}".to_string(),
+            _ => elide_start(&typed, room - 1),
+        };
+        (label, typed)
+    };
+    let cursor = (columns(&label) + columns(&typed)).min(width.saturating_sub(1)) as u16;
+    let mut spans = vec![
+        Span::raw(label),
+        Span::raw(typed),
+        Span::styled(" ", Style::new().add_modifier(Modifier::REVERSED)),
+    ];
+    if let (PromptKind::Encoding { choice }, true) = (prompt.kind, prompt.input.is_empty()) {
+        spans.push(Span::raw(encoding_choice(app, choice)));
+    }
+    if let (PromptKind::Lints { choice }, true) = (prompt.kind, prompt.input.is_empty()) {
+        spans.push(Span::raw(super::findings::chooser_text(app, choice)));
+    }
+    Some((Line::from(spans), cursor))
+}
+
 /// The key hint at the right of an idle status line.
 pub(super) const HINT: &str = "? help  q quit ";
 
-/// A running search or jump: `search "zzz"… 12% (Esc cancels)`.
-pub(super) fn job_text(app: &App, job: &super::super::app::Job) -> String {
+/// A running search or jump: `search "zzz"… 12% (Esc cancels)`, unsanitised, with the
+/// part that may be shortened ([`fit_message`]).
+pub(super) fn job_text(
+    app: &App,
+    job: &super::super::app::Job,
+) -> (String, Option<std::ops::Range<usize>>) {
     let len = app.source.len();
     let (done, total) = if job.backward {
         (job.from.saturating_sub(job.reached), job.from)
@@ -168,7 +235,61 @@ pub(super) fn job_text(app: &App, job: &super::super::app::Job) -> String {
     } else {
         done as f64 * 100.0 / total as f64
     };
-    format!("{}… {pct:.0}% (Esc cancels)", sanitize(&job.what))
+    (
+        format!("{}… {pct:.0}% (Esc cancels)", job.what),
+        job.elide.clone(),
+    )
+}
+
+/// `text`, sanitised, in at most `room` columns: where it is wider, the part `elide` (a
+/// byte range of `text`) is shortened first, keeping its start and ending in `…`, then the
+/// end of the whole is cut, ending in `…`.
+///
+/// `search "a very long pattern": none found` in 30 columns is
+/// `search "a very l…": none found`.
+pub fn fit_message(text: &str, elide: Option<std::ops::Range<usize>>, room: usize) -> String {
+    let width = unicode_width::UnicodeWidthStr::width;
+    let whole = sanitize(text);
+    if width(whole.as_str()) <= room {
+        return whole;
+    }
+    let parts = elide.and_then(|r| {
+        Some((
+            text.get(..r.start)?,
+            text.get(r.clone())?,
+            text.get(r.end..)?,
+        ))
+    });
+    if let Some((head, middle, tail)) = parts {
+        let (head, middle, tail) = (sanitize(head), sanitize(middle), sanitize(tail));
+        let fixed = width(head.as_str()) + width(tail.as_str());
+        // At least one column of the pattern and its `…`.
+        let keep = room.saturating_sub(fixed).max(2);
+        let shortened = format!("{head}{}{tail}", cut_end(&middle, keep));
+        return cut_end(&shortened, room);
+    }
+    cut_end(&whole, room)
+}
+
+/// `text` in at most `room` columns, its last one `…` where it is cut.
+fn cut_end(text: &str, room: usize) -> String {
+    if unicode_width::UnicodeWidthStr::width(text) <= room {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w + 1 > room {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    if room > 0 {
+        out.push('\u{2026}');
+    }
+    out
 }
 
 /// The chooser's offer while nothing is typed: `windows-1251 (chardetng's guess) 1/28`.
@@ -225,14 +346,17 @@ pub fn status_left(app: &App, width: u16) -> String {
         };
         let size = if app.changed {
             format!("{size}, truncated on disk")
+        } else if app.source.partial().is_some() {
+            format!("{size}, more not read")
         } else {
             size
         };
-        format!(
-            " {name}  {size}  0x{:X}{decimal}  {percent:.0}%  {}{position}",
-            app.cursor,
-            app.dialect.name(),
-        )
+        // An empty input has no byte for the cursor to be on.
+        let at = match len {
+            0 => "\u{2014}".to_string(),
+            _ => format!("0x{:X}{decimal}  {percent:.0}%", app.cursor),
+        };
+        format!(" {name}  {size}  {at}  {}{position}", app.dialect.name())
     };
     let fits = |l: &String| unicode_width::UnicodeWidthStr::width(l.as_str()) <= width as usize;
     // The character number goes before the name gives up anything: a message at the
@@ -282,9 +406,44 @@ pub(super) fn elide_start(text: &str, keep: usize) -> String {
 pub fn scan_status(app: &App) -> Option<String> {
     match &app.scan {
         Scan::Wanted => Some("scanning…".to_string()),
-        Scan::Running(run) => Some(progress_text(run.done, app.source.len(), run.elapsed)),
+        Scan::Running(run) => Some(progress_text_since(
+            run.done,
+            app.source.len(),
+            run.elapsed,
+            run.since,
+        )),
         Scan::Ready(_) | Scan::Failed(_) => None,
     }
+}
+
+/// [`progress_text`] with the speed measured since an earlier report `since` (time taken,
+/// bytes done), where that is at least half a second before: the speed of the last few
+/// seconds, not of the whole scan.
+pub(super) fn progress_text_since(
+    done: u64,
+    len: u64,
+    elapsed: std::time::Duration,
+    since: (std::time::Duration, u64),
+) -> String {
+    let span = elapsed.saturating_sub(since.0);
+    if span.as_secs_f64() < 0.5 || since.1 > done {
+        return progress_text(done, len, elapsed);
+    }
+    let percent = if len == 0 {
+        100
+    } else {
+        (done as u128 * 100 / len as u128) as u64
+    };
+    let speed = (done - since.1) as f64 / span.as_secs_f64();
+    if speed <= 0.0 {
+        return format!("scanning… {percent}%");
+    }
+    let left = (len - done.min(len)) as f64 / speed;
+    format!(
+        "scanning… {percent}%  {}  {} left",
+        human_speed(speed),
+        human_duration(left)
+    )
 }
 
 /// `scanning 42%`, then with speed and time left once there is a measure of them.
@@ -335,6 +494,15 @@ pub(super) fn human_duration(seconds: f64) -> String {
         0..60 => format!("{s}s"),
         60..3600 => format!("{}m{:02}s", s / 60, s % 60),
         _ => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
+    }
+}
+
+/// `1673 B`, `16.0 GiB`: [`human_size`] without the exact count.
+pub fn short_size(len: u64) -> String {
+    let size = human_size(len);
+    match size.split_once(" (") {
+        Some((short, _)) => short.to_string(),
+        None => size,
     }
 }
 

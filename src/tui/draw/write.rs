@@ -38,15 +38,16 @@ pub(super) fn draw_write(app: &App, status: Rect, theme: &Theme, buf: &mut Buffe
                 Span::raw(format!("{:<24} {}", p.after.hex, p.after.glyphs)),
             ]));
         }
-        None => lines.push(Line::styled(
+        _ => lines.push(Line::styled(
             " (empty input: nothing to preview)",
             theme.dim(),
         )),
     }
     match &app.message {
         // A refusal (the input itself, a policy that cannot be) is said here, where the
-        // eyes are: the status line holds the path being typed.
-        Some(m) => {
+        // eyes are: the status line holds the path being typed. A note (the lanes a
+        // resize hid) leaves the form's instructions in place.
+        Some(m) if m.is_error => {
             let text = crate::view::safe::sanitize(&m.text);
             for piece in wrap(&text, status.width.min(78).saturating_sub(4) as usize) {
                 lines.push(Line::styled(
@@ -55,7 +56,7 @@ pub(super) fn draw_write(app: &App, status: Rect, theme: &Theme, buf: &mut Buffe
                 ));
             }
         }
-        None => lines.push(Line::styled(
+        _ => lines.push(Line::styled(
             " Enter writes, Esc cancels; the file shown stays as it is",
             theme.dim(),
         )),
@@ -70,6 +71,12 @@ pub(super) fn draw_write(app: &App, status: Rect, theme: &Theme, buf: &mut Buffe
     };
     ratatui::widgets::Widget::render(Clear, area, buf);
     let block = Block::bordered().title(" write a repaired copy (W) ");
+    // A line wider than the box ends in `…` where it is cut.
+    let inner = width.saturating_sub(2) as usize;
+    let lines: Vec<Line<'static>> = lines
+        .into_iter()
+        .map(|l| super::detail::fit_line(l, inner))
+        .collect();
     ratatui::widgets::Widget::render(Paragraph::new(lines).block(block), area, buf);
 }
 
