@@ -73,6 +73,41 @@ fn the_detail_pane_shows_the_repair_under_the_cursor() {
     );
 }
 
+/// A chain of two encodings is said in the order the text went through them, as `detect`
+/// and `repair` say it: read as windows-1250, then as windows-1252.
+#[test]
+fn the_detail_pane_says_a_chain_in_the_order_the_text_went_through_it() {
+    let misread = |s: &str, e: &'static encoding_rs::Encoding| {
+        e.decode_without_bom_handling(s.as_bytes()).0.into_owned()
+    };
+    let twice = misread(
+        &misread(
+            "Le garçon a mangé une crème brûlée.",
+            encoding_rs::WINDOWS_1250,
+        ),
+        encoding_rs::WINDOWS_1252,
+    );
+    let bytes = format!("{twice}\n");
+    let mut app = app(bytes.as_bytes(), false);
+    let m = app.detection().expect("detection").mojibake[0].clone();
+    assert_eq!(m.chain_names(), ["windows-1252", "windows-1250"]);
+    for _ in 0..m.start {
+        app.update(Action::Right);
+    }
+    let screen = lines(&render(&app));
+    let line = screen
+        .iter()
+        .find(|l| l.starts_with("mojibake "))
+        .unwrap_or_else(|| panic!("{screen:#?}"));
+    assert_eq!(
+        line,
+        &format!(
+            "mojibake 0x{:X}..0x{:X} windows-1250, then windows-1252 → “{}”",
+            m.start, m.end, m.text
+        )
+    );
+}
+
 #[test]
 fn the_class_lane_marks_mojibake_bytes() {
     let app = app(TEXT.as_bytes(), true);

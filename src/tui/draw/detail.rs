@@ -214,8 +214,9 @@ pub(super) fn fit_line(line: Line<'static>, width: usize) -> Line<'static> {
     }
 }
 
-/// `mojibake 6..14 windows-1252 → "é"`: the region the cursor is in, the encodings that
-/// undo it, and the repaired text.
+/// `mojibake 6..14 windows-1252 → "é"`: the region the cursor is in, the encodings it
+/// went through (in that order, as `detect` and `repair` say them), and the repaired
+/// text.
 fn mojibake_line(app: &App, m: &Mojibake, theme: &Theme) -> Line<'static> {
     Line::from(vec![
         Span::styled("mojibake ", theme.mojibake()),
@@ -224,7 +225,10 @@ fn mojibake_line(app: &App, m: &Mojibake, theme: &Theme) -> Line<'static> {
             app.format_offset(m.start as u64),
             app.format_offset(m.end as u64)
         )),
-        Span::styled(m.chain_names().join(" then "), theme.dim()),
+        Span::styled(
+            crate::repair::history(m.chain_names().into_iter()),
+            theme.dim(),
+        ),
         Span::raw(" \u{2192} \u{201C}"),
         Span::styled(sanitize(&m.text), Style::new().add_modifier(Modifier::BOLD)),
         Span::raw("\u{201D}"),
