@@ -113,8 +113,17 @@ enum Opened {
     Stream(Box<dyn Read>),
 }
 
-/// Opens the input: its identity (for the refusals), the bytes, the mode for OUT.
-fn open_input(input: &Input, name: &str) -> Result<(Option<FileId>, Opened, u32), Failure> {
+/// An opened input: its identity (for the refusals), the bytes, the mode for OUT, and its
+/// size if it is mapped (for the progress bar).
+///
+/// The size is taken here, from the source itself, and not later by a `match` on
+/// [`Opened`]: built with Rust 1.95, such a match (`Mapped(s) => Some(s.len())`) read the
+/// length's place unconditionally, through an index loaded from a stream's bytes, and every
+/// repair of a pipe died of SIGBUS (test `reads_stdin_and_writes_stdout`, in release).
+type OpenedInput = (Option<FileId>, Opened, u32, Option<u64>);
+
+/// Opens the input ([`OpenedInput`]).
+fn open_input(input: &Input, name: &str) -> Result<OpenedInput, Failure> {
     use std::os::unix::fs::{FileTypeExt, PermissionsExt};
     let fail = |e: SourceError| Failure::new(name, e);
     match input {
@@ -124,10 +133,11 @@ fn open_input(input: &Input, name: &str) -> Result<(Option<FileId>, Opened, u32)
             let mode = meta.permissions().mode() & 0o777;
             if meta.file_type().is_fifo() {
                 let file = File::open(path).map_err(|e| fail(e.into()))?;
-                return Ok((id, Opened::Stream(Box::new(file)), 0o644));
+                return Ok((id, Opened::Stream(Box::new(file)), 0o644, None));
             }
             let source = Source::open(path).map_err(fail)?;
-            Ok((id, Opened::Mapped(source), mode))
+            let total = Some(source.len());
+            Ok((id, Opened::Mapped(source), mode, total))
         }
         Input::Stdin => {
             use std::os::fd::AsFd;
@@ -139,12 +149,13 @@ fn open_input(input: &Input, name: &str) -> Result<(Option<FileId>, Opened, u32)
             let meta = file.metadata().map_err(|e| fail(e.into()))?;
             if meta.is_file() {
                 let source = Source::stdin().map_err(fail)?;
-                return Ok((Some(identity(&meta)), Opened::Mapped(source), 0o644));
+                let total = Some(source.len());
+                return Ok((Some(identity(&meta)), Opened::Mapped(source), 0o644, total));
             }
             if meta.is_dir() {
                 return Err(fail(SourceError::IsDirectory));
             }
-            Ok((None, Opened::Stream(Box::new(file)), 0o644))
+            Ok((None, Opened::Stream(Box::new(file)), 0o644, None))
         }
     }
 }
@@ -217,7 +228,7 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
         ..policy
     })
     .map_err(|e| Failure::new(&in_name, e))?;
-    let (id, opened, mode) = open_input(&options.input, &in_name)?;
+    let (id, opened, mode, total) = open_input(&options.input, &in_name)?;
     let log_name = options.log.as_ref().map(Target::display_name);
     refuse(options, id, &out_name, log_name.as_deref())?;
     let sniffs =
@@ -261,10 +272,6 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
             read: 0,
             written: 0,
             log_failed: false,
-        };
-        let total = match &opened {
-            Opened::Mapped(source) => Some(source.len()),
-            Opened::Stream(_) => None,
         };
         let bar = progress_bar(total);
         let tick = |done: u64| {
