@@ -326,6 +326,28 @@ fn at_rejects_offsets_past_the_end_and_bad_offsets() {
         .stderr(predicates::str::contains(
             "'99999999999999999999' is too large for a byte offset (the largest is 18446744073709551615)",
         ));
+    // A sign is refused by the offset's own message, not taken for an option.
+    for args in [
+        vec!["at", &f, "-1"],
+        vec!["at", &f, "+3"],
+        vec!["dump", "--offset", "-1", &f],
+    ] {
+        let out = hexrune().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let sign = args[args.len() - 1 - usize::from(args[0] == "dump")];
+        assert_eq!(
+            stderr.lines().next(),
+            Some(
+                format!(
+                    "error: invalid value '{sign}' for '{}': '{sign}' is not a byte offset (decimal, or hex with 0x, counted from the start: no sign)",
+                    if args[0] == "at" { "<OFFSET>" } else { "--offset <N>" }
+                )
+                .as_str()
+            ),
+            "{args:?}"
+        );
+    }
     hexrune()
         .args(["at", "/nonexistent/x", "0"])
         .assert()

@@ -167,7 +167,8 @@ text. A valid UTF-8 input is always called UTF-8.",
         file: PathBuf,
 
         /// Byte offset, decimal or 0x-prefixed hex
-        #[arg(value_parser = parse_offset)]
+        // A negative number reaches `parse_offset`, which says offsets have no sign.
+        #[arg(value_parser = parse_offset, allow_negative_numbers = true)]
         offset: u64,
 
         #[arg(long, value_name = "LABEL", default_value = "windows-1252", value_parser = parse_fallback, help = FALLBACK_HELP)]
@@ -223,11 +224,11 @@ cat db.txt | hexrune dump --dialect cesu8 --width 8\n  hexrune dump --ascii --co
         encoding: Option<Dialect>,
 
         /// First byte to print, decimal or 0x-prefixed hex (inside a character: decoded from its start)
-        #[arg(short, long, value_name = "N", default_value = "0", value_parser = parse_offset)]
+        #[arg(short, long, value_name = "N", default_value = "0", value_parser = parse_offset, allow_negative_numbers = true)]
         offset: u64,
 
         /// How many bytes to print, decimal or 0x-prefixed hex (default: to the end)
-        #[arg(short = 'n', long, value_name = "N", value_parser = parse_offset)]
+        #[arg(short = 'n', long, value_name = "N", value_parser = parse_offset, allow_negative_numbers = true)]
         length: Option<u64>,
 
         /// Bytes per row

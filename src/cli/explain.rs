@@ -146,6 +146,9 @@ pub fn parse_bytes(text: &str) -> Result<Vec<u8>, String> {
 /// One whitespace-separated token: groups of hex digit pairs, each optionally after a
 /// `\x` or `0x` prefix.
 fn parse_token(token: &str, bytes: &mut Vec<u8>) -> Result<(), String> {
+    if token.contains('%') {
+        return percent_token(token, bytes);
+    }
     let mut rest = token;
     while !rest.is_empty() {
         if let Some(after_prefix) = strip_prefix(rest) {
@@ -182,8 +185,39 @@ fn parse_token(token: &str, bytes: &mut Vec<u8>) -> Result<(), String> {
     Ok(())
 }
 
+/// A token as a URL writes bytes: `%` and two hex digits for a byte, any other character
+/// for its own bytes (`caf%C3%A9` is `63 61 66 c3 a9`).
+fn percent_token(token: &str, bytes: &mut Vec<u8>) -> Result<(), String> {
+    let raw = token.as_bytes();
+    let mut i = 0;
+    while i < raw.len() {
+        if raw[i] != b'%' {
+            bytes.push(raw[i]);
+            i += 1;
+            continue;
+        }
+        let pair = raw
+            .get(i + 1..i + 3)
+            .and_then(|p| std::str::from_utf8(p).ok());
+        match pair.and_then(|p| {
+            u8::from_str_radix(p, 16)
+                .ok()
+                .filter(|_| !p.starts_with('+'))
+        }) {
+            Some(b) => bytes.push(b),
+            None => return Err(format!(
+                "'%' at {} in '{}' is not followed by two hex digits (a URL writes a byte as %C3)",
+                i + 1,
+                safe_name(token)
+            )),
+        }
+        i += 3;
+    }
+    Ok(())
+}
+
 fn strip_prefix(text: &str) -> Option<&str> {
-    ["\\x", "\\X", "0x", "0X", "%"]
+    ["\\x", "\\X", "0x", "0X"]
         .iter()
         .find_map(|p| text.strip_prefix(p))
 }
@@ -277,7 +311,10 @@ pub fn parse_char(text: &str) -> Result<CodePoint, String> {
         Some(hex) if (1..=8).contains(&hex.len()) && hex.chars().all(|c| c.is_ascii_hexdigit()) => {
             format!(" (this one: U+{})", hex.to_ascii_uppercase())
         }
-        _ => String::new(),
+        _ => match code_point_spelling(text) {
+            Some(cp) => format!(" (this one: U+{cp:04X})"),
+            None => String::new(),
+        },
     };
     Err(format!(
         "'{}' is {count} code points ({}{more}); give one character, or one code point as U+XXXX{hint}",
@@ -878,6 +915,10 @@ mod tests {
         assert_eq!(ok("%C3%A9"), [0xC3, 0xA9]);
         assert_eq!(ok("%e2%82%ac"), [0xE2, 0x82, 0xAC]);
         assert_eq!(ok("%e2 %82 %ac"), [0xE2, 0x82, 0xAC]);
+        // The other characters of a URL's text are their own bytes.
+        assert_eq!(ok("caf%C3%A9"), *b"caf\xC3\xA9");
+        assert_eq!(ok("face%C3%A9"), *b"face\xC3\xA9");
+        assert_eq!(ok("%C3+%A9"), *b"\xC3+\xA9");
     }
 
     #[test]
@@ -934,6 +975,14 @@ mod tests {
             err(r"\U0001F600"),
             r"'\' in '\U0001F600' is not a hex digit; \U0001F600 is a code point, not bytes: explain it with --char U+1F600"
         );
+        assert_eq!(
+            err("caf%C3%A"),
+            "'%' at 7 in 'caf%C3%A' is not followed by two hex digits (a URL writes a byte as %C3)"
+        );
+        assert_eq!(
+            err("%+1"),
+            "'%' at 1 in '%+1' is not followed by two hex digits (a URL writes a byte as %C3)"
+        );
         // Not a code point's spelling: no hint.
         assert_eq!(err("U+00G9"), "'U' in 'U+00G9' is not a hex digit");
     }
@@ -962,6 +1011,10 @@ mod tests {
         assert_eq!(
             parse_char("0x20AC"),
             Err("'0x20AC' is 6 code points (U+0030 U+0078 U+0032 U+0030 U+0041 U+0043); give one character, or one code point as U+XXXX (this one: U+20AC)".into())
+        );
+        assert_eq!(
+            parse_char("\\u00e9"),
+            Err("'\\u00e9' is 6 code points (U+005C U+0075 U+0030 U+0030 U+0065 U+0039); give one character, or one code point as U+XXXX (this one: U+00E9)".into())
         );
         assert_eq!(
             parse_char("\u{1F1EB}\u{1F1F7}"),
