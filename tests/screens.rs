@@ -1489,6 +1489,19 @@ fn a_utf16_byte_order_mark_is_said_at_the_start() {
         said(b"\xFF\xFE\x00\x00h\x00\x00\x00", Dialect::Utf8).as_deref(),
         Some("starts with a UTF-32LE byte order mark: e reads it as UTF-32LE")
     );
+    // UTF-8 behind a UTF-16 mark (no zero byte after it): the mark is contradicted, as
+    // `detect` says, and UTF-16 would read CJK characters of ASCII pairs.
+    for (bytes, name) in [
+        (&b"\xFF\xFEh\xC3\xA9llo w\xC3\xB6rld\n"[..], "UTF-16LE"),
+        (&b"\xFE\xFFhello\n"[..], "UTF-16BE"),
+    ] {
+        assert_eq!(
+            said(bytes, Dialect::Utf8),
+            Some(format!(
+                "starts with a {name} byte order mark, but valid UTF-8 follows it: the mark's bytes are its errors"
+            ))
+        );
+    }
     assert_eq!(said(le, Dialect::Utf16Le), None);
     assert_eq!(said(b"\xEF\xBB\xBFhi", Dialect::Utf8), None);
     assert_eq!(said(b"hi", Dialect::Utf8), None);

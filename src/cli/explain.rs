@@ -205,11 +205,13 @@ fn percent_token(token: &str, bytes: &mut Vec<u8>) -> Result<(), String> {
                 .filter(|_| !p.starts_with('+'))
         }) {
             Some(b) => bytes.push(b),
-            None => return Err(format!(
+            None => {
+                return Err(format!(
                 "'%' at {} in '{}' is not followed by two hex digits (a URL writes a byte as %C3)",
                 i + 1,
                 safe_name(token)
-            )),
+            ))
+            }
         }
         i += 3;
     }

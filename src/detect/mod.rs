@@ -442,6 +442,21 @@ fn iso_2022_jp(mut d: Detection, bytes: &[u8]) -> Option<Detection> {
     Some(d)
 }
 
+/// Whether the bytes after a UTF-16 signature of `bom_len` bytes at the start of `bytes`
+/// are valid UTF-8 with no zero byte (and not none): UTF-8 text the mark contradicts.
+///
+/// ```
+/// use hexrune::detect::utf8_after_utf16_bom;
+/// assert!(utf8_after_utf16_bom(b"\xFF\xFEh\xC3\xA9llo\n", 2));
+/// assert!(!utf8_after_utf16_bom(b"\xFF\xFEh\x00i\x00", 2));
+/// ```
+pub fn utf8_after_utf16_bom(bytes: &[u8], bom_len: usize) -> bool {
+    let rest = &bytes[bom_len.min(bytes.len())..];
+    !rest.is_empty()
+        && memchr::memchr(0, rest).is_none()
+        && simdutf8::basic::from_utf8(rest).is_ok()
+}
+
 /// An input that starts with a UTF-16 signature but whose bytes after it are valid UTF-8
 /// with no zero byte: UTF-8 text behind a mark that contradicts it (a UTF-16 reading gives
 /// CJK characters of ASCII pairs). Its UTF-8 errors are the mark's bytes.
@@ -451,12 +466,7 @@ fn utf8_behind_utf16_bom(
     bytes: &[u8],
     summary: &Summary,
 ) -> Option<Detection> {
-    let rest = &bytes[bom.len()..];
-    let wide_after_all = !matches!(bom, Bom::Utf16Le | Bom::Utf16Be)
-        || rest.is_empty()
-        || memchr::memchr(0, rest).is_some()
-        || simdutf8::basic::from_utf8(rest).is_err();
-    if wide_after_all {
+    if !utf8_after_utf16_bom(bytes, bom.len()) {
         return None;
     }
     let multibyte: u64 = summary.tally.classes[2..].iter().sum();

@@ -1813,13 +1813,22 @@ fn bom_note(bytes: &[u8], dialect: Dialect) -> Option<String> {
     if dialect.code_unit_width().is_some() {
         return None;
     }
-    let name = match Bom::detect(bytes)? {
+    let bom = Bom::detect(bytes)?;
+    let name = match bom {
         Bom::Utf8 => return None,
         Bom::Utf16Le => "UTF-16LE",
         Bom::Utf16Be => "UTF-16BE",
         Bom::Utf32Le => "UTF-32LE",
         Bom::Utf32Be => "UTF-32BE",
     };
+    // UTF-8 behind a UTF-16 mark: read as UTF-16 it would be CJK characters of ASCII
+    // pairs (detect says the same).
+    let utf16 = matches!(bom, Bom::Utf16Le | Bom::Utf16Be);
+    if utf16 && crate::detect::utf8_after_utf16_bom(bytes, 2) {
+        return Some(format!(
+            "starts with a {name} byte order mark, but valid UTF-8 follows it: the mark's bytes are its errors"
+        ));
+    }
     Some(format!(
         "starts with a {name} byte order mark: e reads it as {name}"
     ))
