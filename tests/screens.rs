@@ -1688,18 +1688,38 @@ fn the_time_left_follows_a_scan_that_slows_down() {
     );
 }
 
-/// A stray continuation byte right after an invalid lead is said to follow it; one with
+/// A stray continuation byte after a broken sequence is said to follow it; one with
 /// nothing like a lead before it has none.
 #[test]
 fn a_continuation_after_an_invalid_lead_names_it() {
     let second = |bytes: &[u8], target: &str| detail_at(bytes, target, |_| {})[2].clone();
     assert_eq!(
         second(b"..\xC0\xAF..", "3"),
-        "error unexpected_continuation: continuation byte after an invalid lead (C0)"
+        "error unexpected_continuation: continuation byte after the broken sequence at 0x2 (lead C0)"
     );
     assert_eq!(
         second(b"\xE0\x80\x41", "1"),
-        "error unexpected_continuation: continuation byte after an invalid lead (E0)"
+        "error unexpected_continuation: continuation byte after the broken sequence at 0x0 (lead E0)"
+    );
+    // Each of the stray bytes after a lead, and after a lead that takes 80..9F only.
+    for target in ["4", "5", "6"] {
+        assert_eq!(
+            second(b"ab \xF5\x80\x80\x80 cd", target),
+            "error unexpected_continuation: continuation byte after the broken sequence at 0x3 (lead F5)",
+            "{target}"
+        );
+    }
+    for target in ["4", "5"] {
+        assert_eq!(
+            second(b"ab \xED\xA0\xBD.", target),
+            "error unexpected_continuation: continuation byte after the broken sequence at 0x3 (lead ED)",
+            "{target}"
+        );
+    }
+    // Four stray bytes on: too far from the lead to name it.
+    assert_eq!(
+        second(b"\xC0\x80\x80\x80\x80", "4"),
+        "error unexpected_continuation: continuation byte with no lead before it"
     );
     assert_eq!(
         second(b"caf\xC3\xA9\xA9", "5"),

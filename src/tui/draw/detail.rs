@@ -235,9 +235,11 @@ fn mojibake_line(app: &App, m: &Mojibake, theme: &Theme) -> Line<'static> {
     ])
 }
 
-/// For a stray continuation byte right after an error unit that starts with a lead's shape
-/// (`C0` before `AF`), what it is: "continuation byte after an invalid lead (C0)"; the
-/// kind's own summary ("with no lead before it") would deny the lead the reader sees.
+/// For a stray continuation byte after an error unit that starts with a lead's shape (`AF`
+/// after `C0`; `80` and `80` after `F5 80`; `A0` after `ED`, a lead that takes 80..9F
+/// next), with at most two other stray continuation bytes between: "continuation byte
+/// after the broken sequence at 0x9 (lead ED)". The kind's own summary ("with no lead
+/// before it") would deny the lead the reader sees.
 fn after_invalid_lead(app: &App, detail: &Detail) -> Option<String> {
     use crate::decode::ErrorKind;
     if !matches!(
@@ -250,11 +252,26 @@ fn after_invalid_lead(app: &App, detail: &Detail) -> Option<String> {
         return None;
     }
     let bytes = app.source.bytes();
-    let before = (detail.start as usize).checked_sub(1)?;
-    let unit = app.dialect.unit_containing(bytes, before);
-    let lead = *bytes.get(unit.start)?;
-    (unit.is_error() && lead >= 0xC0)
-        .then(|| format!("continuation byte after an invalid lead ({lead:02X})"))
+    let mut at = detail.start as usize;
+    for _ in 0..3 {
+        let unit = app.dialect.unit_containing(bytes, at.checked_sub(1)?);
+        let lead = *bytes.get(unit.start)?;
+        if !unit.is_error() {
+            return None;
+        }
+        if lead >= 0xC0 {
+            return Some(format!(
+                "continuation byte after the broken sequence at {} (lead {lead:02X})",
+                app.format_offset(unit.start as u64)
+            ));
+        }
+        // Another stray continuation byte: the lead may stand before it.
+        if !(0x80..0xC0).contains(&lead) || unit.len != 1 {
+            return None;
+        }
+        at = unit.start;
+    }
+    None
 }
 
 /// What the pane adds to a unit's own detail, from the viewer's options.
