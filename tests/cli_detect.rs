@@ -729,6 +729,32 @@ fn mac_roman_text_is_macintosh_not_utf8_with_errors() {
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "mr.txt", &bytes);
     assert!(stdout_of(["check", &f], 1).contains("verdict  probably not UTF-8"));
+    // Text that windows-1252 reads as text too, but only with bytes it leaves undefined
+    // (è is 8F in Mac OS Roman): macintosh, not windows-1252 with C1 controls.
+    for (text, errors) in [
+        (
+            "Le cœur a ses raisons que la raison ne connaît point. Été, déjà, très.\n",
+            21,
+        ),
+        ("Un cœur très déjà été.\n", 18),
+    ] {
+        let bytes = encode("macintosh", &text.repeat(3));
+        assert_eq!(
+            detect_file_human(&bytes),
+            format!(
+                "in: macintosh\n  why: {errors} UTF-8 errors and few multi-byte characters; read as \
+                 chardetng's guess, windows-1252, it needs bytes windows-1252 leaves undefined; as \
+                 macintosh, which chardetng does not know, it is text\n"
+            ),
+            "{text}"
+        );
+    }
+    // The same French in windows-1252 stays windows-1252.
+    let w = encode("windows-1252", &text);
+    assert_eq!(
+        detect_file_human(&w),
+        "in: windows-1252\n  why: 21 UTF-8 errors and few multi-byte characters; chardetng reads it as windows-1252\n"
+    );
 }
 
 /// A UTF-16 signature in front of valid UTF-8 with no zero byte: said to contradict the

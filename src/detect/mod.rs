@@ -721,11 +721,15 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             if let Some((dos, why)) = dos::dos_code_page(head, guess) {
                 guesses.push((range.start, dos));
                 dos_evidence.push(why);
-            } else if reads_as_text(&bytes[range.clone()], guess) {
+            } else if reads_as_text(&bytes[range.clone()], guess)
+                && !(not_utf8 && undefined_in(&bytes[range.clone()], guess))
+            {
+                // (Text in the guess's encoding never needs bytes it leaves undefined.)
                 guesses.push((range.start, guess));
             } else if not_utf8 {
                 // chardetng does not know Mac OS Roman: hexrune tries it where chardetng's
-                // single-byte guess gives no text.
+                // single-byte guess gives no text, or needs bytes the guess leaves
+                // undefined (Mac OS Roman's è is 8F, which windows-1252 does not have).
                 let single_byte = encoding_rs::Encoding::for_label(guess.as_bytes())
                     .is_some_and(|e| e.is_single_byte());
                 let region = &bytes[range.clone()];
@@ -734,9 +738,14 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                     && letters_in_words(region, MACINTOSH)
                 {
                     guesses.push((range.start, MACINTOSH));
-                    doubts.push(format!(
-                        "read as chardetng's guess, {guess}, it is no text; as {MACINTOSH}, which chardetng does not know, it is"
-                    ));
+                    doubts.push(match reads_as_text(region, guess) {
+                        true => format!(
+                            "read as chardetng's guess, {guess}, it needs bytes {guess} leaves undefined; as {MACINTOSH}, which chardetng does not know, it is text"
+                        ),
+                        false => format!(
+                            "read as chardetng's guess, {guess}, it is no text; as {MACINTOSH}, which chardetng does not know, it is"
+                        ),
+                    });
                 } else {
                     guesses.push((range.start, guess));
                     doubts.push("but read so it does not look like text".to_string());
@@ -1311,6 +1320,18 @@ fn reads_as_text(bytes: &[u8], label: &str) -> bool {
         }
     }
     runs > 0 && good * 10 >= runs * 7
+}
+
+/// Whether `bytes` read through `label` give a C1 control (U+0080..U+009F), which is what
+/// the web's tables make of a byte a single-byte encoding leaves undefined (windows-1252's
+/// 81, 8D, 8F, 90 and 9D): text in that encoding has none.
+fn undefined_in(bytes: &[u8], label: &str) -> bool {
+    let Some(encoding) = encoding_rs::Encoding::for_label(label.as_bytes()) else {
+        return false;
+    };
+    let sample = &bytes[..bytes.len().min(GUESS_BYTES)];
+    let (text, _) = encoding.decode_without_bom_handling(sample);
+    text.chars().any(|c| ('\u{80}'..='\u{9F}').contains(&c))
 }
 
 /// Whether `bytes` read through `label` (a single-byte encoding) put their non-ASCII
