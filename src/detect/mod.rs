@@ -1279,6 +1279,15 @@ fn utf8_shape_at(bytes: &[u8], at: usize) -> Option<usize> {
     }
 }
 
+/// The characters of the head of `bytes` (up to [`GUESS_BYTES`], as a guess reads it)
+/// read through the encoding `label` names; `None` for a label encoding_rs does not know.
+fn read_through(bytes: &[u8], label: &str) -> Option<Vec<char>> {
+    let encoding = encoding_rs::Encoding::for_label(label.as_bytes())?;
+    let sample = &bytes[..bytes.len().min(GUESS_BYTES)];
+    let (text, _) = encoding.decode_without_bom_handling(sample);
+    Some(text.chars().collect())
+}
+
 /// Whether `bytes` read through `label` look like text: of the runs of non-ASCII
 /// characters the reading gives, at least 70% hold a letter and either are three
 /// characters or longer, touch a letter, or stand as a word between spaces. Letters with
@@ -1287,12 +1296,9 @@ fn utf8_shape_at(bytes: &[u8], at: usize) -> Option<usize> {
 /// punctuation, symbols and spaces only (`—`, `‘quoted’`, `€5`) counts neither way where
 /// text of any encoding puts signs ([`signs_in_place`]); elsewhere it counts against.
 fn reads_as_text(bytes: &[u8], label: &str) -> bool {
-    let Some(encoding) = encoding_rs::Encoding::for_label(label.as_bytes()) else {
+    let Some(chars) = read_through(bytes, label) else {
         return false;
     };
-    let sample = &bytes[..bytes.len().min(GUESS_BYTES)];
-    let (text, _) = encoding.decode_without_bom_handling(sample);
-    let chars: Vec<char> = text.chars().collect();
     let (mut runs, mut good) = (0usize, 0usize);
     let mut i = 0;
     while i < chars.len() {
@@ -1326,12 +1332,8 @@ fn reads_as_text(bytes: &[u8], label: &str) -> bool {
 /// the web's tables make of a byte a single-byte encoding leaves undefined (windows-1252's
 /// 81, 8D, 8F, 90 and 9D): text in that encoding has none.
 fn undefined_in(bytes: &[u8], label: &str) -> bool {
-    let Some(encoding) = encoding_rs::Encoding::for_label(label.as_bytes()) else {
-        return false;
-    };
-    let sample = &bytes[..bytes.len().min(GUESS_BYTES)];
-    let (text, _) = encoding.decode_without_bom_handling(sample);
-    text.chars().any(|c| ('\u{80}'..='\u{9F}').contains(&c))
+    read_through(bytes, label)
+        .is_some_and(|chars| chars.iter().any(|c| ('\u{80}'..='\u{9F}').contains(c)))
 }
 
 /// Whether `bytes` read through `label` (a single-byte encoding) put their non-ASCII
@@ -1339,12 +1341,9 @@ fn undefined_in(bytes: &[u8], label: &str) -> bool {
 /// the same case (`garçon`, `mangé`; not `cittÖ`). The stronger evidence hexrune asks of a guess of its own, beyond
 /// chardetng's ([`MACINTOSH`]).
 fn letters_in_words(bytes: &[u8], label: &str) -> bool {
-    let Some(encoding) = encoding_rs::Encoding::for_label(label.as_bytes()) else {
+    let Some(chars) = read_through(bytes, label) else {
         return false;
     };
-    let sample = &bytes[..bytes.len().min(GUESS_BYTES)];
-    let (text, _) = encoding.decode_without_bom_handling(sample);
-    let chars: Vec<char> = text.chars().collect();
     // An ASCII letter beside the character at `i`, of the same case (a capital inside a
     // lower-case word is a misread byte).
     let beside = |i: usize, c: char| {
