@@ -721,10 +721,14 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             if let Some((dos, why)) = dos::dos_code_page(head, guess) {
                 guesses.push((range.start, dos));
                 dos_evidence.push(why);
-            } else if reads_as_text(&bytes[range.clone()], guess)
-                && !(not_utf8 && undefined_in(&bytes[range.clone()], guess))
-            {
-                // (Text in the guess's encoding never needs bytes it leaves undefined.)
+                continue;
+            }
+            // Each reading decodes up to a megabyte of the region: asked once each.
+            let region = &bytes[range.clone()];
+            let as_text = reads_as_text(region, guess);
+            // Text in the guess's encoding never needs bytes it leaves undefined.
+            let undefined = as_text && not_utf8 && undefined_in(region, guess);
+            if as_text && !undefined {
                 guesses.push((range.start, guess));
             } else if not_utf8 {
                 // chardetng does not know Mac OS Roman: hexrune tries it where chardetng's
@@ -732,13 +736,12 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                 // undefined (Mac OS Roman's è is 8F, which windows-1252 does not have).
                 let single_byte = encoding_rs::Encoding::for_label(guess.as_bytes())
                     .is_some_and(|e| e.is_single_byte());
-                let region = &bytes[range.clone()];
                 if single_byte
                     && reads_as_text(region, MACINTOSH)
                     && letters_in_words(region, MACINTOSH)
                 {
                     guesses.push((range.start, MACINTOSH));
-                    doubts.push(match reads_as_text(region, guess) {
+                    doubts.push(match as_text {
                         true => format!(
                             "read as chardetng's guess, {guess}, it needs bytes {guess} leaves undefined; as {MACINTOSH}, which chardetng does not know, it is text"
                         ),
