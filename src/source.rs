@@ -230,6 +230,12 @@ impl Stream {
         &self.name
     }
 
+    /// The file to read the stream from, on this thread (a FIFO is opened now, which
+    /// waits for a writer): for a command that reads it in chunks as it goes.
+    pub fn into_file(self) -> Result<File, SourceError> {
+        self.from.open()
+    }
+
     /// Starts reading the stream on a thread of its own, up to `bound` bytes (a FIFO is
     /// opened there, as opening one waits for a writer). Returns at once; a read that blocks (a producer that writes nothing for a while) blocks only
     /// that thread, and is left behind if the viewer ends meanwhile.

@@ -534,13 +534,6 @@ fn from_refusals_are_one_line() {
     );
     assert_eq!((code, stderr.lines().count()), (2, 1), "{stderr}");
     assert!(stderr.starts_with("hexrune: in.txt: --invalid keep would write Shift_JIS bytes"));
-    let output = output_with_stdin(["repair", "-", "-o", "-", "--from", "auto"], "abc");
-    // A pipe cannot be detected first (assert_cmd's stdin is a pipe).
-    assert_eq!(output.status.code(), Some(2));
-    assert_eq!(
-        String::from_utf8_lossy(&output.stderr),
-        "hexrune: <stdin>: --from auto needs a file (detection reads the whole input); give --from LABEL for a pipe\n"
-    );
     let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", "out.txt", "--from", "nope"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("unknown encoding 'nope'"), "{stderr}");
@@ -1036,5 +1029,44 @@ fn auto_says_which_regions_of_another_encoding_it_does_not_convert() {
         "repair: in.txt (140 bytes) -> <stdout> (149 bytes): 9 units changed\n\
          \x20            read as UTF-8 (--from auto: what detect finds)\n\
          \x20          9 truncated                read in windows-1252\n"
+    );
+}
+
+/// `--from auto` reads a pipe or a FIFO whole, then detects on it as on a file.
+#[test]
+fn from_auto_reads_a_pipe_or_a_fifo_whole() {
+    let latin1 = b"caf\xe9 cr\xe8me br\xfbl\xe9e, na\xefve fa\xe7ade\n";
+    let repaired = "café crème brûlée, naïve façade\n";
+    // assert_cmd's stdin is a pipe.
+    let output = output_with_stdin(
+        ["repair", "-", "-o", "-", "--from", "auto"],
+        latin1.to_vec(),
+    );
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), repaired);
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "repair: <stdin> (32 bytes) -> <stdout> (38 bytes): 0 units changed\n             read as windows-1252 (--from auto: what detect finds)\n"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("in.fifo");
+    let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: mkfifo with a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::write(fifo, latin1).unwrap())
+    };
+    let (code, stderr) = repair_in(dir.path(), &["in.fifo", "-o", "out.txt", "--from", "auto"]);
+    writer.join().unwrap();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stderr,
+        "repair: in.fifo (32 bytes) -> out.txt (38 bytes): 0 units changed\n             read as windows-1252 (--from auto: what detect finds)\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out.txt")).unwrap(),
+        repaired
     );
 }

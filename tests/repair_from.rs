@@ -229,7 +229,7 @@ fn keep_unescape_and_mojibake_are_refused_with_from() {
         refusal(p),
         "--mojibake reads UTF-8, not windows-1252; convert with --from alone first, then run --mojibake on the copy"
     );
-    assert!(refusal(from("auto", Invalid::Replace)).contains("needs a file"));
+    assert!(refusal(from("auto", Invalid::Replace)).contains("settled by detection"));
     // UTF-8 itself is the UTF-8 repair: keep is fine there.
     assert_eq!(out("utf-8", Invalid::Keep, b"a\xFFb"), b"a\xFFb");
 }

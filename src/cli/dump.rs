@@ -22,15 +22,12 @@
 
 pub use crate::view::theme::ColorChoice;
 use std::fmt::Write as _;
-use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::ops::Range;
-use std::os::fd::AsFd;
-use std::os::unix::fs::FileTypeExt;
 
 use super::{report_error, Input, EXIT_ERROR, EXIT_OK};
 use crate::decode::{Checkpoint, Dialect, ErrorKind};
-use crate::source::{Access, Source, SourceError};
+use crate::source::{Access, Opening, Source, SourceError};
 use crate::view::cluster::ClusterSpan;
 use crate::view::fallback::{Escape, Fallback};
 use crate::view::glyph::{GlyphClass, InlineGlyph, FILLER};
@@ -113,14 +110,21 @@ pub fn run(options: &DumpOptions, out: &mut dyn Write, err: &mut dyn Write) -> i
         color: (options.color).enabled(io::stdout().is_terminal(), no_color),
         ..options.format
     };
-    let failure = match open(&options.input) {
-        Ok(Opened::Mapped(source)) => dump_source(options, &format, &source, out),
-        Ok(Opened::Stream(reader)) => {
-            match dump_stream(reader, options.offset, options.length, &format, CHUNK, out) {
-                Ok(stats) => past_end(options.offset, stats.len).map_or(Ok(()), Err),
-                Err(e) => Err(e),
+    let opening = match &options.input {
+        Input::Stdin => Source::stdin_streaming(),
+        Input::Path(path) => Source::open_streaming(path),
+    };
+    let failure = match opening {
+        Ok(Opening::Ready(source)) => dump_source(options, &format, &source, out),
+        Ok(Opening::Stream(stream)) => match stream.into_file() {
+            Ok(file) => {
+                match dump_stream(file, options.offset, options.length, &format, CHUNK, out) {
+                    Ok(stats) => past_end(options.offset, stats.len).map_or(Ok(()), Err),
+                    Err(e) => Err(e),
+                }
             }
-        }
+            Err(e) => Err(Failure::Input(e)),
+        },
         Err(e) => Err(Failure::Input(e)),
     };
     match failure {
@@ -162,30 +166,6 @@ fn past_end(offset: u64, len: u64) -> Option<Failure> {
             "offset {offset} is past the end of the input ({len} bytes)"
         ))
     })
-}
-
-enum Opened {
-    Mapped(Source),
-    Stream(Box<dyn Read>),
-}
-
-/// A regular file (named, or as standard input) is mapped; pipes and FIFOs are streamed.
-fn open(input: &Input) -> Result<Opened, SourceError> {
-    match input {
-        Input::Stdin => {
-            let fd = io::stdin().as_fd().try_clone_to_owned()?;
-            if File::from(fd).metadata()?.file_type().is_file() {
-                return Source::stdin().map(Opened::Mapped);
-            }
-            Ok(Opened::Stream(Box::new(io::stdin().lock())))
-        }
-        Input::Path(path) => {
-            if std::fs::metadata(path)?.file_type().is_fifo() {
-                return Ok(Opened::Stream(Box::new(File::open(path)?)));
-            }
-            Source::open(path).map(Opened::Mapped)
-        }
-    }
 }
 
 fn dump_source(

@@ -10,7 +10,8 @@
 //!   and name resolve to IN; an OUT or log that exists, unless `--force`; one that is a
 //!   directory, device, fifo or socket, even with it; OUT on a terminal;
 //! - the input: a regular file (or standard input redirected from one) is memory-mapped;
-//!   a pipe or FIFO is read in chunks, so memory stays flat in the input's size;
+//!   a pipe or FIFO is read in chunks, so memory stays flat in the input's size (but
+//!   under `--from auto`, where detection reads the whole input first);
 //! - atomic writes: OUT and the log are written to temporary files beside them and renamed
 //!   into place only when complete; an error drops the temporary files, and SIGINT, SIGTERM
 //!   or SIGHUP removes them before the process ends (exit 2), so no half-written OUT is
@@ -40,7 +41,7 @@ use crate::repair::{
     detected_regions, sniffed, Change, Engine, FromEncoding, Invalid, Output, Policy, Tally,
     SNIFF_LEN,
 };
-use crate::source::{Source, SourceError};
+use crate::source::{Opening, Source, SourceError};
 
 /// Inputs at least this large get a progress bar (when stderr is a terminal).
 const PROGRESS_FROM: u64 = 64 << 20;
@@ -107,7 +108,7 @@ pub fn run(options: &RepairOptions, out: &mut dyn Write, err: &mut dyn Write) ->
     }
 }
 
-/// The input, mapped or streamed.
+/// The input, mapped (or read whole) or streamed.
 enum Opened {
     Mapped(Source),
     Stream(Box<dyn Read>),
@@ -117,47 +118,51 @@ enum Opened {
 /// size if it is mapped (for the progress bar).
 ///
 /// The size is taken here, from the source itself, and not later by a `match` on
-/// [`Opened`]: built with Rust 1.95, such a match (`Mapped(s) => Some(s.len())`) read the
-/// length's place unconditionally, through an index loaded from a stream's bytes, and every
-/// repair of a pipe died of SIGBUS (test `reads_stdin_and_writes_stdout`, in release).
+/// [`Opened`]: built with Rust 1.95, such a match (`Mapped(s) => Some(s.len())`) was
+/// compiled into a load of the length's place through an index read from the enum before
+/// its variant was known (a stream's bytes there), and every repair of a pipe died of
+/// SIGBUS (test `reads_stdin_and_writes_stdout`, in release). That is an LLVM miscompile
+/// of niche-encoded enums (rust-lang/rust#159035, fixed in Rust 1.97.1), not undefined
+/// behaviour here; CI runs the command-line tests on the release build as the guard.
 type OpenedInput = (Option<FileId>, Opened, u32, Option<u64>);
 
-/// Opens the input ([`OpenedInput`]).
+/// Opens the input ([`OpenedInput`]): what is mapped and what is streamed, `source`
+/// decides (as for every command).
 fn open_input(input: &Input, name: &str) -> Result<OpenedInput, Failure> {
     use std::os::unix::fs::{FileTypeExt, PermissionsExt};
     let fail = |e: SourceError| Failure::new(name, e);
-    match input {
+    let (id, mode, opening) = match input {
         Input::Path(path) => {
             let meta = fs::metadata(path).map_err(|e| fail(e.into()))?;
-            let id = Some(identity(&meta));
-            let mode = meta.permissions().mode() & 0o777;
-            if meta.file_type().is_fifo() {
-                let file = File::open(path).map_err(|e| fail(e.into()))?;
-                return Ok((id, Opened::Stream(Box::new(file)), 0o644, None));
-            }
-            let source = Source::open(path).map_err(fail)?;
-            let total = Some(source.len());
-            Ok((id, Opened::Mapped(source), mode, total))
+            let mode = match meta.file_type().is_fifo() {
+                true => 0o644,
+                false => meta.permissions().mode() & 0o777,
+            };
+            let opening = Source::open_streaming(path).map_err(fail)?;
+            (Some(identity(&meta)), mode, opening)
         }
         Input::Stdin => {
             use std::os::fd::AsFd;
-            let file = io::stdin()
+            let meta = io::stdin()
                 .as_fd()
                 .try_clone_to_owned()
                 .map(File::from)
+                .and_then(|file| file.metadata())
                 .map_err(|e| fail(e.into()))?;
-            let meta = file.metadata().map_err(|e| fail(e.into()))?;
-            if meta.is_file() {
-                let source = Source::stdin().map_err(fail)?;
-                let total = Some(source.len());
-                return Ok((Some(identity(&meta)), Opened::Mapped(source), 0o644, total));
-            }
-            if meta.is_dir() {
-                return Err(fail(SourceError::IsDirectory));
-            }
-            Ok((None, Opened::Stream(Box::new(file)), 0o644, None))
+            let opening = Source::stdin_streaming().map_err(fail)?;
+            (meta.is_file().then(|| identity(&meta)), 0o644, opening)
         }
-    }
+    };
+    Ok(match opening {
+        Opening::Ready(source) => {
+            let total = Some(source.len());
+            (id, Opened::Mapped(source), mode, total)
+        }
+        Opening::Stream(stream) => {
+            let file = stream.into_file().map_err(fail)?;
+            (id, Opened::Stream(Box::new(file)), mode, None)
+        }
+    })
 }
 
 /// What the repair writes into: OUT, and the changes into the log's records.
@@ -229,6 +234,21 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
     })
     .map_err(|e| Failure::new(&in_name, e))?;
     let (id, opened, mode, total) = open_input(&options.input, &in_name)?;
+    // Detection reads the whole input: a pipe or FIFO is read into memory first.
+    let (opened, total) = match (opened, policy.from) {
+        (Opened::Stream(mut reader), Some(FromEncoding::Auto)) => {
+            let mut bytes = Vec::new();
+            reader
+                .read_to_end(&mut bytes)
+                .map_err(|e| failure_of(&in_name, &io::Error::other(SourceError::from(e))))?;
+            let total = Some(bytes.len() as u64);
+            (
+                Opened::Mapped(Source::from_bytes(in_name.clone(), bytes)),
+                total,
+            )
+        }
+        (opened, _) => (opened, total),
+    };
     let log_name = options.log.as_ref().map(Target::display_name);
     refuse(options, id, &out_name, log_name.as_deref())?;
     let sniffs =

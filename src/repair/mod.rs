@@ -801,7 +801,7 @@ impl Engine {
         }
         let FromEncoding::Dialect(dialect) = from else {
             return Err(
-                "--from auto needs a file (detection reads the whole input); give --from LABEL for a pipe"
+                "--from auto is settled by detection over the whole input before a repair starts; give the label it found"
                     .into(),
             );
         };
