@@ -257,8 +257,6 @@ pub struct App {
     /// Whether the last pattern search, or an earlier step of its count, went round an
     /// end: the next step of the same count says `(search wrapped)` too.
     count_wrapped: bool,
-    /// Set while a step of a count starts, for the search it starts ([`Job::wrapped_before`]).
-    carry_wrap: bool,
     /// The lints asked for and the pass that finds them ([`super::findings`]).
     pub linting: Linting,
     /// The last lookalike match a search found, and its needle: the detail pane says
@@ -316,7 +314,6 @@ impl App {
             write: None,
             deferred: VecDeque::new(),
             count_wrapped: false,
-            carry_wrap: false,
             linting: Linting::default(),
             lookalike_match: None,
         };
@@ -1551,7 +1548,7 @@ impl App {
             backward,
             wraps: false,
             lookalike: None,
-            wrapped_before: std::mem::take(&mut self.carry_wrap),
+            wrapped_before: false,
             cancel,
             receiver,
         });
@@ -1694,7 +1691,7 @@ impl App {
             backward: false,
             wraps: false,
             lookalike: None,
-            wrapped_before: std::mem::take(&mut self.carry_wrap),
+            wrapped_before: false,
             cancel,
             receiver,
         });
@@ -1786,9 +1783,12 @@ impl App {
                 break;
             };
             let message = self.message.take();
-            self.carry_wrap = counted && self.count_wrapped;
+            let wrapped_before = counted && self.count_wrapped;
             self.update(action);
-            self.carry_wrap = false;
+            // The search this step started, if it started one, carries the count's wrap.
+            if let Some(job) = &mut self.job {
+                job.wrapped_before = wrapped_before;
+            }
             if self.message.is_none() {
                 self.message = message;
             }
