@@ -1809,22 +1809,20 @@ impl App {
 /// mark of UTF-16 or UTF-32 while the viewer reads it byte by byte (as UTF-8, say): that
 /// `e` reads it in the encoding the mark names.
 fn bom_note(bytes: &[u8], dialect: Dialect) -> Option<String> {
-    use crate::decode::Bom;
+    use crate::detect::bom::Bom;
     if dialect.code_unit_width().is_some() {
         return None;
     }
-    let bom = Bom::detect(bytes)?;
-    let name = match bom {
-        Bom::Utf8 => return None,
-        Bom::Utf16Le => "UTF-16LE",
-        Bom::Utf16Be => "UTF-16BE",
-        Bom::Utf32Le => "UTF-32LE",
-        Bom::Utf32Be => "UTF-32BE",
-    };
+    // Unicode's marks only: `e` reads no UTF-7 or GB18030.
+    let bom = crate::decode::Bom::detect(bytes).map(Bom::from)?;
+    if bom == Bom::Utf8 {
+        return None;
+    }
+    let name = bom.encoding();
     // UTF-8 behind a UTF-16 mark: read as UTF-16 it would be CJK characters of ASCII
     // pairs (detect says the same).
     let utf16 = matches!(bom, Bom::Utf16Le | Bom::Utf16Be);
-    if utf16 && crate::detect::utf8_after_utf16_bom(bytes, 2) {
+    if utf16 && crate::detect::utf8_after_utf16_bom(bytes, bom.len()) {
         return Some(format!(
             "starts with a {name} byte order mark, but valid UTF-8 follows it: the mark's bytes are its errors"
         ));
