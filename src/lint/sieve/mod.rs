@@ -1036,6 +1036,37 @@ impl Word {
         false
     }
 
+    /// A run of ASCII bytes, as [`Word::ascii`] of each in turn, but reading each byte
+    /// once without a branch: only the letters before the run's first byte that ends a
+    /// word can meet the word it goes on, and after its last such byte a new word begins.
+    #[inline]
+    fn ascii_run(&mut self, run: &[u8]) -> bool {
+        let part = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        let letters = |bytes: &[u8]| {
+            bytes
+                .iter()
+                .fold(false, |any, b| any | b.is_ascii_alphabetic())
+        };
+        let Some(first) = run.iter().position(|&b| !part(b)) else {
+            if letters(run) {
+                if self.group != 0 && self.group != LATIN {
+                    return true;
+                }
+                self.ascii = true;
+            }
+            return false;
+        };
+        if letters(&run[..first]) && self.group != 0 && self.group != LATIN {
+            return true;
+        }
+        let last = run.iter().rposition(|&b| !part(b)).unwrap_or(first);
+        *self = Word {
+            ascii: letters(&run[last + 1..]),
+            group: 0,
+        };
+        false
+    }
+
     /// A character of script group `g` (an entry's [`GROUP`] bits: 0 for none, [`BREAK`]
     /// for a character that ends the word); whether the word is now one the walk asks
     /// about.
@@ -1108,7 +1139,7 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
             let control = |b: u8| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7F;
             if before == Before::Joiner
                 || ascii.iter().fold(false, |any, &b| any | control(b))
-                || (words && ascii.iter().any(|&b| word.ascii(b)))
+                || (words && word.ascii_run(ascii))
             {
                 return false;
             }
@@ -2217,6 +2248,33 @@ mod properties {
             for well_formed_end in ends {
                 let found = passed_over_but_found(&bytes, &lints, four_byte, well_formed_end);
                 prop_assert!(found.is_none(), "passed over: {:?}", found);
+            }
+        }
+    }
+
+    proptest! {
+        /// A run of ASCII read at once leaves the word as each byte read in turn does, and
+        /// asks about it exactly where one of them does.
+        #[test]
+        fn an_ascii_run_is_read_as_its_bytes_in_turn(
+            run in proptest::collection::vec(proptest::sample::select(b"aZ09_ -.#\t".to_vec()), 1..24),
+            ascii in any::<bool>(),
+            group in proptest::sample::select(vec![0u32, super::LATIN, super::LATIN + 1, 7]),
+        ) {
+            use super::{Word, LATIN};
+            let start = Word { ascii, group };
+            let mut each = start;
+            let mut asked = false;
+            for &b in &run {
+                if each.ascii(b) {
+                    asked = true;
+                    break;
+                }
+            }
+            let mut at_once = start;
+            prop_assert_eq!(at_once.ascii_run(&run), asked);
+            if !asked {
+                prop_assert_eq!((at_once.ascii, at_once.group), (each.ascii, each.group));
             }
         }
     }
