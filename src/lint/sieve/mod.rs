@@ -2261,7 +2261,7 @@ mod properties {
             ascii in any::<bool>(),
             group in proptest::sample::select(vec![0u32, super::LATIN, super::LATIN + 1, 7]),
         ) {
-            use super::{Word, LATIN};
+            use super::Word;
             let start = Word { ascii, group };
             let mut each = start;
             let mut asked = false;
