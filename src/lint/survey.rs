@@ -269,8 +269,12 @@ fn segment_of(bytes: &[u8], range: Range<usize>) -> Range<usize> {
         }
         memchr::memchr(b'\n', &bytes[from - 1..upto]).map(|i| from + i)
     };
+    // Where no line starts in the block, the end is not looked for: in a file of one long
+    // line, every block would read on to its end.
+    let Some(start) = line_start(range.start, range.end - 1) else {
+        return range.end..range.end;
+    };
     let end = line_start(range.end, bytes.len()).unwrap_or(bytes.len());
-    let start = line_start(range.start, range.end - 1).unwrap_or(end);
     start..end
 }
 
@@ -607,6 +611,22 @@ impl Iterator for Linter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A block's segment runs from the first line start in it to the first after it; a
+    /// block where no line starts has an empty one at its end, found without reading on
+    /// (in a file of one long line, every block read on to the end of the file).
+    #[test]
+    fn a_segment_is_the_lines_that_start_in_its_block() {
+        let bytes = b"ab\ncdefghij\nk";
+        assert_eq!(segment_of(bytes, 0..4), 0..12);
+        assert_eq!(segment_of(bytes, 4..8), 8..8);
+        assert_eq!(segment_of(bytes, 8..12), 12..12);
+        assert_eq!(segment_of(bytes, 12..13), 12..13);
+        assert_eq!(segment_of(bytes, 3..5), 3..12);
+        let one_line = [b'x'; 100];
+        assert_eq!(segment_of(&one_line, 0..10), 0..100);
+        assert_eq!(segment_of(&one_line, 10..20), 20..20);
+    }
 
     /// The ASCII words that stand alone, a byte at a time.
     fn ascii_words_one_byte_at_a_time(bytes: &[u8]) -> Vec<(usize, &[u8])> {
