@@ -981,6 +981,27 @@ fn the_summary_says_sizes_and_names_as_they_are() {
             )
         );
     }
+    // Nor does /sys, where root too is told "permission denied".
+    if Path::new("/sys/kernel").is_dir() {
+        let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", "/sys/hexrune.out"]);
+        assert_eq!(
+            (code, stderr.as_str()),
+            (
+                2,
+                "hexrune: /sys/hexrune.out: cannot be created: /sys takes no new files\n"
+            )
+        );
+        let args = ["in.txt", "-o", "out.txt", "--log", "/sys/hexrune.log"];
+        let (code, stderr) = repair_in(dir.path(), &args);
+        assert_eq!(
+            (code, stderr.as_str()),
+            (
+                2,
+                "hexrune: /sys/hexrune.log: cannot be created: /sys takes no new files\n"
+            )
+        );
+        assert!(!dir.path().join("out.txt").exists());
+    }
 }
 
 #[test]

@@ -244,9 +244,11 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
     };
     let mut log = match &options.log {
         Some(Target::Path(p)) => {
+            // The log's own file first: a directory that takes no new files is said so.
+            let atomic = Atomic::create(p)?;
             let records = tempfile::tempfile_in(parent(p))
                 .map_err(|e| Failure::io(log_name.as_deref().unwrap_or_default(), &e))?;
-            Some((Some(Atomic::create(p)?), records))
+            Some((Some(atomic), records))
         }
         Some(Target::Stdout) => {
             let records = tempfile::tempfile()
