@@ -723,6 +723,24 @@ fn fallback_refuses_multi_byte_encodings_and_counts_what_it_read() {
         );
     }
     assert_files(dir.path(), &["in.txt"]);
+    // x-user-defined reads every byte as a private-use character: no text.
+    for label in ["x-user-defined", " X-User-Defined"] {
+        let (code, stderr) = repair_in(
+            dir.path(),
+            &[
+                "--invalid",
+                &format!("fallback={label}"),
+                "in.txt",
+                "-o",
+                "out.txt",
+            ],
+        );
+        assert_eq!(
+            (code, stderr.as_str()),
+            (2, "hexrune: in.txt: --invalid fallback=x-user-defined: x-user-defined reads each byte 80..FF as a private-use character (U+F780..U+F7FF), not as text; give the encoding the bytes were written in (windows-1252, latin2, ...), or escape=optu8 to keep them reversibly\n")
+        );
+    }
+    assert_files(dir.path(), &["in.txt"]);
     // E9: é; 81: undefined in windows-1252; E2 81: â and an undefined byte.
     let (dir, _) = dir_with(b"a\xE9b\x81\xE2\x81x");
     let (code, stdout, stderr) =

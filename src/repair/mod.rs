@@ -785,6 +785,14 @@ impl Engine {
                     "--invalid fallback={name}: {name} reads several bytes as one character, and an error unit is read alone; give a single-byte encoding, or --from {name} to read the whole input in it"
                 ));
             }
+            // Its every byte 80..FF is a private-use character: it would write no text, and
+            // count each unit as read.
+            if fallback.name() == encoding_rs::X_USER_DEFINED.name() {
+                let name = fallback.name();
+                return Err(format!(
+                    "--invalid fallback={name}: {name} reads each byte 80..FF as a private-use character (U+F780..U+F7FF), not as text; give the encoding the bytes were written in (windows-1252, latin2, ...), or escape=optu8 to keep them reversibly"
+                ));
+            }
         }
         let Some(from) = policy.from else {
             if policy.mojibake && policy.dialect != Dialect::Utf8 {
