@@ -648,10 +648,11 @@ fn a_utf16_bom_overrides_the_labels_byte_order() {
         &wide::text(Dialect::Utf16Le, "héllo\n"),
     ]
     .concat();
-    for (input, label, read, other) in [
-        (&be, "utf-16", "UTF-16BE", "UTF-16LE"),
-        (&be, "utf-16le", "UTF-16BE", "UTF-16LE"),
-        (&le, "utf-16be", "UTF-16LE", "UTF-16BE"),
+    // The summary names the label as it was given (utf-16, not UTF-16LE).
+    for (input, label, read) in [
+        (&be, "utf-16", "UTF-16BE"),
+        (&be, "utf-16le", "UTF-16BE"),
+        (&le, "UTF-16be", "UTF-16LE"),
     ] {
         let code = "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode('utf-16').encode())";
         let expected = "\u{FEFF}héllo\n".as_bytes();
@@ -660,7 +661,7 @@ fn a_utf16_bom_overrides_the_labels_byte_order() {
         }
         let summary = format!(
             "repair: {{}} (14 bytes) -> <stdout> (10 bytes): 0 units changed\n\
-             \x20            read as {read} (its BOM overrides --from {other})\n"
+             \x20            read as {read} (its BOM overrides --from {label})\n"
         );
         let (dir, _) = dir_with(input);
         let (code, stdout, stderr) =
@@ -688,9 +689,136 @@ fn a_utf16_bom_overrides_the_labels_byte_order() {
     );
     assert_eq!((code, stdout.as_slice()), (0, b"h".as_slice()), "{stderr}");
     assert!(
-        stderr.contains("read as UTF-32LE (its BOM overrides --from UTF-32BE)\n"),
+        stderr.contains("read as UTF-32LE (its BOM overrides --from utf-32be)\n"),
         "{stderr}"
     );
+}
+
+/// `--from LABEL --bom strip` on `input`, from a file and from a pipe: both must write
+/// `expected` (which Python's reading, `input` then `decoding`, must give where python3
+/// runs) and say `summary` (with `{}` for the input's name).
+fn assert_read_as(input: &[u8], label: &str, decoding: &str, expected: &str, summary: &str) {
+    let code =
+        format!("import sys; sys.stdout.buffer.write(sys.stdin.buffer.read(){decoding}.encode())");
+    if let Some(python) = common::python_bytes(&code, common::NO_ARGS, input) {
+        assert_eq!(python, expected.as_bytes(), "{label}: the oracle");
+    }
+    let (dir, _) = dir_with(input);
+    let args = ["--from", label, "--bom", "strip"];
+    let (code, stdout, stderr) =
+        repair_out(dir.path(), &[&args[..], &["in.txt", "-o", "-"]].concat());
+    assert_eq!(
+        (code, stdout.as_slice()),
+        (0, expected.as_bytes()),
+        "{label}: {stderr}"
+    );
+    assert_eq!(stderr, summary.replace("{}", "in.txt"), "{label}");
+    let output = output_with_stdin(
+        ["repair"].iter().chain(&args).chain(&["-", "-o", "-"]),
+        input,
+    );
+    assert_eq!(output.status.code(), Some(0), "{label} from a pipe");
+    assert_eq!(output.stdout, expected.as_bytes(), "{label} from a pipe");
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        summary.replace("{}", "<stdin>"),
+        "{label} from a pipe"
+    );
+}
+
+#[test]
+fn a_bom_overrides_every_label_that_names_another_encoding() {
+    let text = "Привет мир\n".repeat(3);
+    // A UTF-16LE BOM overrides a label of the UTF-8 family and a UTF-32 label too: UTF-8
+    // had written the text's UTF-16 code units as control bytes, UTF-32BE 17 U+FFFD.
+    let le = [b"\xFF\xFE".as_slice(), &wide::text(Dialect::Utf16Le, &text)].concat();
+    for label in [
+        "utf-8",
+        "cesu8",
+        "utf-32be",
+        "UTF-32LE",
+        "windows-1252",
+        "shift_jis",
+    ] {
+        let summary = format!(
+            "repair: {{}} (68 bytes) -> <stdout> (60 bytes): 1 unit changed\n\
+             \x20            read as UTF-16LE (its BOM overrides --from {label})\n\
+             \x20          1 bom                      removed\n"
+        );
+        assert_read_as(&le, label, ".decode('utf-16')", &text, &summary);
+    }
+    // A UTF-32 BOM is read before UTF-16's, which it starts with: UTF-16LE had written a
+    // NUL after each character.
+    let text = "Привет мир\n";
+    let le32 = [
+        b"\xFF\xFE\x00\x00".as_slice(),
+        &wide::text(Dialect::Utf32Le, text),
+    ]
+    .concat();
+    let be32 = [
+        b"\x00\x00\xFE\xFF".as_slice(),
+        &wide::text(Dialect::Utf32Be, text),
+    ]
+    .concat();
+    for (input, label, read) in [
+        (&le32, "utf-16le", "UTF-32LE"),
+        (&le32, "utf-16", "UTF-32LE"),
+        (&le32, "utf-8", "UTF-32LE"),
+        (&le32, "latin1", "UTF-32LE"),
+        (&be32, "utf-16be", "UTF-32BE"),
+        (&be32, "utf-32le", "UTF-32BE"),
+        (&be32, "windows-1251", "UTF-32BE"),
+    ] {
+        let summary = format!(
+            "repair: {{}} (48 bytes) -> <stdout> (20 bytes): 1 unit changed\n\
+             \x20            read as {read} (its BOM overrides --from {label})\n\
+             \x20          1 bom                      removed\n"
+        );
+        assert_read_as(input, label, ".decode('utf-32')", text, &summary);
+    }
+    // A UTF-8 BOM is the same bytes in every dialect of the UTF-8 family: --from cesu8
+    // stays CESU-8 (😀 as a surrogate pair).
+    let cesu = b"\xEF\xBB\xBFgrin \xED\xA0\xBD\xED\xB8\x80\n";
+    assert_read_as(
+        cesu,
+        "cesu8",
+        ".decode('utf-8-sig', 'surrogatepass').encode('utf-16-le', 'surrogatepass').decode('utf-16-le')",
+        "grin \u{1F600}\n",
+        "repair: {} (15 bytes) -> <stdout> (10 bytes): 2 units changed\n\
+         \x20          1 bom                      removed\n\
+         \x20          1 dialect_form             written in UTF-8's form (from cesu8)\n",
+    );
+}
+
+#[test]
+fn a_refusal_of_the_boms_encoding_says_the_bom_chose_it() {
+    let input = [
+        b"\xFF\xFE".as_slice(),
+        &wide::text(Dialect::Utf16Le, "hé\n"),
+    ]
+    .concat();
+    let (dir, _) = dir_with(&input);
+    for (options, cause) in [
+        (
+            &["--mojibake"][..],
+            "--mojibake reads UTF-8, not UTF-16LE; convert with --from alone first, then run --mojibake on the copy",
+        ),
+        (
+            &["--invalid", "keep"][..],
+            "--invalid keep would write UTF-16LE bytes, and --from writes UTF-8 only; choose replace, drop, fallback or escape",
+        ),
+    ] {
+        let args = [&["--from", "utf-8"][..], options, &["in.txt", "-o", "out.txt"]].concat();
+        let (code, stderr) = repair_in(dir.path(), &args);
+        assert_eq!(
+            (code, stderr),
+            (
+                2,
+                format!("hexrune: in.txt: read as UTF-16LE (its BOM overrides --from utf-8): {cause}\n")
+            )
+        );
+    }
+    assert_files(dir.path(), &["in.txt"]);
 }
 
 #[test]
@@ -713,6 +841,24 @@ fn fallback_refuses_multi_byte_encodings_and_counts_what_it_read() {
             format!(
                 "hexrune: in.txt: --invalid fallback={name}: {name} reads several bytes as one character, and an error unit is read alone; give a single-byte encoding, or --from {name} to read the whole input in it\n"
             )
+        );
+    }
+    assert_files(dir.path(), &["in.txt"]);
+    // x-user-defined reads every byte as a private-use character: no text.
+    for label in ["x-user-defined", " X-User-Defined"] {
+        let (code, stderr) = repair_in(
+            dir.path(),
+            &[
+                "--invalid",
+                &format!("fallback={label}"),
+                "in.txt",
+                "-o",
+                "out.txt",
+            ],
+        );
+        assert_eq!(
+            (code, stderr.as_str()),
+            (2, "hexrune: in.txt: --invalid fallback=x-user-defined: x-user-defined reads each byte 80..FF as a private-use character (U+F780..U+F7FF), not as text; give the encoding the bytes were written in (windows-1252, latin2, ...), or escape=optu8 to keep them reversibly\n")
         );
     }
     assert_files(dir.path(), &["in.txt"]);
@@ -973,6 +1119,27 @@ fn the_summary_says_sizes_and_names_as_they_are() {
                 "hexrune: /proc/newfile: cannot be created: /proc takes no new files\n"
             )
         );
+    }
+    // Nor does /sys, where root too is told "permission denied".
+    if Path::new("/sys/kernel").is_dir() {
+        let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", "/sys/hexrune.out"]);
+        assert_eq!(
+            (code, stderr.as_str()),
+            (
+                2,
+                "hexrune: /sys/hexrune.out: cannot be created: /sys takes no new files\n"
+            )
+        );
+        let args = ["in.txt", "-o", "out.txt", "--log", "/sys/hexrune.log"];
+        let (code, stderr) = repair_in(dir.path(), &args);
+        assert_eq!(
+            (code, stderr.as_str()),
+            (
+                2,
+                "hexrune: /sys/hexrune.log: cannot be created: /sys takes no new files\n"
+            )
+        );
+        assert!(!dir.path().join("out.txt").exists());
     }
 }
 

@@ -1538,6 +1538,43 @@ fn an_empty_input_answers_as_any_other() {
     );
 }
 
+/// `:` on an empty input says it is empty, whatever the target (there is no byte 0); a
+/// target that is no offset is still said to be none.
+#[test]
+fn goto_on_an_empty_input_says_it_is_empty() {
+    use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+    let press = |code| Event::Key(KeyEvent::new(code, KeyModifiers::NONE));
+    let message = |app: &App| app.message.as_ref().map(|m| m.text.clone());
+    let mut app = app(b"", 120, 20);
+    for (typed, said) in [
+        ("0", "offset 0: the input is empty (0 bytes)"),
+        ("100%", "offset 100%: the input is empty (0 bytes)"),
+        ("+0x10", "offset +0x10: the input is empty (0 bytes)"),
+        ("-1", "offset -1 is before the start"),
+        ("#1", "there are only 0 characters"),
+        ("zz", "not an offset: zz"),
+    ] {
+        // As typed: `:`, the target, Enter, through the keymap.
+        hexrune::tui::feed(&mut app, press(KeyCode::Char(':')));
+        for c in typed.chars() {
+            hexrune::tui::feed(&mut app, press(KeyCode::Char(c)));
+        }
+        hexrune::tui::feed(&mut app, press(KeyCode::Enter));
+        assert_eq!(
+            (app.cursor, app.prompt.is_none(), message(&app).as_deref()),
+            (0, true, Some(said)),
+            "{typed}"
+        );
+    }
+    app.update(Action::OpenGoto);
+    type_in(&mut app, "0");
+    app.update(Action::Submit);
+    assert_eq!(
+        line(&app, 19),
+        " fixture  0 B  —  utf8                                                           offset 0: the input is empty (0 bytes)"
+    );
+}
+
 /// `:` says where a target lies out of the input, before its start as past its end;
 /// nothing typed just closes the prompt.
 #[test]

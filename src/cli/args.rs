@@ -11,13 +11,13 @@ use super::check::{CheckOptions, Format};
 use super::detect::DetectOptions;
 use super::dump::{self, DumpOptions};
 use super::explain::{ExplainOptions, Query};
-use super::repair::{RepairOptions, Target};
+use super::repair::{FromArg, RepairOptions, Target};
 use super::walk::Walk;
 use super::wire::Invocation;
 use super::Input;
 use crate::decode::Dialect;
 use crate::lint::{Lints, Target as LintTarget};
-use crate::repair::{Bom, FromEncoding, Invalid, Policy};
+use crate::repair::{Bom, Invalid, Policy};
 use crate::view::fallback::{Escape, Fallback};
 use crate::view::theme::ColorChoice;
 
@@ -309,9 +309,9 @@ cat in.txt | hexrune repair --bom strip - -o -"
         #[arg(long, value_name = "FILE")]
         log: Option<PathBuf>,
 
-        /// IN is in this encoding (any WHATWG label such as windows-1252, utf-16le, shift_jis; UTF-32LE/BE; IBM437, IBM850; auto: what detect finds); a BOM at the start overrides the label, as WHATWG decoding does; OUT is UTF-8, undecodable units follow --invalid
-        #[arg(long, value_name = "LABEL", value_parser = FromEncoding::parse)]
-        from: Option<FromEncoding>,
+        /// IN is in this encoding (any WHATWG label such as windows-1252, utf-16le, shift_jis; UTF-32LE/BE; IBM437, IBM850; auto: what detect finds); a BOM at the start (UTF-8, UTF-16, UTF-32) overrides any label that names another encoding, as WHATWG decoding does; OUT is UTF-8, undecodable units follow --invalid
+        #[arg(long, value_name = "LABEL", value_parser = FromArg::parse)]
+        from: Option<FromArg>,
 
         /// Undo the mojibake detect finds (UTF-8 read as a legacy encoding and written again); only those regions change
         #[arg(long)]
@@ -486,6 +486,7 @@ impl Args {
                 output: Target::from_arg(output),
                 force,
                 log: log.map(Target::from_arg),
+                from_label: from.as_ref().map(|f| f.label.clone()),
                 policy: Policy {
                     invalid: invalid.unwrap_or(match unescape {
                         Some(_) => Invalid::Keep,
@@ -494,7 +495,7 @@ impl Args {
                     unescape,
                     dialect,
                     bom,
-                    from,
+                    from: from.map(|f| f.encoding),
                     mojibake,
                 },
             }),

@@ -87,8 +87,30 @@ pub struct RepairOptions {
     /// Where the JSON Lines log of changes goes, if anywhere (`-`: standard output, which
     /// `-o -` must then leave free).
     pub log: Option<Target>,
+    /// `--from`'s label as it was given (trimmed): the summary names it so.
+    pub from_label: Option<String>,
     /// The policies.
     pub policy: Policy,
+}
+
+/// `--from` as given: the encoding, and the label as the user typed it, which the summary
+/// names when a BOM overrides it (`--from utf-16` is UTF-16LE, and is said `utf-16`).
+#[derive(Clone, Debug)]
+pub struct FromArg {
+    /// What the label names.
+    pub encoding: FromEncoding,
+    /// The label, without surrounding whitespace.
+    pub label: String,
+}
+
+impl FromArg {
+    /// [`FromEncoding::parse`], keeping the label.
+    pub fn parse(text: &str) -> Result<FromArg, String> {
+        Ok(FromArg {
+            encoding: FromEncoding::parse(text)?,
+            label: text.trim().to_string(),
+        })
+    }
 }
 
 /// Why a repair stopped: the file at fault and the cause.
@@ -251,11 +273,20 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
     };
     let log_name = options.log.as_ref().map(Target::display_name);
     refuse(options, id, &out_name, log_name.as_deref())?;
-    let sniffs =
-        matches!(policy.from, Some(FromEncoding::Dialect(d)) if !Dialect::UTF8_FAMILY.contains(&d));
+    // Every label is overridden by a BOM that names another encoding ([`sniffed`]).
+    let sniffs = matches!(policy.from, Some(FromEncoding::Dialect(_)));
     let (opened, head) = peek(opened, sniffs, &in_name)?;
-    let (policy, notes) = settle(policy, &opened, &head).map_err(|e| Failure::new(&in_name, e))?;
-    let mut engine = Engine::new(policy).map_err(|e| Failure::new(&in_name, e))?;
+    let label = options.from_label.as_deref();
+    let Settled {
+        policy,
+        notes,
+        overridden,
+    } = settle(policy, label, &opened, &head).map_err(|e| Failure::new(&in_name, e))?;
+    let mut engine = Engine::new(policy).map_err(|e| match &overridden {
+        // A refusal of the BOM's encoding (--mojibake, --invalid keep) says why it is read.
+        Some(note) => Failure::new(&in_name, format!("{note}: {e}")),
+        None => Failure::new(&in_name, e),
+    })?;
 
     let guard = Guard::watch(out_name.clone()).map_err(|e| Failure::io(&out_name, &e))?;
     let out_file = match &options.output {
@@ -264,9 +295,11 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
     };
     let mut log = match &options.log {
         Some(Target::Path(p)) => {
+            // The log's own file first: a directory that takes no new files is said so.
+            let atomic = Atomic::create(p)?;
             let records = tempfile::tempfile_in(parent(p))
                 .map_err(|e| Failure::io(log_name.as_deref().unwrap_or_default(), &e))?;
-            Some((Some(Atomic::create(p)?), records))
+            Some((Some(atomic), records))
         }
         Some(Target::Stdout) => {
             let records = tempfile::tempfile()
@@ -417,12 +450,29 @@ fn peek(opened: Opened, sniffs: bool, in_name: &str) -> Result<(Opened, Vec<u8>)
     }
 }
 
+/// What [`settle`] made of `--from`.
+struct Settled {
+    /// The policy with `--from` as the input is read.
+    policy: Policy,
+    /// The lines the summary gives under its first.
+    notes: Vec<String>,
+    /// The note that says a BOM overrode the label, if one did.
+    overridden: Option<String>,
+}
+
 /// `--from` settled on the input: `auto` by detection (on a mapped input), a label
-/// overridden by a BOM that says otherwise ([`sniffed`]); and the lines the summary gives
-/// under its first: what the input was read as, and why, and the regions of another
-/// encoding detection found that the reading does not convert.
-fn settle(policy: Policy, opened: &Opened, head: &[u8]) -> Result<(Policy, Vec<String>), String> {
+/// overridden by a BOM that names another encoding ([`sniffed`]); and the lines the
+/// summary gives under its first: what the input was read as, and why (the label named
+/// as it was given, `label`), and the regions of another encoding detection found that
+/// the reading does not convert.
+fn settle(
+    policy: Policy,
+    label: Option<&str>,
+    opened: &Opened,
+    head: &[u8],
+) -> Result<Settled, String> {
     let mut notes = Vec::new();
+    let mut overridden = None;
     let from = match (opened, policy.from) {
         (Opened::Mapped(source), Some(FromEncoding::Auto)) => {
             let (found, others) = detected_regions(source.bytes())?;
@@ -433,22 +483,28 @@ fn settle(policy: Policy, opened: &Opened, head: &[u8]) -> Result<(Policy, Vec<S
             notes.extend(unconverted(&others, found, policy.invalid));
             Some(found)
         }
-        (_, Some(FromEncoding::Dialect(label))) => {
-            let read = sniffed(label, head);
-            if read != label {
-                notes.push(format!(
+        (_, Some(FromEncoding::Dialect(named))) => {
+            let read = sniffed(named, head);
+            if read != named {
+                let note = format!(
                     "read as {} (its BOM overrides --from {})",
                     read.encoding_name(),
-                    label.encoding_name()
-                ));
-            } else if !Dialect::UTF8_FAMILY.contains(&label) {
-                notes.push(format!("read as {}", label.encoding_name()));
+                    label.unwrap_or(named.encoding_name())
+                );
+                notes.push(note.clone());
+                overridden = Some(note);
+            } else if !Dialect::UTF8_FAMILY.contains(&named) {
+                notes.push(format!("read as {}", named.encoding_name()));
             }
             Some(FromEncoding::Dialect(read))
         }
         (_, from) => from,
     };
-    Ok((Policy { from, ..policy }, notes))
+    Ok(Settled {
+        policy: Policy { from, ..policy },
+        notes,
+        overridden,
+    })
 }
 
 /// A line for each encoding of `others` (detection's regions of an encoding other than

@@ -785,6 +785,14 @@ impl Engine {
                     "--invalid fallback={name}: {name} reads several bytes as one character, and an error unit is read alone; give a single-byte encoding, or --from {name} to read the whole input in it"
                 ));
             }
+            // Its every byte 80..FF is a private-use character: it would write no text, and
+            // count each unit as read.
+            if fallback.name() == encoding_rs::X_USER_DEFINED.name() {
+                let name = fallback.name();
+                return Err(format!(
+                    "--invalid fallback={name}: {name} reads each byte 80..FF as a private-use character (U+F780..U+F7FF), not as text; give the encoding the bytes were written in (windows-1252, latin2, ...), or escape=optu8 to keep them reversibly"
+                ));
+            }
         }
         let Some(from) = policy.from else {
             if policy.mojibake && policy.dialect != Dialect::Utf8 {
@@ -905,12 +913,14 @@ impl Engine {
     }
 }
 
-/// The encoding an input is read in under `--from dialect`, given its first bytes: as the
-/// WHATWG Encoding Standard's decode algorithm does, a BOM overrides the label (`FE FF` is
-/// UTF-16BE, `FF FE` UTF-16LE, `EF BB BF` UTF-8, whatever the label says); for a UTF-32
-/// label, which the standard does not know, the UTF-32 BOMs (`00 00 FE FF`, `FF FE 00 00`)
-/// choose the byte order and nothing else overrides it. The labels of the UTF-8 family are
-/// read as they say (they are `--dialect`'s).
+/// The encoding an input is read in under `--from dialect`, given its first bytes: a BOM
+/// overrides the label wherever it names another encoding, as the WHATWG Encoding
+/// Standard's decode algorithm does for UTF-8 and UTF-16, extended to UTF-32 and to every
+/// label. The marks are read as [`crate::decode::Bom::detect`] reads them (the one reading
+/// of them), the longest first: `FF FE 00 00` is UTF-32LE, `00 00 FE FF` UTF-32BE, `EF BB
+/// BF` UTF-8, `FF FE` UTF-16LE, `FE FF` UTF-16BE. A UTF-8 BOM is the same bytes in every
+/// dialect of the UTF-8 family, so it keeps a label of that family (`cesu8` stays CESU-8);
+/// a UTF-16 or UTF-32 BOM overrides it (`--from utf-8` on `FF FE` reads UTF-16LE).
 ///
 /// ```
 /// use hexrune::decode::Dialect;
@@ -918,29 +928,22 @@ impl Engine {
 /// assert_eq!(sniffed(Dialect::Utf16Le, b"\xFE\xFF\x00h"), Dialect::Utf16Be);
 /// assert_eq!(sniffed(Dialect::Utf16Be, b"\xFF\xFEh\x00"), Dialect::Utf16Le);
 /// assert_eq!(sniffed(Dialect::Utf32Be, b"\xFF\xFE\x00\x00h\x00\x00\x00"), Dialect::Utf32Le);
+/// assert_eq!(sniffed(Dialect::Utf16Le, b"\xFF\xFE\x00\x00h\x00\x00\x00"), Dialect::Utf32Le);
+/// assert_eq!(sniffed(Dialect::Utf32Be, b"\xFF\xFEh\x00"), Dialect::Utf16Le);
+/// assert_eq!(sniffed(Dialect::Utf8, b"\xFF\xFEh\x00"), Dialect::Utf16Le);
+/// assert_eq!(sniffed(Dialect::Cesu8, b"\xEF\xBB\xBFh"), Dialect::Cesu8);
 /// assert_eq!(sniffed(Dialect::Utf16Le, b"h\x00"), Dialect::Utf16Le);
 /// ```
 pub fn sniffed(dialect: Dialect, head: &[u8]) -> Dialect {
-    if Dialect::UTF8_FAMILY.contains(&dialect) {
-        return dialect;
-    }
-    if matches!(dialect, Dialect::Utf32Le | Dialect::Utf32Be) {
-        return if head.starts_with(b"\xFF\xFE\x00\x00") {
-            Dialect::Utf32Le
-        } else if head.starts_with(b"\x00\x00\xFE\xFF") {
-            Dialect::Utf32Be
-        } else {
-            dialect
-        };
-    }
-    if head.starts_with(BOM) {
-        Dialect::Utf8
-    } else if head.starts_with(b"\xFE\xFF") {
-        Dialect::Utf16Be
-    } else if head.starts_with(b"\xFF\xFE") {
-        Dialect::Utf16Le
-    } else {
-        dialect
+    use crate::decode::Bom as Mark;
+    match Mark::detect(head) {
+        None => dialect,
+        Some(Mark::Utf8) if Dialect::UTF8_FAMILY.contains(&dialect) => dialect,
+        Some(Mark::Utf8) => Dialect::Utf8,
+        Some(Mark::Utf16Le) => Dialect::Utf16Le,
+        Some(Mark::Utf16Be) => Dialect::Utf16Be,
+        Some(Mark::Utf32Le) => Dialect::Utf32Le,
+        Some(Mark::Utf32Be) => Dialect::Utf32Be,
     }
 }
 

@@ -214,17 +214,20 @@ impl Atomic {
         let temp = tempfile::Builder::new()
             .prefix(".hexrune-repair-")
             .tempfile_in(parent(path))
-            .map_err(|e| match e.kind() {
-                // A directory that exists and yet has "no such file": one that takes no new
-                // files (/proc, /sys).
-                io::ErrorKind::NotFound if parent(path).is_dir() => WriteError::new(
-                    &name,
-                    format!(
-                        "cannot be created: {} takes no new files",
-                        path_name(parent(path))
-                    ),
-                ),
-                _ => WriteError::io(&name, &e),
+            .map_err(|e| {
+                // A directory that exists and yet has "no such file" (/proc), or one of a
+                // kernel's file system, which says "permission denied" even to root (/sys):
+                // it takes no new files, whoever asks.
+                let dir = parent(path);
+                let pseudo = matches!(e.kind(), io::ErrorKind::NotFound) && dir.is_dir();
+                if pseudo || takes_no_new_files(dir) {
+                    WriteError::new(
+                        &name,
+                        format!("cannot be created: {} takes no new files", path_name(dir)),
+                    )
+                } else {
+                    WriteError::io(&name, &e)
+                }
             })?;
         temps().push(temp.path().to_path_buf());
         Ok(Atomic {
@@ -289,6 +292,30 @@ impl Drop for Atomic {
             unregister(&path);
         }
     }
+}
+
+/// Whether `dir` is on a file system of the kernel's own (procfs, sysfs), where no one
+/// creates a regular file: its error (`EACCES` in /sys, even for root) would mislead.
+fn takes_no_new_files(dir: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c_path) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else {
+        return false;
+    };
+    let mut stat = std::mem::MaybeUninit::<libc::statfs>::uninit();
+    // SAFETY: `c_path` is a NUL-terminated string that outlives the call, and `stat` is
+    // writable memory of the size statfs(2) fills; it is read only when the call succeeded.
+    let stat = unsafe {
+        if libc::statfs(c_path.as_ptr(), stat.as_mut_ptr()) != 0 {
+            return false;
+        }
+        stat.assume_init()
+    };
+    // The field's and the constants' types differ between targets (c_long, c_uint, ...).
+    #[allow(clippy::unnecessary_cast)]
+    let kind = stat.f_type as i64;
+    #[allow(clippy::unnecessary_cast)]
+    let kernel = [libc::PROC_SUPER_MAGIC as i64, libc::SYSFS_MAGIC as i64];
+    kernel.contains(&kind)
 }
 
 fn unregister(path: &Path) {

@@ -1206,6 +1206,14 @@ impl App {
                 );
             }
             PromptKind::Goto => match self.goto_target(&prompt.input) {
+                // No byte at all: `last` is 0 too, and the cursor already on it.
+                Ok(_) if self.len() == 0 => self.say(
+                    format!(
+                        "offset {}: the input is empty (0 bytes)",
+                        crate::view::safe::sanitize(prompt.input.trim())
+                    ),
+                    false,
+                ),
                 Ok(offset) if offset > self.last() => {
                     // Past the end: to the last byte, and said.
                     self.cursor = self.last();
