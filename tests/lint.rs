@@ -223,6 +223,32 @@ fn invisible_characters_out_of_their_contexts() {
     );
 }
 
+/// A joiner after a virama asks for a half form, a conjunct or a chillu whatever follows
+/// (RFC 5892's CONTEXTJ rules): Malayalam's chillus written the way of Unicode 5.0
+/// (`ന്‍`, NA, VIRAMA, ZWJ) end words before a space or a full stop. A joiner after a
+/// letter that is no virama, before a space, is still found, and so is a second joiner.
+#[test]
+fn a_joiner_after_a_virama_is_in_context_whatever_follows() {
+    let malayalam = "അവന്‍ വന്നു. അവള്‍, ഞാന്‍.\n";
+    assert_eq!(
+        run(Dialect::Utf8, malayalam.as_bytes(), &security()),
+        vec![]
+    );
+    let text = "a\u{200D}б \u{915}\u{200D} \u{915}\u{94D}\u{200D}\u{200D} x \u{915}\u{94D}\u{200C}\u{FE0F}.";
+    let at = |needle: &str| text.find(needle).expect("planted");
+    let second = at("\u{200D}\u{200D}") + 3;
+    let selector = at("\u{FE0F}");
+    assert_eq!(
+        run(Dialect::Utf8, text.as_bytes(), &security()),
+        vec![
+            (1, 3, "invisible", Warning),
+            (at("\u{915}\u{200D}") + 3, 3, "invisible", Warning),
+            (second, 3, "invisible", Warning),
+            (selector, 3, "invisible", Warning),
+        ]
+    );
+}
+
 #[test]
 fn zalgo_past_thirty_combining_marks() {
     let mut text = String::from("ok e\u{301}\u{302} ");
@@ -574,6 +600,9 @@ const EMOJI: &[&str] = &[
     "\u{2600}\u{FE0F}",
     "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}",
     "\u{1F3F4}\u{200D}\u{2620}\u{FE0F}",
+    "\u{D28}\u{D4D}\u{200D}",
+    "\u{915}\u{94D}\u{200C}",
+    "\u{94D}",
     "1\u{FE0F}\u{20E3}",
     "\u{1F600}",
     "\u{1F213}",

@@ -35,6 +35,9 @@ enum Prev {
     Ascii,
     /// A visible non-ASCII character.
     Visible,
+    /// A virama (canonical combining class 9): a joiner after it asks for a half form,
+    /// a conjunct or a chillu (Malayalam's `ന്‍`, before Unicode 5.1), whatever follows.
+    Virama,
     /// An invisible one.
     Hidden,
 }
@@ -716,7 +719,7 @@ impl<'a> Walk<'a> {
             self.settle(visible && !is_selector(v));
         }
         if is_selector(v) {
-            let fine = matches!(self.prev, Prev::Visible)
+            let fine = matches!(self.prev, Prev::Visible | Prev::Virama)
                 || (matches!(self.prev, Prev::Keycap) && matches!(v, 0xFE0E | 0xFE0F));
             if !fine {
                 let prev = self.prev;
@@ -758,14 +761,19 @@ impl<'a> Walk<'a> {
         } else if self.word.is_some() {
             self.end_word();
         }
-        self.prev = if visible { Prev::Visible } else { Prev::Break };
+        self.prev = match (visible, ccc) {
+            (true, 9) => Prev::Virama,
+            (true, _) => Prev::Visible,
+            (false, _) => Prev::Break,
+        };
     }
 
-    /// Decides a pending joiner (needed: what follows is visible non-ASCII) and ends a run
-    /// of tag characters.
+    /// Decides a pending joiner (needed: what follows is visible non-ASCII, or a virama
+    /// before it, as the CONTEXTJ rules of RFC 5892 (Appendix A.1, A.2) also allow) and
+    /// ends a run of tag characters.
     fn settle(&mut self, next_visible: bool) {
         if let Some((pos, n, v, before)) = self.joiner.take() {
-            if !(before == Prev::Visible && next_visible) {
+            if !(before == Prev::Virama || (before == Prev::Visible && next_visible)) {
                 let message = || {
                     format!(
                         "{}: invisible, and not between two characters that join (an emoji \

@@ -1094,7 +1094,8 @@ impl Word {
 ///
 /// - a joiner (U+200C, U+200D) must come after a visible character that is not ASCII (and
 ///   not a selector that follows nothing) and before another, which a space, an ASCII byte
-///   or the line's end is not; it ends a word;
+///   or the line's end is not; or after a virama, whatever follows (what comes next is
+///   then read as after something invisible); it ends a word;
 /// - a variation selector must follow a visible character that is not ASCII, or (VS15,
 ///   VS16) a keycap base `0`-`9`, `#`, `*`, with no joiner pending; it leaves the character
 ///   before it the one that counts;
@@ -1123,6 +1124,8 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
         Joiner,
     }
     let mut before = Before::Break;
+    // The last character that is not ASCII, for a joiner after a virama.
+    let mut last = 0;
     // After a black flag or a tag of its sequence.
     let mut tagging = false;
     let mut word = Word::default();
@@ -1162,9 +1165,15 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
         } else {
             entry_in(table, v)
         };
+        let after = std::mem::replace(&mut last, v);
         if e == SEQUENCE {
             marks.marks = 0;
             match v {
+                0x200C | 0x200D if before == Before::Visible && is_virama(after) => {
+                    before = Before::Break;
+                    word = Word::default();
+                    tagging = false;
+                }
                 0x200C | 0x200D if before == Before::Visible => {
                     before = Before::Joiner;
                     word = Word::default();
@@ -1208,6 +1217,12 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
         };
     }
     before != Before::Joiner
+}
+
+/// Whether `v` is a virama (canonical combining class 9).
+fn is_virama(v: u32) -> bool {
+    char::from_u32(v)
+        .is_some_and(|c| unicode_normalization::char::canonical_combining_class(c) == 9)
 }
 
 /// The well-formed UTF-8 character (RFC 3629) at `pos`, not ASCII: its length and value.
@@ -1885,6 +1900,8 @@ mod properties {
         "\u{FE0F}",
         "\u{1F600}",
         "\u{1F469}\u{200D}\u{1F4BB}",
+        "\u{D28}\u{D4D}\u{200D}",
+        "\u{94D}\u{200C}",
         "\u{E0068}",
         "\u{FDD0}",
         "\u{85}",
