@@ -556,6 +556,36 @@ fn several_findings_on_one_byte_are_each_stepped_to_and_listed() {
     );
 }
 
+/// Where more findings cover the cursor than the pane has room for, the rest are named
+/// on one line, two of a kind told apart by what their messages begin with.
+#[test]
+fn findings_left_out_of_the_pane_are_named_apart() {
+    let bytes = b"ab\x00cd \xef\xbf\xbe\n";
+    let mut app = app(bytes, Dialect::Utf8, 120, 24);
+    app.set_lints(Lints {
+        targets: vec![
+            Target::Xml10,
+            Target::Xml11,
+            Target::Postgres,
+            Target::IJson,
+        ],
+        security: false,
+    });
+    app.lint_now();
+    app.cursor = 6;
+    let lines = screen(&app);
+    let more = lines
+        .iter()
+        .find(|l| l.contains(" more here: "))
+        .unwrap_or_else(|| panic!("{}", lines.join("\n")));
+    assert_eq!(
+        more.trim(),
+        "+2 more here: xml-forbidden error (XML 1.1), noncharacter error",
+        "{}",
+        lines.join("\n")
+    );
+}
+
 #[test]
 fn a_finding_on_an_error_byte_keeps_its_fallback_line() {
     // docs/forensics.md's file: an overlong `/` (C0 AF) at 10, read with --security.

@@ -110,9 +110,19 @@ pub(super) fn detail_lines(
         })
         .collect();
     if shown < here.len() {
+        // Two of a kind are told apart by what their messages begin with (`XML 1.1`).
         let rest: Vec<String> = here[shown..]
             .iter()
-            .map(|l| format!("{} {}", l.kind.name(), level_name(l.level)))
+            .map(|l| {
+                let name = format!("{} {}", l.kind.name(), level_name(l.level));
+                let twin = here.iter().filter(|o| o.kind == l.kind).count() > 1;
+                match l.message.split_once(": ") {
+                    Some((lead, _)) if twin && lead.chars().count() <= 16 => {
+                        format!("{name} ({})", sanitize(lead))
+                    }
+                    _ => name,
+                }
+            })
             .collect();
         let head = format!("+{} more here: ", here.len() - shown);
         let mut names = rest.join(", ");
