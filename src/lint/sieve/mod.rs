@@ -1169,7 +1169,12 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
         if e == SEQUENCE {
             marks.marks = 0;
             match v {
-                0x200C | 0x200D if before == Before::Visible && is_virama(after) => {
+                // A virama is no starter: the table says so before the slower question.
+                0x200C | 0x200D
+                    if before == Before::Visible
+                        && entry_in(table, after) & STARTER == 0
+                        && is_virama(after) =>
+                {
                     before = Before::Break;
                     word = Word::default();
                     tagging = false;
