@@ -1,8 +1,9 @@
 //! The bytes of one input: a read-only memory map of a regular file, or an owned buffer for
 //! stdin, pipes and empty files.
 //!
-//! Apart from the SIMD intrinsics of the scan's UTF-8 kernel (`scan::simd`), this is the only
-//! module with `unsafe` code. It knows nothing of decoding.
+//! Most of hexrune's `unsafe` code is here (the map and the SIGBUS guard); the rest is SIMD
+//! intrinsics (the scan, the lints' sieve) and single system calls elsewhere. It knows
+//! nothing of decoding.
 //!
 //! # A file truncated while it is mapped
 //!
