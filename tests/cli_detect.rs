@@ -383,6 +383,47 @@ fn zero_bytes_in_an_input_too_short_for_a_wide_pattern_say_so() {
     );
 }
 
+/// `find -print0` output (and `xargs -0` input, `/proc/PID/environ`): UTF-8 records that
+/// NUL bytes end was binary once NULs were more than 1% of the bytes.
+#[test]
+fn nul_separated_records_of_utf8_are_utf8() {
+    let names = ["Привет.txt", "мир.doc", "документ.pdf", "фото.jpg"];
+    let records: Vec<u8> = names
+        .iter()
+        .cycle()
+        .take(80)
+        .flat_map(|n| [n.as_bytes(), b"\0"].concat())
+        .collect();
+    assert_eq!(
+        detect_human(&records),
+        "<stdin>: UTF-8\n  why: valid UTF-8: 420 multi-byte characters, no errors; NUL-separated \
+         records: 80 of 1240 sampled bytes are NUL, each after a record of text (as find -print0 \
+         and xargs -0 use them)\n"
+    );
+    assert_eq!(
+        detect_human(b"HOME=/root\0LANG=C.UTF-8\0TERM=xterm"),
+        "<stdin>: ASCII (also valid UTF-8)\n  why: every byte is ASCII; NUL-separated records: 2 \
+         of 34 sampled bytes are NUL, each after a record of text (as find -print0 and xargs -0 \
+         use them)\n"
+    );
+    // An empty record (a run of NULs, or one at the start) or a control is not that shape.
+    let binary = |n: usize| {
+        format!("<stdin>: binary\n  why: {n} of 35 sampled bytes are NUL, and neither UTF-16 nor UTF-32 decodes the input as text\n")
+    };
+    assert_eq!(
+        detect_human(b"HOME=/root\0\0LANG=C.UTF-8\0TERM=xterm"),
+        binary(3)
+    );
+    assert_eq!(
+        detect_human(b"\0HOME=/root\0LANG=C.UTF-8\0TERM=xterm"),
+        binary(3)
+    );
+    assert_eq!(
+        detect_human(b"HOME=/root\0LANG=C.UTF-8\0TERM=xterm\x01"),
+        "<stdin>: binary\n  why: 1 of 35 sampled bytes is a control no text encoding explains\n"
+    );
+}
+
 #[test]
 fn utf8_cut_inside_a_character_at_either_end_is_utf8_cut_short() {
     // The scan's truncated_eof at the end: no legacy encoding (chardetng said windows-1256).

@@ -138,6 +138,47 @@ for b in out:
     out
 }
 
+/// Binary data with many zero bytes: zeros with a little ASCII, string tables inside zero
+/// padding and padded to 4 bytes.
+fn nul_heavy_samples() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut zeros = vec![0u8; 4096];
+    for k in 0..40 {
+        let at = (rng.next() % 4000) as usize;
+        zeros[at..at + 5].copy_from_slice(format!("v{k:04}").as_bytes());
+    }
+    out.push(("zeros with some ASCII".to_string(), zeros));
+    let names = [
+        "main",
+        "printf",
+        "__libc_start_main",
+        "données",
+        "имя",
+        "名前",
+    ];
+    let table: Vec<u8> = names
+        .iter()
+        .flat_map(|n| [n.as_bytes(), b"\0"].concat())
+        .collect();
+    out.push((
+        "a string table in zero padding".to_string(),
+        [&[0u8; 256][..], &table, &[0u8; 512]].concat(),
+    ));
+    let padded: Vec<u8> = names
+        .iter()
+        .cycle()
+        .take(60)
+        .flat_map(|n| {
+            let mut b = n.as_bytes().to_vec();
+            b.resize((b.len() / 4 + 1) * 4, 0);
+            b
+        })
+        .collect();
+    out.push(("a string table padded to 4 bytes".to_string(), padded));
+    out
+}
+
 #[test]
 fn binary_data_and_other_text_are_never_utf16_or_utf32() {
     let mut samples: Vec<(String, Vec<u8>)> = Vec::new();
@@ -160,6 +201,7 @@ fn binary_data_and_other_text_are_never_utf16_or_utf32() {
     let compressed = compressed_samples();
     let python = !compressed.is_empty();
     samples.extend(compressed);
+    samples.extend(nul_heavy_samples());
     let wrong: Vec<String> = samples
         .iter()
         .map(|(name, bytes)| (name, detected(bytes)))
@@ -168,8 +210,9 @@ fn binary_data_and_other_text_are_never_utf16_or_utf32() {
         .collect();
     assert_eq!(wrong, Vec::<String>::new());
     if python {
-        // 40 random, 1 or 2 executables, 30 gzip files, 5 images.
-        assert!(matches!(samples.len(), 76 | 77), "{}", samples.len());
+        // 40 random, 1 or 2 executables, 30 gzip files, 5 images, zeros with ASCII and 2
+        // string tables.
+        assert!(matches!(samples.len(), 79 | 80), "{}", samples.len());
     }
     // The corpus in UTF-8 (each file) and its lines in the legacy encodings that have
     // them (no zero byte, which the spaces and line ends of UTF-16 text have): never wide.
@@ -201,4 +244,31 @@ fn binary_data_and_other_text_are_never_utf16_or_utf32() {
     }
     println!("{tried} texts, {} wide", wide.len());
     assert_eq!((tried, wide.len()), (119, 0), "{wide:#?}");
+}
+
+/// The words of the corpus (and, shorter, of each of its lines) as records that NUL bytes
+/// end, as `find -print0`, `xargs -0` and `/proc/PID/environ` write them: UTF-8, not binary
+/// (each was binary while more than 1% NUL bytes made any input binary).
+#[test]
+fn nul_separated_records_of_utf8_text_are_utf8() {
+    let (mut tried, mut wrong) = (0, Vec::new());
+    for (name, text) in corpus() {
+        let mut pieces: Vec<&str> = vec![&text];
+        pieces.extend(text.lines().filter(|l| l.split_whitespace().count() >= 2));
+        for piece in pieces {
+            let records: Vec<u8> = piece
+                .split_whitespace()
+                .flat_map(|w| [w.as_bytes(), b"\0"].concat())
+                .collect();
+            if records.len() < 16 {
+                continue;
+            }
+            tried += 1;
+            let got = detected(&records);
+            if got != "UTF-8" {
+                wrong.push(format!("{name}: {got} {piece:?}"));
+            }
+        }
+    }
+    assert_eq!((tried, wrong.len()), (166, 0), "{wrong:#?}");
 }

@@ -10,7 +10,8 @@
 //! encodings). chardetng guesses the legacy encoding of a region only where UTF-8 failed.
 //!
 //! Precision comes before recall: an input that is valid UTF-8, has no wide-text zero
-//! pattern and no more than 1% control bytes in its samples is UTF-8, always.
+//! pattern and no more than 1% control bytes in its samples is UTF-8, always; so is one
+//! whose NUL bytes, however many, each end a record of text (`find -print0`).
 //!
 //! This layer reads `decode` and `scan`; it knows nothing of files, terminals or the
 //! command line. The single-byte tables come from encoding_rs and oem_cp ([`table`]).
@@ -293,10 +294,12 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         return wide_input(d, w, bytes, 0);
     }
     // Wide text whose zero bytes show no pattern (Cyrillic, Greek, CJK ... fill both bytes
-    // of their units): UTF-8 has errors in it, or it is controls or NUL bytes to UTF-8.
+    // of their units): UTF-8 has errors in it, or it is controls or NUL bytes to UTF-8
+    // (not NUL bytes that end records of valid UTF-8, which wide text does not make: its
+    // units give controls or errors to UTF-8).
     let doubtful = summary.tally.error_count() > 0
         || sample.control_share() > CONTROL_SHARE
-        || sample.zero_share() > CONTROL_SHARE;
+        || (sample.zero_share() > CONTROL_SHARE && !sample.nul_records());
     if sample.zeros > 0 && doubtful {
         let head = &bytes[..bytes.len().min(64 << 10)];
         if let Some((w, reading)) = wide::read_as_text(head) {
@@ -353,7 +356,7 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         }
     }
     let fresh = d.clone();
-    let d = utf8_input(d, bytes, summary, sample.zeros > 0);
+    let mut d = utf8_input(d, bytes, summary, sample.zeros > 0);
     if let [only] = d.regions.as_slice() {
         // Wide text throughout, which the samples did not show clearly enough alone.
         let w = [Wide::Utf16Le, Wide::Utf16Be, Wide::Utf32Le, Wide::Utf32Be]
@@ -372,6 +375,20 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         .regions
         .iter()
         .any(|r| r.encoding.starts_with("UTF-16") || r.encoding.starts_with("UTF-32"));
+    // `find -print0`, `xargs -0`, `/proc/PID/environ`: UTF-8 text in records that NUL
+    // bytes end, however many of them there are.
+    if !wide_found && sample.nul_records() && d.encoding == "UTF-8" && d.errors == d.cut.units() {
+        d.evidence.push(format!(
+            "NUL-separated records: {}, each after a record of text (as find -print0 and xargs -0 use them)",
+            share(
+                sample.zeros,
+                sample.bytes,
+                ("sampled byte", "sampled bytes"),
+                ("is NUL", "are NUL")
+            )
+        ));
+        return d;
+    }
     if !wide_found && sample.zero_share() > CONTROL_SHARE {
         // Below wide::MIN_BYTES no pattern is looked for at all: say so, not that there
         // is none.
@@ -537,6 +554,8 @@ struct Sample {
     controls: usize,
     /// NUL bytes.
     zeros: usize,
+    /// Whether a NUL byte starts the input or follows another (an empty record).
+    empty_records: bool,
     wide: Option<Wide>,
 }
 
@@ -579,8 +598,19 @@ impl Sample {
                 .iter()
                 .map(|w| memchr::memchr_iter(0, w).count())
                 .sum(),
+            empty_records: first.first() == Some(&0)
+                || windows
+                    .iter()
+                    .any(|w| memchr::memmem::find(w, b"\0\0").is_some()),
             wide,
         }
+    }
+
+    /// Whether the NUL bytes separate records of text: there is one, each follows a
+    /// record of at least one byte (none starts the input or follows another NUL), and no
+    /// sampled byte is a control; judged on [`wide::MIN_BYTES`] bytes or more.
+    fn nul_records(&self) -> bool {
+        self.zeros > 0 && self.controls == 0 && !self.empty_records && self.bytes >= wide::MIN_BYTES
     }
 
     fn control_share(&self) -> f64 {
