@@ -424,6 +424,32 @@ fn nul_separated_records_of_utf8_are_utf8() {
     );
 }
 
+/// A table of 32-bit integers below 70000 has UTF-32LE's zero bytes (the top byte always,
+/// the next one mostly): it was `UTF-32LE with 151 errors`. Read as UTF-32LE its units
+/// are no text, so it is binary; text in UTF-32 is still named by the pattern.
+#[test]
+fn a_table_of_integers_with_utf32_zero_bytes_is_binary() {
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let ints: Vec<u8> = (0..5000)
+        .flat_map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            ((state % 70_000) as u32).to_le_bytes()
+        })
+        .collect();
+    assert_eq!(
+        detect_human(&ints),
+        "<stdin>: binary\n  why: 1559 of 20000 sampled bytes are controls no text encoding \
+         explains; zero bytes where UTF-32LE puts them, but read as UTF-32LE it is no text\n"
+    );
+    assert_eq!(
+        detect_human(&wide::text(Dialect::Utf32Le, "hello")),
+        "<stdin>: UTF-32LE\n  why: no byte order mark; zero bytes where UTF-32LE puts them; 5 \
+         code units decode as UTF-32LE\n"
+    );
+}
+
 #[test]
 fn utf8_cut_inside_a_character_at_either_end_is_utf8_cut_short() {
     // The scan's truncated_eof at the end: no legacy encoding (chardetng said windows-1256).

@@ -41,17 +41,25 @@ fn corpus() -> Vec<(String, String)> {
 /// Each of `texts` in UTF-16 of `order` (`le` or `be`), without a BOM, as Python's codec
 /// encodes it (one python3 run for all).
 fn utf16(texts: &[&str], order: &str) -> Vec<Vec<u8>> {
-    let dialect = if order == "le" {
-        Dialect::Utf16Le
-    } else {
-        Dialect::Utf16Be
+    wide(texts, &format!("16-{order}"))
+}
+
+/// Each of `texts` in `form` (`16-le`, `16-be`, `32-le`, `32-be`), without a BOM, as
+/// Python's `utf-` codec of that name encodes it (one python3 run for all).
+fn wide(texts: &[&str], form: &str) -> Vec<Vec<u8>> {
+    let dialect = match form {
+        "16-le" => Dialect::Utf16Le,
+        "16-be" => Dialect::Utf16Be,
+        "32-le" => Dialect::Utf32Le,
+        _ => Dialect::Utf32Be,
     };
+    let order = form;
     let ours: Vec<Vec<u8>> = texts
         .iter()
         .map(|t| support::wide::text(dialect, t))
         .collect();
     let code = format!(
-        "import sys, json; sys.stdout.write(json.dumps([t.encode('utf-16-{order}').hex() for t in json.load(sys.stdin)]))"
+        "import sys, json; sys.stdout.write(json.dumps([t.encode('utf-{order}').hex() for t in json.load(sys.stdin)]))"
     );
     let input = serde_json::to_vec(texts).unwrap();
     if let Some(python) = python_bytes(&code, NO_ARGS, &input) {
@@ -86,6 +94,79 @@ fn utf16_without_a_bom_in_every_script_of_the_corpus() {
     }
     // 30 files and their 147 lines, in both byte orders.
     assert_eq!((tried, missed.len()), (354, 0), "{missed:#?}");
+}
+
+/// The corpus's files and lines in UTF-32LE and UTF-32BE without a BOM (their zero bytes
+/// show the pattern in every script), and in UTF-16 and UTF-32 of both byte orders after
+/// their BOMs: each named so. A table of numbers has UTF-32's zero bytes too, so the
+/// pattern alone no longer names UTF-32: this holds that every text still reads as text.
+#[test]
+fn utf32_and_text_after_a_bom_in_every_script_of_the_corpus() {
+    let corpus = corpus();
+    let mut pieces: Vec<(&str, &str)> = Vec::new();
+    for (name, text) in &corpus {
+        pieces.push((name, text));
+        pieces.extend(text.split_inclusive('\n').map(|line| (name.as_str(), line)));
+    }
+    let texts: Vec<&str> = pieces.iter().map(|(_, t)| *t).collect();
+    let (mut tried, mut missed) = (0, Vec::new());
+    for (form, want, bom) in [
+        ("32-le", "UTF-32LE", &b"\xFF\xFE\x00\x00"[..]),
+        ("32-be", "UTF-32BE", b"\x00\x00\xFE\xFF"),
+        ("16-le", "UTF-16LE", b"\xFF\xFE"),
+        ("16-be", "UTF-16BE", b"\xFE\xFF"),
+    ] {
+        for ((name, piece), bytes) in pieces.iter().zip(wide(&texts, form)) {
+            let with_bom = [bom, &bytes].concat();
+            let tries = [(false, with_bom)]
+                .into_iter()
+                .chain(form.starts_with("32").then_some((true, bytes)));
+            for (bare, bytes) in tries {
+                tried += 1;
+                let got = detected(&bytes);
+                if got != want {
+                    missed.push(format!("{name} {form} (no BOM: {bare}): {got} {piece:?}"));
+                }
+            }
+        }
+    }
+    // 30 files and their 147 lines, in four forms after a BOM and two without.
+    assert_eq!((tried, missed.len()), (1062, 0), "{missed:#?}");
+}
+
+/// The shortest wide texts the zero pattern names (16 bytes: four characters of UTF-32,
+/// eight of UTF-16), one word or line without a space or line end among them.
+#[test]
+fn short_wide_text_is_named_by_its_zero_bytes() {
+    let mut wrong = Vec::new();
+    for text in ["hi!\n", "hello", "Grüße", "中文文本", "Привет", "Καλημέρα"] {
+        for (dialect, want) in [
+            (Dialect::Utf32Le, "UTF-32LE"),
+            (Dialect::Utf32Be, "UTF-32BE"),
+        ] {
+            let got = detected(&support::wide::text(dialect, text));
+            if got != want {
+                wrong.push(format!("{text:?} {want}: {got}"));
+            }
+        }
+    }
+    for text in [
+        "abcdefgh",
+        "Straße\r\n",
+        "Grüße aus Köln",
+        "a string, and its NUL\u{0}",
+    ] {
+        for (dialect, want) in [
+            (Dialect::Utf16Le, "UTF-16LE"),
+            (Dialect::Utf16Be, "UTF-16BE"),
+        ] {
+            let got = detected(&support::wide::text(dialect, text));
+            if got != want {
+                wrong.push(format!("{text:?} {want}: {got}"));
+            }
+        }
+    }
+    assert_eq!(wrong, Vec::<String>::new());
 }
 
 /// A small deterministic generator (xorshift64*).
@@ -134,6 +215,41 @@ for b in out:
         out.push((name.to_string(), stream[4..4 + len].to_vec()));
         stream.drain(..4 + len);
         k += 1;
+    }
+    out
+}
+
+/// Tables of integers, little- and big-endian, 16 and 32 bits, of 16 and of 5000 values:
+/// small values (whose high bytes are zero, the zero pattern of UTF-16 or UTF-32) and any
+/// value.
+fn integer_tables() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D ^ 0xFFFF);
+    for (bits, below) in [
+        (16, 256u64),
+        (16, 1000),
+        (16, 1 << 16),
+        (32, 256),
+        (32, 1000),
+        (32, 40_000),
+        (32, 70_000),
+        (32, 1 << 32),
+    ] {
+        for order in ["le", "be"] {
+            for count in [16usize, 5000] {
+                let mut bytes = Vec::new();
+                for _ in 0..count {
+                    let v = rng.next() % below;
+                    match (bits, order) {
+                        (16, "le") => bytes.extend((v as u16).to_le_bytes()),
+                        (16, _) => bytes.extend((v as u16).to_be_bytes()),
+                        (_, "le") => bytes.extend((v as u32).to_le_bytes()),
+                        _ => bytes.extend((v as u32).to_be_bytes()),
+                    }
+                }
+                out.push((format!("{count} int{bits} {order} below {below}"), bytes));
+            }
+        }
     }
     out
 }
@@ -202,6 +318,7 @@ fn binary_data_and_other_text_are_never_utf16_or_utf32() {
     let python = !compressed.is_empty();
     samples.extend(compressed);
     samples.extend(nul_heavy_samples());
+    samples.extend(integer_tables());
     let wrong: Vec<String> = samples
         .iter()
         .map(|(name, bytes)| (name, detected(bytes)))
@@ -210,9 +327,9 @@ fn binary_data_and_other_text_are_never_utf16_or_utf32() {
         .collect();
     assert_eq!(wrong, Vec::<String>::new());
     if python {
-        // 40 random, 1 or 2 executables, 30 gzip files, 5 images, zeros with ASCII and 2
-        // string tables.
-        assert!(matches!(samples.len(), 79 | 80), "{}", samples.len());
+        // 40 random, 1 or 2 executables, 30 gzip files, 5 images, zeros with ASCII, 2
+        // string tables and 32 tables of integers.
+        assert!(matches!(samples.len(), 111 | 112), "{}", samples.len());
     }
     // The corpus in UTF-8 (each file) and its lines in the legacy encodings that have
     // them (no zero byte, which the spaces and line ends of UTF-16 text have): never wide.

@@ -348,7 +348,7 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
                 ("is a control", "are controls")
             )
         );
-        return binary(d, bytes, why);
+        return binary(d, bytes, why + &sample.not_text());
     }
     if d.ascii && d.bom.is_none() {
         if let Some(d) = iso_2022_jp(d.clone(), bytes) {
@@ -414,7 +414,7 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
                 )
             )
         };
-        return binary(d, bytes, why);
+        return binary(d, bytes, why + &sample.not_text());
     }
     d
 }
@@ -556,7 +556,11 @@ struct Sample {
     zeros: usize,
     /// Whether a NUL byte starts the input or follows another (an empty record).
     empty_records: bool,
+    /// The wide encoding whose pattern the zero bytes show and that reads the first
+    /// window as text ([`wide::text_by_pattern`]).
     wide: Option<Wide>,
+    /// The one whose pattern they show, read as text or not.
+    pattern: Option<Wide>,
 }
 
 impl Sample {
@@ -580,12 +584,14 @@ impl Sample {
         } else {
             vec![first]
         };
-        let wide = wide::guess(first).filter(|w| {
+        let pattern = wide::guess(first).filter(|w| {
             quarters
                 .iter()
                 .chain(&windows[1..])
                 .all(|win| win.len() < wide::MIN_BYTES || wide::guess(win) == Some(*w))
         });
+        // A table of numbers has the pattern too: the units must be text.
+        let wide = pattern.filter(|w| wide::text_by_pattern(*w, first));
         let is_control =
             |b: &&u8| matches!(**b, 0x01..=0x08 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F | 0x7F);
         Sample {
@@ -603,6 +609,20 @@ impl Sample {
                     .iter()
                     .any(|w| memchr::memmem::find(w, b"\0\0").is_some()),
             wide,
+            pattern,
+        }
+    }
+
+    /// The evidence of zero bytes in a wide encoding's pattern whose units are no text
+    /// (a table of numbers): `; zero bytes where UTF-32LE puts them, but read as UTF-32LE
+    /// it is no text`; empty otherwise.
+    fn not_text(&self) -> String {
+        match (self.pattern, self.wide) {
+            (Some(w), None) => format!(
+                "; zero bytes where {0} puts them, but read as {0} it is no text",
+                w.name()
+            ),
+            _ => String::new(),
         }
     }
 
@@ -1251,8 +1271,8 @@ fn settle_wide(bytes: &[u8], mut regions: Vec<(Range<usize>, Kind)>) -> Vec<(Ran
         }
         regions[i].0.end = end;
         regions[i].1 = match wide::guess(&bytes[start..end]) {
-            Some(w) => Kind::Wide(w),
-            None => Kind::Legacy,
+            Some(w) if wide::text_by_pattern(w, &bytes[start..end]) => Kind::Wide(w),
+            _ => Kind::Legacy,
         };
     }
     regions.retain(|(r, _)| !r.is_empty());

@@ -3,7 +3,9 @@
 //!
 //! Text in a Latin script as UTF-16 has a zero in every other byte: at odd offsets for
 //! little-endian, at even ones for big-endian. UTF-32 has three zeros out of four (two for
-//! characters above U+FFFF). The guess needs [`MIN_BYTES`] bytes and a clear pattern.
+//! characters above U+FFFF). The guess needs [`MIN_BYTES`] bytes and a clear pattern, and
+//! the units it gives must read as text ([`text_by_pattern`]): a table of integers has
+//! the pattern too.
 //!
 //! Text in other scripts has few zero bytes (Cyrillic, Greek and CJK letters fill both bytes
 //! of their unit), so an input whose zero bytes show no pattern is also decoded
@@ -115,12 +117,18 @@ pub struct Reading {
     /// above U+10FFFF, format characters other than text's own (U+00AD, U+200B..U+200F,
     /// U+FEFF, the tags of emoji flags).
     pub odd: usize,
+    /// NUL characters (U+0000), also counted in `odd`.
+    pub nuls: usize,
     /// Letters by group of scripts, most first: Han, kana and Bopomofo are one group,
     /// [`HAN_GROUP`] (they write one language together); every other script is its own.
     pub scripts: Vec<(&'static str, usize)>,
     /// The scripts of [`HAN_GROUP`] seen, in the order Han, Hiragana, Katakana, Bopomofo.
     pub han_scripts: Vec<&'static str>,
 }
+
+/// From this many characters on, [`Reading::is_text_by_pattern`] asks for spaces or line
+/// ends.
+pub const SPACED_FROM: usize = 64;
 
 /// The group of Han, Hiragana, Katakana and Bopomofo in [`Reading::scripts`].
 pub const HAN_GROUP: &str = "Han and kana";
@@ -150,6 +158,24 @@ impl Reading {
             && self.odd * 200 <= self.chars
             && self.spaces > 0
             && top_two * 10 >= self.letters * 9
+    }
+
+    /// Whether the characters are text, asked of a reading whose zero bytes already show
+    /// the encoding's pattern ([`guess`]): odd ones other than NUL (a terminator or a
+    /// separator of strings) in at most 1 in 20, nine letters in ten (if any) in at most
+    /// two groups of scripts, and from [`SPACED_FROM`] characters on, a space or line end
+    /// in every 1000 (at least one). No least number of characters: the pattern needs
+    /// [`MIN_BYTES`] bytes, four characters of UTF-32.
+    ///
+    /// The pattern alone is also that of a table of numbers (32-bit integers below 2^16
+    /// are UTF-32 by their zero bytes); read as characters, those spread over the code
+    /// space: unassigned, private use, surrogates, controls and letters of many scripts,
+    /// or, in a narrow range, letters of one script without a space.
+    pub fn is_text_by_pattern(&self) -> bool {
+        let top_two: usize = self.scripts.iter().take(2).map(|(_, n)| n).sum();
+        let spaced =
+            self.chars < SPACED_FROM || (self.spaces > 0 && self.spaces * 1000 >= self.chars);
+        (self.odd - self.nuls) * 20 <= self.chars && top_two * 10 >= self.letters * 9 && spaced
     }
 
     /// The groups of scripts, most first (the first three), in words, the scripts of
@@ -214,6 +240,7 @@ pub fn reading(wide: Wide, sample: &[u8]) -> Reading {
             out.spaces += 1;
             continue;
         }
+        out.nuls += usize::from(c == '\0');
         match get_general_category(c) {
             // Noncharacters are unassigned too.
             Gc::Control | Gc::Unassigned | Gc::PrivateUse | Gc::Surrogate => out.odd += 1,
@@ -276,6 +303,22 @@ pub fn read_as_text(sample: &[u8]) -> Option<(Wide, Reading)> {
         .filter(|(_, r)| r.is_text());
     let first = found.next()?;
     found.next().is_none().then_some(first)
+}
+
+/// Whether `bytes` (which start at a code unit), whose zero bytes show the pattern of
+/// `wide`, read as text in it ([`Reading::is_text_by_pattern`]), judged on their first
+/// 64 KiB.
+///
+/// ```
+/// use hexrune::detect::wide::{text_by_pattern, Wide};
+/// let text: Vec<u8> = "hello\n".chars().flat_map(|c| u32::from(c).to_le_bytes()).collect();
+/// assert!(text_by_pattern(Wide::Utf32Le, &text));
+/// // Integers below 70000, little-endian: zero bytes where UTF-32LE puts them.
+/// let ints: Vec<u8> = (0..500u32).flat_map(|k| (k * 137 % 70_000).to_le_bytes()).collect();
+/// assert!(!text_by_pattern(Wide::Utf32Le, &ints));
+/// ```
+pub fn text_by_pattern(wide: Wide, bytes: &[u8]) -> bool {
+    reading(wide, &bytes[..bytes.len().min(64 << 10)]).is_text_by_pattern()
 }
 
 /// What decoding `bytes` as a wide encoding found.
