@@ -450,6 +450,23 @@ fn a_table_of_integers_with_utf32_zero_bytes_is_binary() {
     );
 }
 
+/// UTF-16 without a zero byte: one word, no space or line end. Cyrillic puts 04 in the
+/// high byte of every unit (a control to UTF-8): it was binary.
+#[test]
+fn a_word_of_utf16_without_a_zero_byte_is_named() {
+    let word = "Достопримечательности";
+    assert_eq!(
+        detect_human(&wide::text(Dialect::Utf16Le, word)),
+        "<stdin>: UTF-16LE\n  why: no byte order mark; read as UTF-16LE, the input is text: 21 \
+         of 21 characters are letters (Cyrillic), 0 are spaces or line ends; 21 code units \
+         decode as UTF-16LE\n"
+    );
+    assert_eq!(
+        detect_json(&wide::text(Dialect::Utf16Be, "Καλημέρα"))["encoding"],
+        "UTF-16BE"
+    );
+}
+
 #[test]
 fn utf8_cut_inside_a_character_at_either_end_is_utf8_cut_short() {
     // The scan's truncated_eof at the end: no legacy encoding (chardetng said windows-1256).

@@ -300,41 +300,20 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
     let doubtful = summary.tally.error_count() > 0
         || sample.control_share() > CONTROL_SHARE
         || (sample.zero_share() > CONTROL_SHARE && !sample.nul_records());
+    let head = &bytes[..bytes.len().min(64 << 10)];
     if sample.zeros > 0 && doubtful {
-        let head = &bytes[..bytes.len().min(64 << 10)];
         if let Some((w, reading)) = wide::read_as_text(head) {
-            d.evidence.push(format!(
-                "no byte order mark; read as {}, {} {} text: {} of {} are letters{}, {}{}",
-                w.name(),
-                if head.len() == bytes.len() {
-                    "the input".to_string()
-                } else {
-                    format!("its first {} bytes", head.len())
-                },
-                if head.len() == bytes.len() {
-                    "is"
-                } else {
-                    "are"
-                },
-                reading.letters,
-                counted(reading.chars as u64, "character", "characters"),
-                match reading.scripts_named().as_str() {
-                    "" => String::new(),
-                    named => format!(" ({named})"),
-                },
-                counted(
-                    reading.spaces as u64,
-                    "is a space or line end",
-                    "are spaces or line ends"
-                ),
-                match reading.odd {
-                    0 => String::new(),
-                    n => format!(
-                        ", {} unassigned, private or a control",
-                        counted(n as u64, "is", "are")
-                    ),
-                }
-            ));
+            d.evidence
+                .push(read_as_evidence(w, &reading, head.len(), bytes.len()));
+            return wide_input(d, w, bytes, 0);
+        }
+    }
+    // UTF-16 without a zero byte has no space or line end: one word, or a line of a
+    // script without spaces. Asked only of bytes with controls, which no legacy text has.
+    if sample.zeros == 0 && sample.control_share() > CONTROL_SHARE {
+        if let Some((w, reading)) = wide::read_unspaced_as_text(head) {
+            d.evidence
+                .push(read_as_evidence(w, &reading, head.len(), bytes.len()));
             return wide_input(d, w, bytes, 0);
         }
     }
@@ -417,6 +396,39 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         return binary(d, bytes, why + &sample.not_text());
     }
     d
+}
+
+/// The evidence of wide text found by decoding ([`wide::read_as_text`]): `read` of `len`
+/// bytes read as `w` gave `reading`.
+fn read_as_evidence(w: Wide, reading: &wide::Reading, read: usize, len: usize) -> String {
+    format!(
+        "no byte order mark; read as {}, {} {} text: {} of {} are letters{}, {}{}",
+        w.name(),
+        if read == len {
+            "the input".to_string()
+        } else {
+            format!("its first {} bytes", read)
+        },
+        if read == len { "is" } else { "are" },
+        reading.letters,
+        counted(reading.chars as u64, "character", "characters"),
+        match reading.scripts_named().as_str() {
+            "" => String::new(),
+            named => format!(" ({named})"),
+        },
+        counted(
+            reading.spaces as u64,
+            "is a space or line end",
+            "are spaces or line ends"
+        ),
+        match reading.odd {
+            0 => String::new(),
+            n => format!(
+                ", {} unassigned, private or a control",
+                counted(n as u64, "is", "are")
+            ),
+        }
+    )
 }
 
 /// The UTF-16 or UTF-32 that the zero bytes of `bytes` show, in the samples [`detect`]

@@ -11,7 +11,9 @@
 //! of their unit), so an input whose zero bytes show no pattern is also decoded
 //! ([`read_as_text`]): it is UTF-16 or UTF-32 where the decoding gives text, judged by the
 //! characters alone (letters of few scripts, spaces or line ends, nothing unassigned,
-//! private, unpaired or a control).
+//! private, unpaired or a control). UTF-16 with no zero byte at all has no space either: it
+//! is decoded only where the high bytes of its units are controls
+//! ([`read_unspaced_as_text`]).
 
 use unicode_general_category::{get_general_category, GeneralCategory as Gc};
 use unicode_script::{Script, UnicodeScript};
@@ -303,6 +305,51 @@ pub fn read_as_text(sample: &[u8]) -> Option<(Wide, Reading)> {
         .filter(|(_, r)| r.is_text());
     let first = found.next()?;
     found.next().is_none().then_some(first)
+}
+
+/// The UTF-16 that reads `sample` (the first bytes of an input that has no zero byte) as
+/// text but for spaces, and that reading; `None` if there is none. The byte order is the
+/// one whose high bytes are controls, nine in ten of them, while fewer than half of the
+/// low bytes are.
+///
+/// Without a zero byte, UTF-16 text has no space or line end (each has one), so
+/// [`Reading::is_text`] would never hold: a single line of one word, or of a script
+/// without spaces. Only an input with controls is asked, which text in a legacy encoding
+/// (legacy CJK included, which UTF-16BE reads as Hangul) never has: Cyrillic puts 04 in
+/// the high byte of each unit, Greek 03, Hebrew 05, Arabic 06, Thai 0E, and in the other
+/// byte order the same units read as letters of another script (Canadian syllabics for
+/// Cyrillic).
+///
+/// ```
+/// use hexrune::detect::wide::{read_unspaced_as_text, Wide};
+/// let ru: Vec<u8> = "Достопримечательности".encode_utf16().flat_map(u16::to_le_bytes).collect();
+/// assert_eq!(read_unspaced_as_text(&ru).map(|(w, _)| w), Some(Wide::Utf16Le));
+/// ```
+pub fn read_unspaced_as_text(sample: &[u8]) -> Option<(Wide, Reading)> {
+    if sample.len() < MIN_BYTES || memchr::memchr(0, sample).is_some() {
+        return None;
+    }
+    let control = |b: &u8| matches!(*b, 0x01..=0x08 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F | 0x7F);
+    let at = |parity: usize| {
+        sample
+            .iter()
+            .skip(parity)
+            .step_by(2)
+            .filter(|b| control(b))
+            .count()
+    };
+    let half = sample.len() / 2;
+    let high = |n: usize| n * 10 >= half * 9;
+    let low = |n: usize| n * 2 < half;
+    let w = match (at(0), at(1)) {
+        (even, odd) if high(odd) && low(even) => Wide::Utf16Le,
+        (even, odd) if high(even) && low(odd) => Wide::Utf16Be,
+        _ => return None,
+    };
+    let r = reading(w, sample);
+    let top_two: usize = r.scripts.iter().take(2).map(|(_, n)| n).sum();
+    let text = r.chars >= 8 && r.odd * 200 <= r.chars && top_two * 10 >= r.letters * 9;
+    text.then_some((w, r))
 }
 
 /// Whether `bytes` (which start at a code unit), whose zero bytes show the pattern of
