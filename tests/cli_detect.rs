@@ -467,6 +467,21 @@ fn a_word_of_utf16_without_a_zero_byte_is_named() {
     );
 }
 
+/// A block of Cyrillic UTF-16LE inside UTF-8: valid UTF-8 to the scan (its units are
+/// ASCII letters and 04), with its controls it was binary; a Latin block was a region.
+#[test]
+fn a_cyrillic_utf16_block_inside_utf8_is_a_region() {
+    let around = "Журнал ✓\n".repeat(3);
+    let block = wide::text(Dialect::Utf16Le, &"Привет, мир! Это текст.\n".repeat(3));
+    let bytes = [around.as_bytes(), &block, around.as_bytes()].concat();
+    assert_eq!(
+        detect_human(&bytes),
+        "<stdin>: UTF-8, 3 regions\n  region 0..51 (0x0..0x33): UTF-8\n  region 51..195 \
+         (0x33..0xc3): UTF-16LE\n  region 195..246 (0xc3..0xf6): UTF-8\n  why: mixed: 3 regions \
+         in 2 encodings\n"
+    );
+}
+
 #[test]
 fn utf8_cut_inside_a_character_at_either_end_is_utf8_cut_short() {
     // The scan's truncated_eof at the end: no legacy encoding (chardetng said windows-1256).

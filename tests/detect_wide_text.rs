@@ -451,3 +451,40 @@ fn utf16_without_a_zero_byte_where_its_high_bytes_are_controls() {
     // Ukrainian (23) all found, no other.
     assert_eq!((tried, found, missed.len()), (80, 46, 0), "{missed:#?}");
 }
+
+/// A UTF-16 block inside UTF-8 (a file in UTF-16 pasted into a UTF-8 one): each corpus
+/// file, in both byte orders, between two paragraphs of UTF-8, is found as a region of its
+/// own with its exact offsets. Latin-script blocks were found by their zero bytes; the
+/// others (Cyrillic, Greek, CJK ...), whose zero bytes are only their spaces and line
+/// ends, were not (they were binary, or UTF-8 with errors in one region).
+#[test]
+fn a_utf16_block_inside_utf8_is_a_region_in_every_script() {
+    let around = "Журнал: запись в UTF-8, до и после вставки. Ça va, ✓\n".repeat(3);
+    let corpus = corpus();
+    let texts: Vec<&str> = corpus.iter().map(|(_, t)| t.as_str()).collect();
+    let (mut tried, mut missed) = (0, Vec::new());
+    for (form, want) in [("16-le", "UTF-16LE"), ("16-be", "UTF-16BE")] {
+        for ((name, _), block) in corpus.iter().zip(wide(&texts, form)) {
+            tried += 1;
+            let bytes = [around.as_bytes(), &block, around.as_bytes()].concat();
+            let summary = Summary::build(Dialect::Utf8, &bytes, 1, &Progress::new()).unwrap();
+            let d = detect(&bytes, &summary);
+            let got: Vec<(usize, usize, &str)> = d
+                .regions
+                .iter()
+                .map(|r| (r.start, r.end, r.encoding))
+                .collect();
+            let a = around.len();
+            let b = a + block.len();
+            let expected = vec![(0, a, "UTF-8"), (a, b, want), (b, bytes.len(), "UTF-8")];
+            if got != expected {
+                missed.push(format!("{name} {form}: {} {got:?}", d.encoding));
+            }
+        }
+    }
+    // Not yet: zh in both byte orders and symbols in UTF-16BE. Lines are cut at every
+    // byte 0A, also one inside a unit (`上` is U+4E0A), and a piece too short or without
+    // its space or line end does not read as text, which splits the region (zh in
+    // UTF-16LE is binary: its controls are then outside any wide region).
+    assert_eq!((tried, missed.len()), (60, 3), "{missed:#?}");
+}

@@ -317,7 +317,16 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
             return wide_input(d, w, bytes, 0);
         }
     }
-    if sample.control_share() > CONTROL_SHARE {
+    // A block of wide text inside other text (Cyrillic's units are 04 after an ASCII
+    // letter in UTF-16LE) puts controls there; its region explains them.
+    let mut read = None;
+    if sample.control_share() > CONTROL_SHARE && sample.zeros > 0 && wide_lines_in_head(bytes) {
+        let found = utf8_input(d.clone(), bytes, summary, true);
+        if wide_regions_explain_controls(&found.regions, bytes) {
+            read = Some(found);
+        }
+    }
+    if sample.control_share() > CONTROL_SHARE && read.is_none() {
         let why = format!(
             "{} no text encoding explains",
             share(
@@ -335,7 +344,10 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         }
     }
     let fresh = d.clone();
-    let mut d = utf8_input(d, bytes, summary, sample.zeros > 0);
+    let mut d = match read {
+        Some(found) => found,
+        None => utf8_input(d, bytes, summary, sample.zeros > 0),
+    };
     if let [only] = d.regions.as_slice() {
         // Wide text throughout, which the samples did not show clearly enough alone.
         let w = [Wide::Utf16Le, Wide::Utf16Be, Wide::Utf32Le, Wide::Utf32Be]
@@ -396,6 +408,67 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         return binary(d, bytes, why + &sample.not_text());
     }
     d
+}
+
+/// Whether lines of wide text in the first 64 KiB of `bytes` explain its controls: some
+/// line with a zero byte and a control reads as UTF-16 or UTF-32 text (from either
+/// alignment), and the other lines are at most [`CONTROL_SHARE`] controls. A quick look
+/// before the regions of the whole input are found: an executable or other binary has
+/// no such lines, and is not read line by line.
+fn wide_lines_in_head(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(64 << 10)];
+    let (mut pos, mut outside, mut controls, mut wide) = (0, 0usize, 0usize, false);
+    while pos < head.len() {
+        let stop = memchr::memchr(b'\n', &head[pos..])
+            .map_or(head.len(), |i| pos + i + 1)
+            .min(pos + 4096);
+        let whole = if head.get(stop) == Some(&0) {
+            stop + 1
+        } else {
+            stop
+        };
+        let line = &head[pos..stop];
+        let n = line.iter().filter(|b| is_control(**b)).count();
+        let reads = |from: usize| {
+            wide::read_as_text(&head[from..whole]).is_some()
+                || wide::guess(&head[from..whole])
+                    .is_some_and(|w| wide::text_by_pattern(w, &head[from..whole]))
+        };
+        if n > 0
+            && line.len() > wide::MIN_BYTES
+            && line.contains(&0)
+            && (reads(pos) || reads(pos + 1))
+        {
+            wide = true;
+        } else {
+            outside += line.len();
+            controls += n;
+        }
+        pos = stop;
+    }
+    wide && controls as f64 <= outside as f64 * CONTROL_SHARE
+}
+
+/// A control byte as [`CONTROL_SHARE`] counts them: 01..08, 0B, 0E..1A, 1C..1F, 7F.
+fn is_control(b: u8) -> bool {
+    matches!(b, 0x01..=0x08 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F | 0x7F)
+}
+
+/// Whether `regions` hold UTF-16 or UTF-32 and, outside them, the first 64 KiB of `bytes`
+/// are at most [`CONTROL_SHARE`] controls.
+fn wide_regions_explain_controls(regions: &[Region], bytes: &[u8]) -> bool {
+    let head = bytes.len().min(64 << 10);
+    let is_wide = |r: &Region| r.encoding.starts_with("UTF-16") || r.encoding.starts_with("UTF-32");
+    if !regions.iter().any(is_wide) {
+        return false;
+    }
+    let (mut outside, mut controls) = (0usize, 0usize);
+    for r in regions.iter().filter(|r| !is_wide(r) && r.start < head) {
+        let part = &bytes[r.start..r.end.min(head)];
+        outside += part.len();
+        controls += part.iter().filter(|b| is_control(**b)).count();
+    }
+    controls as f64 <= outside as f64 * CONTROL_SHARE
 }
 
 /// The evidence of wide text found by decoding ([`wide::read_as_text`]): `read` of `len`
@@ -1186,6 +1259,7 @@ fn stretches(
                 at = bad + chunk.invalid().len();
                 line.multibyte += valid.iter().filter(|b| **b >= 0xC0).count();
                 line.zeros += memchr::memchr_iter(0, valid).count();
+                line.controls += valid.iter().filter(|b| is_control(**b)).count();
             }
             out.push(line.finish(bytes, stop));
             pos = stop;
@@ -1200,6 +1274,8 @@ struct Line {
     errors: usize,
     multibyte: usize,
     zeros: usize,
+    /// Controls other than NUL (as [`Sample`] counts them).
+    controls: usize,
 }
 
 impl Line {
@@ -1209,6 +1285,7 @@ impl Line {
             errors: 0,
             multibyte: 0,
             zeros: 0,
+            controls: 0,
         }
     }
 
@@ -1224,6 +1301,21 @@ impl Line {
             } else {
                 Kind::Legacy
             }
+        } else if self.zeros > 0 && len > wide::MIN_BYTES && self.errors + self.controls > 0 && {
+            // With UTF-16LE's line feed whole (0A 00), from either alignment.
+            let whole = if bytes.get(end) == Some(&0) {
+                end + 1
+            } else {
+                end
+            };
+            wide::read_as_text(&bytes[self.start..whole]).is_some()
+                || wide::read_as_text(&bytes[self.start + 1..whole]).is_some()
+        } {
+            // Wide text of a script that fills both bytes of its units (Cyrillic, CJK):
+            // its zeros are its spaces and line ends only. A line UTF-8 explains (no
+            // error, no control) is not asked: Cyrillic in UTF-16LE is valid UTF-8, but
+            // 04 after ASCII letters, a control.
+            Kind::Zeros
         } else if self.errors == 0 {
             if self.multibyte > 0 {
                 Kind::Utf8
@@ -1282,9 +1374,13 @@ fn settle_wide(bytes: &[u8], mut regions: Vec<(Range<usize>, Kind)>) -> Vec<(Ran
             next.0.start = end;
         }
         regions[i].0.end = end;
-        regions[i].1 = match wide::guess(&bytes[start..end]) {
-            Some(w) if wide::text_by_pattern(w, &bytes[start..end]) => Kind::Wide(w),
-            _ => Kind::Legacy,
+        let region = &bytes[start..end];
+        regions[i].1 = match wide::guess(region) {
+            Some(w) if wide::text_by_pattern(w, region) => Kind::Wide(w),
+            _ => match wide::read_as_text(region) {
+                Some((w, _)) => Kind::Wide(w),
+                None => Kind::Legacy,
+            },
         };
     }
     regions.retain(|(r, _)| !r.is_empty());
