@@ -383,6 +383,105 @@ fn zero_bytes_in_an_input_too_short_for_a_wide_pattern_say_so() {
     );
 }
 
+/// `find -print0` output (and `xargs -0` input, `/proc/PID/environ`): UTF-8 records that
+/// NUL bytes end was binary once NULs were more than 1% of the bytes.
+#[test]
+fn nul_separated_records_of_utf8_are_utf8() {
+    let names = ["Привет.txt", "мир.doc", "документ.pdf", "фото.jpg"];
+    let records: Vec<u8> = names
+        .iter()
+        .cycle()
+        .take(80)
+        .flat_map(|n| [n.as_bytes(), b"\0"].concat())
+        .collect();
+    assert_eq!(
+        detect_human(&records),
+        "<stdin>: UTF-8\n  why: valid UTF-8: 420 multi-byte characters, no errors; NUL-separated \
+         records: 80 of 1240 sampled bytes are NUL, each after a record of text (as find -print0 \
+         and xargs -0 use them)\n"
+    );
+    assert_eq!(
+        detect_human(b"HOME=/root\0LANG=C.UTF-8\0TERM=xterm"),
+        "<stdin>: ASCII (also valid UTF-8)\n  why: every byte is ASCII; NUL-separated records: 2 \
+         of 34 sampled bytes are NUL, each after a record of text (as find -print0 and xargs -0 \
+         use them)\n"
+    );
+    // An empty record (a run of NULs, or one at the start) or a control is not that shape.
+    let binary = |n: usize| {
+        format!("<stdin>: binary\n  why: {n} of 35 sampled bytes are NUL, and neither UTF-16 nor UTF-32 decodes the input as text\n")
+    };
+    assert_eq!(
+        detect_human(b"HOME=/root\0\0LANG=C.UTF-8\0TERM=xterm"),
+        binary(3)
+    );
+    assert_eq!(
+        detect_human(b"\0HOME=/root\0LANG=C.UTF-8\0TERM=xterm"),
+        binary(3)
+    );
+    assert_eq!(
+        detect_human(b"HOME=/root\0LANG=C.UTF-8\0TERM=xterm\x01"),
+        "<stdin>: binary\n  why: 1 of 35 sampled bytes is a control no text encoding explains\n"
+    );
+}
+
+/// A table of 32-bit integers below 70000 has UTF-32LE's zero bytes (the top byte always,
+/// the next one mostly): it was `UTF-32LE with 151 errors`. Read as UTF-32LE its units
+/// are no text, so it is binary; text in UTF-32 is still named by the pattern.
+#[test]
+fn a_table_of_integers_with_utf32_zero_bytes_is_binary() {
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let ints: Vec<u8> = (0..5000)
+        .flat_map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            ((state % 70_000) as u32).to_le_bytes()
+        })
+        .collect();
+    assert_eq!(
+        detect_human(&ints),
+        "<stdin>: binary\n  why: 1559 of 20000 sampled bytes are controls no text encoding \
+         explains; zero bytes where UTF-32LE puts them, but read as UTF-32LE it is no text\n"
+    );
+    assert_eq!(
+        detect_human(&wide::text(Dialect::Utf32Le, "hello")),
+        "<stdin>: UTF-32LE\n  why: no byte order mark; zero bytes where UTF-32LE puts them; 5 \
+         code units decode as UTF-32LE\n"
+    );
+}
+
+/// UTF-16 without a zero byte: one word, no space or line end. Cyrillic puts 04 in the
+/// high byte of every unit (a control to UTF-8): it was binary.
+#[test]
+fn a_word_of_utf16_without_a_zero_byte_is_named() {
+    let word = "Достопримечательности";
+    assert_eq!(
+        detect_human(&wide::text(Dialect::Utf16Le, word)),
+        "<stdin>: UTF-16LE\n  why: no byte order mark; read as UTF-16LE, the input is text: 21 \
+         of 21 characters are letters (Cyrillic), 0 are spaces or line ends; 21 code units \
+         decode as UTF-16LE\n"
+    );
+    assert_eq!(
+        detect_json(&wide::text(Dialect::Utf16Be, "Καλημέρα"))["encoding"],
+        "UTF-16BE"
+    );
+}
+
+/// A block of Cyrillic UTF-16LE inside UTF-8: valid UTF-8 to the scan (its units are
+/// ASCII letters and 04), with its controls it was binary; a Latin block was a region.
+#[test]
+fn a_cyrillic_utf16_block_inside_utf8_is_a_region() {
+    let around = "Журнал ✓\n".repeat(3);
+    let block = wide::text(Dialect::Utf16Le, &"Привет, мир! Это текст.\n".repeat(3));
+    let bytes = [around.as_bytes(), &block, around.as_bytes()].concat();
+    assert_eq!(
+        detect_human(&bytes),
+        "<stdin>: UTF-8, 3 regions\n  region 0..51 (0x0..0x33): UTF-8\n  region 51..195 \
+         (0x33..0xc3): UTF-16LE\n  region 195..246 (0xc3..0xf6): UTF-8\n  why: mixed: 3 regions \
+         in 2 encodings\n"
+    );
+}
+
 #[test]
 fn utf8_cut_inside_a_character_at_either_end_is_utf8_cut_short() {
     // The scan's truncated_eof at the end: no legacy encoding (chardetng said windows-1256).

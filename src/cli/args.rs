@@ -136,13 +136,17 @@ enum Command {
     /// Say what each input most likely is: UTF-8, UTF-16/32, a legacy encoding or binary; BOMs, regions, mojibake
     #[command(
         long_about = "Say what each input most likely is: UTF-8 (with how many errors), UTF-16LE/BE or \
-UTF-32LE/BE (by byte order mark, by where the zero bytes are, or by decoding text of any script), \
+UTF-32LE/BE (by byte order mark, by where the zero bytes are if the units read as text, or by \
+decoding text of any script; without any zero byte, only UTF-16 whose high bytes are controls, \
+as Greek, Cyrillic, Hebrew and Arabic have), \
 CESU-8 or Modified UTF-8, a legacy encoding as chardetng guesses it (or macintosh), or binary. Also the byte order mark or signature found (UTF-8, UTF-16, UTF-32, UTF-7, \
 GB18030), U+FEFF found after the start, the regions of an input that mixes encodings, and mojibake: \
 UTF-8 text that was read as windows-1252 (or ISO-8859-1, windows-1250/1251/1253/1254/1257, \
 ISO-8859-2, macintosh, IBM437) and written again, with the chain that undoes it and the repaired \
 text. A valid UTF-8 input with at most 1% controls (NUL included) and no zero bytes where \
-UTF-16 or UTF-32 puts them is always called UTF-8.",
+UTF-16 or UTF-32 puts them is always called UTF-8; so is one with any number of NUL bytes \
+when each ends a record of text (find -print0, xargs -0): none at the start or after \
+another, and no other control.",
         after_help = "Exit status: 0, or 2 if an input could not be read.\n\nExamples:\n  hexrune detect notes.txt\n  hexrune detect --json *.csv\n  cat export.txt | hexrune detect"
     )]
     Detect {

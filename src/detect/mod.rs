@@ -10,7 +10,8 @@
 //! encodings). chardetng guesses the legacy encoding of a region only where UTF-8 failed.
 //!
 //! Precision comes before recall: an input that is valid UTF-8, has no wide-text zero
-//! pattern and no more than 1% control bytes in its samples is UTF-8, always.
+//! pattern and no more than 1% control bytes in its samples is UTF-8, always; so is one
+//! whose NUL bytes, however many, each end a record of text (`find -print0`).
 //!
 //! This layer reads `decode` and `scan`; it knows nothing of files, terminals or the
 //! command line. The single-byte tables come from encoding_rs and oem_cp ([`table`]).
@@ -293,49 +294,39 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         return wide_input(d, w, bytes, 0);
     }
     // Wide text whose zero bytes show no pattern (Cyrillic, Greek, CJK ... fill both bytes
-    // of their units): UTF-8 has errors in it, or it is controls or NUL bytes to UTF-8.
+    // of their units): UTF-8 has errors in it, or it is controls or NUL bytes to UTF-8
+    // (not NUL bytes that end records of valid UTF-8, which wide text does not make: its
+    // units give controls or errors to UTF-8).
     let doubtful = summary.tally.error_count() > 0
         || sample.control_share() > CONTROL_SHARE
-        || sample.zero_share() > CONTROL_SHARE;
+        || (sample.zero_share() > CONTROL_SHARE && !sample.nul_records());
+    let head = &bytes[..bytes.len().min(64 << 10)];
     if sample.zeros > 0 && doubtful {
-        let head = &bytes[..bytes.len().min(64 << 10)];
         if let Some((w, reading)) = wide::read_as_text(head) {
-            d.evidence.push(format!(
-                "no byte order mark; read as {}, {} {} text: {} of {} are letters{}, {}{}",
-                w.name(),
-                if head.len() == bytes.len() {
-                    "the input".to_string()
-                } else {
-                    format!("its first {} bytes", head.len())
-                },
-                if head.len() == bytes.len() {
-                    "is"
-                } else {
-                    "are"
-                },
-                reading.letters,
-                counted(reading.chars as u64, "character", "characters"),
-                match reading.scripts_named().as_str() {
-                    "" => String::new(),
-                    named => format!(" ({named})"),
-                },
-                counted(
-                    reading.spaces as u64,
-                    "is a space or line end",
-                    "are spaces or line ends"
-                ),
-                match reading.odd {
-                    0 => String::new(),
-                    n => format!(
-                        ", {} unassigned, private or a control",
-                        counted(n as u64, "is", "are")
-                    ),
-                }
-            ));
+            d.evidence
+                .push(read_as_evidence(w, &reading, head.len(), bytes.len()));
             return wide_input(d, w, bytes, 0);
         }
     }
-    if sample.control_share() > CONTROL_SHARE {
+    // UTF-16 without a zero byte has no space or line end: one word, or a line of a
+    // script without spaces. Asked only of bytes with controls, which no legacy text has.
+    if sample.zeros == 0 && sample.control_share() > CONTROL_SHARE {
+        if let Some((w, reading)) = wide::read_unspaced_as_text(head) {
+            d.evidence
+                .push(read_as_evidence(w, &reading, head.len(), bytes.len()));
+            return wide_input(d, w, bytes, 0);
+        }
+    }
+    // A block of wide text inside other text (Cyrillic's units are 04 after an ASCII
+    // letter in UTF-16LE) puts controls there; its region explains them.
+    let mut read = None;
+    if sample.control_share() > CONTROL_SHARE && sample.zeros > 0 && wide_lines_in_head(bytes) {
+        let found = utf8_input(d.clone(), bytes, summary, true);
+        if wide_regions_explain_controls(&found.regions, bytes) {
+            read = Some(found);
+        }
+    }
+    if sample.control_share() > CONTROL_SHARE && read.is_none() {
         let why = format!(
             "{} no text encoding explains",
             share(
@@ -345,7 +336,7 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
                 ("is a control", "are controls")
             )
         );
-        return binary(d, bytes, why);
+        return binary(d, bytes, why + &sample.not_text());
     }
     if d.ascii && d.bom.is_none() {
         if let Some(d) = iso_2022_jp(d.clone(), bytes) {
@@ -353,7 +344,10 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         }
     }
     let fresh = d.clone();
-    let d = utf8_input(d, bytes, summary, sample.zeros > 0);
+    let mut d = match read {
+        Some(found) => found,
+        None => utf8_input(d, bytes, summary, sample.zeros > 0),
+    };
     if let [only] = d.regions.as_slice() {
         // Wide text throughout, which the samples did not show clearly enough alone.
         let w = [Wide::Utf16Le, Wide::Utf16Be, Wide::Utf32Le, Wide::Utf32Be]
@@ -372,6 +366,20 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         .regions
         .iter()
         .any(|r| r.encoding.starts_with("UTF-16") || r.encoding.starts_with("UTF-32"));
+    // `find -print0`, `xargs -0`, `/proc/PID/environ`: UTF-8 text in records that NUL
+    // bytes end, however many of them there are.
+    if !wide_found && sample.nul_records() && d.encoding == "UTF-8" && d.errors == d.cut.units() {
+        d.evidence.push(format!(
+            "NUL-separated records: {}, each after a record of text (as find -print0 and xargs -0 use them)",
+            share(
+                sample.zeros,
+                sample.bytes,
+                ("sampled byte", "sampled bytes"),
+                ("is NUL", "are NUL")
+            )
+        ));
+        return d;
+    }
     if !wide_found && sample.zero_share() > CONTROL_SHARE {
         // Below wide::MIN_BYTES no pattern is looked for at all: say so, not that there
         // is none.
@@ -397,9 +405,103 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
                 )
             )
         };
-        return binary(d, bytes, why);
+        return binary(d, bytes, why + &sample.not_text());
     }
     d
+}
+
+/// Whether lines of wide text in the first 64 KiB of `bytes` explain its controls: some
+/// line with a zero byte and a control reads as UTF-16 or UTF-32 text (from either
+/// alignment), and the other lines are at most [`CONTROL_SHARE`] controls. A quick look
+/// before the regions of the whole input are found: an executable or other binary has
+/// no such lines, and is not read line by line.
+fn wide_lines_in_head(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(64 << 10)];
+    let (mut pos, mut outside, mut controls, mut wide) = (0, 0usize, 0usize, false);
+    while pos < head.len() {
+        let stop = memchr::memchr(b'\n', &head[pos..])
+            .map_or(head.len(), |i| pos + i + 1)
+            .min(pos + 4096);
+        let whole = if head.get(stop) == Some(&0) {
+            stop + 1
+        } else {
+            stop
+        };
+        let line = &head[pos..stop];
+        let n = line.iter().filter(|b| is_control(**b)).count();
+        let reads = |from: usize| {
+            wide::read_as_text(&head[from..whole]).is_some()
+                || wide::guess(&head[from..whole])
+                    .is_some_and(|w| wide::text_by_pattern(w, &head[from..whole]))
+        };
+        if n > 0
+            && line.len() > wide::MIN_BYTES
+            && line.contains(&0)
+            && (reads(pos) || reads(pos + 1))
+        {
+            wide = true;
+        } else {
+            outside += line.len();
+            controls += n;
+        }
+        pos = stop;
+    }
+    wide && controls as f64 <= outside as f64 * CONTROL_SHARE
+}
+
+/// A control byte as [`CONTROL_SHARE`] counts them: 01..08, 0B, 0E..1A, 1C..1F, 7F.
+fn is_control(b: u8) -> bool {
+    matches!(b, 0x01..=0x08 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F | 0x7F)
+}
+
+/// Whether `regions` hold UTF-16 or UTF-32 and, outside them, the first 64 KiB of `bytes`
+/// are at most [`CONTROL_SHARE`] controls.
+fn wide_regions_explain_controls(regions: &[Region], bytes: &[u8]) -> bool {
+    let head = bytes.len().min(64 << 10);
+    let is_wide = |r: &Region| r.encoding.starts_with("UTF-16") || r.encoding.starts_with("UTF-32");
+    if !regions.iter().any(is_wide) {
+        return false;
+    }
+    let (mut outside, mut controls) = (0usize, 0usize);
+    for r in regions.iter().filter(|r| !is_wide(r) && r.start < head) {
+        let part = &bytes[r.start..r.end.min(head)];
+        outside += part.len();
+        controls += part.iter().filter(|b| is_control(**b)).count();
+    }
+    controls as f64 <= outside as f64 * CONTROL_SHARE
+}
+
+/// The evidence of wide text found by decoding ([`wide::read_as_text`]): `read` of `len`
+/// bytes read as `w` gave `reading`.
+fn read_as_evidence(w: Wide, reading: &wide::Reading, read: usize, len: usize) -> String {
+    format!(
+        "no byte order mark; read as {}, {} {} text: {} of {} are letters{}, {}{}",
+        w.name(),
+        if read == len {
+            "the input".to_string()
+        } else {
+            format!("its first {} bytes", read)
+        },
+        if read == len { "is" } else { "are" },
+        reading.letters,
+        counted(reading.chars as u64, "character", "characters"),
+        match reading.scripts_named().as_str() {
+            "" => String::new(),
+            named => format!(" ({named})"),
+        },
+        counted(
+            reading.spaces as u64,
+            "is a space or line end",
+            "are spaces or line ends"
+        ),
+        match reading.odd {
+            0 => String::new(),
+            n => format!(
+                ", {} unassigned, private or a control",
+                counted(n as u64, "is", "are")
+            ),
+        }
+    )
 }
 
 /// The UTF-16 or UTF-32 that the zero bytes of `bytes` show, in the samples [`detect`]
@@ -537,7 +639,13 @@ struct Sample {
     controls: usize,
     /// NUL bytes.
     zeros: usize,
+    /// Whether a NUL byte starts the input or follows another (an empty record).
+    empty_records: bool,
+    /// The wide encoding whose pattern the zero bytes show and that reads the first
+    /// window as text ([`wide::text_by_pattern`]).
     wide: Option<Wide>,
+    /// The one whose pattern they show, read as text or not.
+    pattern: Option<Wide>,
 }
 
 impl Sample {
@@ -561,12 +669,14 @@ impl Sample {
         } else {
             vec![first]
         };
-        let wide = wide::guess(first).filter(|w| {
+        let pattern = wide::guess(first).filter(|w| {
             quarters
                 .iter()
                 .chain(&windows[1..])
                 .all(|win| win.len() < wide::MIN_BYTES || wide::guess(win) == Some(*w))
         });
+        // A table of numbers has the pattern too: the units must be text.
+        let wide = pattern.filter(|w| wide::text_by_pattern(*w, first));
         let is_control =
             |b: &&u8| matches!(**b, 0x01..=0x08 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F | 0x7F);
         Sample {
@@ -579,8 +689,33 @@ impl Sample {
                 .iter()
                 .map(|w| memchr::memchr_iter(0, w).count())
                 .sum(),
+            empty_records: first.first() == Some(&0)
+                || windows
+                    .iter()
+                    .any(|w| memchr::memmem::find(w, b"\0\0").is_some()),
             wide,
+            pattern,
         }
+    }
+
+    /// The evidence of zero bytes in a wide encoding's pattern whose units are no text
+    /// (a table of numbers): `; zero bytes where UTF-32LE puts them, but read as UTF-32LE
+    /// it is no text`; empty otherwise.
+    fn not_text(&self) -> String {
+        match (self.pattern, self.wide) {
+            (Some(w), None) => format!(
+                "; zero bytes where {0} puts them, but read as {0} it is no text",
+                w.name()
+            ),
+            _ => String::new(),
+        }
+    }
+
+    /// Whether the NUL bytes separate records of text: there is one, each follows a
+    /// record of at least one byte (none starts the input or follows another NUL), and no
+    /// sampled byte is a control; judged on [`wide::MIN_BYTES`] bytes or more.
+    fn nul_records(&self) -> bool {
+        self.zeros > 0 && self.controls == 0 && !self.empty_records && self.bytes >= wide::MIN_BYTES
     }
 
     fn control_share(&self) -> f64 {
@@ -1124,6 +1259,7 @@ fn stretches(
                 at = bad + chunk.invalid().len();
                 line.multibyte += valid.iter().filter(|b| **b >= 0xC0).count();
                 line.zeros += memchr::memchr_iter(0, valid).count();
+                line.controls += valid.iter().filter(|b| is_control(**b)).count();
             }
             out.push(line.finish(bytes, stop));
             pos = stop;
@@ -1138,6 +1274,8 @@ struct Line {
     errors: usize,
     multibyte: usize,
     zeros: usize,
+    /// Controls other than NUL (as [`Sample`] counts them).
+    controls: usize,
 }
 
 impl Line {
@@ -1147,6 +1285,7 @@ impl Line {
             errors: 0,
             multibyte: 0,
             zeros: 0,
+            controls: 0,
         }
     }
 
@@ -1162,6 +1301,21 @@ impl Line {
             } else {
                 Kind::Legacy
             }
+        } else if self.zeros > 0 && len > wide::MIN_BYTES && self.errors + self.controls > 0 && {
+            // With UTF-16LE's line feed whole (0A 00), from either alignment.
+            let whole = if bytes.get(end) == Some(&0) {
+                end + 1
+            } else {
+                end
+            };
+            wide::read_as_text(&bytes[self.start..whole]).is_some()
+                || wide::read_as_text(&bytes[self.start + 1..whole]).is_some()
+        } {
+            // Wide text of a script that fills both bytes of its units (Cyrillic, CJK):
+            // its zeros are its spaces and line ends only. A line UTF-8 explains (no
+            // error, no control) is not asked: Cyrillic in UTF-16LE is valid UTF-8, but
+            // 04 after ASCII letters, a control.
+            Kind::Zeros
         } else if self.errors == 0 {
             if self.multibyte > 0 {
                 Kind::Utf8
@@ -1220,9 +1374,13 @@ fn settle_wide(bytes: &[u8], mut regions: Vec<(Range<usize>, Kind)>) -> Vec<(Ran
             next.0.start = end;
         }
         regions[i].0.end = end;
-        regions[i].1 = match wide::guess(&bytes[start..end]) {
-            Some(w) => Kind::Wide(w),
-            None => Kind::Legacy,
+        let region = &bytes[start..end];
+        regions[i].1 = match wide::guess(region) {
+            Some(w) if wide::text_by_pattern(w, region) => Kind::Wide(w),
+            _ => match wide::read_as_text(region) {
+                Some((w, _)) => Kind::Wide(w),
+                None => Kind::Legacy,
+            },
         };
     }
     regions.retain(|(r, _)| !r.is_empty());

@@ -3,13 +3,17 @@
 //!
 //! Text in a Latin script as UTF-16 has a zero in every other byte: at odd offsets for
 //! little-endian, at even ones for big-endian. UTF-32 has three zeros out of four (two for
-//! characters above U+FFFF). The guess needs [`MIN_BYTES`] bytes and a clear pattern.
+//! characters above U+FFFF). The guess needs [`MIN_BYTES`] bytes and a clear pattern, and
+//! the units it gives must read as text ([`text_by_pattern`]): a table of integers has
+//! the pattern too.
 //!
 //! Text in other scripts has few zero bytes (Cyrillic, Greek and CJK letters fill both bytes
 //! of their unit), so an input whose zero bytes show no pattern is also decoded
 //! ([`read_as_text`]): it is UTF-16 or UTF-32 where the decoding gives text, judged by the
 //! characters alone (letters of few scripts, spaces or line ends, nothing unassigned,
-//! private, unpaired or a control).
+//! private, unpaired or a control). UTF-16 with no zero byte at all has no space either: it
+//! is decoded only where the high bytes of its units are controls
+//! ([`read_unspaced_as_text`]).
 
 use unicode_general_category::{get_general_category, GeneralCategory as Gc};
 use unicode_script::{Script, UnicodeScript};
@@ -115,12 +119,18 @@ pub struct Reading {
     /// above U+10FFFF, format characters other than text's own (U+00AD, U+200B..U+200F,
     /// U+FEFF, the tags of emoji flags).
     pub odd: usize,
+    /// NUL characters (U+0000), also counted in `odd`.
+    pub nuls: usize,
     /// Letters by group of scripts, most first: Han, kana and Bopomofo are one group,
     /// [`HAN_GROUP`] (they write one language together); every other script is its own.
     pub scripts: Vec<(&'static str, usize)>,
     /// The scripts of [`HAN_GROUP`] seen, in the order Han, Hiragana, Katakana, Bopomofo.
     pub han_scripts: Vec<&'static str>,
 }
+
+/// From this many characters on, [`Reading::is_text_by_pattern`] asks for spaces or line
+/// ends.
+pub const SPACED_FROM: usize = 64;
 
 /// The group of Han, Hiragana, Katakana and Bopomofo in [`Reading::scripts`].
 pub const HAN_GROUP: &str = "Han and kana";
@@ -150,6 +160,24 @@ impl Reading {
             && self.odd * 200 <= self.chars
             && self.spaces > 0
             && top_two * 10 >= self.letters * 9
+    }
+
+    /// Whether the characters are text, asked of a reading whose zero bytes already show
+    /// the encoding's pattern ([`guess`]): odd ones other than NUL (a terminator or a
+    /// separator of strings) in at most 1 in 20, nine letters in ten (if any) in at most
+    /// two groups of scripts, and from [`SPACED_FROM`] characters on, a space or line end
+    /// in every 1000 (at least one). No least number of characters: the pattern needs
+    /// [`MIN_BYTES`] bytes, four characters of UTF-32.
+    ///
+    /// The pattern alone is also that of a table of numbers (32-bit integers below 2^16
+    /// are UTF-32 by their zero bytes); read as characters, those spread over the code
+    /// space: unassigned, private use, surrogates, controls and letters of many scripts,
+    /// or, in a narrow range, letters of one script without a space.
+    pub fn is_text_by_pattern(&self) -> bool {
+        let top_two: usize = self.scripts.iter().take(2).map(|(_, n)| n).sum();
+        let spaced =
+            self.chars < SPACED_FROM || (self.spaces > 0 && self.spaces * 1000 >= self.chars);
+        (self.odd - self.nuls) * 20 <= self.chars && top_two * 10 >= self.letters * 9 && spaced
     }
 
     /// The groups of scripts, most first (the first three), in words, the scripts of
@@ -214,6 +242,7 @@ pub fn reading(wide: Wide, sample: &[u8]) -> Reading {
             out.spaces += 1;
             continue;
         }
+        out.nuls += usize::from(c == '\0');
         match get_general_category(c) {
             // Noncharacters are unassigned too.
             Gc::Control | Gc::Unassigned | Gc::PrivateUse | Gc::Surrogate => out.odd += 1,
@@ -276,6 +305,67 @@ pub fn read_as_text(sample: &[u8]) -> Option<(Wide, Reading)> {
         .filter(|(_, r)| r.is_text());
     let first = found.next()?;
     found.next().is_none().then_some(first)
+}
+
+/// The UTF-16 that reads `sample` (the first bytes of an input that has no zero byte) as
+/// text but for spaces, and that reading; `None` if there is none. The byte order is the
+/// one whose high bytes are controls, nine in ten of them, while fewer than half of the
+/// low bytes are.
+///
+/// Without a zero byte, UTF-16 text has no space or line end (each has one), so
+/// [`Reading::is_text`] would never hold: a single line of one word, or of a script
+/// without spaces. Only an input with controls is asked, which text in a legacy encoding
+/// (legacy CJK included, which UTF-16BE reads as Hangul) never has: Cyrillic puts 04 in
+/// the high byte of each unit, Greek 03, Hebrew 05, Arabic 06, Thai 0E, and in the other
+/// byte order the same units read as letters of another script (Canadian syllabics for
+/// Cyrillic).
+///
+/// ```
+/// use hexrune::detect::wide::{read_unspaced_as_text, Wide};
+/// let ru: Vec<u8> = "Достопримечательности".encode_utf16().flat_map(u16::to_le_bytes).collect();
+/// assert_eq!(read_unspaced_as_text(&ru).map(|(w, _)| w), Some(Wide::Utf16Le));
+/// ```
+pub fn read_unspaced_as_text(sample: &[u8]) -> Option<(Wide, Reading)> {
+    if sample.len() < MIN_BYTES || memchr::memchr(0, sample).is_some() {
+        return None;
+    }
+    let control = |b: &u8| matches!(*b, 0x01..=0x08 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F | 0x7F);
+    let at = |parity: usize| {
+        sample
+            .iter()
+            .skip(parity)
+            .step_by(2)
+            .filter(|b| control(b))
+            .count()
+    };
+    let half = sample.len() / 2;
+    let high = |n: usize| n * 10 >= half * 9;
+    let low = |n: usize| n * 2 < half;
+    let w = match (at(0), at(1)) {
+        (even, odd) if high(odd) && low(even) => Wide::Utf16Le,
+        (even, odd) if high(even) && low(odd) => Wide::Utf16Be,
+        _ => return None,
+    };
+    let r = reading(w, sample);
+    let top_two: usize = r.scripts.iter().take(2).map(|(_, n)| n).sum();
+    let text = r.chars >= 8 && r.odd * 200 <= r.chars && top_two * 10 >= r.letters * 9;
+    text.then_some((w, r))
+}
+
+/// Whether `bytes` (which start at a code unit), whose zero bytes show the pattern of
+/// `wide`, read as text in it ([`Reading::is_text_by_pattern`]), judged on their first
+/// 64 KiB.
+///
+/// ```
+/// use hexrune::detect::wide::{text_by_pattern, Wide};
+/// let text: Vec<u8> = "hello\n".chars().flat_map(|c| u32::from(c).to_le_bytes()).collect();
+/// assert!(text_by_pattern(Wide::Utf32Le, &text));
+/// // Integers below 70000, little-endian: zero bytes where UTF-32LE puts them.
+/// let ints: Vec<u8> = (0..500u32).flat_map(|k| (k * 137 % 70_000).to_le_bytes()).collect();
+/// assert!(!text_by_pattern(Wide::Utf32Le, &ints));
+/// ```
+pub fn text_by_pattern(wide: Wide, bytes: &[u8]) -> bool {
+    reading(wide, &bytes[..bytes.len().min(64 << 10)]).is_text_by_pattern()
 }
 
 /// What decoding `bytes` as a wide encoding found.
