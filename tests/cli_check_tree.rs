@@ -425,3 +425,39 @@ fn a_directory_past_path_max_is_reported_with_the_way_round() {
         ran.stdout
     );
 }
+
+/// A lint finding of level warning makes `check -r --security` exit 1, a U+FFFD alone does
+/// not; check.md's exit-status sections say both (they once said findings never count).
+#[test]
+fn lint_findings_set_the_exit_status_as_check_md_says() {
+    let dir = tempfile::tempdir().unwrap();
+    put(dir.path(), "zw/zw.txt", b"a\xe2\x80\x8bb\n");
+    put(dir.path(), "lost/lost.txt", "lost \u{FFFD}\n".as_bytes());
+    let ran = run_in(dir.path(), &["check", "-r", "--security", "zw"]);
+    assert_eq!(
+        ran.stdout,
+        "zw/zw.txt: valid utf8, 1 finding; first finding at offset 1 (1:2) invisible\n\
+         1 file checked: 1 with findings, 0 unreadable, 0 skipped\n"
+    );
+    assert_eq!(ran.code, 1);
+    let ran = run_in(dir.path(), &["check", "-r", "--security", "lost"]);
+    assert_eq!(ran.code, 0);
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/check.md"),
+    )
+    .unwrap();
+    let section = |title: &str| {
+        let start = page.find(title).unwrap();
+        let rest = &page[start + title.len()..];
+        rest[..rest.find("\n## ").unwrap_or(rest.len())].to_string()
+    };
+    for title in ["## Whole trees: `-r`", "## Errors and exit status"] {
+        let text = section(title).split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(!text.contains("Findings do not change it"), "{title}");
+        assert!(!text.contains("do not change the exit status"), "{title}");
+        assert!(
+            text.contains("a lint finding of level `error` or `warning`"),
+            "{title}: {text}"
+        );
+    }
+}
