@@ -461,3 +461,39 @@ fn lint_findings_set_the_exit_status_as_check_md_says() {
         );
     }
 }
+
+/// Two names that differ, one holding the bytes FF FE and one the characters `\xff\xfe`
+/// (or U+202E and `\u{202e}`), are shown apart in the human lines of `-r`, in human
+/// output, on stderr and in CSV: the name's own backslash is written `\\`.
+#[test]
+fn names_that_differ_are_shown_apart() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t");
+    std::fs::create_dir(&t).unwrap();
+    let raw = std::ffi::OsStr::from_bytes(b"lat\xff\xfe.txt");
+    std::fs::write(t.join(raw), b"\xc0\xaf\n").unwrap();
+    std::fs::write(t.join(r"lat\xff\xfe.txt"), b"\xc0\xaf\n").unwrap();
+    std::fs::write(t.join("bidi\u{202E}.txt"), b"\xc0\xaf\n").unwrap();
+    std::fs::write(t.join(r"bidi\u{202e}.txt"), b"\xc0\xaf\n").unwrap();
+    let ran = run_in(dir.path(), &["check", "-r", "t"]);
+    assert_eq!(
+        ran.stdout,
+        "t/bidi\\\\u{202e}.txt: invalid utf8: 2 errors; first error at offset 0 (1:1) invalid_byte\n\
+         t/bidi\\u{202e}.txt: invalid utf8: 2 errors; first error at offset 0 (1:1) invalid_byte\n\
+         t/lat\\\\xff\\\\xfe.txt: invalid utf8: 2 errors; first error at offset 0 (1:1) invalid_byte\n\
+         t/lat\\xff\\xfe.txt: invalid utf8: 2 errors; first error at offset 0 (1:1) invalid_byte\n\
+         4 files checked: 4 with findings, 0 unreadable, 0 skipped\n"
+    );
+    let ran = run_in(&t, &["check", "--csv", "--", r"lat\xff\xfe.txt"]);
+    assert_eq!(
+        ran.stdout.lines().nth(1).unwrap(),
+        "lat\\\\xff\\\\xfe.txt,0,1,1,1,invalid_byte,error,c0,byte that never occurs in this dialect; overlong form of U+002F '/' (c0 af),À"
+    );
+    let ran = run_in(&t, &["check", r"bidi\u{202e}.txt", r"no\such"]);
+    assert_eq!(
+        ran.stdout.lines().next().unwrap(),
+        "bidi\\\\u{202e}.txt: invalid utf8: 2 errors in 3 bytes"
+    );
+    assert_eq!(ran.stderr, "hexrune: no\\\\such: no such file or directory\n");
+}
