@@ -69,7 +69,7 @@ fn a_tree_in_path_order_with_a_total() {
     assert_eq!(
         ran.stderr,
         "hexrune: t/pipe: not a regular file (fifo), skipped\n\
-         hexrune: t/z-dangling: no such file or directory\n"
+         hexrune: t/z-dangling: symbolic link whose target is missing\n"
     );
     // Unreadable wins over invalid.
     assert_eq!(ran.code, 2);
@@ -283,6 +283,8 @@ fn json_sarif_and_csv_over_a_tree() {
             "io_error t/z-dangling",
         ]
     );
+    assert!(ran.stdout.lines().any(|l| l
+        == r#"{"type":"io_error","path":"t/z-dangling","message":"symbolic link whose target is missing"}"#));
     // A special file passed over has a record, so an archived report says what it left out.
     assert!(ran
         .stdout
@@ -329,6 +331,15 @@ fn json_sarif_and_csv_over_a_tree() {
         "t/pipe"
     );
     assert_eq!(notes[1]["level"], "error");
+    // An unreadable file names itself in the message, as a skipped one does.
+    assert_eq!(
+        notes[1]["message"]["text"],
+        "t/z-dangling: symbolic link whose target is missing"
+    );
+    assert_eq!(
+        notes[1]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "t/z-dangling"
+    );
 
     let ran = run_in(dir.path(), &["check", "-r", "--csv", "t"]);
     let paths: Vec<&str> = ran

@@ -415,7 +415,10 @@ fn sarif_is_valid_and_carries_every_finding() {
     let notes = invocation["toolExecutionNotifications"].as_array().unwrap();
     assert_eq!(notes.len(), 1);
     assert_eq!(notes[0]["level"], "error");
-    assert_eq!(notes[0]["message"]["text"], "no such file or directory");
+    assert_eq!(
+        notes[0]["message"]["text"],
+        format!("{}: no such file or directory", missing.display())
+    );
     assert_eq!(invocation["arguments"][0], "check");
     assert_eq!(invocation["arguments"][1], "--sarif");
 }

@@ -180,13 +180,13 @@ impl Emit for Sarif<'_> {
     fn io_error(
         &mut self,
         _out: &mut dyn Write,
-        _name: &str,
+        name: &str,
         path: &WirePath,
         message: &str,
     ) -> io::Result<()> {
         self.notifications.push(json!({
             "level": "error",
-            "message": {"text": message},
+            "message": {"text": format!("{name}: {message}")},
             "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri(&path_bytes(path))}}}],
         }));
         Ok(())

@@ -30,7 +30,7 @@ use super::{report_error, Input, EXIT_ERROR, EXIT_INVALID, EXIT_OK};
 use crate::decode::Dialect;
 use crate::scan::index::INLINE_LIMIT;
 use crate::scan::pool;
-use crate::source::Source;
+use crate::source::{Source, SourceError};
 
 /// How many files may be done ahead of the one being printed.
 pub const WINDOW: usize = 256;
@@ -199,7 +199,7 @@ fn classify(result: Result<ignore::DirEntry, ignore::Error>) -> Option<Entry> {
     if kind.is_symlink() {
         // A link is checked as the file it names; a link to a directory is not followed.
         return Some(match std::fs::metadata(&path) {
-            Err(e) => Entry::Unreadable(path, crate::source::io_message(&e)),
+            Err(e) => Entry::Unreadable(path.clone(), SourceError::of_path(&path, e).to_string()),
             Ok(m) if m.is_file() => Entry::File(path),
             Ok(m) if m.is_dir() => Entry::Special(path, "link to a directory, not followed"),
             Ok(m) => Entry::Special(path, special_kind(&m.file_type())),
