@@ -508,3 +508,49 @@ fn a_file_named_twice_is_one_artifact() {
         .collect();
     assert_eq!(indexes, [0, 0, 1, 1]);
 }
+
+/// SARIF's `commandLine` reads back, in a POSIX shell, as the bytes the process was given:
+/// a word that is not UTF-8 is in dollar-single quotes, each invalid byte `\xHH`.
+#[test]
+fn the_command_line_reads_back_as_the_same_bytes() {
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    let dir = tempfile::tempdir().unwrap();
+    let name = std::ffi::OsStr::from_bytes(b"lat\xff\xfe.txt");
+    std::fs::write(dir.path().join(name), b"ok\n").unwrap();
+    let out = common::hexrune()
+        .current_dir(dir.path())
+        .args(["check", "--sarif", "--"])
+        .arg(name)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let log: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let invocation = &log["runs"][0]["invocations"][0];
+    let line = invocation["commandLine"].as_str().unwrap();
+    let (program, rest) = line.split_once(' ').unwrap();
+    assert!(program.ends_with("hexrune"), "{program}");
+    assert_eq!(rest, r"check --sarif -- $'lat\xff\xfe.txt'");
+    // `arguments` stays text, with U+FFFD, as documented.
+    assert_eq!(invocation["arguments"][3], "lat\u{FFFD}\u{FFFD}.txt");
+    // bash reads the words back as the bytes given.
+    let Ok(back) = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!(r#"for w in {rest}; do printf '%s\0' "$w"; done"#))
+        .output()
+    else {
+        eprintln!("no bash: read-back not checked");
+        return;
+    };
+    let words: Vec<Vec<u8>> = back
+        .stdout
+        .split(|b| *b == 0)
+        .filter(|w| !w.is_empty())
+        .map(<[u8]>::to_vec)
+        .collect();
+    let given: Vec<Vec<u8>> = ["check", "--sarif", "--"]
+        .map(|w| w.as_bytes().to_vec())
+        .into_iter()
+        .chain([name.to_os_string().into_vec()])
+        .collect();
+    assert_eq!(words, given);
+}
