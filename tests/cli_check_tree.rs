@@ -453,17 +453,18 @@ fn lint_findings_set_the_exit_status_as_check_md_says() {
     assert_eq!(ran.code, 1);
     let ran = run_in(dir.path(), &["check", "-r", "--security", "lost"]);
     assert_eq!(ran.code, 0);
-    let page = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/check.md"),
-    )
-    .unwrap();
+    let page = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/check.md"))
+        .unwrap();
     let section = |title: &str| {
         let start = page.find(title).unwrap();
         let rest = &page[start + title.len()..];
         rest[..rest.find("\n## ").unwrap_or(rest.len())].to_string()
     };
     for title in ["## Whole trees: `-r`", "## Errors and exit status"] {
-        let text = section(title).split_whitespace().collect::<Vec<_>>().join(" ");
+        let text = section(title)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
         assert!(!text.contains("Findings do not change it"), "{title}");
         assert!(!text.contains("do not change the exit status"), "{title}");
         assert!(
@@ -506,5 +507,48 @@ fn names_that_differ_are_shown_apart() {
         ran.stdout.lines().next().unwrap(),
         "bidi\\\\u{202e}.txt: invalid utf8: 2 errors in 3 bytes"
     );
-    assert_eq!(ran.stderr, "hexrune: no\\\\such: no such file or directory\n");
+    assert_eq!(
+        ran.stderr,
+        "hexrune: no\\\\such: no such file or directory\n"
+    );
+}
+
+/// Roots that overlap check and count each file once; files come in path order compared
+/// name by name (`a/x` before `a-b/x` and `a.b/x`, unlike `sort` of the whole lines).
+#[test]
+fn overlapping_roots_check_each_file_once_in_path_order() {
+    let dir = tempfile::tempdir().unwrap();
+    for d in ["a", "a-b", "a.b", "B"] {
+        put(dir.path(), &format!("ord/{d}/x"), b"\xff");
+    }
+    std::os::unix::fs::symlink("x", dir.path().join("ord/a/link")).unwrap();
+    let line = |p: &str| {
+        format!("{p}: invalid utf8: 1 error; first error at offset 0 (1:1) invalid_byte\n")
+    };
+    let ran = run_in(dir.path(), &["check", "-r", "ord", "ord/a"]);
+    assert_eq!(
+        ran.stdout,
+        [
+            line("ord/B/x"),
+            line("ord/a/link"),
+            line("ord/a/x"),
+            line("ord/a-b/x"),
+            line("ord/a.b/x"),
+            "5 files checked: 5 with findings, 0 unreadable, 0 skipped\n".to_string(),
+        ]
+        .concat()
+    );
+    assert_eq!(ran.code, 1);
+    let ran = run_in(dir.path(), &["check", "-r", "ord/a", "ord/a/x", "./ord/a"]);
+    assert_eq!(
+        ran.stdout,
+        [
+            line("./ord/a/link"),
+            line("./ord/a/x"),
+            "2 files checked: 2 with findings, 0 unreadable, 0 skipped\n".to_string(),
+        ]
+        .concat()
+    );
+    let ran = run_in(dir.path(), &["check", "-r", "--json", "ord/a/x", "ord/a/x"]);
+    assert_eq!(ran.stdout.matches(r#""type":"input""#).count(), 1);
 }

@@ -207,8 +207,18 @@ fn an_unknown_target_is_refused() {
 #[test]
 fn only_the_six_target_names_are_taken() {
     for word in [
-        "mysql", "utf8mb3", "mysql-utf8", "xml", "xml1.0", "xml11", "pg", "postgresql",
-        "ijson", "i_json", " postgres", "postgres ",
+        "mysql",
+        "utf8mb3",
+        "mysql-utf8",
+        "xml",
+        "xml1.0",
+        "xml11",
+        "pg",
+        "postgresql",
+        "ijson",
+        "i_json",
+        " postgres",
+        "postgres ",
     ] {
         for command in [&["check"][..], &[]] {
             let out = hexrune()

@@ -509,9 +509,11 @@ mod tests {
         // The names `--target` takes, and no alias.
         assert_eq!(
             parse_list("security pg"),
-            Err("unknown lint 'pg' (security, or a target: mysql-utf8mb3, postgres, xml-1.0, \
+            Err(
+                "unknown lint 'pg' (security, or a target: mysql-utf8mb3, postgres, xml-1.0, \
                  xml-1.1, json, i-json)"
-                .to_string())
+                    .to_string()
+            )
         );
         assert_eq!(parse_list("none"), Ok(Lints::default()));
         assert!(parse_list("oracle")
