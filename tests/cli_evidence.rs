@@ -554,3 +554,41 @@ fn the_command_line_reads_back_as_the_same_bytes() {
         .collect();
     assert_eq!(words, given);
 }
+
+/// Every error unit is a record and a result, with no cap, as check.md and sarif.md say
+/// (with what to do about code scanning's limit of 25,000 results).
+#[test]
+fn every_error_is_written_and_the_pages_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ff.bin");
+    std::fs::write(&path, vec![0xFF; 30_000]).unwrap();
+    let out = common::hexrune()
+        .args(["check", "--json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.stdout.split(|b| *b == b'\n').count() - 1, 30_002);
+    let out = common::hexrune()
+        .args(["check", "--sarif"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let log: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(log["runs"][0]["results"].as_array().unwrap().len(), 30_000);
+    let page = |name: &str| {
+        let text = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("docs")
+                .join(name),
+        )
+        .unwrap();
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let sarif = page("sarif.md");
+    assert!(sarif.contains("## How many results There is no cap"));
+    assert!(sarif.contains("refuses a run of more than 25,000 results"));
+    let check = page("check.md");
+    assert!(check.contains("There is no cap on the records"));
+    assert!(check.contains("1 MB of `FF` bytes gives 1,000,002 records"));
+    assert!(check.contains("sarif.md#how-many-results"));
+}
