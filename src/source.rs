@@ -91,12 +91,10 @@ impl SourceError {
     /// is a symbolic link whose target is missing, [`SourceError::DanglingLink`], which
     /// says more than "no such file or directory" of a path that is there.
     pub fn of_path(path: &Path, e: io::Error) -> SourceError {
-        if e.kind() == io::ErrorKind::NotFound {
-            if std::fs::read_link(path).is_ok() {
-                return SourceError::DanglingLink;
-            }
+        match e.kind() == io::ErrorKind::NotFound && std::fs::read_link(path).is_ok() {
+            true => SourceError::DanglingLink,
+            false => SourceError::from(e),
         }
-        SourceError::from(e)
     }
 }
 
