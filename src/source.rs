@@ -47,6 +47,8 @@ use memmap2::{Advice, Mmap, UncheckedAdvice};
 pub enum SourceError {
     /// The path does not exist.
     NotFound,
+    /// The path is a symbolic link whose target does not exist.
+    DanglingLink,
     /// The path exists but may not be read.
     PermissionDenied,
     /// The path is a directory.
@@ -67,6 +69,7 @@ impl fmt::Display for SourceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SourceError::NotFound => f.write_str("no such file or directory"),
+            SourceError::DanglingLink => f.write_str("symbolic link whose target is missing"),
             SourceError::PermissionDenied => f.write_str("permission denied"),
             SourceError::IsDirectory => f.write_str("is a directory"),
             SourceError::NotRegular(what) => write!(f, "not a regular file ({what})"),
@@ -83,6 +86,18 @@ impl fmt::Display for SourceError {
 }
 
 impl std::error::Error for SourceError {}
+
+impl SourceError {
+    /// The error of asking for `path` what it is (following links): `e`, or, where the path
+    /// is a symbolic link whose target is missing, [`SourceError::DanglingLink`], which
+    /// says more than "no such file or directory" of a path that is there.
+    pub fn of_path(path: &Path, e: io::Error) -> SourceError {
+        match e.kind() == io::ErrorKind::NotFound && std::fs::read_link(path).is_ok() {
+            true => SourceError::DanglingLink,
+            false => SourceError::from(e),
+        }
+    }
+}
 
 impl From<io::Error> for SourceError {
     fn from(e: io::Error) -> SourceError {
@@ -346,7 +361,7 @@ impl Source {
     pub fn open_streaming(path: &Path) -> Result<Opening, SourceError> {
         let name = path.display().to_string();
         // stat before open: opening a FIFO or a device can block or have effects.
-        let meta = std::fs::metadata(path)?;
+        let meta = std::fs::metadata(path).map_err(|e| SourceError::of_path(path, e))?;
         let kind = meta.file_type();
         if kind.is_dir() {
             return Err(SourceError::IsDirectory);

@@ -69,7 +69,7 @@ fn a_tree_in_path_order_with_a_total() {
     assert_eq!(
         ran.stderr,
         "hexrune: t/pipe: not a regular file (fifo), skipped\n\
-         hexrune: t/z-dangling: no such file or directory\n"
+         hexrune: t/z-dangling: symbolic link whose target is missing\n"
     );
     // Unreadable wins over invalid.
     assert_eq!(ran.code, 2);
@@ -283,6 +283,8 @@ fn json_sarif_and_csv_over_a_tree() {
             "io_error t/z-dangling",
         ]
     );
+    assert!(ran.stdout.lines().any(|l| l
+        == r#"{"type":"io_error","path":"t/z-dangling","message":"symbolic link whose target is missing"}"#));
     // A special file passed over has a record, so an archived report says what it left out.
     assert!(ran
         .stdout
@@ -329,6 +331,15 @@ fn json_sarif_and_csv_over_a_tree() {
         "t/pipe"
     );
     assert_eq!(notes[1]["level"], "error");
+    // An unreadable file names itself in the message, as a skipped one does.
+    assert_eq!(
+        notes[1]["message"]["text"],
+        "t/z-dangling: symbolic link whose target is missing"
+    );
+    assert_eq!(
+        notes[1]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "t/z-dangling"
+    );
 
     let ran = run_in(dir.path(), &["check", "-r", "--csv", "t"]);
     let paths: Vec<&str> = ran
@@ -424,4 +435,120 @@ fn a_directory_past_path_max_is_reported_with_the_way_round() {
         "{}",
         ran.stdout
     );
+}
+
+/// A lint finding of level warning makes `check -r --security` exit 1, a U+FFFD alone does
+/// not; check.md's exit-status sections say both (they once said findings never count).
+#[test]
+fn lint_findings_set_the_exit_status_as_check_md_says() {
+    let dir = tempfile::tempdir().unwrap();
+    put(dir.path(), "zw/zw.txt", b"a\xe2\x80\x8bb\n");
+    put(dir.path(), "lost/lost.txt", "lost \u{FFFD}\n".as_bytes());
+    let ran = run_in(dir.path(), &["check", "-r", "--security", "zw"]);
+    assert_eq!(
+        ran.stdout,
+        "zw/zw.txt: valid utf8, 1 finding; first finding at offset 1 (1:2) invisible\n\
+         1 file checked: 1 with findings, 0 unreadable, 0 skipped\n"
+    );
+    assert_eq!(ran.code, 1);
+    let ran = run_in(dir.path(), &["check", "-r", "--security", "lost"]);
+    assert_eq!(ran.code, 0);
+    let page = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/check.md"))
+        .unwrap();
+    let section = |title: &str| {
+        let start = page.find(title).unwrap();
+        let rest = &page[start + title.len()..];
+        rest[..rest.find("\n## ").unwrap_or(rest.len())].to_string()
+    };
+    for title in ["## Whole trees: `-r`", "## Errors and exit status"] {
+        let text = section(title)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(!text.contains("Findings do not change it"), "{title}");
+        assert!(!text.contains("do not change the exit status"), "{title}");
+        assert!(
+            text.contains("a lint finding of level `error` or `warning`"),
+            "{title}: {text}"
+        );
+    }
+}
+
+/// Two names that differ, one holding the bytes FF FE and one the characters `\xff\xfe`
+/// (or U+202E and `\u{202e}`), are shown apart in the human lines of `-r`, in human
+/// output, on stderr and in CSV: the name's own backslash is written `\\`.
+#[test]
+fn names_that_differ_are_shown_apart() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t");
+    std::fs::create_dir(&t).unwrap();
+    let raw = std::ffi::OsStr::from_bytes(b"lat\xff\xfe.txt");
+    std::fs::write(t.join(raw), b"\xc0\xaf\n").unwrap();
+    std::fs::write(t.join(r"lat\xff\xfe.txt"), b"\xc0\xaf\n").unwrap();
+    std::fs::write(t.join("bidi\u{202E}.txt"), b"\xc0\xaf\n").unwrap();
+    std::fs::write(t.join(r"bidi\u{202e}.txt"), b"\xc0\xaf\n").unwrap();
+    let ran = run_in(dir.path(), &["check", "-r", "t"]);
+    assert_eq!(
+        ran.stdout,
+        "t/bidi\\\\u{202e}.txt: invalid utf8: 2 errors; first error at offset 0 (1:1) invalid_byte\n\
+         t/bidi\\u{202e}.txt: invalid utf8: 2 errors; first error at offset 0 (1:1) invalid_byte\n\
+         t/lat\\\\xff\\\\xfe.txt: invalid utf8: 2 errors; first error at offset 0 (1:1) invalid_byte\n\
+         t/lat\\xff\\xfe.txt: invalid utf8: 2 errors; first error at offset 0 (1:1) invalid_byte\n\
+         4 files checked: 4 with findings, 0 unreadable, 0 skipped\n"
+    );
+    let ran = run_in(&t, &["check", "--csv", "--", r"lat\xff\xfe.txt"]);
+    assert_eq!(
+        ran.stdout.lines().nth(1).unwrap(),
+        "lat\\\\xff\\\\xfe.txt,0,1,1,1,invalid_byte,error,c0,byte that never occurs in this dialect; overlong form of U+002F '/' (c0 af),À"
+    );
+    let ran = run_in(&t, &["check", r"bidi\u{202e}.txt", r"no\such"]);
+    assert_eq!(
+        ran.stdout.lines().next().unwrap(),
+        "bidi\\\\u{202e}.txt: invalid utf8: 2 errors in 3 bytes"
+    );
+    assert_eq!(
+        ran.stderr,
+        "hexrune: no\\\\such: no such file or directory\n"
+    );
+}
+
+/// Roots that overlap check and count each file once; files come in path order compared
+/// name by name (`a/x` before `a-b/x` and `a.b/x`, unlike `sort` of the whole lines).
+#[test]
+fn overlapping_roots_check_each_file_once_in_path_order() {
+    let dir = tempfile::tempdir().unwrap();
+    for d in ["a", "a-b", "a.b", "B"] {
+        put(dir.path(), &format!("ord/{d}/x"), b"\xff");
+    }
+    std::os::unix::fs::symlink("x", dir.path().join("ord/a/link")).unwrap();
+    let line = |p: &str| {
+        format!("{p}: invalid utf8: 1 error; first error at offset 0 (1:1) invalid_byte\n")
+    };
+    let ran = run_in(dir.path(), &["check", "-r", "ord", "ord/a"]);
+    assert_eq!(
+        ran.stdout,
+        [
+            line("ord/B/x"),
+            line("ord/a/link"),
+            line("ord/a/x"),
+            line("ord/a-b/x"),
+            line("ord/a.b/x"),
+            "5 files checked: 5 with findings, 0 unreadable, 0 skipped\n".to_string(),
+        ]
+        .concat()
+    );
+    assert_eq!(ran.code, 1);
+    let ran = run_in(dir.path(), &["check", "-r", "ord/a", "ord/a/x", "./ord/a"]);
+    assert_eq!(
+        ran.stdout,
+        [
+            line("./ord/a/link"),
+            line("./ord/a/x"),
+            "2 files checked: 2 with findings, 0 unreadable, 0 skipped\n".to_string(),
+        ]
+        .concat()
+    );
+    let ran = run_in(dir.path(), &["check", "-r", "--json", "ord/a/x", "ord/a/x"]);
+    assert_eq!(ran.stdout.matches(r#""type":"input""#).count(), 1);
 }

@@ -415,7 +415,10 @@ fn sarif_is_valid_and_carries_every_finding() {
     let notes = invocation["toolExecutionNotifications"].as_array().unwrap();
     assert_eq!(notes.len(), 1);
     assert_eq!(notes[0]["level"], "error");
-    assert_eq!(notes[0]["message"]["text"], "no such file or directory");
+    assert_eq!(
+        notes[0]["message"]["text"],
+        format!("{}: no such file or directory", missing.display())
+    );
     assert_eq!(invocation["arguments"][0], "check");
     assert_eq!(invocation["arguments"][1], "--sarif");
 }
@@ -504,4 +507,88 @@ fn a_file_named_twice_is_one_artifact() {
         })
         .collect();
     assert_eq!(indexes, [0, 0, 1, 1]);
+}
+
+/// SARIF's `commandLine` reads back, in a POSIX shell, as the bytes the process was given:
+/// a word that is not UTF-8 is in dollar-single quotes, each invalid byte `\xHH`.
+#[test]
+fn the_command_line_reads_back_as_the_same_bytes() {
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    let dir = tempfile::tempdir().unwrap();
+    let name = std::ffi::OsStr::from_bytes(b"lat\xff\xfe.txt");
+    std::fs::write(dir.path().join(name), b"ok\n").unwrap();
+    let out = common::hexrune()
+        .current_dir(dir.path())
+        .args(["check", "--sarif", "--"])
+        .arg(name)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let log: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let invocation = &log["runs"][0]["invocations"][0];
+    let line = invocation["commandLine"].as_str().unwrap();
+    let (program, rest) = line.split_once(' ').unwrap();
+    assert!(program.ends_with("hexrune"), "{program}");
+    assert_eq!(rest, r"check --sarif -- $'lat\xff\xfe.txt'");
+    // `arguments` stays text, with U+FFFD, as documented.
+    assert_eq!(invocation["arguments"][3], "lat\u{FFFD}\u{FFFD}.txt");
+    // bash reads the words back as the bytes given.
+    let Ok(back) = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!(r#"for w in {rest}; do printf '%s\0' "$w"; done"#))
+        .output()
+    else {
+        eprintln!("no bash: read-back not checked");
+        return;
+    };
+    let words: Vec<Vec<u8>> = back
+        .stdout
+        .split(|b| *b == 0)
+        .filter(|w| !w.is_empty())
+        .map(<[u8]>::to_vec)
+        .collect();
+    let given: Vec<Vec<u8>> = ["check", "--sarif", "--"]
+        .map(|w| w.as_bytes().to_vec())
+        .into_iter()
+        .chain([name.to_os_string().into_vec()])
+        .collect();
+    assert_eq!(words, given);
+}
+
+/// Every error unit is a record and a result, with no cap, as check.md and sarif.md say
+/// (with what to do about code scanning's limit of 25,000 results).
+#[test]
+fn every_error_is_written_and_the_pages_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ff.bin");
+    std::fs::write(&path, vec![0xFF; 30_000]).unwrap();
+    let out = common::hexrune()
+        .args(["check", "--json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.stdout.split(|b| *b == b'\n').count() - 1, 30_002);
+    let out = common::hexrune()
+        .args(["check", "--sarif"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let log: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(log["runs"][0]["results"].as_array().unwrap().len(), 30_000);
+    let page = |name: &str| {
+        let text = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("docs")
+                .join(name),
+        )
+        .unwrap();
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let sarif = page("sarif.md");
+    assert!(sarif.contains("## How many results There is no cap"));
+    assert!(sarif.contains("refuses a run of more than 25,000 results"));
+    let check = page("check.md");
+    assert!(check.contains("There is no cap on the records"));
+    assert!(check.contains("1 MB of `FF` bytes gives 1,000,002 records"));
+    assert!(check.contains("sarif.md#how-many-results"));
 }

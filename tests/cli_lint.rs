@@ -201,6 +201,54 @@ fn an_unknown_target_is_refused() {
         ));
 }
 
+/// `--target` takes the six names, in any case, and nothing else: `mysql` (which MySQL
+/// character set?), the old aliases and a name with a space are refused, by `check` and by
+/// the viewer alike.
+#[test]
+fn only_the_six_target_names_are_taken() {
+    for word in [
+        "mysql",
+        "utf8mb3",
+        "mysql-utf8",
+        "xml",
+        "xml1.0",
+        "xml11",
+        "pg",
+        "postgresql",
+        "ijson",
+        "i_json",
+        " postgres",
+        "postgres ",
+    ] {
+        for command in [&["check"][..], &[]] {
+            let out = hexrune()
+                .args(command)
+                .args(["--target", word, "-"])
+                .write_stdin("x")
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2), "{word:?}");
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(
+                err.lines().next().unwrap(),
+                format!(
+                    "error: invalid value '{word}' for '--target <T>': unknown target \
+                     '{word}' (expected mysql-utf8mb3, postgres, xml-1.0, xml-1.1, json, \
+                     i-json)"
+                ),
+                "{command:?} {word:?}"
+            );
+        }
+    }
+    for word in ["MYSQL-UTF8MB3", "Postgres", "XML-1.1", "I-JSON"] {
+        hexrune()
+            .args(["check", "--target", word, "-"])
+            .write_stdin("x")
+            .assert()
+            .code(0);
+    }
+}
+
 /// The reviewer's inputs, as `check` lists their findings: what a confusable reads as, a
 /// surrogate pair in JSON-bound data, a value above U+10FFFF for MySQL.
 #[test]

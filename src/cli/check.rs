@@ -846,7 +846,7 @@ mod tests {
             threads: 1,
             fallback: None,
             walk: None,
-            invocation: Invocation { argv: Vec::new() },
+            invocation: Invocation::default(),
             lints: Lints::default(),
         };
         let examined = examine(&options, &input, 1).unwrap();

@@ -52,7 +52,8 @@ impl Input {
     }
 
     /// The name to print for this input, made safe for a terminal: a byte of a name that
-    /// is not UTF-8 as `\xff`, so that it cannot be taken for a U+FFFD in the name. A file
+    /// is not UTF-8 as `\xff`, so that it cannot be taken for a U+FFFD in the name, and a
+    /// backslash as `\\`, so that it cannot be taken for another name. A file
     /// named `<stdin>` is printed `./<stdin>`, so that it cannot be taken for standard input.
     pub fn display_name(&self) -> String {
         match self {

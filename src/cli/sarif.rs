@@ -180,13 +180,13 @@ impl Emit for Sarif<'_> {
     fn io_error(
         &mut self,
         _out: &mut dyn Write,
-        _name: &str,
+        name: &str,
         path: &WirePath,
         message: &str,
     ) -> io::Result<()> {
         self.notifications.push(json!({
             "level": "error",
-            "message": {"text": message},
+            "message": {"text": format!("{name}: {message}")},
             "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri(&path_bytes(path))}}}],
         }));
         Ok(())
@@ -208,10 +208,10 @@ impl Emit for Sarif<'_> {
     }
 
     fn finish(&mut self, out: &mut dyn Write, _status: u8) -> io::Result<()> {
-        let Invocation { argv } = &self.options.invocation;
+        let Invocation { argv, words } = &self.options.invocation;
         let invocation = json!({
             "arguments": argv.get(1..).unwrap_or_default(),
-            "commandLine": shell_words(argv),
+            "commandLine": shell_words(words),
             "executionSuccessful": self.notifications.iter().all(|n| n["level"] != "error"),
             "toolExecutionNotifications": self.notifications,
         });
@@ -231,15 +231,49 @@ impl Emit for Sarif<'_> {
     }
 }
 
-/// The command line as a POSIX shell reads it back into `argv`: a word of plain characters
-/// as it is, any other in single quotes (a `'` in it as `'\''`), an empty one as `''`.
-fn shell_words(argv: &[String]) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "@%+=:,./_-".contains(c);
-    let word = |a: &String| match !a.is_empty() && a.chars().all(plain) {
-        true => a.clone(),
-        false => format!("'{}'", a.replace('\'', r"'\''")),
+/// The command line as a POSIX shell reads it back into the same `argv` bytes: a word of
+/// plain characters as it is, an empty one as `''`, any other UTF-8 word in single quotes
+/// (a `'` in it as `'\''`), and a word that is not UTF-8 in POSIX.1-2024's dollar-single
+/// quotes, each byte that is not UTF-8 (and each control) as `\xHH`: `$'lat\xff.txt'`
+/// (bash, zsh, ksh, busybox sh and dash 0.5.12 on read them).
+fn shell_words(words: &[Vec<u8>]) -> String {
+    let plain = |b: &u8| b.is_ascii_alphanumeric() || b"@%+=:,./_-".contains(b);
+    let word = |w: &Vec<u8>| match std::str::from_utf8(w) {
+        Ok(text) if !text.is_empty() && w.iter().all(plain) => text.to_string(),
+        Ok(text) => format!("'{}'", text.replace('\'', r"'\''")),
+        Err(_) => dollar_quoted(w),
     };
-    argv.iter().map(word).collect::<Vec<_>>().join(" ")
+    words.iter().map(word).collect::<Vec<_>>().join(" ")
+}
+
+/// `bytes` in dollar-single quotes: UTF-8 characters as they are but for `\\` and `\'`, a
+/// control or a byte that is not UTF-8 as `\xHH`, and a hex digit right after such an
+/// escape as one too (POSIX leaves `\x` followed by more than two digits unspecified).
+fn dollar_quoted(bytes: &[u8]) -> String {
+    let mut out = String::from("$'");
+    let mut after_hex = false;
+    let hex = |out: &mut String, b: u8| out.push_str(&format!("\\x{b:02x}"));
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if (c.is_ascii() && c.is_control()) || (after_hex && c.is_ascii_hexdigit()) {
+                hex(&mut out, c as u8);
+                after_hex = true;
+                continue;
+            }
+            match c {
+                '\\' => out.push_str("\\\\"),
+                '\'' => out.push_str("\\'"),
+                c => out.push(c),
+            }
+            after_hex = false;
+        }
+        for &b in chunk.invalid() {
+            hex(&mut out, b);
+            after_hex = true;
+        }
+    }
+    out.push('\'');
+    out
 }
 
 #[cfg(test)]
@@ -255,14 +289,28 @@ mod tests {
 
     #[test]
     fn the_command_line_reads_back_as_its_words() {
-        let argv: Vec<String> = [
+        let argv: Vec<Vec<u8>> = [
             "hexrune", "check", "a b.txt", "it's", "", "pct%41", "x;rm", "é",
         ]
-        .map(String::from)
+        .map(|w| w.as_bytes().to_vec())
         .to_vec();
         assert_eq!(
             shell_words(&argv),
             r"hexrune check 'a b.txt' 'it'\''s' '' pct%41 'x;rm' 'é'"
+        );
+    }
+
+    #[test]
+    fn a_word_that_is_not_utf8_is_dollar_quoted() {
+        let words: Vec<Vec<u8>> = vec![
+            b"lat\xff\xfe.txt".to_vec(),
+            b"caf\xc3\xa9\xe9".to_vec(),
+            b"it's\\\xff".to_vec(),
+            b"\xffab\x1bz".to_vec(),
+        ];
+        assert_eq!(
+            shell_words(&words),
+            r"$'lat\xff\xfe.txt' $'café\xe9' $'it\'s\\\xff' $'\xff\x61\x62\x1bz'"
         );
     }
 }

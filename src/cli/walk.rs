@@ -1,7 +1,8 @@
 //! `hexrune check -r DIR...`: whole trees. The roots are walked by the ignore crate's
 //! parallel walker (`.gitignore`, `.ignore` and the like honoured, in a Git repository or
 //! not, unless `--no-ignore`; hidden files and directories only with `--hidden`; symbolic
-//! links not followed into directories). The files found are sorted by path, then checked
+//! links not followed into directories). The files found are sorted by path (name by
+//! name, as `Path` compares), each kept once where roots overlap ([`once_each`]), then checked
 //! by a pool of workers ([`crate::scan::pool`]), one per core, and handed to the format in
 //! path order as each is done, so the output is the same however the work was shared.
 //!
@@ -30,7 +31,7 @@ use super::{report_error, Input, EXIT_ERROR, EXIT_INVALID, EXIT_OK};
 use crate::decode::Dialect;
 use crate::scan::index::INLINE_LIMIT;
 use crate::scan::pool;
-use crate::source::Source;
+use crate::source::{Source, SourceError};
 
 /// How many files may be done ahead of the one being printed.
 pub const WINDOW: usize = 256;
@@ -179,7 +180,41 @@ fn walk(roots: &[PathBuf], rules: &Walk, threads: usize) -> Vec<Entry> {
     });
     let mut entries = found.into_inner().unwrap_or_else(|e| e.into_inner());
     entries.sort_by(|a, b| a.path().cmp(b.path()));
+    if roots.len() > 1 {
+        once_each(&mut entries);
+    }
     entries
+}
+
+/// Keeps the first (in path order) of the entries that are one directory entry reached
+/// from two roots that overlap (`-r ord ord/a`, `-r a ./a`), so each file is checked and
+/// counted once. An entry is known by its directory's canonical path and its own name:
+/// a symbolic link and the file it names, or two hard links, stay two entries, as in one
+/// tree. One walk cannot meet an entry twice (links to directories are not followed), so
+/// this runs only for several roots, resolving each directory once.
+fn once_each(entries: &mut Vec<Entry>) {
+    let mut dirs: std::collections::HashMap<PathBuf, Option<PathBuf>> = Default::default();
+    let mut seen = std::collections::HashSet::new();
+    entries.retain(|entry| {
+        let path = entry.path();
+        if path.as_os_str().is_empty() {
+            return true; // an error the walker could not place: nothing to compare
+        }
+        let key = match (path.parent(), path.file_name()) {
+            (Some(parent), Some(name)) => {
+                let parent = match parent.as_os_str().is_empty() {
+                    true => std::path::Path::new("."),
+                    false => parent,
+                };
+                let dir = dirs
+                    .entry(parent.to_path_buf())
+                    .or_insert_with(|| std::fs::canonicalize(parent).ok());
+                dir.as_ref().map_or_else(|| path.clone(), |d| d.join(name))
+            }
+            _ => path.clone(),
+        };
+        seen.insert(key)
+    });
 }
 
 /// What one result of the walker is; `None` for a directory (walked into, not checked).
@@ -199,7 +234,7 @@ fn classify(result: Result<ignore::DirEntry, ignore::Error>) -> Option<Entry> {
     if kind.is_symlink() {
         // A link is checked as the file it names; a link to a directory is not followed.
         return Some(match std::fs::metadata(&path) {
-            Err(e) => Entry::Unreadable(path, crate::source::io_message(&e)),
+            Err(e) => Entry::Unreadable(path.clone(), SourceError::of_path(&path, e).to_string()),
             Ok(m) if m.is_file() => Entry::File(path),
             Ok(m) if m.is_dir() => Entry::Special(path, "link to a directory, not followed"),
             Ok(m) => Entry::Special(path, special_kind(&m.file_type())),

@@ -292,6 +292,9 @@ pub struct Invocation {
     /// The command line, each argument as text (an argument that is not UTF-8 with U+FFFD
     /// for each invalid sequence; JSON escapes the controls).
     pub argv: Vec<String>,
+    /// The same arguments as the bytes the process was given (SARIF's `commandLine` quotes
+    /// them so that a shell reads back these bytes).
+    pub words: Vec<Vec<u8>>,
 }
 
 impl Invocation {
@@ -300,10 +303,18 @@ impl Invocation {
 
     /// The invocation of this process.
     pub fn of_process() -> Invocation {
+        use std::os::unix::ffi::OsStrExt;
+        Invocation::from_words(std::env::args_os().map(|a| a.as_bytes().to_vec()).collect())
+    }
+
+    /// The invocation of a command line given as its arguments' bytes.
+    pub fn from_words(words: Vec<Vec<u8>>) -> Invocation {
         Invocation {
-            argv: std::env::args_os()
-                .map(|a| a.to_string_lossy().into_owned())
+            argv: words
+                .iter()
+                .map(|w| String::from_utf8_lossy(w).into_owned())
                 .collect(),
+            words,
         }
     }
 }
@@ -866,6 +877,7 @@ mod tests {
                 "--json".into(),
                 "x".into(),
             ],
+            ..Invocation::default()
         };
         to_line(&SummaryRecord::new(path, dialect, size, tally, &[], &run))
     }
@@ -1029,6 +1041,7 @@ mod tests {
     fn arguments_are_escaped_like_any_string() {
         let run = Invocation {
             argv: vec!["hexrune".into(), "a\u{1b}[2J\u{9b}\u{FFFD}".into()],
+            ..Invocation::default()
         };
         let tally = Tally::default();
         let path = WirePath::from_bytes(b"x");

@@ -67,19 +67,21 @@ impl Target {
         }
     }
 
-    /// The target called `name` (`mysql-utf8mb3`, `postgres`, ...), case-insensitively;
-    /// `utf8mb3` and `mysql` name MySQL's, `xml` XML 1.0.
+    /// The target called `name`, one of the six names of [`Target::name`] in any case
+    /// (`postgres`, `MySQL-utf8mb3`), and nothing else: no alias, no space around it. A
+    /// loose name would mislead (`mysql` for utf8mb3, where MySQL 8's default utf8mb4 stores
+    /// every character), so a word that is not a name is refused and the names listed.
+    ///
+    /// ```
+    /// use hexrune::lint::Target;
+    /// assert_eq!(Target::from_name("MySQL-utf8mb3"), Some(Target::MysqlUtf8mb3));
+    /// assert_eq!(Target::from_name("mysql"), None);
+    /// assert_eq!(Target::from_name(" postgres"), None);
+    /// ```
     pub fn from_name(name: &str) -> Option<Target> {
-        let n = name.trim().to_ascii_lowercase();
-        let alias = match n.as_str() {
-            "mysql" | "utf8mb3" | "mysql-utf8" => Some(Target::MysqlUtf8mb3),
-            "postgresql" | "pg" => Some(Target::Postgres),
-            "xml" | "xml1.0" | "xml10" => Some(Target::Xml10),
-            "xml1.1" | "xml11" => Some(Target::Xml11),
-            "ijson" | "i_json" => Some(Target::IJson),
-            _ => None,
-        };
-        alias.or_else(|| Target::ALL.into_iter().find(|t| t.name() == n))
+        Target::ALL
+            .into_iter()
+            .find(|t| t.name().eq_ignore_ascii_case(name))
     }
 }
 

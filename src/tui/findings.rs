@@ -364,8 +364,8 @@ pub fn toggle(lints: &Lints, i: usize) -> Lints {
     out
 }
 
-/// The lints a typed list names: `security`, target names and their aliases, separated
-/// by commas or spaces; `none` (or nothing) asks for nothing.
+/// The lints a typed list names: `security`, target names (as `--target` takes them),
+/// separated by commas or spaces; `none` (or nothing) asks for nothing.
 pub fn parse_list(text: &str) -> Result<Lints, String> {
     let mut lints = Lints::default();
     for word in text.split([',', ' ']).filter(|w| !w.is_empty()) {
@@ -503,8 +503,17 @@ mod tests {
         assert_eq!(asked(&l), "--security --target mysql-utf8mb3,postgres");
         assert_eq!(choice_name(CHOICES - 1), "i-json");
         assert_eq!(
-            parse_list("xml, security pg").map(|l| asked(&l)),
+            parse_list("XML-1.0, security postgres").map(|l| asked(&l)),
             Ok("--security --target postgres,xml-1.0".to_string())
+        );
+        // The names `--target` takes, and no alias.
+        assert_eq!(
+            parse_list("security pg"),
+            Err(
+                "unknown lint 'pg' (security, or a target: mysql-utf8mb3, postgres, xml-1.0, \
+                 xml-1.1, json, i-json)"
+                    .to_string()
+            )
         );
         assert_eq!(parse_list("none"), Ok(Lints::default()));
         assert!(parse_list("oracle")

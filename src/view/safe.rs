@@ -19,19 +19,26 @@ use crate::decode::CodePoint;
 use crate::view::unicode::{self, GeneralCategory};
 
 /// A path's name for a terminal: its UTF-8 [`sanitize`]d, each byte that is not UTF-8 as
-/// `\xff` (so that it cannot be taken for a U+FFFD in the name).
+/// `\xff` (so that it cannot be taken for a U+FFFD in the name), and a backslash the name
+/// holds as `\\`, so that no name can be taken for another: a name holding the byte FF and
+/// one holding the four characters `\xff` (or U+202E and `\u{202e}`) are shown apart.
 ///
 /// ```
 /// use hexrune::view::safe::path_name;
 /// use std::os::unix::ffi::OsStrExt;
 /// let path = std::path::Path::new(std::ffi::OsStr::from_bytes(b"n\xFF.txt"));
 /// assert_eq!(path_name(path), r"n\xff.txt");
+/// assert_eq!(path_name(std::path::Path::new(r"n\xff.txt")), r"n\\xff.txt");
+/// assert_eq!(path_name(std::path::Path::new("b\u{202E}.txt")), r"b\u{202e}.txt");
+/// assert_eq!(path_name(std::path::Path::new(r"b\u{202e}.txt")), r"b\\u{202e}.txt");
 /// ```
 pub fn path_name(path: &std::path::Path) -> String {
     use std::os::unix::ffi::OsStrExt;
     let mut shown = String::new();
     for chunk in path.as_os_str().as_bytes().utf8_chunks() {
-        shown.push_str(&sanitize(chunk.valid()));
+        // A backslash starts every escape, so the name's own is doubled first (the
+        // sanitiser keeps a backslash as it is).
+        shown.push_str(&sanitize(&chunk.valid().replace('\\', "\\\\")));
         for b in chunk.invalid() {
             let _ = write!(shown, "\\x{b:02x}");
         }
