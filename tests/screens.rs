@@ -1767,3 +1767,15 @@ fn a_continuation_after_an_invalid_lead_names_it() {
         "error unexpected_continuation: continuation byte with no lead before it"
     );
 }
+
+/// The status line names a file as the commands do: a byte of its name that is no UTF-8
+/// as `\xff` (it showed U+FFFD), a backslash of the name's own doubled.
+#[test]
+fn the_status_line_names_a_file_as_the_commands_do() {
+    use std::os::unix::ffi::OsStrExt;
+    let mut app = app(b"ok\n", 80, 24);
+    let name = std::ffi::OsStr::from_bytes(b"n\xff\\x.txt");
+    app.input_path = Some(std::path::PathBuf::from(name));
+    let status = line(&app, 23);
+    assert!(status.starts_with(r" n\xff\\x.txt  3 B"), "{status}");
+}

@@ -677,13 +677,11 @@ impl Sample {
         });
         // A table of numbers has the pattern too: the units must be text.
         let wide = pattern.filter(|w| wide::text_by_pattern(*w, first));
-        let is_control =
-            |b: &&u8| matches!(**b, 0x01..=0x08 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F | 0x7F);
         Sample {
             bytes: windows.iter().map(|w| w.len()).sum(),
             controls: windows
                 .iter()
-                .map(|w| w.iter().filter(is_control).count())
+                .map(|w| w.iter().filter(|b| is_control(**b)).count())
                 .sum(),
             zeros: windows
                 .iter()

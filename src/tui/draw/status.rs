@@ -328,7 +328,12 @@ pub fn status_left(app: &App, width: u16) -> String {
         .char_position()
         .map(|(n, count)| format!("  char {n} of {count}"))
         .unwrap_or_default();
-    let name = sanitize(app.source.name());
+    // A path as the commands show it (`\xff` for a byte that is no UTF-8), where the
+    // source's name has a U+FFFD.
+    let name = match &app.input_path {
+        Some(path) => crate::view::safe::path_name(path),
+        None => sanitize(app.source.name()),
+    };
     let line = |name: &str, exact_size: bool, decimal: bool, position: &str| {
         let size = if exact_size || len < 1024 {
             human_size(len)
