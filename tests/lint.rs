@@ -249,6 +249,22 @@ fn a_joiner_after_a_virama_is_in_context_whatever_follows() {
     );
 }
 
+/// The Mongolian vowel separator is in place after a Mongolian letter and before the
+/// final a or e it sets apart (ᠬᠠᠳᠠ᠎ᠠ, "rock"); anywhere else it is found.
+#[test]
+fn a_mongolian_vowel_separator_is_found_out_of_its_place() {
+    let text = "ᠬᠠᠳᠠ\u{180E}ᠠ ᠮᠣᠷᠢ\u{180E}ᠡ x\u{180E}ᠠ ᠠ\u{180E}x ᠠ\u{180E}ᠢ.";
+    let at = |needle: &str| text.find(needle).expect("planted");
+    assert_eq!(
+        run(Dialect::Utf8, text.as_bytes(), &security()),
+        vec![
+            (at("x\u{180E}") + 1, 3, "invisible", Warning),
+            (at("\u{180E}x"), 3, "invisible", Warning),
+            (at("\u{180E}ᠢ"), 3, "invisible", Warning),
+        ]
+    );
+}
+
 #[test]
 fn zalgo_past_thirty_combining_marks() {
     let mut text = String::from("ok e\u{301}\u{302} ");

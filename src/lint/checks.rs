@@ -739,7 +739,9 @@ impl<'a> Walk<'a> {
             }
             return;
         }
-        if always_invisible(v) && !(v == 0xFEFF && pos == 0) {
+        let in_place = (v == 0xFEFF && pos == 0)
+            || (v == 0x180E && self.utf8 && vowel_separator_in_place(self.bytes, pos));
+        if always_invisible(v) && !in_place {
             if self.word.is_some() {
                 self.end_word();
             }
@@ -1189,6 +1191,18 @@ fn is_wordy(v: u32) -> bool {
             | 0xFF5B..=0xFF65
             | 0x1_F000..=0x1_FBFF
     )
+}
+
+/// Whether the Mongolian vowel separator (U+180E, three bytes in the UTF-8 family) at
+/// `pos` stands where Mongolian writes it: after a letter of the script (U+1820 to U+1878,
+/// U+1880 to U+18AA) and before the final vowel it sets apart, a (U+1820) or e (U+1821).
+fn vowel_separator_in_place(bytes: &[u8], pos: usize) -> bool {
+    let before = pos.checked_sub(3).and_then(|p| bytes.get(p..pos));
+    let letter = matches!(
+        before,
+        Some([0xE1, 0xA0, 0xA0..=0xBF] | [0xE1, 0xA1, 0x80..=0xB8] | [0xE1, 0xA2, 0x80..=0xAA])
+    );
+    letter && matches!(bytes.get(pos + 3..pos + 6), Some([0xE1, 0xA0, 0xA0 | 0xA1]))
 }
 
 /// Default-ignorable characters that no context needs (joiners, selectors and tags are
