@@ -1237,3 +1237,46 @@ fn from_auto_reads_a_pipe_or_a_fifo_whole() {
         repaired
     );
 }
+
+/// Without `--from`, an input is repaired as UTF-8, as asked; one that starts with a
+/// UTF-16 or UTF-32 mark is said not to be UTF-8, with the label that converts it.
+#[test]
+fn a_wide_bom_without_from_is_said_to_be_no_utf8() {
+    let input = [
+        b"\xFF\xFE\x00\x00".as_slice(),
+        &wide::text(Dialect::Utf32Le, "ok\n"),
+    ]
+    .concat();
+    let (dir, _) = dir_with(&input);
+    let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", "out.txt"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stderr.lines().nth(1),
+        Some(
+            "             it starts with a UTF-32LE byte order mark (FF FE 00 00), so it is not UTF-8: give --from utf-32le (or --from auto) to convert it"
+        ),
+        "{stderr}"
+    );
+    let output = output_with_stdin(["repair", "-", "-o", "-"], input);
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).lines().nth(1),
+        Some(
+            "             it starts with a UTF-32LE byte order mark (FF FE 00 00), so it is not UTF-8: give --from utf-32le (or --from auto) to convert it"
+        )
+    );
+}
+
+/// A symbolic link whose target is missing is said so, as `check` says it.
+#[test]
+fn a_dangling_link_is_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink("missing.txt", dir.path().join("in.txt")).unwrap();
+    let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", "out.txt"]);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            2,
+            "hexrune: in.txt: symbolic link whose target is missing\n"
+        )
+    );
+}

@@ -234,10 +234,14 @@ fn a_joiner_after_a_virama_is_in_context_whatever_follows() {
         run(Dialect::Utf8, malayalam.as_bytes(), &security()),
         vec![]
     );
-    let text = "a\u{200D}б \u{915}\u{200D} \u{915}\u{94D}\u{200D}\u{200D} x \u{915}\u{94D}\u{200C}\u{FE0F}.";
+    let text = "a\u{200D}б \u{915}\u{200D} \u{915}\u{94D}\u{200D}\u{200D} x \u{915}\u{94D}\u{200C}\u{FE0F}. \
+                admin\u{D4D}\u{200D} = \u{D4D}\u{200D};";
     let at = |needle: &str| text.find(needle).expect("planted");
     let second = at("\u{200D}\u{200D}") + 3;
     let selector = at("\u{FE0F}");
+    // A virama on no letter of its script (after ASCII, after a space) joins nothing.
+    let on_ascii = at("n\u{D4D}\u{200D}") + 4;
+    let alone = at(" \u{D4D}\u{200D}") + 4;
     assert_eq!(
         run(Dialect::Utf8, text.as_bytes(), &security()),
         vec![
@@ -245,6 +249,8 @@ fn a_joiner_after_a_virama_is_in_context_whatever_follows() {
             (at("\u{915}\u{200D}") + 3, 3, "invisible", Warning),
             (second, 3, "invisible", Warning),
             (selector, 3, "invisible", Warning),
+            (on_ascii, 3, "invisible", Warning),
+            (alone, 3, "invisible", Warning),
         ]
     );
 }

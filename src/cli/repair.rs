@@ -155,7 +155,7 @@ fn open_input(input: &Input, name: &str) -> Result<OpenedInput, Failure> {
     let fail = |e: SourceError| Failure::new(name, e);
     let (id, mode, opening) = match input {
         Input::Path(path) => {
-            let meta = fs::metadata(path).map_err(|e| fail(e.into()))?;
+            let meta = fs::metadata(path).map_err(|e| fail(SourceError::of_path(path, e)))?;
             let mode = match meta.file_type().is_fifo() {
                 true => 0o644,
                 false => meta.permissions().mode() & 0o777,
@@ -274,7 +274,7 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
     let log_name = options.log.as_ref().map(Target::display_name);
     refuse(options, id, &out_name, log_name.as_deref())?;
     // Every label is overridden by a BOM that names another encoding ([`sniffed`]).
-    let sniffs = matches!(policy.from, Some(FromEncoding::Dialect(_)));
+    let sniffs = matches!(policy.from, Some(FromEncoding::Dialect(_)) | None);
     let (opened, head) = peek(opened, sniffs, &in_name)?;
     let label = options.from_label.as_deref();
     let Settled {
@@ -497,6 +497,21 @@ fn settle(
                 notes.push(format!("read as {}", named.encoding_name()));
             }
             Some(FromEncoding::Dialect(read))
+        }
+        (_, None) => {
+            // Read as UTF-8 as asked; but a UTF-16 or UTF-32 mark says that is not what it is.
+            use crate::decode::Bom;
+            if let Some(bom @ (Bom::Utf16Le | Bom::Utf16Be | Bom::Utf32Le | Bom::Utf32Be)) =
+                Bom::detect(head)
+            {
+                let read = sniffed(policy.dialect, head);
+                notes.push(format!(
+                    "it starts with a {}, so it is not UTF-8: give --from {} (or --from auto) to convert it",
+                    bom.describe(),
+                    read.encoding_name().to_ascii_lowercase()
+                ));
+            }
+            None
         }
         (_, from) => from,
     };

@@ -35,8 +35,9 @@ enum Prev {
     Ascii,
     /// A visible non-ASCII character.
     Visible,
-    /// A virama (canonical combining class 9): a joiner after it asks for a half form,
-    /// a conjunct or a chillu (Malayalam's `ന്‍`, before Unicode 5.1), whatever follows.
+    /// A virama (canonical combining class 9) on a visible non-ASCII character: a joiner
+    /// after it asks for a half form, a conjunct or a chillu (Malayalam's `ന്‍`, before
+    /// Unicode 5.1), whatever follows.
     Virama,
     /// An invisible one.
     Hidden,
@@ -764,7 +765,8 @@ impl<'a> Walk<'a> {
             self.end_word();
         }
         self.prev = match (visible, ccc) {
-            (true, 9) => Prev::Virama,
+            // On a letter (a virama after ASCII or a space joins nothing).
+            (true, 9) if self.prev == Prev::Visible => Prev::Virama,
             (true, _) => Prev::Visible,
             (false, _) => Prev::Break,
         };

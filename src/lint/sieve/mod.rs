@@ -1094,8 +1094,8 @@ impl Word {
 ///
 /// - a joiner (U+200C, U+200D) must come after a visible character that is not ASCII (and
 ///   not a selector that follows nothing) and before another, which a space, an ASCII byte
-///   or the line's end is not; or after a virama, whatever follows (what comes next is
-///   then read as after something invisible); it ends a word;
+///   or the line's end is not; or after a virama on such a character, whatever follows
+///   (what comes next is then read as after something invisible); it ends a word;
 /// - a variation selector must follow a visible character that is not ASCII, or (VS15,
 ///   VS16) a keycap base `0`-`9`, `#`, `*`, with no joiner pending; it leaves the character
 ///   before it the one that counts;
@@ -1124,8 +1124,10 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
         Joiner,
     }
     let mut before = Before::Break;
-    // The last character that is not ASCII, for a joiner after a virama.
+    // The last character that is not ASCII, and what came before it: for a joiner after
+    // a virama on a letter.
     let mut last = 0;
+    let mut last_before = Before::Break;
     // After a black flag or a tag of its sequence.
     let mut tagging = false;
     let mut word = Word::default();
@@ -1166,12 +1168,14 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
             entry_in(table, v)
         };
         let after = std::mem::replace(&mut last, v);
+        let after_before = std::mem::replace(&mut last_before, before);
         if e == SEQUENCE {
             marks.marks = 0;
             match v {
                 // A virama is no starter: the table says so before the slower question.
                 0x200C | 0x200D
                     if before == Before::Visible
+                        && after_before == Before::Visible
                         && entry_in(table, after) & STARTER == 0
                         && is_virama(after) =>
                 {
