@@ -860,6 +860,12 @@ fn fallback_refuses_multi_byte_encodings_and_counts_what_it_read() {
             (code, stderr.as_str()),
             (2, "hexrune: in.txt: --invalid fallback=x-user-defined: x-user-defined reads each byte 80..FF as a private-use character (U+F780..U+F7FF), not as text; give the encoding the bytes were written in (windows-1252, latin2, ...), or escape=optu8 to keep them reversibly\n")
         );
+        // And so is reading the whole input in it.
+        let (code, stderr) = repair_in(dir.path(), &["--from", label, "in.txt", "-o", "out.txt"]);
+        assert_eq!(
+            (code, stderr.as_str()),
+            (2, "hexrune: in.txt: --from x-user-defined: x-user-defined reads each byte 80..FF as a private-use character (U+F780..U+F7FF), not as text; give the encoding the bytes were written in (windows-1252, latin2, ...), or leave out --from and escape them with --invalid escape=optu8\n")
+        );
     }
     assert_files(dir.path(), &["in.txt"]);
     // E9: é; 81: undefined in windows-1252; E2 81: â and an undefined byte.

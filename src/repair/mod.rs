@@ -814,6 +814,12 @@ impl Engine {
             );
         };
         let name = dialect.encoding_name();
+        // As for the fallback: every byte 80..FF a private-use character, no text.
+        if name == encoding_rs::X_USER_DEFINED.name() {
+            return Err(format!(
+                "--from {name}: {name} reads each byte 80..FF as a private-use character (U+F780..U+F7FF), not as text; give the encoding the bytes were written in (windows-1252, latin2, ...), or leave out --from and escape them with --invalid escape=optu8"
+            ));
+        }
         if Dialect::UTF8_FAMILY.contains(&dialect) {
             if policy.mojibake && dialect != Dialect::Utf8 {
                 return Err(format!(
