@@ -11,17 +11,8 @@ use hexrune::decode::Dialect;
 use hexrune::detect::detect;
 use hexrune::scan::index::{Progress, Summary};
 
-/// A small deterministic generator (xorshift64*), so the planted bytes never change.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
+mod common;
+use common::Rng;
 
 /// `line` with `k` bytes 80..FF put at character boundaries chosen by `rng`.
 fn with_stray_bytes(line: &str, k: usize, rng: &mut Rng) -> Vec<u8> {

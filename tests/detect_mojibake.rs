@@ -6,29 +6,23 @@
 //! hexrune's tables, checked against encoding_rs in `detect::table`); a sentence with a
 //! byte that an encoding leaves undefined cannot go through it and is not counted.
 
-use std::fs;
-use std::path::Path;
-
 use hexrune::detect::mojibake::{find, Mojibake};
 use hexrune::detect::table::Legacy;
 
+mod common;
+
+/// Every line of the corpus, with its file's name.
 fn corpus() -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
-    let mut files: Vec<_> = fs::read_dir(&dir)
-        .expect("the corpus directory")
-        .map(|e| e.expect("an entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-        .collect();
-    files.sort();
-    let mut lines = Vec::new();
-    for file in files {
-        let name = file.file_stem().unwrap().to_string_lossy().into_owned();
-        let text = fs::read_to_string(&file).expect("a UTF-8 corpus file");
-        for line in text.lines() {
-            lines.push((name.clone(), line.to_string()));
-        }
-    }
-    lines
+    common::corpus_files()
+        .into_iter()
+        .flat_map(|(name, text)| {
+            let lines: Vec<(String, String)> = text
+                .lines()
+                .map(|l| (name.clone(), l.to_string()))
+                .collect();
+            lines
+        })
+        .collect()
 }
 
 /// `text` with every region replaced by its repair.

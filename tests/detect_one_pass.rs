@@ -4,9 +4,6 @@
 //! with non-ASCII bytes (a summary without marks); and on clean text in any language almost
 //! no block is marked.
 
-use std::fs;
-use std::path::Path;
-
 use hexrune::decode::Dialect;
 use hexrune::detect::mojibake::{candidate_in, find, find_marked};
 use hexrune::detect::table::Legacy;
@@ -14,22 +11,8 @@ use hexrune::detect::{detect, mark_block, Detection, MARK_FEFF, MARK_MOJIBAKE};
 use hexrune::scan::index::{Progress, Summary};
 use proptest::prelude::*;
 
-fn corpus() -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
-    let mut files: Vec<_> = fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-        .collect();
-    files.sort();
-    files
-        .into_iter()
-        .map(|f| {
-            let name = f.file_stem().unwrap().to_string_lossy().into_owned();
-            (name, fs::read_to_string(&f).unwrap())
-        })
-        .collect()
-}
+mod common;
+use common::corpus_files as corpus;
 
 fn both_ways(bytes: &[u8]) -> (Detection, Detection, Summary) {
     let plain = Summary::build(Dialect::Utf8, bytes, 2, &Progress::new()).unwrap();

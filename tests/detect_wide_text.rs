@@ -21,21 +21,16 @@ fn detected(bytes: &[u8]) -> &'static str {
     detect(bytes, &summary).encoding
 }
 
-/// The corpus files, by name, in order.
-fn corpus() -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    names.sort();
-    names
-        .into_iter()
-        .map(|p| {
-            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read_to_string(&p).unwrap())
-        })
-        .collect()
+use common::{corpus_files as corpus, Rng};
+
+/// The corpus's files and each of their lines, with the file's name.
+fn files_and_lines(corpus: &[(String, String)]) -> Vec<(&str, &str)> {
+    let mut pieces: Vec<(&str, &str)> = Vec::new();
+    for (name, text) in corpus {
+        pieces.push((name, text));
+        pieces.extend(text.split_inclusive('\n').map(|line| (name.as_str(), line)));
+    }
+    pieces
 }
 
 /// Each of `texts` in UTF-16 of `order` (`le` or `be`), without a BOM, as Python's codec
@@ -76,11 +71,7 @@ fn wide(texts: &[&str], form: &str) -> Vec<Vec<u8>> {
 #[test]
 fn utf16_without_a_bom_in_every_script_of_the_corpus() {
     let corpus = corpus();
-    let mut pieces: Vec<(&str, &str)> = Vec::new();
-    for (name, text) in &corpus {
-        pieces.push((name, text));
-        pieces.extend(text.split_inclusive('\n').map(|line| (name.as_str(), line)));
-    }
+    let pieces = files_and_lines(&corpus);
     let texts: Vec<&str> = pieces.iter().map(|(_, t)| *t).collect();
     let (mut tried, mut missed) = (0, Vec::new());
     for (order, want) in [("le", "UTF-16LE"), ("be", "UTF-16BE")] {
@@ -103,11 +94,7 @@ fn utf16_without_a_bom_in_every_script_of_the_corpus() {
 #[test]
 fn utf32_and_text_after_a_bom_in_every_script_of_the_corpus() {
     let corpus = corpus();
-    let mut pieces: Vec<(&str, &str)> = Vec::new();
-    for (name, text) in &corpus {
-        pieces.push((name, text));
-        pieces.extend(text.split_inclusive('\n').map(|line| (name.as_str(), line)));
-    }
+    let pieces = files_and_lines(&corpus);
     let texts: Vec<&str> = pieces.iter().map(|(_, t)| *t).collect();
     let (mut tried, mut missed) = (0, Vec::new());
     for (form, want, bom) in [
@@ -167,18 +154,6 @@ fn short_wide_text_is_named_by_its_zero_bytes() {
         }
     }
     assert_eq!(wrong, Vec::<String>::new());
-}
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
 }
 
 /// gzip data of the corpus's files and PNG images of random pixels, made by Python's gzip

@@ -171,3 +171,37 @@ where
     );
     Some(output.stdout)
 }
+
+/// The clean corpus (`tests/data/corpus/`, real sentences in many languages): each file's
+/// name without `.txt` and its text, in name order.
+pub fn corpus_files() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("the corpus directory")
+        .map(|e| e.expect("a corpus entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|f| {
+            let name = f.file_stem().unwrap().to_string_lossy().into_owned();
+            (
+                name,
+                std::fs::read_to_string(&f).expect("a UTF-8 corpus file"),
+            )
+        })
+        .collect()
+}
+
+/// A small deterministic generator (xorshift64*), so what a test draws never changes.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
