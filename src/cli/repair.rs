@@ -149,8 +149,9 @@ enum Opened {
 type OpenedInput = (Option<FileId>, Opened, u32, Option<u64>);
 
 /// Opens the input ([`OpenedInput`]): what is mapped and what is streamed, `source`
-/// decides (as for every command).
-fn open_input(input: &Input, name: &str) -> Result<OpenedInput, Failure> {
+/// decides (as for every command); but a stream is read `whole` into memory where asked
+/// (`--from auto`: detection reads the whole input).
+fn open_input(input: &Input, name: &str, whole: bool) -> Result<OpenedInput, Failure> {
     use std::os::unix::fs::{FileTypeExt, PermissionsExt};
     let fail = |e: SourceError| Failure::new(name, e);
     let (id, mode, opening) = match input {
@@ -174,6 +175,10 @@ fn open_input(input: &Input, name: &str) -> Result<OpenedInput, Failure> {
             let opening = Source::stdin_streaming().map_err(fail)?;
             (meta.is_file().then(|| identity(&meta)), 0o644, opening)
         }
+    };
+    let opening = match opening {
+        Opening::Stream(_) if whole => Opening::Ready(opening.read_all().map_err(fail)?),
+        opening => opening,
     };
     Ok(match opening {
         Opening::Ready(source) => {
@@ -255,27 +260,12 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
         ..policy
     })
     .map_err(|e| Failure::new(&in_name, e))?;
-    let (id, opened, mode, total) = open_input(&options.input, &in_name)?;
-    // Detection reads the whole input: a pipe or FIFO is read into memory first.
-    let (opened, total) = match (opened, policy.from) {
-        (Opened::Stream(mut reader), Some(FromEncoding::Auto)) => {
-            let mut bytes = Vec::new();
-            reader
-                .read_to_end(&mut bytes)
-                .map_err(|e| failure_of(&in_name, &io::Error::other(SourceError::from(e))))?;
-            let total = Some(bytes.len() as u64);
-            (
-                Opened::Mapped(Source::from_bytes(in_name.clone(), bytes)),
-                total,
-            )
-        }
-        (opened, _) => (opened, total),
-    };
+    let whole = policy.from == Some(FromEncoding::Auto);
+    let (id, opened, mode, total) = open_input(&options.input, &in_name, whole)?;
     let log_name = options.log.as_ref().map(Target::display_name);
     refuse(options, id, &out_name, log_name.as_deref())?;
     // Every label is overridden by a BOM that names another encoding ([`sniffed`]).
-    let sniffs = matches!(policy.from, Some(FromEncoding::Dialect(_)) | None);
-    let (opened, head) = peek(opened, sniffs, &in_name)?;
+    let (opened, head) = peek(opened, &in_name)?;
     let label = options.from_label.as_deref();
     let Settled {
         policy,
@@ -429,11 +419,10 @@ fn write_log(out: &mut dyn Write, header: &RepairRecord, records: &mut File) -> 
 }
 
 /// The first bytes of the input (up to [`SNIFF_LEN`], fewer at its end), for the BOM
-/// that may override `--from`: of a stream, read (only when `sniffs`: a slow writer's
-/// first bytes are not waited for otherwise) and put back in front.
-fn peek(opened: Opened, sniffs: bool, in_name: &str) -> Result<(Opened, Vec<u8>), Failure> {
+/// that may override `--from` or show that the input is no UTF-8: of a stream, read and
+/// put back in front.
+fn peek(opened: Opened, in_name: &str) -> Result<(Opened, Vec<u8>), Failure> {
     match opened {
-        Opened::Stream(reader) if !sniffs => Ok((Opened::Stream(reader), Vec::new())),
         Opened::Mapped(source) => {
             let head = source.bytes()[..source.bytes().len().min(SNIFF_LEN)].to_vec();
             Ok((Opened::Mapped(source), head))
