@@ -156,6 +156,28 @@ fn a_bom_overrides_every_label_that_names_another_encoding() {
             }
         }
     }
+    // `FF FE 00 00` followed by UTF-16LE text (U+FEFF, U+0000, then the text): a unit
+    // after it above U+10FFFF says it is UTF-16LE's mark, whatever the label (Python's
+    // `utf-16` codec reads it so; its `utf-32` codec refuses it).
+    let nul_first = [
+        b"\xFF\xFE\x00\x00".as_slice(),
+        &wide::text(Dialect::Utf16Le, text),
+    ]
+    .concat();
+    let expected = [b"\xEF\xBB\xBF\x00".as_slice(), text.as_bytes()].concat();
+    for label in ["utf-16le", "utf-16", "utf-32le", "utf-8", "windows-1252"] {
+        let policy = from(label, Invalid::Replace);
+        assert_eq!(repair(policy, &nul_first).bytes, expected, "{label}");
+        for chunk in [1, 3, 7] {
+            let streamed = streamed(policy, &nul_first, chunk).bytes;
+            assert_eq!(streamed, expected, "{label} streamed by {chunk}");
+        }
+    }
+    // A UTF-32LE input cut short in a unit keeps UTF-32LE's reading.
+    let cut = [b"\xFF\xFE\x00\x00h\x00\x00\x00i\x00".as_slice()].concat();
+    let policy = from("utf-16le", Invalid::Replace);
+    assert_eq!(repair(policy, &cut).bytes, "\u{FEFF}h\u{FFFD}".as_bytes());
+
     // A UTF-8 BOM is the same bytes in every dialect of the UTF-8 family: the label stays
     // (CESU-8 reads a surrogate pair as one character, UTF-8 as two errors).
     let cesu = b"\xEF\xBB\xBF\xED\xA0\xBD\xED\xB8\x80";

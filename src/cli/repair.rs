@@ -490,10 +490,15 @@ fn settle(
         (_, None) => {
             // Read as UTF-8 as asked; but a UTF-16 or UTF-32 mark says that is not what it is.
             use crate::decode::Bom;
-            if let Some(bom @ (Bom::Utf16Le | Bom::Utf16Be | Bom::Utf32Le | Bom::Utf32Be)) =
-                Bom::detect(head)
-            {
-                let read = sniffed(policy.dialect, head);
+            let read = sniffed(policy.dialect, head);
+            let mark = match read {
+                Dialect::Utf16Le => Some(Bom::Utf16Le),
+                Dialect::Utf16Be => Some(Bom::Utf16Be),
+                Dialect::Utf32Le => Some(Bom::Utf32Le),
+                Dialect::Utf32Be => Some(Bom::Utf32Be),
+                _ => None,
+            };
+            if let Some(bom) = mark {
                 notes.push(format!(
                     "it starts with a {}, so it is not UTF-8: give --from {} (or --from auto) to convert it",
                     bom.describe(),

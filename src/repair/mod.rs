@@ -928,6 +928,11 @@ impl Engine {
 /// dialect of the UTF-8 family, so it keeps a label of that family (`cesu8` stays CESU-8);
 /// a UTF-16 or UTF-32 BOM overrides it (`--from utf-8` on `FF FE` reads UTF-16LE).
 ///
+/// `FF FE 00 00` is also UTF-16LE's mark followed by U+0000. It is read as UTF-32LE's
+/// unless a whole 4-byte unit after it, among the first [`SNIFF_LEN`] bytes, is above
+/// U+10FFFF, as nearly any UTF-16 text makes the first (`h\0i\0` is 0x690068); then as
+/// UTF-16LE's. A UTF-32LE input cut short keeps its reading.
+///
 /// ```
 /// use hexrune::decode::Dialect;
 /// use hexrune::repair::sniffed;
@@ -935,6 +940,8 @@ impl Engine {
 /// assert_eq!(sniffed(Dialect::Utf16Be, b"\xFF\xFEh\x00"), Dialect::Utf16Le);
 /// assert_eq!(sniffed(Dialect::Utf32Be, b"\xFF\xFE\x00\x00h\x00\x00\x00"), Dialect::Utf32Le);
 /// assert_eq!(sniffed(Dialect::Utf16Le, b"\xFF\xFE\x00\x00h\x00\x00\x00"), Dialect::Utf32Le);
+/// assert_eq!(sniffed(Dialect::Utf16Le, b"\xFF\xFE\x00\x00h\x00i\x00"), Dialect::Utf16Le);
+/// assert_eq!(sniffed(Dialect::Utf8, b"\xFF\xFE\x00\x00h\x00\x00\x00i\x00"), Dialect::Utf32Le);
 /// assert_eq!(sniffed(Dialect::Utf32Be, b"\xFF\xFEh\x00"), Dialect::Utf16Le);
 /// assert_eq!(sniffed(Dialect::Utf8, b"\xFF\xFEh\x00"), Dialect::Utf16Le);
 /// assert_eq!(sniffed(Dialect::Cesu8, b"\xEF\xBB\xBFh"), Dialect::Cesu8);
@@ -948,13 +955,23 @@ pub fn sniffed(dialect: Dialect, head: &[u8]) -> Dialect {
         Some(Mark::Utf8) => Dialect::Utf8,
         Some(Mark::Utf16Le) => Dialect::Utf16Le,
         Some(Mark::Utf16Be) => Dialect::Utf16Be,
+        Some(Mark::Utf32Le) if !follows_as_utf32le(head) => Dialect::Utf16Le,
         Some(Mark::Utf32Le) => Dialect::Utf32Le,
         Some(Mark::Utf32Be) => Dialect::Utf32Be,
     }
 }
 
-/// How many bytes of an input [`sniffed`] looks at.
-pub const SNIFF_LEN: usize = 4;
+/// Whether what follows the mark `FF FE 00 00` at the start of `head` can be UTF-32LE:
+/// each whole unit among the first [`SNIFF_LEN`] bytes is at most U+10FFFF.
+fn follows_as_utf32le(head: &[u8]) -> bool {
+    head[4..head.len().min(SNIFF_LEN)]
+        .chunks_exact(4)
+        .all(|unit| unit[3] == 0 && unit[2] <= 0x10)
+}
+
+/// How many bytes of an input [`sniffed`] looks at: a BOM, and for `FF FE 00 00` the units
+/// after it (a multiple of 4).
+pub const SNIFF_LEN: usize = 64;
 
 /// The encoding `hexrune detect` finds for `bytes`, as `--from auto` takes it.
 pub fn detected(bytes: &[u8]) -> Result<FromEncoding, String> {
