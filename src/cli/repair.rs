@@ -507,7 +507,10 @@ fn settle(
             }
             None
         }
-        (_, from) => from,
+        // `open_input` reads a stream whole for `--from auto`, so this is not met.
+        (Opened::Stream(_), Some(FromEncoding::Auto)) => {
+            return Err("--from auto reads its input whole, and this one was not".into())
+        }
     };
     Ok(Settled {
         policy: Policy { from, ..policy },
