@@ -383,10 +383,10 @@ proptest! {
     }
 }
 
-/// Killed in the middle of writing, by SIGTERM or SIGINT: no OUT and no temporary file.
+/// Killed in the middle of writing, by SIGTERM, SIGINT or SIGQUIT: no OUT and no temporary file.
 #[test]
 fn an_interrupted_run_leaves_nothing() {
-    for signal in ["TERM", "INT"] {
+    for signal in ["TERM", "INT", "QUIT"] {
         let dir = tempfile::tempdir().unwrap();
         let mut child = std::process::Command::new(common::binary())
             .current_dir(dir.path())

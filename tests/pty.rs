@@ -223,14 +223,16 @@ fn demo_keys_and_quit_restore_the_terminal() {
 
 #[test]
 fn sigterm_restores_the_terminal() {
-    let mut s = Session::start(&[]);
-    s.expect(b"errors");
-    let pid = s.child.process_id().expect("a pid") as i32;
-    // SAFETY: kill has no memory-safety preconditions.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
-    let status = s.wait();
-    assert!(!status.success());
-    s.assert_restored();
+    for signal in [libc::SIGTERM, libc::SIGQUIT] {
+        let mut s = Session::start(&[]);
+        s.expect(b"errors");
+        let pid = s.child.process_id().expect("a pid") as i32;
+        // SAFETY: kill has no memory-safety preconditions.
+        assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+        let status = s.wait();
+        assert!(!status.success(), "{signal}");
+        s.assert_restored();
+    }
 }
 
 #[test]

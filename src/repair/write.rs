@@ -8,7 +8,7 @@
 //!   exists and replacing it was not asked for;
 //! - [`Atomic`]: a temporary file beside the final path, renamed into place only when
 //!   complete (over an existing file only when asked); dropped, it removes itself;
-//! - [`Guard`]: SIGINT, SIGTERM or SIGHUP remove every temporary file still registered and
+//! - [`Guard`]: SIGINT, SIGTERM, SIGHUP or SIGQUIT remove every temporary file still registered and
 //!   end the process (exit 2) with one line on stderr; [`remove_temps`] does the removal
 //!   alone, for a program that catches the signals itself (the viewer);
 //! - [`write_copy`]: the whole of it for an input held in memory: refusals, the repair into
@@ -161,7 +161,7 @@ pub fn remove_temps() {
     }
 }
 
-/// Catches SIGINT, SIGTERM and SIGHUP while alive: the temporary files are removed, one line
+/// Catches SIGINT, SIGTERM, SIGHUP and SIGQUIT while alive: the temporary files are removed, one line
 /// `hexrune: <out>: interrupted; nothing was written` goes to stderr, and the process ends
 /// with status 2.
 pub struct Guard {
@@ -171,8 +171,8 @@ pub struct Guard {
 impl Guard {
     /// Starts catching the signals; `out_name` is the name the line on stderr gives.
     pub fn watch(out_name: String) -> io::Result<Guard> {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])?;
         let handle = signals.handle();
         std::thread::spawn(move || {
             if signals.forever().next().is_some() {

@@ -1,5 +1,5 @@
 //! Taking the terminal over and giving it back, whatever happens: on return, on panic (a
-//! hook restores before the message is printed) and on SIGTERM, SIGHUP and SIGINT (the loop
+//! hook restores before the message is printed) and on SIGTERM, SIGHUP, SIGINT and SIGQUIT (the loop
 //! notices within 200 ms; a watchdog restores and ends the process if it does not). On
 //! SIGTSTP (from outside; Ctrl-Z arrives as a key in raw mode) the loop gives the terminal
 //! back, stops, and takes it again when continued ([`suspend`]).
@@ -17,7 +17,7 @@ use ratatui::crossterm::terminal::{
 };
 use ratatui::crossterm::{cursor, execute};
 use ratatui::Terminal;
-use signal_hook::consts::{SIGHUP, SIGINT, SIGSTOP, SIGTERM, SIGTSTP};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGSTOP, SIGTERM, SIGTSTP};
 
 /// The terminal type the viewer draws on.
 pub type Term = Terminal<CrosstermBackend<io::Stdout>>;
@@ -110,12 +110,12 @@ pub struct Signals {
 }
 
 impl Signals {
-    /// Starts catching SIGTERM, SIGHUP, SIGINT and SIGTSTP.
+    /// Starts catching SIGTERM, SIGHUP, SIGINT, SIGQUIT and SIGTSTP.
     pub fn watch() -> io::Result<Signals> {
         let stop = Arc::new(AtomicBool::new(false));
         signal_hook::flag::register(SIGTSTP, Arc::clone(&stop))?;
         let received = Arc::new(AtomicI32::new(0));
-        let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT])?;
+        let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT])?;
         let flag = Arc::clone(&received);
         thread::spawn(move || {
             if let Some(signal) = signals.forever().next() {
