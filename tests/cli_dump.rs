@@ -551,6 +551,44 @@ fn cluster_lanes_of_a_stream_equal_the_files() {
     }
 }
 
+/// A dump that starts or ends inside a cluster that goes on past the context read (a Zalgo
+/// run of 20,000 marks) draws `…` on its first and last rows, as the viewer does: from a
+/// file and from a stream, at any read size.
+#[test]
+fn a_cluster_past_the_context_shows_its_dots_on_the_rows_printed() {
+    let bytes = format!("xe{} y\n", "\u{301}".repeat(20_000)).into_bytes();
+    let f = Format {
+        clusters: true,
+        ..Format::plain(Dialect::Utf8, 16, false, false)
+    };
+    let row = "cc 81 cc 81 cc 81 cc 81 cc 81 cc 81 cc 81 cc 81  2₂2₂2₂2₂2₂2₂2₂2₂  ◌́ˑ◌́ˑ◌́ˑ◌́ˑ◌́ˑ◌́ˑ◌́ˑ◌́ˑ";
+    let expected = format!(
+        "\
+00004000  {row}
+          …──────────────────────────────────────────────                    …───────────────
+00004010  {row}
+          ──────────────────────────────────────────────…                    ───────────────…
+"
+    );
+    assert_eq!(dump(&bytes, 0x4000..0x4020, &f), expected);
+    for chunk in [1000, 4096, 65536] {
+        let out = streamed(&bytes, 0x4000, Some(32), &f, chunk);
+        assert_eq!(String::from_utf8(out).unwrap(), expected, "chunk {chunk}");
+    }
+    // To the end: the cluster's end is known, and drawn.
+    let tail = format!(
+        "\
+00009c30  {row}
+          …──────────────────────────────────────────────                    …───────────────
+00009c40  cc 81 20 79 0a                                   2₂111             ◌́ˑ y␊
+          ────╯                                                              ─╯
+"
+    );
+    assert_eq!(dump(&bytes, 0x9c30..bytes.len() as u64, &f), tail);
+    let out = streamed(&bytes, 0x9c30, None, &f, 4096);
+    assert_eq!(String::from_utf8(out).unwrap(), tail);
+}
+
 fn dump_all(bytes: &[u8], f: &Format) -> Vec<u8> {
     let mut out = Vec::new();
     dump_bytes(bytes, 0..bytes.len() as u64, f, &mut out).unwrap();

@@ -204,6 +204,7 @@ pub fn dump_bytes(
         return dump_batches_in_parallel(bytes, batches, format, out, printers);
     }
     let mut printer = Printer::new(format, true, Some(window.start));
+    printer.last = end;
     for range in batches {
         printer.print_to(bytes, 0, range, out)?;
     }
@@ -242,6 +243,7 @@ fn dump_batches_in_parallel(
     let printers = printers.max(2);
     let batches: Vec<Range<u64>> = batches.collect();
     let first = batches.first().map(|range| range.start);
+    let last = batches.last().map_or(u64::MAX, |range| range.end);
     std::thread::scope(|scope| {
         // Per helper: where its formatted batches arrive, and where its buffers go back.
         let mut helpers = Vec::with_capacity(printers - 1);
@@ -254,6 +256,7 @@ fn dump_batches_in_parallel(
             let theirs = batches.iter().skip(h).step_by(printers);
             scope.spawn(move || {
                 let mut printer = Printer::new(format, true, first);
+                printer.last = last;
                 for range in theirs {
                     printer.print(bytes, 0, range.clone());
                     // A buffer comes back once written: at most `AHEAD_BATCHES` wait.
@@ -271,6 +274,7 @@ fn dump_batches_in_parallel(
             helpers.push((formatted, give_back));
         }
         let mut printer = Printer::new(format, true, first);
+        printer.last = last;
         for (i, range) in batches.iter().enumerate() {
             let Some((formatted, give_back)) = (i % printers).checked_sub(1).map(|h| &helpers[h])
             else {
@@ -319,6 +323,7 @@ pub fn dump_stream(
         false => view::CONTEXT as u64,
     };
     let mut printer = Printer::new(format, true, Some(offset));
+    printer.last = end;
     let mut buf: Vec<u8> = Vec::with_capacity(2 * view::CONTEXT + chunk + batch as usize);
     let mut base = 0u64; // the offset of buf[0]
     let mut next = offset; // the offset of the next row to print
@@ -385,6 +390,7 @@ pub fn dump_stream(
             to = next + (to.saturating_sub(next)) / width * width;
         }
         if to > next {
+            printer.ends_input = eof;
             printer.print_to(&buf, base, (next - base)..(to - base), out)?;
             next = to;
         } else if eof {
@@ -935,6 +941,13 @@ struct Printer {
     /// The offset where the window the reader asked for starts (`-o N`): a unit cut there
     /// shows its glyph on its first byte in view (see [`view::Options::glyph_at`]).
     first: Option<u64>,
+    /// The offset where that window ends (`u64::MAX` while unknown): under `--clusters`, a
+    /// cluster that goes on past the context is cut there and at `first`, to show its `…`
+    /// on the first and last rows printed, as the viewer does.
+    last: u64,
+    /// Whether the bytes printed from end where the input does: false while a stream is
+    /// still being read.
+    ends_input: bool,
     /// The fallback readings at the end of the marker lines, if asked.
     readings: Option<Readings>,
     /// The tables of the UTF-8 fast path ([`fast`]), or `None` to print every row through
@@ -976,6 +989,8 @@ impl Printer {
             checkpoint: None,
             behind: None,
             first,
+            last: u64::MAX,
+            ends_input: true,
             readings,
             fast: fast.then(|| Box::new(fast::Tables::new(format))),
             clusters: Vec::new(),
@@ -1025,8 +1040,15 @@ impl Printer {
         if self.format.clusters {
             let from = window.start.saturating_sub(view::cluster::LOOK);
             let behind = advance(&mut self.behind, dialect, bytes, base, from);
-            self.clusters = view::cluster::window(bytes, dialect, window.clone(), behind);
-            self.clusters.retain(ClusterSpan::joins);
+            let first = self.first.map_or(0, |first| first.saturating_sub(base));
+            let shown = first..self.last.saturating_sub(base);
+            let part = (base == 0, self.ends_input);
+            self.clusters =
+                view::cluster::window_of_part(bytes, dialect, window.clone(), behind, part)
+                    .into_iter()
+                    .filter(ClusterSpan::joins)
+                    .map(|span| span.cut_to(shown.clone()))
+                    .collect();
         }
         view::visit(
             bytes,

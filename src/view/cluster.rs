@@ -118,6 +118,31 @@ impl LaneMark {
 }
 
 impl ClusterSpan {
+    /// Cut to `shown`, the bytes of the rows shown, where its start or its end lies past the
+    /// context decoded ([`ClusterSpan::open_start`], [`ClusterSpan::open_end`]): the rows
+    /// outside belong to it, but where it starts or ends is not known, so its `…` is drawn
+    /// on the first or last row shown, not off the screen.
+    ///
+    /// ```
+    /// use hexrune::view::cluster::ClusterSpan;
+    /// let zalgo = ClusterSpan { start: 0, len: 9000, units: 4500, cps: 4500, open_start: true, open_end: true };
+    /// let shown = zalgo.cut_to(4096..4160);
+    /// assert_eq!((shown.start, shown.end()), (4096, 4160));
+    /// assert_eq!(shown.lane_mark(4096, 4112).map(|m| m.left), Some('…'));
+    /// assert_eq!(zalgo.cut_to(0..16_000).end(), 9000);
+    /// ```
+    pub fn cut_to(mut self, shown: Range<u64>) -> ClusterSpan {
+        let end = self.end();
+        if self.open_start && self.start < shown.start {
+            self.start = shown.start;
+        }
+        self.len = match self.open_end && end > shown.end {
+            true => shown.end.saturating_sub(self.start),
+            false => end - self.start,
+        };
+        self
+    }
+
     /// Its bracket on the row of bytes `row_start..row_end`, if it meets the row.
     ///
     /// ```
@@ -223,6 +248,20 @@ pub fn window(
     window_with(bytes, dialect, range, checkpoint, LOOK)
 }
 
+/// [`window`] over `bytes` that hold only a part of the input, as a stream is read:
+/// `starts` says whether `bytes[0]` is the input's first byte, `ends` whether the input
+/// ends with `bytes`. A cluster that reaches an end of `bytes` that is not the input's
+/// is open there ([`ClusterSpan::open_start`], [`ClusterSpan::open_end`]).
+pub fn window_of_part(
+    bytes: &[u8],
+    dialect: Dialect,
+    range: Range<u64>,
+    checkpoint: Option<Checkpoint>,
+    (starts, ends): (bool, bool),
+) -> Vec<ClusterSpan> {
+    window_in(bytes, dialect, range, checkpoint, LOOK, (starts, ends))
+}
+
 /// [`window`] with another bound of context (the tests use small ones).
 pub fn window_with(
     bytes: &[u8],
@@ -230,6 +269,18 @@ pub fn window_with(
     range: Range<u64>,
     checkpoint: Option<Checkpoint>,
     look: u64,
+) -> Vec<ClusterSpan> {
+    window_in(bytes, dialect, range, checkpoint, look, (true, true))
+}
+
+/// [`window_with`], where `bytes` may be a part of the input ([`window_of_part`]).
+fn window_in(
+    bytes: &[u8],
+    dialect: Dialect,
+    range: Range<u64>,
+    checkpoint: Option<Checkpoint>,
+    look: u64,
+    (starts, ends): (bool, bool),
 ) -> Vec<ClusterSpan> {
     let len = bytes.len() as u64;
     let (s, e) = (range.start.min(len), range.end.min(len));
@@ -239,10 +290,10 @@ pub fn window_with(
     let from = s.saturating_sub(look);
     let to = e.saturating_add(look).min(len);
     let mut pieces = decode(bytes, dialect, from..to, checkpoint);
-    let mut sot = pieces.first().is_some_and(|p| p.start == 0);
-    let eot = pieces.last().is_some_and(|p| p.start + p.len as u64 == len);
+    let mut sot = starts && pieces.first().is_some_and(|p| p.start == 0);
+    let eot = ends && pieces.last().is_some_and(|p| p.start + p.len as u64 == len);
     if !sot && pieces.first().is_some_and(Piece::is_regional_indicator) {
-        sot = pair_regional_indicators(bytes, dialect, &mut pieces);
+        sot = pair_regional_indicators(bytes, dialect, &mut pieces, starts);
     }
     segment(&pieces, sot, eot)
         .into_iter()
@@ -298,13 +349,22 @@ fn decode(
 /// the first piece now starts a cluster: always after another regional indicator (an
 /// even number of them precede it), and at the run's start unless a prepended mark
 /// (GB9b) comes before it. Not in a multi-byte legacy encoding, which cannot be read
-/// backwards (the context's start stays unknown there).
-fn pair_regional_indicators(bytes: &[u8], dialect: Dialect, pieces: &mut Vec<Piece>) -> bool {
+/// backwards, nor where the run goes back to the start of `bytes` and that is not the
+/// input's (`starts`): the context's start stays unknown there.
+fn pair_regional_indicators(
+    bytes: &[u8],
+    dialect: Dialect,
+    pieces: &mut Vec<Piece>,
+    starts: bool,
+) -> bool {
     if dialect.multi_byte().is_some() {
         return false;
     }
     let start = pieces[0].start;
-    let before = regional_indicators_before(bytes, dialect, start);
+    let (before, run) = regional_indicators_before(bytes, dialect, start);
+    if run == 0 && !starts {
+        return false;
+    }
     if before % 2 == 1 {
         let unit = dialect.unit_containing(bytes, start as usize - 1);
         pieces.insert(0, Piece::of(&unit));
@@ -322,16 +382,17 @@ fn pair_regional_indicators(bytes: &[u8], dialect: Dialect, pieces: &mut Vec<Pie
 }
 
 /// How many regional indicators, each a whole unit, end one after another at `end` (a
-/// unit boundary).
-fn regional_indicators_before(bytes: &[u8], dialect: Dialect, end: u64) -> u64 {
+/// unit boundary), and the offset of the first.
+fn regional_indicators_before(bytes: &[u8], dialect: Dialect, end: u64) -> (u64, u64) {
     let head = &bytes[..end as usize];
     if matches!(dialect, Dialect::Utf8 | Dialect::Wtf8 | Dialect::Legacy) {
         // F0 9F 87 A6..BF: U+1F1E6..U+1F1FF. A lead byte starts a unit whatever precedes
         // it, so four such bytes that end at a boundary are one regional indicator.
-        return head
+        let n = head
             .rchunks_exact(4)
             .take_while(|c| c[..3] == [0xF0, 0x9F, 0x87] && (0xA6..=0xBF).contains(&c[3]))
             .count() as u64;
+        return (n, end - 4 * n);
     }
     let mut at = end as usize;
     let mut n = 0;
@@ -344,7 +405,7 @@ fn regional_indicators_before(bytes: &[u8], dialect: Dialect, end: u64) -> u64 {
         n += 1;
         at = unit.start;
     }
-    n
+    (n, at as u64)
 }
 
 fn is_regional_indicator(cp: CodePoint) -> bool {

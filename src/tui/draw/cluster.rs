@@ -38,18 +38,7 @@ pub(super) fn lane_spans(app: &App, window: Range<u64>) -> Vec<ClusterSpan> {
     cluster::window(app.source.bytes(), app.dialect, window.clone(), from)
         .into_iter()
         .filter(ClusterSpan::joins)
-        .map(|mut span| {
-            let end = span.end();
-            if span.open_start && span.start < window.start {
-                span.start = window.start;
-            }
-            if span.open_end && end > window.end {
-                span.len = window.end - span.start;
-            } else {
-                span.len = end - span.start;
-            }
-            span
-        })
+        .map(|span| span.cut_to(window.clone()))
         .collect()
 }
 
