@@ -311,7 +311,7 @@ fn at_rejects_offsets_past_the_end_and_bad_offsets() {
         .code(2)
         .stdout("")
         .stderr(format!(
-            "hexrune: {f}: offset 3 is past the end of the input (3 bytes)\n"
+            "hexrune: {f}: offset 3 is the end of the input (3 bytes, the last at offset 2)\n"
         ));
     hexrune()
         .args(["at", &f, "0xZZ"])

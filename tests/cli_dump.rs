@@ -263,14 +263,14 @@ fn errors_exit_2_with_one_line() {
         .code(2)
         .stdout("")
         .stderr(format!(
-            "hexrune: {f}: offset 28 is past the end of the input (28 bytes)\n"
+            "hexrune: {f}: offset 28 is the end of the input (28 bytes, the last at offset 27)\n"
         ));
     hexrune()
         .args(["dump", "-o", "99"])
         .write_stdin(b"abc".as_slice())
         .assert()
         .code(2)
-        .stderr("hexrune: <stdin>: offset 99 is past the end of the input (3 bytes)\n");
+        .stderr("hexrune: <stdin>: offset 99 is past the end of the input (3 bytes, the last at offset 2)\n");
     hexrune().args(["dump", "-o", "zz", &f]).assert().code(2);
     hexrune()
         .args(["dump", dir.path().to_str().unwrap()])

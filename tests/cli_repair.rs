@@ -112,7 +112,7 @@ fn refuses_to_write_the_input() {
             assert_eq!(
                 stderr,
                 format!(
-                    "hexrune: {shown}: is the input; repair never writes its input (choose another -o)\n"
+                    "hexrune: {shown}: is the input; repair never writes its input (choose another path)\n"
                 )
             );
         }

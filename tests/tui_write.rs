@@ -221,7 +221,7 @@ fn the_input_itself_is_refused_in_the_form() {
         .join(" ");
     assert!(
         said.ends_with(
-            "notes.txt: is the input; repair never writes its input (choose another -o)"
+            "notes.txt: is the input; repair never writes its input (choose another path)"
         ),
         "{said}"
     );

@@ -31,11 +31,7 @@ pub fn run(options: &AtOptions, out: &mut dyn Write, err: &mut dyn Write) -> io:
         }
     };
     if options.offset >= source.len() {
-        let cause = format!(
-            "offset {} is past the end of the input ({} bytes)",
-            options.offset,
-            source.len()
-        );
+        let cause = super::input::no_byte_at(options.offset, source.len());
         report_error(err, &name, &cause)?;
         return Ok(EXIT_ERROR);
     }

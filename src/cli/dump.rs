@@ -161,11 +161,7 @@ impl From<io::Error> for Failure {
 
 /// `--offset` past the end is an error; offset 0 of an empty input is not.
 fn past_end(offset: u64, len: u64) -> Option<Failure> {
-    (offset > 0 && offset >= len).then(|| {
-        Failure::Usage(format!(
-            "offset {offset} is past the end of the input ({len} bytes)"
-        ))
-    })
+    (offset > 0 && offset >= len).then(|| Failure::Usage(super::input::no_byte_at(offset, len)))
 }
 
 fn dump_source(
@@ -1445,7 +1441,7 @@ mod tests {
         assert!(past_end(0, 0).is_none());
         assert!(past_end(3, 4).is_none());
         assert!(
-            matches!(past_end(4, 4), Some(Failure::Usage(m)) if m == "offset 4 is past the end of the input (4 bytes)")
+            matches!(past_end(4, 4), Some(Failure::Usage(m)) if m == "offset 4 is the end of the input (4 bytes, the last at offset 3)")
         );
         let f = Format::plain(Dialect::Utf8, 16, false, false);
         let stats = dump_stream(&b"abc"[..], 10, None, &f, 2, &mut io::sink()).unwrap();

@@ -8,6 +8,25 @@ use super::wire::WirePath;
 use crate::source::{Source, SourceError};
 use crate::view::safe::sanitize;
 
+/// The cause of a refusal of `offset` in an input of `len` bytes, where no byte is: at its
+/// end, or past it, with where its last byte is (`offset 16 is the end of the input (16
+/// bytes, the last at offset 15)`).
+pub fn no_byte_at(offset: u64, len: u64) -> String {
+    match len {
+        0 => format!("the input is empty: there is no byte at offset {offset}"),
+        _ if offset == len => {
+            format!(
+                "offset {offset} is the end of the input ({len} bytes, the last at offset {})",
+                len - 1
+            )
+        }
+        _ => format!(
+            "offset {offset} is past the end of the input ({len} bytes, the last at offset {})",
+            len - 1
+        ),
+    }
+}
+
 /// Exit code: everything asked about is fine.
 pub const EXIT_OK: u8 = 0;
 /// Exit code: an input holds invalid data.

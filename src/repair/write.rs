@@ -117,7 +117,7 @@ pub fn refuse_output(
     if input.is_some_and(|id| resolves_to(path, id)) {
         return Err(WriteError::new(
             name,
-            "is the input; repair never writes its input (choose another -o)",
+            "is the input; repair never writes its input (choose another path)",
         ));
     }
     refuse_kind(path, name)?;
