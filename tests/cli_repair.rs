@@ -1272,6 +1272,35 @@ fn a_wide_bom_without_from_is_said_to_be_no_utf8() {
     );
 }
 
+/// Without `--from` and without a BOM, a file that detection reads in another encoding
+/// `--from` can read is said not to be UTF-8, with the label that converts it; a UTF-8
+/// file with a stray byte is not.
+#[test]
+fn a_file_in_another_encoding_without_from_is_said_to_be_no_utf8() {
+    let cases: [(&[u8], Option<&str>); 4] = [
+        (
+            &wide::text(Dialect::Utf16Le, "Hello w\u{F6}rld, with some more words here\n"),
+            Some("detect finds UTF-16LE, not UTF-8: give --from utf-16le (or --from auto) to convert it"),
+        ),
+        (
+            b"Le caf\xE9 est tr\xE8s bon, \xE0 c\xF4t\xE9 de la gare. \xDCber alles.\n",
+            Some("detect finds windows-1252, not UTF-8: give --from windows-1252 (or --from auto) to convert it"),
+        ),
+        (b"Le caf\xC3\xA9 est tr\xC3\xA8s bon \xE9 ok\n", None),
+        (b"plain ASCII\n", None),
+    ];
+    for (input, note) in cases {
+        let (dir, _) = dir_with(input);
+        let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", "out.txt"]);
+        assert_eq!(code, 0, "{stderr}");
+        let second = stderr.lines().nth(1).map(str::trim_start);
+        match note {
+            Some(note) => assert_eq!(second, Some(note), "{stderr}"),
+            None => assert!(!stderr.contains("detect finds"), "{stderr}"),
+        }
+    }
+}
+
 /// A symbolic link whose target is missing is said so, as `check` says it.
 #[test]
 fn a_dangling_link_is_said_so() {

@@ -439,6 +439,31 @@ fn peek(opened: Opened, in_name: &str) -> Result<(Opened, Vec<u8>), Failure> {
     }
 }
 
+/// How much of a file repaired without `--from` [`other_encoding`] reads.
+const HINT_BYTES: usize = 64 << 10;
+
+/// For a file repaired as UTF-8 (no `--from`), the summary's note where detection finds
+/// its first [`HINT_BYTES`] in another encoding that `--from` can read (UTF-16 without a
+/// BOM, windows-1252, Shift_JIS ...): repaired as UTF-8, its text would be lost to U+FFFD
+/// and NUL bytes.
+fn other_encoding(bytes: &[u8]) -> Option<String> {
+    let head = &bytes[..bytes.len().min(HINT_BYTES)];
+    let summary = crate::scan::index::Summary::build_parallel(Dialect::Utf8, head);
+    let found = crate::detect::detect(head, &summary).encoding;
+    if found == "UTF-8" || found == crate::detect::BINARY {
+        return None;
+    }
+    FromEncoding::parse(found).ok()?;
+    let within = match bytes.len() > HINT_BYTES {
+        true => " in its first 64 KiB",
+        false => "",
+    };
+    Some(format!(
+        "detect finds {found}{within}, not UTF-8: give --from {} (or --from auto) to convert it",
+        found.to_ascii_lowercase()
+    ))
+}
+
 /// What [`settle`] made of `--from`.
 struct Settled {
     /// The policy with `--from` as the input is read.
@@ -504,6 +529,8 @@ fn settle(
                     bom.describe(),
                     read.encoding_name().to_ascii_lowercase()
                 ));
+            } else if let Opened::Mapped(source) = opened {
+                notes.extend(other_encoding(source.bytes()));
             }
             None
         }
