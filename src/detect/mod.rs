@@ -104,8 +104,9 @@ pub struct Detection {
     pub encoding: &'static str,
     /// The signature at the start, if any.
     pub bom: Option<Bom>,
-    /// Errors in the encoding named: for UTF-8, every UTF-8 error of the input (also those
-    /// in regions of another encoding); unpaired surrogates and the like for UTF-16/32; 0
+    /// Errors in the encoding named: for UTF-8, the UTF-8 errors in its UTF-8 regions (not
+    /// the bytes of a region named as another encoding, a UTF-16 or windows-1252 region,
+    /// which the evidence counts apart); unpaired surrogates and the like for UTF-16/32; 0
     /// where a legacy encoding was guessed from the errors themselves.
     pub errors: u64,
     /// Only bytes 00..7F (so also valid in every ASCII-compatible encoding); false for
@@ -922,8 +923,13 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             .max_by_key(|r| r.end - r.start)
             .map_or("UTF-8", |r| r.encoding)
     };
+    // The UTF-8 errors in the regions of other encodings are their characters.
+    let in_utf8_regions = match d.encoding {
+        "UTF-8" => errors_in_utf8_regions(bytes, summary, &named, errors),
+        _ => 0,
+    };
     if d.encoding == "UTF-8" {
-        d.errors = errors;
+        d.errors = in_utf8_regions;
         // A cut counts where UTF-8 explains the bytes around it (the last byte of a
         // windows-1252 region is a character of its own, cut from nothing).
         let in_utf8 = |at: usize| {
@@ -952,13 +958,18 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
         _ => String::new(),
     };
     if named.len() > 1 {
-        d.evidence
-            .push(format!("mixed: {} regions in {} encodings", named.len(), {
-                let mut names: Vec<&str> = named.iter().map(|r| r.encoding).collect();
-                names.sort_unstable();
-                names.dedup();
-                names.len()
-            }));
+        let mut names: Vec<&str> = named.iter().map(|r| r.encoding).collect();
+        names.sort_unstable();
+        names.dedup();
+        let mut why = format!(
+            "mixed: {} regions in {} encodings",
+            named.len(),
+            names.len()
+        );
+        if d.encoding == "UTF-8" && errors > in_utf8_regions {
+            why.push_str(&errors_by_region(errors, in_utf8_regions, &named));
+        }
+        d.evidence.push(why);
     } else if errors > 0 && errors == d.cut.units() {
         d.evidence.push(format!(
             "valid UTF-8 but for {}: {}",
@@ -1044,6 +1055,73 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     }
     d.regions = named;
     d
+}
+
+/// The UTF-8 errors (`total` of the input's, as `summary` counts them) that start in a
+/// region of `regions` named UTF-8: those in a region of another encoding are its
+/// characters, not damage to the UTF-8 around it. A block with errors inside one region
+/// is counted from its summary; only a block that regions share is decoded again.
+fn errors_in_utf8_regions(bytes: &[u8], summary: &Summary, regions: &[Region], total: u64) -> u64 {
+    if regions.iter().all(|r| r.encoding == "UTF-8") {
+        return total;
+    }
+    let in_utf8 = |at: usize| {
+        regions
+            .iter()
+            .any(|r| r.start <= at && at < r.end && r.encoding == "UTF-8")
+    };
+    let mut n = 0;
+    for (b, s) in summary.blocks.iter().enumerate() {
+        if s.errors == 0 {
+            continue;
+        }
+        let block = summary.block_range(b);
+        let mut touching = regions
+            .iter()
+            .filter(|r| r.start < block.end && block.start < r.end);
+        match (touching.next(), touching.next()) {
+            (Some(one), None) => {
+                if one.encoding == "UTF-8" {
+                    n += u64::from(s.errors);
+                }
+            }
+            _ => {
+                n += summary
+                    .block_units(bytes, b)
+                    .take_while(|u| u.start < block.end)
+                    .filter(|u| u.is_error() && in_utf8(u.start))
+                    .count() as u64;
+            }
+        }
+    }
+    n
+}
+
+/// How the `total` UTF-8 errors of a mixed input fall, `in_utf8` of them in its UTF-8
+/// regions: `; 32 UTF-8 errors, all in the UTF-16LE region` or `; 35 UTF-8 errors, 3 of
+/// them in UTF-8 and 32 in the windows-1252 and UTF-16LE regions`.
+fn errors_by_region(total: u64, in_utf8: u64, regions: &[Region]) -> String {
+    let mut others: Vec<&str> = Vec::new();
+    for r in regions.iter().filter(|r| r.encoding != "UTF-8") {
+        if !others.contains(&r.encoding) {
+            others.push(r.encoding);
+        }
+    }
+    let plural = regions.iter().filter(|r| r.encoding != "UTF-8").count() > 1;
+    let names = match others.as_slice() {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    };
+    let place = format!("the {names} {}", if plural { "regions" } else { "region" });
+    let errors = counted(total, "UTF-8 error", "UTF-8 errors");
+    match in_utf8 {
+        0 => format!("; {errors}, all in {place}"),
+        n => format!(
+            "; {errors}, {n} of them in UTF-8 and {} in {place}",
+            total - n
+        ),
+    }
 }
 
 /// `n` of `total` and the verb that goes with `n`: `1 of 14 sampled bytes is a control`,
