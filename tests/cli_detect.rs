@@ -196,10 +196,16 @@ fn a_utf8_log_with_a_windows_1252_part_appended() {
     let v = detect_json(&bytes);
     let cut = head.len();
     assert_eq!(v["encoding"], "UTF-8");
-    assert_eq!(v["errors"], 9);
+    // The 9 UTF-8 errors are the region's letters (é, à), not damage to the UTF-8: they
+    // are counted in the evidence, apart.
+    assert_eq!(v["errors"], 0);
     assert_eq!(
         v["regions"],
         json!([{"start":0,"end":cut,"encoding":"UTF-8"},{"start":cut,"end":bytes.len(),"encoding":"windows-1252"}])
+    );
+    assert_eq!(
+        v["evidence"],
+        json!(["mixed: 2 regions in 2 encodings; 9 UTF-8 errors, all in the windows-1252 region"])
     );
 }
 
@@ -226,6 +232,66 @@ fn a_utf16_block_inside_utf8() {
     // Said to be mixed, as any other mix is (it was "valid UTF-8: 6 multi-byte characters,
     // no errors").
     assert_eq!(v["evidence"], json!(["mixed: 3 regions in 2 encodings"]));
+}
+
+/// The bytes of a UTF-16 region are not errors of the UTF-8 around it: the headline and
+/// `errors` count only the UTF-8 errors outside the regions named as another encoding
+/// (the 21 error units Python's decoder finds in the block were `UTF-8 with 21 errors, 3
+/// regions`), and the evidence says where the others are.
+#[test]
+fn the_bytes_of_a_utf16_region_are_not_counted_as_utf8_errors() {
+    let head = "Report in UTF-8: naïve café ✓\n".repeat(2);
+    let block = wide::text(
+        Dialect::Utf16Le,
+        "Καλημέρα κόσμε, πώς είσαι;\nПривет, мир! Как дела?\n",
+    );
+    let (a, b) = (head.len(), head.len() + block.len());
+    assert_eq!((a, b), (68, 168));
+    let clean = [
+        head.as_bytes(),
+        &block,
+        "End of the report, UTF-8 again ✓\n".as_bytes(),
+    ]
+    .concat();
+    assert_eq!(
+        detect_human(&clean),
+        "<stdin>: UTF-8, 3 regions\n  region 0..68 (0x0..0x44): UTF-8\n  region 68..168 \
+         (0x44..0xa8): UTF-16LE\n  region 168..203 (0xa8..0xcb): UTF-8\n  why: mixed: 3 regions \
+         in 2 encodings; 21 UTF-8 errors, all in the UTF-16LE region\n"
+    );
+    let v = detect_json(&clean);
+    assert_eq!((&v["encoding"], &v["errors"]), (&json!("UTF-8"), &json!(0)));
+    // One real error (FF) in the UTF-8 after the region: that one is counted.
+    let damaged = [
+        head.as_bytes(),
+        &block,
+        b"End \xFF of the report, UTF-8 again \xE2\x9C\x93\n",
+    ]
+    .concat();
+    let v = detect_json(&damaged);
+    assert_eq!(v["errors"], 1);
+    assert_eq!(
+        v["regions"],
+        json!([
+            {"start":0,"end":68,"encoding":"UTF-8"},
+            {"start":68,"end":168,"encoding":"UTF-16LE"},
+            {"start":168,"end":205,"encoding":"UTF-8"}
+        ])
+    );
+    assert_eq!(
+        v["evidence"],
+        json!(["mixed: 3 regions in 2 encodings; 22 UTF-8 errors, 1 of them in UTF-8 and 21 in the UTF-16LE region"])
+    );
+    assert!(detect_human(&damaged).starts_with("<stdin>: UTF-8 with 1 error, 3 regions\n"));
+    // The oracle for the count: Python's decoder gives one U+FFFD per maximal subpart.
+    let python = python_bytes(
+        "import sys; d = sys.stdin.buffer.read(); print(d[68:168].decode('utf-8', 'replace').count('\\ufffd'))",
+        NO_ARGS,
+        &damaged,
+    );
+    if let Some(out) = python {
+        assert_eq!(out, b"21\n");
+    }
 }
 
 #[test]
@@ -305,8 +371,13 @@ fn utf8_errors_shown_between_brackets_are_not_a_legacy_region() {
     // as words, so it stays UTF-8 with errors (chardetng alone would call it windows-1251).
     let v = detect_json(hexrune::cli::demo::BYTES);
     assert_eq!(v["encoding"], "UTF-8");
-    // Its last section is UTF-16LE lines (a region of their own) and UTF-32LE lines.
-    assert_eq!(v["errors"], 38);
+    // Its last section is UTF-16LE lines (a region of their own) and UTF-32LE lines: of
+    // `check`'s 38 errors, 4 are units of the UTF-16LE region, not errors of the UTF-8.
+    assert_eq!(v["errors"], 34);
+    assert_eq!(
+        v["evidence"][1],
+        "mixed: 3 regions in 2 encodings; 38 UTF-8 errors, 34 of them in UTF-8 and 4 in the UTF-16LE region"
+    );
     assert_eq!(
         v["regions"],
         json!([
@@ -592,12 +663,15 @@ fn the_last_byte_of_a_legacy_region_is_no_cut() {
     let v = detect_json(
         b"09:00 d\xC3\xA9marrage \xE2\x9C\x93\n09:02 \xE9chec, r\xE9essayer\n09:03 arr\xEAt d\xE9j\xE0 \xE9",
     );
-    assert_eq!(v["errors"], 6);
+    assert_eq!(v["errors"], 0);
     assert_eq!(
         v["regions"],
         json!([{"start":0,"end":21,"encoding":"UTF-8"},{"start":21,"end":62,"encoding":"windows-1252"}])
     );
-    assert_eq!(v["evidence"], json!(["mixed: 2 regions in 2 encodings"]));
+    assert_eq!(
+        v["evidence"],
+        json!(["mixed: 2 regions in 2 encodings; 6 UTF-8 errors, all in the windows-1252 region"])
+    );
 }
 
 #[test]

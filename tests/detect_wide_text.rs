@@ -457,9 +457,50 @@ fn a_utf16_block_inside_utf8_is_a_region_in_every_script() {
             }
         }
     }
-    // Not yet: zh in both byte orders and symbols in UTF-16BE. Lines are cut at every
-    // byte 0A, also one inside a unit (`上` is U+4E0A), and a piece too short or without
-    // its space or line end does not read as text, which splits the region (zh in
-    // UTF-16LE is binary: its controls are then outside any wide region).
-    assert_eq!((tried, missed.len()), (60, 3), "{missed:#?}");
+    // All 60. Three were missed while lines were cut at every byte 0A, also one inside a
+    // unit (`上` is U+4E0A: zh in both byte orders; zh in UTF-16LE was binary, its
+    // controls outside any wide region), and while UTF-16BE's line feed (00 0A) counted
+    // against the zero pattern of a line of box drawing (symbols in UTF-16BE, 9 regions).
+    assert_eq!((tried, missed.len()), (60, 0), "{missed:#?}");
+}
+
+/// A byte 0A inside a UTF-16 code unit is no line end: `上` (U+4E0A) is `0A 4E` in
+/// UTF-16LE and `4E 0A` in UTF-16BE. Chinese lines with it, between UTF-8 lines, are one
+/// region with their exact offsets (they were cut there: binary in UTF-16LE, 5 regions in
+/// UTF-16BE).
+#[test]
+fn a_0a_byte_inside_a_utf16_unit_does_not_cut_the_region() {
+    let around = "Journal en UTF-8 : déjà vu, ça va ✓\n".repeat(3);
+    let text = "我们上午去上海看朋友。\n天气很好，大家都很高兴。\n上海的夜景非常美丽。\n";
+    for (dialect, name, inside) in [
+        (Dialect::Utf16Le, "UTF-16LE", [0x0A, 0x4E]),
+        (Dialect::Utf16Be, "UTF-16BE", [0x4E, 0x0A]),
+    ] {
+        let block = support::wide::text(dialect, text);
+        let (a, b) = (around.len(), around.len() + block.len());
+        assert_eq!((a, b), (123, 195), "{name}");
+        // The units of `上` (at 4 and 10, and the first of the third line), each a 0A
+        // that is not a line feed.
+        let units: Vec<usize> = block
+            .chunks(2)
+            .enumerate()
+            .filter(|(_, u)| *u == inside)
+            .map(|(i, _)| a + 2 * i)
+            .collect();
+        assert_eq!(units, [a + 4, a + 10, a + 50], "{name}");
+        let bytes = [around.as_bytes(), &block, around.as_bytes()].concat();
+        let summary = Summary::build(Dialect::Utf8, &bytes, 1, &Progress::new()).unwrap();
+        let d = detect(&bytes, &summary);
+        let got: Vec<(usize, usize, &str)> = d
+            .regions
+            .iter()
+            .map(|r| (r.start, r.end, r.encoding))
+            .collect();
+        assert_eq!(
+            got,
+            [(0, 123, "UTF-8"), (123, 195, name), (195, 318, "UTF-8")],
+            "{name}"
+        );
+        assert_eq!((d.encoding, d.errors), ("UTF-8", 0), "{name}");
+    }
 }

@@ -104,8 +104,9 @@ pub struct Detection {
     pub encoding: &'static str,
     /// The signature at the start, if any.
     pub bom: Option<Bom>,
-    /// Errors in the encoding named: for UTF-8, every UTF-8 error of the input (also those
-    /// in regions of another encoding); unpaired surrogates and the like for UTF-16/32; 0
+    /// Errors in the encoding named: for UTF-8, the UTF-8 errors in its UTF-8 regions (not
+    /// the bytes of a region named as another encoding, a UTF-16 or windows-1252 region,
+    /// which the evidence counts apart); unpaired surrogates and the like for UTF-16/32; 0
     /// where a legacy encoding was guessed from the errors themselves.
     pub errors: u64,
     /// Only bytes 00..7F (so also valid in every ASCII-compatible encoding); false for
@@ -419,9 +420,7 @@ fn wide_lines_in_head(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(64 << 10)];
     let (mut pos, mut outside, mut controls, mut wide) = (0, 0usize, 0usize, false);
     while pos < head.len() {
-        let stop = memchr::memchr(b'\n', &head[pos..])
-            .map_or(head.len(), |i| pos + i + 1)
-            .min(pos + 4096);
+        let stop = line_end(head, pos, head.len(), true);
         let whole = if head.get(stop) == Some(&0) {
             stop + 1
         } else {
@@ -436,7 +435,7 @@ fn wide_lines_in_head(bytes: &[u8]) -> bool {
         };
         if n > 0
             && line.len() > wide::MIN_BYTES
-            && line.contains(&0)
+            && head[pos..whole].contains(&0)
             && (reads(pos) || reads(pos + 1))
         {
             wide = true;
@@ -922,8 +921,13 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             .max_by_key(|r| r.end - r.start)
             .map_or("UTF-8", |r| r.encoding)
     };
+    // The UTF-8 errors in the regions of other encodings are their characters.
+    let in_utf8_regions = match d.encoding {
+        "UTF-8" => errors_in_utf8_regions(bytes, summary, &named, errors),
+        _ => 0,
+    };
     if d.encoding == "UTF-8" {
-        d.errors = errors;
+        d.errors = in_utf8_regions;
         // A cut counts where UTF-8 explains the bytes around it (the last byte of a
         // windows-1252 region is a character of its own, cut from nothing).
         let in_utf8 = |at: usize| {
@@ -952,13 +956,18 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
         _ => String::new(),
     };
     if named.len() > 1 {
-        d.evidence
-            .push(format!("mixed: {} regions in {} encodings", named.len(), {
-                let mut names: Vec<&str> = named.iter().map(|r| r.encoding).collect();
-                names.sort_unstable();
-                names.dedup();
-                names.len()
-            }));
+        let mut names: Vec<&str> = named.iter().map(|r| r.encoding).collect();
+        names.sort_unstable();
+        names.dedup();
+        let mut why = format!(
+            "mixed: {} regions in {} encodings",
+            named.len(),
+            names.len()
+        );
+        if d.encoding == "UTF-8" && errors > in_utf8_regions {
+            why.push_str(&errors_by_region(errors, in_utf8_regions, &named));
+        }
+        d.evidence.push(why);
     } else if errors > 0 && errors == d.cut.units() {
         d.evidence.push(format!(
             "valid UTF-8 but for {}: {}",
@@ -1044,6 +1053,73 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     }
     d.regions = named;
     d
+}
+
+/// The UTF-8 errors (`total` of the input's, as `summary` counts them) that start in a
+/// region of `regions` named UTF-8: those in a region of another encoding are its
+/// characters, not damage to the UTF-8 around it. A block with errors inside one region
+/// is counted from its summary; only a block that regions share is decoded again.
+fn errors_in_utf8_regions(bytes: &[u8], summary: &Summary, regions: &[Region], total: u64) -> u64 {
+    if regions.iter().all(|r| r.encoding == "UTF-8") {
+        return total;
+    }
+    let in_utf8 = |at: usize| {
+        regions
+            .iter()
+            .any(|r| r.start <= at && at < r.end && r.encoding == "UTF-8")
+    };
+    let mut n = 0;
+    for (b, s) in summary.blocks.iter().enumerate() {
+        if s.errors == 0 {
+            continue;
+        }
+        let block = summary.block_range(b);
+        let mut touching = regions
+            .iter()
+            .filter(|r| r.start < block.end && block.start < r.end);
+        match (touching.next(), touching.next()) {
+            (Some(one), None) => {
+                if one.encoding == "UTF-8" {
+                    n += u64::from(s.errors);
+                }
+            }
+            _ => {
+                n += summary
+                    .block_units(bytes, b)
+                    .take_while(|u| u.start < block.end)
+                    .filter(|u| u.is_error() && in_utf8(u.start))
+                    .count() as u64;
+            }
+        }
+    }
+    n
+}
+
+/// How the `total` UTF-8 errors of a mixed input fall, `in_utf8` of them in its UTF-8
+/// regions: `; 32 UTF-8 errors, all in the UTF-16LE region` or `; 35 UTF-8 errors, 3 of
+/// them in UTF-8 and 32 in the windows-1252 and UTF-16LE regions`.
+fn errors_by_region(total: u64, in_utf8: u64, regions: &[Region]) -> String {
+    let mut others: Vec<&str> = Vec::new();
+    for r in regions.iter().filter(|r| r.encoding != "UTF-8") {
+        if !others.contains(&r.encoding) {
+            others.push(r.encoding);
+        }
+    }
+    let plural = regions.iter().filter(|r| r.encoding != "UTF-8").count() > 1;
+    let names = match others.as_slice() {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    };
+    let place = format!("the {names} {}", if plural { "regions" } else { "region" });
+    let errors = counted(total, "UTF-8 error", "UTF-8 errors");
+    match in_utf8 {
+        0 => format!("; {errors}, all in {place}"),
+        n => format!(
+            "; {errors}, {n} of them in UTF-8 and {} in {place}",
+            total - n
+        ),
+    }
 }
 
 /// `n` of `total` and the verb that goes with `n`: `1 of 14 sampled bytes is a control`,
@@ -1227,13 +1303,11 @@ fn stretches(
         }
         let start = crate::scan::first_boundary(Dialect::Utf8, bytes, range.start);
         let end = crate::scan::first_boundary(Dialect::Utf8, bytes, range.end);
-        // Line by line (at most 4 KiB), counted from std's chunks of valid UTF-8 and
+        // Line by line (at most LINE_MAX bytes), counted from std's chunks of valid UTF-8 and
         // maximal invalid subparts, which are the scan's error units.
         let mut pos = start;
         while pos < end {
-            let stop = memchr::memchr(b'\n', &bytes[pos..end])
-                .map_or(end, |i| pos + i + 1)
-                .min(pos + 4096);
+            let stop = line_end(bytes, pos, end, zeros);
             let stop = crate::scan::first_boundary(Dialect::Utf8, bytes, stop).min(end);
             let mut line = Line::new(pos);
             let mut at = pos;
@@ -1266,6 +1340,67 @@ fn stretches(
     out
 }
 
+/// The most bytes of one line that region finding reads at once.
+const LINE_MAX: usize = 4096;
+
+/// Where the line that starts at `pos` ends: one past its line feed, or [`LINE_MAX`]
+/// bytes on, or `end`, whichever comes first.
+///
+/// To UTF-8 every byte 0A is a line feed; to UTF-16 it may be half of a code unit (`上`,
+/// U+4E0A, is `0A 4E` in UTF-16LE and `4E 0A` in UTF-16BE), whose line feed is `0A 00`
+/// in UTF-16LE with the 0A at an even offset from the first unit, `00 0A` in UTF-16BE
+/// with it at an odd one. Where `utf16` asks for that reading too (the bytes around have
+/// zero bytes), a 0A that is a line feed in neither byte order, on a line UTF-8 does not
+/// explain (an error or a control), ends the line only if the line up to the next line
+/// feed of UTF-16LE or UTF-16BE does not read as text in that byte order. A line of
+/// UTF-16LE that starts with the 00 of the line feed before it (the line before was cut
+/// after its 0A) has its first unit one byte on.
+///
+/// ```text
+/// 30 0A 00 | 65 0A 4E ... 30 0A 00 | ...      UTF-16LE: 0A 4E is 上, not a line end
+/// ```
+fn line_end(bytes: &[u8], pos: usize, end: usize, utf16: bool) -> usize {
+    let limit = end.min(pos + LINE_MAX);
+    let Some(p) = memchr::memchr(b'\n', &bytes[pos..limit]).map(|i| pos + i) else {
+        return limit;
+    };
+    if !utf16 {
+        return p + 1;
+    }
+    // Where the units of each reading start.
+    let after_le_feed = pos > 0 && bytes[pos] == 0 && bytes[pos - 1] == b'\n';
+    let le = (Wide::Utf16Le, if after_le_feed { pos + 1 } else { pos });
+    let be = (Wide::Utf16Be, pos);
+    let feed = |(w, first): (Wide, usize), at: usize| match w {
+        Wide::Utf16Le => {
+            at >= first && (at - first).is_multiple_of(2) && bytes.get(at + 1) == Some(&0)
+        }
+        _ => at > first && !(at - first).is_multiple_of(2) && bytes[at - 1] == 0,
+    };
+    if feed(le, p) || feed(be, p) || explained_by_utf8(&bytes[pos..p + 1]) {
+        return p + 1;
+    }
+    for (w, first) in [le, be] {
+        let next = memchr::memchr_iter(b'\n', &bytes[p + 1..limit])
+            .map(|i| p + 1 + i)
+            .find(|at| feed((w, first), *at));
+        let Some(q) = next else { continue };
+        // UTF-16LE's line feed whole, with its 00.
+        let line = &bytes[first..(q + 1 + usize::from(w == Wide::Utf16Le)).min(bytes.len())];
+        let text = wide::read_as_text(line).is_some_and(|(found, _)| found == w)
+            || (wide::guess(line) == Some(w) && wide::text_by_pattern(w, line));
+        if text {
+            return q + 1;
+        }
+    }
+    p + 1
+}
+
+/// Whether `line` is valid UTF-8 without a control byte (as [`is_control`] counts them).
+fn explained_by_utf8(line: &[u8]) -> bool {
+    !line.iter().any(|b| is_control(*b)) && simdutf8::basic::from_utf8(line).is_ok()
+}
+
 /// Counts of one line (or 4 KiB) of a block with errors.
 struct Line {
     start: usize,
@@ -1291,24 +1426,37 @@ impl Line {
         let len = end - self.start;
         let kind = if self.zeros * 4 >= len && len >= wide::MIN_BYTES {
             // A line of wide text starts in the middle of a code unit as often as not
-            // (UTF-16LE's line feed is 0A 00): either alignment will do here.
+            // (UTF-16LE's line feed is 0A 00): either alignment will do here. UTF-16BE's
+            // line feed (00 0A) puts its zero where ASCII's go, against the pattern of a
+            // line of units whose low byte is 00 (box drawing, U+2500 is 25 00): the
+            // pattern is also looked for without it.
+            let body = match bytes[self.start..end] {
+                [.., 0, b'\n'] => end - 2,
+                _ => end,
+            };
             let wide = wide::guess(&bytes[self.start..end])
-                .or_else(|| wide::guess(&bytes[self.start + 1..end]));
+                .or_else(|| wide::guess(&bytes[self.start + 1..end]))
+                .or_else(|| wide::guess(&bytes[self.start..body]));
             if wide.is_some() {
                 Kind::Zeros
             } else {
                 Kind::Legacy
             }
-        } else if self.zeros > 0 && len > wide::MIN_BYTES && self.errors + self.controls > 0 && {
-            // With UTF-16LE's line feed whole (0A 00), from either alignment.
-            let whole = if bytes.get(end) == Some(&0) {
-                end + 1
-            } else {
-                end
-            };
-            wide::read_as_text(&bytes[self.start..whole]).is_some()
-                || wide::read_as_text(&bytes[self.start + 1..whole]).is_some()
-        } {
+        } else if (self.zeros > 0 || bytes.get(end) == Some(&0))
+            && len > wide::MIN_BYTES
+            && self.errors + self.controls > 0
+            && {
+                // With UTF-16LE's line feed whole (0A 00), from either alignment: a line
+                // of CJK may have no other zero byte.
+                let whole = if bytes.get(end) == Some(&0) {
+                    end + 1
+                } else {
+                    end
+                };
+                wide::read_as_text(&bytes[self.start..whole]).is_some()
+                    || wide::read_as_text(&bytes[self.start + 1..whole]).is_some()
+            }
+        {
             // Wide text of a script that fills both bytes of its units (Cyrillic, CJK):
             // its zeros are its spaces and line ends only. A line UTF-8 explains (no
             // error, no control) is not asked: Cyrillic in UTF-16LE is valid UTF-8, but
