@@ -1299,6 +1299,18 @@ fn a_file_in_another_encoding_without_from_is_said_to_be_no_utf8() {
             None => assert!(!stderr.contains("detect finds"), "{stderr}"),
         }
     }
+    // --invalid fallback in the encoding found reads its bytes so already: no note.
+    let (dir, _) = dir_with(cases[1].0);
+    let args = [
+        "--invalid",
+        "fallback=windows-1252",
+        "in.txt",
+        "-o",
+        "out.txt",
+    ];
+    let (code, stderr) = repair_in(dir.path(), &args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("detect finds"), "{stderr}");
 }
 
 /// A symbolic link whose target is missing is said so, as `check` says it.

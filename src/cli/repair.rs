@@ -445,12 +445,16 @@ const HINT_BYTES: usize = 64 << 10;
 /// For a file repaired as UTF-8 (no `--from`), the summary's note where detection finds
 /// its first [`HINT_BYTES`] in another encoding that `--from` can read (UTF-16 without a
 /// BOM, windows-1252, Shift_JIS ...): repaired as UTF-8, its text would be lost to U+FFFD
-/// and NUL bytes.
-fn other_encoding(bytes: &[u8]) -> Option<String> {
+/// and NUL bytes. Not where `invalid` already reads the error units in that encoding
+/// (`--invalid fallback=windows-1252`).
+fn other_encoding(bytes: &[u8], invalid: Invalid) -> Option<String> {
     let head = &bytes[..bytes.len().min(HINT_BYTES)];
     let summary = crate::scan::index::Summary::build_parallel(Dialect::Utf8, head);
     let found = crate::detect::detect(head, &summary).encoding;
     if found == "UTF-8" || found == crate::detect::BINARY {
+        return None;
+    }
+    if matches!(invalid, Invalid::Fallback(f) if f.name() == found) {
         return None;
     }
     FromEncoding::parse(found).ok()?;
@@ -530,7 +534,7 @@ fn settle(
                     read.encoding_name().to_ascii_lowercase()
                 ));
             } else if let Opened::Mapped(source) = opened {
-                notes.extend(other_encoding(source.bytes()));
+                notes.extend(other_encoding(source.bytes(), policy.invalid));
             }
             None
         }
