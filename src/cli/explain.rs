@@ -311,10 +311,19 @@ pub fn parse_char(text: &str) -> Result<CodePoint, String> {
                 .to_string()
         }
         Some(hex) if (1..=8).contains(&hex.len()) && hex.chars().all(|c| c.is_ascii_hexdigit()) => {
-            format!(" (this one: U+{})", hex.to_ascii_uppercase())
+            let value = u32::from_str_radix(hex, 16).unwrap_or_default();
+            format!(" (this one: U+{value:04X})")
         }
         _ => match code_point_spelling(text) {
             Some(cp) => format!(" (this one: U+{cp:04X})"),
+            // Bytes written as escapes (`%C3%A9`, `\xc3\xa9`): explained without --char.
+            None if text.contains(['%', '\\']) => match parse_bytes(text) {
+                Ok(bytes) => format!(
+                    "; or, for these bytes, leave out --char: hexrune explain {}",
+                    hex_spaced(&bytes).replace(' ', "")
+                ),
+                Err(_) => String::new(),
+            },
             None => String::new(),
         },
     };
@@ -1017,6 +1026,18 @@ mod tests {
         assert_eq!(
             parse_char("\\u00e9"),
             Err("'\\u00e9' is 6 code points (U+005C U+0075 U+0030 U+0030 U+0065 U+0039); give one character, or one code point as U+XXXX (this one: U+00E9)".into())
+        );
+        assert_eq!(
+            parse_char("%C3%A9"),
+            Err("'%C3%A9' is 6 code points (U+0025 U+0043 U+0033 U+0025 U+0041 U+0039); give one character, or one code point as U+XXXX; or, for these bytes, leave out --char: hexrune explain c3a9".into())
+        );
+        assert_eq!(
+            parse_char("\\xc3\\xa9"),
+            Err("'\\xc3\\xa9' is 8 code points (U+005C U+0078 U+0063 U+0033 U+005C U+0078 U+0061 U+0039); give one character, or one code point as U+XXXX; or, for these bytes, leave out --char: hexrune explain c3a9".into())
+        );
+        assert_eq!(
+            parse_char("0x41"),
+            Err("'0x41' is 4 code points (U+0030 U+0078 U+0034 U+0031); give one character, or one code point as U+XXXX (this one: U+0041)".into())
         );
         assert_eq!(
             parse_char("\u{1F1EB}\u{1F1F7}"),
