@@ -1277,16 +1277,18 @@ fn a_wide_bom_without_from_is_said_to_be_no_utf8() {
 /// file with a stray byte is not.
 #[test]
 fn a_file_in_another_encoding_without_from_is_said_to_be_no_utf8() {
-    let cases: [(&[u8], Option<&str>); 4] = [
+    let cases: [(&[u8], Option<&str>); 5] = [
         (
             &wide::text(Dialect::Utf16Le, "Hello w\u{F6}rld, with some more words here\n"),
             Some("detect finds UTF-16LE, not UTF-8: give --from utf-16le (or --from auto) to convert it"),
         ),
         (
-            b"Le caf\xE9 est tr\xE8s bon, \xE0 c\xF4t\xE9 de la gare. \xDCber alles.\n",
+            b"Le caf\xE9 est tr\xE8s bon, \xE0 c\xF4t\xE9 de la gare. L'\xE9t\xE9 fut chaud, \xE7a va.\n",
             Some("detect finds windows-1252, not UTF-8: give --from windows-1252 (or --from auto) to convert it"),
         ),
         (b"Le caf\xC3\xA9 est tr\xC3\xA8s bon \xE9 ok\n", None),
+        // detect's weak guess (windows-1257, from 5 non-ASCII bytes): no note.
+        (b"caf\xe9, 5 \xe2\x82 \xc0\xaf\n", None),
         (b"plain ASCII\n", None),
     ];
     for (input, note) in cases {

@@ -446,18 +446,30 @@ const HINT_BYTES: usize = 64 << 10;
 /// its first [`HINT_BYTES`] in another encoding that `--from` can read (UTF-16 without a
 /// BOM, windows-1252, Shift_JIS ...): repaired as UTF-8, its text would be lost to U+FFFD
 /// and NUL bytes. Not where `invalid` already reads the error units in that encoding
-/// (`--invalid fallback=windows-1252`).
-fn other_encoding(bytes: &[u8], invalid: Invalid) -> Option<String> {
+/// (`--invalid fallback=windows-1252`), nor for a legacy encoding guessed from fewer than
+/// [`crate::detect::WEAK_GUESS_BYTES`] non-ASCII bytes.
+fn other_encoding(bytes: &[u8], policy: &Policy) -> Option<String> {
     let head = &bytes[..bytes.len().min(HINT_BYTES)];
     let summary = crate::scan::index::Summary::build_parallel(Dialect::Utf8, head);
     let found = crate::detect::detect(head, &summary).encoding;
-    if found == "UTF-8" || found == crate::detect::BINARY {
+    let Ok(FromEncoding::Dialect(read)) = FromEncoding::parse(found) else {
+        return None; // binary, or nothing `--from` reads
+    };
+    // A dialect of the UTF-8 family is a note only where none was given.
+    if Dialect::UTF8_FAMILY.contains(&read)
+        && (read == Dialect::Utf8 || policy.dialect != Dialect::Utf8)
+    {
         return None;
     }
-    if matches!(invalid, Invalid::Fallback(f) if f.name() == found) {
+    if matches!(policy.invalid, Invalid::Fallback(f) if f.name() == found) {
         return None;
     }
-    FromEncoding::parse(found).ok()?;
+    // A legacy encoding guessed from a few bytes is a weak guess (detect says so): a short
+    // UTF-8 text with errors reads as one as well.
+    let non_ascii = head.iter().filter(|b| !b.is_ascii()).count();
+    if !found.starts_with("UTF-") && non_ascii < crate::detect::WEAK_GUESS_BYTES {
+        return None;
+    }
     let within = match bytes.len() > HINT_BYTES {
         true => " in its first 64 KiB",
         false => "",
@@ -534,7 +546,7 @@ fn settle(
                     read.encoding_name().to_ascii_lowercase()
                 ));
             } else if let Opened::Mapped(source) = opened {
-                notes.extend(other_encoding(source.bytes(), policy.invalid));
+                notes.extend(other_encoding(source.bytes(), &policy));
             }
             None
         }
