@@ -805,7 +805,11 @@ fn a_refusal_of_the_boms_encoding_says_the_bom_chose_it() {
         ),
         (
             &["--invalid", "keep"][..],
-            "--invalid keep would write UTF-16LE bytes, and --from writes UTF-8 only; choose replace, drop, fallback or escape",
+            "--invalid keep would write UTF-16LE bytes, and --from writes UTF-8 only; choose replace, drop or escape",
+        ),
+        (
+            &["--invalid", "fallback"][..],
+            "--invalid fallback=windows-1252: an error of UTF-16LE is a code unit (a lone surrogate, a unit cut short), whose bytes no single-byte encoding reads as text; choose replace, drop or escape",
         ),
     ] {
         let args = [&["--from", "utf-8"][..], options, &["in.txt", "-o", "out.txt"]].concat();

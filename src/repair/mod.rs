@@ -844,8 +844,22 @@ impl Engine {
             }
         }
         if policy.invalid == Invalid::Keep {
+            let choices = match dialect.code_unit_width() {
+                Some(2 | 4) => "replace, drop or escape",
+                _ => "replace, drop, fallback or escape",
+            };
             return Err(format!(
-                "--invalid keep would write {name} bytes, and --from writes UTF-8 only; choose replace, drop, fallback or escape"
+                "--invalid keep would write {name} bytes, and --from writes UTF-8 only; choose {choices}"
+            ));
+        }
+        // An error of UTF-16 or UTF-32 is a code unit (a lone surrogate, a value past
+        // U+10FFFF, a unit cut short): its bytes are no text in a single-byte encoding.
+        if let (Invalid::Fallback(fallback), Some(2 | 4)) =
+            (policy.invalid, dialect.code_unit_width())
+        {
+            return Err(format!(
+                "--invalid fallback={}: an error of {name} is a code unit (a lone surrogate, a unit cut short), whose bytes no single-byte encoding reads as text; choose replace, drop or escape",
+                fallback.name()
             ));
         }
         Ok(Engine::From(Transcoder::dialect(policy, dialect)))
