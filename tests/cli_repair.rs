@@ -1167,6 +1167,44 @@ fn the_summary_says_what_from_read_the_input_as() {
     );
 }
 
+/// A fallback reads only a region's error units: where some of its characters are also
+/// UTF-8 (`Её` in windows-1251 is `C5 B8`, UTF-8's `Ÿ`), the summary says how many stay as
+/// UTF-8 reads them, and how to read the part whole.
+#[test]
+fn auto_says_which_characters_of_a_region_a_fallback_leaves() {
+    let head = "2024-05-01 10:00 запуск службы ✓\n2024-05-01 10:01 готово\n";
+    let tail = "2024-05-01 10:02 Её файл не найден, всё плохо\n2024-05-01 10:03 Ещё раз: ошибка\n";
+    let (tail_1251, _, _) = encoding_rs::WINDOWS_1251.encode(tail);
+    let input = [head.as_bytes(), &tail_1251].concat();
+    let (dir, _) = dir_with(&input);
+    let (code, _, stderr) = repair_out(dir.path(), &["--from", "auto", "in.txt", "-o", "-"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        stderr.lines().nth(2),
+        Some("             not converted: detect also found windows-1251 at 77..156, read here as UTF-8; give --invalid fallback=windows-1251 to read its error units in windows-1251 (1 character in it is also UTF-8 and stays so), or repair that part alone with --from windows-1251 to read it whole"),
+        "{stderr}"
+    );
+    let args = [
+        "--from",
+        "auto",
+        "--invalid",
+        "fallback=windows-1251",
+        "in.txt",
+        "-o",
+        "-",
+    ];
+    let (code, stdout, stderr) = repair_out(dir.path(), &args);
+    assert_eq!(code, 0);
+    assert_eq!(
+        stderr.lines().nth(2),
+        Some("             read by --invalid fallback: detect also found windows-1251 at 77..156, read here as UTF-8; 1 character in it is also UTF-8 and stays so: repair that part alone with --from windows-1251 to read it whole"),
+        "{stderr}"
+    );
+    // What it says: the pair stays U+0178, the rest of the part is read in windows-1251.
+    let expected = [head, &tail.replacen("Её", "Ÿ", 1)].concat();
+    assert_eq!(String::from_utf8(stdout).unwrap(), expected);
+}
+
 #[test]
 fn auto_says_which_regions_of_another_encoding_it_does_not_convert() {
     let mut input = "Première ligne ✓\n".repeat(3).into_bytes();

@@ -510,7 +510,7 @@ fn settle(
                 "read as {} (--from auto: what detect finds)",
                 found.name()
             ));
-            notes.extend(unconverted(&others, found, policy.invalid));
+            notes.extend(unconverted(&others, found, policy.invalid, source.bytes()));
             Some(found)
         }
         (_, Some(FromEncoding::Dialect(named))) => {
@@ -563,11 +563,15 @@ fn settle(
 }
 
 /// A line for each encoding of `others` (detection's regions of an encoding other than
-/// the one read, with their offsets): where they are, and what to give to convert them.
+/// the one read, with their offsets, in `bytes`): where they are, and what to give to
+/// convert them. A fallback reads only a region's error units: its characters that are
+/// also well-formed UTF-8 (`Её` in windows-1251 is `C5 B8`, UTF-8's `Ÿ`) stay as UTF-8
+/// reads them, and the line says how many.
 fn unconverted(
     others: &[(&'static str, Vec<(usize, usize)>)],
     read: FromEncoding,
     invalid: Invalid,
+    bytes: &[u8],
 ) -> Vec<String> {
     const SHOWN: usize = 3;
     let mut lines = Vec::new();
@@ -576,10 +580,19 @@ fn unconverted(
             FromEncoding::parse(encoding),
             Ok(FromEncoding::Dialect(Dialect::SingleByte(_)))
         );
-        if let Invalid::Fallback(f) = invalid {
-            if f.name() == *encoding {
-                continue; // what was asked reads the region's error units in it
-            }
+        let by_fallback = single_byte && read == FromEncoding::Dialect(Dialect::Utf8);
+        // The region's pieces that UTF-8 reads as characters: a fallback leaves them.
+        let as_utf8: usize = match by_fallback {
+            true => ranges
+                .iter()
+                .flat_map(|&(start, end)| bytes[start..end.min(bytes.len())].utf8_chunks())
+                .map(|chunk| chunk.valid().chars().filter(|c| !c.is_ascii()).count())
+                .sum(),
+            false => 0,
+        };
+        let asked = matches!(invalid, Invalid::Fallback(f) if f.name() == *encoding);
+        if asked && as_utf8 == 0 {
+            continue; // what was asked reads the region's error units in it, and all else is ASCII
         }
         let mut at: Vec<String> = ranges
             .iter()
@@ -589,13 +602,25 @@ fn unconverted(
         if ranges.len() > SHOWN {
             at.push(format!("{} more", ranges.len() - SHOWN));
         }
-        let what = if single_byte && read == FromEncoding::Dialect(Dialect::Utf8) {
-            format!("give --invalid fallback={encoding} to read its error units in {encoding}")
-        } else {
-            format!("repair that part alone with --from {encoding}")
+        let stay = match as_utf8 {
+            1 => "1 character in it is also UTF-8 and stays so".to_string(),
+            n => format!("{n} characters in it are also UTF-8 and stay so"),
+        };
+        let whole = format!("repair that part alone with --from {encoding} to read it whole");
+        let (head, what) = match (by_fallback, asked, as_utf8) {
+            (true, true, _) => ("read by --invalid fallback", format!("{stay}: {whole}")),
+            (true, false, 0) => (
+                "not converted",
+                format!("give --invalid fallback={encoding} to read its error units in {encoding}"),
+            ),
+            (true, false, _) => (
+                "not converted",
+                format!("give --invalid fallback={encoding} to read its error units in {encoding} ({stay}), or {whole}"),
+            ),
+            (false, ..) => ("not converted", format!("repair that part alone with --from {encoding}")),
         };
         lines.push(format!(
-            "not converted: detect also found {encoding} at {}, read here as {}; {what}",
+            "{head}: detect also found {encoding} at {}, read here as {}; {what}",
             at.join(", "),
             read.name()
         ));
