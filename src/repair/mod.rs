@@ -942,10 +942,8 @@ impl Engine {
 /// dialect of the UTF-8 family, so it keeps a label of that family (`cesu8` stays CESU-8);
 /// a UTF-16 or UTF-32 BOM overrides it (`--from utf-8` on `FF FE` reads UTF-16LE).
 ///
-/// `FF FE 00 00` is also UTF-16LE's mark followed by U+0000. It is read as UTF-32LE's
-/// unless a whole 4-byte unit after it, among the first [`SNIFF_LEN`] bytes, is above
-/// U+10FFFF, as nearly any UTF-16 text makes the first (`h\0i\0` is 0x690068); then as
-/// UTF-16LE's. A UTF-32LE input cut short keeps its reading.
+/// `FF FE 00 00` is also UTF-16LE's mark followed by U+0000: it is UTF-16LE's where what
+/// follows cannot be UTF-32LE, as [`crate::decode::Bom::detect`] reads it.
 ///
 /// ```
 /// use hexrune::decode::Dialect;
@@ -969,23 +967,13 @@ pub fn sniffed(dialect: Dialect, head: &[u8]) -> Dialect {
         Some(Mark::Utf8) => Dialect::Utf8,
         Some(Mark::Utf16Le) => Dialect::Utf16Le,
         Some(Mark::Utf16Be) => Dialect::Utf16Be,
-        Some(Mark::Utf32Le) if !follows_as_utf32le(head) => Dialect::Utf16Le,
         Some(Mark::Utf32Le) => Dialect::Utf32Le,
         Some(Mark::Utf32Be) => Dialect::Utf32Be,
     }
 }
 
-/// Whether what follows the mark `FF FE 00 00` at the start of `head` can be UTF-32LE:
-/// each whole unit among the first [`SNIFF_LEN`] bytes is at most U+10FFFF.
-fn follows_as_utf32le(head: &[u8]) -> bool {
-    head[4..head.len().min(SNIFF_LEN)]
-        .chunks_exact(4)
-        .all(|unit| unit[3] == 0 && unit[2] <= 0x10)
-}
-
-/// How many bytes of an input [`sniffed`] looks at: a BOM, and for `FF FE 00 00` the units
-/// after it (a multiple of 4).
-pub const SNIFF_LEN: usize = 64;
+/// How many bytes of an input [`sniffed`] looks at: [`crate::decode::Bom::SNIFF_LEN`].
+pub const SNIFF_LEN: usize = crate::decode::Bom::SNIFF_LEN;
 
 /// The encoding `hexrune detect` finds for `bytes`, as `--from auto` takes it.
 pub fn detected(bytes: &[u8]) -> Result<FromEncoding, String> {
