@@ -387,3 +387,32 @@ fn a_name_that_is_not_utf8_is_written_next_to_the_input_in_its_own_bytes() {
     finish_job(&mut app);
     assert!(dir.join("x.txt").exists(), "{:?}", app.message);
 }
+
+/// The preview reads the input as the write does: a UTF-8 BOM overrides the view's
+/// windows-1252 (as `repair --from windows-1252` reads it), so the preview shows the
+/// U+FFFD the copy gets, and says why, where it showed `é`.
+#[test]
+fn the_preview_reads_the_input_as_the_write_does() {
+    use hexrune::tui::write::{preview, WriteForm};
+    let bytes = b"\xEF\xBB\xBFCaf\xE9 cr\xE8me\n";
+    let cp1252 = hexrune::encoding::resolve("windows-1252").unwrap();
+    let form = WriteForm::default();
+    let p = preview(bytes, cp1252, 6, &form, None).unwrap();
+    assert_eq!(
+        (p.offset, p.what.as_str()),
+        (6, "error: truncated  (read as UTF-8: its BOM)")
+    );
+    assert_eq!(
+        (p.before.hex.as_str(), p.after.hex.as_str()),
+        ("E9", "EF BF BD")
+    );
+    // Without a BOM, the view's encoding is the write's.
+    let p = preview(&bytes[3..], cp1252, 3, &form, None).unwrap();
+    assert_eq!((p.what.as_str(), p.after.hex.as_str()), ("U+00E9", "C3 A9"));
+    // And what the write makes of the whole input is that U+FFFD.
+    let policy = form.policy(cp1252);
+    let mut out = hexrune::repair::Collected::default();
+    let mut engine = hexrune::repair::Engine::for_slice(policy, bytes).unwrap();
+    engine.repair_slice(bytes, &mut out, |_| Ok(())).unwrap();
+    assert_eq!(out.bytes, "\u{FEFF}Caf\u{FFFD} cr\u{FFFD}me\n".as_bytes());
+}

@@ -169,16 +169,26 @@ pub fn preview(
             after: side(text.as_bytes(), Dialect::Utf8),
         });
     }
-    let unit = dialect.unit_containing(bytes, at);
-    let old = &bytes[unit.start..unit.end()];
-    let what = match unit.kind {
-        UnitKind::Error(kind) => format!("error: {}", kind.name()),
-        UnitKind::Scalar(cp) => cp.to_string(),
-    };
-    let policy = Policy {
+    let mut policy = Policy {
         mojibake: false,
         ..form.policy(dialect)
     };
+    // The write reads the input as `repair --from` does: a BOM that names another
+    // encoding overrides the view's ([`crate::repair::sniffed`]), and so does the preview.
+    let mut read = dialect;
+    if let Some(FromEncoding::Dialect(view)) = policy.from {
+        read = crate::repair::sniffed(view, bytes);
+        policy.from = Some(FromEncoding::Dialect(read));
+    }
+    let unit = read.unit_containing(bytes, at);
+    let old = &bytes[unit.start..unit.end()];
+    let mut what = match unit.kind {
+        UnitKind::Error(kind) => format!("error: {}", kind.name()),
+        UnitKind::Scalar(cp) => cp.to_string(),
+    };
+    if read != dialect {
+        what.push_str(&format!("  (read as {}: its BOM)", read.encoding_name()));
+    }
     // The unit alone: a U+FEFF is then at the start, and --bom strip removes it there
     // as it does in mid-file; keep keeps it in both places.
     let mut out = Collected::default();
@@ -188,7 +198,7 @@ pub fn preview(
     Some(Preview {
         offset: unit.start as u64,
         what,
-        before: side(old, dialect),
+        before: side(old, read),
         after: side(&new, Dialect::Wtf8),
     })
 }
