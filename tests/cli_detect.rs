@@ -294,6 +294,64 @@ fn the_bytes_of_a_utf16_region_are_not_counted_as_utf8_errors() {
     }
 }
 
+/// A UTF-16 block between lines of plain ASCII (a Windows tool's output appended to an
+/// ASCII log): UTF-8 with a region of UTF-16 at the block's exact offsets, in both byte
+/// orders. It was `binary` (`56 of 300 sampled bytes are controls no text encoding
+/// explains`): the ASCII lines joined the wide region, whose reading they spoiled.
+#[test]
+fn a_utf16_block_between_ascii_lines_is_a_region_not_binary() {
+    let ascii = "This is an English log line number one.\nAnother line of plain ASCII text here.\n";
+    let text = "Καλημέρα κόσμε, αυτή είναι μια γραμμή.\nПривет, мир! Это строка текста.\n";
+    for (dialect, name) in [
+        (Dialect::Utf16Le, "UTF-16LE"),
+        (Dialect::Utf16Be, "UTF-16BE"),
+    ] {
+        let block = wide::text(dialect, text);
+        let bytes = [ascii.as_bytes(), &block, ascii.as_bytes()].concat();
+        assert_eq!((ascii.len(), block.len(), bytes.len()), (79, 142, 300));
+        assert_eq!(
+            detect_human(&bytes),
+            format!(
+                "<stdin>: UTF-8, 3 regions\n  region 0..79 (0x0..0x4f): UTF-8\n  region 79..221 \
+                 (0x4f..0xdd): {name}\n  region 221..300 (0xdd..0x12c): UTF-8\n  why: mixed: 3 \
+                 regions in 2 encodings; 31 UTF-8 errors, all in the {name} region\n"
+            )
+        );
+        let v = detect_json(&bytes);
+        assert_eq!(
+            (&v["encoding"], &v["errors"], &v["ascii"]),
+            (&json!("UTF-8"), &json!(0), &json!(false))
+        );
+        assert_eq!(
+            v["regions"],
+            json!([
+                {"start":0,"end":79,"encoding":"UTF-8"},
+                {"start":79,"end":221,"encoding":name},
+                {"start":221,"end":300,"encoding":"UTF-8"}
+            ])
+        );
+        // The oracle for the count: Python's decoder gives one U+FFFD per maximal subpart.
+        let python = python_bytes(
+            "import sys; d = sys.stdin.buffer.read(); print(d.decode('utf-8', 'replace').count('\\ufffd'))",
+            NO_ARGS,
+            &bytes,
+        );
+        if let Some(out) = python {
+            assert_eq!(out, b"31\n", "{name}");
+        }
+        // The block alone is UTF-16, not UTF-8 with a region.
+        let v = detect_json(&block);
+        assert_eq!(
+            (&v["encoding"], &v["regions"]),
+            (
+                &json!(name),
+                &json!([{"start":0,"end":142,"encoding":name}])
+            ),
+            "{name}"
+        );
+    }
+}
+
 #[test]
 fn a_byte_order_mark_inside_marks_joined_files() {
     let bytes = b"\xEF\xBB\xBFfirst file\n\xEF\xBB\xBFsecond file\n";

@@ -1205,6 +1205,32 @@ fn auto_says_which_characters_of_a_region_a_fallback_leaves() {
     assert_eq!(String::from_utf8(stdout).unwrap(), expected);
 }
 
+/// ASCII lines with a UTF-16 block between them: `--from auto` reads the input as UTF-8
+/// and says that it does not convert the UTF-16LE region, with the `--from` that does. It
+/// refused the input while detect called it binary.
+#[test]
+fn auto_names_the_utf16_region_between_ascii_lines_it_does_not_convert() {
+    let ascii = "This is an English log line number one.\nAnother line of plain ASCII text here.\n";
+    let block: Vec<u8> =
+        "Καλημέρα κόσμε, αυτή είναι μια γραμμή.\nПривет, мир! Это строка текста.\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+    let input = [ascii.as_bytes(), &block, ascii.as_bytes()].concat();
+    let (dir, _) = dir_with(&input);
+    let (code, _, stderr) = repair_out(dir.path(), &["--from", "auto", "in.txt", "-o", "-"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stderr,
+        "repair: in.txt (300 bytes) -> <stdout> (362 bytes): 31 units changed\n\
+         \x20            read as UTF-8 (--from auto: what detect finds)\n\
+         \x20            not converted: detect also found UTF-16LE at 79..221, read here as UTF-8; repair that part alone with --from UTF-16LE\n\
+         \x20          2 invalid_byte             replaced with U+FFFD\n\
+         \x20          4 truncated                replaced with U+FFFD\n\
+         \x20         25 unexpected_continuation  replaced with U+FFFD\n"
+    );
+}
+
 #[test]
 fn auto_says_which_regions_of_another_encoding_it_does_not_convert() {
     let mut input = "Première ligne ✓\n".repeat(3).into_bytes();

@@ -504,3 +504,115 @@ fn a_0a_byte_inside_a_utf16_unit_does_not_cut_the_region() {
         assert_eq!((d.encoding, d.errors), ("UTF-8", 0), "{name}");
     }
 }
+
+/// A UTF-16 block inside plain ASCII lines (a Windows tool's output appended to an ASCII
+/// log, PowerShell's `>>`): each corpus file, in both byte orders, at the start, in the
+/// middle and at the end of ASCII log lines, is a region of its own with its exact offsets
+/// in an input named UTF-8 with no errors; the same block alone is still named UTF-16. All
+/// were binary or one region of a legacy encoding while ASCII-only lines joined the wide
+/// region beside them, whose reading they spoiled.
+#[test]
+fn a_utf16_block_between_ascii_lines_is_a_region_in_every_script() {
+    let ascii = "2024-05-01 12:00:01 INFO job started, writing the report\n".repeat(2);
+    let corpus = corpus();
+    let texts: Vec<&str> = corpus.iter().map(|(_, t)| t.as_str()).collect();
+    let (mut tried, mut missed) = (0, Vec::new());
+    for (form, want) in [("16-le", "UTF-16LE"), ("16-be", "UTF-16BE")] {
+        for ((name, _), block) in corpus.iter().zip(wide(&texts, form)) {
+            let a = ascii.as_bytes();
+            let n = a.len() + block.len();
+            for (place, bytes, expected) in [
+                (
+                    "start",
+                    [&block, a].concat(),
+                    vec![(0, block.len(), want), (block.len(), n, "UTF-8")],
+                ),
+                (
+                    "middle",
+                    [a, &block, a].concat(),
+                    vec![
+                        (0, a.len(), "UTF-8"),
+                        (a.len(), n, want),
+                        (n, n + a.len(), "UTF-8"),
+                    ],
+                ),
+                (
+                    "end",
+                    [a, &block].concat(),
+                    vec![(0, a.len(), "UTF-8"), (a.len(), n, want)],
+                ),
+            ] {
+                tried += 1;
+                let summary = Summary::build(Dialect::Utf8, &bytes, 1, &Progress::new()).unwrap();
+                let d = detect(&bytes, &summary);
+                let got: Vec<(usize, usize, &str)> = d
+                    .regions
+                    .iter()
+                    .map(|r| (r.start, r.end, r.encoding))
+                    .collect();
+                if (d.encoding, d.errors, &got) != ("UTF-8", 0, &expected) {
+                    missed.push(format!("{name} {form} {place}: {} {got:?}", d.headline()));
+                }
+            }
+            tried += 1;
+            if detected(&block) != want {
+                missed.push(format!("{name} {form} alone: {}", detected(&block)));
+            }
+        }
+    }
+    assert_eq!((tried, missed.len()), (240, 0), "{missed:#?}");
+}
+
+/// Binary data between ASCII lines stays binary: tables of integers, NUL-padded records,
+/// random bytes and PNG images have zero bytes and controls too, but no line of them reads
+/// as UTF-16 text, so ASCII lines kept apart from wide text do not make them a region.
+#[test]
+fn binary_data_between_ascii_lines_stays_binary() {
+    let ascii: &[u8] = &b"2024-05-01 12:00:01 INFO job started, writing the report\n".repeat(2);
+    let mut samples: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    samples.push((
+        "random".to_string(),
+        (0..4096).map(|_| rng.next() as u8).collect(),
+    ));
+    samples.extend(integer_tables());
+    samples.extend(nul_heavy_samples());
+    // Records of names padded with NUL bytes to 32 bytes each.
+    let records: Vec<u8> = ["alpha", "beta", "gamma record", "delta", "données"]
+        .iter()
+        .cycle()
+        .take(50)
+        .flat_map(|n| {
+            let mut b = n.as_bytes().to_vec();
+            b.resize(32, 0);
+            b
+        })
+        .collect();
+    samples.push(("NUL-padded records".to_string(), records));
+    let compressed = compressed_samples();
+    let python = !compressed.is_empty();
+    samples.extend(compressed);
+    // 16 integers are too few to call binary beside 114 bytes of text.
+    samples.retain(|(_, data)| data.len() >= 1000);
+    let mut tried = 0;
+    let wrong: Vec<String> = samples
+        .iter()
+        .flat_map(|(name, data)| {
+            [
+                (
+                    format!("{name} in the middle"),
+                    [ascii, data, ascii].concat(),
+                ),
+                (format!("{name} after"), [ascii, data].concat()),
+            ]
+        })
+        .inspect(|_| tried += 1)
+        .map(|(name, bytes)| (name, detected(&bytes)))
+        .filter(|(_, got)| *got != "binary")
+        .map(|(name, got)| format!("{name}: {got}"))
+        .collect();
+    assert_eq!(wrong, Vec::<String>::new());
+    // Random bytes, 16 tables of 5000 integers, zeros with ASCII, the records, and the 5
+    // PNG images (the gzip data of the corpus's files is under 1000 bytes).
+    assert_eq!(tried, 2 * if python { 24 } else { 19 });
+}

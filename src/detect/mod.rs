@@ -100,7 +100,8 @@ pub struct Detection {
     /// The encoding: `UTF-8`, `UTF-16LE`, `UTF-16BE`, `UTF-32LE`, `UTF-32BE`, `UTF-7`, a
     /// name as encoding_rs gives it (`windows-1252`, `Shift_JIS`, `gb18030` ...), or
     /// [`BINARY`]. For an input that mixes encodings, the one that covers the most bytes,
-    /// except that UTF-8 wins whenever a region of it holds non-ASCII characters.
+    /// except that UTF-8 wins whenever a region of it holds non-ASCII characters or is
+    /// lines of ASCII text beside UTF-16 or UTF-32.
     pub encoding: &'static str,
     /// The signature at the start, if any.
     pub bom: Option<Bom>,
@@ -287,7 +288,14 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         return d;
     }
     let sample = Sample::of(bytes);
-    if let Some(w) = sample.wide {
+    // A line of ASCII text is no UTF-16 or UTF-32 (their text has zero bytes or controls
+    // in every line): an input with one is named wide only where its regions say so
+    // (below), and is otherwise ASCII with a wide region.
+    let ascii_lines = || {
+        let n = bytes.len();
+        ascii_line_in(bytes, 0..n.min(64 << 10)) || ascii_line_in(bytes, n.saturating_sub(4096)..n)
+    };
+    if let Some(w) = sample.wide.filter(|_| !ascii_lines()) {
         d.evidence.push(format!(
             "no byte order mark; zero bytes where {} puts them",
             w.name()
@@ -303,7 +311,7 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         || (sample.zero_share() > CONTROL_SHARE && !sample.nul_records());
     let head = &bytes[..bytes.len().min(64 << 10)];
     if sample.zeros > 0 && doubtful {
-        if let Some((w, reading)) = wide::read_as_text(head) {
+        if let Some((w, reading)) = wide::read_as_text(head).filter(|_| !ascii_lines()) {
             d.evidence
                 .push(read_as_evidence(w, &reading, head.len(), bytes.len()));
             return wide_input(d, w, bytes, 0);
@@ -818,7 +826,7 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     } else {
         stretches(bytes, summary, has_zeros, cut)
     };
-    let mut regions = settle_wide(bytes, merge_stretches(kinds));
+    let mut regions = settle_wide(bytes, merge_stretches(bytes, kinds));
     if regions.len() > MAX_REGIONS {
         let (kind, _) = regions
             .iter()
@@ -890,7 +898,7 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             }
         }
     }
-    let regions = merge_stretches(regions);
+    let regions = merge_stretches(bytes, regions);
     let mut named = Vec::new();
     for (range, kind) in &regions {
         let encoding = match kind {
@@ -913,7 +921,9 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
         .filter(|(_, k)| *k == Kind::Utf8)
         .map(|(r, _)| r.len())
         .sum();
-    d.encoding = if utf8_bytes > 0 || regions.iter().all(|(_, k)| *k == Kind::Neutral) {
+    // An ASCII-only region stands apart only beside wide text (`merge_stretches`): ASCII
+    // lines with a UTF-16 block are UTF-8 with a region, as they are with UTF-8 lines.
+    d.encoding = if utf8_bytes > 0 || regions.iter().any(|(_, k)| *k == Kind::Neutral) {
         "UTF-8"
     } else {
         named
@@ -1478,13 +1488,35 @@ impl Line {
 }
 
 /// Adjacent stretches of one kind merged; ASCII-only stretches join the region before
-/// them (the first ones, the region after).
-fn merge_stretches(stretches: Vec<(Range<usize>, Kind)>) -> Vec<(Range<usize>, Kind)> {
-    let mut out: Vec<(Range<usize>, Kind)> = Vec::new();
+/// them (the first ones, the region after), but not wide text ([`Kind::Zeros`],
+/// [`Kind::Wide`]) where together they are ASCII text of [`wide::MIN_BYTES`] bytes or
+/// more ([`ascii_text`]): UTF-16 text has no such stretch, so they stay a region of their
+/// own, UTF-8 (an ASCII log with UTF-16 appended), and do not spoil the reading of the
+/// wide region. Shorter ones are the pieces of a UTF-16 line cut at a `0A` byte
+/// (`0A 00 0A 4E` is UTF-16LE's line feed and `上`) as often as a line of ASCII.
+fn merge_stretches(
+    bytes: &[u8],
+    stretches: Vec<(Range<usize>, Kind)>,
+) -> Vec<(Range<usize>, Kind)> {
+    let wide = |k: Kind| matches!(k, Kind::Zeros | Kind::Wide(_));
+    // Runs of ASCII-only stretches first, judged whole.
+    let mut runs: Vec<(Range<usize>, Kind)> = Vec::new();
     for (range, kind) in stretches {
+        match runs.last_mut() {
+            Some((prev, Kind::Neutral)) if kind == Kind::Neutral => prev.end = range.end,
+            _ => runs.push((range, kind)),
+        }
+    }
+    let mut out: Vec<(Range<usize>, Kind)> = Vec::new();
+    for (range, kind) in runs {
         match out.last_mut() {
-            Some((prev, k)) if *k == kind || kind == Kind::Neutral => prev.end = range.end,
-            Some((prev, k)) if *k == Kind::Neutral => {
+            Some((prev, k))
+                if *k == kind
+                    || (kind == Kind::Neutral && !(wide(*k) && ascii_text(bytes, &range))) =>
+            {
+                prev.end = range.end
+            }
+            Some((prev, k)) if *k == Kind::Neutral && !(wide(kind) && ascii_text(bytes, prev)) => {
                 prev.end = range.end;
                 *k = kind;
             }
@@ -1500,6 +1532,39 @@ fn merge_stretches(stretches: Vec<(Range<usize>, Kind)>) -> Vec<(Range<usize>, K
         }
     }
     merged
+}
+
+/// Whether the ASCII-only stretch `range` of `bytes` is ASCII text: [`wide::MIN_BYTES`]
+/// bytes or more, no zero byte and no control (the `00` that completes a UTF-16LE line
+/// feed, `0A 00`, cut after its `0A`, does not count). An ASCII-only stretch inside UTF-16 text has one or the other: the
+/// zero bytes of its spaces and of UTF-16BE's line feed (`00 0A`), the high bytes of
+/// Greek (`03`), Cyrillic (`04`), Hebrew (`05`) or Arabic (`06`) letters.
+fn ascii_text(bytes: &[u8], range: &Range<usize>) -> bool {
+    let after_le_feed =
+        range.start > 0 && bytes.get(range.start) == Some(&0) && bytes[range.start - 1] == b'\n';
+    let text = &bytes[range.start + usize::from(after_le_feed)..range.end];
+    text.len() >= wide::MIN_BYTES
+        && memchr::memchr(0, text).is_none()
+        && !text.iter().any(|b| is_control(*b))
+}
+
+/// Whether a whole line of `bytes[range]` (cut after each `0A`; the first one only where
+/// `range` starts the input or a line, the last one only where it ends the input or a
+/// line) is ASCII text ([`ascii_text`]).
+fn ascii_line_in(bytes: &[u8], range: Range<usize>) -> bool {
+    let mut pos = range.start;
+    if pos > 0 && bytes[pos - 1] != b'\n' {
+        pos = memchr::memchr(b'\n', &bytes[pos..range.end]).map_or(range.end, |i| pos + i + 1);
+    }
+    while pos < range.end {
+        let end = memchr::memchr(b'\n', &bytes[pos..range.end]).map_or(range.end, |i| pos + i + 1);
+        let whole = bytes[end - 1] == b'\n' || end == bytes.len();
+        if whole && bytes[pos..end].is_ascii() && ascii_text(bytes, &(pos..end)) {
+            return true;
+        }
+        pos = end;
+    }
+    false
 }
 
 /// Regions of wide text get their encoding: a region that ends in the middle of a code
