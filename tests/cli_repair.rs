@@ -1167,6 +1167,34 @@ fn the_summary_says_what_from_read_the_input_as() {
     );
 }
 
+/// `--from auto` on windows-1252 text after a UTF-8 BOM (detect: `windows-1252, BOM UTF-8`):
+/// the mark is the BOM it is, kept or stripped by `--bom`, and the text is read in
+/// windows-1252; the mark's bytes were written as `ï»¿`.
+#[test]
+fn auto_reads_a_utf8_bom_before_legacy_text_as_a_bom() {
+    let input = b"\xEF\xBB\xBFCaf\xE9 cr\xE8me br\xFBl\xE9e, na\xEFve fa\xE7ade, d\xE9j\xE0 vu, \xE9t\xE9\n";
+    let (dir, _) = dir_with(input);
+    let text = "Café crème brûlée, naïve façade, déjà vu, été\n";
+    for (bom, expected, changed) in [
+        ("keep", format!("\u{FEFF}{text}"), "0 units changed"),
+        ("strip", text.to_string(), "1 unit changed"),
+    ] {
+        let args = ["--from", "auto", "--bom", bom, "in.txt", "-o", "-"];
+        let (code, stdout, stderr) = repair_out(dir.path(), &args);
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(String::from_utf8(stdout).unwrap(), expected);
+        let lines: Vec<&str> = stderr.lines().take(3).collect();
+        assert_eq!(
+            lines,
+            [
+                format!("repair: in.txt (49 bytes) -> <stdout> ({} bytes): {changed}", expected.len()).as_str(),
+                "             read as windows-1252 (--from auto: what detect finds)",
+                "             its first bytes EF BB BF are UTF-8's BOM, read as U+FEFF (not as windows-1252 text)",
+            ]
+        );
+    }
+}
+
 /// A fallback reads only a region's error units: where some of its characters are also
 /// UTF-8 (`Её` in windows-1251 is `C5 B8`, UTF-8's `Ÿ`), the summary says how many stay as
 /// UTF-8 reads them, and how to read the part whole.

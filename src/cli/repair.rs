@@ -510,6 +510,16 @@ fn settle(
                 "read as {} (--from auto: what detect finds)",
                 found.name()
             ));
+            let legacy = matches!(
+                found,
+                FromEncoding::Dialect(Dialect::SingleByte(_) | Dialect::MultiByte(_))
+            );
+            if legacy && source.bytes().starts_with(b"\xEF\xBB\xBF") {
+                notes.push(format!(
+                    "its first bytes EF BB BF are UTF-8's BOM, read as U+FEFF (not as {} text)",
+                    found.name()
+                ));
+            }
             notes.extend(unconverted(&others, found, policy.invalid, source.bytes()));
             Some(found)
         }

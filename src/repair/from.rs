@@ -144,6 +144,16 @@ impl Transcoder {
                 self.flush(&bytes[run..pos], out)?;
                 run = pos;
             }
+            if self.utf8_bom_first(bytes, pos..range.end, base) {
+                let end = pos + BOM.len();
+                if self.bom(0, &bytes[pos..end], out)? {
+                    run = end;
+                } else {
+                    self.text.extend_from_slice(BOM);
+                }
+                pos = end;
+                continue;
+            }
             if let Some(table) = table {
                 if bytes[pos] < 0x80 {
                     let n = ascii_run(&bytes[pos..range.end]);
@@ -293,12 +303,24 @@ impl Windows for Transcoder {
 }
 
 impl Transcoder {
+    /// Whether `bytes[at]` is the input's start, read in a legacy encoding, and holds UTF-8's
+    /// BOM: `--from auto` reads an input in the legacy encoding detection names even where
+    /// it starts with `EF BB BF` (a UTF-8 BOM before windows-1252 text), and the mark is
+    /// then the BOM it is, not `ï»¿`. (A label given is overridden by the BOM before a
+    /// transcoder is made: see `super::sniffed`.)
+    fn utf8_bom_first(&self, bytes: &[u8], at: Range<usize>, base: u64) -> bool {
+        base + at.start as u64 == 0
+            && matches!(self.dialect, Dialect::SingleByte(_) | Dialect::MultiByte(_))
+            && bytes[at].starts_with(BOM)
+    }
+
     /// Whether the input starts with U+FEFF in its encoding.
     fn starts_with_bom(&self, bytes: &[u8]) -> bool {
-        !bytes.is_empty()
-            && matches!(
-                unit_at(self.dialect, bytes, 0, MbState::INITIAL).0.kind,
-                UnitKind::Scalar(cp) if cp.value() == 0xFEFF
-            )
+        self.utf8_bom_first(bytes, 0..bytes.len(), 0)
+            || !bytes.is_empty()
+                && matches!(
+                    unit_at(self.dialect, bytes, 0, MbState::INITIAL).0.kind,
+                    UnitKind::Scalar(cp) if cp.value() == 0xFEFF
+                )
     }
 }
