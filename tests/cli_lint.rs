@@ -240,6 +240,22 @@ fn only_the_six_target_names_are_taken() {
             );
         }
     }
+    // An empty piece of the list is named as what it is.
+    for list in ["json,", ",json", "json,,xml-1.0"] {
+        let out = hexrune()
+            .args(["check", "--target", list, "-"])
+            .write_stdin("x")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{list:?}");
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap().lines().next().unwrap(),
+            "error: invalid value '' for '--target <T>': an empty name in the list (a comma at \
+             its start or end, or two in a row); expected mysql-utf8mb3, postgres, xml-1.0, \
+             xml-1.1, json, i-json",
+            "{list:?}"
+        );
+    }
     for word in ["MYSQL-UTF8MB3", "Postgres", "XML-1.1", "I-JSON"] {
         hexrune()
             .args(["check", "--target", word, "-"])

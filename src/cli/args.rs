@@ -770,11 +770,18 @@ fn threads() -> usize {
 fn parse_target(text: &str) -> Result<LintTarget, String> {
     LintTarget::from_name(text).ok_or_else(|| {
         let names: Vec<&str> = LintTarget::ALL.iter().map(|t| t.name()).collect();
-        format!(
-            "unknown target '{}' (expected {})",
-            crate::view::safe::sanitize(text),
-            names.join(", ")
-        )
+        match text.is_empty() {
+            // `json,` or `json,,xml-1.0`: the list is split at commas before this.
+            true => format!(
+                "an empty name in the list (a comma at its start or end, or two in a row); expected {}",
+                names.join(", ")
+            ),
+            false => format!(
+                "unknown target '{}' (expected {})",
+                crate::view::safe::sanitize(text),
+                names.join(", ")
+            ),
+        }
     })
 }
 
