@@ -352,6 +352,76 @@ fn a_utf16_block_between_ascii_lines_is_a_region_not_binary() {
     }
 }
 
+/// ASCII lines beside a UTF-16 block, however short, are not the block's: a build log's
+/// two lines and a last one of 14 bytes, UTF-8 lines before a Russian block with an empty
+/// line after it, and a 15-byte header and a 12-byte footer around one. The region is the
+/// block's bytes exactly, whole code units, in both byte orders. The short lines joined the
+/// region (`42..256`, `66..187`, an odd length), and the header shifted every unit after it
+/// (`binary` in UTF-16LE, the whole input `UTF-16LE` in UTF-16BE); the input of ASCII bytes
+/// with a UTF-16 region was headed `ASCII (also valid UTF-8)`.
+#[test]
+fn short_ascii_lines_beside_a_utf16_block_are_not_part_of_its_region() {
+    let build = "Microsoft (R) Build Engine version 16.0\r\nCopyright (C) Microsoft Corporation. All rights reserved.\r\n";
+    let tool = "Windows tool output: Успешно завершено.\r\nStatus: OK — café\r\n";
+    let russian = "Привет, мир! Это строка текста.\r\nЕщё одна строка.\r\n";
+    let inputs = [
+        (
+            "[build] step 1 ok\r\n[build] running tools\r\n",
+            build,
+            "[build] done\r\n",
+            (42, 242, 256),
+            "",
+        ),
+        (
+            "2024-05-01 10:00 démarrage du service ✓\n2024-05-01 10:01 prêt\n",
+            tool,
+            "\nafter block: fin ✓\n",
+            (66, 186, 208),
+            "; 1 UTF-8 error, all in the {name} region",
+        ),
+        (
+            "=== output ===\n",
+            russian,
+            "=== end ===\n",
+            (15, 117, 129),
+            "",
+        ),
+    ];
+    for (dialect, name) in [
+        (Dialect::Utf16Le, "UTF-16LE"),
+        (Dialect::Utf16Be, "UTF-16BE"),
+    ] {
+        for (before, text, after, (a, b, n), errors) in inputs {
+            let bytes = [
+                before.as_bytes(),
+                &wide::text(dialect, text),
+                after.as_bytes(),
+            ]
+            .concat();
+            assert_eq!(
+                (before.len(), bytes.len() - after.len(), bytes.len()),
+                (a, b, n)
+            );
+            let errors = errors.replace("{name}", name);
+            assert_eq!(
+                detect_human(&bytes),
+                format!(
+                    "<stdin>: UTF-8, 3 regions\n  region 0..{a} (0x0..{a:#x}): UTF-8\n  region \
+                     {a}..{b} ({a:#x}..{b:#x}): {name}\n  region {b}..{n} ({b:#x}..{n:#x}): \
+                     UTF-8\n  why: mixed: 3 regions in 2 encodings{errors}\n"
+                ),
+                "{name} {before:?}"
+            );
+            let v = detect_json(&bytes);
+            assert_eq!(
+                (&v["encoding"], &v["errors"], &v["ascii"]),
+                (&json!("UTF-8"), &json!(0), &json!(false)),
+                "{name} {before:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_byte_order_mark_inside_marks_joined_files() {
     let bytes = b"\xEF\xBB\xBFfirst file\n\xEF\xBB\xBFsecond file\n";
@@ -431,6 +501,8 @@ fn utf8_errors_shown_between_brackets_are_not_a_legacy_region() {
     assert_eq!(v["encoding"], "UTF-8");
     // Its last section is UTF-16LE lines (a region of their own) and UTF-32LE lines: of
     // `check`'s 38 errors, 4 are units of the UTF-16LE region, not errors of the UTF-8.
+    // The region is the section's 536 bytes, whole units: the `0A` after its last line
+    // feed (`0A 00`) starts the UTF-8 line after it (it ended at 3099 while that joined).
     assert_eq!(v["errors"], 34);
     assert_eq!(
         v["evidence"][1],
@@ -440,8 +512,8 @@ fn utf8_errors_shown_between_brackets_are_not_a_legacy_region() {
         v["regions"],
         json!([
             {"start":0,"end":2562,"encoding":"UTF-8"},
-            {"start":2562,"end":3099,"encoding":"UTF-16LE"},
-            {"start":3099,"end":3695,"encoding":"UTF-8"}
+            {"start":2562,"end":3098,"encoding":"UTF-16LE"},
+            {"start":3098,"end":3695,"encoding":"UTF-8"}
         ])
     );
 }

@@ -505,6 +505,53 @@ fn a_0a_byte_inside_a_utf16_unit_does_not_cut_the_region() {
     }
 }
 
+/// Short ASCII lines beside a UTF-16 block of Chinese whose `上` (`0A 4E` in UTF-16LE,
+/// `4E 0A` in UTF-16BE) is cut into ASCII-looking pieces at its `0A`: the lines (5 and 4
+/// bytes) are UTF-8 regions of their own, and the pieces stay in the block's region, which
+/// is exactly the block's 72 bytes before, between and after them. With the lines it was
+/// `binary`; with only the line after it, UTF-16LE was `binary` and UTF-16BE was read
+/// whole, the line as two units.
+#[test]
+fn short_ascii_lines_beside_a_utf16_block_with_0a_inside_units_are_regions_of_their_own() {
+    let text = "我们上午去上海看朋友。\n天气很好，大家都很高兴。\n上海的夜景非常美丽。\n";
+    let (before, after) = (b"log:\n".as_slice(), b"end\n".as_slice());
+    for (dialect, name) in [
+        (Dialect::Utf16Le, "UTF-16LE"),
+        (Dialect::Utf16Be, "UTF-16BE"),
+    ] {
+        let block = support::wide::text(dialect, text);
+        assert_eq!(block.len(), 72, "{name}");
+        for (bytes, expected) in [
+            (
+                [before, &block, after].concat(),
+                vec![(0, 5, "UTF-8"), (5, 77, name), (77, 81, "UTF-8")],
+            ),
+            (
+                [before, &block].concat(),
+                vec![(0, 5, "UTF-8"), (5, 77, name)],
+            ),
+            (
+                [&block, after].concat(),
+                vec![(0, 72, name), (72, 76, "UTF-8")],
+            ),
+        ] {
+            let summary = Summary::build(Dialect::Utf8, &bytes, 1, &Progress::new()).unwrap();
+            let d = detect(&bytes, &summary);
+            let got: Vec<(usize, usize, &str)> = d
+                .regions
+                .iter()
+                .map(|r| (r.start, r.end, r.encoding))
+                .collect();
+            assert_eq!(got, expected, "{name}");
+            assert_eq!(
+                (d.headline(), d.ascii),
+                ("UTF-8".to_string(), false),
+                "{name}"
+            );
+        }
+    }
+}
+
 /// A UTF-16 block inside plain ASCII lines (a Windows tool's output appended to an ASCII
 /// log, PowerShell's `>>`): each corpus file, in both byte orders, at the start, in the
 /// middle and at the end of ASCII log lines, is a region of its own with its exact offsets

@@ -111,7 +111,8 @@ pub struct Detection {
     /// where a legacy encoding was guessed from the errors themselves.
     pub errors: u64,
     /// Only bytes 00..7F (so also valid in every ASCII-compatible encoding); false for
-    /// ISO-2022-JP, which is 7-bit but not ASCII text.
+    /// ISO-2022-JP, which is 7-bit but not ASCII text, and for an input with a region of
+    /// another encoding (UTF-16 of Latin letters is bytes 00..7F too).
     pub ascii: bool,
     /// The regions, in order, covering the input; one region for an input in one encoding.
     pub regions: Vec<Region>,
@@ -127,7 +128,8 @@ pub struct Detection {
 }
 
 impl Detection {
-    /// The one-line verdict: `UTF-8`, `UTF-8 with 3 errors`, `ASCII (also valid UTF-8)`,
+    /// The one-line verdict: `UTF-8`, `UTF-8 with 3 errors`, `ASCII (also valid UTF-8)`
+    /// (only where [`Detection::ascii`], so never with a region of another encoding),
     /// `UTF-16LE`, `windows-1252`, `binary` ...
     pub fn headline(&self) -> String {
         if self.encoding == "UTF-8" && self.ascii && self.errors == 0 {
@@ -289,11 +291,14 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
     }
     let sample = Sample::of(bytes);
     // A line of ASCII text is no UTF-16 or UTF-32 (their text has zero bytes or controls
-    // in every line): an input with one is named wide only where its regions say so
-    // (below), and is otherwise ASCII with a wide region.
+    // in every line): an input with one, or that starts or ends with a shorter one, is
+    // named wide only where its regions say so (below), and is otherwise UTF-8 with a
+    // wide region.
     let ascii_lines = || {
         let n = bytes.len();
-        ascii_line_in(bytes, 0..n.min(64 << 10)) || ascii_line_in(bytes, n.saturating_sub(4096)..n)
+        ascii_line_in(bytes, 0..n.min(64 << 10))
+            || ascii_line_in(bytes, n.saturating_sub(4096)..n)
+            || ascii_edge_line(bytes)
     };
     if let Some(w) = sample.wide.filter(|_| !ascii_lines()) {
         d.evidence.push(format!(
@@ -1061,6 +1066,8 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             }
         ));
     }
+    // Bytes 00..7F in a UTF-16 region (Latin letters) are no ASCII text.
+    d.ascii &= named.iter().all(|r| r.encoding == "UTF-8");
     d.regions = named;
     d
 }
@@ -1493,12 +1500,21 @@ impl Line {
 /// more ([`ascii_text`]): UTF-16 text has no such stretch, so they stay a region of their
 /// own, UTF-8 (an ASCII log with UTF-16 appended), and do not spoil the reading of the
 /// wide region. Shorter ones are the pieces of a UTF-16 line cut at a `0A` byte
-/// (`0A 00 0A 4E` is UTF-16LE's line feed and `上`) as often as a line of ASCII.
+/// (`0A 00 0A 4E` is UTF-16LE's line feed and `上`) as often as a line of ASCII: they join
+/// it, and [`settle_wide`] cuts the lines of ASCII text off its edges, which then stay
+/// apart from the settled region ([`Kind::Wide`]) when regions are merged again.
 fn merge_stretches(
     bytes: &[u8],
     stretches: Vec<(Range<usize>, Kind)>,
 ) -> Vec<(Range<usize>, Kind)> {
-    let wide = |k: Kind| matches!(k, Kind::Zeros | Kind::Wide(_));
+    // ASCII-only stretches beside wide text that stay apart: ASCII text of 16 bytes or
+    // more, and once the wide region is settled (the second merge), the lines
+    // `settle_wide` cut off its edges.
+    let apart = |k: Kind, neutral: &Range<usize>| match k {
+        Kind::Wide(_) => true,
+        Kind::Zeros => ascii_text(bytes, neutral),
+        _ => false,
+    };
     // Runs of ASCII-only stretches first, judged whole.
     let mut runs: Vec<(Range<usize>, Kind)> = Vec::new();
     for (range, kind) in stretches {
@@ -1510,13 +1526,10 @@ fn merge_stretches(
     let mut out: Vec<(Range<usize>, Kind)> = Vec::new();
     for (range, kind) in runs {
         match out.last_mut() {
-            Some((prev, k))
-                if *k == kind
-                    || (kind == Kind::Neutral && !(wide(*k) && ascii_text(bytes, &range))) =>
-            {
+            Some((prev, k)) if *k == kind || (kind == Kind::Neutral && !apart(*k, &range)) => {
                 prev.end = range.end
             }
-            Some((prev, k)) if *k == Kind::Neutral && !(wide(kind) && ascii_text(bytes, prev)) => {
+            Some((prev, k)) if *k == Kind::Neutral && !apart(kind, prev) => {
                 prev.end = range.end;
                 *k = kind;
             }
@@ -1567,35 +1580,142 @@ fn ascii_line_in(bytes: &[u8], range: Range<usize>) -> bool {
     false
 }
 
+/// Whether `bytes` starts or ends with a whole line of ASCII text ([`ascii_line`]) of any
+/// length, with its line feed: the first line cut at its `0A`, the last one a `0A` after a
+/// byte other than `00` (not UTF-16BE's line feed) and after the `0A` before it (with the
+/// `00` of UTF-16LE's line feed after that one).
+fn ascii_edge_line(bytes: &[u8]) -> bool {
+    let first = memchr::memchr(b'\n', bytes).is_some_and(|p| ascii_line(&bytes[..p]));
+    let last = match bytes {
+        [.., before, b'\n'] if *before != 0 => {
+            let p = bytes.len() - 1;
+            let start = match memchr::memrchr(b'\n', &bytes[..p]) {
+                Some(q) if bytes[q + 1] == 0 => q + 2,
+                Some(q) => q + 1,
+                None => 0,
+            };
+            ascii_line(&bytes[start..p])
+        }
+        _ => false,
+    };
+    first || last
+}
+
 /// Regions of wide text get their encoding: a region that ends in the middle of a code
 /// unit takes the zero bytes that complete it from the next region (UTF-16LE's last line
 /// feed, 0A 00, was cut after 0A), and the zero pattern is then read from the region's own
-/// start.
+/// start. Lines of ASCII text at the region's edges, however short, are cut off it
+/// ([`ascii_head`], [`ascii_tail`]) and become ASCII-only regions of their own, where the
+/// rest still reads as wide text: an ASCII header of the input misaligns every unit after
+/// it, a trailing ASCII line makes the region end off its units.
 fn settle_wide(bytes: &[u8], mut regions: Vec<(Range<usize>, Kind)>) -> Vec<(Range<usize>, Kind)> {
+    let mut out = Vec::with_capacity(regions.len());
     for i in 0..regions.len() {
-        if regions[i].1 != Kind::Zeros {
+        let (range, kind) = regions[i].clone();
+        if kind != Kind::Zeros {
+            out.push((range, kind));
             continue;
         }
-        let start = regions[i].0.start;
-        let mut end = regions[i].0.end;
-        while (end - start) % 2 == 1 && end < bytes.len() && bytes[end] == 0 {
-            end += 1;
-        }
+        let unit_end = |start: usize| {
+            let mut end = range.end;
+            while (end - start) % 2 == 1 && end < bytes.len() && bytes[end] == 0 {
+                end += 1;
+            }
+            end
+        };
+        let head = ascii_head(bytes, range.clone());
+        let end = unit_end(head);
+        let tail = ascii_tail(bytes, head..end);
+        let cut = (head, tail) != (range.start, end);
+        let trimmed = match cut.then(|| wide_kind(bytes, head..tail)) {
+            Some(wide @ Kind::Wide(_)) => Some((wide, end)),
+            _ => None,
+        };
+        let end = match trimmed {
+            Some((wide, end)) => {
+                out.push((range.start..head, Kind::Neutral));
+                out.push((head..tail, wide));
+                out.push((tail..end, Kind::Neutral));
+                end
+            }
+            None => {
+                let end = unit_end(range.start);
+                out.push((range.start..end, wide_kind(bytes, range.start..end)));
+                end
+            }
+        };
         if let Some(next) = regions.get_mut(i + 1) {
             next.0.start = end;
         }
-        regions[i].0.end = end;
-        let region = &bytes[start..end];
-        regions[i].1 = match wide::guess(region) {
-            Some(w) if wide::text_by_pattern(w, region) => Kind::Wide(w),
-            _ => match wide::read_as_text(region) {
-                Some((w, _)) => Kind::Wide(w),
-                None => Kind::Legacy,
-            },
-        };
     }
-    regions.retain(|(r, _)| !r.is_empty());
-    regions
+    out.retain(|(r, _)| !r.is_empty());
+    out
+}
+
+/// What the region `bytes[range]` of zero bytes is, read from its start: UTF-16 or UTF-32
+/// text ([`Kind::Wide`]), or else [`Kind::Legacy`].
+fn wide_kind(bytes: &[u8], range: Range<usize>) -> Kind {
+    let region = &bytes[range];
+    match wide::guess(region) {
+        Some(w) if wide::text_by_pattern(w, region) => Kind::Wide(w),
+        _ => match wide::read_as_text(region) {
+            Some((w, _)) => Kind::Wide(w),
+            None => Kind::Legacy,
+        },
+    }
+}
+
+/// Whether `line` (without its line feed) is a line of ASCII text: bytes 00..7F with no
+/// zero byte and no control (a tab, CR, FF and ESC are text's). UTF-16 text of Latin
+/// letters has zero bytes, of Greek, Cyrillic, Hebrew or Arabic letters controls.
+fn ascii_line(line: &[u8]) -> bool {
+    line.iter()
+        .all(|b| b.is_ascii() && *b != 0 && !is_control(*b))
+}
+
+/// Where the wide text of the region `bytes[range]` starts: after the lines of ASCII text
+/// ([`ascii_line`], each ending in a byte `0A`) it starts with, or at its start. Only the
+/// first region of an input starts so: the ASCII-only lines before any other join the
+/// region before them ([`merge_stretches`]).
+fn ascii_head(bytes: &[u8], range: Range<usize>) -> usize {
+    let mut pos = range.start;
+    while let Some(p) = memchr::memchr(b'\n', &bytes[pos..range.end]).map(|i| pos + i) {
+        if !ascii_line(&bytes[pos..p]) {
+            break;
+        }
+        pos = p + 1;
+    }
+    pos
+}
+
+/// Where the wide text of the region `bytes[range]`, whose first code unit starts at
+/// `range.start`, ends: before the lines of ASCII text ([`ascii_line`]) it ends with, each
+/// ending in a byte `0A` that is no UTF-16 line feed at the region's alignment (`0A 00`
+/// with the `0A` at an even offset from the start, `00 0A` with it at an odd one), the
+/// first of them right after such a line feed, so that the region keeps whole code units;
+/// or at its end. Of a UTF-16 line cut at a `0A` inside a character (`上`, U+4E0A, is
+/// `0A 4E` in UTF-16LE), the piece after the cut starts off the units and is no line of its
+/// own here.
+fn ascii_tail(bytes: &[u8], range: Range<usize>) -> usize {
+    let start = range.start;
+    let le_feed = |p: usize| (p - start).is_multiple_of(2) && bytes.get(p + 1) == Some(&0);
+    let be_feed = |p: usize| !(p - start).is_multiple_of(2) && bytes[p - 1] == 0;
+    let (mut cut, mut end) = (range.end, range.end);
+    while cut > start && bytes[cut - 1] == b'\n' && !le_feed(cut - 1) && !be_feed(cut - 1) {
+        let p = cut - 1;
+        let Some(q) = memchr::memrchr(b'\n', &bytes[start..p]).map(|i| start + i) else {
+            break;
+        };
+        let line_start = if le_feed(q) { q + 2 } else { q + 1 };
+        if line_start > p || !ascii_line(&bytes[line_start..p]) {
+            break;
+        }
+        cut = line_start;
+        if le_feed(q) || be_feed(q) {
+            end = cut;
+        }
+    }
+    end
 }
 
 /// Whether every error of `bytes` read as UTF-8 is one of UTF-8's own broken shapes, at
