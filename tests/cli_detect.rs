@@ -1132,3 +1132,41 @@ fn ascii_with_an_overlong_slash_and_stray_bytes_is_no_euc_kr() {
     let f = file_with(dir.path(), "big.txt", &bytes);
     assert!(stdout_of(["check", &f], 1).contains("verdict  UTF-8 (RFC 3629) with 4 errors"));
 }
+
+/// A CSV export of CJK names and places in a legacy encoding: the cells between commas
+/// are words, so the guess reads as text and is named (it was `UTF-8 with 63 errors`).
+#[test]
+fn a_csv_of_cjk_cells_in_a_legacy_encoding_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "gbk",
+            "GBK",
+            "姓名,城市,电话,备注\n张伟,北京,010-12345678,老客户\n李娜,上海,021-87654321,新客户，需要回访\n王芳,广州,020-11112222,已付款\n刘洋,深圳,0755-3333444,发票已寄出\n陈静,成都,028-5555666,无\n",
+        ),
+        (
+            "euc-kr",
+            "EUC-KR",
+            "이름;도시;전화;메모\n김민수;서울;02-1234-5678;단골 고객\n이영희;부산;051-987-6543;신규\n박지훈;대구;053-111-2222;결제 완료\n",
+        ),
+        (
+            "shift_jis",
+            "Shift_JIS",
+            "氏名,住所,電話\n山田太郎,東京都,03-1234-5678\n佐藤花子,大阪府,06-9876-5432\n",
+        ),
+        (
+            "big5",
+            "Big5",
+            "姓名|城市|電話\n王小明|台北|02-2345-6789\n林美玲|高雄|07-3456-7890\n",
+        ),
+    ];
+    for (label, name, text) in cases {
+        let f = file_with(dir.path(), &format!("{label}.csv"), &encode(label, text));
+        let out = stdout_of(["detect", &f], 0);
+        assert_eq!(
+            out.lines().next(),
+            Some(format!("{f}: {name}").as_str()),
+            "{out}"
+        );
+    }
+}

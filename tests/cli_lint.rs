@@ -249,7 +249,11 @@ fn only_the_six_target_names_are_taken() {
             .unwrap();
         assert_eq!(out.status.code(), Some(2), "{list:?}");
         assert_eq!(
-            String::from_utf8(out.stderr).unwrap().lines().next().unwrap(),
+            String::from_utf8(out.stderr)
+                .unwrap()
+                .lines()
+                .next()
+                .unwrap(),
             "error: invalid value '' for '--target <T>': an empty name in the list (a comma at \
              its start or end, or two in a row); expected mysql-utf8mb3, postgres, xml-1.0, \
              xml-1.1, json, i-json",

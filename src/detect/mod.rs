@@ -1806,9 +1806,14 @@ fn reads_as_text(bytes: &[u8], label: &str) -> bool {
         if run.iter().all(|c| judge::is_sign(*c)) && signs_in_place(&chars, start..i) {
             continue;
         }
-        // A word's edge: a letter, a space, the start or the end beside the run.
-        let wordlike =
-            |c: Option<&char>| c.is_none_or(|c| judge::is_letter(*c) || c.is_whitespace());
+        // A word's edge: a letter, a space, the start or the end beside the run; for a run
+        // of two characters or more, also a separator of a table's cells (a comma, a
+        // semicolon or a bar between the cells of a CSV: `张伟,北京`; one character after a
+        // comma is as often a stray byte of UTF-8 read as a letter).
+        let separator = |c: char| run.len() >= 2 && matches!(c, ',' | ';' | '|');
+        let wordlike = |c: Option<&char>| {
+            c.is_none_or(|c| judge::is_letter(*c) || c.is_whitespace() || separator(*c))
+        };
         let touches = wordlike(start.checked_sub(1).map(|j| &chars[j])) && wordlike(chars.get(i))
             || (start > 0 && judge::is_letter(chars[start - 1]))
             || chars.get(i).is_some_and(|c| judge::is_letter(*c));
