@@ -121,7 +121,9 @@ pub(super) struct Walk<'a> {
     prev: Prev,
     joiner: Option<(usize, usize, u32, Prev)>,
     tags: Option<TagRun>,
-    tag_sequence: bool,
+    /// Whether the character before was the black flag U+1F3F4, the base of an emoji tag
+    /// sequence: a run of tags that begins here is in place if it is one ([`TagRun`]).
+    after_black_flag: bool,
     /// Non-starters in the current run, counted after NFKD (UAX #15), and the bytes of the
     /// characters that gave them.
     marks: usize,
@@ -171,7 +173,7 @@ impl<'a> Walk<'a> {
             prev: Prev::Break,
             joiner: None,
             tags: None,
-            tag_sequence: false,
+            after_black_flag: false,
             marks: 0,
             marks_start: 0,
             marks_end: 0,
@@ -312,7 +314,7 @@ impl<'a> Walk<'a> {
             }
             (n, entry) = (next_n, next);
         }
-        self.tag_sequence = false;
+        self.after_black_flag = false;
         self.prev = Prev::Visible;
         pos
     }
@@ -322,7 +324,7 @@ impl<'a> Walk<'a> {
     /// `pictographs_are_starters` holds (a visible starter with no decomposition, not part
     /// of a word, nothing XML, JSON or PostgreSQL refuses). It ends a run of marks or tags
     /// and a word, settles a joiner before it as joined, and (the black flag U+1F3F4)
-    /// begins a tag sequence.
+    /// may begin a tag sequence.
     #[inline]
     fn pictograph(&mut self, pos: usize, v: u32) {
         if self.mysql {
@@ -340,7 +342,7 @@ impl<'a> Walk<'a> {
         if self.joiner.is_some() {
             self.settle(true);
         }
-        self.tag_sequence = v == 0x1_F3F4;
+        self.after_black_flag = v == 0x1_F3F4;
         if self.word.is_some() {
             self.end_word();
         }
@@ -537,7 +539,7 @@ impl<'a> Walk<'a> {
             if self.joiner.is_some() || self.tags.is_some() {
                 self.settle(false);
             }
-            self.tag_sequence = false;
+            self.after_black_flag = false;
             if b.is_ascii_alphanumeric() || b == b'_' {
                 match &mut self.word {
                     Some((_, end, _)) => *end = pos + n,
@@ -671,38 +673,38 @@ impl<'a> Walk<'a> {
         if matches!(v, 0x85 | 0x2028 | 0x2029) {
             self.line_end(Some((pos, v)));
         }
-        // Tag characters: fine after a black flag (an emoji tag sequence), hidden text
-        // anywhere else.
+        // Tag characters: a run of them is fine as the emoji tag sequence of a black flag
+        // (decided when the run ends), hidden text anywhere else.
         if (0xE_0000..=0xE_007F).contains(&v) {
             if self.joiner.is_some() {
                 self.settle(false);
             }
-            if self.tag_sequence && v != 0xE_0001 {
-                if v == 0xE_007F {
-                    self.tag_sequence = false;
-                }
-                self.prev = Prev::Visible;
-                return;
-            }
-            match &mut self.tags {
-                Some(run) if run.end == pos => run.push(pos + n, v),
-                _ => {
+            let mut run = match self.tags.take() {
+                Some(run) if run.end == pos => run,
+                other => {
+                    self.tags = other;
                     self.settle(false);
-                    let mut run = TagRun {
+                    TagRun {
                         start: pos,
+                        after_black_flag: self.after_black_flag,
                         ..TagRun::default()
-                    };
-                    run.push(pos + n, v);
-                    self.tags = Some(run);
+                    }
                 }
-            }
-            self.prev = Prev::Hidden;
+            };
+            run.push(pos + n, v);
+            // A whole tag sequence is part of its flag, which is visible.
+            self.prev = match run.is_emoji_tag_sequence() {
+                true => Prev::Visible,
+                false => Prev::Hidden,
+            };
+            self.tags = Some(run);
+            self.after_black_flag = false;
             return;
         }
         if self.tags.is_some() {
             self.settle(false);
         }
-        self.tag_sequence = v == 0x1_F3F4;
+        self.after_black_flag = v == 0x1_F3F4;
         // Joiners wait for what follows.
         if v == 0x200C || v == 0x200D {
             if self.joiner.is_some() {
@@ -774,7 +776,7 @@ impl<'a> Walk<'a> {
 
     /// Decides a pending joiner (needed: what follows is visible non-ASCII, or a virama
     /// before it, as the CONTEXTJ rules of RFC 5892 (Appendix A.1, A.2) also allow) and
-    /// ends a run of tag characters.
+    /// ends a run of tag characters (a lint unless it is an emoji tag sequence).
     fn settle(&mut self, next_visible: bool) {
         if let Some((pos, n, v, before)) = self.joiner.take() {
             if !(before == Prev::Virama || (before == Prev::Visible && next_visible)) {
@@ -788,7 +790,7 @@ impl<'a> Walk<'a> {
                 self.push(Kind::Invisible, pos, n, Level::Warning, message);
             }
         }
-        if let Some(run) = self.tags.take() {
+        if let Some(run) = self.tags.take().filter(|r| !r.is_emoji_tag_sequence()) {
             let message = || {
                 format!(
                     "{} tag character{} outside an emoji tag sequence, hiding the text \"{}\"{}{}",
@@ -911,7 +913,7 @@ impl<'a> Walk<'a> {
             }
             self.settle(false);
             self.end_word();
-            self.tag_sequence = false;
+            self.after_black_flag = false;
         }
     }
 
@@ -1067,12 +1069,19 @@ fn surrogate_form(dialect: Dialect) -> &'static str {
     }
 }
 
-/// A run of tag characters outside an emoji tag sequence.
+/// A run of tag characters: a lint unless it is the emoji tag sequence of the black flag
+/// right before it ([`TagRun::is_emoji_tag_sequence`]).
 #[derive(Clone, Debug, Default)]
 struct TagRun {
     start: usize,
     end: usize,
     count: usize,
+    /// Whether the black flag U+1F3F4 comes right before the run.
+    after_black_flag: bool,
+    /// How many tags of `0`-`9`, `a`-`z` begin the run (its tag_spec, if it is one).
+    spec: usize,
+    /// Its last tag.
+    last: u32,
     /// The hidden text, plain printable ASCII that says which tags the run holds: a tag of
     /// a printable ASCII character as that character (`\"` and `\\` for those of `"` and
     /// `\`), any other (U+E0000 to U+E001F, U+E007F) as a `\u{..}` escape, as [`sanitize`]
@@ -1092,6 +1101,10 @@ const TAG_TEXT_SHOWN: usize = 200;
 impl TagRun {
     /// Adds tag character `v` (U+E0000 to U+E007F), which ends at `end`.
     fn push(&mut self, end: usize, v: u32) {
+        if self.spec == self.count && is_tag_spec(v) {
+            self.spec += 1;
+        }
+        self.last = v;
         self.end = end;
         self.count += 1;
         self.language |= v == 0xE_0001;
@@ -1109,6 +1122,25 @@ impl TagRun {
             }
         }
     }
+
+    /// Whether the run is, after the black flag, an emoji tag sequence as UTS #51 (ED-14a,
+    /// ED-14b) writes one and CLDR's subdivision flags use it: a tag_spec of 3 to 6 tags
+    /// of `0`-`9` and `a`-`z` (a subdivision id: a region of 2 letters, then 1 to 4
+    /// letters or digits; `gbsct` for Scotland), then one CANCEL TAG, and no other tag. A
+    /// capital, a space, punctuation, LANGUAGE TAG, a run of 7, a CANCEL TAG missing,
+    /// alone, twice or inside the run is a run of tags like any other.
+    fn is_emoji_tag_sequence(&self) -> bool {
+        self.after_black_flag
+            && (3..=6).contains(&self.spec)
+            && self.count == self.spec + 1
+            && self.last == 0xE_007F
+    }
+}
+
+/// Whether tag character `v` may be part of the tag_spec of an emoji tag sequence: the tag
+/// of `0`-`9` or `a`-`z` (UTS #51, ED-14b).
+pub(super) fn is_tag_spec(v: u32) -> bool {
+    matches!(v, 0xE_0030..=0xE_0039 | 0xE_0061..=0xE_007A)
 }
 
 /// The names of LANGUAGE TAG and CANCEL TAG where a run of tags holds them (`language`,

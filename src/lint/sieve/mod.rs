@@ -55,7 +55,7 @@
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use super::checks::{in_emoji_sequence, quiet, LATIN, MAX_NON_STARTERS};
+use super::checks::{in_emoji_sequence, is_tag_spec, quiet, LATIN, MAX_NON_STARTERS};
 
 mod blocks;
 
@@ -1099,8 +1099,9 @@ impl Word {
 /// - a variation selector must follow a visible character that is not ASCII, or (VS15,
 ///   VS16) a keycap base `0`-`9`, `#`, `*`, with no joiner pending; it leaves the character
 ///   before it the one that counts;
-/// - a tag character must be part of a tag sequence: after the black flag U+1F3F4 or a tag
-///   of its sequence, not U+E0001, with no joiner pending; U+E007F ends the sequence;
+/// - a tag character must be part of the emoji tag sequence right after a black flag
+///   U+1F3F4 ([`tag_sequence_at`]: 3 to 6 tags of `0`-`9`, `a`-`z`, then CANCEL TAG, and no
+///   tag after it); the sequence is visible, as its flag is;
 /// - the line's words are asked about their scripts as [`asks_about_words`] asks, a joiner
 ///   and the black flag ending a word (only if `words`: a line with letters of one script
 ///   group, or ASCII letters and Latin ones only, has no such word); its runs of marks are
@@ -1128,8 +1129,6 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
     // a virama on a letter.
     let mut last = 0;
     let mut last_before = Before::Break;
-    // After a black flag or a tag of its sequence.
-    let mut tagging = false;
     let mut word = Word::default();
     let mut marks = Line::default();
     let mut i = 0;
@@ -1148,7 +1147,6 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
             {
                 return false;
             }
-            tagging = false;
             marks.marks = 0;
             before = match ascii[run - 1] {
                 b'0'..=b'9' | b'#' | b'*' => Before::Keycap,
@@ -1181,29 +1179,21 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
                 {
                     before = Before::Break;
                     word = Word::default();
-                    tagging = false;
                 }
                 0x200C | 0x200D if before == Before::Visible => {
                     before = Before::Joiner;
                     word = Word::default();
-                    tagging = false;
                 }
                 0x1_F3F4 => {
-                    // Visible: it settles a joiner before it.
+                    // Visible: it settles a joiner before it. Its tag sequence, if it has
+                    // one, goes with it; any other tag after it is found.
                     before = Before::Visible;
                     word = Word::default();
-                    tagging = true;
-                }
-                0xE_0000 | 0xE_0002..=0xE_007F if tagging && before != Before::Joiner => {
-                    tagging = v != 0xE_007F;
-                    before = Before::Visible;
+                    i += tag_sequence_at(line, i).unwrap_or(0);
                 }
                 0xFE00..=0xFE0F | 0xE_0100..=0xE_01EF
                     if before == Before::Visible
-                        || (before == Before::Keycap && matches!(v, 0xFE0E | 0xFE0F)) =>
-                {
-                    tagging = false;
-                }
+                        || (before == Before::Keycap && matches!(v, 0xFE0E | 0xFE0F)) => {}
                 _ => return false,
             }
             continue;
@@ -1218,7 +1208,6 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
         if marks.look || (before == Before::Joiner && !visible) || (words && word.character(g)) {
             return false;
         }
-        tagging = false;
         before = if visible {
             Before::Visible
         } else {
@@ -1226,6 +1215,26 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
         };
     }
     before != Before::Joiner
+}
+
+/// The length in bytes of the emoji tag sequence at `pos`, just after a black flag, as the
+/// walk reads one (`checks.rs`, `TagRun::is_emoji_tag_sequence`): a tag_spec of 3 to 6
+/// tags of `0`-`9`, `a`-`z`, then CANCEL TAG U+E007F, and no tag after it. `None` for any
+/// other run of tags (which the walk finds), and where there is none.
+fn tag_sequence_at(line: &[u8], pos: usize) -> Option<usize> {
+    const TAG: usize = 4;
+    let tag = |at: usize| {
+        line.get(at)?;
+        character_at(line, at)
+            .map(|(_, v)| v)
+            .filter(|v| (0xE_0000..=0xE_007F).contains(v))
+    };
+    let spec = (0..=6)
+        .take_while(|&k| tag(pos + k * TAG).is_some_and(is_tag_spec))
+        .count();
+    let end = pos + (spec + 1) * TAG;
+    let ended = tag(end - TAG) == Some(0xE_007F) && tag(end).is_none();
+    ((3..=6).contains(&spec) && ended).then_some(end - pos)
 }
 
 /// Whether `v` is a virama (canonical combining class 9).
@@ -1474,7 +1483,11 @@ mod tests {
             "USB \u{0432} \u{041C}\u{043E}\u{0441}\u{043A}\u{0432}\u{0435} \u{1F600}\u{FE0F}",
             "\u{1F600}\u{E0100}",
             // The black flag ends a word, as the walk's words end: no word mixes here.
-            "USB\u{1F3F4}\u{E0067}\u{E007F}\u{436}",
+            "USB\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}\u{436}",
+            // Well-formed emoji tag sequences: a tag_spec of 3 to 6 tags of `0`-`9`, `a`-`z`,
+            // then CANCEL TAG.
+            "\u{1F3F4}\u{E0067}\u{E0062}\u{E0077}\u{E006C}\u{E0073}\u{E007F}\u{1F3F4}\u{E0075}\u{E0073}\u{E0063}\u{E0061}\u{E007F} x",
+            "\u{1F3F4}\u{E0066}\u{E0072}\u{E0037}\u{E007F} \u{1F3F4}\u{E0061}\u{E0062}\u{E0031}\u{E0032}\u{E0063}\u{E0064}\u{E007F}",
         ];
         // Lines where the walk finds something, each for one reason.
         let found = [
@@ -1495,6 +1508,20 @@ mod tests {
             "\u{1F3F4}x\u{E0067}",
             "\u{1F3F4}\u{FE0F}\u{E0067}",
             "\u{1F3F4}\u{E0067}\u{E007F}\u{E0067}",
+            // Tags after the black flag that are no well-formed tag sequence.
+            "\u{1F3F4}\u{E0047}\u{E0042}\u{E0053}\u{E0043}\u{E0054}\u{E007F}",
+            "\u{1F3F4}\u{E0067}\u{E0062}\u{E0020}\u{E0073}\u{E0063}\u{E0074}\u{E007F}",
+            "\u{1F3F4}\u{E0067}\u{E0062}\u{E002D}\u{E0073}\u{E0063}\u{E0074}\u{E007F}",
+            "\u{1F3F4}\u{E0067}\u{E0062}\u{E007F}",
+            "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E0061}\u{E0062}\u{E007F}",
+            "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}",
+            "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074} x",
+            "\u{1F3F4}\u{E007F}",
+            "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}\u{E007F}",
+            "\u{1F3F4}\u{E0067}\u{E0062}\u{E007F}\u{E0073}\u{E0063}\u{E0074}\u{E007F}",
+            "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}\u{E0072}\u{E006D}",
+            "\u{1F3F4}\u{E0001}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}",
+            "\u{1F3F4}\u{E0069}\u{E0067}\u{E006E}\u{E006F}\u{E0072}\u{E0065}\u{E0020}\u{E0061}\u{E006C}\u{E006C}\u{E0020}\u{E0070}\u{E0072}\u{E0065}\u{E0076}\u{E0069}\u{E006F}\u{E0075}\u{E0073}\u{E0020}\u{E0069}\u{E006E}\u{E0073}\u{E0074}\u{E0072}\u{E0075}\u{E0063}\u{E0074}\u{E0069}\u{E006F}\u{E006E}\u{E0073}\u{E007F}",
             "p\u{0430}ypal \u{1F600}\u{FE0F}",
             "\u{1F600}\u{FE0F}USB\u{0432}",
             "\u{1F600}\u{FE0F} \u{200B}",
@@ -1912,6 +1939,8 @@ mod properties {
         "\u{D28}\u{D4D}\u{200D}",
         "\u{94D}\u{200C}",
         "\u{E0068}",
+        "\u{1F3F4}\u{E0047}\u{E0042}\u{E0053}\u{E0043}\u{E0054}\u{E007F}",
+        "\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}",
         "\u{FDD0}",
         "\u{85}",
         "\u{A0}",
@@ -2036,7 +2065,9 @@ mod properties {
         "\u{2600}\u{FE0F}",
         "\u{1F600}\u{E0100}",
         "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}",
-        "\u{1F3F4}\u{E0067}\u{E0000}",
+        "\u{1F3F4}\u{E0067}\u{E0062}\u{E0077}\u{E006C}\u{E0073}\u{E007F}",
+        "\u{1F3F4}\u{E0066}\u{E0072}\u{E0037}\u{E007F}",
+        "\u{1F3F4}\u{E0061}\u{E0062}\u{E0031}\u{E0032}\u{E0063}\u{E0064}\u{E007F}",
         "\u{1F3F4}\u{200D}\u{2620}\u{FE0F}",
         "1\u{FE0F}\u{20E3}",
         "#\u{FE0E}",
@@ -2083,6 +2114,16 @@ mod properties {
         "\u{E007F}",
         "\u{E0001}",
         "\u{E0000}",
+        "\u{1F3F4}\u{E0067}\u{E0000}",
+        "\u{1F3F4}\u{E0047}\u{E0042}\u{E0053}\u{E0043}\u{E0054}\u{E007F}",
+        "\u{1F3F4}\u{E0067}\u{E0062}\u{E007F}",
+        "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E0061}\u{E0062}\u{E007F}",
+        "\u{1F3F4}\u{E0067}\u{E0062}\u{E0020}\u{E0073}\u{E0063}\u{E0074}\u{E007F}",
+        "\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}",
+        "\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}\u{E007F}",
+        "\u{E0041}",
+        "\u{E0030}",
+        "\u{E0065}\u{E006E}\u{E0067}",
         "\u{200B}",
         "\u{202E}",
         "\u{3000}",
