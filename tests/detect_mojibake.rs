@@ -221,6 +221,23 @@ fn hand_made_cases() {
         ("caf√©", &[(3, 8, &["macintosh"], "é")]),
         ("caf├⌐", &[(3, 9, &["IBM437"], "é")]),
         ("РїСЂРёРІРµС‚ мир", &[(0, 25, &["windows-1251"], "привет")]),
+        // The shapes the review's clean texts share, misread for real, are still found: a
+        // word of Cyrillic, Arabic or Greek alone on its line, a Cyrillic-looking pair
+        // inside a Latin word, all-caps words, French spacing before a closing guillemet.
+        ("Р\u{A0}С–РІРЅРµ", &[(0, 21, &["windows-1251"], "Рівне")]),
+        ("— Р\u{A0}С–Рє?", &[(4, 17, &["windows-1251"], "Рік")]),
+        ("Щ…Ш±Ш\u{AD}ШЁШ§", &[(0, 21, &["windows-1251"], "مرحبا")]),
+        ("Ξ‘ΞΈΞ®Ξ½Ξ±", &[(0, 21, &["windows-1253"], "Αθήνα")]),
+        ("JГіzef", &[(1, 5, &["windows-1251"], "ó")]),
+        // Japanese glued to a Latin letter goes on in its own script: still found.
+        ("Tã‚·ãƒ£ãƒ„", &[(1, 21, &["windows-1252"], "シャツ")]),
+        ("ÃœBER", &[(0, 4, &["windows-1252"], "Ü")]),
+        ("MÃœLLER", &[(1, 5, &["windows-1252"], "Ü")]),
+        ("PÄ‚ĹžUNE", &[(1, 10, &["windows-1250"], "ĂŞ")]),
+        (
+            "sÃ©curitÃ©Â\u{A0}Â».",
+            &[(1, 22, &["windows-1252"], "écurité\u{A0}»")],
+        ),
     ];
     for (text, want) in cases {
         let got: Vec<(usize, usize, Vec<&str>, String)> = find(text)
@@ -232,5 +249,31 @@ fn hand_made_cases() {
             .map(|(s, e, c, t)| (*s, *e, c.to_vec(), t.to_string()))
             .collect();
         assert_eq!(got, want, "{text:?}");
+    }
+}
+
+/// Clean texts from a user review that were once reported as mojibake (and "repaired" into
+/// damage): French spacing before `»` (`é`, U+00A0, `»` is `頻` through windows-1252),
+/// Cyrillic words starting with `Рі`, `РІ`, `Рё`, `Рј`, `Рђ`, `Рѓ` on lines with no other
+/// letters, and Romanian all-caps words (`ĂŞ` is `ê` through windows-1250).
+const REVIEW_CLEAN_TEXTS: &[&str] = &[
+    "Le ministre a déclaré qu’il « n’y avait pas de problème de sécurité\u{A0}». Il a ajouté que la « période d’été\u{A0}» serait calme.\n",
+    "«\u{A0}été\u{A0}»\n",
+    "Рівне\n",
+    "Різдво\n",
+    "РІК\n",
+    "Рёбра\n",
+    "Рјечник\n",
+    "Рђа\n",
+    "Рѓа\n",
+    "— Рік?\n",
+    "Рівень\nРік\nРізне\nРіст\nРішення\n",
+    "PĂŞUNE ŞI ŢARĂ\nÎNVĂŢĂMÂNT\n",
+];
+
+#[test]
+fn review_clean_texts_have_no_mojibake() {
+    for text in REVIEW_CLEAN_TEXTS {
+        assert_eq!(find(text), [], "{text:?}");
     }
 }

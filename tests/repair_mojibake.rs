@@ -122,6 +122,22 @@ fn a_region_cut_by_a_stream_read_is_found_whole() {
     }
 }
 
+#[test]
+fn review_clean_texts_are_unchanged_byte_for_byte() {
+    // French spacing before `»`, Cyrillic words alone on their lines, Romanian capitals:
+    // once "repaired" into "sécurit頻", "гвне" and "PêUNE".
+    for text in [
+        "Le ministre a déclaré qu’il « n’y avait pas de problème de sécurité\u{A0}». Il a ajouté que la « période d’été\u{A0}» serait calme.\n",
+        "«\u{A0}été\u{A0}»\n",
+        "Рівень\nРік\nРізне\nРіст\nРішення\n— Рік?\nРёбра\nРјечник\nРђа\nРѓа\nРІК\n",
+        "PĂŞUNE ŞI ŢARĂ\nÎNVĂŢĂMÂNT\n",
+    ] {
+        let r = repair(text.as_bytes());
+        assert!(r.changes.is_empty(), "{text:?}: {:?}", r.changes.first());
+        assert_eq!(r.bytes, text.as_bytes());
+    }
+}
+
 fn corpus() -> Vec<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
     let mut files: Vec<_> = fs::read_dir(&dir)

@@ -7,6 +7,7 @@
 //! implausible, because misread bytes land in them far more often than writers do.
 
 use unicode_general_category::{get_general_category, GeneralCategory as Gc};
+use unicode_script::{Script as UnicodeScriptName, UnicodeScript};
 
 /// The script of a letter, as far as the mixed-script rule needs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +35,14 @@ pub fn script(c: char) -> Option<Script> {
         0x370..=0x3FF | 0x1F00..=0x1FFF => Script::Greek,
         0x400..=0x52F | 0x1C80..=0x1C8F | 0x2DE0..=0x2DFF | 0xA640..=0xA69F => Script::Cyrillic,
         0x530..=0x8FF => Script::OtherAlphabet,
+        // Phonetic Extensions: small capitals, sub- and superscript letters ("aᵢ", "ᵝ"),
+        // each of the script Unicode gives it.
+        0x1D00..=0x1DBF => match c.script() {
+            UnicodeScriptName::Latin => Script::Latin,
+            UnicodeScriptName::Greek => Script::Greek,
+            UnicodeScriptName::Cyrillic => Script::Cyrillic,
+            _ => Script::Free,
+        },
         _ => Script::Free,
     })
 }
@@ -211,6 +220,8 @@ mod tests {
         assert_eq!(script('ж'), Some(Script::Cyrillic));
         assert_eq!(script('λ'), Some(Script::Greek));
         assert_eq!(script('中'), Some(Script::Free));
+        assert_eq!(script('ᵢ'), Some(Script::Latin));
+        assert_eq!(script('ᵝ'), Some(Script::Greek));
         assert_eq!(script('©'), None);
         assert_eq!(script('º'), None);
     }

@@ -6,13 +6,15 @@
 //! made of multi-byte sequences, so the repair is exact and reversible. Whether it *should*
 //! be repaired is a judgment ([`super::judge`]), made on three questions:
 //!
-//! 1. Is every repaired character plausible, and does the repair keep each word in one
-//!    script ("JВіzef" becomes "Józef", but "Îşi" must not become "κi")?
+//! 1. Is every repaired character plausible, does the repair keep each word in one
+//!    script ("JГіzef" becomes "Józef", but "Îşi" must not become "κi", nor "sécurité »"
+//!    "sécurit頻"), and an all-caps word in capitals ("PĂŞUNE" must not become "PêUNE")?
 //! 2. Is the original odd, as misread bytes are and real words are not: a sign right after
 //!    a letter ("Ã©"), a capital inside a lower-case word ("lidÃ©"), a C1 control, box
 //!    drawing glued to letters ("├⌐")? Such a stretch is *confident*.
 //! 3. For the Cyrillic and Greek code pages, is the original a word of that script with
-//!    ordinary casing ("Ні", "Ві")? Then it is the writer's, never repaired.
+//!    ordinary casing ("Ні", "Ві"), on a line with other words of its script or with no
+//!    letters of another ("Рівне" alone)? Then it is the writer's, never repaired.
 //!
 //! A stretch that passes 1 and 3 but not 2 (a *weak* one, "Ãœ" for "Ü") is repaired only
 //! when a confident stretch through the same encoding lies on the same line nearby.
@@ -90,25 +92,40 @@ fn masks_of(c: char) -> (u16, u16) {
     (lead, cont)
 }
 
-/// Letters of the scripts with a code page of their own, on a line (or on a line outside
-/// one run).
+/// Letters on a line (or on a line outside one run): those of the scripts with a code page
+/// of their own, and all the others (ASCII letters included).
 #[derive(Clone, Copy, Debug, Default)]
 struct Around {
     cyrillic: usize,
     greek: usize,
+    other: usize,
 }
 
 impl Around {
     fn count(chars: impl Iterator<Item = char>) -> Around {
         let mut a = Around::default();
-        for c in chars.filter(|c| !c.is_ascii()) {
+        for c in chars {
+            if c.is_ascii() {
+                a.other += usize::from(c.is_ascii_alphabetic());
+                continue;
+            }
             match script(c) {
                 Some(Script::Cyrillic) => a.cyrillic += 1,
                 Some(Script::Greek) => a.greek += 1,
-                _ => {}
+                Some(_) => a.other += 1,
+                None => {}
             }
         }
         a
+    }
+
+    /// The letters of `self` that are not in `run`.
+    fn outside(&self, run: &Around) -> Around {
+        Around {
+            cyrillic: self.cyrillic - run.cyrillic,
+            greek: self.greek - run.greek,
+            other: self.other - run.other,
+        }
     }
 }
 
@@ -573,10 +590,7 @@ fn run_pieces(line: &Around, text: &str, start: usize, end: usize) -> Option<Vec
     let before = text[..start].chars().next_back();
     let after = text[end..].chars().next();
     let own = Around::count(run.iter().map(|(_, c)| *c));
-    let ctx = Around {
-        cyrillic: line.cyrillic - own.cyrillic,
-        greek: line.greek - own.greek,
-    };
+    let ctx = line.outside(&own);
     Some(
         Legacy::ALL
             .iter()
@@ -712,7 +726,8 @@ fn undo_further(
 }
 
 /// Question 1: every character plausible, none attached to a character before the
-/// repair, and one script per word with the letters around it.
+/// repair, one script per word with the letters around it, and the casing of an all-caps
+/// word kept.
 fn repair_is_plausible(fixed: &str, prev: Option<char>, next: Option<char>) -> bool {
     let mut chars = fixed.chars();
     if chars.clone().next().is_none_or(is_attached) {
@@ -723,7 +738,7 @@ fn repair_is_plausible(fixed: &str, prev: Option<char>, next: Option<char>) -> b
     }
     let mut seen: Option<Script> = None;
     let around = prev.into_iter().chain(fixed.chars()).chain(next);
-    for s in around.filter_map(script) {
+    for s in around.clone().filter_map(script) {
         if s == Script::Free {
             continue;
         }
@@ -732,7 +747,37 @@ fn repair_is_plausible(fixed: &str, prev: Option<char>, next: Option<char>) -> b
             _ => seen = Some(s),
         }
     }
-    true
+    !changes_script_at_edge(fixed, prev, next) && !breaks_capitals(around)
+}
+
+/// Whether the repair puts one letter of a script without an alphabet's words (Han, kana,
+/// Hangul ...) into an alphabetic word: its first letter right after a letter of Latin,
+/// Greek, Cyrillic or another alphabet, or its last right before one, and no letter of its
+/// own script beside it in the repair. "sécurit頻" (`é`, a no-break space and `»` read as
+/// one character) ends a Latin word with a Han ideograph. Text in those scripts glued to a
+/// Latin word goes on in its own script ("Tシャツ", "iPhone用の"), and that is left alone.
+fn changes_script_at_edge(fixed: &str, prev: Option<char>, next: Option<char>) -> bool {
+    let alphabet = |c: char| script(c).is_some_and(|s| s != Script::Free);
+    let free = |c: Option<char>| c.and_then(script) == Some(Script::Free);
+    let chars: Vec<char> = fixed.chars().collect();
+    let lone = |outer: Option<char>, edge: Option<char>, beside: Option<char>| {
+        outer.is_some_and(alphabet) && free(edge) && !free(beside)
+    };
+    lone(prev, chars.first().copied(), chars.get(1).copied())
+        || lone(
+            next,
+            chars.last().copied(),
+            chars.len().checked_sub(2).map(|i| chars[i]),
+        )
+}
+
+/// Whether a lower-case letter stands between two capitals ("PêUNE", `ĂŞ` read through
+/// windows-1250 in "PĂŞUNE"): the misreading of an all-caps word gives capitals back
+/// ("ÃœBER" is "ÜBER"), and words do not put one small letter between capitals.
+fn breaks_capitals(chars: impl Iterator<Item = char>) -> bool {
+    let seq: Vec<char> = chars.collect();
+    seq.windows(3)
+        .any(|w| is_upper(w[0]) && is_lower(w[1]) && is_upper(w[2]))
 }
 
 /// Question 3: `original` is a word of `e`'s own non-Latin script, in ordinary casing,
@@ -751,12 +796,14 @@ fn is_genuine_word(
         Legacy::Windows1253 | Legacy::Ibm437 => Script::Greek,
         _ => return false,
     };
-    // A word alone in its script on a line of another is no evidence for itself.
+    // A word alone in its script on a line of another is no evidence for itself ("JВіzef",
+    // a pair inside Latin text). A line whose only letters are the word's own (a heading,
+    // one word of a list, "— Рік?") is a line of its script, not of another.
     let elsewhere = match native {
         Script::Cyrillic => ctx.cyrillic,
         _ => ctx.greek,
     };
-    if elsewhere == 0 {
+    if elsewhere == 0 && ctx.other > 0 {
         return false;
     }
     let is_apostrophe = |c: char| c == '’' || c == '\'' || c == 'ʼ';
@@ -961,6 +1008,11 @@ mod tests {
             "ΑΘΗΝΑ",
             "з’їзд",
             "naïve café — “quoted”",
+            "sécurité\u{A0}».",
+            "«\u{A0}été\u{A0}»",
+            "Рівне",
+            "— Рік?",
+            "PĂŞUNE ŞI ŢARĂ",
         ] {
             assert_eq!(find(text), [], "{text:?}");
         }
