@@ -189,6 +189,27 @@ fn exit_codes_follow_levels() {
     );
 }
 
+/// A zero-width space between the words of Khmer, Thai or Japanese is where a line may
+/// break: clean text exits 0. Between Latin letters it is still a warning, exit 1.
+#[test]
+fn a_zero_width_space_between_words_of_unspaced_scripts_exits_0() {
+    let clean = "ខ្ញុំ\u{200B}ស្រឡាញ់\u{200B}ប្រទេស\u{200B}កម្ពុជា។\n\
+                 ภาษาไทย\u{200B}เป็นภาษา\nこれは\u{200B}テスト\u{200B}です。\n";
+    let (_d, path) = planted("km.txt", clean.as_bytes());
+    let out = run(&["check", "--security"], &path, 0);
+    assert!(!out.contains("findings"), "{out}");
+    let (_d, path) = planted("admin.txt", "admin\u{200B}istrator\n".as_bytes());
+    let out = run(&["check", "--security"], &path, 1);
+    assert!(
+        out.contains(
+            "  findings invisible 1\n  offset 5 (0x5)  1:6  e2 80 8b  invisible: U+200B ZERO \
+             WIDTH SPACE: invisible, and nothing here needs it (it can hide a difference \
+             between two strings that look the same)\n"
+        ),
+        "{out}"
+    );
+}
+
 #[test]
 fn an_unknown_target_is_refused() {
     hexrune()

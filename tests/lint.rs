@@ -403,6 +403,91 @@ fn a_mongolian_vowel_separator_is_found_out_of_its_place() {
     );
 }
 
+/// Sentences of the scripts written without spaces between words, a zero-width space at
+/// each word's end where a line may break (UAX #14, class ZW): Khmer, Thai, Lao, Myanmar,
+/// Tibetan, Japanese (Han, Hiragana and Katakana one group; `ー`, `゙` after a kana),
+/// Chinese, Bopomofo beside Han.
+const UNSPACED: &[&str] = &[
+    "ខ្ញុំ\u{200B}ស្រឡាញ់\u{200B}ប្រទេស\u{200B}កម្ពុជា។",
+    "ภาษาไทย\u{200B}เป็นภาษา\u{200B}ราชการ\u{200B}ของ\u{200B}ประเทศไทย",
+    "ศักดิ์\u{200B}สิทธิ์",
+    "ພາສາ\u{200B}ລາວ\u{200B}ແມ່ນ\u{200B}ພາສາ\u{200B}ທາງການ",
+    "မြန်မာ\u{200B}ဘာသာ\u{200B}စကား",
+    "བོད་ཀྱི\u{200B}སྐད་ཡིག",
+    "これは\u{200B}テスト\u{200B}です。",
+    "コーヒー\u{200B}を\u{200B}飲みます",
+    "か\u{3099}\u{200B}くせい",
+    "我们\u{200B}喜欢\u{200B}中文。",
+    "ㄓㄨㄥ\u{200B}中文",
+    // A mark of no script is its letter's.
+    "ภาษา\u{302}\u{200B}ไทย",
+];
+
+#[test]
+fn a_zero_width_space_between_words_of_unspaced_scripts_is_in_context() {
+    for sentence in UNSPACED {
+        let text = format!("{sentence}\n{sentence}");
+        for dialect in [Dialect::Utf8, Dialect::Wtf8, Dialect::Cesu8] {
+            assert_eq!(
+                run(dialect, text.as_bytes(), &security()),
+                vec![],
+                "{sentence}"
+            );
+            assert_eq!(reference(text.as_bytes(), dialect, &security()), vec![]);
+        }
+    }
+}
+
+/// Anywhere else a zero-width space is still found, with the same message: between Latin
+/// letters, between letters of two scripts (Latin and Thai, Thai and Han, Thai and Lao),
+/// at a line's start and end, beside a space, two in a row, in Cyrillic, Arabic and
+/// Devanagari words, after a Thai digit or punctuation, after a mark on no letter of the
+/// script.
+#[test]
+fn a_zero_width_space_is_found_out_of_its_place() {
+    let lines = [
+        "admin\u{200B}istrator",
+        "ก\u{200B}x",
+        "x\u{200B}ก",
+        "\u{200B}ภาษา",
+        "ภาษา\u{200B}",
+        "ภาษา \u{200B}ไทย",
+        "ภาษา\u{200B} ไทย",
+        "ภาษา\u{200B}\u{200B}ไทย",
+        "ภาษา\u{200B}中文",
+        "ภาษา\u{200B}ລາວ",
+        "при\u{200B}вет",
+        "مر\u{200B}حبا",
+        "नम\u{200B}स्ते",
+        "๑๒\u{200B}ไทย",
+        "中文。\u{200B}中文",
+        "a\u{301}\u{200B}ก",
+        "ก\u{200B}\u{301}",
+    ];
+    let text = lines.join("\n");
+    let mut want = Vec::new();
+    let mut line_start = 0;
+    for line in lines {
+        for (k, _) in line.match_indices('\u{200B}') {
+            want.push((line_start + k, 3, "invisible", Warning));
+        }
+        line_start += line.len() + 1;
+    }
+    assert_eq!(want.len(), 18);
+    for dialect in [Dialect::Utf8, Dialect::Wtf8] {
+        assert_eq!(run(dialect, text.as_bytes(), &security()), want);
+    }
+    let messages = messages(Dialect::Utf8, text.as_bytes(), &security());
+    assert_eq!(messages.len(), want.len());
+    for m in messages {
+        assert_eq!(
+            m,
+            "U+200B ZERO WIDTH SPACE: invisible, and nothing here needs it (it can hide a \
+             difference between two strings that look the same)"
+        );
+    }
+}
+
 #[test]
 fn zalgo_past_thirty_combining_marks() {
     let mut text = String::from("ok e\u{301}\u{302} ");
@@ -593,6 +678,10 @@ const PIECES: &[&str] = &[
     "\u{2069}",
     "\u{200F}",
     "\u{200B}",
+    "ภาษา\u{200B}ไทย",
+    "これは\u{200B}テスト",
+    "ກ\u{200B}",
+    "\u{200B}ခ",
     "\u{200D}",
     "\u{FE0F}",
     "\u{1F469}\u{200D}\u{1F4BB}",

@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::LazyLock;
 
 use unicode_normalization::char::{canonical_combining_class, decompose_compatible};
@@ -19,7 +20,7 @@ use unicode_security::{skeleton, MixedScript};
 use super::{Kind, Level, Lint, Lints, Target};
 use crate::decode::{CodePoint, Dialect, UnitKind};
 use crate::view::safe::sanitize;
-use crate::view::unicode::{is_noncharacter, label};
+use crate::view::unicode::{category, is_noncharacter, label, GeneralCategory};
 
 /// The stream-safe text format's limit on a run of non-starters (UAX #15).
 pub const MAX_NON_STARTERS: usize = 30;
@@ -743,7 +744,10 @@ impl<'a> Walk<'a> {
             return;
         }
         let in_place = (v == 0xFEFF && pos == 0)
-            || (v == 0x180E && self.utf8 && vowel_separator_in_place(self.bytes, pos));
+            || (v == 0x180E && self.utf8 && vowel_separator_in_place(self.bytes, pos))
+            || (v == ZERO_WIDTH_SPACE
+                && self.utf8
+                && space_in_place(self.bytes, pos, self.astral_scalars));
         if always_invisible(v) && !in_place {
             if self.word.is_some() {
                 self.end_word();
@@ -1239,11 +1243,174 @@ fn vowel_separator_in_place(bytes: &[u8], pos: usize) -> bool {
     letter && matches!(bytes.get(pos + 3..pos + 6), Some([0xE1, 0xA0, 0xA0 | 0xA1]))
 }
 
+/// U+200B ZERO WIDTH SPACE: where a line may break in the scripts written without spaces
+/// between words ([`space_in_place`]), invisible anywhere else.
+pub(super) const ZERO_WIDTH_SPACE: u32 = 0x200B;
+
+/// The scripts written without spaces between words, where a zero-width space marks a
+/// word's end, a place where a line may break (the Unicode Standard, chapter 23; UAX #14,
+/// class ZW): Thai, Lao, Khmer, Myanmar, Tibetan, and the CJK group, one because a
+/// Japanese sentence mixes Han, Hiragana and Katakana (and Bopomofo annotates Han).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Unspaced {
+    Thai,
+    Lao,
+    Khmer,
+    Myanmar,
+    Tibetan,
+    Cjk,
+}
+
+impl Unspaced {
+    fn of(script: Script) -> Option<Unspaced> {
+        match script {
+            Script::Thai => Some(Unspaced::Thai),
+            Script::Lao => Some(Unspaced::Lao),
+            Script::Khmer => Some(Unspaced::Khmer),
+            Script::Myanmar => Some(Unspaced::Myanmar),
+            Script::Tibetan => Some(Unspaced::Tibetan),
+            Script::Han | Script::Hiragana | Script::Katakana | Script::Bopomofo => {
+                Some(Unspaced::Cjk)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// What a character beside a zero-width space is to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Beside {
+    /// A letter or a mark of a script written without spaces (by its Script property, or,
+    /// for the marks the kana share, `ー` and `゙`, by its Script_Extensions, all of one
+    /// group).
+    Unspaced(Unspaced),
+    /// A combining mark of the Inherited script (an accent, a variation selector), not
+    /// one group's: the letter it is on decides.
+    Mark,
+    /// Anything else: a space, punctuation, a digit, a letter of another script.
+    Other,
+}
+
+/// [`beside_by_properties`] of `c`, each answer below U+10000 kept once asked: the Script
+/// property is a binary search over some 2,000 ranges, and Thai or Khmer text asks it of
+/// the characters around every word's zero-width space.
+fn beside(c: char) -> Beside {
+    /// 0: not asked yet; else 1 + the answer's index in [`BESIDE`].
+    static KEPT: [AtomicU8; 0x1_0000] = [const { AtomicU8::new(0) }; 0x1_0000];
+    let Some(kept) = KEPT.get(c as usize) else {
+        return beside_by_properties(c);
+    };
+    match kept.load(Ordering::Relaxed) {
+        0 => {
+            let b = beside_by_properties(c);
+            let k = BESIDE
+                .iter()
+                .position(|&x| x == b)
+                .expect("every answer is listed");
+            kept.store(k as u8 + 1, Ordering::Relaxed);
+            b
+        }
+        k => BESIDE[k as usize - 1],
+    }
+}
+
+/// Every [`Beside`].
+const BESIDE: [Beside; 8] = [
+    Beside::Other,
+    Beside::Mark,
+    Beside::Unspaced(Unspaced::Thai),
+    Beside::Unspaced(Unspaced::Lao),
+    Beside::Unspaced(Unspaced::Khmer),
+    Beside::Unspaced(Unspaced::Myanmar),
+    Beside::Unspaced(Unspaced::Tibetan),
+    Beside::Unspaced(Unspaced::Cjk),
+];
+
+/// What `c` is beside a zero-width space, by its general category, Script and
+/// Script_Extensions.
+fn beside_by_properties(c: char) -> Beside {
+    use GeneralCategory::*;
+    let mark = match category(CodePoint::new(c as u32)) {
+        Some(NonspacingMark | SpacingMark | EnclosingMark) => true,
+        Some(
+            UppercaseLetter | LowercaseLetter | TitlecaseLetter | ModifierLetter | OtherLetter,
+        ) => false,
+        _ => return Beside::Other,
+    };
+    if let Some(u) = Unspaced::of(c.script()) {
+        return Beside::Unspaced(u);
+    }
+    // Common and Inherited characters used by one group only: `ー`, `゙`.
+    let extensions = c.script_extension();
+    if !extensions.is_common() && !extensions.is_inherited() {
+        let mut groups = extensions.iter().map(Unspaced::of);
+        if let Some(u) = groups.next().flatten() {
+            if groups.all(|g| g == Some(u)) {
+                return Beside::Unspaced(u);
+            }
+        }
+    }
+    match mark && c.script() == Script::Inherited {
+        true => Beside::Mark,
+        false => Beside::Other,
+    }
+}
+
+/// Whether the zero-width space (U+200B, three bytes in the UTF-8 family) at `pos` stands
+/// where a script written without spaces puts it: right after a letter or mark of such a
+/// script (a combining mark of no script counts as its letter's) and right before one of
+/// the same script, or of the CJK group ([`Unspaced`]), nothing between; `ภาษา\u{200B}ไทย`,
+/// `これは\u{200B}テスト`. Never at a line's start or end, beside a space or another
+/// invisible character, or between letters of other scripts (`admin\u{200B}istrator`).
+/// Only well-formed characters count, and a four-byte one only where `astral` (the dialect
+/// reads four bytes as UTF-8 does). The sieve asks the same of a line
+/// (`sieve::sequences_are_quiet`), so the two cannot disagree.
+pub(super) fn space_in_place(bytes: &[u8], pos: usize, astral: bool) -> bool {
+    let next = pos + 3;
+    let after = match bytes.get(next) {
+        Some(0xC2..=0xEF) => bmp_at(bytes, next).map(|(_, v)| v),
+        Some(0xF0..=0xF4) if astral => astral_at(bytes, next),
+        _ => None,
+    };
+    let Some(Beside::Unspaced(script)) = after.and_then(char::from_u32).map(beside) else {
+        return false;
+    };
+    // Back over the marks of no script to the letter they are on.
+    let mut end = pos;
+    while let Some((start, c)) = character_before(bytes, end, astral) {
+        match beside(c) {
+            Beside::Mark => end = start,
+            Beside::Unspaced(u) => return u == script,
+            Beside::Other => return false,
+        }
+    }
+    false
+}
+
+/// The well-formed character of two to four bytes (four only where `astral`) that ends
+/// just before `end`: where it starts, and the character.
+fn character_before(bytes: &[u8], end: usize, astral: bool) -> Option<(usize, char)> {
+    for n in 2..=if astral { 4 } else { 3 } {
+        let start = end.checked_sub(n)?;
+        let v = match (n, bytes[start]) {
+            (_, 0x80..=0xBF) => continue,
+            (2, 0xC2..=0xDF) | (3, 0xE0..=0xEF) => bmp_at(bytes, start)
+                .filter(|&(len, _)| len == n)
+                .map(|(_, v)| v),
+            (4, 0xF0..=0xF4) => astral_at(bytes, start),
+            _ => None,
+        };
+        return v.and_then(char::from_u32).map(|c| (start, c));
+    }
+    None
+}
+
 /// Default-ignorable characters that no context needs (joiners, selectors and tags are
-/// judged apart): zero-width space, word joiner and invisible operators, the Hangul
-/// fillers, the Mongolian vowel separator, the combining grapheme joiner, the Khmer
-/// inherent vowels, the deprecated format characters, U+FEFF past the start, the musical
-/// formatting characters.
+/// judged apart; U+FEFF at the start, the Mongolian vowel separator and the zero-width
+/// space in their places are let be): zero-width space, word joiner and invisible
+/// operators, the Hangul fillers, the Mongolian vowel separator, the combining grapheme
+/// joiner, the Khmer inherent vowels, the deprecated format characters, U+FEFF past the
+/// start, the musical formatting characters.
 fn always_invisible(v: u32) -> bool {
     matches!(
         v,
@@ -1631,5 +1798,49 @@ mod tests {
         assert!(!is_pictograph(0x1_F213));
         assert_eq!(non_starters('\u{1F213}'), (0, 1, true));
         assert!(is_pictograph(0x1_F600) && is_pictograph(0x1_F1E6) && !is_pictograph(0x1_F200));
+    }
+
+    /// What a character is beside a zero-width space: the kept answers are the properties'
+    /// (asked twice, the second time from what was kept), and the properties give the
+    /// scripts written without spaces, their marks (Thai's THANTHAKHAT, a Khmer sign), the
+    /// marks the kana share by Script_Extensions, and nothing to digits, punctuation or
+    /// letters of other scripts.
+    #[test]
+    fn what_stands_beside_a_zero_width_space() {
+        for c in (0..0x1_0000).filter_map(char::from_u32) {
+            assert_eq!(beside(c), beside_by_properties(c), "U+{:04X}", c as u32);
+            assert_eq!(beside(c), beside_by_properties(c), "U+{:04X}", c as u32);
+        }
+        let cases = [
+            ('ก', Beside::Unspaced(Unspaced::Thai)),
+            ('\u{E4C}', Beside::Unspaced(Unspaced::Thai)),
+            ('ລ', Beside::Unspaced(Unspaced::Lao)),
+            ('\u{17C6}', Beside::Unspaced(Unspaced::Khmer)),
+            ('မ', Beside::Unspaced(Unspaced::Myanmar)),
+            ('ཀ', Beside::Unspaced(Unspaced::Tibetan)),
+            ('中', Beside::Unspaced(Unspaced::Cjk)),
+            ('\u{3005}', Beside::Unspaced(Unspaced::Cjk)),
+            ('か', Beside::Unspaced(Unspaced::Cjk)),
+            ('カ', Beside::Unspaced(Unspaced::Cjk)),
+            ('ー', Beside::Unspaced(Unspaced::Cjk)),
+            ('\u{3099}', Beside::Unspaced(Unspaced::Cjk)),
+            ('ㄅ', Beside::Unspaced(Unspaced::Cjk)),
+            ('\u{20000}', Beside::Unspaced(Unspaced::Cjk)),
+            ('\u{301}', Beside::Mark),
+            ('\u{FE0F}', Beside::Mark),
+            ('๑', Beside::Other),
+            ('\u{E2F}', Beside::Unspaced(Unspaced::Thai)),
+            ('\u{E5A}', Beside::Other),
+            ('\u{F0B}', Beside::Other),
+            ('。', Beside::Other),
+            ('\u{30FB}', Beside::Other),
+            ('a', Beside::Other),
+            ('я', Beside::Other),
+            ('한', Beside::Other),
+            ('\u{200B}', Beside::Other),
+        ];
+        for (c, want) in cases {
+            assert_eq!(beside(c), want, "U+{:04X}", c as u32);
+        }
     }
 }

@@ -61,8 +61,8 @@ const MARK: u8 = 0x40;
 const NEXT: u8 = 0x80;
 /// The line goes to the sieve a character at a time.
 const DELEGATE: u8 = 0xFF;
-/// A character of an emoji sequence (`super::SEQUENCE`: a joiner, a variation selector, a
-/// tag, the black flag): a line where these are all the blocks find is read again with
+/// A character of an emoji sequence or the zero-width space (`super::SEQUENCE`: a joiner,
+/// a variation selector, a tag, the black flag, U+200B): a line where these are all the blocks find is read again with
 /// the walk's rules for them ([`super::sequences_are_quiet`]), and goes to the walk only
 /// where one is out of place.
 const SEQ: u8 = 0xFE;
@@ -88,8 +88,8 @@ struct Trie {
 /// by a table for each row and cell met (a round each, in every block of Latin, Cyrillic
 /// or Greek text with a dash or a quotation mark): `C2` (U+0080 to U+00BF: the C1 controls
 /// looked at, the rest signs and spaces, no part of a word), `E2 80` to `E2 AF` (U+2000
-/// to U+2BFF: punctuation and symbols, no part of a word, but the joiners, marks and
-/// controls looked at in `E2 80` and `E2 81` and the combining marks for symbols in `E2
+/// to U+2BFF: punctuation and symbols, no part of a word, but the zero-width space, the
+/// joiners, marks and controls looked at in `E2 80` and `E2 81` and the combining marks for symbols in `E2
 /// 83`) and `E3` (CJK punctuation, kana and the rest of U+3000 to U+3FFF: Han's group, as
 /// if each may be a non-starter, but the spaces and brackets of `E3 80` and the Hangul
 /// filler U+3164).
@@ -125,7 +125,7 @@ impl Shortcuts {
         match b0 {
             0xC2 if self.c2 => Some(if b1 < 0xA0 { DELEGATE } else { BRK }),
             0xE2 if self.e2 && b1 < 0xB0 => Some(match (b1, b2) {
-                (0x80, 0x8C | 0x8D) => SEQ,
+                (0x80, 0x8B..=0x8D) => SEQ,
                 (0x80, b) if within(b, 0x8B, 0x8F) || within(b, 0xA8, 0xAE) => DELEGATE,
                 (0x81, b) if within(b, 0xA0, 0xA4) || within(b, 0xA6, 0xAF) => DELEGATE,
                 (0x83, b) if within(b, 0x90, 0xB0) => NONE | MARK,
@@ -704,7 +704,7 @@ unsafe fn characters(
                 w = set(w, e2, BRK);
                 w = set(w, e2 & marks, NONE | MARK);
                 w = set(w, e2 & looked, DELEGATE);
-                w = set(w, e2 & is(v1, 0x80) & within(v2, 0x8C, 0x8D), SEQ);
+                w = set(w, e2 & is(v1, 0x80) & within(v2, 0x8B, 0x8D), SEQ);
                 read |= e2;
             }
         }

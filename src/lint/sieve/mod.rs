@@ -55,15 +55,18 @@
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use super::checks::{in_emoji_sequence, is_tag_spec, quiet, LATIN, MAX_NON_STARTERS};
+use super::checks::{
+    in_emoji_sequence, is_tag_spec, quiet, space_in_place, LATIN, MAX_NON_STARTERS,
+    ZERO_WIDTH_SPACE,
+};
 
 mod blocks;
 
 /// A table entry for a character some lint looks at.
 const LOOK: u16 = 0x8000;
 /// The entry of a character of an emoji sequence ([`in_emoji_sequence`]: a joiner, a
-/// variation selector, a tag character, the black flag): looked at, but only its
-/// neighbours say whether it is a lint, so a line where nothing else is looked at is read
+/// variation selector, a tag character, the black flag) and of the zero-width space:
+/// looked at, but only its neighbours say whether it is a lint, so a line where nothing else is looked at is read
 /// again ([`sequences_are_quiet`]) before it is handed on.
 const SEQUENCE: u16 = LOOK | 1;
 /// The bits of an entry that hold the script group (0: not a letter, but part of a word).
@@ -78,7 +81,7 @@ const STARTER: u16 = 1 << 14;
 /// not part of a word), its leading and trailing non-starters (0 to 3; more is [`LOOK`])
 /// and whether it holds a starter.
 pub(super) fn entry(v: u32) -> u16 {
-    if in_emoji_sequence(v) {
+    if in_emoji_sequence(v) || v == ZERO_WIDTH_SPACE {
         return SEQUENCE;
     }
     match quiet(v) {
@@ -1102,6 +1105,9 @@ impl Word {
 /// - a tag character must be part of the emoji tag sequence right after a black flag
 ///   U+1F3F4 ([`tag_sequence_at`]: 3 to 6 tags of `0`-`9`, `a`-`z`, then CANCEL TAG, and no
 ///   tag after it); the sequence is visible, as its flag is;
+/// - a zero-width space must stand between two letters (or marks) of one script written
+///   without spaces, as `checks::space_in_place` (the walk's own question) says; it ends a
+///   word;
 /// - the line's words are asked about their scripts as [`asks_about_words`] asks, a joiner
 ///   and the black flag ending a word (only if `words`: a line with letters of one script
 ///   group, or ASCII letters and Latin ones only, has no such word); its runs of marks are
@@ -1182,6 +1188,12 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
                 }
                 0x200C | 0x200D if before == Before::Visible => {
                     before = Before::Joiner;
+                    word = Word::default();
+                }
+                // Between two letters of a script written without spaces (so no joiner is
+                // pending): a word's end, as a space is.
+                ZERO_WIDTH_SPACE if space_in_place(line, i - n, !four_byte) => {
+                    before = Before::Break;
                     word = Word::default();
                 }
                 0x1_F3F4 => {
@@ -1429,6 +1441,16 @@ mod tests {
             ("emoji 😀 here\n".as_bytes(), false, false),
             ("emoji 😀 here\n".as_bytes(), true, true),
             ("a\u{200B}b\n".as_bytes(), false, true),
+            // A zero-width space between words of a script written without spaces holds
+            // no lint: read again, not walked.
+            ("ภาษาไทย\u{200B}เป็นภาษา\n".as_bytes(), false, false),
+            (
+                "これは\u{200B}テスト\u{200B}です。\n".as_bytes(),
+                false,
+                false,
+            ),
+            ("ภาษา\u{200B}中文\n".as_bytes(), false, true),
+            ("ภาษา \u{200B}ไทย\n".as_bytes(), false, true),
             // An emoji sequence with a joiner between two pictographs holds no lint: read
             // again, not walked (but for MySQL, which refuses the pictographs).
             ("\u{1F469}\u{200D}\u{1F4BB}\n".as_bytes(), false, false),
@@ -1450,7 +1472,7 @@ mod tests {
     #[test]
     fn a_line_is_left_at_its_first_look() {
         // What follows the first character looked at is not read: the line is walked.
-        let first = format!("a\u{200B}{}\n", "Москва 中文 ".repeat(20));
+        let first = format!("a\u{2060}{}\n", "Москва 中文 ".repeat(20));
         let third = format!("\x07{}\n", "x".repeat(200));
         let text = format!("{first}plain\n{third}last\n");
         let at = first.len() + "plain\n".len();
@@ -1482,6 +1504,11 @@ mod tests {
             "\u{0915}\u{094D}\u{200D}\u{0937} \u{0645}\u{200C}\u{0627}",
             "USB \u{0432} \u{041C}\u{043E}\u{0441}\u{043A}\u{0432}\u{0435} \u{1F600}\u{FE0F}",
             "\u{1F600}\u{E0100}",
+            "ខ្ញុំ\u{200B}ស្រឡាញ់\u{200B}ប្រទេស\u{200B}កម្ពុជា។",
+            "\u{1F600}\u{FE0F} ภาษา\u{200B}ไทย ศักดิ์\u{200B}สิทธิ์",
+            "か\u{3099}\u{200B}コーヒー\u{200B}中",
+            // A zero-width space ends a word, as the walk's words end.
+            "USB ภาษา\u{200B}ไทย",
             // The black flag ends a word, as the walk's words end: no word mixes here.
             "USB\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}\u{436}",
             // Well-formed emoji tag sequences: a tag_spec of 3 to 6 tags of `0`-`9`, `a`-`z`,
@@ -1525,6 +1552,15 @@ mod tests {
             "p\u{0430}ypal \u{1F600}\u{FE0F}",
             "\u{1F600}\u{FE0F}USB\u{0432}",
             "\u{1F600}\u{FE0F} \u{200B}",
+            "admin\u{200B}istrator",
+            "ภาษา\u{200B}",
+            "\u{200B}ไทย",
+            "ภาษา\u{200B}\u{200B}ไทย",
+            "ภาษา\u{200B}ລາວ",
+            "ภาษา\u{200D}\u{200B}ไทย",
+            "ภาษา\u{200B}\u{301}",
+            "\u{1F600}\u{200D}\u{200B}ไทย",
+            "ภาษา\u{200B}ไทยx",
         ];
         for (text, want) in fine
             .iter()
@@ -1933,6 +1969,17 @@ mod properties {
         "\u{202E}",
         "\u{200D}",
         "\u{200B}",
+        "ภาษา\u{200B}ไทย",
+        "ខ្ញុំ\u{200B}ស្រឡាញ់",
+        "ພາສາ\u{200B}ລາວ",
+        "မြန်မာ\u{200B}ဘာသာ",
+        "བོད\u{200B}ཡིག",
+        "これは\u{200B}テスト",
+        "コーヒー\u{200B}か\u{3099}",
+        "ก\u{200B}",
+        "\u{200B}ข",
+        "\u{E48}\u{200B}",
+        "\u{200B}中",
         "\u{FE0F}",
         "\u{1F600}",
         "\u{1F469}\u{200D}\u{1F4BB}",
@@ -1990,6 +2037,8 @@ mod properties {
         "עברית",
         "العربية",
         "ไทย",
+        "ไทย\u{200B}ภาษา",
+        "中文\u{200B}ひらがな",
         "\u{301}\u{302}\u{303}\u{304}\u{305}\u{306}\u{307}\u{308}",
         "\u{E9}",
         "\u{915}\u{951}\u{951}\u{951}\u{951}\u{951}\u{951}\u{951}\u{951}",
@@ -2075,6 +2124,12 @@ mod properties {
         "\u{645}\u{200C}\u{627}",
         "\u{436}\u{200C}\u{3042}",
         "\u{E9}\u{200D}\u{436}",
+        "ภาษา\u{200B}ไทย",
+        "ខ្ញុំ\u{200B}ស្រឡាញ់",
+        "これは\u{200B}テスト",
+        "ー\u{200B}中",
+        "ไทย",
+        "中文",
         "\u{2764}",
         "\u{2003}",
         "\u{205F}",
@@ -2127,6 +2182,13 @@ mod properties {
         "\u{200B}",
         "\u{202E}",
         "\u{3000}",
+        "ก",
+        "ກ",
+        "\u{E48}",
+        "๑",
+        "か\u{3099}",
+        "中",
+        "ー",
         "1",
         "*",
         "\n",
