@@ -9,7 +9,7 @@
 use std::path::Path;
 
 use hexrune::decode::Dialect;
-use hexrune::detect::detect;
+use hexrune::detect::{detect, Detection};
 use hexrune::scan::index::{Progress, Summary};
 
 mod common;
@@ -17,13 +17,24 @@ mod support;
 use common::{python_bytes, NO_ARGS};
 
 fn detected(bytes: &[u8]) -> &'static str {
-    let summary = Summary::build(Dialect::Utf8, bytes, 1, &Progress::new()).unwrap();
-    detect(bytes, &summary).encoding
+    regions_of(bytes).0.encoding
 }
 
 use common::{corpus_files as corpus, Rng};
 
 /// The corpus's files and each of their lines, with the file's name.
+/// Detection of `bytes`, and its regions as (start, end, encoding).
+fn regions_of(bytes: &[u8]) -> (Detection, Vec<(usize, usize, &'static str)>) {
+    let summary = Summary::build(Dialect::Utf8, bytes, 1, &Progress::new()).unwrap();
+    let d = detect(bytes, &summary);
+    let got = d
+        .regions
+        .iter()
+        .map(|r| (r.start, r.end, r.encoding))
+        .collect();
+    (d, got)
+}
+
 fn files_and_lines(corpus: &[(String, String)]) -> Vec<(&str, &str)> {
     let mut pieces: Vec<(&str, &str)> = Vec::new();
     for (name, text) in corpus {
@@ -442,13 +453,7 @@ fn a_utf16_block_inside_utf8_is_a_region_in_every_script() {
         for ((name, _), block) in corpus.iter().zip(wide(&texts, form)) {
             tried += 1;
             let bytes = [around.as_bytes(), &block, around.as_bytes()].concat();
-            let summary = Summary::build(Dialect::Utf8, &bytes, 1, &Progress::new()).unwrap();
-            let d = detect(&bytes, &summary);
-            let got: Vec<(usize, usize, &str)> = d
-                .regions
-                .iter()
-                .map(|r| (r.start, r.end, r.encoding))
-                .collect();
+            let (d, got) = regions_of(&bytes);
             let a = around.len();
             let b = a + block.len();
             let expected = vec![(0, a, "UTF-8"), (a, b, want), (b, bytes.len(), "UTF-8")];
@@ -489,13 +494,7 @@ fn a_0a_byte_inside_a_utf16_unit_does_not_cut_the_region() {
             .collect();
         assert_eq!(units, [a + 4, a + 10, a + 50], "{name}");
         let bytes = [around.as_bytes(), &block, around.as_bytes()].concat();
-        let summary = Summary::build(Dialect::Utf8, &bytes, 1, &Progress::new()).unwrap();
-        let d = detect(&bytes, &summary);
-        let got: Vec<(usize, usize, &str)> = d
-            .regions
-            .iter()
-            .map(|r| (r.start, r.end, r.encoding))
-            .collect();
+        let (d, got) = regions_of(&bytes);
         assert_eq!(
             got,
             [(0, 123, "UTF-8"), (123, 195, name), (195, 318, "UTF-8")],
@@ -535,13 +534,7 @@ fn short_ascii_lines_beside_a_utf16_block_with_0a_inside_units_are_regions_of_th
                 vec![(0, 72, name), (72, 76, "UTF-8")],
             ),
         ] {
-            let summary = Summary::build(Dialect::Utf8, &bytes, 1, &Progress::new()).unwrap();
-            let d = detect(&bytes, &summary);
-            let got: Vec<(usize, usize, &str)> = d
-                .regions
-                .iter()
-                .map(|r| (r.start, r.end, r.encoding))
-                .collect();
+            let (d, got) = regions_of(&bytes);
             assert_eq!(got, expected, "{name}");
             assert_eq!(
                 (d.headline(), d.ascii),
@@ -590,13 +583,7 @@ fn a_utf16_block_between_ascii_lines_is_a_region_in_every_script() {
                 ),
             ] {
                 tried += 1;
-                let summary = Summary::build(Dialect::Utf8, &bytes, 1, &Progress::new()).unwrap();
-                let d = detect(&bytes, &summary);
-                let got: Vec<(usize, usize, &str)> = d
-                    .regions
-                    .iter()
-                    .map(|r| (r.start, r.end, r.encoding))
-                    .collect();
+                let (d, got) = regions_of(&bytes);
                 if (d.encoding, d.errors, &got) != ("UTF-8", 0, &expected) {
                     missed.push(format!("{name} {form} {place}: {} {got:?}", d.headline()));
                 }
