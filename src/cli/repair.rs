@@ -514,7 +514,9 @@ fn settle(
                 found,
                 FromEncoding::Dialect(Dialect::SingleByte(_) | Dialect::MultiByte(_))
             );
-            if legacy && source.bytes().starts_with(b"\xEF\xBB\xBF") {
+            if legacy
+                && crate::decode::Bom::detect(source.bytes()) == Some(crate::decode::Bom::Utf8)
+            {
                 notes.push(format!(
                     "its first bytes EF BB BF are UTF-8's BOM, read as U+FEFF (not as {} text)",
                     found.name()
@@ -541,15 +543,10 @@ fn settle(
         (_, None) => {
             // Read as UTF-8 as asked; but a UTF-16 or UTF-32 mark says that is not what it is.
             use crate::decode::Bom;
-            let read = sniffed(policy.dialect, head);
-            let mark = match read {
-                Dialect::Utf16Le => Some(Bom::Utf16Le),
-                Dialect::Utf16Be => Some(Bom::Utf16Be),
-                Dialect::Utf32Le => Some(Bom::Utf32Le),
-                Dialect::Utf32Be => Some(Bom::Utf32Be),
-                _ => None,
-            };
-            if let Some(bom) = mark {
+            if let Some(bom @ (Bom::Utf16Le | Bom::Utf16Be | Bom::Utf32Le | Bom::Utf32Be)) =
+                Bom::detect(head)
+            {
+                let read = sniffed(policy.dialect, head);
                 notes.push(format!(
                     "it starts with a {}, so it is not UTF-8: give --from {} (or --from auto) to convert it",
                     bom.describe(),

@@ -139,20 +139,17 @@ impl Transcoder {
             .dialect
             .multi_byte()
             .filter(|t| t.family() != Family::Iso2022Jp);
+        if self.utf8_bom_first(bytes, pos..range.end, base) {
+            pos += BOM.len();
+            match self.bom(0, &bytes[run..pos], out)? {
+                true => run = pos,
+                false => self.text.extend_from_slice(BOM),
+            }
+        }
         while pos < range.end {
             if self.text.len() >= 1 << 16 {
                 self.flush(&bytes[run..pos], out)?;
                 run = pos;
-            }
-            if self.utf8_bom_first(bytes, pos..range.end, base) {
-                let end = pos + BOM.len();
-                if self.bom(0, &bytes[pos..end], out)? {
-                    run = end;
-                } else {
-                    self.text.extend_from_slice(BOM);
-                }
-                pos = end;
-                continue;
             }
             if let Some(table) = table {
                 if bytes[pos] < 0x80 {

@@ -843,20 +843,19 @@ impl Engine {
                 ));
             }
         }
+        // An error of UTF-16 or UTF-32 is a code unit (a lone surrogate, a value past
+        // U+10FFFF, a unit cut short): its bytes are no text in a single-byte encoding.
+        let wide = matches!(dialect.code_unit_width(), Some(2 | 4));
         if policy.invalid == Invalid::Keep {
-            let choices = match dialect.code_unit_width() {
-                Some(2 | 4) => "replace, drop or escape",
-                _ => "replace, drop, fallback or escape",
+            let choices = match wide {
+                true => "replace, drop or escape",
+                false => "replace, drop, fallback or escape",
             };
             return Err(format!(
                 "--invalid keep would write {name} bytes, and --from writes UTF-8 only; choose {choices}"
             ));
         }
-        // An error of UTF-16 or UTF-32 is a code unit (a lone surrogate, a value past
-        // U+10FFFF, a unit cut short): its bytes are no text in a single-byte encoding.
-        if let (Invalid::Fallback(fallback), Some(2 | 4)) =
-            (policy.invalid, dialect.code_unit_width())
-        {
+        if let (Invalid::Fallback(fallback), true) = (policy.invalid, wide) {
             return Err(format!(
                 "--invalid fallback={}: an error of {name} is a code unit (a lone surrogate, a unit cut short), whose bytes no single-byte encoding reads as text; choose replace, drop or escape",
                 fallback.name()
