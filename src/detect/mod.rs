@@ -294,11 +294,14 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
     // in every line): an input with one, or that starts or ends with a shorter one, is
     // named wide only where its regions say so (below), and is otherwise UTF-8 with a
     // wide region.
+    let ascii = std::cell::OnceCell::new();
     let ascii_lines = || {
-        let n = bytes.len();
-        ascii_line_in(bytes, 0..n.min(64 << 10))
-            || ascii_line_in(bytes, n.saturating_sub(4096)..n)
-            || ascii_edge_line(bytes)
+        *ascii.get_or_init(|| {
+            let n = bytes.len();
+            ascii_line_in(bytes, 0..n.min(64 << 10))
+                || ascii_line_in(bytes, n.saturating_sub(4096)..n)
+                || ascii_edge_line(bytes)
+        })
     };
     if let Some(w) = sample.wide.filter(|_| !ascii_lines()) {
         d.evidence.push(format!(
@@ -315,8 +318,8 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         || sample.control_share() > CONTROL_SHARE
         || (sample.zero_share() > CONTROL_SHARE && !sample.nul_records());
     let head = &bytes[..bytes.len().min(64 << 10)];
-    if sample.zeros > 0 && doubtful {
-        if let Some((w, reading)) = wide::read_as_text(head).filter(|_| !ascii_lines()) {
+    if sample.zeros > 0 && doubtful && !ascii_lines() {
+        if let Some((w, reading)) = wide::read_as_text(head) {
             d.evidence
                 .push(read_as_evidence(w, &reading, head.len(), bytes.len()));
             return wide_input(d, w, bytes, 0);
@@ -440,7 +443,7 @@ fn wide_lines_in_head(bytes: &[u8]) -> bool {
             stop
         };
         let line = &head[pos..stop];
-        let n = line.iter().filter(|b| is_control(**b)).count();
+        let n = line.iter().filter(|b| wide::is_control(**b)).count();
         let reads = |from: usize| {
             wide::read_as_text(&head[from..whole]).is_some()
                 || wide::guess(&head[from..whole])
@@ -461,11 +464,6 @@ fn wide_lines_in_head(bytes: &[u8]) -> bool {
     wide && controls as f64 <= outside as f64 * CONTROL_SHARE
 }
 
-/// A control byte as [`CONTROL_SHARE`] counts them: 01..08, 0B, 0E..1A, 1C..1F, 7F.
-fn is_control(b: u8) -> bool {
-    matches!(b, 0x01..=0x08 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F | 0x7F)
-}
-
 /// Whether `regions` hold UTF-16 or UTF-32 and, outside them, the first 64 KiB of `bytes`
 /// are at most [`CONTROL_SHARE`] controls.
 fn wide_regions_explain_controls(regions: &[Region], bytes: &[u8]) -> bool {
@@ -478,7 +476,7 @@ fn wide_regions_explain_controls(regions: &[Region], bytes: &[u8]) -> bool {
     for r in regions.iter().filter(|r| !is_wide(r) && r.start < head) {
         let part = &bytes[r.start..r.end.min(head)];
         outside += part.len();
-        controls += part.iter().filter(|b| is_control(**b)).count();
+        controls += part.iter().filter(|b| wide::is_control(**b)).count();
     }
     controls as f64 <= outside as f64 * CONTROL_SHARE
 }
@@ -693,7 +691,7 @@ impl Sample {
             bytes: windows.iter().map(|w| w.len()).sum(),
             controls: windows
                 .iter()
-                .map(|w| w.iter().filter(|b| is_control(**b)).count())
+                .map(|w| w.iter().filter(|b| wide::is_control(**b)).count())
                 .sum(),
             zeros: windows
                 .iter()
@@ -1101,10 +1099,8 @@ fn errors_in_utf8_regions(bytes: &[u8], summary: &Summary, regions: &[Region], t
                 }
             }
             _ => {
-                n += summary
-                    .block_units(bytes, b)
-                    .take_while(|u| u.start < block.end)
-                    .filter(|u| u.is_error() && in_utf8(u.start))
+                n += crate::scan::index::errors_in(Dialect::Utf8, bytes, block)
+                    .filter(|u| in_utf8(u.start))
                     .count() as u64;
             }
         }
@@ -1348,7 +1344,7 @@ fn stretches(
                 at = bad + chunk.invalid().len();
                 line.multibyte += valid.iter().filter(|b| **b >= 0xC0).count();
                 line.zeros += memchr::memchr_iter(0, valid).count();
-                line.controls += valid.iter().filter(|b| is_control(**b)).count();
+                line.controls += valid.iter().filter(|b| wide::is_control(**b)).count();
             }
             out.push(line.finish(bytes, stop));
             pos = stop;
@@ -1413,9 +1409,9 @@ fn line_end(bytes: &[u8], pos: usize, end: usize, utf16: bool) -> usize {
     p + 1
 }
 
-/// Whether `line` is valid UTF-8 without a control byte (as [`is_control`] counts them).
+/// Whether `line` is valid UTF-8 without a control byte (as [`wide::is_control`] counts them).
 fn explained_by_utf8(line: &[u8]) -> bool {
-    !line.iter().any(|b| is_control(*b)) && simdutf8::basic::from_utf8(line).is_ok()
+    !line.iter().any(|b| wide::is_control(*b)) && simdutf8::basic::from_utf8(line).is_ok()
 }
 
 /// Counts of one line (or 4 KiB) of a block with errors.
@@ -1558,7 +1554,7 @@ fn ascii_text(bytes: &[u8], range: &Range<usize>) -> bool {
     let text = &bytes[range.start + usize::from(after_le_feed)..range.end];
     text.len() >= wide::MIN_BYTES
         && memchr::memchr(0, text).is_none()
-        && !text.iter().any(|b| is_control(*b))
+        && !text.iter().any(|b| wide::is_control(*b))
 }
 
 /// Whether a whole line of `bytes[range]` (cut after each `0A`; the first one only where
@@ -1670,7 +1666,7 @@ fn wide_kind(bytes: &[u8], range: Range<usize>) -> Kind {
 /// letters has zero bytes, of Greek, Cyrillic, Hebrew or Arabic letters controls.
 fn ascii_line(line: &[u8]) -> bool {
     line.iter()
-        .all(|b| b.is_ascii() && *b != 0 && !is_control(*b))
+        .all(|b| b.is_ascii() && *b != 0 && !wide::is_control(*b))
 }
 
 /// Where the wide text of the region `bytes[range]` starts: after the lines of ASCII text

@@ -796,7 +796,7 @@ fn is_genuine_word(
         Legacy::Windows1253 | Legacy::Ibm437 => Script::Greek,
         _ => return false,
     };
-    // A word alone in its script on a line of another is no evidence for itself ("JВіzef",
+    // A word alone in its script on a line of another is no evidence for itself ("JГіzef",
     // a pair inside Latin text). A line whose only letters are the word's own (a heading,
     // one word of a list, "— Рік?") is a line of its script, not of another.
     let elsewhere = match native {
@@ -871,7 +871,7 @@ fn is_capital_pair(original: &[char], next: Option<char>) -> bool {
         && next.is_some_and(is_letter)
 }
 
-/// Letters of one script glued to a letter of another ("ГЋЕџi", "JВіzef"): words do not
+/// Letters of one script glued to a letter of another ("ГЋЕџi", "JГіzef"): words do not
 /// change script in their middle.
 fn is_glued_to_other_script(original: &[char], prev: Option<char>, next: Option<char>) -> bool {
     let Some(own) = original.iter().find_map(|c| script(*c)) else {

@@ -329,13 +329,12 @@ pub fn read_unspaced_as_text(sample: &[u8]) -> Option<(Wide, Reading)> {
     if sample.len() < MIN_BYTES || memchr::memchr(0, sample).is_some() {
         return None;
     }
-    let control = |b: &u8| matches!(*b, 0x01..=0x08 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F | 0x7F);
     let at = |parity: usize| {
         sample
             .iter()
             .skip(parity)
             .step_by(2)
-            .filter(|b| control(b))
+            .filter(|b| is_control(**b))
             .count()
     };
     let half = sample.len() / 2;
@@ -418,6 +417,11 @@ pub fn check(wide: Wide, bytes: &[u8], base: usize) -> Checked {
     out.errors += u64::from(pending_high.is_some());
     out.errors += u64::from(!bytes.len().is_multiple_of(size));
     out
+}
+
+/// A control byte as `CONTROL_SHARE` counts them: 01..08, 0B, 0E..1A, 1C..1F, 7F.
+pub(super) fn is_control(b: u8) -> bool {
+    matches!(b, 0x01..=0x08 | 0x0B | 0x0E..=0x1A | 0x1C..=0x1F | 0x7F)
 }
 
 #[cfg(test)]
