@@ -1131,10 +1131,9 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
         Joiner,
     }
     let mut before = Before::Break;
-    // The last character that is not ASCII, and what came before it: for a joiner after
-    // a virama on a letter.
-    let mut last = 0;
-    let mut last_before = Before::Break;
+    // The last character was a virama on a visible character that is not ASCII (nor a
+    // virama itself), as the walk's `Prev::Virama` says: a joiner after it is in place.
+    let mut virama = false;
     let mut word = Word::default();
     let mut marks = Line::default();
     let mut i = 0;
@@ -1154,6 +1153,7 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
                 return false;
             }
             marks.marks = 0;
+            virama = false;
             before = match ascii[run - 1] {
                 b'0'..=b'9' | b'#' | b'*' => Before::Keycap,
                 b if b.is_ascii_alphabetic() || b == b'_' => Before::Ascii,
@@ -1171,18 +1171,11 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
         } else {
             entry_in(table, v)
         };
-        let after = std::mem::replace(&mut last, v);
-        let after_before = std::mem::replace(&mut last_before, before);
+        let after_virama = std::mem::take(&mut virama);
         if e == SEQUENCE {
             marks.marks = 0;
             match v {
-                // A virama is no starter: the table says so before the slower question.
-                0x200C | 0x200D
-                    if before == Before::Visible
-                        && after_before == Before::Visible
-                        && entry_in(table, after) & STARTER == 0
-                        && is_virama(after) =>
-                {
+                0x200C | 0x200D if after_virama => {
                     before = Before::Break;
                     word = Word::default();
                 }
@@ -1220,6 +1213,12 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
         if marks.look || (before == Before::Joiner && !visible) || (words && word.character(g)) {
             return false;
         }
+        // A virama is no starter: the table says so before the slower question.
+        virama = visible
+            && before == Before::Visible
+            && !after_virama
+            && e & STARTER == 0
+            && is_virama(v);
         before = if visible {
             Before::Visible
         } else {
@@ -1519,6 +1518,9 @@ mod tests {
         // Lines where the walk finds something, each for one reason.
         let found = [
             "a\u{200D}b",
+            // A virama on a virama is on no letter: the joiner after it joins nothing.
+            "\u{0915}\u{094D}\u{094D}\u{200D} x",
+            "a\u{0915} x\u{094D}\u{200D} y",
             "\u{1F600}\u{200D}",
             "\u{1F600}\u{200D} \u{1F600}",
             "\u{1F600}\u{200D}\u{3000}\u{1F600}",
@@ -2158,6 +2160,7 @@ mod properties {
     /// Characters of emoji sequences alone, and what may stand next to one: each may make
     /// a line hold a lint, or not.
     const MISPLACED: &[&str] = &[
+        "\u{0915}\u{094D}\u{094D}\u{200D}",
         "\u{200D}",
         "\u{200C}",
         "\u{FE0F}",
