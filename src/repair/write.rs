@@ -252,7 +252,19 @@ impl Atomic {
 
     /// Syncs the file, gives it `mode`, and renames it into place (over an existing file
     /// only if `force`; otherwise an existing one is [`EXISTS`]).
-    pub fn persist(mut self, force: bool, mode: u32) -> Result<(), WriteError> {
+    pub fn persist(self, force: bool, mode: u32) -> Result<(), WriteError> {
+        self.persist_unless(force, mode, || Ok(()))
+    }
+
+    /// [`Atomic::persist`], where `stop`, asked once the file is synced and just before
+    /// the rename, may still keep the path as it was (its error is the write's): a write
+    /// the user cancels while the file is synced leaves no file.
+    pub fn persist_unless(
+        mut self,
+        force: bool,
+        mode: u32,
+        stop: impl FnOnce() -> io::Result<()>,
+    ) -> Result<(), WriteError> {
         use std::os::unix::fs::PermissionsExt;
         let name = self.name.clone();
         let Some(temp) = self.temp.take() else {
@@ -263,6 +275,7 @@ impl Atomic {
         file.sync_all().map_err(|e| WriteError::io(&name, &e))?;
         file.set_permissions(fs::Permissions::from_mode(mode))
             .map_err(|e| WriteError::io(&name, &e))?;
+        stop().map_err(|e| WriteError::io(&name, &e))?;
         // The registry is held across the rename: an interrupt waits for it to finish, and
         // then finds the file no longer listed.
         let mut listed = temps();
@@ -360,7 +373,8 @@ impl<W: Write> Output for Counting<W> {
 
 /// Writes the repair of `bytes` (the input, whose identity is `input` when it is a file)
 /// to `path` atomically, after the refusals of [`refuse_output`]; `progress` hears the
-/// input bytes done after each window (and may stop the work with an error). The file gets
+/// input bytes done after each window and once more just before the copy takes the path
+/// (and may stop the work with an error, leaving no file). The file gets
 /// `mode`. Without [`Guard`]: the caller decides what an interrupt does ([`remove_temps`]).
 pub fn write_copy(
     bytes: &[u8],
@@ -369,7 +383,7 @@ pub fn write_copy(
     force: bool,
     mode: u32,
     policy: Policy,
-    progress: impl FnMut(u64) -> io::Result<()>,
+    mut progress: impl FnMut(u64) -> io::Result<()>,
 ) -> Result<Written, WriteError> {
     let name = path_name(path);
     refuse_output(path, &name, input, force)?;
@@ -381,7 +395,7 @@ pub fn write_copy(
         written: 0,
     };
     engine
-        .repair_slice(bytes, &mut sink, progress)
+        .repair_slice(bytes, &mut sink, &mut progress)
         .and_then(|()| sink.out.flush())
         .map_err(|e| match e.get_ref() {
             Some(inner) => WriteError::new(&name, inner),
@@ -389,10 +403,65 @@ pub fn write_copy(
         })?;
     let (read, written) = (sink.read, sink.written);
     drop(sink);
-    atomic.persist(force, mode)?;
+    atomic.persist_unless(force, mode, || progress(read))?;
     Ok(Written {
         read,
         written,
         tally: engine.tally().clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cancel that comes after the last window, while the copy is synced, still keeps
+    /// the path as it was: the check just before the rename sees it.
+    #[test]
+    fn a_cancel_after_the_last_window_leaves_no_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let bytes = b"caf\xE9 au lait\n".repeat(1000);
+        for existed in [false, true] {
+            let path = dir.path().join(format!("out-{existed}.txt"));
+            if existed {
+                fs::write(&path, b"OLD CONTENT\n").unwrap();
+            }
+            let mut calls = Vec::new();
+            let mut cancelled = false;
+            let progress = |done: u64| {
+                calls.push(done);
+                if cancelled {
+                    return Err(io::Error::new(io::ErrorKind::Interrupted, "cancelled"));
+                }
+                // Esc, pressed once the last window is done.
+                cancelled = done == bytes.len() as u64;
+                Ok(())
+            };
+            let result = write_copy(
+                &bytes,
+                None,
+                &path,
+                existed,
+                0o644,
+                Policy::default(),
+                progress,
+            );
+            let Err(e) = result else {
+                panic!("the write is cancelled")
+            };
+            assert_eq!(e.to_string(), format!("{}: cancelled", path_name(&path)));
+            assert_eq!(calls, [bytes.len() as u64, bytes.len() as u64]);
+            match existed {
+                true => assert_eq!(fs::read(&path).unwrap(), b"OLD CONTENT\n"),
+                false => assert!(!path.exists()),
+            }
+            assert_eq!(
+                fs::read_dir(dir.path()).unwrap().count(),
+                usize::from(existed)
+            );
+            if existed {
+                fs::remove_file(&path).unwrap();
+            }
+        }
+    }
 }
