@@ -486,6 +486,17 @@ impl Source {
         self.bytes().is_empty()
     }
 
+    /// The file's size on disk now, where it is more than the map holds: a mapped file
+    /// that grew while it was shown (a log written to). `None` otherwise, and for bytes
+    /// read into memory. One `fstat`.
+    pub fn grown(&self) -> Option<u64> {
+        let Bytes::Mapped { map, file, .. } = &self.bytes else {
+            return None;
+        };
+        let now = file.metadata().ok()?.len();
+        (now > map.len() as u64).then_some(now)
+    }
+
     /// Whether the input is a memory map (rather than a buffer in memory).
     pub fn is_mapped(&self) -> bool {
         matches!(self.bytes, Bytes::Mapped { .. })

@@ -770,7 +770,7 @@ fn help_at_50_columns_puts_descriptions_under_their_keys() {
             "    previous / next row"
         ]
     );
-    assert!(screen(&app).contains(" 1-22 of 175 "), "{}", screen(&app));
+    assert!(screen(&app).contains(" 1-22 of 178 "), "{}", screen(&app));
     let mut seen = first;
     loop {
         let before = app.help_scroll;
@@ -780,7 +780,7 @@ fn help_at_50_columns_puts_descriptions_under_their_keys() {
         }
         seen.push(help_text(&app).last().unwrap().clone());
     }
-    assert_eq!(seen.len(), 175);
+    assert_eq!(seen.len(), 178);
     let all = seen
         .join(" ")
         .split_whitespace()

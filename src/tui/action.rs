@@ -142,6 +142,10 @@ pub enum Action {
     Scanned(ScanResult),
     /// The file shrank on disk while it was shown: bytes past its new end read as zeros.
     SourceChanged,
+    /// The file grew on disk while it was shown: the map holds its old size.
+    SourceGrew,
+    /// Open the file again as it is on disk now (`R`).
+    Reopen,
 }
 
 /// What a worker reports.

@@ -245,6 +245,8 @@ pub struct App {
     pub suspend: bool,
     /// The file shrank on disk while it was shown (see [`App::pending_source_action`]).
     pub changed: bool,
+    /// The file grew on disk while it was shown (said once; `R` shows the new bytes).
+    pub grew: bool,
     /// The input's path, when it is a file: the write form's default and the refusal of
     /// writing over it.
     pub input_path: Option<PathBuf>,
@@ -263,6 +265,12 @@ pub struct App {
     /// which forms matched while the cursor is in it.
     pub lookalike_match: Option<(Arc<Lookalike>, Match)>,
 }
+
+/// What the viewer says once the file shrank on disk.
+pub const SHRANK: &str = "file truncated on disk (zeros past its new end): R reopens it";
+
+/// What the viewer says once the file grew on disk.
+pub const GREW: &str = "file grew on disk: R reopens it to show the new bytes";
 
 /// What the statistics say once the file shrank on disk.
 pub const TRUNCATED: &str = "the file was truncated on disk: the scan's counts no longer hold\n\
@@ -298,6 +306,7 @@ impl App {
             stats: false,
             scan: Scan::Wanted,
             changed: false,
+            grew: false,
             map: Vec::new(),
             map_key: (usize::MAX, 0, 0),
             scan_generation: 0,
@@ -522,10 +531,17 @@ impl App {
     }
 
     /// [`Action::SourceChanged`] the first time the file is found to have shrunk on disk
-    /// (a file being rewritten or rotated under the viewer), else `None`. Cheap (one
-    /// `fstat`); the event loop asks every half second or so.
+    /// (a file being rewritten or rotated under the viewer), [`Action::SourceGrew`] the
+    /// first time it is found to have grown, else `None`. Cheap (an `fstat` or two); the
+    /// event loop asks every half second or so.
     pub fn pending_source_action(&self) -> Option<Action> {
-        (!self.changed && self.source.check_intact().is_err()).then_some(Action::SourceChanged)
+        if self.changed {
+            return None;
+        }
+        if self.source.check_intact().is_err() {
+            return Some(Action::SourceChanged);
+        }
+        (!self.grew && self.source.grown().is_some()).then_some(Action::SourceGrew)
     }
 
     /// Waits for a scan worker's result (tests).
@@ -706,6 +722,7 @@ impl App {
                     | Action::Scanned(_)
                     | Action::Lint(_)
                     | Action::SourceChanged
+                    | Action::SourceGrew
             )
         {
             if self.deferred.len() < DEFERRED_MAX {
@@ -723,6 +740,7 @@ impl App {
                 | Action::Scanned(_)
                 | Action::Lint(_)
                 | Action::SourceChanged
+                | Action::SourceGrew
         );
         if !report {
             self.message = None;
@@ -839,8 +857,13 @@ impl App {
                 self.cancel_scan();
                 self.scan = Scan::Failed(TRUNCATED.to_string());
                 self.linting.reset();
-                self.say("file truncated on disk (zeros past its new end)", true);
+                self.say(SHRANK, true);
             }
+            Action::SourceGrew => {
+                self.grew = true;
+                self.say(GREW, false);
+            }
+            Action::Reopen => self.reopen(),
             Action::Resize { width, height } => {
                 let before = self.layout().and_then(|l| l.lanes.note());
                 self.size = Rect::new(0, 0, width, height);
@@ -1563,7 +1586,71 @@ impl App {
     }
 
     /// Opens the write form: the default path typed, `replace`, toggles off.
+    /// `R`: the file opened again, as it is on disk now, in the same dialect and at the
+    /// same offset (or the new last byte); what the scan and the lints found is found
+    /// again. Only for a regular file: a pipe's bytes are gone once read.
+    fn reopen(&mut self) {
+        let Some(path) = self.input_path.clone() else {
+            self.say(
+                "R reopens a file; this input was read from standard input",
+                true,
+            );
+            return;
+        };
+        let name = crate::view::safe::path_name(&path);
+        match std::fs::metadata(&path) {
+            Ok(meta) if meta.is_file() => {}
+            Ok(_) => {
+                self.say(format!("reopen: {name}: is not a regular file"), true);
+                return;
+            }
+            Err(e) => {
+                let cause = crate::source::SourceError::of_path(&path, e);
+                self.say(format!("reopen: {cause}"), true);
+                return;
+            }
+        }
+        let source = match Source::open(&path) {
+            Ok(source) => source,
+            Err(e) => {
+                self.say(format!("reopen: {e}"), true);
+                return;
+            }
+        };
+        source.advise(crate::source::Access::Random);
+        let before = self.source.len();
+        self.cancel_scan();
+        self.scan = Scan::Wanted;
+        self.linting.reset();
+        self.lookalike_match = None;
+        self.finding_step = None;
+        self.source = Arc::new(source);
+        self.changed = false;
+        self.grew = false;
+        self.cursor = self.cursor.min(self.last());
+        let per_row = self.per_row();
+        let last_row = self.last() / per_row * per_row;
+        self.top = self.top.min(last_row);
+        self.refresh_map();
+        self.say(
+            format!(
+                "reopened {name}: {} (was {})",
+                super::draw::short_size(self.source.len()),
+                super::draw::short_size(before),
+            ),
+            false,
+        );
+    }
+
     fn open_write(&mut self) {
+        // Bytes past a new end read as zeros: a copy of them is no repair.
+        if self.changed || self.source.check_intact().is_err() {
+            self.say(
+                "write: the file was truncated on disk since it was opened: R reopens it",
+                true,
+            );
+            return;
+        }
         self.write = Some(WriteForm::default());
         let path = path_bytes(&default_path(self.input_path.as_deref()));
         self.prompt = Some(Prompt {
@@ -1677,8 +1764,11 @@ impl App {
                 policy,
                 progress,
             );
+            // What happened, not what was asked: a cancel that comes once the copy has
+            // taken its path (after the last check, before the rename) is too late, and
+            // the copy is there.
             let event = match result {
-                _ if flag.load(Ordering::Relaxed) => JobEvent::Cancelled,
+                Err(_) if flag.load(Ordering::Relaxed) => JobEvent::Cancelled,
                 Ok(w) => {
                     let n = w.tally.changed();
                     JobEvent::Wrote(Ok(format!(
@@ -2075,14 +2165,99 @@ mod tests {
         assert!(app.changed);
         let message = app.message.clone().unwrap();
         assert!(message.is_error);
-        assert_eq!(
-            message.text,
-            "file truncated on disk (zeros past its new end)"
-        );
+        assert_eq!(message.text, SHRANK);
         assert_eq!(app.pending_source_action(), None);
         assert!(crate::tui::draw::status_left(&app, 200)
             .contains("97.7 KiB (100000 B), truncated on disk"));
         assert!(matches!(&app.scan, Scan::Failed(e) if e == TRUNCATED));
+    }
+
+    #[test]
+    fn a_file_that_grew_is_said_once_and_r_reopens_it() {
+        use std::io::Write;
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(b"abc\n").unwrap();
+        file.flush().unwrap();
+        let mut app = App::new(
+            Source::open(file.path()).unwrap(),
+            Dialect::Utf8,
+            Rect::new(0, 0, 120, 30),
+            false,
+        );
+        app.input_path = Some(file.path().to_path_buf());
+        app.update(Action::End);
+        file.write_all(b"MORE \xFF\n").unwrap();
+        file.flush().unwrap();
+        assert_eq!(app.pending_source_action(), Some(Action::SourceGrew));
+        app.update(Action::SourceGrew);
+        assert_eq!(app.message.as_ref().unwrap().text, GREW);
+        assert_eq!(app.pending_source_action(), None, "said once");
+        assert!(crate::tui::draw::status_left(&app, 200).contains("4 B, grew on disk"));
+        app.update(Action::Reopen);
+        let name = crate::view::safe::path_name(file.path());
+        assert_eq!(
+            app.message.as_ref().unwrap().text,
+            format!("reopened {name}: 11 B (was 4 B)")
+        );
+        assert_eq!(app.source.bytes(), b"abc\nMORE \xFF\n");
+        assert_eq!(app.cursor, 3, "the same offset");
+        assert!(matches!(app.scan, Scan::Wanted), "scanned again");
+        assert!(!app.grew);
+        assert!(crate::tui::draw::status_left(&app, 200).contains(" 11 B  0x3"));
+    }
+
+    #[test]
+    fn a_file_truncated_and_written_again_is_reopened_and_never_written_from_zeros() {
+        use std::io::{Seek, Write};
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(&b"old line\n".repeat(10_000)).unwrap();
+        file.flush().unwrap();
+        let mut app = App::new(
+            Source::open(file.path()).unwrap(),
+            Dialect::Utf8,
+            Rect::new(0, 0, 120, 30),
+            false,
+        );
+        app.input_path = Some(file.path().to_path_buf());
+        app.update(Action::End);
+        file.as_file().set_len(0).unwrap();
+        file.as_file().rewind().unwrap();
+        file.write_all(b"new line\n").unwrap();
+        file.flush().unwrap();
+        // A copy of what the map holds now would be zeros: refused, before the form opens.
+        app.update(Action::OpenWrite);
+        assert!(app.write.is_none());
+        let message = app.message.clone().unwrap();
+        assert!(message.is_error);
+        assert_eq!(
+            message.text,
+            "write: the file was truncated on disk since it was opened: R reopens it"
+        );
+        assert_eq!(app.pending_source_action(), Some(Action::SourceChanged));
+        app.update(Action::SourceChanged);
+        assert_eq!(app.message.as_ref().unwrap().text, SHRANK);
+        app.update(Action::Reopen);
+        assert_eq!(app.source.bytes(), b"new line\n");
+        assert_eq!(app.cursor, 8, "the new last byte");
+        assert!(!app.changed);
+        assert!(matches!(app.scan, Scan::Wanted));
+        assert_eq!(app.pending_source_action(), None);
+        app.update(Action::OpenWrite);
+        assert!(app.write.is_some(), "the bytes are the file's again");
+    }
+
+    #[test]
+    fn r_says_why_standard_input_is_not_reopened() {
+        let source = Source::from_bytes("<stdin>", b"abc".to_vec());
+        let mut app = App::new(source, Dialect::Utf8, Rect::new(0, 0, 120, 30), false);
+        app.update(Action::Reopen);
+        let message = app.message.clone().unwrap();
+        assert!(message.is_error);
+        assert_eq!(
+            message.text,
+            "R reopens a file; this input was read from standard input"
+        );
+        assert_eq!(app.source.bytes(), b"abc");
     }
 
     #[test]

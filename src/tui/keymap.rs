@@ -76,6 +76,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "W",
         "write a repaired copy (Tab: policy, Ctrl-T --mojibake, Ctrl-R --bom strip; preview)",
     ),
+    (
+        "R",
+        "reopen the file as it is on disk now (after it was rewritten, truncated or grew)",
+    ),
     ("o", "offsets in hex / decimal"),
     (
         "c",
@@ -233,6 +237,7 @@ fn normal_key(code: KeyCode, ctrl: bool) -> Option<Action> {
         KeyCode::Char('D') => PrevDialect,
         KeyCode::Char('e') => OpenEncoding,
         KeyCode::Char('W') => OpenWrite,
+        KeyCode::Char('R') => Reopen,
         KeyCode::Char('o') => ToggleDecimal,
         KeyCode::Char('c') => ToggleClusters,
         KeyCode::Char('s') => Stats,

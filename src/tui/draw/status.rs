@@ -351,6 +351,8 @@ pub fn status_left(app: &App, width: u16) -> String {
         };
         let size = if app.changed {
             format!("{size}, truncated on disk")
+        } else if app.grew {
+            format!("{size}, grew on disk")
         } else if app.source.partial().is_some() {
             format!("{size}, more not read")
         } else {
