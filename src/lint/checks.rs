@@ -122,9 +122,9 @@ pub(super) struct Walk<'a> {
     prev: Prev,
     joiner: Option<(usize, usize, u32, Prev)>,
     tags: Option<TagRun>,
-    /// Whether the character before was the black flag U+1F3F4, the base of an emoji tag
-    /// sequence: a run of tags that begins here is in place if it is one ([`TagRun`]).
-    after_black_flag: bool,
+    /// Where the emoji tag sequence after the last black flag U+1F3F4 ends (0: none met):
+    /// the tags before it are part of their flag ([`tag_sequence_len`]).
+    flag_tags_end: usize,
     /// Non-starters in the current run, counted after NFKD (UAX #15), and the bytes of the
     /// characters that gave them.
     marks: usize,
@@ -174,7 +174,7 @@ impl<'a> Walk<'a> {
             prev: Prev::Break,
             joiner: None,
             tags: None,
-            after_black_flag: false,
+            flag_tags_end: 0,
             marks: 0,
             marks_start: 0,
             marks_end: 0,
@@ -315,7 +315,6 @@ impl<'a> Walk<'a> {
             }
             (n, entry) = (next_n, next);
         }
-        self.after_black_flag = false;
         self.prev = Prev::Visible;
         pos
     }
@@ -325,7 +324,7 @@ impl<'a> Walk<'a> {
     /// `pictographs_are_starters` holds (a visible starter with no decomposition, not part
     /// of a word, nothing XML, JSON or PostgreSQL refuses). It ends a run of marks or tags
     /// and a word, settles a joiner before it as joined, and (the black flag U+1F3F4)
-    /// may begin a tag sequence.
+    /// may have a tag sequence after it.
     #[inline]
     fn pictograph(&mut self, pos: usize, v: u32) {
         if self.mysql {
@@ -343,7 +342,9 @@ impl<'a> Walk<'a> {
         if self.joiner.is_some() {
             self.settle(true);
         }
-        self.after_black_flag = v == 0x1_F3F4;
+        if v == 0x1_F3F4 {
+            self.black_flag(pos + 4);
+        }
         if self.word.is_some() {
             self.end_word();
         }
@@ -540,7 +541,6 @@ impl<'a> Walk<'a> {
             if self.joiner.is_some() || self.tags.is_some() {
                 self.settle(false);
             }
-            self.after_black_flag = false;
             if b.is_ascii_alphanumeric() || b == b'_' {
                 match &mut self.word {
                     Some((_, end, _)) => *end = pos + n,
@@ -674,11 +674,16 @@ impl<'a> Walk<'a> {
         if matches!(v, 0x85 | 0x2028 | 0x2029) {
             self.line_end(Some((pos, v)));
         }
-        // Tag characters: a run of them is fine as the emoji tag sequence of a black flag
-        // (decided when the run ends), hidden text anywhere else.
-        if (0xE_0000..=0xE_007F).contains(&v) {
+        // Tag characters: fine in the emoji tag sequence of a black flag (found at the
+        // flag), hidden text anywhere else (a lint when the run ends).
+        if is_tag(v) {
             if self.joiner.is_some() {
                 self.settle(false);
+            }
+            // A tag of a flag's sequence is part of the flag, which is visible.
+            if pos < self.flag_tags_end {
+                self.prev = Prev::Visible;
+                return;
             }
             let mut run = match self.tags.take() {
                 Some(run) if run.end == pos => run,
@@ -687,25 +692,21 @@ impl<'a> Walk<'a> {
                     self.settle(false);
                     TagRun {
                         start: pos,
-                        after_black_flag: self.after_black_flag,
                         ..TagRun::default()
                     }
                 }
             };
             run.push(pos + n, v);
-            // A whole tag sequence is part of its flag, which is visible.
-            self.prev = match run.is_emoji_tag_sequence() {
-                true => Prev::Visible,
-                false => Prev::Hidden,
-            };
+            self.prev = Prev::Hidden;
             self.tags = Some(run);
-            self.after_black_flag = false;
             return;
         }
         if self.tags.is_some() {
             self.settle(false);
         }
-        self.after_black_flag = v == 0x1_F3F4;
+        if v == 0x1_F3F4 {
+            self.black_flag(pos + n);
+        }
         // Joiners wait for what follows.
         if v == 0x200C || v == 0x200D {
             if self.joiner.is_some() {
@@ -778,9 +779,27 @@ impl<'a> Walk<'a> {
         };
     }
 
+    /// A black flag U+1F3F4 that ends at `end`: the emoji tag sequence right after it, if
+    /// there is one ([`tag_sequence_len`], read in the input's dialect), is part of it.
+    /// Any other run of tags after it is hidden text, as anywhere.
+    fn black_flag(&mut self, end: usize) {
+        let (bytes, dialect) = (self.bytes, self.dialect);
+        let unit = |at: usize| {
+            bytes.get(at)?;
+            let unit = dialect.decode_at(bytes, at);
+            match unit.kind {
+                UnitKind::Scalar(cp) => Some((unit.len as usize, cp.value())),
+                UnitKind::Error(_) => None,
+            }
+        };
+        if let Some(len) = tag_sequence_len(end, unit) {
+            self.flag_tags_end = end + len;
+        }
+    }
+
     /// Decides a pending joiner (needed: what follows is visible non-ASCII, or a virama
     /// before it, as the CONTEXTJ rules of RFC 5892 (Appendix A.1, A.2) also allow) and
-    /// ends a run of tag characters (a lint unless it is an emoji tag sequence).
+    /// ends a run of tag characters (a lint: the tags of a flag's sequence make none).
     fn settle(&mut self, next_visible: bool) {
         if let Some((pos, n, v, before)) = self.joiner.take() {
             if !(before == Prev::Virama || (before == Prev::Visible && next_visible)) {
@@ -794,7 +813,7 @@ impl<'a> Walk<'a> {
                 self.push(Kind::Invisible, pos, n, Level::Warning, message);
             }
         }
-        if let Some(run) = self.tags.take().filter(|r| !r.is_emoji_tag_sequence()) {
+        if let Some(run) = self.tags.take() {
             let message = || {
                 format!(
                     "{} tag character{} outside an emoji tag sequence, hiding the text \"{}\"{}{}",
@@ -917,7 +936,6 @@ impl<'a> Walk<'a> {
             }
             self.settle(false);
             self.end_word();
-            self.after_black_flag = false;
         }
     }
 
@@ -1073,19 +1091,13 @@ fn surrogate_form(dialect: Dialect) -> &'static str {
     }
 }
 
-/// A run of tag characters: a lint unless it is the emoji tag sequence of the black flag
-/// right before it ([`TagRun::is_emoji_tag_sequence`]).
+/// A run of tag characters that is not the emoji tag sequence of a black flag
+/// ([`tag_sequence_len`]): hidden text, a lint.
 #[derive(Clone, Debug, Default)]
 struct TagRun {
     start: usize,
     end: usize,
     count: usize,
-    /// Whether the black flag U+1F3F4 comes right before the run.
-    after_black_flag: bool,
-    /// How many tags of `0`-`9`, `a`-`z` begin the run (its tag_spec, if it is one).
-    spec: usize,
-    /// Its last tag.
-    last: u32,
     /// The hidden text, plain printable ASCII that says which tags the run holds: a tag of
     /// a printable ASCII character as that character (`\"` and `\\` for those of `"` and
     /// `\`), any other (U+E0000 to U+E001F, U+E007F) as a `\u{..}` escape, as [`sanitize`]
@@ -1105,14 +1117,10 @@ const TAG_TEXT_SHOWN: usize = 200;
 impl TagRun {
     /// Adds tag character `v` (U+E0000 to U+E007F), which ends at `end`.
     fn push(&mut self, end: usize, v: u32) {
-        if self.spec == self.count && is_tag_spec(v) {
-            self.spec += 1;
-        }
-        self.last = v;
         self.end = end;
         self.count += 1;
         self.language |= v == 0xE_0001;
-        self.cancel |= v == 0xE_007F;
+        self.cancel |= v == CANCEL_TAG;
         if self.shown == TAG_TEXT_SHOWN {
             return;
         }
@@ -1126,25 +1134,52 @@ impl TagRun {
             }
         }
     }
+}
 
-    /// Whether the run is, after the black flag, an emoji tag sequence as UTS #51 (ED-14a,
-    /// ED-14b) writes one and CLDR's subdivision flags use it: a tag_spec of 3 to 6 tags
-    /// of `0`-`9` and `a`-`z` (a subdivision id: a region of 2 letters, then 1 to 4
-    /// letters or digits; `gbsct` for Scotland), then one CANCEL TAG, and no other tag. A
-    /// capital, a space, punctuation, LANGUAGE TAG, a run of 7, a CANCEL TAG missing,
-    /// alone, twice or inside the run is a run of tags like any other.
-    fn is_emoji_tag_sequence(&self) -> bool {
-        self.after_black_flag
-            && (3..=6).contains(&self.spec)
-            && self.count == self.spec + 1
-            && self.last == 0xE_007F
-    }
+/// U+E007F CANCEL TAG, which ends an emoji tag sequence.
+const CANCEL_TAG: u32 = 0xE_007F;
+
+/// Whether `v` is a tag character (U+E0000 to U+E007F).
+fn is_tag(v: u32) -> bool {
+    (0xE_0000..=CANCEL_TAG).contains(&v)
 }
 
 /// Whether tag character `v` may be part of the tag_spec of an emoji tag sequence: the tag
 /// of `0`-`9` or `a`-`z` (UTS #51, ED-14b).
-pub(super) fn is_tag_spec(v: u32) -> bool {
+fn is_tag_spec(v: u32) -> bool {
     matches!(v, 0xE_0030..=0xE_0039 | 0xE_0061..=0xE_007A)
+}
+
+/// The length in bytes of the emoji tag sequence that begins at `at`, right after a black
+/// flag U+1F3F4, as UTS #51 (ED-14a, ED-14b) writes one and CLDR's subdivision flags use
+/// it: a tag_spec of 3 to 6 tags of `0`-`9` and `a`-`z` (a subdivision id: a region of 2
+/// letters, then 1 to 4 letters or digits; `gbsct` for Scotland), then one CANCEL TAG, and
+/// no tag after it. `None` where no tag begins, and for any other run of tags (a capital,
+/// a space, punctuation, LANGUAGE TAG, a tag_spec of 7, a CANCEL TAG missing, alone, twice
+/// or inside the run), which is hidden text like any run of tags.
+///
+/// `unit` is the character at an offset as the input's dialect reads it, its length and
+/// value (`None` for an error or past the end). The walk asks this at each black flag and
+/// the sieve at each black flag of a line it reads again, so the two cannot disagree.
+/// At most 8 tags are read.
+pub(super) fn tag_sequence_len(
+    at: usize,
+    unit: impl Fn(usize) -> Option<(usize, u32)>,
+) -> Option<usize> {
+    let tag = |p: usize| unit(p).filter(|&(_, v)| is_tag(v));
+    let (mut end, mut spec) = (at, 0);
+    while let Some((n, v)) = tag(end) {
+        end += n;
+        if !is_tag_spec(v) {
+            let ended = v == CANCEL_TAG && tag(end).is_none();
+            return (ended && (3..=6).contains(&spec)).then_some(end - at);
+        }
+        spec += 1;
+        if spec > 6 {
+            return None;
+        }
+    }
+    None
 }
 
 /// The names of LANGUAGE TAG and CANCEL TAG where a run of tags holds them (`language`,
@@ -1543,7 +1578,7 @@ pub(super) struct Quiet {
 fn looked_at(v: u32) -> bool {
     is_bidi(v)
         || matches!(v, 0x85 | 0x2028 | 0x2029 | 0x200C | 0x200D | 0x1_F3F4)
-        || (0xE_0000..=0xE_007F).contains(&v)
+        || is_tag(v)
         || is_selector(v)
         || always_invisible(v)
         || is_noncharacter(CodePoint::new(v))
