@@ -1715,6 +1715,12 @@ pub(super) fn non_starters(c: char) -> (usize, usize, bool) {
     (leading, trailing, starter)
 }
 
+/// Whether `v` is a virama (canonical combining class 9): on a visible letter, it lets a
+/// joiner after it be (`Prev::Virama`).
+pub(super) fn is_virama(v: u32) -> bool {
+    char::from_u32(v).is_some_and(|c| canonical_combining_class(c) == 9)
+}
+
 /// A well-formed four-byte sequence at `pos` (lead F0 to F4): its scalar value, from
 /// U+10000 to U+10FFFF.
 #[inline]

@@ -56,7 +56,7 @@ use std::ops::Range;
 use std::sync::LazyLock;
 
 use super::checks::{
-    in_emoji_sequence, quiet, space_in_place, tag_sequence_len, LATIN, MAX_NON_STARTERS,
+    in_emoji_sequence, is_virama, quiet, space_in_place, tag_sequence_len, LATIN, MAX_NON_STARTERS,
     ZERO_WIDTH_SPACE,
 };
 
@@ -1228,12 +1228,6 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
         };
     }
     before != Before::Joiner
-}
-
-/// Whether `v` is a virama (canonical combining class 9).
-fn is_virama(v: u32) -> bool {
-    char::from_u32(v)
-        .is_some_and(|c| unicode_normalization::char::canonical_combining_class(c) == 9)
 }
 
 /// The well-formed UTF-8 character (RFC 3629) at `pos`, not ASCII: its length and value.
