@@ -1270,12 +1270,11 @@ fn is_wordy(v: u32) -> bool {
 /// `pos` stands where Mongolian writes it: after a letter of the script (U+1820 to U+1878,
 /// U+1880 to U+18AA) and before the final vowel it sets apart, a (U+1820) or e (U+1821).
 fn vowel_separator_in_place(bytes: &[u8], pos: usize) -> bool {
-    let before = pos.checked_sub(3).and_then(|p| bytes.get(p..pos));
-    let letter = matches!(
-        before,
-        Some([0xE1, 0xA0, 0xA0..=0xBF] | [0xE1, 0xA1, 0x80..=0xB8] | [0xE1, 0xA2, 0x80..=0xAA])
-    );
-    letter && matches!(bytes.get(pos + 3..pos + 6), Some([0xE1, 0xA0, 0xA0 | 0xA1]))
+    // Each of them is three bytes: no four-byte character need be read.
+    let letter = |c| matches!(c, '\u{1820}'..='\u{1878}' | '\u{1880}'..='\u{18AA}');
+    let vowel = |c| matches!(c, '\u{1820}' | '\u{1821}');
+    character_before(bytes, pos, false).is_some_and(|(_, c)| letter(c))
+        && character_from(bytes, pos + 3, false).is_some_and(vowel)
 }
 
 /// U+200B ZERO WIDTH SPACE: where a line may break in the scripts written without spaces
@@ -1401,13 +1400,7 @@ fn beside_by_properties(c: char) -> Beside {
 /// reads four bytes as UTF-8 does). The sieve asks the same of a line
 /// (`sieve::sequences_are_quiet`), so the two cannot disagree.
 pub(super) fn space_in_place(bytes: &[u8], pos: usize, astral: bool) -> bool {
-    let next = pos + 3;
-    let after = match bytes.get(next) {
-        Some(0xC2..=0xEF) => bmp_at(bytes, next).map(|(_, v)| v),
-        Some(0xF0..=0xF4) if astral => astral_at(bytes, next),
-        _ => None,
-    };
-    let Some(Beside::Unspaced(script)) = after.and_then(char::from_u32).map(beside) else {
+    let Some(Beside::Unspaced(script)) = character_from(bytes, pos + 3, astral).map(beside) else {
         return false;
     };
     // Back over the marks of no script to the letter they are on.
@@ -1420,6 +1413,17 @@ pub(super) fn space_in_place(bytes: &[u8], pos: usize, astral: bool) -> bool {
         }
     }
     false
+}
+
+/// The well-formed character of two to four bytes (four only where `astral`) that starts
+/// at `start`, if one does.
+fn character_from(bytes: &[u8], start: usize, astral: bool) -> Option<char> {
+    let v = match bytes.get(start) {
+        Some(0xC2..=0xEF) => bmp_at(bytes, start).map(|(_, v)| v),
+        Some(0xF0..=0xF4) if astral => astral_at(bytes, start),
+        _ => None,
+    };
+    v.and_then(char::from_u32)
 }
 
 /// The well-formed character of two to four bytes (four only where `astral`) that ends
