@@ -19,6 +19,7 @@ use unicode_security::{skeleton, MixedScript};
 
 use super::{Kind, Level, Lint, Lints, Target};
 use crate::decode::{CodePoint, Dialect, UnitKind};
+use crate::detect::wide::HAN_SCRIPTS;
 use crate::view::safe::sanitize;
 use crate::view::unicode::{category, is_noncharacter, label, GeneralCategory};
 
@@ -1284,7 +1285,8 @@ pub(super) const ZERO_WIDTH_SPACE: u32 = 0x200B;
 /// The scripts written without spaces between words, where a zero-width space marks a
 /// word's end, a place where a line may break (the Unicode Standard, chapter 23; UAX #14,
 /// class ZW): Thai, Lao, Khmer, Myanmar, Tibetan, and the CJK group, one because a
-/// Japanese sentence mixes Han, Hiragana and Katakana (and Bopomofo annotates Han).
+/// Japanese sentence mixes Han, Hiragana and Katakana (and Bopomofo annotates Han): the
+/// group [`HAN_SCRIPTS`] that `detect` counts as one too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Unspaced {
     Thai,
@@ -1303,9 +1305,7 @@ impl Unspaced {
             Script::Khmer => Some(Unspaced::Khmer),
             Script::Myanmar => Some(Unspaced::Myanmar),
             Script::Tibetan => Some(Unspaced::Tibetan),
-            Script::Han | Script::Hiragana | Script::Katakana | Script::Bopomofo => {
-                Some(Unspaced::Cjk)
-            }
+            s if HAN_SCRIPTS.contains(&s) => Some(Unspaced::Cjk),
             _ => None,
         }
     }
