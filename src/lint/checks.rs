@@ -1329,35 +1329,35 @@ enum Beside {
 /// property is a binary search over some 2,000 ranges, and Thai or Khmer text asks it of
 /// the characters around every word's zero-width space.
 fn beside(c: char) -> Beside {
-    /// 0: not asked yet; else 1 + the answer's index in [`BESIDE`].
-    static KEPT: [AtomicU8; 0x1_0000] = [const { AtomicU8::new(0) }; 0x1_0000];
-    let Some(kept) = KEPT.get(c as usize) else {
+    /// Each character's index in [`KEPT`]: 0 (`None`) until it is asked about.
+    static CODES: [AtomicU8; 0x1_0000] = [const { AtomicU8::new(0) }; 0x1_0000];
+    let Some(code) = CODES.get(c as usize) else {
         return beside_by_properties(c);
     };
-    match kept.load(Ordering::Relaxed) {
-        0 => {
-            let b = beside_by_properties(c);
-            let k = BESIDE
-                .iter()
-                .position(|&x| x == b)
-                .expect("every answer is listed");
-            kept.store(k as u8 + 1, Ordering::Relaxed);
-            b
-        }
-        k => BESIDE[k as usize - 1],
+    if let Some(kept) = KEPT[code.load(Ordering::Relaxed) as usize] {
+        return kept;
     }
+    let b = beside_by_properties(c);
+    let k = KEPT
+        .iter()
+        .position(|&kept| kept == Some(b))
+        .expect("every answer is listed");
+    code.store(k as u8, Ordering::Relaxed);
+    b
 }
 
-/// Every [`Beside`].
-const BESIDE: [Beside; 8] = [
-    Beside::Other,
-    Beside::Mark,
-    Beside::Unspaced(Unspaced::Thai),
-    Beside::Unspaced(Unspaced::Lao),
-    Beside::Unspaced(Unspaced::Khmer),
-    Beside::Unspaced(Unspaced::Myanmar),
-    Beside::Unspaced(Unspaced::Tibetan),
-    Beside::Unspaced(Unspaced::Cjk),
+/// What each code [`beside`] keeps for a character stands for: nothing yet (0, so that
+/// the codes start zeroed), or the answer.
+const KEPT: [Option<Beside>; 9] = [
+    None,
+    Some(Beside::Other),
+    Some(Beside::Mark),
+    Some(Beside::Unspaced(Unspaced::Thai)),
+    Some(Beside::Unspaced(Unspaced::Lao)),
+    Some(Beside::Unspaced(Unspaced::Khmer)),
+    Some(Beside::Unspaced(Unspaced::Myanmar)),
+    Some(Beside::Unspaced(Unspaced::Tibetan)),
+    Some(Beside::Unspaced(Unspaced::Cjk)),
 ];
 
 /// What `c` is beside a zero-width space, by its general category, Script and
