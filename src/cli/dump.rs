@@ -199,8 +199,7 @@ pub fn dump_bytes(
     if printers > 1 && end.saturating_sub(window.start) > printers as u64 * batch {
         return dump_batches_in_parallel(bytes, batches, format, out, printers);
     }
-    let mut printer = Printer::new(format, true, Some(window.start));
-    printer.last = end;
+    let mut printer = Printer::new(format, true, Some(window.start), end);
     for range in batches {
         printer.print_to(bytes, 0, range, out)?;
     }
@@ -251,8 +250,7 @@ fn dump_batches_in_parallel(
             }
             let theirs = batches.iter().skip(h).step_by(printers);
             scope.spawn(move || {
-                let mut printer = Printer::new(format, true, first);
-                printer.last = last;
+                let mut printer = Printer::new(format, true, first, last);
                 for range in theirs {
                     printer.print(bytes, 0, range.clone());
                     // A buffer comes back once written: at most `AHEAD_BATCHES` wait.
@@ -269,8 +267,7 @@ fn dump_batches_in_parallel(
             });
             helpers.push((formatted, give_back));
         }
-        let mut printer = Printer::new(format, true, first);
-        printer.last = last;
+        let mut printer = Printer::new(format, true, first, last);
         for (i, range) in batches.iter().enumerate() {
             let Some((formatted, give_back)) = (i % printers).checked_sub(1).map(|h| &helpers[h])
             else {
@@ -318,8 +315,7 @@ pub fn dump_stream(
         true => view::cluster::LOOK.max(view::CONTEXT as u64),
         false => view::CONTEXT as u64,
     };
-    let mut printer = Printer::new(format, true, Some(offset));
-    printer.last = end;
+    let mut printer = Printer::new(format, true, Some(offset), end);
     let mut buf: Vec<u8> = Vec::with_capacity(2 * view::CONTEXT + chunk + batch as usize);
     let mut base = 0u64; // the offset of buf[0]
     let mut next = offset; // the offset of the next row to print
@@ -942,7 +938,8 @@ struct Printer {
     /// on the first and last rows printed, as the viewer does.
     last: u64,
     /// Whether the bytes printed from end where the input does: false while a stream is
-    /// still being read.
+    /// still being read ([`dump_stream`] says so before each print; true for an input
+    /// read whole).
     ends_input: bool,
     /// The fallback readings at the end of the marker lines, if asked.
     readings: Option<Readings>,
@@ -956,11 +953,11 @@ struct Printer {
 }
 
 impl Printer {
-    /// A printer of the window the reader asked for from `first`; with `fast`, one that
-    /// takes the fast path where it can: whole rows of UTF-8, not under `--escape` (whose
-    /// text is a glyph a byte of an error unit), with a fallback that reads a byte at a
-    /// time if any.
-    fn new(format: &Format, fast: bool, first: Option<u64>) -> Printer {
+    /// A printer of the window the reader asked for, from `first` to `last` (`u64::MAX`
+    /// while unknown); with `fast`, one that takes the fast path where it can: whole rows
+    /// of UTF-8, not under `--escape` (whose text is a glyph a byte of an error unit), with
+    /// a fallback that reads a byte at a time if any.
+    fn new(format: &Format, fast: bool, first: Option<u64>, last: u64) -> Printer {
         let pane = || Pane {
             bytes: Vec::new(),
             style: PLAIN,
@@ -985,7 +982,7 @@ impl Printer {
             checkpoint: None,
             behind: None,
             first,
-            last: u64::MAX,
+            last,
             ends_input: true,
             readings,
             fast: fast.then(|| Box::new(fast::Tables::new(format))),
@@ -1333,7 +1330,7 @@ mod tests {
             clusters: true,
             ..Format::plain(dialect, 16, false, false)
         };
-        let mut printer = Printer::new(&f, true, Some(0));
+        let mut printer = Printer::new(&f, true, Some(0), u64::MAX);
         printer.print(&bytes, 0, 0..bytes.len() as u64);
         let at_once = String::from_utf8(printer.out.as_slice().to_vec()).unwrap();
         let lane = "╰───╯                ╰───╯";
@@ -1345,7 +1342,7 @@ mod tests {
         )));
         let len = bytes.len() as u64;
         let batch = (BATCH_ROWS * 16) as u64;
-        let mut batched = Printer::new(&f, true, Some(0));
+        let mut batched = Printer::new(&f, true, Some(0), u64::MAX);
         let mut out = Vec::new();
         for range in batches(0..len, batch) {
             batched.print_to(&bytes, 0, range, &mut out).unwrap();
@@ -1377,7 +1374,7 @@ mod tests {
             let window = 3..bytes.len() as u64 - 1;
             let mut one = Vec::new();
             // From 3: inside the euro sign.
-            let mut printer = Printer::new(&f, true, Some(window.start));
+            let mut printer = Printer::new(&f, true, Some(window.start), u64::MAX);
             for range in batches(window.clone(), (BATCH_ROWS * width) as u64) {
                 printer.print_to(&bytes, 0, range, &mut one).unwrap();
             }

@@ -135,8 +135,10 @@ pub const SPACED_FROM: usize = 64;
 /// The group of Han, Hiragana, Katakana and Bopomofo in [`Reading::scripts`].
 pub const HAN_GROUP: &str = "Han and kana";
 
-/// The scripts of [`HAN_GROUP`], in the order they are named.
-const HAN_SCRIPTS: [Script; 4] = [
+/// The scripts of [`HAN_GROUP`], in the order they are named: one group because they
+/// write one language together (a Japanese sentence mixes Han, Hiragana and Katakana, and
+/// Bopomofo annotates Han). The lints' zero-width space takes them as one group too.
+pub const HAN_SCRIPTS: [Script; 4] = [
     Script::Han,
     Script::Hiragana,
     Script::Katakana,

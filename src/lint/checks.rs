@@ -19,6 +19,7 @@ use unicode_security::{skeleton, MixedScript};
 
 use super::{Kind, Level, Lint, Lints, Target};
 use crate::decode::{CodePoint, Dialect, UnitKind};
+use crate::detect::wide::HAN_SCRIPTS;
 use crate::view::safe::sanitize;
 use crate::view::unicode::{category, is_noncharacter, label, GeneralCategory};
 
@@ -122,9 +123,9 @@ pub(super) struct Walk<'a> {
     prev: Prev,
     joiner: Option<(usize, usize, u32, Prev)>,
     tags: Option<TagRun>,
-    /// Whether the character before was the black flag U+1F3F4, the base of an emoji tag
-    /// sequence: a run of tags that begins here is in place if it is one ([`TagRun`]).
-    after_black_flag: bool,
+    /// Where the emoji tag sequence after the last black flag U+1F3F4 ends (0: none met):
+    /// the tags before it are part of their flag ([`tag_sequence_len`]).
+    flag_tags_end: usize,
     /// Non-starters in the current run, counted after NFKD (UAX #15), and the bytes of the
     /// characters that gave them.
     marks: usize,
@@ -174,7 +175,7 @@ impl<'a> Walk<'a> {
             prev: Prev::Break,
             joiner: None,
             tags: None,
-            after_black_flag: false,
+            flag_tags_end: 0,
             marks: 0,
             marks_start: 0,
             marks_end: 0,
@@ -315,7 +316,6 @@ impl<'a> Walk<'a> {
             }
             (n, entry) = (next_n, next);
         }
-        self.after_black_flag = false;
         self.prev = Prev::Visible;
         pos
     }
@@ -325,7 +325,7 @@ impl<'a> Walk<'a> {
     /// `pictographs_are_starters` holds (a visible starter with no decomposition, not part
     /// of a word, nothing XML, JSON or PostgreSQL refuses). It ends a run of marks or tags
     /// and a word, settles a joiner before it as joined, and (the black flag U+1F3F4)
-    /// may begin a tag sequence.
+    /// may have a tag sequence after it.
     #[inline]
     fn pictograph(&mut self, pos: usize, v: u32) {
         if self.mysql {
@@ -343,7 +343,9 @@ impl<'a> Walk<'a> {
         if self.joiner.is_some() {
             self.settle(true);
         }
-        self.after_black_flag = v == 0x1_F3F4;
+        if v == 0x1_F3F4 {
+            self.black_flag(pos + 4);
+        }
         if self.word.is_some() {
             self.end_word();
         }
@@ -540,7 +542,6 @@ impl<'a> Walk<'a> {
             if self.joiner.is_some() || self.tags.is_some() {
                 self.settle(false);
             }
-            self.after_black_flag = false;
             if b.is_ascii_alphanumeric() || b == b'_' {
                 match &mut self.word {
                     Some((_, end, _)) => *end = pos + n,
@@ -674,11 +675,16 @@ impl<'a> Walk<'a> {
         if matches!(v, 0x85 | 0x2028 | 0x2029) {
             self.line_end(Some((pos, v)));
         }
-        // Tag characters: a run of them is fine as the emoji tag sequence of a black flag
-        // (decided when the run ends), hidden text anywhere else.
-        if (0xE_0000..=0xE_007F).contains(&v) {
+        // Tag characters: fine in the emoji tag sequence of a black flag (found at the
+        // flag), hidden text anywhere else (a lint when the run ends).
+        if is_tag(v) {
             if self.joiner.is_some() {
                 self.settle(false);
+            }
+            // A tag of a flag's sequence is part of the flag, which is visible.
+            if pos < self.flag_tags_end {
+                self.prev = Prev::Visible;
+                return;
             }
             let mut run = match self.tags.take() {
                 Some(run) if run.end == pos => run,
@@ -687,25 +693,21 @@ impl<'a> Walk<'a> {
                     self.settle(false);
                     TagRun {
                         start: pos,
-                        after_black_flag: self.after_black_flag,
                         ..TagRun::default()
                     }
                 }
             };
             run.push(pos + n, v);
-            // A whole tag sequence is part of its flag, which is visible.
-            self.prev = match run.is_emoji_tag_sequence() {
-                true => Prev::Visible,
-                false => Prev::Hidden,
-            };
+            self.prev = Prev::Hidden;
             self.tags = Some(run);
-            self.after_black_flag = false;
             return;
         }
         if self.tags.is_some() {
             self.settle(false);
         }
-        self.after_black_flag = v == 0x1_F3F4;
+        if v == 0x1_F3F4 {
+            self.black_flag(pos + n);
+        }
         // Joiners wait for what follows.
         if v == 0x200C || v == 0x200D {
             if self.joiner.is_some() {
@@ -778,9 +780,27 @@ impl<'a> Walk<'a> {
         };
     }
 
+    /// A black flag U+1F3F4 that ends at `end`: the emoji tag sequence right after it, if
+    /// there is one ([`tag_sequence_len`], read in the input's dialect), is part of it.
+    /// Any other run of tags after it is hidden text, as anywhere.
+    fn black_flag(&mut self, end: usize) {
+        let (bytes, dialect) = (self.bytes, self.dialect);
+        let unit = |at: usize| {
+            bytes.get(at)?;
+            let unit = dialect.decode_at(bytes, at);
+            match unit.kind {
+                UnitKind::Scalar(cp) => Some((unit.len as usize, cp.value())),
+                UnitKind::Error(_) => None,
+            }
+        };
+        if let Some(len) = tag_sequence_len(end, unit) {
+            self.flag_tags_end = end + len;
+        }
+    }
+
     /// Decides a pending joiner (needed: what follows is visible non-ASCII, or a virama
     /// before it, as the CONTEXTJ rules of RFC 5892 (Appendix A.1, A.2) also allow) and
-    /// ends a run of tag characters (a lint unless it is an emoji tag sequence).
+    /// ends a run of tag characters (a lint: the tags of a flag's sequence make none).
     fn settle(&mut self, next_visible: bool) {
         if let Some((pos, n, v, before)) = self.joiner.take() {
             if !(before == Prev::Virama || (before == Prev::Visible && next_visible)) {
@@ -794,7 +814,7 @@ impl<'a> Walk<'a> {
                 self.push(Kind::Invisible, pos, n, Level::Warning, message);
             }
         }
-        if let Some(run) = self.tags.take().filter(|r| !r.is_emoji_tag_sequence()) {
+        if let Some(run) = self.tags.take() {
             let message = || {
                 format!(
                     "{} tag character{} outside an emoji tag sequence, hiding the text \"{}\"{}{}",
@@ -917,7 +937,6 @@ impl<'a> Walk<'a> {
             }
             self.settle(false);
             self.end_word();
-            self.after_black_flag = false;
         }
     }
 
@@ -1073,19 +1092,13 @@ fn surrogate_form(dialect: Dialect) -> &'static str {
     }
 }
 
-/// A run of tag characters: a lint unless it is the emoji tag sequence of the black flag
-/// right before it ([`TagRun::is_emoji_tag_sequence`]).
+/// A run of tag characters that is not the emoji tag sequence of a black flag
+/// ([`tag_sequence_len`]): hidden text, a lint.
 #[derive(Clone, Debug, Default)]
 struct TagRun {
     start: usize,
     end: usize,
     count: usize,
-    /// Whether the black flag U+1F3F4 comes right before the run.
-    after_black_flag: bool,
-    /// How many tags of `0`-`9`, `a`-`z` begin the run (its tag_spec, if it is one).
-    spec: usize,
-    /// Its last tag.
-    last: u32,
     /// The hidden text, plain printable ASCII that says which tags the run holds: a tag of
     /// a printable ASCII character as that character (`\"` and `\\` for those of `"` and
     /// `\`), any other (U+E0000 to U+E001F, U+E007F) as a `\u{..}` escape, as [`sanitize`]
@@ -1105,14 +1118,10 @@ const TAG_TEXT_SHOWN: usize = 200;
 impl TagRun {
     /// Adds tag character `v` (U+E0000 to U+E007F), which ends at `end`.
     fn push(&mut self, end: usize, v: u32) {
-        if self.spec == self.count && is_tag_spec(v) {
-            self.spec += 1;
-        }
-        self.last = v;
         self.end = end;
         self.count += 1;
         self.language |= v == 0xE_0001;
-        self.cancel |= v == 0xE_007F;
+        self.cancel |= v == CANCEL_TAG;
         if self.shown == TAG_TEXT_SHOWN {
             return;
         }
@@ -1126,25 +1135,52 @@ impl TagRun {
             }
         }
     }
+}
 
-    /// Whether the run is, after the black flag, an emoji tag sequence as UTS #51 (ED-14a,
-    /// ED-14b) writes one and CLDR's subdivision flags use it: a tag_spec of 3 to 6 tags
-    /// of `0`-`9` and `a`-`z` (a subdivision id: a region of 2 letters, then 1 to 4
-    /// letters or digits; `gbsct` for Scotland), then one CANCEL TAG, and no other tag. A
-    /// capital, a space, punctuation, LANGUAGE TAG, a run of 7, a CANCEL TAG missing,
-    /// alone, twice or inside the run is a run of tags like any other.
-    fn is_emoji_tag_sequence(&self) -> bool {
-        self.after_black_flag
-            && (3..=6).contains(&self.spec)
-            && self.count == self.spec + 1
-            && self.last == 0xE_007F
-    }
+/// U+E007F CANCEL TAG, which ends an emoji tag sequence.
+const CANCEL_TAG: u32 = 0xE_007F;
+
+/// Whether `v` is a tag character (U+E0000 to U+E007F).
+fn is_tag(v: u32) -> bool {
+    (0xE_0000..=CANCEL_TAG).contains(&v)
 }
 
 /// Whether tag character `v` may be part of the tag_spec of an emoji tag sequence: the tag
 /// of `0`-`9` or `a`-`z` (UTS #51, ED-14b).
-pub(super) fn is_tag_spec(v: u32) -> bool {
+fn is_tag_spec(v: u32) -> bool {
     matches!(v, 0xE_0030..=0xE_0039 | 0xE_0061..=0xE_007A)
+}
+
+/// The length in bytes of the emoji tag sequence that begins at `at`, right after a black
+/// flag U+1F3F4, as UTS #51 (ED-14a, ED-14b) writes one and CLDR's subdivision flags use
+/// it: a tag_spec of 3 to 6 tags of `0`-`9` and `a`-`z` (a subdivision id: a region of 2
+/// letters, then 1 to 4 letters or digits; `gbsct` for Scotland), then one CANCEL TAG, and
+/// no tag after it. `None` where no tag begins, and for any other run of tags (a capital,
+/// a space, punctuation, LANGUAGE TAG, a tag_spec of 7, a CANCEL TAG missing, alone, twice
+/// or inside the run), which is hidden text like any run of tags.
+///
+/// `unit` is the character at an offset as the input's dialect reads it, its length and
+/// value (`None` for an error or past the end). The walk asks this at each black flag and
+/// the sieve at each black flag of a line it reads again, so the two cannot disagree.
+/// At most 8 tags are read.
+pub(super) fn tag_sequence_len(
+    at: usize,
+    unit: impl Fn(usize) -> Option<(usize, u32)>,
+) -> Option<usize> {
+    let tag = |p: usize| unit(p).filter(|&(_, v)| is_tag(v));
+    let (mut end, mut spec) = (at, 0);
+    while let Some((n, v)) = tag(end) {
+        end += n;
+        if !is_tag_spec(v) {
+            let ended = v == CANCEL_TAG && tag(end).is_none();
+            return (ended && (3..=6).contains(&spec)).then_some(end - at);
+        }
+        spec += 1;
+        if spec > 6 {
+            return None;
+        }
+    }
+    None
 }
 
 /// The names of LANGUAGE TAG and CANCEL TAG where a run of tags holds them (`language`,
@@ -1235,12 +1271,11 @@ fn is_wordy(v: u32) -> bool {
 /// `pos` stands where Mongolian writes it: after a letter of the script (U+1820 to U+1878,
 /// U+1880 to U+18AA) and before the final vowel it sets apart, a (U+1820) or e (U+1821).
 fn vowel_separator_in_place(bytes: &[u8], pos: usize) -> bool {
-    let before = pos.checked_sub(3).and_then(|p| bytes.get(p..pos));
-    let letter = matches!(
-        before,
-        Some([0xE1, 0xA0, 0xA0..=0xBF] | [0xE1, 0xA1, 0x80..=0xB8] | [0xE1, 0xA2, 0x80..=0xAA])
-    );
-    letter && matches!(bytes.get(pos + 3..pos + 6), Some([0xE1, 0xA0, 0xA0 | 0xA1]))
+    // Each of them is three bytes: no four-byte character need be read.
+    let letter = |c| matches!(c, '\u{1820}'..='\u{1878}' | '\u{1880}'..='\u{18AA}');
+    let vowel = |c| matches!(c, '\u{1820}' | '\u{1821}');
+    character_before(bytes, pos, false).is_some_and(|(_, c)| letter(c))
+        && character_from(bytes, pos + 3, false).is_some_and(vowel)
 }
 
 /// U+200B ZERO WIDTH SPACE: where a line may break in the scripts written without spaces
@@ -1250,7 +1285,8 @@ pub(super) const ZERO_WIDTH_SPACE: u32 = 0x200B;
 /// The scripts written without spaces between words, where a zero-width space marks a
 /// word's end, a place where a line may break (the Unicode Standard, chapter 23; UAX #14,
 /// class ZW): Thai, Lao, Khmer, Myanmar, Tibetan, and the CJK group, one because a
-/// Japanese sentence mixes Han, Hiragana and Katakana (and Bopomofo annotates Han).
+/// Japanese sentence mixes Han, Hiragana and Katakana (and Bopomofo annotates Han): the
+/// group [`HAN_SCRIPTS`] that `detect` counts as one too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Unspaced {
     Thai,
@@ -1269,9 +1305,7 @@ impl Unspaced {
             Script::Khmer => Some(Unspaced::Khmer),
             Script::Myanmar => Some(Unspaced::Myanmar),
             Script::Tibetan => Some(Unspaced::Tibetan),
-            Script::Han | Script::Hiragana | Script::Katakana | Script::Bopomofo => {
-                Some(Unspaced::Cjk)
-            }
+            s if HAN_SCRIPTS.contains(&s) => Some(Unspaced::Cjk),
             _ => None,
         }
     }
@@ -1295,35 +1329,35 @@ enum Beside {
 /// property is a binary search over some 2,000 ranges, and Thai or Khmer text asks it of
 /// the characters around every word's zero-width space.
 fn beside(c: char) -> Beside {
-    /// 0: not asked yet; else 1 + the answer's index in [`BESIDE`].
-    static KEPT: [AtomicU8; 0x1_0000] = [const { AtomicU8::new(0) }; 0x1_0000];
-    let Some(kept) = KEPT.get(c as usize) else {
+    /// Each character's index in [`KEPT`]: 0 (`None`) until it is asked about.
+    static CODES: [AtomicU8; 0x1_0000] = [const { AtomicU8::new(0) }; 0x1_0000];
+    let Some(code) = CODES.get(c as usize) else {
         return beside_by_properties(c);
     };
-    match kept.load(Ordering::Relaxed) {
-        0 => {
-            let b = beside_by_properties(c);
-            let k = BESIDE
-                .iter()
-                .position(|&x| x == b)
-                .expect("every answer is listed");
-            kept.store(k as u8 + 1, Ordering::Relaxed);
-            b
-        }
-        k => BESIDE[k as usize - 1],
+    if let Some(kept) = KEPT[code.load(Ordering::Relaxed) as usize] {
+        return kept;
     }
+    let b = beside_by_properties(c);
+    let k = KEPT
+        .iter()
+        .position(|&kept| kept == Some(b))
+        .expect("every answer is listed");
+    code.store(k as u8, Ordering::Relaxed);
+    b
 }
 
-/// Every [`Beside`].
-const BESIDE: [Beside; 8] = [
-    Beside::Other,
-    Beside::Mark,
-    Beside::Unspaced(Unspaced::Thai),
-    Beside::Unspaced(Unspaced::Lao),
-    Beside::Unspaced(Unspaced::Khmer),
-    Beside::Unspaced(Unspaced::Myanmar),
-    Beside::Unspaced(Unspaced::Tibetan),
-    Beside::Unspaced(Unspaced::Cjk),
+/// What each code [`beside`] keeps for a character stands for: nothing yet (0, so that
+/// the codes start zeroed), or the answer.
+const KEPT: [Option<Beside>; 9] = [
+    None,
+    Some(Beside::Other),
+    Some(Beside::Mark),
+    Some(Beside::Unspaced(Unspaced::Thai)),
+    Some(Beside::Unspaced(Unspaced::Lao)),
+    Some(Beside::Unspaced(Unspaced::Khmer)),
+    Some(Beside::Unspaced(Unspaced::Myanmar)),
+    Some(Beside::Unspaced(Unspaced::Tibetan)),
+    Some(Beside::Unspaced(Unspaced::Cjk)),
 ];
 
 /// What `c` is beside a zero-width space, by its general category, Script and
@@ -1366,13 +1400,7 @@ fn beside_by_properties(c: char) -> Beside {
 /// reads four bytes as UTF-8 does). The sieve asks the same of a line
 /// (`sieve::sequences_are_quiet`), so the two cannot disagree.
 pub(super) fn space_in_place(bytes: &[u8], pos: usize, astral: bool) -> bool {
-    let next = pos + 3;
-    let after = match bytes.get(next) {
-        Some(0xC2..=0xEF) => bmp_at(bytes, next).map(|(_, v)| v),
-        Some(0xF0..=0xF4) if astral => astral_at(bytes, next),
-        _ => None,
-    };
-    let Some(Beside::Unspaced(script)) = after.and_then(char::from_u32).map(beside) else {
+    let Some(Beside::Unspaced(script)) = character_from(bytes, pos + 3, astral).map(beside) else {
         return false;
     };
     // Back over the marks of no script to the letter they are on.
@@ -1385,6 +1413,17 @@ pub(super) fn space_in_place(bytes: &[u8], pos: usize, astral: bool) -> bool {
         }
     }
     false
+}
+
+/// The well-formed character of two to four bytes (four only where `astral`) that starts
+/// at `start`, if one does.
+fn character_from(bytes: &[u8], start: usize, astral: bool) -> Option<char> {
+    let v = match bytes.get(start) {
+        Some(0xC2..=0xEF) => bmp_at(bytes, start).map(|(_, v)| v),
+        Some(0xF0..=0xF4) if astral => astral_at(bytes, start),
+        _ => None,
+    };
+    v.and_then(char::from_u32)
 }
 
 /// The well-formed character of two to four bytes (four only where `astral`) that ends
@@ -1543,7 +1582,7 @@ pub(super) struct Quiet {
 fn looked_at(v: u32) -> bool {
     is_bidi(v)
         || matches!(v, 0x85 | 0x2028 | 0x2029 | 0x200C | 0x200D | 0x1_F3F4)
-        || (0xE_0000..=0xE_007F).contains(&v)
+        || is_tag(v)
         || is_selector(v)
         || always_invisible(v)
         || is_noncharacter(CodePoint::new(v))
@@ -1678,6 +1717,12 @@ pub(super) fn non_starters(c: char) -> (usize, usize, bool) {
         }
     });
     (leading, trailing, starter)
+}
+
+/// Whether `v` is a virama (canonical combining class 9): on a visible letter, it lets a
+/// joiner after it be (`Prev::Virama`).
+pub(super) fn is_virama(v: u32) -> bool {
+    char::from_u32(v).is_some_and(|c| canonical_combining_class(c) == 9)
 }
 
 /// A well-formed four-byte sequence at `pos` (lead F0 to F4): its scalar value, from

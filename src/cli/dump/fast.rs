@@ -145,7 +145,7 @@ pub(super) struct Tables {
 
 impl Tables {
     pub(super) fn new(format: &Format) -> Tables {
-        let scratch = Box::new(Printer::new(format, false, None));
+        let scratch = Box::new(Printer::new(format, false, None, u64::MAX));
         let mut tables = Tables {
             units: [UnitCells {
                 hex_first: PLAIN,
@@ -1057,7 +1057,7 @@ mod tests {
         window: std::ops::Range<u64>,
         f: &Format,
     ) -> String {
-        let mut printer = Printer::new(f, fast, Some(base + window.start));
+        let mut printer = Printer::new(f, fast, Some(base + window.start), u64::MAX);
         printer.print(bytes, base, window);
         String::from_utf8(printer.out.as_slice().to_vec()).unwrap()
     }

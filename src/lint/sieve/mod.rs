@@ -56,7 +56,7 @@ use std::ops::Range;
 use std::sync::LazyLock;
 
 use super::checks::{
-    in_emoji_sequence, is_tag_spec, quiet, space_in_place, LATIN, MAX_NON_STARTERS,
+    in_emoji_sequence, is_virama, quiet, space_in_place, tag_sequence_len, LATIN, MAX_NON_STARTERS,
     ZERO_WIDTH_SPACE,
 };
 
@@ -1103,8 +1103,9 @@ impl Word {
 ///   VS16) a keycap base `0`-`9`, `#`, `*`, with no joiner pending; it leaves the character
 ///   before it the one that counts;
 /// - a tag character must be part of the emoji tag sequence right after a black flag
-///   U+1F3F4 ([`tag_sequence_at`]: 3 to 6 tags of `0`-`9`, `a`-`z`, then CANCEL TAG, and no
-///   tag after it); the sequence is visible, as its flag is;
+///   U+1F3F4 (`checks::tag_sequence_len`, the walk's own question: 3 to 6 tags of `0`-`9`,
+///   `a`-`z`, then CANCEL TAG, and no tag after it); the sequence is visible, as its flag
+///   is;
 /// - a zero-width space must stand between two letters (or marks) of one script written
 ///   without spaces, as `checks::space_in_place` (the walk's own question) says; it ends a
 ///   word;
@@ -1194,7 +1195,8 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
                     // one, goes with it; any other tag after it is found.
                     before = Before::Visible;
                     word = Word::default();
-                    i += tag_sequence_at(line, i).unwrap_or(0);
+                    let unit = |at: usize| line.get(at).and_then(|_| character_at(line, at));
+                    i += tag_sequence_len(i, unit).unwrap_or(0);
                 }
                 0xFE00..=0xFE0F | 0xE_0100..=0xE_01EF
                     if before == Before::Visible
@@ -1226,32 +1228,6 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
         };
     }
     before != Before::Joiner
-}
-
-/// The length in bytes of the emoji tag sequence at `pos`, just after a black flag, as the
-/// walk reads one (`checks.rs`, `TagRun::is_emoji_tag_sequence`): a tag_spec of 3 to 6
-/// tags of `0`-`9`, `a`-`z`, then CANCEL TAG U+E007F, and no tag after it. `None` for any
-/// other run of tags (which the walk finds), and where there is none.
-fn tag_sequence_at(line: &[u8], pos: usize) -> Option<usize> {
-    const TAG: usize = 4;
-    let tag = |at: usize| {
-        line.get(at)?;
-        character_at(line, at)
-            .map(|(_, v)| v)
-            .filter(|v| (0xE_0000..=0xE_007F).contains(v))
-    };
-    let spec = (0..=6)
-        .take_while(|&k| tag(pos + k * TAG).is_some_and(is_tag_spec))
-        .count();
-    let end = pos + (spec + 1) * TAG;
-    let ended = tag(end - TAG) == Some(0xE_007F) && tag(end).is_none();
-    ((3..=6).contains(&spec) && ended).then_some(end - pos)
-}
-
-/// Whether `v` is a virama (canonical combining class 9).
-fn is_virama(v: u32) -> bool {
-    char::from_u32(v)
-        .is_some_and(|c| unicode_normalization::char::canonical_combining_class(c) == 9)
 }
 
 /// The well-formed UTF-8 character (RFC 3629) at `pos`, not ASCII: its length and value.
