@@ -229,6 +229,52 @@ fn the_input_itself_is_refused_in_the_form() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
 
+#[test]
+fn a_write_that_fails_gives_the_form_back_with_its_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_on_file(dir.path(), 120, 40);
+    app.update(Action::OpenWrite);
+    let len = app.prompt.as_ref().unwrap().input.chars().count();
+    for _ in 0..len {
+        app.update(Action::Backspace);
+    }
+    // A directory that is not there: found only when the write begins, on the worker.
+    let path = dir.path().join("no-such-dir").join("notes.fixed.txt");
+    let name = path.display().to_string();
+    typed(&mut app, &name);
+    app.update(Action::ToggleMojibake);
+    app.update(Action::Submit);
+    assert!(app.job.is_some());
+    finish_job(&mut app);
+    let message = app.message.clone().unwrap();
+    assert!(message.is_error);
+    assert_eq!(
+        message.text,
+        format!("write: {name}: no such file or directory")
+    );
+    assert_eq!(
+        message.elide,
+        Some(7..7 + name.len()),
+        "the path gives way first"
+    );
+    let prompt = app.prompt.clone().expect("the form again");
+    assert_eq!(prompt.kind, PromptKind::Write);
+    assert_eq!(prompt.input, name);
+    assert!(app.write.is_some_and(|f| f.mojibake && !f.confirm));
+    // Mended, the same form writes.
+    for _ in 0.."no-such-dir/notes.fixed.txt".len() {
+        app.update(Action::Backspace);
+    }
+    typed(&mut app, "notes.fixed.txt");
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    assert!(app.write.is_none());
+    assert_eq!(
+        std::fs::read(dir.path().join("notes.fixed.txt")).unwrap(),
+        "Caf\u{FFFD} au lait\nIl a dit : L’été était chaud.\n".as_bytes()
+    );
+}
+
 /// Sends one key through the keymap, in the mode the app is in, as the event loop does.
 fn key(app: &mut App, code: KeyCode, modifiers: KeyModifiers) {
     let event = Event::Key(KeyEvent::new(code, modifiers));

@@ -157,7 +157,8 @@ pub enum JobEvent {
     Done(Option<u64>),
     /// The search stopped because it was cancelled.
     Cancelled,
-    /// A repaired copy was written (what to say), or why not.
+    /// A repaired copy was written (what to say), or why not (the cause alone: the viewer
+    /// names the path).
     Wrote(Result<String, String>),
 }
 

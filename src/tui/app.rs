@@ -252,6 +252,9 @@ pub struct App {
     pub input_path: Option<PathBuf>,
     /// The write form, while it is open.
     pub write: Option<WriteForm>,
+    /// The form, prompt and name of the write running, given back if it fails so that the
+    /// path can be mended.
+    write_retry: Option<(WriteForm, Prompt, String)>,
     /// Keys typed while a worker ran, replayed in order when it is done (at most
     /// [`DEFERRED_MAX`]): typing `]]]` finds the third error.
     /// Each with whether it is a repeat of a count (`3n`) rather than a key typed.
@@ -321,6 +324,7 @@ impl App {
             suspend: false,
             input_path: None,
             write: None,
+            write_retry: None,
             deferred: VecDeque::new(),
             count_wrapped: false,
             linting: Linting::default(),
@@ -1060,6 +1064,16 @@ impl App {
         );
     }
 
+    /// `write: NAME: CAUSE`, where the name gives way first (shortened with `…`) so that
+    /// the cause stays in view on a narrow terminal.
+    fn say_write_error(&mut self, name: &str, cause: &str) {
+        let text = format!("write: {name}: {cause}");
+        self.say(text, true);
+        if let Some(message) = &mut self.message {
+            message.elide = Some(7..7 + name.len());
+        }
+    }
+
     fn say(&mut self, text: impl Into<String>, is_error: bool) {
         self.message = Some(Message {
             text: text.into(),
@@ -1725,13 +1739,21 @@ impl App {
                 return;
             }
             Err(e) => {
-                self.say(format!("write: {}: {}", e.name, e.cause), true);
+                self.say_write_error(&e.name, &e.cause);
                 self.prompt = Some(prompt);
                 return;
             }
         }
         let force = form.confirm;
         self.write = None;
+        self.write_retry = Some((
+            WriteForm {
+                confirm: false,
+                ..form
+            },
+            prompt,
+            name.clone(),
+        ));
         let (sender, receiver) = mpsc::channel();
         let cancel = Arc::new(AtomicBool::new(false));
         let source = Arc::clone(&self.source);
@@ -1777,7 +1799,7 @@ impl App {
                         w.written,
                     )))
                 }
-                Err(e) => JobEvent::Wrote(Err(format!("write: {}: {}", e.name, e.cause))),
+                Err(e) => JobEvent::Wrote(Err(e.cause)),
             };
             let _ = sender.send(event);
         });
@@ -1845,14 +1867,22 @@ impl App {
             }
             JobEvent::Wrote(result) => {
                 self.job = None;
-                match result {
-                    Ok(text) => self.say(text, false),
-                    Err(text) => self.say(text, true),
+                let retry = self.write_retry.take();
+                match (result, retry) {
+                    (Ok(text), _) => self.say(text, false),
+                    // The form again, as it was, to mend the path or policy.
+                    (Err(cause), Some((form, prompt, name))) => {
+                        self.write = Some(form);
+                        self.prompt = Some(prompt);
+                        self.say_write_error(&name, &cause);
+                    }
+                    (Err(cause), None) => self.say(format!("write: {cause}"), true),
                 }
             }
             JobEvent::Cancelled => {
                 let what = job.what.clone();
                 self.job = None;
+                self.write_retry = None;
                 self.deferred.clear();
                 self.say(format!("{what}: cancelled"), false);
             }
