@@ -650,3 +650,27 @@ fn binary_data_between_ascii_lines_stays_binary() {
     // PNG images (the gzip data of the corpus's files is under 1000 bytes).
     assert_eq!(tried, 2 * if python { 24 } else { 19 });
 }
+
+/// UTF-16 without a BOM that starts with an empty line (`"\n".encode('utf-16-le')`, `0A
+/// 00`; `00 0A` in UTF-16BE): named by its zero bytes as a whole, one region. UTF-16LE's
+/// line feed was taken for an empty line of ASCII before the text, which then lost the
+/// whole-file verdict and was read as a UTF-8 byte and a UTF-16BE region (`1..176`).
+#[test]
+fn utf16_that_starts_with_an_empty_line_is_named_whole() {
+    let text = "\nThe quick brown fox jumps over the lazy dog.\nSecond sentence is here, with more words.\n";
+    for (form, want) in [("16-le", "UTF-16LE"), ("16-be", "UTF-16BE")] {
+        let bytes = wide(&[text], form).remove(0);
+        assert_eq!(bytes.len(), 176, "{want}");
+        let (d, got) = regions_of(&bytes);
+        assert_eq!(got, [(0, 176, want)], "{want}");
+        assert_eq!(d.headline(), want);
+        assert_eq!(
+            d.evidence,
+            [
+                format!("no byte order mark; zero bytes where {want} puts them"),
+                format!("88 code units decode as {want}"),
+            ],
+            "{want}"
+        );
+    }
+}

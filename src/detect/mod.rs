@@ -1577,11 +1577,13 @@ fn ascii_line_in(bytes: &[u8], range: Range<usize>) -> bool {
 }
 
 /// Whether `bytes` starts or ends with a whole line of ASCII text ([`ascii_line`]) of any
-/// length, with its line feed: the first line cut at its `0A`, the last one a `0A` after a
-/// byte other than `00` (not UTF-16BE's line feed) and after the `0A` before it (with the
-/// `00` of UTF-16LE's line feed after that one).
+/// length, with its line feed: the first line cut at its `0A` (an empty one only where no
+/// `00` follows: `0A 00` at the start is UTF-16LE's line feed, the text's own empty first
+/// line), the last one a `0A` after a byte other than `00` (not UTF-16BE's line feed) and
+/// after the `0A` before it (with the `00` of UTF-16LE's line feed after that one).
 fn ascii_edge_line(bytes: &[u8]) -> bool {
-    let first = memchr::memchr(b'\n', bytes).is_some_and(|p| ascii_line(&bytes[..p]));
+    let first = memchr::memchr(b'\n', bytes)
+        .is_some_and(|p| ascii_line(&bytes[..p]) && (p > 0 || bytes.get(1) != Some(&0)));
     let last = match bytes {
         [.., before, b'\n'] if *before != 0 => {
             let p = bytes.len() - 1;
