@@ -674,3 +674,62 @@ fn utf16_that_starts_with_an_empty_line_is_named_whole() {
         );
     }
 }
+
+/// A last line of ASCII without a line feed at the very end of an ASCII log after a UTF-16
+/// block (`[build] done`): a region of its own, UTF-8, and the UTF-16 region the block's
+/// bytes exactly (`114..210`, whole code units), in both byte orders, for a short line of
+/// an even and of an odd length and for a long one (16 bytes or more), also with a short
+/// ASCII line before it. A last line ending in `0A` was cut off already; the short ones
+/// without it stayed in the UTF-16 region (`114..222`, `114..223`, an odd length).
+#[test]
+fn an_ascii_last_line_without_a_line_feed_after_a_utf16_block_is_a_region_of_its_own() {
+    let log = "2024-05-01 12:00:01 INFO job started, writing the report\n".repeat(2);
+    let block = "Das Ergebnis ist fertig.\nZweite Zeile mit Text.\n";
+    for (form, want) in [("16-le", "UTF-16LE"), ("16-be", "UTF-16BE")] {
+        let wide_block = wide(&[block], form).remove(0);
+        let (a, b) = (log.len(), log.len() + wide_block.len());
+        assert_eq!((a, b), (114, 210), "{want}");
+        for last in [
+            "[build] done",
+            "[build] done.",
+            "[build] finished at 12:00:03",
+            "[b] ok\n[build] done",
+            "[b] ok\n[b] end",
+        ] {
+            let bytes = [log.as_bytes(), &wide_block, last.as_bytes()].concat();
+            let (d, got) = regions_of(&bytes);
+            assert_eq!(
+                got,
+                [
+                    (0, 114, "UTF-8"),
+                    (114, 210, want),
+                    (210, bytes.len(), "UTF-8")
+                ],
+                "{want} {last:?}"
+            );
+            assert_eq!(
+                (d.headline(), d.ascii, d.evidence.clone()),
+                (
+                    "UTF-8".to_string(),
+                    false,
+                    vec!["mixed: 3 regions in 2 encodings".to_string()]
+                ),
+                "{want} {last:?}"
+            );
+        }
+        // A last line of Chinese whose bytes are ASCII (`田中` is `30 75 2D 4E` in
+        // UTF-16LE, `75 30 4E 2D` in UTF-16BE) after Chinese lines is the block's.
+        let zh = wide(
+            &["我们今天去公园看朋友。\n天气很好，大家都很高兴。\n田中"],
+            form,
+        )
+        .remove(0);
+        assert_eq!(zh.len(), 54, "{want}");
+        let bytes = [log.as_bytes(), &zh].concat();
+        assert_eq!(
+            regions_of(&bytes).1,
+            [(0, 114, "UTF-8"), (114, 168, want)],
+            "{want}"
+        );
+    }
+}

@@ -1632,13 +1632,18 @@ fn settle_wide(bytes: &[u8], mut regions: Vec<(Range<usize>, Kind)>) -> Vec<(Ran
         let end = match trimmed {
             Some((wide, end)) => {
                 out.push((range.start..head, Kind::Neutral));
-                out.push((head..tail, wide));
+                push_wide(&mut out, bytes, head..tail, wide);
                 out.push((tail..end, Kind::Neutral));
                 end
             }
             None => {
                 let end = unit_end(range.start);
-                out.push((range.start..end, wide_kind(bytes, range.start..end)));
+                push_wide(
+                    &mut out,
+                    bytes,
+                    range.start..end,
+                    wide_kind(bytes, range.start..end),
+                );
                 end
             }
         };
@@ -1648,6 +1653,18 @@ fn settle_wide(bytes: &[u8], mut regions: Vec<(Range<usize>, Kind)>) -> Vec<(Ran
     }
     out.retain(|(r, _)| !r.is_empty());
     out
+}
+
+/// Pushes the settled region `bytes[range]` of `kind` onto `out`; a region of wide text at
+/// the end of the input without the last line ([`open_ascii_tail`]), which follows it as an
+/// ASCII-only region of its own.
+fn push_wide(out: &mut Vec<(Range<usize>, Kind)>, bytes: &[u8], range: Range<usize>, kind: Kind) {
+    let end = match kind {
+        Kind::Wide(w) => open_ascii_tail(bytes, range.clone(), w),
+        _ => range.end,
+    };
+    out.push((range.start..end, kind));
+    out.push((end..range.end, Kind::Neutral));
 }
 
 /// What the region `bytes[range]` of zero bytes is, read from its start: UTF-16 or UTF-32
@@ -1696,24 +1713,81 @@ fn ascii_head(bytes: &[u8], range: Range<usize>) -> usize {
 /// own here.
 fn ascii_tail(bytes: &[u8], range: Range<usize>) -> usize {
     let start = range.start;
-    let le_feed = |p: usize| (p - start).is_multiple_of(2) && bytes.get(p + 1) == Some(&0);
-    let be_feed = |p: usize| !(p - start).is_multiple_of(2) && bytes[p - 1] == 0;
     let (mut cut, mut end) = (range.end, range.end);
-    while cut > start && bytes[cut - 1] == b'\n' && !le_feed(cut - 1) && !be_feed(cut - 1) {
+    while cut > start && bytes[cut - 1] == b'\n' && !utf16_feed(bytes, start, cut - 1) {
         let p = cut - 1;
         let Some(q) = memchr::memrchr(b'\n', &bytes[start..p]).map(|i| start + i) else {
             break;
         };
-        let line_start = if le_feed(q) { q + 2 } else { q + 1 };
+        let line_start = line_after(bytes, start, q);
         if line_start > p || !ascii_line(&bytes[line_start..p]) {
             break;
         }
         cut = line_start;
-        if le_feed(q) || be_feed(q) {
+        if utf16_feed(bytes, start, q) {
             end = cut;
         }
     }
     end
+}
+
+/// Where the region `bytes[range]` of `w`, whose first code unit starts at `range.start`,
+/// ends when its last line is the input's, with no line feed after it, and is ASCII text
+/// ([`ascii_line`]) rather than the region's: before that line (and the lines of ASCII
+/// text before it, [`ascii_tail`]), right after a UTF-16 line feed at the region's
+/// alignment, so that the region keeps whole code units; or at its end. A line of whole
+/// units is the region's where, read as `w`, it gives a letter of a script the region's
+/// last 4 KiB give: ASCII bytes read as UTF-16 are Han and other CJK characters, which a
+/// line of Chinese or Japanese (`田中` is `30 75 2D 4E` in UTF-16LE) also is.
+fn open_ascii_tail(bytes: &[u8], range: Range<usize>, w: Wide) -> usize {
+    let (start, end) = (range.start, range.end);
+    if end != bytes.len() || end == start || bytes[end - 1] == b'\n' {
+        return end;
+    }
+    let Some(q) = memchr::memrchr(b'\n', &bytes[start..end]).map(|i| start + i) else {
+        return end;
+    };
+    let line_start = line_after(bytes, start, q);
+    if line_start >= end || !ascii_line(&bytes[line_start..end]) {
+        return end;
+    }
+    let unit = w.unit();
+    if (end - line_start).is_multiple_of(unit) && (line_start - start).is_multiple_of(unit) {
+        let from = start + (line_start - start).saturating_sub(4096).div_ceil(unit) * unit;
+        let region = wide::reading(w, &bytes[from..line_start]);
+        let line = wide::reading(w, &bytes[line_start..end]);
+        let shared = line
+            .scripts
+            .iter()
+            .any(|(g, _)| region.scripts.iter().any(|(r, _)| r == g));
+        if shared {
+            return end;
+        }
+    }
+    if utf16_feed(bytes, start, q) {
+        return line_start;
+    }
+    // The line before is ASCII text too, ending in a 0A that is no line feed of the region.
+    match ascii_tail(bytes, start..line_start) {
+        before if before < line_start => before,
+        _ => end,
+    }
+}
+
+/// Whether the byte `0A` at `p` is a UTF-16 line feed at the alignment of units that
+/// start at `first`: `0A 00` with the `0A` at an even offset from it, `00 0A` at an odd one.
+fn utf16_feed(bytes: &[u8], first: usize, p: usize) -> bool {
+    match (p - first).is_multiple_of(2) {
+        true => bytes.get(p + 1) == Some(&0),
+        false => bytes[p - 1] == 0,
+    }
+}
+
+/// Where the line after the `0A` at `q` starts, in units that start at `first`: after the
+/// `00` of a UTF-16LE line feed (`0A 00`, [`utf16_feed`]), else right after the `0A`.
+fn line_after(bytes: &[u8], first: usize, q: usize) -> usize {
+    let le_feed = (q - first).is_multiple_of(2) && bytes.get(q + 1) == Some(&0);
+    q + 1 + usize::from(le_feed)
 }
 
 /// Whether every error of `bytes` read as UTF-8 is one of UTF-8's own broken shapes, at
