@@ -1030,6 +1030,10 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
         ));
     }
     d.evidence.extend(d.cut.evidence(bytes));
+    if d.encoding == "UTF-8" && d.errors > 0 {
+        d.evidence
+            .extend(pep383_evidence(bytes, summary, &named, d.errors));
+    }
     // U+FEFF and mojibake live in the UTF-8 regions' blocks that hold non-ASCII bytes.
     let utf8_regions: Vec<Range<usize>> = regions
         .iter()
@@ -1106,6 +1110,70 @@ fn errors_in_utf8_regions(bytes: &[u8], summary: &Summary, regions: &[Region], t
         }
     }
     n
+}
+
+/// Whether `bytes` hold a PEP 383 escape at `at`: a byte 80..FF that Python's
+/// surrogateescape held as U+DC80..U+DCFF, written in 3-byte form (`surrogatepass`), `ED
+/// B2 80`..`ED B3 BF`, and not the low half of a surrogate pair (CESU-8 writes U+10080 as
+/// `ED A0 80 ED B2 80`): Python never writes a high surrogate for a byte.
+fn pep383_escape_at(bytes: &[u8], at: usize) -> bool {
+    let escape = matches!(
+        bytes.get(at..at + 3),
+        Some([0xED, 0xB2..=0xB3, 0x80..=0xBF])
+    );
+    let after_high = at >= 3 && matches!(bytes[at - 3..at], [0xED, 0xA0..=0xAF, 0x80..=0xBF]);
+    escape && !after_high
+}
+
+/// The evidence of PEP 383 escapes ([`pep383_escape_at`]) in the UTF-8 regions of
+/// `regions`, where their error units (3 each) are more than half of `errors`, the UTF-8
+/// errors there, with the command that turns them back into bytes; `None` otherwise. Only
+/// blocks with errors are looked at: an escape is one.
+fn pep383_evidence(
+    bytes: &[u8],
+    summary: &Summary,
+    regions: &[Region],
+    errors: u64,
+) -> Option<String> {
+    let in_utf8 = |at: usize| {
+        regions
+            .iter()
+            .any(|r| r.start <= at && at < r.end && r.encoding == "UTF-8")
+    };
+    let (mut escapes, mut first) = (0u64, None);
+    for (b, _) in summary
+        .blocks
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.errors > 0)
+    {
+        let block = summary.block_range(b);
+        for at in memchr::memchr_iter(0xED, &bytes[block.clone()]).map(|i| block.start + i) {
+            if pep383_escape_at(bytes, at) && in_utf8(at) {
+                escapes += 1;
+                first.get_or_insert(at);
+            }
+        }
+    }
+    let units = 3 * escapes;
+    let at = first?;
+    if units * 2 <= errors {
+        return None;
+    }
+    let byte = ((bytes[at + 1] & 0x03) << 6) | (bytes[at + 2] & 0x3F);
+    let (what, undo) = match escapes {
+        1 => ("a byte 80..FF", "turn it back into its byte"),
+        _ => ("bytes 80..FF", "turn them back into bytes"),
+    };
+    Some(format!(
+        "{} are {}, {what} that Python's surrogateescape wrote as U+DC80..U+DCFF ({} at {at} is the byte {byte:02X}); {undo} with hexrune repair --unescape pep383 IN -o OUT",
+        match units == errors {
+            true => format!("its {errors} UTF-8 errors"),
+            false => format!("{units} of its {errors} UTF-8 errors"),
+        },
+        counted(escapes, "PEP 383 escape", "PEP 383 escapes"),
+        hex(&bytes[at..at + 3]),
+    ))
 }
 
 /// How the `total` UTF-8 errors of a mixed input fall, `in_utf8` of them in its UTF-8
