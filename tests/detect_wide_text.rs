@@ -733,3 +733,67 @@ fn an_ascii_last_line_without_a_line_feed_after_a_utf16_block_is_a_region_of_its
         );
     }
 }
+
+/// A NUL byte inside a line of otherwise clean text (a field of a CSV export, a string of
+/// CESU-8) is said as such, not as `NUL-separated records`, and does not make CESU-8
+/// `binary`; records that NUL bytes end are still said so. No more NUL bytes than line
+/// feeds is what tells them apart (`find -print0` writes no line feed).
+#[test]
+fn a_rare_nul_inside_lines_of_text_is_no_record_separator() {
+    let csv = b"id,name,city\n1,Alice,Paris\n2,Bob\x00,Berlin\n3,Carol,Rome\n";
+    let (d, got) = regions_of(csv);
+    assert_eq!(got, [(0, 54, "UTF-8")]);
+    assert_eq!(
+        (d.headline(), d.evidence),
+        (
+            "ASCII (also valid UTF-8)".to_string(),
+            vec![
+                "every byte is ASCII".to_string(),
+                "1 of 54 sampled bytes is NUL (the first at 32), inside a line of text: no more NUL bytes than line feeds, so no NUL-separated records".to_string()
+            ]
+        )
+    );
+    // 312 lines of UTF-8 with one NUL in a field: far below 1%.
+    let mut big: Vec<u8> = (0..312)
+        .flat_map(|k| format!("{k:04},Zoë,Köln\n").into_bytes())
+        .collect();
+    big.insert(2002, 0);
+    let (d, got) = regions_of(&big);
+    assert_eq!(got, [(0, 4993, "UTF-8")]);
+    assert_eq!(
+        (d.headline(), d.evidence),
+        (
+            "UTF-8".to_string(),
+            vec![
+                "valid UTF-8: 624 multi-byte characters, no errors".to_string(),
+                "1 of 4993 sampled bytes is NUL (the first at 2002), inside a line of text: no more NUL bytes than line feeds, so no NUL-separated records".to_string()
+            ]
+        )
+    );
+    // CESU-8 (U+1F600 as a surrogate pair of 3-byte forms) with a NUL in a string.
+    let mut cesu = b"Name: \xED\xA0\xBD\xED\xB8\x80 Bob".to_vec();
+    cesu.extend(b"\x00 and more text here to be long enough\n");
+    let (d, got) = regions_of(&cesu);
+    assert_eq!(got, [(0, 55, "CESU-8")]);
+    assert_eq!(
+        (d.headline(), d.evidence),
+        (
+            "CESU-8".to_string(),
+            vec![
+                "not valid UTF-8, but valid CESU-8 (Unicode TR #26): its UTF-8 errors are 1 surrogate pair in 3-byte forms (a character above U+FFFF); read it with --dialect cesu8".to_string(),
+                "1 of 55 sampled bytes is NUL (the first at 16), inside a line of text: no more NUL bytes than line feeds, so no NUL-separated records".to_string()
+            ]
+        )
+    );
+    // Records, as find -print0 writes them: still records.
+    let records = b"./a.txt\x00./b/c.txt\x00./d e.txt\x00";
+    let (d, got) = regions_of(records);
+    assert_eq!(got, [(0, 28, "UTF-8")]);
+    assert_eq!(
+        d.evidence,
+        [
+            "every byte is ASCII",
+            "NUL-separated records: 3 of 28 sampled bytes are NUL, each after a record of text (as find -print0 and xargs -0 use them)"
+        ]
+    );
+}

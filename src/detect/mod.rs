@@ -384,17 +384,11 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         .iter()
         .any(|r| r.encoding.starts_with("UTF-16") || r.encoding.starts_with("UTF-32"));
     // `find -print0`, `xargs -0`, `/proc/PID/environ`: UTF-8 text in records that NUL
-    // bytes end, however many of them there are.
-    if !wide_found && sample.nul_records() && d.encoding == "UTF-8" && d.errors == d.cut.units() {
-        d.evidence.push(format!(
-            "NUL-separated records: {}, each after a record of text (as find -print0 and xargs -0 use them)",
-            share(
-                sample.zeros,
-                sample.bytes,
-                ("sampled byte", "sampled bytes"),
-                ("is NUL", "are NUL")
-            )
-        ));
+    // bytes end, however many of them there are; or a NUL in a field of a CSV, a string of
+    // CESU-8, inside a line of text.
+    let text = matches!(d.encoding, "UTF-8" | "CESU-8") && d.errors == d.cut.units();
+    if !wide_found && sample.nul_records() && text {
+        d.evidence.push(sample.nul_evidence(bytes));
         return d;
     }
     if !wide_found && sample.zero_share() > CONTROL_SHARE {
@@ -651,6 +645,8 @@ struct Sample {
     zeros: usize,
     /// Whether a NUL byte starts the input or follows another (an empty record).
     empty_records: bool,
+    /// Line feeds (0A).
+    feeds: usize,
     /// The wide encoding whose pattern the zero bytes show and that reads the first
     /// window as text ([`wide::text_by_pattern`]).
     wide: Option<Wide>,
@@ -697,6 +693,10 @@ impl Sample {
                 .iter()
                 .map(|w| memchr::memchr_iter(0, w).count())
                 .sum(),
+            feeds: windows
+                .iter()
+                .map(|w| memchr::memchr_iter(b'\n', w).count())
+                .sum(),
             empty_records: first.first() == Some(&0)
                 || windows
                     .iter()
@@ -724,6 +724,33 @@ impl Sample {
     /// sampled byte is a control; judged on [`wide::MIN_BYTES`] bytes or more.
     fn nul_records(&self) -> bool {
         self.zeros > 0 && self.controls == 0 && !self.empty_records && self.bytes >= wide::MIN_BYTES
+    }
+
+    /// The evidence of NUL bytes that [`Sample::nul_records`] holds text: records that
+    /// they end, where they outnumber the line feeds (`find -print0` writes none), or else
+    /// NUL bytes inside lines of text (a field of a CSV export, a string), with the offset
+    /// of the first in `bytes`.
+    fn nul_evidence(&self, bytes: &[u8]) -> String {
+        let nuls = share(
+            self.zeros,
+            self.bytes,
+            ("sampled byte", "sampled bytes"),
+            ("is NUL", "are NUL"),
+        );
+        if self.zeros > self.feeds {
+            return format!(
+                "NUL-separated records: {nuls}, each after a record of text (as find -print0 and xargs -0 use them)"
+            );
+        }
+        format!(
+            "{nuls} (the first at {}), inside {}: no more NUL bytes than line feeds, so no NUL-separated records",
+            memchr::memchr(0, bytes).unwrap_or(0),
+            if self.zeros == 1 {
+                "a line of text"
+            } else {
+                "lines of text"
+            }
+        )
     }
 
     fn control_share(&self) -> f64 {
