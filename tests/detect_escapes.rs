@@ -24,7 +24,7 @@ fn surrogatepass(text: &str) -> Vec<u8> {
     let mut out = Vec::new();
     let mut rest = text;
     while let Some(i) = rest.find("\\u") {
-        out.extend(rest[..i].as_bytes());
+        out.extend(&rest.as_bytes()[..i]);
         let cp = u32::from_str_radix(&rest[i + 2..i + 6], 16).unwrap();
         out.extend([
             0xE0 | (cp >> 12) as u8,
