@@ -438,11 +438,7 @@ fn wide_lines_in_head(bytes: &[u8]) -> bool {
         };
         let line = &head[pos..stop];
         let n = line.iter().filter(|b| wide::is_control(**b)).count();
-        let reads = |from: usize| {
-            wide::read_as_text(&head[from..whole]).is_some()
-                || wide::guess(&head[from..whole])
-                    .is_some_and(|w| wide::text_by_pattern(w, &head[from..whole]))
-        };
+        let reads = |from: usize| wide::text_in(&head[from..whole], None).is_some();
         if n > 0
             && line.len() > wide::MIN_BYTES
             && head[pos..whole].contains(&0)
@@ -1495,9 +1491,7 @@ fn line_end(bytes: &[u8], pos: usize, end: usize, utf16: bool) -> usize {
         let Some(q) = next else { continue };
         // UTF-16LE's line feed whole, with its 00.
         let line = &bytes[first..(q + 1 + usize::from(w == Wide::Utf16Le)).min(bytes.len())];
-        let text = wide::read_as_text(line).is_some_and(|(found, _)| found == w)
-            || (wide::guess(line) == Some(w) && wide::text_by_pattern(w, line));
-        if text {
+        if wide::text_in(line, Some(w)).is_some() {
             return q + 1;
         }
     }
@@ -1763,16 +1757,9 @@ fn push_wide(out: &mut Vec<(Range<usize>, Kind)>, bytes: &[u8], range: Range<usi
 }
 
 /// What the region `bytes[range]` of zero bytes is, read from its start: UTF-16 or UTF-32
-/// text ([`Kind::Wide`]), or else [`Kind::Legacy`].
+/// text ([`Kind::Wide`], [`wide::text_in`]), or else [`Kind::Legacy`].
 fn wide_kind(bytes: &[u8], range: Range<usize>) -> Kind {
-    let region = &bytes[range];
-    match wide::guess(region) {
-        Some(w) if wide::text_by_pattern(w, region) => Kind::Wide(w),
-        _ => match wide::read_as_text(region) {
-            Some((w, _)) => Kind::Wide(w),
-            None => Kind::Legacy,
-        },
-    }
+    wide::text_in(&bytes[range], None).map_or(Kind::Legacy, Kind::Wide)
 }
 
 /// Whether `line` (without its line feed) is a line of ASCII text: bytes 00..7F with no
