@@ -722,10 +722,10 @@ impl Sample {
         self.zeros > 0 && self.controls == 0 && !self.empty_records && self.bytes >= wide::MIN_BYTES
     }
 
-    /// The evidence of NUL bytes that [`Sample::nul_records`] holds text: records that
-    /// they end, where they outnumber the line feeds (`find -print0` writes none), or else
-    /// NUL bytes inside lines of text (a field of a CSV export, a string), with the offset
-    /// of the first in `bytes`.
+    /// The evidence of NUL bytes in text ([`Sample::nul_records`]): records that they end,
+    /// where they outnumber the line feeds (`find -print0` writes none), or else NUL bytes
+    /// inside lines of text (a field of a CSV export, a string), with the offset of the
+    /// first in `bytes`.
     fn nul_evidence(&self, bytes: &[u8]) -> String {
         let nuls = share(
             self.zeros,
