@@ -650,3 +650,150 @@ fn binary_data_between_ascii_lines_stays_binary() {
     // PNG images (the gzip data of the corpus's files is under 1000 bytes).
     assert_eq!(tried, 2 * if python { 24 } else { 19 });
 }
+
+/// UTF-16 without a BOM that starts with an empty line (`"\n".encode('utf-16-le')`, `0A
+/// 00`; `00 0A` in UTF-16BE): named by its zero bytes as a whole, one region. UTF-16LE's
+/// line feed was taken for an empty line of ASCII before the text, which then lost the
+/// whole-file verdict and was read as a UTF-8 byte and a UTF-16BE region (`1..176`).
+#[test]
+fn utf16_that_starts_with_an_empty_line_is_named_whole() {
+    let text = "\nThe quick brown fox jumps over the lazy dog.\nSecond sentence is here, with more words.\n";
+    for (form, want) in [("16-le", "UTF-16LE"), ("16-be", "UTF-16BE")] {
+        let bytes = wide(&[text], form).remove(0);
+        assert_eq!(bytes.len(), 176, "{want}");
+        let (d, got) = regions_of(&bytes);
+        assert_eq!(got, [(0, 176, want)], "{want}");
+        assert_eq!(d.headline(), want);
+        assert_eq!(
+            d.evidence,
+            [
+                format!("no byte order mark; zero bytes where {want} puts them"),
+                format!("88 code units decode as {want}"),
+            ],
+            "{want}"
+        );
+    }
+}
+
+/// A last line of ASCII without a line feed at the very end of an ASCII log after a UTF-16
+/// block (`[build] done`): a region of its own, UTF-8, and the UTF-16 region the block's
+/// bytes exactly (`114..210`, whole code units), in both byte orders, for a short line of
+/// an even and of an odd length and for a long one (16 bytes or more), also with a short
+/// ASCII line before it. A last line ending in `0A` was cut off already; the short ones
+/// without it stayed in the UTF-16 region (`114..222`, `114..223`, an odd length).
+#[test]
+fn an_ascii_last_line_without_a_line_feed_after_a_utf16_block_is_a_region_of_its_own() {
+    let log = "2024-05-01 12:00:01 INFO job started, writing the report\n".repeat(2);
+    let block = "Das Ergebnis ist fertig.\nZweite Zeile mit Text.\n";
+    for (form, want) in [("16-le", "UTF-16LE"), ("16-be", "UTF-16BE")] {
+        let wide_block = wide(&[block], form).remove(0);
+        let (a, b) = (log.len(), log.len() + wide_block.len());
+        assert_eq!((a, b), (114, 210), "{want}");
+        for last in [
+            "[build] done",
+            "[build] done.",
+            "[build] finished at 12:00:03",
+            "[b] ok\n[build] done",
+            "[b] ok\n[b] end",
+        ] {
+            let bytes = [log.as_bytes(), &wide_block, last.as_bytes()].concat();
+            let (d, got) = regions_of(&bytes);
+            assert_eq!(
+                got,
+                [
+                    (0, 114, "UTF-8"),
+                    (114, 210, want),
+                    (210, bytes.len(), "UTF-8")
+                ],
+                "{want} {last:?}"
+            );
+            assert_eq!(
+                (d.headline(), d.ascii, d.evidence.clone()),
+                (
+                    "UTF-8".to_string(),
+                    false,
+                    vec!["mixed: 3 regions in 2 encodings".to_string()]
+                ),
+                "{want} {last:?}"
+            );
+        }
+        // A last line of Chinese whose bytes are ASCII (`田中` is `30 75 2D 4E` in
+        // UTF-16LE, `75 30 4E 2D` in UTF-16BE) after Chinese lines is the block's.
+        let zh = wide(
+            &["我们今天去公园看朋友。\n天气很好，大家都很高兴。\n田中"],
+            form,
+        )
+        .remove(0);
+        assert_eq!(zh.len(), 54, "{want}");
+        let bytes = [log.as_bytes(), &zh].concat();
+        assert_eq!(
+            regions_of(&bytes).1,
+            [(0, 114, "UTF-8"), (114, 168, want)],
+            "{want}"
+        );
+    }
+}
+
+/// A NUL byte inside a line of otherwise clean text (a field of a CSV export, a string of
+/// CESU-8) is said as such, not as `NUL-separated records`, and does not make CESU-8
+/// `binary`; records that NUL bytes end are still said so. No more NUL bytes than line
+/// feeds is what tells them apart (`find -print0` writes no line feed).
+#[test]
+fn a_rare_nul_inside_lines_of_text_is_no_record_separator() {
+    let csv = b"id,name,city\n1,Alice,Paris\n2,Bob\x00,Berlin\n3,Carol,Rome\n";
+    let (d, got) = regions_of(csv);
+    assert_eq!(got, [(0, 54, "UTF-8")]);
+    assert_eq!(
+        (d.headline(), d.evidence),
+        (
+            "ASCII (also valid UTF-8)".to_string(),
+            vec![
+                "every byte is ASCII".to_string(),
+                "1 of 54 sampled bytes is NUL (the first at 32), inside a line of text: no more NUL bytes than line feeds, so no NUL-separated records".to_string()
+            ]
+        )
+    );
+    // 312 lines of UTF-8 with one NUL in a field: far below 1%.
+    let mut big: Vec<u8> = (0..312)
+        .flat_map(|k| format!("{k:04},Zoë,Köln\n").into_bytes())
+        .collect();
+    big.insert(2002, 0);
+    let (d, got) = regions_of(&big);
+    assert_eq!(got, [(0, 4993, "UTF-8")]);
+    assert_eq!(
+        (d.headline(), d.evidence),
+        (
+            "UTF-8".to_string(),
+            vec![
+                "valid UTF-8: 624 multi-byte characters, no errors".to_string(),
+                "1 of 4993 sampled bytes is NUL (the first at 2002), inside a line of text: no more NUL bytes than line feeds, so no NUL-separated records".to_string()
+            ]
+        )
+    );
+    // CESU-8 (U+1F600 as a surrogate pair of 3-byte forms) with a NUL in a string.
+    let mut cesu = b"Name: \xED\xA0\xBD\xED\xB8\x80 Bob".to_vec();
+    cesu.extend(b"\x00 and more text here to be long enough\n");
+    let (d, got) = regions_of(&cesu);
+    assert_eq!(got, [(0, 55, "CESU-8")]);
+    assert_eq!(
+        (d.headline(), d.evidence),
+        (
+            "CESU-8".to_string(),
+            vec![
+                "not valid UTF-8, but valid CESU-8 (Unicode TR #26): its UTF-8 errors are 1 surrogate pair in 3-byte forms (a character above U+FFFF); read it with --dialect cesu8".to_string(),
+                "1 of 55 sampled bytes is NUL (the first at 16), inside a line of text: no more NUL bytes than line feeds, so no NUL-separated records".to_string()
+            ]
+        )
+    );
+    // Records, as find -print0 writes them: still records.
+    let records = b"./a.txt\x00./b/c.txt\x00./d e.txt\x00";
+    let (d, got) = regions_of(records);
+    assert_eq!(got, [(0, 28, "UTF-8")]);
+    assert_eq!(
+        d.evidence,
+        [
+            "every byte is ASCII",
+            "NUL-separated records: 3 of 28 sampled bytes are NUL, each after a record of text (as find -print0 and xargs -0 use them)"
+        ]
+    );
+}

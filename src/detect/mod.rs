@@ -384,17 +384,11 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         .iter()
         .any(|r| r.encoding.starts_with("UTF-16") || r.encoding.starts_with("UTF-32"));
     // `find -print0`, `xargs -0`, `/proc/PID/environ`: UTF-8 text in records that NUL
-    // bytes end, however many of them there are.
-    if !wide_found && sample.nul_records() && d.encoding == "UTF-8" && d.errors == d.cut.units() {
-        d.evidence.push(format!(
-            "NUL-separated records: {}, each after a record of text (as find -print0 and xargs -0 use them)",
-            share(
-                sample.zeros,
-                sample.bytes,
-                ("sampled byte", "sampled bytes"),
-                ("is NUL", "are NUL")
-            )
-        ));
+    // bytes end, however many of them there are; or a NUL in a field of a CSV, a string of
+    // CESU-8, inside a line of text.
+    let text = matches!(d.encoding, "UTF-8" | "CESU-8") && d.errors == d.cut.units();
+    if !wide_found && sample.nul_records() && text {
+        d.evidence.push(sample.nul_evidence(bytes));
         return d;
     }
     if !wide_found && sample.zero_share() > CONTROL_SHARE {
@@ -444,11 +438,7 @@ fn wide_lines_in_head(bytes: &[u8]) -> bool {
         };
         let line = &head[pos..stop];
         let n = line.iter().filter(|b| wide::is_control(**b)).count();
-        let reads = |from: usize| {
-            wide::read_as_text(&head[from..whole]).is_some()
-                || wide::guess(&head[from..whole])
-                    .is_some_and(|w| wide::text_by_pattern(w, &head[from..whole]))
-        };
+        let reads = |from: usize| wide::text_in(&head[from..whole], None).is_some();
         if n > 0
             && line.len() > wide::MIN_BYTES
             && head[pos..whole].contains(&0)
@@ -651,6 +641,8 @@ struct Sample {
     zeros: usize,
     /// Whether a NUL byte starts the input or follows another (an empty record).
     empty_records: bool,
+    /// Line feeds (0A).
+    feeds: usize,
     /// The wide encoding whose pattern the zero bytes show and that reads the first
     /// window as text ([`wide::text_by_pattern`]).
     wide: Option<Wide>,
@@ -697,6 +689,10 @@ impl Sample {
                 .iter()
                 .map(|w| memchr::memchr_iter(0, w).count())
                 .sum(),
+            feeds: windows
+                .iter()
+                .map(|w| memchr::memchr_iter(b'\n', w).count())
+                .sum(),
             empty_records: first.first() == Some(&0)
                 || windows
                     .iter()
@@ -724,6 +720,33 @@ impl Sample {
     /// sampled byte is a control; judged on [`wide::MIN_BYTES`] bytes or more.
     fn nul_records(&self) -> bool {
         self.zeros > 0 && self.controls == 0 && !self.empty_records && self.bytes >= wide::MIN_BYTES
+    }
+
+    /// The evidence of NUL bytes in text ([`Sample::nul_records`]): records that they end,
+    /// where they outnumber the line feeds (`find -print0` writes none), or else NUL bytes
+    /// inside lines of text (a field of a CSV export, a string), with the offset of the
+    /// first in `bytes`.
+    fn nul_evidence(&self, bytes: &[u8]) -> String {
+        let nuls = share(
+            self.zeros,
+            self.bytes,
+            ("sampled byte", "sampled bytes"),
+            ("is NUL", "are NUL"),
+        );
+        if self.zeros > self.feeds {
+            return format!(
+                "NUL-separated records: {nuls}, each after a record of text (as find -print0 and xargs -0 use them)"
+            );
+        }
+        format!(
+            "{nuls} (the first at {}), inside {}: no more NUL bytes than line feeds, so no NUL-separated records",
+            memchr::memchr(0, bytes).unwrap_or(0),
+            if self.zeros == 1 {
+                "a line of text"
+            } else {
+                "lines of text"
+            }
+        )
     }
 
     fn control_share(&self) -> f64 {
@@ -1030,6 +1053,10 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
         ));
     }
     d.evidence.extend(d.cut.evidence(bytes));
+    if d.encoding == "UTF-8" && d.errors > 0 {
+        d.evidence
+            .extend(pep383_evidence(bytes, summary, &named, d.errors));
+    }
     // U+FEFF and mojibake live in the UTF-8 regions' blocks that hold non-ASCII bytes.
     let utf8_regions: Vec<Range<usize>> = regions
         .iter()
@@ -1106,6 +1133,70 @@ fn errors_in_utf8_regions(bytes: &[u8], summary: &Summary, regions: &[Region], t
         }
     }
     n
+}
+
+/// Whether `bytes` hold a PEP 383 escape at `at`: a byte 80..FF that Python's
+/// surrogateescape held as U+DC80..U+DCFF, written in 3-byte form (`surrogatepass`), `ED
+/// B2 80`..`ED B3 BF`, and not the low half of a surrogate pair (CESU-8 writes U+10080 as
+/// `ED A0 80 ED B2 80`): Python never writes a high surrogate for a byte.
+fn pep383_escape_at(bytes: &[u8], at: usize) -> bool {
+    let escape = matches!(
+        bytes.get(at..at + 3),
+        Some([0xED, 0xB2..=0xB3, 0x80..=0xBF])
+    );
+    let after_high = at >= 3 && matches!(bytes[at - 3..at], [0xED, 0xA0..=0xAF, 0x80..=0xBF]);
+    escape && !after_high
+}
+
+/// The evidence of PEP 383 escapes ([`pep383_escape_at`]) in the UTF-8 regions of
+/// `regions`, where their error units (3 each) are more than half of `errors`, the UTF-8
+/// errors there, with the command that turns them back into bytes; `None` otherwise. Only
+/// blocks with errors are looked at: an escape is one.
+fn pep383_evidence(
+    bytes: &[u8],
+    summary: &Summary,
+    regions: &[Region],
+    errors: u64,
+) -> Option<String> {
+    let in_utf8 = |at: usize| {
+        regions
+            .iter()
+            .any(|r| r.start <= at && at < r.end && r.encoding == "UTF-8")
+    };
+    let (mut escapes, mut first) = (0u64, None);
+    for (b, _) in summary
+        .blocks
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.errors > 0)
+    {
+        let block = summary.block_range(b);
+        for at in memchr::memchr_iter(0xED, &bytes[block.clone()]).map(|i| block.start + i) {
+            if pep383_escape_at(bytes, at) && in_utf8(at) {
+                escapes += 1;
+                first.get_or_insert(at);
+            }
+        }
+    }
+    let units = 3 * escapes;
+    let at = first?;
+    if units * 2 <= errors {
+        return None;
+    }
+    let byte = ((bytes[at + 1] & 0x03) << 6) | (bytes[at + 2] & 0x3F);
+    let (what, undo) = match escapes {
+        1 => ("a byte 80..FF", "turn it back into its byte"),
+        _ => ("bytes 80..FF", "turn them back into bytes"),
+    };
+    Some(format!(
+        "{} are {}, {what} that Python's surrogateescape wrote as U+DC80..U+DCFF ({} at {at} is the byte {byte:02X}); {undo} with hexrune repair --unescape pep383 IN -o OUT",
+        match units == errors {
+            true => format!("its {errors} UTF-8 errors"),
+            false => format!("{units} of its {errors} UTF-8 errors"),
+        },
+        counted(escapes, "PEP 383 escape", "PEP 383 escapes"),
+        hex(&bytes[at..at + 3]),
+    ))
 }
 
 /// How the `total` UTF-8 errors of a mixed input fall, `in_utf8` of them in its UTF-8
@@ -1400,9 +1491,7 @@ fn line_end(bytes: &[u8], pos: usize, end: usize, utf16: bool) -> usize {
         let Some(q) = next else { continue };
         // UTF-16LE's line feed whole, with its 00.
         let line = &bytes[first..(q + 1 + usize::from(w == Wide::Utf16Le)).min(bytes.len())];
-        let text = wide::read_as_text(line).is_some_and(|(found, _)| found == w)
-            || (wide::guess(line) == Some(w) && wide::text_by_pattern(w, line));
-        if text {
+        if wide::text_in(line, Some(w)).is_some() {
             return q + 1;
         }
     }
@@ -1577,11 +1666,13 @@ fn ascii_line_in(bytes: &[u8], range: Range<usize>) -> bool {
 }
 
 /// Whether `bytes` starts or ends with a whole line of ASCII text ([`ascii_line`]) of any
-/// length, with its line feed: the first line cut at its `0A`, the last one a `0A` after a
-/// byte other than `00` (not UTF-16BE's line feed) and after the `0A` before it (with the
-/// `00` of UTF-16LE's line feed after that one).
+/// length, with its line feed: the first line cut at its `0A` (an empty one only where no
+/// `00` follows: `0A 00` at the start is UTF-16LE's line feed, the text's own empty first
+/// line), the last one a `0A` after a byte other than `00` (not UTF-16BE's line feed) and
+/// after the `0A` before it (with the `00` of UTF-16LE's line feed after that one).
 fn ascii_edge_line(bytes: &[u8]) -> bool {
-    let first = memchr::memchr(b'\n', bytes).is_some_and(|p| ascii_line(&bytes[..p]));
+    let first = memchr::memchr(b'\n', bytes)
+        .is_some_and(|p| ascii_line(&bytes[..p]) && (p > 0 || bytes.get(1) != Some(&0)));
     let last = match bytes {
         [.., before, b'\n'] if *before != 0 => {
             let p = bytes.len() - 1;
@@ -1630,13 +1721,18 @@ fn settle_wide(bytes: &[u8], mut regions: Vec<(Range<usize>, Kind)>) -> Vec<(Ran
         let end = match trimmed {
             Some((wide, end)) => {
                 out.push((range.start..head, Kind::Neutral));
-                out.push((head..tail, wide));
+                push_wide(&mut out, bytes, head..tail, wide);
                 out.push((tail..end, Kind::Neutral));
                 end
             }
             None => {
                 let end = unit_end(range.start);
-                out.push((range.start..end, wide_kind(bytes, range.start..end)));
+                push_wide(
+                    &mut out,
+                    bytes,
+                    range.start..end,
+                    wide_kind(bytes, range.start..end),
+                );
                 end
             }
         };
@@ -1648,17 +1744,22 @@ fn settle_wide(bytes: &[u8], mut regions: Vec<(Range<usize>, Kind)>) -> Vec<(Ran
     out
 }
 
+/// Pushes the settled region `bytes[range]` of `kind` onto `out`; a region of wide text at
+/// the end of the input without the last line ([`open_ascii_tail`]), which follows it as an
+/// ASCII-only region of its own.
+fn push_wide(out: &mut Vec<(Range<usize>, Kind)>, bytes: &[u8], range: Range<usize>, kind: Kind) {
+    let end = match kind {
+        Kind::Wide(w) => open_ascii_tail(bytes, range.clone(), w),
+        _ => range.end,
+    };
+    out.push((range.start..end, kind));
+    out.push((end..range.end, Kind::Neutral));
+}
+
 /// What the region `bytes[range]` of zero bytes is, read from its start: UTF-16 or UTF-32
-/// text ([`Kind::Wide`]), or else [`Kind::Legacy`].
+/// text ([`Kind::Wide`], [`wide::text_in`]), or else [`Kind::Legacy`].
 fn wide_kind(bytes: &[u8], range: Range<usize>) -> Kind {
-    let region = &bytes[range];
-    match wide::guess(region) {
-        Some(w) if wide::text_by_pattern(w, region) => Kind::Wide(w),
-        _ => match wide::read_as_text(region) {
-            Some((w, _)) => Kind::Wide(w),
-            None => Kind::Legacy,
-        },
-    }
+    wide::text_in(&bytes[range], None).map_or(Kind::Legacy, Kind::Wide)
 }
 
 /// Whether `line` (without its line feed) is a line of ASCII text: bytes 00..7F with no
@@ -1694,24 +1795,81 @@ fn ascii_head(bytes: &[u8], range: Range<usize>) -> usize {
 /// own here.
 fn ascii_tail(bytes: &[u8], range: Range<usize>) -> usize {
     let start = range.start;
-    let le_feed = |p: usize| (p - start).is_multiple_of(2) && bytes.get(p + 1) == Some(&0);
-    let be_feed = |p: usize| !(p - start).is_multiple_of(2) && bytes[p - 1] == 0;
     let (mut cut, mut end) = (range.end, range.end);
-    while cut > start && bytes[cut - 1] == b'\n' && !le_feed(cut - 1) && !be_feed(cut - 1) {
+    while cut > start && bytes[cut - 1] == b'\n' && !utf16_feed(bytes, start, cut - 1) {
         let p = cut - 1;
         let Some(q) = memchr::memrchr(b'\n', &bytes[start..p]).map(|i| start + i) else {
             break;
         };
-        let line_start = if le_feed(q) { q + 2 } else { q + 1 };
+        let line_start = line_after(bytes, start, q);
         if line_start > p || !ascii_line(&bytes[line_start..p]) {
             break;
         }
         cut = line_start;
-        if le_feed(q) || be_feed(q) {
+        if utf16_feed(bytes, start, q) {
             end = cut;
         }
     }
     end
+}
+
+/// Where the region `bytes[range]` of `w`, whose first code unit starts at `range.start`,
+/// ends when its last line is the input's, with no line feed after it, and is ASCII text
+/// ([`ascii_line`]) rather than the region's: before that line (and the lines of ASCII
+/// text before it, [`ascii_tail`]), right after a UTF-16 line feed at the region's
+/// alignment, so that the region keeps whole code units; or at its end. A line of whole
+/// units is the region's where, read as `w`, it gives a letter of a script the region's
+/// last 4 KiB give: ASCII bytes read as UTF-16 are Han and other CJK characters, which a
+/// line of Chinese or Japanese (`田中` is `30 75 2D 4E` in UTF-16LE) also is.
+fn open_ascii_tail(bytes: &[u8], range: Range<usize>, w: Wide) -> usize {
+    let (start, end) = (range.start, range.end);
+    if end != bytes.len() || end == start || bytes[end - 1] == b'\n' {
+        return end;
+    }
+    let Some(q) = memchr::memrchr(b'\n', &bytes[start..end]).map(|i| start + i) else {
+        return end;
+    };
+    let line_start = line_after(bytes, start, q);
+    if line_start >= end || !ascii_line(&bytes[line_start..end]) {
+        return end;
+    }
+    let unit = w.unit();
+    if (end - line_start).is_multiple_of(unit) && (line_start - start).is_multiple_of(unit) {
+        let from = start + (line_start - start).saturating_sub(4096).div_ceil(unit) * unit;
+        let region = wide::reading(w, &bytes[from..line_start]);
+        let line = wide::reading(w, &bytes[line_start..end]);
+        let shared = line
+            .scripts
+            .iter()
+            .any(|(g, _)| region.scripts.iter().any(|(r, _)| r == g));
+        if shared {
+            return end;
+        }
+    }
+    if utf16_feed(bytes, start, q) {
+        return line_start;
+    }
+    // The line before is ASCII text too, ending in a 0A that is no line feed of the region.
+    match ascii_tail(bytes, start..line_start) {
+        before if before < line_start => before,
+        _ => end,
+    }
+}
+
+/// Whether the byte `0A` at `p` is a UTF-16 line feed at the alignment of units that
+/// start at `first`: `0A 00` with the `0A` at an even offset from it, `00 0A` at an odd one.
+fn utf16_feed(bytes: &[u8], first: usize, p: usize) -> bool {
+    match (p - first).is_multiple_of(2) {
+        true => bytes.get(p + 1) == Some(&0),
+        false => bytes[p - 1] == 0,
+    }
+}
+
+/// Where the line after the `0A` at `q` starts, in units that start at `first`: after the
+/// `00` of a UTF-16LE line feed (`0A 00`, [`utf16_feed`]), else right after the `0A`.
+fn line_after(bytes: &[u8], first: usize, q: usize) -> usize {
+    let le_feed = (q - first).is_multiple_of(2) && bytes.get(q + 1) == Some(&0);
+    q + 1 + usize::from(le_feed)
 }
 
 /// Whether every error of `bytes` read as UTF-8 is one of UTF-8's own broken shapes, at

@@ -199,13 +199,22 @@ impl Reading {
     }
 }
 
-/// The group of scripts `c` belongs to, for [`Reading::scripts`]; `None` for a character
-/// of no one script (a mark, a digit, punctuation).
-fn script_group(c: char) -> Option<&'static str> {
-    match c.script() {
+/// The group of scripts `script` belongs to, for [`Reading::scripts`], named by its first
+/// script (Han for [`HAN_GROUP`]); `None` for a character of no one script (a mark, a
+/// digit, punctuation).
+fn script_group(script: Script) -> Option<Script> {
+    match script {
         Script::Common | Script::Inherited | Script::Unknown => None,
-        s if HAN_SCRIPTS.contains(&s) => Some(HAN_GROUP),
-        s => Some(s.full_name()),
+        s if HAN_SCRIPTS.contains(&s) => Some(Script::Han),
+        s => Some(s),
+    }
+}
+
+/// The name of a group of [`script_group`], as [`Reading::scripts`] gives it.
+fn group_name(group: Script) -> &'static str {
+    match group {
+        Script::Han => HAN_GROUP,
+        s => s.full_name(),
     }
 }
 
@@ -213,7 +222,9 @@ fn script_group(c: char) -> Option<&'static str> {
 /// `wide`, counted by kind. A surrogate cut by the end of the sample is not counted.
 pub fn reading(wide: Wide, sample: &[u8]) -> Reading {
     let mut out = Reading::default();
-    let mut scripts: Vec<(&'static str, usize)> = Vec::new();
+    // Counted by script, each looked up once a letter; named at the end.
+    let mut scripts: Vec<(Script, usize)> = Vec::new();
+    let mut han_seen: Vec<Script> = Vec::new();
     let units: Vec<u32> = wide.units(sample).collect();
     let mut i = 0;
     while i < units.len() {
@@ -262,10 +273,10 @@ pub fn reading(wide: Wide, sample: &[u8]) -> Reading {
             | Gc::SpacingMark
             | Gc::EnclosingMark => {
                 out.letters += 1;
-                if let Some(group) = script_group(c) {
-                    let script = c.script();
-                    if group == HAN_GROUP && !out.han_scripts.contains(&script.full_name()) {
-                        out.han_scripts.push(script.full_name());
+                let script = c.script();
+                if let Some(group) = script_group(script) {
+                    if group == Script::Han && !han_seen.contains(&script) {
+                        han_seen.push(script);
                     }
                     match scripts.iter_mut().find(|(g, _)| *g == group) {
                         Some(slot) => slot.1 += 1,
@@ -276,13 +287,16 @@ pub fn reading(wide: Wide, sample: &[u8]) -> Reading {
             _ => {}
         }
     }
+    let mut scripts: Vec<(&'static str, usize)> = scripts
+        .into_iter()
+        .map(|(g, n)| (group_name(g), n))
+        .collect();
     scripts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    out.han_scripts.sort_by_key(|name| {
-        HAN_SCRIPTS
-            .iter()
-            .position(|s| s.full_name() == *name)
-            .unwrap_or(HAN_SCRIPTS.len())
-    });
+    out.han_scripts = HAN_SCRIPTS
+        .iter()
+        .filter(|s| han_seen.contains(s))
+        .map(|s| s.full_name())
+        .collect();
     out.scripts = scripts;
     out
 }
@@ -366,7 +380,36 @@ pub fn read_unspaced_as_text(sample: &[u8]) -> Option<(Wide, Reading)> {
 /// assert!(!text_by_pattern(Wide::Utf32Le, &ints));
 /// ```
 pub fn text_by_pattern(wide: Wide, bytes: &[u8]) -> bool {
-    reading(wide, &bytes[..bytes.len().min(64 << 10)]).is_text_by_pattern()
+    reading(wide, &bytes[..bytes.len().min(TEXT_HEAD)]).is_text_by_pattern()
+}
+
+/// The most bytes of a region or a line that [`text_in`] decodes: as [`text_by_pattern`]
+/// and an input's own reading ([`read_as_text`] of its first 64 KiB), a region is judged on
+/// its head.
+pub const TEXT_HEAD: usize = 64 << 10;
+
+/// The wide encoding (`only` that one, where given) in which `bytes`, which start at a
+/// code unit, read as text: the one whose zero pattern they show ([`guess`]) where its
+/// units read as text ([`text_by_pattern`]), else the one decoding finds ([`read_as_text`]),
+/// judged on the first [`TEXT_HEAD`] bytes. The one question region finding asks of a line
+/// or a region: does it read as UTF-16 or UTF-32 text?
+///
+/// ```
+/// use hexrune::detect::wide::{text_in, Wide};
+/// let le: Vec<u8> = "plain text, in lines\n".encode_utf16().flat_map(u16::to_le_bytes).collect();
+/// assert_eq!(text_in(&le, None), Some(Wide::Utf16Le));
+/// assert_eq!(text_in(&le, Some(Wide::Utf16Be)), None);
+/// assert_eq!(text_in(b"plain text, in lines\n", None), None);
+/// ```
+pub fn text_in(bytes: &[u8], only: Option<Wide>) -> Option<Wide> {
+    let wanted = |w: &Wide| only.is_none_or(|o| o == *w);
+    guess(bytes)
+        .filter(|w| wanted(w) && text_by_pattern(*w, bytes))
+        .or_else(|| {
+            read_as_text(&bytes[..bytes.len().min(TEXT_HEAD)])
+                .map(|(w, _)| w)
+                .filter(wanted)
+        })
 }
 
 /// What decoding `bytes` as a wide encoding found.
