@@ -269,7 +269,35 @@ const REVIEW_CLEAN_TEXTS: &[&str] = &[
     "— Рік?\n",
     "Рівень\nРік\nРізне\nРіст\nРішення\n",
     "PĂŞUNE ŞI ŢARĂ\nÎNVĂŢĂMÂNT\n",
+    // A word of three letters or more beside its Latin transliteration or a Latin name.
+    "Рівне (Rivne)\n",
+    "Рік: 2024 (year)\n",
+    "Рёбра — ribs\n",
+    "Office: Рівне, Ukraine\n",
 ];
+
+/// Latin text misread through windows-1251 beside Latin words is still found: the rule
+/// that keeps a Cyrillic word of three letters or more on a line of Latin letters leaves
+/// the pairs a misread Latin letter gives (glued to Latin letters, or a letter and a sign).
+#[test]
+fn latin_text_misread_beside_latin_words_is_still_found() {
+    for (text, want) in [
+        (
+            "¿Uno Гі dos? Canción, corazГіn y pasiГіn\n",
+            (31, 47, "ón y pasió"),
+        ),
+        (
+            "Wir fahren nach MГјnchen und KГ¶ln\n",
+            (17, 36, "ünchen und Kö"),
+        ),
+    ] {
+        let got: Vec<(usize, usize, String)> = find(text)
+            .iter()
+            .map(|m| (m.start, m.end, m.text.clone()))
+            .collect();
+        assert_eq!(got, [(want.0, want.1, want.2.to_string())], "{text:?}");
+    }
+}
 
 #[test]
 fn review_clean_texts_have_no_mojibake() {

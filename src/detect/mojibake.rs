@@ -13,8 +13,9 @@
 //!    a letter ("Ã©"), a capital inside a lower-case word ("lidÃ©"), a C1 control, box
 //!    drawing glued to letters ("├⌐")? Such a stretch is *confident*.
 //! 3. For the Cyrillic and Greek code pages, is the original a word of that script with
-//!    ordinary casing ("Ні", "Ві"), on a line with other words of its script or with no
-//!    letters of another ("Рівне" alone)? Then it is the writer's, never repaired.
+//!    ordinary casing ("Ні", "Ві"), on a line with other words of its script, with no
+//!    letters of another ("Рівне" alone), or of three letters or more ("Рівне (Rivne)")?
+//!    Then it is the writer's, never repaired.
 //!
 //! A stretch that passes 1 and 3 but not 2 (a *weak* one, "Ãœ" for "Ü") is repaired only
 //! when a confident stretch through the same encoding lies on the same line nearby.
@@ -796,14 +797,23 @@ fn is_genuine_word(
         Legacy::Windows1253 | Legacy::Ibm437 => Script::Greek,
         _ => return false,
     };
-    // A word alone in its script on a line of another is no evidence for itself ("JГіzef",
-    // a pair inside Latin text). A line whose only letters are the word's own (a heading,
-    // one word of a list, "— Рік?") is a line of its script, not of another.
+    let letters: Vec<char> = prev
+        .into_iter()
+        .chain(original.iter().copied())
+        .chain(next)
+        .filter(|c| is_letter(*c))
+        .collect();
+    // A pair alone in its script on a line of another is no evidence for itself ("JГіzef",
+    // a pair inside Latin text; "uno Гі dos", Spanish "ó" misread). A line whose only
+    // letters are the word's own (a heading, one word of a list, "— Рік?") is a line of
+    // its script, not of another; and so is a word of three letters or more, beside its
+    // transliteration or a name in Latin letters ("Рівне (Rivne)"): a letter of a Latin
+    // word misread is one letter of this script and a sign, or is glued to Latin letters.
     let elsewhere = match native {
         Script::Cyrillic => ctx.cyrillic,
         _ => ctx.greek,
     };
-    if elsewhere == 0 && ctx.other > 0 {
+    if elsewhere == 0 && ctx.other > 0 && letters.len() < 3 {
         return false;
     }
     let is_apostrophe = |c: char| c == '’' || c == '\'' || c == 'ʼ';
@@ -819,12 +829,6 @@ fn is_genuine_word(
     {
         return false;
     }
-    let letters: Vec<char> = prev
-        .into_iter()
-        .chain(original.iter().copied())
-        .chain(next)
-        .filter(|c| is_letter(*c))
-        .collect();
     if letters.windows(2).any(|w| is_lower(w[0]) && is_upper(w[1])) {
         return false;
     }
