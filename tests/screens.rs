@@ -1779,3 +1779,26 @@ fn the_status_line_names_a_file_as_the_commands_do() {
     let status = line(&app, 23);
     assert!(status.starts_with(r" n\xff\\x.txt  3 B"), "{status}");
 }
+
+#[test]
+fn the_statistics_mark_a_cut_line_with_an_ellipsis() {
+    let mut app = app(hexrune::cli::demo::BYTES, 43, 12);
+    app.update(Action::Stats);
+    let screen = screen(&app);
+    let rows: Vec<&str> = screen.lines().collect();
+    let row = |label: &str| {
+        rows.iter()
+            .find(|l| l.contains(label))
+            .unwrap_or_else(|| panic!("{label}: {screen}"))
+            .to_string()
+    };
+    assert_eq!(
+        row(" detect "),
+        "│ detect   UTF-8 with 34 errors, BOM UTF-…│"
+    );
+    assert_eq!(row(" size "), "│ size     3.6 KiB (3695 B), 3589 charact…│");
+    assert_eq!(
+        row(" regions "),
+        "│ regions  3: UTF-8, UTF-16LE, UTF-8      │"
+    );
+}
