@@ -1662,10 +1662,11 @@ fn the_write_form_keeps_its_instructions_through_a_resize() {
     let text = screen(&app);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
-        lines[4..11],
+        lines[3..11],
         [
             "┌ write a repaired copy (W) ─────────────────────┐",
-            "│ policy replace       Tab: next   Ctrl-T --moji…│",
+            "│ policy replace       Tab: next                 │",
+            "│ Ctrl-T --mojibake off   Ctrl-R --bom keep      │",
             "│ at     0x1B  U+1F468                           │",
             "│ before F0 9F 91 A8              👨             │",
             "│ after  F0 9F 91 A8              👨             │",
@@ -1800,5 +1801,89 @@ fn the_statistics_mark_a_cut_line_with_an_ellipsis() {
     assert_eq!(
         row(" regions "),
         "│ regions  3: UTF-8, UTF-16LE, UTF-8      │"
+    );
+}
+
+/// A chooser's offer (`T`, `e`) is what the line is for: the label gives way to it, and
+/// what of it still does not fit ends in `…`.
+#[test]
+fn a_narrow_chooser_shows_its_choice() {
+    let mut app = app(hexrune::cli::demo::BYTES, 43, 12);
+    app.update(Action::OpenLints);
+    let mut got = vec![status_and_cursor(&app)];
+    app.update(Action::Input(' '));
+    app.update(Action::TogglePattern);
+    app.update(Action::Input(' '));
+    got.push(status_and_cursor(&app));
+    let mut app = self::app(hexrune::cli::demo::BYTES, 60, 12);
+    app.update(Action::OpenLints);
+    app.update(Action::Input(' '));
+    got.push(status_and_cursor(&app));
+    let mut app = self::app(hexrune::cli::demo::BYTES, 43, 12);
+    app.update(Action::OpenEncoding);
+    got.push(status_and_cursor(&app));
+    app.update(Action::TogglePattern);
+    got.push(status_and_cursor(&app));
+    let mut app = self::app(hexrune::cli::demo::BYTES, 120, 12);
+    app.update(Action::OpenEncoding);
+    got.push(status_and_cursor(&app));
+    assert_eq!(
+        got,
+        [
+            (
+                "lints (Tab S…:  [ ] security  1/7  on: none".to_string(),
+                Some((15, 11))
+            ),
+            (
+                "lints…:  [x] mysql-utf8mb3  2/7  on: secur…".to_string(),
+                Some((8, 11))
+            ),
+            (
+                "lints (Tab Space Enter, o…:  [x] security  1/7  on: security".to_string(),
+                Some((28, 11))
+            ),
+            (
+                "encoding (Tab: n…:   UTF-8 (detected)  1/35".to_string(),
+                Some((19, 11))
+            ),
+            (
+                "encoding (Tab: next choi…:   UTF-16LE  2/35".to_string(),
+                Some((27, 11))
+            ),
+            (
+                "encoding (Tab: next choice, or type a label; Enter):   UTF-8 (detected)  1/35"
+                    .to_string(),
+                Some((53, 11))
+            ),
+        ]
+    );
+}
+
+/// The `W` form puts a toggle on a line of its own rather than cut off its state.
+#[test]
+fn a_narrow_write_form_shows_every_toggle() {
+    let mut forms = Vec::new();
+    for width in [66, 43] {
+        let mut app = app(hexrune::cli::demo::BYTES, width, 24);
+        app.update(Action::OpenWrite);
+        let screen = screen(&app);
+        let form: Vec<&str> = screen
+            .lines()
+            .skip_while(|l| !l.contains("write a repaired copy (W)"))
+            .skip(1)
+            .take(3)
+            .collect();
+        forms.push(form.join("\n"));
+    }
+    assert_eq!(
+        forms,
+        [
+            "│ policy replace       Tab: next   Ctrl-T --mojibake off         │\n\
+             │ Ctrl-R --bom keep                                              │\n\
+             │ at     0x0  U+FEFF                                             │",
+            "│ policy replace       Tab: next          │\n\
+             │ Ctrl-T --mojibake off                   │\n\
+             │ Ctrl-R --bom keep                       │",
+        ]
     );
 }
