@@ -130,8 +130,8 @@ pub enum PromptKind {
 pub struct Prompt {
     /// What it asks for.
     pub kind: PromptKind,
-    /// What has been typed (for `W`, the path shown: [`Prompt::path`] read lossily, one
-    /// U+FFFD a maximal subpart of what is not UTF-8; drawn through `view::safe`).
+    /// What has been typed (for `W`, the path shown: [`Prompt::path`] as the status line
+    /// shows a name, each byte that is not UTF-8 as `\xff`: [`shown_path`]).
     pub input: String,
     /// `W`'s path as the system holds it, exact: the default keeps the input's own bytes
     /// (a name that is not UTF-8 too), and every edit changes these bytes; `None` in the
@@ -146,11 +146,17 @@ impl Prompt {
         match &mut self.path {
             Some(path) => {
                 edit(path, step);
-                self.input = String::from_utf8_lossy(path).into_owned();
+                self.input = shown_path(path);
             }
             None => edit_text(&mut self.input, step),
         }
     }
+}
+
+/// `W`'s path as the viewer shows every path, the input's name in the status line too:
+/// [`crate::view::safe::path_name`], a byte that is not UTF-8 as `\xff`.
+pub fn shown_path(path: &[u8]) -> String {
+    crate::view::safe::path_name(&path_of(path))
 }
 
 /// A search pattern, kept for n / N.
@@ -1568,7 +1574,7 @@ impl App {
         let path = path_bytes(&default_path(self.input_path.as_deref()));
         self.prompt = Some(Prompt {
             kind: PromptKind::Write,
-            input: String::from_utf8_lossy(&path).into_owned(),
+            input: shown_path(&path),
             path: Some(path),
         });
     }
@@ -1613,7 +1619,7 @@ impl App {
         }
         // The exact bytes are written to; the name said is the one the prompt showed.
         let path = path_of(&typed);
-        let name = crate::view::safe::sanitize(&String::from_utf8_lossy(&typed));
+        let name = shown_path(&typed);
         let input = self
             .input_path
             .as_deref()
