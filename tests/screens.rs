@@ -770,7 +770,7 @@ fn help_at_50_columns_puts_descriptions_under_their_keys() {
             "    previous / next row"
         ]
     );
-    assert!(screen(&app).contains(" 1-22 of 175 "), "{}", screen(&app));
+    assert!(screen(&app).contains(" 1-22 of 176 "), "{}", screen(&app));
     let mut seen = first;
     loop {
         let before = app.help_scroll;
@@ -780,7 +780,7 @@ fn help_at_50_columns_puts_descriptions_under_their_keys() {
         }
         seen.push(help_text(&app).last().unwrap().clone());
     }
-    assert_eq!(seen.len(), 175);
+    assert_eq!(seen.len(), 176);
     let all = seen
         .join(" ")
         .split_whitespace()
@@ -1551,7 +1551,7 @@ fn goto_on_an_empty_input_says_it_is_empty() {
         ("100%", "offset 100%: the input is empty (0 bytes)"),
         ("+0x10", "offset +0x10: the input is empty (0 bytes)"),
         ("-1", "offset -1 is before the start"),
-        ("#1", "there are only 0 characters"),
+        ("#1", "character 1: the input is empty (0 characters)"),
         ("zz", "not an offset: zz"),
     ] {
         // As typed: `:`, the target, Enter, through the keymap.
@@ -1886,4 +1886,104 @@ fn a_narrow_write_form_shows_every_toggle() {
              │ Ctrl-R --bom keep                       │",
         ]
     );
+}
+
+/// The messages of `:`: what is missing, past the end however many digits, an empty input.
+#[test]
+fn goto_messages_say_what_is_wrong() {
+    let message = |app: &App| app.message.as_ref().map(|m| m.text.clone());
+    let goto = |app: &mut App, text: &str| {
+        app.update(Action::OpenGoto);
+        type_in(app, text);
+        app.update(Action::Submit);
+    };
+    let mut app = app(b"abc", 120, 20);
+    goto(&mut app, "%");
+    assert_eq!(
+        message(&app).as_deref(),
+        Some("a percentage needs a number before the %: 50%")
+    );
+    goto(&mut app, " %");
+    assert_eq!(
+        message(&app).as_deref(),
+        Some("a percentage needs a number before the %: 50%")
+    );
+    goto(&mut app, "#999");
+    assert_eq!(
+        message(&app).as_deref(),
+        Some("there are only 3 characters")
+    );
+    goto(&mut app, "#99999999999999999999999");
+    assert_eq!(
+        message(&app).as_deref(),
+        Some("there are only 3 characters")
+    );
+    let mut empty = self::app(b"", 120, 20);
+    goto(&mut empty, "#99999999999999999999999");
+    assert_eq!(
+        message(&empty).as_deref(),
+        Some("character 18446744073709551615: the input is empty (0 characters)")
+    );
+}
+
+/// Below the smallest layout a key does nothing unseen: the help does not scroll, the
+/// cursor does not move; q still quits.
+#[test]
+fn too_small_keys_do_nothing_but_quit() {
+    let mut app = app(hexrune::cli::demo::BYTES, 80, 24);
+    app.update(Action::Help);
+    app.update(Action::Resize {
+        width: 30,
+        height: 5,
+    });
+    for action in [Action::Down, Action::Down, Action::End, Action::Help] {
+        app.update(action);
+    }
+    assert_eq!((app.help, app.help_scroll, app.cursor), (true, 0, 0));
+    app.update(Action::Stats);
+    assert!(!app.stats);
+    app.update(Action::Resize {
+        width: 80,
+        height: 24,
+    });
+    app.update(Action::Down);
+    assert_eq!(app.help_scroll, 1);
+    app.update(Action::Help);
+    app.update(Action::OpenGoto);
+    app.update(Action::Resize {
+        width: 30,
+        height: 5,
+    });
+    // q quits even from a prompt, which it would be typed into were it seen.
+    use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+    hexrune::tui::feed(
+        &mut app,
+        Event::Key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE)),
+    );
+    assert!(app.prompt.is_some());
+    assert!(app.quit);
+}
+
+/// A count of more digits than a count keeps says so.
+#[test]
+fn a_count_too_large_says_so() {
+    let mut app = app(&[b'a'; 4096], 80, 24);
+    for _ in 0..20 {
+        app.update(Action::Digit(9));
+    }
+    assert_eq!(app.count, Some(999_999));
+    assert!(
+        line(&app, 23).ends_with("count 999999 (the largest)"),
+        "{}",
+        line(&app, 23)
+    );
+    app.update(Action::Down);
+    assert_eq!(app.cursor, 4080);
+    assert_eq!(
+        app.message.as_ref().map(|m| m.text.as_str()),
+        Some("999999 is the largest count")
+    );
+    app.update(Action::Digit(5));
+    app.update(Action::Up);
+    assert_eq!((app.cursor, app.message.clone()), (4000, None));
 }

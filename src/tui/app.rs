@@ -277,7 +277,7 @@ pub const TRUNCATED: &str = "the file was truncated on disk: the scan's counts n
 /// How many actions typed during a search are kept for after it.
 pub const DEFERRED_MAX: usize = 32;
 
-/// The largest count (`999999j`); more digits are ignored.
+/// The largest count (`999999j`); more digits are not taken, and the count says so.
 pub const COUNT_MAX: u32 = 999_999;
 
 impl App {
@@ -625,12 +625,17 @@ impl App {
 
     /// The offset of character `text` (1-based, as the status line counts them).
     fn char_offset(&self, text: &str) -> Result<u64, String> {
-        let n: u64 = text.trim().replace('_', "").parse().map_err(|_| {
-            format!(
-                "not a character number: {}",
-                crate::view::glyph::sanitize(text)
-            )
-        })?;
+        let n: u64 = match text.trim().replace('_', "").parse::<u64>() {
+            Ok(n) => n,
+            // Digits enough to pass any end: past it, as an offset is.
+            Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => u64::MAX,
+            Err(_) => {
+                return Err(format!(
+                    "not a character number: {}",
+                    crate::view::glyph::sanitize(text)
+                ))
+            }
+        };
         let Some(summary) = self.summary() else {
             return Err("character numbers are known once the scan is done".to_string());
         };
@@ -640,15 +645,20 @@ impl App {
         match summary.unit_offset(self.source.bytes(), n - 1) {
             Some(offset) => Ok(offset as u64),
             None => Err(match summary.unit_count() {
+                0 => format!("character {n}: the input is empty (0 characters)"),
                 1 => "there is only 1 character".to_string(),
-                n => format!("there are only {n} characters"),
+                count => format!("there are only {count} characters"),
             }),
         }
     }
 
     /// The mode the keymap works in.
     pub fn mode(&self) -> Mode {
-        if self.prompt.is_some() {
+        if self.layout().is_none() {
+            // Too small to show anything: q and Ctrl-C quit whatever is open, and
+            // `update` lets no other key act.
+            Mode::Normal
+        } else if self.prompt.is_some() {
             Mode::Prompt
         } else if self.job.is_some() {
             Mode::Busy
@@ -700,6 +710,24 @@ impl App {
 
     /// The one mutation.
     pub fn update(&mut self, action: Action) {
+        // Below the smallest layout the screen says only that: a key would act unseen
+        // (scroll a hidden overlay, move the cursor), so only quitting, suspending and
+        // what workers and the terminal report act.
+        if self.layout().is_none()
+            && !matches!(
+                action,
+                Action::Quit
+                    | Action::Suspend
+                    | Action::Job(_)
+                    | Action::Resize { .. }
+                    | Action::ScanProgress { .. }
+                    | Action::Scanned(_)
+                    | Action::Lint(_)
+                    | Action::SourceChanged
+            )
+        {
+            return;
+        }
         if self.job.is_some()
             && !matches!(
                 action,
@@ -764,6 +792,10 @@ impl App {
             }
             self.apply(action.clone(), None);
             left -= 1;
+        }
+        if count == Some(COUNT_MAX) && self.message.is_none() {
+            // More digits were typed than a count keeps: not silently fewer moves.
+            self.say(format!("{COUNT_MAX} is the largest count"), false);
         }
         self.keep_cursor_in_view();
         if self.quit {
@@ -1925,6 +1957,9 @@ pub fn parse_target(text: &str, cursor: u64, len: u64) -> Result<u64, String> {
         }
     };
     let target = if let Some(percent) = text.strip_suffix('%') {
+        if percent.trim().is_empty() {
+            return Err("a percentage needs a number before the %: 50%".to_string());
+        }
         let p: f64 = percent
             .trim()
             .parse()

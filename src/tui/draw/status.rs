@@ -39,13 +39,16 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
     };
     let action = raw_action.as_ref().map(|(text, _)| sanitize(text));
     // A count being typed shows as vim's `showcmd` shows it, until its key comes.
-    let count = app.count.map(|n| format!("count {n}"));
-    // `lookalike` while n / N repeat a `/~/` search; the lint pass's progress.
+    let count = app.count.map(|n| match n {
+        crate::tui::app::COUNT_MAX => format!("count {n} (the largest)"),
+        n => format!("count {n}"),
+    });
+    // While n / N repeat a `/~/` search, a tag that says so.
     let lookalike = app
         .last_search
         .as_ref()
         .filter(|p| p.lookalike.is_some() && app.job.is_none())
-        .map(|_| "lookalike".to_string());
+        .map(|_| LOOKALIKE_TAG.to_string());
     // What must be read whole (a count, a search, a message) comes first; the lint pass's
     // and the scan's progress and the `lookalike` tag give way to it, in that order, where
     // the line cannot hold them all beside the least the left gives up to.
@@ -233,6 +236,10 @@ pub fn prompt_line(app: &App, width: u16) -> Option<(Line<'static>, u16)> {
 /// The fewest columns a prompt's label is cut to, its `…: ` included, where a chooser's
 /// offer needs the line.
 const LABEL_LEAST: usize = 8;
+
+/// The tag at the right of the status line while `n` and `N` repeat a lookalike search
+/// (`/~/`).
+pub(super) const LOOKALIKE_TAG: &str = "n N: lookalike search";
 
 /// The key hint at the right of an idle status line.
 pub(super) const HINT: &str = "? help  q quit ";
