@@ -770,7 +770,7 @@ fn help_at_50_columns_puts_descriptions_under_their_keys() {
             "    previous / next row"
         ]
     );
-    assert!(screen(&app).contains(" 1-22 of 178 "), "{}", screen(&app));
+    assert!(screen(&app).contains(" 1-22 of 179 "), "{}", screen(&app));
     let mut seen = first;
     loop {
         let before = app.help_scroll;
@@ -780,7 +780,7 @@ fn help_at_50_columns_puts_descriptions_under_their_keys() {
         }
         seen.push(help_text(&app).last().unwrap().clone());
     }
-    assert_eq!(seen.len(), 178);
+    assert_eq!(seen.len(), 179);
     let all = seen
         .join(" ")
         .split_whitespace()
@@ -1551,7 +1551,7 @@ fn goto_on_an_empty_input_says_it_is_empty() {
         ("100%", "offset 100%: the input is empty (0 bytes)"),
         ("+0x10", "offset +0x10: the input is empty (0 bytes)"),
         ("-1", "offset -1 is before the start"),
-        ("#1", "there are only 0 characters"),
+        ("#1", "character 1: the input is empty (0 characters)"),
         ("zz", "not an offset: zz"),
     ] {
         // As typed: `:`, the target, Enter, through the keymap.
@@ -1662,10 +1662,11 @@ fn the_write_form_keeps_its_instructions_through_a_resize() {
     let text = screen(&app);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
-        lines[4..11],
+        lines[3..11],
         [
             "┌ write a repaired copy (W) ─────────────────────┐",
-            "│ policy replace       Tab: next   Ctrl-T --moji…│",
+            "│ policy replace       Tab: next                 │",
+            "│ Ctrl-T --mojibake off   Ctrl-R --bom keep      │",
             "│ at     0x1B  U+1F468                           │",
             "│ before F0 9F 91 A8              👨             │",
             "│ after  F0 9F 91 A8              👨             │",
@@ -1778,4 +1779,211 @@ fn the_status_line_names_a_file_as_the_commands_do() {
     app.input_path = Some(std::path::PathBuf::from(name));
     let status = line(&app, 23);
     assert!(status.starts_with(r" n\xff\\x.txt  3 B"), "{status}");
+}
+
+#[test]
+fn the_statistics_mark_a_cut_line_with_an_ellipsis() {
+    let mut app = app(hexrune::cli::demo::BYTES, 43, 12);
+    app.update(Action::Stats);
+    let screen = screen(&app);
+    let rows: Vec<&str> = screen.lines().collect();
+    let row = |label: &str| {
+        rows.iter()
+            .find(|l| l.contains(label))
+            .unwrap_or_else(|| panic!("{label}: {screen}"))
+            .to_string()
+    };
+    assert_eq!(
+        row(" detect "),
+        "│ detect   UTF-8 with 34 errors, BOM UTF-…│"
+    );
+    assert_eq!(row(" size "), "│ size     3.6 KiB (3695 B), 3589 charact…│");
+    assert_eq!(
+        row(" regions "),
+        "│ regions  3: UTF-8, UTF-16LE, UTF-8      │"
+    );
+}
+
+/// A chooser's offer (`T`, `e`) is what the line is for: the label gives way to it, and
+/// what of it still does not fit ends in `…`.
+#[test]
+fn a_narrow_chooser_shows_its_choice() {
+    let mut app = app(hexrune::cli::demo::BYTES, 43, 12);
+    app.update(Action::OpenLints);
+    let mut got = vec![status_and_cursor(&app)];
+    app.update(Action::Input(' '));
+    app.update(Action::TogglePattern);
+    app.update(Action::Input(' '));
+    got.push(status_and_cursor(&app));
+    let mut app = self::app(hexrune::cli::demo::BYTES, 60, 12);
+    app.update(Action::OpenLints);
+    app.update(Action::Input(' '));
+    got.push(status_and_cursor(&app));
+    let mut app = self::app(hexrune::cli::demo::BYTES, 43, 12);
+    app.update(Action::OpenEncoding);
+    got.push(status_and_cursor(&app));
+    app.update(Action::TogglePattern);
+    got.push(status_and_cursor(&app));
+    let mut app = self::app(hexrune::cli::demo::BYTES, 120, 12);
+    app.update(Action::OpenEncoding);
+    got.push(status_and_cursor(&app));
+    assert_eq!(
+        got,
+        [
+            (
+                "lints (Tab S…:  [ ] security  1/7  on: none".to_string(),
+                Some((15, 11))
+            ),
+            (
+                "lints…:  [x] mysql-utf8mb3  2/7  on: secur…".to_string(),
+                Some((8, 11))
+            ),
+            (
+                "lints (Tab Space Enter, o…:  [x] security  1/7  on: security".to_string(),
+                Some((28, 11))
+            ),
+            (
+                "encoding (Tab: n…:   UTF-8 (detected)  1/35".to_string(),
+                Some((19, 11))
+            ),
+            (
+                "encoding (Tab: next choi…:   UTF-16LE  2/35".to_string(),
+                Some((27, 11))
+            ),
+            (
+                "encoding (Tab: next choice, or type a label; Enter):   UTF-8 (detected)  1/35"
+                    .to_string(),
+                Some((53, 11))
+            ),
+        ]
+    );
+}
+
+/// The `W` form puts a toggle on a line of its own rather than cut off its state.
+#[test]
+fn a_narrow_write_form_shows_every_toggle() {
+    let mut forms = Vec::new();
+    for width in [66, 43] {
+        let mut app = app(hexrune::cli::demo::BYTES, width, 24);
+        app.update(Action::OpenWrite);
+        let screen = screen(&app);
+        let form: Vec<&str> = screen
+            .lines()
+            .skip_while(|l| !l.contains("write a repaired copy (W)"))
+            .skip(1)
+            .take(3)
+            .collect();
+        forms.push(form.join("\n"));
+    }
+    assert_eq!(
+        forms,
+        [
+            "│ policy replace       Tab: next   Ctrl-T --mojibake off         │\n\
+             │ Ctrl-R --bom keep                                              │\n\
+             │ at     0x0  U+FEFF                                             │",
+            "│ policy replace       Tab: next          │\n\
+             │ Ctrl-T --mojibake off                   │\n\
+             │ Ctrl-R --bom keep                       │",
+        ]
+    );
+}
+
+/// The messages of `:`: what is missing, past the end however many digits, an empty input.
+#[test]
+fn goto_messages_say_what_is_wrong() {
+    let message = |app: &App| app.message.as_ref().map(|m| m.text.clone());
+    let goto = |app: &mut App, text: &str| {
+        app.update(Action::OpenGoto);
+        type_in(app, text);
+        app.update(Action::Submit);
+    };
+    let mut app = app(b"abc", 120, 20);
+    goto(&mut app, "%");
+    assert_eq!(
+        message(&app).as_deref(),
+        Some("a percentage needs a number before the %: 50%")
+    );
+    goto(&mut app, " %");
+    assert_eq!(
+        message(&app).as_deref(),
+        Some("a percentage needs a number before the %: 50%")
+    );
+    goto(&mut app, "#999");
+    assert_eq!(
+        message(&app).as_deref(),
+        Some("there are only 3 characters")
+    );
+    goto(&mut app, "#99999999999999999999999");
+    assert_eq!(
+        message(&app).as_deref(),
+        Some("there are only 3 characters")
+    );
+    let mut empty = self::app(b"", 120, 20);
+    goto(&mut empty, "#99999999999999999999999");
+    assert_eq!(
+        message(&empty).as_deref(),
+        Some("character 18446744073709551615: the input is empty (0 characters)")
+    );
+}
+
+/// Below the smallest layout a key does nothing unseen: the help does not scroll, the
+/// cursor does not move; q still quits.
+#[test]
+fn too_small_keys_do_nothing_but_quit() {
+    let mut app = app(hexrune::cli::demo::BYTES, 80, 24);
+    app.update(Action::Help);
+    app.update(Action::Resize {
+        width: 30,
+        height: 5,
+    });
+    for action in [Action::Down, Action::Down, Action::End, Action::Help] {
+        app.update(action);
+    }
+    assert_eq!((app.help, app.help_scroll, app.cursor), (true, 0, 0));
+    app.update(Action::Stats);
+    assert!(!app.stats);
+    app.update(Action::Resize {
+        width: 80,
+        height: 24,
+    });
+    app.update(Action::Down);
+    assert_eq!(app.help_scroll, 1);
+    app.update(Action::Help);
+    app.update(Action::OpenGoto);
+    app.update(Action::Resize {
+        width: 30,
+        height: 5,
+    });
+    // q quits even from a prompt, which it would be typed into were it seen.
+    use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+    hexrune::tui::feed(
+        &mut app,
+        Event::Key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE)),
+    );
+    assert!(app.prompt.is_some());
+    assert!(app.quit);
+}
+
+/// A count of more digits than a count keeps says so.
+#[test]
+fn a_count_too_large_says_so() {
+    let mut app = app(&[b'a'; 4096], 80, 24);
+    for _ in 0..20 {
+        app.update(Action::Digit(9));
+    }
+    assert_eq!(app.count, Some(999_999));
+    assert!(
+        line(&app, 23).ends_with("count 999999 (the largest)"),
+        "{}",
+        line(&app, 23)
+    );
+    app.update(Action::Down);
+    assert_eq!(app.cursor, 4080);
+    assert_eq!(
+        app.message.as_ref().map(|m| m.text.as_str()),
+        Some("999999 is the largest count")
+    );
+    app.update(Action::Digit(5));
+    app.update(Action::Up);
+    assert_eq!((app.cursor, app.message.clone()), (4000, None));
 }

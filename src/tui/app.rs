@@ -130,8 +130,8 @@ pub enum PromptKind {
 pub struct Prompt {
     /// What it asks for.
     pub kind: PromptKind,
-    /// What has been typed (for `W`, the path shown: [`Prompt::path`] read lossily, one
-    /// U+FFFD a maximal subpart of what is not UTF-8; drawn through `view::safe`).
+    /// What has been typed (for `W`, the path shown: [`Prompt::path`] as the status line
+    /// shows a name, each byte that is not UTF-8 as `\xff`: [`shown_path`]).
     pub input: String,
     /// `W`'s path as the system holds it, exact: the default keeps the input's own bytes
     /// (a name that is not UTF-8 too), and every edit changes these bytes; `None` in the
@@ -146,11 +146,17 @@ impl Prompt {
         match &mut self.path {
             Some(path) => {
                 edit(path, step);
-                self.input = String::from_utf8_lossy(path).into_owned();
+                self.input = shown_path(path);
             }
             None => edit_text(&mut self.input, step),
         }
     }
+}
+
+/// `W`'s path as the viewer shows every path, the input's name in the status line too:
+/// [`crate::view::safe::path_name`], a byte that is not UTF-8 as `\xff`.
+pub fn shown_path(path: &[u8]) -> String {
+    crate::view::safe::path_name(&path_of(path))
 }
 
 /// A search pattern, kept for n / N.
@@ -282,7 +288,7 @@ pub const TRUNCATED: &str = "the file was truncated on disk: the scan's counts n
 /// How many actions typed during a search are kept for after it.
 pub const DEFERRED_MAX: usize = 32;
 
-/// The largest count (`999999j`); more digits are ignored.
+/// The largest count (`999999j`); more digits are not taken, and the count says so.
 pub const COUNT_MAX: u32 = 999_999;
 
 impl App {
@@ -639,12 +645,17 @@ impl App {
 
     /// The offset of character `text` (1-based, as the status line counts them).
     fn char_offset(&self, text: &str) -> Result<u64, String> {
-        let n: u64 = text.trim().replace('_', "").parse().map_err(|_| {
-            format!(
-                "not a character number: {}",
-                crate::view::glyph::sanitize(text)
-            )
-        })?;
+        let n: u64 = match text.trim().replace('_', "").parse::<u64>() {
+            Ok(n) => n,
+            // Digits enough to pass any end: past it, as an offset is.
+            Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => u64::MAX,
+            Err(_) => {
+                return Err(format!(
+                    "not a character number: {}",
+                    crate::view::glyph::sanitize(text)
+                ))
+            }
+        };
         let Some(summary) = self.summary() else {
             return Err("character numbers are known once the scan is done".to_string());
         };
@@ -654,15 +665,20 @@ impl App {
         match summary.unit_offset(self.source.bytes(), n - 1) {
             Some(offset) => Ok(offset as u64),
             None => Err(match summary.unit_count() {
+                0 => format!("character {n}: the input is empty (0 characters)"),
                 1 => "there is only 1 character".to_string(),
-                n => format!("there are only {n} characters"),
+                count => format!("there are only {count} characters"),
             }),
         }
     }
 
     /// The mode the keymap works in.
     pub fn mode(&self) -> Mode {
-        if self.prompt.is_some() {
+        if self.layout().is_none() {
+            // Too small to show anything: q and Ctrl-C quit whatever is open, and
+            // `update` lets no other key act.
+            Mode::Normal
+        } else if self.prompt.is_some() {
             Mode::Prompt
         } else if self.job.is_some() {
             Mode::Busy
@@ -714,6 +730,24 @@ impl App {
 
     /// The one mutation.
     pub fn update(&mut self, action: Action) {
+        // Below the smallest layout the screen says only that: a key would act unseen
+        // (scroll a hidden overlay, move the cursor), so only quitting, suspending and
+        // what workers and the terminal report act.
+        if self.layout().is_none()
+            && !matches!(
+                action,
+                Action::Quit
+                    | Action::Suspend
+                    | Action::Job(_)
+                    | Action::Resize { .. }
+                    | Action::ScanProgress { .. }
+                    | Action::Scanned(_)
+                    | Action::Lint(_)
+                    | Action::SourceChanged
+            )
+        {
+            return;
+        }
         if self.job.is_some()
             && !matches!(
                 action,
@@ -780,6 +814,10 @@ impl App {
             }
             self.apply(action.clone(), None);
             left -= 1;
+        }
+        if count == Some(COUNT_MAX) && self.message.is_none() {
+            // More digits were typed than a count keeps: not silently fewer moves.
+            self.say(format!("{COUNT_MAX} is the largest count"), false);
         }
         self.keep_cursor_in_view();
         if self.quit {
@@ -1669,7 +1707,7 @@ impl App {
         let path = path_bytes(&default_path(self.input_path.as_deref()));
         self.prompt = Some(Prompt {
             kind: PromptKind::Write,
-            input: String::from_utf8_lossy(&path).into_owned(),
+            input: shown_path(&path),
             path: Some(path),
         });
     }
@@ -1714,7 +1752,7 @@ impl App {
         }
         // The exact bytes are written to; the name said is the one the prompt showed.
         let path = path_of(&typed);
-        let name = crate::view::safe::sanitize(&String::from_utf8_lossy(&typed));
+        let name = shown_path(&typed);
         let input = self
             .input_path
             .as_deref()
@@ -2039,6 +2077,9 @@ pub fn parse_target(text: &str, cursor: u64, len: u64) -> Result<u64, String> {
         }
     };
     let target = if let Some(percent) = text.strip_suffix('%') {
+        if percent.trim().is_empty() {
+            return Err("a percentage needs a number before the %: 50%".to_string());
+        }
         let p: f64 = percent
             .trim()
             .parse()

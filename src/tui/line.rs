@@ -2,10 +2,10 @@
 //! `:`, `e`, `T`, `W`): a character typed, Backspace, Ctrl-U, Ctrl-W.
 //!
 //! The text is edited as bytes, so that a path that is not UTF-8 (the default of `W` for
-//! such a file) is edited in its own bytes; a step back takes one unit as
-//! [`String::from_utf8_lossy`] shows it: one character, or one maximal subpart of an
-//! error (which the prompt shows as one U+FFFD). Typed text is only ever UTF-8, so a
-//! `String` edited here stays one. Nothing here knows the terminal or the app.
+//! such a file) is edited in its own bytes; a step back takes one unit as the prompt
+//! shows it ([`crate::view::safe::path_name`]): one character, or one byte that is not
+//! UTF-8 (shown as `\xff`). Typed text is only ever UTF-8, so a `String` edited here
+//! stays one. Nothing here knows the terminal or the app.
 
 /// One edit of a prompt's text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,8 +74,8 @@ pub fn edit_text(text: &mut String, step: Edit) {
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
 }
 
-/// Where the last unit of `text` starts: its last character, or the last maximal subpart
-/// of an error (0 for an empty text).
+/// Where the last unit of `text` starts: its last character, or its last byte where that
+/// is not UTF-8 (0 for an empty text).
 fn last_unit_start(text: &[u8]) -> usize {
     let mut start = 0;
     let mut at = 0;
@@ -85,9 +85,9 @@ fn last_unit_start(text: &[u8]) -> usize {
             start = at + i;
         }
         at += valid.len();
-        if !chunk.invalid().is_empty() {
-            start = at;
-            at += chunk.invalid().len();
+        if let Some(last) = chunk.invalid().len().checked_sub(1) {
+            start = at + last;
+            at += last + 1;
         }
     }
     start
@@ -110,8 +110,12 @@ mod tests {
         use Edit::Backspace;
         assert_eq!(after(b"caf\xC3\xA9", &[Backspace]), b"caf");
         assert_eq!(after(b"a\xF0\x9F\x98\x80", &[Backspace]), b"a");
-        // a truncated sequence is one maximal subpart, one U+FFFD, one step
-        assert_eq!(after(b"a\xF0\x9F\x98", &[Backspace]), b"a");
+        // a truncated sequence is shown a byte at a time (`\xf0\x9f\x98`): a byte a step
+        assert_eq!(after(b"a\xF0\x9F\x98", &[Backspace]), b"a\xF0\x9F");
+        assert_eq!(
+            after(b"a\xF0\x9F\x98", &[Backspace, Backspace, Backspace]),
+            b"a"
+        );
         // two lone bytes are two U+FFFD, two steps
         assert_eq!(after(b"a\xFF\xFE", &[Backspace]), b"a\xFF");
         assert_eq!(after(b"\xFFb", &[Backspace, Backspace]), b"");

@@ -127,11 +127,10 @@ pub fn detail_from(
     let raw = bytes[unit.start..unit.end()].to_vec();
     let bits = raw
         .iter()
-        .enumerate()
-        .map(|(k, b)| match dialect.code_unit_width() {
+        .map(|b| match dialect.code_unit_width() {
             // Code units have no marker bits: UTF-16, UTF-32, single-byte encodings.
             Some(_) => (String::new(), format!("{b:08b}")),
-            None => split_bits(&unit, k, *b),
+            None => split_bits(&unit, *b),
         })
         .collect();
     let meaning = match unit.kind {
@@ -152,17 +151,17 @@ pub fn detail_from(
     })
 }
 
-/// The prefix bits of byte `k` of a unit: a lead's leading ones and zero, a continuation
-/// byte's `10`, nothing for ASCII or a byte that fits no pattern.
-fn split_bits(unit: &Unit, k: usize, byte: u8) -> (String, String) {
+/// The prefix bits of a byte of a unit: a lead's leading ones and zero, a continuation
+/// byte's `10`, nothing for ASCII or a byte that fits no pattern. A lead byte is a lead
+/// wherever it stands in the unit: a CESU-8 or MUTF-8 pair (`ED A0 BD ED B8 80`) has a
+/// second one at its fourth byte.
+fn split_bits(unit: &Unit, byte: u8) -> (String, String) {
     let text = format!("{byte:08b}");
-    let ones = byte.leading_ones() as usize;
-    let prefix = match (k, ones) {
-        (_, 0) if unit.len == 1 && !unit.is_error() => 1,
-        (_, 0) => 0,
-        (0, 1) if unit.is_error() => 2, // a stray continuation byte
-        (0, n @ 2..=7) => n + 1,
-        (_, 1) => 2,
+    let prefix = match byte.leading_ones() as usize {
+        0 if unit.len == 1 && !unit.is_error() => 1,
+        0 => 0,
+        1 => 2, // a continuation byte, or a stray one
+        n @ 2..=7 => n + 1,
         _ => 0,
     };
     (text[..prefix].to_string(), text[prefix..].to_string())
@@ -281,5 +280,29 @@ mod tests {
         }
         let d = detail(b"\x80", Dialect::Utf8, 0).unwrap();
         assert_eq!(d.bits, [("10".to_string(), "000000".to_string())]);
+    }
+
+    /// A surrogate pair written as two 3-byte sequences has two lead bytes, the first and
+    /// the fourth, in the dialects that read it as one scalar.
+    #[test]
+    fn pair_has_two_leads() {
+        let pair = b"\xED\xA0\xBD\xED\xB8\x80";
+        let split = |(p, b): &(String, String)| format!("{p}|{b}");
+        for dialect in [Dialect::Cesu8, Dialect::Mutf8] {
+            let d = detail(pair, dialect, 3).unwrap();
+            assert_eq!(d.bytes.len(), 6, "{dialect:?}");
+            assert_eq!(
+                d.bits.iter().map(split).collect::<Vec<_>>(),
+                [
+                    "1110|1101",
+                    "10|100000",
+                    "10|111101",
+                    "1110|1101",
+                    "10|111000",
+                    "10|000000"
+                ],
+                "{dialect:?}"
+            );
+        }
     }
 }

@@ -229,9 +229,12 @@ pub fn inline_glyph(cp: CodePoint) -> InlineGlyph {
     let category = unicode::category(cp).unwrap_or(GeneralCategory::Unassigned);
     match category {
         GeneralCategory::Format => symbol(format_mark(value), GlyphClass::Format),
+        // Default-ignorable letters and marks (the Hangul fillers, U+034F, U+17B4) are
+        // drawn as nothing, whatever width `unicode-width` gives them (U+115F: 2).
+        GeneralCategory::Unassigned => symbol('\u{2204}', GlyphClass::Unassigned), // ∄
+        _ if unicode::is_default_ignorable(cp) => symbol('\u{1DA0}', GlyphClass::Format), // ᶠ
         GeneralCategory::NonspacingMark | GeneralCategory::EnclosingMark => on_dotted_circle(c),
         GeneralCategory::SpacingMark => symbol('\u{25CC}', GlyphClass::Mark),
-        GeneralCategory::Unassigned => symbol('\u{2204}', GlyphClass::Unassigned), // ∄
         GeneralCategory::PrivateUse => symbol('\u{1D56}', GlyphClass::PrivateUse), // ᵖ
         GeneralCategory::Surrogate => symbol('\u{2E2}', GlyphClass::Surrogate),
         GeneralCategory::Control => symbol('\u{2327}', GlyphClass::Control),
@@ -357,6 +360,38 @@ mod tests {
                 (text, class),
                 "U+{v:04X}"
             );
+        }
+    }
+
+    /// No default-ignorable code point is drawn as itself (a terminal shows it as
+    /// nothing, or as blank columns: U+115F): each gets a one-column mark.
+    #[test]
+    fn no_default_ignorable_is_drawn_raw() {
+        let mut seen = 0;
+        for v in 0..=0x10FFFF {
+            let cp = CodePoint::new(v);
+            if !unicode::is_default_ignorable(cp) {
+                continue;
+            }
+            seen += 1;
+            let glyph = g(v);
+            let c = char::from_u32(v).unwrap();
+            assert!(
+                !glyph.text.contains(c),
+                "U+{v:04X} drawn as {:?}",
+                glyph.text
+            );
+            assert_eq!(glyph.width, 1, "U+{v:04X}");
+            assert!(
+                !matches!(glyph.class, GlyphClass::Plain | GlyphClass::Mark),
+                "U+{v:04X} is {:?}",
+                glyph.class
+            );
+        }
+        // DerivedCoreProperties.txt (Unicode 16.0) counts 4174 code points.
+        assert_eq!(seen, 4174);
+        for (v, text) in [(0x115F, "ᶠ"), (0x1160, "ᶠ"), (0x3164, "ᶠ"), (0xFFA0, "ᶠ")] {
+            assert_eq!((g(v).text.as_str(), g(v).width), (text, 1), "U+{v:04X}");
         }
     }
 

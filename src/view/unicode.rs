@@ -116,13 +116,47 @@ pub fn category_name(category: GeneralCategory) -> &'static str {
     }
 }
 
-/// Hangul fillers: letters by category, but default-ignorable and drawn as blank space.
-const FILLERS: [u32; 4] = [0x115F, 0x1160, 0x3164, 0xFFA0];
+/// Whether `cp` has the Default_Ignorable_Code_Point property (Unicode 16.0,
+/// DerivedCoreProperties.txt): a character a renderer draws as nothing where it cannot
+/// act on it. Most are format characters (Cf) or variation selectors, but some are letters
+/// or marks by category and not all are zero-width to `unicode-width`: the Hangul fillers
+/// (U+115F is two columns wide to it, as a leading jamo), U+034F COMBINING GRAPHEME
+/// JOINER and the Khmer inherent vowels U+17B4 and U+17B5.
+///
+/// ```
+/// use hexrune::decode::CodePoint;
+/// use hexrune::view::unicode::is_default_ignorable;
+/// assert!(is_default_ignorable(CodePoint::new(0x115F))); // HANGUL CHOSEONG FILLER
+/// assert!(is_default_ignorable(CodePoint::new(0x200B))); // ZERO WIDTH SPACE
+/// assert!(!is_default_ignorable(CodePoint::new(0x1100))); // HANGUL CHOSEONG KIYEOK
+/// ```
+pub fn is_default_ignorable(cp: CodePoint) -> bool {
+    matches!(
+        cp.value(),
+        0x00AD
+            | 0x034F
+            | 0x061C
+            | 0x115F..=0x1160
+            | 0x17B4..=0x17B5
+            | 0x180B..=0x180F
+            | 0x200B..=0x200F
+            | 0x202A..=0x202E
+            | 0x2060..=0x206F
+            | 0x3164
+            | 0xFE00..=0xFE0F
+            | 0xFEFF
+            | 0xFFA0
+            | 0xFFF0..=0xFFF8
+            | 0x1_BCA0..=0x1_BCA3
+            | 0x1_D173..=0x1_D17A
+            | 0xE_0000..=0xE_0FFF
+    )
+}
 
 /// The text to show for `cp` between quotes, or `None` where showing it would be unsafe or
 /// useless: controls, format characters (bidi controls, zero-width characters, the BOM),
-/// line and paragraph separators, private use, surrogates, unassigned code points, Hangul
-/// fillers and other zero-width characters. A combining mark is shown on U+25CC DOTTED
+/// line and paragraph separators, private use, surrogates, unassigned code points,
+/// default-ignorable letters (the Hangul fillers) and other zero-width characters. A combining mark is shown on U+25CC DOTTED
 /// CIRCLE, so it has something to combine with.
 ///
 /// ```
@@ -139,7 +173,7 @@ pub fn glyph(cp: CodePoint) -> Option<String> {
         Control | Format | LineSeparator | ParagraphSeparator | PrivateUse | Surrogate
         | Unassigned => None,
         NonspacingMark | SpacingMark | EnclosingMark => Some(format!("\u{25CC}{c}")),
-        _ if FILLERS.contains(&cp.value()) || c.width() == Some(0) => None,
+        _ if is_default_ignorable(cp) || c.width() == Some(0) => None,
         _ => Some(c.to_string()),
     }
 }

@@ -247,6 +247,11 @@ fn popup(app: &App, area: Rect, theme: &Theme) -> (Rect, Vec<Line<'static>>) {
             scan_status(app).unwrap_or_else(|| "scanning…".to_string())
         ))],
     };
+    // A line wider than the overlay ends in `…` where it is cut, as in the detail pane.
+    let lines: Vec<Line<'static>> = lines
+        .into_iter()
+        .map(|line| super::detail::fit_line(line, inner_width))
+        .collect();
     let height = (lines.len() as u16 + 2).min(area.height);
     let popup = Rect {
         x: area.x + area.width.saturating_sub(width) / 2,

@@ -39,13 +39,16 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
     };
     let action = raw_action.as_ref().map(|(text, _)| sanitize(text));
     // A count being typed shows as vim's `showcmd` shows it, until its key comes.
-    let count = app.count.map(|n| format!("count {n}"));
-    // `lookalike` while n / N repeat a `/~/` search; the lint pass's progress.
+    let count = app.count.map(|n| match n {
+        crate::tui::app::COUNT_MAX => format!("count {n} (the largest)"),
+        n => format!("count {n}"),
+    });
+    // While n / N repeat a `/~/` search, a tag that says so.
     let lookalike = app
         .last_search
         .as_ref()
         .filter(|p| p.lookalike.is_some() && app.job.is_none())
-        .map(|_| "lookalike".to_string());
+        .map(|_| LOOKALIKE_TAG.to_string());
     // What must be read whole (a count, a search, a message) comes first; the lint pass's
     // and the scan's progress and the `lookalike` tag give way to it, in that order, where
     // the line cannot hold them all beside the least the left gives up to.
@@ -148,7 +151,9 @@ pub(super) fn draw_status(app: &App, area: Rect, theme: &Theme, buf: &mut Buffer
 /// typed goes (where the terminal's cursor is shown). Where the line is too narrow, what
 /// was typed scrolls: its start gives way (`…` in its place) so that the end, where the
 /// cursor is, stays in view; a label that would leave the typing fewer than half the
-/// columns (at most 24) ends in `…` first.
+/// columns (at most 24) ends in `…` first. A chooser's offer (`e`, `T`) while nothing is
+/// typed is the text: the label gives way to all of it (down to [`LABEL_LEAST`] columns),
+/// and what still does not fit of the offer ends in `…`.
 pub fn prompt_line(app: &App, width: u16) -> Option<(Line<'static>, u16)> {
     let prompt = app.prompt.as_ref()?;
     let label = match prompt.kind {
@@ -175,11 +180,30 @@ pub fn prompt_line(app: &App, width: u16) -> Option<(Line<'static>, u16)> {
     let columns = |s: &str| unicode_width::UnicodeWidthStr::width(s);
     let width = width as usize;
     let typed = sanitize(&prompt.input);
+    // A chooser's offers, the fullest first; the first that fits beside the least of the
+    // label is shown, or else the last, cut.
+    let offers = match (prompt.kind, prompt.input.is_empty()) {
+        (PromptKind::Encoding { choice }, true) => encoding_choice(app, choice),
+        (PromptKind::Lints { choice }, true) => {
+            vec![super::findings::chooser_text(app, choice)]
+        }
+        _ => Vec::new(),
+    };
+    let offer_room = width.saturating_sub(LABEL_LEAST + 1);
+    let offer = match offers.iter().find(|o| columns(o) <= offer_room) {
+        Some(offer) => offer.clone(),
+        None => offers
+            .last()
+            .map_or_else(String::new, |o| cut_end(o, offer_room)),
+    };
     // The cursor's cell is one column after what was typed.
-    let (label, typed) = if columns(&label) + columns(&typed) < width {
+    let (label, typed) = if columns(&label) + columns(&typed) + columns(&offer) < width {
         (label, typed)
     } else {
-        let least = (width / 2).min(24);
+        let least = match offer.is_empty() {
+            true => (width / 2).min(24),
+            false => columns(&offer) + 1,
+        };
         let label = match columns(&label) + least > width {
             // The `: ` that ends it stays, apart from what was typed.
             true => {
@@ -203,14 +227,19 @@ pub fn prompt_line(app: &App, width: u16) -> Option<(Line<'static>, u16)> {
         Span::raw(typed),
         Span::styled(" ", Style::new().add_modifier(Modifier::REVERSED)),
     ];
-    if let (PromptKind::Encoding { choice }, true) = (prompt.kind, prompt.input.is_empty()) {
-        spans.push(Span::raw(encoding_choice(app, choice)));
-    }
-    if let (PromptKind::Lints { choice }, true) = (prompt.kind, prompt.input.is_empty()) {
-        spans.push(Span::raw(super::findings::chooser_text(app, choice)));
+    if !offer.is_empty() {
+        spans.push(Span::raw(offer));
     }
     Some((Line::from(spans), cursor))
 }
+
+/// The fewest columns a prompt's label is cut to, its `…: ` included, where a chooser's
+/// offer needs the line.
+const LABEL_LEAST: usize = 8;
+
+/// The tag at the right of the status line while `n` and `N` repeat a lookalike search
+/// (`/~/`).
+pub(super) const LOOKALIKE_TAG: &str = "n N: lookalike search";
 
 /// The key hint at the right of an idle status line.
 pub(super) const HINT: &str = "? help  q quit ";
@@ -292,23 +321,21 @@ fn cut_end(text: &str, room: usize) -> String {
     out
 }
 
-/// The chooser's offer while nothing is typed: `windows-1251 (chardetng's guess) 1/28`.
-fn encoding_choice(app: &App, choice: usize) -> String {
+/// The chooser's offer while nothing is typed: `windows-1251 (chardetng's guess)  1/28`,
+/// then, for a narrow line, the same without why it comes first.
+fn encoding_choice(app: &App, choice: usize) -> Vec<String> {
     let (choices, why) = &app.encoding_choices;
     let Some(d) = choices.get(choice) else {
-        return String::new();
+        return Vec::new();
     };
-    let reason = if choice == 0 {
-        format!(" ({why})")
-    } else {
-        String::new()
-    };
-    format!(
-        " {}{reason}  {}/{}",
-        d.encoding_name(),
-        choice + 1,
-        choices.len()
-    )
+    let name = d.encoding_name();
+    let count = format!("{}/{}", choice + 1, choices.len());
+    let mut offers = Vec::new();
+    if choice == 0 {
+        offers.push(format!(" {name} ({why})  {count}"));
+    }
+    offers.push(format!(" {name}  {count}"));
+    offers
 }
 
 /// The left of the status line: name, size, cursor offset (hex and decimal), percentage,

@@ -12,17 +12,26 @@ use super::{App, Theme};
 /// Draws the form in the rows just above `status`.
 pub(super) fn draw_write(app: &App, status: Rect, theme: &Theme, buf: &mut Buffer) {
     let Some(form) = app.write else { return };
+    let width = status.width.min(78);
     let on = |b: bool| if b { "on " } else { "off" };
-    let mut lines = vec![Line::from(vec![
-        Span::styled(" policy ", theme.dim()),
-        Span::styled(format!("{:<13}", form.policy_name()), theme.accent()),
-        Span::styled(" Tab: next   ", theme.dim()),
-        Span::raw(format!(
-            "Ctrl-T --mojibake {}   Ctrl-R --bom {}",
-            on(form.mojibake),
+    // The policy and each toggle with its state, as many to a line as fit: a narrow form
+    // takes a line more rather than cut off a state.
+    let settings = [
+        vec![
+            Span::styled(" policy ", theme.dim()),
+            Span::styled(format!("{:<13}", form.policy_name()), theme.accent()),
+            Span::styled(" Tab: next", theme.dim()),
+        ],
+        vec![Span::raw(format!(
+            " Ctrl-T --mojibake {}",
+            on(form.mojibake)
+        ))],
+        vec![Span::raw(format!(
+            " Ctrl-R --bom {}",
             if form.strip_bom { "strip" } else { "keep" }
-        )),
-    ])];
+        ))],
+    ];
+    let mut lines = pack(settings, width.saturating_sub(2) as usize);
     match app.write_preview() {
         Some(p) => {
             lines.push(Line::from(vec![
@@ -62,7 +71,6 @@ pub(super) fn draw_write(app: &App, status: Rect, theme: &Theme, buf: &mut Buffe
         )),
     }
     let height = lines.len() as u16 + 2;
-    let width = status.width.min(78);
     let area = Rect {
         x: status.x,
         y: status.y.saturating_sub(height),
@@ -78,6 +86,23 @@ pub(super) fn draw_write(app: &App, status: Rect, theme: &Theme, buf: &mut Buffe
         .map(|l| super::detail::fit_line(l, inner))
         .collect();
     ratatui::widgets::Widget::render(Paragraph::new(lines).block(block), area, buf);
+}
+
+/// `pieces` on as few lines of `width` columns as hold them whole, in order, two spaces
+/// between two on a line.
+fn pack(pieces: impl IntoIterator<Item = Vec<Span<'static>>>, width: usize) -> Vec<Line<'static>> {
+    let columns = |spans: &[Span]| spans.iter().map(|s| s.width()).sum::<usize>();
+    let mut lines: Vec<Vec<Span<'static>>> = Vec::new();
+    for piece in pieces {
+        match lines.last_mut() {
+            Some(line) if columns(line) + 2 + columns(&piece) <= width => {
+                line.push(Span::raw("  "));
+                line.extend(piece);
+            }
+            _ => lines.push(piece),
+        }
+    }
+    lines.into_iter().map(Line::from).collect()
 }
 
 /// `text` cut into lines of at most `width` columns, at spaces where there are some.
