@@ -8,7 +8,8 @@
 //! - refusals, before anything is written: OUT (or the log) is IN, by device and inode,
 //!   through symlinks and hard links, also when OUT does not exist yet but its directory
 //!   and name resolve to IN; an OUT or log that exists, unless `--force`; one that is a
-//!   directory, device, fifo or socket, even with it; OUT on a terminal;
+//!   directory, device, fifo or socket, even with it (a symbolic link is judged by its
+//!   target, and a copy is written through a link to a regular file); OUT on a terminal;
 //! - the input: a regular file (or standard input redirected from one) is memory-mapped;
 //!   a pipe or FIFO is read in chunks, so memory stays flat in the input's size (but
 //!   under `--from auto`, where detection reads the whole input first);
