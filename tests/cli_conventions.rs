@@ -260,3 +260,77 @@ fn a_mistyped_command_gets_a_suggestion() {
             "error: unrecognized subcommand 'chek'\n\n  tip: a similar subcommand exists: 'check'\n",
         ));
 }
+
+/// Runs `hexrune ARGS` with `stdin` as standard input and its output to nowhere; returns
+/// the exit code and stderr, or None if it was still running after 10 seconds (it is then
+/// killed).
+fn ended_within(args: &[&str], stdin: std::process::Stdio) -> Option<(i32, String)> {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(common::binary())
+        .args(args)
+        .stdin(stdin)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(10) {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
+            return Some((status.code().unwrap_or(-1), err));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    None
+}
+
+#[test]
+fn a_device_on_standard_input_is_refused_as_a_named_one_is() {
+    // `hexrune check < /dev/zero` read forever, growing by gigabytes (the viewer too).
+    let zero = || std::fs::File::open("/dev/zero").unwrap().into();
+    for args in [
+        vec![],
+        vec!["-"],
+        vec!["check"],
+        vec!["check", "-"],
+        vec!["check", "--json"],
+        vec!["detect"],
+        vec!["at", "-", "0"],
+        vec!["dump", "-"],
+        vec!["repair", "-", "-o", "-"],
+    ] {
+        assert_eq!(
+            ended_within(&args, zero()),
+            Some((
+                2,
+                "hexrune: <stdin>: not a regular file (character device)\n".to_string()
+            )),
+            "{args:?}"
+        );
+    }
+    // The null device stays the empty input it always reads as.
+    let null = || std::fs::File::open("/dev/null").unwrap().into();
+    assert_eq!(ended_within(&["check"], null()), Some((0, String::new())));
+    let out = std::process::Command::new(common::binary())
+        .args(["check", "--json"])
+        .stdin(std::fs::File::open("/dev/null").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let first = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        first.lines().next(),
+        Some(
+            r#"{"type":"input","path":"<stdin>","size":0,"sha256":"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855","mtime":null}"#
+        )
+    );
+}
