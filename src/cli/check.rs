@@ -146,7 +146,8 @@ fn lint_counts(survey: &Survey, lints: &Lints) -> LintCounts {
         return LintCounts::default();
     }
     let by_kind = survey.by_kind();
-    let asked = |k: Kind| lint_kind_asked(lints, k);
+    // A kind found is counted whatever the table says: every finding listed is counted.
+    let asked = |k: Kind| lint_kind_asked(lints, k) || by_kind[k as usize] > 0;
     LintCounts {
         by_kind: Kind::ALL
             .iter()
@@ -165,7 +166,7 @@ fn lint_kind_asked(lints: &Lints, kind: Kind) -> bool {
         Kind::FourByte => lints.has(MysqlUtf8mb3),
         Kind::Nul => lints.has(Postgres),
         Kind::XmlForbidden | Kind::XmlDiscouraged => lints.has(Xml10) || lints.has(Xml11),
-        Kind::LoneSurrogate => lints.has(Json) || lints.has(IJson),
+        Kind::LoneSurrogate => lints.has(Json) || lints.has(IJson) || lints.has(Postgres),
         Kind::Noncharacter => lints.has(IJson),
         _ => lints.security,
     }
