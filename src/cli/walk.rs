@@ -20,7 +20,7 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex};
 
 use std::os::unix::fs::OpenOptionsExt;
@@ -380,11 +380,7 @@ fn check_entry(options: &CheckOptions, entry: &Entry, large: &Mutex<()>) -> Outc
     let input = Input::Path(path.clone());
     // Opened without blocking, and asked what it is now: a FIFO put in the file's place
     // since the walk saw it can neither block the open nor be read.
-    let file = match std::fs::File::options()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-    {
+    let file = match open_without_atime(path) {
         Ok(file) => file,
         Err(e) => return Outcome::Unreadable(crate::source::io_message(&e)),
     };
@@ -427,6 +423,22 @@ fn scan_threads(len: u64, walkers: usize) -> usize {
         1
     } else {
         walkers.max(1)
+    }
+}
+
+/// Opens `path` read-only and without blocking, with `O_NOATIME` where the kernel allows it
+/// (not on a file of another user: `EPERM`, and then a plain open), as [`Source::open`]
+/// does, so that checking a file does not change its access time.
+fn open_without_atime(path: &Path) -> io::Result<std::fs::File> {
+    let open = |flags| {
+        std::fs::File::options()
+            .read(true)
+            .custom_flags(flags)
+            .open(path)
+    };
+    match open(libc::O_NONBLOCK | libc::O_NOATIME) {
+        Err(e) if e.raw_os_error() == Some(libc::EPERM) => open(libc::O_NONBLOCK),
+        other => other,
     }
 }
 
