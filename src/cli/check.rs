@@ -266,13 +266,16 @@ pub fn examine(
     let source = input.open()?;
     // The time the mapped file had when it was opened, which a write while it is read
     // moves ([`Source::check_unchanged`]); that of the path for a file read into memory.
-    let mtime = source.modified().or_else(|| match input {
-        Input::Path(p) => std::fs::metadata(p)
-            .ok()
-            .filter(|m| m.is_file())
-            .and_then(|m| m.modified().ok()),
+    // None for standard input, even redirected from a file: the record names no file.
+    let mtime = match input {
+        Input::Path(p) => source.modified().or_else(|| {
+            std::fs::metadata(p)
+                .ok()
+                .filter(|m| m.is_file())
+                .and_then(|m| m.modified().ok())
+        }),
         Input::Stdin => None,
-    });
+    };
     examine_source(options, input, source, mtime, threads)
 }
 
