@@ -334,3 +334,34 @@ fn a_device_on_standard_input_is_refused_as_a_named_one_is() {
         )
     );
 }
+
+#[test]
+fn standard_input_named_twice_is_a_usage_error() {
+    // `check - -` reported a second, empty `<stdin>` that was never examined.
+    for command in ["check", "detect"] {
+        let out = hexrune()
+            .args([command, "-", "-"])
+            .write_stdin(b"ok\n".to_vec())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        assert_eq!(out.stdout, b"", "{command}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(
+            err,
+            format!(
+                "error: standard input ('-') is named more than once; it can be read only once\n\n\
+                 Usage: hexrune {command} [OPTIONS] [FILES]...\n\n\
+                 For more information, try '--help'.\n"
+            ),
+            "{command}"
+        );
+    }
+    // Once is fine, beside files.
+    let out = hexrune()
+        .args(["check", "-", "/dev/null"])
+        .write_stdin(b"ok\n".to_vec())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
