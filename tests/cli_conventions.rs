@@ -365,3 +365,55 @@ fn standard_input_named_twice_is_a_usage_error() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn a_closed_standard_output_is_an_error() {
+    // `hexrune dump ok.txt >&-` ended with 0 and said nothing: Rust's standard output
+    // takes EBADF for success. Only a reader that left (a broken pipe) ends quietly.
+    let dir = tempfile::tempdir().unwrap();
+    let ok = dir.path().join("ok.txt");
+    std::fs::write(&ok, b"ok\n").unwrap();
+    let ok = ok.to_str().unwrap();
+    for args in [
+        vec!["dump", ok],
+        vec!["check", ok],
+        vec!["check", "--json", ok],
+        vec!["detect", ok],
+        vec!["at", ok, "0"],
+        vec!["explain", "é"],
+        vec!["repair", ok, "-o", "-"],
+    ] {
+        for redirect in [">&-", "1<&0"] {
+            let out = std::process::Command::new("sh")
+                .arg("-c")
+                .arg(format!("exec \"$0\" \"$@\" {redirect}"))
+                .arg(common::binary())
+                .args(&args)
+                .stdin(std::fs::File::open(ok).unwrap())
+                .output()
+                .unwrap();
+            assert_eq!(
+                (
+                    out.status.code(),
+                    String::from_utf8_lossy(&out.stderr).into_owned()
+                ),
+                (
+                    Some(2),
+                    "hexrune: <stdout>: bad file descriptor\n".to_string()
+                ),
+                "{args:?} {redirect}"
+            );
+        }
+    }
+    // A repair whose copy goes to a file prints nothing on standard output.
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" \"$@\" >&-")
+        .arg(common::binary())
+        .args(["repair", ok, "-o"])
+        .arg(dir.path().join("out.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(std::fs::read(dir.path().join("out.txt")).unwrap(), b"ok\n");
+}
