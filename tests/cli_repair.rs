@@ -349,6 +349,27 @@ fn a_symlink_to_a_regular_file_is_written_through() {
 }
 
 #[test]
+fn a_summary_that_cannot_be_told_does_not_undo_the_copy() {
+    let (dir, _) = dir_with(b"caf\xE9\n");
+    let output = std::process::Command::new(common::binary())
+        .current_dir(dir.path())
+        .args(["repair", "in.txt", "-o", "out.txt"])
+        .stderr(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        std::fs::read(dir.path().join("out.txt")).unwrap(),
+        "caf\u{FFFD}\n".as_bytes()
+    );
+}
+
+#[test]
 fn unwritable_places_and_missing_inputs_are_one_line_errors() {
     let (dir, _) = dir_with(b"a");
     // /proc takes no new files, whoever runs the test (root too).

@@ -21,8 +21,8 @@
 //!   [`crate::cli::wire::RepairRecord`] then one [`crate::cli::wire::ChangeRecord`] a
 //!   change), and a progress bar for long runs when stderr is a terminal.
 //!
-//! Exit status: 0 when OUT was written, 2 on any error, with one line
-//! `hexrune: <file>: <cause>`.
+//! Exit status: 0 when OUT was written (even if the summary could not be written to
+//! stderr), 2 on any error, with one line `hexrune: <file>: <cause>`.
 
 use std::fs::{self, File};
 use std::io::{self, IsTerminal, Read, Seek, Write};
@@ -121,7 +121,9 @@ type Failure = WriteError;
 pub fn run(options: &RepairOptions, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<u8> {
     match repair(options, out) {
         Ok(summary) => {
-            err.write_all(summary.as_bytes())?;
+            // OUT is written: a summary that cannot be told (`2>/dev/full`) does not undo
+            // that, and there is nowhere left to say so.
+            let _ = err.write_all(summary.as_bytes()).and_then(|()| err.flush());
             Ok(EXIT_OK)
         }
         Err(failure) => {
