@@ -597,6 +597,45 @@ fn an_interrupted_run_leaves_nothing() {
     }
 }
 
+/// Interrupted while its copy goes to standard output, repair says what is true: bytes
+/// went there, and they are not the whole copy. It said "nothing was written".
+#[test]
+fn an_interrupted_run_to_stdout_says_the_output_is_incomplete() {
+    use std::io::{Read, Write};
+    let mut child = std::process::Command::new(common::binary())
+        .args(["repair", "-", "-o", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let block = "text \u{E9}\n".as_bytes().repeat(1 << 12);
+        while stdin.write_all(&block).is_ok() {}
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut got = vec![0; 1 << 16];
+    let mut read = 0;
+    while read < 2 << 20 {
+        read += stdout.read(&mut got).unwrap();
+    }
+    let drain = std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let output = child.wait_with_output().unwrap();
+    drain.join().unwrap().unwrap();
+    feeder.join().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        "hexrune: <stdout>: interrupted; what was written there is incomplete\n"
+    );
+}
+
 #[test]
 fn dialect_and_unescape_from_the_command_line() {
     let (dir, _) = dir_with(b"\xED\xA0\xBD\xED\xB8\x80 \xC0\x80");

@@ -36,7 +36,7 @@ use crate::cli::wire::{to_line, ChangeRecord, RepairFile, RepairRecord};
 use crate::decode::Dialect;
 use crate::repair::write::{
     identity, parent, refuse_kind, refuse_output, resolves_to, Atomic, FileId, Guard, WriteError,
-    EXISTS,
+    EXISTS, INCOMPLETE, NOTHING_WRITTEN,
 };
 use crate::repair::{
     detected_regions, sniffed, Change, Engine, FromEncoding, Invalid, Output, Policy, Tally,
@@ -281,7 +281,11 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
         None => Failure::new(&in_name, e),
     })?;
 
-    let guard = Guard::watch(out_name.clone()).map_err(|e| Failure::io(&out_name, &e))?;
+    let what = match options.output {
+        Target::Path(_) => NOTHING_WRITTEN,
+        Target::Stdout => INCOMPLETE,
+    };
+    let guard = Guard::watch(out_name.clone(), what).map_err(|e| Failure::io(&out_name, &e))?;
     let out_file = match &options.output {
         Target::Path(p) => Some(Atomic::create(p)?),
         Target::Stdout => None,

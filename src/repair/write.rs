@@ -188,16 +188,24 @@ pub fn remove_temps() {
     }
 }
 
+/// What an interrupt says of a file written atomically: its temporary file is removed.
+pub const NOTHING_WRITTEN: &str = "nothing was written";
+
+/// What an interrupt says of standard output: what went there is the copy's start only.
+pub const INCOMPLETE: &str = "what was written there is incomplete";
+
 /// Catches SIGINT, SIGTERM, SIGHUP and SIGQUIT while alive: the temporary files are removed, one line
-/// `hexrune: <out>: interrupted; nothing was written` goes to stderr, and the process ends
-/// with status 2.
+/// `hexrune: <out>: interrupted; <what>` goes to stderr ([`NOTHING_WRITTEN`] for a file,
+/// [`INCOMPLETE`] for standard output, where bytes went), and the process ends with
+/// status 2.
 pub struct Guard {
     handle: signal_hook::iterator::Handle,
 }
 
 impl Guard {
-    /// Starts catching the signals; `out_name` is the name the line on stderr gives.
-    pub fn watch(out_name: String) -> io::Result<Guard> {
+    /// Starts catching the signals; `out_name` is the name the line on stderr gives, and
+    /// `what` what it says became of the output.
+    pub fn watch(out_name: String, what: &'static str) -> io::Result<Guard> {
         use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
         let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])?;
         let handle = signals.handle();
@@ -209,10 +217,7 @@ impl Guard {
                 for path in paths.iter() {
                     let _ = fs::remove_file(path);
                 }
-                let _ = writeln!(
-                    io::stderr(),
-                    "hexrune: {out_name}: interrupted; nothing was written"
-                );
+                let _ = writeln!(io::stderr(), "hexrune: {out_name}: interrupted; {what}");
                 std::process::exit(2);
             }
         });
