@@ -2,9 +2,30 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use hexrune::cli::{self, report_error, Args, Config, Input, EXIT_ERROR, EXIT_OK};
 use hexrune::source::{io_message, Opening};
+
+/// Whether standard output was closed when the process started (`hexrune dump f >&-`).
+/// Rust's runtime opens the null device in its place before `main`, and every byte
+/// printed would vanish, with exit 0; [`note_closed_stdout`] looks before it does.
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Run by the C library before Rust's runtime starts, as std's own capture of the
+/// arguments is on Linux.
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static NOTE_CLOSED_STDOUT: extern "C" fn() = note_closed_stdout;
+
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+extern "C" fn note_closed_stdout() {
+    // SAFETY: F_GETFD reads the flags of descriptor 1 (-1 and EBADF if it is closed): no
+    // pointer, no allocation, nothing of Rust's runtime, which is not up yet.
+    let closed = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) } == -1;
+    STDOUT_CLOSED.store(closed, Ordering::Relaxed);
+}
 
 fn main() -> ExitCode {
     let config = Args::parse_or_exit().into_config();
@@ -26,6 +47,17 @@ fn main() -> ExitCode {
             lints: lints.clone(),
         };
         return ExitCode::from(view(input.as_ref(), options, &mut err));
+    }
+    if prints(&config) {
+        let closed = STDOUT_CLOSED.load(Ordering::Relaxed);
+        let writable = match closed {
+            true => Err(io::Error::from_raw_os_error(libc::EBADF)),
+            false => cli::stdout_writable(),
+        };
+        if let Err(e) = writable {
+            let _ = writeln!(err, "hexrune: <stdout>: {}", io_message(&e));
+            return ExitCode::from(EXIT_ERROR);
+        }
     }
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
@@ -52,6 +84,19 @@ fn main() -> ExitCode {
             let _ = writeln!(err, "hexrune: <stdout>: {}", io_message(&e));
             ExitCode::from(EXIT_ERROR)
         }
+    }
+}
+
+/// Whether a command prints on standard output: all but the viewer, and `repair` unless
+/// its copy or its log goes there (`-o -`, `--log -`).
+fn prints(config: &Config) -> bool {
+    use hexrune::cli::repair::Target;
+    match config {
+        Config::View { .. } => false,
+        Config::Repair(options) => {
+            options.output == Target::Stdout || options.log == Some(Target::Stdout)
+        }
+        _ => true,
     }
 }
 

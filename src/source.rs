@@ -31,7 +31,7 @@
 
 use std::fmt;
 use std::fs::{File, OpenOptions};
-use std::io::{self, Read};
+use std::io::{self, IsTerminal, Read};
 use std::os::fd::AsFd;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
@@ -380,7 +380,9 @@ impl Source {
         Source::from_file(name, file).map(Opening::Ready)
     }
 
-    /// The standard input: mapped when it is a regular file, read to its end otherwise.
+    /// The standard input: mapped when it is a regular file, read to its end otherwise;
+    /// the null device is the empty input, and another device is refused (as a named one
+    /// is), but a terminal.
     pub fn stdin() -> Result<Source, SourceError> {
         Source::stdin_streaming()?.read_all()
     }
@@ -389,12 +391,22 @@ impl Source {
     pub fn stdin_streaming() -> Result<Opening, SourceError> {
         let name = String::from("<stdin>");
         let file = File::from(io::stdin().as_fd().try_clone_to_owned()?);
-        let kind = file.metadata()?.file_type();
+        let meta = file.metadata()?;
+        let kind = meta.file_type();
         if kind.is_file() {
             return Source::from_file(name, file).map(Opening::Ready);
         }
         if kind.is_dir() {
             return Err(SourceError::IsDirectory);
+        }
+        // A device is judged as a named one is (`< /dev/zero` would be read forever): the
+        // null device is the empty input; any other is refused, but a terminal, which the
+        // user ends with Ctrl-D.
+        if is_null_device(&meta) {
+            return Ok(Opening::Ready(Source::from_bytes(name, Vec::new())));
+        }
+        if (kind.is_char_device() || kind.is_block_device()) && !io::stdin().is_terminal() {
+            return Err(SourceError::NotRegular(describe_file_type(&kind)));
         }
         let from = StreamFrom::File(file);
         Ok(Opening::Stream(Stream { name, from }))

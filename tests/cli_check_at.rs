@@ -1055,3 +1055,22 @@ fn a_file_named_stdin_is_not_standard_input() {
     let (_, err) = in_dir(&["check", "<stdin>"], 2);
     assert_eq!(err, "hexrune: ./<stdin>: no such file or directory\n");
 }
+
+#[test]
+fn standard_input_redirected_from_a_file_has_no_mtime() {
+    // The input record of standard input names no file: its mtime is null, also when the
+    // shell redirected a file to it (which is then mapped, and had its time given).
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "in.txt", b"ab\n");
+    let out = std::process::Command::new(common::binary())
+        .args(["check", "--json"])
+        .stdin(std::fs::File::open(&f).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let records = json_lines(&out.stdout);
+    assert_eq!(
+        records[0],
+        serde_json::json!({"type": "input", "path": "<stdin>", "size": 3, "sha256": "a63d8014dba891345b30174df2b2a57efbb65b4f9f09b98f245d1b3192277ece", "mtime": null})
+    );
+}

@@ -552,3 +552,34 @@ fn overlapping_roots_check_each_file_once_in_path_order() {
     let ran = run_in(dir.path(), &["check", "-r", "--json", "ord/a/x", "ord/a/x"]);
     assert_eq!(ran.stdout.matches(r#""type":"input""#).count(), 1);
 }
+
+#[test]
+fn a_walk_leaves_access_times_alone() {
+    // Files of 1 MiB or less were read without O_NOATIME, which a named file gets: their
+    // access time moved. Set far in the past (before their modification time), it moves
+    // on a read under relatime too, unless the open asks the kernel not to.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("atd");
+    put(&root, "small.txt", b"small \xc3\xa9\n");
+    put(&root, "bad.txt", b"x\xff\n");
+    put(&root, "large.txt", &vec![b'a'; (1 << 20) + 1]);
+    let past = std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(978_307_200); // 2001
+    let names = ["small.txt", "bad.txt", "large.txt"];
+    for name in names {
+        let file = std::fs::File::options()
+            .write(true)
+            .open(root.join(name))
+            .unwrap();
+        file.set_times(std::fs::FileTimes::new().set_accessed(past))
+            .unwrap();
+    }
+    let ran = run_in(dir.path(), &["check", "-r", "atd"]);
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    for name in names {
+        let accessed = std::fs::metadata(root.join(name))
+            .unwrap()
+            .accessed()
+            .unwrap();
+        assert_eq!(accessed, past, "{name}");
+    }
+}

@@ -260,3 +260,160 @@ fn a_mistyped_command_gets_a_suggestion() {
             "error: unrecognized subcommand 'chek'\n\n  tip: a similar subcommand exists: 'check'\n",
         ));
 }
+
+/// Runs `hexrune ARGS` with `stdin` as standard input and its output to nowhere; returns
+/// the exit code and stderr, or None if it was still running after 10 seconds (it is then
+/// killed).
+fn ended_within(args: &[&str], stdin: std::process::Stdio) -> Option<(i32, String)> {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(common::binary())
+        .args(args)
+        .stdin(stdin)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(10) {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
+            return Some((status.code().unwrap_or(-1), err));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    None
+}
+
+#[test]
+fn a_device_on_standard_input_is_refused_as_a_named_one_is() {
+    // `hexrune check < /dev/zero` read forever, growing by gigabytes (the viewer too).
+    let zero = || std::fs::File::open("/dev/zero").unwrap().into();
+    for args in [
+        vec![],
+        vec!["-"],
+        vec!["check"],
+        vec!["check", "-"],
+        vec!["check", "--json"],
+        vec!["detect"],
+        vec!["at", "-", "0"],
+        vec!["dump", "-"],
+        vec!["repair", "-", "-o", "-"],
+    ] {
+        assert_eq!(
+            ended_within(&args, zero()),
+            Some((
+                2,
+                "hexrune: <stdin>: not a regular file (character device)\n".to_string()
+            )),
+            "{args:?}"
+        );
+    }
+    // The null device stays the empty input it always reads as.
+    let null = || std::fs::File::open("/dev/null").unwrap().into();
+    assert_eq!(ended_within(&["check"], null()), Some((0, String::new())));
+    let out = std::process::Command::new(common::binary())
+        .args(["check", "--json"])
+        .stdin(std::fs::File::open("/dev/null").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let first = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        first.lines().next(),
+        Some(
+            r#"{"type":"input","path":"<stdin>","size":0,"sha256":"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855","mtime":null}"#
+        )
+    );
+}
+
+#[test]
+fn standard_input_named_twice_is_a_usage_error() {
+    // `check - -` reported a second, empty `<stdin>` that was never examined.
+    for command in ["check", "detect"] {
+        let out = hexrune()
+            .args([command, "-", "-"])
+            .write_stdin(b"ok\n".to_vec())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        assert_eq!(out.stdout, b"", "{command}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(
+            err,
+            format!(
+                "error: standard input ('-') is named more than once; it can be read only once\n\n\
+                 Usage: hexrune {command} [OPTIONS] [FILES]...\n\n\
+                 For more information, try '--help'.\n"
+            ),
+            "{command}"
+        );
+    }
+    // Once is fine, beside files.
+    let out = hexrune()
+        .args(["check", "-", "/dev/null"])
+        .write_stdin(b"ok\n".to_vec())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn a_closed_standard_output_is_an_error() {
+    // `hexrune dump ok.txt >&-` ended with 0 and said nothing: Rust's standard output
+    // takes EBADF for success. Only a reader that left (a broken pipe) ends quietly.
+    let dir = tempfile::tempdir().unwrap();
+    let ok = dir.path().join("ok.txt");
+    std::fs::write(&ok, b"ok\n").unwrap();
+    let ok = ok.to_str().unwrap();
+    for args in [
+        vec!["dump", ok],
+        vec!["check", ok],
+        vec!["check", "--json", ok],
+        vec!["detect", ok],
+        vec!["at", ok, "0"],
+        vec!["explain", "é"],
+        vec!["repair", ok, "-o", "-"],
+    ] {
+        for redirect in [">&-", "1<&0"] {
+            let out = std::process::Command::new("sh")
+                .arg("-c")
+                .arg(format!("exec \"$0\" \"$@\" {redirect}"))
+                .arg(common::binary())
+                .args(&args)
+                .stdin(std::fs::File::open(ok).unwrap())
+                .output()
+                .unwrap();
+            assert_eq!(
+                (
+                    out.status.code(),
+                    String::from_utf8_lossy(&out.stderr).into_owned()
+                ),
+                (
+                    Some(2),
+                    "hexrune: <stdout>: bad file descriptor\n".to_string()
+                ),
+                "{args:?} {redirect}"
+            );
+        }
+    }
+    // A repair whose copy goes to a file prints nothing on standard output.
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" \"$@\" >&-")
+        .arg(common::binary())
+        .args(["repair", ok, "-o"])
+        .arg(dir.path().join("out.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(std::fs::read(dir.path().join("out.txt")).unwrap(), b"ok\n");
+}

@@ -762,3 +762,50 @@ fn the_cluster_lane_sits_under_its_row_above_the_markers() {
          \x20                                    E^~~~~~~              E truncated_eof; windows-1252: ðŸ‘\n"
     );
 }
+
+#[test]
+fn a_file_truncated_while_dumped_stops_at_the_truncation() {
+    // The pages past a truncated file's new end read as zeros (the SIGBUS guard): dump
+    // printed them all as rows of `00`, then the error. It stops before the first row of
+    // bytes that are no longer the file's, then says why.
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tr.txt");
+    std::fs::write(&path, vec![b'A'; 32 << 20]).unwrap();
+    let mut child = std::process::Command::new(common::binary())
+        .arg("dump")
+        .arg(&path)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    // A first row read; the rest waits on the pipe while the file is cut to 16 bytes.
+    reader.read_line(&mut line).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(16)
+        .unwrap();
+    let mut rows = 1u64;
+    loop {
+        line.clear();
+        if reader.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        assert!(!line.contains(" 00 00 "), "row {rows}: {line}");
+        rows += 1;
+    }
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        format!(
+            "hexrune: {}: the file changed while it was being read (it was truncated)\n",
+            path.display()
+        )
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(rows < (32 << 20) / 16, "{rows} rows");
+}

@@ -408,3 +408,95 @@ fn long_findings_stay_a_line() {
     )));
     assert!(line.len() < 400, "{line}");
 }
+
+#[test]
+fn every_finding_listed_is_counted() {
+    // `--target postgres` listed a surrogate pair of CESU-8 as `lone-surrogate` and its
+    // summary did not count it (`"findings":{}`): the table of which target yields which
+    // kind had left PostgreSQL out. Over every target alone, security, and all at once, in
+    // each dialect of the UTF-8 family, the records of each kind are the summary's count.
+    let rich: &[u8] = b"nul \x00 mnul \xc0\x80 lone \xed\xa0\x80 x pair \xed\xa0\xbd\xed\xb8\x80 \
+        nonchar \xef\xbf\xbf four \xf0\x9f\x98\x80 ctl \x01 del \x7f bidi \xe2\x80\xae \
+        zw a\xe2\x80\x8b\xd0\xb1 over \xc0\xaf paypal p\xd0\xb0ypal e\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\
+        \xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\n";
+    let (_dir, path) = planted("rich.txt", rich);
+    let path = path.to_str().unwrap();
+    let targets = [
+        "mysql-utf8mb3",
+        "postgres",
+        "xml-1.0",
+        "xml-1.1",
+        "json",
+        "i-json",
+    ];
+    let mut asks: Vec<Vec<String>> = targets
+        .iter()
+        .map(|t| vec!["--target".to_string(), t.to_string()])
+        .collect();
+    asks.push(vec!["--security".to_string()]);
+    asks.push(vec![
+        "--security".to_string(),
+        "--target".to_string(),
+        targets.join(","),
+    ]);
+    let mut seen = std::collections::BTreeSet::new();
+    for dialect in ["utf8", "cesu8", "mutf8", "wtf8"] {
+        for ask in &asks {
+            let mut args = vec!["check", "--json", "--all", "-d", dialect];
+            args.extend(ask.iter().map(String::as_str));
+            args.push(path);
+            let out = output(&args);
+            let records: Vec<Value> = String::from_utf8(out.stdout)
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+            let mut listed = std::collections::BTreeMap::<String, u64>::new();
+            for r in records.iter().filter(|r| r["type"] == "finding") {
+                *listed
+                    .entry(r["kind"].as_str().unwrap().to_string())
+                    .or_default() += 1;
+            }
+            let summary = records.last().unwrap();
+            let counted: std::collections::BTreeMap<String, u64> = summary["findings"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(k, v)| (k.clone(), v.as_u64().unwrap()))
+                .filter(|(_, n)| *n > 0)
+                .collect();
+            assert_eq!(counted, listed, "{args:?}");
+            seen.extend(listed.into_keys());
+        }
+    }
+    // The input has each kind a target or security yields.
+    assert_eq!(
+        seen.into_iter().collect::<Vec<_>>(),
+        [
+            "bidi",
+            "confusable",
+            "four-byte",
+            "invisible",
+            "lone-surrogate",
+            "noncharacter",
+            "nul",
+            "overlong-ascii",
+            "xml-discouraged",
+            "xml-forbidden",
+            "zalgo"
+        ]
+    );
+    let (_dir, pair) = planted("pair.txt", b"a\xed\xa0\xbd\xed\xb8\x80b\n");
+    let json = run(
+        &["check", "-d", "cesu8", "--target", "postgres", "--json"],
+        &pair,
+        1,
+    );
+    let summary: Value = serde_json::from_str(json.lines().last().unwrap()).unwrap();
+    assert_eq!(
+        summary["findings"],
+        serde_json::json!({"lone-surrogate": 1})
+    );
+    let human = run(&["check", "-d", "cesu8", "--target", "postgres"], &pair, 1);
+    assert!(human.contains("\n  findings lone-surrogate 1\n"), "{human}");
+}

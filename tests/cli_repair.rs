@@ -218,6 +218,158 @@ fn never_replaces_a_device_a_fifo_a_socket_or_a_directory() {
 }
 
 #[test]
+fn a_symlink_is_judged_by_its_target() {
+    // A link to a fifo, a device or a directory was replaced by a regular file under
+    // --force (as root, `-o /dev/stdout --force` replaced /dev/stdout); a link to nothing
+    // as well. They are refused as their targets are, OUT and log alike.
+    let (dir, _) = dir_with(b"caf\xE9\n");
+    let path = |name: &str| dir.path().join(name);
+    let status = std::process::Command::new("mkfifo")
+        .arg(path("p"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    std::fs::create_dir(path("d")).unwrap();
+    let symlink =
+        |target: &str, link: &str| std::os::unix::fs::symlink(target, path(link)).unwrap();
+    symlink("p", "pl");
+    symlink("/dev/null", "nl");
+    symlink("d", "dl");
+    symlink("missing.txt", "ml");
+    symlink("pl", "pll");
+    let not_regular =
+        "is not a regular file (a device, fifo or socket); repair writes only regular files";
+    let dangling =
+        "is a symbolic link to nothing; repair writes through a link only to an existing file";
+    for (args, expected) in [
+        (
+            vec!["-o", "pl", "--force"],
+            format!("hexrune: pl: {not_regular}\n"),
+        ),
+        (
+            vec!["-o", "pll", "--force"],
+            format!("hexrune: pll: {not_regular}\n"),
+        ),
+        (
+            vec!["-o", "nl", "--force"],
+            format!("hexrune: nl: {not_regular}\n"),
+        ),
+        (
+            vec!["-o", "dl", "--force"],
+            "hexrune: dl: is a directory\n".to_string(),
+        ),
+        (
+            vec!["-o", "dl"],
+            "hexrune: dl: is a directory\n".to_string(),
+        ),
+        (
+            vec!["-o", "ml", "--force"],
+            format!("hexrune: ml: {dangling}\n"),
+        ),
+        (vec!["-o", "ml"], format!("hexrune: ml: {dangling}\n")),
+        (
+            vec!["-o", "out.txt", "--log", "pl", "--force"],
+            format!("hexrune: pl: {not_regular}\n"),
+        ),
+        (
+            vec!["-o", "out.txt", "--log", "nl", "--force"],
+            format!("hexrune: nl: {not_regular}\n"),
+        ),
+        (
+            vec!["-o", "out.txt", "--log", "dl", "--force"],
+            "hexrune: dl: is a directory\n".to_string(),
+        ),
+    ] {
+        let mut all = vec!["in.txt"];
+        all.extend(&args);
+        let (code, stderr) = repair_in(dir.path(), &all);
+        assert_eq!((code, stderr.as_str()), (2, expected.as_str()), "{args:?}");
+    }
+    for link in ["pl", "nl", "dl", "ml", "pll"] {
+        let meta = std::fs::symlink_metadata(path(link)).unwrap();
+        assert!(meta.file_type().is_symlink(), "{link}");
+    }
+    assert!(std::fs::read_dir(path("d")).unwrap().next().is_none());
+    assert_files(
+        dir.path(),
+        &["in.txt", "p", "d", "pl", "nl", "dl", "ml", "pll"],
+    );
+}
+
+#[test]
+fn a_symlink_to_a_regular_file_is_written_through() {
+    // The copy replaces the link's target, atomically (its temporary file beside the
+    // target, in the target's directory), and the link stays; the log likewise.
+    let (dir, _) = dir_with(b"caf\xE9\n");
+    let path = |name: &str| dir.path().join(name);
+    std::fs::create_dir(path("elsewhere")).unwrap();
+    std::fs::write(path("elsewhere/target.txt"), b"old").unwrap();
+    std::fs::write(path("elsewhere/log.jsonl"), b"old").unwrap();
+    std::os::unix::fs::symlink("elsewhere/target.txt", path("out.txt")).unwrap();
+    std::os::unix::fs::symlink("elsewhere/log.jsonl", path("log.jsonl")).unwrap();
+    let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", "out.txt"]);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (2, "hexrune: out.txt: exists (--force replaces it)\n")
+    );
+    let (code, stderr) = repair_in(
+        dir.path(),
+        &["in.txt", "-o", "out.txt", "--log", "log.jsonl", "--force"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.starts_with("repair: in.txt (5 bytes) -> out.txt (7 bytes): 1 unit changed\n"),
+        "{stderr}"
+    );
+    for link in ["out.txt", "log.jsonl"] {
+        let meta = std::fs::symlink_metadata(path(link)).unwrap();
+        assert!(meta.file_type().is_symlink(), "{link}");
+    }
+    assert_eq!(
+        std::fs::read(path("elsewhere/target.txt")).unwrap(),
+        "caf\u{FFFD}\n".as_bytes()
+    );
+    let log = std::fs::read_to_string(path("elsewhere/log.jsonl")).unwrap();
+    assert_eq!(log.lines().count(), 2, "{log}");
+    assert!(log.starts_with(r#"{"type":"repair""#), "{log}");
+    assert_files(&path("elsewhere"), &["target.txt", "log.jsonl"]);
+    assert_files(dir.path(), &["in.txt", "elsewhere", "out.txt", "log.jsonl"]);
+    // A link to the input is still the input.
+    std::os::unix::fs::symlink("../in.txt", path("elsewhere/in-link")).unwrap();
+    std::os::unix::fs::symlink("elsewhere/in-link", path("chain")).unwrap();
+    let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", "chain", "--force"]);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            2,
+            "hexrune: chain: is the input; repair never writes its input (choose another path)\n"
+        )
+    );
+    assert_eq!(std::fs::read(path("in.txt")).unwrap(), b"caf\xE9\n");
+}
+
+#[test]
+fn a_summary_that_cannot_be_told_does_not_undo_the_copy() {
+    let (dir, _) = dir_with(b"caf\xE9\n");
+    let output = std::process::Command::new(common::binary())
+        .current_dir(dir.path())
+        .args(["repair", "in.txt", "-o", "out.txt"])
+        .stderr(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        std::fs::read(dir.path().join("out.txt")).unwrap(),
+        "caf\u{FFFD}\n".as_bytes()
+    );
+}
+
+#[test]
 fn unwritable_places_and_missing_inputs_are_one_line_errors() {
     let (dir, _) = dir_with(b"a");
     // /proc takes no new files, whoever runs the test (root too).
@@ -443,6 +595,45 @@ fn an_interrupted_run_leaves_nothing() {
         );
         assert_files(dir.path(), &[]);
     }
+}
+
+/// Interrupted while its copy goes to standard output, repair says what is true: bytes
+/// went there, and they are not the whole copy. It said "nothing was written".
+#[test]
+fn an_interrupted_run_to_stdout_says_the_output_is_incomplete() {
+    use std::io::{Read, Write};
+    let mut child = std::process::Command::new(common::binary())
+        .args(["repair", "-", "-o", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let block = "text \u{E9}\n".as_bytes().repeat(1 << 12);
+        while stdin.write_all(&block).is_ok() {}
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut got = vec![0; 1 << 16];
+    let mut read = 0;
+    while read < 2 << 20 {
+        read += stdout.read(&mut got).unwrap();
+    }
+    let drain = std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let output = child.wait_with_output().unwrap();
+    drain.join().unwrap().unwrap();
+    feeder.join().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        "hexrune: <stdout>: interrupted; what was written there is incomplete\n"
+    );
 }
 
 #[test]

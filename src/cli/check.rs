@@ -146,7 +146,8 @@ fn lint_counts(survey: &Survey, lints: &Lints) -> LintCounts {
         return LintCounts::default();
     }
     let by_kind = survey.by_kind();
-    let asked = |k: Kind| lint_kind_asked(lints, k);
+    // A kind found is counted whatever the table says: every finding listed is counted.
+    let asked = |k: Kind| lint_kind_asked(lints, k) || by_kind[k as usize] > 0;
     LintCounts {
         by_kind: Kind::ALL
             .iter()
@@ -165,7 +166,7 @@ fn lint_kind_asked(lints: &Lints, kind: Kind) -> bool {
         Kind::FourByte => lints.has(MysqlUtf8mb3),
         Kind::Nul => lints.has(Postgres),
         Kind::XmlForbidden | Kind::XmlDiscouraged => lints.has(Xml10) || lints.has(Xml11),
-        Kind::LoneSurrogate => lints.has(Json) || lints.has(IJson),
+        Kind::LoneSurrogate => lints.has(Json) || lints.has(IJson) || lints.has(Postgres),
         Kind::Noncharacter => lints.has(IJson),
         _ => lints.security,
     }
@@ -265,13 +266,16 @@ pub fn examine(
     let source = input.open()?;
     // The time the mapped file had when it was opened, which a write while it is read
     // moves ([`Source::check_unchanged`]); that of the path for a file read into memory.
-    let mtime = source.modified().or_else(|| match input {
-        Input::Path(p) => std::fs::metadata(p)
-            .ok()
-            .filter(|m| m.is_file())
-            .and_then(|m| m.modified().ok()),
+    // None for standard input, even redirected from a file: the record names no file.
+    let mtime = match input {
+        Input::Path(p) => source.modified().or_else(|| {
+            std::fs::metadata(p)
+                .ok()
+                .filter(|m| m.is_file())
+                .and_then(|m| m.modified().ok())
+        }),
         Input::Stdin => None,
-    });
+    };
     examine_source(options, input, source, mtime, threads)
 }
 

@@ -178,8 +178,11 @@ fn dump_source(
         Some(length) => options.offset.saturating_add(length).min(source.len()),
         None => source.len(),
     };
-    dump_bytes(source.bytes(), options.offset..end, format, out)?;
-    source.check_intact().map_err(Failure::Input)
+    // Asked before each batch of rows is written: the rows of a file truncated meanwhile
+    // stop where the damage was seen, before the zeros that stand for its lost bytes.
+    let intact = || source.check_intact().map_err(Failure::Input);
+    dump_bytes_checked(source.bytes(), options.offset..end, format, out, &intact)?;
+    intact()
 }
 
 /// Prints the rows of `bytes[window]` (the first row starts at `window.start`), decoding
@@ -191,17 +194,36 @@ pub fn dump_bytes(
     format: &Format,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    dump_bytes_checked(bytes, window, format, out, &|| Ok(())).map_err(|e| match e {
+        Failure::Output(e) => e,
+        other => io::Error::other(format!("{other:?}")),
+    })
+}
+
+/// [`dump_bytes`], asking `intact` before each batch of rows (at most [`BATCH_ROWS`]) is
+/// written whether the bytes it was formatted from are still the input's; its error
+/// stops the dump there.
+fn dump_bytes_checked(
+    bytes: &[u8],
+    window: Range<u64>,
+    format: &Format,
+    out: &mut dyn Write,
+    intact: &dyn Fn() -> Result<(), Failure>,
+) -> Result<(), Failure> {
     let batch = (BATCH_ROWS * format.width) as u64;
     let end = window.end.min(bytes.len() as u64);
     let batches = batches(window.start..end, batch);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let printers = cores.min(MAX_PRINTERS);
     if printers > 1 && end.saturating_sub(window.start) > printers as u64 * batch {
-        return dump_batches_in_parallel(bytes, batches, format, out, printers);
+        return dump_batches_in_parallel(bytes, batches, format, out, printers, intact);
     }
     let mut printer = Printer::new(format, true, Some(window.start), end);
     for range in batches {
-        printer.print_to(bytes, 0, range, out)?;
+        printer.print(bytes, 0, range);
+        intact()?;
+        out.write_all(printer.out.as_slice())?;
+        printer.out.clear();
     }
     Ok(())
 }
@@ -233,7 +255,8 @@ fn dump_batches_in_parallel(
     format: &Format,
     out: &mut dyn Write,
     printers: usize,
-) -> io::Result<()> {
+    intact: &dyn Fn() -> Result<(), Failure>,
+) -> Result<(), Failure> {
     use std::sync::mpsc::sync_channel;
     let printers = printers.max(2);
     let batches: Vec<Range<u64>> = batches.collect();
@@ -271,12 +294,16 @@ fn dump_batches_in_parallel(
         for (i, range) in batches.iter().enumerate() {
             let Some((formatted, give_back)) = (i % printers).checked_sub(1).map(|h| &helpers[h])
             else {
-                printer.print_to(bytes, 0, range.clone(), out)?;
+                printer.print(bytes, 0, range.clone());
+                intact()?;
+                out.write_all(printer.out.as_slice())?;
+                printer.out.clear();
                 continue;
             };
             let Ok(mut buffer) = formatted.recv() else {
                 break; // the helper panicked; the scope reports it
             };
+            intact()?;
             out.write_all(buffer.as_slice())?;
             buffer.clear();
             give_back.send(buffer).ok();
@@ -1386,6 +1413,7 @@ mod tests {
                     &f,
                     &mut threaded,
                     printers,
+                    &|| Ok(()),
                 )
                 .unwrap();
                 assert!(threaded == one, "width {width}, {printers} threads");
@@ -1424,12 +1452,52 @@ mod tests {
                 &f,
                 &mut Closing { left },
                 printers,
+                &|| Ok(()),
             );
             assert_eq!(
-                result.map_err(|e| e.kind()),
+                result.map_err(|e| match e {
+                    Failure::Output(e) => e.kind(),
+                    other => panic!("{other:?}"),
+                }),
                 Err(io::ErrorKind::BrokenPipe),
                 "{left} writes, {printers} threads"
             );
+        }
+    }
+
+    /// Damage found before a batch is written stops the dump there, on one thread or
+    /// more: the batches before it are written whole, and none after.
+    #[test]
+    fn damage_stops_before_the_batch_it_is_found_at() {
+        use std::cell::Cell;
+        let bytes: Vec<u8> = (0..=255u8).cycle().take(BATCH_ROWS * 16 * 9).collect();
+        let f = Format::plain(Dialect::Utf8, 16, true, false);
+        let window = 0..bytes.len() as u64;
+        let mut whole = Vec::new();
+        dump_bytes(&bytes, window.clone(), &f, &mut whole).unwrap();
+        // Every batch prints alike (256 rows of the cycle, 8 times over), but its offsets.
+        let batch = whole.len() / 9;
+        for (intact_batches, printers) in [(0, 1), (1, 1), (4, 1), (0, 2), (3, 2), (5, 4)] {
+            let asked = Cell::new(0);
+            let intact = || {
+                asked.set(asked.get() + 1);
+                match asked.get() > intact_batches {
+                    true => Err(Failure::Input(SourceError::Changed)),
+                    false => Ok(()),
+                }
+            };
+            let mut out = Vec::new();
+            let batches = batches(window.clone(), (BATCH_ROWS * 16) as u64);
+            let result = match printers {
+                1 => dump_bytes_checked(&bytes, window.clone(), &f, &mut out, &intact),
+                n => dump_batches_in_parallel(&bytes, batches, &f, &mut out, n, &intact),
+            };
+            assert!(
+                matches!(result, Err(Failure::Input(SourceError::Changed))),
+                "{intact_batches} batches, {printers} threads"
+            );
+            assert_eq!(out.len(), intact_batches * batch);
+            assert!(out == whole[..out.len()], "{intact_batches}, {printers}");
         }
     }
 

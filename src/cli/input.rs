@@ -92,6 +92,24 @@ impl Input {
     }
 }
 
+/// Whether standard output can be written to: `Err(EBADF)` when it is open for reading
+/// only (`1<&0`). Asked before a command runs: Rust's standard output takes `EBADF` for
+/// success and drops every byte, and the command would end with 0 having said nothing.
+/// (A standard output closed when the process started is the null device by then, put
+/// there by Rust's runtime: `main` notes that case before the runtime starts.)
+pub fn stdout_writable() -> io::Result<()> {
+    // SAFETY: F_GETFL reads the flags of a descriptor, which may be closed (then -1 and
+    // EBADF); it takes no pointer and changes nothing.
+    let flags = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFL) };
+    if flags == -1 {
+        return Err(io::Error::last_os_error());
+    }
+    if flags & libc::O_ACCMODE == libc::O_RDONLY {
+        return Err(io::Error::from_raw_os_error(libc::EBADF));
+    }
+    Ok(())
+}
+
 /// Prints `hexrune: <name>: <cause>` on one line.
 pub fn report_error(
     err: &mut dyn Write,

@@ -32,4 +32,4 @@ pub mod wire;
 
 pub use args::{parse_offset, with_usage, Args, Config};
 pub use generate::{generate, page_commands, Generate};
-pub use input::{report_error, Input, EXIT_ERROR, EXIT_INVALID, EXIT_OK};
+pub use input::{report_error, stdout_writable, Input, EXIT_ERROR, EXIT_INVALID, EXIT_OK};

@@ -8,7 +8,8 @@
 //! - refusals, before anything is written: OUT (or the log) is IN, by device and inode,
 //!   through symlinks and hard links, also when OUT does not exist yet but its directory
 //!   and name resolve to IN; an OUT or log that exists, unless `--force`; one that is a
-//!   directory, device, fifo or socket, even with it; OUT on a terminal;
+//!   directory, device, fifo or socket, even with it (a symbolic link is judged by its
+//!   target, and a copy is written through a link to a regular file); OUT on a terminal;
 //! - the input: a regular file (or standard input redirected from one) is memory-mapped;
 //!   a pipe or FIFO is read in chunks, so memory stays flat in the input's size (but
 //!   under `--from auto`, where detection reads the whole input first);
@@ -20,8 +21,8 @@
 //!   [`crate::cli::wire::RepairRecord`] then one [`crate::cli::wire::ChangeRecord`] a
 //!   change), and a progress bar for long runs when stderr is a terminal.
 //!
-//! Exit status: 0 when OUT was written, 2 on any error, with one line
-//! `hexrune: <file>: <cause>`.
+//! Exit status: 0 when OUT was written (even if the summary could not be written to
+//! stderr), 2 on any error, with one line `hexrune: <file>: <cause>`.
 
 use std::fs::{self, File};
 use std::io::{self, IsTerminal, Read, Seek, Write};
@@ -35,7 +36,7 @@ use crate::cli::wire::{to_line, ChangeRecord, RepairFile, RepairRecord};
 use crate::decode::Dialect;
 use crate::repair::write::{
     identity, parent, refuse_kind, refuse_output, resolves_to, Atomic, FileId, Guard, WriteError,
-    EXISTS,
+    EXISTS, INCOMPLETE, NOTHING_WRITTEN,
 };
 use crate::repair::{
     detected_regions, sniffed, Change, Engine, FromEncoding, Invalid, Output, Policy, Tally,
@@ -120,7 +121,9 @@ type Failure = WriteError;
 pub fn run(options: &RepairOptions, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<u8> {
     match repair(options, out) {
         Ok(summary) => {
-            err.write_all(summary.as_bytes())?;
+            // OUT is written: a summary that cannot be told (`2>/dev/full`) does not undo
+            // that, and there is nowhere left to say so.
+            let _ = err.write_all(summary.as_bytes()).and_then(|()| err.flush());
             Ok(EXIT_OK)
         }
         Err(failure) => {
@@ -278,7 +281,11 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
         None => Failure::new(&in_name, e),
     })?;
 
-    let guard = Guard::watch(out_name.clone()).map_err(|e| Failure::io(&out_name, &e))?;
+    let what = match options.output {
+        Target::Path(_) => NOTHING_WRITTEN,
+        Target::Stdout => INCOMPLETE,
+    };
+    let guard = Guard::watch(out_name.clone(), what).map_err(|e| Failure::io(&out_name, &e))?;
     let out_file = match &options.output {
         Target::Path(p) => Some(Atomic::create(p)?),
         Target::Stdout => None,

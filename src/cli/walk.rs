@@ -20,7 +20,7 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex};
 
 use std::os::unix::fs::OpenOptionsExt;
@@ -380,11 +380,7 @@ fn check_entry(options: &CheckOptions, entry: &Entry, large: &Mutex<()>) -> Outc
     let input = Input::Path(path.clone());
     // Opened without blocking, and asked what it is now: a FIFO put in the file's place
     // since the walk saw it can neither block the open nor be read.
-    let file = match std::fs::File::options()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-    {
+    let file = match open_without_atime(path) {
         Ok(file) => file,
         Err(e) => return Outcome::Unreadable(crate::source::io_message(&e)),
     };
@@ -399,12 +395,12 @@ fn check_entry(options: &CheckOptions, entry: &Entry, large: &Mutex<()>) -> Outc
     let examined = if meta.len() <= INLINE_LIMIT as u64 {
         // A small file is read into memory: cheaper than mapping it, and no other thread
         // has to hear of an unmapping.
-        match read_small(file, meta.len()) {
+        match read_small(file, &meta) {
             Ok(bytes) => {
                 let source = Source::from_bytes(input.display_name(), bytes);
                 examine_source(options, &input, source, meta.modified().ok(), threads)
             }
-            Err(e) => return Outcome::Unreadable(crate::source::io_message(&e)),
+            Err(e) => return Outcome::Unreadable(e.to_string()),
         }
     } else {
         drop(file);
@@ -430,11 +426,34 @@ fn scan_threads(len: u64, walkers: usize) -> usize {
     }
 }
 
-/// The bytes of a small regular file, to its end (it may have grown since `len` was read).
-fn read_small(mut file: std::fs::File, len: u64) -> io::Result<Vec<u8>> {
+/// Opens `path` read-only and without blocking, with `O_NOATIME` where the kernel allows it
+/// (not on a file of another user: `EPERM`, and then a plain open), as [`Source::open`]
+/// does, so that checking a file does not change its access time.
+fn open_without_atime(path: &Path) -> io::Result<std::fs::File> {
+    let open = |flags| {
+        std::fs::File::options()
+            .read(true)
+            .custom_flags(flags)
+            .open(path)
+    };
+    match open(libc::O_NONBLOCK | libc::O_NOATIME) {
+        Err(e) if e.raw_os_error() == Some(libc::EPERM) => open(libc::O_NONBLOCK),
+        other => other,
+    }
+}
+
+/// The bytes of a small regular file, to its end; `Err(Rewritten)` if it was written to
+/// while it was read: its size or modification time then differ from `before`'s (taken
+/// from the open file before the read), as [`Source::check_unchanged`] finds of a mapped
+/// file after its scan.
+fn read_small(mut file: std::fs::File, before: &std::fs::Metadata) -> Result<Vec<u8>, SourceError> {
     use std::io::Read as _;
-    let mut bytes = Vec::with_capacity(len as usize + 1);
+    let mut bytes = Vec::with_capacity(before.len() as usize + 1);
     file.read_to_end(&mut bytes)?;
+    let after = file.metadata()?;
+    if after.len() != before.len() || after.modified().ok() != before.modified().ok() {
+        return Err(SourceError::Rewritten);
+    }
     Ok(bytes)
 }
 
@@ -558,5 +577,29 @@ mod tests {
             }
         }
         assert_eq!(scan_threads(1 << 30, 0), 1);
+    }
+
+    /// A small file written to between the look at it and the end of its read is said to
+    /// have changed (its bytes may mix old and new), as a mapped file is after its scan.
+    #[test]
+    fn a_small_file_written_to_while_read_is_said_to_have_changed() {
+        use std::io::Write as _;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.txt");
+        std::fs::write(&path, b"first\n").unwrap();
+        let read = |change: &dyn Fn(&std::fs::File)| {
+            let file = open_without_atime(&path).unwrap();
+            let before = file.metadata().unwrap();
+            change(&std::fs::File::options().append(true).open(&path).unwrap());
+            read_small(file, &before).map_err(|e| e.to_string())
+        };
+        assert_eq!(read(&|_| ()), Ok(b"first\n".to_vec()));
+        let grown = read(&|mut f| f.write_all(b"more\n").unwrap());
+        assert_eq!(grown, Err(SourceError::Rewritten.to_string()));
+        // Same size, a later time: a rewrite in place.
+        let later = std::fs::metadata(&path).unwrap().modified().unwrap()
+            + std::time::Duration::from_secs(5);
+        let touched = read(&|f| f.set_modified(later).unwrap());
+        assert_eq!(touched, Err(SourceError::Rewritten.to_string()));
     }
 }

@@ -5,9 +5,10 @@
 //! - [`refuse_output`]: OUT is IN (by device and inode, through symlinks and hard links,
 //!   also when OUT does not exist yet but its directory and name resolve to IN), OUT is a
 //!   directory, a device, a fifo or a socket ([`refuse_kind`], even with `force`), or OUT
-//!   exists and replacing it was not asked for;
-//! - [`Atomic`]: a temporary file beside the final path, renamed into place only when
-//!   complete (over an existing file only when asked); dropped, it removes itself;
+//!   exists and replacing it was not asked for; a symbolic link is judged by its target;
+//! - [`Atomic`]: a temporary file beside the final path (beside a link's target: the copy
+//!   is written through a link, which stays), renamed into place only when complete (over
+//!   an existing file only when asked); dropped, it removes itself;
 //! - [`Guard`]: SIGINT, SIGTERM, SIGHUP or SIGQUIT remove every temporary file still registered and
 //!   end the process (exit 2) with one line on stderr; [`remove_temps`] does the removal
 //!   alone, for a program that catches the signals itself (the viewer);
@@ -131,17 +132,43 @@ pub fn refuse_output(
 pub const NOT_REGULAR: &str =
     "is not a regular file (a device, fifo or socket); repair writes only regular files";
 
-/// The refusal of a path that exists and is neither a regular file nor a symbolic link
-/// (which the rename replaces, leaving its target alone): a directory, or a device, fifo
-/// or socket, which the rename of a finished copy would replace with a regular file (as
-/// root, `-o /dev/null --force` would replace the device). `--force` does not lift it.
+/// The cause of a refusal to write through a symbolic link whose target does not exist.
+pub const DANGLING: &str =
+    "is a symbolic link to nothing; repair writes through a link only to an existing file";
+
+/// The refusal of a path that is not, or does not lead to, a regular file: a directory, or
+/// a device, fifo or socket, which the rename of a finished copy would replace with a
+/// regular file (as root, `-o /dev/null --force` would replace the device). A symbolic
+/// link is judged by its target (followed to the end), since the copy is written through
+/// it ([`Atomic::create`]): one to a directory, device, fifo or socket is refused as they
+/// are, and one to nothing ([`DANGLING`]) too. `--force` lifts none of these.
 pub fn refuse_kind(path: &Path, name: &str) -> Result<(), WriteError> {
-    match fs::symlink_metadata(path) {
+    let linked = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    match fs::metadata(path) {
         Ok(meta) if meta.is_dir() => Err(WriteError::new(name, "is a directory")),
-        Ok(meta) if !meta.is_file() && !meta.file_type().is_symlink() => {
-            Err(WriteError::new(name, NOT_REGULAR))
+        Ok(meta) if !meta.is_file() => Err(WriteError::new(name, NOT_REGULAR)),
+        Err(e) if linked && e.kind() == io::ErrorKind::NotFound => {
+            Err(WriteError::new(name, DANGLING))
         }
+        Err(e) if linked => Err(WriteError::io(name, &e)),
         _ => Ok(()),
+    }
+}
+
+/// Where a copy meant for `path` is written: `path` itself, or, when it is a symbolic
+/// link, the file it leads to (every link in the way followed), so that the rename
+/// replaces that file and leaves the link in place, as `sed -i --follow-symlinks` does.
+/// The temporary file then goes beside the target, and the rename stays within one
+/// directory (atomic). A link to nothing is [`refuse_kind`]'s refusal.
+pub fn written_path(path: &Path) -> Result<PathBuf, WriteError> {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            fs::canonicalize(path).map_err(|e| match e.kind() {
+                io::ErrorKind::NotFound => WriteError::new(&path_name(path), DANGLING),
+                _ => WriteError::io(&path_name(path), &e),
+            })
+        }
+        _ => Ok(path.to_path_buf()),
     }
 }
 
@@ -161,16 +188,24 @@ pub fn remove_temps() {
     }
 }
 
+/// What an interrupt says of a file written atomically: its temporary file is removed.
+pub const NOTHING_WRITTEN: &str = "nothing was written";
+
+/// What an interrupt says of standard output: what went there is the copy's start only.
+pub const INCOMPLETE: &str = "what was written there is incomplete";
+
 /// Catches SIGINT, SIGTERM, SIGHUP and SIGQUIT while alive: the temporary files are removed, one line
-/// `hexrune: <out>: interrupted; nothing was written` goes to stderr, and the process ends
-/// with status 2.
+/// `hexrune: <out>: interrupted; <what>` goes to stderr ([`NOTHING_WRITTEN`] for a file,
+/// [`INCOMPLETE`] for standard output, where bytes went), and the process ends with
+/// status 2.
 pub struct Guard {
     handle: signal_hook::iterator::Handle,
 }
 
 impl Guard {
-    /// Starts catching the signals; `out_name` is the name the line on stderr gives.
-    pub fn watch(out_name: String) -> io::Result<Guard> {
+    /// Starts catching the signals; `out_name` is the name the line on stderr gives, and
+    /// `what` what it says became of the output.
+    pub fn watch(out_name: String, what: &'static str) -> io::Result<Guard> {
         use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
         let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])?;
         let handle = signals.handle();
@@ -182,10 +217,7 @@ impl Guard {
                 for path in paths.iter() {
                     let _ = fs::remove_file(path);
                 }
-                let _ = writeln!(
-                    io::stderr(),
-                    "hexrune: {out_name}: interrupted; nothing was written"
-                );
+                let _ = writeln!(io::stderr(), "hexrune: {out_name}: interrupted; {what}");
                 std::process::exit(2);
             }
         });
@@ -208,9 +240,12 @@ pub struct Atomic {
 }
 
 impl Atomic {
-    /// Creates the temporary file beside `path` (in its directory, `.hexrune-repair-*`).
+    /// Creates the temporary file beside `path` (in its directory, `.hexrune-repair-*`);
+    /// beside its target where `path` is a symbolic link ([`written_path`]), which the
+    /// rename then replaces, and errors still name `path`.
     pub fn create(path: &Path) -> Result<Atomic, WriteError> {
         let name = path_name(path);
+        let path = &written_path(path)?;
         let temp = tempfile::Builder::new()
             .prefix(".hexrune-repair-")
             .tempfile_in(parent(path))
