@@ -297,6 +297,32 @@ fn a_symlink_is_judged_by_its_target() {
 }
 
 #[test]
+fn a_file_replaced_keeps_its_mode_directly_and_through_a_link() {
+    use std::os::unix::fs::PermissionsExt;
+    let (dir, _) = dir_with(b"caf\xE9\n");
+    let path = |name: &str| dir.path().join(name);
+    let mode = |name: &str| std::fs::metadata(path(name)).unwrap().permissions().mode() & 0o7777;
+    for (target, out) in [("private.txt", "private.txt"), ("shared.txt", "link.txt")] {
+        std::fs::write(path(target), b"old").unwrap();
+        std::fs::set_permissions(path(target), std::fs::Permissions::from_mode(0o600)).unwrap();
+        if target != out {
+            std::os::unix::fs::symlink(target, path(out)).unwrap();
+        }
+        let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", out, "--force"]);
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(
+            std::fs::read(path(target)).unwrap(),
+            "caf\u{FFFD}\n".as_bytes()
+        );
+        assert_eq!(mode(target), 0o600, "{target} stays private");
+    }
+    // A new file gets the usual mode.
+    let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", "new.txt"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(mode("new.txt"), mode("in.txt") & 0o666);
+}
+
+#[test]
 fn a_symlink_to_a_regular_file_is_written_through() {
     // The copy replaces the link's target, atomically (its temporary file beside the
     // target, in the target's directory), and the link stays; the log likewise.

@@ -275,6 +275,33 @@ fn a_write_that_fails_gives_the_form_back_with_its_path() {
     );
 }
 
+#[test]
+fn on_a_small_terminal_a_failed_write_keeps_its_cause_in_view() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_on_file(dir.path(), 43, 12);
+    app.update(Action::OpenWrite);
+    let len = app.prompt.as_ref().unwrap().input.chars().count();
+    for _ in 0..len {
+        app.update(Action::Backspace);
+    }
+    let path = dir
+        .path()
+        .join("a-directory-that-is-not-there-with-a-long-name")
+        .join("subdir")
+        .join("output-file.txt");
+    typed(&mut app, &path.display().to_string());
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    let s = screen(&app);
+    let form: Vec<&str> = s
+        .iter()
+        .filter(|l| l.starts_with('│'))
+        .map(|l| l.trim_start_matches('│').trim_end_matches('│').trim())
+        .collect();
+    let said = form[form.iter().position(|l| l.starts_with("write:")).unwrap()..].join(" ");
+    assert!(said.ends_with("…: no such file or directory"), "{s:#?}");
+}
+
 /// Sends one key through the keymap, in the mode the app is in, as the event loop does.
 fn key(app: &mut App, code: KeyCode, modifiers: KeyModifiers) {
     let event = Event::Key(KeyEvent::new(code, modifiers));

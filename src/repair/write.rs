@@ -285,8 +285,9 @@ impl Atomic {
         &self.name
     }
 
-    /// Syncs the file, gives it `mode`, and renames it into place (over an existing file
-    /// only if `force`; otherwise an existing one is [`EXISTS`]).
+    /// Syncs the file, gives it `mode` (or, replacing a file, that file's mode, owner and
+    /// group), and renames it into place (over an existing file only if `force`; otherwise
+    /// an existing one is [`EXISTS`]).
     pub fn persist(self, force: bool, mode: u32) -> Result<(), WriteError> {
         self.persist_unless(force, mode, || Ok(()))
     }
@@ -308,6 +309,16 @@ impl Atomic {
         let temp_path = temp.path().to_path_buf();
         let file = temp.as_file();
         file.sync_all().map_err(|e| WriteError::io(&name, &e))?;
+        // A file replaced keeps its mode, and its owner and group where the process may
+        // give them (as root): a private file stays private.
+        let mode = match fs::metadata(&self.path) {
+            Ok(old) if force && old.is_file() => {
+                use std::os::unix::fs::MetadataExt;
+                let _ = std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid()));
+                old.mode() & 0o777
+            }
+            _ => mode,
+        };
         file.set_permissions(fs::Permissions::from_mode(mode))
             .map_err(|e| WriteError::io(&name, &e))?;
         stop().map_err(|e| WriteError::io(&name, &e))?;

@@ -283,7 +283,7 @@ pub const GREW: &str = "file grew on disk: R reopens it to show the new bytes";
 
 /// What the statistics say once the file shrank on disk.
 pub const TRUNCATED: &str = "the file was truncated on disk: the scan's counts no longer hold\n\
-     (] and [ search the bytes it holds now)";
+     (] and [ search the bytes it holds now; R reopens the file)";
 
 /// How many actions typed during a search are kept for after it.
 pub const DEFERRED_MAX: usize = 32;
@@ -1643,10 +1643,12 @@ impl App {
     /// again. Only for a regular file: a pipe's bytes are gone once read.
     fn reopen(&mut self) {
         let Some(path) = self.input_path.clone() else {
-            self.say(
-                "R reopens a file; this input was read from standard input",
-                true,
-            );
+            // No path: standard input, or the built-in demo (named so by `main`).
+            let what = match self.source.name() {
+                "demo" => "the demo is built in",
+                _ => "this input was read from standard input",
+            };
+            self.say(format!("R reopens a file; {what}"), true);
             return;
         };
         let name = crate::view::safe::path_name(&path);
@@ -1658,14 +1660,14 @@ impl App {
             }
             Err(e) => {
                 let cause = crate::source::SourceError::of_path(&path, e);
-                self.say(format!("reopen: {cause}"), true);
+                self.say(format!("reopen: {name}: {cause}"), true);
                 return;
             }
         }
         let source = match Source::open(&path) {
             Ok(source) => source,
             Err(e) => {
-                self.say(format!("reopen: {e}"), true);
+                self.say(format!("reopen: {name}: {e}"), true);
                 return;
             }
         };
@@ -1684,21 +1686,32 @@ impl App {
         let last_row = self.last() / per_row * per_row;
         self.top = self.top.min(last_row);
         self.refresh_map();
+        // In bytes where the short sizes would read alike.
+        let (now, was) = (self.source.len(), before);
+        let (mut now_said, mut was_said) =
+            (super::draw::short_size(now), super::draw::short_size(was));
+        if now_said == was_said && now != was {
+            (now_said, was_said) = (format!("{now} B"), format!("{was} B"));
+        }
         self.say(
-            format!(
-                "reopened {name}: {} (was {})",
-                super::draw::short_size(self.source.len()),
-                super::draw::short_size(before),
-            ),
+            format!("reopened {name}: {now_said} (was {was_said})"),
             false,
         );
     }
 
     fn open_write(&mut self) {
-        // Bytes past a new end read as zeros: a copy of them is no repair.
+        // Bytes past a new end read as zeros, and bytes written in place show through
+        // the map: a copy of them is no repair of what was shown, nor of the file now.
         if self.changed || self.source.check_intact().is_err() {
             self.say(
                 "write: the file was truncated on disk since it was opened: R reopens it",
+                true,
+            );
+            return;
+        }
+        if self.source.check_unchanged().is_err() {
+            self.say(
+                "write: the file changed on disk since it was opened: R reopens it",
                 true,
             );
             return;
@@ -2315,6 +2328,59 @@ mod tests {
         assert_eq!(app.pending_source_action(), None);
         app.update(Action::OpenWrite);
         assert!(app.write.is_some(), "the bytes are the file's again");
+    }
+
+    #[test]
+    fn w_is_refused_on_a_file_written_to_and_r_names_what_is_gone() {
+        use std::io::{Seek, Write};
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(&b"x".repeat(280_000)).unwrap();
+        file.flush().unwrap();
+        let mut app = App::new(
+            Source::open(file.path()).unwrap(),
+            Dialect::Utf8,
+            Rect::new(0, 0, 120, 30),
+            false,
+        );
+        app.input_path = Some(file.path().to_path_buf());
+        // Rewritten in place and longer: the map shows new bytes and old, mixed.
+        file.as_file().set_len(0).unwrap();
+        file.as_file().rewind().unwrap();
+        file.write_all(&b"\xFF".repeat(280_007)).unwrap();
+        file.flush().unwrap();
+        app.update(Action::OpenWrite);
+        assert!(app.write.is_none());
+        assert_eq!(
+            app.message.as_ref().unwrap().text,
+            "write: the file changed on disk since it was opened: R reopens it"
+        );
+        app.update(Action::Reopen);
+        let name = crate::view::safe::path_name(file.path());
+        assert_eq!(
+            app.message.as_ref().unwrap().text,
+            format!("reopened {name}: 280007 B (was 280000 B)"),
+            "in bytes where the short sizes read alike"
+        );
+        let path = file.path().to_path_buf();
+        drop(file);
+        app.update(Action::Reopen);
+        assert_eq!(
+            app.message.as_ref().unwrap().text,
+            format!("reopen: {name}: no such file or directory")
+        );
+        assert_eq!(app.source.len(), 280_007, "the view stays as it was");
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn r_says_why_the_demo_is_not_reopened() {
+        let source = Source::from_bytes("demo", b"abc".to_vec());
+        let mut app = App::new(source, Dialect::Utf8, Rect::new(0, 0, 120, 30), false);
+        app.update(Action::Reopen);
+        assert_eq!(
+            app.message.as_ref().unwrap().text,
+            "R reopens a file; the demo is built in"
+        );
     }
 
     #[test]

@@ -57,8 +57,18 @@ pub(super) fn draw_write(app: &App, status: Rect, theme: &Theme, buf: &mut Buffe
         // eyes are: the status line holds the path being typed. A note (the lanes a
         // resize hid) leaves the form's instructions in place.
         Some(m) if m.is_error => {
-            let text = crate::view::safe::sanitize(&m.text);
-            for piece in wrap(&text, status.width.min(78).saturating_sub(4) as usize) {
+            // In the rows the form has left; where it would take more, the part of the
+            // message that may be shortened (a long path) gives way first, so that the
+            // cause stays in view.
+            let wide = status.width.min(78).saturating_sub(4) as usize;
+            let rows = (status.y as usize).saturating_sub(lines.len() + 2).max(1);
+            let mut room = rows * wide;
+            let mut text = crate::view::safe::sanitize(&m.text);
+            while wrap(&text, wide).len() > rows && room > 8 {
+                room -= 4;
+                text = super::status::fit_message(&m.text, m.elide.clone(), room);
+            }
+            for piece in wrap(&text, wide) {
                 lines.push(Line::styled(
                     format!(" {piece}"),
                     super::style(theme.0.status_error()),
