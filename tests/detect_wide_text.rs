@@ -734,6 +734,69 @@ fn an_ascii_last_line_without_a_line_feed_after_a_utf16_block_is_a_region_of_its
     }
 }
 
+/// Wide text without a BOM whose first code unit holds a byte `0A`: `上` (U+4E0A) is `0A 4E`
+/// in UTF-16LE, `4E 0A` in UTF-16BE, `0A 4E 00 00` in UTF-32LE, and Gurmukhi and Gujarati
+/// (U+0A00..0AFF) put a `0A` in every letter. Named whole in all four encodings, with and
+/// without a last line feed, and `repair --from auto` gives the text back. The `0A` was taken
+/// for the end of a line of ASCII before the text (empty, `.`, or `f(Y)fZN`, the four
+/// characters `昨天晚上` in UTF-16BE), which kept the input from being named whole: Chinese
+/// and UTF-16BE Gujarati were `binary`, the others `UTF-8` with a UTF-8 region of 1 to 8
+/// bytes and a wide one after it, which `repair --from auto` replaced or kept as bytes.
+/// The same text with `上` at the start of a later line was named right, and still is.
+#[test]
+fn wide_text_whose_first_unit_holds_a_0a_byte_is_named_whole() {
+    use hexrune::repair::{Collected, Engine, FromEncoding, Invalid, Policy};
+    let texts = [
+        "上海是中国最大的城市之一，也是世界上人口最多的城市之一。\n北京是中国的首都。",
+        "昨天晚上我们去看了电影，大家都很开心。\n明天我们还想再去一次。",
+        "ਮੈਂ ਕੱਚ ਖਾ ਸਕਦਾ ਹਾਂ ਅਤੇ ਇਸ ਨਾਲ ਮੈਨੂੰ ਕੋਈ ਸੱਟ ਨਹੀਂ ਲੱਗਦੀ।",
+        "ਪੰਜਾਬ ਦੀ ਰਾਜਧਾਨੀ ਚੰਡੀਗੜ੍ਹ ਹੈ ਅਤੇ ਅੰਮ੍ਰਿਤਸਰ ਇੱਕ ਪੁਰਾਣਾ ਸ਼ਹਿਰ ਹੈ।",
+        "ગુજરાત ભારતનું એક રાજ્ય છે અને અમદાવાદ તેનું સૌથી મોટું શહેર છે.",
+        "હું કાચ ખાઈ શકું છું અને તેનાથી મને દર્દ થતું નથી.",
+        // `上` at the start of a later line: named whole before too.
+        "北京是中国的首都。\n上海是中国最大的城市之一。",
+    ];
+    let texts: Vec<String> = texts
+        .iter()
+        .flat_map(|t| [t.to_string(), format!("{t}\n")])
+        .collect();
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let auto = |bytes: &[u8]| {
+        let policy = Policy {
+            from: Some(FromEncoding::parse("auto").unwrap()),
+            invalid: Invalid::Replace,
+            ..Policy::default()
+        };
+        let mut out = Collected::default();
+        Engine::for_slice(policy, bytes).map(|mut engine| {
+            engine.repair_slice(bytes, &mut out, |_| Ok(())).unwrap();
+            String::from_utf8_lossy(&out.bytes).into_owned()
+        })
+    };
+    let (mut tried, mut missed) = (0, Vec::new());
+    for (form, want) in [
+        ("16-le", "UTF-16LE"),
+        ("16-be", "UTF-16BE"),
+        ("32-le", "UTF-32LE"),
+        ("32-be", "UTF-32BE"),
+    ] {
+        for (text, bytes) in texts.iter().zip(wide(&texts, form)) {
+            tried += 1;
+            let (d, got) = regions_of(&bytes);
+            let repaired = auto(&bytes);
+            if got != [(0, bytes.len(), want)]
+                || d.headline() != want
+                || repaired.as_deref() != Ok(*text)
+            {
+                missed.push(format!("{want} {text:?}: {got:?}, repaired {repaired:?}"));
+            }
+        }
+    }
+    // All 56. 25 were missed: 7 in UTF-16LE, 12 in UTF-16BE, 6 in UTF-32LE (UTF-32BE puts
+    // zero bytes before each 0A, Gujarati in UTF-16LE a byte above 7F).
+    assert_eq!((tried, missed.len()), (56, 0), "{missed:#?}");
+}
+
 /// A NUL byte inside a line of otherwise clean text (a field of a CSV export, a string of
 /// CESU-8) is said as such, not as `NUL-separated records`, and does not make CESU-8
 /// `binary`; records that NUL bytes end are still said so. No more NUL bytes than line

@@ -1666,13 +1666,13 @@ fn ascii_line_in(bytes: &[u8], range: Range<usize>) -> bool {
 }
 
 /// Whether `bytes` starts or ends with a whole line of ASCII text ([`ascii_line`]) of any
-/// length, with its line feed: the first line cut at its `0A` (an empty one only where no
-/// `00` follows: `0A 00` at the start is UTF-16LE's line feed, the text's own empty first
-/// line), the last one a `0A` after a byte other than `00` (not UTF-16BE's line feed) and
-/// after the `0A` before it (with the `00` of UTF-16LE's line feed after that one).
+/// length, with its line feed: the first line cut at its `0A` where that `0A` is no part of
+/// wide text's first line ([`wide_first_line`]), the last one a `0A` after a byte other
+/// than `00` (not UTF-16BE's line feed) and after the `0A` before it (with the `00` of
+/// UTF-16LE's line feed after that one).
 fn ascii_edge_line(bytes: &[u8]) -> bool {
     let first = memchr::memchr(b'\n', bytes)
-        .is_some_and(|p| ascii_line(&bytes[..p]) && (p > 0 || bytes.get(1) != Some(&0)));
+        .is_some_and(|p| ascii_line(&bytes[..p]) && !wide_first_line(bytes, p));
     let last = match bytes {
         [.., before, b'\n'] if *before != 0 => {
             let p = bytes.len() - 1;
@@ -1686,6 +1686,39 @@ fn ascii_edge_line(bytes: &[u8]) -> bool {
         _ => false,
     };
     first || last
+}
+
+/// Whether the first `0A` of `bytes`, at `p` after bytes that make a line of ASCII, is
+/// part of the first line of wide text rather than the end of a line of ASCII before it:
+/// UTF-16LE's line feed (`0A 00` at an even offset, an empty first line), or half of a code
+/// unit (`上`, U+4E0A, is `0A 4E` in UTF-16LE and `4E 0A` in UTF-16BE; Gurmukhi and
+/// Gujarati are U+0A00..0AFF) of a wide encoding in which the input's first
+/// [`wide::TEXT_HEAD`] bytes read as text from its start ([`wide::text_in`]) and in which
+/// the units up to and with that one give nothing that no text holds and letters only of
+/// scripts that the next 4 KiB give. A line of ASCII before a block of wide text misaligns
+/// it, or read as its units gives letters of other scripts (`[build] start` and its `0A`
+/// are Han and a Gurmukhi letter in UTF-16LE, before Latin or Chinese text); where it
+/// gives the block's own script (an even number of ASCII bytes read as UTF-16BE are Han,
+/// before Chinese), the bytes alone cannot tell, and the line is read as the text's.
+fn wide_first_line(bytes: &[u8], p: usize) -> bool {
+    if p.is_multiple_of(2) && bytes.get(p + 1) == Some(&0) {
+        return true;
+    }
+    let head = &bytes[..bytes.len().min(wide::TEXT_HEAD)];
+    [Wide::Utf16Le, Wide::Utf16Be, Wide::Utf32Le, Wide::Utf32Be]
+        .into_iter()
+        .any(|w| {
+            let end = (p / w.unit() + 1) * w.unit();
+            end < head.len() && wide::text_in(head, Some(w)).is_some() && {
+                let line = wide::reading(w, &head[..end]);
+                let next = wide::reading(w, &head[end..head.len().min(end + 4096)]);
+                line.odd == 0
+                    && line
+                        .scripts
+                        .iter()
+                        .all(|(g, _)| next.scripts.iter().any(|(n, _)| n == g))
+            }
+        })
 }
 
 /// Regions of wide text get their encoding: a region that ends in the middle of a code
