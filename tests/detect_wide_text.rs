@@ -797,6 +797,85 @@ fn wide_text_whose_first_unit_holds_a_0a_byte_is_named_whole() {
     assert_eq!((tried, missed.len()), (56, 0), "{missed:#?}");
 }
 
+/// A file of translations without a BOM (a Windows `.rc` or `.strings` export): the corpus's
+/// lines taken in turn from each of its 30 files, a line of each language after the other,
+/// and the same of its 9 files in non-Latin scripts alone (Arabic, Greek, Hebrew, Hindi,
+/// Japanese, Korean, Russian, Ukrainian, Chinese, whose zero bytes are only their spaces
+/// and line ends), in all four wide encodings: named whole. Each line is in one or two
+/// groups of scripts, the whole in many; read as a whole they were `binary` (`zero bytes
+/// where UTF-16LE puts them, but read as UTF-16LE it is no text`). Tables of consecutive
+/// integers, whose characters in any run of 64 are of one or two scripts too, stay
+/// `binary`: the whole table is not only letters of few scripts but controls,
+/// unassigned code points and too few spaces.
+#[test]
+fn a_file_of_translations_in_many_scripts_is_named_whole() {
+    let corpus = corpus();
+    let in_turn = |names: &[&str]| {
+        let files: Vec<Vec<&str>> = corpus
+            .iter()
+            .filter(|(name, _)| names.is_empty() || names.contains(&name.as_str()))
+            .map(|(_, text)| text.lines().filter(|l| !l.trim().is_empty()).collect())
+            .collect();
+        let longest = files.iter().map(Vec::len).max().unwrap_or(0);
+        let mut out = String::new();
+        for i in 0..longest {
+            for line in files.iter().filter_map(|f| f.get(i)) {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        out
+    };
+    let all = in_turn(&[]);
+    let non_latin = in_turn(&["ar", "el", "he", "hi", "ja", "ko", "ru", "uk", "zh"]);
+    assert_eq!((all.lines().count(), non_latin.lines().count()), (147, 39));
+    let mut missed = Vec::new();
+    for (form, want) in [
+        ("16-le", "UTF-16LE"),
+        ("16-be", "UTF-16BE"),
+        ("32-le", "UTF-32LE"),
+        ("32-be", "UTF-32BE"),
+    ] {
+        for (which, bytes) in ["all", "non-Latin"]
+            .iter()
+            .zip(wide(&[&all, &non_latin], form))
+        {
+            let (d, got) = regions_of(&bytes);
+            if got != [(0, bytes.len(), want)] || d.headline() != want {
+                missed.push(format!("{which} {want}: {} {got:?}", d.headline()));
+            }
+        }
+    }
+    // All 8 were binary.
+    assert_eq!(missed, Vec::<String>::new());
+    let mut tables = Vec::new();
+    for n in [300u32, 1000, 5000, 30_000, 65_536] {
+        for from in [0, 256] {
+            let values = from..(from + n).min(65_536);
+            let le16: Vec<u8> = values
+                .clone()
+                .flat_map(|v| (v as u16).to_le_bytes())
+                .collect();
+            let be16: Vec<u8> = values
+                .clone()
+                .flat_map(|v| (v as u16).to_be_bytes())
+                .collect();
+            let le32: Vec<u8> = values.clone().flat_map(u32::to_le_bytes).collect();
+            let be32: Vec<u8> = values.clone().flat_map(u32::to_be_bytes).collect();
+            for (form, bytes) in [
+                ("le16", le16),
+                ("be16", be16),
+                ("le32", le32),
+                ("be32", be32),
+            ] {
+                tables.push((format!("{form} {values:?}"), detected(&bytes)));
+            }
+        }
+    }
+    let wrong: Vec<_> = tables.iter().filter(|(_, got)| *got != "binary").collect();
+    assert_eq!((tables.len(), wrong), (40, Vec::new()));
+}
+
 /// A NUL byte inside a line of otherwise clean text (a field of a CSV export, a string of
 /// CESU-8) is said as such, not as `NUL-separated records`, and does not make CESU-8
 /// `binary`; records that NUL bytes end are still said so. No more NUL bytes than line
