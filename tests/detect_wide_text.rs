@@ -797,6 +797,51 @@ fn wide_text_whose_first_unit_holds_a_0a_byte_is_named_whole() {
     assert_eq!((tried, missed.len()), (56, 0), "{missed:#?}");
 }
 
+/// A UTF-16 block whose first code unit holds a byte `0A` (`上` is `0A 4E` in UTF-16LE and
+/// `4E 0A` in UTF-16BE, Gurmukhi and Gujarati are U+0A00..0AFF) between UTF-8 lines, between,
+/// before and after ASCII log lines, and between short ASCII lines: a region with its
+/// exact offsets, in an input named UTF-8 without errors. The `0A` was taken for a line
+/// end: the block lost its first unit or two to the ASCII region before it (`N\n` of `上`
+/// in UTF-16BE, `.\nH\n` of `ਮੈ` in UTF-16LE) or was `binary` (25 of the 30).
+#[test]
+fn a_utf16_block_whose_first_unit_holds_a_0a_byte_is_a_region_of_its_own() {
+    let texts = [
+        "上海是中国最大的城市之一，也是世界上人口最多的城市之一。\n北京是中国的首都。\n",
+        "ਮੈਂ ਕੱਚ ਖਾ ਸਕਦਾ ਹਾਂ ਅਤੇ ਇਸ ਨਾਲ ਮੈਨੂੰ ਕੋਈ ਸੱਟ ਨਹੀਂ ਲੱਗਦੀ।\n",
+        "ગુજરાત ભારતનું એક રાજ્ય છે અને અમદાવાદ તેનું સૌથી મોટું શહેર છે.\n",
+    ];
+    let utf8 = "Journal en UTF-8 : déjà vu, ça va ✓\n".repeat(3);
+    let log = "2024-05-01 12:00:01 INFO job started, writing the report\n".repeat(2);
+    let (utf8, log) = (utf8.as_bytes(), log.as_bytes());
+    let (before, after) = (b"log:\n".as_slice(), b"end\n".as_slice());
+    let (mut tried, mut missed) = (0, Vec::new());
+    for (form, want) in [("16-le", "UTF-16LE"), ("16-be", "UTF-16BE")] {
+        for (text, block) in texts.iter().zip(wide(&texts, form)) {
+            let n = block.len();
+            for (place, parts) in [
+                ("between UTF-8 lines", [utf8, &block, utf8]),
+                ("between log lines", [log, &block, log]),
+                ("before log lines", [b"", &block, log]),
+                ("after log lines", [log, &block, b""]),
+                ("between short lines", [before, &block, after]),
+            ] {
+                tried += 1;
+                let (a, b) = (parts[0].len(), parts[0].len() + n);
+                let bytes = parts.concat();
+                let expected: Vec<_> = [(0, a, "UTF-8"), (a, b, want), (b, bytes.len(), "UTF-8")]
+                    .into_iter()
+                    .filter(|(start, end, _)| start < end)
+                    .collect();
+                let (d, got) = regions_of(&bytes);
+                if (d.encoding, d.errors, &got) != ("UTF-8", 0, &expected) {
+                    missed.push(format!("{want} {place} {text:?}: {} {got:?}", d.headline()));
+                }
+            }
+        }
+    }
+    assert_eq!((tried, missed.len()), (30, 0), "{missed:#?}");
+}
+
 /// A file of translations without a BOM (a Windows `.rc` or `.strings` export): the corpus's
 /// lines taken in turn from each of its 30 files, a line of each language after the other,
 /// and the same of its 9 files in non-Latin scripts alone (Arabic, Greek, Hebrew, Hindi,

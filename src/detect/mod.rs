@@ -1456,8 +1456,10 @@ const LINE_MAX: usize = 4096;
 /// with it at an odd one. Where `utf16` asks for that reading too (the bytes around have
 /// zero bytes), a 0A that is a line feed in neither byte order, on a line UTF-8 does not
 /// explain (an error or a control), ends the line only if the line up to the next line
-/// feed of UTF-16LE or UTF-16BE does not read as text in that byte order. A line of
-/// UTF-16LE that starts with the 00 of the line feed before it (the line before was cut
+/// feed of UTF-16LE or UTF-16BE does not read as text in that byte order. A line UTF-8
+/// explains (ASCII) ends at its 0A, unless the 0A is half of the line's first unit in a
+/// byte order whose units read as text ([`half_of_first_unit`]): `上` that starts a block.
+/// A line of UTF-16LE that starts with the 00 of the line feed before it (the line before was cut
 /// after its 0A) has its first unit one byte on.
 ///
 /// ```text
@@ -1481,10 +1483,16 @@ fn line_end(bytes: &[u8], pos: usize, end: usize, utf16: bool) -> usize {
         }
         _ => at > first && !(at - first).is_multiple_of(2) && bytes[at - 1] == 0,
     };
-    if feed(le, p) || feed(be, p) || explained_by_utf8(&bytes[pos..p + 1]) {
+    // A piece UTF-8 explains ends here, unless the 0A is half of the first unit of text.
+    let utf8 = explained_by_utf8(&bytes[pos..p + 1]);
+    let half = |(w, first): (Wide, usize)| half_of_first_unit(bytes, w, first, p, limit);
+    if feed(le, p) || feed(be, p) || (utf8 && !half(le) && !half(be)) {
         return p + 1;
     }
     for (w, first) in [le, be] {
+        if utf8 && !half((w, first)) {
+            continue;
+        }
         let next = memchr::memchr_iter(b'\n', &bytes[p + 1..limit])
             .map(|i| p + 1 + i)
             .find(|at| feed((w, first), *at));
@@ -1496,6 +1504,24 @@ fn line_end(bytes: &[u8], pos: usize, end: usize, utf16: bool) -> usize {
         }
     }
     p + 1
+}
+
+/// Whether the byte `0A` at `p` is half of the first code unit of UTF-16 `w` whose units
+/// start at `first` (`上`, U+4E0A, is `0A 4E` in UTF-16LE; Gurmukhi and Gujarati are
+/// U+0A00..0AFF) that reads as text: that unit is nothing that no text holds, and a letter
+/// (if it is one) of a script that the units after it, up to `end`, give.
+fn half_of_first_unit(bytes: &[u8], w: Wide, first: usize, p: usize, end: usize) -> bool {
+    let unit = first..first + w.unit();
+    if !unit.contains(&p) || unit.end >= end {
+        return false;
+    }
+    let own = wide::reading(w, &bytes[unit.clone()]);
+    let rest = wide::reading(w, &bytes[unit.end..end]);
+    own.odd == 0
+        && own
+            .scripts
+            .iter()
+            .all(|(g, _)| rest.scripts.iter().any(|(r, _)| r == g))
 }
 
 /// Whether `line` is valid UTF-8 without a control byte (as [`wide::is_control`] counts them).
@@ -1804,13 +1830,30 @@ fn ascii_line(line: &[u8]) -> bool {
 }
 
 /// Where the wide text of the region `bytes[range]` starts: after the lines of ASCII text
-/// ([`ascii_line`], each ending in a byte `0A`) it starts with, or at its start. Only the
+/// ([`ascii_line`], each ending in a byte `0A`) it starts with, or at its start; a `0A`
+/// that is half of the first unit of UTF-16 text ([`half_of_first_unit`]) whose line reads
+/// as text ends no such line. Only the
 /// first region of an input starts so: the ASCII-only lines before any other join the
 /// region before them ([`merge_stretches`]).
 fn ascii_head(bytes: &[u8], range: Range<usize>) -> usize {
     let mut pos = range.start;
     while let Some(p) = memchr::memchr(b'\n', &bytes[pos..range.end]).map(|i| pos + i) {
         if !ascii_line(&bytes[pos..p]) {
+            break;
+        }
+        // `上` at the start of the wide text, not an empty line before it: its line, up to
+        // the next line feed of `w`, reads as text in `w`.
+        let end = range.end.min(pos + LINE_MAX);
+        let wide_text = |w: Wide| {
+            let le = usize::from(w == Wide::Utf16Le);
+            let stop = memchr::memchr_iter(b'\n', &bytes[p + 1..end])
+                .map(|i| p + 1 + i)
+                .find(|q| (q - pos) % 2 != le && utf16_feed(bytes, pos, *q))
+                .map_or(end, |q| (q + 1 + le).min(bytes.len()));
+            half_of_first_unit(bytes, w, pos, p, stop)
+                && wide::text_in(&bytes[pos..stop], Some(w)).is_some()
+        };
+        if wide_text(Wide::Utf16Le) || wide_text(Wide::Utf16Be) {
             break;
         }
         pos = p + 1;
