@@ -797,6 +797,38 @@ fn wide_text_whose_first_unit_holds_a_0a_byte_is_named_whole() {
     assert_eq!((tried, missed.len()), (56, 0), "{missed:#?}");
 }
 
+/// Wide text without a BOM and without a last line feed whose last code unit holds a byte
+/// `0A` after a unit that holds one too: Gurmukhi that ends in a letter, `ਸ਼ਹਿਰ` (`ਰ`,
+/// U+0A30, is `30 0A` in UTF-16LE) or `ਸਕਦਾ` (`ਦਾ` is `26 0A 3E 0A`). Named whole in all four
+/// encodings; in UTF-16LE the byte between the two `0A` (`0`, `>`) was taken for a last line
+/// of ASCII, and the input was `binary` (the 2 texts of Gurmukhi; Gujarati in UTF-16LE puts
+/// a byte above 7F there).
+#[test]
+fn wide_text_whose_last_unit_holds_a_0a_byte_is_named_whole() {
+    let texts = [
+        "ਪੰਜਾਬ ਦੀ ਰਾਜਧਾਨੀ ਚੰਡੀਗੜ੍ਹ ਹੈ ਅਤੇ ਅੰਮ੍ਰਿਤਸਰ ਇੱਕ ਪੁਰਾਣਾ ਸ਼ਹਿਰ",
+        "ਮੈਂ ਕੱਚ ਖਾ ਸਕਦਾ ਹਾਂ\nਮੈਂ ਪੰਜਾਬੀ ਬੋਲ ਸਕਦਾ",
+        "અમદાવાદ ગુજરાતનું સૌથી મોટું શહેર",
+        "北京是中国的首都。\n我们明天去上",
+    ];
+    let (mut tried, mut missed) = (0, Vec::new());
+    for (form, want) in [
+        ("16-le", "UTF-16LE"),
+        ("16-be", "UTF-16BE"),
+        ("32-le", "UTF-32LE"),
+        ("32-be", "UTF-32BE"),
+    ] {
+        for (text, bytes) in texts.iter().zip(wide(&texts, form)) {
+            tried += 1;
+            let (d, got) = regions_of(&bytes);
+            if got != [(0, bytes.len(), want)] || d.headline() != want {
+                missed.push(format!("{want} {text:?}: {got:?}"));
+            }
+        }
+    }
+    assert_eq!((tried, missed.len()), (16, 0), "{missed:#?}");
+}
+
 /// A UTF-16 block whose first code unit holds a byte `0A` (`上` is `0A 4E` in UTF-16LE and
 /// `4E 0A` in UTF-16BE, Gurmukhi and Gujarati are U+0A00..0AFF) between UTF-8 lines, between,
 /// before and after ASCII log lines, and between short ASCII lines: a region with its

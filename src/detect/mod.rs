@@ -1702,12 +1702,23 @@ fn ascii_edge_line(bytes: &[u8]) -> bool {
     let last = match bytes {
         [.., before, b'\n'] if *before != 0 => {
             let p = bytes.len() - 1;
-            let start = match memchr::memrchr(b'\n', &bytes[..p]) {
+            let before = memchr::memrchr(b'\n', &bytes[..p]);
+            let start = match before {
                 Some(q) if bytes[q + 1] == 0 => q + 2,
                 Some(q) => q + 1,
                 None => 0,
             };
-            ascii_line(&bytes[start..p])
+            // Between two 0A bytes that are halves of code units (Gurmukhi in UTF-16LE,
+            // `ਦਾ` is `26 0A 3E 0A`), the end of wide text and no line.
+            let halves = before.is_some_and(|q| {
+                let feed = if q.is_multiple_of(2) {
+                    bytes[q + 1] == 0
+                } else {
+                    q > 0 && bytes[q - 1] == 0
+                };
+                !feed && wide_last_unit(bytes)
+            });
+            ascii_line(&bytes[start..p]) && !halves
         }
         _ => false,
     };
@@ -1744,6 +1755,27 @@ fn wide_first_line(bytes: &[u8], p: usize) -> bool {
                         .iter()
                         .all(|(g, _)| next.scripts.iter().any(|(n, _)| n == g))
             }
+        })
+}
+
+/// Whether `bytes`, which end in a byte `0A`, end in wide text whose last code unit holds
+/// that `0A`: in UTF-16LE or UTF-16BE from the start of the input, the last 4 KiB read as
+/// text ([`wide::text_in`]), and the last unit is nothing that no text holds and a letter
+/// (if it is one) of a script the units before it give.
+fn wide_last_unit(bytes: &[u8]) -> bool {
+    let n = bytes.len();
+    n.is_multiple_of(2)
+        && n >= 4
+        && [Wide::Utf16Le, Wide::Utf16Be].into_iter().any(|w| {
+            let from = n.saturating_sub(4096) & !1;
+            let last = wide::reading(w, &bytes[n - 2..]);
+            let before = wide::reading(w, &bytes[from..n - 2]);
+            last.odd == 0
+                && last
+                    .scripts
+                    .iter()
+                    .all(|(g, _)| before.scripts.iter().any(|(b, _)| b == g))
+                && wide::text_in(&bytes[from..], Some(w)).is_some()
         })
 }
 
