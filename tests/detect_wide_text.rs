@@ -797,6 +797,43 @@ fn wide_text_whose_first_unit_holds_a_0a_byte_is_named_whole() {
     assert_eq!((tried, missed.len()), (56, 0), "{missed:#?}");
 }
 
+/// A short ASCII first line before UTF-16 text (`ok:`, `[build] start`, `[build] start.`;
+/// 4, 14 and 15 bytes with their line feed) is a UTF-8 region of its own, as it was before
+/// a `0A` inside wide text's first unit stopped ending such a line: read from the start of
+/// the input, its `0A` is half of a unit of other scripts than the text's (a Gurmukhi
+/// letter or none, Han before Latin) or the units after it are misaligned. (A `0A 00` right
+/// after the 15-byte line, the `00` of UTF-16BE's `D`, was taken for UTF-16LE's line feed
+/// for a while: `UTF-16LE with 1 error`.) An even number of ASCII bytes read as UTF-16BE is
+/// Han, so before Chinese in UTF-16BE such a line is read as the text's: the bytes alone
+/// cannot tell.
+#[test]
+fn a_short_ascii_first_line_before_utf16_text_is_a_region_of_its_own() {
+    let texts = [
+        "Das Ergebnis ist fertig.\nZweite Zeile mit Text.\n",
+        "我们今天去公园看朋友。\n天气很好，大家都很高兴。\n",
+    ];
+    for (form, want) in [("16-le", "UTF-16LE"), ("16-be", "UTF-16BE")] {
+        for (text, block) in texts.iter().zip(wide(&texts, form)) {
+            for first in ["ok:\n", "[build] start\n", "[build] start.\n"] {
+                let bytes = [first.as_bytes(), &block].concat();
+                let (d, got) = regions_of(&bytes);
+                let h = first.len();
+                let ambiguous = want == "UTF-16BE" && text.starts_with('我') && h % 2 == 0;
+                let (expected, headline) = if ambiguous {
+                    (vec![(0, bytes.len(), want)], want)
+                } else {
+                    (vec![(0, h, "UTF-8"), (h, bytes.len(), want)], "UTF-8")
+                };
+                assert_eq!(
+                    (got, d.headline()),
+                    (expected, headline.to_string()),
+                    "{want} {first:?} {text:?}"
+                );
+            }
+        }
+    }
+}
+
 /// Wide text without a BOM and without a last line feed whose last code unit holds a byte
 /// `0A` after a unit that holds one too: Gurmukhi that ends in a letter, `ਸ਼ਹਿਰ` (`ਰ`,
 /// U+0A30, is `30 0A` in UTF-16LE) or `ਸਕਦਾ` (`ਦਾ` is `26 0A 3E 0A`). Named whole in all four

@@ -1727,7 +1727,7 @@ fn ascii_edge_line(bytes: &[u8]) -> bool {
 
 /// Whether the first `0A` of `bytes`, at `p` after bytes that make a line of ASCII, is
 /// part of the first line of wide text rather than the end of a line of ASCII before it:
-/// UTF-16LE's line feed (`0A 00` at an even offset, an empty first line), or half of a code
+/// UTF-16LE's line feed at the start (`0A 00`, an empty first line), or half of a code
 /// unit (`上`, U+4E0A, is `0A 4E` in UTF-16LE and `4E 0A` in UTF-16BE; Gurmukhi and
 /// Gujarati are U+0A00..0AFF) of a wide encoding in which the input's first
 /// [`wide::TEXT_HEAD`] bytes read as text from its start ([`wide::text_in`]) and in which
@@ -1738,7 +1738,7 @@ fn ascii_edge_line(bytes: &[u8]) -> bool {
 /// gives the block's own script (an even number of ASCII bytes read as UTF-16BE are Han,
 /// before Chinese), the bytes alone cannot tell, and the line is read as the text's.
 fn wide_first_line(bytes: &[u8], p: usize) -> bool {
-    if p.is_multiple_of(2) && bytes.get(p + 1) == Some(&0) {
+    if p == 0 && bytes.get(1) == Some(&0) {
         return true;
     }
     let head = &bytes[..bytes.len().min(wide::TEXT_HEAD)];
