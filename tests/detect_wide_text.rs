@@ -734,6 +734,262 @@ fn an_ascii_last_line_without_a_line_feed_after_a_utf16_block_is_a_region_of_its
     }
 }
 
+/// Wide text without a BOM whose first code unit holds a byte `0A`: `上` (U+4E0A) is `0A 4E`
+/// in UTF-16LE, `4E 0A` in UTF-16BE, `0A 4E 00 00` in UTF-32LE, and Gurmukhi and Gujarati
+/// (U+0A00..0AFF) put a `0A` in every letter. Named whole in all four encodings, with and
+/// without a last line feed, and `repair --from auto` gives the text back. The `0A` was taken
+/// for the end of a line of ASCII before the text (empty, `.`, or `f(Y)fZN`, the four
+/// characters `昨天晚上` in UTF-16BE), which kept the input from being named whole: Chinese
+/// and UTF-16BE Gujarati were `binary`, the others `UTF-8` with a UTF-8 region of 1 to 8
+/// bytes and a wide one after it, which `repair --from auto` replaced or kept as bytes.
+/// The same text with `上` at the start of a later line was named right, and still is.
+#[test]
+fn wide_text_whose_first_unit_holds_a_0a_byte_is_named_whole() {
+    use hexrune::repair::{Collected, Engine, FromEncoding, Invalid, Policy};
+    let texts = [
+        "上海是中国最大的城市之一，也是世界上人口最多的城市之一。\n北京是中国的首都。",
+        "昨天晚上我们去看了电影，大家都很开心。\n明天我们还想再去一次。",
+        "ਮੈਂ ਕੱਚ ਖਾ ਸਕਦਾ ਹਾਂ ਅਤੇ ਇਸ ਨਾਲ ਮੈਨੂੰ ਕੋਈ ਸੱਟ ਨਹੀਂ ਲੱਗਦੀ।",
+        "ਪੰਜਾਬ ਦੀ ਰਾਜਧਾਨੀ ਚੰਡੀਗੜ੍ਹ ਹੈ ਅਤੇ ਅੰਮ੍ਰਿਤਸਰ ਇੱਕ ਪੁਰਾਣਾ ਸ਼ਹਿਰ ਹੈ।",
+        "ગુજરાત ભારતનું એક રાજ્ય છે અને અમદાવાદ તેનું સૌથી મોટું શહેર છે.",
+        "હું કાચ ખાઈ શકું છું અને તેનાથી મને દર્દ થતું નથી.",
+        // `上` at the start of a later line: named whole before too.
+        "北京是中国的首都。\n上海是中国最大的城市之一。",
+    ];
+    let texts: Vec<String> = texts
+        .iter()
+        .flat_map(|t| [t.to_string(), format!("{t}\n")])
+        .collect();
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let auto = |bytes: &[u8]| {
+        let policy = Policy {
+            from: Some(FromEncoding::parse("auto").unwrap()),
+            invalid: Invalid::Replace,
+            ..Policy::default()
+        };
+        let mut out = Collected::default();
+        Engine::for_slice(policy, bytes).map(|mut engine| {
+            engine.repair_slice(bytes, &mut out, |_| Ok(())).unwrap();
+            String::from_utf8_lossy(&out.bytes).into_owned()
+        })
+    };
+    let (mut tried, mut missed) = (0, Vec::new());
+    for (form, want) in [
+        ("16-le", "UTF-16LE"),
+        ("16-be", "UTF-16BE"),
+        ("32-le", "UTF-32LE"),
+        ("32-be", "UTF-32BE"),
+    ] {
+        for (text, bytes) in texts.iter().zip(wide(&texts, form)) {
+            tried += 1;
+            let (d, got) = regions_of(&bytes);
+            let repaired = auto(&bytes);
+            if got != [(0, bytes.len(), want)]
+                || d.headline() != want
+                || repaired.as_deref() != Ok(*text)
+            {
+                missed.push(format!("{want} {text:?}: {got:?}, repaired {repaired:?}"));
+            }
+        }
+    }
+    // All 56. 25 were missed: 7 in UTF-16LE, 12 in UTF-16BE, 6 in UTF-32LE (UTF-32BE puts
+    // zero bytes before each 0A, Gujarati in UTF-16LE a byte above 7F).
+    assert_eq!((tried, missed.len()), (56, 0), "{missed:#?}");
+}
+
+/// A short ASCII first line before UTF-16 text (`ok:`, `[build] start`, `[build] start.`;
+/// 4, 14 and 15 bytes with their line feed) is a UTF-8 region of its own, as it was before
+/// a `0A` inside wide text's first unit stopped ending such a line: read from the start of
+/// the input, its `0A` is half of a unit of other scripts than the text's (a Gurmukhi
+/// letter or none, Han before Latin) or the units after it are misaligned. (A `0A 00` right
+/// after the 15-byte line, the `00` of UTF-16BE's `D`, was taken for UTF-16LE's line feed
+/// for a while: `UTF-16LE with 1 error`.) An even number of ASCII bytes read as UTF-16BE is
+/// Han, so before Chinese in UTF-16BE such a line is read as the text's: the bytes alone
+/// cannot tell.
+#[test]
+fn a_short_ascii_first_line_before_utf16_text_is_a_region_of_its_own() {
+    let texts = [
+        "Das Ergebnis ist fertig.\nZweite Zeile mit Text.\n",
+        "我们今天去公园看朋友。\n天气很好，大家都很高兴。\n",
+    ];
+    for (form, want) in [("16-le", "UTF-16LE"), ("16-be", "UTF-16BE")] {
+        for (text, block) in texts.iter().zip(wide(&texts, form)) {
+            for first in ["ok:\n", "[build] start\n", "[build] start.\n"] {
+                let bytes = [first.as_bytes(), &block].concat();
+                let (d, got) = regions_of(&bytes);
+                let h = first.len();
+                let ambiguous = want == "UTF-16BE" && text.starts_with('我') && h % 2 == 0;
+                let (expected, headline) = if ambiguous {
+                    (vec![(0, bytes.len(), want)], want)
+                } else {
+                    (vec![(0, h, "UTF-8"), (h, bytes.len(), want)], "UTF-8")
+                };
+                assert_eq!(
+                    (got, d.headline()),
+                    (expected, headline.to_string()),
+                    "{want} {first:?} {text:?}"
+                );
+            }
+        }
+    }
+}
+
+/// Wide text without a BOM and without a last line feed whose last code unit holds a byte
+/// `0A` after a unit that holds one too: Gurmukhi that ends in a letter, `ਸ਼ਹਿਰ` (`ਰ`,
+/// U+0A30, is `30 0A` in UTF-16LE) or `ਸਕਦਾ` (`ਦਾ` is `26 0A 3E 0A`). Named whole in all four
+/// encodings; in UTF-16LE the byte between the two `0A` (`0`, `>`) was taken for a last line
+/// of ASCII, and the input was `binary` (the 2 texts of Gurmukhi; Gujarati in UTF-16LE puts
+/// a byte above 7F there).
+#[test]
+fn wide_text_whose_last_unit_holds_a_0a_byte_is_named_whole() {
+    let texts = [
+        "ਪੰਜਾਬ ਦੀ ਰਾਜਧਾਨੀ ਚੰਡੀਗੜ੍ਹ ਹੈ ਅਤੇ ਅੰਮ੍ਰਿਤਸਰ ਇੱਕ ਪੁਰਾਣਾ ਸ਼ਹਿਰ",
+        "ਮੈਂ ਕੱਚ ਖਾ ਸਕਦਾ ਹਾਂ\nਮੈਂ ਪੰਜਾਬੀ ਬੋਲ ਸਕਦਾ",
+        "અમદાવાદ ગુજરાતનું સૌથી મોટું શહેર",
+        "北京是中国的首都。\n我们明天去上",
+    ];
+    let (mut tried, mut missed) = (0, Vec::new());
+    for (form, want) in [
+        ("16-le", "UTF-16LE"),
+        ("16-be", "UTF-16BE"),
+        ("32-le", "UTF-32LE"),
+        ("32-be", "UTF-32BE"),
+    ] {
+        for (text, bytes) in texts.iter().zip(wide(&texts, form)) {
+            tried += 1;
+            let (d, got) = regions_of(&bytes);
+            if got != [(0, bytes.len(), want)] || d.headline() != want {
+                missed.push(format!("{want} {text:?}: {got:?}"));
+            }
+        }
+    }
+    assert_eq!((tried, missed.len()), (16, 0), "{missed:#?}");
+}
+
+/// A UTF-16 block whose first code unit holds a byte `0A` (`上` is `0A 4E` in UTF-16LE and
+/// `4E 0A` in UTF-16BE, Gurmukhi and Gujarati are U+0A00..0AFF) between UTF-8 lines, between,
+/// before and after ASCII log lines, and between short ASCII lines: a region with its
+/// exact offsets, in an input named UTF-8 without errors. The `0A` was taken for a line
+/// end: the block lost its first unit or two to the ASCII region before it (`N\n` of `上`
+/// in UTF-16BE, `.\nH\n` of `ਮੈ` in UTF-16LE) or was `binary` (25 of the 30).
+#[test]
+fn a_utf16_block_whose_first_unit_holds_a_0a_byte_is_a_region_of_its_own() {
+    let texts = [
+        "上海是中国最大的城市之一，也是世界上人口最多的城市之一。\n北京是中国的首都。\n",
+        "ਮੈਂ ਕੱਚ ਖਾ ਸਕਦਾ ਹਾਂ ਅਤੇ ਇਸ ਨਾਲ ਮੈਨੂੰ ਕੋਈ ਸੱਟ ਨਹੀਂ ਲੱਗਦੀ।\n",
+        "ગુજરાત ભારતનું એક રાજ્ય છે અને અમદાવાદ તેનું સૌથી મોટું શહેર છે.\n",
+    ];
+    let utf8 = "Journal en UTF-8 : déjà vu, ça va ✓\n".repeat(3);
+    let log = "2024-05-01 12:00:01 INFO job started, writing the report\n".repeat(2);
+    let (utf8, log) = (utf8.as_bytes(), log.as_bytes());
+    let (before, after) = (b"log:\n".as_slice(), b"end\n".as_slice());
+    let (mut tried, mut missed) = (0, Vec::new());
+    for (form, want) in [("16-le", "UTF-16LE"), ("16-be", "UTF-16BE")] {
+        for (text, block) in texts.iter().zip(wide(&texts, form)) {
+            let n = block.len();
+            for (place, parts) in [
+                ("between UTF-8 lines", [utf8, &block, utf8]),
+                ("between log lines", [log, &block, log]),
+                ("before log lines", [b"", &block, log]),
+                ("after log lines", [log, &block, b""]),
+                ("between short lines", [before, &block, after]),
+            ] {
+                tried += 1;
+                let (a, b) = (parts[0].len(), parts[0].len() + n);
+                let bytes = parts.concat();
+                let expected: Vec<_> = [(0, a, "UTF-8"), (a, b, want), (b, bytes.len(), "UTF-8")]
+                    .into_iter()
+                    .filter(|(start, end, _)| start < end)
+                    .collect();
+                let (d, got) = regions_of(&bytes);
+                if (d.encoding, d.errors, &got) != ("UTF-8", 0, &expected) {
+                    missed.push(format!("{want} {place} {text:?}: {} {got:?}", d.headline()));
+                }
+            }
+        }
+    }
+    assert_eq!((tried, missed.len()), (30, 0), "{missed:#?}");
+}
+
+/// A file of translations without a BOM (a Windows `.rc` or `.strings` export): the corpus's
+/// lines taken in turn from each of its 30 files, a line of each language after the other,
+/// and the same of its 9 files in non-Latin scripts alone (Arabic, Greek, Hebrew, Hindi,
+/// Japanese, Korean, Russian, Ukrainian, Chinese, whose zero bytes are only their spaces
+/// and line ends), in all four wide encodings: named whole. Each line is in one or two
+/// groups of scripts, the whole in many; read as a whole they were `binary` (`zero bytes
+/// where UTF-16LE puts them, but read as UTF-16LE it is no text`). Tables of consecutive
+/// integers, whose characters in any run of 64 are of one or two scripts too, stay
+/// `binary`: the whole table is not only letters of few scripts but controls,
+/// unassigned code points and too few spaces.
+#[test]
+fn a_file_of_translations_in_many_scripts_is_named_whole() {
+    let corpus = corpus();
+    let in_turn = |names: &[&str]| {
+        let files: Vec<Vec<&str>> = corpus
+            .iter()
+            .filter(|(name, _)| names.is_empty() || names.contains(&name.as_str()))
+            .map(|(_, text)| text.lines().filter(|l| !l.trim().is_empty()).collect())
+            .collect();
+        let longest = files.iter().map(Vec::len).max().unwrap_or(0);
+        let mut out = String::new();
+        for i in 0..longest {
+            for line in files.iter().filter_map(|f| f.get(i)) {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        out
+    };
+    let all = in_turn(&[]);
+    let non_latin = in_turn(&["ar", "el", "he", "hi", "ja", "ko", "ru", "uk", "zh"]);
+    assert_eq!((all.lines().count(), non_latin.lines().count()), (147, 39));
+    let mut missed = Vec::new();
+    for (form, want) in [
+        ("16-le", "UTF-16LE"),
+        ("16-be", "UTF-16BE"),
+        ("32-le", "UTF-32LE"),
+        ("32-be", "UTF-32BE"),
+    ] {
+        for (which, bytes) in ["all", "non-Latin"]
+            .iter()
+            .zip(wide(&[&all, &non_latin], form))
+        {
+            let (d, got) = regions_of(&bytes);
+            if got != [(0, bytes.len(), want)] || d.headline() != want {
+                missed.push(format!("{which} {want}: {} {got:?}", d.headline()));
+            }
+        }
+    }
+    // All 8 were binary.
+    assert_eq!(missed, Vec::<String>::new());
+    let mut tables = Vec::new();
+    for n in [300u32, 1000, 5000, 30_000, 65_536] {
+        for from in [0, 256] {
+            let values = from..(from + n).min(65_536);
+            let le16: Vec<u8> = values
+                .clone()
+                .flat_map(|v| (v as u16).to_le_bytes())
+                .collect();
+            let be16: Vec<u8> = values
+                .clone()
+                .flat_map(|v| (v as u16).to_be_bytes())
+                .collect();
+            let le32: Vec<u8> = values.clone().flat_map(u32::to_le_bytes).collect();
+            let be32: Vec<u8> = values.clone().flat_map(u32::to_be_bytes).collect();
+            for (form, bytes) in [
+                ("le16", le16),
+                ("be16", be16),
+                ("le32", le32),
+                ("be32", be32),
+            ] {
+                tables.push((format!("{form} {values:?}"), detected(&bytes)));
+            }
+        }
+    }
+    let wrong: Vec<_> = tables.iter().filter(|(_, got)| *got != "binary").collect();
+    assert_eq!((tables.len(), wrong), (40, Vec::new()));
+}
+
 /// A NUL byte inside a line of otherwise clean text (a field of a CSV export, a string of
 /// CESU-8) is said as such, not as `NUL-separated records`, and does not make CESU-8
 /// `binary`; records that NUL bytes end are still said so. No more NUL bytes than line

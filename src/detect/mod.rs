@@ -1456,8 +1456,10 @@ const LINE_MAX: usize = 4096;
 /// with it at an odd one. Where `utf16` asks for that reading too (the bytes around have
 /// zero bytes), a 0A that is a line feed in neither byte order, on a line UTF-8 does not
 /// explain (an error or a control), ends the line only if the line up to the next line
-/// feed of UTF-16LE or UTF-16BE does not read as text in that byte order. A line of
-/// UTF-16LE that starts with the 00 of the line feed before it (the line before was cut
+/// feed of UTF-16LE or UTF-16BE does not read as text in that byte order. A line UTF-8
+/// explains (ASCII) ends at its 0A, unless the 0A is half of the line's first unit in a
+/// byte order whose units read as text ([`half_of_first_unit`]): `上` that starts a block.
+/// A line of UTF-16LE that starts with the 00 of the line feed before it (the line before was cut
 /// after its 0A) has its first unit one byte on.
 ///
 /// ```text
@@ -1481,10 +1483,16 @@ fn line_end(bytes: &[u8], pos: usize, end: usize, utf16: bool) -> usize {
         }
         _ => at > first && !(at - first).is_multiple_of(2) && bytes[at - 1] == 0,
     };
-    if feed(le, p) || feed(be, p) || explained_by_utf8(&bytes[pos..p + 1]) {
+    // A piece UTF-8 explains ends here, unless the 0A is half of the first unit of text.
+    let utf8 = explained_by_utf8(&bytes[pos..p + 1]);
+    let half = |(w, first): (Wide, usize)| half_of_first_unit(bytes, w, first, p, limit);
+    if feed(le, p) || feed(be, p) || (utf8 && !half(le) && !half(be)) {
         return p + 1;
     }
     for (w, first) in [le, be] {
+        if utf8 && !half((w, first)) {
+            continue;
+        }
         let next = memchr::memchr_iter(b'\n', &bytes[p + 1..limit])
             .map(|i| p + 1 + i)
             .find(|at| feed((w, first), *at));
@@ -1496,6 +1504,24 @@ fn line_end(bytes: &[u8], pos: usize, end: usize, utf16: bool) -> usize {
         }
     }
     p + 1
+}
+
+/// Whether the byte `0A` at `p` is half of the first code unit of UTF-16 `w` whose units
+/// start at `first` (`上`, U+4E0A, is `0A 4E` in UTF-16LE; Gurmukhi and Gujarati are
+/// U+0A00..0AFF) that reads as text: that unit is nothing that no text holds, and a letter
+/// (if it is one) of a script that the units after it, up to `end`, give.
+fn half_of_first_unit(bytes: &[u8], w: Wide, first: usize, p: usize, end: usize) -> bool {
+    let unit = first..first + w.unit();
+    if !unit.contains(&p) || unit.end >= end {
+        return false;
+    }
+    let own = wide::reading(w, &bytes[unit.clone()]);
+    let rest = wide::reading(w, &bytes[unit.end..end]);
+    own.odd == 0
+        && own
+            .scripts
+            .iter()
+            .all(|(g, _)| rest.scripts.iter().any(|(r, _)| r == g))
 }
 
 /// Whether `line` is valid UTF-8 without a control byte (as [`wide::is_control`] counts them).
@@ -1666,26 +1692,91 @@ fn ascii_line_in(bytes: &[u8], range: Range<usize>) -> bool {
 }
 
 /// Whether `bytes` starts or ends with a whole line of ASCII text ([`ascii_line`]) of any
-/// length, with its line feed: the first line cut at its `0A` (an empty one only where no
-/// `00` follows: `0A 00` at the start is UTF-16LE's line feed, the text's own empty first
-/// line), the last one a `0A` after a byte other than `00` (not UTF-16BE's line feed) and
-/// after the `0A` before it (with the `00` of UTF-16LE's line feed after that one).
+/// length, with its line feed: the first line cut at its `0A` where that `0A` is no part of
+/// wide text's first line ([`wide_first_line`]), the last one a `0A` after a byte other
+/// than `00` (not UTF-16BE's line feed) and after the `0A` before it (with the `00` of
+/// UTF-16LE's line feed after that one).
 fn ascii_edge_line(bytes: &[u8]) -> bool {
     let first = memchr::memchr(b'\n', bytes)
-        .is_some_and(|p| ascii_line(&bytes[..p]) && (p > 0 || bytes.get(1) != Some(&0)));
+        .is_some_and(|p| ascii_line(&bytes[..p]) && !wide_first_line(bytes, p));
     let last = match bytes {
         [.., before, b'\n'] if *before != 0 => {
             let p = bytes.len() - 1;
-            let start = match memchr::memrchr(b'\n', &bytes[..p]) {
+            let before = memchr::memrchr(b'\n', &bytes[..p]);
+            let start = match before {
                 Some(q) if bytes[q + 1] == 0 => q + 2,
                 Some(q) => q + 1,
                 None => 0,
             };
-            ascii_line(&bytes[start..p])
+            // Between two 0A bytes that are halves of code units (Gurmukhi in UTF-16LE,
+            // `ਦਾ` is `26 0A 3E 0A`), the end of wide text and no line.
+            let halves = before.is_some_and(|q| {
+                let feed = if q.is_multiple_of(2) {
+                    bytes[q + 1] == 0
+                } else {
+                    q > 0 && bytes[q - 1] == 0
+                };
+                !feed && wide_last_unit(bytes)
+            });
+            ascii_line(&bytes[start..p]) && !halves
         }
         _ => false,
     };
     first || last
+}
+
+/// Whether the first `0A` of `bytes`, at `p` after bytes that make a line of ASCII, is
+/// part of the first line of wide text rather than the end of a line of ASCII before it:
+/// UTF-16LE's line feed at the start (`0A 00`, an empty first line), or half of a code
+/// unit (`上`, U+4E0A, is `0A 4E` in UTF-16LE and `4E 0A` in UTF-16BE; Gurmukhi and
+/// Gujarati are U+0A00..0AFF) of a wide encoding in which the input's first
+/// [`wide::TEXT_HEAD`] bytes read as text from its start ([`wide::text_in`]) and in which
+/// the units up to and with that one give nothing that no text holds and letters only of
+/// scripts that the next 4 KiB give. A line of ASCII before a block of wide text misaligns
+/// it, or read as its units gives letters of other scripts (`[build] start` and its `0A`
+/// are Han and a Gurmukhi letter in UTF-16LE, before Latin or Chinese text); where it
+/// gives the block's own script (an even number of ASCII bytes read as UTF-16BE are Han,
+/// before Chinese), the bytes alone cannot tell, and the line is read as the text's.
+fn wide_first_line(bytes: &[u8], p: usize) -> bool {
+    if p == 0 && bytes.get(1) == Some(&0) {
+        return true;
+    }
+    let head = &bytes[..bytes.len().min(wide::TEXT_HEAD)];
+    [Wide::Utf16Le, Wide::Utf16Be, Wide::Utf32Le, Wide::Utf32Be]
+        .into_iter()
+        .any(|w| {
+            let end = (p / w.unit() + 1) * w.unit();
+            end < head.len() && wide::text_in(head, Some(w)).is_some() && {
+                let line = wide::reading(w, &head[..end]);
+                let next = wide::reading(w, &head[end..head.len().min(end + 4096)]);
+                line.odd == 0
+                    && line
+                        .scripts
+                        .iter()
+                        .all(|(g, _)| next.scripts.iter().any(|(n, _)| n == g))
+            }
+        })
+}
+
+/// Whether `bytes`, which end in a byte `0A`, end in wide text whose last code unit holds
+/// that `0A`: in UTF-16LE or UTF-16BE from the start of the input, the last 4 KiB read as
+/// text ([`wide::text_in`]), and the last unit is nothing that no text holds and a letter
+/// (if it is one) of a script the units before it give.
+fn wide_last_unit(bytes: &[u8]) -> bool {
+    let n = bytes.len();
+    n.is_multiple_of(2)
+        && n >= 4
+        && [Wide::Utf16Le, Wide::Utf16Be].into_iter().any(|w| {
+            let from = n.saturating_sub(4096) & !1;
+            let last = wide::reading(w, &bytes[n - 2..]);
+            let before = wide::reading(w, &bytes[from..n - 2]);
+            last.odd == 0
+                && last
+                    .scripts
+                    .iter()
+                    .all(|(g, _)| before.scripts.iter().any(|(b, _)| b == g))
+                && wide::text_in(&bytes[from..], Some(w)).is_some()
+        })
 }
 
 /// Regions of wide text get their encoding: a region that ends in the middle of a code
@@ -1771,13 +1862,30 @@ fn ascii_line(line: &[u8]) -> bool {
 }
 
 /// Where the wide text of the region `bytes[range]` starts: after the lines of ASCII text
-/// ([`ascii_line`], each ending in a byte `0A`) it starts with, or at its start. Only the
+/// ([`ascii_line`], each ending in a byte `0A`) it starts with, or at its start; a `0A`
+/// that is half of the first unit of UTF-16 text ([`half_of_first_unit`]) whose line reads
+/// as text ends no such line. Only the
 /// first region of an input starts so: the ASCII-only lines before any other join the
 /// region before them ([`merge_stretches`]).
 fn ascii_head(bytes: &[u8], range: Range<usize>) -> usize {
     let mut pos = range.start;
     while let Some(p) = memchr::memchr(b'\n', &bytes[pos..range.end]).map(|i| pos + i) {
         if !ascii_line(&bytes[pos..p]) {
+            break;
+        }
+        // `上` at the start of the wide text, not an empty line before it: its line, up to
+        // the next line feed of `w`, reads as text in `w`.
+        let end = range.end.min(pos + LINE_MAX);
+        let wide_text = |w: Wide| {
+            let le = usize::from(w == Wide::Utf16Le);
+            let stop = memchr::memchr_iter(b'\n', &bytes[p + 1..end])
+                .map(|i| p + 1 + i)
+                .find(|q| (q - pos) % 2 != le && utf16_feed(bytes, pos, *q))
+                .map_or(end, |q| (q + 1 + le).min(bytes.len()));
+            half_of_first_unit(bytes, w, pos, p, stop)
+                && wide::text_in(&bytes[pos..stop], Some(w)).is_some()
+        };
+        if wide_text(Wide::Utf16Le) || wide_text(Wide::Utf16Be) {
             break;
         }
         pos = p + 1;

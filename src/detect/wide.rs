@@ -126,7 +126,15 @@ pub struct Reading {
     pub scripts: Vec<(&'static str, usize)>,
     /// The scripts of [`HAN_GROUP`] seen, in the order Han, Hiragana, Katakana, Bopomofo.
     pub han_scripts: Vec<&'static str>,
+    /// Letters in runs (a line, or [`RUN`] characters of a longer one) whose own letters,
+    /// nine in ten, are in at most two groups of scripts: a file of translations has
+    /// lines in many scripts, each line in one or two.
+    pub letters_in_fitting_runs: usize,
 }
+
+/// The most characters of one run of [`Reading::letters_in_fitting_runs`]; a line end
+/// (line feed, carriage return, U+2028, U+2029) ends one sooner.
+pub const RUN: usize = 64;
 
 /// From this many characters on, [`Reading::is_text_by_pattern`] asks for spaces or line
 /// ends.
@@ -147,8 +155,8 @@ pub const HAN_SCRIPTS: [Script; 4] = [
 
 impl Reading {
     /// Whether the characters are text: at least 8 of them, odd ones in at most 1 in 200
-    /// (none in fewer than 200), at least one space or line end, and nine letters in ten
-    /// (if any) in at most two groups of scripts. The rest are letters, marks, digits,
+    /// (none in fewer than 200), at least one space or line end, and letters in few
+    /// scripts ([`Reading::scripts_fit`]). The rest are letters, marks, digits,
     /// punctuation and symbols (a list of signs or emoji is text too).
     ///
     /// A text file in any script has spaces or line ends (each a unit with a zero byte in
@@ -157,17 +165,22 @@ impl Reading {
     /// also the format characters and unassigned code points of U+2060..206F at the spaces
     /// after them.
     pub fn is_text(&self) -> bool {
+        self.chars >= 8 && self.odd * 200 <= self.chars && self.spaces > 0 && self.scripts_fit()
+    }
+
+    /// Whether the letters are in few scripts: nine in ten (if any) in at most two groups
+    /// of scripts, or nine in ten in lines (runs of up to [`RUN`] characters) that are so,
+    /// as in a file of translations into many languages, a line each. Binary data read as
+    /// characters spreads its letters over many scripts in every run.
+    pub fn scripts_fit(&self) -> bool {
         let top_two: usize = self.scripts.iter().take(2).map(|(_, n)| n).sum();
-        self.chars >= 8
-            && self.odd * 200 <= self.chars
-            && self.spaces > 0
-            && top_two * 10 >= self.letters * 9
+        top_two * 10 >= self.letters * 9 || self.letters_in_fitting_runs * 10 >= self.letters * 9
     }
 
     /// Whether the characters are text, asked of a reading whose zero bytes already show
     /// the encoding's pattern ([`guess`]): odd ones other than NUL (a terminator or a
-    /// separator of strings) in at most 1 in 20, nine letters in ten (if any) in at most
-    /// two groups of scripts, and from [`SPACED_FROM`] characters on, a space or line end
+    /// separator of strings) in at most 1 in 20, letters in few scripts
+    /// ([`Reading::scripts_fit`]), and from [`SPACED_FROM`] characters on, a space or line end
     /// in every 1000 (at least one). No least number of characters: the pattern needs
     /// [`MIN_BYTES`] bytes, four characters of UTF-32.
     ///
@@ -176,10 +189,9 @@ impl Reading {
     /// space: unassigned, private use, surrogates, controls and letters of many scripts,
     /// or, in a narrow range, letters of one script without a space.
     pub fn is_text_by_pattern(&self) -> bool {
-        let top_two: usize = self.scripts.iter().take(2).map(|(_, n)| n).sum();
         let spaced =
             self.chars < SPACED_FROM || (self.spaces > 0 && self.spaces * 1000 >= self.chars);
-        (self.odd - self.nuls) * 20 <= self.chars && top_two * 10 >= self.letters * 9 && spaced
+        (self.odd - self.nuls) * 20 <= self.chars && self.scripts_fit() && spaced
     }
 
     /// The groups of scripts, most first (the first three), in words, the scripts of
@@ -225,9 +237,13 @@ pub fn reading(wide: Wide, sample: &[u8]) -> Reading {
     // Counted by script, each looked up once a letter; named at the end.
     let mut scripts: Vec<(Script, usize)> = Vec::new();
     let mut han_seen: Vec<Script> = Vec::new();
+    let mut run = Run::default();
     let units: Vec<u32> = wide.units(sample).collect();
     let mut i = 0;
     while i < units.len() {
+        if run.chars == RUN {
+            out.letters_in_fitting_runs += run.fitting_letters();
+        }
         let v = units[i];
         i += 1;
         let value = match v {
@@ -242,10 +258,14 @@ pub fn reading(wide: Wide, sample: &[u8]) -> Reading {
             _ => Some(v),
         };
         out.chars += 1;
+        run.chars += 1;
         let Some(c) = value.and_then(char::from_u32) else {
             out.odd += 1;
             continue;
         };
+        if matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}') {
+            out.letters_in_fitting_runs += run.fitting_letters();
+        }
         // The spaces of text (U+2000 and the other typographic ones are also what UTF-16BE
         // makes of Latin UTF-16LE's letters and spaces: not counted).
         if matches!(
@@ -273,6 +293,7 @@ pub fn reading(wide: Wide, sample: &[u8]) -> Reading {
             | Gc::SpacingMark
             | Gc::EnclosingMark => {
                 out.letters += 1;
+                run.letters += 1;
                 let script = c.script();
                 if let Some(group) = script_group(script) {
                     if group == Script::Han && !han_seen.contains(&script) {
@@ -282,11 +303,16 @@ pub fn reading(wide: Wide, sample: &[u8]) -> Reading {
                         Some(slot) => slot.1 += 1,
                         None => scripts.push((group, 1)),
                     }
+                    match run.scripts.iter_mut().find(|(g, _)| *g == group) {
+                        Some(slot) => slot.1 += 1,
+                        None => run.scripts.push((group, 1)),
+                    }
                 }
             }
             _ => {}
         }
     }
+    out.letters_in_fitting_runs += run.fitting_letters();
     let mut scripts: Vec<(&'static str, usize)> = scripts
         .into_iter()
         .map(|(g, n)| (group_name(g), n))
@@ -299,6 +325,34 @@ pub fn reading(wide: Wide, sample: &[u8]) -> Reading {
         .collect();
     out.scripts = scripts;
     out
+}
+
+/// The letters of one run of [`reading`] (a line, or [`RUN`] characters), by group of
+/// scripts.
+#[derive(Default)]
+struct Run {
+    chars: usize,
+    letters: usize,
+    scripts: Vec<(Script, usize)>,
+}
+
+impl Run {
+    /// The run's letters if nine in ten of them are in at most two groups of scripts, else
+    /// 0; and the run is begun again.
+    fn fitting_letters(&mut self) -> usize {
+        self.scripts
+            .sort_unstable_by_key(|(_, n)| std::cmp::Reverse(*n));
+        let top_two: usize = self.scripts.iter().take(2).map(|(_, n)| n).sum();
+        let fitting = if top_two * 10 >= self.letters * 9 {
+            self.letters
+        } else {
+            0
+        };
+        self.chars = 0;
+        self.letters = 0;
+        self.scripts.clear();
+        fitting
+    }
 }
 
 /// The wide encoding that reads `sample` (the first bytes of an input, which starts at a
