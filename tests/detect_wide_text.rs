@@ -681,6 +681,51 @@ fn utf16_that_starts_with_an_empty_line_is_named_whole() {
 /// an even and of an odd length and for a long one (16 bytes or more), also with a short
 /// ASCII line before it. A last line ending in `0A` was cut off already; the short ones
 /// without it stayed in the UTF-16 region (`114..222`, `114..223`, an odd length).
+/// A last ASCII line whose bytes, read in the block's encoding, are no text (`l ` of `all
+/// good` is U+206C in UTF-16LE, a format control) made the whole input `binary`: the line is
+/// cut before the block is read, where the rest reads as text.
+#[test]
+fn an_ascii_last_line_that_reads_as_no_text_in_utf16_is_cut_before_the_block_is_read() {
+    let log = "2024-01-01 start build\n2024-01-01 step one ok\n";
+    let block = "Привіт світ, це тест.\nДругий рядок тексту.\n";
+    for (form, want) in [("16-le", "UTF-16LE"), ("16-be", "UTF-16BE")] {
+        let wide_block = wide(&[block], form).remove(0);
+        let (a, b) = (log.len(), log.len() + wide_block.len());
+        assert_eq!((a, b), (46, 132), "{want}");
+        for last in [
+            "all good",
+            "build done",
+            "exit code 0",
+            "build finished",
+            "all good\nexit 0",
+            "[build] done\nall good",
+        ] {
+            let bytes = [log.as_bytes(), &wide_block, last.as_bytes()].concat();
+            assert_eq!(
+                regions_of(&bytes).1,
+                [
+                    (0, 46, "UTF-8"),
+                    (46, 132, want),
+                    (132, bytes.len(), "UTF-8")
+                ],
+                "{want} {last:?}"
+            );
+            // Without the log before it, the input is the block's text, never binary: its
+            // tail cut off as above, or (where the whole reads as text, as ASCII bytes
+            // read as Han do) read with it, as any input whose head reads so.
+            let bytes = [&wide_block[..], last.as_bytes()].concat();
+            let (d, got) = regions_of(&bytes);
+            assert_eq!((got[0].0, got[0].2), (0, want), "{want} {last:?}");
+            assert!(
+                got == [(0, 86, want), (86, bytes.len(), "UTF-8")]
+                    || got == [(0, bytes.len(), want)],
+                "{want} {last:?}: {got:?}"
+            );
+            assert_ne!(d.headline(), "binary");
+        }
+    }
+}
+
 #[test]
 fn an_ascii_last_line_without_a_line_feed_after_a_utf16_block_is_a_region_of_its_own() {
     let log = "2024-05-01 12:00:01 INFO job started, writing the report\n".repeat(2);

@@ -1803,7 +1803,17 @@ fn settle_wide(bytes: &[u8], mut regions: Vec<(Range<usize>, Kind)>) -> Vec<(Ran
         };
         let head = ascii_head(bytes, range.clone());
         let end = unit_end(head);
-        let tail = ascii_tail(bytes, head..end);
+        let mut tail = ascii_tail(bytes, head..end);
+        // An open last line of ASCII text whose bytes read as no text in the region's
+        // encoding (`all good`: `l ` is U+206C in UTF-16LE, a format control) would keep
+        // the whole region from reading as wide text: it is cut first where the rest
+        // reads so ([`open_ascii_tail`] cuts it where the whole reads as text).
+        if let Some(open) = open_tail(bytes, head..tail) {
+            let wide = |to: usize| matches!(wide_kind(bytes, head..to), Kind::Wide(_));
+            if !wide(tail) && wide(open) {
+                tail = open;
+            }
+        }
         let cut = (head, tail) != (range.start, end);
         let trimmed = match cut.then(|| wide_kind(bytes, head..tail)) {
             Some(wide @ Kind::Wide(_)) => Some((wide, end)),
@@ -1919,6 +1929,29 @@ fn ascii_tail(bytes: &[u8], range: Range<usize>) -> usize {
         }
     }
     end
+}
+
+/// Where the lines of ASCII text ([`ascii_line`]) that end the region `bytes[range]` start,
+/// if the last of them is the input's last, with no line feed after it, and the first
+/// follows a UTF-16 line feed at the region's alignment (units from `range.start`).
+fn open_tail(bytes: &[u8], range: Range<usize>) -> Option<usize> {
+    let (start, end) = (range.start, range.end);
+    if end != bytes.len() || end == start || bytes[end - 1] == b'\n' {
+        return None;
+    }
+    // The end of the line looked at, without its line feed.
+    let mut p = end;
+    loop {
+        let q = memchr::memrchr(b'\n', &bytes[start..p]).map(|i| start + i)?;
+        if utf16_feed(bytes, start, q) {
+            let line_start = line_after(bytes, start, q);
+            return (line_start <= p && ascii_line(&bytes[line_start..p])).then_some(line_start);
+        }
+        if !ascii_line(&bytes[q + 1..p]) {
+            return None;
+        }
+        p = q;
+    }
 }
 
 /// Where the region `bytes[range]` of `w`, whose first code unit starts at `range.start`,
