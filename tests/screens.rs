@@ -1461,7 +1461,7 @@ fn a_file_truncated_on_disk_drops_what_the_scan_found() {
         [
             "┌──────────────────── statistics: UTF-8 (RFC 3629) ────────────────────┐",
             "│ the file was truncated on disk: the scan's counts no longer hold     │",
-            "│ (] and [ search the bytes it holds now)                              │",
+            "│ (] and [ search the bytes it holds now; R reopens the file)          │",
             "└──────────────────────────────────────────────────────────────────────┘",
         ]
     );
