@@ -53,6 +53,14 @@ fn finish_job(app: &mut App) {
     }
 }
 
+/// Empties the open prompt, a character at a time, as Backspace does.
+fn clear_prompt(app: &mut App) {
+    let len = app.prompt.as_ref().unwrap().input.chars().count();
+    for _ in 0..len {
+        app.update(Action::Backspace);
+    }
+}
+
 fn typed(app: &mut App, text: &str) {
     for c in text.chars() {
         app.update(Action::Input(c));
@@ -203,10 +211,7 @@ fn the_input_itself_is_refused_in_the_form() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = app_on_file(dir.path(), 120, 40);
     app.update(Action::OpenWrite);
-    let len = app.prompt.as_ref().unwrap().input.chars().count();
-    for _ in 0..len {
-        app.update(Action::Backspace);
-    }
+    clear_prompt(&mut app);
     typed(
         &mut app,
         &dir.path().join(".").join("notes.txt").display().to_string(),
@@ -234,10 +239,7 @@ fn a_write_that_fails_gives_the_form_back_with_its_path() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = app_on_file(dir.path(), 120, 40);
     app.update(Action::OpenWrite);
-    let len = app.prompt.as_ref().unwrap().input.chars().count();
-    for _ in 0..len {
-        app.update(Action::Backspace);
-    }
+    clear_prompt(&mut app);
     // A directory that is not there: found only when the write begins, on the worker.
     let path = dir.path().join("no-such-dir").join("notes.fixed.txt");
     let name = path.display().to_string();
@@ -280,10 +282,7 @@ fn on_a_small_terminal_a_failed_write_keeps_its_cause_in_view() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = app_on_file(dir.path(), 43, 12);
     app.update(Action::OpenWrite);
-    let len = app.prompt.as_ref().unwrap().input.chars().count();
-    for _ in 0..len {
-        app.update(Action::Backspace);
-    }
+    clear_prompt(&mut app);
     let path = dir
         .path()
         .join("a-directory-that-is-not-there-with-a-long-name")

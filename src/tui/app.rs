@@ -2256,11 +2256,12 @@ mod tests {
         assert!(matches!(&app.scan, Scan::Failed(e) if e == TRUNCATED));
     }
 
-    #[test]
-    fn a_file_that_grew_is_said_once_and_r_reopens_it() {
+    /// A viewer on a temporary file holding `content`, which it knows by path (so `R` and
+    /// `W` work), and the file, to change on disk.
+    fn app_on_file(content: &[u8]) -> (tempfile::NamedTempFile, App) {
         use std::io::Write;
         let mut file = tempfile::NamedTempFile::new().unwrap();
-        file.write_all(b"abc\n").unwrap();
+        file.write_all(content).unwrap();
         file.flush().unwrap();
         let mut app = App::new(
             Source::open(file.path()).unwrap(),
@@ -2269,6 +2270,13 @@ mod tests {
             false,
         );
         app.input_path = Some(file.path().to_path_buf());
+        (file, app)
+    }
+
+    #[test]
+    fn a_file_that_grew_is_said_once_and_r_reopens_it() {
+        use std::io::Write;
+        let (mut file, mut app) = app_on_file(b"abc\n");
         app.update(Action::End);
         file.write_all(b"MORE \xFF\n").unwrap();
         file.flush().unwrap();
@@ -2293,16 +2301,7 @@ mod tests {
     #[test]
     fn a_file_truncated_and_written_again_is_reopened_and_never_written_from_zeros() {
         use std::io::{Seek, Write};
-        let mut file = tempfile::NamedTempFile::new().unwrap();
-        file.write_all(&b"old line\n".repeat(10_000)).unwrap();
-        file.flush().unwrap();
-        let mut app = App::new(
-            Source::open(file.path()).unwrap(),
-            Dialect::Utf8,
-            Rect::new(0, 0, 120, 30),
-            false,
-        );
-        app.input_path = Some(file.path().to_path_buf());
+        let (mut file, mut app) = app_on_file(&b"old line\n".repeat(10_000));
         app.update(Action::End);
         file.as_file().set_len(0).unwrap();
         file.as_file().rewind().unwrap();
@@ -2333,16 +2332,7 @@ mod tests {
     #[test]
     fn w_is_refused_on_a_file_written_to_and_r_names_what_is_gone() {
         use std::io::{Seek, Write};
-        let mut file = tempfile::NamedTempFile::new().unwrap();
-        file.write_all(&b"x".repeat(280_000)).unwrap();
-        file.flush().unwrap();
-        let mut app = App::new(
-            Source::open(file.path()).unwrap(),
-            Dialect::Utf8,
-            Rect::new(0, 0, 120, 30),
-            false,
-        );
-        app.input_path = Some(file.path().to_path_buf());
+        let (mut file, mut app) = app_on_file(&b"x".repeat(280_000));
         // Rewritten in place and longer: the map shows new bytes and old, mixed.
         file.as_file().set_len(0).unwrap();
         file.as_file().rewind().unwrap();
