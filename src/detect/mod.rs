@@ -1515,13 +1515,20 @@ fn half_of_first_unit(bytes: &[u8], w: Wide, first: usize, p: usize, end: usize)
     if !unit.contains(&p) || unit.end >= end {
         return false;
     }
-    let own = wide::reading(w, &bytes[unit.clone()]);
-    let rest = wide::reading(w, &bytes[unit.end..end]);
+    fits_among(w, &bytes[unit.clone()], &bytes[unit.end..end])
+}
+
+/// Whether `piece`, read as `w`, is of the text `around` it, read so too: nothing in it
+/// that no text holds (a control, an unassigned or private-use code point), and letters
+/// only of scripts `around` gives, not bytes that merely decode.
+fn fits_among(w: Wide, piece: &[u8], around: &[u8]) -> bool {
+    let own = wide::reading(w, piece);
+    let near = wide::reading(w, around);
     own.odd == 0
         && own
             .scripts
             .iter()
-            .all(|(g, _)| rest.scripts.iter().any(|(r, _)| r == g))
+            .all(|(g, _)| near.scripts.iter().any(|(n, _)| n == g))
 }
 
 /// Whether `line` is valid UTF-8 without a control byte (as [`wide::is_control`] counts them).
@@ -1746,15 +1753,9 @@ fn wide_first_line(bytes: &[u8], p: usize) -> bool {
         .into_iter()
         .any(|w| {
             let end = (p / w.unit() + 1) * w.unit();
-            end < head.len() && wide::text_in(head, Some(w)).is_some() && {
-                let line = wide::reading(w, &head[..end]);
-                let next = wide::reading(w, &head[end..head.len().min(end + 4096)]);
-                line.odd == 0
-                    && line
-                        .scripts
-                        .iter()
-                        .all(|(g, _)| next.scripts.iter().any(|(n, _)| n == g))
-            }
+            end < head.len()
+                && wide::text_in(head, Some(w)).is_some()
+                && fits_among(w, &head[..end], &head[end..head.len().min(end + 4096)])
         })
 }
 
@@ -1768,13 +1769,7 @@ fn wide_last_unit(bytes: &[u8]) -> bool {
         && n >= 4
         && [Wide::Utf16Le, Wide::Utf16Be].into_iter().any(|w| {
             let from = n.saturating_sub(4096) & !1;
-            let last = wide::reading(w, &bytes[n - 2..]);
-            let before = wide::reading(w, &bytes[from..n - 2]);
-            last.odd == 0
-                && last
-                    .scripts
-                    .iter()
-                    .all(|(g, _)| before.scripts.iter().any(|(b, _)| b == g))
+            fits_among(w, &bytes[n - 2..], &bytes[from..n - 2])
                 && wide::text_in(&bytes[from..], Some(w)).is_some()
         })
 }
