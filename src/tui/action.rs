@@ -148,6 +148,24 @@ pub enum Action {
     Reopen,
 }
 
+impl Action {
+    /// Whether it is what a worker or the terminal reports, not what the user did: it
+    /// acts while a worker runs and while the terminal is too small, and clears no message
+    /// and uses up no count.
+    pub fn is_report(&self) -> bool {
+        matches!(
+            self,
+            Action::Job(_)
+                | Action::Resize { .. }
+                | Action::ScanProgress { .. }
+                | Action::Scanned(_)
+                | Action::Lint(_)
+                | Action::SourceChanged
+                | Action::SourceGrew
+        )
+    }
+}
+
 /// What a worker reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum JobEvent {

@@ -733,35 +733,13 @@ impl App {
         // Below the smallest layout the screen says only that: a key would act unseen
         // (scroll a hidden overlay, move the cursor), so only quitting, suspending and
         // what workers and the terminal report act.
-        if self.layout().is_none()
-            && !matches!(
-                action,
-                Action::Quit
-                    | Action::Suspend
-                    | Action::Job(_)
-                    | Action::Resize { .. }
-                    | Action::ScanProgress { .. }
-                    | Action::Scanned(_)
-                    | Action::Lint(_)
-                    | Action::SourceChanged
-            )
-        {
+        let report = action.is_report();
+        if self.layout().is_none() && !report && !matches!(action, Action::Quit | Action::Suspend) {
             return;
         }
         if self.job.is_some()
-            && !matches!(
-                action,
-                Action::Quit
-                    | Action::Suspend
-                    | Action::Cancel
-                    | Action::Job(_)
-                    | Action::Resize { .. }
-                    | Action::ScanProgress { .. }
-                    | Action::Scanned(_)
-                    | Action::Lint(_)
-                    | Action::SourceChanged
-                    | Action::SourceGrew
-            )
+            && !report
+            && !matches!(action, Action::Quit | Action::Suspend | Action::Cancel)
         {
             if self.deferred.len() < DEFERRED_MAX {
                 self.deferred.push_back((action, false));
@@ -770,16 +748,6 @@ impl App {
         }
         // What the user did clears the last message and uses up a count; what workers and
         // the terminal report does neither.
-        let report = matches!(
-            action,
-            Action::Job(_)
-                | Action::Resize { .. }
-                | Action::ScanProgress { .. }
-                | Action::Scanned(_)
-                | Action::Lint(_)
-                | Action::SourceChanged
-                | Action::SourceGrew
-        );
         if !report {
             self.message = None;
         }
@@ -1702,16 +1670,15 @@ impl App {
     fn open_write(&mut self) {
         // Bytes past a new end read as zeros, and bytes written in place show through
         // the map: a copy of them is no repair of what was shown, nor of the file now.
-        if self.changed || self.source.check_intact().is_err() {
+        let how = match self.source.check_unchanged() {
+            _ if self.changed => "was truncated",
+            Ok(()) => "",
+            Err(crate::source::SourceError::Changed) => "was truncated",
+            Err(_) => "changed",
+        };
+        if !how.is_empty() {
             self.say(
-                "write: the file was truncated on disk since it was opened: R reopens it",
-                true,
-            );
-            return;
-        }
-        if self.source.check_unchanged().is_err() {
-            self.say(
-                "write: the file changed on disk since it was opened: R reopens it",
+                format!("write: the file {how} on disk since it was opened: R reopens it"),
                 true,
             );
             return;
@@ -2296,6 +2263,23 @@ mod tests {
         assert!(matches!(app.scan, Scan::Wanted), "scanned again");
         assert!(!app.grew);
         assert!(crate::tui::draw::status_left(&app, 200).contains(" 11 B  0x3"));
+    }
+
+    #[test]
+    fn a_report_acts_while_the_terminal_is_too_small() {
+        use std::io::Write;
+        let (mut file, mut app) = app_on_file(b"abc\n");
+        app.update(Action::Resize {
+            width: 10,
+            height: 3,
+        });
+        assert!(app.layout().is_none());
+        file.write_all(b"more\n").unwrap();
+        file.flush().unwrap();
+        app.update(app.pending_source_action().unwrap());
+        assert!(app.grew, "said once, not every half second");
+        app.update(Action::Reopen);
+        assert_eq!(app.source.len(), 4, "a key does not act unseen");
     }
 
     #[test]

@@ -115,12 +115,9 @@ fn treatment(c: char) -> Treatment {
     if matches!(v, 0xFE00..=0xFE0F | 0xE0100..=0xE01EF | 0x180B..=0x180D | 0x180F) {
         return Treatment::NeedsSelectable;
     }
-    // Default-ignorable code points that are letters or marks by category: drawn as
-    // nothing, so a name could hide them.
-    if matches!(
-        v,
-        0x034F | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x3164 | 0xFFA0
-    ) {
+    // Default-ignorable code points, the letters and marks among them too (the Hangul
+    // fillers, U+034F, U+17B4): drawn as nothing, so a name could hide them.
+    if unicode::is_default_ignorable(CodePoint::new(v)) {
         return Treatment::Escape;
     }
     match unicode::category(CodePoint::new(v)) {
