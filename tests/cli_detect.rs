@@ -1170,3 +1170,25 @@ fn a_csv_of_cjk_cells_in_a_legacy_encoding_is_named() {
         );
     }
 }
+
+/// `doubt` is in a record only where a legacy guess rests on fewer than 8 non-ASCII bytes
+/// (Czech in windows-1250 reads as windows-1254) or reads as no text: last, after
+/// `evidence`, which says the same.
+#[test]
+fn json_says_when_detect_doubts_its_guess() {
+    let weak = detect_json(b"Dobr\xFD den, jak se m\xE1te?\n");
+    assert_eq!(weak["encoding"], "windows-1254");
+    assert_eq!(
+        weak["doubt"],
+        json!("windows-1254: a weak guess on 2 non-ASCII bytes")
+    );
+    assert!(detect_json_line(b"Dobr\xFD den, jak se m\xE1te?\n")
+        .ends_with("],\"doubt\":\"windows-1254: a weak guess on 2 non-ASCII bytes\"}\n"));
+    let firm = detect_json(
+        b"Caf\xE9 cr\xE8me br\xFBl\xE9e, na\xEFve fa\xE7ade, d\xE9j\xE0 vu, \xE9t\xE9\n",
+    );
+    assert_eq!(firm["encoding"], "windows-1252");
+    assert!(firm.get("doubt").is_none(), "{firm}");
+    // UTF-8 is never doubted so.
+    assert!(detect_json("déjà vu\n".as_bytes()).get("doubt").is_none());
+}

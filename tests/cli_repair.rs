@@ -1521,8 +1521,9 @@ fn auto_says_which_regions_of_another_encoding_it_does_not_convert() {
 /// `--from auto` reads a pipe or a FIFO whole, then detects on it as on a file.
 #[test]
 fn from_auto_reads_a_pipe_or_a_fifo_whole() {
-    let latin1 = b"caf\xe9 cr\xe8me br\xfbl\xe9e, na\xefve fa\xe7ade\n";
-    let repaired = "café crème brûlée, naïve façade\n";
+    // Eight non-ASCII bytes: no weak guess.
+    let latin1 = b"caf\xe9 cr\xe8me br\xfbl\xe9e, na\xefve fa\xe7ade, d\xe9j\xe0 vu\n";
+    let repaired = "café crème brûlée, naïve façade, déjà vu\n";
     // assert_cmd's stdin is a pipe.
     let output = output_with_stdin(
         ["repair", "-", "-o", "-", "--from", "auto"],
@@ -1532,7 +1533,7 @@ fn from_auto_reads_a_pipe_or_a_fifo_whole() {
     assert_eq!(String::from_utf8(output.stdout).unwrap(), repaired);
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),
-        "repair: <stdin> (32 bytes) -> <stdout> (38 bytes): 0 units changed\n             read as windows-1252 (--from auto: what detect finds)\n"
+        "repair: <stdin> (41 bytes) -> <stdout> (49 bytes): 0 units changed\n             read as windows-1252 (--from auto: what detect finds)\n"
     );
 
     let dir = tempfile::tempdir().unwrap();
@@ -1549,7 +1550,7 @@ fn from_auto_reads_a_pipe_or_a_fifo_whole() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(
         stderr,
-        "repair: in.fifo (32 bytes) -> out.txt (38 bytes): 0 units changed\n             read as windows-1252 (--from auto: what detect finds)\n"
+        "repair: in.fifo (41 bytes) -> out.txt (49 bytes): 0 units changed\n             read as windows-1252 (--from auto: what detect finds)\n"
     );
     assert_eq!(
         std::fs::read_to_string(dir.path().join("out.txt")).unwrap(),
@@ -1641,4 +1642,30 @@ fn a_dangling_link_is_said_so() {
             "hexrune: in.txt: symbolic link whose target is missing\n"
         )
     );
+}
+
+/// `--from auto` on a guess detect itself doubts (a legacy encoding named on two non-ASCII
+/// bytes: Czech in windows-1250 reads as windows-1254, `ý` as `ı`) converts as asked and
+/// says the doubt beside what it read, which it once left to `detect` alone.
+#[test]
+fn auto_says_when_detect_doubts_its_guess() {
+    let (dir, _) = dir_with(b"Dobr\xFD den, jak se m\xE1te?\n");
+    let (code, stdout, stderr) = repair_out(dir.path(), &["--from", "auto", "in.txt", "-o", "-"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        String::from_utf8(stdout).unwrap(),
+        "Dobrı den, jak se máte?\n"
+    );
+    assert_eq!(
+        stderr,
+        "repair: in.txt (24 bytes) -> <stdout> (26 bytes): 0 units changed\n\
+         \x20            read as windows-1254 (--from auto: what detect finds)\n\
+         \x20            detect doubts it (windows-1254: a weak guess on 2 non-ASCII bytes): look over OUT, or give --from LABEL\n"
+    );
+    // A guess on enough bytes is no doubt.
+    let (dir, _) =
+        dir_with(b"Caf\xE9 cr\xE8me br\xFBl\xE9e, na\xEFve fa\xE7ade, d\xE9j\xE0 vu, \xE9t\xE9\n");
+    let (code, _, stderr) = repair_out(dir.path(), &["--from", "auto", "in.txt", "-o", "-"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("doubts"), "{stderr}");
 }

@@ -168,13 +168,26 @@ fn utf16_and_utf32_files() {
 
 #[test]
 fn refused_labels_say_why() {
+    // One line that says it is not supported, for `check -e` and `repair --from` alike.
+    let why = "is not supported: hexrune reads encodings as the WHATWG Encoding Standard \
+               defines them, and it maps ISO-2022-KR, ISO-2022-CN and HZ-GB-2312 to its \
+               replacement encoding, which has no characters to read\n";
     let out = output(["check", "-e", "iso-2022-kr", "x"]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
-        stderr.contains(
-            "'iso-2022-kr' names the WHATWG replacement encoding, which has no units to show"
-        ),
+        stderr.starts_with(&format!(
+            "error: invalid value 'iso-2022-kr' for '--encoding <LABEL>': 'iso-2022-kr' {why}"
+        )),
+        "{stderr}"
+    );
+    let out = output(["repair", "--from", "HZ-GB-2312", "x", "-o", "y"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.starts_with(&format!(
+            "error: invalid value 'HZ-GB-2312' for '--from <LABEL>': 'HZ-GB-2312' {why}"
+        )),
         "{stderr}"
     );
 }

@@ -512,11 +512,20 @@ fn settle(
     let mut overridden = None;
     let from = match (opened, policy.from) {
         (Opened::Mapped(source), Some(FromEncoding::Auto)) => {
-            let (found, others) = detected_regions(source.bytes())?;
+            let crate::repair::Detected {
+                found,
+                others,
+                doubt,
+            } = detected_regions(source.bytes())?;
             notes.push(format!(
                 "read as {} (--from auto: what detect finds)",
                 found.name()
             ));
+            if let Some(doubt) = doubt {
+                notes.push(format!(
+                    "detect doubts it ({doubt}): look over OUT, or give --from LABEL"
+                ));
+            }
             let legacy = matches!(
                 found,
                 FromEncoding::Dialect(Dialect::SingleByte(_) | Dialect::MultiByte(_))

@@ -719,6 +719,10 @@ pub struct DetectRecord<'a> {
     /// bytes as they were before the key.
     #[serde(skip_serializing_if = "Option::is_none")]
     cut: Option<CutRecord>,
+    /// Only where a legacy guess rests on little evidence or reads as no text: why it may
+    /// be wrong (a key added later, so absent, not `null`, where there is none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    doubt: Option<&'a str>,
 }
 
 /// `cut` of `detect --json`: where a UTF-8 input was cut inside a character, at each end
@@ -802,6 +806,7 @@ impl<'a> DetectRecord<'a> {
             inner_boms: &detection.inner_boms,
             evidence: &detection.evidence,
             cut,
+            doubt: detection.doubt.as_deref(),
         }
     }
 }

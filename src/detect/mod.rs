@@ -47,6 +47,9 @@ pub const WEAK_GUESS_BYTES: usize = 8;
 /// guesses a single-byte encoding that gives no text.
 const MACINTOSH: &str = "macintosh";
 
+/// The doubt on a legacy guess whose reading does not look like text.
+const NO_TEXT: &str = "but read so it does not look like text";
+
 /// The most bytes chardetng is fed for one region.
 pub const GUESS_BYTES: usize = 1 << 20;
 
@@ -125,6 +128,10 @@ pub struct Detection {
     pub cut: Cut,
     /// Why, in words: one short sentence each.
     pub evidence: Vec<String>,
+    /// Where a legacy encoding was guessed on little evidence or reads as no text: why the
+    /// guess may be wrong, in words (also in [`Detection::evidence`]). `repair --from auto`
+    /// says it beside what it wrote.
+    pub doubt: Option<String>,
 }
 
 impl Detection {
@@ -247,6 +254,7 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         mojibake: Vec::new(),
         cut: Cut::default(),
         evidence: Vec::new(),
+        doubt: None,
     };
     if let Some(b) = bom {
         d.evidence.push(format!(
@@ -917,7 +925,7 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                     });
                 } else {
                     guesses.push((range.start, guess));
-                    doubts.push("but read so it does not look like text".to_string());
+                    doubts.push(NO_TEXT.to_string());
                 }
             } else {
                 *kind = Kind::Utf8;
@@ -991,6 +999,15 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
         ),
         _ => String::new(),
     };
+    if !matches!(d.encoding, "UTF-8" | BINARY) && !d.encoding.starts_with("UTF-") {
+        // Mac OS Roman's reasons say why it is text: no doubt.
+        let no_text = doubts.iter().any(|doubt| doubt == NO_TEXT);
+        d.doubt = match (no_text, weak.is_empty()) {
+            (true, _) => Some(format!("{}, {NO_TEXT}", d.encoding)),
+            (false, false) => Some(format!("{}: {}", d.encoding, &weak[2..])),
+            (false, true) => None,
+        };
+    }
     if named.len() > 1 {
         let mut names: Vec<&str> = named.iter().map(|r| r.encoding).collect();
         names.sort_unstable();

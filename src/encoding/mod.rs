@@ -48,7 +48,7 @@ impl fmt::Display for EncodingError {
             ),
             EncodingError::Replacement(label) => write!(
                 f,
-                "'{label}' names the WHATWG replacement encoding, which has no units to show"
+                "'{label}' is not supported: hexrune reads encodings as the WHATWG Encoding Standard defines them, and it maps ISO-2022-KR, ISO-2022-CN and HZ-GB-2312 to its replacement encoding, which has no characters to read"
             ),
         }
     }

@@ -976,17 +976,29 @@ pub const SNIFF_LEN: usize = crate::decode::Bom::SNIFF_LEN;
 
 /// The encoding `hexrune detect` finds for `bytes`, as `--from auto` takes it.
 pub fn detected(bytes: &[u8]) -> Result<FromEncoding, String> {
-    detected_regions(bytes).map(|(found, _)| found)
+    detected_regions(bytes).map(|d| d.found)
 }
 
 /// The regions of one encoding that detection found: the encoding's name, and the
 /// offsets (start, end) of each of its regions.
 pub type Regions = (&'static str, Vec<(usize, usize)>);
 
-/// As [`detected`], with the regions detection found in other encodings than the one it
-/// names, which a reading of the whole input in that one does not convert: grouped by
-/// encoding, in the order they first occur.
-pub fn detected_regions(bytes: &[u8]) -> Result<(FromEncoding, Vec<Regions>), String> {
+/// What [`detected_regions`] finds.
+#[derive(Clone, Debug)]
+pub struct Detected {
+    /// The encoding detection names.
+    pub found: FromEncoding,
+    /// The regions detection found in other encodings than `found`, which a reading of
+    /// the whole input in `found` does not convert: grouped by encoding, in the order
+    /// they first occur.
+    pub others: Vec<Regions>,
+    /// Why the guess may be wrong, where detection doubts it
+    /// ([`crate::detect::Detection::doubt`]).
+    pub doubt: Option<String>,
+}
+
+/// As [`detected`], with the regions of other encodings and detection's doubt.
+pub fn detected_regions(bytes: &[u8]) -> Result<Detected, String> {
     let summary = crate::scan::index::Summary::build_parallel(Dialect::Utf8, bytes);
     let detection = crate::detect::detect(bytes, &summary);
     if detection.encoding == crate::detect::BINARY {
@@ -1009,7 +1021,11 @@ pub fn detected_regions(bytes: &[u8]) -> Result<(FromEncoding, Vec<Regions>), St
             None => others.push((region.encoding, vec![range])),
         }
     }
-    Ok((found, others))
+    Ok(Detected {
+        found,
+        others,
+        doubt: detection.doubt,
+    })
 }
 
 /// Each byte of `old` as `scheme` writes it: U+EF00+b in UTF-8, or U+DC00+b in WTF-8
