@@ -583,7 +583,9 @@ unsafe fn block(trie: &Trie, p: *const u8, four_byte: bool, carry: &mut Carry) -
         let starters = ascii | (lead & !marks);
         let limit = MAX_NON_STARTERS as u32;
         let count = marks.count_ones();
-        if carry.run + count <= limit {
+        // No run in the block is longer than what came in, or what a starter in it sets
+        // (three at most), with every mark of the block after it.
+        if carry.run.max(3) + count <= limit {
             carry.run = match starters {
                 0 => carry.run + count,
                 s => {

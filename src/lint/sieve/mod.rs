@@ -1716,6 +1716,14 @@ mod tests {
             walked_as(format!("{kana}{voiced}{more}").as_bytes(), false, true),
             vec![kana.len()..kana.len() + voiced.len()]
         );
+        // A starter that brings non-starters of its own starts the run with them, inside a
+        // block as at its start: ǖ (u, U+0308, U+0304) and 29 marks are 31, 28 are 30.
+        let brings = |n: usize| format!("\u{1D6}{}\n", "\u{301}".repeat(n));
+        assert_eq!(
+            walked_as(format!("{}{more}", brings(29)).as_bytes(), false, true),
+            vec![0..brings(29).len()]
+        );
+        assert!(walked_as(format!("{}{more}", brings(28)).as_bytes(), false, true).is_empty());
         let twenty_four = format!("a{}\n{more}", "\u{301}".repeat(24));
         assert!(walked_as(twenty_four.as_bytes(), false, true).is_empty());
         // A run between two ASCII bytes of one chunk: the mark before `x` is read alone
