@@ -139,6 +139,57 @@ fn only_the_trees_gitignore_leaves_files_out() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+/// The `.gitignore` files of the directories above a root are read as Git reads them: up to
+/// the top of the repository the root is in, not above it (a home directory's `*` hid
+/// every repository under it: 0 files checked, exit 0), and not across a repository inside
+/// another; outside any repository, only the tree's own.
+#[test]
+fn gitignore_files_above_the_repository_hide_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("h");
+    put(&home, ".gitignore", b"*\n");
+    std::fs::create_dir_all(home.join("code/proj/.git")).unwrap();
+    put(&home, "code/proj/main.c", b"bad\xff\n");
+    put(&home, "notes/n.txt", b"bad\xff\n");
+    let proj_total = "1 file checked: 1 with findings, 0 unreadable, 0 skipped\n";
+    let ran = run_in(dir.path(), &["check", "-r", "h/code/proj"]);
+    assert_eq!(
+        ran.stdout,
+        format!("h/code/proj/main.c: invalid utf8: 1 error; first error at offset 3 (1:4) invalid_byte\n{proj_total}")
+    );
+    assert_eq!(ran.code, 1);
+    let ran = run_in(&home.join("code/proj"), &["check", "-r", "."]);
+    assert!(ran.stdout.ends_with(proj_total), "{}", ran.stdout);
+    // No repository around `h/notes`: the `*` above it is no rule of its tree.
+    let ran = run_in(dir.path(), &["check", "-r", "h/notes"]);
+    assert!(ran.stdout.ends_with(proj_total), "{}", ran.stdout);
+
+    // In a repository, the rules of the directories above the root up to its top hold; a
+    // repository inside it is its own.
+    let repo = dir.path().join("r");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    put(&repo, ".gitignore", b"*.log\n*.c\n");
+    put(&repo, "sub/a.log", b"\xff\n");
+    put(&repo, "sub/b.txt", b"\xff\n");
+    std::fs::create_dir_all(repo.join("vendor/lib/.git")).unwrap();
+    put(&repo, "vendor/lib/evil.c", "x \u{202E} y\n".as_bytes());
+    let ran = run_in(dir.path(), &["check", "-r", "r/sub"]);
+    assert_eq!(
+        ran.stdout,
+        format!("r/sub/b.txt: invalid utf8: 1 error; first error at offset 0 (1:1) invalid_byte\n{proj_total}")
+    );
+    for root in ["r/vendor/lib", "r"] {
+        let ran = run_in(dir.path(), &["check", "-r", "--security", root]);
+        assert!(
+            ran.stdout
+                .contains("r/vendor/lib/evil.c: valid utf8, 1 finding"),
+            "{root}: {}",
+            ran.stdout
+        );
+        assert!(!ran.stdout.contains("a.log"), "{root}: {}", ran.stdout);
+    }
+}
+
 /// A file the user may not read is reported, counted and skipped (not as root, whom
 /// permissions do not stop).
 #[test]

@@ -1,6 +1,6 @@
 //! `hexrune check -r DIR...`: whole trees. The roots are walked by the ignore crate's
-//! parallel walker (`.gitignore`, `.ignore` and the like honoured, in a Git repository or
-//! not, unless `--no-ignore`; hidden files and directories only with `--hidden`; symbolic
+//! parallel walker (`.gitignore` and `.git/info/exclude` honoured, in a Git repository or
+//! not, those above a root up to its repository's top only, unless `--no-ignore`; hidden files and directories only with `--hidden`; symbolic
 //! links not followed into directories). The files found are sorted by path (name by
 //! name, as `Path` compares), each kept once where roots overlap ([`once_each`]), then checked
 //! by a pool of workers ([`crate::scan::pool`]), one per core, and handed to the format in
@@ -147,37 +147,56 @@ fn progress_bar(files: u64) -> indicatif::ProgressBar {
     bar
 }
 
+/// Whether `root` is in a Git repository: it or a directory above it holds `.git` (a
+/// directory, or the file of a worktree or submodule).
+fn in_repository(root: &Path) -> bool {
+    let Ok(path) = std::fs::canonicalize(root) else {
+        return false;
+    };
+    path.ancestors().any(|dir| dir.join(".git").exists())
+}
+
 /// Every entry under `roots`, sorted by path.
 fn walk(roots: &[PathBuf], rules: &Walk, threads: usize) -> Vec<Entry> {
-    let Some((first, rest)) = roots.split_first() else {
-        return Vec::new();
-    };
-    let mut builder = ignore::WalkBuilder::new(first);
-    for root in rest {
-        builder.add(root);
-    }
-    // The tree's own `.gitignore` and `.git/info/exclude` (those of its parent directories
-    // too, as Git reads them), and nothing of the machine or of other tools: the same tree
-    // gives the same report whoever checks it, and a `.ignore` file (ripgrep's) planted in
-    // it hides nothing.
-    builder
-        .standard_filters(!rules.no_ignore)
-        .ignore(false)
-        .git_global(false)
-        .hidden(!rules.hidden)
-        .require_git(false)
-        .follow_links(false)
-        .threads(threads);
     let found = Mutex::new(Vec::new());
-    builder.build_parallel().run(|| {
-        let found = &found;
-        Box::new(move |result| {
-            if let Some(entry) = classify(result) {
-                found.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
-            }
-            ignore::WalkState::Continue
-        })
-    });
+    // The tree's own `.gitignore` and `.git/info/exclude`, and nothing of the machine or of
+    // other tools: the same tree gives the same report whoever checks it, and a `.ignore`
+    // file (ripgrep's) planted in it hides nothing. In a repository, those of the
+    // directories above the root are read up to the repository's top, as Git reads them,
+    // and a repository inside stops those of the directories around it (the walker does so
+    // only where it is asked for a repository). Outside one, only those in the tree: a
+    // `.gitignore` of `*` in a home directory hides no tree under it that Git would not.
+    let (inside, outside): (Vec<&PathBuf>, Vec<&PathBuf>) = match rules.no_ignore {
+        true => (Vec::new(), roots.iter().collect()),
+        false => roots.iter().partition(|root| in_repository(root)),
+    };
+    for (roots, repository) in [(inside, true), (outside, false)] {
+        let Some((first, rest)) = roots.split_first() else {
+            continue;
+        };
+        let mut builder = ignore::WalkBuilder::new(first);
+        for root in rest {
+            builder.add(root);
+        }
+        builder
+            .standard_filters(!rules.no_ignore)
+            .ignore(false)
+            .git_global(false)
+            .hidden(!rules.hidden)
+            .require_git(repository)
+            .parents(repository)
+            .follow_links(false)
+            .threads(threads);
+        builder.build_parallel().run(|| {
+            let found = &found;
+            Box::new(move |result| {
+                if let Some(entry) = classify(result) {
+                    found.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
+                }
+                ignore::WalkState::Continue
+            })
+        });
+    }
     let mut entries = found.into_inner().unwrap_or_else(|e| e.into_inner());
     entries.sort_by(|a, b| a.path().cmp(b.path()));
     if roots.len() > 1 {
