@@ -589,6 +589,21 @@ fn xml_10_and_11_differ_on_c0_and_c1() {
             (19, 1, "xml-forbidden", Error),
         ]
     );
+    // XML 1.1's note lists U+FDD0..U+FDDF; U+FDE0..U+FDEF are said to be left out of it.
+    let fde5 = "a\u{FDDF}b\u{FDE5}c".as_bytes();
+    assert_eq!(
+        messages(Dialect::Utf8, fde5, &target(Target::Xml11)),
+        [
+            "XML 1.1: U+FDDF <noncharacter-FDDF> is a noncharacter, which XML discourages (§2.2)",
+            "XML 1.1: U+FDE5 <noncharacter-FDE5> is a noncharacter, which Unicode reserves for \
+             internal use (XML 1.1's note on discouraged characters, §2.2, lists U+FDD0..U+FDDF \
+             only)",
+        ]
+    );
+    assert_eq!(
+        messages(Dialect::Utf8, fde5, &target(Target::Xml10))[1],
+        "XML 1.0: U+FDE5 <noncharacter-FDE5> is a noncharacter, which XML discourages (§2.2)"
+    );
     // A C0 control inside an otherwise pure-ASCII block is still found.
     let mut bytes = vec![b'a'; MIN_BLOCK * 3];
     bytes[MIN_BLOCK + 7] = 0x0B;

@@ -1491,6 +1491,10 @@ fn xml(v: u32, v11: bool) -> Option<(Kind, Level, &'static str)> {
         0xD800..=0xDFFF => forbidden("is a surrogate, not an XML character"),
         0xFFFE | 0xFFFF => forbidden("is not an XML character"),
         0x11_0000.. => forbidden("is not an XML character"),
+        // XML 1.1's note lists U+FDD0..U+FDDF of the 32 (XML 1.0's Fifth Edition all).
+        0xFDE0..=0xFDEF if v11 => discouraged(
+            "is a noncharacter, which Unicode reserves for internal use (XML 1.1's note on discouraged characters, §2.2, lists U+FDD0..U+FDDF only)",
+        ),
         _ if is_noncharacter(CodePoint::new(v)) => {
             discouraged("is a noncharacter, which XML discourages (§2.2)")
         }
