@@ -223,6 +223,59 @@ fn invisible_characters_out_of_their_contexts() {
     );
 }
 
+/// Mongolian's free variation selectors (U+180B..U+180D, U+180F) are variation selectors:
+/// in place after a Mongolian letter (ᠬᠠ᠋ᠨ), found after an ASCII letter as any selector
+/// is (they were letters of Mongolian, and `a` with one a word mixing Latin and Mongolian).
+#[test]
+fn mongolian_free_variation_selectors_are_variation_selectors() {
+    let mongolian = "\u{182C}\u{1820}\u{180B}\u{1828} \u{1830}\u{1821}\u{180C}\u{182D}\u{180F}\n";
+    assert_eq!(run(Dialect::Utf8, mongolian.as_bytes(), &security()), []);
+    let text = "a\u{180B} b\u{FE0F} c\u{180F}\n";
+    assert_eq!(
+        run(Dialect::Utf8, text.as_bytes(), &security()),
+        [
+            (1, 3, "invisible", Warning),
+            (6, 3, "invisible", Warning),
+            (11, 3, "invisible", Warning)
+        ]
+    );
+    assert_eq!(
+        messages(Dialect::Utf8, text.as_bytes(), &security())[0],
+        "U+180B MONGOLIAN FREE VARIATION SELECTOR ONE after an ASCII character with no \
+         variants: a variation selector selects nothing there"
+    );
+}
+
+/// An invisible character inside a word (the combining grapheme joiner, a Hangul filler, a
+/// zero-width space) is found, and ends no word: the word is asked about its scripts as it
+/// reads, and the identifier it imitates is named, over the word's bytes (it was cut
+/// there: only `pаy` was found, which reads as "pay").
+#[test]
+fn an_invisible_character_inside_a_word_does_not_cut_it() {
+    for hidden in ["\u{34F}", "\u{3164}", "\u{200B}"] {
+        let text = format!("paypal p\u{430}y{hidden}pal.\n");
+        let len = "p\u{430}ypal".len() + hidden.len();
+        assert_eq!(
+            run(Dialect::Utf8, text.as_bytes(), &security()),
+            [
+                (7, len, "confusable", Warning),
+                (7, len, "confusable", Warning),
+                (11, hidden.len(), "invisible", Warning)
+            ],
+            "{hidden:?}"
+        );
+        let m = messages(Dialect::Utf8, text.as_bytes(), &security());
+        assert_eq!(
+            m[..2],
+            [
+                "\"p\u{430}ypal\" mixes Latin and Cyrillic and reads as \"paypal\" (UTS #39 skeleton \"paypal\")",
+                "\"p\u{430}ypal\" reads as \"paypal\" at offset 0: two different identifiers with one UTS #39 skeleton (\"paypal\")"
+            ],
+            "{hidden:?}"
+        );
+    }
+}
+
 /// The tag characters of `text`'s printable ASCII characters.
 fn tags_of(text: &str) -> String {
     text.chars()

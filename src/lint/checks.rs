@@ -59,7 +59,9 @@ struct Open {
 pub(super) struct Candidate {
     /// Offset of its first byte.
     pub offset: usize,
-    /// The word.
+    /// Its bytes in the input (more than `word`'s where invisible characters are in it).
+    pub len: usize,
+    /// The word, as it reads.
     pub word: String,
     /// Its UTS #39 skeleton.
     pub skeleton: String,
@@ -751,9 +753,8 @@ impl<'a> Walk<'a> {
                 && self.utf8
                 && space_in_place(self.bytes, pos, self.astral_scalars));
         if always_invisible(v) && !in_place {
-            if self.word.is_some() {
-                self.end_word();
-            }
+            // No word's end: `p\u{34F}аypal` reads as one word, and is asked as one
+            // (without it, [`Walk::end_word`]).
             let message = || {
                 format!(
                     "{}: invisible, and nothing here needs it (it can hide a difference between \
@@ -869,6 +870,18 @@ impl<'a> Walk<'a> {
         let Ok(word) = std::str::from_utf8(&bytes[start..end]) else {
             return;
         };
+        // The word as it reads: the invisible characters inside it are found apart.
+        let seen: String;
+        let word = match word.chars().any(|c| always_invisible(c as u32)) {
+            true => {
+                seen = word
+                    .chars()
+                    .filter(|&c| !always_invisible(c as u32))
+                    .collect();
+                seen.as_str()
+            }
+            false => word,
+        };
         // A word met before in this walk was a candidate then; only its lint, if any, is
         // wanted again.
         let confusable = match self.asked.get(word) {
@@ -879,6 +892,7 @@ impl<'a> Walk<'a> {
                     let single = reads.as_str().is_single_script();
                     self.candidates.push(Candidate {
                         offset: start,
+                        len: end - start,
                         word: word.to_string(),
                         skeleton: reads,
                     });
@@ -1206,16 +1220,19 @@ fn is_bidi(v: u32) -> bool {
     matches!(v, 0x061C | 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069)
 }
 
-/// The characters of emoji sequences that a lint looks at but finds fine in their place:
-/// the joiners (U+200C, U+200D), the variation selectors, the tag characters and the black
-/// flag U+1F3F4 that begins a tag sequence. Each is a starter with no decomposition (the
+/// The characters of emoji sequences (and Mongolian's free variation selectors) that a
+/// lint looks at but finds fine in their place: the joiners (U+200C, U+200D), the
+/// variation selectors, the tag characters and the black flag U+1F3F4 that begins a tag
+/// sequence. Each is a starter with no decomposition (the
 /// test `sequence_characters_are_starters` asks), so none counts in a run of marks.
 pub(super) fn in_emoji_sequence(v: u32) -> bool {
     matches!(v, 0x200C | 0x200D | 0x1_F3F4 | 0xE_0000..=0xE_007F) || is_selector(v)
 }
 
-fn is_selector(v: u32) -> bool {
-    matches!(v, 0xFE00..=0xFE0F | 0xE_0100..=0xE_01EF)
+/// The variation selectors: U+FE00..U+FE0F, U+E0100..U+E01EF, and Mongolian's free
+/// variation selectors U+180B..U+180D, U+180F.
+pub(super) fn is_selector(v: u32) -> bool {
+    matches!(v, 0x180B..=0x180D | 0x180F | 0xFE00..=0xFE0F | 0xE_0100..=0xE_01EF)
 }
 
 pub(super) const LATIN: u32 = 1;
@@ -1827,8 +1844,9 @@ mod tests {
             assert!(xml(v, false).is_none() && xml(v, true).is_none(), "U+{v:X}");
             count += 1;
         }
-        // Two joiners, 16 + 240 selectors, 128 tags, the black flag.
-        assert_eq!(count, 2 + 16 + 240 + 128 + 1);
+        // Two joiners, 4 + 16 + 240 selectors (Mongolian's free ones too), 128 tags, the
+        // black flag.
+        assert_eq!(count, 2 + 4 + 16 + 240 + 128 + 1);
     }
 
     #[test]

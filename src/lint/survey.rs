@@ -289,11 +289,12 @@ fn identifiers(bytes: &[u8], candidates: &[&Candidate]) -> Vec<Lint> {
         return Vec::new();
     }
     // Per skeleton, each different word with its first offset.
-    let mut classes: HashMap<&str, Vec<(usize, &str)>> = HashMap::new();
+    // Each word with its first offset and its length there.
+    let mut classes: HashMap<&str, Vec<(usize, &str, usize)>> = HashMap::new();
     for c in candidates {
         let words = classes.entry(c.skeleton.as_str()).or_default();
-        if !words.iter().any(|(_, w)| *w == c.word) {
-            words.push((c.offset, c.word.as_str()));
+        if !words.iter().any(|(_, w, _)| *w == c.word) {
+            words.push((c.offset, c.word.as_str(), c.len));
         }
     }
     let wanted: HashMap<&str, ()> = classes
@@ -308,10 +309,11 @@ fn identifiers(bytes: &[u8], candidates: &[&Candidate]) -> Vec<Lint> {
     for (word, (offset, reads)) in &ascii_words {
         if let Some((key, _)) = classes.get_key_value(reads.as_str()) {
             let key: &str = key;
-            classes
-                .get_mut(key)
-                .expect("the key was just found")
-                .push((*offset, word.as_str()));
+            classes.get_mut(key).expect("the key was just found").push((
+                *offset,
+                word.as_str(),
+                word.len(),
+            ));
         }
     }
     let mut found = Vec::new();
@@ -320,8 +322,8 @@ fn identifiers(bytes: &[u8], candidates: &[&Candidate]) -> Vec<Lint> {
             continue;
         }
         words.sort();
-        let (first_at, first) = words[0];
-        for &(offset, word) in &words[1..] {
+        let (first_at, first, _) = words[0];
+        for &(offset, word, len) in &words[1..] {
             let message = format!(
                 "\"{}\" reads as \"{}\" at offset {first_at}: two different identifiers with \
                  one UTS #39 skeleton (\"{}\")",
@@ -332,7 +334,7 @@ fn identifiers(bytes: &[u8], candidates: &[&Candidate]) -> Vec<Lint> {
             found.push(Lint {
                 kind: Kind::Confusable,
                 offset,
-                len: word.len(),
+                len,
                 level: Level::Warning,
                 message,
             });

@@ -56,8 +56,8 @@ use std::ops::Range;
 use std::sync::LazyLock;
 
 use super::checks::{
-    in_emoji_sequence, is_virama, quiet, space_in_place, tag_sequence_len, LATIN, MAX_NON_STARTERS,
-    ZERO_WIDTH_SPACE,
+    in_emoji_sequence, is_selector, is_virama, quiet, space_in_place, tag_sequence_len, LATIN,
+    MAX_NON_STARTERS, ZERO_WIDTH_SPACE,
 };
 
 mod blocks;
@@ -1198,9 +1198,9 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
                     let unit = |at: usize| line.get(at).and_then(|_| character_at(line, at));
                     i += tag_sequence_len(i, unit).unwrap_or(0);
                 }
-                0xFE00..=0xFE0F | 0xE_0100..=0xE_01EF
-                    if before == Before::Visible
-                        || (before == Before::Keycap && matches!(v, 0xFE0E | 0xFE0F)) => {}
+                v if is_selector(v)
+                    && (before == Before::Visible
+                        || (before == Before::Keycap && matches!(v, 0xFE0E | 0xFE0F))) => {}
                 _ => return false,
             }
             continue;
