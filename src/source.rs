@@ -708,7 +708,7 @@ fn open_read_only(path: &Path) -> io::Result<File> {
 
 /// Whether `meta` is the null device (`/dev/null`, or another node for the same device):
 /// reading it gives nothing, at once, with no effect, so it is safe to take as empty.
-fn is_null_device(meta: &std::fs::Metadata) -> bool {
+pub fn is_null_device(meta: &std::fs::Metadata) -> bool {
     use std::os::unix::fs::MetadataExt;
     meta.file_type().is_char_device()
         && std::fs::metadata("/dev/null")

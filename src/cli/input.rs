@@ -6,7 +6,8 @@ use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 
 use super::wire::WirePath;
-use crate::source::{Source, SourceError};
+use crate::repair::write::{identity, FileId};
+use crate::source::{is_null_device, Source, SourceError};
 use crate::view::safe::{path_name, sanitize};
 
 /// The cause of a refusal of `offset` in an input of `len` bytes, where no byte is: at its
@@ -117,16 +118,17 @@ pub fn named_twice(files: &[PathBuf]) -> Option<String> {
     for file in files {
         let once = match file.as_os_str() == "-" {
             true => Some(Once::Stdin),
-            false => std::fs::metadata(file)
-                .ok()
-                .filter(|meta| read_once(meta, false))
-                .map(|meta| match identity(&meta) {
-                    id if Some(id) == stdin => Once::Stdin,
-                    id => Once::File(id),
-                }),
+            false => std::fs::metadata(file).ok().and_then(|meta| {
+                let id = identity(&meta);
+                let is_stdin = Some(id) == stdin;
+                read_once(&meta, is_stdin).then_some(match is_stdin {
+                    true => Once::Stdin,
+                    false => Once::File(id),
+                })
+            }),
         };
         let Some(once) = once else { continue };
-        if let Some((first, _)) = seen.iter().find(|(_, seen)| *seen == once) {
+        if let Some((first, _)) = seen.iter().find(|(_, other)| *other == once) {
             let (first, second) = (path_name(first), path_name(file));
             return Some(match once {
                 Once::Stdin => format!(
@@ -148,13 +150,7 @@ enum Once {
     /// The standard input, by any name.
     Stdin,
     /// Another pipe or FIFO: its device and inode.
-    File((u64, u64)),
-}
-
-/// Device and inode of a file.
-fn identity(meta: &std::fs::Metadata) -> (u64, u64) {
-    use std::os::unix::fs::MetadataExt;
-    (meta.dev(), meta.ino())
+    File(FileId),
 }
 
 /// Whether a file is read to its end once, as a stream: a pipe, FIFO or socket, and, as
@@ -166,16 +162,9 @@ fn read_once(meta: &std::fs::Metadata, stdin: bool) -> bool {
     kind.is_fifo() || kind.is_socket() || (stdin && device && !is_null_device(meta))
 }
 
-/// Whether `meta` is the null device's.
-fn is_null_device(meta: &std::fs::Metadata) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    meta.file_type().is_char_device()
-        && std::fs::metadata("/dev/null").is_ok_and(|null| null.rdev() == meta.rdev())
-}
-
 /// Device and inode of the standard input, where it is read once ([`read_once`]); `None`
 /// where it is closed, a regular file (mapped, which may be done again) or a directory.
-fn stdin_stream_id() -> Option<(u64, u64)> {
+fn stdin_stream_id() -> Option<FileId> {
     use std::os::fd::AsFd;
     let file = std::fs::File::from(io::stdin().as_fd().try_clone_to_owned().ok()?);
     let meta = file.metadata().ok()?;
