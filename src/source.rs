@@ -26,6 +26,16 @@
 //! the system ends it; the source then says it holds the input's start only
 //! ([`Source::partial`]).
 //!
+//! # Files of /proc and /sys
+//!
+//! A regular file that says it is empty, or that cannot be mapped (most files of /proc
+//! and /sys), is read into memory to its end, but never more than [`UNSIZED_BOUND`]
+//! (64 MiB): past it the input is refused with [`SourceError::Unsized`]. Some such
+//! files never end, or end only after gigabytes (`/proc/self/pagemap`, 8 bytes for each
+//! page of the address space; `/proc/kcore`), and would be read until the system ran out
+//! of memory; the text files among them (`/proc/self/status`, `/proc/cpuinfo`,
+//! `/proc/kallsyms`) are far below the bound.
+//!
 //! hexrune never writes to an input: files are opened read-only (with `O_NOATIME` where the
 //! kernel allows it, so not even the access time changes) and mapped `PROT_READ`.
 
@@ -61,6 +71,9 @@ pub enum SourceError {
     /// The file was written to while it was mapped: its size or its modification time is
     /// not what it was when it was opened ([`Source::check_unchanged`]).
     Rewritten,
+    /// A regular file with no size to go by (a file of /proc or /sys, which says it is
+    /// empty or cannot be mapped) gave more than this many bytes ([`UNSIZED_BOUND`]).
+    Unsized(u64),
     /// Any other I/O error.
     Io(io::Error),
 }
@@ -79,6 +92,12 @@ impl fmt::Display for SourceError {
             SourceError::Rewritten => f.write_str(
                 "the file changed while it was being read (it was written to: its size or \
                  modification time moved)",
+            ),
+            SourceError::Unsized(bound) => write!(
+                f,
+                "gave more than {} MiB with no size to go by (a file of /proc or /sys that may \
+                 never end), the most hexrune reads of such a file",
+                bound >> 20
             ),
             SourceError::Io(e) => f.write_str(&io_message(e)),
         }
@@ -193,6 +212,40 @@ impl Opening {
         match self {
             Opening::Ready(source) => Ok(source),
             Opening::Stream(stream) => Source::read_all(stream.name, stream.from.open()?),
+        }
+    }
+}
+
+/// The most bytes read of a regular file that gives no size to go by: one that says it
+/// is empty, or cannot be mapped (the files of /proc and /sys). 64 MiB: the kernel's text
+/// files are far smaller (`/proc/kallsyms`, among the largest, is a few MiB), and
+/// `/proc/self/pagemap`, which goes on for gigabytes, is refused after 64 MiB read, in a
+/// fraction of a second.
+pub const UNSIZED_BOUND: u64 = 64 << 20;
+
+/// The bytes of `file` from where it is to its end, if that is at most `bound` bytes
+/// away; [`SourceError::Unsized`] once more come (at most `bound` plus 64 KiB are read).
+/// `expected` is room to make at once (the size the file says it has).
+///
+/// Every read asks for 64 KiB: `/proc/self/pagemap` refuses (`EINVAL`) a read whose
+/// length is not a multiple of 8, so the read is never cut to the byte at the bound.
+pub fn read_to_bound(
+    mut file: impl Read,
+    bound: u64,
+    expected: usize,
+) -> Result<Vec<u8>, SourceError> {
+    const CHUNK: usize = 64 << 10;
+    let mut bytes = Vec::with_capacity(expected);
+    let mut chunk = vec![0; CHUNK];
+    loop {
+        match file.read(&mut chunk) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e.into()),
+        }
+        if bytes.len() as u64 > bound {
+            return Err(SourceError::Unsized(bound));
         }
     }
 }
@@ -349,7 +402,8 @@ enum Bytes {
 
 impl Source {
     /// Opens a path read-only. A regular file is memory-mapped (any size; one that says it
-    /// is empty, or cannot be mapped, as the files of /proc and /sys, is read to its end);
+    /// is empty, or cannot be mapped, as the files of /proc and /sys, is read to its end,
+    /// if that comes within [`UNSIZED_BOUND`] bytes, else [`SourceError::Unsized`]);
     /// a FIFO is read to its end; the null device is the empty
     /// input it always reads as; directories, other devices and sockets are refused with an
     /// error.
@@ -440,12 +494,20 @@ impl Source {
         Ok(Source::from_bytes(name, buffer))
     }
 
+    /// A regular file with no size to go by, read to its end within [`UNSIZED_BOUND`].
+    fn read_unsized(name: String, file: File) -> Result<Source, SourceError> {
+        Ok(Source::from_bytes(
+            name,
+            read_to_bound(file, UNSIZED_BOUND, 0)?,
+        ))
+    }
+
     fn from_file(name: String, file: File) -> Result<Source, SourceError> {
         let meta = file.metadata()?;
         if meta.len() == 0 {
             // An empty file reads as nothing at once; a file of /proc says 0 bytes and
-            // has text, which only reading finds.
-            return Source::read_all(name, file);
+            // has text, which only reading finds, or never ends (/proc/self/pagemap).
+            return Source::read_unsized(name, file);
         }
         install_sigbus_handler();
         // SAFETY: memmap2 requires that the mapped file is not modified or truncated while the
@@ -461,7 +523,7 @@ impl Source {
             Ok(map) => map,
             // A file of /sys says 4096 bytes and cannot be mapped: read it.
             Err(e) if e.raw_os_error() == Some(libc::ENODEV) => {
-                return Source::read_all(name, file)
+                return Source::read_unsized(name, file)
             }
             Err(e) => return Err(e.into()),
         };
@@ -646,7 +708,7 @@ fn open_read_only(path: &Path) -> io::Result<File> {
 
 /// Whether `meta` is the null device (`/dev/null`, or another node for the same device):
 /// reading it gives nothing, at once, with no effect, so it is safe to take as empty.
-fn is_null_device(meta: &std::fs::Metadata) -> bool {
+pub fn is_null_device(meta: &std::fs::Metadata) -> bool {
     use std::os::unix::fs::MetadataExt;
     meta.file_type().is_char_device()
         && std::fs::metadata("/dev/null")
@@ -832,6 +894,24 @@ mod tests {
         let source = Source::open(file.path()).unwrap();
         assert!(source.is_empty());
         assert!(!source.is_mapped());
+    }
+
+    #[test]
+    fn a_read_without_a_size_stops_past_its_bound() {
+        let read = |bytes: &[u8]| read_to_bound(bytes, 16, 0).map_err(|e| e.to_string());
+        assert_eq!(read(&[b'a'; 16]), Ok(vec![b'a'; 16]));
+        assert_eq!(read(b""), Ok(Vec::new()));
+        // 16 bytes is the bound, so this says "more than 0 MiB": the bound is always
+        // whole MiB outside tests.
+        assert_eq!(
+            read(&[b'a'; 17]),
+            Err(
+                "gave more than 0 MiB with no size to go by (a file of /proc or /sys that \
+                 may never end), the most hexrune reads of such a file"
+                    .to_string()
+            )
+        );
+        assert_eq!(UNSIZED_BOUND, 64 << 20);
     }
 
     #[test]

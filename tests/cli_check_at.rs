@@ -1074,3 +1074,91 @@ fn standard_input_redirected_from_a_file_has_no_mtime() {
         serde_json::json!({"type": "input", "path": "<stdin>", "size": 3, "sha256": "a63d8014dba891345b30174df2b2a57efbb65b4f9f09b98f245d1b3192277ece", "mtime": null})
     );
 }
+
+/// `hexrune ARGS` under a 2 GiB limit on its address space (so that a read without a
+/// bound ends in "out of memory" rather than in the machine's memory), killed after 20 s:
+/// the exit code, stdout and stderr, or None if it was still running.
+fn limited(args: &[&str]) -> Option<(i32, String, String)> {
+    use std::io::Read;
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 2097152 && exec \"$0\" \"$@\"")
+        .arg(common::binary())
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(20) {
+        if let Some(status) = child.try_wait().unwrap() {
+            let (mut out, mut err) = (String::new(), String::new());
+            child
+                .stdout
+                .take()
+                .unwrap()
+                .read_to_string(&mut out)
+                .unwrap();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
+            return Some((status.code().unwrap_or(-1), out, err));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    None
+}
+
+#[test]
+fn a_file_of_proc_that_never_ends_is_refused_at_64_mib() {
+    // /proc/self/pagemap says it holds 0 bytes and gives 8 for each page of the address
+    // space (256 GiB): it was read into memory until memory ran out.
+    let pagemap = "/proc/self/pagemap";
+    if std::fs::File::open(pagemap).is_err() {
+        return; // not Linux, or no procfs here
+    }
+    let refused = format!(
+        "hexrune: {pagemap}: gave more than 64 MiB with no size to go by (a file of /proc or \
+         /sys that may never end), the most hexrune reads of such a file\n"
+    );
+    for args in [
+        vec!["check", pagemap],
+        vec!["detect", pagemap],
+        vec!["dump", pagemap],
+        vec!["at", pagemap, "0"],
+    ] {
+        assert_eq!(
+            limited(&args),
+            Some((2, String::new(), refused.clone())),
+            "{args:?}"
+        );
+    }
+    let record = format!(
+        "{{\"type\":\"io_error\",\"path\":\"{pagemap}\",\"message\":\"{}\"}}\n",
+        refused.trim_end().rsplit(": ").next().unwrap()
+    );
+    assert_eq!(
+        limited(&["check", "--json", pagemap]),
+        Some((2, record, refused.clone()))
+    );
+    // Under a tree too, where the file is one of many.
+    let (code, _, err) = limited(&["check", "-r", "/proc/self/pagemap"]).unwrap();
+    assert_eq!((code, err), (2, refused));
+    // A small file of /proc, which also says it holds 0 bytes, is read whole.
+    assert_eq!(
+        limited(&["check", "/proc/sys/kernel/ostype"]),
+        Some((
+            0,
+            "/proc/sys/kernel/ostype: valid utf8, ASCII only: 6 bytes, 6 characters\n  \
+             units    1-byte 6, 2-byte 0, 3-byte 0, 4-byte 0\n"
+                .to_string(),
+            String::new()
+        ))
+    );
+}

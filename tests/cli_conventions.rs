@@ -367,6 +367,87 @@ fn standard_input_named_twice_is_a_usage_error() {
 }
 
 #[test]
+fn standard_input_by_two_names_is_a_usage_error() {
+    // `cat f | hexrune check /dev/stdin -` read the pipe twice: the second `<stdin>` was
+    // reported empty (valid, exit 0), never examined. Names are compared as files are, by
+    // device and inode.
+    let cases = [
+        ("check", ["/dev/stdin", "-"]),
+        ("detect", ["-", "/dev/fd/0"]),
+        ("check", ["/dev/fd/0", "/proc/self/fd/0"]),
+    ];
+    for (command, [first, second]) in cases {
+        let out = hexrune()
+            .args([command, first, "/dev/null", second])
+            .write_stdin(b"ok\n".to_vec())
+            .output()
+            .unwrap();
+        assert_eq!(
+            (
+                out.status.code(),
+                String::from_utf8(out.stdout).unwrap(),
+                String::from_utf8(out.stderr).unwrap()
+            ),
+            (
+                Some(2),
+                String::new(),
+                format!(
+                    "error: standard input is named more than once ('{first}' and '{second}'); \
+                     it can be read only once\n\n\
+                     Usage: hexrune {command} [OPTIONS] [FILES]...\n\n\
+                     For more information, try '--help'.\n"
+                )
+            ),
+            "{command} {first} {second}"
+        );
+    }
+    // A regular file on standard input is mapped, as often as it is named.
+    let dir = tempfile::tempdir().unwrap();
+    let ok = dir.path().join("ok.txt");
+    std::fs::write(&ok, b"ok\n").unwrap();
+    let out = std::process::Command::new(common::binary())
+        .args(["check", "-", "/dev/stdin"])
+        .stdin(std::fs::File::open(&ok).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "<stdin>: valid utf8, ASCII only: 3 bytes, 3 characters\n  \
+         units    1-byte 3, 2-byte 0, 3-byte 0, 4-byte 0\n\
+         /dev/stdin: valid utf8, ASCII only: 3 bytes, 3 characters\n  \
+         units    1-byte 3, 2-byte 0, 3-byte 0, 4-byte 0\n"
+    );
+}
+
+#[test]
+fn a_fifo_by_two_names_is_a_usage_error() {
+    // `check p ./p` read the FIFO to its end, then opened it again and waited for a second
+    // writer, for ever.
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("p");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let first = fifo.to_str().unwrap().to_string();
+    let second = dir.path().join(".").join("p").to_str().unwrap().to_string();
+    let null = std::process::Stdio::null;
+    assert_eq!(
+        ended_within(&["detect", &first, &second], null()),
+        Some((
+            2,
+            format!(
+                "error: '{first}' and '{second}' are the same pipe or fifo; it can be read only once\n\n\
+                 Usage: hexrune detect [OPTIONS] [FILES]...\n\n\
+                 For more information, try '--help'.\n"
+            )
+        ))
+    );
+}
+
+#[test]
 fn a_closed_standard_output_is_an_error() {
     // `hexrune dump ok.txt >&-` ended with 0 and said nothing: Rust's standard output
     // takes EBADF for success. Only a reader that left (a broken pipe) ends quietly.

@@ -561,14 +561,56 @@ proptest! {
     }
 }
 
-/// Killed in the middle of writing, by SIGTERM, SIGINT or SIGQUIT: no OUT and no temporary file.
+/// Killed in the middle of writing, by any signal whose default action ends the process
+/// and that can be caught: no OUT and no temporary file, exit 2. SIGUSR1, SIGUSR2, SIGALRM
+/// and the others after SIGQUIT ended the process and left the temporary file beside OUT.
 #[test]
 fn an_interrupted_run_leaves_nothing() {
-    for signal in ["TERM", "INT", "QUIT"] {
+    let signals = [
+        libc::SIGTERM,
+        libc::SIGINT,
+        libc::SIGQUIT,
+        libc::SIGHUP,
+        libc::SIGUSR1,
+        libc::SIGUSR2,
+        libc::SIGALRM,
+        libc::SIGVTALRM,
+        libc::SIGPROF,
+        libc::SIGXCPU,
+        libc::SIGXFSZ,
+        libc::SIGIO,
+        libc::SIGPWR,
+        libc::SIGSTKFLT,
+        libc::SIGABRT,
+        libc::SIGTRAP,
+        libc::SIGSYS,
+        libc::SIGRTMIN(),
+        libc::SIGRTMAX(),
+    ];
+    for signal in signals {
+        an_interrupted_run_leaves_nothing_after(signal, None);
+    }
+    // An OUT that was there (--force) is left as it was.
+    an_interrupted_run_leaves_nothing_after(libc::SIGUSR1, Some(b"old\n"));
+}
+
+/// Runs `repair - -o out.txt` (with `--force` over `old`, if given) on a pipe, sends
+/// `signal` once the temporary file holds bytes, and asserts exit 2, the one line on
+/// stderr, and that the directory holds what it held.
+fn an_interrupted_run_leaves_nothing_after(signal: i32, old: Option<&[u8]>) {
+    {
         let dir = tempfile::tempdir().unwrap();
+        if let Some(old) = old {
+            std::fs::write(dir.path().join("out.txt"), old).unwrap();
+        }
+        let force: &[&str] = match old {
+            Some(_) => &["--force"],
+            None => &[],
+        };
         let mut child = std::process::Command::new(common::binary())
             .current_dir(dir.path())
             .args(["repair", "-", "-o", "out.txt"])
+            .args(force)
             .stdin(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -608,18 +650,31 @@ fn an_interrupted_run_leaves_nothing() {
             std::thread::sleep(Duration::from_millis(20));
         }
         let killed = std::process::Command::new("kill")
-            .args([&format!("-{signal}"), &child.id().to_string()])
+            .args(["-s", &signal.to_string(), &child.id().to_string()])
             .status()
             .unwrap();
-        assert!(killed.success());
+        assert!(killed.success(), "kill -s {signal}");
         let output = child.wait_with_output().unwrap();
         drop(stdin);
-        assert_eq!(output.status.code(), Some(2), "{signal}");
         assert_eq!(
-            String::from_utf8(output.stderr).unwrap(),
-            "hexrune: out.txt: interrupted; nothing was written\n"
+            (
+                output.status.code(),
+                String::from_utf8(output.stderr).unwrap()
+            ),
+            (
+                Some(2),
+                "hexrune: out.txt: interrupted; nothing was written\n".to_string()
+            ),
+            "{signal}: {:?}",
+            output.status
         );
-        assert_files(dir.path(), &[]);
+        match old {
+            Some(old) => {
+                assert_files(dir.path(), &["out.txt"]);
+                assert_eq!(std::fs::read(dir.path().join("out.txt")).unwrap(), old);
+            }
+            None => assert_files(dir.path(), &[]),
+        }
     }
 }
 

@@ -223,7 +223,15 @@ fn demo_keys_and_quit_restore_the_terminal() {
 
 #[test]
 fn sigterm_restores_the_terminal() {
-    for signal in [libc::SIGTERM, libc::SIGQUIT] {
+    // SIGUSR1, SIGALRM and the real-time signals left the terminal in raw mode, on the
+    // alternate screen (and a copy `W` was writing beside its file).
+    for signal in [
+        libc::SIGTERM,
+        libc::SIGQUIT,
+        libc::SIGUSR1,
+        libc::SIGALRM,
+        libc::SIGRTMIN(),
+    ] {
         let mut s = Session::start(&[]);
         s.expect(b"errors");
         let pid = s.child.process_id().expect("a pid") as i32;

@@ -516,23 +516,23 @@ impl Args {
         let argv: Vec<OsString> = std::env::args_os().collect();
         Args::try_parse_from(&argv)
             .and_then(Args::not_a_mistyped_command)
-            .and_then(Args::stdin_once)
+            .and_then(Args::read_once)
             .unwrap_or_else(|e| with_usage(e, &argv).exit())
     }
 
-    /// Refuses standard input named twice (`check - -`): it can be read once, and a second
-    /// `<stdin>` would report an empty input that was never examined.
-    fn stdin_once(self) -> Result<Args, clap::Error> {
+    /// Refuses an input that can be read only once named twice: standard input (`check - -`,
+    /// or `-` and `/dev/stdin`), or a pipe or FIFO by two names ([`super::input::named_twice`]):
+    /// the second name would report an empty input that was never examined.
+    fn read_once(self) -> Result<Args, clap::Error> {
         let (name, files) = match &self.command {
             Some(Command::Check { files, .. }) => ("check", files),
             Some(Command::Detect { files, .. }) => ("detect", files),
             _ => return Ok(self),
         };
-        if files.iter().filter(|f| f.as_os_str() == "-").count() < 2 {
+        let Some(message) = super::input::named_twice(files) else {
             return Ok(self);
-        }
+        };
         let kind = clap::error::ErrorKind::ArgumentConflict;
-        let message = "standard input ('-') is named more than once; it can be read only once";
         // The command's own usage line, as clap gives with its own errors.
         let mut command = Args::command();
         command.build();

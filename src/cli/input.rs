@@ -2,11 +2,13 @@
 //! one-line error report `hexrune: <file>: <cause>`.
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::os::unix::fs::FileTypeExt;
+use std::path::{Path, PathBuf};
 
 use super::wire::WirePath;
-use crate::source::{Source, SourceError};
-use crate::view::safe::sanitize;
+use crate::repair::write::{identity, FileId};
+use crate::source::{is_null_device, Source, SourceError};
+use crate::view::safe::{path_name, sanitize};
 
 /// The cause of a refusal of `offset` in an input of `len` bytes, where no byte is: at its
 /// end, or past it, with where its last byte is (`offset 16 is the end of the input (16
@@ -90,6 +92,83 @@ impl Input {
             Input::Path(p) => WirePath::from_bytes(&path_bytes(p)),
         }
     }
+}
+
+/// Why two of the files named on a command line cannot both be read, if two cannot: they
+/// are one input that can be read only once, so the second would be read empty (or, a
+/// FIFO opened again, wait for a writer that may never come). Standard input is named
+/// twice when `-` is given twice, or `-` and a path that is the same open file
+/// (`/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0`, a FIFO it was redirected from), or two
+/// such paths; any other pipe or FIFO when two paths are the same file (`/dev/fd/3` and
+/// `/proc/self/fd/3`). Files are compared by device and inode (following links); a
+/// regular file can be mapped again, and naming it twice is no error.
+///
+/// The cause reads `standard input ('-') is named more than once; it can be read only
+/// once` for `- -`, `standard input is named more than once ('-' and '/dev/stdin'); it can
+/// be read only once` where another name is standard input, and `'a' and 'b' are the same
+/// pipe or fifo; it can be read only once` otherwise.
+pub fn named_twice(files: &[PathBuf]) -> Option<String> {
+    if files.iter().filter(|f| f.as_os_str() == "-").count() >= 2 {
+        return Some(
+            "standard input ('-') is named more than once; it can be read only once".to_string(),
+        );
+    }
+    let stdin = stdin_stream_id();
+    let mut seen: Vec<(&Path, Once)> = Vec::new();
+    for file in files {
+        let once = match file.as_os_str() == "-" {
+            true => Some(Once::Stdin),
+            false => std::fs::metadata(file).ok().and_then(|meta| {
+                let id = identity(&meta);
+                let is_stdin = Some(id) == stdin;
+                read_once(&meta, is_stdin).then_some(match is_stdin {
+                    true => Once::Stdin,
+                    false => Once::File(id),
+                })
+            }),
+        };
+        let Some(once) = once else { continue };
+        if let Some((first, _)) = seen.iter().find(|(_, other)| *other == once) {
+            let (first, second) = (path_name(first), path_name(file));
+            return Some(match once {
+                Once::Stdin => format!(
+                    "standard input is named more than once ('{first}' and '{second}'); it can be read only once"
+                ),
+                Once::File(_) => format!(
+                    "'{first}' and '{second}' are the same pipe or fifo; it can be read only once"
+                ),
+            });
+        }
+        seen.push((file, once));
+    }
+    None
+}
+
+/// An input that can be read only once, as [`named_twice`] tells them apart.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Once {
+    /// The standard input, by any name.
+    Stdin,
+    /// Another pipe or FIFO: its device and inode.
+    File(FileId),
+}
+
+/// Whether a file is read to its end once, as a stream: a pipe, FIFO or socket, and, as
+/// the standard input (`stdin`), a terminal or another device but the null device (a
+/// named device is refused when it is opened, and the null device is always empty).
+fn read_once(meta: &std::fs::Metadata, stdin: bool) -> bool {
+    let kind = meta.file_type();
+    let device = kind.is_char_device() || kind.is_block_device();
+    kind.is_fifo() || kind.is_socket() || (stdin && device && !is_null_device(meta))
+}
+
+/// Device and inode of the standard input, where it is read once ([`read_once`]); `None`
+/// where it is closed, a regular file (mapped, which may be done again) or a directory.
+fn stdin_stream_id() -> Option<FileId> {
+    use std::os::fd::AsFd;
+    let file = std::fs::File::from(io::stdin().as_fd().try_clone_to_owned().ok()?);
+    let meta = file.metadata().ok()?;
+    read_once(&meta, true).then(|| identity(&meta))
 }
 
 /// Whether standard output can be written to: `Err(EBADF)` when it is open for reading

@@ -14,9 +14,10 @@
 //!   a pipe or FIFO is read in chunks, so memory stays flat in the input's size (but
 //!   under `--from auto`, where detection reads the whole input first);
 //! - atomic writes: OUT and the log are written to temporary files beside them and renamed
-//!   into place only when complete; an error drops the temporary files, and SIGINT, SIGTERM,
-//!   SIGHUP or SIGQUIT removes them before the process ends (exit 2), so no half-written OUT is
-//!   ever left;
+//!   into place only when complete; an error drops the temporary files, and a signal that
+//!   would end the process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, ...:
+//!   [`crate::repair::write::terminating_signals`]) removes them before the process ends
+//!   (exit 2), so no half-written OUT is ever left;
 //! - the summary on stderr (units changed by kind and how), the log (JSON Lines,
 //!   [`crate::cli::wire::RepairRecord`] then one [`crate::cli::wire::ChangeRecord`] a
 //!   change), and a progress bar for long runs when stderr is a terminal.

@@ -31,7 +31,7 @@ use super::{report_error, Input, EXIT_ERROR, EXIT_INVALID, EXIT_OK};
 use crate::decode::Dialect;
 use crate::scan::index::INLINE_LIMIT;
 use crate::scan::pool;
-use crate::source::{Source, SourceError};
+use crate::source::{read_to_bound, Source, SourceError, UNSIZED_BOUND};
 
 /// How many files may be done ahead of the one being printed.
 pub const WINDOW: usize = 256;
@@ -464,11 +464,14 @@ fn open_without_atime(path: &Path) -> io::Result<std::fs::File> {
 /// The bytes of a small regular file, to its end; `Err(Rewritten)` if it was written to
 /// while it was read: its size or modification time then differ from `before`'s (taken
 /// from the open file before the read), as [`Source::check_unchanged`] finds of a mapped
-/// file after its scan.
-fn read_small(mut file: std::fs::File, before: &std::fs::Metadata) -> Result<Vec<u8>, SourceError> {
-    use std::io::Read as _;
-    let mut bytes = Vec::with_capacity(before.len() as usize + 1);
-    file.read_to_end(&mut bytes)?;
+/// file after its scan. A file that says it is empty (of /proc or /sys) is read within
+/// [`UNSIZED_BOUND`], as [`Source::open`] reads it (`/proc/self/pagemap` never ends).
+fn read_small(file: std::fs::File, before: &std::fs::Metadata) -> Result<Vec<u8>, SourceError> {
+    let bytes = read_to_bound(
+        &file,
+        UNSIZED_BOUND.max(before.len()),
+        before.len() as usize + 1,
+    )?;
     let after = file.metadata()?;
     if after.len() != before.len() || after.modified().ok() != before.modified().ok() {
         return Err(SourceError::Rewritten);

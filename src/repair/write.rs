@@ -9,9 +9,10 @@
 //! - [`Atomic`]: a temporary file beside the final path (beside a link's target: the copy
 //!   is written through a link, which stays), renamed into place only when complete (over
 //!   an existing file only when asked); dropped, it removes itself;
-//! - [`Guard`]: SIGINT, SIGTERM, SIGHUP or SIGQUIT remove every temporary file still registered and
-//!   end the process (exit 2) with one line on stderr; [`remove_temps`] does the removal
-//!   alone, for a program that catches the signals itself (the viewer);
+//! - [`Guard`]: a signal that would end the process ([`terminating_signals`]: SIGINT,
+//!   SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGALRM, ...) removes every temporary file still
+//!   registered and ends the process (exit 2) with one line on stderr; [`remove_temps`]
+//!   does the removal alone, for a program that catches the signals itself (the viewer);
 //! - [`write_copy`]: the whole of it for an input held in memory: refusals, the repair into
 //!   an [`Atomic`], the rename.
 //!
@@ -194,7 +195,47 @@ pub const NOTHING_WRITTEN: &str = "nothing was written";
 /// What an interrupt says of standard output: what went there is the copy's start only.
 pub const INCOMPLETE: &str = "what was written there is incomplete";
 
-/// Catches SIGINT, SIGTERM, SIGHUP and SIGQUIT while alive: the temporary files are removed, one line
+/// The signals whose default action ends the process and that a handler can catch: those
+/// [`Guard`] catches so that no temporary file is left behind. SIGHUP, SIGINT, SIGQUIT,
+/// SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO (SIGPOLL),
+/// SIGABRT, SIGTRAP, SIGSYS and, on Linux, SIGPWR, SIGSTKFLT and the real-time signals
+/// SIGRTMIN to SIGRTMAX (those the C library leaves to programs).
+///
+/// Not among them: SIGKILL and SIGSTOP, which no handler can catch; SIGSEGV, SIGBUS, SIGILL
+/// and SIGFPE, faults of the process itself, after which it cannot go on (signal-hook
+/// refuses them, and SIGBUS is [`crate::source`]'s guard of a mapped file); SIGPIPE, which
+/// Rust's runtime ignores before `main`, so that it never ends the process (a closed pipe
+/// is an `EPIPE` error instead, which a command reports, or ends on quietly when the
+/// reader of standard output left); and those whose default is to stop the process or
+/// nothing (SIGTSTP, SIGCHLD, SIGWINCH, ...).
+pub fn terminating_signals() -> Vec<libc::c_int> {
+    #[allow(unused_mut)]
+    let mut signals = vec![
+        libc::SIGHUP,
+        libc::SIGINT,
+        libc::SIGQUIT,
+        libc::SIGTERM,
+        libc::SIGUSR1,
+        libc::SIGUSR2,
+        libc::SIGALRM,
+        libc::SIGVTALRM,
+        libc::SIGPROF,
+        libc::SIGXCPU,
+        libc::SIGXFSZ,
+        libc::SIGIO,
+        libc::SIGABRT,
+        libc::SIGTRAP,
+        libc::SIGSYS,
+    ];
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        signals.extend([libc::SIGPWR, libc::SIGSTKFLT]);
+        signals.extend(libc::SIGRTMIN()..=libc::SIGRTMAX());
+    }
+    signals
+}
+
+/// Catches every signal of [`terminating_signals`] while alive: the temporary files are removed, one line
 /// `hexrune: <out>: interrupted; <what>` goes to stderr ([`NOTHING_WRITTEN`] for a file,
 /// [`INCOMPLETE`] for standard output, where bytes went), and the process ends with
 /// status 2.
@@ -206,8 +247,7 @@ impl Guard {
     /// Starts catching the signals; `out_name` is the name the line on stderr gives, and
     /// `what` what it says became of the output.
     pub fn watch(out_name: String, what: &'static str) -> io::Result<Guard> {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])?;
+        let mut signals = signal_hook::iterator::Signals::new(terminating_signals())?;
         let handle = signals.handle();
         std::thread::spawn(move || {
             if signals.forever().next().is_some() {

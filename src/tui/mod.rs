@@ -4,7 +4,8 @@
 //! [`App::update`] is the only mutation, and [`draw::draw`] is a pure function of the app.
 //! Drawing only uses cells from [`crate::view`], so nothing from the input reaches the
 //! terminal as it is. The terminal is restored (alternate screen left, cursor shown, raw
-//! mode and mouse reporting off) on quit, on panic, and on SIGTERM, SIGHUP, SIGINT and SIGQUIT.
+//! mode and mouse reporting off) on quit, on panic, and on every signal that would end the
+//! process and can be caught (SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGALRM, ...).
 //!
 //! A pipe or FIFO ([`crate::source::Stream`]) is read on a worker thread while the screen
 //! says how much has come (`reading <stdin>… 12.3 MiB`); q and Ctrl-C quit meanwhile, and

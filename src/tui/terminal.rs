@@ -1,5 +1,7 @@
 //! Taking the terminal over and giving it back, whatever happens: on return, on panic (a
-//! hook restores before the message is printed) and on SIGTERM, SIGHUP, SIGINT and SIGQUIT (the loop
+//! hook restores before the message is printed) and on every signal that would end the
+//! process and can be caught (SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGALRM, ...:
+//! [`crate::repair::write::terminating_signals`], the list `repair` catches too; the loop
 //! notices within 200 ms; a watchdog restores and ends the process if it does not). On
 //! SIGTSTP (from outside; Ctrl-Z arrives as a key in raw mode) the loop gives the terminal
 //! back, stops, and takes it again when continued ([`suspend`]).
@@ -17,7 +19,7 @@ use ratatui::crossterm::terminal::{
 };
 use ratatui::crossterm::{cursor, execute};
 use ratatui::Terminal;
-use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGSTOP, SIGTERM, SIGTSTP};
+use signal_hook::consts::{SIGSTOP, SIGTSTP};
 
 /// The terminal type the viewer draws on.
 pub type Term = Terminal<CrosstermBackend<io::Stdout>>;
@@ -110,12 +112,14 @@ pub struct Signals {
 }
 
 impl Signals {
-    /// Starts catching SIGTERM, SIGHUP, SIGINT, SIGQUIT and SIGTSTP.
+    /// Starts catching SIGTSTP and every signal that would end the process
+    /// ([`crate::repair::write::terminating_signals`]).
     pub fn watch() -> io::Result<Signals> {
         let stop = Arc::new(AtomicBool::new(false));
         signal_hook::flag::register(SIGTSTP, Arc::clone(&stop))?;
         let received = Arc::new(AtomicI32::new(0));
-        let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT])?;
+        let mut signals =
+            signal_hook::iterator::Signals::new(crate::repair::write::terminating_signals())?;
         let flag = Arc::clone(&received);
         thread::spawn(move || {
             if let Some(signal) = signals.forever().next() {
@@ -147,5 +151,10 @@ impl Signals {
 /// Ends the process as the signal would have without hexrune's handler.
 pub fn reraise(signal: i32) {
     let _ = signal_hook::low_level::emulate_default_handler(signal);
+    // Still here: a signal signal-hook knows no default for (a real-time one, whose
+    // default ends the process). SAFETY: signal() with SIG_DFL takes no pointer; the
+    // handler it replaces is signal-hook's, whose actions are not needed any more.
+    unsafe { libc::signal(signal, libc::SIG_DFL) };
+    let _ = signal_hook::low_level::raise(signal);
     std::process::exit(128 + signal);
 }
