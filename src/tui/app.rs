@@ -2266,6 +2266,44 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_file_that_grew_is_said_once_and_r_reopens_it() {
+        use std::io::Write;
+        let (mut file, mut app) = app_on_file(b"");
+        assert_eq!(app.pending_source_action(), None);
+        file.write_all(b"MORE \xFF\n").unwrap();
+        file.flush().unwrap();
+        assert_eq!(app.pending_source_action(), Some(Action::SourceGrew));
+        app.update(Action::SourceGrew);
+        let message = app.message.clone().unwrap();
+        assert_eq!((message.text.as_str(), message.is_error), (GREW, false));
+        assert_eq!(app.pending_source_action(), None, "said once");
+        let name = crate::view::safe::path_name(file.path());
+        assert_eq!(
+            crate::tui::draw::status_left(&app, 200),
+            format!(" {name}  0 B, grew on disk  \u{2014}  utf8")
+        );
+        // As for a file that had bytes: no copy of the nothing shown.
+        app.update(Action::OpenWrite);
+        assert!(app.write.is_none());
+        assert_eq!(
+            app.message.as_ref().unwrap().text,
+            "write: the file changed on disk since it was opened: R reopens it"
+        );
+        app.update(Action::Reopen);
+        assert_eq!(
+            app.message.as_ref().unwrap().text,
+            format!("reopened {name}: 7 B (was 0 B)")
+        );
+        assert_eq!(app.source.bytes(), b"MORE \xFF\n");
+        assert!(!app.grew);
+        assert!(matches!(app.scan, Scan::Wanted), "scanned again");
+        assert_eq!(
+            crate::tui::draw::status_left(&app, 200),
+            format!(" {name}  7 B  0x0 (0)  14%  utf8")
+        );
+    }
+
+    #[test]
     fn a_report_acts_while_the_terminal_is_too_small() {
         use std::io::Write;
         let (mut file, mut app) = app_on_file(b"abc\n");
