@@ -492,3 +492,104 @@ fn the_preview_reads_the_input_as_the_write_does() {
     engine.repair_slice(bytes, &mut out, |_| Ok(())).unwrap();
     assert_eq!(out.bytes, "\u{FEFF}Caf\u{FFFD} cr\u{FFFD}me\n".as_bytes());
 }
+
+/// `R` typed while a write runs waits for it, as every key does; what it says then follows
+/// what the write did, which stays in view: the file was written.
+#[test]
+fn r_typed_during_a_write_keeps_what_the_write_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_on_file(dir.path(), 200, 40);
+    key(&mut app, KeyCode::Char('W'), KeyModifiers::NONE);
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    assert_eq!(app.mode(), Mode::Busy);
+    keys(&mut app, "R");
+    finish_job(&mut app);
+    let out = dir.path().join("notes.repaired.txt");
+    assert!(out.exists());
+    let input = dir.path().join("notes.txt");
+    let (out, input) = (out.display(), input.display());
+    let said = format!(
+        "wrote {out}: 1 unit changed (replace), 61 bytes; reopened {input}: 59 B (was 59 B)"
+    );
+    let message = app.message.clone().unwrap();
+    assert_eq!(
+        (message.text.as_str(), message.is_error),
+        (said.as_str(), false)
+    );
+    // Reopened, the input is scanned again.
+    let left = format!(" {input}  59 B  0x0 (0)  2%  utf8");
+    let right = format!("{said}  scanning\u{2026} ");
+    let gap = " ".repeat(200 - left.chars().count() - right.chars().count());
+    assert_eq!(screen(&app)[39], format!("{left}{gap}{right}").trim_end());
+    // Where the line is too narrow, what R said gives way first.
+    let mut app = app_on_file(dir.path(), 120, 40);
+    key(&mut app, KeyCode::Char('W'), KeyModifiers::NONE);
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE); // it exists: replaced
+    keys(&mut app, "R");
+    finish_job(&mut app);
+    let kept: String = said.chars().take(116).collect();
+    assert!(kept.starts_with(&format!(
+        "wrote {out}: 1 unit changed (replace), 61 bytes; "
+    )));
+    assert_eq!(screen(&app)[39], format!("  {kept}\u{2026}"));
+}
+
+/// A write that fails gives its form back with the cause; keys typed during it were typed
+/// for the view and are dropped: `R` neither reopens the file under the form nor puts its
+/// word in place of the cause.
+#[test]
+fn r_typed_during_a_write_that_fails_leaves_the_cause_in_the_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_on_file(dir.path(), 120, 40);
+    let shown = std::sync::Arc::clone(&app.source);
+    app.update(Action::OpenWrite);
+    clear_prompt(&mut app);
+    let name = dir
+        .path()
+        .join("no-such-dir")
+        .join("x.txt")
+        .display()
+        .to_string();
+    typed(&mut app, &name);
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    keys(&mut app, "Rj");
+    finish_job(&mut app);
+    let message = app.message.clone().unwrap();
+    assert_eq!(
+        (message.text.as_str(), message.is_error),
+        (
+            format!("write: {name}: no such file or directory").as_str(),
+            true
+        )
+    );
+    assert_eq!(app.prompt.as_ref().map(|p| p.kind), Some(PromptKind::Write));
+    assert!(std::sync::Arc::ptr_eq(&shown, &app.source), "not reopened");
+    assert_eq!(app.cursor, 0, "j did not move the cursor under the form");
+}
+
+/// A search typed during a write runs once the write is done; what it found is said after
+/// what the write did.
+#[test]
+fn a_search_typed_during_a_write_is_said_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_on_file(dir.path(), 200, 40);
+    keys(&mut app, "/a");
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 1);
+    key(&mut app, KeyCode::Char('W'), KeyModifiers::NONE);
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    keys(&mut app, "n");
+    // The write ends, the search it held back runs and ends.
+    finish_job(&mut app);
+    let out = dir.path().join("notes.repaired.txt");
+    assert_eq!(app.cursor, 5);
+    assert_eq!(
+        app.message.as_ref().map(|m| m.text.clone()),
+        Some(format!(
+            "wrote {}: 1 unit changed (replace), 61 bytes; search \"a\": found at 0x5",
+            out.display()
+        ))
+    );
+}

@@ -188,6 +188,21 @@ pub struct Message {
     pub cut_from: Option<usize>,
 }
 
+impl Message {
+    /// `self; next`: one line for two things said in turn, the first in front (where the
+    /// line is too narrow, the end gives way first).
+    fn then(self, next: Message) -> Message {
+        let shift = self.text.len() + 2;
+        let shifted = |r: std::ops::Range<usize>| r.start + shift..r.end + shift;
+        Message {
+            text: format!("{}; {}", self.text, next.text),
+            is_error: self.is_error || next.is_error,
+            elide: self.elide.or(next.elide.map(shifted)),
+            cut_from: self.cut_from.or(next.cut_from.map(|at| at + shift)),
+        }
+    }
+}
+
 /// Everything the screen shows, and nothing of the terminal.
 pub struct App {
     /// The input.
@@ -261,6 +276,10 @@ pub struct App {
     /// The form, prompt and name of the write running, given back if it fails so that the
     /// path can be mended.
     write_retry: Option<(WriteForm, Prompt, String)>,
+    /// What the write that just ended said, while the keys typed during it are replayed
+    /// (and the searches they start run): what they say comes after it, so that `R`
+    /// typed during a write does not hide whether the file was written.
+    write_said: Option<Message>,
     /// Keys typed while a worker ran, replayed in order when it is done (at most
     /// [`DEFERRED_MAX`]): typing `]]]` finds the third error.
     /// Each with whether it is a repeat of a count (`3n`) rather than a key typed.
@@ -331,6 +350,7 @@ impl App {
             input_path: None,
             write: None,
             write_retry: None,
+            write_said: None,
             deferred: VecDeque::new(),
             count_wrapped: false,
             linting: Linting::default(),
@@ -1888,14 +1908,18 @@ impl App {
                 let retry = self.write_retry.take();
                 match (result, retry) {
                     (Ok(text), _) => self.say(text, false),
-                    // The form again, as it was, to mend the path or policy.
+                    // The form again, as it was, to mend the path or policy: keys typed
+                    // for the view meanwhile are dropped, not acted on under the form
+                    // (where `R` would put its word in place of the cause).
                     (Err(cause), Some((form, prompt, name))) => {
                         self.write = Some(form);
                         self.prompt = Some(prompt);
+                        self.deferred.clear();
                         self.say_write_error(&name, &cause);
                     }
                     (Err(cause), None) => self.say(format!("write: {cause}"), true),
                 }
+                self.write_said = self.message.clone();
             }
             JobEvent::Cancelled => {
                 let what = job.what.clone();
@@ -1906,6 +1930,16 @@ impl App {
             }
         }
         self.replay_deferred();
+        if self.job.is_none() {
+            // Every key typed during the write has acted: what the last of them said
+            // follows what the write did.
+            if let Some(said) = self.write_said.take() {
+                self.message = Some(match self.message.take() {
+                    Some(after) if after != said => said.then(after),
+                    _ => said,
+                });
+            }
+        }
     }
 
     /// Moves to what a search found, and says so.
