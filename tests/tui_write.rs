@@ -593,3 +593,55 @@ fn a_search_typed_during_a_write_is_said_after_it() {
         ))
     );
 }
+
+/// Esc pressed just as a write finishes is too late to cancel it, and the file is written:
+/// the status line says so, whether the Esc reaches the viewer before the write's last
+/// report (it then asks the worker to stop, which has passed its last check) or after it
+/// (nothing is left to cancel, and the Esc leaves the message).
+#[test]
+fn esc_just_as_a_write_finishes_leaves_what_it_wrote_in_view() {
+    use hexrune::tui::action::JobEvent;
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_on_file(dir.path(), 200, 40);
+    let out = dir.path().join("notes.repaired.txt");
+    let input = dir.path().join("notes.txt");
+    let said = format!(
+        "wrote {}: 1 unit changed (replace), 61 bytes",
+        out.display()
+    );
+    let left = format!(
+        " {}  59 B  0x0 (0)  2%  utf8  char 1 of 48",
+        input.display()
+    );
+    let row = format!(
+        "{left}{}{said}",
+        " ".repeat(200 - 1 - left.len() - said.len())
+    );
+    for esc_before_report in [true, false] {
+        let _ = std::fs::remove_file(&out);
+        key(&mut app, KeyCode::Char('W'), KeyModifiers::NONE);
+        key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+        // The worker is done: the copy has its path, its last report not yet taken in.
+        let last = loop {
+            match app.wait_job_event().expect("worker reports") {
+                JobEvent::Progress(_) => continue,
+                event => break event,
+            }
+        };
+        assert!(out.exists());
+        if esc_before_report {
+            assert_eq!(app.mode(), Mode::Busy);
+            key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
+        }
+        app.update(Action::Job(last));
+        assert_eq!(app.mode(), Mode::Normal);
+        key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
+        let message = app.message.clone().unwrap();
+        assert_eq!(
+            (message.text.as_str(), message.is_error),
+            (said.as_str(), false),
+            "Esc before the report: {esc_before_report}"
+        );
+        assert_eq!(screen(&app)[39], row);
+    }
+}

@@ -767,8 +767,10 @@ impl App {
             return;
         }
         // What the user did clears the last message and uses up a count; what workers and
-        // the terminal report does neither.
-        if !report {
+        // the terminal report does neither. Nor does an Esc with nothing to close or cancel:
+        // it came too late for the worker it was meant for, and the message is that
+        // worker's outcome ("wrote …": the file was written after all).
+        if !report && !self.is_idle_esc(&action) {
             self.message = None;
         }
         if self.help && self.scroll_help(&action) {
@@ -813,6 +815,16 @@ impl App {
             self.linting.cancel();
         }
         self.refresh_map();
+    }
+
+    /// Whether `action` is an Esc with nothing to act on: no worker to cancel, no prompt,
+    /// form or overlay to close (a count it drops has already cleared the message).
+    fn is_idle_esc(&self, action: &Action) -> bool {
+        matches!(action, Action::Cancel)
+            && self.job.is_none()
+            && self.prompt.is_none()
+            && !self.help
+            && !self.stats
     }
 
     /// Whether a count typed before `action` is used by it (and not dropped).
