@@ -2431,6 +2431,30 @@ mod tests {
     }
 
     #[test]
+    fn two_messages_in_turn_keep_the_parts_that_give_way() {
+        let wrote = Message {
+            text: "wrote a.txt: 1 unit changed (replace), 4 bytes".to_string(),
+            is_error: false,
+            elide: None,
+            cut_from: None,
+        };
+        let found = Message {
+            text: "search \"ab\": found at 0x1: overlong".to_string(),
+            is_error: true,
+            elide: Some(8..10),
+            cut_from: Some(25),
+        };
+        let both = wrote.then(found);
+        assert_eq!(
+            both.text,
+            "wrote a.txt: 1 unit changed (replace), 4 bytes; search \"ab\": found at 0x1: overlong"
+        );
+        assert!(both.is_error);
+        assert_eq!(both.elide.clone().map(|r| &both.text[r]), Some("ab"));
+        assert_eq!(both.cut_from.map(|at| &both.text[at..]), Some(": overlong"));
+    }
+
+    #[test]
     fn r_says_why_the_demo_is_not_reopened() {
         let source = Source::from_bytes("demo", b"abc".to_vec());
         let mut app = App::new(source, Dialect::Utf8, Rect::new(0, 0, 120, 30), false);
