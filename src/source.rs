@@ -1,5 +1,6 @@
 //! The bytes of one input: a read-only memory map of a regular file, or an owned buffer for
-//! stdin, pipes and empty files.
+//! stdin, pipes and the files of /proc; an empty file is no bytes, its file kept open so
+//! that it is seen to grow ([`Source::grown`]), as a mapped one is.
 //!
 //! Most of hexrune's `unsafe` code is here (the map and the SIGBUS guard); the rest is SIMD
 //! intrinsics (the scan, the lints' sieve) and single system calls elsewhere. It knows
@@ -156,7 +157,8 @@ pub enum Access {
 pub struct Source {
     name: String,
     bytes: Bytes,
-    /// A mapped file's size and modification time when it was opened, from the open file.
+    /// A mapped (or empty) file's size and modification time when it was opened, from the
+    /// open file.
     stamp: Option<(u64, Option<SystemTime>)>,
     /// The standing advice: [`Access::Random`] once [`Source::advise`] said so.
     random: AtomicBool,
@@ -396,7 +398,16 @@ impl Reading {
 }
 
 enum Bytes {
-    Mapped { map: Mmap, file: File, slot: usize },
+    Mapped {
+        map: Mmap,
+        file: File,
+        slot: usize,
+    },
+    /// A regular file that was empty when it was read: nothing to map (a map of 0 bytes
+    /// is refused), but the open file, asked what size it has now.
+    Empty {
+        file: File,
+    },
     Owned(Vec<u8>),
 }
 
@@ -507,7 +518,19 @@ impl Source {
         if meta.len() == 0 {
             // An empty file reads as nothing at once; a file of /proc says 0 bytes and
             // has text, which only reading finds, or never ends (/proc/self/pagemap).
-            return Source::read_unsized(name, file);
+            let buffer = read_to_bound(&file, UNSIZED_BOUND, 0)?;
+            if !buffer.is_empty() {
+                return Ok(Source::from_bytes(name, buffer));
+            }
+            // Kept open, as a map keeps its file: a log not yet written to is seen to
+            // grow, and a record of it (W, check) to have changed.
+            return Ok(Source {
+                name,
+                bytes: Bytes::Empty { file },
+                stamp: Some((0, meta.modified().ok())),
+                random: AtomicBool::new(false),
+                partial: None,
+            });
         }
         install_sigbus_handler();
         // SAFETY: memmap2 requires that the mapped file is not modified or truncated while the
@@ -546,6 +569,7 @@ impl Source {
     pub fn bytes(&self) -> &[u8] {
         match &self.bytes {
             Bytes::Mapped { map, .. } => map,
+            Bytes::Empty { .. } => &[],
             Bytes::Owned(v) => v,
         }
     }
@@ -560,15 +584,20 @@ impl Source {
         self.bytes().is_empty()
     }
 
-    /// The file's size on disk now, where it is more than the map holds: a mapped file
-    /// that grew while it was shown (a log written to). `None` otherwise, and for bytes
-    /// read into memory. One `fstat`.
+    /// The file's size on disk now, where it is more than the source holds: a mapped file,
+    /// or a file that was empty, that grew while it was shown (a log written to). `None`
+    /// otherwise, and for bytes read into memory. One `fstat`.
     pub fn grown(&self) -> Option<u64> {
-        let Bytes::Mapped { map, file, .. } = &self.bytes else {
-            return None;
-        };
-        let now = file.metadata().ok()?.len();
-        (now > map.len() as u64).then_some(now)
+        let now = self.file()?.metadata().ok()?.len();
+        (now > self.len()).then_some(now)
+    }
+
+    /// The open regular file the bytes are of (mapped, or empty), if they are.
+    fn file(&self) -> Option<&File> {
+        match &self.bytes {
+            Bytes::Mapped { file, .. } | Bytes::Empty { file } => Some(file),
+            Bytes::Owned(_) => None,
+        }
     }
 
     /// Whether the input is a memory map (rather than a buffer in memory).
@@ -652,20 +681,20 @@ impl Source {
 }
 
 impl Source {
-    /// When a mapped file was last modified, as it said when it was opened (`None` for
-    /// bytes read into memory, or where the file system keeps no time).
+    /// When a mapped (or empty) file was last modified, as it said when it was opened
+    /// (`None` for bytes read into memory, or where the file system keeps no time).
     pub fn modified(&self) -> Option<SystemTime> {
         self.stamp.and_then(|(_, modified)| modified)
     }
 
-    /// [`Source::check_intact`], and that a mapped file was not written to since it was
-    /// opened: its size and modification time are still those it had then, else
-    /// `Err(Rewritten)`. What a record of the bytes read (a hash, a verdict) asks before it
-    /// is given: in place, a write shows through the map, so the bytes read may mix old and
-    /// new.
+    /// [`Source::check_intact`], and that a mapped file (or an empty one) was not written
+    /// to since it was opened: its size and modification time are still those it had
+    /// then, else `Err(Rewritten)`. What a record of the bytes read (a hash, a verdict)
+    /// asks before it is given: in place, a write shows through the map, so the bytes read
+    /// may mix old and new.
     pub fn check_unchanged(&self) -> Result<(), SourceError> {
         self.check_intact()?;
-        let (Bytes::Mapped { file, .. }, Some((len, modified))) = (&self.bytes, self.stamp) else {
+        let (Some(file), Some((len, modified))) = (self.file(), self.stamp) else {
             return Ok(());
         };
         let now = file.metadata()?;
@@ -912,6 +941,27 @@ mod tests {
             )
         );
         assert_eq!(UNSIZED_BOUND, 64 << 20);
+    }
+
+    #[test]
+    fn an_empty_file_that_grows_is_seen_to() {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        let source = Source::open(file.path()).unwrap();
+        assert_eq!(source.grown(), None);
+        source.check_unchanged().unwrap();
+        file.write_all(b"caf\xC3\xA9\n").unwrap();
+        file.flush().unwrap();
+        assert_eq!(source.grown(), Some(6));
+        assert!(source.is_empty(), "the bytes shown stay what they were");
+        source.check_intact().unwrap();
+        assert!(matches!(
+            source.check_unchanged(),
+            Err(SourceError::Rewritten)
+        ));
+        // A file of /proc says 0 bytes and has text: read whole, and never "grown".
+        let proc = Source::open(Path::new("/proc/self/status")).unwrap();
+        assert_eq!(proc.grown(), None);
+        proc.check_unchanged().unwrap();
     }
 
     #[test]

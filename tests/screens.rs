@@ -1467,6 +1467,39 @@ fn a_file_truncated_on_disk_drops_what_the_scan_found() {
     );
 }
 
+/// An empty file is watched as a mapped one is: once it grows (a log not yet written to
+/// when it was opened), the viewer says so, and `R` shows its bytes.
+#[test]
+fn an_empty_file_that_grows_is_said_to_as_any_other() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("app.log");
+    std::fs::write(&path, b"").unwrap();
+    let summary = Summary::build(Dialect::Utf8, b"", 1, &Progress::new()).unwrap();
+    let source = Source::open(&path).unwrap();
+    let mut app = App::with_summary(source, summary, Rect::new(0, 0, 120, 24), false);
+    app.input_path = Some(path.clone());
+    let mut log = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    log.write_all(b"started \xFF\n").unwrap();
+    let grew = app.pending_source_action().expect("the growth is noticed");
+    app.update(grew);
+    let name = path.display().to_string();
+    let left = format!(" {name}  0 B, grew on disk  \u{2014}  utf8");
+    let right = "file grew on disk: R reopens it to show the new bytes ";
+    let gap = " ".repeat(120 - left.chars().count() - right.chars().count());
+    assert_eq!(line(&app, 23), format!("{left}{gap}{right}").trim_end());
+    app.update(Action::Reopen);
+    // Scanned again, as any file reopened.
+    let left = format!(" {name}  10 B  0x0 (0)  10%  utf8");
+    let right = format!("reopened {name}: 10 B (was 0 B)  scanning\u{2026} ");
+    let gap = " ".repeat(120 - left.chars().count() - right.chars().count());
+    assert_eq!(line(&app, 23), format!("{left}{gap}{right}").trim_end());
+    assert_eq!(app.source.bytes(), b"started \xFF\n");
+}
+
 /// An input with the byte order mark of UTF-16 or UTF-32, opened as UTF-8, says at once
 /// what `e` would read it as; in that encoding, or without such a mark, nothing is said.
 #[test]

@@ -492,3 +492,156 @@ fn the_preview_reads_the_input_as_the_write_does() {
     engine.repair_slice(bytes, &mut out, |_| Ok(())).unwrap();
     assert_eq!(out.bytes, "\u{FEFF}Caf\u{FFFD} cr\u{FFFD}me\n".as_bytes());
 }
+
+/// `R` typed while a write runs waits for it, as every key does; what it says then follows
+/// what the write did, which stays in view: the file was written.
+#[test]
+fn r_typed_during_a_write_keeps_what_the_write_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_on_file(dir.path(), 200, 40);
+    key(&mut app, KeyCode::Char('W'), KeyModifiers::NONE);
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    assert_eq!(app.mode(), Mode::Busy);
+    keys(&mut app, "R");
+    finish_job(&mut app);
+    let out = dir.path().join("notes.repaired.txt");
+    assert!(out.exists());
+    let input = dir.path().join("notes.txt");
+    let (out, input) = (out.display(), input.display());
+    let said = format!(
+        "wrote {out}: 1 unit changed (replace), 61 bytes; reopened {input}: 59 B (was 59 B)"
+    );
+    let message = app.message.clone().unwrap();
+    assert_eq!(
+        (message.text.as_str(), message.is_error),
+        (said.as_str(), false)
+    );
+    // Reopened, the input is scanned again.
+    let left = format!(" {input}  59 B  0x0 (0)  2%  utf8");
+    let right = format!("{said}  scanning\u{2026} ");
+    let gap = " ".repeat(200 - left.chars().count() - right.chars().count());
+    assert_eq!(screen(&app)[39], format!("{left}{gap}{right}").trim_end());
+    // Where the line is too narrow, what R said gives way first.
+    let mut app = app_on_file(dir.path(), 120, 40);
+    key(&mut app, KeyCode::Char('W'), KeyModifiers::NONE);
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE); // it exists: replaced
+    keys(&mut app, "R");
+    finish_job(&mut app);
+    let kept: String = said.chars().take(116).collect();
+    assert!(kept.starts_with(&format!(
+        "wrote {out}: 1 unit changed (replace), 61 bytes; "
+    )));
+    assert_eq!(screen(&app)[39], format!("  {kept}\u{2026}"));
+}
+
+/// A write that fails gives its form back with the cause; keys typed during it were typed
+/// for the view and are dropped: `R` neither reopens the file under the form nor puts its
+/// word in place of the cause.
+#[test]
+fn r_typed_during_a_write_that_fails_leaves_the_cause_in_the_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_on_file(dir.path(), 120, 40);
+    let shown = std::sync::Arc::clone(&app.source);
+    app.update(Action::OpenWrite);
+    clear_prompt(&mut app);
+    let name = dir
+        .path()
+        .join("no-such-dir")
+        .join("x.txt")
+        .display()
+        .to_string();
+    typed(&mut app, &name);
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    keys(&mut app, "Rj");
+    finish_job(&mut app);
+    let message = app.message.clone().unwrap();
+    assert_eq!(
+        (message.text.as_str(), message.is_error),
+        (
+            format!("write: {name}: no such file or directory").as_str(),
+            true
+        )
+    );
+    assert_eq!(app.prompt.as_ref().map(|p| p.kind), Some(PromptKind::Write));
+    assert!(std::sync::Arc::ptr_eq(&shown, &app.source), "not reopened");
+    assert_eq!(app.cursor, 0, "j did not move the cursor under the form");
+}
+
+/// A search typed during a write runs once the write is done; what it found is said after
+/// what the write did.
+#[test]
+fn a_search_typed_during_a_write_is_said_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_on_file(dir.path(), 200, 40);
+    keys(&mut app, "/a");
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    finish_job(&mut app);
+    assert_eq!(app.cursor, 1);
+    key(&mut app, KeyCode::Char('W'), KeyModifiers::NONE);
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    keys(&mut app, "n");
+    // The write ends, the search it held back runs and ends.
+    finish_job(&mut app);
+    let out = dir.path().join("notes.repaired.txt");
+    assert_eq!(app.cursor, 5);
+    assert_eq!(
+        app.message.as_ref().map(|m| m.text.clone()),
+        Some(format!(
+            "wrote {}: 1 unit changed (replace), 61 bytes; search \"a\": found at 0x5",
+            out.display()
+        ))
+    );
+}
+
+/// Esc pressed just as a write finishes is too late to cancel it, and the file is written:
+/// the status line says so, whether the Esc reaches the viewer before the write's last
+/// report (it then asks the worker to stop, which has passed its last check) or after it
+/// (nothing is left to cancel, and the Esc leaves the message).
+#[test]
+fn esc_just_as_a_write_finishes_leaves_what_it_wrote_in_view() {
+    use hexrune::tui::action::JobEvent;
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_on_file(dir.path(), 200, 40);
+    let out = dir.path().join("notes.repaired.txt");
+    let input = dir.path().join("notes.txt");
+    let said = format!(
+        "wrote {}: 1 unit changed (replace), 61 bytes",
+        out.display()
+    );
+    let left = format!(
+        " {}  59 B  0x0 (0)  2%  utf8  char 1 of 48",
+        input.display()
+    );
+    let row = format!(
+        "{left}{}{said}",
+        " ".repeat(200 - 1 - left.len() - said.len())
+    );
+    for esc_before_report in [true, false] {
+        let _ = std::fs::remove_file(&out);
+        key(&mut app, KeyCode::Char('W'), KeyModifiers::NONE);
+        key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+        // The worker is done: the copy has its path, its last report not yet taken in.
+        let last = loop {
+            match app.wait_job_event().expect("worker reports") {
+                JobEvent::Progress(_) => continue,
+                event => break event,
+            }
+        };
+        assert!(out.exists());
+        if esc_before_report {
+            assert_eq!(app.mode(), Mode::Busy);
+            key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
+        }
+        app.update(Action::Job(last));
+        assert_eq!(app.mode(), Mode::Normal);
+        key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
+        let message = app.message.clone().unwrap();
+        assert_eq!(
+            (message.text.as_str(), message.is_error),
+            (said.as_str(), false),
+            "Esc before the report: {esc_before_report}"
+        );
+        assert_eq!(screen(&app)[39], row);
+    }
+}

@@ -188,6 +188,21 @@ pub struct Message {
     pub cut_from: Option<usize>,
 }
 
+impl Message {
+    /// `self; next`: one line for two things said in turn, the first in front (where the
+    /// line is too narrow, the end gives way first).
+    fn then(self, next: Message) -> Message {
+        let shift = self.text.len() + 2;
+        let shifted = |r: std::ops::Range<usize>| r.start + shift..r.end + shift;
+        Message {
+            text: format!("{}; {}", self.text, next.text),
+            is_error: self.is_error || next.is_error,
+            elide: self.elide.or(next.elide.map(shifted)),
+            cut_from: self.cut_from.or(next.cut_from.map(|at| at + shift)),
+        }
+    }
+}
+
 /// Everything the screen shows, and nothing of the terminal.
 pub struct App {
     /// The input.
@@ -261,6 +276,10 @@ pub struct App {
     /// The form, prompt and name of the write running, given back if it fails so that the
     /// path can be mended.
     write_retry: Option<(WriteForm, Prompt, String)>,
+    /// What the write that just ended said, while the keys typed during it are replayed
+    /// (and the searches they start run): what they say comes after it, so that `R`
+    /// typed during a write does not hide whether the file was written.
+    write_said: Option<Message>,
     /// Keys typed while a worker ran, replayed in order when it is done (at most
     /// [`DEFERRED_MAX`]): typing `]]]` finds the third error.
     /// Each with whether it is a repeat of a count (`3n`) rather than a key typed.
@@ -331,6 +350,7 @@ impl App {
             input_path: None,
             write: None,
             write_retry: None,
+            write_said: None,
             deferred: VecDeque::new(),
             count_wrapped: false,
             linting: Linting::default(),
@@ -747,8 +767,10 @@ impl App {
             return;
         }
         // What the user did clears the last message and uses up a count; what workers and
-        // the terminal report does neither.
-        if !report {
+        // the terminal report does neither. Nor does an Esc with nothing to close or cancel:
+        // it came too late for the worker it was meant for, and the message is that
+        // worker's outcome ("wrote …": the file was written after all).
+        if !report && !self.is_idle_esc(&action) {
             self.message = None;
         }
         if self.help && self.scroll_help(&action) {
@@ -793,6 +815,16 @@ impl App {
             self.linting.cancel();
         }
         self.refresh_map();
+    }
+
+    /// Whether `action` is an Esc with nothing to act on: no worker to cancel, no prompt,
+    /// form or overlay to close (a count it drops has already cleared the message).
+    fn is_idle_esc(&self, action: &Action) -> bool {
+        matches!(action, Action::Cancel)
+            && self.job.is_none()
+            && self.prompt.is_none()
+            && !self.help
+            && !self.stats
     }
 
     /// Whether a count typed before `action` is used by it (and not dropped).
@@ -1888,14 +1920,18 @@ impl App {
                 let retry = self.write_retry.take();
                 match (result, retry) {
                     (Ok(text), _) => self.say(text, false),
-                    // The form again, as it was, to mend the path or policy.
+                    // The form again, as it was, to mend the path or policy: keys typed
+                    // for the view meanwhile are dropped, not acted on under the form
+                    // (where `R` would put its word in place of the cause).
                     (Err(cause), Some((form, prompt, name))) => {
                         self.write = Some(form);
                         self.prompt = Some(prompt);
+                        self.deferred.clear();
                         self.say_write_error(&name, &cause);
                     }
                     (Err(cause), None) => self.say(format!("write: {cause}"), true),
                 }
+                self.write_said = self.message.clone();
             }
             JobEvent::Cancelled => {
                 let what = job.what.clone();
@@ -1906,6 +1942,16 @@ impl App {
             }
         }
         self.replay_deferred();
+        if self.job.is_none() {
+            // Every key typed during the write has acted: what the last of them said
+            // follows what the write did.
+            if let Some(said) = self.write_said.take() {
+                self.message = Some(match self.message.take() {
+                    Some(after) if after != said => said.then(after),
+                    _ => said,
+                });
+            }
+        }
     }
 
     /// Moves to what a search found, and says so.
@@ -2266,6 +2312,44 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_file_that_grew_is_said_once_and_r_reopens_it() {
+        use std::io::Write;
+        let (mut file, mut app) = app_on_file(b"");
+        assert_eq!(app.pending_source_action(), None);
+        file.write_all(b"MORE \xFF\n").unwrap();
+        file.flush().unwrap();
+        assert_eq!(app.pending_source_action(), Some(Action::SourceGrew));
+        app.update(Action::SourceGrew);
+        let message = app.message.clone().unwrap();
+        assert_eq!((message.text.as_str(), message.is_error), (GREW, false));
+        assert_eq!(app.pending_source_action(), None, "said once");
+        let name = crate::view::safe::path_name(file.path());
+        assert_eq!(
+            crate::tui::draw::status_left(&app, 200),
+            format!(" {name}  0 B, grew on disk  \u{2014}  utf8")
+        );
+        // As for a file that had bytes: no copy of the nothing shown.
+        app.update(Action::OpenWrite);
+        assert!(app.write.is_none());
+        assert_eq!(
+            app.message.as_ref().unwrap().text,
+            "write: the file changed on disk since it was opened: R reopens it"
+        );
+        app.update(Action::Reopen);
+        assert_eq!(
+            app.message.as_ref().unwrap().text,
+            format!("reopened {name}: 7 B (was 0 B)")
+        );
+        assert_eq!(app.source.bytes(), b"MORE \xFF\n");
+        assert!(!app.grew);
+        assert!(matches!(app.scan, Scan::Wanted), "scanned again");
+        assert_eq!(
+            crate::tui::draw::status_left(&app, 200),
+            format!(" {name}  7 B  0x0 (0)  14%  utf8")
+        );
+    }
+
+    #[test]
     fn a_report_acts_while_the_terminal_is_too_small() {
         use std::io::Write;
         let (mut file, mut app) = app_on_file(b"abc\n");
@@ -2344,6 +2428,30 @@ mod tests {
         );
         assert_eq!(app.source.len(), 280_007, "the view stays as it was");
         assert!(!path.exists());
+    }
+
+    #[test]
+    fn two_messages_in_turn_keep_the_parts_that_give_way() {
+        let wrote = Message {
+            text: "wrote a.txt: 1 unit changed (replace), 4 bytes".to_string(),
+            is_error: false,
+            elide: None,
+            cut_from: None,
+        };
+        let found = Message {
+            text: "search \"ab\": found at 0x1: overlong".to_string(),
+            is_error: true,
+            elide: Some(8..10),
+            cut_from: Some(25),
+        };
+        let both = wrote.then(found);
+        assert_eq!(
+            both.text,
+            "wrote a.txt: 1 unit changed (replace), 4 bytes; search \"ab\": found at 0x1: overlong"
+        );
+        assert!(both.is_error);
+        assert_eq!(both.elide.clone().map(|r| &both.text[r]), Some("ab"));
+        assert_eq!(both.cut_from.map(|at| &both.text[at..]), Some(": overlong"));
     }
 
     #[test]
