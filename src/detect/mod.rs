@@ -17,6 +17,7 @@
 //! command line. The single-byte tables come from encoding_rs and oem_cp ([`table`]).
 
 pub mod bom;
+pub mod declared;
 pub mod dos;
 pub mod judge;
 pub mod mojibake;
@@ -234,8 +235,15 @@ fn hex(bytes: &[u8]) -> String {
     pairs.join(" ")
 }
 
-/// Detects what `bytes` is, from `summary`, the UTF-8 scan of the same bytes.
+/// Detects what `bytes` is, from `summary`, the UTF-8 scan of the same bytes: from the
+/// bytes alone, then weighed against what the input declares of itself (an XML
+/// declaration, a `<meta>` charset, a coding cookie, a CSS `@charset`: [`declared`]).
 pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
+    declared::weigh(detect_bytes(bytes, summary), bytes, summary)
+}
+
+/// What `bytes` is by its bytes alone ([`detect`] before any declaration is weighed).
+fn detect_bytes(bytes: &[u8], summary: &Summary) -> Detection {
     let bom = Bom::at_start(bytes);
     let mut d = Detection {
         encoding: "UTF-8",
