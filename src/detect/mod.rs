@@ -891,10 +891,11 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
         }
         if *kind == Kind::Legacy {
             let guess = guess_legacy(&bytes[range.clone()]);
-            // chardetng knows the web's encodings only: DOS text has shapes of its own.
+            // chardetng knows the web's encodings only: DOS text has shapes of its own, and
+            // box drawing turns its guess for IBM866 and KOI8 text.
             if let Some((dos, why)) = dos::dos_code_page(head, guess) {
                 guesses.push((range.start, dos));
-                dos_evidence.push(why);
+                dos_evidence.push((dos, why));
                 continue;
             }
             // Each reading decodes up to a megabyte of the region: asked once each.
@@ -1031,11 +1032,12 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                 counted(multibyte, "multi-byte character", "multi-byte characters")
             )
         });
-    } else if matches!(d.encoding, "IBM437" | "IBM850") {
+    } else if dos_evidence.iter().any(|(name, _)| *name == d.encoding) {
+        let why: Vec<&str> = dos_evidence.iter().map(|(_, why)| why.as_str()).collect();
         d.evidence.push(format!(
-            "{} and few multi-byte characters; DOS code page text: {}",
+            "{} and few multi-byte characters; {}",
             counted(errors, "UTF-8 error", "UTF-8 errors"),
-            dos_evidence.join("; ")
+            why.join("; ")
         ));
     } else if d.encoding == MACINTOSH && !doubts.is_empty() {
         d.evidence.push(format!(
