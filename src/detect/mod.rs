@@ -332,6 +332,22 @@ fn detect_bytes(bytes: &[u8], summary: &Summary) -> Detection {
                 .push(read_as_evidence(w, &reading, head.len(), bytes.len()));
             return wide_input(d, w, bytes, 0);
         }
+        // A line of CJK too short for that, whose line feed holds its only zero bytes and
+        // whose controls are halves of its units.
+        if let Some((w, reading)) = wide::read_line_as_text(head) {
+            d.evidence.push(format!(
+                "{}; one line ending in {}'s line feed{}",
+                read_as_evidence(w, &reading, head.len(), bytes.len()),
+                w.name(),
+                match sample.controls {
+                    0 => String::new(),
+                    1 => ", its 1 byte that is a control alone is half of one of its units"
+                        .to_string(),
+                    n => format!(", its {n} bytes that are controls alone are halves of its units"),
+                }
+            ));
+            return wide_input(d, w, bytes, 0);
+        }
     }
     // UTF-16 without a zero byte has no space or line end: one word, or a line of a
     // script without spaces. Asked only of bytes with controls, which no legacy text has.
