@@ -61,13 +61,16 @@ const MIN_CYRILLIC: usize = 6;
 /// ```
 pub fn dos_code_page(bytes: &[u8], guess: &str) -> Option<(&'static str, String)> {
     let guessed = guessed_table(bytes, guess)?;
-    if let Some(found) = koi8(bytes, guessed) {
+    // Where chardetng guessed the page itself (long text outweighs the boxes), its
+    // reading is no rival: the boxes name the variant.
+    let rival = |own: &[&str]| guessed.filter(|_| !own.contains(&guess));
+    if let Some(found) = koi8(bytes, rival(&["KOI8-U", "KOI8-R"])) {
         return Some(found);
     }
     let boxes = line_runs(bytes, &[0xC4, 0xCD]);
     let dos866 = |lines: usize| {
         let is_box = |b: u8| (0xB0..=0xDF).contains(&b);
-        let words = cyrillic_words(bytes, ibm866(), guessed, is_box);
+        let words = cyrillic_words(bytes, ibm866(), rival(&["IBM866"]), is_box);
         (lines >= 1 && words.is_evidence()).then(|| {
             format!(
                 "{}, {} of {} non-ASCII bytes outside them in words of Cyrillic letters in IBM866",
