@@ -1098,3 +1098,110 @@ fn a_rare_nul_inside_lines_of_text_is_no_record_separator() {
         ]
     );
 }
+
+/// Short lines of Chinese, Japanese and Korean in UTF-16 and UTF-32 without a BOM, each
+/// ending in a line feed (or CR LF), as Python's codecs encode them. Two kinds were
+/// `binary` (`1 of 26 sampled bytes is a control`: `。`, U+3002, is `02 30` in UTF-16LE):
+/// lines with katakana's prolonged sound mark ー (U+30FC, a letter of no one script, which
+/// counted against the share of letters in few scripts), in all four encodings; and lines
+/// of fewer than 8 characters in UTF-16 (too short to be read as text at all), whose bytes
+/// that are controls alone are halves of their units. `repair --from auto` writes the
+/// line back.
+#[test]
+fn short_cjk_lines_with_a_line_end_are_wide_text() {
+    let long = [
+        "コーヒーを一杯ください。",
+        "このケーキはとても美味しい。",
+        "ラーメンが好きです。",
+        "スーパーで野菜を買う。",
+    ];
+    let short = [
+        "请把门关上。",
+        "你吃饭了吗？",
+        "我喜欢喝茶。",
+        "감사합니다.",
+        "他每天跑步。",
+        "駅はどこ？",
+        "고마워요.",
+    ];
+    let mut texts: Vec<String> = Vec::new();
+    for line in long.iter().chain(&short) {
+        texts.push(format!("{line}\n"));
+        texts.push(format!("{line}\r\n"));
+    }
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let mut wrong = Vec::new();
+    let mut tried = 0;
+    for (form, want) in [
+        ("16-le", "UTF-16LE"),
+        ("16-be", "UTF-16BE"),
+        ("32-le", "UTF-32LE"),
+        ("32-be", "UTF-32BE"),
+    ] {
+        for (text, bytes) in texts.iter().zip(wide(&refs, form)) {
+            tried += 1;
+            let got = detected(&bytes);
+            if got != want {
+                wrong.push(format!("{want} {text:?}: {got}"));
+            }
+        }
+    }
+    assert_eq!((tried, wrong), (88, Vec::<String>::new()));
+    // The review's line, and a short one, with their evidence and repair.
+    let cases = [
+        (
+            "コーヒーを一杯ください。\n",
+            "16-le",
+            "UTF-16LE",
+            "no byte order mark; read as UTF-16LE, the input is text: 11 of 13 characters are letters (Han+Hiragana+Katakana), 1 is a space or line end",
+        ),
+        (
+            "请把门关上。\n",
+            "16-le",
+            "UTF-16LE",
+            "no byte order mark; read as UTF-16LE, the input is text: 5 of 7 characters are letters (Han), 1 is a space or line end; one line ending in UTF-16LE's line feed, its 1 byte that is a control alone is half of one of its units",
+        ),
+        (
+            "감사합니다.\n",
+            "16-be",
+            "UTF-16BE",
+            "no byte order mark; read as UTF-16BE, the input is text: 5 of 7 characters are letters (Hangul), 1 is a space or line end; one line ending in UTF-16BE's line feed, its 1 byte that is a control alone is half of one of its units",
+        ),
+        (
+            "고마워요.\n",
+            "16-le",
+            "UTF-16LE",
+            "no byte order mark; read as UTF-16LE, the input is text: 4 of 6 characters are letters (Hangul), 1 is a space or line end; one line ending in UTF-16LE's line feed",
+        ),
+    ];
+    for (text, form, name, evidence) in cases {
+        let bytes = wide(&[text], form).remove(0);
+        let (d, _) = regions_of(&bytes);
+        let units = bytes.len() / 2;
+        assert_eq!(
+            (d.headline(), d.evidence),
+            (
+                name.to_string(),
+                vec![
+                    evidence.to_string(),
+                    format!("{units} code units decode as {name}")
+                ]
+            )
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let input = common::file_with(dir.path(), "in.txt", &bytes);
+        let out = dir.path().join("out.txt");
+        common::run(
+            [
+                "repair",
+                &input,
+                "-o",
+                out.to_str().unwrap(),
+                "--from",
+                "auto",
+            ],
+            0,
+        );
+        assert_eq!(std::fs::read_to_string(out).unwrap(), text);
+    }
+}

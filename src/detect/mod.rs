@@ -17,6 +17,7 @@
 //! command line. The single-byte tables come from encoding_rs and oem_cp ([`table`]).
 
 pub mod bom;
+pub mod declared;
 pub mod dos;
 pub mod judge;
 pub mod mojibake;
@@ -241,8 +242,15 @@ fn hex(bytes: &[u8]) -> String {
     pairs.join(" ")
 }
 
-/// Detects what `bytes` is, from `summary`, the UTF-8 scan of the same bytes.
+/// Detects what `bytes` is, from `summary`, the UTF-8 scan of the same bytes: from the
+/// bytes alone, then weighed against what the input declares of itself (an XML
+/// declaration, a `<meta>` charset, a coding cookie, a CSS `@charset`: [`declared`]).
 pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
+    declared::weigh(detect_bytes(bytes, summary), bytes, summary)
+}
+
+/// What `bytes` is by its bytes alone ([`detect`] before any declaration is weighed).
+fn detect_bytes(bytes: &[u8], summary: &Summary) -> Detection {
     let bom = Bom::at_start(bytes);
     let mut d = Detection {
         encoding: "UTF-8",
@@ -330,6 +338,22 @@ pub fn detect(bytes: &[u8], summary: &Summary) -> Detection {
         if let Some((w, reading)) = wide::read_as_text(head) {
             d.evidence
                 .push(read_as_evidence(w, &reading, head.len(), bytes.len()));
+            return wide_input(d, w, bytes, 0);
+        }
+        // A line of CJK too short for that, whose line feed holds its only zero bytes and
+        // whose controls are halves of its units.
+        if let Some((w, reading)) = wide::read_line_as_text(head) {
+            d.evidence.push(format!(
+                "{}; one line ending in {}'s line feed{}",
+                read_as_evidence(w, &reading, head.len(), bytes.len()),
+                w.name(),
+                match sample.controls {
+                    0 => String::new(),
+                    1 => ", its 1 byte that is a control alone is half of one of its units"
+                        .to_string(),
+                    n => format!(", its {n} bytes that are controls alone are halves of its units"),
+                }
+            ));
             return wide_input(d, w, bytes, 0);
         }
     }
@@ -891,10 +915,11 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
         }
         if *kind == Kind::Legacy {
             let guess = guess_legacy(&bytes[range.clone()]);
-            // chardetng knows the web's encodings only: DOS text has shapes of its own.
+            // chardetng knows the web's encodings only: DOS text has shapes of its own, and
+            // box drawing turns its guess for IBM866 and KOI8 text.
             if let Some((dos, why)) = dos::dos_code_page(head, guess) {
                 guesses.push((range.start, dos));
-                dos_evidence.push(why);
+                dos_evidence.push((dos, why));
                 continue;
             }
             // Each reading decodes up to a megabyte of the region: asked once each.
@@ -1040,11 +1065,12 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                 counted(multibyte, "multi-byte character", "multi-byte characters")
             )
         });
-    } else if matches!(d.encoding, "IBM437" | "IBM850") {
+    } else if dos_evidence.iter().any(|(name, _)| *name == d.encoding) {
+        let why: Vec<&str> = dos_evidence.iter().map(|(_, why)| why.as_str()).collect();
         d.evidence.push(format!(
-            "{} and few multi-byte characters; DOS code page text: {}",
+            "{} and few multi-byte characters; {}",
             counted(errors, "UTF-8 error", "UTF-8 errors"),
-            dos_evidence.join("; ")
+            why.join("; ")
         ));
     } else if d.encoding == MACINTOSH && !doubts.is_empty() {
         d.evidence.push(format!(

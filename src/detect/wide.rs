@@ -222,6 +222,31 @@ fn script_group(script: Script) -> Option<Script> {
     }
 }
 
+/// The script of `c`, or for a character of no one script (Common or Inherited) whose
+/// Script_Extensions are all of one group of [`script_group`], the first of them: the
+/// prolonged sound mark ー (U+30FC) and the kana voicing marks are Hiragana and Katakana's,
+/// and a Japanese word such as コーヒー is then letters of one group, not three in four.
+/// Others (a combining accent, used by many scripts) stay of no script.
+fn own_script(c: char) -> Script {
+    let script = c.script();
+    if !matches!(script, Script::Common | Script::Inherited) {
+        return script;
+    }
+    let ext = c.script_extension();
+    if ext.is_common() || ext.is_inherited() || ext.is_empty() {
+        return script;
+    }
+    let mut scripts = ext.iter();
+    let Some(first) = scripts.next() else {
+        return script;
+    };
+    let group = script_group(first);
+    match group.is_some() && scripts.all(|s| script_group(s) == group) {
+        true => first,
+        false => script,
+    }
+}
+
 /// The name of a group of [`script_group`], as [`Reading::scripts`] gives it.
 fn group_name(group: Script) -> &'static str {
     match group {
@@ -294,7 +319,7 @@ pub fn reading(wide: Wide, sample: &[u8]) -> Reading {
             | Gc::EnclosingMark => {
                 out.letters += 1;
                 run.letters += 1;
-                let script = c.script();
+                let script = own_script(c);
                 if let Some(group) = script_group(script) {
                     if group == Script::Han && !han_seen.contains(&script) {
                         han_seen.push(script);
@@ -419,6 +444,47 @@ pub fn read_unspaced_as_text(sample: &[u8]) -> Option<(Wide, Reading)> {
     let top_two: usize = r.scripts.iter().take(2).map(|(_, n)| n).sum();
     let text = r.chars >= 8 && r.odd * 200 <= r.chars && top_two * 10 >= r.letters * 9;
     text.then_some((w, r))
+}
+
+/// The fewest letters of [`read_line_as_text`].
+pub const LINE_LETTERS: usize = 3;
+
+/// The UTF-16 that reads `sample`, a whole input too short for [`read_as_text`] (fewer
+/// than 8 characters), as one line of text: the input is whole units that end in a line
+/// feed (`0A 00` in UTF-16LE, `00 0A` in UTF-16BE, after a carriage return or not) and
+/// hold no other; read so, it gives at least [`LINE_LETTERS`] letters, all of one group of
+/// scripts, and nothing that no text holds. Exactly one byte order must read so.
+///
+/// A short line of CJK or Hangul fills both bytes of its units: its only zero bytes are
+/// its line feed's, and some of its bytes are controls alone (`。`, U+3002, is `02 30` in
+/// UTF-16LE, `감`, U+AC10, is `10 AC`): halves of its units, no controls. A line without a
+/// line feed is not read so: nothing in its bytes then says UTF-16.
+///
+/// ```
+/// use hexrune::detect::wide::{read_line_as_text, Wide};
+/// let zh: Vec<u8> = "请把门关上。\n".encode_utf16().flat_map(u16::to_le_bytes).collect();
+/// assert_eq!(read_line_as_text(&zh).map(|(w, _)| w), Some(Wide::Utf16Le));
+/// assert_eq!(read_line_as_text(&zh[..zh.len() - 2]), None);
+/// ```
+pub fn read_line_as_text(sample: &[u8]) -> Option<(Wide, Reading)> {
+    if sample.len() >= 2 * 8 || !sample.len().is_multiple_of(2) {
+        return None;
+    }
+    let mut found = [Wide::Utf16Le, Wide::Utf16Be].into_iter().filter_map(|w| {
+        let units: Vec<u32> = w.units(sample).collect();
+        let feeds = units.iter().filter(|u| **u == 0x0A).count();
+        if units.last() != Some(&0x0A) || feeds != 1 {
+            return None;
+        }
+        let r = reading(w, sample);
+        let text = r.odd == 0
+            && r.letters >= LINE_LETTERS
+            && r.scripts.len() == 1
+            && r.scripts[0].1 * 10 >= r.letters * 9;
+        text.then_some((w, r))
+    });
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
 }
 
 /// Whether `bytes` (which start at a code unit), whose zero bytes show the pattern of
