@@ -338,3 +338,35 @@ fn a_declaration_does_not_override_a_utf8_region() {
         ]
     );
 }
+
+/// A declaration is printed in the evidence as the file writes it, so only one of printable
+/// ASCII is read: a label with a bidi override in it (or any byte past ASCII, or a control)
+/// is no declaration, and never reaches the terminal.
+#[test]
+fn a_label_that_is_not_printable_ascii_is_no_declaration() {
+    for label in [
+        "\u{202E}iso-8859-1",
+        "iso-8859-1\u{1B}[31m",
+        "iso\u{7F}-8859-1",
+    ] {
+        let mut bytes = format!("<?xml version=\"1.0\" encoding=\"{label}\"?>\n<a>").into_bytes();
+        bytes.extend_from_slice(b"caf\xE9 na\xEFve \xB5</a>\n");
+        let d = detected(&bytes);
+        assert!(
+            d.evidence
+                .iter()
+                .all(|e| !e.contains("declared") && e.is_ascii()),
+            "{label:?}: {:?}",
+            d.evidence
+        );
+    }
+    // A label longer than any encoding's is none either.
+    let long = "x".repeat(41);
+    let bytes = format!("<?xml version=\"1.0\" encoding=\"{long}\"?>\n<a>caf\u{E9}</a>\n");
+    let d = detected(bytes.as_bytes());
+    assert!(
+        d.evidence.iter().all(|e| !e.contains("declared")),
+        "{:?}",
+        d.evidence
+    );
+}

@@ -30,6 +30,10 @@ use crate::scan::index::Summary;
 /// reads the first 1024 bytes).
 pub const META_BYTES: usize = 1024;
 
+/// The longest label a declaration may give (WHATWG's longest has 19 bytes; Python's
+/// names are shorter).
+const MAX_LABEL: usize = 40;
+
 /// Where a declaration was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Form {
@@ -340,9 +344,17 @@ fn found(
     label: std::ops::Range<usize>,
     end: usize,
 ) -> Option<Declaration> {
-    let text = std::str::from_utf8(&bytes[from..end]).ok()?.to_string();
-    let label_text = std::str::from_utf8(&bytes[label.clone()]).ok()?.to_string();
-    if label_text.is_empty() || text.chars().any(|c| c.is_control()) {
+    // Printed as it is in the evidence: printable ASCII only (a label of anything else
+    // names no encoding), and short (the longest label encoding_rs knows has 19 bytes).
+    let printable = |r: std::ops::Range<usize>| {
+        let b = &bytes[r];
+        b.iter()
+            .all(|&b| (0x20..0x7F).contains(&b))
+            .then(|| String::from_utf8_lossy(b).into_owned())
+    };
+    let text = printable(from..end)?;
+    let label_text = printable(label.clone())?;
+    if label_text.is_empty() || label_text.len() > MAX_LABEL || text.len() > 2 * MAX_LABEL {
         return None;
     }
     Some(Declaration {
