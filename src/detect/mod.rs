@@ -19,6 +19,7 @@
 pub mod bom;
 pub mod dos;
 pub mod judge;
+pub mod legacy;
 pub mod mojibake;
 pub mod table;
 pub mod wide;
