@@ -393,3 +393,25 @@ fn two_characters_of_gbk_are_a_weak_guess_not_utf8() {
         "{d:?}"
     );
 }
+
+#[test]
+fn a_gbk_region_after_utf8_says_where_its_reading_breaks() {
+    let text = "这家饭店的饺子非常好吃。我们明天早上八点在图书馆见面。\n".repeat(3);
+    let (gbk, _, _) = encoding_rs::GBK.encode(&text);
+    let head = "日志 ✓ 开始\n".as_bytes();
+    let bytes = [head, &gbk[..20], &[0xFF], &gbk[20..]].concat();
+    let d = detected(&bytes);
+    let regions: Vec<_> = d
+        .regions
+        .iter()
+        .map(|r| (r.start, r.end, r.encoding))
+        .collect();
+    assert_eq!(regions, [(0, 18, "UTF-8"), (18, bytes.len(), "GBK")]);
+    assert_eq!(
+        d.evidence,
+        [
+            "mixed: 2 regions in 2 encodings; 87 UTF-8 errors, all in the GBK region",
+            "the GBK text reads as GBK but for 1 malformed sequence at 38 (FF)"
+        ]
+    );
+}

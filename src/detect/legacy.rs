@@ -221,6 +221,7 @@ impl Reading {
         let mut decoder = encoding.new_decoder_without_bom_handling();
         let mut out = [0u8; 16 << 10];
         let (mut pos, mut spans, mut chars, mut ascii) = (0, Vec::new(), 0, 0);
+        let mut spots = 0;
         loop {
             let (result, read, written) =
                 decoder.decode_to_utf8_without_replacement(&bytes[pos..], &mut out, last);
@@ -233,10 +234,17 @@ impl Reading {
                 DecoderResult::OutputFull => {}
                 DecoderResult::Malformed(bad, after) => {
                     let end = pos - usize::from(after);
-                    spans.push(end.saturating_sub(usize::from(bad))..end);
-                    if spots(&spans) > most {
-                        return None;
+                    let start = end.saturating_sub(usize::from(bad));
+                    if spans
+                        .last()
+                        .is_none_or(|l: &Range<usize>| start >= l.end + SPOT_GAP)
+                    {
+                        spots += 1;
+                        if spots > most {
+                            return None;
+                        }
                     }
+                    spans.push(start..end);
                 }
             }
         }

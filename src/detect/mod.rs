@@ -1067,7 +1067,7 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
         read.dedup();
         for encoding in read {
             d.evidence.push(format!(
-                "its {encoding} text is {encoding}{}",
+                "the {encoding} text reads as {encoding}{}",
                 but_for_malformed(bytes, &malformed, encoding)
             ));
         }
