@@ -20,6 +20,7 @@ pub mod bom;
 pub mod declared;
 pub mod dos;
 pub mod judge;
+pub mod legacy;
 pub mod mojibake;
 pub mod table;
 pub mod wide;
@@ -111,8 +112,9 @@ pub struct Detection {
     pub bom: Option<Bom>,
     /// Errors in the encoding named: for UTF-8, the UTF-8 errors in its UTF-8 regions (not
     /// the bytes of a region named as another encoding, a UTF-16 or windows-1252 region,
-    /// which the evidence counts apart); unpaired surrogates and the like for UTF-16/32; 0
-    /// where a legacy encoding was guessed from the errors themselves.
+    /// which the evidence counts apart); unpaired surrogates and the like for UTF-16/32;
+    /// for a legacy encoding, the malformed sequences of its reading (a last character cut
+    /// short, a stray byte: [`legacy::guess`]), mostly 0.
     pub errors: u64,
     /// Only bytes 00..7F (so also valid in every ASCII-compatible encoding); false for
     /// ISO-2022-JP, which is 7-bit but not ASCII text, and for an input with a region of
@@ -189,8 +191,11 @@ impl Cut {
             .take(4)
             .take_while(|b| (0x80..=0xBF).contains(*b))
             .count();
-        // Four continuation bytes end no character; nothing after them is no text.
-        let start = if start <= 3 && start < bytes.len() {
+        // Four continuation bytes end no character; nothing after them is no text; and
+        // the cut excuses them only where the rest of their line reads as UTF-8 (up to a
+        // character cut by the line's end): the second byte of a character of Shift_JIS
+        // or EUC-KR is often a continuation byte too (`ありがとう` is `82 A0 82 E8 ..`).
+        let start = if start <= 3 && start < bytes.len() && utf8_line_at(bytes, start) {
             start
         } else {
             0
@@ -233,6 +238,17 @@ impl Cut {
             ));
         }
         out
+    }
+}
+
+/// Whether the line of `bytes` from `at` (up to its line feed, at most [`LINE_MAX`] bytes)
+/// is valid UTF-8 but perhaps for a character cut short by its end.
+fn utf8_line_at(bytes: &[u8], at: usize) -> bool {
+    let end = bytes.len().min(at + LINE_MAX);
+    let end = memchr::memchr(b'\n', &bytes[at..end]).map_or(end, |i| at + i);
+    match std::str::from_utf8(&bytes[at..end]) {
+        Ok(_) => true,
+        Err(e) => e.error_len().is_none(),
     }
 }
 
@@ -872,7 +888,18 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     }
     let not_utf8 =
         verdict.is_some() && (multibyte == 0 || matches!(verdict, Some(Verdict::ProbablyNot(_))));
-    let kinds = if errors == cut.units() && !has_zeros {
+    // A short input whose UTF-8 reading is a few characters among as many errors or more
+    // (a cut included), and whose legacy reading is words of one script that is not Latin:
+    // those characters are accidents of the legacy bytes (`대구` in EUC-KR, `B4 EB B1 B8`,
+    // is a cut and `뱸` to UTF-8).
+    let few = (1..=errors).contains(&multibyte);
+    let accidental = few && bytes.len() <= LINE_MAX && !has_zeros && {
+        let guess = legacy::guess(bytes);
+        guess.malformed.count == 0 && legacy::one_script_words(bytes, guess.encoding)
+    };
+    let kinds = if accidental {
+        vec![(0..bytes.len(), Kind::Legacy)]
+    } else if errors == cut.units() && !has_zeros {
         vec![(
             0..bytes.len(),
             if multibyte == 0 {
@@ -906,6 +933,9 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     let mut guesses = Vec::new();
     let mut dos_evidence = Vec::new();
     let mut doubts = Vec::new();
+    // The legacy guesses read with a few malformed sequences ([`legacy::guess`]): where the
+    // region starts, the encoding, how many, and the first.
+    let mut malformed: Vec<(usize, &str, usize, Range<usize>)> = Vec::new();
     for (range, kind) in regions.iter_mut() {
         // Judged on the region's head, as its guess is.
         let head = &bytes[range.start..range.end.min(range.start + GUESS_BYTES)];
@@ -914,13 +944,28 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             *kind = Kind::Utf8;
         }
         if *kind == Kind::Legacy {
-            let guess = guess_legacy(&bytes[range.clone()]);
+            let found = legacy::guess(&bytes[range.clone()]);
+            let guess = found.encoding;
             // chardetng knows the web's encodings only: DOS text has shapes of its own, and
-            // box drawing turns its guess for IBM866 and KOI8 text.
-            if let Some((dos, why)) = dos::dos_code_page(head, guess) {
+            // box drawing turns its guess for IBM866 and KOI8 text; but a multi-byte
+            // reading chardetng confirms once its few malformed sequences are left out
+            // explains the bytes (their second bytes are often ASCII letters, which would
+            // put the first between letters, as DOS accented letters stand).
+            let confirmed = found.malformed.count > 0
+                && encoding_rs::Encoding::for_label(guess.as_bytes())
+                    .is_some_and(|e| !e.is_single_byte());
+            if let Some((dos, why)) = dos::dos_code_page(head, guess).filter(|_| !confirmed) {
                 guesses.push((range.start, dos));
                 dos_evidence.push((dos, why));
                 continue;
+            }
+            if let Some(first) = found.malformed.first.as_ref() {
+                malformed.push((
+                    range.start,
+                    guess,
+                    found.malformed.count,
+                    range.start + first.start..range.start + first.end,
+                ));
             }
             // Each reading decodes up to a megabyte of the region: asked once each.
             let region = &bytes[range.clone()];
@@ -1009,6 +1054,20 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             end: cut.end.filter(|at| in_utf8(*at)),
         };
     }
+    // The malformed sequences of the legacy readings kept (a region's guess may have given
+    // way to Mac OS Roman or to UTF-8): errors of the encoding named, where it is legacy.
+    malformed.retain(|(start, encoding, ..)| {
+        named
+            .iter()
+            .any(|r| r.start <= *start && *start < r.end && r.encoding == *encoding)
+    });
+    if d.encoding != "UTF-8" {
+        d.errors = malformed
+            .iter()
+            .filter(|m| m.1 == d.encoding)
+            .map(|m| m.2 as u64)
+            .sum();
+    }
     // The bytes the legacy guesses rest on: few are little evidence (counted up to the
     // threshold only).
     let legacy_bytes: usize = named
@@ -1046,6 +1105,14 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             why.push_str(&errors_by_region(errors, in_utf8_regions, &named));
         }
         d.evidence.push(why);
+        let mut read: Vec<&str> = malformed.iter().map(|m| m.1).collect();
+        read.dedup();
+        for encoding in read {
+            d.evidence.push(format!(
+                "the {encoding} text reads as {encoding}{}",
+                but_for_malformed(bytes, &malformed, encoding)
+            ));
+        }
     } else if errors > 0 && errors == d.cut.units() {
         d.evidence.push(format!(
             "valid UTF-8 but for {}: {}",
@@ -1080,9 +1147,10 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
         ));
     } else if d.encoding != "UTF-8" {
         d.evidence.push(format!(
-            "{} and few multi-byte characters; chardetng reads it as {}{}{weak}",
+            "{} and few multi-byte characters; chardetng reads it as {}{}{}{weak}",
             counted(errors, "UTF-8 error", "UTF-8 errors"),
             d.encoding,
+            but_for_malformed(bytes, &malformed, d.encoding),
             match doubts.first() {
                 Some(doubt) => format!(", {doubt}"),
                 None => String::new(),
@@ -2215,10 +2283,25 @@ fn signs_in_place(chars: &[char], run: Range<usize>) -> bool {
     }
 }
 
-/// chardetng's guess for a region UTF-8 does not explain, named as encoding_rs names it.
-fn guess_legacy(bytes: &[u8]) -> &'static str {
-    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
-    let fed = &bytes[..bytes.len().min(GUESS_BYTES)];
-    detector.feed(fed, fed.len() == bytes.len());
-    detector.guess(None, chardetng::Utf8Detection::Deny).name()
+/// ` but for 1 malformed sequence at 12 (A1)`, ` but for 9 malformed sequences, the first at
+/// 120 (F0 40)`: the malformed sequences of `malformed` (where a region starts, its
+/// encoding, how many, the first) read as `encoding`, which [`legacy::guess`] named once
+/// they were left out; empty for none.
+fn but_for_malformed(
+    bytes: &[u8],
+    malformed: &[(usize, &str, usize, Range<usize>)],
+    encoding: &str,
+) -> String {
+    let of: Vec<_> = malformed.iter().filter(|m| m.1 == encoding).collect();
+    let Some((_, _, _, first)) = of.first() else {
+        return String::new();
+    };
+    let n: usize = of.iter().map(|m| m.2).sum();
+    format!(
+        " but for {}{} {} ({})",
+        counted(n as u64, "malformed sequence", "malformed sequences"),
+        if n == 1 { " at" } else { ", the first at" },
+        first.start,
+        hex(&bytes[first.clone()])
+    )
 }
