@@ -594,6 +594,55 @@ fn an_interrupted_run_leaves_nothing() {
     an_interrupted_run_leaves_nothing_after(libc::SIGUSR1, Some(b"old\n"));
 }
 
+/// A signal ignored when `repair` started (as `nohup` leaves SIGHUP, a shell a background
+/// job's SIGINT, `trap '' USR1`) stays ignored: the run goes on and writes OUT whole. They
+/// were caught and ended it (`interrupted`, exit 2), so that `nohup hexrune repair` died
+/// with its terminal.
+#[test]
+fn a_signal_ignored_at_the_start_stays_ignored() {
+    use std::io::Write;
+    use std::os::unix::process::CommandExt;
+    for signal in [libc::SIGHUP, libc::SIGUSR1, libc::SIGINT] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut command = std::process::Command::new(common::binary());
+        command
+            .current_dir(dir.path())
+            .args(["repair", "-", "-o", "out.txt"])
+            .stdin(Stdio::piped())
+            .stderr(Stdio::piped());
+        // SAFETY: between fork and exec the child only sets one signal's disposition, which
+        // is async-signal-safe.
+        unsafe {
+            command.pre_exec(move || {
+                libc::signal(signal, libc::SIG_IGN);
+                Ok(())
+            });
+        }
+        let mut child = command.spawn().unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let block = "caf\u{E9}\n".as_bytes().repeat(1 << 20);
+        stdin.write_all(&block).unwrap();
+        // Mid-read: the signal comes, and more input after it.
+        std::thread::sleep(Duration::from_millis(300));
+        let killed = std::process::Command::new("kill")
+            .args(["-s", &signal.to_string(), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        std::thread::sleep(Duration::from_millis(200));
+        stdin.write_all(&block).unwrap();
+        drop(stdin);
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{signal}: {output:?}");
+        assert_eq!(
+            std::fs::read(dir.path().join("out.txt")).unwrap().len(),
+            2 * block.len(),
+            "{signal}"
+        );
+        assert_files(dir.path(), &["out.txt"]);
+    }
+}
+
 /// Runs `repair - -o out.txt` (with `--force` over `old`, if given) on a pipe, sends
 /// `signal` once the temporary file holds bytes, and asserts exit 2, the one line on
 /// stderr, and that the directory holds what it held.

@@ -207,8 +207,32 @@ pub const INCOMPLETE: &str = "what was written there is incomplete";
 /// Rust's runtime ignores before `main`, so that it never ends the process (a closed pipe
 /// is an `EPIPE` error instead, which a command reports, or ends on quietly when the
 /// reader of standard output left); and those whose default is to stop the process or
-/// nothing (SIGTSTP, SIGCHLD, SIGWINCH, ...).
+/// nothing (SIGTSTP, SIGCHLD, SIGWINCH, ...). Nor those that were ignored when hexrune
+/// started, which stay ignored, as the program that started it asked: `nohup`'s SIGHUP, a
+/// background job's SIGINT and SIGQUIT, `trap '' USR1` (read once, before any is caught).
 pub fn terminating_signals() -> Vec<libc::c_int> {
+    static CAUGHT: std::sync::LazyLock<Vec<libc::c_int>> = std::sync::LazyLock::new(|| {
+        terminating_by_default()
+            .into_iter()
+            .filter(|&signal| !ignored(signal))
+            .collect()
+    });
+    CAUGHT.clone()
+}
+
+/// Whether `signal` is ignored now (`SIG_IGN`).
+fn ignored(signal: libc::c_int) -> bool {
+    // SAFETY: sigaction with a null new action only reads the current one into `old`, a
+    // zeroed struct sigaction that lives across the call.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut old) == 0
+            && old.sa_sigaction == libc::SIG_IGN
+    }
+}
+
+/// Every signal [`terminating_signals`] may catch.
+fn terminating_by_default() -> Vec<libc::c_int> {
     #[allow(unused_mut)]
     let mut signals = vec![
         libc::SIGHUP,
