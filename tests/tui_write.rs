@@ -8,7 +8,7 @@ use hexrune::decode::Dialect;
 use hexrune::scan::index::{Progress, Summary};
 use hexrune::source::Source;
 use hexrune::tui::app::{App, PromptKind};
-use hexrune::tui::keymap::{self, Mode};
+use hexrune::tui::keymap::Mode;
 use hexrune::tui::{draw, Action};
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
@@ -301,12 +301,10 @@ fn on_a_small_terminal_a_failed_write_keeps_its_cause_in_view() {
     assert!(said.ends_with("…: no such file or directory"), "{s:#?}");
 }
 
-/// Sends one key through the keymap, in the mode the app is in, as the event loop does.
+/// Sends one key as the event loop does ([`hexrune::tui::feed`]: through the keymap, in
+/// the mode the app is in, or held while a worker runs).
 fn key(app: &mut App, code: KeyCode, modifiers: KeyModifiers) {
-    let event = Event::Key(KeyEvent::new(code, modifiers));
-    if let Some(action) = keymap::action(&event, app.mode()) {
-        app.update(action);
-    }
+    hexrune::tui::feed(app, Event::Key(KeyEvent::new(code, modifiers)));
 }
 
 fn ctrl(app: &mut App, c: char) {
@@ -533,6 +531,49 @@ fn r_typed_during_a_write_keeps_what_the_write_said() {
         "wrote {out}: 1 unit changed (replace), 61 bytes; "
     )));
     assert_eq!(screen(&app)[39], format!("  {kept}\u{2026}"));
+}
+
+/// Keys typed during a write wait for it as typed, each read in the mode the one before
+/// left: `/quote` opens the search prompt with `quote` in it (the `q` quit the viewer,
+/// leaving the copy's temporary file; `/cafe` ran `c`, `a`, `f`, `e` as commands); and an
+/// Enter after them searches. Ctrl-C still quits at once.
+#[test]
+fn text_typed_after_a_slash_during_a_write_goes_to_the_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_on_file(dir.path(), 120, 40);
+    key(&mut app, KeyCode::Char('W'), KeyModifiers::NONE);
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    assert_eq!(app.mode(), Mode::Busy);
+    keys(&mut app, "/quote");
+    assert!(!app.quit);
+    assert_eq!(app.mode(), Mode::Busy, "held, not acted on");
+    finish_job(&mut app);
+    assert!(!app.quit);
+    assert_eq!(app.mode(), Mode::Prompt);
+    assert_eq!(app.prompt.as_ref().unwrap().input, "quote");
+    assert_eq!(prompt_line(&app), "/text (Tab: hex): quote");
+    // Typed ahead with its Enter: the search runs once the write is done.
+    let mut app = app_on_file(dir.path(), 120, 40);
+    key(&mut app, KeyCode::Char('W'), KeyModifiers::NONE);
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE); // it exists: replaced
+    keys(&mut app, "/zzz");
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    finish_job(&mut app);
+    finish_job(&mut app);
+    let said = &app.message.as_ref().unwrap().text;
+    assert!(
+        said.starts_with("wrote ") && said.ends_with("; search \"zzz\": none found"),
+        "{said}"
+    );
+    // Ctrl-C during a write quits, whatever was typed before it.
+    let mut app = app_on_file(dir.path(), 120, 40);
+    key(&mut app, KeyCode::Char('W'), KeyModifiers::NONE);
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    keys(&mut app, "/ab");
+    ctrl(&mut app, 'c');
+    assert!(app.quit);
 }
 
 /// A write that fails gives its form back with the cause; keys typed during it were typed

@@ -180,13 +180,15 @@ fn temps() -> MutexGuard<'static, Vec<PathBuf>> {
 }
 
 /// Removes every temporary file of an unfinished [`Atomic`]: for a program that handles
-/// SIGTERM itself (the viewer calls it before it ends). Holds the registry until it
-/// returns, so a rename in progress finishes first.
-pub fn remove_temps() {
+/// SIGTERM itself, or ends while a copy is still being written (the viewer calls it before
+/// it ends). Holds the registry until it returns, so a rename in progress finishes first.
+/// How many there were.
+pub fn remove_temps() -> usize {
     let paths = temps();
     for path in paths.iter() {
         let _ = fs::remove_file(path);
     }
+    paths.len()
 }
 
 /// What an interrupt says of a file written atomically: its temporary file is removed.

@@ -284,6 +284,10 @@ pub struct App {
     /// [`DEFERRED_MAX`]): typing `]]]` finds the third error.
     /// Each with whether it is a repeat of a count (`3n`) rather than a key typed.
     deferred: VecDeque<(Action, bool)>,
+    /// Keys typed while a worker ran, as typed ([`App::holds`]): read through the keymap
+    /// when it is done, each in the mode the one before left (text after `/` goes to the
+    /// prompt it opens). At most [`DEFERRED_MAX`].
+    held: VecDeque<ratatui::crossterm::event::Event>,
     /// Whether the last pattern search, or an earlier step of its count, went round an
     /// end: the next step of the same count says `(search wrapped)` too.
     count_wrapped: bool,
@@ -352,6 +356,7 @@ impl App {
             write_retry: None,
             write_said: None,
             deferred: VecDeque::new(),
+            held: VecDeque::new(),
             count_wrapped: false,
             linting: Linting::default(),
             lookalike_match: None,
@@ -1927,6 +1932,7 @@ impl App {
                         self.write = Some(form);
                         self.prompt = Some(prompt);
                         self.deferred.clear();
+                        self.held.clear();
                         self.say_write_error(&name, &cause);
                     }
                     (Err(cause), None) => self.say(format!("write: {cause}"), true),
@@ -1938,6 +1944,7 @@ impl App {
                 self.job = None;
                 self.write_retry = None;
                 self.deferred.clear();
+                self.held.clear();
                 self.say(format!("{what}: cancelled"), false);
             }
         }
@@ -1968,6 +1975,38 @@ impl App {
         }
     }
 
+    /// Whether a key, read as `action` in the current mode, waits for the running worker
+    /// as typed ([`App::hold`]): while one runs, every key from the first that does not
+    /// quit, suspend or cancel (`q` after a `/` is a letter of the search, not a quit), but
+    /// Ctrl-C, which always quits.
+    pub fn holds(&self, event: &ratatui::crossterm::event::Event, action: Option<&Action>) -> bool {
+        use ratatui::crossterm::event::{Event, KeyCode, KeyEventKind, KeyModifiers};
+        if self.job.is_none() || self.layout().is_none() {
+            return false;
+        }
+        match event {
+            Event::Key(key) if key.kind == KeyEventKind::Release => return false,
+            Event::Key(key)
+                if key.modifiers.contains(KeyModifiers::CONTROL)
+                    && key.code == KeyCode::Char('c') =>
+            {
+                return false
+            }
+            // The screen follows the terminal at once.
+            Event::Resize(..) => return false,
+            _ => {}
+        }
+        !self.held.is_empty()
+            || action.is_some_and(|a| !matches!(a, Action::Quit | Action::Suspend | Action::Cancel))
+    }
+
+    /// Keeps a key for when the running worker is done ([`App::holds`]).
+    pub fn hold(&mut self, event: ratatui::crossterm::event::Event) {
+        if self.held.len() < DEFERRED_MAX {
+            self.held.push_back(event);
+        }
+    }
+
     /// Replays keys typed during a search, until one starts another search.
     fn replay_deferred(&mut self) {
         while self.job.is_none() {
@@ -1981,6 +2020,19 @@ impl App {
             if let Some(job) = &mut self.job {
                 job.wrapped_before = wrapped_before;
             }
+            if self.message.is_none() {
+                self.message = message;
+            }
+        }
+        while self.job.is_none() {
+            let Some(event) = self.held.pop_front() else {
+                break;
+            };
+            let Some(action) = super::keymap::action(&event, self.mode()) else {
+                continue;
+            };
+            let message = self.message.take();
+            self.update(action);
             if self.message.is_none() {
                 self.message = message;
             }

@@ -103,10 +103,18 @@ pub fn run_opening(
         Err(e) => Err(e),
     };
     terminal::leave();
+    // A copy being written (`W`) when a signal came or the user quit leaves no temporary
+    // file behind, and no copy.
+    let unfinished = crate::repair::write::remove_temps();
     if let Some(signal) = signals.received() {
-        // A copy being written (`W`) leaves no temporary file behind.
-        crate::repair::write::remove_temps();
         terminal::reraise(signal);
+    }
+    if unfinished > 0 {
+        use std::io::Write;
+        let _ = writeln!(
+            io::stderr(),
+            "hexrune: the copy W was writing was not written: the viewer quit before it was done"
+        );
     }
     result
 }
@@ -177,7 +185,11 @@ fn view(
 pub fn feed(app: &mut App, event: event::Event) -> bool {
     let mut changed = false;
     for event in keymap::unglue(event) {
-        if let Some(action) = keymap::action(&event, app.mode()) {
+        let action = keymap::action(&event, app.mode());
+        if app.holds(&event, action.as_ref()) {
+            app.hold(event);
+            changed = true;
+        } else if let Some(action) = action {
             app.update(action);
             changed = true;
         }
