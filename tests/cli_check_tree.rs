@@ -188,6 +188,28 @@ fn gitignore_files_above_the_repository_hide_nothing() {
         );
         assert!(!ran.stdout.contains("a.log"), "{root}: {}", ran.stdout);
     }
+
+    // A tree in no repository is ruled by its own files, but not a repository inside it.
+    let tree = dir.path().join("n");
+    put(&tree, ".gitignore", b"*.c\n");
+    put(&tree, "b.c", b"\xff\n");
+    put(&tree, "ok.txt", b"\xff\n");
+    std::fs::create_dir_all(tree.join("lib/.git")).unwrap();
+    put(&tree, "lib/a.c", b"\xff\n");
+    let ran = run_in(dir.path(), &["check", "-r", "n"]);
+    assert_eq!(
+        ran.stdout,
+        "n/lib/a.c: invalid utf8: 1 error; first error at offset 0 (1:1) invalid_byte\n\
+         n/ok.txt: invalid utf8: 1 error; first error at offset 0 (1:1) invalid_byte\n\
+         2 files checked: 2 with findings, 0 unreadable, 0 skipped\n"
+    );
+    let ran = run_in(dir.path(), &["check", "-r", "--no-ignore", "n"]);
+    assert!(
+        ran.stdout
+            .ends_with("3 files checked: 3 with findings, 0 unreadable, 0 skipped\n"),
+        "{}",
+        ran.stdout
+    );
 }
 
 /// A file the user may not read is reported, counted and skipped (not as root, whom

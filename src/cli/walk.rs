@@ -165,44 +165,73 @@ fn walk(roots: &[PathBuf], rules: &Walk, threads: usize) -> Vec<Entry> {
     // directories above the root are read up to the repository's top, as Git reads them,
     // and a repository inside stops those of the directories around it (the walker does so
     // only where it is asked for a repository). Outside one, only those in the tree: a
-    // `.gitignore` of `*` in a home directory hides no tree under it that Git would not.
-    let (inside, outside): (Vec<&PathBuf>, Vec<&PathBuf>) = match rules.no_ignore {
-        true => (Vec::new(), roots.iter().collect()),
-        false => roots.iter().partition(|root| in_repository(root)),
+    // `.gitignore` of `*` in a home directory hides no tree under it that Git would not; a
+    // repository met in such a tree is walked apart, as a root in a repository.
+    let (inside, outside): (Vec<PathBuf>, Vec<PathBuf>) = match rules.no_ignore {
+        true => (Vec::new(), roots.to_vec()),
+        false => roots.iter().cloned().partition(|root| in_repository(root)),
     };
-    for (roots, repository) in [(inside, true), (outside, false)] {
-        let Some((first, rest)) = roots.split_first() else {
-            continue;
-        };
-        let mut builder = ignore::WalkBuilder::new(first);
-        for root in rest {
-            builder.add(root);
-        }
-        builder
-            .standard_filters(!rules.no_ignore)
-            .ignore(false)
-            .git_global(false)
-            .hidden(!rules.hidden)
-            .require_git(repository)
-            .parents(repository)
-            .follow_links(false)
-            .threads(threads);
-        builder.build_parallel().run(|| {
-            let found = &found;
-            Box::new(move |result| {
-                if let Some(entry) = classify(result) {
-                    found.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
-                }
-                ignore::WalkState::Continue
-            })
-        });
-    }
+    let nested = walk_with(&outside, false, rules, threads, &found);
+    walk_with(&[inside, nested].concat(), true, rules, threads, &found);
     let mut entries = found.into_inner().unwrap_or_else(|e| e.into_inner());
     entries.sort_by(|a, b| a.path().cmp(b.path()));
     if roots.len() > 1 {
         once_each(&mut entries);
     }
     entries
+}
+
+/// Walks `roots` into `found`: as roots in a Git repository (`repository`: the ignore files
+/// above a root count up to its repository's top) or in none (only the tree's own, and a
+/// repository inside the tree is not walked but returned, to be walked as a root in one,
+/// unless the ignore files are not read at all).
+fn walk_with(
+    roots: &[PathBuf],
+    repository: bool,
+    rules: &Walk,
+    threads: usize,
+    found: &Mutex<Vec<Entry>>,
+) -> Vec<PathBuf> {
+    let Some((first, rest)) = roots.split_first() else {
+        return Vec::new();
+    };
+    let mut builder = ignore::WalkBuilder::new(first);
+    for root in rest {
+        builder.add(root);
+    }
+    builder
+        .standard_filters(!rules.no_ignore)
+        .ignore(false)
+        .git_global(false)
+        .hidden(!rules.hidden)
+        .require_git(repository)
+        .parents(repository)
+        .follow_links(false)
+        .threads(threads);
+    let nested = std::sync::Arc::new(Mutex::new(Vec::new()));
+    if !repository && !rules.no_ignore {
+        let nested = std::sync::Arc::clone(&nested);
+        builder.filter_entry(move |entry| {
+            let repository = entry.depth() > 0
+                && entry.file_type().is_some_and(|t| t.is_dir())
+                && entry.path().join(".git").exists();
+            if repository {
+                let mut nested = nested.lock().unwrap_or_else(|e| e.into_inner());
+                nested.push(entry.path().to_path_buf());
+            }
+            !repository
+        });
+    }
+    builder.build_parallel().run(|| {
+        Box::new(move |result| {
+            if let Some(entry) = classify(result) {
+                found.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
+            }
+            ignore::WalkState::Continue
+        })
+    });
+    let nested = std::mem::take(&mut *nested.lock().unwrap_or_else(|e| e.into_inner()));
+    nested
 }
 
 /// Keeps the first (in path order) of the entries that are one directory entry reached
