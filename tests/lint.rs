@@ -276,6 +276,38 @@ fn an_invisible_character_inside_a_word_does_not_cut_it() {
     }
 }
 
+/// A soft hyphen is part of the word it may break (it ended it: `р\u{AD}aypal.com`, a
+/// Cyrillic `р`, passed with no finding), and a word is read without the characters not
+/// seen in it (a selector after an ASCII letter: `pаy\u{FE0F}pal` reads as "paypal", not
+/// as "pay\u{fe0f}pal"). Compounds with soft hyphens in German and Russian are no
+/// finding.
+#[test]
+fn a_soft_hyphen_or_a_selector_inside_a_word_does_not_hide_it() {
+    let spoof = "\u{440}\u{AD}aypal.com login\n";
+    assert_eq!(
+        run(Dialect::Utf8, spoof.as_bytes(), &security()),
+        [(0, 9, "confusable", Warning)]
+    );
+    assert_eq!(
+        messages(Dialect::Utf8, spoof.as_bytes(), &security()),
+        ["\"\u{440}aypal\" mixes Cyrillic and Latin and reads as \"paypal\" (UTS #39 skeleton \"paypal\")"]
+    );
+    let selector = "p\u{430}y\u{FE0F}pal\n";
+    assert_eq!(
+        messages(Dialect::Utf8, selector.as_bytes(), &security())[0],
+        "\"p\u{430}ypal\" mixes Latin and Cyrillic and reads as \"paypal\" (UTS #39 skeleton \"paypal\")"
+    );
+    let clean = "Donau\u{AD}dampf\u{AD}schiff, Stra\u{DF}en\u{AD}bahn, \u{43F}\u{440}\u{438}\u{AD}\u{432}\u{435}\u{442}, \
+                 \u{3C0}\u{3B1}\u{AD}\u{3C1}\u{AC}\u{AD}\u{3B4}\u{3B5}\u{3B9}\u{3B3}\u{3BC}\u{3B1}\n";
+    assert_eq!(run(Dialect::Utf8, clean.as_bytes(), &security()), []);
+    // Long enough to be read 64 bytes at a time, too.
+    let long = clean.repeat(8) + spoof;
+    assert_eq!(
+        run(Dialect::Utf8, long.as_bytes(), &security()),
+        [(clean.len() * 8, 9, "confusable", Warning)]
+    );
+}
+
 /// The tag characters of `text`'s printable ASCII characters.
 fn tags_of(text: &str) -> String {
     text.chars()

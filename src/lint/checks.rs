@@ -870,13 +870,14 @@ impl<'a> Walk<'a> {
         let Ok(word) = std::str::from_utf8(&bytes[start..end]) else {
             return;
         };
-        // The word as it reads: the invisible characters inside it are found apart.
+        // The word as it reads: the invisible characters inside it are found apart (or are
+        // in place: a soft hyphen, a selector after a letter).
         let seen: String;
-        let word = match word.chars().any(|c| always_invisible(c as u32)) {
+        let word = match word.chars().any(|c| unseen_in_word(c as u32)) {
             true => {
                 seen = word
                     .chars()
-                    .filter(|&c| !always_invisible(c as u32))
+                    .filter(|&c| !unseen_in_word(c as u32))
                     .collect();
                 seen.as_str()
             }
@@ -1247,7 +1248,12 @@ pub(super) const HAN: u32 = 4;
 /// not asked further; the others are asked with UTS #39's augmented script sets.
 fn group(v: u32) -> u32 {
     match v {
-        0x300..=0x36F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F => 0,
+        0xAD
+        | 0x300..=0x36F
+        | 0x1AB0..=0x1AFF
+        | 0x1DC0..=0x1DFF
+        | 0x20D0..=0x20FF
+        | 0xFE20..=0xFE2F => 0,
         0x80..=0x24F | 0x1E00..=0x1EFF | 0x2C60..=0x2C7F | 0xA720..=0xA7FF | 0xAB30..=0xAB6F => {
             LATIN
         }
@@ -1267,7 +1273,9 @@ fn group(v: u32) -> u32 {
 fn is_wordy(v: u32) -> bool {
     !matches!(
         v,
-        0x80..=0xBF
+        // The soft hyphen (U+00AD) is part of the word it may break.
+        0x80..=0xAC
+            | 0xAE..=0xBF
             | 0xD7
             | 0xF7
             | 0x2000..=0x2BFF
@@ -1459,6 +1467,13 @@ fn character_before(bytes: &[u8], end: usize, astral: bool) -> Option<(usize, ch
         return v.and_then(char::from_u32).map(|c| (start, c));
     }
     None
+}
+
+/// The characters a word is read without, for its scripts and skeleton: those not seen in
+/// it ([`always_invisible`], the variation selectors, the tags, the joiners, the soft
+/// hyphen). `p\u{AD}аypal` reads as `pаypal`.
+fn unseen_in_word(v: u32) -> bool {
+    always_invisible(v) || is_selector(v) || is_tag(v) || matches!(v, 0xAD | 0x200C | 0x200D)
 }
 
 /// Default-ignorable characters that no context needs (joiners, selectors and tags are

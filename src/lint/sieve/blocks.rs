@@ -87,7 +87,7 @@ struct Trie {
 /// The lead bytes of the punctuation of most scripts, read by comparing bytes rather than
 /// by a table for each row and cell met (a round each, in every block of Latin, Cyrillic
 /// or Greek text with a dash or a quotation mark): `C2` (U+0080 to U+00BF: the C1 controls
-/// looked at, the rest signs and spaces, no part of a word), `E2 80` to `E2 AF` (U+2000
+/// looked at, the rest signs and spaces, no part of a word but the soft hyphen), `E2 80` to `E2 AF` (U+2000
 /// to U+2BFF: punctuation and symbols, no part of a word, but the zero-width space, the
 /// joiners, marks and controls looked at in `E2 80` and `E2 81` and the combining marks for symbols in `E2
 /// 83`) and `E3` (CJK punctuation, kana and the rest of U+3000 to U+3FFF: Han's group, as
@@ -123,7 +123,12 @@ impl Shortcuts {
     fn read(&self, b0: u8, b1: u8, b2: u8) -> Option<u8> {
         let within = |b: u8, lo: u8, hi: u8| (lo..=hi).contains(&b);
         match b0 {
-            0xC2 if self.c2 => Some(if b1 < 0xA0 { DELEGATE } else { BRK }),
+            0xC2 if self.c2 => Some(match b1 {
+                ..0xA0 => DELEGATE,
+                // The soft hyphen, part of a word.
+                0xAD => NONE,
+                _ => BRK,
+            }),
             0xE2 if self.e2 && b1 < 0xB0 => Some(match (b1, b2) {
                 (0x80, 0x8B..=0x8D) => SEQ,
                 (0x80, b) if within(b, 0x8B, 0x8F) || within(b, 0xA8, 0xAE) => DELEGATE,
@@ -694,6 +699,7 @@ unsafe fn characters(
                     c2 & _mm512_cmplt_epu8_mask(v1, _mm512_set1_epi8(0xA0u8 as i8)),
                     DELEGATE,
                 );
+                w = set(w, c2 & is(v1, 0xAD), NONE);
             }
         }
         if sc.e2 {
