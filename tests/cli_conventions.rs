@@ -445,6 +445,14 @@ fn a_fifo_by_two_names_is_a_usage_error() {
             )
         ))
     );
+    // A walk reads no FIFO, so naming one twice is no error: it is skipped, once.
+    assert_eq!(
+        ended_within(&["check", "-r", &first, &second], null()),
+        Some((
+            0,
+            format!("hexrune: {first}: not a regular file (fifo), skipped\n")
+        ))
+    );
 }
 
 #[test]

@@ -594,6 +594,48 @@ fn an_interrupted_run_leaves_nothing() {
     an_interrupted_run_leaves_nothing_after(libc::SIGUSR1, Some(b"old\n"));
 }
 
+/// A signal that comes while the input's first bytes are awaited (a FIFO whose writer has
+/// written a line and waits) ends the run as any other does: exit 2, the one line, no
+/// file. It ended the process with the signal's default action (exit 140 for SIGUSR2),
+/// saying nothing.
+#[test]
+fn a_signal_before_the_input_is_read_ends_the_run_as_any_other() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("in.fifo");
+    let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: mkfifo with a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    let child = std::process::Command::new(common::binary())
+        .current_dir(dir.path())
+        .args(["repair", "in.fifo", "-o", "out.txt"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Opened once the child opens it to read.
+    let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    writer.write_all(b"abc\xFF\n").unwrap();
+    std::thread::sleep(Duration::from_millis(400));
+    let killed = std::process::Command::new("kill")
+        .args(["-s", "USR2", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let output = child.wait_with_output().unwrap();
+    drop(writer);
+    assert_eq!(
+        (
+            output.status.code(),
+            String::from_utf8(output.stderr).unwrap()
+        ),
+        (
+            Some(2),
+            "hexrune: out.txt: interrupted; nothing was written\n".to_string()
+        )
+    );
+    assert_files(dir.path(), &["in.fifo"]);
+}
+
 /// A signal ignored when `repair` started (as `nohup` leaves SIGHUP, a shell a background
 /// job's SIGINT, `trap '' USR1`) stays ignored: the run goes on and writes OUT whole. They
 /// were caught and ended it (`interrupted`, exit 2), so that `nohup hexrune repair` died

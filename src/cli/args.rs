@@ -528,6 +528,10 @@ impl Args {
     /// the second name would report an empty input that was never examined.
     fn read_once(self) -> Result<Args, clap::Error> {
         let (name, files) = match &self.command {
+            // A walk reads no stream: it skips pipes and FIFOs, and refuses `-` itself.
+            Some(Command::Check {
+                recursive: true, ..
+            }) => return Ok(self),
             Some(Command::Check { files, .. }) => ("check", files),
             Some(Command::Detect { files, .. }) => ("detect", files),
             _ => return Ok(self),

@@ -264,6 +264,13 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
         ..policy
     })
     .map_err(|e| Failure::new(&in_name, e))?;
+    // Caught from before the input is read: a signal while a stream's first bytes are
+    // awaited ends the run as any other does (it ended with the signal's default).
+    let what = match options.output {
+        Target::Path(_) => NOTHING_WRITTEN,
+        Target::Stdout => INCOMPLETE,
+    };
+    let guard = Guard::watch(out_name.clone(), what).map_err(|e| Failure::io(&out_name, &e))?;
     let whole = policy.from == Some(FromEncoding::Auto);
     let (id, opened, mode, total) = open_input(&options.input, &in_name, whole)?;
     let log_name = options.log.as_ref().map(Target::display_name);
@@ -282,11 +289,6 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
         None => Failure::new(&in_name, e),
     })?;
 
-    let what = match options.output {
-        Target::Path(_) => NOTHING_WRITTEN,
-        Target::Stdout => INCOMPLETE,
-    };
-    let guard = Guard::watch(out_name.clone(), what).map_err(|e| Failure::io(&out_name, &e))?;
     let out_file = match &options.output {
         Target::Path(p) => Some(Atomic::create(p)?),
         Target::Stdout => None,
