@@ -10,57 +10,23 @@ use hexrune::detect::{detect, Detection};
 use hexrune::scan::index::{Progress, Summary};
 
 mod common;
-use common::{file_with, python_bytes, run, NO_ARGS};
+use common::{file_with, python_encoded as encoded, repaired_auto, run};
 
 fn detected(bytes: &[u8]) -> Detection {
     let summary = Summary::build(Dialect::Utf8, bytes, 1, &Progress::new()).unwrap();
     detect(bytes, &summary)
 }
 
-/// `text` in Python's codec `codec`, checked against encoding_rs's encoder for `label`
-/// where python3 runs; encoding_rs's bytes where it does not.
-fn encoded(text: &str, codec: &str, label: &str) -> Vec<u8> {
-    let e = encoding_rs::Encoding::for_label(label.as_bytes()).unwrap();
-    let (ours, _, unmappable) = e.encode(text);
-    assert!(!unmappable, "{label}: {text}");
-    let code = format!(
-        "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode().encode('{codec}'))"
-    );
-    match python_bytes(&code, NO_ARGS, text.as_bytes()) {
-        Some(python) => {
-            assert_eq!(python, ours.as_ref(), "{codec} and {label}: {text}");
-            python
-        }
-        None => ours.into_owned(),
-    }
-}
-
 /// `bytes` decoded by Python's codec `codec`, as UTF-8; `fallback` without python3.
 fn python_decoded(bytes: &[u8], codec: &str, fallback: &str) -> String {
-    let code = format!(
-        "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode('{codec}').encode())"
-    );
-    let out = python_bytes(&code, NO_ARGS, bytes).unwrap_or_else(|| fallback.as_bytes().to_vec());
-    String::from_utf8(out).unwrap()
+    String::from_utf8(common::python_decoded(bytes, codec, fallback)).unwrap()
 }
 
 /// What `hexrune repair --from auto` writes for `bytes`, and what plain `repair` advises.
 fn repaired(bytes: &[u8]) -> (String, String) {
+    let written = String::from_utf8(repaired_auto(bytes)).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let input = file_with(dir.path(), "in.txt", bytes);
-    let out = dir.path().join("out.txt");
-    run(
-        [
-            "repair",
-            &input,
-            "-o",
-            out.to_str().unwrap(),
-            "--from",
-            "auto",
-        ],
-        0,
-    );
-    let written = String::from_utf8(std::fs::read(&out).unwrap()).unwrap();
     let plain = dir.path().join("plain.txt");
     let advice = run(["repair", &input, "-o", plain.to_str().unwrap()], 0).stderr;
     (written, String::from_utf8(advice).unwrap())

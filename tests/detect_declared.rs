@@ -14,57 +14,11 @@ use hexrune::detect::{detect, Detection};
 use hexrune::scan::index::{Progress, Summary};
 
 mod common;
-use common::{file_with, python_bytes, run, NO_ARGS};
+use common::{python_decoded, python_encoded as encoded, repaired_auto as repaired};
 
 fn detected(bytes: &[u8]) -> Detection {
     let summary = Summary::build(Dialect::Utf8, bytes, 1, &Progress::new()).unwrap();
     detect(bytes, &summary)
-}
-
-/// `text` in Python's codec `codec`, checked against encoding_rs's encoder for `label`
-/// where python3 runs; encoding_rs's bytes where it does not.
-fn encoded(text: &str, codec: &str, label: &str) -> Vec<u8> {
-    let e = encoding_rs::Encoding::for_label(label.as_bytes()).unwrap();
-    let (ours, _, unmappable) = e.encode(text);
-    assert!(!unmappable, "{label}: {text}");
-    let code = format!(
-        "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode().encode('{codec}'))"
-    );
-    match python_bytes(&code, NO_ARGS, text.as_bytes()) {
-        Some(python) => {
-            assert_eq!(python, ours.as_ref(), "{codec} and {label}: {text}");
-            python
-        }
-        None => ours.into_owned(),
-    }
-}
-
-/// `bytes` decoded by Python's codec `codec` and written as UTF-8; `fallback` where
-/// python3 is missing.
-fn python_decoded(bytes: &[u8], codec: &str, fallback: &str) -> Vec<u8> {
-    let code = format!(
-        "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode('{codec}').encode())"
-    );
-    python_bytes(&code, NO_ARGS, bytes).unwrap_or_else(|| fallback.as_bytes().to_vec())
-}
-
-/// What `hexrune repair --from auto` writes for `bytes`.
-fn repaired(bytes: &[u8]) -> Vec<u8> {
-    let dir = tempfile::tempdir().unwrap();
-    let input = file_with(dir.path(), "in.txt", bytes);
-    let out = dir.path().join("out.txt");
-    run(
-        [
-            "repair",
-            &input,
-            "-o",
-            out.to_str().unwrap(),
-            "--from",
-            "auto",
-        ],
-        0,
-    );
-    std::fs::read(out).unwrap()
 }
 
 /// One case: the text, Python's codec and encoding_rs's label for its bytes, the encoding

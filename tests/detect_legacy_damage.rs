@@ -14,7 +14,7 @@ use hexrune::detect::{detect, Detection};
 use hexrune::scan::index::{Progress, Summary};
 
 mod common;
-use common::{file_with, python_bytes, run, NO_ARGS};
+use common::{python_bytes, repaired_auto as repaired, NO_ARGS};
 
 /// How a sentence is damaged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,13 +244,6 @@ fn inputs(cases: &[&Case]) -> Vec<(Vec<u8>, String)> {
 fn detected(bytes: &[u8]) -> Detection {
     let summary = Summary::build(Dialect::Utf8, bytes, 1, &Progress::new()).unwrap();
     detect(bytes, &summary)
-}
-
-/// What `hexrune repair --from auto` writes for `bytes`.
-fn repaired(bytes: &[u8]) -> Vec<u8> {
-    let dir = tempfile::tempdir().unwrap();
-    let f = file_with(dir.path(), "in.txt", bytes);
-    run(["repair", "--from", "auto", "-o", "-", &f], 0).stdout
 }
 
 /// Where the encoding `named` first breaks on `bytes`, and its bytes there.
