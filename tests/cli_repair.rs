@@ -594,6 +594,25 @@ fn an_interrupted_run_leaves_nothing() {
     an_interrupted_run_leaves_nothing_after(libc::SIGUSR1, Some(b"old\n"));
 }
 
+/// `command` with `signal`'s default action in the child, whatever the tests were started
+/// with: a signal ignored at the start stays ignored (`nohup cargo test` ignores SIGHUP, a
+/// shell's background job SIGINT and SIGQUIT), and the tests below ask what a caught one
+/// does.
+fn with_default(
+    command: &mut std::process::Command,
+    signal: libc::c_int,
+) -> &mut std::process::Command {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: between fork and exec the child only sets one signal's disposition, which is
+    // async-signal-safe.
+    unsafe {
+        command.pre_exec(move || {
+            libc::signal(signal, libc::SIG_DFL);
+            Ok(())
+        })
+    }
+}
+
 /// A signal that comes while the input's first bytes are awaited (a FIFO whose writer has
 /// written a line and waits) ends the run as any other does: exit 2, the one line, no
 /// file. It ended the process with the signal's default action (exit 140 for SIGUSR2),
@@ -606,12 +625,12 @@ fn a_signal_before_the_input_is_read_ends_the_run_as_any_other() {
     let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
     // SAFETY: mkfifo with a valid NUL-terminated path.
     assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
-    let child = std::process::Command::new(common::binary())
+    let mut command = std::process::Command::new(common::binary());
+    command
         .current_dir(dir.path())
         .args(["repair", "in.fifo", "-o", "out.txt"])
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::piped());
+    let child = with_default(&mut command, libc::SIGUSR2).spawn().unwrap();
     // Opened once the child opens it to read.
     let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
     writer.write_all(b"abc\xFF\n").unwrap();
@@ -698,14 +717,14 @@ fn an_interrupted_run_leaves_nothing_after(signal: i32, old: Option<&[u8]>) {
             Some(_) => &["--force"],
             None => &[],
         };
-        let mut child = std::process::Command::new(common::binary())
+        let mut command = std::process::Command::new(common::binary());
+        command
             .current_dir(dir.path())
             .args(["repair", "-", "-o", "out.txt"])
             .args(force)
             .stdin(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+            .stderr(Stdio::piped());
+        let mut child = with_default(&mut command, signal).spawn().unwrap();
         let mut stdin = child.stdin.take().unwrap();
         // Feed 8 MiB (more than a chunk, so writing has begun), keep the pipe open.
         use std::io::Write;
