@@ -174,7 +174,13 @@ fn walk(roots: &[PathBuf], rules: &Walk, threads: usize) -> Vec<Entry> {
     let nested = walk_with(&outside, false, rules, threads, &found);
     walk_with(&[inside, nested].concat(), true, rules, threads, &found);
     let mut entries = found.into_inner().unwrap_or_else(|e| e.into_inner());
-    entries.sort_by(|a, b| a.path().cmp(b.path()));
+    // Path order, name by name; two spellings of one path (`p` and `./p`, which compare
+    // equal so) by their bytes, so that the same one is kept on every run.
+    entries.sort_by(|a, b| {
+        a.path()
+            .cmp(b.path())
+            .then_with(|| a.path().as_os_str().cmp(b.path().as_os_str()))
+    });
     if roots.len() > 1 {
         once_each(&mut entries);
     }
