@@ -221,17 +221,6 @@ fn demo_keys_and_quit_restore_the_terminal() {
     s.assert_restored();
 }
 
-/// Whether this process ignores `signal` (`SIG_IGN`), as the programs it starts then do.
-fn ignored_here(signal: libc::c_int) -> bool {
-    // SAFETY: sigaction with a null new action only reads the current one into `old`, a
-    // zeroed struct sigaction that lives across the call.
-    unsafe {
-        let mut old: libc::sigaction = std::mem::zeroed();
-        libc::sigaction(signal, std::ptr::null(), &mut old) == 0
-            && old.sa_sigaction == libc::SIG_IGN
-    }
-}
-
 #[test]
 fn sigterm_restores_the_terminal() {
     // SIGUSR1, SIGALRM and the real-time signals left the terminal in raw mode, on the
@@ -243,7 +232,7 @@ fn sigterm_restores_the_terminal() {
         libc::SIGALRM,
         libc::SIGRTMIN(),
     ] {
-        if ignored_here(signal) {
+        if hexrune::repair::write::is_ignored(signal) {
             // Ignored when the tests started (`nohup`, a background job): the viewer, which
             // inherits that, leaves it ignored, as it should.
             continue;

@@ -216,14 +216,14 @@ pub fn terminating_signals() -> Vec<libc::c_int> {
     static CAUGHT: std::sync::LazyLock<Vec<libc::c_int>> = std::sync::LazyLock::new(|| {
         terminating_by_default()
             .into_iter()
-            .filter(|&signal| !ignored(signal))
+            .filter(|&signal| !is_ignored(signal))
             .collect()
     });
     CAUGHT.clone()
 }
 
-/// Whether `signal` is ignored now (`SIG_IGN`).
-fn ignored(signal: libc::c_int) -> bool {
+/// Whether `signal` is ignored now (`SIG_IGN`), as the programs this one starts then are.
+pub fn is_ignored(signal: libc::c_int) -> bool {
     // SAFETY: sigaction with a null new action only reads the current one into `old`, a
     // zeroed struct sigaction that lives across the call.
     unsafe {
