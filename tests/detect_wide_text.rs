@@ -402,8 +402,10 @@ fn nul_separated_records_of_utf8_text_are_utf8() {
 /// UTF-16 without a zero byte: the corpus's lines with their spaces, line ends and other
 /// ASCII taken out (a line of one long word), 8 characters or more. Where the script puts
 /// a control in the high byte of its units (Greek 03, Cyrillic 04, Hebrew 05, Arabic 06)
-/// it is named; the others (CJK, Hangul, Devanagari, Latin with diacritics) are not
-/// asked, since legacy CJK text, which has no zero byte either, reads as UTF-16 too.
+/// it is named, and where it is Chinese or Japanese, whose controls are low bytes (`気`,
+/// U+6C17, is `17 6C` in UTF-16LE); the others (Devanagari, Latin with diacritics, a line
+/// of Hangul with no control byte) are not asked, since nothing in their bytes then says
+/// UTF-16: a legacy double-byte encoding's text looks the same.
 #[test]
 fn utf16_without_a_zero_byte_where_its_high_bytes_are_controls() {
     let mut squeezed: Vec<(String, String)> = Vec::new();
@@ -428,14 +430,14 @@ fn utf16_without_a_zero_byte_where_its_high_bytes_are_controls() {
             if got.starts_with("UTF-16") || got.starts_with("UTF-32") {
                 assert_eq!(got, want, "{name} {text:?}");
                 found += 1;
-            } else if ["ar", "el", "he", "ru", "uk"].contains(&name.as_str()) {
+            } else if ["ar", "el", "he", "ru", "uk", "zh", "ja"].contains(&name.as_str()) {
                 missed.push(format!("{name} {form}: {got} {text:?}"));
             }
         }
     }
-    // 40 lines in both byte orders; those of Arabic, Greek, Hebrew, Russian and
-    // Ukrainian (23) all found, no other.
-    assert_eq!((tried, found, missed.len()), (80, 46, 0), "{missed:#?}");
+    // 40 lines in both byte orders; those of Arabic, Greek, Hebrew, Russian, Ukrainian,
+    // Chinese and Japanese all found, and Korean lines with a control byte.
+    assert_eq!((tried, found, missed.len()), (80, 60, 0), "{missed:#?}");
 }
 
 /// A UTF-16 block inside UTF-8 (a file in UTF-16 pasted into a UTF-8 one): each corpus
@@ -1190,4 +1192,63 @@ fn short_cjk_lines_with_a_line_end_are_wide_text() {
         );
         assert_eq!(common::repaired_auto(&bytes), text.as_bytes());
     }
+}
+
+/// Chinese and Japanese in UTF-16 without a byte order mark, on one line with no line
+/// feed: each sentence of the corpus alone, and each file's sentences joined, in both byte
+/// orders. Their only zero bytes are those of `一` (U+4E00) and the like, and their
+/// controls are low bytes of their units: they were binary. `repair --from auto` writes
+/// the text back.
+#[test]
+fn cjk_paragraphs_on_one_line_are_wide_text() {
+    let mut texts: Vec<String> = Vec::new();
+    for (name, text) in corpus() {
+        if !matches!(name.as_str(), "zh" | "ja") {
+            continue;
+        }
+        let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+        texts.extend(lines.iter().map(|l| l.to_string()));
+        texts.push(lines.concat());
+    }
+    texts.extend(
+        [
+            "我們下週要去台北參加研討會，請大家準時出席。",
+            "他說這個問題需要更多時間來討論。",
+            "会議の資料は明日までにメールで送ってください。",
+            "駅前の本屋で新しい辞書を買いました。",
+            "请在下午三点以前把报告交给经理。",
+            "来月から新しいプロジェクトが始まります。",
+        ]
+        .map(String::from),
+    );
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let (mut tried, mut wrong) = (0, Vec::new());
+    for (form, want) in [("16-le", "UTF-16LE"), ("16-be", "UTF-16BE")] {
+        for (text, bytes) in texts.iter().zip(wide(&refs, form)) {
+            tried += 1;
+            let got = detected(&bytes);
+            if got != want {
+                wrong.push(format!("{want} {text:?}: {got}"));
+            }
+            if got == want {
+                assert_eq!(common::repaired_auto(&bytes), text.as_bytes(), "{text}");
+            }
+        }
+    }
+    assert_eq!((tried, wrong), (2 * texts.len(), Vec::<String>::new()));
+    assert_eq!(texts.len(), 16);
+    // One with its evidence.
+    let text = "東京都の天気は晴れです";
+    let bytes = wide(&[text], "16-le").remove(0);
+    let (d, _) = regions_of(&bytes);
+    assert_eq!(
+        (d.headline(), d.evidence),
+        (
+            "UTF-16LE".to_string(),
+            vec![
+                "no byte order mark; read as UTF-16LE, the input is text: 11 of 11 characters are letters (Han+Hiragana), 0 are spaces or line ends; its 1 byte that is a control alone is the low half of one of its units".to_string(),
+                "11 code units decode as UTF-16LE".to_string(),
+            ]
+        )
+    );
 }

@@ -391,6 +391,24 @@ fn detect_bytes(bytes: &[u8], summary: &Summary) -> Detection {
             read = Some(found);
         }
     }
+    // A paragraph of Chinese, Japanese or Korean in UTF-16 on one line, without a space:
+    // its controls are all low bytes of its units.
+    if sample.control_share() > CONTROL_SHARE && read.is_none() && !ascii_lines() {
+        if let Some((w, reading)) = wide::read_cjk_as_text(head) {
+            d.evidence.push(format!(
+                "{}; {}",
+                read_as_evidence(w, &reading, head.len(), bytes.len()),
+                match sample.controls {
+                    1 => "its 1 byte that is a control alone is the low half of one of its units"
+                        .to_string(),
+                    n => format!(
+                        "its {n} bytes that are controls alone are all low halves of its units"
+                    ),
+                }
+            ));
+            return wide_input(d, w, bytes, 0);
+        }
+    }
     if sample.control_share() > CONTROL_SHARE && read.is_none() {
         let why = format!(
             "{} no text encoding explains",
