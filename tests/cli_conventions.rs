@@ -196,6 +196,20 @@ fn refused_words_are_quoted_safely() {
             vec!["dump", "--width", "7\u{202e}", "f"],
             "error: invalid value '7\\u{202e}' for '--width <N>'",
         ),
+        // The dialect's and the encoding's own messages quote the word too (they printed
+        // it raw, and what clap then stripped of it was missing from the quote).
+        (
+            vec!["check", "-d", "utf8\u{1b}[2J", "f"],
+            "error: invalid value 'utf8\\u{1b}[2J' for '--dialect <D>': unknown dialect 'utf8\\u{1b}[2J' (expected one of",
+        ),
+        (
+            vec!["check", "-e", "x\u{202e}y\t\u{1b}[1mz\u{7f}\u{9b}", "f"],
+            "error: invalid value 'x\\u{202e}y\\u{9}\\u{1b}[1mz\\u{7f}\\u{9b}' for '--encoding <LABEL>': unknown encoding 'x\\u{202e}y\\u{9}\\u{1b}[1mz\\u{7f}\\u{9b}' (a dialect name",
+        ),
+        (
+            vec!["repair", "--dialect", "a\nb", "f"],
+            "error: invalid value 'a\\u{a}b' for '--dialect <D>': unknown dialect 'a\\u{a}b' (expected one of",
+        ),
     ];
     for (args, first) in cases {
         let out = run(&args, 2);
@@ -203,7 +217,7 @@ fn refused_words_are_quoted_safely() {
         let line = stderr.lines().next().unwrap_or_default();
         assert!(line.starts_with(first), "{args:?}: {stderr}");
         assert!(
-            !stderr.contains(['\u{1b}', '\u{7}', '\u{202e}']),
+            !stderr.contains(['\u{1b}', '\u{7}', '\u{202e}', '\u{9b}', '\t', '\u{7f}']),
             "{stderr:?}"
         );
     }

@@ -841,7 +841,8 @@ fn parse_dialect(text: &str) -> Result<Dialect, String> {
     Dialect::from_name(text).ok_or_else(|| {
         let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
         format!(
-            "unknown dialect '{text}' (expected one of {})",
+            "unknown dialect '{}' (expected one of {})",
+            crate::view::safe::sanitize(text),
             names.join(", ")
         )
     })
