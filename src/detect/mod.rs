@@ -173,6 +173,10 @@ impl Detection {
 /// let bytes = b"\x98\x80 smile \xF0\x9F\x98";
 /// let summary = Summary::build_parallel(Dialect::Utf8, bytes);
 /// assert_eq!(Cut::of(bytes, &summary), Cut { start: 2, end: Some(9) });
+/// // A lone lead byte after ASCII alone is no cut.
+/// let bytes = b"caf\xE9";
+/// let summary = Summary::build_parallel(Dialect::Utf8, bytes);
+/// assert_eq!(Cut::of(bytes, &summary), Cut { start: 0, end: None });
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cut {
@@ -205,8 +209,13 @@ impl Cut {
             .last_error
             .filter(|at| *at >= start && *at < bytes.len())
             .filter(|at| {
+                // A lone lead byte after ASCII alone (`caf` E9) is as much a byte of a
+                // single-byte encoding, as the scan's verdict takes it.
+                let multibyte: u64 = summary.tally.classes[2..].iter().sum();
                 let unit = Dialect::Utf8.decode_at(bytes, *at);
-                unit.error_kind() == Some(ErrorKind::TruncatedEof) && unit.end() == bytes.len()
+                unit.error_kind() == Some(ErrorKind::TruncatedEof)
+                    && unit.end() == bytes.len()
+                    && (unit.len > 1 || multibyte > 0)
             });
         Cut { start, end }
     }

@@ -845,12 +845,17 @@ impl Summary {
             }
         }
         // A last character cut short by the end of the input says nothing against the rest.
+        // A lone lead byte at the end is such a cut only beside characters of two bytes or
+        // more: after ASCII alone it is as much a byte of a single-byte encoding (`caf` E9),
+        // and the verdict is what it would be with a line feed after it.
+        let multibyte_before: u64 = self.tally.classes[2..].iter().sum();
         let cut = self.last_error_offset().is_some_and(|at| {
             let unit = self.dialect.decode_at(bytes, at);
             matches!(
                 unit.error_kind(),
                 Some(ErrorKind::TruncatedEof | ErrorKind::TruncatedUnit)
             ) && unit.end() == bytes.len()
+                && (unit.len > 1 || multibyte_before > 0)
         });
         let rest = errors - u64::from(cut);
         if rest == 0 {
@@ -1521,6 +1526,22 @@ mod tests {
             .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
             .collect();
         assert!(matches!(v(&noise), Verdict::ProbablyNot(_)));
+        // A lone lead byte at the end after ASCII alone: as with a line feed after it.
+        for (bytes, with_feed) in [
+            (&b"caf\xE9"[..], &b"caf\xE9\n"[..]),
+            (b"\xE9", b"\xE9\n"),
+            (b"price: 100 \xA3", b"price: 100 \xA3\n"),
+        ] {
+            assert!(matches!(v(bytes), Verdict::ProbablyNot(1)), "{bytes:?}");
+            assert_eq!(v(bytes), v(with_feed), "{bytes:?}");
+        }
+        // After characters of two bytes or more, still a cut, of one byte or more.
+        assert_eq!(
+            v("Köln \u{65E5}".as_bytes().split_last().unwrap().1),
+            Verdict::CutShort
+        );
+        assert_eq!(v(b"K\xC3\xB6ln \xE6"), Verdict::CutShort);
+        assert_eq!(v(b"caf\xE2\x82"), Verdict::CutShort);
         // Random bytes cut short at the end are still not UTF-8.
         let mut noise_cut = noise.clone();
         noise_cut.push(0xF0);
