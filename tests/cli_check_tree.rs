@@ -271,8 +271,9 @@ fn many_files_come_out_sorted_and_the_same_each_time() {
 }
 
 /// The human line of a file with lints, large (over 1 MiB: scanned with every core) and
-/// small: the first finding comes from the file's own survey, a lint or an error,
-/// whichever is first, at its exact offset.
+/// small: the first finding comes from the file's own survey, at its exact offset; an
+/// invalid file's line names its first error, also where a lint comes before it (it
+/// named the lint, beside "invalid").
 #[test]
 fn the_first_finding_of_large_and_small_files_with_lints() {
     let dir = tempfile::tempdir().unwrap();
@@ -298,7 +299,7 @@ fn the_first_finding_of_large_and_small_files_with_lints() {
     let ran = run_in(dir.path(), &["check", "-r", "--security", "t"]);
     assert_eq!(
         ran.stdout,
-        "t/a-lint-first.txt: invalid utf8: 1 error, 2 findings; first finding at offset 1410007 (30001:8) bidi\n\
+        "t/a-lint-first.txt: invalid utf8: 1 error, 2 findings; first error at offset 1410017 (30002:5) invalid_byte\n\
          t/b-error-first.txt: invalid utf8: 1 error, 1 finding; first error at offset 1410004 (30001:5) invalid_byte\n\
          t/c-lint-only.txt: valid utf8, 1 finding; first finding at offset 1410007 (30001:8) bidi\n\
          t/d-small.txt: valid utf8, 1 finding; first finding at offset 6 (2:5) invisible\n\

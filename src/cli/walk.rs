@@ -548,7 +548,11 @@ impl Emit for HumanTree {
         self.with_findings += 1;
         // The lints from the file's own survey: a second survey here, on the printing
         // thread, would walk the whole file again on every core while the workers run.
-        let first = examined.findings_in(self.dialect, None).next();
+        // An invalid file's line names its first error, what makes it invalid (a U+FFFD or a
+        // lint before it is a finding that leaves the exit status alone).
+        let first = examined
+            .findings_in(self.dialect, None)
+            .find(|f| errors == 0 || f.record == Record::Error);
         let mut line = format!("{}: ", examined.facts.name);
         if errors > 0 {
             line.push_str(&format!(
