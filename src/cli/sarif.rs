@@ -240,15 +240,21 @@ fn shell_words(words: &[Vec<u8>]) -> String {
     let plain = |b: &u8| b.is_ascii_alphanumeric() || b"@%+=:,./_-".contains(b);
     let word = |w: &Vec<u8>| match std::str::from_utf8(w) {
         Ok(text) if !text.is_empty() && w.iter().all(plain) => text.to_string(),
-        Ok(text) => format!("'{}'", text.replace('\'', r"'\''")),
-        Err(_) => dollar_quoted(w),
+        // A word with a character a viewer would act on or hide (a bidi control, a C1
+        // control) is written as bytes, as one that is not UTF-8.
+        Ok(text) if !text.chars().any(crate::view::safe::always_escaped) => {
+            format!("'{}'", text.replace('\'', r"'\''"))
+        }
+        _ => dollar_quoted(w),
     };
     words.iter().map(word).collect::<Vec<_>>().join(" ")
 }
 
-/// `bytes` in dollar-single quotes: UTF-8 characters as they are but for `\\` and `\'`, a
-/// control or a byte that is not UTF-8 as `\xHH`, and a hex digit right after such an
-/// escape as one too (POSIX leaves `\x` followed by more than two digits unspecified).
+/// `bytes` in dollar-single quotes: UTF-8 characters as they are but for `\\` and `\'`; a
+/// control, a character the sanitiser always escapes (a bidi control, a C1 control) or a
+/// byte that is not UTF-8 as `\xHH` (each byte of the character); and a hex digit right
+/// after such an escape as one too (POSIX leaves `\x` followed by more than two digits
+/// unspecified).
 fn dollar_quoted(bytes: &[u8]) -> String {
     let mut out = String::from("$'");
     let mut after_hex = false;
@@ -257,6 +263,14 @@ fn dollar_quoted(bytes: &[u8]) -> String {
         for c in chunk.valid().chars() {
             if (c.is_ascii() && c.is_control()) || (after_hex && c.is_ascii_hexdigit()) {
                 hex(&mut out, c as u8);
+                after_hex = true;
+                continue;
+            }
+            if crate::view::safe::always_escaped(c) {
+                let mut buf = [0; 4];
+                for &b in c.encode_utf8(&mut buf).as_bytes() {
+                    hex(&mut out, b);
+                }
                 after_hex = true;
                 continue;
             }
@@ -311,6 +325,23 @@ mod tests {
         assert_eq!(
             shell_words(&words),
             r"$'lat\xff\xfe.txt' $'café\xe9' $'it\'s\\\xff' $'\xff\x61\x62\x1bz'"
+        );
+    }
+
+    /// A word in UTF-8 with a character a viewer of the JSON would act on or hide is
+    /// written as bytes: a bidi override, a C1 control, an escape (it was in single quotes,
+    /// and JSON decoding gave it back live).
+    #[test]
+    fn a_word_with_a_control_or_a_bidi_character_is_dollar_quoted() {
+        let words: Vec<Vec<u8>> = vec![
+            "e\u{202E}Z.txt".as_bytes().to_vec(),
+            "a\u{1b}[31mb".as_bytes().to_vec(),
+            "c\u{9b}d".as_bytes().to_vec(),
+            "ok é".as_bytes().to_vec(),
+        ];
+        assert_eq!(
+            shell_words(&words),
+            r"$'e\xe2\x80\xaeZ.txt' $'a\x1b[31mb' $'c\xc2\x9b\x64' 'ok é'"
         );
     }
 }
