@@ -809,3 +809,65 @@ fn a_file_truncated_while_dumped_stops_at_the_truncation() {
     assert_eq!(output.status.code(), Some(2));
     assert!(rows < (32 << 20) / 16, "{rows} rows");
 }
+
+/// From a stream, `--offset` deep inside a run longer than the context held gives the
+/// file's brackets: a flag in a run of 3001 regional indicators is paired from the run's
+/// first (the stream counts the indicators it lets go; it paired them from the first it
+/// held), and a Zalgo run whose context starts inside a character shows its `…` (the cut
+/// character's continuation bytes were errors to the stream, a boundary). Random offsets,
+/// lengths and read sizes, both runs at both alignments.
+#[test]
+fn a_stream_deep_inside_a_long_run_draws_the_files_brackets() {
+    let f = Format {
+        clusters: true,
+        ..Format::plain(Dialect::Utf8, 16, false, false)
+    };
+    let inputs = [
+        [
+            b"x".as_slice(),
+            &"\u{1F1EB}".repeat(3001).into_bytes(),
+            b"y",
+        ]
+        .concat(),
+        [
+            b"xy".as_slice(),
+            &"\u{1F1EB}".repeat(3001).into_bytes(),
+            b"\xcc\x81z",
+        ]
+        .concat(),
+        [
+            b"abe".as_slice(),
+            &"\u{301}".repeat(1500).into_bytes(),
+            b"z",
+        ]
+        .concat(),
+        [b"be".as_slice(), &"\u{301}".repeat(1500).into_bytes(), b"z"].concat(),
+    ];
+    let mut next = xorshift(0x5EED_CAFE);
+    let mut differ = Vec::new();
+    for (k, bytes) in inputs.iter().enumerate() {
+        for _ in 0..400 {
+            let offset = next() % bytes.len() as u64;
+            let len = 1 + next() % 64;
+            let chunk = [1000, 4096, 65536, 1 + (next() % 3000) as usize][(next() % 4) as usize];
+            let end = (offset + len).min(bytes.len() as u64);
+            let file = dump(bytes, offset..end, &f);
+            let stream = String::from_utf8(streamed(bytes, offset, Some(len), &f, chunk)).unwrap();
+            if file != stream {
+                differ.push(format!("input {k} -o {offset} -n {len} chunk {chunk}"));
+            }
+        }
+    }
+    assert_eq!(differ, Vec::<String>::new());
+    // The review's case: two flags at 8001, from the file and the stream alike.
+    let flags = &inputs[0];
+    let expected = dump(flags, 8001..8017, &f);
+    assert!(
+        expected.contains("╰─────────────────────╯ ╰─────────────────────╯"),
+        "{expected}"
+    );
+    assert_eq!(
+        String::from_utf8(streamed(flags, 8001, Some(16), &f, 4096)).unwrap(),
+        expected
+    );
+}

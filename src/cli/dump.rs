@@ -312,6 +312,31 @@ fn dump_batches_in_parallel(
     })
 }
 
+/// The start of the character of the UTF-8 family that `keep` falls inside (`keep` if it
+/// falls between two), in `buf`, whose first byte is the input's byte `base`: the lead byte
+/// at most five bytes back whose sequence reaches past `keep`. What a stream lets go of
+/// under `--clusters` ends there, at a whole character, whether its bytes after `keep`
+/// were read yet or not.
+fn character_start(buf: &[u8], base: u64, keep: u64) -> u64 {
+    let at = (keep - base) as usize;
+    let from = at.saturating_sub(5);
+    let Some(lead) = (from..at).rev().find(|&i| !(0x80..0xC0).contains(&buf[i])) else {
+        return keep;
+    };
+    let need = match buf[lead] {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        0xF8..=0xFB => 5,
+        0xFC..=0xFD => 6,
+        _ => 1,
+    };
+    match lead + need > at {
+        true => base + lead as u64,
+        false => keep,
+    }
+}
+
 /// What [`dump_stream`] saw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StreamStats {
@@ -377,6 +402,17 @@ pub fn dump_stream(
             if let Some(behind) = printer.behind {
                 keep = keep.min(behind.at as u64);
             }
+        }
+        if format.clusters {
+            // Let go of whole characters only, and count the regional indicators that end
+            // where the bytes held will start: a flag deep in a long run is paired as in
+            // the file.
+            if format.dialect.code_unit_width().is_none() && format.dialect.multi_byte().is_none() {
+                keep = character_start(&buf, base, keep);
+            }
+            let (n, whole) =
+                view::cluster::indicators_at_end(&buf[..(keep - base) as usize], format.dialect);
+            printer.indicators = if whole { printer.indicators + n } else { n };
         }
         buf.drain(..(keep - base) as usize);
         base = keep;
@@ -977,6 +1013,9 @@ struct Printer {
     /// Under `--clusters`, the clusters of several code points that meet the window being
     /// printed, in `bytes` offsets.
     clusters: Vec<ClusterSpan>,
+    /// Under `--clusters` from a stream, the regional indicators, one after another, that
+    /// end right before the bytes held ([`view::cluster::window_of_part`]).
+    indicators: u64,
 }
 
 impl Printer {
@@ -1014,6 +1053,7 @@ impl Printer {
             readings,
             fast: fast.then(|| Box::new(fast::Tables::new(format))),
             clusters: Vec::new(),
+            indicators: 0,
         }
     }
 
@@ -1062,7 +1102,7 @@ impl Printer {
             let behind = advance(&mut self.behind, dialect, bytes, base, from);
             let first = self.first.map_or(0, |first| first.saturating_sub(base));
             let shown = first..self.last.saturating_sub(base);
-            let part = (base == 0, self.ends_input);
+            let part = (base == 0, self.ends_input, self.indicators);
             self.clusters =
                 view::cluster::window_of_part(bytes, dialect, window.clone(), behind, part)
                     .into_iter()

@@ -250,16 +250,39 @@ pub fn window(
 
 /// [`window`] over `bytes` that hold only a part of the input, as a stream is read:
 /// `starts` says whether `bytes[0]` is the input's first byte, `ends` whether the input
-/// ends with `bytes`. A cluster that reaches an end of `bytes` that is not the input's
-/// is open there ([`ClusterSpan::open_start`], [`ClusterSpan::open_end`]).
+/// ends with `bytes`, and `indicators` how many regional indicators, one after another,
+/// end right before `bytes[0]` (the reader counts them as it lets bytes go, so that a
+/// flag deep in a long run is paired as in the whole input). A cluster that reaches an
+/// end of `bytes` that is not the input's is open there ([`ClusterSpan::open_start`],
+/// [`ClusterSpan::open_end`]).
 pub fn window_of_part(
     bytes: &[u8],
     dialect: Dialect,
     range: Range<u64>,
     checkpoint: Option<Checkpoint>,
-    (starts, ends): (bool, bool),
+    (starts, ends, indicators): (bool, bool, u64),
 ) -> Vec<ClusterSpan> {
-    window_in(bytes, dialect, range, checkpoint, LOOK, (starts, ends))
+    window_in(
+        bytes,
+        dialect,
+        range,
+        checkpoint,
+        LOOK,
+        (starts, ends),
+        Some(indicators),
+    )
+}
+
+/// How many regional indicators, one after another, end at `bytes.len()` (whole 4-byte
+/// units of UTF-8, WTF-8 or the legacy dialect; 0 in other dialects), and whether they
+/// reach back to `bytes[0]`: what a stream reader carries from the bytes it lets go (see
+/// [`window_of_part`]).
+pub fn indicators_at_end(bytes: &[u8], dialect: Dialect) -> (u64, bool) {
+    if !matches!(dialect, Dialect::Utf8 | Dialect::Wtf8 | Dialect::Legacy) {
+        return (0, false);
+    }
+    let (n, at) = regional_indicators_before(bytes, dialect, bytes.len() as u64);
+    (n, at == 0)
 }
 
 /// [`window`] with another bound of context (the tests use small ones).
@@ -270,7 +293,7 @@ pub fn window_with(
     checkpoint: Option<Checkpoint>,
     look: u64,
 ) -> Vec<ClusterSpan> {
-    window_in(bytes, dialect, range, checkpoint, look, (true, true))
+    window_in(bytes, dialect, range, checkpoint, look, (true, true), None)
 }
 
 /// [`window_with`], where `bytes` may be a part of the input ([`window_of_part`]).
@@ -281,6 +304,7 @@ fn window_in(
     checkpoint: Option<Checkpoint>,
     look: u64,
     (starts, ends): (bool, bool),
+    carried: Option<u64>,
 ) -> Vec<ClusterSpan> {
     let len = bytes.len() as u64;
     let (s, e) = (range.start.min(len), range.end.min(len));
@@ -290,10 +314,26 @@ fn window_in(
     let from = s.saturating_sub(look);
     let to = e.saturating_add(look).min(len);
     let mut pieces = decode(bytes, dialect, from..to, checkpoint);
+    if !starts && from == 0 && dialect.code_unit_width().is_none() && dialect.multi_byte().is_none()
+    {
+        // The part of a stream begins inside a character whose lead byte is gone: its
+        // continuation bytes are no error of the input, and no boundary (the character
+        // they end may be part of a cluster that began long before).
+        let cut = pieces
+            .iter()
+            .take_while(|p| {
+                p.n == 0
+                    && bytes[p.start as usize..][..p.len as usize]
+                        .iter()
+                        .all(|b| (0x80..0xC0).contains(b))
+            })
+            .count();
+        pieces.drain(..cut);
+    }
     let mut sot = starts && pieces.first().is_some_and(|p| p.start == 0);
     let eot = ends && pieces.last().is_some_and(|p| p.start + p.len as u64 == len);
     if !sot && pieces.first().is_some_and(Piece::is_regional_indicator) {
-        sot = pair_regional_indicators(bytes, dialect, &mut pieces, starts);
+        sot = pair_regional_indicators(bytes, dialect, &mut pieces, starts, carried);
     }
     segment(&pieces, sot, eot)
         .into_iter()
@@ -356,14 +396,26 @@ fn pair_regional_indicators(
     dialect: Dialect,
     pieces: &mut Vec<Piece>,
     starts: bool,
+    carried: Option<u64>,
 ) -> bool {
     if dialect.multi_byte().is_some() {
         return false;
     }
     let start = pieces[0].start;
-    let (before, run) = regional_indicators_before(bytes, dialect, start);
+    let (mut before, run) = regional_indicators_before(bytes, dialect, start);
     if run == 0 && !starts {
-        return false;
+        // The run reaches back past the bytes held: their count, where the reader carried
+        // it. Paired with one before the bytes held, the first is the end of a flag that
+        // begins there: left out, the next starts a pair.
+        let Some(carried) = carried else {
+            return false;
+        };
+        before += carried;
+        if before % 2 == 1 {
+            pieces.remove(0);
+            return pieces.first().is_some_and(Piece::is_regional_indicator);
+        }
+        return true;
     }
     if before % 2 == 1 {
         let unit = dialect.unit_containing(bytes, start as usize - 1);
