@@ -1834,3 +1834,102 @@ fn auto_says_when_detect_doubts_its_guess() {
     assert_eq!(code, 0, "{stderr}");
     assert!(!stderr.contains("doubts"), "{stderr}");
 }
+
+/// The log's first record under `--from`, read back from a log on stdout: the record of
+/// `a_log_on_stdout_when_out_is_a_file` and `--from`'s keys.
+fn from_header(dir: &Path, args: &[&str]) -> serde_json::Value {
+    let args: Vec<&str> = args
+        .iter()
+        .copied()
+        .chain(["in.txt", "-o", "out.txt", "--force", "--log", "-"])
+        .collect();
+    let (code, stdout, stderr) = repair_out(dir, &args);
+    assert_eq!(code, 0, "{stderr}");
+    let log = String::from_utf8(stdout).unwrap();
+    let mut header: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    let output = std::fs::read(dir.join("out.txt")).unwrap();
+    let sha = |b: &[u8]| format!("{:x}", Sha256::digest(b));
+    assert_eq!(header["output"]["sha256"], sha(&output), "{log}");
+    let record = header.as_object_mut().unwrap();
+    for key in ["type", "input", "output"] {
+        assert!(record.remove(key).is_some(), "{key}: {log}");
+    }
+    header
+}
+
+#[test]
+fn the_log_says_how_the_input_was_read() {
+    use serde_json::json;
+    let french = "Le garçon a mangé une crème brûlée.\n";
+    let cp1252: Vec<u8> = french
+        .chars()
+        .map(|c| u8::try_from(u32::from(c)).unwrap())
+        .collect();
+    let (dir, _) = dir_with(&cp1252);
+    // As the label said; the label as it was given.
+    assert_eq!(
+        from_header(dir.path(), &["--from", "latin1"]),
+        json!({"from": "windows-1252", "from_source": "label", "from_label": "latin1"})
+    );
+    // Detection, with its doubt (5 non-ASCII bytes are a weak guess).
+    assert_eq!(
+        from_header(dir.path(), &["--from", "auto"]),
+        json!({"from": "windows-1252", "from_source": "auto", "from_label": "auto",
+               "from_doubt": "windows-1252: a weak guess on 5 non-ASCII bytes"})
+    );
+    // Without --from, no key of its own: the record is as it always was.
+    assert_eq!(from_header(dir.path(), &[]), json!({}));
+    // A BOM that overrides the label: read as the BOM says, and said so.
+    let be = [
+        b"\xFE\xFF".as_slice(),
+        &wide::text(Dialect::Utf16Be, "héllo\n"),
+    ]
+    .concat();
+    std::fs::write(dir.path().join("in.txt"), &be).unwrap();
+    assert_eq!(
+        from_header(dir.path(), &["--from", "utf-16le"]),
+        json!({"from": "UTF-16BE", "from_source": "bom", "from_label": "utf-16le"})
+    );
+    // A UTF-8 BOM before windows-1252 text: read as U+FEFF, not as "ï»¿".
+    let marked = [b"\xEF\xBB\xBF".as_slice(), &cp1252.repeat(3)].concat();
+    std::fs::write(dir.path().join("in.txt"), &marked).unwrap();
+    assert_eq!(
+        from_header(dir.path(), &["--from", "auto"]),
+        json!({"from": "windows-1252", "from_source": "auto", "from_label": "auto",
+               "from_bom": "UTF-8"})
+    );
+    // UTF-8 with a windows-1252 part detection found and the reading did not convert.
+    let mut mixed = "Première ligne ✓\n".repeat(3).into_bytes();
+    for _ in 0..3 {
+        mixed.extend_from_slice(b"Deuxi\xE8me partie, d\xE9j\xE0.\n");
+    }
+    mixed.extend_from_slice("Retour ✓\n".as_bytes());
+    std::fs::write(dir.path().join("in.txt"), &mixed).unwrap();
+    assert_eq!(
+        from_header(dir.path(), &["--from", "AUTO"]),
+        json!({"from": "UTF-8", "from_source": "auto", "from_label": "AUTO",
+               "from_others": [{"start": 60, "end": 129, "encoding": "windows-1252"}]})
+    );
+    // In a log file too, the keys after the files, in this order.
+    std::fs::write(dir.path().join("in.txt"), &cp1252).unwrap();
+    let (code, stderr) = repair_in(
+        dir.path(),
+        &[
+            "--from",
+            "cp1252",
+            "in.txt",
+            "-o",
+            "o.txt",
+            "--log",
+            "log.jsonl",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let log = std::fs::read_to_string(dir.path().join("log.jsonl")).unwrap();
+    assert!(
+        log.lines().next().unwrap().ends_with(
+            r#""size":41,"sha256":"231a31fde087a44a9fc765cb2596df8156b5f27c46a0c0a55e60800a18a0cdc7"},"from":"windows-1252","from_source":"label","from_label":"cp1252"}"#
+        ),
+        "{log}"
+    );
+}

@@ -312,7 +312,7 @@ cat in.txt | hexrune repair --bom strip - -o -"
         #[arg(long, value_name = "WHAT", default_value = "keep", value_parser = bom_parser())]
         bom: Bom,
 
-        /// Write every change as JSON Lines to this file (a first record with both files' sizes and SHA-256); `-`: standard output, when OUT is a file
+        /// Write every change as JSON Lines to this file (a first record with both files' sizes and SHA-256, and under --from the encoding IN was read as and who chose it); `-`: standard output, when OUT is a file
         #[arg(long, value_name = "FILE")]
         log: Option<PathBuf>,
 

@@ -33,7 +33,7 @@ use sha2::{Digest, Sha256};
 
 use super::{report_error, Input, EXIT_ERROR, EXIT_OK};
 use crate::cli::report::hex_compact;
-use crate::cli::wire::{to_line, ChangeRecord, RepairFile, RepairRecord};
+use crate::cli::wire::{to_line, ChangeRecord, FromRecord, RegionRecord, RepairFile, RepairRecord};
 use crate::decode::Dialect;
 use crate::repair::write::{
     identity, parent, refuse_kind, refuse_output, resolves_to, Atomic, FileId, Guard, WriteError,
@@ -282,6 +282,7 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
         policy,
         notes,
         overridden,
+        mut reading,
     } = settle(policy, label, &opened, &head).map_err(|e| Failure::new(&in_name, e))?;
     let mut engine = Engine::new(policy).map_err(|e| match &overridden {
         // A refusal of the BOM's encoding (--mojibake, --invalid keep) says why it is read.
@@ -392,6 +393,7 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
                 size: written,
                 sha256: hex_compact(&output.finalize()),
             },
+            from: reading.take(),
         };
         match atomic {
             Some(atomic) => {
@@ -498,6 +500,8 @@ struct Settled {
     notes: Vec<String>,
     /// The note that says a BOM overrode the label, if one did.
     overridden: Option<String>,
+    /// How the input is read, for the log's first record (under `--from`).
+    reading: Option<FromRecord>,
 }
 
 /// `--from` settled on the input: `auto` by detection (on a mapped input), a label
@@ -513,6 +517,8 @@ fn settle(
 ) -> Result<Settled, String> {
     let mut notes = Vec::new();
     let mut overridden = None;
+    let mut reading = None;
+    let label_given = |named: &str| label.unwrap_or(named).to_string();
     let from = match (opened, policy.from) {
         (Opened::Mapped(source), Some(FromEncoding::Auto)) => {
             let crate::repair::Detected {
@@ -524,7 +530,7 @@ fn settle(
                 "read as {} (--from auto: what detect finds)",
                 found.name()
             ));
-            if let Some(doubt) = doubt {
+            if let Some(doubt) = &doubt {
                 notes.push(format!(
                     "detect doubts it ({doubt}): look over OUT, or give --from LABEL"
                 ));
@@ -533,19 +539,44 @@ fn settle(
                 found,
                 FromEncoding::Dialect(Dialect::SingleByte(_) | Dialect::MultiByte(_))
             );
-            if legacy
-                && crate::decode::Bom::detect(source.bytes()) == Some(crate::decode::Bom::Utf8)
-            {
+            let bom = legacy
+                && crate::decode::Bom::detect(source.bytes()) == Some(crate::decode::Bom::Utf8);
+            if bom {
                 notes.push(format!(
                     "its first bytes EF BB BF are UTF-8's BOM, read as U+FEFF (not as {} text)",
                     found.name()
                 ));
             }
             notes.extend(unconverted(&others, found, policy.invalid, source.bytes()));
+            reading = Some(FromRecord {
+                encoding: found.name(),
+                source: "auto",
+                label: label_given("auto"),
+                doubt,
+                bom: bom.then_some("UTF-8"),
+                others: others
+                    .iter()
+                    .flat_map(|(encoding, ranges)| {
+                        ranges.iter().map(|&(start, end)| RegionRecord {
+                            start: start as u64,
+                            end: end as u64,
+                            encoding,
+                        })
+                    })
+                    .collect(),
+            });
             Some(found)
         }
         (_, Some(FromEncoding::Dialect(named))) => {
             let read = sniffed(named, head);
+            reading = Some(FromRecord {
+                encoding: read.encoding_name(),
+                source: if read != named { "bom" } else { "label" },
+                label: label_given(named.encoding_name()),
+                doubt: None,
+                bom: None,
+                others: Vec::new(),
+            });
             if read != named {
                 let note = format!(
                     "read as {} (its BOM overrides --from {})",
@@ -585,6 +616,7 @@ fn settle(
         policy: Policy { from, ..policy },
         notes,
         overridden,
+        reading,
     })
 }
 
