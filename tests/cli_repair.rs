@@ -436,12 +436,11 @@ fn unwritable_places_and_missing_inputs_are_one_line_errors() {
     assert_files(dir.path(), &["in.txt"]);
 }
 
-#[test]
-fn a_full_disk_is_an_error() {
-    let (dir, _) = dir_with(&b"a\xE9".repeat(100_000));
+/// Runs `hexrune ARGS` in `dir` with standard output on /dev/full: exit code and stderr.
+fn to_dev_full(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
     let output = std::process::Command::new(common::binary())
-        .current_dir(dir.path())
-        .args(["repair", "in.txt", "-o", "-"])
+        .current_dir(dir)
+        .args(args)
         .stdout(
             std::fs::OpenOptions::new()
                 .write(true)
@@ -450,11 +449,39 @@ fn a_full_disk_is_an_error() {
         )
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    assert_eq!(
+    (
+        output.status.code(),
         String::from_utf8(output.stderr).unwrap(),
-        "hexrune: <stdout>: no space left on device\n"
-    );
+    )
+}
+
+/// A stdout that fails is said once: a large copy fails while it is written, a small one
+/// in the buffers at the end (it was said twice, once by repair, once by the last flush).
+#[test]
+fn a_full_disk_is_an_error() {
+    for input in [
+        b"a\xE9".repeat(100_000),
+        b"caf\xE9, 5 \xE2\x82 \xC0\xAF\n".to_vec(),
+    ] {
+        let (dir, _) = dir_with(&input);
+        assert_eq!(
+            to_dev_full(dir.path(), &["repair", "in.txt", "-o", "-"]),
+            (
+                Some(2),
+                "hexrune: <stdout>: no space left on device\n".to_string()
+            ),
+            "{} bytes",
+            input.len()
+        );
+        // Other commands say it once too, at the last flush.
+        assert_eq!(
+            to_dev_full(dir.path(), &["check", "in.txt"]),
+            (
+                Some(2),
+                "hexrune: <stdout>: no space left on device\n".to_string()
+            )
+        );
+    }
 }
 
 #[test]
