@@ -484,6 +484,34 @@ fn a_full_disk_is_an_error() {
     }
 }
 
+/// `--log -` is written once OUT is in place: where stdout then fails, OUT stays, whole,
+/// and the one line says so (it said only the stdout error, twice), with exit 2 (the log
+/// asked for is missing). A small log fails at the last flush, a large one while written.
+#[test]
+fn a_log_that_stdout_refuses_leaves_out_written_and_says_so() {
+    for (input, output) in [
+        (
+            b"caf\xE9, 5 \xE2\x82 \xC0\xAF\n".to_vec(),
+            "caf\u{FFFD}, 5 \u{FFFD} \u{FFFD}\u{FFFD}\n".to_string(),
+        ),
+        (b"a\xE9".repeat(50_000), "a\u{FFFD}".repeat(50_000)),
+    ] {
+        let (dir, _) = dir_with(&input);
+        assert_eq!(
+            to_dev_full(dir.path(), &["repair", "in.txt", "-o", "out.txt", "--log", "-"]),
+            (
+                Some(2),
+                "hexrune: <stdout>: no space left on device; out.txt was written whole, its log was not\n"
+                    .to_string()
+            ),
+            "{} bytes",
+            input.len()
+        );
+        assert!(std::fs::read(dir.path().join("out.txt")).unwrap() == output.as_bytes());
+        assert_files(dir.path(), &["in.txt", "out.txt"]);
+    }
+}
+
 #[test]
 fn the_log_replayed_on_the_input_gives_the_output() {
     let input = b"\xEF\xBB\xBFa\xE9b\xF0\x9F\x98\n\xEF\xBB\xBFc\xC0\x80";

@@ -22,8 +22,10 @@
 //!   [`crate::cli::wire::RepairRecord`] then one [`crate::cli::wire::ChangeRecord`] a
 //!   change), and a progress bar for long runs when stderr is a terminal.
 //!
-//! Exit status: 0 when OUT was written (even if the summary could not be written to
-//! stderr), 2 on any error, with one line `hexrune: <file>: <cause>`.
+//! Exit status: 0 when OUT (and the log, if asked) was written (even if the summary could
+//! not be written to stderr), 2 on any error, with one line `hexrune: <file>: <cause>`. An
+//! error means nothing was written, but for one: a log on stdout (`--log -`) is written
+//! once OUT is in place, and where stdout fails then, OUT stays and the line says so.
 
 use std::fs::{self, File};
 use std::io::{self, IsTerminal, Read, Seek, Write};
@@ -410,9 +412,20 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
         atomic.persist(options.force, mode)?;
     }
     if let Some((header, mut records)) = log_to_stdout {
+        // OUT is in place, whole, and stays: the one line says so, and exit 2 says that
+        // the log asked for is missing (or cut short).
         write_log(stdout, &header, &mut records)
             .and_then(|()| stdout.flush())
-            .map_err(|e| Failure::io(log_name.as_deref().unwrap_or_default(), &e))?;
+            .map_err(|e| {
+                let failure = Failure::io(log_name.as_deref().unwrap_or_default(), &e);
+                Failure::new(
+                    &failure.name,
+                    format!(
+                        "{}; {out_name} was written whole, its log was not",
+                        failure.cause
+                    ),
+                )
+            })?;
     }
     drop(guard);
     let mut text = summary(&in_name, &out_name, read, written, engine.tally());
