@@ -1811,10 +1811,19 @@ fn a_wide_bom_without_from_is_said_to_be_no_utf8() {
 /// file with a stray byte is not.
 #[test]
 fn a_file_in_another_encoding_without_from_is_said_to_be_no_utf8() {
-    let cases: [(&[u8], Option<&str>); 5] = [
+    let cases: [(&[u8], Option<&str>); 7] = [
         (
             &wide::text(Dialect::Utf16Le, "Hello w\u{F6}rld, with some more words here\n"),
             Some("detect finds UTF-16LE, not UTF-8: give --from utf-16le (or --from auto) to convert it"),
+        ),
+        // Dialects of the UTF-8 family are named as --dialect takes them.
+        (
+            b"a\xED\xA0\x80b\xED\xB0\x80c\xED\xA0\xBD\n",
+            Some("detect finds WTF-8, not UTF-8: give --dialect wtf8 (or --from auto) to convert it"),
+        ),
+        (
+            b"a \xF8\x88\x80\x80\x80 b \xFC\x84\x80\x80\x80\x80\n",
+            Some("detect finds RFC 2279, not UTF-8: give --dialect legacy (or --from auto) to convert it"),
         ),
         (
             b"Le caf\xE9 est tr\xE8s bon, \xE0 c\xF4t\xE9 de la gare. L'\xE9t\xE9 fut chaud, \xE7a va.\n",
@@ -1836,7 +1845,7 @@ fn a_file_in_another_encoding_without_from_is_said_to_be_no_utf8() {
         }
     }
     // --invalid fallback in the encoding found reads its bytes so already: no note.
-    let (dir, _) = dir_with(cases[1].0);
+    let (dir, _) = dir_with(cases[3].0);
     let args = [
         "--invalid",
         "fallback=windows-1252",

@@ -499,9 +499,14 @@ fn other_encoding(bytes: &[u8], policy: &Policy) -> Option<String> {
         true => " in its first 64 KiB",
         false => "",
     };
+    // A dialect of the UTF-8 family is named as `--dialect` takes it (`RFC 2279` is
+    // `legacy`), as detect's evidence names it.
+    let give = match Dialect::UTF8_FAMILY.contains(&read) {
+        true => format!("--dialect {}", read.name()),
+        false => format!("--from {}", found.to_ascii_lowercase()),
+    };
     Some(format!(
-        "detect finds {found}{within}, not UTF-8: give --from {} (or --from auto) to convert it",
-        found.to_ascii_lowercase()
+        "detect finds {found}{within}, not UTF-8: give {give} (or --from auto) to convert it"
     ))
 }
 
