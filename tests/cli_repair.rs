@@ -1974,6 +1974,12 @@ fn the_log_says_how_the_input_was_read() {
         json!({"from": "UTF-8", "from_source": "auto", "from_label": "AUTO",
                "from_others": [{"start": 60, "end": 129, "encoding": "windows-1252"}]})
     );
+    // A dialect of the UTF-8 family that detection names: WTF-8's lone surrogates.
+    std::fs::write(dir.path().join("in.txt"), b"a\xED\xA0\x80b\n").unwrap();
+    assert_eq!(
+        from_header(dir.path(), &["--from", "auto"]),
+        json!({"from": "WTF-8", "from_source": "auto", "from_label": "auto"})
+    );
     // In a log file too, the keys after the files, in this order.
     std::fs::write(dir.path().join("in.txt"), &cp1252).unwrap();
     let (code, stderr) = repair_in(
