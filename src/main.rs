@@ -60,7 +60,10 @@ fn main() -> ExitCode {
         }
     }
     let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let mut out = Watched {
+        inner: io::BufWriter::with_capacity(64 * 1024, stdout.lock()),
+        failed: false,
+    };
     let result = match &config {
         Config::Check(options) => cli::check::run(options, &mut out, &mut err),
         Config::At(options) => cli::at::run(options, &mut out, &mut err),
@@ -71,9 +74,13 @@ fn main() -> ExitCode {
         Config::Generate(what) => hexrune::cli::generate(what, &mut out, &mut err),
         Config::View { .. } => unreachable!("handled above"),
     };
+    let seen = out.failed;
     let result = result.and_then(|code| match out.flush() {
         // `hexrune check big.txt | head`: the reader left; end quietly, with the answer.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(code),
+        // The command met this error and ended with it, on its one line (`repair` names
+        // `<stdout>` there): what is still buffered fails again, and is not said twice.
+        Err(_) if seen && code == EXIT_ERROR => Ok(code),
         flushed => flushed.map(|()| code),
     });
     match result {
@@ -84,6 +91,40 @@ fn main() -> ExitCode {
             let _ = writeln!(err, "hexrune: <stdout>: {}", io_message(&e));
             ExitCode::from(EXIT_ERROR)
         }
+    }
+}
+
+/// Standard output as the commands write to it, noting whether a write or flush failed.
+struct Watched<W> {
+    inner: W,
+    /// A write or flush returned an error (but `Interrupted`, which is tried again).
+    failed: bool,
+}
+
+impl<W: Write> Watched<W> {
+    fn note<T>(&mut self, result: io::Result<T>) -> io::Result<T> {
+        if let Err(e) = &result {
+            self.failed |= e.kind() != io::ErrorKind::Interrupted;
+        }
+        result
+    }
+}
+
+impl<W: Write> Write for Watched<W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let written = self.inner.write(bytes);
+        self.note(written)
+    }
+
+    // The buffer's own, whole: `dump` writes its rows so.
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        let written = self.inner.write_all(bytes);
+        self.note(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let flushed = self.inner.flush();
+        self.note(flushed)
     }
 }
 

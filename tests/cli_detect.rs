@@ -1009,6 +1009,126 @@ sys.stdout.buffer.write(b''.join(form(ch) for ch in sys.stdin.buffer.read().deco
     assert_eq!(detect_json(&mixed)["encoding"], "UTF-8");
 }
 
+/// WTF-8 (lone surrogates in 3-byte forms: a Windows file name, a JavaScript string cut
+/// inside a pair) and legacy UTF-8 of RFC 2279 (forms of 5 and 6 bytes, values above
+/// U+10FFFF) were "UTF-8 with N errors" where `check` called them valid in their dialect,
+/// and `repair --from auto` wrote three U+FFFD for each lone surrogate. Named as CESU-8 is,
+/// by the rule of `check`'s verdict: every UTF-8 error is a form the dialect reads.
+#[test]
+fn wtf8_and_rfc2279_are_named_with_their_dialect() {
+    // Python's surrogatepass writes the same bytes.
+    let wtf8 = b"file\xED\xA0\x80name and \xED\xB0\x80 x\n".to_vec();
+    let code = "import sys; sys.stdout.buffer.write('file\\ud800name and \\udc00 x\\n'.encode('utf-8', 'surrogatepass'))";
+    if let Some(python) = python_bytes(code, NO_ARGS, b"") {
+        assert_eq!(python, wtf8);
+    }
+    let legacy = b"a \xF8\x88\x80\x80\x80 b \xFC\x84\x80\x80\x80\x80 c \xF4\x90\x80\x80\n".to_vec();
+    let dir = tempfile::tempdir().unwrap();
+    for (bytes, human, dialect, repaired) in [
+        (
+            &wtf8,
+            "in: WTF-8\n  why: not valid UTF-8, but valid WTF-8: its UTF-8 errors are 2 lone \
+             surrogates; read it with --dialect wtf8\n",
+            "wtf8",
+            "file\u{FFFD}name and \u{FFFD} x\n",
+        ),
+        (
+            &legacy,
+            "in: RFC 2279\n  why: not valid UTF-8, but valid legacy UTF-8 (RFC 2279, 1 to 6 \
+             bytes): its UTF-8 errors are 2 forms of 5 or 6 bytes and 1 value above U+10FFFF \
+             in a 4-byte form; read it with --dialect legacy\n",
+            "legacy",
+            "a \u{FFFD} b \u{FFFD} c \u{FFFD}\n",
+        ),
+    ] {
+        assert_eq!(detect_file_human(bytes), human);
+        let json = detect_json(bytes);
+        assert_eq!(json["errors"], 0, "{json}");
+        assert_eq!(
+            json["regions"],
+            json!([{"start": 0, "end": bytes.len(), "encoding": json["encoding"]}])
+        );
+        let f = file_with(dir.path(), dialect, bytes);
+        // `repair --from auto` reads it in the dialect: one U+FFFD for each unit UTF-8
+        // cannot hold, as --dialect writes.
+        assert_eq!(
+            stdout_of(["repair", "--from", "auto", "-o", "-", &f], 0),
+            repaired
+        );
+        assert_eq!(
+            stdout_of(["repair", "--dialect", dialect, "-o", "-", &f], 0),
+            repaired
+        );
+        // The name detect gives is a label --from takes.
+        let name = json["encoding"].as_str().unwrap();
+        assert_eq!(
+            stdout_of(["repair", "--from", name, "-o", "-", &f], 0),
+            repaired
+        );
+    }
+    // The summary says what auto read it as.
+    let f = file_with(dir.path(), "w", &wtf8);
+    assert_eq!(
+        String::from_utf8(run(["repair", "--from", "auto", "-o", "-", &f], 0).stderr).unwrap(),
+        format!(
+            "repair: {f} (22 bytes) -> <stdout> (22 bytes): 2 units changed\n\
+             \x20            read as WTF-8 (--from auto: what detect finds)\n\
+             \x20          2 lone_surrogate           replaced with U+FFFD\n"
+        )
+    );
+}
+
+/// The rule is `check`'s: every UTF-8 error is a form the dialect reads, and no other. One
+/// lone surrogate among stray bytes, an overlong form, a cut at the end, or a 5-byte form
+/// beside a stray byte is UTF-8 with errors; so are surrogates that are mostly PEP 383
+/// escapes (their hint is the repair); and RFC 2279 needs one of its own forms (surrogates
+/// alone are WTF-8's, or CESU-8 pairs beside 4-byte characters).
+#[test]
+fn wtf8_and_rfc2279_only_where_the_dialect_explains_every_error() {
+    let text = "Grüße aus Köln, déjà vu";
+    for (bytes, encoding) in [
+        // Alone, one lone surrogate is WTF-8, as check says.
+        ([text.as_bytes(), b" \xED\xA0\x80 x\n"].concat(), "WTF-8"),
+        (
+            [text.as_bytes(), b" \xED\xA0\x80 \xE9 x\n"].concat(),
+            "UTF-8",
+        ),
+        (
+            [text.as_bytes(), b" \xED\xA0\x80 \xC0\xAF\n"].concat(),
+            "UTF-8",
+        ),
+        (
+            [text.as_bytes(), b" \xED\xA0\x80 x \xE2\x82"].concat(),
+            "UTF-8",
+        ),
+        (
+            [text.as_bytes(), b" \xF8\x88\x80\x80\x80 \xE9\n"].concat(),
+            "UTF-8",
+        ),
+        // Lone surrogates and a 5-byte form: RFC 2279 reads both.
+        (
+            [text.as_bytes(), b" \xED\xA0\x80 \xF8\x88\x80\x80\x80\n"].concat(),
+            "RFC 2279",
+        ),
+        // A CESU-8 pair beside a 4-byte character: RFC 2279 reads it too (as two
+        // surrogates), but nothing of RFC 2279's own is in it.
+        (
+            [
+                text.as_bytes(),
+                " \u{1F389} \n".as_bytes(),
+                b"\xED\xA0\xBD\xED\xB8\x80\n",
+            ]
+            .concat(),
+            "UTF-8",
+        ),
+        // PEP 383 escapes (valid WTF-8): Python's surrogateescape, with its own hint.
+        (b"caf\xED\xB3\xA9 cr\xED\xB3\xA8me\n".to_vec(), "UTF-8"),
+    ] {
+        let json = detect_json(&bytes);
+        assert_eq!(json["encoding"], encoding, "{json}");
+    }
+}
+
 /// French in Mac OS Roman has no multi-byte character and 21 UTF-8 errors: it was "UTF-8
 /// with 21 errors among 0 multi-byte characters" while `check` said "probably not UTF-8".
 /// chardetng's guess (windows-1252, which leaves 8D, 8F, 90 undefined) gives no text;

@@ -436,12 +436,11 @@ fn unwritable_places_and_missing_inputs_are_one_line_errors() {
     assert_files(dir.path(), &["in.txt"]);
 }
 
-#[test]
-fn a_full_disk_is_an_error() {
-    let (dir, _) = dir_with(&b"a\xE9".repeat(100_000));
+/// Runs `hexrune ARGS` in `dir` with standard output on /dev/full: exit code and stderr.
+fn to_dev_full(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
     let output = std::process::Command::new(common::binary())
-        .current_dir(dir.path())
-        .args(["repair", "in.txt", "-o", "-"])
+        .current_dir(dir)
+        .args(args)
         .stdout(
             std::fs::OpenOptions::new()
                 .write(true)
@@ -450,11 +449,67 @@ fn a_full_disk_is_an_error() {
         )
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    assert_eq!(
+    (
+        output.status.code(),
         String::from_utf8(output.stderr).unwrap(),
-        "hexrune: <stdout>: no space left on device\n"
-    );
+    )
+}
+
+/// A stdout that fails is said once: a large copy fails while it is written, a small one
+/// in the buffers at the end (it was said twice, once by repair, once by the last flush).
+#[test]
+fn a_full_disk_is_an_error() {
+    for input in [
+        b"a\xE9".repeat(100_000),
+        b"caf\xE9, 5 \xE2\x82 \xC0\xAF\n".to_vec(),
+    ] {
+        let (dir, _) = dir_with(&input);
+        assert_eq!(
+            to_dev_full(dir.path(), &["repair", "in.txt", "-o", "-"]),
+            (
+                Some(2),
+                "hexrune: <stdout>: no space left on device\n".to_string()
+            ),
+            "{} bytes",
+            input.len()
+        );
+        // Other commands say it once too, at the last flush.
+        assert_eq!(
+            to_dev_full(dir.path(), &["check", "in.txt"]),
+            (
+                Some(2),
+                "hexrune: <stdout>: no space left on device\n".to_string()
+            )
+        );
+    }
+}
+
+/// `--log -` is written once OUT is in place: where stdout then fails, OUT stays, whole,
+/// and the one line says so (it said only the stdout error, twice), with exit 2 (the log
+/// asked for is missing). A small log fails at the last flush, a large one while written.
+#[test]
+fn a_log_that_stdout_refuses_leaves_out_written_and_says_so() {
+    for (input, output) in [
+        (
+            b"caf\xE9, 5 \xE2\x82 \xC0\xAF\n".to_vec(),
+            "caf\u{FFFD}, 5 \u{FFFD} \u{FFFD}\u{FFFD}\n".to_string(),
+        ),
+        (b"a\xE9".repeat(50_000), "a\u{FFFD}".repeat(50_000)),
+    ] {
+        let (dir, _) = dir_with(&input);
+        assert_eq!(
+            to_dev_full(dir.path(), &["repair", "in.txt", "-o", "out.txt", "--log", "-"]),
+            (
+                Some(2),
+                "hexrune: <stdout>: no space left on device; out.txt was written whole, its log was not\n"
+                    .to_string()
+            ),
+            "{} bytes",
+            input.len()
+        );
+        assert!(std::fs::read(dir.path().join("out.txt")).unwrap() == output.as_bytes());
+        assert_files(dir.path(), &["in.txt", "out.txt"]);
+    }
 }
 
 #[test]
@@ -1756,10 +1811,19 @@ fn a_wide_bom_without_from_is_said_to_be_no_utf8() {
 /// file with a stray byte is not.
 #[test]
 fn a_file_in_another_encoding_without_from_is_said_to_be_no_utf8() {
-    let cases: [(&[u8], Option<&str>); 5] = [
+    let cases: [(&[u8], Option<&str>); 7] = [
         (
             &wide::text(Dialect::Utf16Le, "Hello w\u{F6}rld, with some more words here\n"),
             Some("detect finds UTF-16LE, not UTF-8: give --from utf-16le (or --from auto) to convert it"),
+        ),
+        // Dialects of the UTF-8 family are named as --dialect takes them.
+        (
+            b"a\xED\xA0\x80b\xED\xB0\x80c\xED\xA0\xBD\n",
+            Some("detect finds WTF-8, not UTF-8: give --dialect wtf8 (or --from auto) to convert it"),
+        ),
+        (
+            b"a \xF8\x88\x80\x80\x80 b \xFC\x84\x80\x80\x80\x80\n",
+            Some("detect finds RFC 2279, not UTF-8: give --dialect legacy (or --from auto) to convert it"),
         ),
         (
             b"Le caf\xE9 est tr\xE8s bon, \xE0 c\xF4t\xE9 de la gare. L'\xE9t\xE9 fut chaud, \xE7a va.\n",
@@ -1781,7 +1845,7 @@ fn a_file_in_another_encoding_without_from_is_said_to_be_no_utf8() {
         }
     }
     // --invalid fallback in the encoding found reads its bytes so already: no note.
-    let (dir, _) = dir_with(cases[1].0);
+    let (dir, _) = dir_with(cases[3].0);
     let args = [
         "--invalid",
         "fallback=windows-1252",
@@ -1833,4 +1897,109 @@ fn auto_says_when_detect_doubts_its_guess() {
     let (code, _, stderr) = repair_out(dir.path(), &["--from", "auto", "in.txt", "-o", "-"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(!stderr.contains("doubts"), "{stderr}");
+}
+
+/// The log's first record under `--from`, read back from a log on stdout: the record of
+/// `a_log_on_stdout_when_out_is_a_file` and `--from`'s keys.
+fn from_header(dir: &Path, args: &[&str]) -> serde_json::Value {
+    let args: Vec<&str> = args
+        .iter()
+        .copied()
+        .chain(["in.txt", "-o", "out.txt", "--force", "--log", "-"])
+        .collect();
+    let (code, stdout, stderr) = repair_out(dir, &args);
+    assert_eq!(code, 0, "{stderr}");
+    let log = String::from_utf8(stdout).unwrap();
+    let mut header: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    let output = std::fs::read(dir.join("out.txt")).unwrap();
+    let sha = |b: &[u8]| format!("{:x}", Sha256::digest(b));
+    assert_eq!(header["output"]["sha256"], sha(&output), "{log}");
+    let record = header.as_object_mut().unwrap();
+    for key in ["type", "input", "output"] {
+        assert!(record.remove(key).is_some(), "{key}: {log}");
+    }
+    header
+}
+
+#[test]
+fn the_log_says_how_the_input_was_read() {
+    use serde_json::json;
+    let french = "Le garçon a mangé une crème brûlée.\n";
+    let cp1252: Vec<u8> = french
+        .chars()
+        .map(|c| u8::try_from(u32::from(c)).unwrap())
+        .collect();
+    let (dir, _) = dir_with(&cp1252);
+    // As the label said; the label as it was given.
+    assert_eq!(
+        from_header(dir.path(), &["--from", "latin1"]),
+        json!({"from": "windows-1252", "from_source": "label", "from_label": "latin1"})
+    );
+    // Detection, with its doubt (5 non-ASCII bytes are a weak guess).
+    assert_eq!(
+        from_header(dir.path(), &["--from", "auto"]),
+        json!({"from": "windows-1252", "from_source": "auto", "from_label": "auto",
+               "from_doubt": "windows-1252: a weak guess on 5 non-ASCII bytes"})
+    );
+    // Without --from, no key of its own: the record is as it always was.
+    assert_eq!(from_header(dir.path(), &[]), json!({}));
+    // A BOM that overrides the label: read as the BOM says, and said so.
+    let be = [
+        b"\xFE\xFF".as_slice(),
+        &wide::text(Dialect::Utf16Be, "héllo\n"),
+    ]
+    .concat();
+    std::fs::write(dir.path().join("in.txt"), &be).unwrap();
+    assert_eq!(
+        from_header(dir.path(), &["--from", "utf-16le"]),
+        json!({"from": "UTF-16BE", "from_source": "bom", "from_label": "utf-16le"})
+    );
+    // A UTF-8 BOM before windows-1252 text: read as U+FEFF, not as "ï»¿".
+    let marked = [b"\xEF\xBB\xBF".as_slice(), &cp1252.repeat(3)].concat();
+    std::fs::write(dir.path().join("in.txt"), &marked).unwrap();
+    assert_eq!(
+        from_header(dir.path(), &["--from", "auto"]),
+        json!({"from": "windows-1252", "from_source": "auto", "from_label": "auto",
+               "from_bom": "UTF-8"})
+    );
+    // UTF-8 with a windows-1252 part detection found and the reading did not convert.
+    let mut mixed = "Première ligne ✓\n".repeat(3).into_bytes();
+    for _ in 0..3 {
+        mixed.extend_from_slice(b"Deuxi\xE8me partie, d\xE9j\xE0.\n");
+    }
+    mixed.extend_from_slice("Retour ✓\n".as_bytes());
+    std::fs::write(dir.path().join("in.txt"), &mixed).unwrap();
+    assert_eq!(
+        from_header(dir.path(), &["--from", "AUTO"]),
+        json!({"from": "UTF-8", "from_source": "auto", "from_label": "AUTO",
+               "from_others": [{"start": 60, "end": 129, "encoding": "windows-1252"}]})
+    );
+    // A dialect of the UTF-8 family that detection names: WTF-8's lone surrogates.
+    std::fs::write(dir.path().join("in.txt"), b"a\xED\xA0\x80b\n").unwrap();
+    assert_eq!(
+        from_header(dir.path(), &["--from", "auto"]),
+        json!({"from": "WTF-8", "from_source": "auto", "from_label": "auto"})
+    );
+    // In a log file too, the keys after the files, in this order.
+    std::fs::write(dir.path().join("in.txt"), &cp1252).unwrap();
+    let (code, stderr) = repair_in(
+        dir.path(),
+        &[
+            "--from",
+            "cp1252",
+            "in.txt",
+            "-o",
+            "o.txt",
+            "--log",
+            "log.jsonl",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let log = std::fs::read_to_string(dir.path().join("log.jsonl")).unwrap();
+    assert!(
+        log.lines().next().unwrap().ends_with(
+            r#""size":41,"sha256":"231a31fde087a44a9fc765cb2596df8156b5f27c46a0c0a55e60800a18a0cdc7"},"from":"windows-1252","from_source":"label","from_label":"cp1252"}"#
+        ),
+        "{log}"
+    );
 }

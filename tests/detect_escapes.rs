@@ -2,7 +2,7 @@
 //! U+DC80..U+DCFF, written with `surrogatepass` as `ED B2 80`..`ED B3 BF`. `detect` names
 //! them where they are all, or most, of the UTF-8 errors, and gives the command that turns
 //! them back into bytes (`repair --unescape pep383`); other surrogates (CESU-8's pairs, a
-//! high one, a low one below U+DC80) get no such hint. The bytes are Python's own
+//! high one, a low one below U+DC80) get no such hint (alone, they are CESU-8 or WTF-8). The bytes are Python's own
 //! (`'caf\udce9'.encode('utf-8', 'surrogatepass')`), built here where python3 is missing.
 
 use hexrune::decode::Dialect;
@@ -110,17 +110,18 @@ fn pep383_escapes_that_are_most_of_the_errors_are_named() {
 
 /// Surrogates that are no PEP 383 escape: a high one (U+D800), a low one below U+DC80
 /// (U+DC12), a pair of CESU-8 whose low half is in U+DC80..U+DCFF (U+10080 is D800 DC80),
-/// and an escape among more errors of other kinds. No hint.
+/// and an escape among more errors of other kinds. No hint; a lone surrogate that is no
+/// escape makes the input WTF-8 (a Windows file name, a JavaScript string cut in a pair).
 #[test]
 fn other_surrogates_get_no_pep383_hint() {
     for (text, evidence) in [
         (
             "lone \\ud800 high\n",
-            "UTF-8 with 3 errors among 0 multi-byte characters",
+            "not valid UTF-8, but valid WTF-8: its UTF-8 errors are 1 lone surrogate; read it with --dialect wtf8",
         ),
         (
             "a \\udc12 low one\n",
-            "UTF-8 with 3 errors among 0 multi-byte characters",
+            "not valid UTF-8, but valid WTF-8: its UTF-8 errors are 1 lone surrogate; read it with --dialect wtf8",
         ),
         (
             "pair \\ud800\\udc80 in CESU-8\n",

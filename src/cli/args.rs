@@ -139,7 +139,7 @@ enum Command {
 UTF-32LE/BE (by byte order mark, by where the zero bytes are if the units read as text, or by \
 decoding text of any script; without any zero byte, only UTF-16 whose high bytes are controls, \
 as Greek, Cyrillic, Hebrew and Arabic have), \
-CESU-8 or Modified UTF-8, a legacy encoding as chardetng guesses it (or macintosh, IBM437, IBM850, \
+CESU-8, Modified UTF-8, WTF-8 or RFC 2279 (where check calls the input valid in that dialect), a legacy encoding as chardetng guesses it (or macintosh, IBM437, IBM850, \
 IBM866 or KOI8-R where box drawing and letters say so), the encoding the input declares (an XML \
 declaration, an HTML meta charset, a coding cookie, a CSS @charset) where its bytes are not UTF-8 \
 and decode in it, or binary. Also the byte order mark or signature found (UTF-8, UTF-16, UTF-32, UTF-7, \
@@ -312,7 +312,7 @@ cat in.txt | hexrune repair --bom strip - -o -"
         #[arg(long, value_name = "WHAT", default_value = "keep", value_parser = bom_parser())]
         bom: Bom,
 
-        /// Write every change as JSON Lines to this file (a first record with both files' sizes and SHA-256); `-`: standard output, when OUT is a file
+        /// Write every change as JSON Lines to this file (a first record with both files' sizes and SHA-256, and under --from the encoding IN was read as and who chose it); `-`: standard output, when OUT is a file
         #[arg(long, value_name = "FILE")]
         log: Option<PathBuf>,
 

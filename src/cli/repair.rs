@@ -22,8 +22,10 @@
 //!   [`crate::cli::wire::RepairRecord`] then one [`crate::cli::wire::ChangeRecord`] a
 //!   change), and a progress bar for long runs when stderr is a terminal.
 //!
-//! Exit status: 0 when OUT was written (even if the summary could not be written to
-//! stderr), 2 on any error, with one line `hexrune: <file>: <cause>`.
+//! Exit status: 0 when OUT (and the log, if asked) was written (even if the summary could
+//! not be written to stderr), 2 on any error, with one line `hexrune: <file>: <cause>`. An
+//! error means nothing was written, but for one: a log on stdout (`--log -`) is written
+//! once OUT is in place, and where stdout fails then, OUT stays and the line says so.
 
 use std::fs::{self, File};
 use std::io::{self, IsTerminal, Read, Seek, Write};
@@ -33,7 +35,7 @@ use sha2::{Digest, Sha256};
 
 use super::{report_error, Input, EXIT_ERROR, EXIT_OK};
 use crate::cli::report::hex_compact;
-use crate::cli::wire::{to_line, ChangeRecord, RepairFile, RepairRecord};
+use crate::cli::wire::{to_line, ChangeRecord, FromRecord, RegionRecord, RepairFile, RepairRecord};
 use crate::decode::Dialect;
 use crate::repair::write::{
     identity, parent, refuse_kind, refuse_output, resolves_to, Atomic, FileId, Guard, WriteError,
@@ -282,6 +284,7 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
         policy,
         notes,
         overridden,
+        mut reading,
     } = settle(policy, label, &opened, &head).map_err(|e| Failure::new(&in_name, e))?;
     let mut engine = Engine::new(policy).map_err(|e| match &overridden {
         // A refusal of the BOM's encoding (--mojibake, --invalid keep) says why it is read.
@@ -392,6 +395,7 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
                 size: written,
                 sha256: hex_compact(&output.finalize()),
             },
+            from: reading.take(),
         };
         match atomic {
             Some(atomic) => {
@@ -408,9 +412,20 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
         atomic.persist(options.force, mode)?;
     }
     if let Some((header, mut records)) = log_to_stdout {
+        // OUT is in place, whole, and stays: the one line says so, and exit 2 says that
+        // the log asked for is missing (or cut short).
         write_log(stdout, &header, &mut records)
             .and_then(|()| stdout.flush())
-            .map_err(|e| Failure::io(log_name.as_deref().unwrap_or_default(), &e))?;
+            .map_err(|e| {
+                let failure = Failure::io(log_name.as_deref().unwrap_or_default(), &e);
+                Failure::new(
+                    &failure.name,
+                    format!(
+                        "{}; {out_name} was written whole, its log was not",
+                        failure.cause
+                    ),
+                )
+            })?;
     }
     drop(guard);
     let mut text = summary(&in_name, &out_name, read, written, engine.tally());
@@ -484,9 +499,14 @@ fn other_encoding(bytes: &[u8], policy: &Policy) -> Option<String> {
         true => " in its first 64 KiB",
         false => "",
     };
+    // A dialect of the UTF-8 family is named as `--dialect` takes it (`RFC 2279` is
+    // `legacy`), as detect's evidence names it.
+    let give = match Dialect::UTF8_FAMILY.contains(&read) {
+        true => format!("--dialect {}", read.name()),
+        false => format!("--from {}", found.to_ascii_lowercase()),
+    };
     Some(format!(
-        "detect finds {found}{within}, not UTF-8: give --from {} (or --from auto) to convert it",
-        found.to_ascii_lowercase()
+        "detect finds {found}{within}, not UTF-8: give {give} (or --from auto) to convert it"
     ))
 }
 
@@ -498,6 +518,8 @@ struct Settled {
     notes: Vec<String>,
     /// The note that says a BOM overrode the label, if one did.
     overridden: Option<String>,
+    /// How the input is read, for the log's first record (under `--from`).
+    reading: Option<FromRecord>,
 }
 
 /// `--from` settled on the input: `auto` by detection (on a mapped input), a label
@@ -513,6 +535,8 @@ fn settle(
 ) -> Result<Settled, String> {
     let mut notes = Vec::new();
     let mut overridden = None;
+    let mut reading = None;
+    let label_given = |named: &str| label.unwrap_or(named).to_string();
     let from = match (opened, policy.from) {
         (Opened::Mapped(source), Some(FromEncoding::Auto)) => {
             let crate::repair::Detected {
@@ -524,7 +548,7 @@ fn settle(
                 "read as {} (--from auto: what detect finds)",
                 found.name()
             ));
-            if let Some(doubt) = doubt {
+            if let Some(doubt) = &doubt {
                 notes.push(format!(
                     "detect doubts it ({doubt}): look over OUT, or give --from LABEL"
                 ));
@@ -533,19 +557,44 @@ fn settle(
                 found,
                 FromEncoding::Dialect(Dialect::SingleByte(_) | Dialect::MultiByte(_))
             );
-            if legacy
-                && crate::decode::Bom::detect(source.bytes()) == Some(crate::decode::Bom::Utf8)
-            {
+            let bom = legacy
+                && crate::decode::Bom::detect(source.bytes()) == Some(crate::decode::Bom::Utf8);
+            if bom {
                 notes.push(format!(
                     "its first bytes EF BB BF are UTF-8's BOM, read as U+FEFF (not as {} text)",
                     found.name()
                 ));
             }
             notes.extend(unconverted(&others, found, policy.invalid, source.bytes()));
+            reading = Some(FromRecord {
+                encoding: found.name(),
+                source: "auto",
+                label: label_given("auto"),
+                doubt,
+                bom: bom.then_some("UTF-8"),
+                others: others
+                    .iter()
+                    .flat_map(|(encoding, ranges)| {
+                        ranges.iter().map(|&(start, end)| RegionRecord {
+                            start: start as u64,
+                            end: end as u64,
+                            encoding,
+                        })
+                    })
+                    .collect(),
+            });
             Some(found)
         }
         (_, Some(FromEncoding::Dialect(named))) => {
             let read = sniffed(named, head);
+            reading = Some(FromRecord {
+                encoding: read.encoding_name(),
+                source: if read != named { "bom" } else { "label" },
+                label: label_given(named.encoding_name()),
+                doubt: None,
+                bom: None,
+                others: Vec::new(),
+            });
             if read != named {
                 let note = format!(
                     "read as {} (its BOM overrides --from {})",
@@ -585,6 +634,7 @@ fn settle(
         policy: Policy { from, ..policy },
         notes,
         overridden,
+        reading,
     })
 }
 

@@ -755,9 +755,12 @@ impl CutEnd {
 /// A region of `detect --json`: bytes `start..end` in one encoding.
 #[derive(Debug, Serialize)]
 pub struct RegionRecord {
-    start: u64,
-    end: u64,
-    encoding: &'static str,
+    /// The region's first byte.
+    pub start: u64,
+    /// Just past its last byte.
+    pub end: u64,
+    /// Its encoding, as encoding_rs names it.
+    pub encoding: &'static str,
 }
 
 /// A mojibake region of `detect --json`: bytes `start..end`, the encodings that undo it
@@ -812,7 +815,8 @@ impl<'a> DetectRecord<'a> {
 }
 
 /// `{"type":"repair",...}`: the first record of `repair --log`: the input and the output,
-/// each with its name, size in bytes and SHA-256 (lower-case hex).
+/// each with its name, size in bytes and SHA-256 (lower-case hex); under `--from`, how the
+/// input was read ([`FromRecord`]'s keys, after them).
 #[derive(Debug, Serialize)]
 pub struct RepairRecord {
     /// Always `"repair"`.
@@ -822,6 +826,37 @@ pub struct RepairRecord {
     pub input: RepairFile,
     /// The output as written.
     pub output: RepairFile,
+    /// How the input was read, under `--from` (no key without it).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub from: Option<FromRecord>,
+}
+
+/// The keys of a [`RepairRecord`] under `--from`: the encoding the input was read as, who
+/// chose it, and, under `--from auto`, what detection said beside it. Keys that would be
+/// empty are left out.
+#[derive(Debug, Serialize)]
+pub struct FromRecord {
+    /// The encoding the input was read as (`windows-1252`, `UTF-16BE`, `WTF-8`).
+    #[serde(rename = "from")]
+    pub encoding: &'static str,
+    /// Who chose it: `label` (`--from LABEL`), `bom` (a byte order mark that names another
+    /// encoding than the label) or `auto` (detection).
+    #[serde(rename = "from_source")]
+    pub source: &'static str,
+    /// `--from`'s argument as it was given (`utf-16`, `latin1`, `auto`).
+    #[serde(rename = "from_label")]
+    pub label: String,
+    /// Under `auto`: why detection doubts its guess, as `detect` says it.
+    #[serde(rename = "from_doubt", skip_serializing_if = "Option::is_none")]
+    pub doubt: Option<String>,
+    /// Under `auto`: `UTF-8` where the input starts with UTF-8's BOM before text of a legacy
+    /// encoding: those 3 bytes were read as U+FEFF, not as text of `from`.
+    #[serde(rename = "from_bom", skip_serializing_if = "Option::is_none")]
+    pub bom: Option<&'static str>,
+    /// Under `auto`: the regions detection found in other encodings, which the reading in
+    /// `from` did not convert (offsets in the input).
+    #[serde(rename = "from_others", skip_serializing_if = "Vec::is_empty")]
+    pub others: Vec<RegionRecord>,
 }
 
 /// One file of a [`RepairRecord`].

@@ -150,11 +150,12 @@ impl Dialect {
         }
     }
 
-    /// Parses a dialect name, ignoring case, `-` and `_` (`UTF-8`, `cesu_8`, `rfc2279` work).
+    /// Parses a dialect name, ignoring case, `-`, `_` and spaces (`UTF-8`, `cesu_8`,
+    /// `rfc2279` work, and every [`Dialect::encoding_name`]: `RFC 2279`).
     pub fn from_name(name: &str) -> Option<Dialect> {
         let folded: String = name
             .chars()
-            .filter(|c| *c != '-' && *c != '_')
+            .filter(|c| !matches!(c, '-' | '_' | ' '))
             .map(|c| c.to_ascii_lowercase())
             .collect();
         match folded.as_str() {
@@ -570,6 +571,8 @@ mod tests {
     fn names_round_trip() {
         for d in Dialect::ALL {
             assert_eq!(Dialect::from_name(d.name()), Some(d));
+            // What detection names (`RFC 2279`) is a label `repair --from` takes.
+            assert_eq!(Dialect::from_name(d.encoding_name()), Some(d));
         }
         assert_eq!(Dialect::from_name("UTF-8"), Some(Dialect::Utf8));
         assert_eq!(Dialect::from_name("rfc2279"), Some(Dialect::Legacy));

@@ -250,8 +250,10 @@ pub(super) fn weigh(mut d: Detection, bytes: &[u8], summary: &Summary) -> Detect
         .any(|r| r.encoding == BINARY || wide(r.encoding));
     // UTF-8 with a few errors among its characters, or beside a region of another
     // encoding: a decoding of the whole in the declared encoding would garble the UTF-8.
-    let utf8_text = matches!(d.encoding, "UTF-8" | "CESU-8" | "MUTF-8")
-        && multibyte > 0
+    let utf8_text = matches!(
+        d.encoding,
+        "UTF-8" | "CESU-8" | "MUTF-8" | "WTF-8" | "RFC 2279"
+    ) && multibyte > 0
         && (multibyte >= errors || d.regions.len() > 1);
     if let Some(m) = misfit {
         d.evidence

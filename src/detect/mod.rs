@@ -849,10 +849,18 @@ enum Kind {
     Wide(Wide),
 }
 
-/// An input that is not valid UTF-8 but valid in `form`, CESU-8 or Modified UTF-8 (Java's):
-/// characters above U+FFFF as surrogate pairs of 3-byte forms, NUL as `C0 80`.
-fn other_utf8_form(mut d: Detection, form: Dialect, bytes: &[u8]) -> Detection {
-    let (mut pairs, mut lone, mut nuls) = (0u64, 0u64, 0u64);
+/// An input that is not valid UTF-8 but valid in `form`, another dialect of the UTF-8
+/// family, as `check`'s verdict says: every UTF-8 error of it is a form the dialect reads.
+/// CESU-8 and Modified UTF-8 (Java's) write characters above U+FFFF as surrogate pairs of
+/// 3-byte forms, and Modified UTF-8 NUL as `C0 80`; WTF-8 holds lone surrogates (a Windows
+/// file name, a JavaScript string cut inside a pair); legacy UTF-8 (RFC 2279) forms of 5
+/// and 6 bytes and values above U+10FFFF.
+///
+/// `None` for legacy UTF-8 without one of its own forms: RFC 2279 also reads surrogates,
+/// but an encoder of it wrote no pairs of them, so CESU-8 pairs beside 4-byte characters
+/// (a mix no dialect reads) are not its; nor are lone surrogates, which are WTF-8's.
+fn other_utf8_form(d: &Detection, form: Dialect, bytes: &[u8]) -> Option<Detection> {
+    let (mut pairs, mut lone, mut nuls, mut above, mut long) = (0u64, 0u64, 0u64, 0u64, 0u64);
     let mut form_end = 0;
     for unit in Dialect::Utf8.units(bytes).filter(|u| u.is_error()) {
         if unit.start < form_end {
@@ -866,6 +874,8 @@ fn other_utf8_form(mut d: Detection, form: Dialect, bytes: &[u8]) -> Detection {
             Finding::SurrogatePair { .. } => pairs += 1,
             Finding::Surrogate { .. } => lone += 1,
             Finding::Overlong { .. } => nuls += 1,
+            Finding::AboveUnicode { .. } => above += 1,
+            Finding::LegacyForm { .. } => long += 1,
             _ => {}
         }
     }
@@ -883,6 +893,24 @@ fn other_utf8_form(mut d: Detection, form: Dialect, bytes: &[u8]) -> Detection {
     if nuls > 0 {
         shapes.push(format!("{} for NUL", counted(nuls, "C0 80", "C0 80s")));
     }
+    if long > 0 {
+        shapes.push(counted(
+            long,
+            "form of 5 or 6 bytes",
+            "forms of 5 or 6 bytes",
+        ));
+    }
+    if above > 0 {
+        shapes.push(counted(
+            above,
+            "value above U+10FFFF in a 4-byte form",
+            "values above U+10FFFF in 4-byte forms",
+        ));
+    }
+    if form == Dialect::Legacy && long + above == 0 {
+        return None;
+    }
+    let mut d = d.clone();
     d.encoding = form.encoding_name();
     d.errors = 0;
     d.ascii = false;
@@ -897,7 +925,7 @@ fn other_utf8_form(mut d: Detection, form: Dialect, bytes: &[u8]) -> Detection {
         shapes.join(" and "),
         form.name()
     ));
-    d
+    Some(d)
 }
 
 /// An input read as UTF-8.
@@ -906,12 +934,27 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     let multibyte: u64 = summary.tally.classes[2..].iter().sum();
     let cut = Cut::of(bytes, summary);
     let content = d.bom.map_or(0, Bom::len);
-    // `check`'s verdict, which detection must not contradict: an input valid in CESU-8 or
-    // Modified UTF-8 is that, and one with errors but no multi-byte character, or that
-    // check calls probably not UTF-8, is not UTF-8 with errors.
+    // `check`'s verdict, which detection must not contradict: an input valid in CESU-8,
+    // Modified UTF-8, WTF-8 or legacy UTF-8 (each of its UTF-8 errors a form the dialect
+    // reads, and no other error) is that, and one with errors but no multi-byte character,
+    // or that check calls probably not UTF-8, is not UTF-8 with errors. But lone surrogates
+    // that are mostly PEP 383 escapes (`ED B3 A9`, valid WTF-8) are bytes Python escaped:
+    // UTF-8 with errors, whose evidence says how to turn them back into bytes.
     let verdict = (errors > cut.units()).then(|| summary.verdict(bytes));
-    if let Some(Verdict::ValidOnlyIn(form @ (Dialect::Cesu8 | Dialect::Mutf8))) = verdict {
-        return other_utf8_form(d, form, bytes);
+    if let Some(Verdict::ValidOnlyIn(
+        form @ (Dialect::Cesu8 | Dialect::Mutf8 | Dialect::Wtf8 | Dialect::Legacy),
+    )) = verdict
+    {
+        let whole = [Region {
+            start: 0,
+            end: bytes.len(),
+            encoding: "UTF-8",
+        }];
+        let escapes = matches!(form, Dialect::Wtf8 | Dialect::Legacy)
+            && pep383_evidence(bytes, summary, &whole, errors).is_some();
+        if let Some(named) = other_utf8_form(&d, form, bytes).filter(|_| !escapes) {
+            return named;
+        }
     }
     let not_utf8 =
         verdict.is_some() && (multibyte == 0 || matches!(verdict, Some(Verdict::ProbablyNot(_))));
