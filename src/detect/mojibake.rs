@@ -24,9 +24,10 @@
 //!
 //! This module knows text, not files: offsets are byte offsets into the `&str` it is given.
 
+use super::alphabets::misfits;
 use super::judge::{
-    is_attached, is_box, is_cp1252_row8_letter, is_letter, is_lower, is_odd_after_letter,
-    is_plausible, is_upper, script, Script,
+    is_attached, is_box, is_cp1252_row8_letter, is_letter, is_lower, is_mark_of,
+    is_odd_after_letter, is_plausible, is_upper, script, Script,
 };
 use super::table::Legacy;
 
@@ -440,7 +441,10 @@ fn next_candidate(bytes: &[u8], mut pos: usize) -> Option<usize> {
 /// Each non-ASCII run gets its pieces through every encoding; the encoding that covers
 /// most of the line is used for every run it covers as well as any other does (so that
 /// windows-1250 and ISO-8859-2, or windows-1252 and ISO-8859-1, which read most bytes
-/// alike, are told apart by the bytes where they differ).
+/// alike, are told apart by the bytes where they differ). Where two cover the same bytes,
+/// the one whose repaired line has letters that one language writes together wins
+/// ([`misfits`]: `está` misread through ISO-8859-2 is `estå` through windows-1250), then
+/// the one whose repairs look least odd, then the order of [`Legacy::ALL`].
 fn find_in_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>) {
     let line = &text[start..end];
     // First the runs, and whether any could be mojibake at all: a character that some
@@ -498,10 +502,24 @@ fn find_in_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>)
             line_score[k].2 .0 += pieces.iter().map(|p| p.repair_oddness).sum::<u32>();
         }
     }
+    // Of the encodings that explain as much of the line, the one whose repaired line has
+    // letters one language writes together.
+    let most = line_score.iter().map(|s| s.0).max().unwrap_or(0);
+    let misfit = |k: usize| {
+        if line_score[k].0 < most || most == 0 {
+            return usize::MAX;
+        }
+        misfits(&repaired_line(
+            text,
+            start,
+            end,
+            runs.iter().map(|run| &run[k]),
+        ))
+    };
     let line_best = (0..Legacy::ALL.len())
         .max_by_key(|k| {
             let (c, _, odd) = line_score[*k];
-            (c, odd, std::cmp::Reverse(*k))
+            (c, std::cmp::Reverse(misfit(*k)), odd, std::cmp::Reverse(*k))
         })
         .unwrap_or(0);
     let mut pieces: Vec<Piece> = Vec::new();
@@ -528,6 +546,24 @@ fn find_in_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>)
         .map(|i| &pieces[i])
         .collect();
     found.extend(merge(text, &accepted));
+}
+
+/// The line `text[start..end]` with `pieces` (in order, each run's) repaired.
+fn repaired_line<'a>(
+    text: &str,
+    start: usize,
+    end: usize,
+    pieces: impl Iterator<Item = &'a Vec<Piece>>,
+) -> String {
+    let mut out = String::with_capacity(end - start);
+    let mut at = start;
+    for p in pieces.flatten() {
+        out.push_str(&text[at..p.start]);
+        out.push_str(&p.text);
+        at = p.end;
+    }
+    out.push_str(&text[at..end]);
+    out
 }
 
 /// Whether a confident piece with the same outermost encoding lies within [`WEAK_REACH`]
@@ -727,11 +763,15 @@ fn undo_further(
 }
 
 /// Question 1: every character plausible, none attached to a character before the
-/// repair, one script per word with the letters around it, and the casing of an all-caps
-/// word kept.
+/// repair (unless it is a mark of the script of the letter there: a Thai or Hindi word
+/// whose second half was misread starts that half with a vowel sign), one script per word
+/// with the letters around it, and the casing of an all-caps word kept.
 fn repair_is_plausible(fixed: &str, prev: Option<char>, next: Option<char>) -> bool {
     let mut chars = fixed.chars();
-    if chars.clone().next().is_none_or(is_attached) {
+    let Some(first) = chars.clone().next() else {
+        return false;
+    };
+    if is_attached(first) && !prev.is_some_and(|p| is_mark_of(first, p)) {
         return false;
     }
     if !chars.all(is_plausible) {
