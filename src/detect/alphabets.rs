@@ -70,7 +70,11 @@ const LANGUAGES: [Language; 30] = [
     lang("ąčęėįšųūž"),     // Lithuanian
     lang("āčēģīķļņšūž"),   // Latvian
     lang("äöõüšž"),        // Estonian
-    lang("ċġħżàèìòù"),     // Maltese
+    Language {
+        letters: "ċġħżàèìòù",
+        word_final: "àèìòù",
+        needs: "",
+    }, // Maltese
     lang("ĉĝĥĵŝŭ"),        // Esperanto
     lang("áéíóú"),         // Irish
     Language {
