@@ -213,6 +213,15 @@ pub fn is_odd_after_letter(c: char) -> bool {
     ) && !matches!(c, '’' | '”' | '›' | '»')
 }
 
+/// Whether `x` then `y` read as mathematics: a math symbol (`√`, `≈`, `∑`, `¬`), then a
+/// math symbol, a Greek letter or the micro sign (`√π`, `√∑`, `≈π`, `√Ω`).
+pub fn is_math_pair(x: char, y: char) -> bool {
+    get_general_category(x) == Gc::MathSymbol
+        && (get_general_category(y) == Gc::MathSymbol
+            || script(y) == Some(Script::Greek)
+            || y == 'µ')
+}
+
 /// The letters of windows-1252's 80..9F row (and its modifier signs): in genuine text they
 /// follow ASCII letters (cœur, Šibenik); after another accented letter they are what the
 /// second byte of a misread UTF-8 sequence looks like.

@@ -11,7 +11,9 @@
 //!    "sécurit頻"), and an all-caps word in capitals ("PĂŞUNE" must not become "PêUNE")?
 //! 2. Is the original odd, as misread bytes are and real words are not: a sign right after
 //!    a letter ("Ã©"), a capital inside a lower-case word ("lidÃ©"), a C1 control, box
-//!    drawing glued to letters ("├⌐")? Such a stretch is *confident*.
+//!    drawing glued to letters ("├⌐")? Such a stretch is *confident*. Two signs of
+//!    mathematics ("√π", "√∑", "≈π": `ù`, `÷`, `Ź` through macintosh) are what formulas
+//!    write, and confident only right before a word ("√∫ltimo").
 //! 3. For the Cyrillic and Greek code pages, is the original a word of that script with
 //!    ordinary casing ("Ні", "Ві"), on a line with other words of its script, with no
 //!    letters of another ("Рівне" alone), or of three letters or more ("Рівне (Rivne)")?
@@ -26,7 +28,7 @@
 
 use super::alphabets::misfits;
 use super::judge::{
-    is_attached, is_box, is_cp1252_row8_letter, is_letter, is_lower, is_mark_of,
+    is_attached, is_box, is_cp1252_row8_letter, is_letter, is_lower, is_mark_of, is_math_pair,
     is_odd_after_letter, is_plausible, is_upper, script, Script,
 };
 use super::table::Legacy;
@@ -625,7 +627,8 @@ fn run_pieces(line: &Around, text: &str, start: usize, end: usize) -> Option<Vec
         return None;
     }
     let before = text[..start].chars().next_back();
-    let after = text[end..].chars().next();
+    let mut rest = text[end..].chars();
+    let after = [rest.next(), rest.next()];
     let own = Around::count(run.iter().map(|(_, c)| *c));
     let ctx = line.outside(&own);
     Some(
@@ -637,14 +640,14 @@ fn run_pieces(line: &Around, text: &str, start: usize, end: usize) -> Option<Vec
 }
 
 /// The acceptable pieces of `run` (characters with their offsets; the run ends at `end`)
-/// through `e`.
+/// through `e`; `after` holds the two characters after the run.
 fn pieces_through(
     ctx: &Around,
     run: &[(usize, char)],
     end: usize,
     e: Legacy,
     before: Option<char>,
-    after: Option<char>,
+    after: [Option<char>; 2],
 ) -> Vec<Piece> {
     let mut out = Vec::new();
     let mut i = 0;
@@ -687,7 +690,7 @@ fn judge_piece(
     e: Legacy,
     fixed: &str,
     before: Option<char>,
-    after: Option<char>,
+    after: [Option<char>; 2],
 ) -> Option<Piece> {
     let original: Vec<char> = run[from..to].iter().map(|(_, c)| *c).collect();
     let prev = if from == 0 {
@@ -695,11 +698,10 @@ fn judge_piece(
     } else {
         Some(run[from - 1].1)
     };
-    let next = if to == run.len() {
-        after
-    } else {
-        Some(run[to].1)
-    };
+    // The two characters after the piece.
+    let mut following = run[to..].iter().map(|(_, c)| Some(*c)).chain(after);
+    let next = following.next().flatten();
+    let next2 = following.next().flatten();
     let genuine = is_genuine_word(ctx, &original, e, prev, next);
     let (deeper, text) = undo_further(ctx, e, fixed, prev, next, 1)?;
     let mut chain = vec![e];
@@ -711,7 +713,8 @@ fn judge_piece(
             || oddness(&original, prev) > 0
             || is_capital_pair(&original, next)
             || is_glued_to_other_script(&original, prev, next)
-            || is_box_glued_to_letter(&original, prev, next));
+            || is_box_glued_to_letter(&original, prev, next)
+            || is_signs_before_word(&original, next, next2));
     let start = run[from].0;
     let stop = if to == run.len() { end } else { run[to].0 };
     let repaired: Vec<char> = text.chars().chain(next).collect();
@@ -929,6 +932,16 @@ fn is_glued_to_other_script(original: &[char], prev: Option<char>, next: Option<
             .any(|s| s != own && s != Script::Free)
 }
 
+/// Two signs of mathematics ("√π", "√∑", "≈π": a sign, then a sign or a Greek letter, as
+/// formulas write them) right before a word of two letters or more: a misread letter at the
+/// start of a word (Spanish "√∫ltimo" is "último" through macintosh). Before anything else
+/// the pair is what it says, and no evidence of misreading (see [`oddness`]).
+fn is_signs_before_word(original: &[char], next: Option<char>, next2: Option<char>) -> bool {
+    matches!(original, [x, y] if is_math_pair(*x, *y))
+        && next.is_some_and(is_letter)
+        && next2.is_some_and(is_letter)
+}
+
 /// Box drawing glued to a letter ("┬╗Jeg"): tables have spaces or more box drawing
 /// around their lines.
 fn is_box_glued_to_letter(original: &[char], prev: Option<char>, next: Option<char>) -> bool {
@@ -999,11 +1012,13 @@ fn oddness(chars: &[char], prev: Option<char>) -> u32 {
             odd += 1;
         }
         // Signs of the macintosh lead row: directly before another sign or a letter they
-        // are a misread lead byte.
+        // are a misread lead byte; but not before a sign of mathematics or a Greek letter,
+        // which is how formulas write them ("√π", "√∑", "≈π").
         if matches!(
             x,
             '¬' | '√' | '∂' | '∆' | '∑' | '∏' | '∫' | '≈' | '≠' | '≤' | '≥' | '÷' | '◊'
-        ) {
+        ) && !is_math_pair(x, y)
+        {
             odd += 1;
         }
     }
@@ -1057,8 +1072,18 @@ mod tests {
             "Рівне",
             "— Рік?",
             "PĂŞUNE ŞI ŢARĂ",
+            "dx = √π; σ = √∑(x−μ)²/n",
+            "≈π, √Ω, √∫f²",
         ] {
             assert_eq!(find(text), [], "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_math_pair_before_a_word_is_a_misread_letter() {
+        assert_eq!(
+            one("El √∫ltimo tren"),
+            (3, 9, vec!["macintosh"], "ú".into())
+        );
     }
 }
