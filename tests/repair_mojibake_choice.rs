@@ -329,6 +329,39 @@ fn mathematics_is_not_macintosh_mojibake() {
     }
 }
 
+/// A word misread twice through windows-1251 or windows-1253 whose first undoing looks like
+/// a word of that script ("Я" twice is "Р\u{A0}Р‡", once undone "РЇ") is undone as often as
+/// the rest of its line: every line of the corpus comes back.
+#[test]
+fn a_word_misread_twice_is_undone_as_often_as_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = file_with(
+        dir.path(),
+        "ru2.txt",
+        "\u{420}\u{A0}\u{420}\u{2021} \u{420}\u{A0}\u{420}\u{2026}\u{420}\u{A0}\u{412}\u{B5} \u{420}\u{A0}\u{412}\u{B7}\u{420}\u{A0}\u{420}\u{2026}\u{420}\u{A0}\u{412}\u{B0}\u{420}\u{40E}\u{420}\u{2039}\n"
+            .as_bytes(),
+    );
+    let out = common::run(["repair", "--mojibake", &input, "-o", "-"], 0).stdout;
+    assert_eq!(out, "Я не знаю\n".as_bytes());
+    let all: Vec<String> = corpus_files()
+        .into_iter()
+        .flat_map(|(_, text)| text.lines().map(str::to_string).collect::<Vec<_>>())
+        .collect();
+    let mut counts = Vec::new();
+    let mut misses = Vec::new();
+    for e in [Legacy::Windows1251, Legacy::Windows1253] {
+        let (right, tried, m) = right_repairs(&all, e, 2);
+        counts.push((e.name(), right, tried));
+        misses.extend(m);
+    }
+    assert_eq!(
+        counts,
+        [("windows-1251", 147, 147), ("windows-1253", 132, 132)],
+        "{}",
+        misses.join("\n")
+    );
+}
+
 /// The sentences written for these tests are clean: nothing in them is found or changed.
 #[test]
 fn the_sentences_themselves_are_clean() {

@@ -539,6 +539,7 @@ fn find_in_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>)
         runs_repaired += usize::from(!chosen.is_empty());
         pieces.extend(chosen);
     }
+    follow_line_chain(text, &mut pieces);
     // Words of a code page's own script are repaired only on a line that is mostly
     // mojibake: four runs in five or more.
     let mostly = runs_repaired * 5 >= all_runs * 4 && pieces.iter().any(|p| p.confident);
@@ -548,6 +549,43 @@ fn find_in_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>)
         .map(|i| &pieces[i])
         .collect();
     found.extend(merge(text, &accepted));
+}
+
+/// Pieces undone through fewer layers than the line's confident ones (most of their bytes),
+/// undone further through the rest of the line's chain where that gives valid UTF-8 and a
+/// plausible repair. A word misread twice can look like a word of the code page's script
+/// after one undoing ("Я" through windows-1251 twice is "Р\u{A0}Р‡", once undone "РЇ",
+/// Ukrainian-looking): on a line whose other words went through the same two misreadings,
+/// it went through them too.
+fn follow_line_chain(text: &str, pieces: &mut [Piece]) {
+    let mut chains: Vec<(&[Legacy], usize)> = Vec::new();
+    for p in pieces.iter().filter(|p| p.confident) {
+        match chains.iter_mut().find(|(c, _)| *c == p.chain.as_slice()) {
+            Some((_, n)) => *n += p.end - p.start,
+            None => chains.push((&p.chain, p.end - p.start)),
+        }
+    }
+    let Some(line_chain) = chains
+        .iter()
+        .max_by_key(|(c, n)| (*n, c.len()))
+        .map(|(c, _)| c.to_vec())
+    else {
+        return;
+    };
+    for p in pieces.iter_mut() {
+        if p.chain.len() >= line_chain.len() || !line_chain.starts_with(&p.chain) {
+            continue;
+        }
+        let further = line_chain[p.chain.len()..]
+            .iter()
+            .try_fold(p.text.clone(), |t, e| String::from_utf8(e.encode(&t)?).ok());
+        let prev = text[..p.start].chars().next_back();
+        let next = text[p.end..].chars().next();
+        if let Some(t) = further.filter(|t| repair_is_plausible(t, prev, next)) {
+            p.text = t;
+            p.chain = line_chain.clone();
+        }
+    }
 }
 
 /// The line `text[start..end]` with `pieces` (in order, each run's) repaired.
