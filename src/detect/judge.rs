@@ -105,6 +105,21 @@ pub fn is_attached(c: char) -> bool {
     ) || matches!(c as u32, 0x200C..=0x200D | 0xFE00..=0xFE0F | 0x1F3FB..=0x1F3FF | 0xE0020..=0xE007F)
 }
 
+/// Whether the mark `c` belongs to the letter `base` before it: a vowel sign or tone mark
+/// of the letter's own script (Thai `ื` after `ม`, Devanagari `ी` after `क`). Marks of
+/// no script of their own (the combining diacritics U+0300.., joiners, variation
+/// selectors) do not: they attach to anything, so nothing says they were written there.
+pub fn is_mark_of(c: char, base: char) -> bool {
+    let s = c.script();
+    is_attached(c)
+        && is_letter(base)
+        && !matches!(
+            s,
+            UnicodeScriptName::Inherited | UnicodeScriptName::Common | UnicodeScriptName::Unknown
+        )
+        && s == base.script()
+}
+
 /// Whether `c` is a character a writer plausibly meant: assigned, not a control, not
 /// private use, and not in a block that misread bytes fall into far more often than
 /// writers use it.
@@ -198,6 +213,15 @@ pub fn is_odd_after_letter(c: char) -> bool {
     ) && !matches!(c, '’' | '”' | '›' | '»')
 }
 
+/// Whether `x` then `y` read as mathematics: a math symbol (`√`, `≈`, `∑`, `¬`), then a
+/// math symbol, a Greek letter or the micro sign (`√π`, `√∑`, `≈π`, `√Ω`).
+pub fn is_math_pair(x: char, y: char) -> bool {
+    get_general_category(x) == Gc::MathSymbol
+        && (get_general_category(y) == Gc::MathSymbol
+            || script(y) == Some(Script::Greek)
+            || y == 'µ')
+}
+
 /// The letters of windows-1252's 80..9F row (and its modifier signs): in genuine text they
 /// follow ASCII letters (cœur, Šibenik); after another accented letter they are what the
 /// second byte of a misread UTF-8 sequence looks like.
@@ -224,6 +248,16 @@ mod tests {
         assert_eq!(script('ᵝ'), Some(Script::Greek));
         assert_eq!(script('©'), None);
         assert_eq!(script('º'), None);
+    }
+
+    #[test]
+    fn marks_of_their_letters_script() {
+        assert!(is_mark_of('\u{E37}', 'ม'));
+        assert!(is_mark_of('\u{940}', 'क'));
+        assert!(!is_mark_of('\u{E37}', 'a'));
+        assert!(!is_mark_of('\u{301}', 'e'));
+        assert!(!is_mark_of('\u{E37}', ' '));
+        assert!(!is_mark_of('ม', 'ม'));
     }
 
     #[test]

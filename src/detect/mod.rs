@@ -16,6 +16,7 @@
 //! This layer reads `decode` and `scan`; it knows nothing of files, terminals or the
 //! command line. The single-byte tables come from encoding_rs and oem_cp ([`table`]).
 
+pub mod alphabets;
 pub mod bom;
 pub mod declared;
 pub mod dos;

@@ -11,7 +11,9 @@
 //!    "sécurit頻"), and an all-caps word in capitals ("PĂŞUNE" must not become "PêUNE")?
 //! 2. Is the original odd, as misread bytes are and real words are not: a sign right after
 //!    a letter ("Ã©"), a capital inside a lower-case word ("lidÃ©"), a C1 control, box
-//!    drawing glued to letters ("├⌐")? Such a stretch is *confident*.
+//!    drawing glued to letters ("├⌐")? Such a stretch is *confident*. Two signs of
+//!    mathematics ("√π", "√∑", "≈π": `ù`, `÷`, `Ź` through macintosh) are what formulas
+//!    write, and confident only right before a word ("√∫ltimo").
 //! 3. For the Cyrillic and Greek code pages, is the original a word of that script with
 //!    ordinary casing ("Ні", "Ві"), on a line with other words of its script, with no
 //!    letters of another ("Рівне" alone), or of three letters or more ("Рівне (Rivne)")?
@@ -24,9 +26,10 @@
 //!
 //! This module knows text, not files: offsets are byte offsets into the `&str` it is given.
 
+use super::alphabets::misfits;
 use super::judge::{
-    is_attached, is_box, is_cp1252_row8_letter, is_letter, is_lower, is_odd_after_letter,
-    is_plausible, is_upper, script, Script,
+    is_attached, is_box, is_cp1252_row8_letter, is_letter, is_lower, is_mark_of, is_math_pair,
+    is_odd_after_letter, is_plausible, is_upper, script, Script,
 };
 use super::table::Legacy;
 
@@ -440,7 +443,10 @@ fn next_candidate(bytes: &[u8], mut pos: usize) -> Option<usize> {
 /// Each non-ASCII run gets its pieces through every encoding; the encoding that covers
 /// most of the line is used for every run it covers as well as any other does (so that
 /// windows-1250 and ISO-8859-2, or windows-1252 and ISO-8859-1, which read most bytes
-/// alike, are told apart by the bytes where they differ).
+/// alike, are told apart by the bytes where they differ). Where two cover the same bytes,
+/// the one whose repaired line has letters that one language writes together wins
+/// ([`misfits`]: `está` misread through ISO-8859-2 is `estå` through windows-1250), then
+/// the one whose repairs look least odd, then the order of [`Legacy::ALL`].
 fn find_in_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>) {
     let line = &text[start..end];
     // First the runs, and whether any could be mojibake at all: a character that some
@@ -498,10 +504,24 @@ fn find_in_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>)
             line_score[k].2 .0 += pieces.iter().map(|p| p.repair_oddness).sum::<u32>();
         }
     }
+    // Of the encodings that explain as much of the line, the one whose repaired line has
+    // letters one language writes together.
+    let most = line_score.iter().map(|s| s.0).max().unwrap_or(0);
+    let misfit = |k: usize| {
+        if line_score[k].0 < most || most == 0 {
+            return usize::MAX;
+        }
+        misfits(&repaired_line(
+            text,
+            start,
+            end,
+            runs.iter().map(|run| &run[k]),
+        ))
+    };
     let line_best = (0..Legacy::ALL.len())
         .max_by_key(|k| {
             let (c, _, odd) = line_score[*k];
-            (c, odd, std::cmp::Reverse(*k))
+            (c, std::cmp::Reverse(misfit(*k)), odd, std::cmp::Reverse(*k))
         })
         .unwrap_or(0);
     let mut pieces: Vec<Piece> = Vec::new();
@@ -519,6 +539,7 @@ fn find_in_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>)
         runs_repaired += usize::from(!chosen.is_empty());
         pieces.extend(chosen);
     }
+    follow_line_chain(text, &mut pieces);
     // Words of a code page's own script are repaired only on a line that is mostly
     // mojibake: four runs in five or more.
     let mostly = runs_repaired * 5 >= all_runs * 4 && pieces.iter().any(|p| p.confident);
@@ -528,6 +549,61 @@ fn find_in_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>)
         .map(|i| &pieces[i])
         .collect();
     found.extend(merge(text, &accepted));
+}
+
+/// Pieces undone through fewer layers than the line's confident ones (most of their bytes),
+/// undone further through the rest of the line's chain where that gives valid UTF-8 and a
+/// plausible repair. A word misread twice can look like a word of the code page's script
+/// after one undoing ("Я" through windows-1251 twice is "Р\u{A0}Р‡", once undone "РЇ",
+/// Ukrainian-looking): on a line whose other words went through the same two misreadings,
+/// it went through them too.
+fn follow_line_chain(text: &str, pieces: &mut [Piece]) {
+    let mut chains: Vec<(&[Legacy], usize)> = Vec::new();
+    for p in pieces.iter().filter(|p| p.confident) {
+        match chains.iter_mut().find(|(c, _)| *c == p.chain.as_slice()) {
+            Some((_, n)) => *n += p.end - p.start,
+            None => chains.push((&p.chain, p.end - p.start)),
+        }
+    }
+    let Some(line_chain) = chains
+        .iter()
+        .max_by_key(|(c, n)| (*n, c.len()))
+        .map(|(c, _)| c.to_vec())
+    else {
+        return;
+    };
+    for p in pieces.iter_mut() {
+        if p.chain.len() >= line_chain.len() || !line_chain.starts_with(&p.chain) {
+            continue;
+        }
+        let further = line_chain[p.chain.len()..]
+            .iter()
+            .try_fold(p.text.clone(), |t, e| String::from_utf8(e.encode(&t)?).ok());
+        let prev = text[..p.start].chars().next_back();
+        let next = text[p.end..].chars().next();
+        if let Some(t) = further.filter(|t| repair_is_plausible(t, prev, next)) {
+            p.text = t;
+            p.chain = line_chain.clone();
+        }
+    }
+}
+
+/// The line `text[start..end]` with `pieces` (in order, each run's) repaired.
+fn repaired_line<'a>(
+    text: &str,
+    start: usize,
+    end: usize,
+    pieces: impl Iterator<Item = &'a Vec<Piece>>,
+) -> String {
+    let mut out = String::with_capacity(end - start);
+    let mut at = start;
+    for p in pieces.flatten() {
+        out.push_str(&text[at..p.start]);
+        out.push_str(&p.text);
+        at = p.end;
+    }
+    out.push_str(&text[at..end]);
+    out
 }
 
 /// Whether a confident piece with the same outermost encoding lies within [`WEAK_REACH`]
@@ -589,7 +665,8 @@ fn run_pieces(line: &Around, text: &str, start: usize, end: usize) -> Option<Vec
         return None;
     }
     let before = text[..start].chars().next_back();
-    let after = text[end..].chars().next();
+    let mut rest = text[end..].chars();
+    let after = [rest.next(), rest.next()];
     let own = Around::count(run.iter().map(|(_, c)| *c));
     let ctx = line.outside(&own);
     Some(
@@ -601,14 +678,14 @@ fn run_pieces(line: &Around, text: &str, start: usize, end: usize) -> Option<Vec
 }
 
 /// The acceptable pieces of `run` (characters with their offsets; the run ends at `end`)
-/// through `e`.
+/// through `e`; `after` holds the two characters after the run.
 fn pieces_through(
     ctx: &Around,
     run: &[(usize, char)],
     end: usize,
     e: Legacy,
     before: Option<char>,
-    after: Option<char>,
+    after: [Option<char>; 2],
 ) -> Vec<Piece> {
     let mut out = Vec::new();
     let mut i = 0;
@@ -651,7 +728,7 @@ fn judge_piece(
     e: Legacy,
     fixed: &str,
     before: Option<char>,
-    after: Option<char>,
+    after: [Option<char>; 2],
 ) -> Option<Piece> {
     let original: Vec<char> = run[from..to].iter().map(|(_, c)| *c).collect();
     let prev = if from == 0 {
@@ -659,11 +736,10 @@ fn judge_piece(
     } else {
         Some(run[from - 1].1)
     };
-    let next = if to == run.len() {
-        after
-    } else {
-        Some(run[to].1)
-    };
+    // The two characters after the piece.
+    let mut following = run[to..].iter().map(|(_, c)| Some(*c)).chain(after);
+    let next = following.next().flatten();
+    let next2 = following.next().flatten();
     let genuine = is_genuine_word(ctx, &original, e, prev, next);
     let (deeper, text) = undo_further(ctx, e, fixed, prev, next, 1)?;
     let mut chain = vec![e];
@@ -675,7 +751,8 @@ fn judge_piece(
             || oddness(&original, prev) > 0
             || is_capital_pair(&original, next)
             || is_glued_to_other_script(&original, prev, next)
-            || is_box_glued_to_letter(&original, prev, next));
+            || is_box_glued_to_letter(&original, prev, next)
+            || is_signs_before_word(&original, next, next2));
     let start = run[from].0;
     let stop = if to == run.len() { end } else { run[to].0 };
     let repaired: Vec<char> = text.chars().chain(next).collect();
@@ -727,11 +804,15 @@ fn undo_further(
 }
 
 /// Question 1: every character plausible, none attached to a character before the
-/// repair, one script per word with the letters around it, and the casing of an all-caps
-/// word kept.
+/// repair (unless it is a mark of the script of the letter there: a Thai or Hindi word
+/// whose second half was misread starts that half with a vowel sign), one script per word
+/// with the letters around it, and the casing of an all-caps word kept.
 fn repair_is_plausible(fixed: &str, prev: Option<char>, next: Option<char>) -> bool {
     let mut chars = fixed.chars();
-    if chars.clone().next().is_none_or(is_attached) {
+    let Some(first) = chars.clone().next() else {
+        return false;
+    };
+    if is_attached(first) && !prev.is_some_and(|p| is_mark_of(first, p)) {
         return false;
     }
     if !chars.all(is_plausible) {
@@ -889,6 +970,16 @@ fn is_glued_to_other_script(original: &[char], prev: Option<char>, next: Option<
             .any(|s| s != own && s != Script::Free)
 }
 
+/// Two signs of mathematics ("√π", "√∑", "≈π": a sign, then a sign or a Greek letter, as
+/// formulas write them) right before a word of two letters or more: a misread letter at the
+/// start of a word (Spanish "√∫ltimo" is "último" through macintosh). Before anything else
+/// the pair is what it says, and no evidence of misreading (see [`oddness`]).
+fn is_signs_before_word(original: &[char], next: Option<char>, next2: Option<char>) -> bool {
+    matches!(original, [x, y] if is_math_pair(*x, *y))
+        && next.is_some_and(is_letter)
+        && next2.is_some_and(is_letter)
+}
+
 /// Box drawing glued to a letter ("┬╗Jeg"): tables have spaces or more box drawing
 /// around their lines.
 fn is_box_glued_to_letter(original: &[char], prev: Option<char>, next: Option<char>) -> bool {
@@ -959,11 +1050,13 @@ fn oddness(chars: &[char], prev: Option<char>) -> u32 {
             odd += 1;
         }
         // Signs of the macintosh lead row: directly before another sign or a letter they
-        // are a misread lead byte.
+        // are a misread lead byte; but not before a sign of mathematics or a Greek letter,
+        // which is how formulas write them ("√π", "√∑", "≈π").
         if matches!(
             x,
             '¬' | '√' | '∂' | '∆' | '∑' | '∏' | '∫' | '≈' | '≠' | '≤' | '≥' | '÷' | '◊'
-        ) {
+        ) && !is_math_pair(x, y)
+        {
             odd += 1;
         }
     }
@@ -1017,8 +1110,18 @@ mod tests {
             "Рівне",
             "— Рік?",
             "PĂŞUNE ŞI ŢARĂ",
+            "dx = √π; σ = √∑(x−μ)²/n",
+            "≈π, √Ω, √∫f²",
         ] {
             assert_eq!(find(text), [], "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_math_pair_before_a_word_is_a_misread_letter() {
+        assert_eq!(
+            one("El √∫ltimo tren"),
+            (3, 9, vec!["macintosh"], "ú".into())
+        );
     }
 }
