@@ -78,7 +78,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     (
         "R",
-        "reopen the file as it is on disk now (after it was rewritten, truncated or grew)",
+        "reopen the file as it is on disk now (rewritten, truncated, grown or replaced)",
     ),
     ("o", "offsets in hex / decimal"),
     (
