@@ -414,6 +414,7 @@ impl App {
                 .set(detect(app.source.bytes(), &findings.summary));
         }
         app.scan = Scan::Ready(Arc::new(findings));
+        app.linting.want();
         app.refresh_map();
         app
     }
@@ -1515,7 +1516,8 @@ impl App {
         }
     }
 
-    /// `}` / `{`: the cursor to the next / previous lint finding, wrapping at the ends.
+    /// `}` / `{`: the cursor to the next / previous finding (a U+FFFD in the input, or a
+    /// lint), wrapping at the ends.
     fn step_finding(&mut self, backward: bool) {
         let what = if backward {
             "previous finding"
@@ -1530,21 +1532,27 @@ impl App {
             );
             return;
         }
+        let asked = !self.linting.lints.is_empty();
         let found = match &self.linting.pass {
-            Pass::Off if self.linting.lints.is_empty() => {
-                self.say(
-                    "no lints asked: T chooses them (or --security, --target T)",
-                    true,
-                );
+            Pass::Ready(found) => Arc::clone(found),
+            // Without lints, the U+FFFD characters come from the scan's index, at once.
+            _ if !asked => {
+                self.say(format!("{what}: the scan is not done yet"), false);
                 return;
             }
-            Pass::Ready(found) => Arc::clone(found),
             _ => {
                 self.say(format!("{what}: the lint pass is not done yet"), false);
                 return;
             }
         };
-        let n = found.lints.len();
+        let n = found.findings.len();
+        if n == 0 && !asked {
+            self.say(
+                format!("{what}: no findings; no lints asked (T chooses them, or --security, --target T)"),
+                true,
+            );
+            return;
+        }
         if n == 0 {
             self.say(format!("{what}: no findings"), false);
             return;
@@ -1558,7 +1566,7 @@ impl App {
             .filter(|&(g, i)| {
                 g == pass
                     && found
-                        .lints
+                        .findings
                         .get(i)
                         .is_some_and(|l| l.offset as u64 == self.cursor)
             })
@@ -1575,7 +1583,7 @@ impl App {
                 None => (n - 1, true),
             },
         };
-        let lint = &found.lints[index];
+        let finding = &found.findings[index];
         self.finding_step = Some((pass, index));
         // A count (`5}`) that went round the end says so, whichever step did.
         let wrapped = wrapped
@@ -1583,14 +1591,14 @@ impl App {
                 m.text.ends_with(" (wrapped to the start)")
                     || m.text.ends_with(" (wrapped to the end)")
             });
-        self.cursor = (lint.offset as u64).min(self.last());
+        self.cursor = (finding.offset as u64).min(self.last());
         let mut text = format!(
             "finding {} of {}{}: {} at {}",
             index + 1,
-            found.lints.len(),
+            found.findings.len(),
             if found.truncated() { " kept" } else { "" },
-            lint.kind.name(),
-            self.format_offset(lint.offset as u64)
+            finding.kind.name(),
+            self.format_offset(finding.offset as u64)
         );
         if found.truncated() {
             // Short, to fit the status line: `kept` above says the rest is not.
@@ -1620,12 +1628,17 @@ impl App {
             if self.message.is_some() && chosen.is_none() {
                 return;
             }
+            // With no lint asked the pass lists the U+FFFD characters only, after every
+            // scan: `s` counts them and `}` steps to them, unannounced.
+            if self.linting.lints.is_empty() && chosen.is_none() {
+                return;
+            }
             let text = match found.total {
                 0 => "no findings".to_string(),
                 1 => "1 finding (} steps to it)".to_string(),
                 n if found.truncated() => format!(
                     "{n} findings, the first {} kept (}} and {{ step through those)",
-                    found.lints.len()
+                    found.findings.len()
                 ),
                 n => format!("{n} findings (}} and {{ step through them)"),
             };

@@ -53,7 +53,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     (
         "} / {",
-        "next / previous lint finding (3}; wraps at the end); T chooses the lints",
+        "next / previous finding (a U+FFFD in the file, or a lint; 3}; wraps at the end)",
     ),
     (
         "/ / \\",
