@@ -55,7 +55,9 @@ pub struct Finding {
     /// How much it matters.
     pub level: Level,
     /// What this one is, in a sentence (names and code points only: no byte of the input).
-    pub message: String,
+    /// Borrowed where every finding of the kind says the same (a U+FFFD: a file decoded
+    /// with replacement can hold millions).
+    pub message: std::borrow::Cow<'static, str>,
 }
 
 impl From<Lint> for Finding {
@@ -65,7 +67,7 @@ impl From<Lint> for Finding {
             offset: l.offset,
             len: l.len,
             level: l.level,
-            message: l.message,
+            message: l.message.into(),
         }
     }
 }
@@ -112,7 +114,7 @@ impl Found {
                 offset: unit.start,
                 len: unit.len as usize,
                 level: Level::Warning,
-                message: lint::REPLACEMENT_MESSAGE.to_string(),
+                message: lint::REPLACEMENT_MESSAGE.into(),
             })
             .peekable();
         let linted =
