@@ -157,13 +157,33 @@ pub enum Access {
 pub struct Source {
     name: String,
     bytes: Bytes,
-    /// A mapped (or empty) file's size and modification time when it was opened, from the
-    /// open file.
-    stamp: Option<(u64, Option<SystemTime>)>,
+    /// What a mapped (or empty) file was when it was opened, from the open file.
+    stamp: Option<Stamp>,
     /// The standing advice: [`Access::Random`] once [`Source::advise`] said so.
     random: AtomicBool,
     /// Why a stream's bytes are its start only, if they are.
     partial: Option<Partial>,
+}
+
+/// What an open regular file says of itself, from one `fstat`: what [`Source::written`],
+/// [`Source::replaced_at`] and [`Source::check_unchanged`] compare with later.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: Option<SystemTime>,
+    /// Device and inode: which file it is, whatever path names it now.
+    id: (u64, u64),
+}
+
+impl Stamp {
+    fn of(meta: &std::fs::Metadata) -> Stamp {
+        use std::os::unix::fs::MetadataExt;
+        Stamp {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            id: (meta.dev(), meta.ino()),
+        }
+    }
 }
 
 /// Why a source read from a stream holds only the stream's start.
@@ -527,7 +547,7 @@ impl Source {
             return Ok(Source {
                 name,
                 bytes: Bytes::Empty { file },
-                stamp: Some((0, meta.modified().ok())),
+                stamp: Some(Stamp::of(&meta)),
                 random: AtomicBool::new(false),
                 partial: None,
             });
@@ -554,7 +574,7 @@ impl Source {
         Ok(Source {
             name,
             bytes: Bytes::Mapped { map, file, slot },
-            stamp: Some((meta.len(), meta.modified().ok())),
+            stamp: Some(Stamp::of(&meta)),
             random: AtomicBool::new(false),
             partial: None,
         })
@@ -684,7 +704,7 @@ impl Source {
     /// When a mapped (or empty) file was last modified, as it said when it was opened
     /// (`None` for bytes read into memory, or where the file system keeps no time).
     pub fn modified(&self) -> Option<SystemTime> {
-        self.stamp.and_then(|(_, modified)| modified)
+        self.stamp.and_then(|stamp| stamp.modified)
     }
 
     /// [`Source::check_intact`], and that a mapped file (or an empty one) was not written
@@ -694,14 +714,44 @@ impl Source {
     /// may mix old and new.
     pub fn check_unchanged(&self) -> Result<(), SourceError> {
         self.check_intact()?;
-        let (Some(file), Some((len, modified))) = (self.file(), self.stamp) else {
+        let (Some(file), Some(stamp)) = (self.file(), self.stamp) else {
             return Ok(());
         };
         let now = file.metadata()?;
-        if now.len() != len || now.modified().ok() != modified {
+        if now.len() != stamp.len || now.modified().ok() != stamp.modified {
             return Err(SourceError::Rewritten);
         }
         Ok(())
+    }
+
+    /// Whether a mapped (or empty) file was written to in place since it was opened: its
+    /// size is the one it had then, but its modification time moved (`touch` moves it
+    /// too). A write shows through the map, so the bytes shown are then the new ones
+    /// where it wrote. One `fstat`; `false` for bytes read into memory. The status change
+    /// time is not asked: a rename or an unlink of the file (a log rotated) moves it with
+    /// no byte changed, and so would be said to be a write; a writer that sets the
+    /// modification time back is not seen, as by [`Source::check_unchanged`]. A file that
+    /// grew or shrank is [`Source::grown`]'s and [`Source::check_intact`]'s to tell.
+    pub fn written(&self) -> bool {
+        let (Some(file), Some(stamp)) = (self.file(), self.stamp) else {
+            return false;
+        };
+        let Ok(now) = file.metadata() else {
+            return false;
+        };
+        now.len() == stamp.len && now.modified().ok() != stamp.modified
+    }
+
+    /// Whether `path` now names another file than the one this source opened (replaced
+    /// by a rename, `mv new file`, as editors and `logrotate` do): its device or inode
+    /// differs. The source still holds the file it opened, unchanged. `false` where
+    /// `path` names nothing now (removed, or between the two steps of a rotation) and
+    /// for bytes read into memory. One `stat`.
+    pub fn replaced_at(&self, path: &Path) -> bool {
+        let Some(stamp) = self.stamp.filter(|_| self.file().is_some()) else {
+            return false;
+        };
+        std::fs::metadata(path).is_ok_and(|now| Stamp::of(&now).id != stamp.id)
     }
 }
 
@@ -1063,6 +1113,55 @@ mod tests {
         let source = Source::from_bytes("b", b"abc".to_vec());
         assert_eq!(source.modified(), None);
         source.check_unchanged().unwrap();
+    }
+
+    #[test]
+    fn a_write_in_place_and_a_replacement_are_told() {
+        use std::os::unix::fs::FileExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.txt");
+        std::fs::write(&path, b"hello world\n").unwrap();
+        // In the past, so that the write below moves the modification time, however
+        // coarse the file system's clock.
+        let past = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
+        File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(past)
+            .unwrap();
+        let source = Source::open(&path).unwrap();
+        assert!(!source.written());
+        assert!(!source.replaced_at(&path));
+        // Renamed away and back (a rotation's first step): no byte changed, nothing said.
+        let aside = dir.path().join("f.txt.1");
+        std::fs::rename(&path, &aside).unwrap();
+        assert!(!source.written());
+        assert!(!source.replaced_at(&path), "nothing at the path");
+        std::fs::rename(&aside, &path).unwrap();
+        assert!(!source.replaced_at(&path));
+        // The same size, one byte changed: seen through the map, and told.
+        let writer = File::options().write(true).open(&path).unwrap();
+        writer.write_at(b"\xFF", 6).unwrap();
+        assert_eq!(&source.bytes()[..8], b"hello \xFFo");
+        assert!(source.written());
+        assert_eq!(source.grown(), None);
+        source.check_intact().unwrap();
+        assert!(!source.replaced_at(&path), "the same file");
+        // A new file renamed over the path: the source keeps the one it opened.
+        let new = dir.path().join("new.txt");
+        std::fs::write(&new, b"another file, longer\n").unwrap();
+        std::fs::rename(&new, &path).unwrap();
+        assert!(source.replaced_at(&path));
+        assert_eq!(source.len(), 12);
+        assert_eq!(&source.bytes()[..8], b"hello \xFFo", "the file opened");
+        // Removed: nothing names another file (yet).
+        std::fs::remove_file(&path).unwrap();
+        assert!(!source.replaced_at(&path));
+        // Bytes read into memory are neither.
+        let owned = Source::from_bytes("b", b"abc".to_vec());
+        assert!(!owned.written());
+        assert!(!owned.replaced_at(&dir.path().join("anything")));
     }
 
     /// A pipe: its read end as a [`Stream`], its write end.

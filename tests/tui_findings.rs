@@ -78,10 +78,12 @@ fn search(app: &mut App, text: &str, backward: bool) {
 #[test]
 fn findings_are_stepped_through_with_counts_and_wraps() {
     let mut app = app(PLANTED, Dialect::Utf8, 120, 40);
+    app.lint_now(); // no lint asked: the pass looks for U+FFFD only, and says nothing
+    assert_eq!(message(&app), "");
     app.update(Action::NextFinding);
     assert_eq!(
         message(&app),
-        "no lints asked: T chooses them (or --security, --target T)"
+        "next finding: no findings; no lints asked (T chooses them, or --security, --target T)"
     );
     app.set_lints(security());
     assert_eq!(app.linting.status().as_deref(), Some("linting…"));
@@ -95,7 +97,7 @@ fn findings_are_stepped_through_with_counts_and_wraps() {
     );
     let found = app.linting.found().unwrap();
     let spans: Vec<(usize, usize, &str)> = found
-        .lints
+        .findings
         .iter()
         .map(|l| (l.offset, l.len, l.kind.name()))
         .collect();
@@ -166,7 +168,7 @@ fn the_detail_pane_names_the_findings_under_the_cursor() {
     let lines = screen(&app);
     // The findings' lines are below the unit's three: the first at 37.
     let detail = &lines[37];
-    let lint = &app.linting.found().unwrap().lints[0];
+    let lint = &app.linting.found().unwrap().findings[0];
     let expected = format!("overlong-ascii error  {}", lint.message);
     // Too long for the pane: cut, and the cut shown.
     let cut = detail
@@ -240,7 +242,7 @@ fn targets_and_the_chooser() {
         .linting
         .found()
         .unwrap()
-        .lints
+        .findings
         .iter()
         .map(|l| (l.offset, l.kind.name()))
         .collect();
@@ -265,8 +267,13 @@ fn targets_and_the_chooser() {
     type_in(&mut app, "none");
     app.update(Action::Submit);
     assert!(app.linting.lints.is_empty());
+    app.lint_now();
+    assert_eq!(message(&app), "lints: none: no findings");
     app.update(Action::NextFinding);
-    assert!(message(&app).starts_with("no lints asked"));
+    assert_eq!(
+        message(&app),
+        "next finding: no findings; no lints asked (T chooses them, or --security, --target T)"
+    );
 }
 
 /// `..%2F` and its overlong shapes, planted: the lookalike search finds each at its exact
@@ -482,7 +489,7 @@ fn several_findings_on_one_byte_are_each_stepped_to_and_listed() {
     });
     app.lint_now();
     let found = app.linting.found().unwrap();
-    let offsets: Vec<usize> = found.lints.iter().map(|l| l.offset).collect();
+    let offsets: Vec<usize> = found.findings.iter().map(|l| l.offset).collect();
     assert_eq!(offsets, [3, 3, 5, 5, 8, 8]);
     let mut forward = Vec::new();
     for _ in 0..7 {
@@ -666,4 +673,100 @@ fn a_findings_message_is_read_whole_on_the_status_line() {
         let lines = screen(&app);
         assert_eq!(lines.last().map(String::as_str), Some(want), "{width}");
     }
+}
+
+/// The review's file: NUL, a surrogate (an error in UTF-8), an emoji, the noncharacter
+/// U+FFFE, and U+FFFD at 0x12, which `check` always reports (`replacement-character`).
+const TARGETS: &[u8] = b"id\x00x \xed\xa0\x80 \xf0\x9f\x98\x80 \xef\xbf\xbe \xef\xbf\xbd\n";
+
+#[test]
+fn a_replacement_character_in_the_input_is_a_finding_asked_or_not() {
+    // No lint asked: `}` steps to it, `s` counts it, the errors lane marks it a warning.
+    let mut app = app(TARGETS, Dialect::Utf8, 120, 40);
+    app.lint_now();
+    assert_eq!(message(&app), "", "no lint asked: nothing to announce");
+    assert!(
+        screen(&app)[2].starts_with(
+            "00000010  be 20 ef bf bd 0a                                \
+             \u{2083}13\u{2082}\u{2083}1            \u{2D1} \u{FFFD}\u{2D1}\u{2D1}\u{240A}              ?\u{2504}\u{2504} "
+        ),
+        "{}",
+        screen(&app)[2]
+    );
+    app.update(Action::NextFinding);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (0x12, "finding 1 of 1: replacement-character at 0x12")
+    );
+    app.update(Action::Stats);
+    let text = screen(&app).join("\n");
+    assert!(
+        text.contains("\u{2502} findings (no lints asked)    "),
+        "{text}"
+    );
+    assert!(
+        text.contains("\u{2502} replacement-character 1 \u{2588}"),
+        "{text}"
+    );
+    app.update(Action::Stats);
+    // `--security`, the review's keys: `:0x12` then `{`, and `s`.
+    app.set_lints(security());
+    app.lint_now();
+    assert_eq!(message(&app), "lint: 1 finding (} steps to it)");
+    app.update(Action::Start);
+    app.update(Action::PrevFinding);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (
+            0x12,
+            "finding 1 of 1: replacement-character at 0x12 (wrapped to the end)"
+        )
+    );
+    let rows = screen(&app);
+    assert!(
+        rows.iter().any(|l| l
+            == "replacement-character warning  U+FFFD REPLACEMENT CHARACTER already in the \
+                input: something lost data before it was wri\u{2026}"),
+        "{rows:#?}"
+    );
+    app.update(Action::Stats);
+    let text = screen(&app).join("\n");
+    assert!(
+        text.contains("\u{2502} findings (--security)    "),
+        "{text}"
+    );
+    assert!(!text.contains("findings (--security): none"), "{text}");
+    assert!(
+        text.contains("\u{2502} replacement-character 1 \u{2588}"),
+        "{text}"
+    );
+    app.update(Action::Stats);
+    // With targets, the U+FFFD comes in offset order among the lints, as in `check`.
+    app.set_lints(Lints {
+        targets: vec![Target::MysqlUtf8mb3, Target::Postgres, Target::Json],
+        security: true,
+    });
+    app.lint_now();
+    let spans: Vec<(usize, &str)> = app
+        .linting
+        .found()
+        .unwrap()
+        .findings
+        .iter()
+        .map(|l| (l.offset, l.kind.name()))
+        .collect();
+    assert_eq!(
+        spans,
+        [
+            (2, "nul"),
+            (5, "lone-surrogate"),
+            (5, "lone-surrogate"),
+            (9, "four-byte"),
+            (0x12, "replacement-character")
+        ]
+    );
+    assert_eq!(
+        message(&app),
+        "lint: 5 findings (} and { step through them)"
+    );
 }

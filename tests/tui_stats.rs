@@ -1,10 +1,12 @@
 //! The viewer's statistics are `hexrune check`'s: both come from one `Summary`, and this
 //! holds them equal as a user sees them, for a fixture in every dialect (the viewer's scan
-//! runs on its real worker thread here).
+//! runs on its real worker thread here): the counts per class and error kind, and the
+//! findings per kind, with no lint asked and with every lint asked.
 
 use std::io::Write;
 
 use hexrune::decode::Dialect;
+use hexrune::lint::{Lints, Target};
 use hexrune::source::Source;
 use hexrune::tui::app::App;
 use hexrune::tui::{draw, Action};
@@ -13,16 +15,33 @@ use serde_json::Value;
 
 mod common;
 
-/// The demo, a stretch of random bytes and more text: every class, many error kinds.
+/// The demo, a stretch of random bytes and more text: every class, many error kinds; and
+/// findings, asked for or not: U+FFFD (which `check` reports whatever is asked; neither
+/// the demo nor the random bytes hold one), a bidi control, a zero-width space, NUL.
 fn fixture() -> Vec<u8> {
     let mut bytes = hexrune::cli::demo::BYTES.to_vec();
     bytes.extend((0..200_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8));
     bytes.extend("ωμέγα 😀 €\n".repeat(20_000).bytes());
+    bytes.extend("lost \u{FFFD} data\n\u{202E}open \u{FFFD}\u{FFFD}\npay\u{200B}pal\0\n".bytes());
     bytes
 }
 
+/// Every lint: `--security` and each target.
+const ALL_LINTS: [&str; 3] = [
+    "--security",
+    "--target",
+    "mysql-utf8mb3,postgres,xml-1.0,xml-1.1,json,i-json",
+];
+
 fn check_json(path: &str, dialect: Dialect) -> Value {
-    let out = common::output(["check", "--json", "--dialect", dialect.name(), path]);
+    check_json_with(path, dialect, &[])
+}
+
+fn check_json_with(path: &str, dialect: Dialect, lints: &[&str]) -> Value {
+    let mut args = vec!["check", "--json", "--dialect", dialect.name()];
+    args.extend(lints);
+    args.push(path);
+    let out = common::output(args);
     let stdout = String::from_utf8(out.stdout).unwrap();
     let last = stdout.lines().last().expect("a summary line");
     serde_json::from_str(last).unwrap()
@@ -89,4 +108,51 @@ fn the_viewer_counts_what_check_json_prints() {
             "{dialect}"
         );
     }
+}
+
+/// The findings per kind of the viewer's `s` (its pass over the scan, with `lints`), as
+/// `check --json` names them.
+fn viewer_findings(app: &mut App, lints: Lints) -> Vec<(String, u64)> {
+    app.set_lints(lints);
+    app.lint_now();
+    let found = app.linting.found().expect("the pass is done");
+    found
+        .by_kind
+        .iter()
+        .map(|(kind, n)| (kind.name().to_string(), *n as u64))
+        .collect()
+}
+
+#[test]
+fn the_viewer_finds_what_check_json_finds() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fixture.bin");
+    std::fs::write(&path, fixture()).unwrap();
+    let all = Lints {
+        targets: Target::ALL.to_vec(),
+        security: true,
+    };
+    for dialect in Dialect::ALL {
+        let mut app = scanned_app(&path, dialect);
+        for (lints, args) in [(Lints::default(), &[][..]), (all.clone(), &ALL_LINTS[..])] {
+            let json = check_json_with(path.to_str().unwrap(), dialect, args);
+            let want: Vec<(String, u64)> = json["findings"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(k, n)| (k.clone(), n.as_u64().unwrap()))
+                .collect();
+            let mut got = viewer_findings(&mut app, lints);
+            got.sort();
+            let mut want = want;
+            want.sort();
+            assert_eq!(got, want, "{dialect} {args:?}");
+        }
+    }
+    // The three U+FFFD are findings in the UTF-8 family with no lint asked, as in check.
+    let mut app = scanned_app(&path, Dialect::Utf8);
+    assert_eq!(
+        viewer_findings(&mut app, Lints::default()),
+        [("replacement-character".to_string(), 3)]
+    );
 }

@@ -9,8 +9,8 @@ use crate::cli::report::{explain, unit_bytes};
 use crate::decode::{Dialect, ErrorKind, Unit};
 use crate::view::fallback::Fallback;
 
-/// The kind of finding `check` reports for a U+FFFD already in the input.
-pub const REPLACEMENT_CHARACTER: &str = "replacement-character";
+/// The kind of finding `check` reports for a U+FFFD already in the input (the viewer's too).
+pub const REPLACEMENT_CHARACTER: &str = crate::lint::REPLACEMENT_CHARACTER;
 
 /// How much a finding matters, in SARIF's words (`error`, `warning`, `note`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -114,9 +114,7 @@ impl Finding {
             kind: REPLACEMENT_CHARACTER,
             rule: "U+FFFD REPLACEMENT CHARACTER in the input",
             level: Level::Warning,
-            message: "U+FFFD REPLACEMENT CHARACTER already in the input: something lost data \
-                      before it was written"
-                .to_string(),
+            message: crate::lint::REPLACEMENT_MESSAGE.to_string(),
             line,
             column,
             expected: None,

@@ -107,6 +107,16 @@ impl Lints {
     }
 }
 
+/// The finding kind of a U+FFFD REPLACEMENT CHARACTER already in the input: no lint (it
+/// is reported whatever lints are asked, by `check` and the viewer alike), but a sign that
+/// data was lost before the input was written. Its level is a warning.
+pub const REPLACEMENT_CHARACTER: &str = "replacement-character";
+
+/// What every [`REPLACEMENT_CHARACTER`] finding says.
+pub const REPLACEMENT_MESSAGE: &str =
+    "U+FFFD REPLACEMENT CHARACTER already in the input: something lost data before it was \
+     written";
+
 /// How much a lint matters, in SARIF's words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Level {

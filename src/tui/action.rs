@@ -144,6 +144,12 @@ pub enum Action {
     SourceChanged,
     /// The file grew on disk while it was shown: the map holds its old size.
     SourceGrew,
+    /// The file was written to in place while it was shown (its size the same, its
+    /// modification time moved): the map shows the new bytes, the scan counted the old.
+    SourceWritten,
+    /// The file's path names another file now (a rename over it): the view holds the
+    /// file it opened.
+    SourceReplaced,
     /// Open the file again as it is on disk now (`R`).
     Reopen,
 }
@@ -162,6 +168,8 @@ impl Action {
                 | Action::Lint(_)
                 | Action::SourceChanged
                 | Action::SourceGrew
+                | Action::SourceWritten
+                | Action::SourceReplaced
         )
     }
 }

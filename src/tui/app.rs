@@ -268,6 +268,11 @@ pub struct App {
     pub changed: bool,
     /// The file grew on disk while it was shown (said once; `R` shows the new bytes).
     pub grew: bool,
+    /// The file was written to in place while it was shown (said once): what the scan
+    /// found is dropped, as after a truncation.
+    pub written: bool,
+    /// The file's path names another file now (said once; `R` opens it).
+    pub replaced: bool,
     /// The input's path, when it is a file: the write form's default and the refusal of
     /// writing over it.
     pub input_path: Option<PathBuf>,
@@ -304,6 +309,16 @@ pub const SHRANK: &str = "file truncated on disk (zeros past its new end): R reo
 /// What the viewer says once the file grew on disk.
 pub const GREW: &str = "file grew on disk: R reopens it to show the new bytes";
 
+/// What the viewer says once the file was written to in place.
+pub const WRITTEN: &str = "file changed on disk (written in place): R reopens it";
+
+/// What the viewer says once the file's path names another file.
+pub const REPLACED: &str = "file replaced on disk (its path names a new file): R opens it";
+
+/// What the statistics say once the file was written to in place.
+pub const REWRITTEN: &str = "the file changed on disk: the scan's counts no longer hold\n\
+     (] and [ search the bytes it holds now; R reopens the file)";
+
 /// What the statistics say once the file shrank on disk.
 pub const TRUNCATED: &str = "the file was truncated on disk: the scan's counts no longer hold\n\
      (] and [ search the bytes it holds now; R reopens the file)";
@@ -339,6 +354,8 @@ impl App {
             scan: Scan::Wanted,
             changed: false,
             grew: false,
+            written: false,
+            replaced: false,
             map: Vec::new(),
             map_key: (usize::MAX, 0, 0),
             scan_generation: 0,
@@ -397,6 +414,7 @@ impl App {
                 .set(detect(app.source.bytes(), &findings.summary));
         }
         app.scan = Scan::Ready(Arc::new(findings));
+        app.linting.want();
         app.refresh_map();
         app
     }
@@ -567,8 +585,11 @@ impl App {
 
     /// [`Action::SourceChanged`] the first time the file is found to have shrunk on disk
     /// (a file being rewritten or rotated under the viewer), [`Action::SourceGrew`] the
-    /// first time it is found to have grown, else `None`. Cheap (an `fstat` or two); the
-    /// event loop asks every half second or so.
+    /// first time it is found to have grown, [`Action::SourceWritten`] the first time it
+    /// is found written to in place (the same size, a new modification time),
+    /// [`Action::SourceReplaced`] the first time its path names another file, else
+    /// `None`. Cheap (a few `fstat`s and a `stat`, no byte read); the event loop asks
+    /// every half second or so.
     pub fn pending_source_action(&self) -> Option<Action> {
         if self.changed {
             return None;
@@ -576,7 +597,26 @@ impl App {
         if self.source.check_intact().is_err() {
             return Some(Action::SourceChanged);
         }
-        (!self.grew && self.source.grown().is_some()).then_some(Action::SourceGrew)
+        if !self.grew && self.source.grown().is_some() {
+            return Some(Action::SourceGrew);
+        }
+        if !self.written && self.source.written() {
+            return Some(Action::SourceWritten);
+        }
+        let path = self.input_path.as_deref()?;
+        (!self.replaced && self.source.replaced_at(path)).then_some(Action::SourceReplaced)
+    }
+
+    /// How the file shown changed on disk, where what the scan found no longer holds for
+    /// the bytes shown: `was truncated` or `changed`.
+    fn stale(&self) -> Option<&'static str> {
+        if self.changed {
+            Some("was truncated")
+        } else if self.written {
+            Some("changed")
+        } else {
+            None
+        }
     }
 
     /// Waits for a scan worker's result (tests).
@@ -909,6 +949,22 @@ impl App {
             Action::SourceGrew => {
                 self.grew = true;
                 self.say(GREW, false);
+            }
+            Action::SourceWritten => {
+                self.written = true;
+                // The map shows the new bytes where they were written; the scan counted
+                // the old ones: dropped, as after a truncation. A new dialect scans the
+                // bytes as they are now.
+                self.cancel_scan();
+                self.scan = Scan::Failed(REWRITTEN.to_string());
+                self.linting.reset();
+                self.say(WRITTEN, true);
+            }
+            Action::SourceReplaced => {
+                // The view keeps the file it opened, unchanged: what the scan found of it
+                // still holds.
+                self.replaced = true;
+                self.say(REPLACED, false);
             }
             Action::Reopen => self.reopen(),
             Action::Resize { width, height } => {
@@ -1452,28 +1508,43 @@ impl App {
         }
     }
 
-    /// `}` / `{`: the cursor to the next / previous lint finding, wrapping at the ends.
+    /// `}` / `{`: the cursor to the next / previous finding (a U+FFFD in the input, or a
+    /// lint), wrapping at the ends.
     fn step_finding(&mut self, backward: bool) {
         let what = if backward {
             "previous finding"
         } else {
             "next finding"
         };
+        if let (Some(how), false) = (self.stale(), matches!(self.linting.pass, Pass::Ready(_))) {
+            // The findings were of the bytes the scan read, which are not those shown.
+            self.say(
+                format!("{what}: the file {how} on disk: R reopens it"),
+                true,
+            );
+            return;
+        }
+        let asked = !self.linting.lints.is_empty();
         let found = match &self.linting.pass {
-            Pass::Off if self.linting.lints.is_empty() => {
-                self.say(
-                    "no lints asked: T chooses them (or --security, --target T)",
-                    true,
-                );
+            Pass::Ready(found) => Arc::clone(found),
+            // Without lints, the U+FFFD characters come from the scan's index, at once.
+            _ if !asked => {
+                self.say(format!("{what}: the scan is not done yet"), false);
                 return;
             }
-            Pass::Ready(found) => Arc::clone(found),
             _ => {
                 self.say(format!("{what}: the lint pass is not done yet"), false);
                 return;
             }
         };
-        let n = found.lints.len();
+        let n = found.findings.len();
+        if n == 0 && !asked {
+            self.say(
+                format!("{what}: no findings; no lints asked (T chooses them, or --security, --target T)"),
+                true,
+            );
+            return;
+        }
         if n == 0 {
             self.say(format!("{what}: no findings"), false);
             return;
@@ -1487,7 +1558,7 @@ impl App {
             .filter(|&(g, i)| {
                 g == pass
                     && found
-                        .lints
+                        .findings
                         .get(i)
                         .is_some_and(|l| l.offset as u64 == self.cursor)
             })
@@ -1504,7 +1575,7 @@ impl App {
                 None => (n - 1, true),
             },
         };
-        let lint = &found.lints[index];
+        let finding = &found.findings[index];
         self.finding_step = Some((pass, index));
         // A count (`5}`) that went round the end says so, whichever step did.
         let wrapped = wrapped
@@ -1512,14 +1583,14 @@ impl App {
                 m.text.ends_with(" (wrapped to the start)")
                     || m.text.ends_with(" (wrapped to the end)")
             });
-        self.cursor = (lint.offset as u64).min(self.last());
+        self.cursor = (finding.offset as u64).min(self.last());
         let mut text = format!(
             "finding {} of {}{}: {} at {}",
             index + 1,
-            found.lints.len(),
+            found.findings.len(),
             if found.truncated() { " kept" } else { "" },
-            lint.kind.name(),
-            self.format_offset(lint.offset as u64)
+            finding.kind.name(),
+            self.format_offset(finding.offset as u64)
         );
         if found.truncated() {
             // Short, to fit the status line: `kept` above says the rest is not.
@@ -1549,12 +1620,17 @@ impl App {
             if self.message.is_some() && chosen.is_none() {
                 return;
             }
+            // With no lint asked the pass lists the U+FFFD characters only, after every
+            // scan: `s` counts them and `}` steps to them, unannounced.
+            if self.linting.lints.is_empty() && chosen.is_none() {
+                return;
+            }
             let text = match found.total {
                 0 => "no findings".to_string(),
                 1 => "1 finding (} steps to it)".to_string(),
                 n if found.truncated() => format!(
                     "{n} findings, the first {} kept (}} and {{ step through those)",
-                    found.lints.len()
+                    found.findings.len()
                 ),
                 n => format!("{n} findings (}} and {{ step through them)"),
             };
@@ -1678,6 +1754,8 @@ impl App {
         self.source = Arc::new(source);
         self.changed = false;
         self.grew = false;
+        self.written = false;
+        self.replaced = false;
         self.cursor = self.cursor.min(self.last());
         let per_row = self.per_row();
         let last_row = self.last() / per_row * per_row;
@@ -2391,6 +2469,114 @@ mod tests {
             crate::tui::draw::status_left(&app, 200),
             format!(" {name}  7 B  0x0 (0)  14%  utf8")
         );
+    }
+
+    /// [`app_on_file`], the file's modification time set in the past first, so that a
+    /// write moves it however coarse the file system's clock; the scan done.
+    fn scanned_app_on_old_file(content: &[u8]) -> (tempfile::NamedTempFile, App) {
+        let (file, _) = app_on_file(content);
+        let past = std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+        file.as_file().set_modified(past).unwrap();
+        let source = Source::open(file.path()).unwrap();
+        let summary = Summary::build(Dialect::Utf8, source.bytes(), 1, &Progress::new()).unwrap();
+        let mut app = App::with_summary(source, summary, Rect::new(0, 0, 120, 30), false);
+        app.input_path = Some(file.path().to_path_buf());
+        (file, app)
+    }
+
+    #[test]
+    fn a_file_written_in_place_is_said_once_and_the_scan_is_dropped() {
+        use std::os::unix::fs::FileExt;
+        // The review's file: ASCII, then one byte made invalid in place, the size the same.
+        let (file, mut app) = scanned_app_on_old_file(b"hello world, all ascii here\n");
+        let name = crate::view::safe::path_name(file.path());
+        assert_eq!(app.char_position(), Some((1, 28)));
+        assert_eq!(app.pending_source_action(), None);
+        file.as_file().write_at(b"\xFF", 6).unwrap();
+        assert_eq!(app.source.bytes()[6], 0xFF, "the map shows the new byte");
+        assert_eq!(app.pending_source_action(), Some(Action::SourceWritten));
+        app.update(Action::SourceWritten);
+        let message = app.message.clone().unwrap();
+        assert_eq!(
+            (message.text.as_str(), message.is_error),
+            (
+                "file changed on disk (written in place): R reopens it",
+                true
+            )
+        );
+        assert_eq!(app.pending_source_action(), None, "said once");
+        // What the scan counted is gone: no character numbers, the statistics say why.
+        assert_eq!(app.char_position(), None);
+        assert_eq!(
+            crate::tui::draw::status_left(&app, 200),
+            format!(" {name}  28 B, changed on disk  0x0 (0)  4%  utf8")
+        );
+        assert!(matches!(&app.scan, Scan::Failed(e) if e == REWRITTEN));
+        // `]` searches the bytes as they are now, and finds the byte written.
+        app.update(Action::NextError);
+        while app.job.is_some() {
+            let event = app.wait_job_event().unwrap();
+            app.update(Action::Job(event));
+        }
+        assert_eq!(app.cursor, 6);
+        assert_eq!(
+            app.message.as_ref().unwrap().text,
+            "next error: found at 0x6"
+        );
+        app.update(Action::NextFinding);
+        assert_eq!(
+            app.message.as_ref().unwrap().text,
+            "next finding: the file changed on disk: R reopens it"
+        );
+        app.update(Action::OpenWrite);
+        assert!(app.write.is_none());
+        assert_eq!(
+            app.message.as_ref().unwrap().text,
+            "write: the file changed on disk since it was opened: R reopens it"
+        );
+        app.update(Action::Reopen);
+        assert_eq!(
+            app.message.as_ref().unwrap().text,
+            format!("reopened {name}: 28 B (was 28 B)")
+        );
+        assert!(!app.written);
+        assert!(matches!(app.scan, Scan::Wanted), "scanned again");
+        assert_eq!(app.pending_source_action(), None);
+    }
+
+    #[test]
+    fn a_file_replaced_by_a_rename_is_said_once_and_r_opens_the_new_one() {
+        let (file, mut app) = scanned_app_on_old_file(b"twelve bytes");
+        let name = crate::view::safe::path_name(file.path());
+        let new = file.path().with_extension("new");
+        std::fs::write(&new, "a new file of 22 B \u{FFFD}").unwrap();
+        std::fs::rename(&new, file.path()).unwrap();
+        assert_eq!(app.pending_source_action(), Some(Action::SourceReplaced));
+        app.update(Action::SourceReplaced);
+        let message = app.message.clone().unwrap();
+        assert_eq!(
+            (message.text.as_str(), message.is_error),
+            (
+                "file replaced on disk (its path names a new file): R opens it",
+                false
+            )
+        );
+        assert_eq!(app.pending_source_action(), None, "said once");
+        // The file shown is the one opened, unchanged: what the scan found still holds.
+        assert_eq!(app.source.bytes(), b"twelve bytes");
+        assert_eq!(app.char_position(), Some((1, 12)));
+        assert_eq!(
+            crate::tui::draw::status_left(&app, 200),
+            format!(" {name}  12 B, replaced on disk  0x0 (0)  8%  utf8  char 1 of 12")
+        );
+        app.update(Action::Reopen);
+        assert_eq!(
+            app.message.as_ref().unwrap().text,
+            format!("reopened {name}: 22 B (was 12 B)")
+        );
+        assert_eq!(app.source.bytes(), "a new file of 22 B \u{FFFD}".as_bytes());
+        assert!(!app.replaced);
+        assert_eq!(app.pending_source_action(), None);
     }
 
     #[test]

@@ -1,8 +1,10 @@
-//! Lint findings in the viewer: the pass of `--target` / `--security` (or what `T` chose)
-//! that runs after the whole-input scan, and the findings it keeps, in offset order, for
-//! the panes' markers, the detail pane, `}` / `{` and the statistics overlay.
+//! Findings in the viewer: what `hexrune check` reports beside error units, kept in
+//! offset order for the panes' markers, the detail pane, `}` / `{` and the statistics
+//! overlay. They are the U+FFFD characters already in the input (`replacement-character`,
+//! found whatever lints are asked, from the scan's index) and the lints of `--target` /
+//! `--security` (or what `T` chose), in `check`'s order: at one offset a U+FFFD first.
 //!
-//! The findings come from [`crate::lint::lint`] only, through its public types (`Lint`,
+//! The lints come from [`crate::lint::lint`] only, through its public types (`Lint`,
 //! `Kind`, `Level`, `Lints`): how the lints are computed is not this module's business.
 //! The pass needs the scan's [`Summary`], so it is wanted when a scan ends and runs on a
 //! worker thread of its own; the first screen never waits for it. Like the scan, the app
@@ -22,15 +24,65 @@ use crate::scan::index::Summary;
 /// statistics overlay and the status line say when more were found.
 pub const KEPT_MAX: usize = 250_000;
 
-/// What the lint pass found in one input, in one dialect.
+/// What a finding is: a U+FFFD already in the input, or a lint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FindingKind {
+    /// A U+FFFD REPLACEMENT CHARACTER already in the input ([`lint::REPLACEMENT_CHARACTER`]).
+    Replacement,
+    /// A lint of the kind.
+    Lint(Kind),
+}
+
+impl FindingKind {
+    /// Its name, as `check` reports it (`replacement-character`, `bidi`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            FindingKind::Replacement => lint::REPLACEMENT_CHARACTER,
+            FindingKind::Lint(kind) => kind.name(),
+        }
+    }
+}
+
+/// One finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// Its kind.
+    pub kind: FindingKind,
+    /// Offset of its first byte.
+    pub offset: usize,
+    /// Number of bytes it covers (at least 1).
+    pub len: usize,
+    /// How much it matters.
+    pub level: Level,
+    /// What this one is, in a sentence (names and code points only: no byte of the input).
+    /// Borrowed where every finding of the kind says the same (a U+FFFD: a file decoded
+    /// with replacement can hold millions).
+    pub message: std::borrow::Cow<'static, str>,
+}
+
+impl From<Lint> for Finding {
+    fn from(l: Lint) -> Finding {
+        Finding {
+            kind: FindingKind::Lint(l.kind),
+            offset: l.offset,
+            len: l.len,
+            level: l.level,
+            message: l.message.into(),
+        }
+    }
+}
+
+/// What the pass found in one input, in one dialect.
 #[derive(Debug, Default)]
 pub struct Found {
-    /// The findings, by offset (as [`lint::lint`] yields them), at most [`KEPT_MAX`].
-    pub lints: Vec<Lint>,
+    /// The findings, by offset (a U+FFFD before the lints at its offset, as `check` lists
+    /// them), at most [`KEPT_MAX`].
+    pub findings: Vec<Finding>,
     /// Findings found in all, kept or not.
     pub total: usize,
-    /// Findings by kind, kept or not, in [`Kind::ALL`] order (kinds with none left out).
-    pub by_kind: Vec<(Kind, usize)>,
+    /// Findings by kind, kept or not, in `check`'s order: `replacement-character`, then
+    /// the lints in [`Kind::ALL`] order (kinds with none left out).
+    pub by_kind: Vec<(FindingKind, usize)>,
     /// The dialect the input was read in.
     pub dialect: Dialect,
     /// The longest finding, in bytes: how far back a finding covering an offset can start.
@@ -40,8 +92,9 @@ pub struct Found {
 }
 
 impl Found {
-    /// Runs the lints `lints` over `bytes` (scanned into `summary`) to the end, or until
-    /// `cancel` is set (then `None`), counting findings into `progress` as they come.
+    /// The U+FFFD characters of `bytes` (scanned into `summary`) and the lints `lints` (none
+    /// when nothing is asked), to the end, or until `cancel` is set (then `None`),
+    /// counting findings into `progress` as they come.
     pub fn collect(
         bytes: &[u8],
         summary: &Summary,
@@ -54,26 +107,56 @@ impl Found {
             dialect: summary.dialect,
             ..Found::default()
         };
-        let mut counts = [0usize; Kind::ALL.len()];
-        for l in lint::lint(bytes, summary.dialect, summary, lints) {
+        let mut replacements = summary
+            .replacements(bytes)
+            .map(|unit| Finding {
+                kind: FindingKind::Replacement,
+                offset: unit.start,
+                len: unit.len as usize,
+                level: Level::Warning,
+                message: lint::REPLACEMENT_MESSAGE.into(),
+            })
+            .peekable();
+        let linted =
+            (!lints.is_empty()).then(|| lint::lint(bytes, summary.dialect, summary, lints));
+        let mut linted = linted.into_iter().flatten().map(Finding::from).peekable();
+        let (mut replaced, mut counts) = (0usize, [0usize; Kind::ALL.len()]);
+        // Merged by offset; at one offset the U+FFFD first, as `check` lists them.
+        let next = |r: &mut std::iter::Peekable<_>, l: &mut std::iter::Peekable<_>| match (
+            r.peek().map(|f: &Finding| f.offset),
+            l.peek().map(|f: &Finding| f.offset),
+        ) {
+            (Some(a), Some(b)) if b < a => l.next(),
+            (Some(_), _) => r.next(),
+            (None, _) => l.next(),
+        };
+        while let Some(f) = next(&mut replacements, &mut linted) {
             if cancel.load(Ordering::Relaxed) {
                 return None;
             }
             found.total += 1;
             progress.store(found.total, Ordering::Relaxed);
-            if let Some(i) = Kind::ALL.iter().position(|k| *k == l.kind) {
-                counts[i] += 1;
+            match f.kind {
+                FindingKind::Replacement => replaced += 1,
+                FindingKind::Lint(kind) => {
+                    if let Some(i) = Kind::ALL.iter().position(|k| *k == kind) {
+                        counts[i] += 1;
+                    }
+                }
             }
-            if found.lints.len() < KEPT_MAX {
-                found.longest = found.longest.max(l.len);
-                found.lints.push(l);
+            if found.findings.len() < KEPT_MAX {
+                found.longest = found.longest.max(f.len);
+                found.findings.push(f);
             }
         }
-        found.by_kind = Kind::ALL
-            .iter()
-            .zip(counts)
+        found.by_kind = std::iter::once((FindingKind::Replacement, replaced))
+            .chain(
+                Kind::ALL
+                    .iter()
+                    .zip(counts)
+                    .map(|(k, n)| (FindingKind::Lint(*k), n)),
+            )
             .filter(|(_, n)| *n > 0)
-            .map(|(k, n)| (*k, n))
             .collect();
         found.elapsed = started.elapsed();
         Some(found)
@@ -81,17 +164,17 @@ impl Found {
 
     /// Whether findings were left out past [`KEPT_MAX`].
     pub fn truncated(&self) -> bool {
-        self.total > self.lints.len()
+        self.total > self.findings.len()
     }
 
     /// The findings that cover byte `offset`, in offset order.
-    pub fn covering(&self, offset: u64) -> impl Iterator<Item = &Lint> {
+    pub fn covering(&self, offset: u64) -> impl Iterator<Item = &Finding> {
         let offset = offset as usize;
-        let end = self.lints.partition_point(|l| l.offset <= offset);
+        let end = self.findings.partition_point(|l| l.offset <= offset);
         let start = self
-            .lints
+            .findings
             .partition_point(|l| l.offset + self.longest <= offset);
-        self.lints[start..end]
+        self.findings[start..end]
             .iter()
             .filter(move |l| offset < l.offset + l.len.max(1))
     }
@@ -104,14 +187,14 @@ impl Found {
 
     /// The index of the first finding that starts after `offset`.
     pub fn next_index_after(&self, offset: u64) -> Option<usize> {
-        let i = self.lints.partition_point(|l| l.offset as u64 <= offset);
-        (i < self.lints.len()).then_some(i)
+        let i = self.findings.partition_point(|l| l.offset as u64 <= offset);
+        (i < self.findings.len()).then_some(i)
     }
 
     /// The index of the last finding that starts before `offset` (the last of those that
     /// start at one offset, so that stepping back meets each of them).
     pub fn prev_index_before(&self, offset: u64) -> Option<usize> {
-        self.lints
+        self.findings
             .partition_point(|l| (l.offset as u64) < offset)
             .checked_sub(1)
     }
@@ -120,7 +203,7 @@ impl Found {
 /// The lint pass, as far as the app knows it.
 #[derive(Debug, Default)]
 pub enum Pass {
-    /// Nothing asked (no `--target`, no `--security`), or no scan to lint yet.
+    /// No scan to find them in yet, or its findings were dropped (the scan was).
     #[default]
     Off,
     /// A pass over the current scan is wanted; the event loop starts it.
@@ -188,15 +271,12 @@ impl Default for Linting {
 }
 
 impl Linting {
-    /// Marks a pass wanted (when anything is asked), cancelling the one running: the scan
-    /// changed, or what is asked did.
+    /// Marks a pass wanted, cancelling the one running: the scan changed, or what is asked
+    /// did. Wanted with no lint asked too: the U+FFFD characters are findings whatever is
+    /// asked, as `check` reports them.
     pub fn want(&mut self) {
         self.cancel();
-        self.pass = if self.lints.is_empty() {
-            Pass::Off
-        } else {
-            Pass::Wanted
-        };
+        self.pass = Pass::Wanted;
     }
 
     /// Drops the findings and stops the pass: the scan they were of is gone.
@@ -285,8 +365,12 @@ impl Linting {
     }
 
     /// The lint pass's part of the status line while it runs (`linting… 12 found`), or
-    /// `None`.
+    /// `None`; `None` with no lint asked, when the pass only lists the U+FFFD characters
+    /// the scan's index holds (at once, with nothing to wait for).
     pub fn status(&self) -> Option<String> {
+        if self.lints.is_empty() {
+            return None;
+        }
         match &self.pass {
             Pass::Wanted => Some("linting…".to_string()),
             Pass::Running(run) => Some(format!("linting… {} found", run.found)),
@@ -422,7 +506,7 @@ mod tests {
         bytes[2..4].copy_from_slice(b"\xC0\xAF");
         let f = found(&bytes, &security());
         let spans: Vec<(usize, usize, &str)> = f
-            .lints
+            .findings
             .iter()
             .map(|l| (l.offset, l.len, l.kind.name()))
             .collect();
@@ -438,9 +522,9 @@ mod tests {
         assert_eq!(
             f.by_kind,
             [
-                (Kind::OverlongAscii, 1),
-                (Kind::Invisible, 1),
-                (Kind::Confusable, 1)
+                (FindingKind::Lint(Kind::OverlongAscii), 1),
+                (FindingKind::Lint(Kind::Invisible), 1),
+                (FindingKind::Lint(Kind::Confusable), 1)
             ]
         );
         let at = |o| f.covering(o).map(|l| l.offset).collect::<Vec<_>>();
@@ -451,7 +535,7 @@ mod tests {
         assert_eq!(f.level_at(2), Some(Level::Error));
         assert_eq!(f.level_at(8), Some(Level::Warning));
         assert_eq!(f.level_at(0), None);
-        let offset = |i: usize| f.lints[i].offset;
+        let offset = |i: usize| f.findings[i].offset;
         assert_eq!(f.next_index_after(0).map(offset), Some(2));
         assert_eq!(f.next_index_after(2).map(offset), Some(6));
         assert_eq!(f.next_index_after(14), None);
@@ -463,7 +547,15 @@ mod tests {
     fn a_pass_is_wanted_run_and_taken_in_order() {
         let mut linting = Linting::default();
         linting.want();
-        assert!(matches!(linting.pass, Pass::Off), "nothing asked");
+        assert!(
+            matches!(linting.pass, Pass::Wanted),
+            "nothing asked: U+FFFD characters are findings still"
+        );
+        assert_eq!(
+            linting.status(),
+            None,
+            "and found at once: nothing to wait for"
+        );
         linting.lints = security();
         linting.want();
         assert_eq!(linting.status().as_deref(), Some("linting…"));

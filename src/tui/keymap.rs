@@ -53,7 +53,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     (
         "} / {",
-        "next / previous lint finding (3}; wraps at the end); T chooses the lints",
+        "next / previous finding (a U+FFFD in the file, or a lint; 3}; wraps at the end)",
     ),
     (
         "/ / \\",
@@ -78,7 +78,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     (
         "R",
-        "reopen the file as it is on disk now (after it was rewritten, truncated or grew)",
+        "reopen the file as it is on disk now (rewritten, truncated, grown or replaced)",
     ),
     ("o", "offsets in hex / decimal"),
     (

@@ -90,7 +90,7 @@ pub(super) fn detail_lines(
     let Some(found) = found(app) else {
         return Vec::new();
     };
-    let mut here: Vec<&crate::lint::Lint> = found.covering(app.cursor).collect();
+    let mut here: Vec<&findings::Finding> = found.covering(app.cursor).collect();
     here.sort_by_key(|l| l.level);
     let shown = if here.len() > room {
         room.saturating_sub(1)
@@ -158,12 +158,17 @@ pub(super) fn lookalike_line(app: &App, theme: &Theme) -> Option<Line<'static>> 
 }
 
 /// The statistics overlay's section on findings: counts by kind as bars, or why there
-/// are none yet; nothing when no lint is asked.
+/// are none yet; with no lint asked, the U+FFFD characters only, and nothing when there
+/// are none.
 pub(super) fn stats_lines(app: &App, inner_width: usize, theme: &Theme) -> Vec<Line<'static>> {
-    if app.linting.lints.is_empty() {
+    // With no lint asked, only U+FFFD characters are findings: shown where there are some.
+    if app.linting.lints.is_empty() && found(app).is_none_or(|f| f.by_kind.is_empty()) {
         return Vec::new();
     }
-    let title = format!(" findings ({})", app.linting.asked());
+    let title = match app.linting.lints.is_empty() {
+        true => " findings (no lints asked)".to_string(),
+        false => format!(" findings ({})", app.linting.asked()),
+    };
     let mut lines = vec![Line::raw("")];
     let found = match (&app.linting.pass, found(app)) {
         (_, Some(found)) => found,
@@ -209,7 +214,7 @@ pub(super) fn stats_lines(app: &App, inner_width: usize, theme: &Theme) -> Vec<L
             format!(
                 " {} found; the first {} are kept, for }} {{ (see docs/lint.md)",
                 found.total,
-                found.lints.len(),
+                found.findings.len(),
             ),
             theme.dim(),
         )));

@@ -237,7 +237,7 @@ fn popup(app: &App, area: Rect, theme: &Theme) -> (Rect, Vec<Line<'static>>) {
             inner_width,
             theme,
         ),
-        (Scan::Failed(e), ..) if app.changed => e
+        (Scan::Failed(e), ..) if app.changed || app.written => e
             .lines()
             .map(|l| Line::raw(format!(" {}", sanitize(l))))
             .collect(),

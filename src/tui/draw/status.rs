@@ -378,6 +378,10 @@ pub fn status_left(app: &App, width: u16) -> String {
         };
         let size = if app.changed {
             format!("{size}, truncated on disk")
+        } else if app.written {
+            format!("{size}, changed on disk")
+        } else if app.replaced {
+            format!("{size}, replaced on disk")
         } else if app.grew {
             format!("{size}, grew on disk")
         } else if app.source.partial().is_some() {
