@@ -744,7 +744,18 @@ impl clap::builder::TypedValueParser for EncodingParser {
         arg: Option<&clap::Arg>,
         value: &std::ffi::OsStr,
     ) -> Result<Dialect, clap::Error> {
-        let parse = |text: &str| crate::encoding::resolve(text).map_err(|e| e.to_string());
+        // The label goes through the sanitiser alone, so that a mark typed first does not
+        // sit on the quote before it (a control or bidi character reached stderr raw).
+        let parse = |text: &str| {
+            crate::encoding::resolve(text).map_err(|e| {
+                use crate::encoding::EncodingError::{Replacement, Unknown};
+                match e {
+                    Unknown(l) => Unknown(crate::view::safe::sanitize(&l)),
+                    Replacement(l) => Replacement(crate::view::safe::sanitize(&l)),
+                }
+                .to_string()
+            })
+        };
         parse.parse_ref(command, arg, value)
     }
 }

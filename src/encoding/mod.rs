@@ -32,8 +32,7 @@ mod multibyte;
 /// Why a label names no encoding hexrune can read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EncodingError {
-    /// Neither a dialect name nor a label encoding_rs or oem_cp knows. Shown through the
-    /// sanitiser alone, so that a mark typed first does not sit on the quote before it.
+    /// Neither a dialect name nor a label encoding_rs or oem_cp knows.
     Unknown(String),
     /// encoding_rs's `replacement` encoding (labels like `iso-2022-kr`), which decodes any
     /// input to one U+FFFD and has no units to show.
@@ -45,13 +44,11 @@ impl fmt::Display for EncodingError {
         match self {
             EncodingError::Unknown(label) => write!(
                 f,
-                "unknown encoding '{}' (a dialect name like utf8 or utf16le, or a WHATWG label like windows-1252, latin2, koi8-r, or IBM437, IBM850)",
-                crate::view::safe::sanitize(label)
+                "unknown encoding '{label}' (a dialect name like utf8 or utf16le, or a WHATWG label like windows-1252, latin2, koi8-r, or IBM437, IBM850)"
             ),
             EncodingError::Replacement(label) => write!(
                 f,
-                "'{}' is not supported: hexrune reads encodings as the WHATWG Encoding Standard defines them, and it maps ISO-2022-KR, ISO-2022-CN and HZ-GB-2312 to its replacement encoding, which has no characters to read",
-                crate::view::safe::sanitize(label)
+                "'{label}' is not supported: hexrune reads encodings as the WHATWG Encoding Standard defines them, and it maps ISO-2022-KR, ISO-2022-CN and HZ-GB-2312 to its replacement encoding, which has no characters to read"
             ),
         }
     }

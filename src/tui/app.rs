@@ -1305,8 +1305,16 @@ impl App {
                         .copied()
                         .ok_or_else(|| "no encoding chosen".to_string())
                 } else {
-                    // The error shows the label through the sanitiser.
-                    crate::encoding::resolve(&prompt.input).map_err(|e| e.to_string())
+                    crate::encoding::resolve(&prompt.input).map_err(|e| {
+                        use crate::encoding::EncodingError::{Replacement, Unknown};
+                        // The label goes through the sanitiser alone, so that a mark typed
+                        // first does not sit on the quote before it.
+                        match e {
+                            Unknown(l) => Unknown(crate::view::safe::sanitize(&l)),
+                            Replacement(l) => Replacement(crate::view::safe::sanitize(&l)),
+                        }
+                        .to_string()
+                    })
                 };
                 match chosen {
                     Ok(d) => {
