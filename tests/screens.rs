@@ -426,6 +426,72 @@ fn without_colour_the_cursor_is_reversed_and_errors_bold() {
         .contains(Modifier::REVERSED));
 }
 
+/// Without colour (where the class and errors lanes are hidden too), an error byte is bold
+/// and italic, a lead byte bold alone: `c3` (a lead) and `e2 82` (an error unit) were both
+/// bold. Under the cursor each keeps its emphasis.
+#[test]
+fn without_colour_error_bytes_stand_apart_from_lead_bytes() {
+    use ratatui::style::Modifier;
+    // `hello café ` then E2 82, cut by the end.
+    let bytes = b"hello caf\xc3\xa9 \xe2\x82";
+    let modifiers = |app: &App| -> Vec<(String, Modifier)> {
+        let layout = app.layout().unwrap();
+        assert_eq!((layout.class_x, layout.errors_x), (None, None));
+        let mut terminal = Terminal::new(TestBackend::new(80, 20)).unwrap();
+        terminal.draw(|f| draw::draw(f, app)).unwrap();
+        let buf = terminal.backend().buffer();
+        [0u16, 9, 10, 12, 13]
+            .iter()
+            .map(|&i| {
+                let x = layout.hex_x + 3 * i;
+                let y = layout.rows.y;
+                let text = format!("{}{}", buf[(x, y)].symbol(), buf[(x + 1, y)].symbol());
+                (text, buf[(x, y)].modifier)
+            })
+            .collect()
+    };
+    let (bold, italic) = (Modifier::BOLD, Modifier::ITALIC);
+    let (reversed, underlined) = (Modifier::REVERSED, Modifier::UNDERLINED);
+    let cursor = reversed | bold | underlined;
+    let expect = |cells: [(&str, Modifier); 5]| -> Vec<(String, Modifier)> {
+        cells.iter().map(|(t, m)| (t.to_string(), *m)).collect()
+    };
+    let app = app(bytes, 80, 20);
+    assert_eq!(
+        modifiers(&app),
+        expect([
+            ("68", cursor),
+            ("c3", bold),
+            ("a9", Modifier::empty()),
+            ("e2", bold | italic),
+            ("82", bold | italic),
+        ])
+    );
+    // The cursor in the error unit, then in the lead's unit.
+    let app = app_at(bytes, 80, 20, "0xd");
+    assert_eq!(
+        modifiers(&app),
+        expect([
+            ("68", Modifier::empty()),
+            ("c3", bold),
+            ("a9", Modifier::empty()),
+            ("e2", reversed | bold | italic),
+            ("82", cursor | italic),
+        ])
+    );
+    let app = app_at(bytes, 80, 20, "0xa");
+    assert_eq!(
+        modifiers(&app),
+        expect([
+            ("68", Modifier::empty()),
+            ("c3", reversed | bold),
+            ("a9", cursor),
+            ("e2", bold | italic),
+            ("82", bold | italic),
+        ])
+    );
+}
+
 /// Without colour, the cursor's cluster stands out in the lane: its bracket is bold, the
 /// others are not.
 #[test]
