@@ -616,6 +616,63 @@ fn h_m_l_go_to_rows_of_the_screen() {
     assert_eq!(short.cursor, 16);
 }
 
+/// `~/` first asks for a lookalike search; a `\` before it is dropped and the rest is
+/// searched as written, so text that begins with `~/` can be searched for, and `\~/` too.
+#[test]
+fn a_backslash_before_a_tilde_slash_searches_it_as_written() {
+    let bytes = b"home ~/x and \\~/x, ~/../etc, x\n";
+    let search = |app: &mut App, typed: &str| {
+        app.update(Action::OpenSearch { backward: false });
+        for c in typed.chars() {
+            app.update(Action::Input(c));
+        }
+        app.update(Action::Submit);
+        finish_job(app);
+        let said = app.message.as_ref().map(|m| m.text.clone());
+        (app.cursor, said.unwrap_or_default())
+    };
+    let mut app = app(bytes, 120, 30);
+    assert_eq!(
+        search(&mut app, "\\~/x"),
+        (0x5, "search \"~/x\": found at 0x5".to_string())
+    );
+    // `\\~/x` typed: the text `\~/x`, at 0xD.
+    assert_eq!(
+        search(&mut app, "\\\\~/x"),
+        (0xD, "search \"\\~/x\": found at 0xD".to_string())
+    );
+    // Without the backslash, a lookalike search for `x`, from the cursor on.
+    assert_eq!(
+        search(&mut app, "~/x"),
+        (
+            0x10,
+            "search lookalike \"x\": found at 0x10: the text as written".to_string()
+        )
+    );
+    // A backslash elsewhere is itself.
+    assert_eq!(
+        search(&mut app, "\\x"),
+        (0x10, "search \"\\x\": none found".to_string())
+    );
+    assert_eq!(
+        search(&mut app, "d \\~"),
+        (
+            0xB,
+            "search \"d \\~\": found at 0xB (search wrapped)".to_string()
+        )
+    );
+    // The prompt names the search it will run.
+    app.update(Action::OpenSearch { backward: false });
+    for c in "\\~/".chars() {
+        app.update(Action::Input(c));
+    }
+    assert!(
+        line(&app, 29).starts_with("/text (Tab: hex): \\~/"),
+        "{}",
+        line(&app, 29)
+    );
+}
+
 #[test]
 fn searches_wrap_around_the_ends() {
     let mut bytes = vec![b'.'; 3000];
@@ -836,7 +893,7 @@ fn help_at_50_columns_puts_descriptions_under_their_keys() {
             "    previous / next row"
         ]
     );
-    assert!(screen(&app).contains(" 1-22 of 179 "), "{}", screen(&app));
+    assert!(screen(&app).contains(" 1-22 of 180 "), "{}", screen(&app));
     let mut seen = first;
     loop {
         let before = app.help_scroll;
@@ -846,7 +903,7 @@ fn help_at_50_columns_puts_descriptions_under_their_keys() {
         }
         seen.push(help_text(&app).last().unwrap().clone());
     }
-    assert_eq!(seen.len(), 179);
+    assert_eq!(seen.len(), 180);
     let all = seen
         .join(" ")
         .split_whitespace()

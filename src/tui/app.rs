@@ -1356,11 +1356,12 @@ impl App {
                 self.last_search = Some(pattern);
             }
             PromptKind::Search { backward, hex } if !hex && prompt.input.starts_with("~/") => {
-                match Lookalike::new(&prompt.input[2..], self.dialect) {
+                let text = &prompt.input[2..];
+                match Lookalike::new(text, self.dialect) {
                     Ok(needle) => {
                         let pattern = Pattern {
                             bytes: Vec::new(),
-                            label: format!("lookalike {}", quoted(&prompt.input[2..])),
+                            label: format!("lookalike {}", quoted(text)),
                             backward,
                             lookalike: Some(Arc::new(needle)),
                         };
@@ -1371,20 +1372,22 @@ impl App {
                 }
             }
             PromptKind::Search { backward, hex } => {
+                // `\~/x` searches for `~/x` as written ([`search::TextSearch`]).
+                let text = match search::TextSearch::parse(&prompt.input) {
+                    search::TextSearch::Text(text) => text,
+                    // Taken by the arm above.
+                    search::TextSearch::Lookalike(_) => &prompt.input,
+                };
                 let bytes = if hex {
                     search::parse_hex(&prompt.input)
-                } else if prompt.input.is_empty() {
+                } else if text.is_empty() {
                     Err("nothing to search for".to_string())
                 } else {
-                    search::encode_text(self.dialect, &prompt.input)
+                    search::encode_text(self.dialect, text)
                 };
                 match bytes {
                     Ok(bytes) => {
-                        let label = if hex {
-                            hex_label(&bytes)
-                        } else {
-                            quoted(&prompt.input)
-                        };
+                        let label = if hex { hex_label(&bytes) } else { quoted(text) };
                         let pattern = Pattern {
                             bytes,
                             label,
