@@ -1801,7 +1801,7 @@ fn an_empty_search_repeats_the_last_pattern() {
 }
 
 /// A note said while the write form is open (a resize hid lanes) leaves its instructions
-/// in place; a line wider than the form ends in `…`.
+/// in place; a line wider than the form ends in `…`, a column before the border.
 #[test]
 fn the_write_form_keeps_its_instructions_through_a_resize() {
     let bytes = "flags \u{1F1EB}\u{1F1F7}\u{1F1E9}\u{1F1EA} and \u{1F468}\u{200D}\u{1F469}\n";
@@ -1822,11 +1822,11 @@ fn the_write_form_keeps_its_instructions_through_a_resize() {
         [
             "┌ write a repaired copy (W) ─────────────────────┐",
             "│ policy replace       Tab: next                 │",
-            "│ Ctrl-T --mojibake off   Ctrl-R --bom keep      │",
+            "│ Ctrl-T --mojibake off  Ctrl-R --bom keep       │",
             "│ at     0x1B  U+1F468                           │",
             "│ before F0 9F 91 A8              👨             │",
             "│ after  F0 9F 91 A8              👨             │",
-            "│ Enter writes, Esc cancels; the file shown stay…│",
+            "│ Enter writes, Esc cancels; the file shown sta… │",
             "└────────────────────────────────────────────────┘",
         ]
     );
@@ -2034,7 +2034,7 @@ fn a_narrow_write_form_shows_every_toggle() {
     assert_eq!(
         forms,
         [
-            "│ policy replace       Tab: next   Ctrl-T --mojibake off         │\n\
+            "│ policy replace       Tab: next  Ctrl-T --mojibake off          │\n\
              │ Ctrl-R --bom keep                                              │\n\
              │ at     0x0  U+FEFF                                             │",
             "│ policy replace       Tab: next          │\n\
