@@ -360,8 +360,9 @@ fn help_fits_80_by_24_and_scrolls() {
         "⇄ bidi control",
         "ᶻ zero-width space",
         "ᴮ byte order mark (BOM)",
-        "◌́ ◌ combining mark on a dotted circle",
-        "∄ ∄ unassigned code point or noncharacter",
+        "◌́ combining mark, drawn on a dotted circle",
+        "◌ spacing mark: the dotted circle alone",
+        "∄ unassigned code point or noncharacter",
         "ᵖ private use",
         "I invalid byte",
         "P surrogate pair",
@@ -673,6 +674,37 @@ fn a_backslash_before_a_tilde_slash_searches_it_as_written() {
     );
 }
 
+/// Each row of the help's legend of placeholders shows each glyph once: `␣ ␣` and `∄ ∄`
+/// showed two code points drawn alike, and the combining and spacing marks share a row
+/// no more.
+#[test]
+fn the_legend_shows_each_glyph_once() {
+    let mut app = app(hexrune::cli::demo::BYTES, 120, 120);
+    app.update(Action::Help);
+    let lines = help_text(&app);
+    let start = lines.iter().position(|l| l.trim() == "text pane:").unwrap();
+    let legend: Vec<&str> = lines[start + 1..]
+        .iter()
+        .take_while(|l| !l.trim().is_empty())
+        .map(String::as_str)
+        .collect();
+    for row in [
+        "   ␣                              space other than U+0020",
+        "   ◌́                              combining mark, drawn on a dotted circle",
+        "   ◌                              spacing mark: the dotted circle alone",
+        "   ∄                              unassigned code point or noncharacter",
+    ] {
+        assert!(legend.contains(&row), "{row:?} not in {legend:#?}");
+    }
+    for row in &legend {
+        let head: Vec<&str> = row.split("  ").next().unwrap().split_whitespace().collect();
+        let mut seen = head.clone();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), head.len(), "{row}");
+    }
+}
+
 #[test]
 fn searches_wrap_around_the_ends() {
     let mut bytes = vec![b'.'; 3000];
@@ -893,7 +925,7 @@ fn help_at_50_columns_puts_descriptions_under_their_keys() {
             "    previous / next row"
         ]
     );
-    assert!(screen(&app).contains(" 1-22 of 180 "), "{}", screen(&app));
+    assert!(screen(&app).contains(" 1-22 of 181 "), "{}", screen(&app));
     let mut seen = first;
     loop {
         let before = app.help_scroll;
@@ -903,7 +935,7 @@ fn help_at_50_columns_puts_descriptions_under_their_keys() {
         }
         seen.push(help_text(&app).last().unwrap().clone());
     }
-    assert_eq!(seen.len(), 180);
+    assert_eq!(seen.len(), 181);
     let all = seen
         .join(" ")
         .split_whitespace()
