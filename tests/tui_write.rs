@@ -105,7 +105,7 @@ fn the_form_previews_the_unit_under_the_cursor() {
         form[3]
     );
     assert!(
-        form[4].starts_with("│ after  EF BF BD                 �"),
+        form[4].starts_with("│ after  EF BF BD                 � (U+FFFD) "),
         "{}",
         form[4]
     );
@@ -129,13 +129,13 @@ fn the_form_previews_the_unit_under_the_cursor() {
     );
     app.update(Action::TogglePattern);
     assert!(
-        screen(&app)[20].starts_with("│ after  EE BF A9"),
+        screen(&app)[20].starts_with("│ after  EE BF A9                 ᵖ (U+EFE9) "),
         "{}",
         screen(&app)[20]
     );
     app.update(Action::TogglePattern);
     assert!(
-        screen(&app)[20].starts_with("│ after  ED B3 A9                 ˢ"),
+        screen(&app)[20].starts_with("│ after  ED B3 A9                 ˢ (U+DCE9) "),
         "{}",
         screen(&app)[20]
     );
@@ -184,7 +184,7 @@ fn the_form_clears_its_rows_and_keeps_its_padding() {
             "│ policy replace       Tab: next  Ctrl-T --mojibake off  Ctrl-R --bom strip  │".into(),
             "│ at     0x3  error: truncated                                               │".into(),
             "│ before E9                       �                                          │".into(),
-            "│ after  EF BF BD                 �                                          │".into(),
+            "│ after  EF BF BD                 � (U+FFFD)                                 │".into(),
             "│ Enter writes, Esc cancels; the file shown stays as it is                   │".into(),
             format!("└{rule}┘"),
             format!(
