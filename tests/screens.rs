@@ -814,6 +814,27 @@ fn detail_at(bytes: &[u8], target: &str, setup: impl Fn(&mut App)) -> Vec<String
     lines[title..title + 5].to_vec()
 }
 
+/// The bytes line of a 6-byte unit (legacy dialect) wraps onto the pane's spare line
+/// between two bytes' bits, rather than cut the last byte's payload at 120 columns.
+#[test]
+fn a_six_byte_units_binary_wraps_in_the_detail_pane() {
+    let lines = detail_at(b"x\xfc\x84\x80\x80\x80\x80y\n", "1", |app| {
+        for _ in 0..4 {
+            app.update(Action::NextDialect);
+        }
+        assert_eq!(app.dialect, Dialect::Legacy);
+    });
+    assert_eq!(
+        lines[1..5],
+        [
+            "hex FC 84 80 80 80 80   octal 374 204 200 200 200 200   binary 1111110│0 10│000100 10│000000 10│000000 10│000000",
+            "10│000000",
+            "U+4000000  ⁺  <not-unicode-4000000>   block none",
+            "category above U+10FFFF: not a Unicode code point   width none   UTF-16 none   plane none",
+        ]
+    );
+}
+
 /// An error unit is read in the fallback encoding in the detail pane (windows-1252 unless
 /// told otherwise, sanitised, an undefined byte said as such); escapes of a byte are named
 /// wherever the cursor is in them; `--escape` draws a glyph a byte and says which code point.
