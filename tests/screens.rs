@@ -360,8 +360,9 @@ fn help_fits_80_by_24_and_scrolls() {
         "⇄ bidi control",
         "ᶻ zero-width space",
         "ᴮ byte order mark (BOM)",
-        "◌́ ◌ combining mark on a dotted circle",
-        "∄ ∄ unassigned code point or noncharacter",
+        "◌́ combining mark, drawn on a dotted circle",
+        "◌ spacing mark: the dotted circle alone",
+        "∄ unassigned code point or noncharacter",
         "ᵖ private use",
         "I invalid byte",
         "P surrogate pair",
@@ -424,6 +425,72 @@ fn without_colour_the_cursor_is_reversed_and_errors_bold() {
     assert!(buf[(layout.hex_x + 33, row)]
         .modifier
         .contains(Modifier::REVERSED));
+}
+
+/// Without colour (where the class and errors lanes are hidden too), an error byte is bold
+/// and italic, a lead byte bold alone: `c3` (a lead) and `e2 82` (an error unit) were both
+/// bold. Under the cursor each keeps its emphasis.
+#[test]
+fn without_colour_error_bytes_stand_apart_from_lead_bytes() {
+    use ratatui::style::Modifier;
+    // `hello café ` then E2 82, cut by the end.
+    let bytes = b"hello caf\xc3\xa9 \xe2\x82";
+    let modifiers = |app: &App| -> Vec<(String, Modifier)> {
+        let layout = app.layout().unwrap();
+        assert_eq!((layout.class_x, layout.errors_x), (None, None));
+        let mut terminal = Terminal::new(TestBackend::new(80, 20)).unwrap();
+        terminal.draw(|f| draw::draw(f, app)).unwrap();
+        let buf = terminal.backend().buffer();
+        [0u16, 9, 10, 12, 13]
+            .iter()
+            .map(|&i| {
+                let x = layout.hex_x + 3 * i;
+                let y = layout.rows.y;
+                let text = format!("{}{}", buf[(x, y)].symbol(), buf[(x + 1, y)].symbol());
+                (text, buf[(x, y)].modifier)
+            })
+            .collect()
+    };
+    let (bold, italic) = (Modifier::BOLD, Modifier::ITALIC);
+    let (reversed, underlined) = (Modifier::REVERSED, Modifier::UNDERLINED);
+    let cursor = reversed | bold | underlined;
+    let expect = |cells: [(&str, Modifier); 5]| -> Vec<(String, Modifier)> {
+        cells.iter().map(|(t, m)| (t.to_string(), *m)).collect()
+    };
+    let app = app(bytes, 80, 20);
+    assert_eq!(
+        modifiers(&app),
+        expect([
+            ("68", cursor),
+            ("c3", bold),
+            ("a9", Modifier::empty()),
+            ("e2", bold | italic),
+            ("82", bold | italic),
+        ])
+    );
+    // The cursor in the error unit, then in the lead's unit.
+    let app = app_at(bytes, 80, 20, "0xd");
+    assert_eq!(
+        modifiers(&app),
+        expect([
+            ("68", Modifier::empty()),
+            ("c3", bold),
+            ("a9", Modifier::empty()),
+            ("e2", reversed | bold | italic),
+            ("82", cursor | italic),
+        ])
+    );
+    let app = app_at(bytes, 80, 20, "0xa");
+    assert_eq!(
+        modifiers(&app),
+        expect([
+            ("68", Modifier::empty()),
+            ("c3", reversed | bold),
+            ("a9", cursor),
+            ("e2", bold | italic),
+            ("82", bold | italic),
+        ])
+    );
 }
 
 /// Without colour, the cursor's cluster stands out in the lane: its bracket is bold, the
@@ -550,6 +617,94 @@ fn h_m_l_go_to_rows_of_the_screen() {
     assert_eq!(short.cursor, 16);
 }
 
+/// `~/` first asks for a lookalike search; a `\` before it is dropped and the rest is
+/// searched as written, so text that begins with `~/` can be searched for, and `\~/` too.
+#[test]
+fn a_backslash_before_a_tilde_slash_searches_it_as_written() {
+    let bytes = b"home ~/x and \\~/x, ~/../etc, x\n";
+    let search = |app: &mut App, typed: &str| {
+        app.update(Action::OpenSearch { backward: false });
+        for c in typed.chars() {
+            app.update(Action::Input(c));
+        }
+        app.update(Action::Submit);
+        finish_job(app);
+        let said = app.message.as_ref().map(|m| m.text.clone());
+        (app.cursor, said.unwrap_or_default())
+    };
+    let mut app = app(bytes, 120, 30);
+    assert_eq!(
+        search(&mut app, "\\~/x"),
+        (0x5, "search \"~/x\": found at 0x5".to_string())
+    );
+    // `\\~/x` typed: the text `\~/x`, at 0xD.
+    assert_eq!(
+        search(&mut app, "\\\\~/x"),
+        (0xD, "search \"\\~/x\": found at 0xD".to_string())
+    );
+    // Without the backslash, a lookalike search for `x`, from the cursor on.
+    assert_eq!(
+        search(&mut app, "~/x"),
+        (
+            0x10,
+            "search lookalike \"x\": found at 0x10: the text as written".to_string()
+        )
+    );
+    // A backslash elsewhere is itself.
+    assert_eq!(
+        search(&mut app, "\\x"),
+        (0x10, "search \"\\x\": none found".to_string())
+    );
+    assert_eq!(
+        search(&mut app, "d \\~"),
+        (
+            0xB,
+            "search \"d \\~\": found at 0xB (search wrapped)".to_string()
+        )
+    );
+    // The prompt names the search it will run.
+    app.update(Action::OpenSearch { backward: false });
+    for c in "\\~/".chars() {
+        app.update(Action::Input(c));
+    }
+    assert!(
+        line(&app, 29).starts_with("/text (Tab: hex): \\~/"),
+        "{}",
+        line(&app, 29)
+    );
+}
+
+/// Each row of the help's legend of placeholders shows each glyph once: `␣ ␣` and `∄ ∄`
+/// showed two code points drawn alike, and the combining and spacing marks share a row
+/// no more.
+#[test]
+fn the_legend_shows_each_glyph_once() {
+    let mut app = app(hexrune::cli::demo::BYTES, 120, 120);
+    app.update(Action::Help);
+    let lines = help_text(&app);
+    let start = lines.iter().position(|l| l.trim() == "text pane:").unwrap();
+    let legend: Vec<&str> = lines[start + 1..]
+        .iter()
+        .take_while(|l| !l.trim().is_empty())
+        .map(String::as_str)
+        .collect();
+    for row in [
+        "   ␣                              space other than U+0020",
+        "   ◌́                              combining mark, drawn on a dotted circle",
+        "   ◌                              spacing mark: the dotted circle alone",
+        "   ∄                              unassigned code point or noncharacter",
+    ] {
+        assert!(legend.contains(&row), "{row:?} not in {legend:#?}");
+    }
+    for row in &legend {
+        let head: Vec<&str> = row.split("  ").next().unwrap().split_whitespace().collect();
+        let mut seen = head.clone();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), head.len(), "{row}");
+    }
+}
+
 #[test]
 fn searches_wrap_around_the_ends() {
     let mut bytes = vec![b'.'; 3000];
@@ -657,6 +812,27 @@ fn detail_at(bytes: &[u8], target: &str, setup: impl Fn(&mut App)) -> Vec<String
         .position(|l| l.contains(" unit at "))
         .expect("a detail pane");
     lines[title..title + 5].to_vec()
+}
+
+/// The bytes line of a 6-byte unit (legacy dialect) wraps onto the pane's spare line
+/// between two bytes' bits, rather than cut the last byte's payload at 120 columns.
+#[test]
+fn a_six_byte_units_binary_wraps_in_the_detail_pane() {
+    let lines = detail_at(b"x\xfc\x84\x80\x80\x80\x80y\n", "1", |app| {
+        for _ in 0..4 {
+            app.update(Action::NextDialect);
+        }
+        assert_eq!(app.dialect, Dialect::Legacy);
+    });
+    assert_eq!(
+        lines[1..5],
+        [
+            "hex FC 84 80 80 80 80   octal 374 204 200 200 200 200   binary 1111110│0 10│000100 10│000000 10│000000 10│000000",
+            "10│000000",
+            "U+4000000  ⁺  <not-unicode-4000000>   block none",
+            "category above U+10FFFF: not a Unicode code point   width none   UTF-16 none   plane none",
+        ]
+    );
 }
 
 /// An error unit is read in the fallback encoding in the detail pane (windows-1252 unless
@@ -770,7 +946,7 @@ fn help_at_50_columns_puts_descriptions_under_their_keys() {
             "    previous / next row"
         ]
     );
-    assert!(screen(&app).contains(" 1-22 of 179 "), "{}", screen(&app));
+    assert!(screen(&app).contains(" 1-22 of 181 "), "{}", screen(&app));
     let mut seen = first;
     loop {
         let before = app.help_scroll;
@@ -780,7 +956,7 @@ fn help_at_50_columns_puts_descriptions_under_their_keys() {
         }
         seen.push(help_text(&app).last().unwrap().clone());
     }
-    assert_eq!(seen.len(), 179);
+    assert_eq!(seen.len(), 181);
     let all = seen
         .join(" ")
         .split_whitespace()
@@ -1678,7 +1854,7 @@ fn an_empty_search_repeats_the_last_pattern() {
 }
 
 /// A note said while the write form is open (a resize hid lanes) leaves its instructions
-/// in place; a line wider than the form ends in `…`.
+/// in place; a line wider than the form ends in `…`, a column before the border.
 #[test]
 fn the_write_form_keeps_its_instructions_through_a_resize() {
     let bytes = "flags \u{1F1EB}\u{1F1F7}\u{1F1E9}\u{1F1EA} and \u{1F468}\u{200D}\u{1F469}\n";
@@ -1699,11 +1875,11 @@ fn the_write_form_keeps_its_instructions_through_a_resize() {
         [
             "┌ write a repaired copy (W) ─────────────────────┐",
             "│ policy replace       Tab: next                 │",
-            "│ Ctrl-T --mojibake off   Ctrl-R --bom keep      │",
+            "│ Ctrl-T --mojibake off  Ctrl-R --bom keep       │",
             "│ at     0x1B  U+1F468                           │",
             "│ before F0 9F 91 A8              👨             │",
             "│ after  F0 9F 91 A8              👨             │",
-            "│ Enter writes, Esc cancels; the file shown stay…│",
+            "│ Enter writes, Esc cancels; the file shown sta… │",
             "└────────────────────────────────────────────────┘",
         ]
     );
@@ -1911,7 +2087,7 @@ fn a_narrow_write_form_shows_every_toggle() {
     assert_eq!(
         forms,
         [
-            "│ policy replace       Tab: next   Ctrl-T --mojibake off         │\n\
+            "│ policy replace       Tab: next  Ctrl-T --mojibake off          │\n\
              │ Ctrl-R --bom keep                                              │\n\
              │ at     0x0  U+FEFF                                             │",
             "│ policy replace       Tab: next          │\n\

@@ -89,7 +89,7 @@ fn the_form_previews_the_unit_under_the_cursor() {
     );
     assert!(
         form[1].starts_with(
-            "│ policy replace       Tab: next   Ctrl-T --mojibake off   Ctrl-R --bom keep │"
+            "│ policy replace       Tab: next  Ctrl-T --mojibake off  Ctrl-R --bom keep   │"
         ),
         "{}",
         form[1]
@@ -105,7 +105,7 @@ fn the_form_previews_the_unit_under_the_cursor() {
         form[3]
     );
     assert!(
-        form[4].starts_with("│ after  EF BF BD                 �"),
+        form[4].starts_with("│ after  EF BF BD                 � (U+FFFD) "),
         "{}",
         form[4]
     );
@@ -129,13 +129,13 @@ fn the_form_previews_the_unit_under_the_cursor() {
     );
     app.update(Action::TogglePattern);
     assert!(
-        screen(&app)[20].starts_with("│ after  EE BF A9"),
+        screen(&app)[20].starts_with("│ after  EE BF A9                 ᵖ (U+EFE9) "),
         "{}",
         screen(&app)[20]
     );
     app.update(Action::TogglePattern);
     assert!(
-        screen(&app)[20].starts_with("│ after  ED B3 A9                 ˢ"),
+        screen(&app)[20].starts_with("│ after  ED B3 A9                 ˢ (U+DCE9) "),
         "{}",
         screen(&app)[20]
     );
@@ -157,6 +157,41 @@ fn the_form_previews_the_unit_under_the_cursor() {
         s[20].starts_with("│ after  E2 80 99 C3 A9 74 C3 A9 20 C3 A9 ’été é"),
         "{}",
         s[20]
+    );
+}
+
+/// On a screen wider than the form, the rows it stands in are cleared across the screen
+/// (the detail pane's rule and last line showed beside it), and every line keeps a column
+/// of padding inside the border, with `--bom strip` too.
+#[test]
+fn the_form_clears_its_rows_and_keeps_its_padding() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_on_file(dir.path(), 120, 30);
+    app.update(Action::Right);
+    app.update(Action::Right);
+    app.update(Action::Right);
+    app.update(Action::OpenWrite);
+    app.update(Action::ToggleBomStrip);
+    let s = screen(&app);
+    let rule = "─".repeat(76);
+    assert_eq!(
+        s[22..30],
+        [
+            format!(
+                "┌ write a repaired copy (W) {}┐",
+                &rule[..rule.len() - 27 * 3]
+            ),
+            "│ policy replace       Tab: next  Ctrl-T --mojibake off  Ctrl-R --bom strip  │".into(),
+            "│ at     0x3  error: truncated                                               │".into(),
+            "│ before E9                       �                                          │".into(),
+            "│ after  EF BF BD                 � (U+FFFD)                                 │".into(),
+            "│ Enter writes, Esc cancels; the file shown stays as it is                   │".into(),
+            format!("└{rule}┘"),
+            format!(
+                "write a repaired copy to: {}",
+                dir.path().join("notes.repaired.txt").display()
+            ),
+        ][..]
     );
 }
 

@@ -869,7 +869,13 @@ fn long_marks(line: &mut [u8; ROW_ROOM], at: usize, len: usize) {
 /// sixteen colours as 30-37 and 90-97 (40-47, 100-107 behind), the others `38;5;n`.
 fn sgr(paint: Paint) -> Vec<u8> {
     let mut codes = String::from("\x1b[0");
-    for (on, code) in [(paint.bold, 1), (paint.underlined, 4), (paint.reversed, 7)] {
+    let codes_of = [
+        (paint.bold, 1),
+        (paint.italic, 3),
+        (paint.underlined, 4),
+        (paint.reversed, 7),
+    ];
+    for (on, code) in codes_of {
         if on {
             let _ = write!(codes, ";{code}");
         }

@@ -1230,10 +1230,9 @@ pub(super) fn in_emoji_sequence(v: u32) -> bool {
     matches!(v, 0x200C | 0x200D | 0x1_F3F4 | 0xE_0000..=0xE_007F) || is_selector(v)
 }
 
-/// The variation selectors: U+FE00..U+FE0F, U+E0100..U+E01EF, and Mongolian's free
-/// variation selectors U+180B..U+180D, U+180F.
+/// The variation selectors ([`crate::view::unicode::is_variation_selector`]).
 pub(super) fn is_selector(v: u32) -> bool {
-    matches!(v, 0x180B..=0x180D | 0x180F | 0xFE00..=0xFE0F | 0xE_0100..=0xE_01EF)
+    crate::view::unicode::is_variation_selector(CodePoint::new(v))
 }
 
 pub(super) const LATIN: u32 = 1;

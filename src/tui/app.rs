@@ -93,6 +93,8 @@ pub struct Job {
     pub lookalike: Option<Arc<Lookalike>>,
     /// Whether an earlier step of the count this search is a step of went round an end.
     pub wrapped_before: bool,
+    /// Whether it looks for an error (`]`, `[`): a count stops at the last one.
+    pub error: bool,
     cancel: Arc<AtomicBool>,
     receiver: Receiver<JobEvent>,
 }
@@ -296,6 +298,11 @@ pub struct App {
     /// Whether the last pattern search, or an earlier step of its count, went round an
     /// end: the next step of the same count says `(search wrapped)` too.
     count_wrapped: bool,
+    /// The count of `]` or `[` being stepped through (`99]`), while its steps run.
+    error_count: Option<ErrorCount>,
+    /// Set while a step of a count that waited for a worker is replayed: it goes on with
+    /// that count's [`App::error_count`].
+    replaying_count: bool,
     /// The lints asked for and the pass that finds them ([`super::findings`]).
     pub linting: Linting,
     /// The last lookalike match a search found, and its needle: the detail pane says
@@ -322,6 +329,17 @@ pub const REWRITTEN: &str = "the file changed on disk: the scan's counts no long
 /// What the statistics say once the file shrank on disk.
 pub const TRUNCATED: &str = "the file was truncated on disk: the scan's counts no longer hold\n\
      (] and [ search the bytes it holds now; R reopens the file)";
+
+/// A count of `]` or `[` (`99]`): how many errors it asked for and how many it has moved
+/// to. Errors do not wrap, so a count larger than the errors left stops at the last
+/// (or first) one and says so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ErrorCount {
+    asked: u32,
+    moved: u32,
+    /// A step found nothing: the steps left would not either.
+    stopped: bool,
+}
 
 /// How many actions typed during a search are kept for after it.
 pub const DEFERRED_MAX: usize = 32;
@@ -375,6 +393,8 @@ impl App {
             deferred: VecDeque::new(),
             held: VecDeque::new(),
             count_wrapped: false,
+            error_count: None,
+            replaying_count: false,
             linting: Linting::default(),
             lookalike_match: None,
         };
@@ -837,9 +857,24 @@ impl App {
                 None
             }
         };
+        if !report && !self.replaying_count {
+            self.error_count = match (&action, count) {
+                (Action::NextError | Action::PrevError, Some(asked)) if asked > 1 => {
+                    Some(ErrorCount {
+                        asked,
+                        moved: 0,
+                        stopped: false,
+                    })
+                }
+                _ => None,
+            };
+        }
         self.apply(action.clone(), count);
         let mut left = count.unwrap_or(1).saturating_sub(1);
         while left > 0 && Self::repeats(&action) {
+            if self.error_count.is_some_and(|c| c.stopped) {
+                break;
+            }
             if self.job.is_some() {
                 // The rest waits for the search, as keys typed during it do.
                 for _ in 0..left.min(DEFERRED_MAX.saturating_sub(self.deferred.len()) as u32) {
@@ -1377,11 +1412,12 @@ impl App {
                 self.last_search = Some(pattern);
             }
             PromptKind::Search { backward, hex } if !hex && prompt.input.starts_with("~/") => {
-                match Lookalike::new(&prompt.input[2..], self.dialect) {
+                let text = &prompt.input[2..];
+                match Lookalike::new(text, self.dialect) {
                     Ok(needle) => {
                         let pattern = Pattern {
                             bytes: Vec::new(),
-                            label: format!("lookalike {}", quoted(&prompt.input[2..])),
+                            label: format!("lookalike {}", quoted(text)),
                             backward,
                             lookalike: Some(Arc::new(needle)),
                         };
@@ -1392,20 +1428,22 @@ impl App {
                 }
             }
             PromptKind::Search { backward, hex } => {
+                // `\~/x` searches for `~/x` as written ([`search::TextSearch`]).
+                let text = match search::TextSearch::parse(&prompt.input) {
+                    search::TextSearch::Text(text) => text,
+                    // Taken by the arm above.
+                    search::TextSearch::Lookalike(_) => &prompt.input,
+                };
                 let bytes = if hex {
                     search::parse_hex(&prompt.input)
-                } else if prompt.input.is_empty() {
+                } else if text.is_empty() {
                     Err("nothing to search for".to_string())
                 } else {
-                    search::encode_text(self.dialect, &prompt.input)
+                    search::encode_text(self.dialect, text)
                 };
                 match bytes {
                     Ok(bytes) => {
-                        let label = if hex {
-                            hex_label(&bytes)
-                        } else {
-                            quoted(&prompt.input)
-                        };
+                        let label = if hex { hex_label(&bytes) } else { quoted(text) };
                         let pattern = Pattern {
                             bytes,
                             label,
@@ -1667,7 +1705,7 @@ impl App {
             } else {
                 summary.next_error(bytes, unit.end())
             };
-            self.found(what, found.map(|u| u.start as u64));
+            self.error_found(what, backward, found.map(|u| u.start as u64));
             return;
         }
         self.spawn(what.to_string(), backward, move |bytes, control| {
@@ -1678,6 +1716,41 @@ impl App {
             };
             Ok(found.map(|u| u.start))
         });
+        if let Some(job) = &mut self.job {
+            job.error = true;
+        }
+    }
+
+    /// Moves to the error a step of `]` or `[` found, and says so. A step of a count
+    /// that finds none ends the count: after some steps moved, it says where the cursor
+    /// stopped and how many of the count it went (`next error: found at 0x19 (the last;
+    /// 15 of 99)`), where a step alone says `none found`.
+    fn error_found(&mut self, what: &str, backward: bool, found: Option<u64>) {
+        let Some(count) = &mut self.error_count else {
+            self.found(what, found);
+            return;
+        };
+        if found.is_some() {
+            count.moved += 1;
+            self.found(what, found);
+            return;
+        }
+        count.stopped = true;
+        let (moved, asked) = (count.moved, count.asked);
+        // The steps of the count still waiting would find nothing either.
+        self.deferred.retain(|&(_, counted)| !counted);
+        if moved == 0 {
+            self.found(what, None);
+            return;
+        }
+        let edge = if backward { "first" } else { "last" };
+        self.say(
+            format!(
+                "{what}: found at {} (the {edge}; {moved} of {asked})",
+                self.format_offset(self.cursor)
+            ),
+            false,
+        );
     }
 
     /// Runs `work` on a worker thread over the input's bytes.
@@ -1713,6 +1786,7 @@ impl App {
             wraps: false,
             lookalike: None,
             wrapped_before: false,
+            error: false,
             cancel,
             receiver,
         });
@@ -1945,6 +2019,7 @@ impl App {
             wraps: false,
             lookalike: None,
             wrapped_before: false,
+            error: false,
             cancel,
             receiver,
         });
@@ -1977,8 +2052,17 @@ impl App {
                 self.count_wrapped = wrapped;
                 let lookalike = job.lookalike.take();
                 let elide = job.elide.clone();
+                let error = job.error;
                 self.job = None;
-                self.found(&what, found);
+                match error {
+                    true => self.error_found(&what, backward, found),
+                    false => self.found(&what, found),
+                }
+                if found.is_none() {
+                    // A pattern search goes round the ends: a step of a count (`99n`) that
+                    // found nothing would be followed by as many that find nothing.
+                    self.deferred.retain(|&(_, counted)| !counted);
+                }
                 if let Some(message) = &mut self.message {
                     message.elide = elide;
                     // Said before the forms a lookalike matched, which may be cut.
@@ -2093,7 +2177,9 @@ impl App {
             };
             let message = self.message.take();
             let wrapped_before = counted && self.count_wrapped;
+            self.replaying_count = counted;
             self.update(action);
+            self.replaying_count = false;
             // The search this step started, if it started one, carries the count's wrap.
             if let Some(job) = &mut self.job {
                 job.wrapped_before = wrapped_before;
@@ -2865,6 +2951,86 @@ mod tests {
             app.message.as_ref().map(|m| m.text.as_str()),
             Some("previous error: found at 0xA")
         );
+    }
+
+    /// `count` then `action`, and every worker step of it run to its end.
+    fn counted(app: &mut App, count: u32, action: Action) {
+        for d in count.to_string().bytes() {
+            app.update(Action::Digit(d - b'0'));
+        }
+        app.update(action);
+        while app.job.is_some() {
+            let event = app.wait_job_event().expect("worker reports");
+            app.update(Action::Job(event));
+        }
+    }
+
+    #[test]
+    fn a_count_of_errors_past_the_last_says_where_it_stopped() {
+        // 15 error units, the first at 0x1 and the last at 0x19.
+        let bytes = b"a\xf0\x9f\x98b\xe0\x80\xafc\xed\xa0\x80d\xf4\x90\x80\x80e\xf1\x80f\xc2g\xe1\x80\xe2h\n";
+        let said = |app: &App| app.message.as_ref().map(|m| m.text.clone());
+        // From the index (the scan done) and on workers (before it): the same.
+        let fresh = || {
+            let source = Source::from_bytes("t", bytes.to_vec());
+            App::new(source, Dialect::Utf8, Rect::new(0, 0, 120, 30), false)
+        };
+        for mut app in [ready(bytes, Dialect::Utf8), fresh()] {
+            counted(&mut app, 99, Action::NextError);
+            assert_eq!(app.cursor, 0x19);
+            assert_eq!(
+                said(&app).as_deref(),
+                Some("next error: found at 0x19 (the last; 15 of 99)")
+            );
+            // At the last, a step alone (or a count) finds none and stays.
+            counted(&mut app, 1, Action::NextError);
+            assert_eq!(said(&app).as_deref(), Some("next error: none found"));
+            counted(&mut app, 5, Action::NextError);
+            assert_eq!(
+                (app.cursor, said(&app).as_deref()),
+                (0x19, Some("next error: none found"))
+            );
+            counted(&mut app, 20, Action::PrevError);
+            assert_eq!(app.cursor, 0x1);
+            assert_eq!(
+                said(&app).as_deref(),
+                Some("previous error: found at 0x1 (the first; 14 of 20)")
+            );
+            // A count that all its steps use says where it is, as one step does.
+            counted(&mut app, 14, Action::NextError);
+            assert_eq!(
+                (app.cursor, said(&app).as_deref()),
+                (0x19, Some("next error: found at 0x19"))
+            );
+            // A count of n that finds nothing stops at its first step, not after each of
+            // them has searched the whole input again.
+            app.last_search = Some(Pattern {
+                bytes: b"zz".to_vec(),
+                label: quoted("zz"),
+                backward: false,
+                lookalike: None,
+            });
+            app.update(Action::Digit(9));
+            app.update(Action::RepeatSearch { reverse: false });
+            loop {
+                let event = app.wait_job_event().expect("worker reports");
+                let done = matches!(event, JobEvent::Done(_));
+                app.update(Action::Job(event));
+                if done {
+                    break;
+                }
+            }
+            assert!(app.job.is_none(), "no second step");
+            assert_eq!(said(&app).as_deref(), Some("search \"zz\": none found"));
+            // Decimal offsets too.
+            app.update(Action::ToggleDecimal);
+            counted(&mut app, 3, Action::PrevError);
+            counted(&mut app, 7, Action::NextError);
+            assert_eq!(
+                said(&app).as_deref(),
+                Some("next error: found at 25 (the last; 3 of 7)")
+            );
+        }
     }
 
     #[test]

@@ -61,7 +61,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     (
         "/~/text",
-        "lookalike search: the text and its overlong and CESU-8 forms (/~/../ finds C0 AE C0 AE C0 AF); the status line says n N: lookalike search while n / N repeat it",
+        "lookalike search: the text and its overlong and CESU-8 forms (/~/../ finds C0 AE C0 AE C0 AF); the status line says n N: lookalike search while n / N repeat it; /\\~/text searches ~/text as written",
     ),
     ("n / N", "repeat the search / in the other direction"),
     (

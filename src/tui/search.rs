@@ -193,6 +193,40 @@ pub fn find_backward_aligned(
     }
 }
 
+/// What a text search's input (`/`, `\`, not hex) asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextSearch<'a> {
+    /// `~/text`: the text and its lookalike byte forms.
+    Lookalike(&'a str),
+    /// The text as written.
+    Text(&'a str),
+}
+
+impl<'a> TextSearch<'a> {
+    /// Reads the typed input. `~/` first asks for a lookalike search; a `\` before it is
+    /// dropped and the rest is searched as written: `\~/x` searches for `~/x`, and
+    /// `\\~/x` for `\~/x` (whatever backslashes come before `~/`, one fewer). Any other
+    /// `\` is itself.
+    ///
+    /// ```
+    /// use hexrune::tui::search::TextSearch;
+    /// assert_eq!(TextSearch::parse("~/x"), TextSearch::Lookalike("x"));
+    /// assert_eq!(TextSearch::parse("\\~/x"), TextSearch::Text("~/x"));
+    /// assert_eq!(TextSearch::parse("\\\\~/x"), TextSearch::Text("\\~/x"));
+    /// assert_eq!(TextSearch::parse("\\x"), TextSearch::Text("\\x"));
+    /// assert_eq!(TextSearch::parse("a~/x"), TextSearch::Text("a~/x"));
+    /// ```
+    pub fn parse(input: &'a str) -> TextSearch<'a> {
+        if let Some(text) = input.strip_prefix("~/") {
+            return TextSearch::Lookalike(text);
+        }
+        match input.strip_prefix('\\') {
+            Some(rest) if rest.trim_start_matches('\\').starts_with("~/") => TextSearch::Text(rest),
+            _ => TextSearch::Text(input),
+        }
+    }
+}
+
 /// The bytes `text` is stored as in `dialect`: what a text search looks for, so that a
 /// UTF-16 view finds UTF-16 text and a windows-1252 view windows-1252 bytes. An error names
 /// the first character the dialect cannot write.

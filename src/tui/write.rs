@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use crate::decode::{Dialect, UnitKind};
 use crate::repair::{Bom, Collected, Engine, FromEncoding, Invalid, Policy};
-use crate::view::glyph::{glyph, ERROR_GLYPH};
+use crate::view::glyph::{glyph, GlyphClass, ERROR_GLYPH};
 
 /// The policies the form offers for error units, in the order Tab cycles them (`keep`
 /// is left out: a repaired copy that keeps the errors is no repair).
@@ -204,7 +204,8 @@ pub fn preview(
 }
 
 /// Hex and glyphs of `bytes` read in `dialect` (WTF-8 for an output: PEP 383's escapes
-/// show as surrogates).
+/// show as surrogates). Where a glyph is a placeholder (`ˢ`, `ᵖ`, `�`), the code points
+/// follow in parentheses, as docs/repair.md's table gives them: `ˢ (U+DCE9)`.
 fn side(bytes: &[u8], dialect: Dialect) -> Side {
     if bytes.is_empty() {
         return Side {
@@ -222,14 +223,24 @@ fn side(bytes: &[u8], dialect: Dialect) -> Side {
         hex.push(format!("… ({} bytes)", bytes.len()));
     }
     let mut glyphs = String::new();
+    let mut named = Vec::new();
     for unit in dialect.units(bytes).take(SHOWN) {
         match unit.kind {
-            UnitKind::Scalar(cp) => glyphs.push_str(&glyph(cp).text),
+            UnitKind::Scalar(cp) => {
+                let shown = glyph(cp);
+                if shown.class != GlyphClass::Plain {
+                    named.push(cp.to_string());
+                }
+                glyphs.push_str(&shown.text);
+            }
             UnitKind::Error(_) => glyphs.push_str(ERROR_GLYPH),
         }
     }
     if dialect.units(bytes).nth(SHOWN).is_some() {
         glyphs.push('…');
+    }
+    if !named.is_empty() {
+        glyphs.push_str(&format!(" ({})", named.join(" ")));
     }
     Side {
         hex: hex.join(" "),

@@ -221,7 +221,7 @@ pub fn inline_glyph(cp: CodePoint) -> InlineGlyph {
         0x7F => return symbol('\u{2421}', GlyphClass::Control), // ␡
         0x80..=0x9F => return symbol('\u{2327}', GlyphClass::Control), // ⌧
         0xFFFD => return symbol('\u{FFFD}', GlyphClass::Replacement),
-        0xFE00..=0xFE0F | 0xE0100..=0xE01EF | 0x180B..=0x180F => {
+        _ if unicode::is_variation_selector(cp) => {
             return symbol('\u{1D5B}', GlyphClass::Selector); // ᵛ
         }
         _ => {}
@@ -345,6 +345,20 @@ mod tests {
             (0x2067, "⇄", GlyphClass::Format),
             (0x2028, "⏎", GlyphClass::Space),
             (0xFE0F, "ᵛ", GlyphClass::Selector),
+            // Variation_Selector's edges, and U+180E, a format character between them.
+            (0x180A, "᠊", GlyphClass::Plain),
+            (0x180B, "ᵛ", GlyphClass::Selector),
+            (0x180D, "ᵛ", GlyphClass::Selector),
+            (0x180E, "ᶠ", GlyphClass::Format),
+            (0x180F, "ᵛ", GlyphClass::Selector),
+            (0x1810, "᠐", GlyphClass::Plain),
+            (0xFDFF, "\u{FDFF}", GlyphClass::Plain),
+            (0xFE00, "ᵛ", GlyphClass::Selector),
+            (0xFE10, "︐", GlyphClass::Plain),
+            (0xE00FF, "∄", GlyphClass::Unassigned),
+            (0xE0100, "ᵛ", GlyphClass::Selector),
+            (0xE01EF, "ᵛ", GlyphClass::Selector),
+            (0xE01F0, "∄", GlyphClass::Unassigned),
             (0xFEFF, "ᴮ", GlyphClass::Format),
             (0xE000, "ᵖ", GlyphClass::PrivateUse),
             (0x0378, "∄", GlyphClass::Unassigned),
@@ -393,6 +407,27 @@ mod tests {
         for (v, text) in [(0x115F, "ᶠ"), (0x1160, "ᶠ"), (0x3164, "ᶠ"), (0xFFA0, "ᶠ")] {
             assert_eq!((g(v).text.as_str(), g(v).width), (text, 1), "U+{v:04X}");
         }
+    }
+
+    /// The variation selectors are exactly the code points Unicode names `… VARIATION
+    /// SELECTOR …` (VARIATION SELECTOR-1 to -256, MONGOLIAN FREE VARIATION SELECTOR ONE to
+    /// FOUR), and each is drawn `ᵛ` as a selector; no other code point is.
+    #[test]
+    fn selectors_are_the_code_points_named_so() {
+        let mut seen = 0;
+        for v in 0..=0x10FFFF {
+            let cp = CodePoint::new(v);
+            let named = char::from_u32(v)
+                .and_then(unicode_names2::name)
+                .is_some_and(|n| n.to_string().contains("VARIATION SELECTOR"));
+            assert_eq!(unicode::is_variation_selector(cp), named, "U+{v:04X}");
+            let glyph = g(v);
+            let drawn = glyph.class == GlyphClass::Selector && glyph.text == "ᵛ";
+            assert_eq!(drawn, named, "U+{v:04X}");
+            seen += usize::from(named);
+        }
+        // PropList.txt (Unicode 16.0): 16 + 240 + 4.
+        assert_eq!(seen, 260);
     }
 
     #[test]

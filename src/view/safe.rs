@@ -112,7 +112,7 @@ enum Treatment {
 fn treatment(c: char) -> Treatment {
     use GeneralCategory::*;
     let v = c as u32;
-    if matches!(v, 0xFE00..=0xFE0F | 0xE0100..=0xE01EF | 0x180B..=0x180D | 0x180F) {
+    if unicode::is_variation_selector(CodePoint::new(v)) {
         return Treatment::NeedsSelectable;
     }
     // Default-ignorable code points, the letters and marks among them too (the Hangul

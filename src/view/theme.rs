@@ -5,8 +5,9 @@
 //! A [`Paint`] is what a cell should look like (a [`Tone`] and emphasis), not how a terminal
 //! is told so: the viewer maps it to a ratatui style, `dump` to an SGR sequence. Both ask
 //! [`Theme`] for every cell, so a byte has the same colour on screen and in a dump. Without
-//! colour, [`Theme`] keeps only emphasis (bold, reversed, underlined) where it carries
-//! meaning: an error byte stays bold, the cursor reversed.
+//! colour, [`Theme`] keeps only emphasis (bold, italic, reversed, underlined) where it
+//! carries meaning: an error byte is bold and italic (a lead byte is bold alone), the
+//! cursor reversed.
 
 use std::ffi::OsStr;
 
@@ -79,6 +80,8 @@ pub struct Paint {
     pub reversed: bool,
     /// Underlined.
     pub underlined: bool,
+    /// Italic.
+    pub italic: bool,
 }
 
 impl Paint {
@@ -89,6 +92,7 @@ impl Paint {
         bold: false,
         reversed: false,
         underlined: false,
+        italic: false,
     };
 
     /// This paint in bold.
@@ -112,6 +116,14 @@ impl Paint {
         }
     }
 
+    /// This paint in italics.
+    pub const fn italic(self) -> Paint {
+        Paint {
+            italic: true,
+            ..self
+        }
+    }
+
     /// This paint with a background.
     pub const fn on(self, bg: Tone) -> Paint {
         Paint {
@@ -127,8 +139,9 @@ impl Paint {
 /// use hexrune::view::theme::{Paint, Theme, Tone};
 /// use hexrune::view::Role;
 /// assert_eq!(Theme::COLOR.role(Role::Lead), Paint { fg: Some(Tone::LightYellow), bold: true, ..Paint::PLAIN });
-/// // Without colour, an error byte is still bold.
-/// assert_eq!(Theme::MONO.role(Role::Error), Paint::PLAIN.bold());
+/// // Without colour, an error byte is bold and italic, apart from a lead byte (bold).
+/// assert_eq!(Theme::MONO.role(Role::Error), Paint::PLAIN.bold().italic());
+/// assert_eq!(Theme::MONO.role(Role::Lead), Paint::PLAIN.bold());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Theme {
@@ -160,6 +173,9 @@ impl Theme {
             Role::AsciiControl => self.fg(Tone::Magenta),
             Role::Lead => self.fg(Tone::LightYellow).bold(),
             Role::Continuation => self.fg(Tone::Yellow),
+            // Without colour a lead byte is bold too: italics tell an error apart. Not
+            // underlined (a finding, the cursor) nor reversed (the unit under the cursor).
+            Role::Error if !self.color => Paint::PLAIN.bold().italic(),
             Role::Error => self.error(None).bold(),
         }
     }

@@ -153,6 +153,26 @@ pub fn is_default_ignorable(cp: CodePoint) -> bool {
     )
 }
 
+/// Whether `cp` has the Variation_Selector property (Unicode 16.0, PropList.txt):
+/// U+FE00..U+FE0F, U+E0100..U+E01EF and Mongolian's free variation selectors
+/// U+180B..U+180D and U+180F. U+180E MONGOLIAN VOWEL SEPARATOR, between them, is a format
+/// character (Cf) and not one; every code point named `… VARIATION SELECTOR …` is one
+/// (a test asks the names).
+///
+/// ```
+/// use hexrune::decode::CodePoint;
+/// use hexrune::view::unicode::is_variation_selector;
+/// assert!(is_variation_selector(CodePoint::new(0xFE0F)));
+/// assert!(is_variation_selector(CodePoint::new(0x180F)));
+/// assert!(!is_variation_selector(CodePoint::new(0x180E))); // MONGOLIAN VOWEL SEPARATOR
+/// ```
+pub fn is_variation_selector(cp: CodePoint) -> bool {
+    matches!(
+        cp.value(),
+        0x180B..=0x180D | 0x180F | 0xFE00..=0xFE0F | 0xE_0100..=0xE_01EF
+    )
+}
+
 /// The text to show for `cp` between quotes, or `None` where showing it would be unsafe or
 /// useless: controls, format characters (bidi controls, zero-width characters, the BOM),
 /// line and paragraph separators, private use, surrogates, unassigned code points,

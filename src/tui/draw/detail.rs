@@ -94,10 +94,20 @@ pub(super) fn draw_detail(app: &App, area: Rect, spare: u16, theme: &Theme, buf:
         lines.push(line);
     }
     let width = inner.width as usize;
+    // The bytes line of a long unit (6 bytes: a CESU-8 pair, a legacy 6-byte form) wraps
+    // onto a spare line, between two bytes' bits, rather than cut the last byte's payload.
+    let mut left = spare as usize;
+    let mut third_at = 2;
+    if let (true, Some(first)) = (left > 0, lines.first().cloned()) {
+        let wrapped = wrap_line(first, width, 2);
+        left -= wrapped.len() - 1;
+        third_at += wrapped.len() - 1;
+        lines.splice(0..1, wrapped);
+    }
     // The third line (an error's diagnosis, most often) wraps onto the spare line.
-    if let Some(third) = lines.get(2).cloned() {
-        let wrapped = wrap_line(third, width, 1 + spare as usize);
-        lines.splice(2..3, wrapped);
+    if let Some(third) = lines.get(third_at).cloned() {
+        let wrapped = wrap_line(third, width, 1 + left);
+        lines.splice(third_at..third_at + 1, wrapped);
     }
     // The findings here go below the unit's own lines, in the room the layout gave them.
     let own = 3 + spare as usize;

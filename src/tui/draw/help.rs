@@ -49,14 +49,16 @@ pub(super) const LEGEND: [(ErrorKind, &str); 18] = [
 ];
 
 /// The text pane's placeholders: code points whose glyphs stand for a class of them (drawn
-/// with [`glyph`], so the legend shows what the pane shows), and what they are.
+/// with [`glyph`], so the legend shows what the pane shows), and what they are. A row has
+/// one code point for each glyph it shows: two that are drawn alike (U+00A0 and U+3000
+/// are both `␣`) showed the same glyph twice.
 pub(super) const PLACEHOLDERS: &[(&[u32], &str)] = &[
     (
         &[0x00, 0x0A, 0x1B, 0x7F],
         "C0 control or DEL (control pictures)",
     ),
     (&[0x85], "C1 control"),
-    (&[0xA0, 0x3000], "space other than U+0020"),
+    (&[0xA0], "space other than U+0020"),
     (&[0x2028], "line or paragraph separator"),
     (
         &[0x202E],
@@ -71,11 +73,9 @@ pub(super) const PLACEHOLDERS: &[(&[u32], &str)] = &[
     (&[0xE0041], "tag character"),
     (&[0x0600], "other format character, or a zero-width letter"),
     (&[0xFE0F], "variation selector"),
-    (
-        &[0x0301, 0x0903],
-        "combining mark on a dotted circle (a spacing mark: the circle)",
-    ),
-    (&[0x0378, 0xFFFF], "unassigned code point or noncharacter"),
+    (&[0x0301], "combining mark, drawn on a dotted circle"),
+    (&[0x0903], "spacing mark: the dotted circle alone"),
+    (&[0x0378], "unassigned code point or noncharacter"),
     (&[0xE000], "private use"),
     (&[0xD800], "surrogate (valid alone in some dialects)"),
     (&[0x110000], "above U+10FFFF (legacy dialect)"),

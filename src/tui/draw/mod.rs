@@ -173,6 +173,7 @@ pub(super) fn style(paint: Paint) -> Style {
         (paint.bold, Modifier::BOLD),
         (paint.reversed, Modifier::REVERSED),
         (paint.underlined, Modifier::UNDERLINED),
+        (paint.italic, Modifier::ITALIC),
     ] {
         if on {
             style = style.add_modifier(modifier);

@@ -18,20 +18,22 @@ pub(super) fn draw_write(app: &App, status: Rect, theme: &Theme, buf: &mut Buffe
     // takes a line more rather than cut off a state.
     let settings = [
         vec![
-            Span::styled(" policy ", theme.dim()),
+            Span::styled("policy ", theme.dim()),
             Span::styled(format!("{:<13}", form.policy_name()), theme.accent()),
             Span::styled(" Tab: next", theme.dim()),
         ],
         vec![Span::raw(format!(
-            " Ctrl-T --mojibake {}",
+            "Ctrl-T --mojibake {}",
             on(form.mojibake)
         ))],
         vec![Span::raw(format!(
-            " Ctrl-R --bom {}",
+            "Ctrl-R --bom {}",
             if form.strip_bom { "strip" } else { "keep" }
         ))],
     ];
-    let mut lines = pack(settings, width.saturating_sub(2) as usize);
+    // One column of padding inside the border on each side.
+    let inner = width.saturating_sub(2) as usize;
+    let mut lines = pack(settings, inner.saturating_sub(2));
     match app.write_preview() {
         Some(p) => {
             lines.push(Line::from(vec![
@@ -87,29 +89,35 @@ pub(super) fn draw_write(app: &App, status: Rect, theme: &Theme, buf: &mut Buffe
         width,
         height: height.min(status.y),
     };
-    ratatui::widgets::Widget::render(Clear, area, buf);
+    // The rows the form stands in are cleared across the screen: what the panes drew
+    // beside a form narrower than the screen would show in pieces.
+    let rows = Rect {
+        width: status.width,
+        ..area
+    };
+    ratatui::widgets::Widget::render(Clear, rows, buf);
     let block = Block::bordered().title(" write a repaired copy (W) ");
-    // A line wider than the box ends in `…` where it is cut.
-    let inner = width.saturating_sub(2) as usize;
+    // A line wider than the box ends in `…` where it is cut, a column before the border.
     let lines: Vec<Line<'static>> = lines
         .into_iter()
-        .map(|l| super::detail::fit_line(l, inner))
+        .map(|l| super::detail::fit_line(l, inner.saturating_sub(1)))
         .collect();
     ratatui::widgets::Widget::render(Paragraph::new(lines).block(block), area, buf);
 }
 
 /// `pieces` on as few lines of `width` columns as hold them whole, in order, two spaces
-/// between two on a line.
+/// between two on a line; each line begins with a space (the form's padding, not counted
+/// in `width`).
 fn pack(pieces: impl IntoIterator<Item = Vec<Span<'static>>>, width: usize) -> Vec<Line<'static>> {
     let columns = |spans: &[Span]| spans.iter().map(|s| s.width()).sum::<usize>();
     let mut lines: Vec<Vec<Span<'static>>> = Vec::new();
     for piece in pieces {
         match lines.last_mut() {
-            Some(line) if columns(line) + 2 + columns(&piece) <= width => {
+            Some(line) if columns(&line[1..]) + 2 + columns(&piece) <= width => {
                 line.push(Span::raw("  "));
                 line.extend(piece);
             }
-            _ => lines.push(piece),
+            _ => lines.push(std::iter::once(Span::raw(" ")).chain(piece).collect()),
         }
     }
     lines.into_iter().map(Line::from).collect()
