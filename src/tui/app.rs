@@ -649,6 +649,15 @@ impl App {
         matches!(self.scan, Scan::Wanted | Scan::Running(_))
     }
 
+    /// Drops what the scan and the lints found of bytes that changed under them (`why` is
+    /// what the statistics then say), and says `message` until a key is pressed.
+    fn drop_scan(&mut self, why: &str, message: &str) {
+        self.cancel_scan();
+        self.scan = Scan::Failed(why.to_string());
+        self.linting.reset();
+        self.say(message, true);
+    }
+
     fn cancel_scan(&mut self) {
         if let Scan::Running(run) = &self.scan {
             run.progress.cancel();
@@ -976,10 +985,7 @@ impl App {
                 // What the scan found is of bytes that are now zeros: dropped, so that
                 // `]` and `[` search the bytes as they are and the statistics say why
                 // they are gone. A new dialect scans again (and fails, as it would).
-                self.cancel_scan();
-                self.scan = Scan::Failed(TRUNCATED.to_string());
-                self.linting.reset();
-                self.say(SHRANK, true);
+                self.drop_scan(TRUNCATED, SHRANK);
             }
             Action::SourceGrew => {
                 self.grew = true;
@@ -990,10 +996,7 @@ impl App {
                 // The map shows the new bytes where they were written; the scan counted
                 // the old ones: dropped, as after a truncation. A new dialect scans the
                 // bytes as they are now.
-                self.cancel_scan();
-                self.scan = Scan::Failed(REWRITTEN.to_string());
-                self.linting.reset();
-                self.say(WRITTEN, true);
+                self.drop_scan(REWRITTEN, WRITTEN);
             }
             Action::SourceReplaced => {
                 // The view keeps the file it opened, unchanged: what the scan found of it
