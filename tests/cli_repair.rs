@@ -848,13 +848,15 @@ fn an_interrupted_run_leaves_nothing_after(signal: i32, old: Option<&[u8]>) {
 #[test]
 fn an_interrupted_run_to_stdout_says_the_output_is_incomplete() {
     use std::io::{Read, Write};
-    let mut child = std::process::Command::new(common::binary())
+    let mut command = std::process::Command::new(common::binary());
+    command
         .args(["repair", "-", "-o", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::piped());
+    // A run started in the background without job control ignores SIGINT, and a signal
+    // ignored at the start stays ignored: the child gets its default action.
+    let mut child = with_default(&mut command, libc::SIGINT).spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let feeder = std::thread::spawn(move || {
         let block = "text \u{E9}\n".as_bytes().repeat(1 << 12);
