@@ -289,8 +289,9 @@ pub struct App {
     write_said: Option<Message>,
     /// Keys typed while a worker ran, replayed in order when it is done (at most
     /// [`DEFERRED_MAX`]): typing `]]]` finds the third error.
-    /// Each with whether it is a repeat of a count (`3n`) rather than a key typed.
-    deferred: VecDeque<(Action, bool)>,
+    /// Each with the steps of a count (`99n`) it still stands for (0: a key typed), one
+    /// entry for all of them, so that a count is never cut to the queue's length.
+    deferred: VecDeque<(Action, u32)>,
     /// Keys typed while a worker ran, as typed ([`App::holds`]): read through the keymap
     /// when it is done, each in the mode the one before left (text after `/` goes to the
     /// prompt it opens). At most [`DEFERRED_MAX`].
@@ -836,7 +837,7 @@ impl App {
             && !matches!(action, Action::Quit | Action::Suspend | Action::Cancel)
         {
             if self.deferred.len() < DEFERRED_MAX {
-                self.deferred.push_back((action, false));
+                self.deferred.push_back((action, 0));
             }
             return;
         }
@@ -885,10 +886,9 @@ impl App {
                 break;
             }
             if self.job.is_some() {
-                // The rest waits for the search, as keys typed during it do.
-                for _ in 0..left.min(DEFERRED_MAX.saturating_sub(self.deferred.len()) as u32) {
-                    self.deferred.push_front((action.clone(), true));
-                }
+                // The rest waits for the search, as keys typed during it do: one entry
+                // for all the steps left.
+                self.deferred.push_front((action.clone(), left));
                 break;
             }
             self.apply(action.clone(), None);
@@ -1741,7 +1741,7 @@ impl App {
         count.stopped = true;
         let (moved, asked) = (count.moved, count.asked);
         // The steps of the count still waiting would find nothing either.
-        self.deferred.retain(|&(_, counted)| !counted);
+        self.deferred.retain(|&(_, steps)| steps == 0);
         if moved == 0 {
             self.found(what, None);
             return;
@@ -2064,7 +2064,7 @@ impl App {
                 if found.is_none() {
                     // A pattern search goes round the ends: a step of a count (`99n`) that
                     // found nothing would be followed by as many that find nothing.
-                    self.deferred.retain(|&(_, counted)| !counted);
+                    self.deferred.retain(|&(_, steps)| steps == 0);
                 }
                 if let Some(message) = &mut self.message {
                     message.elide = elide;
@@ -2175,9 +2175,14 @@ impl App {
     /// Replays keys typed during a search, until one starts another search.
     fn replay_deferred(&mut self) {
         while self.job.is_none() {
-            let Some((action, counted)) = self.deferred.pop_front() else {
+            let Some((action, steps)) = self.deferred.pop_front() else {
                 break;
             };
+            // One step of a count now; the rest stays first in line.
+            if steps > 1 {
+                self.deferred.push_front((action.clone(), steps - 1));
+            }
+            let counted = steps > 0;
             let message = self.message.take();
             let wrapped_before = counted && self.count_wrapped;
             self.replaying_count = counted;
@@ -2966,6 +2971,26 @@ mod tests {
             let event = app.wait_job_event().expect("worker reports");
             app.update(Action::Job(event));
         }
+    }
+
+    /// A count larger than the queue of keys waiting for a worker is kept whole: `60]`
+    /// before the scan is done moves 60 errors (it moved 33, the queue's length and the
+    /// first step, saying nothing), and `60[` back.
+    #[test]
+    fn a_count_waiting_for_workers_is_not_cut_to_the_queue() {
+        // 100 error units, at 0x1, 0x3, ... 0xC7.
+        let bytes = b"a\xff".repeat(100);
+        let source = Source::from_bytes("t", bytes.clone());
+        let mut app = App::new(source, Dialect::Utf8, Rect::new(0, 0, 120, 30), false);
+        counted(&mut app, 60, Action::NextError);
+        assert_eq!(app.cursor, 2 * 60 - 1);
+        let said = app.message.as_ref().map(|m| m.text.clone());
+        assert_eq!(said.as_deref(), Some("next error: found at 0x77"));
+        counted(&mut app, 45, Action::PrevError);
+        assert_eq!(app.cursor, 2 * 15 - 1);
+        let mut ready = ready(&bytes, Dialect::Utf8);
+        counted(&mut ready, 60, Action::NextError);
+        assert_eq!(ready.cursor, 2 * 60 - 1);
     }
 
     #[test]
