@@ -312,27 +312,21 @@ fn dump_batches_in_parallel(
     })
 }
 
-/// The start of the character of the UTF-8 family that `keep` falls inside (`keep` if it
-/// falls between two), in `buf`, whose first byte is the input's byte `base`: the lead byte
-/// at most five bytes back whose sequence reaches past `keep`. What a stream lets go of
-/// under `--clusters` ends there, at a whole character, whether its bytes after `keep`
-/// were read yet or not.
-fn character_start(buf: &[u8], base: u64, keep: u64) -> u64 {
+/// The start of the character that `keep` falls inside (`keep` if it falls between two),
+/// in `buf`, whose first byte is the input's byte `base`, read by `dialect`'s own decoder:
+/// the unit at `keep` where it began before it, or a unit cut short by the end of what is
+/// read so far (its bytes after `keep` are not read yet). What a stream lets go of under
+/// `--clusters` ends there, at a whole character.
+fn character_start(dialect: Dialect, buf: &[u8], base: u64, keep: u64) -> u64 {
     let at = (keep - base) as usize;
-    let from = at.saturating_sub(5);
-    let Some(lead) = (from..at).rev().find(|&i| !(0x80..0xC0).contains(&buf[i])) else {
-        return keep;
+    let unit = match at {
+        0 => return keep,
+        at if at < buf.len() => dialect.unit_containing(buf, at),
+        at => dialect.unit_containing(buf, at - 1),
     };
-    let need = match buf[lead] {
-        0xC0..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        0xF0..=0xF7 => 4,
-        0xF8..=0xFB => 5,
-        0xFC..=0xFD => 6,
-        _ => 1,
-    };
-    match lead + need > at {
-        true => base + lead as u64,
+    let cut = unit.end() == buf.len() && unit.error_kind() == Some(ErrorKind::TruncatedEof);
+    match unit.start < at && (unit.end() > at || cut) {
+        true => base + unit.start as u64,
         false => keep,
     }
 }
@@ -408,7 +402,7 @@ pub fn dump_stream(
             // where the bytes held will start: a flag deep in a long run is paired as in
             // the file.
             if format.dialect.code_unit_width().is_none() && format.dialect.multi_byte().is_none() {
-                keep = character_start(&buf, base, keep);
+                keep = character_start(format.dialect, &buf, base, keep);
             }
             let (n, whole) =
                 view::cluster::indicators_at_end(&buf[..(keep - base) as usize], format.dialect);

@@ -314,22 +314,6 @@ fn window_in(
     let from = s.saturating_sub(look);
     let to = e.saturating_add(look).min(len);
     let mut pieces = decode(bytes, dialect, from..to, checkpoint);
-    if !starts && from == 0 && dialect.code_unit_width().is_none() && dialect.multi_byte().is_none()
-    {
-        // The part of a stream begins inside a character whose lead byte is gone: its
-        // continuation bytes are no error of the input, and no boundary (the character
-        // they end may be part of a cluster that began long before).
-        let cut = pieces
-            .iter()
-            .take_while(|p| {
-                p.n == 0
-                    && bytes[p.start as usize..][..p.len as usize]
-                        .iter()
-                        .all(|b| (0x80..0xC0).contains(b))
-            })
-            .count();
-        pieces.drain(..cut);
-    }
     let mut sot = starts && pieces.first().is_some_and(|p| p.start == 0);
     let eot = ends && pieces.last().is_some_and(|p| p.start + p.len as u64 == len);
     if !sot && pieces.first().is_some_and(Piece::is_regional_indicator) {
