@@ -28,7 +28,7 @@ pub mod wide;
 
 use std::ops::Range;
 
-use crate::decode::{Dialect, ErrorKind, Finding};
+use crate::decode::{Dialect, Finding};
 use crate::scan::index::{Summary, Verdict};
 use crate::scan::pool;
 use bom::Bom;
@@ -205,19 +205,9 @@ impl Cut {
         } else {
             0
         };
-        let end = summary
-            .tally
-            .last_error
-            .filter(|at| *at >= start && *at < bytes.len())
-            .filter(|at| {
-                // A lone lead byte after ASCII alone (`caf` E9) is as much a byte of a
-                // single-byte encoding, as the scan's verdict takes it.
-                let multibyte: u64 = summary.tally.classes[2..].iter().sum();
-                let unit = Dialect::Utf8.decode_at(bytes, *at);
-                unit.error_kind() == Some(ErrorKind::TruncatedEof)
-                    && unit.end() == bytes.len()
-                    && (unit.len > 1 || multibyte > 0)
-            });
+        // As the scan's verdict takes it (a lone lead byte after ASCII alone, `caf` E9, is
+        // as much a byte of a single-byte encoding).
+        let end = summary.cut_at_end(bytes).filter(|at| *at >= start);
         Cut { start, end }
     }
 

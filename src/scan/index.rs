@@ -845,18 +845,7 @@ impl Summary {
             }
         }
         // A last character cut short by the end of the input says nothing against the rest.
-        // A lone lead byte at the end is such a cut only beside characters of two bytes or
-        // more: after ASCII alone it is as much a byte of a single-byte encoding (`caf` E9),
-        // and the verdict is what it would be with a line feed after it.
-        let multibyte_before: u64 = self.tally.classes[2..].iter().sum();
-        let cut = self.last_error_offset().is_some_and(|at| {
-            let unit = self.dialect.decode_at(bytes, at);
-            matches!(
-                unit.error_kind(),
-                Some(ErrorKind::TruncatedEof | ErrorKind::TruncatedUnit)
-            ) && unit.end() == bytes.len()
-                && (unit.len > 1 || multibyte_before > 0)
-        });
+        let cut = self.cut_at_end(bytes).is_some();
         let rest = errors - u64::from(cut);
         if rest == 0 {
             return Verdict::CutShort;
@@ -941,6 +930,22 @@ impl Summary {
     /// The offset of the last error unit, if any.
     fn last_error_offset(&self) -> Option<usize> {
         last_error_offset(&self.blocks, self.block_size)
+    }
+
+    /// The offset of the last unit of `bytes` (what was scanned), where the end of the
+    /// input cuts a character short there. A lone lead byte at the end is such a cut only
+    /// beside characters of two bytes or more: after ASCII alone it is as much a byte of a
+    /// single-byte encoding (`caf` E9), and is read as any other error.
+    pub fn cut_at_end(&self, bytes: &[u8]) -> Option<usize> {
+        let at = self.last_error_offset()?;
+        let unit = self.dialect.decode_at(bytes, at);
+        let multibyte: u64 = self.tally.classes[2..].iter().sum();
+        let cut = matches!(
+            unit.error_kind(),
+            Some(ErrorKind::TruncatedEof | ErrorKind::TruncatedUnit)
+        ) && unit.end() == bytes.len()
+            && (unit.len > 1 || multibyte > 0);
+        cut.then_some(at)
     }
 
     /// For an input scanned as UTF-8: the first other dialect in which it is valid.
