@@ -587,7 +587,7 @@ fn errors_and_findings_give_line_and_column() {
     assert_eq!(
         lines[1],
         format!(
-            r#"{{"type":"finding","path":{f:?},"offset":3,"len":3,"bytes":"efbfbd","kind":"replacement-character","line":2,"column":1}}"#
+            r#"{{"type":"finding","path":{f:?},"offset":3,"len":3,"bytes":"efbfbd","kind":"replacement-character","line":2,"column":1,"level":"warning","message":"U+FFFD REPLACEMENT CHARACTER already in the input: something lost data before it was written"}}"#
         )
     );
     assert_eq!(

@@ -1,7 +1,8 @@
-//! The examples in the pages of `PAGES` (`docs/check.md`, `docs/dump.md`, ...) are
-//! real: every ```` ```console ```` block there is a command (`$ hexrune ...`) and its exact
-//! output, and this test runs each one and compares. The sample files are made from the `printf`
-//! lines the pages themselves show.
+//! The examples in the pages of `PAGES` (`README.md`, `docs/check.md`, `docs/dump.md`, ...)
+//! are real: every ```` ```console ```` block there is a command (`$ hexrune ...`) and its
+//! exact output, and this test runs each one and compares. A block whose last line is `...`
+//! shows the output's first lines exactly, and the output goes on after them. The sample
+//! files are made from the `printf` lines the pages themselves show.
 //!
 //! After a deliberate change of output, `HEXRUNE_BLESS_DOCS=1 cargo test --test
 //! docs_examples` rewrites the blocks with what the binary prints now; review the diff.
@@ -12,7 +13,9 @@ use std::os::unix::process::CommandExt;
 
 mod common;
 
-const PAGES: [&str; 12] = [
+/// Paths from `docs/`.
+const PAGES: [&str; 13] = [
+    "../README.md",
     "check.md",
     "lint.md",
     "forensics.md",
@@ -168,6 +171,16 @@ fn every_console_example_is_the_real_output() {
             let mut actual = String::from_utf8(output.stdout).unwrap();
             actual.push_str(&String::from_utf8(output.stderr).unwrap());
             count += 1;
+            // `...`: the first lines, and more after them.
+            if let Some(shown) = expected.strip_suffix("...\n") {
+                let lines = shown.lines().count();
+                let first: String = actual.split_inclusive('\n').take(lines).collect();
+                assert!(
+                    first.len() < actual.len(),
+                    "docs/{page}: `{command}` printed no more than its first {lines} lines"
+                );
+                actual = first + "...\n";
+            }
             if bless {
                 let old = format!("```console\n$ {command}\n{expected}```");
                 let new = format!("```console\n$ {command}\n{actual}```");

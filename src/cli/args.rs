@@ -44,7 +44,7 @@ a marker on every error and the sequence length class of every byte, in the UTF-
 dialects (UTF-8, CESU-8, Modified UTF-8, WTF-8, RFC 2279), and with --encoding in UTF-16, UTF-32, \
 the single-byte and multi-byte legacy encodings. In the viewer, ? lists the keys (e chooses the encoding).",
     args_conflicts_with_subcommands = true,
-    after_help = "Examples:\n  hexrune check notes.txt          is it valid UTF-8? where are the errors?\n  hexrune check --json *.log       one JSON object per error, then a summary per file\n  hexrune at dump.bin 0x1f3a       the unit containing offset 0x1f3a, as JSON\n  hexrune check -d cesu8 db.txt    validate CESU-8\n  hexrune -e utf-16le export.csv   view a file as UTF-16LE (any WHATWG label works)\n  hexrune explain e2 82 ac         the bits, roles and units of three bytes in every dialect\n  hexrune explain --char U+1F600   how one character is encoded, bit by bit\n  hexrune dump notes.txt           the viewer's panes as text, a marker under every error\n  hexrune detect *.csv             UTF-8, UTF-16, windows-1252 or binary? mojibake?\n  hexrune repair in.txt -o out.txt a repaired copy: U+FFFD for each error unit\n  hexrune completions bash         a completion script for your shell"
+    after_help = "Examples:\n  hexrune check notes.txt          is it valid UTF-8? where are the errors?\n  hexrune check --json *.log       JSON Lines: each file's SHA-256, its errors, a summary\n  hexrune at dump.bin 0x1f3a       the unit containing offset 0x1f3a, as JSON\n  hexrune check -d cesu8 db.txt    validate CESU-8\n  hexrune -e utf-16le export.csv   view a file as UTF-16LE (any WHATWG label works)\n  hexrune explain e2 82 ac         the bits, roles and units of three bytes in every dialect\n  hexrune explain --char U+1F600   how one character is encoded, bit by bit\n  hexrune dump notes.txt           the viewer's panes as text, a marker under every error\n  hexrune detect *.csv             UTF-8, UTF-16, windows-1252 or binary? mojibake?\n  hexrune repair a.txt -o b.txt    a repaired copy of a.txt: U+FFFD for each error unit\n  hexrune completions bash         a completion script for your shell"
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -274,10 +274,11 @@ and inode, through links), an existing OUT is refused unless --force, and OUT is
 temporary file beside it and renamed into place when complete (an error or Ctrl-C leaves \
 nothing). A summary of the changes goes to stderr; --log writes each change as JSON Lines. \
 See docs/repair.md.",
-        after_help = "Policies of --invalid (default replace):\n  replace          one U+FFFD per error unit\n  drop             nothing\n  \
-fallback[=LABEL]  the bytes read in a single-byte legacy encoding (windows-1252), U+FFFD for undefined bytes\n  \
-escape=optu8     U+EF00+b per byte (valid UTF-8, reversible)\n  escape=pep383    U+DC00+b per byte in WTF-8 (Python's surrogateescape; not UTF-8)\n  \
-keep             the bytes as they are\n\nExit status: 0 when OUT was written, 2 on any error.\n\n\
+        after_help = "Policies of --invalid (default replace):\n  replace           one U+FFFD per error unit\n  drop              nothing\n  \
+fallback[=LABEL]  the bytes read in a single-byte legacy encoding (LABEL, by default\n                    \
+windows-1252), U+FFFD for a byte it leaves undefined\n  \
+escape=optu8      U+EF00+b per byte (valid UTF-8, reversible)\n  escape=pep383     U+DC00+b per byte in WTF-8 (Python's surrogateescape; not UTF-8)\n  \
+keep              the bytes as they are\n\nExit status: 0 when OUT was written, 2 on any error.\n\n\
 Examples:\n  hexrune repair notes.txt -o fixed.txt\n  hexrune repair --invalid fallback=windows-1252 old.csv -o new.csv\n  \
 hexrune repair --invalid escape=optu8 names.bin -o names.txt --log changes.jsonl\n  \
 hexrune repair --unescape optu8 names.txt -o names.bin\n  hexrune repair --dialect cesu8 db.txt -o db-utf8.txt\n  \

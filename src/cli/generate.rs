@@ -8,7 +8,7 @@
 //!
 //! ```sh
 //! cargo run -q -- man > docs/hexrune.1
-//! for c in check at detect explain dump completions; do cargo run -q -- man $c > docs/hexrune-$c.1; done
+//! for c in check detect at explain dump repair completions; do cargo run -q -- man $c > docs/hexrune-$c.1; done
 //! ```
 
 use std::io::{self, Write};
@@ -37,12 +37,12 @@ pub fn generate(what: &Generate, out: &mut dyn Write, err: &mut dyn Write) -> io
             Ok(EXIT_OK)
         }
         Generate::Man(None) => {
-            page(man_command()).render(out)?;
+            render(man_command(), out)?;
             Ok(EXIT_OK)
         }
         Generate::Man(Some(name)) => match man_command().find_subcommand(name) {
             Some(sub) if !sub.is_hide_set() => {
-                page(sub.clone()).render(out)?;
+                render(sub.clone(), out)?;
                 Ok(EXIT_OK)
             }
             _ => {
@@ -58,10 +58,43 @@ pub fn generate(what: &Generate, out: &mut dyn Write, err: &mut dyn Write) -> io
     }
 }
 
-/// The man page of a command, every page footed with hexrune's name and version (a
-/// subcommand has no version of its own).
-fn page(cmd: clap::Command) -> clap_mangen::Man {
-    clap_mangen::Man::new(cmd).source(concat!("hexrune ", env!("CARGO_PKG_VERSION")))
+/// Writes the man page of a command, every page footed with hexrune's name and version (a
+/// subcommand has no version of its own). The text after the options (`after_help`:
+/// examples, tables of values) is laid out in columns, as `--help` shows it: it is kept
+/// as typed (`.nf`), not filled and justified into one paragraph.
+fn render(cmd: clap::Command, out: &mut dyn Write) -> io::Result<()> {
+    let mut page = Vec::new();
+    clap_mangen::Man::new(cmd)
+        .source(concat!("hexrune ", env!("CARGO_PKG_VERSION")))
+        .render(&mut page)?;
+    out.write_all(&keep_extra_as_typed(&String::from_utf8_lossy(&page)).into_bytes())
+}
+
+/// `page` with its `EXTRA` section (clap_mangen's for `after_help`) between `.nf` and
+/// `.fi`: no filling, no adjusting, no hyphenation there.
+///
+/// ```text
+/// .SH EXTRA          .SH EXTRA
+/// Examples:    ->    .nf
+///   hexrune ...      Examples:
+/// .SH VERSION          hexrune ...
+///                    .fi
+///                    .SH VERSION
+/// ```
+fn keep_extra_as_typed(page: &str) -> String {
+    let Some(start) = page.find(".SH EXTRA\n") else {
+        return page.to_string();
+    };
+    let body = start + ".SH EXTRA\n".len();
+    let end = page[body..]
+        .find("\n.SH ")
+        .map_or(page.len(), |k| body + k + 1);
+    format!(
+        "{}.nf\n{}.fi\n{}",
+        &page[..body],
+        &page[body..end],
+        &page[end..]
+    )
 }
 
 /// The visible commands, each of which has a man page `hexrune-<command>.1`.
@@ -79,4 +112,24 @@ fn man_command() -> clap::Command {
     let mut cmd = Args::command().disable_help_subcommand(true);
     cmd.build();
     cmd
+}
+
+#[cfg(test)]
+mod tests {
+    use super::keep_extra_as_typed;
+
+    #[test]
+    fn the_extra_section_is_kept_as_typed() {
+        let page = ".TH x 1\n.SH EXTRA\nExamples:\n  x a    b\n.SH VERSION\nv1\n";
+        assert_eq!(
+            keep_extra_as_typed(page),
+            ".TH x 1\n.SH EXTRA\n.nf\nExamples:\n  x a    b\n.fi\n.SH VERSION\nv1\n"
+        );
+        // The last section.
+        assert_eq!(
+            keep_extra_as_typed(".SH EXTRA\nx\n"),
+            ".SH EXTRA\n.nf\nx\n.fi\n"
+        );
+        assert_eq!(keep_extra_as_typed(".SH NAME\nx\n"), ".SH NAME\nx\n");
+    }
 }

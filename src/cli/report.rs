@@ -16,7 +16,7 @@
 //!
 //! ```text
 //! {"type":"error","path":"f.txt","offset":12,"len":2,"bytes":"e180","kind":"truncated","expected":"80..BF","line":2,"column":5,"fallback":"á€"}
-//! {"type":"finding","path":"f.txt","offset":20,"len":3,"bytes":"efbfbd","kind":"replacement-character","line":3,"column":1}
+//! {"type":"finding","path":"f.txt","offset":20,"len":3,"bytes":"efbfbd","kind":"replacement-character","line":3,"column":1,"level":"warning","message":"U+FFFD REPLACEMENT CHARACTER already in the input: something lost data before it was written"}
 //! ```
 //!
 //! `expected` (the byte range allowed where the sequence stopped) and `diagnosis` (what a lax

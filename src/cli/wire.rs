@@ -213,19 +213,15 @@ pub struct FindingRecord<'a> {
     kind: &'static str,
     #[serde(flatten)]
     position: LineColumn,
-    /// For the lints of `--target` and `--security`: `error`, `warning` or `note`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    level: Option<&'static str>,
-    /// For the lints of `--target` and `--security`: what this one is, in a sentence.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    message: Option<String>,
+    /// `error`, `warning` or `note`, as CSV's and SARIF's `level`.
+    level: &'static str,
+    /// What this one is, in a sentence.
+    message: String,
 }
 
 impl<'a> FindingRecord<'a> {
-    /// The record of a `finding` that is not an error unit. A lint's record (any kind but
-    /// `replacement-character`) ends with its `level` and `message`.
+    /// The record of a `finding` that is not an error unit.
     pub fn of(path: &'a WirePath, finding: &Finding) -> FindingRecord<'a> {
-        let lint = finding.kind != crate::cli::findings::REPLACEMENT_CHARACTER;
         FindingRecord {
             record: "finding",
             path,
@@ -237,8 +233,8 @@ impl<'a> FindingRecord<'a> {
                 line: finding.line,
                 column: finding.column,
             },
-            level: lint.then(|| finding.level.name()),
-            message: lint.then(|| finding.message.clone()),
+            level: finding.level.name(),
+            message: finding.message.clone(),
         }
     }
 }
