@@ -2005,3 +2005,66 @@ fn the_log_says_how_the_input_was_read() {
         "{log}"
     );
 }
+
+/// A byte a Windows code page leaves undefined is read as WHATWG reads it, the C1 control
+/// of the same number (`81` is U+0081 in windows-1252), and the summary says so: in text
+/// really in that code page such a byte does not occur. The bytes each code page leaves
+/// undefined in 80..9F are those Python 3.11's codecs refuse (`cp1250`, `cp1252`, `cp874`);
+/// in ISO-8859-2 every byte of 80..9F is a C1 control, and nothing is said.
+#[test]
+fn a_byte_a_code_page_leaves_undefined_is_read_as_a_c1_control_and_noted() {
+    let (dir, _) = dir_with(b"caf\xe9 \x81\x9d\x81\n");
+    let (code, stderr) = repair_in(
+        dir.path(),
+        &["in.txt", "-o", "out.txt", "--from", "windows-1252"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        std::fs::read(dir.path().join("out.txt")).unwrap(),
+        "café \u{81}\u{9d}\u{81}\n".as_bytes()
+    );
+    assert_eq!(
+        stderr,
+        "repair: in.txt (9 bytes) -> out.txt (13 bytes): 0 units changed\n             \
+         read as windows-1252\n             \
+         3 bytes windows-1252 leaves undefined (81 9D) were read as C1 controls (U+0081 \
+         U+009D), as WHATWG decoders read them; other decoders refuse them: look over OUT\n"
+    );
+
+    let all: Vec<u8> = (0x80..=0x9F).collect();
+    for (label, undefined) in [
+        ("windows-1252", "81 8D 8F 90 9D"),
+        ("windows-1250", "81 83 88 90 98"),
+        (
+            "windows-874",
+            "81 82 83 84 86 87 88 89 8A 8B 8C 8D 8E 8F 90 98 99 9A 9B 9C 9D 9E 9F",
+        ),
+    ] {
+        let (dir, _) = dir_with(&all);
+        let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", "out.txt", "--from", label]);
+        assert_eq!(code, 0, "{stderr}");
+        let count = undefined.split(' ').count();
+        let controls: Vec<String> = undefined.split(' ').map(|b| format!("U+00{b}")).collect();
+        let note = format!(
+            "{count} bytes {label} leaves undefined ({undefined}) were read as C1 controls ({}), \
+             as WHATWG decoders read them; other decoders refuse them: look over OUT",
+            controls.join(" ")
+        );
+        assert_eq!(
+            stderr.lines().nth(2).map(str::trim_start),
+            Some(note.as_str()),
+            "{label}: {stderr}"
+        );
+    }
+
+    let (dir, _) = dir_with(&all);
+    let (code, stderr) = repair_in(
+        dir.path(),
+        &["in.txt", "-o", "out.txt", "--from", "iso-8859-2"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stderr,
+        "repair: in.txt (32 bytes) -> out.txt (64 bytes): 0 units changed\n             read as ISO-8859-2\n"
+    );
+}

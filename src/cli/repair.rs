@@ -282,10 +282,11 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
     let label = options.from_label.as_deref();
     let Settled {
         policy,
-        notes,
+        mut notes,
         overridden,
         mut reading,
     } = settle(policy, label, &opened, &head).map_err(|e| Failure::new(&in_name, e))?;
+    let from = policy.from;
     let mut engine = Engine::new(policy).map_err(|e| match &overridden {
         // A refusal of the BOM's encoding (--mojibake, --invalid keep) says why it is read.
         Some(note) => Failure::new(&in_name, format!("{note}: {e}")),
@@ -428,6 +429,7 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
             })?;
     }
     drop(guard);
+    notes.extend(filled_holes(from, engine.tally()));
     let mut text = summary(&in_name, &out_name, read, written, engine.tally());
     if let Some(end) = text.find('\n') {
         let lines: String = notes.iter().map(|n| format!("{:13}{n}\n", "")).collect();
@@ -821,6 +823,40 @@ fn progress_bar(total: Option<u64>) -> Option<indicatif::ProgressBar> {
         }
     };
     Some(bar)
+}
+
+/// The note on the bytes of 80..9F that the code page IN was read in leaves undefined,
+/// read as C1 controls as WHATWG decoders read them: in text that is really in that code
+/// page they do not occur, so they say that part of IN is something else (or damaged).
+///
+/// ```text
+/// 3 bytes windows-1252 leaves undefined (81 9D) were read as C1 controls (U+0081 U+009D),
+/// as WHATWG decoders read them; other decoders refuse them: look over OUT
+/// ```
+fn filled_holes(from: Option<FromEncoding>, tally: &Tally) -> Option<String> {
+    let holes = tally.filled_holes();
+    let Some(FromEncoding::Dialect(read)) = from else {
+        return None;
+    };
+    if holes.is_empty() {
+        return None;
+    }
+    let count: u64 = holes.iter().map(|&(_, n)| n).sum();
+    let bytes: Vec<String> = holes.iter().map(|(b, _)| format!("{b:02X}")).collect();
+    let controls: Vec<String> = holes.iter().map(|(b, _)| format!("U+{b:04X}")).collect();
+    Some(format!(
+        "{count} {} {} leaves undefined ({}) {} ({}), as WHATWG decoders read them; other \
+         decoders refuse them: look over OUT",
+        if count == 1 { "byte" } else { "bytes" },
+        read.encoding_name(),
+        bytes.join(" "),
+        if count == 1 {
+            "was read as a C1 control"
+        } else {
+            "were read as C1 controls"
+        },
+        controls.join(" ")
+    ))
 }
 
 /// The summary on stderr: what was written, then a line per kind of unit and how it was

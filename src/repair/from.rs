@@ -183,6 +183,11 @@ impl Transcoder {
                         }
                     }
                     Some(c) => {
+                        if let (Dialect::SingleByte(t), '\u{80}'..='\u{9F}') = (self.dialect, c) {
+                            if crate::encoding::table::is_filled_hole(t, bytes[pos]) {
+                                self.tally.filled_hole(bytes[pos]);
+                            }
+                        }
                         self.text
                             .extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
                         if let Some(second) =

@@ -139,9 +139,28 @@ impl Output for Collected {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
     rows: Vec<(Kind, Action, u64)>,
+    /// Under `--from` a single-byte code page, how many of each byte 80..9F it leaves
+    /// undefined were read as the C1 control of the same number, the character the WHATWG
+    /// index fills such a hole with (`crate::encoding::table::is_filled_hole`): windows-1252
+    /// reads `81` as U+0081 where Python's `cp1252` refuses it. Not a change (the decoder
+    /// gives the character), but worth a note.
+    filled_holes: [u64; 32],
 }
 
 impl Tally {
+    /// A byte read as the C1 control that fills its hole in the code page.
+    pub(crate) fn filled_hole(&mut self, byte: u8) {
+        self.filled_holes[usize::from(byte - 0x80)] += 1;
+    }
+
+    /// Each byte of 80..9F read as the C1 control that fills its hole, and how many times.
+    pub fn filled_holes(&self) -> Vec<(u8, u64)> {
+        (0x80..=0x9Fu8)
+            .zip(self.filled_holes)
+            .filter(|&(_, n)| n > 0)
+            .collect()
+    }
+
     /// Counts the change of `old` at `offset` into `new` and hands it to `out`: every
     /// change either front end (the [`Repairer`] and `--from`'s transcoder) makes goes
     /// through here.
