@@ -361,7 +361,7 @@ fn help_fits_80_by_24_and_scrolls() {
         "ᶻ zero-width space",
         "ᴮ byte order mark (BOM)",
         "◌́ combining mark, drawn on a dotted circle",
-        "◌ spacing mark: the dotted circle alone",
+        "◌ spacing mark, or a Hangul vowel or final: the dotted circle alone",
         "∄ unassigned code point or noncharacter",
         "ᵖ private use",
         "I invalid byte",
@@ -691,7 +691,7 @@ fn the_legend_shows_each_glyph_once() {
     for row in [
         "   ␣                              space other than U+0020",
         "   ◌́                              combining mark, drawn on a dotted circle",
-        "   ◌                              spacing mark: the dotted circle alone",
+        "   ◌                              spacing mark, or a Hangul vowel or final: the dotted circle alone",
         "   ∄                              unassigned code point or noncharacter",
     ] {
         assert!(legend.contains(&row), "{row:?} not in {legend:#?}");

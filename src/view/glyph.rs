@@ -244,8 +244,10 @@ pub fn inline_glyph(cp: CodePoint) -> InlineGlyph {
         GeneralCategory::SpaceSeparator => symbol('\u{2423}', GlyphClass::Space), // ␣
         _ => match unicode::width(cp) {
             Some(w @ 1..=2) => InlineGlyph::symbol(c, w, GlyphClass::Plain),
-            // Zero-width letters (conjoining jamo) would join their neighbours.
-            _ => symbol('\u{1DA0}', GlyphClass::Format), // ᶠ
+            // Zero-width letters (the vowels and final consonants of conjoining jamo)
+            // would join their neighbours: drawn as a spacing mark is, the dotted circle
+            // alone, a letter that joins the one before it (not `ᶠ`, which says ignorable).
+            _ => symbol('\u{25CC}', GlyphClass::Mark),
         },
     }
 }
@@ -352,6 +354,14 @@ mod tests {
             (0x180E, "ᶠ", GlyphClass::Format),
             (0x180F, "ᵛ", GlyphClass::Selector),
             (0x1810, "᠐", GlyphClass::Plain),
+            // Conjoining jamo: an initial is wide, the filler ignorable, a vowel and a
+            // final letters of no width that join the letter before.
+            (0x1100, "ᄀ", GlyphClass::Plain),
+            (0x1160, "ᶠ", GlyphClass::Format),
+            (0x1161, "◌", GlyphClass::Mark),
+            (0x11A8, "◌", GlyphClass::Mark),
+            (0xD7B0, "◌", GlyphClass::Mark),
+            (0xD7FB, "◌", GlyphClass::Mark),
             (0xFDFF, "\u{FDFF}", GlyphClass::Plain),
             (0xFE00, "ᵛ", GlyphClass::Selector),
             (0xFE10, "︐", GlyphClass::Plain),
