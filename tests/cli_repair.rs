@@ -1282,7 +1282,7 @@ fn fallback_refuses_multi_byte_encodings_and_counts_what_it_read() {
         assert_eq!(
             stderr,
             format!(
-                "hexrune: in.txt: --invalid fallback={name}: {name} reads several bytes as one character, and an error unit is read alone; give a single-byte encoding, or --from {name} to read the whole input in it\n"
+                "error: invalid value 'fallback={label}' for '--invalid <POLICY>': {name} reads several bytes as one character, and an error unit is read alone; give a single-byte encoding, or --from {name} to read the whole input in it\n\nUsage: hexrune repair [OPTIONS] --output <OUT> <IN>\n\nFor more information, try '--help'.\n"
             )
         );
     }
@@ -1301,13 +1301,13 @@ fn fallback_refuses_multi_byte_encodings_and_counts_what_it_read() {
         );
         assert_eq!(
             (code, stderr.as_str()),
-            (2, "hexrune: in.txt: --invalid fallback=x-user-defined: x-user-defined reads each byte 80..FF as a private-use character (U+F780..U+F7FF), not as text; give the encoding the bytes were written in (windows-1252, latin2, ...), or escape=optu8 to keep them reversibly\n")
+            (2, format!("error: invalid value 'fallback={label}' for '--invalid <POLICY>': x-user-defined reads each byte 80..FF as a private-use character (U+F780..U+F7FF), not as text; give the encoding the bytes were written in (windows-1252, latin2, ...), or escape=optu8 to keep them reversibly\n\nUsage: hexrune repair [OPTIONS] --output <OUT> <IN>\n\nFor more information, try '--help'.\n").as_str())
         );
         // And so is reading the whole input in it.
         let (code, stderr) = repair_in(dir.path(), &["--from", label, "in.txt", "-o", "out.txt"]);
         assert_eq!(
             (code, stderr.as_str()),
-            (2, "hexrune: in.txt: --from x-user-defined: x-user-defined reads each byte 80..FF as a private-use character (U+F780..U+F7FF), not as text; give the encoding the bytes were written in (windows-1252, latin2, ...), or leave out --from and escape them with --invalid escape=optu8\n")
+            (2, format!("error: invalid value '{label}' for '--from <LABEL>': x-user-defined reads each byte 80..FF as a private-use character (U+F780..U+F7FF), not as text; give the encoding the bytes were written in (windows-1252, latin2, ...), or leave out --from and escape them with --invalid escape=optu8\n\nUsage: hexrune repair [OPTIONS] --output <OUT> <IN>\n\nFor more information, try '--help'.\n").as_str())
         );
     }
     assert_files(dir.path(), &["in.txt"]);
@@ -2067,4 +2067,103 @@ fn a_byte_a_code_page_leaves_undefined_is_read_as_a_c1_control_and_noted() {
         stderr,
         "repair: in.txt (32 bytes) -> out.txt (64 bytes): 0 units changed\n             read as ISO-8859-2\n"
     );
+}
+
+/// Under `--from` and `--invalid escape=optu8`, a genuine U+EF80..U+EFFF decoded from the
+/// input is escaped byte by byte, as on the way from UTF-8: OUT's escapes are only ever
+/// escapes, so `--unescape optu8` gives the input's UTF-8 with the error units' bytes raw
+/// (it turned the genuine U+EFA9 of UTF-16LE `A9 EF` into a raw byte A9).
+#[test]
+fn a_genuine_escape_code_point_is_escaped_under_from_too() {
+    // U+EFA9 in UTF-8, and its escape: three escapes, one per byte.
+    let genuine = b"\xee\xbe\xa9";
+    let escaped = b"\xee\xbf\xae\xee\xbe\xbe\xee\xbe\xa9";
+    for (label, input, out, back) in [
+        // U+EFA9, an unpaired high surrogate D8A9 (its bytes escaped), 'A'.
+        (
+            "utf-16le",
+            &b"\xa9\xef\xa9\xd8\x41\x00"[..],
+            [&escaped[..], b"\xee\xbe\xa9\xee\xbf\x98A"].concat(),
+            [&genuine[..], b"\xa9\xd8A"].concat(),
+        ),
+        (
+            "utf-32le",
+            b"\xa9\xef\x00\x00",
+            escaped.to_vec(),
+            genuine.to_vec(),
+        ),
+        // gb18030's four bytes for U+EFA9.
+        (
+            "gb18030",
+            b"a\x83\x38\x8e\x30b",
+            [&b"a"[..], escaped, b"b"].concat(),
+            [&b"a"[..], genuine, b"b"].concat(),
+        ),
+    ] {
+        let (dir, _) = dir_with(input);
+        let args = [
+            "in.txt",
+            "-o",
+            "out.txt",
+            "--from",
+            label,
+            "--invalid",
+            "escape=optu8",
+        ];
+        let (code, stderr) = repair_in(dir.path(), &args);
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(
+            std::fs::read(dir.path().join("out.txt")).unwrap(),
+            out,
+            "{label}"
+        );
+        assert!(
+            stderr.contains(
+                "\n           1 genuine_optu8            escaped byte by byte (OPTU-8)\n"
+            ),
+            "{label}: {stderr}"
+        );
+        let args = ["out.txt", "-o", "back.txt", "--unescape", "optu8"];
+        let (code, stderr) = repair_in(dir.path(), &args);
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(
+            std::fs::read(dir.path().join("back.txt")).unwrap(),
+            back,
+            "{label}"
+        );
+    }
+}
+
+/// A unit a policy writes as it was is kept, not a change: Modified UTF-8's raw NUL reads
+/// as U+0000 in windows-1252 and has no escape, and was logged `"old":"00","new":"00"` and
+/// counted as escaped.
+#[test]
+fn a_unit_written_as_it_was_is_kept_not_changed() {
+    for policy in ["fallback", "escape=optu8", "escape=pep383"] {
+        let (dir, _) = dir_with(b"a\x00b");
+        let args = [
+            "in.txt",
+            "-o",
+            "out.txt",
+            "-d",
+            "mutf8",
+            "--invalid",
+            policy,
+            "--log",
+            "log.jsonl",
+        ];
+        let (code, stderr) = repair_in(dir.path(), &args);
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(
+            std::fs::read(dir.path().join("out.txt")).unwrap(),
+            b"a\x00b"
+        );
+        assert_eq!(
+            stderr,
+            "repair: in.txt (3 bytes) -> out.txt (3 bytes): 0 units changed\n           1 invalid_byte             kept unchanged\n",
+            "{policy}"
+        );
+        let log = std::fs::read_to_string(dir.path().join("log.jsonl")).unwrap();
+        assert_eq!(log.lines().count(), 1, "{policy}: {log}");
+    }
 }

@@ -24,9 +24,12 @@
 use std::io;
 use std::ops::Range;
 
-use super::{invalid_bytes, Action, Bom, Kind, Output, Policy, Tally, Windows};
+use super::{
+    escape_bytes, invalid_bytes, Action, Bom, Invalid, Kind, Output, Policy, Tally, Windows,
+};
 use crate::decode::{CodePoint, Dialect, Family, MbState, Unit, UnitKind};
 use crate::scan::multibyte::{ascii_run, skip_short};
+use crate::view::fallback::Escape;
 use crate::view::second_code_point;
 
 /// U+FEFF in UTF-8.
@@ -71,6 +74,15 @@ impl Transcoder {
     /// What was changed so far.
     pub fn tally(&self) -> &Tally {
         &self.tally
+    }
+
+    /// Whether `c`, decoded from the input, is escaped byte by byte: a genuine U+EF80..U+EFFF
+    /// under `--invalid escape=optu8`, as on the way from UTF-8, so that OUT's escapes
+    /// are only ever escapes (and `--unescape optu8` of OUT turns no character into a
+    /// byte).
+    fn escapes(&self, c: char) -> bool {
+        self.policy.invalid == Invalid::Escape(Escape::Optu8)
+            && ('\u{EF80}'..='\u{EFFF}').contains(&c)
     }
 
     /// Writes the gathered text for the input bytes `old`.
@@ -159,7 +171,7 @@ impl Transcoder {
                     continue;
                 }
                 if let Some((c, len)) = table.short_char(bytes, pos, range.end) {
-                    if c != '\u{FEFF}' {
+                    if c != '\u{FEFF}' && !self.escapes(c) {
                         push_char(&mut self.text, c);
                         pos += len;
                         continue;
@@ -181,6 +193,15 @@ impl Transcoder {
                         } else {
                             self.text.extend_from_slice(BOM);
                         }
+                    }
+                    Some(c) if self.escapes(c) => {
+                        self.flush(&bytes[run..pos], out)?;
+                        let new = escape_bytes(Escape::Optu8, c.encode_utf8(&mut utf8).as_bytes());
+                        let action = Action::Escape(Escape::Optu8);
+                        let old = &bytes[pos..end];
+                        self.tally
+                            .change(offset, old, &new, Kind::GenuineOptu8, action, out)?;
+                        run = end;
                     }
                     Some(c) => {
                         if let (Dialect::SingleByte(t), '\u{80}'..='\u{9F}') = (self.dialect, c) {

@@ -543,7 +543,10 @@ impl Repairer {
     ) -> io::Result<()> {
         let mut new = std::mem::take(&mut self.scratch);
         new.clear();
-        let Some(action) = invalid_bytes(self.policy.invalid, old, &mut new) else {
+        // A unit the policy writes as it was (Modified UTF-8's raw NUL: windows-1252 reads
+        // it as U+0000, and no escape is made for a zero byte) is kept, not a change.
+        let action = invalid_bytes(self.policy.invalid, old, &mut new).filter(|_| new != old);
+        let Some(action) = action else {
             self.scratch = new;
             self.tally.add(kind, Action::Keep);
             return out.copy(old);
@@ -798,20 +801,9 @@ impl Engine {
             return Err("--unescape and --invalid escape=... undo each other; give one".into());
         }
         if let Invalid::Fallback(fallback) = policy.invalid {
-            if !fallback.is_single_byte() {
-                let name = fallback.name();
-                return Err(format!(
-                    "--invalid fallback={name}: {name} reads several bytes as one character, and an error unit is read alone; give a single-byte encoding, or --from {name} to read the whole input in it"
-                ));
-            }
-            // Its every byte 80..FF is a private-use character: it would write no text, and
-            // count each unit as read.
-            if fallback.name() == encoding_rs::X_USER_DEFINED.name() {
-                let name = fallback.name();
-                return Err(format!(
-                    "--invalid fallback={name}: {name} reads each byte 80..FF as a private-use character (U+F780..U+F7FF), not as text; give the encoding the bytes were written in (windows-1252, latin2, ...), or escape=optu8 to keep them reversibly"
-                ));
-            }
+            // Refused as `--invalid` is parsed; a policy built otherwise is refused here.
+            policy::fallback_reads_units(fallback)
+                .map_err(|why| format!("--invalid fallback={}: {why}", fallback.name()))?;
         }
         let Some(from) = policy.from else {
             if policy.mojibake && policy.dialect != Dialect::Utf8 {
@@ -833,12 +825,8 @@ impl Engine {
             );
         };
         let name = dialect.encoding_name();
-        // As for the fallback: every byte 80..FF a private-use character, no text.
-        if name == encoding_rs::X_USER_DEFINED.name() {
-            return Err(format!(
-                "--from {name}: {name} reads each byte 80..FF as a private-use character (U+F780..U+F7FF), not as text; give the encoding the bytes were written in (windows-1252, latin2, ...), or leave out --from and escape them with --invalid escape=optu8"
-            ));
-        }
+        // Refused as `--from` is parsed; an encoding chosen otherwise is refused here.
+        policy::from_reads_text(dialect).map_err(|why| format!("--from {name}: {why}"))?;
         if Dialect::UTF8_FAMILY.contains(&dialect) {
             if policy.mojibake && dialect != Dialect::Utf8 {
                 return Err(format!(

@@ -49,7 +49,7 @@ impl Invalid {
             ("keep", None) => Ok(Invalid::Keep),
             ("fallback", None) => Ok(Invalid::Fallback(Fallback::windows_1252())),
             ("fallback", Some(label)) => match Fallback::from_label(label) {
-                Ok(Some(f)) => Ok(Invalid::Fallback(f)),
+                Ok(Some(f)) => fallback_reads_units(f).map(|()| Invalid::Fallback(f)),
                 Ok(None) => Err("fallback=none reads nothing; use replace or drop".to_string()),
                 Err(e) => Err(e.to_string()),
             },
@@ -67,6 +67,38 @@ impl Invalid {
     pub fn writes_utf8(self) -> bool {
         !matches!(self, Invalid::Escape(Escape::Pep383) | Invalid::Keep)
     }
+}
+
+/// Whether `--from` can read an input in `dialect`: not in x-user-defined, whose every
+/// byte 80..FF is a private-use character (as for the fallback: no text). Why not, in a
+/// sentence.
+pub(crate) fn from_reads_text(dialect: Dialect) -> Result<(), String> {
+    let name = dialect.encoding_name();
+    if name == encoding_rs::X_USER_DEFINED.name() {
+        return Err(format!(
+            "{name} reads each byte 80..FF as a private-use character (U+F780..U+F7FF), not as text; give the encoding the bytes were written in (windows-1252, latin2, ...), or leave out --from and escape them with --invalid escape=optu8"
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `fallback` can read an error unit on its own, as `--invalid fallback` reads
+/// each: a single-byte encoding that reads bytes as text. Why not, in a sentence.
+pub(crate) fn fallback_reads_units(fallback: Fallback) -> Result<(), String> {
+    let name = fallback.name();
+    if !fallback.is_single_byte() {
+        return Err(format!(
+            "{name} reads several bytes as one character, and an error unit is read alone; give a single-byte encoding, or --from {name} to read the whole input in it"
+        ));
+    }
+    // Its every byte 80..FF is a private-use character: it would write no text, and count
+    // each unit as read.
+    if name == encoding_rs::X_USER_DEFINED.name() {
+        return Err(format!(
+            "{name} reads each byte 80..FF as a private-use character (U+F780..U+F7FF), not as text; give the encoding the bytes were written in (windows-1252, latin2, ...), or escape=optu8 to keep them reversibly"
+        ));
+    }
+    Ok(())
 }
 
 impl fmt::Display for Invalid {
@@ -159,9 +191,8 @@ impl FromEncoding {
         if label.eq_ignore_ascii_case("auto") {
             return Ok(FromEncoding::Auto);
         }
-        crate::encoding::resolve(label)
-            .map(FromEncoding::Dialect)
-            .map_err(|e| e.to_string())
+        let dialect = crate::encoding::resolve(label).map_err(|e| e.to_string())?;
+        from_reads_text(dialect).map(|()| FromEncoding::Dialect(dialect))
     }
 
     /// The encoding's name (`auto` for [`FromEncoding::Auto`]).
@@ -329,7 +360,7 @@ impl Action {
             Action::Reencode(d) => format!("written in UTF-8's form (from {})", d.name()),
             Action::Strip => "removed".into(),
             Action::Add => "added".into(),
-            Action::Keep => "kept as they were".into(),
+            Action::Keep => "kept unchanged".into(),
             Action::Mojibake(chain) => format!("undone (UTF-8 read as {})", chain.history()),
         }
     }
