@@ -871,3 +871,42 @@ fn a_stream_deep_inside_a_long_run_draws_the_files_brackets() {
         expected
     );
 }
+
+/// Where the rows printed cross 4 GiB, every offset has the digits of the last one, so the
+/// panes stay in their columns (the row at 0x100000000 stood one column right of the one
+/// before, and its marker line with it); the rows of a window below stay at 8 digits.
+#[test]
+fn offsets_past_4_gib_keep_the_panes_in_their_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sparse.bin");
+    let file = std::fs::File::create(&path).unwrap();
+    file.set_len((1 << 32) + 16).unwrap();
+    use std::os::unix::fs::FileExt;
+    file.write_all_at(b"ab\xff", (1 << 32) + 4).unwrap();
+    drop(file);
+    let dump = |args: &[&str]| {
+        let output = hexrune()
+            .args(["dump", "--color", "never"])
+            .args(args)
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let nul16 = "00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00  1111111111111111  ";
+    let nuls = "␀".repeat(16);
+    assert_eq!(
+        dump(&["--offset", "0xfffffff0"]),
+        format!(
+            "0fffffff0  {nul16}{nuls}\n\
+             100000000  00 00 00 00 61 62 ff 00 00 00 00 00 00 00 00 00  111111✗111111111  ␀␀␀␀ab�{}\n\
+             \x20                            I^                             I invalid_byte; windows-1252: ÿ\n",
+            "␀".repeat(9)
+        )
+    );
+    assert_eq!(
+        dump(&["--offset", "0xffffffe0", "--length", "16"]),
+        format!("ffffffe0  {nul16}{nuls}\n")
+    );
+}

@@ -1016,6 +1016,10 @@ struct Printer {
     /// Under `--clusters` from a stream, the regional indicators, one after another, that
     /// end right before the bytes held ([`view::cluster::window_of_part`]).
     indicators: u64,
+    /// The hex digits of every row's offset: those of the last byte of the window, at
+    /// least 8, so that the panes stay in their columns where a window crosses 4 GiB (a
+    /// stream of unknown length: 8, and more from where an offset needs them).
+    digits: usize,
 }
 
 impl Printer {
@@ -1054,6 +1058,10 @@ impl Printer {
             fast: fast.then(|| Box::new(fast::Tables::new(format))),
             clusters: Vec::new(),
             indicators: 0,
+            digits: match last {
+                u64::MAX => 8,
+                last => offset_digits(last.saturating_sub(1)),
+            },
         }
     }
 
@@ -1133,7 +1141,7 @@ impl Printer {
         if color {
             out.extend(palette.switches.sgr(DIM));
         }
-        let digits = write_offset(out, offset);
+        let digits = write_offset(out, offset, self.digits);
         if color {
             out.extend(palette.switches.sgr(PLAIN));
         }
@@ -1335,13 +1343,18 @@ impl CellSink for Rows<'_, '_> {
 }
 
 /// Writes `offset` in lowercase hex, at least 8 digits; returns how many.
-fn write_offset(out: &mut Buf, offset: u64) -> usize {
-    let digits = (16 - offset.leading_zeros() as usize / 4).max(8);
+fn write_offset(out: &mut Buf, offset: u64, at_least: usize) -> usize {
+    let digits = offset_digits(offset).max(at_least);
     for i in (0..digits).rev() {
         out.extend(&[b"0123456789abcdef"[(offset >> (4 * i)) as usize & 15]]);
     }
     digits
 }
+/// The hex digits `offset` takes, at least 8.
+fn offset_digits(offset: u64) -> usize {
+    (16 - offset.leading_zeros() as usize / 4).max(8)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1374,9 +1387,12 @@ mod tests {
             (u64::MAX, "ffffffffffffffff"),
         ] {
             let mut buf = Buf::new();
-            assert_eq!(write_offset(&mut buf, offset), text.len());
+            assert_eq!(write_offset(&mut buf, offset, 8), text.len());
             assert_eq!(buf.as_slice(), text.as_bytes());
         }
+        let mut buf = Buf::new();
+        assert_eq!(write_offset(&mut buf, 0xfff0, 9), 9);
+        assert_eq!(buf.as_slice(), b"00000fff0");
     }
 
     /// `--clusters` in Shift_JIS over a run of several batches with no sync byte: each
