@@ -95,13 +95,6 @@ wtf8          0    3  ed a0 bd           surrogate_pair: half of a surrogate pai
 legacy        0    3  ed a0 bd           U+D83D <surrogate-D83D> (Cs: surrogate)
               3    3  ed b8 80           U+DE00 <surrogate-DE00> (Cs: surrogate)
 
-legacy: ed a0 bd
-  U+D83D        1101 1000 0011 1101 (16 bits)
-  split 4+6+6   1101 100000 111101
-  lead          1110 1101    ed
-  continuation    10 100000  a0
-  continuation    10 111101  bd
-
 cesu8, mutf8: ed a0 bd ed b8 80 (the UTF-16 surrogate pair U+D83D U+DE00, each half as 3 bytes)
   U+D83D        1101 1000 0011 1101 (16 bits)
   split 4+6+6   1101 100000 111101
@@ -114,12 +107,7 @@ cesu8, mutf8: ed a0 bd ed b8 80 (the UTF-16 surrogate pair U+D83D U+DE00, each h
   continuation    10 111000  b8
   continuation    10 000000  80
 
-legacy: ed b8 80
-  U+DE00        1101 1110 0000 0000 (16 bits)
-  split 4+6+6   1101 111000 000000
-  lead          1110 1101    ed
-  continuation    10 111000  b8
-  continuation    10 000000  80
+legacy: ed a0 bd, ed b8 80: U+D83D, U+DE00, each a code point of its own (bits above)
 
 utf8 errors read as windows-1252 (--fallback)
        0  ed        í (windows-1252)

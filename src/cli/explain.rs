@@ -520,10 +520,50 @@ fn joined_bits(out: &mut String, bytes: &[u8]) {
             }
         }
     }
-    found.sort_by_key(|(u, ..)| (u.start, u.len));
+    // A longer unit first where two start together: a unit inside one already derived
+    // (a surrogate of RFC 2279, a half of the CESU-8 pair derived as a whole) has its bits
+    // there, and is named on one line with the others of its dialects inside it.
+    found.sort_by_key(|(u, ..)| (u.start, std::cmp::Reverse(u.len)));
+    let mut derived: Vec<std::ops::Range<usize>> = Vec::new();
+    // By the dialects' names and the unit they lie in: the units inside it.
+    type Inside = (String, std::ops::Range<usize>, Vec<(Unit, CodePoint)>);
+    let mut inside: Vec<Inside> = Vec::new();
     for (unit, cp, names) in found {
-        encoding_block(out, &names.join(", "), cp, unit_bytes(bytes, &unit));
-        out.push('\n');
+        let names = names.join(", ");
+        let range = unit.start..unit.end();
+        let within = derived
+            .iter()
+            .find(|r| r.start <= range.start && range.end <= r.end && **r != range);
+        match within {
+            Some(outer) => match inside
+                .iter_mut()
+                .find(|(n, o, _)| *n == names && o == outer)
+            {
+                Some((.., units)) => units.push((unit, cp)),
+                None => inside.push((names, outer.clone(), vec![(unit, cp)])),
+            },
+            None => {
+                encoding_block(out, &names, cp, unit_bytes(bytes, &unit));
+                out.push('\n');
+                derived.push(range);
+            }
+        }
+    }
+    for (names, _, units) in inside {
+        let each = |f: &dyn Fn(&(Unit, CodePoint)) -> String| {
+            units.iter().map(f).collect::<Vec<_>>().join(", ")
+        };
+        let _ = writeln!(
+            out,
+            "{names}: {}: {}, {} (bits above)\n",
+            each(&|(u, _)| hex_spaced(unit_bytes(bytes, u))),
+            each(&|(_, cp)| format!("U+{:04X}", cp.value())),
+            if units.len() == 1 {
+                "a code point of its own"
+            } else {
+                "each a code point of its own"
+            }
+        );
     }
 }
 
