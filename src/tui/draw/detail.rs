@@ -64,9 +64,14 @@ pub(super) fn draw_detail(app: &App, area: Rect, spare: u16, theme: &Theme, buf:
                 format!("{} ({})", cps.join(" "), e.name())
             }),
         escape_of: Escape::around(bytes, app.cursor as usize).map(|(_, e, b)| e.sentence(b)),
-        summary: after_invalid_lead(app, &detail).or_else(|| {
-            let unit = app.dialect.unit_containing(bytes, detail.start as usize);
-            app.dialect.error_summary(bytes, &unit)
+        summary: after_invalid_lead(app, &detail).or_else(|| match detail.meaning {
+            // The unit the detail found from the scan's checkpoint: a legacy encoding's
+            // found again without one would be decoded from the start of the file.
+            Meaning::Error { kind, .. } => app.dialect.error_summary(
+                bytes,
+                &crate::decode::Unit::error(detail.start as usize, detail.bytes.len() as u8, kind),
+            ),
+            Meaning::Scalar { .. } => None,
         }),
     };
     let width = inner.width as usize;
@@ -350,8 +355,9 @@ pub(super) struct Notes {
     pub escaped: Option<String>,
     /// The escape sequence around the cursor, said: "U+DCE9 is how ... writes the byte E9".
     pub escape_of: Option<String>,
-    /// What an error unit is, where the pane says it better than its kind's summary
-    /// ([`after_invalid_lead`]).
+    /// What an error unit is: [`after_invalid_lead`] where it applies, else the dialect's
+    /// sentence for it (`Dialect::error_summary`: "encoding" where the view is one, a bad
+    /// trail's bytes).
     pub summary: Option<String>,
 }
 
