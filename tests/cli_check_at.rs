@@ -1162,3 +1162,35 @@ fn a_file_of_proc_that_never_ends_is_refused_at_64_mib() {
         ))
     );
 }
+
+/// In an encoding, an error's sentence says "encoding", and a bad trail names the byte
+/// that cannot follow and the one before it (the second byte of a pair; a later one after
+/// EUC-JP's `8F` and in a gb18030 four-byte form).
+#[test]
+fn a_bad_trail_names_its_bytes_and_an_encoding_is_no_dialect() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "t.bin", b"ab\x82\n\xa0\x8f\xa1x\n");
+    let g = file_with(dir.path(), "g.bin", b"\x81\x30\x20\x30");
+    let errors = |encoding: &str, f: &str| -> Vec<String> {
+        stdout_of(["check", "-e", encoding, f], 1)
+            .lines()
+            .filter(|l| l.starts_with("  offset "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(
+        errors("shift_jis", &f),
+        [
+            "  offset 2 (0x2)  1:3  82  bad_trail: lead byte followed by a byte that cannot follow it: 0A cannot follow 82",
+            "  offset 4 (0x4)  2:1  a0  invalid_byte: byte that never occurs in this encoding",
+        ]
+    );
+    assert_eq!(
+        errors("euc-jp", &f)[2],
+        "  offset 5 (0x5)  2:2  8f a1  bad_trail: lead byte followed by a byte that cannot follow it: 78 cannot follow A1"
+    );
+    assert_eq!(
+        errors("gb18030", &g),
+        ["  offset 0 (0x0)  1:1  81  bad_trail: lead byte followed by a byte that cannot follow it: 20 cannot follow 30"]
+    );
+}

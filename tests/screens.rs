@@ -617,6 +617,249 @@ fn h_m_l_go_to_rows_of_the_screen() {
     assert_eq!(short.cursor, 16);
 }
 
+/// An app in `dialect` (its scan done), the cursor at `target` as `:` takes it.
+fn app_in(dialect: Dialect, bytes: &[u8], width: u16, height: u16, target: &str) -> App {
+    let mut summary = Summary::build(dialect, bytes, 1, &Progress::new()).unwrap();
+    summary.elapsed = Duration::from_millis(2);
+    let source = Source::from_bytes("fixture", bytes.to_vec());
+    let mut app = App::with_summary(source, summary, Rect::new(0, 0, width, height), false);
+    assert_eq!(app.dialect, dialect);
+    app.update(Action::OpenGoto);
+    for c in target.chars() {
+        app.update(Action::Input(c));
+    }
+    app.update(Action::Submit);
+    app
+}
+
+/// The detail pane's lines: from its title to the line above the status line.
+fn pane(app: &App) -> Vec<String> {
+    let text = screen(app);
+    let lines: Vec<&str> = text.lines().collect();
+    let title = lines
+        .iter()
+        .rposition(|l| l.starts_with(" unit at "))
+        .expect("a detail pane");
+    lines[title..lines.len() - 1]
+        .iter()
+        .map(|l| l.to_string())
+        .collect()
+}
+
+/// A resync note, a second code point or a mojibake region is a fact beside the category
+/// line, not in its place: where the rows leave lines to spare, the pane shows them all.
+#[test]
+fn the_detail_pane_shows_every_fact_it_has_room_for() {
+    let sjis = hexrune::encoding::resolve("shift_jis").unwrap();
+    let text = "こんにちは、世界！ｱｲｳ";
+    let mut bytes = encoding_rs::SHIFT_JIS.encode(text).0.into_owned();
+    bytes.extend_from_slice(b"\x82\n\x85\x40\xa0\xfd\x81");
+    assert_eq!(
+        pane(&app_in(sjis, &bytes, 100, 30, "0x12")),
+        [
+            " unit at 0x12 (18), 1 byte ─────────────────────────────────────────────────────────────────────────",
+            "hex B1   octal 261   binary 10110001",
+            "U+FF71  ｱ  HALFWIDTH KATAKANA LETTER A   block Halfwidth and Fullwidth Forms",
+            "category Lo: other letter   width 1   UTF-16 FF71   plane 0 BMP",
+            "resync Shift_JIS is not self-synchronizing: units found by decoding from offset 0",
+            "",
+        ]
+    );
+    // A bad trail names the byte that cannot follow its lead; an encoding is no dialect.
+    let lines = |app: &App| pane(app)[1..3].to_vec();
+    assert_eq!(
+        lines(&app_in(sjis, &bytes, 100, 30, "0x15")),
+        [
+            "hex 82   octal 202   binary 10000010",
+            "error bad_trail: lead byte followed by a byte that cannot follow it: 0A cannot follow 82",
+        ]
+    );
+    assert_eq!(
+        lines(&app_in(sjis, &bytes, 100, 30, "0x19"))[1],
+        "error invalid_byte: byte that never occurs in this encoding"
+    );
+    let big5 = hexrune::encoding::resolve("big5").unwrap();
+    assert_eq!(
+        pane(&app_in(big5, b"\xc1\x63\xc5\xe9\xa4\xa4\xa4\xe5\x88\x62\n", 100, 30, "8")),
+        [
+            " unit at 0x8 (8), 2 bytes ──────────────────────────────────────────────────────────────────────────",
+            "hex 88 62   octal 210 142   binary 10001000 01100010",
+            "U+00CA  Ê  LATIN CAPITAL LETTER E WITH CIRCUMFLEX   block Latin-1 Supplement",
+            "category Lu: uppercase letter   width 1   UTF-16 00CA   plane 0 BMP",
+            "text decodes to two code points: U+00CA U+0304",
+            "resync Big5 is not self-synchronizing: units found by decoding from offset 2",
+        ]
+    );
+    let broken = b"caf\xe9 ok \xc0\xaf x \xe2\x82 y \xed\xa0\xbd\xed\xb8\x80 \xc3\xa2\xe2\x82\xac\xe2\x84\xa2 end\xf0\x9f\n";
+    assert_eq!(
+        pane(&app_in(Dialect::Utf8, broken, 100, 30, "0x19"))[2..],
+        [
+            "U+00E2  â  LATIN SMALL LETTER A WITH CIRCUMFLEX   block Latin-1 Supplement",
+            "category Ll: lowercase letter   width 1   UTF-16 00E2   plane 0 BMP",
+            "mojibake 0x19..0x21 windows-1252 → “’”",
+            "",
+        ]
+    );
+    // Where the rows leave no line, the category line stays and the resync note goes.
+    let mut large = bytes.repeat(200);
+    large.extend_from_slice(&bytes);
+    assert_eq!(
+        pane(&app_in(sjis, &large, 100, 30, "0x12"))[1..],
+        [
+            "hex B1   octal 261   binary 10110001",
+            "U+FF71  ｱ  HALFWIDTH KATAKANA LETTER A   block Halfwidth and Fullwidth Forms",
+            "category Lo: other letter   width 1   UTF-16 FF71   plane 0 BMP",
+        ]
+    );
+}
+
+/// A bytes line that fits the pane exactly is shown whole, neither cut nor wrapped.
+#[test]
+fn a_bytes_line_that_fits_is_whole() {
+    let sjis = hexrune::encoding::resolve("shift_jis").unwrap();
+    // あ: 82 A0. `hex 82 A0   octal 202 240   binary 10000010` is 43 columns.
+    let app = app_in(sjis, b"\x82\xa0\n", 43, 15, "0");
+    assert_eq!(
+        pane(&app)[1..3],
+        ["hex 82 A0   octal 202 240   binary 10000010", "10100000"]
+    );
+    // 44 columns hold the first byte's bits with the second's.
+    let app = app_in(Dialect::Utf8, "é\n".as_bytes(), 44, 15, "0");
+    assert_eq!(
+        pane(&app)[1],
+        "hex C3 A9   octal 303 251   binary 110│00011"
+    );
+    let app = app_in(Dialect::Utf8, "é\n".as_bytes(), 54, 15, "0");
+    assert_eq!(
+        pane(&app)[1],
+        "hex C3 A9   octal 303 251   binary 110│00011 10│101001"
+    );
+}
+
+/// A UTF-16 unit's bits are the code unit's, high bit first whatever the byte order; a
+/// surrogate's marker bits stand apart from its 10 payload bits.
+#[test]
+fn utf16_bits_are_code_units_with_surrogate_prefixes() {
+    let bytes = b"\xff\xfeH\x00\xe9\x00\x3d\xd8\x00\xde\n\x00";
+    let le = |w, h, at| pane(&app_in(Dialect::Utf16Le, bytes, w, h, at));
+    assert_eq!(
+        le(120, 30, "6")[1],
+        "hex 3D D8 00 DE   octal 075 330 000 336   binary 110110│0000111101 110111│1000000000 (each unit high byte first)"
+    );
+    assert_eq!(
+        le(80, 24, "6")[1..3],
+        [
+            "hex 3D D8 00 DE   octal 075 330 000 336   binary 110110│0000111101",
+            "110111│1000000000 (each unit high byte first)",
+        ]
+    );
+    assert_eq!(
+        le(120, 30, "4")[1],
+        "hex E9 00   octal 351 000   binary 0000000011101001 (each unit high byte first)"
+    );
+    let be: Vec<u8> = bytes.chunks(2).flat_map(|u| [u[1], u[0]]).collect();
+    assert_eq!(
+        pane(&app_in(Dialect::Utf16Be, &be, 120, 30, "6"))[1],
+        "hex D8 3D DE 00   octal 330 075 336 000   binary 110110│0000111101 110111│1000000000"
+    );
+    let utf32 = b"\x00\xf6\x01\x00\n\x00\x00\x00";
+    assert_eq!(
+        pane(&app_in(Dialect::Utf32Le, utf32, 120, 30, "0"))[1],
+        "hex 00 F6 01 00   octal 000 366 001 000   binary 00000000000000011111011000000000 (each unit high byte first)"
+    );
+}
+
+/// The cluster pane's title, cut at a narrow width, ends in `…` as the detail pane's cut
+/// lines do.
+#[test]
+fn a_cut_cluster_title_ends_in_an_ellipsis() {
+    let mut app = app(b"cafe ok\n", 43, 20);
+    app.update(Action::ToggleClusters);
+    let text = screen(&app);
+    let title = text
+        .lines()
+        .find(|l| l.starts_with(" cluster at "))
+        .unwrap();
+    assert_eq!(title, " cluster at 0x0, 1 byte, 1 code point, wid\u{2026}");
+}
+
+/// `e` with a label the viewer cannot read says why within the status line.
+#[test]
+fn an_unsupported_encoding_says_why_in_the_status_line() {
+    let mut app = app(b"cafe ok\n", 80, 24);
+    app.update(Action::OpenEncoding);
+    for c in "hz-gb-2312".chars() {
+        app.update(Action::Input(c));
+    }
+    app.update(Action::Submit);
+    assert_eq!(
+        line(&app, 23),
+        "                 'hz-gb-2312' is not supported: WHATWG decodes it to one U+FFFD"
+    );
+}
+
+/// The status line's percentage is rounded down: `100%` on the last byte only.
+#[test]
+fn the_percentage_says_100_on_the_last_byte_only() {
+    let status = |len: usize, at: &str| {
+        let app = app_at(&vec![b'a'; len], 120, 24, at);
+        line(&app, 23).split("  utf8").next().unwrap().to_string()
+    };
+    assert_eq!(
+        status(3800, "3781"),
+        " fixture  3.7 KiB (3800 B)  0xEC5 (3781)  99%"
+    );
+    assert_eq!(
+        status(3800, "3798"),
+        " fixture  3.7 KiB (3800 B)  0xED6 (3798)  99%"
+    );
+    assert_eq!(
+        status(3800, "3799"),
+        " fixture  3.7 KiB (3800 B)  0xED7 (3799)  100%"
+    );
+    assert_eq!(status(19, "0"), " fixture  19 B  0x0 (0)  5%");
+    assert_eq!(status(3800, "0"), " fixture  3.7 KiB (3800 B)  0x0 (0)  0%");
+    assert_eq!(status(1, "0"), " fixture  1 B  0x0 (0)  100%");
+}
+
+/// At the end of the input every key that scrolls keeps a full screen of rows, as `less`
+/// does and as the start does: the last row of the input stays on the screen's last row.
+#[test]
+fn page_keys_at_the_end_keep_a_full_screen() {
+    // 80×24: 18 rows of 16 bytes; 10 000 bytes are 625 rows, the last at 0x2700.
+    let full_top = (625 - 18) * 16;
+    for keys in [
+        &[Action::End, Action::PageDown][..],
+        &[Action::End, Action::PageDown, Action::PageDown],
+        &[Action::End, Action::HalfPageDown],
+        &[Action::End, Action::ScrollDown, Action::ScrollDown],
+        &[
+            Action::Start,
+            Action::PageDown,
+            Action::Digit(9),
+            Action::Digit(9),
+            Action::PageDown,
+        ],
+        &[
+            Action::Start,
+            Action::Digit(3),
+            Action::Digit(0),
+            Action::Digit(0),
+            Action::ScrollDown,
+        ],
+    ] {
+        let mut app = app(&[b'a'; 10_000], 80, 24);
+        for key in keys {
+            app.update(key.clone());
+        }
+        assert_eq!(app.top, full_top, "{keys:?}");
+        app.update(Action::ScreenTop);
+        assert_eq!(app.cursor / 16 * 16, full_top, "H after {keys:?}");
+        app.update(Action::ScreenMiddle);
+        assert_eq!(app.cursor / 16, full_top / 16 + 8, "M after {keys:?}");
+    }
+}
+
 /// `~/` first asks for a lookalike search; a `\` before it is dropped and the rest is
 /// searched as written, so text that begins with `~/` can be searched for, and `\~/` too.
 #[test]
@@ -1380,13 +1623,14 @@ fn the_diagnosis_comes_first_and_wraps_where_there_is_room() {
     let text = screen(&app);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
-        lines[18..24],
+        lines[17..24],
         [
             " unit at 0x5 (5), 1 byte ───────────────────────────────────────────────────────",
             "hex ED   octal 355   binary 1110│1101",
             "error surrogate: lead of an encoded UTF-16 surrogate",
             "likely surrogate pair U+D83D U+DE00 for U+1F600 written as two 3-byte sequences",
             "(CESU-8 style)   expected 80..9F here   fallback í (windows-1252)",
+            "",
             " fixture  17 B  0x5 (5)  35%  utf8  char 6 of 17                 ? help  q quit",
         ]
     );

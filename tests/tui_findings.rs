@@ -202,11 +202,11 @@ fn the_detail_pane_names_the_findings_under_the_cursor() {
     assert_eq!(lane(&lines[1]), "         IC");
     assert!(lines[37].starts_with("bidi warning  U+202E RIGHT-TO-LEFT OVERRIDE"));
     // Off a finding, no finding line; the third line is the category line (then the
-    // spare line a small input leaves the pane).
+    // two spare lines a small input leaves the pane).
     app.update(Action::Start);
     let lines = screen(&app);
-    assert!(lines[35].starts_with("category"), "{}", lines[35]);
-    assert_eq!(lines[36..39], ["", "", ""]);
+    assert!(lines[34].starts_with("category"), "{}", lines[34]);
+    assert_eq!(lines[35..39], ["", "", "", ""]);
 }
 
 #[test]
@@ -539,7 +539,7 @@ fn several_findings_on_one_byte_are_each_stepped_to_and_listed() {
         message(&app)
     );
     // The detail pane lists both findings at the cursor, the error first, below the
-    // unit's own three lines and the spare line.
+    // unit's own three lines and the spare lines.
     app.cursor = 3;
     let lines = screen(&app);
     let title = lines
@@ -551,7 +551,7 @@ fn several_findings_on_one_byte_are_each_stepped_to_and_listed() {
         "{}",
         lines[title + 2]
     );
-    let listed: Vec<&str> = lines[title + 5..title + 7]
+    let listed: Vec<&str> = lines[title + 6..title + 8]
         .iter()
         .map(String::as_str)
         .collect();
@@ -607,18 +607,18 @@ fn a_finding_on_an_error_byte_keeps_its_fallback_line() {
     app.cursor = 10;
     let lines = screen(&app);
     assert_eq!(
-        lines[32],
+        lines[31],
         format!(" unit at 0xA (10), 1 byte {}", "─".repeat(94))
     );
     assert_eq!(
-        lines[34],
+        lines[33],
         "error invalid_byte: byte that never occurs in this dialect"
     );
     assert_eq!(
-        lines[35],
+        lines[34],
         "likely overlong form of U+002F '/'   fallback À (windows-1252)"
     );
-    assert_eq!(lines[36], "");
+    assert_eq!(lines[35..37], ["", ""]);
     assert!(
         lines[37].starts_with("overlong-ascii error  overlong 2-byte form of U+002F '/' (SOLIDUS)"),
         "{}",

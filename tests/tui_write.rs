@@ -550,7 +550,7 @@ fn r_typed_during_a_write_keeps_what_the_write_said() {
         (said.as_str(), false)
     );
     // Reopened, the input is scanned again.
-    let left = format!(" {input}  59 B  0x0 (0)  2%  utf8");
+    let left = format!(" {input}  59 B  0x0 (0)  1%  utf8");
     let right = format!("{said}  scanning\u{2026} ");
     let gap = " ".repeat(200 - left.chars().count() - right.chars().count());
     assert_eq!(screen(&app)[39], format!("{left}{gap}{right}").trim_end());
@@ -686,7 +686,7 @@ fn esc_just_as_a_write_finishes_leaves_what_it_wrote_in_view() {
         out.display()
     );
     let left = format!(
-        " {}  59 B  0x0 (0)  2%  utf8  char 1 of 48",
+        " {}  59 B  0x0 (0)  1%  utf8  char 1 of 48",
         input.display()
     );
     let row = format!(

@@ -111,10 +111,9 @@ pub fn unit_bytes<'a>(bytes: &'a [u8], unit: &Unit) -> &'a [u8] {
 /// assert_eq!(ends(Some(&koi8)), "lone byte E9: 'é' in Latin-1/Windows-1252?");
 /// ```
 pub fn explain(dialect: Dialect, bytes: &[u8], unit: &Unit, fallback: Option<&Fallback>) -> String {
-    let Some(kind) = unit.error_kind() else {
+    let Some(mut out) = dialect.error_summary(bytes, unit) else {
         return String::new();
     };
-    let mut out = String::from(kind.summary());
     if let Some(range) = dialect.expected(bytes, unit) {
         let _ = write!(
             out,

@@ -208,6 +208,44 @@ impl Dialect {
         }
     }
 
+    /// What an error unit is, in a sentence: its kind's [`ErrorKind::summary`], said of
+    /// an encoding rather than a dialect outside the UTF-8 family, and naming the bytes
+    /// of a multi-byte encoding's bad trail. `None` for a scalar.
+    ///
+    /// ```
+    /// use hexrune::decode::Dialect;
+    /// let sjis = hexrune::encoding::resolve("shift_jis").unwrap();
+    /// let bytes = b"\x82\n";
+    /// assert_eq!(
+    ///     sjis.error_summary(bytes, &sjis.decode_at(bytes, 0)).unwrap(),
+    ///     "lead byte followed by a byte that cannot follow it: 0A cannot follow 82"
+    /// );
+    /// let bytes = b"\xA0";
+    /// assert_eq!(
+    ///     sjis.error_summary(bytes, &sjis.decode_at(bytes, 0)).unwrap(),
+    ///     "byte that never occurs in this encoding"
+    /// );
+    /// let bytes = b"\xFF";
+    /// assert_eq!(
+    ///     Dialect::Utf8.error_summary(bytes, &Dialect::Utf8.decode_at(bytes, 0)).unwrap(),
+    ///     "byte that never occurs in this dialect"
+    /// );
+    /// ```
+    pub fn error_summary(self, bytes: &[u8], unit: &Unit) -> Option<String> {
+        let kind = unit.error_kind()?;
+        let encoding = self.code_unit_width().is_some();
+        Some(match kind {
+            ErrorKind::InvalidByte if encoding => "byte that never occurs in this encoding".into(),
+            ErrorKind::BadTrail => match self.multi_byte().and_then(|t| t.bad_trail(bytes, unit)) {
+                Some((before, bad)) => {
+                    format!("{}: {bad:02X} cannot follow {before:02X}", kind.summary())
+                }
+                None => kind.summary().into(),
+            },
+            _ => kind.summary().into(),
+        })
+    }
+
     /// The byte range that was expected where an error unit stopped: for a truncated
     /// sequence the range allowed at the position that was cut, for `overlong`, `surrogate`
     /// and `out_of_range` the range allowed after the lead. `None` for the other kinds, and

@@ -334,6 +334,28 @@ impl MultiByteTable {
         self.singles[b as usize] != UNDEFINED
     }
 
+    /// For a `bad_trail` unit, the byte that broke the sequence and the byte before it
+    /// (`(0x82, 0x0A)` for Shift_JIS `82 0A`): the second byte, except after EUC-JP's `8F`
+    /// and in a gb18030 four-byte form, where a later one may be. `None` for another kind.
+    pub fn bad_trail(&self, bytes: &[u8], unit: &Unit) -> Option<(u8, u8)> {
+        if unit.error_kind() != Some(ErrorKind::BadTrail) {
+            return None;
+        }
+        let seq = bytes.get(unit.start..)?;
+        let bad = match self.family {
+            Family::EucJp if seq[0] == 0x8F && matches!(seq.get(1)?, 0xA1..=0xFE) => 2,
+            Family::Gb18030 if seq.get(1)?.is_ascii_digit() => {
+                if matches!(seq.get(2)?, 0x81..=0xFE) {
+                    3
+                } else {
+                    2
+                }
+            }
+            _ => 1,
+        };
+        Some((seq[bad - 1], *seq.get(bad)?))
+    }
+
     /// Whether `lead trail` is a 2-byte character: the scan's fast path (never in
     /// ISO-2022-JP, whose pairs depend on the mode).
     #[inline(always)]

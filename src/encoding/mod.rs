@@ -54,6 +54,24 @@ impl fmt::Display for EncodingError {
     }
 }
 
+impl EncodingError {
+    /// The error in one status line: the reason first and short, where [`fmt::Display`]
+    /// (for the commands' stderr, which wraps) says how the standard comes to it.
+    ///
+    /// ```
+    /// let e = hexrune::encoding::resolve("hz-gb-2312").unwrap_err();
+    /// assert_eq!(e.brief(), "'hz-gb-2312' is not supported: WHATWG decodes it to one U+FFFD");
+    /// ```
+    pub fn brief(&self) -> String {
+        match self {
+            EncodingError::Replacement(label) => {
+                format!("'{label}' is not supported: WHATWG decodes it to one U+FFFD")
+            }
+            EncodingError::Unknown(_) => self.to_string(),
+        }
+    }
+}
+
 impl std::error::Error for EncodingError {}
 
 /// The dialect a label names: a dialect name ([`Dialect::from_name`]), `UTF-32LE`/`UTF-32BE`,

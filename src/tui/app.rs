@@ -803,7 +803,7 @@ impl App {
             l.with_findings()
         };
         let l = if self.clusters { l.with_clusters() } else { l };
-        Some(l.with_spare_detail_line(self.source.len()))
+        Some(l.with_spare_detail_lines(self.source.len()))
     }
 
     fn len(&self) -> u64 {
@@ -1011,10 +1011,7 @@ impl App {
                 self.note_lanes(before);
                 // No rows left blank below the input's end that rows above could use: a
                 // file that now fits is shown from its start.
-                let per_row = self.per_row();
-                let last_row = self.last() / per_row * per_row;
-                let filled = last_row.saturating_sub((self.rows_shown() - 1) * per_row);
-                self.top = self.top.min(filled);
+                self.top = self.top.min(self.max_top());
             }
             Action::Job(event) => self.job_event(event),
             Action::Input(_)
@@ -1085,7 +1082,7 @@ impl App {
             Action::Down if c + per_row <= self.last() => c + per_row,
             Action::Down => c,
             Action::PageDown => {
-                self.top = (self.top + page).min(self.last() / per_row * per_row);
+                self.top = (self.top + page).min(self.max_top());
                 c + page
             }
             Action::PageUp => {
@@ -1119,11 +1116,10 @@ impl App {
 
     fn scroll(&mut self, rows: i64) {
         let per_row = self.per_row();
-        let max_top = self.last() / per_row * per_row;
         self.top = if rows < 0 {
             self.top.saturating_sub(per_row * rows.unsigned_abs())
         } else {
-            (self.top + per_row * rows as u64).min(max_top)
+            (self.top + per_row * rows as u64).min(self.max_top())
         };
         // The view moved: bring the cursor along, as less does.
         let rows_shown = self.rows_shown();
@@ -1142,6 +1138,17 @@ impl App {
         } else if cursor_row >= self.top + rows * per_row {
             self.top = cursor_row - (rows - 1) * per_row;
         }
+        // A screen ends at the input's last row at the latest, as less keeps it: no key
+        // scrolls rows of the input off the top to leave blank rows below its end.
+        self.top = self.top.min(self.max_top());
+    }
+
+    /// The highest top row: the one that shows the input's last row on the screen's last
+    /// (0 when the input fits on one screen).
+    fn max_top(&self) -> u64 {
+        let per_row = self.per_row();
+        let last_row = self.last() / per_row * per_row;
+        last_row.saturating_sub((self.rows_shown() - 1) * per_row)
     }
 
     fn click(&mut self, x: u16, y: u16) {
@@ -1351,7 +1358,7 @@ impl App {
                             Unknown(l) => Unknown(crate::view::safe::sanitize(&l)),
                             Replacement(l) => Replacement(crate::view::safe::sanitize(&l)),
                         }
-                        .to_string()
+                        .brief()
                     })
                 };
                 match chosen {
@@ -2611,7 +2618,7 @@ mod tests {
         assert_eq!(app.char_position(), None);
         assert_eq!(
             crate::tui::draw::status_left(&app, 200),
-            format!(" {name}  28 B, changed on disk  0x0 (0)  4%  utf8")
+            format!(" {name}  28 B, changed on disk  0x0 (0)  3%  utf8")
         );
         assert!(matches!(&app.scan, Scan::Failed(e) if e == REWRITTEN));
         // `]` searches the bytes as they are now, and finds the byte written.

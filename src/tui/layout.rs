@@ -103,7 +103,8 @@ pub struct Layout {
     /// The cluster pane (the cluster under the cursor), with the cluster lane.
     pub cluster: Option<Rect>,
     /// Lines the detail pane has beyond its own [`DETAIL_HEIGHT`] (and the findings'),
-    /// for its third line to wrap onto ([`Layout::with_spare_detail_line`]): 0 or 1.
+    /// for facts beyond its three lines and for lines too wide for it
+    /// ([`Layout::with_spare_detail_lines`]): 0 to [`DETAIL_SPARE_MOST`].
     pub detail_spare: u16,
 }
 
@@ -165,6 +166,10 @@ pub fn layout(area: Rect, file_len: u64, decimal: bool) -> Option<Layout> {
 /// Lines of the cluster pane, its title included.
 pub const CLUSTER_HEIGHT: u16 = 4;
 
+/// Lines the detail pane takes at most beyond its own [`DETAIL_HEIGHT`] where the rows
+/// area has lines no row uses ([`Layout::with_spare_detail_lines`]).
+pub const DETAIL_SPARE_MOST: u16 = 2;
+
 /// Lines the detail pane gains for the lint findings under the cursor, when lints are
 /// asked ([`Layout::with_findings`]).
 pub const FINDING_LINES: u16 = 2;
@@ -205,24 +210,25 @@ impl Layout {
         self
     }
 
-    /// This layout with one more line for the detail pane, where the rows area has a line
-    /// that no row of an input of `file_len` bytes can use (a small input): a third line
-    /// too wide for the pane (a long diagnosis) wraps onto it.
-    pub fn with_spare_detail_line(mut self, file_len: u64) -> Layout {
+    /// This layout with up to [`DETAIL_SPARE_MOST`] more lines for the detail pane, from
+    /// the lines of the rows area that no row of an input of `file_len` bytes can use (a
+    /// small input): the pane's facts beyond its three lines (a resync note, a second code
+    /// point, a mojibake region, a lookalike match) and a line too wide for it (a long
+    /// diagnosis, a 6-byte unit's bits) go there rather than be left out or cut.
+    pub fn with_spare_detail_lines(mut self, file_len: u64) -> Layout {
         let Some(detail) = &mut self.detail else {
             return self;
         };
         let rows = file_len.div_ceil(self.bytes_per_row as u64).max(1);
         let lines = rows.saturating_mul(self.row_lines as u64);
-        if (self.rows.height as u64) <= lines {
-            return self;
-        }
-        self.rows.height -= 1;
-        detail.y -= 1;
-        detail.height += 1;
-        self.detail_spare = 1;
+        let unused = (self.rows.height as u64).saturating_sub(lines);
+        let spare = unused.min(DETAIL_SPARE_MOST as u64) as u16;
+        self.rows.height -= spare;
+        detail.y -= spare;
+        detail.height += spare;
+        self.detail_spare = spare;
         if let Some(cluster) = &mut self.cluster {
-            cluster.y -= 1;
+            cluster.y -= spare;
         }
         if let Some(map) = &mut self.map {
             map.height = self.rows.height;
@@ -307,10 +313,10 @@ mod tests {
     }
 
     #[test]
-    fn a_small_input_gives_the_detail_pane_a_spare_line() {
+    fn a_small_input_gives_the_detail_pane_spare_lines() {
         let spare = |height, len| {
             let l = layout(Rect::new(0, 0, 120, height), len, false).unwrap();
-            let l = l.with_spare_detail_line(len);
+            let l = l.with_spare_detail_lines(len);
             (
                 l.rows.height,
                 l.detail,
@@ -320,9 +326,9 @@ mod tests {
         };
         assert_eq!(
             spare(40, 88),
-            (33, Some(Rect::new(0, 34, 120, 5)), 1, Some(33))
+            (32, Some(Rect::new(0, 33, 120, 6)), 2, Some(32))
         );
-        // 18 rows of 16 bytes fill the rows area at 24 lines; 17 leave a line.
+        // 18 rows of 16 bytes fill the rows area at 24 lines; 17 leave a line, 16 two.
         assert_eq!(
             spare(24, 288),
             (18, Some(Rect::new(0, 19, 120, 4)), 0, Some(18))
@@ -331,18 +337,22 @@ mod tests {
             spare(24, 272),
             (17, Some(Rect::new(0, 18, 120, 5)), 1, Some(17))
         );
+        assert_eq!(
+            spare(24, 256),
+            (16, Some(Rect::new(0, 17, 120, 6)), 2, Some(16))
+        );
         // The cluster lane's rows take two lines each.
         let l = layout(Rect::new(0, 0, 120, 24), 100, false).unwrap();
         assert_eq!(
-            l.with_clusters().with_spare_detail_line(100).detail_spare,
+            l.with_clusters().with_spare_detail_lines(100).detail_spare,
             0
         );
-        let l = l.with_clusters().with_spare_detail_line(90);
-        assert_eq!((l.rows.height, l.detail_spare), (13, 1));
-        assert_eq!(l.cluster, Some(Rect::new(0, 14, 120, CLUSTER_HEIGHT)));
+        let l = l.with_clusters().with_spare_detail_lines(90);
+        assert_eq!((l.rows.height, l.detail_spare), (12, 2));
+        assert_eq!(l.cluster, Some(Rect::new(0, 13, 120, CLUSTER_HEIGHT)));
         // Too short for a detail pane: nothing to give.
         let l = layout(Rect::new(0, 0, 120, 6), 10, false).unwrap();
-        assert_eq!(l.with_spare_detail_line(10).detail_spare, 0);
+        assert_eq!(l.with_spare_detail_lines(10).detail_spare, 0);
     }
 
     #[test]

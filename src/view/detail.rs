@@ -14,8 +14,14 @@ pub struct Detail {
     pub bytes: Vec<u8>,
     /// Each byte in binary, split into its prefix bits (`110`, `10`, ...) and payload bits;
     /// an error byte that is no lead or continuation has an empty prefix, and so has every
-    /// byte of UTF-16, UTF-32 and single-byte encodings.
+    /// byte of a legacy encoding. In UTF-16 and UTF-32 each code unit instead, its bits
+    /// high first whatever the byte order (a byte left over at the end on its own): a
+    /// surrogate's `110110` or `110111` is its prefix and its 10 low bits the payload, as a
+    /// UTF-8 lead's and continuation's are; any other unit has no prefix.
     pub bits: Vec<(String, String)>,
+    /// Whether `bits` reads code units whose bytes the input stores low byte first
+    /// (UTF-16LE, UTF-32LE): their bits are not the bytes' in file order.
+    pub units_swapped: bool,
     /// What the bytes mean.
     pub meaning: Meaning,
     /// In a multi-byte legacy encoding, where the decode that found the unit started, when
@@ -125,14 +131,21 @@ pub fn detail_from(
     let decoded_from =
         (dialect.multi_byte().is_some() && found.from < unit.start).then_some(found.from as u64);
     let raw = bytes[unit.start..unit.end()].to_vec();
-    let bits = raw
-        .iter()
-        .map(|b| match dialect.code_unit_width() {
-            // Code units have no marker bits: UTF-16, UTF-32, single-byte encodings.
-            Some(_) => (String::new(), format!("{b:08b}")),
-            None => split_bits(&unit, *b),
-        })
-        .collect();
+    let order = match dialect {
+        Dialect::Utf16Le | Dialect::Utf32Le => Some(Order::Little),
+        Dialect::Utf16Be | Dialect::Utf32Be => Some(Order::Big),
+        _ => None,
+    };
+    let bits = match (order, dialect.code_unit_width()) {
+        (Some(order), Some(width)) => unit_bits(&raw, width, order),
+        // A legacy encoding's bytes have no marker bits.
+        (None, Some(_)) => raw
+            .iter()
+            .map(|b| (String::new(), format!("{b:08b}")))
+            .collect(),
+        _ => raw.iter().map(|b| split_bits(&unit, *b)).collect(),
+    };
+    let units_swapped = order == Some(Order::Little) && raw.len() > 1;
     let meaning = match unit.kind {
         UnitKind::Scalar(value) => scalar(value),
         UnitKind::Error(kind) => Meaning::Error {
@@ -145,6 +158,7 @@ pub fn detail_from(
         start: unit.start as u64,
         bytes: raw,
         bits,
+        units_swapped,
         meaning,
         decoded_from,
         second: second_code_point(bytes, dialect, &unit),
@@ -165,6 +179,38 @@ fn split_bits(unit: &Unit, byte: u8) -> (String, String) {
         _ => 0,
     };
     (text[..prefix].to_string(), text[prefix..].to_string())
+}
+
+/// The byte order of a UTF-16 or UTF-32 view.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Order {
+    Little,
+    Big,
+}
+
+/// The code units of `raw` (`width` bytes each), in binary, high bit first: a surrogate
+/// split after its 6 marker bits, any other unit whole, and a byte short of a unit (at
+/// the end of the input) on its own.
+fn unit_bits(raw: &[u8], width: usize, order: Order) -> Vec<(String, String)> {
+    raw.chunks(width)
+        .map(|chunk| {
+            if chunk.len() < width {
+                return (String::new(), format!("{:08b}", chunk[0]));
+            }
+            let value = chunk.iter().enumerate().fold(0u32, |v, (i, b)| {
+                let shift = match order {
+                    Order::Little => 8 * i,
+                    Order::Big => 8 * (width - 1 - i),
+                };
+                v | (u32::from(*b) << shift)
+            });
+            let text = format!("{value:0w$b}", w = 8 * width);
+            match value {
+                0xD800..=0xDFFF if width == 2 => (text[..6].to_string(), text[6..].to_string()),
+                _ => (String::new(), text),
+            }
+        })
+        .collect()
 }
 
 fn scalar(value: CodePoint) -> Meaning {
@@ -280,6 +326,36 @@ mod tests {
         }
         let d = detail(b"\x80", Dialect::Utf8, 0).unwrap();
         assert_eq!(d.bits, [("10".to_string(), "000000".to_string())]);
+    }
+
+    /// UTF-16's surrogates show their marker bits apart from the 10 payload bits each,
+    /// read as code units (high byte first in a little-endian file); other units whole.
+    #[test]
+    fn utf16_and_utf32_bits_are_code_units() {
+        let split = |d: &Detail| {
+            d.bits
+                .iter()
+                .map(|(p, b)| format!("{p}|{b}"))
+                .collect::<Vec<_>>()
+        };
+        let le = detail(b"\x3D\xD8\x00\xDE", Dialect::Utf16Le, 0).unwrap();
+        assert_eq!(split(&le), ["110110|0000111101", "110111|1000000000"]);
+        assert!(le.units_swapped);
+        let be = detail(b"\xD8\x3D\xDE\x00", Dialect::Utf16Be, 2).unwrap();
+        assert_eq!(split(&be), ["110110|0000111101", "110111|1000000000"]);
+        assert!(!be.units_swapped);
+        let bmp = detail(b"\xE9\x00", Dialect::Utf16Le, 0).unwrap();
+        assert_eq!(split(&bmp), ["|0000000011101001"]);
+        // A lone low surrogate is still one, and an odd byte at the end is a byte.
+        let lone = detail(b"\x00\xDEx", Dialect::Utf16Le, 0).unwrap();
+        assert_eq!(split(&lone), ["110111|1000000000"]);
+        let odd = detail(b"\x41\x00x", Dialect::Utf16Le, 2).unwrap();
+        assert_eq!(
+            (split(&odd), odd.units_swapped),
+            (vec!["|01111000".to_string()], false)
+        );
+        let wide = detail(b"\x00\xF6\x01\x00", Dialect::Utf32Le, 0).unwrap();
+        assert_eq!(split(&wide), ["|00000000000000011111011000000000"]);
     }
 
     /// A surrogate pair written as two 3-byte sequences has two lead bytes, the first and

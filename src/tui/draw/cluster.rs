@@ -110,11 +110,15 @@ pub(super) fn draw_cluster(app: &App, area: Rect, theme: &Theme, buf: &mut Buffe
         return;
     };
     let span = c.span;
-    let title = title(app, &c);
+    // A title wider than the pane ends in `…`, as the detail pane's cut lines do.
+    let title = super::detail::fit_line(
+        Line::from(Span::styled(title(app, &c), theme.title())),
+        area.width as usize,
+    );
     let block = Block::new()
         .borders(Borders::TOP)
         .border_style(theme.dim())
-        .title(Span::styled(title, theme.title()));
+        .title(title);
     let inner = block.inner(area);
     ratatui::widgets::Widget::render(block, area, buf);
     let width = inner.width as usize;

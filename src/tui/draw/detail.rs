@@ -64,53 +64,36 @@ pub(super) fn draw_detail(app: &App, area: Rect, spare: u16, theme: &Theme, buf:
                 format!("{} ({})", cps.join(" "), e.name())
             }),
         escape_of: Escape::around(bytes, app.cursor as usize).map(|(_, e, b)| e.sentence(b)),
-        summary: after_invalid_lead(app, &detail),
+        summary: after_invalid_lead(app, &detail).or_else(|| match detail.meaning {
+            // The unit the detail found from the scan's checkpoint: a legacy encoding's
+            // found again without one would be decoded from the start of the file.
+            Meaning::Error { kind, .. } => app.dialect.error_summary(
+                bytes,
+                &crate::decode::Unit::error(detail.start as usize, detail.bytes.len() as u8, kind),
+            ),
+            Meaning::Scalar { .. } => None,
+        }),
     };
-    let mut lines = detail_lines(&detail, &notes, theme);
-    if let Some(note) = detail.resync_note(app.dialect) {
-        // Why this unit cost a decode from further back takes the third line.
-        lines.truncate(2);
-        lines.push(Line::from(vec![
-            Span::styled("resync ", theme.dim()),
-            Span::raw(note),
-        ]));
-    }
-    if let Some(note) = detail.second_note() {
-        // Both code points of a Big5 sequence that decodes to two.
-        lines.truncate(2);
-        lines.push(Line::from(vec![
-            Span::styled("text ", theme.dim()),
-            Span::raw(note),
-        ]));
-    }
-    if let Some(m) = app.mojibake_at(app.cursor) {
-        // The repair takes the place of the category line: the pane has three.
-        lines.truncate(2);
-        lines.push(mojibake_line(app, m, theme));
-    }
-    // A lookalike match just found takes the third line too.
-    if let Some(line) = findings::lookalike_line(app, theme) {
-        lines.truncate(2);
-        lines.push(line);
-    }
     let width = inner.width as usize;
-    // The bytes line of a long unit (6 bytes: a CESU-8 pair, a legacy 6-byte form) wraps
-    // onto a spare line, between two bytes' bits, rather than cut the last byte's payload.
-    let mut left = spare as usize;
-    let mut third_at = 2;
-    if let (true, Some(first)) = (left > 0, lines.first().cloned()) {
-        let wrapped = wrap_line(first, width, 2);
-        left -= wrapped.len() - 1;
-        third_at += wrapped.len() - 1;
-        lines.splice(0..1, wrapped);
-    }
-    // The third line (an error's diagnosis, most often) wraps onto the spare line.
-    if let Some(third) = lines.get(third_at).cloned() {
-        let wrapped = wrap_line(third, width, 1 + left);
-        lines.splice(third_at..third_at + 1, wrapped);
-    }
-    // The findings here go below the unit's own lines, in the room the layout gave them.
     let own = 3 + spare as usize;
+    let mut lines = pane_lines(
+        detail_lines(&detail, &notes, theme),
+        Extras {
+            second: detail
+                .second_note()
+                .map(|note| Line::from(vec![Span::styled("text ", theme.dim()), Span::raw(note)])),
+            mojibake: app
+                .mojibake_at(app.cursor)
+                .map(|m| mojibake_line(app, m, theme)),
+            lookalike: findings::lookalike_line(app, theme),
+            resync: detail.resync_note(app.dialect).map(|note| {
+                Line::from(vec![Span::styled("resync ", theme.dim()), Span::raw(note)])
+            }),
+        },
+        own,
+        width,
+    );
+    // The findings here go below the unit's own lines, in the room the layout gave them.
     let room = (inner.height as usize).saturating_sub(own);
     if room > 0 && !app.linting.lints.is_empty() {
         lines.resize(own, Line::raw(""));
@@ -123,6 +106,79 @@ pub(super) fn draw_detail(app: &App, area: Rect, spare: u16, theme: &Theme, buf:
     }
     let lines: Vec<Line<'static>> = lines.into_iter().map(|l| fit_line(l, width)).collect();
     ratatui::widgets::Widget::render(Paragraph::new(lines), inner, buf);
+}
+
+/// The facts the pane adds after the unit's own lines, each on a line of its own.
+struct Extras {
+    /// Both code points of a Big5 sequence that decodes to two.
+    second: Option<Line<'static>>,
+    /// The mojibake region the cursor is in, and its repair.
+    mojibake: Option<Line<'static>>,
+    /// The lookalike match just found.
+    lookalike: Option<Line<'static>>,
+    /// Why finding the unit cost a decode from further back.
+    resync: Option<Line<'static>>,
+}
+
+/// The pane's lines within `most` lines of `width` columns. Every fact is shown, in a
+/// fixed order (bytes, value or error, category or diagnosis, second code point, mojibake,
+/// lookalike match, resync note), while there are lines for it; where there are fewer
+/// lines than facts, the facts the reader can least do without keep theirs (bytes, value,
+/// a lookalike match just searched for, a mojibake region, the category line, then the
+/// rest) and the others are left out. Lines left over then let a line too wide go on
+/// below rather than be cut, in the same order (a 6-byte unit's bits break between two
+/// bytes).
+fn pane_lines(
+    own: Vec<Line<'static>>,
+    extras: Extras,
+    most: usize,
+    width: usize,
+) -> Vec<Line<'static>> {
+    // (display place, keep rank, line)
+    let mut facts: Vec<(usize, usize, Line<'static>)> = Vec::new();
+    let mut own = own.into_iter();
+    for (place, keep) in [(0, 0), (1, 1), (2, 4)] {
+        if let Some(line) = own.next() {
+            facts.push((place, keep, line));
+        }
+    }
+    let Extras {
+        second,
+        mojibake,
+        lookalike,
+        resync,
+    } = extras;
+    for (place, keep, line) in [
+        (3, 5, second),
+        (4, 3, mojibake),
+        (5, 2, lookalike),
+        (6, 6, resync),
+    ] {
+        if let Some(line) = line {
+            facts.push((place, keep, line));
+        }
+    }
+    facts.retain(|(_, _, line)| line.width() > 0);
+    facts.sort_by_key(|f| f.1);
+    facts.truncate(most);
+    let mut left = most - facts.len();
+    let mut shown: Vec<(usize, Vec<Line<'static>>)> = facts
+        .into_iter()
+        .map(|(place, _, line)| {
+            // The bytes line goes on to one more line at most: the bits of a 6-byte unit,
+            // or of two UTF-16 units, fit on two at 43 columns.
+            let most = if place == 0 {
+                2.min(1 + left)
+            } else {
+                1 + left
+            };
+            let lines = wrap_line(line, width, most);
+            left -= lines.len() - 1;
+            (place, lines)
+        })
+        .collect();
+    shown.sort_by_key(|(place, _)| *place);
+    shown.into_iter().flat_map(|(_, lines)| lines).collect()
 }
 
 /// `line` on at most `most` lines of `width` columns, broken after a space where one is
@@ -159,7 +215,12 @@ fn wrap_line(line: Line<'static>, width: usize, most: usize) -> Vec<Line<'static
             Some(space) if space > 0 => space + 1,
             _ => fit.max(1),
         };
-        pieces.push(&rest[..cut]);
+        // Spaces at the end of a piece are not shown, nor counted against its width.
+        let kept = rest[..cut]
+            .iter()
+            .rposition(|(c, _)| *c != ' ')
+            .map_or(cut, |i| i + 1);
+        pieces.push(&rest[..kept]);
         rest = &rest[cut..];
         // The next line starts at a word: the spaces between columns are dropped.
         let blanks = rest.iter().take_while(|(c, _)| *c == ' ').count();
@@ -176,7 +237,6 @@ fn wrap_line(line: Line<'static>, width: usize, most: usize) -> Vec<Line<'static
                     _ => spans.push(Span::styled(c.to_string(), *style)),
                 }
             }
-            // Spaces left at the end of a piece are not shown.
             Line::from(spans)
         })
         .collect()
@@ -295,8 +355,9 @@ pub(super) struct Notes {
     pub escaped: Option<String>,
     /// The escape sequence around the cursor, said: "U+DCE9 is how ... writes the byte E9".
     pub escape_of: Option<String>,
-    /// What an error unit is, where the pane says it better than its kind's summary
-    /// ([`after_invalid_lead`]).
+    /// What an error unit is: [`after_invalid_lead`] where it applies, else the dialect's
+    /// sentence for it (`Dialect::error_summary`: "encoding" where the view is one, a bad
+    /// trail's bytes).
     pub summary: Option<String>,
 }
 
@@ -313,7 +374,10 @@ pub(super) fn detail_lines(detail: &Detail, notes: &Notes, theme: &Theme) -> Vec
         Span::raw("   "),
         label("binary"),
     ];
-    for (prefix, payload) in &detail.bits {
+    for (i, (prefix, payload)) in detail.bits.iter().enumerate() {
+        if i > 0 {
+            bytes_line.push(Span::raw(" "));
+        }
         bytes_line.push(Span::styled(prefix.clone(), theme.dim()));
         if !prefix.is_empty() {
             bytes_line.push(Span::styled("\u{2502}", theme.dim()));
@@ -322,7 +386,11 @@ pub(super) fn detail_lines(detail: &Detail, notes: &Notes, theme: &Theme) -> Vec
             payload.clone(),
             Style::new().add_modifier(Modifier::BOLD),
         ));
-        bytes_line.push(Span::raw(" "));
+    }
+    if detail.units_swapped {
+        // UTF-16LE and UTF-32LE units are shown as values, the other way round from the
+        // hex: said after the bits, so that a narrow pane cuts the words and not the bits.
+        bytes_line.push(Span::styled(" (each unit high byte first)", theme.dim()));
     }
     let mut lines = vec![Line::from(bytes_line)];
     match &detail.meaning {

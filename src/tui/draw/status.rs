@@ -346,10 +346,12 @@ fn encoding_choice(app: &App, choice: usize) -> Vec<String> {
 /// `" demo  1.6 KiB (1673 B)  0x28D (653)  39%  utf8  char 640 of 1590"`
 pub fn status_left(app: &App, width: u16) -> String {
     let len = app.source.len();
+    // The part of the input up to and including the cursor's byte, rounded down: `100%`
+    // is the last byte and no other (rounded, 3781 of 3800 bytes would say it too).
     let percent = if len == 0 {
-        100.0
+        100
     } else {
-        (app.cursor + 1) as f64 * 100.0 / len as f64
+        (u128::from(app.cursor) + 1) * 100 / u128::from(len)
     };
     let position = app
         .char_position()
@@ -392,7 +394,7 @@ pub fn status_left(app: &App, width: u16) -> String {
         // An empty input has no byte for the cursor to be on.
         let at = match len {
             0 => "\u{2014}".to_string(),
-            _ => format!("0x{:X}{decimal}  {percent:.0}%", app.cursor),
+            _ => format!("0x{:X}{decimal}  {percent}%", app.cursor),
         };
         format!(" {name}  {size}  {at}  {}{position}", app.dialect.name())
     };
