@@ -753,6 +753,16 @@ impl Source {
         };
         std::fs::metadata(path).is_ok_and(|now| Stamp::of(&now).id != stamp.id)
     }
+
+    /// Whether `path` names nothing now (the file was removed, or renamed away and nothing
+    /// put in its place yet) while the source holds the file it opened, unchanged.
+    /// `false` for bytes read into memory. One `stat`.
+    pub fn removed_at(&self, path: &Path) -> bool {
+        if self.stamp.is_none() || self.file().is_none() {
+            return false;
+        }
+        matches!(std::fs::metadata(path), Err(e) if e.kind() == io::ErrorKind::NotFound)
+    }
 }
 
 impl Drop for Source {

@@ -150,6 +150,9 @@ pub enum Action {
     /// The file's path names another file now (a rename over it): the view holds the
     /// file it opened.
     SourceReplaced,
+    /// The file's path names nothing now (removed, or renamed away): the view holds the
+    /// file it opened.
+    SourceRemoved,
     /// Open the file again as it is on disk now (`R`).
     Reopen,
 }
@@ -170,6 +173,7 @@ impl Action {
                 | Action::SourceGrew
                 | Action::SourceWritten
                 | Action::SourceReplaced
+                | Action::SourceRemoved
         )
     }
 }

@@ -275,6 +275,8 @@ pub struct App {
     pub written: bool,
     /// The file's path names another file now (said once; `R` opens it).
     pub replaced: bool,
+    /// The file's path names nothing now (said once, until it names a file again).
+    pub removed: bool,
     /// The input's path, when it is a file: the write form's default and the refusal of
     /// writing over it.
     pub input_path: Option<PathBuf>,
@@ -322,6 +324,10 @@ pub const WRITTEN: &str = "file changed on disk (written in place): R reopens it
 
 /// What the viewer says once the file's path names another file.
 pub const REPLACED: &str = "file replaced on disk (its path names a new file): R opens it";
+
+/// What the viewer says once the file's path names nothing.
+pub const REMOVED: &str =
+    "file removed from disk (its path names nothing now): the view keeps the bytes it opened";
 
 /// What the statistics say once the file was written to in place.
 pub const REWRITTEN: &str = "the file changed on disk: the scan's counts no longer hold\n\
@@ -375,6 +381,7 @@ impl App {
             grew: false,
             written: false,
             replaced: false,
+            removed: false,
             map: Vec::new(),
             map_key: (usize::MAX, 0, 0),
             scan_generation: 0,
@@ -608,8 +615,9 @@ impl App {
     /// (a file being rewritten or rotated under the viewer), [`Action::SourceGrew`] the
     /// first time it is found to have grown, [`Action::SourceWritten`] the first time it
     /// is found written to in place (the same size, a new modification time),
-    /// [`Action::SourceReplaced`] the first time its path names another file, else
-    /// `None`. Cheap (a few `fstat`s and a `stat`, no byte read); the event loop asks
+    /// [`Action::SourceReplaced`] the first time its path names another file,
+    /// [`Action::SourceRemoved`] the first time it names nothing (unless it was replaced
+    /// first), else `None`. Cheap (a few `fstat`s and a `stat`, no byte read); the event loop asks
     /// every half second or so.
     pub fn pending_source_action(&self) -> Option<Action> {
         if self.changed {
@@ -625,7 +633,11 @@ impl App {
             return Some(Action::SourceWritten);
         }
         let path = self.input_path.as_deref()?;
-        (!self.replaced && self.source.replaced_at(path)).then_some(Action::SourceReplaced)
+        if !self.replaced && self.source.replaced_at(path) {
+            return Some(Action::SourceReplaced);
+        }
+        (!self.removed && !self.replaced && self.source.removed_at(path))
+            .then_some(Action::SourceRemoved)
     }
 
     /// How the file shown changed on disk, where what the scan found no longer holds for
@@ -1002,7 +1014,13 @@ impl App {
                 // The view keeps the file it opened, unchanged: what the scan found of it
                 // still holds.
                 self.replaced = true;
+                self.removed = false;
                 self.say(REPLACED, false);
+            }
+            Action::SourceRemoved => {
+                // As for a replaced file: the view keeps what it opened, the scan holds.
+                self.removed = true;
+                self.say(REMOVED, false);
             }
             Action::Reopen => self.reopen(),
             Action::Resize { width, height } => {
@@ -1848,6 +1866,7 @@ impl App {
         self.grew = false;
         self.written = false;
         self.replaced = false;
+        self.removed = false;
         self.cursor = self.cursor.min(self.last());
         let per_row = self.per_row();
         let last_row = self.last() / per_row * per_row;
@@ -2685,6 +2704,38 @@ mod tests {
         );
         assert_eq!(app.source.bytes(), "a new file of 22 B \u{FFFD}".as_bytes());
         assert!(!app.replaced);
+        assert_eq!(app.pending_source_action(), None);
+    }
+
+    /// A path that names nothing now is said once; the view keeps the file it opened, and
+    /// a file put in its place later is said to replace it.
+    #[test]
+    fn a_file_removed_is_said_once_and_then_a_new_one_in_its_place() {
+        let (file, mut app) = scanned_app_on_old_file(b"twelve bytes");
+        let name = crate::view::safe::path_name(file.path());
+        let path = file.path().to_path_buf();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(app.pending_source_action(), Some(Action::SourceRemoved));
+        app.update(Action::SourceRemoved);
+        let message = app.message.clone().unwrap();
+        assert_eq!(
+            (message.text.as_str(), message.is_error),
+            (
+                "file removed from disk (its path names nothing now): the view keeps the bytes it opened",
+                false
+            )
+        );
+        assert_eq!(app.pending_source_action(), None, "said once");
+        assert_eq!(app.source.bytes(), b"twelve bytes");
+        assert_eq!(app.char_position(), Some((1, 12)));
+        assert_eq!(
+            crate::tui::draw::status_left(&app, 200),
+            format!(" {name}  12 B, removed from disk  0x0 (0)  8%  utf8  char 1 of 12")
+        );
+        std::fs::write(&path, "back").unwrap();
+        assert_eq!(app.pending_source_action(), Some(Action::SourceReplaced));
+        app.update(Action::SourceReplaced);
+        assert!(app.replaced && !app.removed);
         assert_eq!(app.pending_source_action(), None);
     }
 

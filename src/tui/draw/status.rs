@@ -384,6 +384,8 @@ pub fn status_left(app: &App, width: u16) -> String {
             format!("{size}, changed on disk")
         } else if app.replaced {
             format!("{size}, replaced on disk")
+        } else if app.removed {
+            format!("{size}, removed from disk")
         } else if app.grew {
             format!("{size}, grew on disk")
         } else if app.source.partial().is_some() {
