@@ -172,6 +172,18 @@ pub struct Pattern {
     pub backward: bool,
     /// The lookalike needle of a `/~/` search (then `bytes` is empty).
     pub lookalike: Option<Arc<Lookalike>>,
+    /// Where its bytes may be found.
+    pub anchor: Anchor,
+}
+
+/// Where a search pattern's bytes may be found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    /// Text: only where the view's units start and end, so that a match is the characters
+    /// typed, never bytes inside or across characters ([`search::UnitEdges`]).
+    Units,
+    /// Hex bytes: at any offset.
+    Bytes,
 }
 
 /// A line for the status bar.
@@ -1423,6 +1435,7 @@ impl App {
                             label: format!("lookalike {}", quoted(text)),
                             backward,
                             lookalike: Some(Arc::new(needle)),
+                            anchor: Anchor::Units,
                         };
                         self.start_pattern_search(&pattern, backward);
                         self.last_search = Some(pattern);
@@ -1452,6 +1465,7 @@ impl App {
                             label,
                             backward,
                             lookalike: None,
+                            anchor: if hex { Anchor::Bytes } else { Anchor::Units },
                         };
                         self.start_pattern_search(&pattern, backward);
                         self.last_search = Some(pattern);
@@ -1493,30 +1507,38 @@ impl App {
         let needle = pattern.bytes.clone();
         let cursor = self.cursor as usize;
         let what = format!("search {}", pattern.label);
-        // In UTF-16 and UTF-32 a match starts on a code unit.
-        let align = self.dialect.code_unit_width().unwrap_or(1);
+        let (dialect, anchor) = (self.dialect, pattern.anchor);
+        // In a multi-byte legacy encoding the scan's checkpoints spare decoding from afar.
+        let findings = match &self.scan {
+            Scan::Ready(f) if self.findings().is_some() => Some(Arc::clone(f)),
+            _ => None,
+        };
         self.spawn(what, backward, move |bytes, control| {
+            let hint = |offset: usize| {
+                let summary = &findings.as_ref()?.summary;
+                summary.checkpoint_before(offset)
+            };
+            let mut edges = match anchor {
+                Anchor::Units => search::UnitEdges::new(dialect, &hint),
+                Anchor::Bytes => search::UnitEdges::any_byte(),
+            };
+            let edges = &mut edges;
+            let end = bytes.len();
             // Past the end, the search goes on from the other end up to the cursor, as
             // vim's does: only an occurrence at the cursor itself is found twice.
             if backward {
-                match search::find_backward_aligned(bytes, &needle, cursor, (0, align), control)? {
+                match search::find_units_backward(bytes, &needle, (0, cursor), edges, control)? {
                     Some(found) => Ok(Some(found)),
-                    None => Ok(search::find_backward_aligned(
-                        &bytes[cursor..],
-                        &needle,
-                        bytes.len(),
-                        (cursor, align),
-                        control,
-                    )?
-                    .map(|i| cursor + i)),
+                    None => {
+                        search::find_units_backward(bytes, &needle, (cursor, end), edges, control)
+                    }
                 }
             } else {
-                match search::find_forward_aligned(bytes, &needle, cursor + 1, (0, align), control)?
+                match search::find_units_forward(bytes, &needle, (cursor + 1, end), edges, control)?
                 {
                     Some(found) => Ok(Some(found)),
                     None => {
-                        let end = (cursor + needle.len()).min(bytes.len());
-                        search::find_forward_aligned(&bytes[..end], &needle, 0, (0, align), control)
+                        search::find_units_forward(bytes, &needle, (0, cursor + 1), edges, control)
                     }
                 }
             }
@@ -3037,6 +3059,7 @@ mod tests {
                 label: quoted("zz"),
                 backward: false,
                 lookalike: None,
+                anchor: Anchor::Units,
             });
             app.update(Action::Digit(9));
             app.update(Action::RepeatSearch { reverse: false });
