@@ -2321,3 +2321,53 @@ fn text_search_in_a_multi_byte_view_finds_whole_characters() {
         (1, "search \"¡³\": found at 0x1".into())
     );
 }
+
+/// A UTF-16 or UTF-32 view (or a legacy one) whose byte order mark names another encoding
+/// says so in `check`'s words as the file opens and when `d` or `e` switch to such an
+/// encoding, with the key that reads it as the mark says.
+#[test]
+fn a_byte_order_mark_against_the_view_encoding_is_said() {
+    let be = b"\xFE\xFF\x00H\x00\xE9\xD8\x3D\xDE\x00\n";
+    let app = |bytes: &[u8], dialect| {
+        let source = Source::from_bytes("fixture", bytes.to_vec());
+        App::new(source, dialect, Rect::new(0, 0, 120, 24), false)
+    };
+    let message = |app: &App| app.message.as_ref().map(|m| m.text.clone());
+    let mut le = app(be, Dialect::Utf16Le);
+    assert_eq!(
+        message(&le).as_deref(),
+        Some("the byte order mark FE FF says UTF-16BE, but UTF-16LE was asked: e reads it as UTF-16BE")
+    );
+    assert_eq!(
+        line(&le, 23),
+        "                                \
+         the byte order mark FE FF says UTF-16BE, but UTF-16LE was asked: e reads it as UTF-16BE"
+    );
+    // `d` to UTF-16BE: the mark agrees, the encoding is named; `D` back says it again.
+    le.update(Action::NextDialect);
+    assert_eq!(
+        message(&le).as_deref(),
+        Some("encoding: UTF-16, big-endian")
+    );
+    le.update(Action::PrevDialect);
+    assert_eq!(
+        message(&le).as_deref(),
+        Some("the byte order mark FE FF says UTF-16BE, but UTF-16LE was asked: e reads it as UTF-16BE")
+    );
+    // Opened in the mark's own encoding: nothing to say; `e` to UTF-32LE says it.
+    let mut right = app(be, Dialect::Utf16Be);
+    assert_eq!(message(&right), None);
+    right.update(Action::OpenEncoding);
+    type_in(&mut right, "utf-32le");
+    right.update(Action::Submit);
+    assert_eq!(
+        message(&right).as_deref(),
+        Some("the byte order mark FE FF says UTF-16BE, but UTF-32LE was asked: e reads it as UTF-16BE")
+    );
+    // A legacy view reads UTF-8's mark as three characters.
+    let cp1252 = hexrune::encoding::resolve("windows-1252").unwrap();
+    assert_eq!(
+        message(&app("\u{FEFF}café\n".as_bytes(), cp1252)).as_deref(),
+        Some("the byte order mark EF BB BF says UTF-8, but windows-1252 was asked: e reads it as UTF-8")
+    );
+}

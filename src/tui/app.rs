@@ -1189,7 +1189,8 @@ impl App {
         self.top = self.cursor / per_row * per_row;
     }
 
-    /// Switches dialect; the scan of the old one is cancelled and a new one wanted.
+    /// Switches dialect; the scan of the old one is cancelled and a new one wanted. What the
+    /// input's byte order mark says against the new one is said instead of its name.
     fn set_dialect(&mut self, dialect: Dialect) {
         if dialect != self.dialect {
             self.cancel_scan();
@@ -1203,6 +1204,9 @@ impl App {
             None => "dialect",
         };
         self.say(format!("{what}: {}", dialect.title()), false);
+        if let Some(note) = bom_note(self.source.bytes(), dialect) {
+            self.say(note, false);
+        }
     }
 
     /// Says why Ctrl-Z (or a SIGTSTP) did not stop the viewer.
@@ -2243,13 +2247,20 @@ impl App {
     }
 }
 
-/// What the status line says at the start about an input that begins with the byte order
-/// mark of UTF-16 or UTF-32 while the viewer reads it byte by byte (as UTF-8, say): that
-/// `e` reads it in the encoding the mark names.
+/// What the status line says about an input whose byte order mark names another encoding
+/// than the one it is read in, when it opens or the encoding is switched: that `e` reads it
+/// in the encoding the mark names. In UTF-16, UTF-32 and the legacy encodings, in the words
+/// of `check`'s note ([`crate::detect::bom::Contradiction`]); in the UTF-8 family, where
+/// the mark of UTF-16 or UTF-32 is read byte by byte, shorter.
 fn bom_note(bytes: &[u8], dialect: Dialect) -> Option<String> {
-    use crate::detect::bom::Bom;
+    use crate::detect::bom::{Bom, Contradiction};
     if dialect.code_unit_width().is_some() {
-        return None;
+        let found = Contradiction::of(dialect, bytes)?;
+        return Some(format!(
+            "{}: e reads it as {}",
+            found.claim(),
+            found.bom.encoding()
+        ));
     }
     // Unicode's marks only: `e` reads no UTF-7 or GB18030.
     let bom = crate::decode::Bom::detect(bytes).map(Bom::from)?;
