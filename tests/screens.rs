@@ -2371,3 +2371,30 @@ fn a_byte_order_mark_against_the_view_encoding_is_said() {
         Some("the byte order mark EF BB BF says UTF-8, but windows-1252 was asked: e reads it as UTF-8")
     );
 }
+
+/// `d` and `D` in an encoding with no dialects say so, and which key chooses another.
+#[test]
+fn d_in_a_legacy_view_says_it_has_no_dialects() {
+    let mut app = app_in(b"ab\x82\xA0\n", "shift_jis", 120, 24);
+    for action in [Action::NextDialect, Action::PrevDialect] {
+        app.update(action);
+        assert_eq!(
+            app.message.as_ref().map(|m| (m.text.as_str(), m.is_error)),
+            Some((
+                "Shift_JIS has no dialects: e chooses another encoding",
+                true
+            ))
+        );
+        assert_eq!(app.dialect.name(), "Shift_JIS");
+    }
+    assert_eq!(
+        line(&app, 23),
+        " fixture  5 B  0x0 (0)  20%  Shift_JIS  char 1 of 4               Shift_JIS has no dialects: e chooses another encoding"
+    );
+    let mut app = app_in(b"caf\xE9\n", "koi8-r", 120, 24);
+    app.update(Action::NextDialect);
+    assert_eq!(
+        app.message.as_ref().map(|m| m.text.as_str()),
+        Some("KOI8-R has no dialects: e chooses another encoding")
+    );
+}

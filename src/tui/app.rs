@@ -1050,8 +1050,8 @@ impl App {
                 self.open_prompt(PromptKind::Lints { choice: 0 });
             }
             Action::Lint(event) => self.lint_event(event),
-            Action::NextDialect => self.set_dialect(self.dialect.next()),
-            Action::PrevDialect => self.set_dialect(self.dialect.prev()),
+            Action::NextDialect => self.step_dialect(self.dialect.next()),
+            Action::PrevDialect => self.step_dialect(self.dialect.prev()),
             Action::OpenEncoding => self.open_encoding_chooser(),
             Action::OpenWrite => self.open_write(),
             Action::ToggleMojibake | Action::ToggleBomStrip => self.toggle_write(&action),
@@ -1187,6 +1187,20 @@ impl App {
         let per_row = self.per_row();
         self.cursor = cell.range.start.min(self.last());
         self.top = self.cursor / per_row * per_row;
+    }
+
+    /// `d` / `D`: the next or previous dialect, or, in an encoding that has none (a legacy
+    /// one), says so and how to choose another.
+    fn step_dialect(&mut self, dialect: Dialect) {
+        if self.dialect.family().is_empty() {
+            let name = self.dialect.encoding_name();
+            self.say(
+                format!("{name} has no dialects: e chooses another encoding"),
+                true,
+            );
+            return;
+        }
+        self.set_dialect(dialect);
     }
 
     /// Switches dialect; the scan of the old one is cancelled and a new one wanted. What the
