@@ -250,45 +250,87 @@ impl<'a> UnitEdges<'a> {
     }
 }
 
+/// The occurrences of `pattern` that start in `lo..hi` and span whole units, each judged
+/// in the whole input, first to last: one chunk of a search, until `found` says stop.
+/// Occurrences may overlap (`aa` in `aaa` starts at 0 and 1); asking about them in order
+/// means a multi-byte legacy encoding decodes the chunk once, not once per occurrence.
+fn on_units_in(
+    bytes: &[u8],
+    finder: &memmem::Finder,
+    (lo, hi): (usize, usize),
+    edges: &mut UnitEdges,
+    mut found: impl FnMut(usize) -> bool,
+) {
+    let len = finder.needle().len();
+    let hay = &bytes[lo..(hi + len - 1).min(bytes.len())];
+    let mut next = 0;
+    while let Some(i) = hay.get(next..).and_then(|rest| finder.find(rest)) {
+        let at = lo + next + i;
+        if edges.spans_units(bytes, at..at + len) && found(at) {
+            return;
+        }
+        next += i + 1;
+    }
+}
+
 /// The first occurrence of `pattern` that starts in `from..until` and spans whole units
 /// ([`UnitEdges`]): what a text search finds going forward.
 pub fn find_units_forward(
     bytes: &[u8],
     pattern: &[u8],
-    (mut from, until): (usize, usize),
+    (from, until): (usize, usize),
     edges: &mut UnitEdges,
     control: &mut Control,
 ) -> Result<Option<usize>, Cancelled> {
-    // Occurrences are looked for only up to `until`; each is judged in the whole input.
-    let end = (until + pattern.len()).saturating_sub(1).min(bytes.len());
-    while from < until {
-        match find_forward(&bytes[..end], pattern, from, control)? {
-            Some(i) if edges.spans_units(bytes, i..i + pattern.len()) => return Ok(Some(i)),
-            Some(i) => from = i + 1,
-            None => break,
+    if pattern.is_empty() {
+        return Ok(None);
+    }
+    let finder = memmem::Finder::new(pattern);
+    let until = until.min(bytes.len());
+    let mut pos = from;
+    while pos < until {
+        control.step(pos)?;
+        let hi = (pos + CHUNK).min(until);
+        let mut first = None;
+        on_units_in(bytes, &finder, (pos, hi), edges, |at| {
+            first = Some(at);
+            true
+        });
+        if first.is_some() {
+            return Ok(first);
         }
+        pos = hi;
     }
     Ok(None)
 }
 
 /// The last occurrence of `pattern` that starts in `floor..before` and spans whole units
-/// ([`UnitEdges`]): what a text search finds going backward.
+/// ([`UnitEdges`]): what a text search finds going backward. Each chunk, from the last, is
+/// searched forward, so that a multi-byte legacy encoding decodes it once.
 pub fn find_units_backward(
     bytes: &[u8],
     pattern: &[u8],
-    (floor, mut before): (usize, usize),
+    (floor, before): (usize, usize),
     edges: &mut UnitEdges,
     control: &mut Control,
 ) -> Result<Option<usize>, Cancelled> {
-    let floor = floor.min(bytes.len());
-    while before > floor {
-        match find_backward(&bytes[floor..], pattern, before - floor, control)? {
-            Some(i) if edges.spans_units(bytes, floor + i..floor + i + pattern.len()) => {
-                return Ok(Some(floor + i))
-            }
-            Some(i) => before = floor + i,
-            None => break,
+    if pattern.is_empty() {
+        return Ok(None);
+    }
+    let finder = memmem::Finder::new(pattern);
+    let mut hi = before.min(bytes.len());
+    while hi > floor {
+        control.step(hi)?;
+        let lo = hi.saturating_sub(CHUNK).max(floor);
+        let mut last = None;
+        on_units_in(bytes, &finder, (lo, hi), edges, |at| {
+            last = Some(at);
+            false
+        });
+        if last.is_some() {
+            return Ok(last);
         }
+        hi = lo;
     }
     Ok(None)
 }
@@ -612,6 +654,13 @@ mod tests {
         assert_eq!(found, Ok(Some(file.len() - 2)));
         let found = quiet(|c| find_units_forward(&file, b"\x82\xA0", (2, 9), &mut edges, c));
         assert_eq!(found, Ok(Some(3)));
+        // A match across a chunk's edge (a unit starts at every odd offset).
+        let across = (CHUNK - 2, file.len());
+        let found = quiet(|c| find_units_forward(&file, b"\x82\xA0", across, &mut edges, c));
+        assert_eq!(found, Ok(Some(CHUNK - 1)));
+        let below = (0, CHUNK);
+        let found = quiet(|c| find_units_backward(&file, b"\x82\xA0", below, &mut edges, c));
+        assert_eq!(found, Ok(Some(CHUNK - 1)));
     }
 
     proptest! {
