@@ -2313,6 +2313,18 @@ fn text_search_in_a_multi_byte_view_finds_whole_characters() {
         (app.cursor, message(&app)),
         (3, "search 41 00: found at 0x3".into())
     );
+    // ISO-2022-JP: 24 22 is あ after ESC $ B, and `$"` in ASCII.
+    let mut app = app_in(b"x $\"\n\x1B$B$\"\x1B(B\n", "iso-2022-jp", 120, 30);
+    search(&mut app, "あ", false);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (8, "search \"あ\": found at 0x8".into())
+    );
+    search(&mut app, "$\"", false);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (2, "search \"$\"\": found at 0x2 (search wrapped)".into())
+    );
     // In a single-byte view every byte is a character: A1 B3 is ¡³.
     let mut app = app_in(b"\xB0\xA1\xB3\xAA\n", "windows-1252", 120, 30);
     search(&mut app, "¡³", false);

@@ -177,11 +177,12 @@ pub struct Pattern {
 }
 
 /// Where a search pattern's bytes may be found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Anchor {
-    /// Text: only where the view's units start and end, so that a match is the characters
-    /// typed, never bytes inside or across characters ([`search::UnitEdges`]).
-    Units,
+    /// This text: only where the view's units start and end (and, in ISO-2022-JP, decode
+    /// to it), so that a match is the characters typed, never bytes inside or across
+    /// characters ([`search::UnitEdges`]).
+    Text(String),
     /// Hex bytes: at any offset.
     Bytes,
 }
@@ -1453,7 +1454,7 @@ impl App {
                             label: format!("lookalike {}", quoted(text)),
                             backward,
                             lookalike: Some(Arc::new(needle)),
-                            anchor: Anchor::Units,
+                            anchor: Anchor::Text(text.to_string()),
                         };
                         self.start_pattern_search(&pattern, backward);
                         self.last_search = Some(pattern);
@@ -1483,7 +1484,11 @@ impl App {
                             label,
                             backward,
                             lookalike: None,
-                            anchor: if hex { Anchor::Bytes } else { Anchor::Units },
+                            anchor: if hex {
+                                Anchor::Bytes
+                            } else {
+                                Anchor::Text(text.to_string())
+                            },
                         };
                         self.start_pattern_search(&pattern, backward);
                         self.last_search = Some(pattern);
@@ -1525,7 +1530,7 @@ impl App {
         let needle = pattern.bytes.clone();
         let cursor = self.cursor as usize;
         let what = format!("search {}", pattern.label);
-        let (dialect, anchor) = (self.dialect, pattern.anchor);
+        let (dialect, anchor) = (self.dialect, pattern.anchor.clone());
         // In a multi-byte legacy encoding the scan's checkpoints spare decoding from afar.
         let findings = match &self.scan {
             Scan::Ready(f) if self.findings().is_some() => Some(Arc::clone(f)),
@@ -1537,7 +1542,7 @@ impl App {
                 summary.checkpoint_before(offset)
             };
             let mut edges = match anchor {
-                Anchor::Units => search::UnitEdges::new(dialect, &hint),
+                Anchor::Text(text) => search::UnitEdges::new(dialect, &hint).decoding_to(&text),
                 Anchor::Bytes => search::UnitEdges::any_byte(),
             };
             let edges = &mut edges;
@@ -3084,7 +3089,7 @@ mod tests {
                 label: quoted("zz"),
                 backward: false,
                 lookalike: None,
-                anchor: Anchor::Units,
+                anchor: Anchor::Text("zz".to_string()),
             });
             app.update(Action::Digit(9));
             app.update(Action::RepeatSearch { reverse: false });

@@ -14,7 +14,7 @@ use memchr::memmem;
 
 use std::ops::Range;
 
-use crate::decode::{Checkpoint, Dialect, MultiByteTable, Unit};
+use crate::decode::{Checkpoint, Dialect, Family, MultiByteTable, Unit};
 use crate::scan::{scan_range, ClassCounts, Sink};
 
 /// Bytes handed to one scan or one pattern search between progress reports.
@@ -176,6 +176,9 @@ pub struct UnitEdges<'a> {
     hint: &'a dyn Fn(usize) -> Option<Checkpoint>,
     /// The last unit boundary decoding reached, and the decoder state there.
     known: Checkpoint,
+    /// In ISO-2022-JP, the code points a match must decode to: its bytes mean other
+    /// characters in another mode (`24 22` is あ after `ESC $ B`, `$"` in ASCII).
+    text: Option<Vec<u32>>,
 }
 
 impl<'a> UnitEdges<'a> {
@@ -186,7 +189,15 @@ impl<'a> UnitEdges<'a> {
             dialect: Some(dialect),
             hint,
             known: Checkpoint::default(),
+            text: None,
         }
+    }
+
+    /// These edges, where a match must also decode to `text` in a stateful encoding
+    /// (ISO-2022-JP); in the others the same bytes on the same edges always do.
+    pub fn decoding_to(mut self, text: &str) -> Self {
+        self.text = Some(text.chars().map(u32::from).collect());
+        self
     }
 
     /// Edges at every offset: what a hex search accepts.
@@ -195,6 +206,7 @@ impl<'a> UnitEdges<'a> {
             dialect: None,
             hint: &|_| None,
             known: Checkpoint::default(),
+            text: None,
         }
     }
 
@@ -239,14 +251,21 @@ impl<'a> UnitEdges<'a> {
         };
         let found = Dialect::MultiByte(table).resync(bytes, range.start, from);
         let (mut at, mut state) = (found.unit.start, found.state);
+        let stateful = table.family() == Family::Iso2022Jp;
+        let mut expected = self.text.as_deref().filter(|_| stateful).map(|t| t.iter());
+        let mut same = true;
         if at == range.start {
             while at < range.end {
                 let (unit, next) = table.decode(bytes, at, state);
+                if let Some(expected) = expected.as_mut() {
+                    let cp = unit.code_point().map(|cp| cp.value());
+                    same &= cp.is_some() && cp.as_ref() == expected.next();
+                }
                 (at, state) = (unit.end(), next);
             }
         }
         self.known = Checkpoint { at, state };
-        at == range.end
+        at == range.end && same
     }
 }
 
@@ -626,6 +645,13 @@ mod tests {
         assert_eq!(units_forward(euc_kr, file, &needle, (0, 5)), None);
         assert_eq!(units_backward(euc_kr, file, &needle, (0, 5)), None);
         assert_eq!(units_forward(euc_kr, file, b"\xB3\xAA", (0, 5)), Some(2));
+        // ISO-2022-JP: 24 22 is あ after ESC $ B only; in ASCII it is `$"`, two units too.
+        let iso = crate::encoding::resolve("iso-2022-jp").unwrap();
+        let jis = b"$\"\x1B$B$\"";
+        let mut edges = UnitEdges::new(iso, &|_| None).decoding_to("あ");
+        let found = quiet(|c| find_units_forward(jis, b"$\"", (0, 7), &mut edges, c));
+        assert_eq!(found, Ok(Some(5)));
+        assert_eq!(units_forward(iso, jis, b"$\"", (0, 7)), Some(0));
         // A single-byte view: every byte is a unit.
         let cp1252 = crate::encoding::resolve("windows-1252").unwrap();
         assert_eq!(units_forward(cp1252, file, &needle, (0, 5)), Some(1));
