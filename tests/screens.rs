@@ -2440,3 +2440,217 @@ fn a_count_too_large_says_so() {
     app.update(Action::Up);
     assert_eq!((app.cursor, app.message.clone()), (4000, None));
 }
+
+/// An app over `bytes` read in `label`'s encoding, its scan done.
+fn app_in(bytes: &[u8], label: &str, width: u16, height: u16) -> App {
+    let dialect = hexrune::encoding::resolve(label).unwrap();
+    let summary = Summary::build(dialect, bytes, 1, &Progress::new()).unwrap();
+    let source = Source::from_bytes("fixture", bytes.to_vec());
+    App::with_summary(source, summary, Rect::new(0, 0, width, height), false)
+}
+
+/// A text search in a multi-byte legacy encoding finds characters: a match starts and
+/// ends where the view's units do, never on a trail byte that has the bytes of the text
+/// (Shift_JIS `A2` is ｢ alone and the trail of い), forward, backward, round the ends and
+/// with a count; a hex search finds the bytes anywhere.
+#[test]
+fn text_search_in_a_multi_byte_view_finds_whole_characters() {
+    // "abあい ｢い｢\n": ｢ at 0x7 and 0xA; A2 also at 0x5 and 0x9, the trails of い.
+    let bytes = b"ab\x82\xA0\x82\xA2 \xA2\x82\xA2\xA2\n";
+    let mut app = app_in(bytes, "shift_jis", 120, 30);
+    let message = |app: &App| app.message.as_ref().map(|m| m.text.clone()).unwrap();
+    let search = |app: &mut App, text: &str, backward: bool| {
+        app.update(Action::OpenSearch { backward });
+        type_in(app, text);
+        app.update(Action::Submit);
+        finish_job(app);
+    };
+    search(&mut app, "｢", false);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (7, "search \"｢\": found at 0x7".into())
+    );
+    assert_eq!(
+        line(&app, 29),
+        " fixture  12 B  0x7 (7)  67%  Shift_JIS  char 6 of 9                                           search \"｢\": found at 0x7"
+    );
+    let step = |app: &mut App, reverse: bool| {
+        app.update(Action::RepeatSearch { reverse });
+        finish_job(app);
+        (app.cursor, message(app))
+    };
+    assert_eq!(
+        step(&mut app, false),
+        (10, "search \"｢\": found at 0xA".into())
+    );
+    assert_eq!(
+        step(&mut app, false),
+        (7, "search \"｢\": found at 0x7 (search wrapped)".into())
+    );
+    assert_eq!(
+        step(&mut app, true),
+        (10, "search \"｢\": found at 0xA (search wrapped)".into())
+    );
+    search(&mut app, "｢", true);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (7, "search \"｢\": found at 0x7".into())
+    );
+    // A count of two from the start (`2N`: the last search went backward): ｢, then ｢
+    // again, never the trail bytes between.
+    app.update(Action::Start);
+    app.update(Action::Digit(2));
+    assert_eq!(
+        step(&mut app, true),
+        (10, "search \"｢\": found at 0xA".into())
+    );
+    // い is two bytes, found on its own units only.
+    app.update(Action::Start);
+    search(&mut app, "い", false);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (4, "search \"い\": found at 0x4".into())
+    );
+    // Hex bytes are bytes: A2 first occurs inside い.
+    app.update(Action::Start);
+    app.update(Action::OpenSearch { backward: false });
+    app.update(Action::TogglePattern);
+    type_in(&mut app, "a2");
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (5, "search A2: found at 0x5".into())
+    );
+    // The lookalike search reads only the UTF-8 family.
+    search(&mut app, "~/｢", false);
+    assert_eq!(
+        message(&app),
+        "lookalike search reads the UTF-8 family (utf8, cesu8, mutf8, wtf8, legacy), not Shift_JIS"
+    );
+    // EUC-KR "가나" (B0 A1 B3 AA): 〕 is A1 B3, the trail of 가 and the lead of 나.
+    let mut app = app_in(b"\xB0\xA1\xB3\xAA\n", "euc-kr", 120, 30);
+    search(&mut app, "〕", false);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (0, "search \"〕\": none found".into())
+    );
+    search(&mut app, "나", false);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (2, "search \"나\": found at 0x2".into())
+    );
+    // UTF-16LE: text on code units (41 00 at 0x3 straddles two), hex bytes anywhere.
+    let mut app = app_in(b"x\x00\x00\x41\x00\x26\x41\x00", "utf-16le", 120, 30);
+    search(&mut app, "A", false);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (6, "search \"A\": found at 0x6".into())
+    );
+    app.update(Action::Start);
+    app.update(Action::OpenSearch { backward: false });
+    app.update(Action::TogglePattern);
+    type_in(&mut app, "41 00");
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (3, "search 41 00: found at 0x3".into())
+    );
+    // ISO-2022-JP: 24 22 is あ after ESC $ B, and `$"` in ASCII.
+    let mut app = app_in(b"x $\"\n\x1B$B$\"\x1B(B\n", "iso-2022-jp", 120, 30);
+    search(&mut app, "あ", false);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (8, "search \"あ\": found at 0x8".into())
+    );
+    search(&mut app, "$\"", false);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (2, "search \"$\"\": found at 0x2 (search wrapped)".into())
+    );
+    // In a single-byte view every byte is a character: A1 B3 is ¡³.
+    let mut app = app_in(b"\xB0\xA1\xB3\xAA\n", "windows-1252", 120, 30);
+    search(&mut app, "¡³", false);
+    assert_eq!(
+        (app.cursor, message(&app)),
+        (1, "search \"¡³\": found at 0x1".into())
+    );
+}
+
+/// A UTF-16 or UTF-32 view (or a legacy one) whose byte order mark names another encoding
+/// says so in `check`'s words as the file opens and when `d` or `e` switch to such an
+/// encoding, with the key that reads it as the mark says.
+#[test]
+fn a_byte_order_mark_against_the_view_encoding_is_said() {
+    let be = b"\xFE\xFF\x00H\x00\xE9\xD8\x3D\xDE\x00\n";
+    let app = |bytes: &[u8], dialect| {
+        let source = Source::from_bytes("fixture", bytes.to_vec());
+        App::new(source, dialect, Rect::new(0, 0, 120, 24), false)
+    };
+    let message = |app: &App| app.message.as_ref().map(|m| m.text.clone());
+    let mut le = app(be, Dialect::Utf16Le);
+    assert_eq!(
+        message(&le).as_deref(),
+        Some("the byte order mark FE FF says UTF-16BE, but UTF-16LE was asked: e reads it as UTF-16BE")
+    );
+    assert_eq!(
+        line(&le, 23),
+        "                                \
+         the byte order mark FE FF says UTF-16BE, but UTF-16LE was asked: e reads it as UTF-16BE"
+    );
+    // `d` to UTF-16BE: the mark agrees, the encoding is named; `D` back says it again.
+    le.update(Action::NextDialect);
+    assert_eq!(
+        message(&le).as_deref(),
+        Some("encoding: UTF-16, big-endian")
+    );
+    le.update(Action::PrevDialect);
+    assert_eq!(
+        message(&le).as_deref(),
+        Some("the byte order mark FE FF says UTF-16BE, but UTF-16LE was asked: e reads it as UTF-16BE")
+    );
+    // Opened in the mark's own encoding: nothing to say; `e` to UTF-32LE says it.
+    let mut right = app(be, Dialect::Utf16Be);
+    assert_eq!(message(&right), None);
+    right.update(Action::OpenEncoding);
+    type_in(&mut right, "utf-32le");
+    right.update(Action::Submit);
+    assert_eq!(
+        message(&right).as_deref(),
+        Some("the byte order mark FE FF says UTF-16BE, but UTF-32LE was asked: e reads it as UTF-16BE")
+    );
+    // A legacy view reads UTF-8's mark as three characters.
+    let cp1252 = hexrune::encoding::resolve("windows-1252").unwrap();
+    assert_eq!(
+        message(&app("\u{FEFF}café\n".as_bytes(), cp1252)).as_deref(),
+        Some("the byte order mark EF BB BF says UTF-8, but windows-1252 was asked: e reads it as UTF-8")
+    );
+}
+
+/// `d` and `D` in an encoding with no dialects say so, and which key chooses another.
+#[test]
+fn d_in_a_legacy_view_says_it_has_no_dialects() {
+    let mut app = app_in(b"ab\x82\xA0\n", "shift_jis", 120, 24);
+    for action in [Action::NextDialect, Action::PrevDialect] {
+        app.update(action);
+        assert_eq!(
+            app.message.as_ref().map(|m| (m.text.as_str(), m.is_error)),
+            Some((
+                "Shift_JIS has no dialects: e chooses another encoding",
+                true
+            ))
+        );
+        assert_eq!(app.dialect.name(), "Shift_JIS");
+    }
+    assert_eq!(
+        line(&app, 23),
+        " fixture  5 B  0x0 (0)  20%  Shift_JIS  char 1 of 4               Shift_JIS has no dialects: e chooses another encoding"
+    );
+    let mut app = app_in(b"caf\xE9\n", "koi8-r", 120, 24);
+    app.update(Action::NextDialect);
+    assert_eq!(
+        app.message.as_ref().map(|m| m.text.as_str()),
+        Some("KOI8-R has no dialects: e chooses another encoding")
+    );
+}

@@ -24,7 +24,7 @@ use crate::cli::wire::{
     finding_line, to_line, InputRecord, Invocation, IoErrorRecord, SkippedRecord, SummaryRecord,
     WirePath,
 };
-use crate::decode::{Dialect, Unit, UnitKind};
+use crate::decode::{Dialect, Unit};
 use crate::detect;
 use crate::lint::{self, Kind, Lints, Survey};
 use crate::scan::index::{BlockHook, BlockSummary, Progress, Summary, Verdict};
@@ -775,48 +775,13 @@ pub fn wide_hint(
 /// is UTF-32LE's); only the marks of Unicode's encodings count. In the UTF-8 family a
 /// UTF-16 mark is an error whose diagnosis already says so.
 pub fn bom_note(dialect: Dialect, bytes: &[u8]) -> Option<String> {
-    use detect::bom::Bom;
-    dialect.code_unit_width()?;
-    let bom = Bom::at_start(bytes)?;
-    let says = bom.encoding();
-    let asked = dialect.encoding_name();
-    if matches!(bom, Bom::Utf7 | Bom::Gb18030) || says == asked {
-        return None;
-    }
-    let mark = hex_spaced(bom.bytes()).to_ascii_uppercase();
-    let units: Vec<Unit> = dialect
-        .units(bytes)
-        .take_while(|u| u.start < bom.len())
-        .collect();
-    let read: Vec<String> = units
-        .iter()
-        .map(|u| match u.kind {
-            UnitKind::Scalar(cp) if crate::view::unicode::is_noncharacter(cp) => {
-                format!("{cp} (a noncharacter)")
-            }
-            UnitKind::Scalar(cp) => cp.to_string(),
-            UnitKind::Error(kind) => format!("an error ({})", kind.name()),
-        })
-        .collect();
-    // A mark that is no whole number of the encoding's code units is read with the bytes
-    // after it.
-    let whole = units.last().is_some_and(|u| u.end() == bom.len());
-    let over = if whole { "" } else { "the code units over " };
+    let found = detect::bom::Contradiction::of(dialect, bytes)?;
     Some(format!(
-        "the byte order mark {mark} says {says}, but {asked} was asked: the input was read as \
-         {asked}, {over}{mark} as {}; try -e {}",
-        listed(&read),
-        says.to_ascii_lowercase()
+        "{}: {}; try -e {}",
+        found.claim(),
+        found.reading(),
+        found.bom.encoding().to_ascii_lowercase()
     ))
-}
-
-/// `a`, `a and b`, `a, b and c`.
-fn listed(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
 }
 
 pub(crate) fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {

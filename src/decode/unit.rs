@@ -35,6 +35,13 @@ impl CodePoint {
         char::from_u32(self.0)
     }
 
+    /// Whether this is one of the 66 noncharacters: U+FDD0..U+FDEF and the last two code
+    /// points of every plane.
+    pub const fn is_noncharacter(self) -> bool {
+        let v = self.0;
+        (v >= 0xFDD0 && v <= 0xFDEF) || (v <= 0x10_FFFF && v & 0xFFFE == 0xFFFE)
+    }
+
     /// Whether this is a UTF-16 surrogate code point (U+D800..U+DFFF).
     pub const fn is_surrogate(self) -> bool {
         self.0 >= 0xD800 && self.0 <= 0xDFFF

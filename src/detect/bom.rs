@@ -8,7 +8,7 @@
 //! `check`'s `bom` line and the diagnosis of an invalid byte name the mark detection names;
 //! UTF-7's and GB18030's are added here.
 
-use crate::decode;
+use crate::decode::{self, Dialect, Unit, UnitKind};
 
 /// A signature at the start of an input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -98,6 +98,101 @@ impl From<decode::Bom> for Bom {
             decode::Bom::Utf32Le => Bom::Utf32Le,
             decode::Bom::Utf32Be => Bom::Utf32Be,
         }
+    }
+}
+
+/// A byte order mark at the start of an input read in an encoding that is not the one the
+/// mark names: UTF-16BE's `FE FF` in a UTF-16LE reading, UTF-8's `EF BB BF` in a
+/// windows-1252 one. What `check` notes and the viewer's status line says, in the same
+/// words ([`Contradiction::claim`], [`Contradiction::reading`]), each ending with its own
+/// way out (`try -e utf-16be`, `e reads it as UTF-16BE`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contradiction {
+    /// The mark.
+    pub bom: Bom,
+    /// The encoding the input is read in.
+    pub asked: Dialect,
+    /// How that encoding reads the mark: its code points, noncharacters and errors named.
+    read: String,
+    /// Whether the mark is a whole number of the encoding's code units (else its last
+    /// unit takes bytes after it).
+    whole: bool,
+}
+
+impl Contradiction {
+    /// The contradiction between the mark `bytes` start with and `dialect`, if the mark
+    /// names another encoding. Only UTF-16, UTF-32 and the legacy encodings are asked: in
+    /// the UTF-8 family a UTF-16 or UTF-32 mark is an error whose diagnosis says what it
+    /// is. Only the marks of Unicode's encodings count (not UTF-7's or GB18030's).
+    ///
+    /// ```
+    /// use hexrune::decode::Dialect;
+    /// use hexrune::detect::bom::Contradiction;
+    /// let c = Contradiction::of(Dialect::Utf16Le, b"\xFE\xFF\x00h").unwrap();
+    /// assert_eq!(c.claim(), "the byte order mark FE FF says UTF-16BE, but UTF-16LE was asked");
+    /// assert_eq!(c.reading(), "the input was read as UTF-16LE, FE FF as U+FFFE (a noncharacter)");
+    /// assert_eq!(Contradiction::of(Dialect::Utf16Be, b"\xFE\xFF\x00h"), None);
+    /// ```
+    pub fn of(dialect: Dialect, bytes: &[u8]) -> Option<Contradiction> {
+        dialect.code_unit_width()?;
+        let bom = Bom::at_start(bytes)?;
+        if matches!(bom, Bom::Utf7 | Bom::Gb18030) || bom.encoding() == dialect.encoding_name() {
+            return None;
+        }
+        let units: Vec<Unit> = dialect
+            .units(bytes)
+            .take_while(|u| u.start < bom.len())
+            .collect();
+        let read: Vec<String> = units
+            .iter()
+            .map(|u| match u.kind {
+                UnitKind::Scalar(cp) if cp.is_noncharacter() => format!("{cp} (a noncharacter)"),
+                UnitKind::Scalar(cp) => cp.to_string(),
+                UnitKind::Error(kind) => format!("an error ({})", kind.name()),
+            })
+            .collect();
+        Some(Contradiction {
+            bom,
+            asked: dialect,
+            read: listed(&read),
+            whole: units.last().is_some_and(|u| u.end() == bom.len()),
+        })
+    }
+
+    /// `the byte order mark FE FF says UTF-16BE, but UTF-16LE was asked`.
+    pub fn claim(&self) -> String {
+        format!(
+            "the byte order mark {} says {}, but {} was asked",
+            self.bom.hex(),
+            self.bom.encoding(),
+            self.asked.encoding_name()
+        )
+    }
+
+    /// `the input was read as UTF-16LE, FE FF as U+FFFE (a noncharacter)`; a mark that is
+    /// no whole number of code units is read with the bytes after it (`the code units over
+    /// EF BB BF as U+BBEF and U+68BF`).
+    pub fn reading(&self) -> String {
+        let over = if self.whole {
+            ""
+        } else {
+            "the code units over "
+        };
+        format!(
+            "the input was read as {}, {over}{} as {}",
+            self.asked.encoding_name(),
+            self.bom.hex(),
+            self.read
+        )
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn listed(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 

@@ -172,6 +172,19 @@ pub struct Pattern {
     pub backward: bool,
     /// The lookalike needle of a `/~/` search (then `bytes` is empty).
     pub lookalike: Option<Arc<Lookalike>>,
+    /// Where its bytes may be found.
+    pub anchor: Anchor,
+}
+
+/// Where a search pattern's bytes may be found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    /// This text: only where the view's units start and end (and, in ISO-2022-JP, decode
+    /// to it), so that a match is the characters typed, never bytes inside or across
+    /// characters ([`search::UnitEdges`]).
+    Text(String),
+    /// Hex bytes: at any offset.
+    Bytes,
 }
 
 /// A line for the status bar.
@@ -1053,8 +1066,8 @@ impl App {
                 self.open_prompt(PromptKind::Lints { choice: 0 });
             }
             Action::Lint(event) => self.lint_event(event),
-            Action::NextDialect => self.set_dialect(self.dialect.next()),
-            Action::PrevDialect => self.set_dialect(self.dialect.prev()),
+            Action::NextDialect => self.step_dialect(self.dialect.next()),
+            Action::PrevDialect => self.step_dialect(self.dialect.prev()),
             Action::OpenEncoding => self.open_encoding_chooser(),
             Action::OpenWrite => self.open_write(),
             Action::ToggleMojibake | Action::ToggleBomStrip => self.toggle_write(&action),
@@ -1202,7 +1215,22 @@ impl App {
         self.top = self.cursor / per_row * per_row;
     }
 
-    /// Switches dialect; the scan of the old one is cancelled and a new one wanted.
+    /// `d` / `D`: the next or previous dialect, or, in an encoding that has none (a legacy
+    /// one), says so and how to choose another.
+    fn step_dialect(&mut self, dialect: Dialect) {
+        if self.dialect.family().is_empty() {
+            let name = self.dialect.encoding_name();
+            self.say(
+                format!("{name} has no dialects: e chooses another encoding"),
+                true,
+            );
+            return;
+        }
+        self.set_dialect(dialect);
+    }
+
+    /// Switches dialect; the scan of the old one is cancelled and a new one wanted. What the
+    /// input's byte order mark says against the new one is said instead of its name.
     fn set_dialect(&mut self, dialect: Dialect) {
         if dialect != self.dialect {
             self.cancel_scan();
@@ -1216,6 +1244,9 @@ impl App {
             None => "dialect",
         };
         self.say(format!("{what}: {}", dialect.title()), false);
+        if let Some(note) = bom_note(self.source.bytes(), dialect) {
+            self.say(note, false);
+        }
     }
 
     /// Says why Ctrl-Z (or a SIGTSTP) did not stop the viewer.
@@ -1448,6 +1479,7 @@ impl App {
                             label: format!("lookalike {}", quoted(text)),
                             backward,
                             lookalike: Some(Arc::new(needle)),
+                            anchor: Anchor::Text(text.to_string()),
                         };
                         self.start_pattern_search(&pattern, backward);
                         self.last_search = Some(pattern);
@@ -1477,6 +1509,11 @@ impl App {
                             label,
                             backward,
                             lookalike: None,
+                            anchor: if hex {
+                                Anchor::Bytes
+                            } else {
+                                Anchor::Text(text.to_string())
+                            },
                         };
                         self.start_pattern_search(&pattern, backward);
                         self.last_search = Some(pattern);
@@ -1518,30 +1555,38 @@ impl App {
         let needle = pattern.bytes.clone();
         let cursor = self.cursor as usize;
         let what = format!("search {}", pattern.label);
-        // In UTF-16 and UTF-32 a match starts on a code unit.
-        let align = self.dialect.code_unit_width().unwrap_or(1);
+        let (dialect, anchor) = (self.dialect, pattern.anchor.clone());
+        // In a multi-byte legacy encoding the scan's checkpoints spare decoding from afar.
+        let findings = match &self.scan {
+            Scan::Ready(f) if self.findings().is_some() => Some(Arc::clone(f)),
+            _ => None,
+        };
         self.spawn(what, backward, move |bytes, control| {
+            let hint = |offset: usize| {
+                let summary = &findings.as_ref()?.summary;
+                summary.checkpoint_before(offset)
+            };
+            let mut edges = match anchor {
+                Anchor::Text(text) => search::UnitEdges::new(dialect, &hint).decoding_to(&text),
+                Anchor::Bytes => search::UnitEdges::any_byte(),
+            };
+            let edges = &mut edges;
+            let end = bytes.len();
             // Past the end, the search goes on from the other end up to the cursor, as
             // vim's does: only an occurrence at the cursor itself is found twice.
             if backward {
-                match search::find_backward_aligned(bytes, &needle, cursor, (0, align), control)? {
+                match search::find_units_backward(bytes, &needle, (0, cursor), edges, control)? {
                     Some(found) => Ok(Some(found)),
-                    None => Ok(search::find_backward_aligned(
-                        &bytes[cursor..],
-                        &needle,
-                        bytes.len(),
-                        (cursor, align),
-                        control,
-                    )?
-                    .map(|i| cursor + i)),
+                    None => {
+                        search::find_units_backward(bytes, &needle, (cursor, end), edges, control)
+                    }
                 }
             } else {
-                match search::find_forward_aligned(bytes, &needle, cursor + 1, (0, align), control)?
+                match search::find_units_forward(bytes, &needle, (cursor + 1, end), edges, control)?
                 {
                     Some(found) => Ok(Some(found)),
                     None => {
-                        let end = (cursor + needle.len()).min(bytes.len());
-                        search::find_forward_aligned(&bytes[..end], &needle, 0, (0, align), control)
+                        search::find_units_forward(bytes, &needle, (0, cursor + 1), edges, control)
                     }
                 }
             }
@@ -2247,13 +2292,20 @@ impl App {
     }
 }
 
-/// What the status line says at the start about an input that begins with the byte order
-/// mark of UTF-16 or UTF-32 while the viewer reads it byte by byte (as UTF-8, say): that
-/// `e` reads it in the encoding the mark names.
+/// What the status line says about an input whose byte order mark names another encoding
+/// than the one it is read in, when it opens or the encoding is switched: that `e` reads it
+/// in the encoding the mark names. In UTF-16, UTF-32 and the legacy encodings, in the words
+/// of `check`'s note ([`crate::detect::bom::Contradiction`]); in the UTF-8 family, where
+/// the mark of UTF-16 or UTF-32 is read byte by byte, shorter.
 fn bom_note(bytes: &[u8], dialect: Dialect) -> Option<String> {
-    use crate::detect::bom::Bom;
+    use crate::detect::bom::{Bom, Contradiction};
     if dialect.code_unit_width().is_some() {
-        return None;
+        let found = Contradiction::of(dialect, bytes)?;
+        return Some(format!(
+            "{}: e reads it as {}",
+            found.claim(),
+            found.bom.encoding()
+        ));
     }
     // Unicode's marks only: `e` reads no UTF-7 or GB18030.
     let bom = crate::decode::Bom::detect(bytes).map(Bom::from)?;
@@ -3095,6 +3147,7 @@ mod tests {
                 label: quoted("zz"),
                 backward: false,
                 lookalike: None,
+                anchor: Anchor::Text("zz".to_string()),
             });
             app.update(Action::Digit(9));
             app.update(Action::RepeatSearch { reverse: false });

@@ -12,7 +12,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use memchr::memmem;
 
-use crate::decode::{Dialect, Unit};
+use std::ops::Range;
+
+use crate::decode::{Checkpoint, Dialect, Family, MultiByteTable, Unit};
 use crate::scan::{scan_range, ClassCounts, Sink};
 
 /// Bytes handed to one scan or one pattern search between progress reports.
@@ -156,41 +158,200 @@ pub fn find_backward(
     Ok(None)
 }
 
-/// [`find_forward`], finding only occurrences at offsets that are multiples of `align`
-/// when counted from `base` (the offset of `bytes` in the input): in UTF-16 and UTF-32 a
-/// match must start on a code unit.
-pub fn find_forward_aligned(
-    bytes: &[u8],
-    pattern: &[u8],
-    mut from: usize,
-    (base, align): (usize, usize),
-    control: &mut Control,
-) -> Result<Option<usize>, Cancelled> {
-    loop {
-        match find_forward(bytes, pattern, from, control)? {
-            Some(i) if (base + i) % align.max(1) == 0 => return Ok(Some(i)),
-            Some(i) => from = i + 1,
-            None => return Ok(None),
+/// Whether a byte range holds whole units of the view's decoding: a text match must start
+/// where a unit starts and end where one ends, so that it is the characters searched for,
+/// never the tail of one and the head of the next (in Shift_JIS `82 A2 20 A2` holds
+/// `A2 20`, the bytes of nothing the text holds; in UTF-16LE `00 41` may straddle two
+/// code units).
+///
+/// UTF-8, UTF-16 and UTF-32 find a unit from the bytes around an offset. The multi-byte
+/// legacy encodings are not self-synchronizing: their units are found as the viewer finds
+/// them, by decoding from a checkpoint ([`Dialect::resync`]) — the nearest sync byte, the
+/// scan's block index (`hint`), or the last boundary this value found, whichever is
+/// nearest. A forward search asks about ever later ranges, so it decodes each byte once.
+pub struct UnitEdges<'a> {
+    /// `None`: every offset is an edge (a hex search looks for bytes, not characters).
+    dialect: Option<Dialect>,
+    /// A checkpoint at or before an offset, from the scan's block index, once it exists.
+    hint: &'a dyn Fn(usize) -> Option<Checkpoint>,
+    /// The last unit boundary decoding reached, and the decoder state there.
+    known: Checkpoint,
+    /// In ISO-2022-JP, the code points a match must decode to: its bytes mean other
+    /// characters in another mode (`24 22` is あ after `ESC $ B`, `$"` in ASCII).
+    text: Option<Vec<u32>>,
+}
+
+impl<'a> UnitEdges<'a> {
+    /// The unit edges of `dialect`, with `hint` giving checkpoints in a multi-byte legacy
+    /// encoding (it may always say `None`: decoding then starts at a sync byte or at 0).
+    pub fn new(dialect: Dialect, hint: &'a dyn Fn(usize) -> Option<Checkpoint>) -> Self {
+        UnitEdges {
+            dialect: Some(dialect),
+            hint,
+            known: Checkpoint::default(),
+            text: None,
         }
+    }
+
+    /// These edges, where a match must also decode to `text` in a stateful encoding
+    /// (ISO-2022-JP); in the others the same bytes on the same edges always do.
+    pub fn decoding_to(mut self, text: &str) -> Self {
+        self.text = Some(text.chars().map(u32::from).collect());
+        self
+    }
+
+    /// Edges at every offset: what a hex search accepts.
+    pub fn any_byte() -> Self {
+        UnitEdges {
+            dialect: None,
+            hint: &|_| None,
+            known: Checkpoint::default(),
+            text: None,
+        }
+    }
+
+    /// Whether `range` (not empty, inside `bytes`) starts on a unit's first byte and ends
+    /// on a unit's last.
+    ///
+    /// ```
+    /// use hexrune::tui::search::UnitEdges;
+    /// let sjis = hexrune::encoding::resolve("shift_jis").unwrap();
+    /// let bytes = b"\x82\xA2 \xA2"; // い, a space, ｢
+    /// let mut edges = UnitEdges::new(sjis, &|_| None);
+    /// assert!(!edges.spans_units(bytes, 1..3)); // A2 20: the trail of い and the space
+    /// assert!(edges.spans_units(bytes, 3..4));
+    /// assert!(edges.spans_units(bytes, 0..3));
+    /// ```
+    pub fn spans_units(&mut self, bytes: &[u8], range: Range<usize>) -> bool {
+        if range.is_empty() || range.end > bytes.len() {
+            return false;
+        }
+        match self.dialect {
+            None | Some(Dialect::SingleByte(_)) => true,
+            Some(Dialect::MultiByte(table)) => self.spans_decoded(table, bytes, range),
+            Some(d) => {
+                d.unit_containing(bytes, range.start).start == range.start
+                    && d.unit_containing(bytes, range.end - 1).end() == range.end
+            }
+        }
+    }
+
+    /// [`UnitEdges::spans_units`] in a multi-byte legacy encoding: decodes from the
+    /// nearest checkpoint at or before the range's start through its end.
+    fn spans_decoded(
+        &mut self,
+        table: &'static MultiByteTable,
+        bytes: &[u8],
+        range: Range<usize>,
+    ) -> bool {
+        let known = Some(self.known).filter(|k| k.at <= range.start);
+        let from = match ((self.hint)(range.start), known) {
+            (Some(h), Some(k)) => Some(if h.at > k.at { h } else { k }),
+            (h, k) => h.or(k),
+        };
+        let found = Dialect::MultiByte(table).resync(bytes, range.start, from);
+        let (mut at, mut state) = (found.unit.start, found.state);
+        let stateful = table.family() == Family::Iso2022Jp;
+        let mut expected = self.text.as_deref().filter(|_| stateful).map(|t| t.iter());
+        let mut same = true;
+        if at == range.start {
+            while at < range.end {
+                let (unit, next) = table.decode(bytes, at, state);
+                if let Some(expected) = expected.as_mut() {
+                    let cp = unit.code_point().map(|cp| cp.value());
+                    same &= cp.is_some() && cp.as_ref() == expected.next();
+                }
+                (at, state) = (unit.end(), next);
+            }
+        }
+        self.known = Checkpoint { at, state };
+        at == range.end && same
     }
 }
 
-/// [`find_backward`], finding only occurrences at offsets that are multiples of `align`
-/// when counted from `base`.
-pub fn find_backward_aligned(
+/// The occurrences of `pattern` that start in `lo..hi` and span whole units, each judged
+/// in the whole input, first to last: one chunk of a search, until `found` says stop.
+/// Occurrences may overlap (`aa` in `aaa` starts at 0 and 1); asking about them in order
+/// means a multi-byte legacy encoding decodes the chunk once, not once per occurrence.
+fn on_units_in(
+    bytes: &[u8],
+    finder: &memmem::Finder,
+    (lo, hi): (usize, usize),
+    edges: &mut UnitEdges,
+    mut found: impl FnMut(usize) -> bool,
+) {
+    let len = finder.needle().len();
+    let hay = &bytes[lo..(hi + len - 1).min(bytes.len())];
+    let mut next = 0;
+    while let Some(i) = hay.get(next..).and_then(|rest| finder.find(rest)) {
+        let at = lo + next + i;
+        if edges.spans_units(bytes, at..at + len) && found(at) {
+            return;
+        }
+        next += i + 1;
+    }
+}
+
+/// The first occurrence of `pattern` that starts in `from..until` and spans whole units
+/// ([`UnitEdges`]): what a text search finds going forward.
+pub fn find_units_forward(
     bytes: &[u8],
     pattern: &[u8],
-    mut before: usize,
-    (base, align): (usize, usize),
+    (from, until): (usize, usize),
+    edges: &mut UnitEdges,
     control: &mut Control,
 ) -> Result<Option<usize>, Cancelled> {
-    loop {
-        match find_backward(bytes, pattern, before, control)? {
-            Some(i) if (base + i) % align.max(1) == 0 => return Ok(Some(i)),
-            Some(i) => before = i,
-            None => return Ok(None),
-        }
+    if pattern.is_empty() {
+        return Ok(None);
     }
+    let finder = memmem::Finder::new(pattern);
+    let until = until.min(bytes.len());
+    let mut pos = from;
+    while pos < until {
+        control.step(pos)?;
+        let hi = (pos + CHUNK).min(until);
+        let mut first = None;
+        on_units_in(bytes, &finder, (pos, hi), edges, |at| {
+            first = Some(at);
+            true
+        });
+        if first.is_some() {
+            return Ok(first);
+        }
+        pos = hi;
+    }
+    Ok(None)
+}
+
+/// The last occurrence of `pattern` that starts in `floor..before` and spans whole units
+/// ([`UnitEdges`]): what a text search finds going backward. Each chunk, from the last, is
+/// searched forward, so that a multi-byte legacy encoding decodes it once.
+pub fn find_units_backward(
+    bytes: &[u8],
+    pattern: &[u8],
+    (floor, before): (usize, usize),
+    edges: &mut UnitEdges,
+    control: &mut Control,
+) -> Result<Option<usize>, Cancelled> {
+    if pattern.is_empty() {
+        return Ok(None);
+    }
+    let finder = memmem::Finder::new(pattern);
+    let mut hi = before.min(bytes.len());
+    while hi > floor {
+        control.step(hi)?;
+        let lo = hi.saturating_sub(CHUNK).max(floor);
+        let mut last = None;
+        on_units_in(bytes, &finder, (lo, hi), edges, |at| {
+            last = Some(at);
+            false
+        });
+        if last.is_some() {
+            return Ok(last);
+        }
+        hi = lo;
+    }
+    Ok(None)
 }
 
 /// What a text search's input (`/`, `\`, not hex) asks for.
@@ -403,27 +564,164 @@ mod tests {
         // bytes 11 61 first occur at offset 1, inside two code units.
         let file = crate::decode::text_bytes(Dialect::Utf16Le, "\u{1100}\u{61}\u{6111}");
         let needle = [0x11, 0x61];
+        let whole = (0, file.len());
         assert_eq!(quiet(|c| find_forward(&file, &needle, 0, c)), Ok(Some(1)));
         assert_eq!(
-            quiet(|c| find_forward_aligned(&file, &needle, 0, (0, 2), c)),
-            Ok(Some(4))
+            units_forward(Dialect::Utf16Le, &file, &needle, whole),
+            Some(4)
         );
         assert_eq!(
-            quiet(|c| find_backward_aligned(&file, &needle, file.len(), (0, 2), c)),
-            Ok(Some(4))
+            units_backward(Dialect::Utf16Le, &file, &needle, whole),
+            Some(4)
         );
         assert_eq!(
-            quiet(|c| find_backward_aligned(&file[1..], &needle, file.len() - 1, (1, 2), c)),
-            Ok(Some(3))
+            units_backward(Dialect::Utf16Le, &file, &needle, (0, 4)),
+            None
         );
         assert_eq!(
-            quiet(|c| find_forward_aligned(&file, &needle, 0, (1, 4), c)),
-            Ok(None)
+            units_forward(Dialect::Utf16Le, &file, &needle, (0, 4)),
+            None
         );
+        let mut any = UnitEdges::any_byte();
+        let found = quiet(|c| find_units_forward(&file, &needle, whole, &mut any, c));
+        assert_eq!(found, Ok(Some(1)));
         // What the search finds in a UTF-16 file: the text, not its UTF-8 bytes.
         let file = crate::decode::text_bytes(Dialect::Utf16Le, "le café, la café");
         let needle = encode_text(Dialect::Utf16Le, "café").unwrap();
         assert_eq!(quiet(|c| find_forward(&file, &needle, 0, c)), Ok(Some(6)));
+    }
+
+    fn units_forward(
+        d: Dialect,
+        bytes: &[u8],
+        needle: &[u8],
+        range: (usize, usize),
+    ) -> Option<usize> {
+        let mut edges = UnitEdges::new(d, &|_| None);
+        quiet(|c| find_units_forward(bytes, needle, range, &mut edges, c)).unwrap()
+    }
+
+    fn units_backward(
+        d: Dialect,
+        bytes: &[u8],
+        needle: &[u8],
+        range: (usize, usize),
+    ) -> Option<usize> {
+        let mut edges = UnitEdges::new(d, &|_| None);
+        quiet(|c| find_units_backward(bytes, needle, range, &mut edges, c)).unwrap()
+    }
+
+    /// Every start of an occurrence of `needle` that spans whole units, from one decode of
+    /// the whole input: the oracle of the searches.
+    fn naive_matches(d: Dialect, bytes: &[u8], needle: &[u8]) -> Vec<usize> {
+        let units: Vec<Unit> = d.units(bytes).collect();
+        let starts: std::collections::HashSet<usize> = units.iter().map(|u| u.start).collect();
+        let ends: std::collections::HashSet<usize> = units.iter().map(|u| u.end()).collect();
+        (0..bytes.len())
+            .filter(|&i| bytes[i..].starts_with(needle))
+            .filter(|&i| starts.contains(&i) && ends.contains(&(i + needle.len())))
+            .collect()
+    }
+
+    #[test]
+    fn text_in_a_multi_byte_view_is_found_on_its_units() {
+        let sjis = crate::encoding::resolve("shift_jis").unwrap();
+        // "abあい ｢": ｢ (A2) is also the trail byte of い at 0x5.
+        let file = b"ab\x82\xA0\x82\xA2 \xA2\n";
+        let needle = encode_text(sjis, "｢").unwrap();
+        assert_eq!(needle, [0xA2]);
+        let whole = (0, file.len());
+        assert_eq!(units_forward(sjis, file, &needle, whole), Some(7));
+        assert_eq!(units_forward(sjis, file, &needle, (0, 7)), None);
+        assert_eq!(units_backward(sjis, file, &needle, whole), Some(7));
+        assert_eq!(units_backward(sjis, file, &needle, (0, 7)), None);
+        assert_eq!(units_forward(sjis, file, b"\x82\xA2", whole), Some(4));
+        assert_eq!(units_forward(sjis, file, b"\xA0\x82", whole), None);
+        // EUC-KR "가나" (B0 A1 B3 AA): 〕 is A1 B3, the trail of one and the lead of the other.
+        let euc_kr = crate::encoding::resolve("euc-kr").unwrap();
+        let file = b"\xB0\xA1\xB3\xAA\n";
+        let needle = encode_text(euc_kr, "〕").unwrap();
+        assert_eq!(needle, [0xA1, 0xB3]);
+        assert_eq!(units_forward(euc_kr, file, &needle, (0, 5)), None);
+        assert_eq!(units_backward(euc_kr, file, &needle, (0, 5)), None);
+        assert_eq!(units_forward(euc_kr, file, b"\xB3\xAA", (0, 5)), Some(2));
+        // ISO-2022-JP: 24 22 is あ after ESC $ B only; in ASCII it is `$"`, two units too.
+        let iso = crate::encoding::resolve("iso-2022-jp").unwrap();
+        let jis = b"$\"\x1B$B$\"";
+        let mut edges = UnitEdges::new(iso, &|_| None).decoding_to("あ");
+        let found = quiet(|c| find_units_forward(jis, b"$\"", (0, 7), &mut edges, c));
+        assert_eq!(found, Ok(Some(5)));
+        assert_eq!(units_forward(iso, jis, b"$\"", (0, 7)), Some(0));
+        // A single-byte view: every byte is a unit.
+        let cp1252 = crate::encoding::resolve("windows-1252").unwrap();
+        assert_eq!(units_forward(cp1252, file, &needle, (0, 5)), Some(1));
+    }
+
+    #[test]
+    fn the_scan_checkpoints_give_the_same_matches() {
+        // No sync byte at all: hiragana after one ASCII letter, so A0 82 occurs at every
+        // even offset from 2 and spans units at none.
+        let sjis = crate::encoding::resolve("shift_jis").unwrap();
+        let mut file = b"A".to_vec();
+        file.extend(b"\x82\xA0".repeat(3 * CHUNK));
+        let summary = crate::scan::index::Summary::build(
+            sjis,
+            &file,
+            1,
+            &crate::scan::index::Progress::new(),
+        )
+        .unwrap();
+        let hint = |offset| summary.checkpoint_before(offset);
+        let mut edges = UnitEdges::new(sjis, &hint);
+        let whole = (0, file.len());
+        let found = quiet(|c| find_units_forward(&file, b"\xA0\x82", whole, &mut edges, c));
+        assert_eq!(found, Ok(None));
+        let found = quiet(|c| find_units_backward(&file, b"\x82\xA0", whole, &mut edges, c));
+        assert_eq!(found, Ok(Some(file.len() - 2)));
+        let found = quiet(|c| find_units_forward(&file, b"\x82\xA0", (2, 9), &mut edges, c));
+        assert_eq!(found, Ok(Some(3)));
+        // A match across a chunk's edge (a unit starts at every odd offset).
+        let across = (CHUNK - 2, file.len());
+        let found = quiet(|c| find_units_forward(&file, b"\x82\xA0", across, &mut edges, c));
+        assert_eq!(found, Ok(Some(CHUNK - 1)));
+        let below = (0, CHUNK);
+        let found = quiet(|c| find_units_backward(&file, b"\x82\xA0", below, &mut edges, c));
+        assert_eq!(found, Ok(Some(CHUNK - 1)));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn unit_searches_equal_a_naive_walk(
+            bytes in proptest::collection::vec(prop_oneof![
+                Just(0x82u8), Just(0xA0), Just(0xA2), Just(0xB0), Just(0xA1), Just(0x41),
+                Just(0x20), Just(0x31), Just(0x1B), Just(0x24), Just(0x42), Just(0x28),
+            ], 0..80),
+            needle in proptest::collection::vec(prop_oneof![
+                Just(0x82u8), Just(0xA0), Just(0xA2), Just(0xA1), Just(0x41), Just(0x31),
+            ], 1..4),
+            which in 0usize..8,
+        ) {
+            let labels = ["shift_jis", "euc-kr", "gbk", "gb18030", "big5", "euc-jp", "iso-2022-jp", "utf-16le"];
+            let d = crate::encoding::resolve(labels[which]).unwrap();
+            let expected = naive_matches(d, &bytes, &needle);
+            let mut forward = Vec::new();
+            let mut edges = UnitEdges::new(d, &|_| None);
+            let mut from = 0;
+            while let Some(i) = quiet(|c| find_units_forward(&bytes, &needle, (from, bytes.len()), &mut edges, c)).unwrap() {
+                forward.push(i);
+                from = i + 1;
+            }
+            prop_assert_eq!(&forward, &expected);
+            let mut backward = Vec::new();
+            let mut before = bytes.len();
+            while let Some(i) = units_backward(d, &bytes, &needle, (0, before)) {
+                backward.push(i);
+                before = i;
+            }
+            backward.reverse();
+            prop_assert_eq!(&backward, &expected);
+        }
     }
 
     #[test]

@@ -65,8 +65,7 @@ pub fn label(cp: CodePoint) -> String {
 /// Whether `cp` is one of the 66 noncharacters: U+FDD0..U+FDEF and the last two code points
 /// of every plane.
 pub fn is_noncharacter(cp: CodePoint) -> bool {
-    let v = cp.value();
-    (0xFDD0..=0xFDEF).contains(&v) || (v <= 0x10_FFFF && v & 0xFFFE == 0xFFFE)
+    cp.is_noncharacter()
 }
 
 /// The general category of `cp`; `None` above U+10FFFF.
