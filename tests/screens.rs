@@ -2442,7 +2442,7 @@ fn a_count_too_large_says_so() {
 }
 
 /// An app over `bytes` read in `label`'s encoding, its scan done.
-fn app_in(bytes: &[u8], label: &str, width: u16, height: u16) -> App {
+fn app_in_encoding(bytes: &[u8], label: &str, width: u16, height: u16) -> App {
     let dialect = hexrune::encoding::resolve(label).unwrap();
     let summary = Summary::build(dialect, bytes, 1, &Progress::new()).unwrap();
     let source = Source::from_bytes("fixture", bytes.to_vec());
@@ -2457,7 +2457,7 @@ fn app_in(bytes: &[u8], label: &str, width: u16, height: u16) -> App {
 fn text_search_in_a_multi_byte_view_finds_whole_characters() {
     // "abあい ｢い｢\n": ｢ at 0x7 and 0xA; A2 also at 0x5 and 0x9, the trails of い.
     let bytes = b"ab\x82\xA0\x82\xA2 \xA2\x82\xA2\xA2\n";
-    let mut app = app_in(bytes, "shift_jis", 120, 30);
+    let mut app = app_in_encoding(bytes, "shift_jis", 120, 30);
     let message = |app: &App| app.message.as_ref().map(|m| m.text.clone()).unwrap();
     let search = |app: &mut App, text: &str, backward: bool| {
         app.update(Action::OpenSearch { backward });
@@ -2472,7 +2472,7 @@ fn text_search_in_a_multi_byte_view_finds_whole_characters() {
     );
     assert_eq!(
         line(&app, 29),
-        " fixture  12 B  0x7 (7)  67%  Shift_JIS  char 6 of 9                                           search \"｢\": found at 0x7"
+        " fixture  12 B  0x7 (7)  66%  Shift_JIS  char 6 of 9                                           search \"｢\": found at 0x7"
     );
     let step = |app: &mut App, reverse: bool| {
         app.update(Action::RepeatSearch { reverse });
@@ -2529,7 +2529,7 @@ fn text_search_in_a_multi_byte_view_finds_whole_characters() {
         "lookalike search reads the UTF-8 family (utf8, cesu8, mutf8, wtf8, legacy), not Shift_JIS"
     );
     // EUC-KR "가나" (B0 A1 B3 AA): 〕 is A1 B3, the trail of 가 and the lead of 나.
-    let mut app = app_in(b"\xB0\xA1\xB3\xAA\n", "euc-kr", 120, 30);
+    let mut app = app_in_encoding(b"\xB0\xA1\xB3\xAA\n", "euc-kr", 120, 30);
     search(&mut app, "〕", false);
     assert_eq!(
         (app.cursor, message(&app)),
@@ -2541,7 +2541,7 @@ fn text_search_in_a_multi_byte_view_finds_whole_characters() {
         (2, "search \"나\": found at 0x2".into())
     );
     // UTF-16LE: text on code units (41 00 at 0x3 straddles two), hex bytes anywhere.
-    let mut app = app_in(b"x\x00\x00\x41\x00\x26\x41\x00", "utf-16le", 120, 30);
+    let mut app = app_in_encoding(b"x\x00\x00\x41\x00\x26\x41\x00", "utf-16le", 120, 30);
     search(&mut app, "A", false);
     assert_eq!(
         (app.cursor, message(&app)),
@@ -2558,7 +2558,7 @@ fn text_search_in_a_multi_byte_view_finds_whole_characters() {
         (3, "search 41 00: found at 0x3".into())
     );
     // ISO-2022-JP: 24 22 is あ after ESC $ B, and `$"` in ASCII.
-    let mut app = app_in(b"x $\"\n\x1B$B$\"\x1B(B\n", "iso-2022-jp", 120, 30);
+    let mut app = app_in_encoding(b"x $\"\n\x1B$B$\"\x1B(B\n", "iso-2022-jp", 120, 30);
     search(&mut app, "あ", false);
     assert_eq!(
         (app.cursor, message(&app)),
@@ -2570,7 +2570,7 @@ fn text_search_in_a_multi_byte_view_finds_whole_characters() {
         (2, "search \"$\"\": found at 0x2 (search wrapped)".into())
     );
     // In a single-byte view every byte is a character: A1 B3 is ¡³.
-    let mut app = app_in(b"\xB0\xA1\xB3\xAA\n", "windows-1252", 120, 30);
+    let mut app = app_in_encoding(b"\xB0\xA1\xB3\xAA\n", "windows-1252", 120, 30);
     search(&mut app, "¡³", false);
     assert_eq!(
         (app.cursor, message(&app)),
@@ -2631,7 +2631,7 @@ fn a_byte_order_mark_against_the_view_encoding_is_said() {
 /// `d` and `D` in an encoding with no dialects say so, and which key chooses another.
 #[test]
 fn d_in_a_legacy_view_says_it_has_no_dialects() {
-    let mut app = app_in(b"ab\x82\xA0\n", "shift_jis", 120, 24);
+    let mut app = app_in_encoding(b"ab\x82\xA0\n", "shift_jis", 120, 24);
     for action in [Action::NextDialect, Action::PrevDialect] {
         app.update(action);
         assert_eq!(
@@ -2647,7 +2647,7 @@ fn d_in_a_legacy_view_says_it_has_no_dialects() {
         line(&app, 23),
         " fixture  5 B  0x0 (0)  20%  Shift_JIS  char 1 of 4               Shift_JIS has no dialects: e chooses another encoding"
     );
-    let mut app = app_in(b"caf\xE9\n", "koi8-r", 120, 24);
+    let mut app = app_in_encoding(b"caf\xE9\n", "koi8-r", 120, 24);
     app.update(Action::NextDialect);
     assert_eq!(
         app.message.as_ref().map(|m| m.text.as_str()),
