@@ -148,6 +148,42 @@ fn bidi_controls_paired_and_unpaired_per_line() {
             ),
         ]
     );
+    // In UTF-16 and UTF-32, CR LF is one end too (its line feed is the next unit, `0A 00`
+    // in UTF-16LE, not the next byte): only the CR alone is named.
+    let text = "a\u{202E}b\r\nc\u{202E}d\re\n";
+    let utf16 = |le: bool| -> Vec<u8> {
+        let units = text.encode_utf16();
+        units
+            .flat_map(|u| if le { u.to_le_bytes() } else { u.to_be_bytes() })
+            .collect()
+    };
+    let utf32 = |le: bool| -> Vec<u8> {
+        let values = text.chars().map(u32::from);
+        values
+            .flat_map(|v| if le { v.to_le_bytes() } else { v.to_be_bytes() })
+            .collect()
+    };
+    for (dialect, width, bytes) in [
+        (Dialect::Utf16Le, 2, utf16(true)),
+        (Dialect::Utf16Be, 2, utf16(false)),
+        (Dialect::Utf32Le, 4, utf32(true)),
+        (Dialect::Utf32Be, 4, utf32(false)),
+    ] {
+        assert_eq!(
+            messages(dialect, &bytes, &security()),
+            vec![
+                format!(
+                    "U+202E RIGHT-TO-LEFT OVERRIDE is not closed before the end of its line{tail}"
+                ),
+                format!(
+                    "U+202E RIGHT-TO-LEFT OVERRIDE is not closed before the end of its line, \
+                     which ends at a CR (U+000D) alone at offset {}{tail}",
+                    8 * width
+                ),
+            ],
+            "{dialect:?}"
+        );
+    }
     // An isolate closes the embeddings inside it; PDF does not close an isolate.
     let text = "\u{2067}x\u{202B}y\u{2069}\u{202C}";
     let levels: Vec<Level> = run(Dialect::Utf8, text.as_bytes(), &security())

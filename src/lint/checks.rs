@@ -532,8 +532,16 @@ impl<'a> Walk<'a> {
             if b == b'\n' {
                 self.line_end(None);
             } else if b == b'\r' {
-                // A CR of CR LF ends the line the line feed ends: nothing to tell.
-                let alone = self.bytes.get(pos + 1) != Some(&b'\n');
+                // A CR of CR LF ends the line the line feed ends: nothing to tell. The
+                // next unit, in UTF-16 and UTF-32 too (where its bytes are `0A 00` ...).
+                let alone = if self.utf8 {
+                    self.bytes.get(pos + 1) != Some(&b'\n')
+                } else {
+                    pos + n >= self.bytes.len()
+                        || (self.dialect.decode_at(self.bytes, pos + n).code_point())
+                            .map(|c| c.value())
+                            != Some(0x0A)
+                };
                 self.line_end(alone.then_some((pos, b'\r' as u32)));
             }
         }
