@@ -1461,3 +1461,55 @@ mod messages_say_what_is_there {
         );
     }
 }
+
+/// A value above U+10FFFF, which legacy UTF-8 reads, is refused by every target that reads
+/// Unicode text: one `above-unicode` finding that names PostgreSQL and JSON (I-JSON), as
+/// MySQL's is `four-byte` and XML's `xml-forbidden`. Nothing reached them before.
+#[test]
+fn a_value_above_unicode_is_refused_by_postgres_and_json() {
+    let bytes = b"x\xf4\x90\x80\x80\ny\xf8\x88\x80\x80\x80\n";
+    let lints = |names: &[Target]| Lints {
+        targets: names.to_vec(),
+        security: false,
+    };
+    assert_eq!(
+        run(
+            Dialect::Legacy,
+            bytes,
+            &lints(&[Target::Postgres, Target::Json])
+        ),
+        vec![
+            (1, 4, "above-unicode", Error),
+            (7, 5, "above-unicode", Error)
+        ]
+    );
+    assert_eq!(
+        messages(
+            Dialect::Legacy,
+            bytes,
+            &lints(&[Target::Postgres, Target::Json])
+        ),
+        vec![
+            "U+110000 <not-unicode-110000> is above U+10FFFF: not Unicode, and PostgreSQL \
+             (invalid byte sequence for encoding \"UTF8\") and JSON (RFC 8259: Unicode text) \
+             refuse it",
+            "U+200000 <not-unicode-200000> is above U+10FFFF: not Unicode, and PostgreSQL \
+             (invalid byte sequence for encoding \"UTF8\") and JSON (RFC 8259: Unicode text) \
+             refuse it",
+        ]
+    );
+    assert_eq!(
+        messages(
+            Dialect::Legacy,
+            b"\xf4\x90\x80\x80",
+            &lints(&[Target::IJson])
+        )[0],
+        "U+110000 <not-unicode-110000> is above U+10FFFF: not Unicode, and I-JSON (RFC 7493: \
+         Unicode text) refuses it"
+    );
+    // In UTF-8 these bytes are errors, which every target sees as the scan's.
+    assert_eq!(
+        run(Dialect::Utf8, bytes, &lints(&[Target::Postgres])),
+        vec![]
+    );
+}

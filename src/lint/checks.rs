@@ -621,6 +621,35 @@ impl<'a> Walk<'a> {
         {
             self.paired_trail = pos + n;
         }
+        // A value past Unicode (legacy UTF-8's): no Unicode text carries it. One lint
+        // for the targets that read their text as Unicode (MySQL's is `four-byte`, XML's
+        // `xml-forbidden`).
+        if v > 0x10_FFFF && (self.postgres || self.json) {
+            let refuse: Vec<&str> = [
+                (
+                    self.postgres,
+                    "PostgreSQL (invalid byte sequence for encoding \"UTF8\")",
+                ),
+                (self.json && !self.ijson, "JSON (RFC 8259: Unicode text)"),
+                (self.ijson, "I-JSON (RFC 7493: Unicode text)"),
+            ]
+            .into_iter()
+            .filter_map(|(on, name)| on.then_some(name))
+            .collect();
+            let message = || {
+                format!(
+                    "{} is above U+10FFFF: not Unicode, and {} {} it",
+                    named(cp),
+                    refuse.join(" and "),
+                    if refuse.len() == 1 {
+                        "refuses"
+                    } else {
+                        "refuse"
+                    }
+                )
+            };
+            self.push(Kind::AboveUnicode, pos, n, Level::Error, message);
+        }
         if self.ijson && is_noncharacter(cp) {
             let message = || {
                 format!(

@@ -141,6 +141,8 @@ pub enum Kind {
     XmlDiscouraged,
     /// A lone surrogate (WTF-8, CESU-8, legacy UTF-8) headed for JSON.
     LoneSurrogate,
+    /// A value above U+10FFFF (legacy UTF-8) headed for PostgreSQL or JSON.
+    AboveUnicode,
     /// A noncharacter, for I-JSON.
     Noncharacter,
     /// An overlong form of an ASCII character.
@@ -158,12 +160,13 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in the order the docs list them.
-    pub const ALL: [Kind; 11] = [
+    pub const ALL: [Kind; 12] = [
         Kind::FourByte,
         Kind::Nul,
         Kind::XmlForbidden,
         Kind::XmlDiscouraged,
         Kind::LoneSurrogate,
+        Kind::AboveUnicode,
         Kind::Noncharacter,
         Kind::OverlongAscii,
         Kind::Bidi,
@@ -180,6 +183,7 @@ impl Kind {
             Kind::XmlForbidden => "xml-forbidden",
             Kind::XmlDiscouraged => "xml-discouraged",
             Kind::LoneSurrogate => "lone-surrogate",
+            Kind::AboveUnicode => "above-unicode",
             Kind::Noncharacter => "noncharacter",
             Kind::OverlongAscii => "overlong-ascii",
             Kind::Bidi => "bidi",
@@ -198,6 +202,9 @@ impl Kind {
             Kind::XmlDiscouraged => "character XML discourages (§2.2)",
             Kind::LoneSurrogate => {
                 "surrogate written in 3 bytes, which UTF-8 text (JSON, PostgreSQL) cannot carry"
+            }
+            Kind::AboveUnicode => {
+                "value above U+10FFFF (legacy UTF-8), which Unicode text (PostgreSQL, JSON) cannot carry"
             }
             Kind::Noncharacter => "noncharacter, which I-JSON (RFC 7493) forbids",
             Kind::OverlongAscii => "overlong form of an ASCII character",
