@@ -1513,3 +1513,19 @@ fn a_value_above_unicode_is_refused_by_postgres_and_json() {
         vec![]
     );
 }
+
+/// A character of no one script that only some scripts use (Script_Extensions, which the
+/// mixing is judged by) is named in the message with them: it said "mixes Latin" alone.
+#[test]
+fn a_confusable_names_a_character_some_scripts_share() {
+    let text = "\u{640}iPhone and ad\u{1BCA0}min x\n";
+    assert_eq!(
+        messages(Dialect::Utf8, text.as_bytes(), &security()),
+        vec![
+            "\"ـiPhone\" mixes U+0640 ARABIC TATWEEL (of Adlam, Arabic and 7 more) and Latin \
+             and reads as \"_iPhone\" (UTS #39 skeleton \"_iPhone\")",
+            "\"ad\\u{1bca0}min\" mixes Latin and U+1BCA0 SHORTHAND FORMAT LETTER OVERLAP (of \
+             Duployan) and its UTS #39 skeleton \"adrnin\" is of one script",
+        ]
+    );
+}

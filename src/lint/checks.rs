@@ -944,14 +944,31 @@ impl<'a> Walk<'a> {
             return;
         }
         let message = || {
-            let mut scripts: Vec<&'static str> = Vec::new();
+            // Each script a letter is of; and a character of no one script (Common or
+            // Inherited) that only some scripts use (its Script_Extensions, which the
+            // mixing is judged by: U+0640 ARABIC TATWEEL), named with them.
+            let mut scripts: Vec<String> = Vec::new();
             for c in word.chars() {
                 let s = c.script();
-                if !matches!(s, Script::Common | Script::Inherited | Script::Unknown) {
-                    let name = s.full_name();
-                    if !scripts.contains(&name) {
-                        scripts.push(name);
+                let name = if !matches!(s, Script::Common | Script::Inherited | Script::Unknown) {
+                    s.full_name().to_string()
+                } else {
+                    let ext = c.script_extension();
+                    if ext.is_common() || ext.is_inherited() || ext.is_empty() {
+                        continue;
                     }
+                    let names: Vec<&str> = ext.iter().map(|s| s.full_name()).collect();
+                    let of = match names.as_slice() {
+                        [one] => one.to_string(),
+                        [a, b] => format!("{a} and {b}"),
+                        [a, b, c] => format!("{a}, {b} and {c}"),
+                        [a, b, rest @ ..] => format!("{a}, {b} and {} more", rest.len()),
+                        [] => continue,
+                    };
+                    format!("{} (of {of})", named(CodePoint::new(c as u32)))
+                };
+                if !scripts.contains(&name) {
+                    scripts.push(name);
                 }
             }
             let key: String = skeleton(word).collect();
