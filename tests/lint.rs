@@ -1529,3 +1529,23 @@ fn a_confusable_names_a_character_some_scripts_share() {
         ]
     );
 }
+
+/// An identifier whose parts between `_` are each of one script (a Greek letter of a
+/// paper's notation before a Latin suffix) is no confusable of its own, but is compared
+/// with the input's other words; a part that mixes scripts is found as before.
+#[test]
+fn identifiers_joined_by_underscores_are_judged_by_their_parts() {
+    let text = "σ_x = 0.2\nα_max = 1\nuser_имя = 1\npаypal_login = 2\nmy_pаypal_id\n";
+    let found = run(Dialect::Utf8, text.as_bytes(), &security());
+    let offsets: Vec<(usize, &str)> = found.iter().map(|l| (l.0, l.2)).collect();
+    assert_eq!(offsets, vec![(38, "confusable"), (56, "confusable")]);
+    // Compared with the others: `σ_x` after `o_x` reads as it.
+    let text = "o_x = 1\nσ_x = 0.2\n";
+    assert_eq!(
+        messages(Dialect::Utf8, text.as_bytes(), &security()),
+        vec![
+            "\"σ_x\" reads as \"o_x\" at offset 0: two different identifiers with one UTS #39 \
+             skeleton (\"o_x\")"
+        ]
+    );
+}

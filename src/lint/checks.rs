@@ -934,7 +934,11 @@ impl<'a> Walk<'a> {
                         word: word.to_string(),
                         skeleton: reads,
                     });
-                    single
+                    // An identifier whose parts between `_` are each of one script joins
+                    // names, it does not disguise one (`σ_x`, `α_max` in code that
+                    // follows a paper's notation, `user_имя`): still compared with the
+                    // input's other words as a candidate, not a lint of its own.
+                    single && !word.split('_').all(|part| part.is_single_script())
                 };
                 self.asked.insert(word.into(), confusable);
                 confusable
