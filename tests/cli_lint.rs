@@ -500,3 +500,58 @@ fn every_finding_listed_is_counted() {
     let human = run(&["check", "-d", "cesu8", "--target", "postgres"], &pair, 1);
     assert!(human.contains("\n  findings lone-surrogate 1\n"), "{human}");
 }
+
+/// The findings of `check --security --json` on `text`, exiting with `code`: offset,
+/// length, kind, level and message of each.
+fn security_findings(text: &str, code: i32) -> Vec<(u64, u64, String, String, String)> {
+    let (_d, path) = planted("t.txt", text.as_bytes());
+    run(&["check", "--security", "--json"], &path, code)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|r| r["type"] == "finding")
+        .map(|r| {
+            let s = |k: &str| r[k].as_str().unwrap().to_string();
+            let n = |k: &str| r[k].as_u64().unwrap();
+            (n("offset"), n("len"), s("kind"), s("level"), s("message"))
+        })
+        .collect()
+}
+
+/// A finding of kind `invisible`, a warning, of `len` bytes at `offset`.
+fn invisible(offset: u64, len: u64, message: &str) -> (u64, u64, String, String, String) {
+    let (kind, level) = ("invisible".to_string(), "warning".to_string());
+    (offset, len, kind, level, message.to_string())
+}
+
+const ZWJ_OUT: &str = "invisible, and not between two characters that join (an emoji sequence, \
+                       or letters of a script that uses it)";
+
+/// The user review's joiners between letters of scripts that never use them (Cyrillic,
+/// Han, accented Latin, Greek) are found; those of Persian abbreviations and suffixes
+/// (a ZWJ after HEH before `.`, a space or the line's end; a ZWNJ between ASCII and an
+/// Arabic letter), of Indic conjuncts and of emoji sequences are not.
+#[test]
+fn a_joiner_is_in_place_only_beside_a_script_that_uses_it() {
+    let zwnj = format!("U+200C ZERO WIDTH NON-JOINER: {ZWJ_OUT}");
+    let zwj = format!("U+200D ZERO WIDTH JOINER: {ZWJ_OUT}");
+    let text =
+        "при\u{200C}вет при\u{200D}вет 東\u{200D}京 café\u{200C}é Ελλ\u{200D}άδα ad\u{200C}min\n";
+    let at = |needle: &str| text.find(needle).unwrap() as u64;
+    assert_eq!(
+        security_findings(text, 1),
+        vec![
+            invisible(6, 3, &zwnj),
+            invisible(at(" при\u{200D}") + 7, 3, &zwj),
+            invisible(at("東") + 3, 3, &zwj),
+            invisible(at("é\u{200C}") + 2, 3, &zwnj),
+            invisible(at("Ελλ") + 6, 3, &zwj),
+            invisible(at("ad\u{200C}") + 2, 3, &zwnj),
+        ]
+    );
+    assert_eq!(at(" при\u{200D}") + 7, 22);
+    let clean = "۱۳۲۹ ه\u{200D}.ش\n۱۴۰۲ ه\u{200D} ش\nسال ۱۳۵۷ ه\u{200D}\nاین URL\u{200C}ها \
+                 می\u{200C}خواهم\nर्\u{200D}य র\u{200D}্যাব ශ්\u{200D}රී क्\u{200C}ष ന്\u{200D}, ന്\u{200D}.\n\
+                 ❤\u{FE0F}\u{200D}🔥 🏳\u{FE0F}\u{200D}🌈 🏃🏻\u{200D}♀\u{FE0F}\u{200D}➡\u{FE0F} 🐈\u{200D}⬛\n\
+                 ന്\u{200D}";
+    assert_eq!(security_findings(clean, 0), vec![]);
+}
