@@ -555,3 +555,61 @@ fn a_joiner_is_in_place_only_beside_a_script_that_uses_it() {
                  ന്\u{200D}";
     assert_eq!(security_findings(clean, 0), vec![]);
 }
+
+/// The user review's selectors after letters of scripts with no variation sequences (VS16
+/// after Cyrillic and accented Latin, VS1 after Greek, an ideographic variation selector
+/// after Cyrillic) are found, naming the letter; the slashed zero (`0` VS1, a standardized
+/// variation sequence), an IVS after a Han ideograph, VS1 after a math symbol, emoji with
+/// VS15 or VS16 and keycaps are not.
+#[test]
+fn a_selector_is_in_place_only_after_a_character_with_variation_sequences() {
+    let none = |selector: &str, base: &str| {
+        format!(
+            "{selector} after {base}, which has no variation sequence with it: a variation \
+             selector selects nothing there"
+        )
+    };
+    let (vs16, vs1) = (
+        "U+FE0F VARIATION SELECTOR-16",
+        "U+FE00 VARIATION SELECTOR-1",
+    );
+    let text =
+        "при\u{FE0F}вет café\u{FE0F} admí\u{FE0F}n Ελλ\u{FE00}άδα при\u{E0100}вет 0\u{FE01}\n";
+    let at = |needle: &str| text.find(needle).unwrap() as u64;
+    assert_eq!(
+        security_findings(text, 1),
+        vec![
+            invisible(6, 3, &none(vs16, "U+0438 CYRILLIC SMALL LETTER I")),
+            invisible(21, 3, &none(vs16, "U+00E9 LATIN SMALL LETTER E WITH ACUTE")),
+            invisible(30, 3, &none(vs16, "U+00ED LATIN SMALL LETTER I WITH ACUTE")),
+            invisible(41, 3, &none(vs1, "U+03BB GREEK SMALL LETTER LAMDA")),
+            invisible(
+                57,
+                4,
+                &none(
+                    "U+E0100 VARIATION SELECTOR-17",
+                    "U+0438 CYRILLIC SMALL LETTER I"
+                )
+            ),
+            invisible(
+                69,
+                3,
+                &none("U+FE01 VARIATION SELECTOR-2", "U+0030 DIGIT ZERO")
+            ),
+        ]
+    );
+    assert_eq!(
+        [
+            at("é\u{FE0F}"),
+            at("í"),
+            at("Ελλ"),
+            at("при\u{E0100}"),
+            at("0")
+        ],
+        [19, 28, 35, 51, 68]
+    );
+    let clean =
+        "Serial: 0\u{FE00}O0\u{FE00}O-7 葛\u{E0100}城 ∩\u{FE00} 、\u{FE00} ❤\u{FE0F} ☺\u{FE0E} \
+                 ⌚\u{FE0E} 😀\u{FE0F} 1\u{FE0F}\u{20E3} #\u{FE0F}\u{20E3} ᠠ\u{180B}\n";
+    assert_eq!(security_findings(clean, 0), vec![]);
+}

@@ -741,19 +741,27 @@ impl<'a> Walk<'a> {
             self.settle((visible && !is_selector(v)).then_some(v));
         }
         if is_selector(v) {
-            let fine = matches!(self.prev, Prev::Visible | Prev::Virama)
-                || (matches!(self.prev, Prev::Keycap) && matches!(v, 0xFE0E | 0xFE0F));
-            if !fine {
-                let prev = self.prev;
+            let (prev, base) = (self.prev, self.base);
+            let after_visible = matches!(
+                prev,
+                Prev::Visible | Prev::Virama | Prev::Ascii | Prev::Keycap
+            );
+            if !(after_visible && has_variants(base, v)) {
                 let message = || {
+                    let ascii =
+                        base < 0x80 && !has_variants(base, 0xFE00) && !has_variants(base, 0xFE0F);
+                    let after = match prev {
+                        Prev::Break => "a space, a mark of punctuation or the start".to_string(),
+                        Prev::Hidden => "another invisible character".to_string(),
+                        _ if ascii => "an ASCII character with no variants".to_string(),
+                        _ => format!(
+                            "{}, which has no variation sequence with it",
+                            named(CodePoint::new(base))
+                        ),
+                    };
                     format!(
-                        "{} after {}: a variation selector selects nothing there",
+                        "{} after {after}: a variation selector selects nothing there",
                         named(CodePoint::new(v)),
-                        match prev {
-                            Prev::Break => "a space, a mark of punctuation or the start",
-                            Prev::Ascii | Prev::Keycap => "an ASCII character with no variants",
-                            _ => "another invisible character",
-                        }
                     )
                 };
                 self.push(Kind::Invisible, pos, n, Level::Warning, message);
@@ -787,7 +795,9 @@ impl<'a> Walk<'a> {
         } else if self.word.is_some() {
             self.end_word();
         }
-        if visible && leading == 0 {
+        // A mark on nothing visible (at a line's start, after a space or a joiner) is its
+        // own base.
+        if visible && (leading == 0 || matches!(self.prev, Prev::Break | Prev::Hidden)) {
             self.base = v;
         }
         self.prev = match (visible, ccc) {
@@ -1362,6 +1372,45 @@ pub(super) fn is_emoji_base(v: u32) -> bool {
 /// variation base (`❤`, `♀`, `➡`, `⬛`).
 pub(super) fn is_emoji_like(v: u32) -> bool {
     (0x1_F000..=0x1_FAFF).contains(&v) || is_emoji_base(v)
+}
+
+/// Whether variation selector `selector` after `base` (the last visible character, marks
+/// not counted) makes a variation sequence Unicode has, or may register: VS15 and VS16
+/// after an emoji ([`is_emoji_like`]: an emoji variation base, or a pictograph, which
+/// keyboards often send with VS16 although it has no text form); VS1 to VS14 after a character of
+/// a script or kind that StandardizedVariants.txt gives variants (Han, whose CJK
+/// compatibility ideographs are unified ideographs with a selector; Myanmar, Phags-pa,
+/// Manichaean, Egyptian hieroglyphs; the mathematical symbols, general category Sm, not
+/// ASCII; the Chinese punctuation `、` `。` `！` `，` `．` `：` `；` `？`), and VS1 after `0`
+/// (the slashed zero); the ideographic variation selectors (U+E0100 to U+E01EF) after
+/// a Han ideograph, the only script the Ideographic Variation Database registers; and
+/// Mongolian's free variation selectors after a Mongolian letter.
+pub(super) fn has_variants(base: u32, selector: u32) -> bool {
+    let Some(c) = char::from_u32(base) else {
+        return false;
+    };
+    match selector {
+        0xFE0E | 0xFE0F => is_emoji_like(base),
+        // The slashed zero, U+0030 U+FE00 (Unicode 15.1): the only ASCII one.
+        0xFE00 if base == u32::from(b'0') => true,
+        0xFE00..=0xFE0D => {
+            let kind = matches!(
+                c.script(),
+                Script::Han
+                    | Script::Myanmar
+                    | Script::Phags_Pa
+                    | Script::Manichaean
+                    | Script::Egyptian_Hieroglyphs
+            ) || category(CodePoint::new(base)) == Some(GeneralCategory::MathSymbol);
+            let punctuation = matches!(
+                base,
+                0x3001 | 0x3002 | 0xFF01 | 0xFF0C | 0xFF0E | 0xFF1A | 0xFF1B | 0xFF1F
+            );
+            base >= 0x80 && (kind || punctuation)
+        }
+        0xE_0100..=0xE_01EF => c.script() == Script::Han,
+        _ => c.script() == Script::Mongolian,
+    }
 }
 
 pub(super) const LATIN: u32 = 1;

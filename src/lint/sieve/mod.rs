@@ -56,8 +56,8 @@ use std::ops::Range;
 use std::sync::LazyLock;
 
 use super::checks::{
-    in_emoji_sequence, is_emoji_like, is_selector, is_virama, joins, joins_cursively, quiet,
-    space_in_place, tag_sequence_len, LATIN, MAX_NON_STARTERS, ZERO_WIDTH_SPACE,
+    has_variants, in_emoji_sequence, is_emoji_like, is_selector, is_virama, joins, joins_cursively,
+    quiet, space_in_place, tag_sequence_len, LATIN, MAX_NON_STARTERS, ZERO_WIDTH_SPACE,
 };
 
 mod blocks;
@@ -1214,8 +1214,8 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
                     i += tag_sequence_len(i, unit).unwrap_or(0);
                 }
                 v if is_selector(v)
-                    && (before == Before::Visible
-                        || (before == Before::Keycap && matches!(v, 0xFE0E | 0xFE0F))) => {}
+                    && matches!(before, Before::Visible | Before::Keycap | Before::Ascii)
+                    && has_variants(base, v) => {}
                 _ => return false,
             }
             continue;
@@ -1231,7 +1231,10 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
         if marks.look || (before == Before::Joiner && !joined) || (words && word.character(g)) {
             return false;
         }
-        if visible && (e >> LEADING_SHIFT) & 3 == 0 {
+        // As the walk: a mark after a break or a joiner (the walk's hidden) is its own base.
+        if visible
+            && ((e >> LEADING_SHIFT) & 3 == 0 || matches!(before, Before::Break | Before::Joiner))
+        {
             base = v;
         }
         // A virama is no starter: the table says so before the slower question.
@@ -1497,7 +1500,6 @@ mod tests {
             "\u{1F3F4}\u{200D}\u{2620}\u{FE0F} and \u{1F469}\u{200D}\u{1F3F4}",
             "\u{0915}\u{094D}\u{200D}\u{0937} \u{0645}\u{200C}\u{0627}",
             "USB \u{0432} \u{041C}\u{043E}\u{0441}\u{043A}\u{0432}\u{0435} \u{1F600}\u{FE0F}",
-            "\u{1F600}\u{E0100}",
             "ខ្ញុំ\u{200B}ស្រឡាញ់\u{200B}ប្រទេស\u{200B}កម្ពុជា។",
             "\u{1F600}\u{FE0F} ภาษา\u{200B}ไทย ศักดิ์\u{200B}สิทธิ์",
             "か\u{3099}\u{200B}コーヒー\u{200B}中",
@@ -1524,6 +1526,9 @@ mod tests {
             " \u{200D}\u{1F600}",
             "\u{1F600}\u{200D}\u{E0067}",
             "x\u{FE0F}",
+            "\u{1F600}\u{E0100}",
+            "\u{438}\u{FE0F}\u{432}",
+            "0\u{FE01}",
             "1\u{FE00}",
             " \u{FE0F}",
             "\u{3000}\u{FE0F}",
@@ -2117,7 +2122,9 @@ mod properties {
         "\u{1F469}\u{200D}\u{2764}\u{FE0F}\u{200D}\u{1F468}",
         "\u{1F44D}\u{1F3FD}",
         "\u{2600}\u{FE0F}",
-        "\u{1F600}\u{E0100}",
+        "\u{845B}\u{E0100}",
+        "0\u{FE00}",
+        "\u{2229}\u{FE00}",
         "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}",
         "\u{1F3F4}\u{E0067}\u{E0062}\u{E0077}\u{E006C}\u{E0073}\u{E007F}",
         "\u{1F3F4}\u{E0066}\u{E0072}\u{E0037}\u{E007F}",
@@ -2167,6 +2174,11 @@ mod properties {
     const MISPLACED: &[&str] = &[
         "\u{0915}\u{094D}\u{094D}\u{200D}",
         "\u{438}\u{200C}\u{432}",
+        "\u{1F600}\u{E0100}",
+        "\u{438}\u{FE0F}",
+        "\u{3BB}\u{FE00}",
+        "\u{438}\u{E0100}",
+        "0\u{FE01}",
         "\u{6771}\u{200D}\u{4EAC}",
         "\u{E9}\u{200D}\u{301}",
         "\u{3B5}\u{200D}\u{3B1}",
