@@ -613,3 +613,22 @@ fn a_selector_is_in_place_only_after_a_character_with_variation_sequences() {
                  ⌚\u{FE0E} 😀\u{FE0F} 1\u{FE0F}\u{20E3} #\u{FE0F}\u{20E3} ᠠ\u{180B}\n";
     assert_eq!(security_findings(clean, 0), vec![]);
 }
+
+/// The Mongolian vowel separator before an a or e that is not final (a letter follows it)
+/// is found, as lint.md says; before a final one, also with a free variation selector
+/// after it or a suffix after U+202F, it is not.
+#[test]
+fn a_mongolian_vowel_separator_is_in_place_only_before_a_final_vowel() {
+    let mvs = "U+180E MONGOLIAN VOWEL SEPARATOR: invisible, and nothing here needs it (it can \
+               hide a difference between two strings that look the same)";
+    let text = "ᠬᠠᠳ\u{180E}ᠠᠪ ᠬ\u{180E}ᠡᠯᠡᠮ\n";
+    assert_eq!(text.find('\u{180E}'), Some(9));
+    assert_eq!(text.rfind('\u{180E}'), Some(22));
+    assert_eq!(
+        security_findings(text, 1),
+        vec![invisible(9, 3, mvs), invisible(22, 3, mvs)]
+    );
+    let clean =
+        "ᠬᠠᠳ\u{180E}ᠠ ᠬᠡᠯ\u{180E}ᠡ\u{180B} ᠲᠡᠷᠭᠡ\u{180E}ᠡ\u{202F}ᠳᠦ ᠨ\u{180E}ᠠ.\nᠨ\u{180E}ᠠ";
+    assert_eq!(security_findings(clean, 0), vec![]);
+}

@@ -1472,12 +1472,25 @@ fn is_wordy(v: u32) -> bool {
 /// Whether the Mongolian vowel separator (U+180E, three bytes in the UTF-8 family) at
 /// `pos` stands where Mongolian writes it: after a letter of the script (U+1820 to U+1878,
 /// U+1880 to U+18AA) and before the final vowel it sets apart, a (U+1820) or e (U+1821).
+/// The vowel is final when no letter of the script follows it: in the Unicode encoding
+/// model the separator and its vowel end a word (or a stem before a suffix written after
+/// U+202F NARROW NO-BREAK SPACE), and only a free variation selector choosing the
+/// vowel's shape may stand between it and the word's end, so those are passed over.
 fn vowel_separator_in_place(bytes: &[u8], pos: usize) -> bool {
     // Each of them is three bytes: no four-byte character need be read.
     let letter = |c| matches!(c, '\u{1820}'..='\u{1878}' | '\u{1880}'..='\u{18AA}');
     let vowel = |c| matches!(c, '\u{1820}' | '\u{1821}');
-    character_before(bytes, pos, false).is_some_and(|(_, c)| letter(c))
-        && character_from(bytes, pos + 3, false).is_some_and(vowel)
+    let free_selector = |c| matches!(c, '\u{180B}'..='\u{180D}' | '\u{180F}');
+    if !(character_before(bytes, pos, false).is_some_and(|(_, c)| letter(c))
+        && character_from(bytes, pos + 3, false).is_some_and(vowel))
+    {
+        return false;
+    }
+    let mut after = pos + 6;
+    while character_from(bytes, after, false).is_some_and(free_selector) {
+        after += 3;
+    }
+    !character_from(bytes, after, false).is_some_and(letter)
 }
 
 /// U+200B ZERO WIDTH SPACE: where a line may break in the scripts written without spaces
