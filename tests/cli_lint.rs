@@ -500,3 +500,135 @@ fn every_finding_listed_is_counted() {
     let human = run(&["check", "-d", "cesu8", "--target", "postgres"], &pair, 1);
     assert!(human.contains("\n  findings lone-surrogate 1\n"), "{human}");
 }
+
+/// The findings of `check --security --json` on `text`, exiting with `code`: offset,
+/// length, kind, level and message of each.
+fn security_findings(text: &str, code: i32) -> Vec<(u64, u64, String, String, String)> {
+    let (_d, path) = planted("t.txt", text.as_bytes());
+    run(&["check", "--security", "--json"], &path, code)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|r| r["type"] == "finding")
+        .map(|r| {
+            let s = |k: &str| r[k].as_str().unwrap().to_string();
+            let n = |k: &str| r[k].as_u64().unwrap();
+            (n("offset"), n("len"), s("kind"), s("level"), s("message"))
+        })
+        .collect()
+}
+
+/// A finding of kind `invisible`, a warning, of `len` bytes at `offset`.
+fn invisible(offset: u64, len: u64, message: &str) -> (u64, u64, String, String, String) {
+    let (kind, level) = ("invisible".to_string(), "warning".to_string());
+    (offset, len, kind, level, message.to_string())
+}
+
+const ZWJ_OUT: &str = "invisible, and not between two characters that join (an emoji sequence, \
+                       or letters of a script that uses it)";
+
+/// The user review's joiners between letters of scripts that never use them (Cyrillic,
+/// Han, accented Latin, Greek) are found; those of Persian abbreviations and suffixes
+/// (a ZWJ after HEH before `.`, a space or the line's end; a ZWNJ between ASCII and an
+/// Arabic letter), of Indic conjuncts and of emoji sequences are not.
+#[test]
+fn a_joiner_is_in_place_only_beside_a_script_that_uses_it() {
+    let zwnj = format!("U+200C ZERO WIDTH NON-JOINER: {ZWJ_OUT}");
+    let zwj = format!("U+200D ZERO WIDTH JOINER: {ZWJ_OUT}");
+    let text =
+        "при\u{200C}вет при\u{200D}вет 東\u{200D}京 café\u{200C}é Ελλ\u{200D}άδα ad\u{200C}min\n";
+    let at = |needle: &str| text.find(needle).unwrap() as u64;
+    assert_eq!(
+        security_findings(text, 1),
+        vec![
+            invisible(6, 3, &zwnj),
+            invisible(at(" при\u{200D}") + 7, 3, &zwj),
+            invisible(at("東") + 3, 3, &zwj),
+            invisible(at("é\u{200C}") + 2, 3, &zwnj),
+            invisible(at("Ελλ") + 6, 3, &zwj),
+            invisible(at("ad\u{200C}") + 2, 3, &zwnj),
+        ]
+    );
+    assert_eq!(at(" при\u{200D}") + 7, 22);
+    let clean = "۱۳۲۹ ه\u{200D}.ش\n۱۴۰۲ ه\u{200D} ش\nسال ۱۳۵۷ ه\u{200D}\nاین URL\u{200C}ها \
+                 می\u{200C}خواهم\nर्\u{200D}य র\u{200D}্যাব ශ්\u{200D}රී क्\u{200C}ष ന്\u{200D}, ന്\u{200D}.\n\
+                 ❤\u{FE0F}\u{200D}🔥 🏳\u{FE0F}\u{200D}🌈 🏃🏻\u{200D}♀\u{FE0F}\u{200D}➡\u{FE0F} 🐈\u{200D}⬛\n\
+                 ന്\u{200D}";
+    assert_eq!(security_findings(clean, 0), vec![]);
+}
+
+/// The user review's selectors after letters of scripts with no variation sequences (VS16
+/// after Cyrillic and accented Latin, VS1 after Greek, an ideographic variation selector
+/// after Cyrillic) are found, naming the letter; the slashed zero (`0` VS1, a standardized
+/// variation sequence), an IVS after a Han ideograph, VS1 after a math symbol, emoji with
+/// VS15 or VS16 and keycaps are not.
+#[test]
+fn a_selector_is_in_place_only_after_a_character_with_variation_sequences() {
+    let none = |selector: &str, base: &str| {
+        format!(
+            "{selector} after {base}, which has no variation sequence with it: a variation \
+             selector selects nothing there"
+        )
+    };
+    let (vs16, vs1) = (
+        "U+FE0F VARIATION SELECTOR-16",
+        "U+FE00 VARIATION SELECTOR-1",
+    );
+    let text =
+        "при\u{FE0F}вет café\u{FE0F} admí\u{FE0F}n Ελλ\u{FE00}άδα при\u{E0100}вет 0\u{FE01}\n";
+    let at = |needle: &str| text.find(needle).unwrap() as u64;
+    assert_eq!(
+        security_findings(text, 1),
+        vec![
+            invisible(6, 3, &none(vs16, "U+0438 CYRILLIC SMALL LETTER I")),
+            invisible(21, 3, &none(vs16, "U+00E9 LATIN SMALL LETTER E WITH ACUTE")),
+            invisible(30, 3, &none(vs16, "U+00ED LATIN SMALL LETTER I WITH ACUTE")),
+            invisible(41, 3, &none(vs1, "U+03BB GREEK SMALL LETTER LAMDA")),
+            invisible(
+                57,
+                4,
+                &none(
+                    "U+E0100 VARIATION SELECTOR-17",
+                    "U+0438 CYRILLIC SMALL LETTER I"
+                )
+            ),
+            invisible(
+                69,
+                3,
+                &none("U+FE01 VARIATION SELECTOR-2", "U+0030 DIGIT ZERO")
+            ),
+        ]
+    );
+    assert_eq!(
+        [
+            at("é\u{FE0F}"),
+            at("í"),
+            at("Ελλ"),
+            at("при\u{E0100}"),
+            at("0")
+        ],
+        [19, 28, 35, 51, 68]
+    );
+    let clean =
+        "Serial: 0\u{FE00}O0\u{FE00}O-7 葛\u{E0100}城 ∩\u{FE00} 、\u{FE00} ❤\u{FE0F} ☺\u{FE0E} \
+                 ⌚\u{FE0E} 😀\u{FE0F} 1\u{FE0F}\u{20E3} #\u{FE0F}\u{20E3} ᠠ\u{180B}\n";
+    assert_eq!(security_findings(clean, 0), vec![]);
+}
+
+/// The Mongolian vowel separator before an a or e that is not final (a letter follows it)
+/// is found, as lint.md says; before a final one, also with a free variation selector
+/// after it or a suffix after U+202F, it is not.
+#[test]
+fn a_mongolian_vowel_separator_is_in_place_only_before_a_final_vowel() {
+    let mvs = "U+180E MONGOLIAN VOWEL SEPARATOR: invisible, and nothing here needs it (it can \
+               hide a difference between two strings that look the same)";
+    let text = "ᠬᠠᠳ\u{180E}ᠠᠪ ᠬ\u{180E}ᠡᠯᠡᠮ\n";
+    assert_eq!(text.find('\u{180E}'), Some(9));
+    assert_eq!(text.rfind('\u{180E}'), Some(22));
+    assert_eq!(
+        security_findings(text, 1),
+        vec![invisible(9, 3, mvs), invisible(22, 3, mvs)]
+    );
+    let clean =
+        "ᠬᠠᠳ\u{180E}ᠠ ᠬᠡᠯ\u{180E}ᠡ\u{180B} ᠲᠡᠷᠭᠡ\u{180E}ᠡ\u{202F}ᠳᠦ ᠨ\u{180E}ᠠ.\nᠨ\u{180E}ᠠ";
+    assert_eq!(security_findings(clean, 0), vec![]);
+}

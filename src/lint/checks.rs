@@ -123,7 +123,13 @@ pub(super) struct Walk<'a> {
     paired_trail: usize,
     // Security state.
     prev: Prev,
-    joiner: Option<(usize, usize, u32, Prev)>,
+    /// The last visible character, a combining mark (one whose decomposition begins with a
+    /// non-starter) not counted: the letter a joiner or a selector after it is beside.
+    /// Read only where `prev` is visible.
+    base: u32,
+    /// A joiner waiting for what follows: where, its length and value, and `prev` and
+    /// `base` before it.
+    joiner: Option<(usize, usize, u32, Prev, u32)>,
     tags: Option<TagRun>,
     /// Where the emoji tag sequence after the last black flag U+1F3F4 ends (0: none met):
     /// the tags before it are part of their flag ([`tag_sequence_len`]).
@@ -175,6 +181,7 @@ impl<'a> Walk<'a> {
             security: lints.security,
             paired_trail: usize::MAX,
             prev: Prev::Break,
+            base: 0,
             joiner: None,
             tags: None,
             flag_tags_end: 0,
@@ -318,6 +325,10 @@ impl<'a> Walk<'a> {
             }
             (n, entry) = (next_n, next);
         }
+        // Every plain letter is a starter: the last is the base.
+        if let Some((_, v)) = bmp_at(bytes, pos - n) {
+            self.base = v;
+        }
         self.prev = Prev::Visible;
         pos
     }
@@ -340,10 +351,10 @@ impl<'a> Walk<'a> {
             self.end_marks();
         }
         if self.tags.is_some() {
-            self.settle(false);
+            self.settle(None);
         }
         if self.joiner.is_some() {
-            self.settle(true);
+            self.settle(Some(v));
         }
         if v == 0x1_F3F4 {
             self.black_flag(pos + 4);
@@ -352,6 +363,7 @@ impl<'a> Walk<'a> {
             self.end_word();
         }
         self.prev = Prev::Visible;
+        self.base = v;
     }
 
     /// A character that belongs to a word: its script group, the word's end.
@@ -405,6 +417,7 @@ impl<'a> Walk<'a> {
             }
         }
         let b = run[n - 1];
+        self.base = u32::from(b);
         self.prev = if b.is_ascii_digit() || b == b'#' || b == b'*' {
             Prev::Keycap
         } else if word(&b) {
@@ -550,8 +563,9 @@ impl<'a> Walk<'a> {
                 self.end_marks();
             }
             if self.joiner.is_some() || self.tags.is_some() {
-                self.settle(false);
+                self.settle(None);
             }
+            self.base = u32::from(b);
             if b.is_ascii_alphanumeric() || b == b'_' {
                 match &mut self.word {
                     Some((_, end, _)) => *end = pos + n,
@@ -718,7 +732,7 @@ impl<'a> Walk<'a> {
         // flag), hidden text anywhere else (a lint when the run ends).
         if is_tag(v) {
             if self.joiner.is_some() {
-                self.settle(false);
+                self.settle(None);
             }
             // A tag of a flag's sequence is part of the flag, which is visible.
             if pos < self.flag_tags_end {
@@ -729,7 +743,7 @@ impl<'a> Walk<'a> {
                 Some(run) if run.end == pos => run,
                 other => {
                     self.tags = other;
-                    self.settle(false);
+                    self.settle(None);
                     TagRun {
                         start: pos,
                         ..TagRun::default()
@@ -742,7 +756,7 @@ impl<'a> Walk<'a> {
             return;
         }
         if self.tags.is_some() {
-            self.settle(false);
+            self.settle(None);
         }
         if v == 0x1_F3F4 {
             self.black_flag(pos + n);
@@ -750,33 +764,41 @@ impl<'a> Walk<'a> {
         // Joiners wait for what follows.
         if v == 0x200C || v == 0x200D {
             if self.joiner.is_some() {
-                self.settle(false);
+                self.settle(None);
             }
             if self.word.is_some() {
                 self.end_word();
             }
-            self.joiner = Some((pos, n, v, self.prev));
+            self.joiner = Some((pos, n, v, self.prev, self.base));
             self.prev = Prev::Hidden;
             return;
         }
         let visible = c.is_some_and(|c| !c.is_whitespace()) && !is_bidi(v) && !always_invisible(v);
         if self.joiner.is_some() {
-            self.settle(visible && !is_selector(v));
+            self.settle((visible && !is_selector(v)).then_some(v));
         }
         if is_selector(v) {
-            let fine = matches!(self.prev, Prev::Visible | Prev::Virama)
-                || (matches!(self.prev, Prev::Keycap) && matches!(v, 0xFE0E | 0xFE0F));
-            if !fine {
-                let prev = self.prev;
+            let (prev, base) = (self.prev, self.base);
+            let after_visible = matches!(
+                prev,
+                Prev::Visible | Prev::Virama | Prev::Ascii | Prev::Keycap
+            );
+            if !(after_visible && has_variants(base, v)) {
                 let message = || {
+                    let ascii =
+                        base < 0x80 && !has_variants(base, 0xFE00) && !has_variants(base, 0xFE0F);
+                    let after = match prev {
+                        Prev::Break => "a space, a mark of punctuation or the start".to_string(),
+                        Prev::Hidden => "another invisible character".to_string(),
+                        _ if ascii => "an ASCII character with no variants".to_string(),
+                        _ => format!(
+                            "{}, which has no variation sequence with it",
+                            named(CodePoint::new(base))
+                        ),
+                    };
                     format!(
-                        "{} after {}: a variation selector selects nothing there",
+                        "{} after {after}: a variation selector selects nothing there",
                         named(CodePoint::new(v)),
-                        match prev {
-                            Prev::Break => "a space, a mark of punctuation or the start",
-                            Prev::Ascii | Prev::Keycap => "an ASCII character with no variants",
-                            _ => "another invisible character",
-                        }
                     )
                 };
                 self.push(Kind::Invisible, pos, n, Level::Warning, message);
@@ -810,6 +832,11 @@ impl<'a> Walk<'a> {
         } else if self.word.is_some() {
             self.end_word();
         }
+        // A mark on nothing visible (at a line's start, after a space or a joiner) is its
+        // own base.
+        if visible && (leading == 0 || matches!(self.prev, Prev::Break | Prev::Hidden)) {
+            self.base = v;
+        }
         self.prev = match (visible, ccc) {
             // On a letter (a virama after ASCII or a space joins nothing).
             (true, 9) if self.prev == Prev::Visible => Prev::Virama,
@@ -836,12 +863,25 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Decides a pending joiner (needed: what follows is visible non-ASCII, or a virama
-    /// before it, as the CONTEXTJ rules of RFC 5892 (Appendix A.1, A.2) also allow) and
-    /// ends a run of tag characters (a lint: the tags of a flag's sequence make none).
-    fn settle(&mut self, next_visible: bool) {
-        if let Some((pos, n, v, before)) = self.joiner.take() {
-            if !(before == Prev::Virama || (before == Prev::Visible && next_visible)) {
+    /// Decides a pending joiner, `next` the visible character after it (`None`: none is)
+    /// and ends a run of tag characters (a lint: the tags of a flag's sequence make none).
+    /// A joiner is in place after a virama, whatever follows (a half form, a conjunct, a
+    /// chillu: the CONTEXTJ rules of RFC 5892, Appendix A.1 and A.2, allow the same);
+    /// after a letter of a cursive-joining script ([`joins_cursively`]), whatever follows
+    /// (Persian `ه‍.ش`); before a letter of a script that uses joiners ([`joins`]: the
+    /// cursive ones and those with a virama, Bengali's `র‍্য`), after anything but another
+    /// invisible character (`URL‌ها`); and between two characters of an emoji sequence
+    /// ([`is_emoji_like`]).
+    fn settle(&mut self, next: Option<u32>) {
+        if let Some((pos, n, v, before, base)) = self.joiner.take() {
+            let beside = |next: u32| {
+                joins(next)
+                    || (before == Prev::Visible && is_emoji_like(base) && is_emoji_like(next))
+            };
+            let in_place = before == Prev::Virama
+                || (before == Prev::Visible && joins_cursively(base))
+                || (before != Prev::Hidden && next.is_some_and(beside));
+            if !in_place {
                 let message = || {
                     format!(
                         "{}: invisible, and not between two characters that join (an emoji \
@@ -1008,7 +1048,7 @@ impl<'a> Walk<'a> {
             if self.marks > 0 {
                 self.end_marks();
             }
-            self.settle(false);
+            self.settle(None);
             self.end_word();
         }
     }
@@ -1293,6 +1333,144 @@ pub(super) fn is_selector(v: u32) -> bool {
     crate::view::unicode::is_variation_selector(CodePoint::new(v))
 }
 
+/// The cursive-joining scripts (ArabicShaping.txt: Arabic, Syriac, Mongolian, N'Ko,
+/// Mandaic, Adlam, Hanifi Rohingya, Sogdian, Manichaean, Psalter Pahlavi, Phags-pa, Old
+/// Uyghur, Chorasmian): a joiner beside a letter asks for its joining form or breaks one,
+/// whatever is on its other side (Persian `ه‍.ش`, `URL‌ها`).
+const CURSIVE: [Script; 13] = [
+    Script::Arabic,
+    Script::Syriac,
+    Script::Mongolian,
+    Script::Nko,
+    Script::Mandaic,
+    Script::Adlam,
+    Script::Hanifi_Rohingya,
+    Script::Sogdian,
+    Script::Manichaean,
+    Script::Psalter_Pahlavi,
+    Script::Phags_Pa,
+    Script::Old_Uyghur,
+    Script::Chorasmian,
+];
+
+/// The scripts with a virama, a character of canonical combining class 9 (read off the
+/// normalization data once, in the two planes that hold scripts): Devanagari, Bengali, Sinhala, Malayalam, Khmer, Tibetan and
+/// the rest of the Brahmic family, with Thai, Lao and Tifinagh, which have one too. A
+/// joiner in them asks for or keeps apart a half form, a conjunct or a chillu.
+static VIRAMA_SCRIPTS: LazyLock<Vec<Script>> = LazyLock::new(|| {
+    let mut scripts = Vec::new();
+    for c in (0..0x2_0000).filter_map(char::from_u32) {
+        if canonical_combining_class(c) == 9 && !scripts.contains(&c.script()) {
+            scripts.push(c.script());
+        }
+    }
+    scripts
+});
+
+/// Whether `v` is a character of one of `scripts`, by its Script property, or for a
+/// Common or Inherited one (the tatweel, the Arabic harakat) by the scripts its
+/// Script_Extensions names (none when it names none: U+0301 is not Arabic).
+fn of_scripts(v: u32, scripts: &[Script]) -> bool {
+    let Some(c) = char::from_u32(v).filter(|_| v >= 0x80) else {
+        return false;
+    };
+    match c.script() {
+        Script::Common | Script::Inherited | Script::Unknown => {
+            let ext = c.script_extension();
+            !(ext.is_common() || ext.is_inherited())
+                && scripts.iter().any(|&s| ext.contains_script(s))
+        }
+        script => scripts.contains(&script),
+    }
+}
+
+/// Whether `v` is a letter (or mark) of a cursive-joining script ([`CURSIVE`]).
+pub(super) fn joins_cursively(v: u32) -> bool {
+    of_scripts(v, &CURSIVE)
+}
+
+/// Whether `v` is a character of a script that uses joiners: a cursive-joining one or
+/// one with a virama ([`VIRAMA_SCRIPTS`]).
+pub(super) fn joins(v: u32) -> bool {
+    v >= 0x80 && (of_scripts(v, &CURSIVE) || of_scripts(v, &VIRAMA_SCRIPTS))
+}
+
+/// The characters that take VS15 (U+FE0E) or VS16 (U+FE0F), text or emoji presentation:
+/// those whose width `unicode-width` changes with one of them, which it reads from
+/// Unicode's emoji-variation-sequences.txt (the keycap bases `0`-`9`, `#`, `*`, `©`,
+/// `❤`, `♀`, `⌚`, ...). All of them lie below U+3300 or in U+1F000 to U+1FAFF.
+static EMOJI_VARIATION_BASES: LazyLock<Vec<u32>> = LazyLock::new(|| {
+    use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+    let mut bases = Vec::new();
+    let mut buf = [0u8; 8];
+    for v in (0..0x3300).chain(0x1_F000..0x1_FB00) {
+        let Some(c) = char::from_u32(v) else {
+            continue;
+        };
+        let width = c.width().unwrap_or(0);
+        let len = c.encode_utf8(&mut buf).len();
+        let changed = ['\u{FE0E}', '\u{FE0F}'].into_iter().any(|s| {
+            let n = len + s.encode_utf8(&mut buf[len..]).len();
+            std::str::from_utf8(&buf[..n]).is_ok_and(|t| t.width() != width)
+        });
+        if changed {
+            bases.push(v);
+        }
+    }
+    bases
+});
+
+/// Whether `v` is an emoji variation base ([`EMOJI_VARIATION_BASES`]).
+pub(super) fn is_emoji_base(v: u32) -> bool {
+    EMOJI_VARIATION_BASES.binary_search(&v).is_ok()
+}
+
+/// Whether `v` can be a part of an emoji ZWJ sequence: a character of the emoji and
+/// symbol blocks U+1F000 to U+1FAFF (the pictographs, the skin tones), or an emoji
+/// variation base (`❤`, `♀`, `➡`, `⬛`).
+pub(super) fn is_emoji_like(v: u32) -> bool {
+    (0x1_F000..=0x1_FAFF).contains(&v) || is_emoji_base(v)
+}
+
+/// Whether variation selector `selector` after `base` (the last visible character, marks
+/// not counted) makes a variation sequence Unicode has, or may register: VS15 and VS16
+/// after an emoji ([`is_emoji_like`]: an emoji variation base, or a pictograph, which
+/// keyboards often send with VS16 although it has no text form); VS1 to VS14 after a character of
+/// a script or kind that StandardizedVariants.txt gives variants (Han, whose CJK
+/// compatibility ideographs are unified ideographs with a selector; Myanmar, Phags-pa,
+/// Manichaean, Egyptian hieroglyphs; the mathematical symbols, general category Sm, not
+/// ASCII; the Chinese punctuation `、` `。` `！` `，` `．` `：` `；` `？`), and VS1 after `0`
+/// (the slashed zero); the ideographic variation selectors (U+E0100 to U+E01EF) after
+/// a Han ideograph, the only script the Ideographic Variation Database registers; and
+/// Mongolian's free variation selectors after a Mongolian letter.
+pub(super) fn has_variants(base: u32, selector: u32) -> bool {
+    let Some(c) = char::from_u32(base) else {
+        return false;
+    };
+    match selector {
+        0xFE0E | 0xFE0F => is_emoji_like(base),
+        // The slashed zero, U+0030 U+FE00 (Unicode 15.1): the only ASCII one.
+        0xFE00 if base == u32::from(b'0') => true,
+        0xFE00..=0xFE0D => {
+            let kind = matches!(
+                c.script(),
+                Script::Han
+                    | Script::Myanmar
+                    | Script::Phags_Pa
+                    | Script::Manichaean
+                    | Script::Egyptian_Hieroglyphs
+            ) || category(CodePoint::new(base)) == Some(GeneralCategory::MathSymbol);
+            let punctuation = matches!(
+                base,
+                0x3001 | 0x3002 | 0xFF01 | 0xFF0C | 0xFF0E | 0xFF1A | 0xFF1B | 0xFF1F
+            );
+            base >= 0x80 && (kind || punctuation)
+        }
+        0xE_0100..=0xE_01EF => c.script() == Script::Han,
+        _ => c.script() == Script::Mongolian,
+    }
+}
+
 pub(super) const LATIN: u32 = 1;
 /// The group of the CJK ideographs, kana and their punctuation ([`group`]).
 pub(super) const HAN: u32 = 4;
@@ -1352,12 +1530,25 @@ fn is_wordy(v: u32) -> bool {
 /// Whether the Mongolian vowel separator (U+180E, three bytes in the UTF-8 family) at
 /// `pos` stands where Mongolian writes it: after a letter of the script (U+1820 to U+1878,
 /// U+1880 to U+18AA) and before the final vowel it sets apart, a (U+1820) or e (U+1821).
+/// The vowel is final when no letter of the script follows it: in the Unicode encoding
+/// model the separator and its vowel end a word (or a stem before a suffix written after
+/// U+202F NARROW NO-BREAK SPACE), and only a free variation selector choosing the
+/// vowel's shape may stand between it and the word's end, so those are passed over.
 fn vowel_separator_in_place(bytes: &[u8], pos: usize) -> bool {
     // Each of them is three bytes: no four-byte character need be read.
     let letter = |c| matches!(c, '\u{1820}'..='\u{1878}' | '\u{1880}'..='\u{18AA}');
     let vowel = |c| matches!(c, '\u{1820}' | '\u{1821}');
-    character_before(bytes, pos, false).is_some_and(|(_, c)| letter(c))
-        && character_from(bytes, pos + 3, false).is_some_and(vowel)
+    let free_selector = |c| matches!(c, '\u{180B}'..='\u{180D}' | '\u{180F}');
+    if !(character_before(bytes, pos, false).is_some_and(|(_, c)| letter(c))
+        && character_from(bytes, pos + 3, false).is_some_and(vowel))
+    {
+        return false;
+    }
+    let mut after = pos + 6;
+    while character_from(bytes, after, false).is_some_and(free_selector) {
+        after += 3;
+    }
+    !character_from(bytes, after, false).is_some_and(letter)
 }
 
 /// U+200B ZERO WIDTH SPACE: where a line may break in the scripts written without spaces

@@ -56,8 +56,8 @@ use std::ops::Range;
 use std::sync::LazyLock;
 
 use super::checks::{
-    in_emoji_sequence, is_selector, is_virama, quiet, space_in_place, tag_sequence_len, LATIN,
-    MAX_NON_STARTERS, ZERO_WIDTH_SPACE,
+    has_variants, in_emoji_sequence, is_emoji_like, is_selector, is_virama, joins, joins_cursively,
+    quiet, space_in_place, tag_sequence_len, LATIN, MAX_NON_STARTERS, ZERO_WIDTH_SPACE,
 };
 
 mod blocks;
@@ -1128,10 +1128,15 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
         Ascii,
         /// A visible character that is not ASCII.
         Visible,
-        /// A joiner after one: the next character must be visible.
+        /// A joiner after one that does not decide it: the next character must be visible
+        /// and of a script that uses joiners, or (`joiner_emoji`) of an emoji sequence.
         Joiner,
     }
     let mut before = Before::Break;
+    // The last visible character, marks not counted, as the walk's `base`.
+    let mut base = 0u32;
+    // A pending joiner follows a character of an emoji sequence.
+    let mut joiner_emoji = false;
     // The last character was a virama on a visible character that is not ASCII (nor a
     // virama itself), as the walk's `Prev::Virama` says: a joiner after it is in place.
     let mut virama = false;
@@ -1155,6 +1160,7 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
             }
             marks.marks = 0;
             virama = false;
+            base = u32::from(ascii[run - 1]);
             before = match ascii[run - 1] {
                 b'0'..=b'9' | b'#' | b'*' => Before::Keycap,
                 b if b.is_ascii_alphabetic() || b == b'_' => Before::Ascii,
@@ -1175,12 +1181,20 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
         let after_virama = std::mem::take(&mut virama);
         if e == SEQUENCE {
             marks.marks = 0;
+            // Only the black flag may settle a pending joiner (as part of an emoji sequence).
+            if before == Before::Joiner && !(v == 0x1_F3F4 && joiner_emoji) {
+                return false;
+            }
             match v {
-                0x200C | 0x200D if after_virama => {
+                // Decided by what is before it (the walk's `settle`).
+                0x200C | 0x200D
+                    if after_virama || (before == Before::Visible && joins_cursively(base)) =>
+                {
                     before = Before::Break;
                     word = Word::default();
                 }
-                0x200C | 0x200D if before == Before::Visible => {
+                0x200C | 0x200D if before != Before::Break => {
+                    joiner_emoji = before == Before::Visible && is_emoji_like(base);
                     before = Before::Joiner;
                     word = Word::default();
                 }
@@ -1194,13 +1208,14 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
                     // Visible: it settles a joiner before it. Its tag sequence, if it has
                     // one, goes with it; any other tag after it is found.
                     before = Before::Visible;
+                    base = v;
                     word = Word::default();
                     let unit = |at: usize| line.get(at).and_then(|_| character_at(line, at));
                     i += tag_sequence_len(i, unit).unwrap_or(0);
                 }
                 v if is_selector(v)
-                    && (before == Before::Visible
-                        || (before == Before::Keycap && matches!(v, 0xFE0E | 0xFE0F))) => {}
+                    && matches!(before, Before::Visible | Before::Keycap | Before::Ascii)
+                    && has_variants(base, v) => {}
                 _ => return false,
             }
             continue;
@@ -1212,8 +1227,15 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
         let g = (e & GROUP) as u32;
         // Part of a word, or a mark, or not white space: visible.
         let visible = g != BREAK || !char::from_u32(v).is_some_and(char::is_whitespace);
-        if marks.look || (before == Before::Joiner && !visible) || (words && word.character(g)) {
+        let joined = visible && (joins(v) || (joiner_emoji && is_emoji_like(v)));
+        if marks.look || (before == Before::Joiner && !joined) || (words && word.character(g)) {
             return false;
+        }
+        // As the walk: a mark after a break or a joiner (the walk's hidden) is its own base.
+        if visible
+            && ((e >> LEADING_SHIFT) & 3 == 0 || matches!(before, Before::Break | Before::Joiner))
+        {
+            base = v;
         }
         // A virama is no starter: the table says so before the slower question.
         virama = visible
@@ -1478,7 +1500,6 @@ mod tests {
             "\u{1F3F4}\u{200D}\u{2620}\u{FE0F} and \u{1F469}\u{200D}\u{1F3F4}",
             "\u{0915}\u{094D}\u{200D}\u{0937} \u{0645}\u{200C}\u{0627}",
             "USB \u{0432} \u{041C}\u{043E}\u{0441}\u{043A}\u{0432}\u{0435} \u{1F600}\u{FE0F}",
-            "\u{1F600}\u{E0100}",
             "ខ្ញុំ\u{200B}ស្រឡាញ់\u{200B}ប្រទេស\u{200B}កម្ពុជា។",
             "\u{1F600}\u{FE0F} ภาษา\u{200B}ไทย ศักดิ์\u{200B}สิทธิ์",
             "か\u{3099}\u{200B}コーヒー\u{200B}中",
@@ -1505,6 +1526,9 @@ mod tests {
             " \u{200D}\u{1F600}",
             "\u{1F600}\u{200D}\u{E0067}",
             "x\u{FE0F}",
+            "\u{1F600}\u{E0100}",
+            "\u{438}\u{FE0F}\u{432}",
+            "0\u{FE01}",
             "1\u{FE00}",
             " \u{FE0F}",
             "\u{3000}\u{FE0F}",
@@ -2098,7 +2122,9 @@ mod properties {
         "\u{1F469}\u{200D}\u{2764}\u{FE0F}\u{200D}\u{1F468}",
         "\u{1F44D}\u{1F3FD}",
         "\u{2600}\u{FE0F}",
-        "\u{1F600}\u{E0100}",
+        "\u{845B}\u{E0100}",
+        "0\u{FE00}",
+        "\u{2229}\u{FE00}",
         "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}",
         "\u{1F3F4}\u{E0067}\u{E0062}\u{E0077}\u{E006C}\u{E0073}\u{E007F}",
         "\u{1F3F4}\u{E0066}\u{E0072}\u{E0037}\u{E007F}",
@@ -2108,8 +2134,10 @@ mod properties {
         "#\u{FE0E}",
         "\u{915}\u{94D}\u{200D}\u{937}",
         "\u{645}\u{200C}\u{627}",
-        "\u{436}\u{200C}\u{3042}",
-        "\u{E9}\u{200D}\u{436}",
+        "URL\u{200C}\u{647}\u{627}",
+        "\u{647}\u{200D}.\u{634}",
+        "\u{9B0}\u{200D}\u{9CD}\u{9AF}",
+        "\u{647}\u{200D}",
         "ภาษา\u{200B}ไทย",
         "ខ្ញុំ\u{200B}ស្រឡាញ់",
         "これは\u{200B}テスト",
@@ -2145,6 +2173,15 @@ mod properties {
     /// a line hold a lint, or not.
     const MISPLACED: &[&str] = &[
         "\u{0915}\u{094D}\u{094D}\u{200D}",
+        "\u{438}\u{200C}\u{432}",
+        "\u{1F600}\u{E0100}",
+        "\u{438}\u{FE0F}",
+        "\u{3BB}\u{FE00}",
+        "\u{438}\u{E0100}",
+        "0\u{FE01}",
+        "\u{6771}\u{200D}\u{4EAC}",
+        "\u{E9}\u{200D}\u{301}",
+        "\u{3B5}\u{200D}\u{3B1}",
         "\u{200D}",
         "\u{200C}",
         "\u{FE0F}",
