@@ -874,13 +874,13 @@ impl<'a> Walk<'a> {
     /// ([`is_emoji_like`]).
     fn settle(&mut self, next: Option<u32>) {
         if let Some((pos, n, v, before, base)) = self.joiner.take() {
-            let beside = |next: u32| {
-                joins(next)
-                    || (before == Prev::Visible && is_emoji_like(base) && is_emoji_like(next))
-            };
-            let in_place = before == Prev::Virama
+            // An emoji sequence first: the commonest place, and the cheapest to tell.
+            let emoji =
+                before == Prev::Visible && is_emoji_like(base) && next.is_some_and(is_emoji_like);
+            let in_place = emoji
+                || before == Prev::Virama
                 || (before == Prev::Visible && joins_cursively(base))
-                || (before != Prev::Hidden && next.is_some_and(beside));
+                || (before != Prev::Hidden && next.is_some_and(joins));
             if !in_place {
                 let message = || {
                     format!(
@@ -1371,6 +1371,11 @@ static VIRAMA_SCRIPTS: LazyLock<Vec<Script>> = LazyLock::new(|| {
 /// Common or Inherited one (the tatweel, the Arabic harakat) by the scripts its
 /// Script_Extensions names (none when it names none: U+0301 is not Arabic).
 fn of_scripts(v: u32, scripts: &[Script]) -> bool {
+    // The pictographs and their modifiers (U+1F000..U+1FAFF), asked at every joiner of
+    // an emoji sequence, are of no script that joins (a test holds it).
+    if (0x1_F000..=0x1_FAFF).contains(&v) {
+        return false;
+    }
     let Some(c) = char::from_u32(v).filter(|_| v >= 0x80) else {
         return false;
     };
@@ -2064,6 +2069,27 @@ fn printable_len(run: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `of_scripts`' shortcut: no character of U+1F000..U+1FAFF is of a script that uses
+    /// joiners, by its script or its extensions (a few are Hiragana or Han, `🈀`).
+    #[test]
+    fn no_pictograph_is_of_a_script_that_joins() {
+        use unicode_script::UnicodeScript;
+        let joining: Vec<Script> = CURSIVE
+            .iter()
+            .chain(VIRAMA_SCRIPTS.iter())
+            .copied()
+            .collect();
+        for c in (0x1_F000..=0x1_FAFF).filter_map(char::from_u32) {
+            assert!(!joining.contains(&c.script()), "{c:?}");
+            let ext = c.script_extension();
+            let common = ext.is_common() || ext.is_inherited();
+            assert!(
+                common || !joining.iter().any(|&s| ext.contains_script(s)),
+                "{c:?}"
+            );
+        }
+    }
 
     #[test]
     fn plain_letters_are_those_of_the_predicates() {

@@ -1227,8 +1227,9 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
         let g = (e & GROUP) as u32;
         // Part of a word, or a mark, or not white space: visible.
         let visible = g != BREAK || !char::from_u32(v).is_some_and(char::is_whitespace);
-        let joined = visible && (joins(v) || (joiner_emoji && is_emoji_like(v)));
-        if marks.look || (before == Before::Joiner && !joined) || (words && word.character(g)) {
+        // Asked only after a joiner: the script of every other character is not wanted.
+        let joined = || visible && (joins(v) || (joiner_emoji && is_emoji_like(v)));
+        if marks.look || (before == Before::Joiner && !joined()) || (words && word.character(g)) {
             return false;
         }
         // As the walk: a mark after a break or a joiner (the walk's hidden) is its own base.
