@@ -193,11 +193,20 @@ fn exit_codes_follow_levels() {
 /// break: clean text exits 0. Between Latin letters it is still a warning, exit 1.
 #[test]
 fn a_zero_width_space_between_words_of_unspaced_scripts_exits_0() {
+    // Before a number in the script's own digits too (`ទី\u{200B}១២`, `ที่\u{200B}๑๒`).
     let clean = "ខ្ញុំ\u{200B}ស្រឡាញ់\u{200B}ប្រទេស\u{200B}កម្ពុជា។\n\
-                 ภาษาไทย\u{200B}เป็นภาษา\nこれは\u{200B}テスト\u{200B}です。\n";
+                 ភាគ\u{200B}ទី\u{200B}១២។\nภาษาไทย\u{200B}เป็นภาษา\u{200B}ที่\u{200B}๑๒\n\
+                 これは\u{200B}テスト\u{200B}です。\n";
     let (_d, path) = planted("km.txt", clean.as_bytes());
     let out = run(&["check", "--security"], &path, 0);
     assert!(!out.contains("findings"), "{out}");
+    // Beside a digit of no script, still found: `ទី\u{200B}12`.
+    let (_d, path) = planted("km12.txt", "ទី\u{200B}12\n".as_bytes());
+    let out = run(&["check", "--security"], &path, 1);
+    assert!(
+        out.contains("  findings invisible 1\n  offset 6 (0x6)  1:3  e2 80 8b"),
+        "{out}"
+    );
     let (_d, path) = planted("admin.txt", "admin\u{200B}istrator\n".as_bytes());
     let out = run(&["check", "--security"], &path, 1);
     assert!(

@@ -1644,8 +1644,11 @@ fn beside_by_properties(c: char) -> Beside {
     use GeneralCategory::*;
     let mark = match category(CodePoint::new(c as u32)) {
         Some(NonspacingMark | SpacingMark | EnclosingMark) => true,
+        // A digit of the script itself (Khmer `១២`, Thai `๑๒`) too: a number is a word
+        // there. A digit of no script (ASCII, fullwidth) is Common, so no such place.
         Some(
-            UppercaseLetter | LowercaseLetter | TitlecaseLetter | ModifierLetter | OtherLetter,
+            UppercaseLetter | LowercaseLetter | TitlecaseLetter | ModifierLetter | OtherLetter
+            | DecimalNumber,
         ) => false,
         _ => return Beside::Other,
     };
@@ -2184,7 +2187,9 @@ mod tests {
             ('\u{20000}', Beside::Unspaced(Unspaced::Cjk)),
             ('\u{301}', Beside::Mark),
             ('\u{FE0F}', Beside::Mark),
-            ('๑', Beside::Other),
+            ('๑', Beside::Unspaced(Unspaced::Thai)),
+            ('1', Beside::Other),
+            ('\u{FF11}', Beside::Other),
             ('\u{E2F}', Beside::Unspaced(Unspaced::Thai)),
             ('\u{E5A}', Beside::Other),
             ('\u{F0B}', Beside::Other),
