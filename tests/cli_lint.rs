@@ -628,8 +628,9 @@ fn a_selector_is_in_place_only_after_a_character_with_variation_sequences() {
 /// after it or a suffix after U+202F, it is not.
 #[test]
 fn a_mongolian_vowel_separator_is_in_place_only_before_a_final_vowel() {
-    let mvs = "U+180E MONGOLIAN VOWEL SEPARATOR: invisible, and nothing here needs it (it can \
-               hide a difference between two strings that look the same)";
+    let mvs = "U+180E MONGOLIAN VOWEL SEPARATOR: invisible, and not between a Mongolian letter \
+               and the final a or e it sets apart (it can hide a difference between two strings \
+               that look the same)";
     let text = "ᠬᠠᠳ\u{180E}ᠠᠪ ᠬ\u{180E}ᠡᠯᠡᠮ\n";
     assert_eq!(text.find('\u{180E}'), Some(9));
     assert_eq!(text.rfind('\u{180E}'), Some(22));

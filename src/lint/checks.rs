@@ -815,9 +815,14 @@ impl<'a> Walk<'a> {
             // No word's end: `p\u{34F}аypal` reads as one word, and is asked as one
             // (without it, [`Walk::end_word`]).
             let message = || {
+                let why = match v {
+                    // Its one place, said: it is not there.
+                    0x180E => "not between a Mongolian letter and the final a or e it sets apart",
+                    _ => "nothing here needs it",
+                };
                 format!(
-                    "{}: invisible, and nothing here needs it (it can hide a difference between \
-                 two strings that look the same)",
+                    "{}: invisible, and {why} (it can hide a difference between two strings \
+                     that look the same)",
                     named(CodePoint::new(v))
                 )
             };
