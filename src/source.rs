@@ -742,27 +742,38 @@ impl Source {
         now.len() == stamp.len && now.modified().ok() != stamp.modified
     }
 
-    /// Whether `path` now names another file than the one this source opened (replaced
-    /// by a rename, `mv new file`, as editors and `logrotate` do): its device or inode
-    /// differs. The source still holds the file it opened, unchanged. `false` where
-    /// `path` names nothing now (removed, or between the two steps of a rotation) and
-    /// for bytes read into memory. One `stat`.
-    pub fn replaced_at(&self, path: &Path) -> bool {
-        let Some(stamp) = self.stamp.filter(|_| self.file().is_some()) else {
-            return false;
-        };
-        std::fs::metadata(path).is_ok_and(|now| Stamp::of(&now).id != stamp.id)
+    /// What `path` names now, against the file this source opened (one `stat`): the same
+    /// file, another (replaced by a rename, `mv new file`, as editors and `logrotate` do:
+    /// its device or inode differs), or nothing (removed, or renamed away with nothing in
+    /// its place yet, as between a rotation's two steps). The source still holds the file
+    /// it opened, unchanged. `None` for bytes read into memory, and where the path cannot
+    /// be asked (no permission).
+    pub fn path_now(&self, path: &Path) -> Option<PathNow> {
+        let stamp = self.stamp.filter(|_| self.file().is_some())?;
+        match std::fs::metadata(path) {
+            Ok(now) if Stamp::of(&now).id != stamp.id => Some(PathNow::Replaced),
+            Ok(_) => Some(PathNow::Same),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Some(PathNow::Removed),
+            Err(_) => None,
+        }
     }
 
-    /// Whether `path` names nothing now (the file was removed, or renamed away and nothing
-    /// put in its place yet) while the source holds the file it opened, unchanged.
-    /// `false` for bytes read into memory. One `stat`.
-    pub fn removed_at(&self, path: &Path) -> bool {
-        if self.stamp.is_none() || self.file().is_none() {
-            return false;
-        }
-        matches!(std::fs::metadata(path), Err(e) if e.kind() == io::ErrorKind::NotFound)
+    /// Whether `path` now names another file than the one this source opened
+    /// ([`Source::path_now`]).
+    pub fn replaced_at(&self, path: &Path) -> bool {
+        self.path_now(path) == Some(PathNow::Replaced)
     }
+}
+
+/// What a source's path names now ([`Source::path_now`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathNow {
+    /// The file the source opened.
+    Same,
+    /// Another file.
+    Replaced,
+    /// Nothing.
+    Removed,
 }
 
 impl Drop for Source {

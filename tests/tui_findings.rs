@@ -238,14 +238,7 @@ fn targets_and_the_chooser() {
         message(&app),
         "lints: --target mysql-utf8mb3,postgres: 2 findings (} and { step through them)"
     );
-    let spans: Vec<(usize, &str)> = app
-        .linting
-        .found()
-        .unwrap()
-        .findings
-        .iter()
-        .map(|l| (l.offset, l.kind.name()))
-        .collect();
+    let spans = finding_spans(&app);
     assert_eq!(spans, [(16, "four-byte"), (24, "nul")]);
     // The statistics overlay counts them by kind.
     app.update(Action::Stats);
@@ -747,14 +740,7 @@ fn a_replacement_character_in_the_input_is_a_finding_asked_or_not() {
         security: true,
     });
     app.lint_now();
-    let spans: Vec<(usize, &str)> = app
-        .linting
-        .found()
-        .unwrap()
-        .findings
-        .iter()
-        .map(|l| (l.offset, l.kind.name()))
-        .collect();
+    let spans = finding_spans(&app);
     assert_eq!(
         spans,
         [
@@ -769,4 +755,14 @@ fn a_replacement_character_in_the_input_is_a_finding_asked_or_not() {
         message(&app),
         "lint: 5 findings (} and { step through them)"
     );
+}
+
+/// The offset and kind of each lint the viewer's lint pass found.
+fn finding_spans(app: &App) -> Vec<(usize, &'static str)> {
+    let found = app.linting.found().unwrap();
+    found
+        .findings
+        .iter()
+        .map(|l| (l.offset, l.kind.name()))
+        .collect()
 }

@@ -646,11 +646,14 @@ impl App {
             return Some(Action::SourceWritten);
         }
         let path = self.input_path.as_deref()?;
-        if !self.replaced && self.source.replaced_at(path) {
-            return Some(Action::SourceReplaced);
+        if self.replaced {
+            return None;
         }
-        (!self.removed && !self.replaced && self.source.removed_at(path))
-            .then_some(Action::SourceRemoved)
+        match self.source.path_now(path)? {
+            crate::source::PathNow::Replaced => Some(Action::SourceReplaced),
+            crate::source::PathNow::Removed if !self.removed => Some(Action::SourceRemoved),
+            _ => None,
+        }
     }
 
     /// How the file shown changed on disk, where what the scan found no longer holds for

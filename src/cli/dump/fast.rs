@@ -506,18 +506,18 @@ fn whole_rows<const COLOR: bool, const W: usize>(
     end: usize,
     bits: impl Fn(&[u8; 32], u8) -> RowBits,
 ) -> (usize, usize) {
+    // Offsets of 8 hex digits only (a window past 4 GiB has more, on every row).
+    if p.digits > 8 {
+        return (at, row);
+    }
     let mut scratch = Scratch::new();
     while row + W <= end {
         let Some(Ok(ahead)) = bytes.get(row..row + AHEAD).map(<&[u8; AHEAD]>::try_from) else {
             break;
         };
-        // Offsets of 8 hex digits only (a window past 4 GiB has more, on every row).
         let Ok(offset) = u32::try_from(p.base + row as u64) else {
             break;
         };
-        if p.digits > 8 {
-            break;
-        }
         scratch.ahead = *ahead;
         let bits = bits(ahead.first_chunk().unwrap_or(&[0; 32]), tables.plain_lo);
         at = whole_row::<COLOR, W>(p, tables, &mut scratch, bytes, at, row, offset, &bits);
