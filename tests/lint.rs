@@ -1549,3 +1549,35 @@ fn identifiers_joined_by_underscores_are_judged_by_their_parts() {
         ]
     );
 }
+
+/// A Latin letter put into a Cyrillic or Greek word reads as a word of that script, though
+/// the skeleton (which maps lookalikes to Latin) is of two; phonetic notation with the
+/// IPA's Greek letters, and a unit's symbol, do not disguise a word.
+#[test]
+fn a_word_that_reads_in_the_script_of_most_of_its_letters() {
+    let text = "Яндeкс, Ελλaδα; [ˈlaβa] [θɪŋk] 5 MΩ 3 μA Москва\n";
+    let found = run(Dialect::Utf8, text.as_bytes(), &security());
+    assert_eq!(
+        found,
+        vec![
+            (0, 11, "confusable", Warning),
+            (13, 11, "confusable", Warning)
+        ]
+    );
+    assert_eq!(
+        messages(Dialect::Utf8, text.as_bytes(), &security()),
+        vec![
+            "\"Яндeкс\" mixes Cyrillic and Latin and reads as the Cyrillic word \"Яндекс\" \
+             (U+0065 LATIN SMALL LETTER E looks like U+0435 CYRILLIC SMALL LETTER IE)",
+            "\"Ελλaδα\" mixes Greek and Latin and reads as the Greek word \"Ελλαδα\" (U+0061 \
+             LATIN SMALL LETTER A looks like U+03B1 GREEK SMALL LETTER ALPHA)",
+        ]
+    );
+    // Without a sign of IPA, `laβa` is a word with a Greek letter in it, and its skeleton
+    // is Latin.
+    let text = "laβa\n";
+    assert_eq!(
+        messages(Dialect::Utf8, text.as_bytes(), &security()),
+        vec!["\"laβa\" mixes Latin and Greek and its UTS #39 skeleton \"laßa\" is of one script"]
+    );
+}

@@ -17,7 +17,7 @@ use unicode_normalization::char::{canonical_combining_class, decompose_compatibl
 use unicode_script::{Script, UnicodeScript};
 use unicode_security::{skeleton, MixedScript};
 
-use super::{Kind, Level, Lint, Lints, Target};
+use super::{lookalike, Kind, Level, Lint, Lints, Target};
 use crate::decode::{CodePoint, Dialect, UnitKind};
 use crate::detect::wide::HAN_SCRIPTS;
 use crate::view::safe::sanitize;
@@ -983,7 +983,11 @@ impl<'a> Walk<'a> {
                     // names, it does not disguise one (`σ_x`, `α_max` in code that
                     // follows a paper's notation, `user_имя`): still compared with the
                     // input's other words as a candidate, not a lint of its own.
-                    single && !word.split('_').all(|part| part.is_single_script())
+                    // Phonetic notation (`[ˈlaβa]`, with the IPA's Greek β) spells sounds,
+                    // it does not disguise a word.
+                    (single || lookalike::reads_in_one_script(word).is_some())
+                        && !word.split('_').all(|part| part.is_single_script())
+                        && !lookalike::is_phonetic(word)
                 };
                 self.asked.insert(word.into(), confusable);
                 confusable
@@ -1021,6 +1025,11 @@ impl<'a> Walk<'a> {
                 }
             }
             let key: String = skeleton(word).collect();
+            if !key.as_str().is_single_script() {
+                if let Some(r) = lookalike::reads_in_one_script(word) {
+                    return one_script_message(word, &scripts, &r);
+                }
+            }
             let reads = reading(word);
             match reads == word {
                 false => format!(
@@ -1816,6 +1825,34 @@ pub fn overlong(bytes: &[u8], pos: usize, dialect: Dialect) -> Option<(usize, u8
     }
     let v = tail.iter().fold(init, |v, &t| (v << 6) | (t & 0x3F) as u32);
     (v < 0x80).then_some((n, v as u8))
+}
+
+/// The message of a confusable `word`, mixing `scripts`, that reads as `r`: a word of one
+/// of them whose skeleton is not (each letter of the others has a lookalike in it).
+fn one_script_message(word: &str, scripts: &[String], r: &lookalike::Reading) -> String {
+    let mut swaps: Vec<String> = r
+        .swapped
+        .iter()
+        .take(3)
+        .map(|&(c, d)| {
+            format!(
+                "{} looks like {}",
+                named(CodePoint::new(c as u32)),
+                named(CodePoint::new(d as u32))
+            )
+        })
+        .collect();
+    if r.swapped.len() > 3 {
+        swaps.push(format!("{} more", r.swapped.len() - 3));
+    }
+    format!(
+        "\"{}\" mixes {} and reads as the {} word \"{}\" ({})",
+        sanitize(word),
+        scripts.join(" and "),
+        r.script.full_name(),
+        sanitize(&r.word),
+        swaps.join(", ")
+    )
 }
 
 /// What a reader sees in a confusable `word`: each character that is not ASCII replaced by

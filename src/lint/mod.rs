@@ -16,6 +16,7 @@
 //! UAX #15 (the stream-safe limit of 30 non-starters) and CVE-2021-42574 (Trojan Source).
 
 mod checks;
+mod lookalike;
 mod runs;
 mod sieve;
 mod survey;

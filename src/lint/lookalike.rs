@@ -1,0 +1,191 @@
+//! Two questions the `confusable` lint asks of a word that mixes scripts, beyond whether
+//! its UTS #39 skeleton is of one script (a skeleton maps most lookalikes to Latin, so
+//! that test finds `pаypal` but not a Latin letter put into a Cyrillic or Greek word):
+//!
+//! - [`reads_in_one_script`]: whether each letter of the word's other scripts looks like a
+//!   letter of one of its scripts, by UTS #39 skeleton (`Яндeкс` with a Latin `e` reads as
+//!   the Cyrillic `Яндекс`; `Ελλaδα` with a Latin `a` as the Greek `Ελλαδα`);
+//! - [`is_phonetic`]: whether the word is phonetic notation, Latin letters with the three
+//!   Greek letters the International Phonetic Alphabet takes as they are (β, θ, χ: The
+//!   Unicode Standard, §7.1, "IPA"), marked as IPA by one of its own letters or signs
+//!   (`[ˈlaβa]`, `[θɪŋk]`): not a word disguised as another.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use unicode_script::{Script, UnicodeScript};
+use unicode_security::skeleton;
+
+/// The Greek letters of the International Phonetic Alphabet: β, θ, χ.
+const IPA_GREEK: [char; 3] = ['\u{3B2}', '\u{3B8}', '\u{3C7}'];
+
+/// Whether `c` is a letter or sign only phonetic notation writes: IPA Extensions
+/// (U+0250..U+02AF: `ɪ`, `ŋ`, `ɑ`, `ɣ`), the Spacing Modifier Letters (U+02B0..U+02FF: `ˈ`,
+/// `ː`, `ʰ`) and the Phonetic Extensions (U+1D00..U+1DBF).
+fn is_phonetic_sign(c: char) -> bool {
+    matches!(c as u32, 0x250..=0x2FF | 0x1D00..=0x1DBF)
+}
+
+/// Whether `word` is phonetic notation: its letters are Latin but for β, θ and χ, at least
+/// one of those is there, and so is a letter or sign of phonetic notation.
+pub(super) fn is_phonetic(word: &str) -> bool {
+    let mut greek = false;
+    let mut sign = false;
+    for c in word.chars() {
+        sign |= is_phonetic_sign(c);
+        match c.script() {
+            Script::Greek if IPA_GREEK.contains(&c) => greek = true,
+            Script::Latin | Script::Common | Script::Inherited => {}
+            _ => return false,
+        }
+    }
+    greek && sign
+}
+
+/// A word as it reads in one of its scripts.
+pub(super) struct Reading {
+    /// The script it reads in.
+    pub script: Script,
+    /// The word with each letter of another script replaced by its lookalike.
+    pub word: String,
+    /// Each letter replaced and its lookalike, in the order met, each pair once.
+    pub swapped: Vec<(char, char)>,
+}
+
+/// The letters a word can be read as, by their UTS #39 skeleton (each one character's), in
+/// code point order: the alphabetic characters of a script (not Common, Inherited or
+/// Unknown) in the blocks of the alphabets words are written in, U+0041 to U+1CFF and the
+/// Latin and Greek Extended Additional blocks (U+1E00 to U+1FFF), but the IPA Extensions
+/// and Spacing Modifier Letters: a word with a Greek `χ` does not read as a Latin word
+/// through U+AB53 LATIN SMALL LETTER CHI, which no word is written with. Built on first
+/// use, when a word that mixes scripts is met whose skeleton does not settle it.
+static BY_SKELETON: LazyLock<HashMap<String, Vec<char>>> = LazyLock::new(|| {
+    let mut map: HashMap<String, Vec<char>> = HashMap::new();
+    let alphabets = (0x41..0x250).chain(0x300..0x1D00).chain(0x1E00..0x2000);
+    for v in alphabets {
+        let Some(c) = char::from_u32(v) else { continue };
+        if !c.is_alphabetic()
+            || matches!(
+                c.script(),
+                Script::Common | Script::Inherited | Script::Unknown
+            )
+        {
+            continue;
+        }
+        let mut one = [0; 4];
+        let key: String = skeleton(c.encode_utf8(&mut one)).collect();
+        map.entry(key).or_default().push(c);
+    }
+    map
+});
+
+/// Whether character `c` belongs in a word of `script`: of it, or of no one script, or used
+/// by it (its Script_Extensions).
+fn fits(c: char, script: Script) -> bool {
+    let ext = c.script_extension();
+    ext.is_common() || ext.is_inherited() || ext.contains_script(script)
+}
+
+/// The letter of `script` that looks like `c` (has its skeleton), of `c`'s case where one
+/// is.
+fn lookalike_in(c: char, script: Script) -> Option<char> {
+    let mut one = [0; 4];
+    let key: String = skeleton(c.encode_utf8(&mut one)).collect();
+    let all = BY_SKELETON.get(&key)?;
+    let mut of_script = all.iter().copied().filter(|&d| d.script() == script);
+    let first = of_script.next()?;
+    let same_case = |d: char| d.is_lowercase() == c.is_lowercase();
+    if same_case(first) {
+        return Some(first);
+    }
+    Some(of_script.find(|&d| same_case(d)).unwrap_or(first))
+}
+
+/// How `word` (which mixes scripts) reads in the script most of its letters are of, if it
+/// does: each letter not of that script has a lookalike in it. A word with no script of
+/// more than half its letters reads in none: a unit's symbol (`MΩ`, `μA`: a Latin prefix
+/// or unit beside a Greek one) disguises no word.
+pub(super) fn reads_in_one_script(word: &str) -> Option<Reading> {
+    let mut counts: Vec<(Script, usize)> = Vec::new();
+    for c in word.chars() {
+        let s = c.script();
+        if matches!(s, Script::Common | Script::Inherited | Script::Unknown) {
+            continue;
+        }
+        match counts.iter_mut().find(|(t, _)| *t == s) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((s, 1)),
+        }
+    }
+    let total: usize = counts.iter().map(|&(_, n)| n).sum();
+    let &(script, most) = counts.iter().max_by_key(|&&(_, n)| n)?;
+    if most * 2 <= total {
+        return None;
+    }
+    let mut out = String::with_capacity(word.len());
+    let mut swapped: Vec<(char, char)> = Vec::new();
+    for c in word.chars() {
+        if fits(c, script) {
+            out.push(c);
+            continue;
+        }
+        let d = lookalike_in(c, script)?;
+        out.push(d);
+        if !swapped.contains(&(c, d)) {
+            swapped.push((c, d));
+        }
+    }
+    Some(Reading {
+        script,
+        word: out,
+        swapped,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_latin_letter_in_a_cyrillic_or_greek_word_reads_in_that_script() {
+        let r = reads_in_one_script("Яндeкс").expect("reads as Cyrillic");
+        assert_eq!(r.script, Script::Cyrillic);
+        assert_eq!(r.word, "Яндекс");
+        assert_eq!(r.swapped, vec![('e', '\u{435}')]);
+        let r = reads_in_one_script("Ελλaδα").expect("reads as Greek");
+        assert_eq!(r.script, Script::Greek);
+        assert_eq!(r.word, "Ελλαδα");
+        assert_eq!(r.swapped, vec![('a', '\u{3B1}')]);
+        // One letter twice: the pair named once.
+        let r = reads_in_one_script("Пaпaша").expect("reads as Cyrillic");
+        assert_eq!(r.word, "Папаша");
+        assert_eq!(r.swapped, vec![('a', '\u{430}')]);
+        // Half the letters are no majority.
+        assert!(reads_in_one_script("Пaпa").is_none());
+        assert!(reads_in_one_script("MΩ").is_none());
+        assert!(reads_in_one_script("μA").is_none());
+    }
+
+    #[test]
+    fn a_letter_with_no_lookalike_in_the_other_script_does_not_read_in_it() {
+        // `t` has no Greek lookalike of its skeleton, `Δ` no Latin one.
+        assert!(reads_in_one_script("Δt").is_none());
+        // Katakana has no `T`.
+        assert!(reads_in_one_script("Tシャツ").is_none());
+        // `U` has no Cyrillic lookalike.
+        assert!(reads_in_one_script("USBкабель").is_none());
+        // `χ`'s Latin lookalike, U+AB53, is no letter of the Latin alphabet words use.
+        assert!(reads_in_one_script("baχ").is_none());
+    }
+
+    #[test]
+    fn phonetic_notation_is_latin_with_the_ipa_greek_letters_and_a_sign_of_ipa() {
+        for word in ["ˈlaβa", "aβoˈɣaðo", "ˈxoβen", "θɪŋk", "bɑːθ", "baχː"] {
+            assert!(is_phonetic(word), "{word}");
+        }
+        // No sign of IPA; another Greek letter; another script.
+        for word in ["laβa", "ˈlaπa", "ˈlaβaд", "ˈlaba"] {
+            assert!(!is_phonetic(word), "{word}");
+        }
+    }
+}
