@@ -1524,8 +1524,10 @@ fn a_confusable_names_a_character_some_scripts_share() {
         vec![
             "\"ـiPhone\" mixes U+0640 ARABIC TATWEEL (of Adlam, Arabic and 7 more) and Latin \
              and reads as \"_iPhone\" (UTS #39 skeleton \"_iPhone\")",
-            "\"ad\\u{1bca0}min\" mixes Latin and U+1BCA0 SHORTHAND FORMAT LETTER OVERLAP (of \
-             Duployan) and its UTS #39 skeleton \"adrnin\" is of one script",
+            // A default-ignorable shorthand format control is an invisible character, not a
+            // letter of the word.
+            "U+1BCA0 SHORTHAND FORMAT LETTER OVERLAP: invisible, and nothing here needs it \
+             (it can hide a difference between two strings that look the same)",
         ]
     );
 }
@@ -1579,5 +1581,29 @@ fn a_word_that_reads_in_the_script_of_most_of_its_letters() {
     assert_eq!(
         messages(Dialect::Utf8, text.as_bytes(), &security()),
         vec!["\"laβa\" mixes Latin and Greek and its UTS #39 skeleton \"laßa\" is of one script"]
+    );
+}
+
+/// The default-ignorable code points not yet assigned and the shorthand format controls are
+/// invisible characters like the rest: a renderer that follows the standard draws nothing.
+#[test]
+fn unassigned_default_ignorables_and_shorthand_controls_are_invisible() {
+    let text = "ad\u{2065}min x\u{FFF0}y \u{1BCA0}z a\u{E0080}b c\u{E01F0}d \u{E0FFF}\n";
+    let found = run(Dialect::Utf8, text.as_bytes(), &security());
+    assert_eq!(
+        found,
+        vec![
+            (2, 3, "invisible", Warning),
+            (10, 3, "invisible", Warning),
+            (15, 4, "invisible", Warning),
+            (22, 4, "invisible", Warning),
+            (29, 4, "invisible", Warning),
+            (35, 4, "invisible", Warning),
+        ]
+    );
+    assert_eq!(
+        messages(Dialect::Utf8, text.as_bytes(), &security())[0],
+        "U+2065 <reserved-2065>: invisible, and nothing here needs it (it can hide a \
+         difference between two strings that look the same)"
     );
 }

@@ -1746,12 +1746,16 @@ fn unseen_in_word(v: u32) -> bool {
     always_invisible(v) || is_selector(v) || is_tag(v) || matches!(v, 0xAD | 0x200C | 0x200D)
 }
 
-/// Default-ignorable characters that no context needs (joiners, selectors and tags are
-/// judged apart; U+FEFF at the start, the Mongolian vowel separator and the zero-width
-/// space in their places are let be): zero-width space, word joiner and invisible
-/// operators, the Hangul fillers, the Mongolian vowel separator, the combining grapheme
-/// joiner, the Khmer inherent vowels, the deprecated format characters, U+FEFF past the
-/// start, the musical formatting characters.
+/// Default-ignorable characters (DerivedCoreProperties.txt) that no context needs: the
+/// soft hyphen, the bidi marks and controls, the joiners, the selectors and the tags are
+/// judged apart, and U+FEFF at the start, the Mongolian vowel separator and the zero-width
+/// space in their places are let be. What is left: zero-width space, word joiner and
+/// invisible operators, the Hangul fillers, the Mongolian vowel separator, the combining
+/// grapheme joiner, the Khmer inherent vowels, the deprecated format characters, U+FEFF
+/// past the start, the shorthand format controls, the musical formatting characters, and
+/// the default-ignorable code points not yet assigned (U+2065, U+FFF0 to U+FFF8, U+E0080
+/// to U+E00FF and U+E01F0 to U+E0FFF), which a renderer that follows the standard draws as
+/// nothing already.
 fn always_invisible(v: u32) -> bool {
     matches!(
         v,
@@ -1762,12 +1766,16 @@ fn always_invisible(v: u32) -> bool {
             | 0x17B5
             | 0x180E
             | 0x200B
-            | 0x2060..=0x2064
+            | 0x2060..=0x2065
             | 0x206A..=0x206F
             | 0x3164
             | 0xFEFF
             | 0xFFA0
+            | 0xFFF0..=0xFFF8
+            | 0x1_BCA0..=0x1_BCA3
             | 0x1_D173..=0x1_D17A
+            | 0xE_0080..=0xE_00FF
+            | 0xE_01F0..=0xE_0FFF
     )
 }
 
@@ -1940,10 +1948,10 @@ fn may_be_looked_at(v: u32) -> bool {
             | 0x31
             | 0xD8..=0xDF
             | 0xFD..=0xFF
+            | 0x1BC
             | 0x1D1
             | 0x1F3
-            | 0xE00
-            | 0xE01
+            | 0xE00..=0xE0F
     ) || v & 0xFFFE == 0xFFFE
         || v > 0x10_FFFF
 }

@@ -132,7 +132,7 @@ impl Shortcuts {
             0xE2 if self.e2 && b1 < 0xB0 => Some(match (b1, b2) {
                 (0x80, 0x8B..=0x8D) => SEQ,
                 (0x80, b) if within(b, 0x8B, 0x8F) || within(b, 0xA8, 0xAE) => DELEGATE,
-                (0x81, b) if within(b, 0xA0, 0xA4) || within(b, 0xA6, 0xAF) => DELEGATE,
+                (0x81, b) if within(b, 0xA0, 0xAF) => DELEGATE,
                 (0x83, b) if within(b, 0x90, 0xB0) => NONE | MARK,
                 _ => BRK,
             }),
@@ -707,7 +707,7 @@ unsafe fn characters(
                 lead & is(v, 0xE2) & _mm512_cmplt_epu8_mask(v1, _mm512_set1_epi8(0xB0u8 as i8));
             if e2 != 0 {
                 let looked = (is(v1, 0x80) & (within(v2, 0x8B, 0x8F) | within(v2, 0xA8, 0xAE)))
-                    | (is(v1, 0x81) & (within(v2, 0xA0, 0xA4) | within(v2, 0xA6, 0xAF)));
+                    | (is(v1, 0x81) & within(v2, 0xA0, 0xAF));
                 let marks = is(v1, 0x83) & within(v2, 0x90, 0xB0);
                 w = set(w, e2, BRK);
                 w = set(w, e2 & marks, NONE | MARK);
