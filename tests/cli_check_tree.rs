@@ -657,3 +657,44 @@ fn a_walk_leaves_access_times_alone() {
         assert_eq!(accessed, past, "{name}");
     }
 }
+
+/// A UTF-16 or UTF-32 file in a tree checked as UTF-8 says what it looks like, by its byte
+/// order mark or its zero bytes, so that it is not taken for broken UTF-8; a UTF-8 mark and
+/// a file read as UTF-16 say nothing more.
+#[test]
+fn a_wide_file_in_a_tree_says_what_it_looks_like() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let mut marked = vec![0xFF, 0xFE];
+    marked.extend(
+        "Write-Host \"h\u{e9}llo\"\r\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes),
+    );
+    put(root, "a.ps1", &marked);
+    let bare: Vec<u8> = "caf\u{e9} \u{fc}ber na\u{ef}ve d\u{e9}j\u{e0} vu, \u{c0} bient\u{f4}t\n"
+        .encode_utf16()
+        .flat_map(u16::to_be_bytes)
+        .collect();
+    put(root, "b.txt", &bare);
+    put(root, "c.txt", b"\xef\xbb\xbfbad \xff\n");
+    let ran = run_in(root, &["check", "-r", "."]);
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert_eq!(
+        ran.stdout,
+        "./a.ps1: invalid utf8: 3 errors; first error at offset 0 (1:1) invalid_byte; byte \
+         order mark FF FE says UTF-16LE; try -e utf-16le\n\
+         ./b.txt: invalid utf8: 7 errors; first error at offset 7 (1:8) truncated; looks like \
+         UTF-16BE; try -e utf-16be\n\
+         ./c.txt: invalid utf8: 1 error; first error at offset 7 (1:6) invalid_byte\n\
+         3 files checked: 3 with findings, 0 unreadable, 0 skipped\n"
+    );
+    let ran = run_in(root, &["check", "-r", "-e", "utf-16le", "a.ps1"]);
+    assert_eq!(
+        (ran.code, ran.stdout.as_str()),
+        (
+            0,
+            "1 file checked: 0 with findings, 0 unreadable, 0 skipped\n"
+        )
+    );
+}

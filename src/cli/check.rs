@@ -768,6 +768,31 @@ pub fn wide_hint(
     ))
 }
 
+/// For `check -r`'s one line of an input of the UTF-8 family that is not valid: what it
+/// looks like instead, where that is UTF-16 or UTF-32, by its byte order mark (`byte order
+/// mark FF FE says UTF-16LE; try -e utf-16le`) or by its zero bytes ([`wide_hint`]'s
+/// reading: `looks like UTF-16LE; try -e utf-16le`), so that a tree's UTF-16 files are not
+/// taken for broken UTF-8 ones.
+pub fn wide_reading(dialect: Dialect, summary: &Summary, bytes: &[u8]) -> Option<String> {
+    if dialect.code_unit_width().is_some() || summary.tally.error_count() == 0 {
+        return None;
+    }
+    let try_e = |name: &str| format!("try -e {}", name.to_ascii_lowercase());
+    if let Some(bom) = summary.bom.map(detect::bom::Bom::from) {
+        return (bom != detect::bom::Bom::Utf8).then(|| {
+            format!(
+                "byte order mark {} says {}; {}",
+                bom.hex(),
+                bom.encoding(),
+                try_e(bom.encoding())
+            )
+        });
+    }
+    wide_hint(dialect, summary.verdict(bytes), summary, bytes)?;
+    let name = detect::zero_pattern(bytes)?.name();
+    Some(format!("looks like {name}; {}", try_e(name)))
+}
+
 /// A note for an input read as a UTF-16, UTF-32 or legacy encoding (`-e`) whose byte order
 /// mark names another encoding: `the byte order mark FF FE says UTF-16LE, but UTF-16BE was
 /// asked: the input was read as UTF-16BE, FF FE as U+FFFE (a noncharacter); try -e

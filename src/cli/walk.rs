@@ -580,6 +580,10 @@ impl Emit for HumanTree {
                 f.offset, f.line, f.column, f.kind
             ));
         }
+        let bytes = examined.source.bytes();
+        if let Some(wide) = super::check::wide_reading(self.dialect, summary, bytes) {
+            line.push_str(&format!("; {wide}"));
+        }
         writeln!(out, "{line}")
     }
 
