@@ -28,7 +28,7 @@ extern "C" fn note_closed_stdout() {
 }
 
 fn main() -> ExitCode {
-    let config = Args::parse_or_exit().into_config();
+    let config = Args::parse_or_exit(STDOUT_CLOSED.load(Ordering::Relaxed)).into_config();
     let mut err = io::stderr();
     if let Config::View {
         input,

@@ -489,6 +489,9 @@ fn a_closed_standard_output_is_an_error() {
         vec!["at", ok, "0"],
         vec!["explain", "é"],
         vec!["repair", ok, "-o", "-"],
+        vec!["--help"],
+        vec!["check", "--help"],
+        vec!["--version"],
     ] {
         for redirect in [">&-", "1<&0"] {
             let out = std::process::Command::new("sh")
@@ -523,4 +526,72 @@ fn a_closed_standard_output_is_an_error() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert_eq!(std::fs::read(dir.path().join("out.txt")).unwrap(), b"ok\n");
+}
+
+/// A file name a shell glob made an unknown option: the tip quotes it as the error line
+/// does (it printed it raw on a terminal, and stripped of its sequences elsewhere); and
+/// `repair --from`'s own message quotes the label through the sanitiser too.
+#[test]
+fn tips_and_labels_are_quoted_safely() {
+    let out = run(["check", "--\u{1b}]0;T\u{7}\u{202e}", "f"], 2);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        stderr.lines().take(3).collect::<Vec<_>>(),
+        [
+            "error: unexpected argument '--\\u{1b}]0;T\\u{7}\\u{202e}' found",
+            "",
+            "  tip: to pass '--\\u{1b}]0;T\\u{7}\\u{202e}' as a value, use '-- \
+             --\\u{1b}]0;T\\u{7}\\u{202e}'",
+        ]
+    );
+    let out = run(
+        [
+            "repair",
+            "--from",
+            "\u{1b}]0;T\u{7}\u{202e}",
+            "f",
+            "-o",
+            "g",
+        ],
+        2,
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.starts_with(
+            "error: invalid value '\\u{1b}]0;T\\u{7}\\u{202e}' for '--from <LABEL>': unknown \
+             encoding '\\u{1b}]0;T\\u{7}\\u{202e}' (a dialect name"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains(['\u{1b}', '\u{7}', '\u{202e}']),
+        "{stderr:?}"
+    );
+}
+
+/// `--help` and `--version` on a full disk say so, as every command does.
+#[test]
+fn help_and_version_on_a_full_disk_are_an_error() {
+    for args in [vec!["--help"], vec!["dump", "--help"], vec!["--version"]] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = std::process::Command::new(common::binary())
+            .args(&args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(
+            (
+                out.status.code(),
+                String::from_utf8_lossy(&out.stderr).into_owned()
+            ),
+            (
+                Some(2),
+                "hexrune: <stdout>: no space left on device\n".to_string()
+            ),
+            "{args:?}"
+        );
+    }
 }

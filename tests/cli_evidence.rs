@@ -261,7 +261,8 @@ fn csv_fallback_cells_are_the_human_lines() {
     assert_eq!(json, ["\u{a0}", "\u{81}", "\u{ad}", "é"]);
 }
 
-/// A name a spreadsheet would take for a formula gets a `'` before it in its cell.
+/// A name a spreadsheet would take for a formula, or that begins with `'`, gets a `'`
+/// before it in its cell.
 #[test]
 fn csv_cells_are_never_formulas() {
     let dir = tempfile::tempdir().unwrap();
@@ -271,6 +272,9 @@ fn csv_cells_are_never_formulas() {
         ("-x.txt", "'-x.txt"),
         ("+x.txt", "'+x.txt"),
         ("a=b.txt", "a=b.txt"),
+        // A name that begins with `'` gets one more: one stripped gives every name back.
+        ("'=x.txt", "''=x.txt"),
+        ("'plain.txt", "''plain.txt"),
     ] {
         std::fs::write(dir.path().join(name), b"x\xff\n").unwrap();
         let out = common::hexrune()

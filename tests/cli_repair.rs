@@ -135,6 +135,29 @@ fn refuses_to_write_the_input() {
             "hexrune: link: is the input; the log must be another file\n"
         )
     );
+    // `--log -` where the shell made standard output the input (`>> in.txt`).
+    let output = std::process::Command::new(common::binary())
+        .current_dir(dir.path())
+        .args(["repair", "in.txt", "-o", "o.txt", "--log", "-"])
+        .stdout(
+            std::fs::OpenOptions::new()
+                .append(true)
+                .open(&input)
+                .unwrap(),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr)
+        ),
+        (
+            Some(2),
+            "hexrune: <stdout>: is the input; the log must be another file\n".into()
+        )
+    );
+    assert_eq!(std::fs::read(&input).unwrap(), b"a\xE9");
     let (code, stderr) = repair_in(dir.path(), &["in.txt", "-o", "o.txt", "--log", "./o.txt"]);
     assert_eq!(
         (code, stderr.as_str()),

@@ -516,12 +516,21 @@ impl Args {
 impl Args {
     /// The command line of this process, parsed; on a usage error, the error with the usage
     /// line of the command at fault ([`with_usage`]), printed as clap prints it, and exit 2.
-    pub fn parse_or_exit() -> Args {
+    /// `--help` and `--version` print and exit 0, or, where standard output cannot take
+    /// them (`stdout_closed` when the process started: `>&-`; a full disk), say so on one
+    /// line and exit 2, as every command does.
+    pub fn parse_or_exit(stdout_closed: bool) -> Args {
         let argv: Vec<OsString> = std::env::args_os().collect();
         Args::try_parse_from(&argv)
             .and_then(Args::not_a_mistyped_command)
             .and_then(Args::read_once)
-            .unwrap_or_else(|e| with_usage(e, &argv).exit())
+            .unwrap_or_else(|e| {
+                let e = with_usage(e, &argv);
+                if e.exit_code() == 0 {
+                    std::process::exit(print_shown(&e, stdout_closed).into());
+                }
+                e.exit()
+            })
     }
 
     /// Refuses an input that can be read only once named twice: standard input (`check - -`,
@@ -582,6 +591,38 @@ impl Args {
                 ),
             )),
             None => Ok(self),
+        }
+    }
+}
+
+/// Prints the help or version text clap made (`shown`, with clap's styles where standard
+/// output is a terminal and clap would colour it); the exit status: 0, or 2 with the cause
+/// on stderr where standard output cannot take it. A reader that left (`| head`) is no
+/// failure.
+fn print_shown(shown: &clap::Error, stdout_closed: bool) -> u8 {
+    use std::io::{IsTerminal, Write};
+    let rendered = shown.render();
+    let styled = std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::env::var_os("TERM").is_none_or(|t| t != "dumb");
+    let text = match styled {
+        true => rendered.ansi().to_string(),
+        false => rendered.to_string(),
+    };
+    let written = match stdout_closed {
+        true => Err(std::io::Error::from_raw_os_error(libc::EBADF)),
+        false => super::stdout_writable().and_then(|()| {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes()).and_then(|()| out.flush())
+        }),
+    };
+    match written {
+        Ok(()) => super::EXIT_OK,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => super::EXIT_OK,
+        Err(e) => {
+            let cause = crate::source::io_message(&e);
+            let _ = writeln!(std::io::stderr(), "hexrune: <stdout>: {cause}");
+            super::EXIT_ERROR
         }
     }
 }
@@ -685,6 +726,29 @@ fn with_values_shown_safely(mut error: clap::Error) -> clap::Error {
             error.insert(kind, ContextValue::String(safe));
         }
     }
+    // The tip after the error quotes the argument again (`to pass '--x' as a value, use
+    // '-- --x'`), where a file name a shell glob made an argument brings its escape
+    // sequences: said again with the argument as the error line shows it, every other tip
+    // without what a terminal would read as a sequence.
+    if let Some(ContextValue::StyledStrs(tips)) = error.get(ContextKind::Suggested) {
+        let arg = match error.get(ContextKind::InvalidArg) {
+            Some(ContextValue::String(arg)) => Some(arg.clone()),
+            _ => None,
+        };
+        let safe = tips
+            .iter()
+            .map(|tip| {
+                let plain = tip.to_string();
+                match &arg {
+                    Some(arg) if plain.starts_with("to pass '") => {
+                        format!("to pass '{arg}' as a value, use '-- {arg}'").into()
+                    }
+                    _ => crate::view::safe::sanitize(&plain).into(),
+                }
+            })
+            .collect();
+        error.insert(ContextKind::Suggested, ContextValue::StyledStrs(safe));
+    }
     error
 }
 
@@ -745,18 +809,8 @@ impl clap::builder::TypedValueParser for EncodingParser {
         arg: Option<&clap::Arg>,
         value: &std::ffi::OsStr,
     ) -> Result<Dialect, clap::Error> {
-        // The label goes through the sanitiser alone, so that a mark typed first does not
-        // sit on the quote before it (a control or bidi character reached stderr raw).
-        let parse = |text: &str| {
-            crate::encoding::resolve(text).map_err(|e| {
-                use crate::encoding::EncodingError::{Replacement, Unknown};
-                match e {
-                    Unknown(l) => Unknown(crate::view::safe::sanitize(&l)),
-                    Replacement(l) => Replacement(crate::view::safe::sanitize(&l)),
-                }
-                .to_string()
-            })
-        };
+        let parse =
+            |text: &str| crate::encoding::resolve(text).map_err(crate::view::safe::encoding_error);
         parse.parse_ref(command, arg, value)
     }
 }

@@ -590,10 +590,12 @@ impl Emit for Csv<'_> {
 
 /// A text cell of `--csv`: sanitised as human output is, and with a `'` before a cell
 /// that begins with `=`, `+`, `-` or `@`, which a spreadsheet would take for a formula (a
-/// file named `=HYPERLINK(...)` must stay a name).
+/// file named `=HYPERLINK(...)` must stay a name), and before one that begins with `'`
+/// itself, so that stripping one leading `'` gives every cell back (`=x` and `'=x` are
+/// `'=x` and `''=x`).
 fn csv_text(text: &str) -> String {
     let safe = sanitize(text);
-    match safe.starts_with(['=', '+', '-', '@']) {
+    match safe.starts_with(['=', '+', '-', '@', '\'']) {
         true => format!("'{safe}"),
         false => safe,
     }

@@ -747,18 +747,20 @@ fn refuse(
                 "is a terminal; repair writes bytes, not a view (pipe them, or use -o FILE)",
             ));
         }
-        Target::Stdout => {
-            use std::os::fd::AsFd;
-            let stdout = io::stdout().as_fd().try_clone_to_owned().map(File::from);
-            if let (Some(id), Ok(meta)) = (input, stdout.and_then(|f| f.metadata())) {
-                if meta.is_file() && identity(&meta) == id {
-                    return Err(Failure::new(
-                        out_name,
-                        "is the input; repair never writes its input",
-                    ));
-                }
-            }
+        Target::Stdout if stdout_is(input) => {
+            return Err(Failure::new(
+                out_name,
+                "is the input; repair never writes its input",
+            ));
         }
+        Target::Stdout => {}
+    }
+    // `--log - >> IN`: the shell made standard output the input.
+    if options.log == Some(Target::Stdout) && stdout_is(input) {
+        return Err(Failure::new(
+            "<stdout>",
+            "is the input; the log must be another file",
+        ));
     }
     if let (Some(Target::Stdout), Target::Stdout) = (&options.log, &options.output) {
         return Err(Failure::new(
@@ -795,6 +797,16 @@ fn refuse(
         }
     }
     Ok(())
+}
+
+/// Whether standard output is the file `input` names (a redirection to the input, `>> IN`).
+fn stdout_is(input: Option<FileId>) -> bool {
+    use std::os::fd::AsFd;
+    let stdout = io::stdout().as_fd().try_clone_to_owned().map(File::from);
+    match (input, stdout.and_then(|f| f.metadata())) {
+        (Some(id), Ok(meta)) => meta.is_file() && identity(&meta) == id,
+        _ => false,
+    }
 }
 
 fn progress_bar(total: Option<u64>) -> Option<indicatif::ProgressBar> {

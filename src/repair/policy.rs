@@ -191,7 +191,7 @@ impl FromEncoding {
         if label.eq_ignore_ascii_case("auto") {
             return Ok(FromEncoding::Auto);
         }
-        let dialect = crate::encoding::resolve(label).map_err(|e| e.to_string())?;
+        let dialect = crate::encoding::resolve(label).map_err(crate::view::safe::encoding_error)?;
         from_reads_text(dialect).map(|()| FromEncoding::Dialect(dialect))
     }
 

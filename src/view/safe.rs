@@ -137,6 +137,18 @@ fn selectable(c: char) -> bool {
     !c.is_ascii() || c.is_ascii_digit() || c == '#' || c == '*'
 }
 
+/// The message of an encoding label that cannot be read (`-e`, `repair --from`), with the
+/// label as typed through [`sanitize`] alone, so that a mark typed first does not sit on
+/// the quote before it and no control or bidi character of it reaches a terminal.
+pub fn encoding_error(e: crate::encoding::EncodingError) -> String {
+    use crate::encoding::EncodingError::{Replacement, Unknown};
+    match e {
+        Unknown(label) => Unknown(sanitize(&label)),
+        Replacement(label) => Replacement(sanitize(&label)),
+    }
+    .to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
