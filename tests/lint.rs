@@ -876,6 +876,11 @@ fn surveyed(dialect: Dialect, bytes: &[u8], lints: &Lints, block_size: usize) ->
     survey.finish(bytes, &summary);
     let listed: Vec<Lint> = survey.lints(bytes).collect();
     assert_eq!(survey.total(), listed.len() as u64, "counted as listed");
+    // Handed on piece by piece (a long line's lints are listed before its end), the same.
+    for piece in [1, 3, 17, 256] {
+        let pieces: Vec<Lint> = survey.lints(bytes).in_pieces(piece).collect();
+        assert!(pieces == listed, "in pieces of {piece}");
+    }
     listed
 }
 
@@ -927,6 +932,9 @@ fn the_survey_on_the_scans_workers_equals_one_full_walk_for_one_to_four_threads(
             let got: Vec<Lint> = survey.lints(&bytes).collect();
             assert_eq!(got.len(), want.len(), "{threads} threads, {dialect:?}");
             assert!(got == want, "{threads} threads, {dialect:?}");
+            let piece = [1, 7, 100, 4096][threads - 1];
+            let got: Vec<Lint> = survey.lints(&bytes).in_pieces(piece).collect();
+            assert!(got == want, "in pieces of {piece}, {dialect:?}");
             assert_eq!(survey.total(), want.len() as u64);
         }
     }

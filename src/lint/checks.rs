@@ -206,8 +206,48 @@ impl<'a> Walk<'a> {
     /// what is open there; `out` then holds the lints of the stretch.
     pub fn walk_to(&mut self, end: usize) {
         self.run(end);
+        self.finish();
+    }
+
+    /// Walks on to `end` (at most the end the walk is to reach, any byte before it) without
+    /// ending what is open there: [`Walk::walk_to`] in pieces, with [`Walk::finish`] last.
+    pub fn walk_on(&mut self, end: usize) {
+        self.run(end);
+    }
+
+    /// Ends what is open at the end of the walk (see [`Walk::walk_on`]).
+    pub fn finish(&mut self) {
         self.boundary();
         self.line_end(None);
+    }
+
+    /// Where the walk is.
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// The offset before which the walk finds no more lints: where it is, or the start of
+    /// what is still open and will be judged later (a word, a run of marks, a joiner
+    /// waiting for what follows, a tag run, the bidi controls of the line), whose lints
+    /// are given its start.
+    pub fn settled(&self) -> usize {
+        let mut at = self.pos;
+        if let Some(&(p, ..)) = self.line_bidi.first() {
+            at = at.min(p);
+        }
+        if let Some((start, ..)) = self.word {
+            at = at.min(start);
+        }
+        if self.marks > 0 {
+            at = at.min(self.marks_start);
+        }
+        if let Some((p, ..)) = self.joiner {
+            at = at.min(p);
+        }
+        if let Some(tags) = &self.tags {
+            at = at.min(tags.start);
+        }
+        at
     }
 
     /// Lints units from `pos` up to `end` (the last may run past it).

@@ -229,13 +229,7 @@ impl Survey {
     /// order (at one offset, in the order the walk found them, a confusable identifier
     /// last).
     pub fn lints<'a>(&'a self, bytes: &'a [u8]) -> Linter<'a> {
-        Linter {
-            bytes,
-            survey: Held::Borrowed(self),
-            next_segment: 0,
-            ready: VecDeque::new(),
-            identifier: 0,
-        }
+        Linter::of(bytes, Held::Borrowed(self))
     }
 }
 
@@ -540,11 +534,23 @@ impl std::ops::Deref for Held<'_> {
     }
 }
 
+/// How many bytes a listing walks before it hands on the lints that nothing still open can
+/// come before: a line of any length with lints all along (a NUL-padded image under
+/// `--target postgres`, a minified JSON of emoji under `mysql-utf8mb3`) is listed in
+/// memory that does not grow with it.
+const LISTED_PIECE: usize = 1 << 16;
+
 /// The iterator of lints (see [`crate::lint::lint`] and [`Survey::lints`]).
 pub struct Linter<'a> {
     bytes: &'a [u8],
     survey: Held<'a>,
     next_segment: usize,
+    /// The runs of the segment being listed that are not walked yet.
+    runs: VecDeque<Range<usize>>,
+    /// The run being walked, and its end.
+    walking: Option<(Walk<'a>, usize)>,
+    /// How many bytes are walked between two hand-overs ([`LISTED_PIECE`]).
+    piece: usize,
     ready: VecDeque<Lint>,
     identifier: usize,
 }
@@ -559,31 +565,65 @@ impl<'a> Linter<'a> {
     ) -> Linter<'a> {
         let mut survey = Survey::new(dialect, bytes.len(), lints);
         survey.finish(bytes, summary);
+        Linter::of(bytes, Held::Owned(Box::new(survey)))
+    }
+
+    fn of(bytes: &'a [u8], survey: Held<'a>) -> Linter<'a> {
         Linter {
             bytes,
-            survey: Held::Owned(Box::new(survey)),
+            survey,
             next_segment: 0,
+            runs: VecDeque::new(),
+            walking: None,
+            piece: LISTED_PIECE,
             ready: VecDeque::new(),
             identifier: 0,
         }
     }
 
-    /// Walks the next segments that hold lints until some are ready.
+    /// The same lints, handed on every `piece` bytes walked (the tests' way to cut long
+    /// lines into many pieces).
+    #[doc(hidden)]
+    pub fn in_pieces(mut self, piece: usize) -> Linter<'a> {
+        self.piece = piece.max(1);
+        self
+    }
+
+    /// Walks the runs of the segments that hold lints, a piece at a time, until some are
+    /// ready: after each piece, the lints before the start of what is still open (a word,
+    /// a run of marks, a joiner, a tag run, the line's bidi controls), which no lint found
+    /// later can come before; at a run's end, the rest.
     fn fill(&mut self) {
-        let survey = &*self.survey;
-        while self.ready.is_empty() && self.next_segment < survey.segments.len() {
+        while self.ready.is_empty() {
+            if let Some((walk, end)) = &mut self.walking {
+                let end = *end;
+                walk.walk_on(walk.pos().saturating_add(self.piece).min(end));
+                walk.out.sort_by_key(|l| l.offset);
+                if walk.pos() >= end {
+                    walk.finish();
+                    walk.out.sort_by_key(|l| l.offset);
+                    self.ready.extend(std::mem::take(&mut walk.out));
+                    self.walking = None;
+                } else {
+                    let settled = walk.settled();
+                    let k = walk.out.partition_point(|l| l.offset < settled);
+                    self.ready.extend(walk.out.drain(..k));
+                }
+                continue;
+            }
+            let survey = &*self.survey;
+            if let Some(run) = self.runs.pop_front() {
+                let walk = Walk::new(self.bytes, survey.dialect, &survey.lints, run.start, true);
+                self.walking = Some((walk, run.end));
+                continue;
+            }
+            if self.next_segment >= survey.segments.len() {
+                return;
+            }
             let at = self.next_segment;
             self.next_segment += 1;
-            let Some(segment) = survey.segments[at].get() else {
-                continue;
-            };
-            for run in &segment.runs {
-                let mut walk =
-                    Walk::new(self.bytes, survey.dialect, &survey.lints, run.start, true);
-                walk.walk_to(run.end);
-                let mut out = walk.out;
-                out.sort_by_key(|l| l.offset);
-                self.ready.extend(out);
+            if let Some(segment) = survey.segments[at].get() {
+                self.runs.extend(segment.runs.iter().cloned());
             }
         }
     }
