@@ -262,7 +262,7 @@ pub fn read_to_bound(
     loop {
         match file.read(&mut chunk) {
             Ok(0) => return Ok(bytes),
-            Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+            Ok(n) => append(&mut bytes, &chunk[..n])?,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e.into()),
         }
@@ -270,6 +270,19 @@ pub fn read_to_bound(
             return Err(SourceError::Unsized(bound));
         }
     }
+}
+
+/// Appends `more` to `bytes`, room made with `try_reserve` (which grows the buffer
+/// geometrically, as `extend_from_slice` does): an allocation that fails is
+/// "out of memory" ([`io::ErrorKind::OutOfMemory`]), as `read_to_end` reports it for the
+/// commands, never an abort of the process (which would leave the viewer's terminal in
+/// raw mode, on the alternate screen).
+pub fn append(bytes: &mut Vec<u8>, more: &[u8]) -> Result<(), SourceError> {
+    bytes
+        .try_reserve(more.len())
+        .map_err(|_| SourceError::Io(io::ErrorKind::OutOfMemory.into()))?;
+    bytes.extend_from_slice(more);
+    Ok(())
 }
 
 /// The most bytes the viewer reads of a stream: the smaller of 4 GiB and a quarter of the
@@ -356,7 +369,9 @@ impl Stream {
                     Ok(0) => break Ok(false),
                     Ok(n) => {
                         let mut bytes = shared.bytes.lock().unwrap_or_else(|e| e.into_inner());
-                        bytes.extend_from_slice(&chunk[..n]);
+                        if let Err(e) = append(&mut bytes, &chunk[..n]) {
+                            break Err(e.to_string());
+                        }
                         shared.read.store(bytes.len() as u64, Ordering::Relaxed);
                     }
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -976,6 +991,16 @@ fn page_size() -> usize {
 mod tests {
     use super::*;
     use std::io::Write;
+
+    #[test]
+    fn a_failed_allocation_reads_as_out_of_memory() {
+        // What `append` gives when `try_reserve` fails: the commands' words for it.
+        let e = SourceError::Io(io::ErrorKind::OutOfMemory.into());
+        assert_eq!(e.to_string(), "out of memory");
+        let mut bytes = b"ab".to_vec();
+        append(&mut bytes, b"cd").unwrap();
+        assert_eq!(bytes, b"abcd");
+    }
 
     #[test]
     fn maps_a_file_and_reads_it() {

@@ -260,6 +260,25 @@ fn the_viewer_takes_one_file() {
         ));
 }
 
+/// The viewer with standard output not a terminal (`hexrune f | less`) names what is
+/// wrong as every error does, and what to run instead.
+#[test]
+fn the_viewer_on_a_pipe_says_what_to_run_instead() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("f.txt");
+    std::fs::write(&f, "ab\n").unwrap();
+    let said = "hexrune: <stdout>: not a terminal: the viewer needs one (hexrune dump FILE \
+                prints the bytes, hexrune check FILE the errors)\n";
+    hexrune().arg(&f).assert().code(2).stdout("").stderr(said);
+    hexrune()
+        .arg("-")
+        .write_stdin("ab\n")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(said);
+}
+
 /// A word that is no file and close to a command's name is taken for a mistyped command.
 #[test]
 fn a_mistyped_command_gets_a_suggestion() {

@@ -910,3 +910,61 @@ fn offsets_past_4_gib_keep_the_panes_in_their_columns() {
         format!("ffffffe0  {nul16}{nuls}\n")
     );
 }
+
+/// `hexrune ARGS` with a pseudo-terminal as its standard output and `TERM` set to `term`
+/// (`NO_COLOR` unset): what it printed there, and its exit code.
+fn on_a_terminal(args: &[&str], term: &str) -> (Vec<u8>, u32) {
+    use portable_pty::{native_pty_system, CommandBuilder, PtySize};
+    let pty = native_pty_system()
+        .openpty(PtySize {
+            rows: 30,
+            cols: 100,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("a pseudo-terminal");
+    let mut command = CommandBuilder::new(common::binary());
+    command.args(args);
+    command.env("TERM", term);
+    command.env_remove("NO_COLOR");
+    let mut child = pty.slave.spawn_command(command).expect("hexrune starts");
+    drop(pty.slave);
+    let mut reader = pty.master.try_clone_reader().unwrap();
+    let reading = std::thread::spawn(move || {
+        let mut seen = Vec::new();
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            seen.extend_from_slice(&buf[..n]);
+        }
+        seen
+    });
+    let status = child.wait().unwrap();
+    drop(pty.master);
+    (reading.join().unwrap(), status.exit_code())
+}
+
+/// `--color auto` on a terminal colours, but on one whose `TERM` is `dumb`, which shows
+/// escape sequences as they are (as the viewer and `check` leave it plain).
+#[test]
+fn no_colour_on_a_dumb_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "fx.bin", FIXTURE);
+    let plain = quiet_stdout(["dump", &f]).replace('\n', "\r\n");
+    let (coloured, code) = on_a_terminal(&["dump", &f], "xterm-256color");
+    assert_eq!(code, 0);
+    assert!(
+        coloured.contains(&0x1b),
+        "{:?}",
+        String::from_utf8_lossy(&coloured)
+    );
+    for args in [&["dump", &f][..], &["dump", "--color", "auto", &f]] {
+        let (out, code) = on_a_terminal(args, "dumb");
+        assert_eq!(code, 0);
+        assert_eq!(String::from_utf8(out).unwrap(), plain, "{args:?}");
+    }
+    let (forced, _) = on_a_terminal(&["dump", "--color", "always", &f], "dumb");
+    assert!(forced.contains(&0x1b), "--color always beats TERM=dumb");
+}

@@ -172,6 +172,7 @@ fn assert_restored(seen: &[u8]) {
         ("alternate screen left", &b"\x1b[?1049l"[..]),
         ("cursor shown", b"\x1b[?25h"),
         ("mouse reporting off", b"\x1b[?1000l"),
+        ("bracketed paste off", b"\x1b[?2004l"),
     ] {
         assert!(contains(tail, seq), "{what}: {seq:?} missing");
     }
@@ -461,4 +462,59 @@ fn esc_written_with_the_next_key_acts_as_esc() {
     s.keys("q");
     assert!(s.wait().success());
     s.assert_restored();
+}
+
+/// A paste arrives bracketed (the viewer asks for it) and is typed into the prompt, its
+/// ESC dropped: read as keys, the ESC closed the search prompt and `e` opened the
+/// encoding chooser.
+#[test]
+fn a_paste_with_an_esc_is_typed_into_the_search_prompt() {
+    let mut s = Session::start(&[]);
+    s.expect(b"\x1b[?2004h");
+    s.expect_screen("of 3589");
+    s.keys("/");
+    s.expect_screen("/text (Tab: hex): ");
+    s.keys("\x1b[200~ab\x1bec\x1b[201~");
+    s.expect_screen("/text (Tab: hex): abec");
+    s.keys("\x1b");
+    s.expect_screen_without("/text (Tab: hex)");
+    s.keys("q");
+    assert!(s.wait().success());
+    s.assert_restored();
+}
+
+/// `hexrune` (or `hexrune -`) on a pipe bigger than the memory it may use: the read
+/// that fails to grow its buffer ends the viewer with one line and exit 2, the terminal
+/// given back (an allocation failure aborted it: exit 134, the terminal left in raw
+/// mode on the alternate screen, mouse reporting on).
+#[test]
+fn a_pipe_bigger_than_memory_ends_with_one_line_and_the_terminal_restored() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in ["", " -"] {
+        let err = dir.path().join("err");
+        let script = format!(
+            "head -c 800000000 /dev/zero | (ulimit -v 400000 && exec '{}'{args} 2>'{}'); \
+             echo rc=$?",
+            common::binary().display(),
+            err.display()
+        );
+        let mut command = terminal_command("sh");
+        command.args(["-c", &script]);
+        let mut s = Session::spawn(command);
+        s.expect(b"\x1b[?1049h");
+        s.expect(b"rc=");
+        let status = s.wait();
+        assert!(status.success(), "{args:?}: {status:?}");
+        assert!(
+            contains(&s.seen, b"rc=2"),
+            "{args:?}: {:?}",
+            String::from_utf8_lossy(&s.seen)
+        );
+        s.assert_restored();
+        assert_eq!(
+            std::fs::read_to_string(&err).unwrap(),
+            "hexrune: <stdin>: out of memory\n",
+            "{args:?}"
+        );
+    }
 }

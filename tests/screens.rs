@@ -2654,3 +2654,49 @@ fn d_in_a_legacy_view_says_it_has_no_dialects() {
         Some("KOI8-R has no dialects: e chooses another encoding")
     );
 }
+
+/// A paste (bracketed by the terminal) is typed into the open prompt, its control
+/// characters dropped: an ESC in it closed the search prompt and the rest acted as keys.
+/// Outside a prompt a paste does nothing.
+#[test]
+fn a_paste_is_typed_into_the_prompt_without_its_controls() {
+    use hexrune::tui::app::PromptKind;
+    use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+    let key = |c: char| Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    let paste = |text: &str| Event::Paste(text.to_string());
+    let pasted = "ab\x1bec\td\r\n\x7f\u{9b}2J\u{0}é";
+    let mut app = app(hexrune::cli::demo::BYTES, 120, 40);
+    for (open, kind) in [
+        (
+            '/',
+            PromptKind::Search {
+                backward: false,
+                hex: false,
+            },
+        ),
+        (':', PromptKind::Goto),
+        ('e', PromptKind::Encoding { choice: 0 }),
+        ('T', PromptKind::Lints { choice: 0 }),
+    ] {
+        hexrune::tui::feed(&mut app, key(open));
+        hexrune::tui::feed(&mut app, paste(pasted));
+        let prompt = app.prompt.as_ref().expect("the prompt is still open");
+        assert_eq!((prompt.kind, prompt.input.as_str()), (kind, "abecd2Jé"));
+        hexrune::tui::feed(&mut app, paste("x"));
+        assert_eq!(app.prompt.as_ref().unwrap().input, "abecd2Jéx");
+        hexrune::tui::feed(
+            &mut app,
+            Event::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
+        );
+        assert!(app.prompt.is_none());
+    }
+    // Outside a prompt: nothing moves, nothing opens, nothing is said.
+    let before = screen(&app);
+    let cursor = app.cursor;
+    assert!(!hexrune::tui::feed(&mut app, paste("jjj/q\x1b:")));
+    assert_eq!(
+        (app.cursor, app.prompt.is_none(), app.quit),
+        (cursor, true, false)
+    );
+    assert_eq!(screen(&app), before);
+}

@@ -721,3 +721,19 @@ fn esc_just_as_a_write_finishes_leaves_what_it_wrote_in_view() {
         assert_eq!(screen(&app)[39], row);
     }
 }
+
+/// A paste into the path field is typed, its control characters dropped (an ESC in it
+/// closed the form, and what followed acted as keys).
+#[test]
+fn a_paste_into_the_path_is_typed_without_its_controls() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_on_file(dir.path(), 80, 24);
+    app.update(Action::OpenWrite);
+    app.update(Action::ClearInput);
+    hexrune::tui::feed(&mut app, Event::Paste("out\x1b[201~\n.txt\u{85}".into()));
+    assert_eq!(app.mode(), Mode::Prompt);
+    let prompt = app.prompt.as_ref().expect("the form is open");
+    assert_eq!(prompt.kind, PromptKind::Write);
+    assert_eq!(prompt.input, "out[201~.txt");
+    assert_eq!(prompt.path.as_deref(), Some(&b"out[201~.txt"[..]));
+}

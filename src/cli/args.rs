@@ -59,7 +59,7 @@ pub struct Args {
     #[arg(short, long, value_name = "LABEL", value_parser = EncodingParser, conflicts_with = "dialect", help = ENCODING_HELP)]
     encoding: Option<Dialect>,
 
-    /// When the viewer uses colours: auto (unless NO_COLOR is set), always, never
+    /// When the viewer uses colours: auto (unless NO_COLOR is set or TERM is dumb), always, never
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = color_parser())]
     color: ColorChoice,
 
@@ -243,7 +243,7 @@ cat db.txt | hexrune dump --dialect cesu8 --width 8\n  hexrune dump --ascii --co
         #[arg(short, long, value_name = "N", default_value = "16", value_parser = width_parser())]
         width: usize,
 
-        /// When to colour: auto (a terminal, unless NO_COLOR is set), always, never
+        /// When to colour: auto (a terminal, unless NO_COLOR is set or TERM is dumb), always, never
         #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = color_parser())]
         color: ColorChoice,
 

@@ -103,11 +103,9 @@ impl Format {
 /// Prints the rows of the input; 0, or 2 if it cannot be read or `--offset` lies past its end.
 pub fn run(options: &DumpOptions, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<u8> {
     let name = options.input.display_name();
-    let no_color = std::env::var_os("NO_COLOR");
-    let no_color = no_color.as_deref();
     let format = Format {
         width: options.format.width.max(1),
-        color: (options.color).enabled(io::stdout().is_terminal(), no_color),
+        color: options.color.enabled_here(io::stdout().is_terminal()),
         ..options.format
     };
     let opening = match &options.input {

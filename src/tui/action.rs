@@ -101,6 +101,9 @@ pub enum Action {
     Cancel,
     /// A typed character in a prompt.
     Input(char),
+    /// Text pasted into a prompt (bracketed paste), its control characters already
+    /// dropped ([`crate::tui::keymap::pasted`]): typed as it is, never read as keys.
+    Paste(String),
     /// Delete the last character of a prompt.
     Backspace,
     /// Ctrl-U in a prompt: clear what was typed.

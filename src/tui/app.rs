@@ -1049,6 +1049,7 @@ impl App {
             }
             Action::Job(event) => self.job_event(event),
             Action::Input(_)
+            | Action::Paste(_)
             | Action::Backspace
             | Action::ClearInput
             | Action::DeleteWord
@@ -1317,6 +1318,16 @@ impl App {
             }
             Action::Input(c) if prompt.input.chars().count() < 4096 => {
                 prompt.edit(Edit::Push(c));
+                if let Some(form) = &mut self.write {
+                    form.confirm = false;
+                }
+            }
+            // Typed as it is: a space does not turn a lint over as Space does.
+            Action::Paste(text) => {
+                let room = 4096usize.saturating_sub(prompt.input.chars().count());
+                for c in text.chars().take(room) {
+                    prompt.edit(Edit::Push(c));
+                }
                 if let Some(form) = &mut self.write {
                     form.confirm = false;
                 }

@@ -121,12 +121,28 @@ pub fn action(event: &Event, mode: Mode) -> Option<Action> {
     match event {
         Event::Key(key) if key.kind != KeyEventKind::Release => key_action(key, mode),
         Event::Mouse(mouse) if mode == Mode::Normal => mouse_action(mouse),
+        // Elsewhere a paste does nothing: its text is no keys to act on.
+        Event::Paste(text) if mode == Mode::Prompt => {
+            let text = pasted(text);
+            (!text.is_empty()).then_some(Action::Paste(text))
+        }
         Event::Resize(width, height) => Some(Action::Resize {
             width: *width,
             height: *height,
         }),
         _ => None,
     }
+}
+
+/// What a paste types into a prompt: its text without control characters (C0 and C1,
+/// DEL; ESC, tab and line ends among them), which a prompt holds no place for and which
+/// must not act as keys.
+///
+/// ```
+/// assert_eq!(hexrune::tui::keymap::pasted("a\x1b[2J\tb\r\n\u{9b}c"), "a[2Jbc");
+/// ```
+pub fn pasted(text: &str) -> String {
+    text.chars().filter(|c| !c.is_control()).collect()
 }
 
 /// The events a terminal's event stands for: a key with Alt held as Esc and then the key

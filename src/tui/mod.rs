@@ -4,13 +4,16 @@
 //! [`App::update`] is the only mutation, and [`draw::draw`] is a pure function of the app.
 //! Drawing only uses cells from [`crate::view`], so nothing from the input reaches the
 //! terminal as it is. The terminal is restored (alternate screen left, cursor shown, raw
-//! mode and mouse reporting off) on quit, on panic, and on every signal that would end the
-//! process and can be caught (SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGALRM, ...).
+//! mode, mouse reporting and bracketed paste off) on quit, on panic, and on every signal
+//! that would end the process and can be caught (SIGTERM, SIGHUP, SIGINT, SIGQUIT,
+//! SIGUSR1, SIGALRM, ...).
 //!
 //! A pipe or FIFO ([`crate::source::Stream`]) is read on a worker thread while the screen
 //! says how much has come (`reading <stdin>… 12.3 MiB`); q and Ctrl-C quit meanwhile, and
 //! Enter shows what has been read so far. Reading stops at
 //! [`crate::source::stream_bound`], and the status line then says the input was cut.
+//! A read that fails (running out of memory among the ways) ends the viewer with that
+//! error, through the same restore as a quit.
 //!
 //! The whole-input scan starts as soon as the first frame is drawn and runs on worker
 //! threads; the loop polls its progress while it runs and drops it on quit. Twice a second
@@ -88,7 +91,10 @@ pub fn run_opening(
     path: Option<std::path::PathBuf>,
 ) -> io::Result<()> {
     if !io::stdout().is_terminal() {
-        return Err(io::Error::other("standard output is not a terminal"));
+        return Err(io::Error::other(
+            "<stdout>: not a terminal: the viewer needs one (hexrune dump FILE prints the \
+             bytes, hexrune check FILE the errors)",
+        ));
     }
     let signals = terminal::Signals::watch()?;
     let color = options.color.enabled_here(true);

@@ -13,7 +13,9 @@ use std::thread;
 use std::time::Duration;
 
 use ratatui::backend::CrosstermBackend;
-use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use ratatui::crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+};
 use ratatui::crossterm::terminal::{
     disable_raw_mode, enable_raw_mode, Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen,
 };
@@ -27,9 +29,10 @@ pub type Term = Terminal<CrosstermBackend<io::Stdout>>;
 /// Whether the terminal is currently taken over.
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 
-/// Raw mode, alternate screen, mouse reporting on, cursor hidden; installs the panic hook.
-/// `color` is the viewer's own decision (`--color`, then `NO_COLOR`): crossterm reads
-/// `NO_COLOR` itself and would drop every colour even under `--color always`, so it is told.
+/// Raw mode, alternate screen, mouse reporting and bracketed paste on, cursor hidden;
+/// installs the panic hook. `color` is the viewer's own decision (`--color`, then
+/// `NO_COLOR` and `TERM=dumb`): crossterm reads `NO_COLOR` itself and would drop every
+/// colour even under `--color always`, so it is told.
 pub fn enter(color: bool) -> io::Result<Term> {
     ratatui::crossterm::style::force_color_output(color);
     install_panic_hook();
@@ -40,7 +43,8 @@ pub fn enter(color: bool) -> io::Result<Term> {
     setup().inspect_err(|_| leave())
 }
 
-/// Raw mode, alternate screen, mouse reporting, cursor hidden.
+/// Raw mode, alternate screen, mouse reporting, bracketed paste (a paste arrives as one
+/// event, never as keys: an ESC in it would close a prompt), cursor hidden.
 fn take_over() -> io::Result<()> {
     ACTIVE.store(true, Ordering::SeqCst);
     enable_raw_mode()?;
@@ -48,6 +52,7 @@ fn take_over() -> io::Result<()> {
         io::stdout(),
         EnterAlternateScreen,
         EnableMouseCapture,
+        EnableBracketedPaste,
         cursor::Hide
     )
 }
@@ -89,7 +94,13 @@ pub fn leave() {
         return;
     }
     let mut out = io::stdout();
-    let _ = execute!(out, DisableMouseCapture, LeaveAlternateScreen, cursor::Show);
+    let _ = execute!(
+        out,
+        DisableBracketedPaste,
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        cursor::Show
+    );
     let _ = disable_raw_mode();
     let _ = out.flush();
 }

@@ -357,7 +357,7 @@ pub const fn select(paint: Paint, selected: bool, cursor: bool) -> Paint {
 /// `--color`: whether to colour the output.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ColorChoice {
-    /// Colour a terminal, unless `NO_COLOR` is set to something.
+    /// Colour a terminal, unless `NO_COLOR` is set to something or `TERM` is `dumb`.
     #[default]
     Auto,
     /// Always colour.
@@ -380,29 +380,44 @@ impl ColorChoice {
         }
     }
 
-    /// Whether to colour, for output that is (or is not) a terminal and the value of
-    /// `NO_COLOR` (which turns `auto` off when set and not empty, as no-color.org asks).
+    /// Whether to colour, for output that is (or is not) a terminal, the value of
+    /// `NO_COLOR` (which turns `auto` off when set and not empty, as no-color.org asks)
+    /// and the value of `TERM` (`dumb`, a terminal that shows escape sequences as they
+    /// are, turns `auto` off too).
     ///
     /// ```
     /// use hexrune::view::theme::ColorChoice;
     /// use std::ffi::OsStr;
-    /// assert!(ColorChoice::Auto.enabled(true, None));
-    /// assert!(!ColorChoice::Auto.enabled(false, None));
-    /// assert!(!ColorChoice::Auto.enabled(true, Some(OsStr::new("1"))));
-    /// assert!(ColorChoice::Auto.enabled(true, Some(OsStr::new(""))));
-    /// assert!(ColorChoice::Always.enabled(false, Some(OsStr::new("1"))));
-    /// assert!(!ColorChoice::Never.enabled(true, None));
+    /// let xterm = Some(OsStr::new("xterm-256color"));
+    /// assert!(ColorChoice::Auto.enabled(true, None, xterm));
+    /// assert!(ColorChoice::Auto.enabled(true, None, None));
+    /// assert!(!ColorChoice::Auto.enabled(false, None, xterm));
+    /// assert!(!ColorChoice::Auto.enabled(true, Some(OsStr::new("1")), xterm));
+    /// assert!(ColorChoice::Auto.enabled(true, Some(OsStr::new("")), xterm));
+    /// assert!(!ColorChoice::Auto.enabled(true, None, Some(OsStr::new("dumb"))));
+    /// assert!(ColorChoice::Always.enabled(false, Some(OsStr::new("1")), None));
+    /// assert!(ColorChoice::Always.enabled(true, None, Some(OsStr::new("dumb"))));
+    /// assert!(!ColorChoice::Never.enabled(true, None, xterm));
     /// ```
-    pub fn enabled(self, terminal: bool, no_color: Option<&OsStr>) -> bool {
+    pub fn enabled(self, terminal: bool, no_color: Option<&OsStr>, term: Option<&OsStr>) -> bool {
         match self {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => terminal && no_color.is_none_or(|v| v.is_empty()),
+            ColorChoice::Auto => {
+                terminal
+                    && no_color.is_none_or(|v| v.is_empty())
+                    && term != Some(OsStr::new("dumb"))
+            }
         }
     }
 
-    /// [`ColorChoice::enabled`] with `NO_COLOR` read from the environment.
+    /// [`ColorChoice::enabled`] with `NO_COLOR` and `TERM` read from the environment:
+    /// how the viewer and `dump` decide.
     pub fn enabled_here(self, terminal: bool) -> bool {
-        self.enabled(terminal, std::env::var_os("NO_COLOR").as_deref())
+        self.enabled(
+            terminal,
+            std::env::var_os("NO_COLOR").as_deref(),
+            std::env::var_os("TERM").as_deref(),
+        )
     }
 }
