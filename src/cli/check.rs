@@ -208,10 +208,11 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
                 let code = match examine(options, input, options.threads) {
                     Ok(examined) => {
                         out.then(|o| emit.input(o, &examined))?;
-                        if examined.is_clean() {
-                            EXIT_OK
-                        } else {
-                            EXIT_INVALID
+                        let (name, path) = (input.display_name(), input.wire_path());
+                        match report_held(&examined, &name, &path, emit.as_mut(), &mut out, err)? {
+                            false => EXIT_ERROR,
+                            true if examined.is_clean() => EXIT_OK,
+                            true => EXIT_INVALID,
                         }
                     }
                     Err(e) => {
@@ -228,6 +229,29 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     };
     out.then(|o| emit.finish(o, status))?;
     Ok(status)
+}
+
+/// Whether what was just written of `examined` still holds: its records of errors and
+/// findings are read from the file again after its scan (a long list of them can take
+/// seconds), so a file written to or cut short in that time may have given records of its
+/// new bytes beside a hash and a summary of the old. Where it changed, an `io_error` record
+/// follows them and the error goes to stderr (`false`: exit 2), as for a change during the
+/// scan, which gets no record at all.
+pub fn report_held(
+    examined: &Examined,
+    name: &str,
+    path: &WirePath,
+    emit: &mut dyn Emit,
+    out: &mut Quiet,
+    err: &mut dyn Write,
+) -> io::Result<bool> {
+    let Err(e) = examined.source.check_unchanged() else {
+        return Ok(true);
+    };
+    let why = format!("{e}; the records above may be of its old and new bytes");
+    out.then(|o| emit.io_error(o, name, path, &why))?;
+    report_error(err, name, &why)?;
+    Ok(false)
 }
 
 /// A writer that goes quiet once its reader has left (a broken pipe), so the rest of the
@@ -857,5 +881,61 @@ mod tests {
             .unwrap();
         let e = examine_source(&options, &input, source, None, 1).err();
         assert!(matches!(e, Some(SourceError::Rewritten)), "{e:?}");
+    }
+
+    /// A file written to after its scan, while its records are written, gets an `io_error`
+    /// record after them and its error on stderr: its records may be of its new bytes.
+    #[test]
+    fn a_file_written_while_its_records_are_written_gets_an_error_after_them() {
+        let start = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(b"a\xFFb\n").unwrap();
+        file.as_file().set_modified(start).unwrap();
+        let input = Input::Path(file.path().to_path_buf());
+        let options = CheckOptions {
+            dialect: Dialect::Utf8,
+            format: Format::Json,
+            all: false,
+            inputs: vec![input.clone()],
+            threads: 1,
+            fallback: None,
+            walk: None,
+            invocation: Invocation::default(),
+            lints: Lints::default(),
+        };
+        let examined = examine(&options, &input, 1).unwrap();
+        let mut emit = emitter(&options);
+        let (mut records, mut err) = (Vec::new(), Vec::new());
+        let held = report_held(
+            &examined,
+            "f",
+            &input.wire_path(),
+            emit.as_mut(),
+            &mut Quiet::new(&mut records),
+            &mut err,
+        );
+        assert_eq!((held.unwrap(), records.len(), err.len()), (true, 0, 0));
+        file.as_file().write_at(b"\xFE", 1).unwrap();
+        file.as_file()
+            .set_modified(start + Duration::from_secs(1))
+            .unwrap();
+        let held = report_held(
+            &examined,
+            "f",
+            &input.wire_path(),
+            emit.as_mut(),
+            &mut Quiet::new(&mut records),
+            &mut err,
+        );
+        assert!(!held.unwrap());
+        let why = "the file changed while it was being read (it was written to: its size or \
+                   modification time moved); the records above may be of its old and new bytes";
+        assert_eq!(
+            String::from_utf8(err).unwrap(),
+            format!("hexrune: f: {why}\n")
+        );
+        let record: serde_json::Value = serde_json::from_slice(&records).unwrap();
+        assert_eq!(record["type"], "io_error");
+        assert_eq!(record["message"], why);
     }
 }

@@ -101,7 +101,13 @@ pub fn run(
         let code = match outcome {
             Outcome::Checked(examined) => {
                 out.then(|o| emit.input(o, &examined))?;
-                if examined.is_clean() {
+                let path = input.wire_path();
+                let held = bar.suspend(|| {
+                    super::check::report_held(&examined, &name, &path, emit, out, err)
+                })?;
+                if !held {
+                    EXIT_ERROR
+                } else if examined.is_clean() {
                     EXIT_OK
                 } else {
                     EXIT_INVALID
