@@ -1312,3 +1312,28 @@ fn json_says_when_detect_doubts_its_guess() {
     // UTF-8 is never doubted so.
     assert!(detect_json("déjà vu\n".as_bytes()).get("doubt").is_none());
 }
+
+/// A mojibake region's repaired text is shown to 160 characters, with how many more:
+/// a region can be a whole file of one line (it printed all of it).
+#[test]
+fn a_long_mojibake_region_is_shown_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "café crème ".repeat(40);
+    let twice: String = text.bytes().map(char::from).collect();
+    let f = file_with(dir.path(), "m.txt", twice.as_bytes());
+    let out = stdout_of(["detect", &f], 0);
+    let line = out.lines().nth(1).unwrap();
+    // The region runs from the first misread letter to the last (`caf` before it, `me `
+    // after it, are ASCII).
+    let inner = &text[3..text.len() - 3];
+    let shown: String = inner.chars().take(160).collect();
+    let more = inner.chars().count() - 160;
+    let (start, end) = (3, twice.len() - 3);
+    assert_eq!(
+        line,
+        format!(
+            "  mojibake {start}..{end} ({start:#x}..{end:#x}): windows-1252 -> \"{shown}\" ... \
+             {more} more characters (--json has them all)"
+        )
+    );
+}

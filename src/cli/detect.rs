@@ -83,6 +83,26 @@ pub fn run(options: &DetectOptions, out: &mut dyn Write, err: &mut dyn Write) ->
     Ok(status)
 }
 
+/// How many characters of a mojibake region's repaired text human output shows.
+const TEXT_SHOWN: usize = 160;
+
+/// A region's repaired text as a line shows it: quoted, sanitised, and cut after [`TEXT_SHOWN`]
+/// characters with how many more there are (a region can be a whole file of one line;
+/// `--json` has the whole text).
+fn shown_text(text: &str) -> String {
+    let mut chars = text.char_indices();
+    match chars.nth(TEXT_SHOWN) {
+        None => format!("\"{}\"", sanitize(text)),
+        Some((cut, _)) => {
+            let more = text[cut..].chars().count();
+            format!(
+                "\"{}\" ... {more} more characters (--json has them all)",
+                sanitize(&text[..cut])
+            )
+        }
+    }
+}
+
 /// The human report of one input.
 fn print_human(name: &str, d: &Detection, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "{}", headline(name, d))?;
@@ -104,13 +124,13 @@ fn print_human(name: &str, d: &Detection, out: &mut dyn Write) -> io::Result<()>
     for m in d.mojibake.iter().take(MOJIBAKE_SHOWN) {
         writeln!(
             out,
-            "  mojibake {}..{} ({:#x}..{:#x}): {} -> \"{}\"",
+            "  mojibake {}..{} ({:#x}..{:#x}): {} -> {}",
             m.start,
             m.end,
             m.start,
             m.end,
             crate::repair::history(m.chain_names().into_iter()),
-            sanitize(&m.text)
+            shown_text(&m.text)
         )?;
     }
     if d.mojibake.len() > MOJIBAKE_SHOWN {
