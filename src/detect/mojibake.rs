@@ -42,6 +42,10 @@ const WEAK_REACH: usize = 256;
 /// How much ASCII (bytes, no line feed) may separate two repairs merged into one region.
 const MERGE_GAP: usize = 64;
 
+/// The longest stretch of a line judged at once (bytes): a longer line is judged in windows
+/// of about this size ([`find_in_line`]).
+const LINE_WINDOW: usize = 1 << 16;
+
 /// One region of mojibake: bytes `start..end` of the text, the encodings that undo it
 /// (outermost first: the last wrong decoding comes first), and the text it stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -448,6 +452,50 @@ fn next_candidate(bytes: &[u8], mut pos: usize) -> Option<usize> {
 /// ([`misfits`]: `está` misread through ISO-8859-2 is `estå` through windows-1250), then
 /// the one whose repairs look least odd, then the order of [`Legacy::ALL`].
 fn find_in_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>) {
+    if end - start <= LINE_WINDOW {
+        return judge_line(text, start, end, found);
+    }
+    // A long line (a file of one line, a CR-only file) is judged a window at a time, so
+    // that memory does not grow with it: windows of about LINE_WINDOW bytes, each cut at
+    // an ASCII byte where one comes within as many bytes again (a non-ASCII run ends
+    // there anyway), else at a character boundary; a region that runs across the cut is
+    // joined again as `merge` joins pieces.
+    let bytes = text.as_bytes();
+    let mut from = start;
+    while from < end {
+        let mut to = (from + LINE_WINDOW).min(end);
+        if to < end {
+            let reach = (to + LINE_WINDOW).min(end);
+            to = match bytes[to..reach].iter().position(u8::is_ascii) {
+                Some(i) => to + i,
+                None => (to..reach)
+                    .find(|&i| text.is_char_boundary(i))
+                    .unwrap_or(reach),
+            };
+        }
+        let seam = found.len();
+        judge_line(text, from, to, found);
+        if seam > 0 && found.len() > seam {
+            let (last, next) = (&found[seam - 1], &found[seam]);
+            let gap = &bytes[last.end..next.start];
+            if last.end >= start
+                && last.chain == next.chain
+                && gap.len() <= MERGE_GAP
+                && gap.iter().all(|b| b.is_ascii() && *b != b'\n')
+            {
+                let next = found.remove(seam);
+                let last = &mut found[seam - 1];
+                last.text.push_str(&text[last.end..next.start]);
+                last.text.push_str(&next.text);
+                last.end = next.end;
+            }
+        }
+        from = to;
+    }
+}
+
+/// [`find_in_line`] on a line of at most about [`LINE_WINDOW`] bytes, or a window of one.
+fn judge_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>) {
     let line = &text[start..end];
     // First the runs, and whether any could be mojibake at all: a character that some
     // encoding writes as a lead byte followed by one it writes as a continuation byte.
@@ -1065,6 +1113,24 @@ fn oddness(chars: &[char], prev: Option<char>) -> u32 {
 
 #[cfg(test)]
 mod tests {
+    /// A line longer than a window (a file of one line) is judged a window at a time, and
+    /// a region across the cuts is one region, as on a short line: its text is the whole
+    /// line repaired.
+    #[test]
+    fn a_long_line_is_judged_in_windows_and_its_region_joined() {
+        for words in [40, 20_000] {
+            let text = "café crème déjà ".repeat(words);
+            let misread: String = text.bytes().map(char::from).collect();
+            let found = super::find(&misread);
+            assert_eq!(found.len(), 1, "{words} words");
+            // From the `é` of the first `café` to the `à` of the last `déjà`.
+            let (start, end) = (3, misread.len() - 1);
+            assert_eq!((found[0].start, found[0].end), (start, end));
+            assert_eq!(found[0].text, text[3..text.len() - 1]);
+            assert_eq!(found[0].chain_names(), ["windows-1252"]);
+        }
+    }
+
     use super::*;
 
     fn one(text: &str) -> (usize, usize, Vec<&'static str>, String) {
