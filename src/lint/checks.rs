@@ -146,6 +146,14 @@ pub(super) struct Walk<'a> {
     mixed: bool,
     line_bidi: Vec<(usize, usize, u32, Option<usize>)>,
     open: Vec<Open>,
+    /// The bidi controls of the line before this offset are found already
+    /// ([`Walk::resolve_bidi_ahead`]): met again, they are passed over.
+    bidi_done_until: usize,
+    /// A look ahead ([`Walk::resolve_bidi_ahead`]): keep only the lints of this kind, and
+    /// stop at the end of the line.
+    ahead: Option<Kind>,
+    /// The look ahead reached the end of its line.
+    halted: bool,
     /// The words this walk asked about their scripts, and whether each is a confusable
     /// (mixes scripts and reads as a single-script word).
     asked: HashMap<Box<str>, bool>,
@@ -193,6 +201,9 @@ impl<'a> Walk<'a> {
             mixed: false,
             line_bidi: Vec::new(),
             open: Vec::new(),
+            bidi_done_until: 0,
+            ahead: None,
+            halted: false,
             asked: HashMap::new(),
         }
     }
@@ -226,6 +237,37 @@ impl<'a> Walk<'a> {
         self.pos
     }
 
+    /// Whether the line's bidi controls are still to be judged (at its end), holding the
+    /// lints found after the first of them (see [`Walk::settled`]).
+    pub fn bidi_pending(&self) -> bool {
+        !self.line_bidi.is_empty()
+    }
+
+    /// Judges the bidi controls of the line now, by looking ahead to its end with a walk of
+    /// their own that starts with this one's controls and keeps only its bidi lints; the
+    /// controls met later on the line are then passed over. The lints this walk holds
+    /// after the first control are no longer held for it: a line that opens an override
+    /// and holds millions of findings after it is listed in memory that does not grow.
+    pub fn resolve_bidi_ahead(&mut self) {
+        if self.line_bidi.is_empty() {
+            return;
+        }
+        let lints = Lints {
+            targets: Vec::new(),
+            security: true,
+        };
+        let mut ahead = Walk::new(self.bytes, self.dialect, &lints, self.pos, true);
+        ahead.ahead = Some(Kind::Bidi);
+        ahead.line_bidi = std::mem::take(&mut self.line_bidi);
+        ahead.open = std::mem::take(&mut self.open);
+        ahead.run(self.bytes.len());
+        if !ahead.halted {
+            ahead.line_end(None);
+        }
+        self.bidi_done_until = ahead.pos;
+        self.out.append(&mut ahead.out);
+    }
+
     /// The offset before which the walk finds no more lints: where it is, or the start of
     /// what is still open and will be judged later (a word, a run of marks, a joiner
     /// waiting for what follows, a tag run, the bidi controls of the line), whose lints
@@ -255,7 +297,7 @@ impl<'a> Walk<'a> {
         let bytes = self.bytes;
         let mut pos = self.pos;
         let table = plain();
-        while pos < end {
+        while pos < end && !self.halted {
             let b = bytes[pos];
             if self.utf8 && b < 0x80 {
                 self.ascii(pos, 1, b);
@@ -478,7 +520,7 @@ impl<'a> Walk<'a> {
         message: impl FnOnce() -> String,
     ) {
         self.counts.count(kind, level);
-        if !self.keep {
+        if !self.keep || self.ahead.is_some_and(|only| only != kind) {
             return;
         }
         self.out.push(Lint {
@@ -1108,6 +1150,9 @@ impl<'a> Walk<'a> {
     }
 
     fn bidi(&mut self, pos: usize, n: usize, v: u32) {
+        if pos < self.bidi_done_until {
+            return;
+        }
         let at = self.line_bidi.len();
         self.line_bidi.push((pos, n, v, None));
         match v {
@@ -1143,6 +1188,7 @@ impl<'a> Walk<'a> {
     /// the input): CR alone, NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR, which the messages
     /// name, since a finding's line number counts line feeds only.
     fn line_end(&mut self, ending: Option<(usize, u32)>) {
+        self.halted |= self.ahead.is_some();
         if self.line_bidi.is_empty() {
             return;
         }

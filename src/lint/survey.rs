@@ -605,6 +605,12 @@ impl<'a> Linter<'a> {
                     self.ready.extend(std::mem::take(&mut walk.out));
                     self.walking = None;
                 } else {
+                    // A bidi control still open on its line holds every lint after it
+                    // until the line ends: past a piece's worth, it is judged now.
+                    if walk.out.len() > self.piece && walk.bidi_pending() {
+                        walk.resolve_bidi_ahead();
+                        walk.out.sort_by_key(|l| l.offset);
+                    }
                     let settled = walk.settled();
                     let k = walk.out.partition_point(|l| l.offset < settled);
                     self.ready.extend(walk.out.drain(..k));
