@@ -2190,3 +2190,22 @@ fn a_unit_written_as_it_was_is_kept_not_changed() {
         assert_eq!(log.lines().count(), 1, "{policy}: {log}");
     }
 }
+
+/// RFC 2279 reads each half of a CESU-8 pair as a code point: `--dialect legacy` writes a
+/// lead followed at once by a trail as the one character they stand for, beside a 4-byte
+/// character, and a surrogate alone as a lone surrogate.
+#[test]
+fn legacy_joins_a_cesu8_pair_beside_a_four_byte_character() {
+    let input = b"x \xed\xa0\xbd\xed\xb8\x80 y \xf0\x9f\x91\x8d \xed\xa0\xbd z\n".to_vec();
+    let out = common::run_with_stdin(["repair", "--dialect", "legacy", "-", "-o", "-"], input, 0);
+    assert_eq!(
+        out.stdout,
+        "x \u{1F600} y \u{1F44D} \u{FFFD} z\n".as_bytes()
+    );
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "repair: <stdin> (22 bytes) -> <stdout> (20 bytes): 2 units changed\n\
+         \x20          1 dialect_form             written in UTF-8's form (from legacy)\n\
+         \x20          1 lone_surrogate           replaced with U+FFFD\n"
+    );
+}

@@ -512,7 +512,22 @@ impl Repairer {
         let old = &bytes[start..end];
         let kind = match unit.kind {
             UnitKind::Error(k) => Kind::Error(k),
-            UnitKind::Scalar(cp) if cp.is_surrogate() => Kind::LoneSurrogate,
+            UnitKind::Scalar(cp) if cp.is_surrogate() => {
+                // RFC 2279 reads each half of a surrogate pair written as CESU-8 writes it
+                // as a code point of its own; UTF-8 holds the pair as the one character it
+                // stands for (beside 4-byte characters, as a MySQL utf8mb3 export joined
+                // to a utf8mb4 one has them).
+                if let Some((pair_end, scalar)) = self.pair_at(bytes, cp.value(), end) {
+                    let old = &bytes[start..pair_end];
+                    let mut utf8 = [0; 4];
+                    let new = scalar.encode_utf8(&mut utf8).as_bytes();
+                    let action = Action::Reencode(self.policy.dialect);
+                    self.tally
+                        .change(offset, old, new, Kind::DialectForm, action, out)?;
+                    return Ok(pair_end);
+                }
+                Kind::LoneSurrogate
+            }
             UnitKind::Scalar(cp) => match Dialect::Utf8.encode(cp) {
                 Ok(utf8) => {
                     let action = Action::Reencode(self.policy.dialect);
@@ -531,6 +546,22 @@ impl Repairer {
         };
         self.invalid(old, offset, kind, out)?;
         Ok(end)
+    }
+
+    /// The character a lead surrogate `lead` (a unit the dialect reads as a code point,
+    /// ending at `end`) pairs with a trail surrogate unit right after it stands for, and
+    /// where the trail ends.
+    fn pair_at(&self, bytes: &[u8], lead: u32, end: usize) -> Option<(usize, char)> {
+        if !(0xD800..0xDC00).contains(&lead) || end >= bytes.len() {
+            return None;
+        }
+        let next = self.policy.dialect.decode_at(bytes, end);
+        let trail = match next.kind {
+            UnitKind::Scalar(cp) if (0xDC00..0xE000).contains(&cp.value()) => cp.value(),
+            _ => return None,
+        };
+        let scalar = 0x1_0000 + ((lead - 0xD800) << 10) + (trail - 0xDC00);
+        Some((end + next.len as usize, char::from_u32(scalar)?))
     }
 
     /// An error unit (or a unit UTF-8 cannot hold) under `--invalid`.
