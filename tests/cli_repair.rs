@@ -2209,3 +2209,37 @@ fn legacy_joins_a_cesu8_pair_beside_a_four_byte_character() {
          \x20          1 lone_surrogate           replaced with U+FFFD\n"
     );
 }
+
+/// A valid UTF-8 file read as UTF-8 (plainly, or because `--from auto` finds UTF-8) whose
+/// text went through a wrong decoding: the summary says what detect finds and to give
+/// `--mojibake` (it said only "0 units changed").
+#[test]
+fn mojibake_in_a_file_read_as_utf8_is_pointed_to() {
+    let sql = "(1,'Ren\u{C3}\u{A9}e'),(4,'Fran\u{C3}\u{A7}ois')\n";
+    let note = "             detect finds 1 mojibake region (the first at 7: windows-1252 -> \
+                \"ée'),(4,'Franç\"): give --mojibake to undo them\n";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("moji.sql"), sql).unwrap();
+    for (args, read) in [
+        (vec!["moji.sql", "-o", "-"], ""),
+        (
+            vec!["--from", "auto", "moji.sql", "-o", "-"],
+            "             read as UTF-8 (--from auto: what detect finds)\n",
+        ),
+    ] {
+        let out = common::hexrune()
+            .current_dir(dir.path())
+            .arg("repair")
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.stdout, sql.as_bytes());
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap(),
+            format!(
+                "repair: moji.sql (33 bytes) -> <stdout> (33 bytes): 0 units changed\n{read}{note}"
+            ),
+            "{args:?}"
+        );
+    }
+}

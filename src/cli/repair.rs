@@ -478,7 +478,11 @@ const HINT_BYTES: usize = 64 << 10;
 fn other_encoding(bytes: &[u8], policy: &Policy) -> Option<String> {
     let head = &bytes[..bytes.len().min(HINT_BYTES)];
     let summary = crate::scan::index::Summary::build_parallel(Dialect::Utf8, head);
-    let found = crate::detect::detect(head, &summary).encoding;
+    let detection = crate::detect::detect(head, &summary);
+    if detection.encoding == "UTF-8" {
+        return mojibake_note(&detection, bytes.len(), policy);
+    }
+    let found = detection.encoding;
     let Ok(FromEncoding::Dialect(read)) = FromEncoding::parse(found) else {
         return None; // binary, or nothing `--from` reads
     };
@@ -510,6 +514,46 @@ fn other_encoding(bytes: &[u8], policy: &Policy) -> Option<String> {
     Some(format!(
         "detect finds {found}{within}, not UTF-8: give {give} (or --from auto) to convert it"
     ))
+}
+
+/// For a file read as UTF-8 without `--mojibake`, the summary's note where detection finds
+/// mojibake in its first [`HINT_BYTES`] (`detection`, of an input of `len` bytes): read as
+/// UTF-8 it is valid, and repaired so it changes nothing, though `detect` shows text that
+/// went through a wrong decoding. The first region is named with its repair.
+fn mojibake_note(
+    detection: &crate::detect::Detection,
+    len: usize,
+    policy: &Policy,
+) -> Option<String> {
+    if policy.mojibake || policy.dialect != Dialect::Utf8 {
+        return None;
+    }
+    let first = detection.mojibake.first()?;
+    let n = detection.mojibake.len();
+    let within = match len > HINT_BYTES {
+        true => " in its first 64 KiB",
+        false => "",
+    };
+    let text: String = first.text.chars().take(40).collect();
+    let more = match first.text.chars().count() > 40 {
+        true => "...",
+        false => "",
+    };
+    Some(format!(
+        "detect finds {n} mojibake {}{within} (the first at {}: {} -> \"{}{more}\"): give \
+         --mojibake to undo them",
+        if n == 1 { "region" } else { "regions" },
+        first.start,
+        crate::repair::history(first.chain_names().into_iter()),
+        crate::view::safe::sanitize(&text)
+    ))
+}
+
+/// [`mojibake_note`] for an input `--from auto` reads as UTF-8.
+fn mojibake_note_of(bytes: &[u8], policy: &Policy) -> Option<String> {
+    let head = &bytes[..bytes.len().min(HINT_BYTES)];
+    let summary = crate::scan::index::Summary::build_parallel(Dialect::Utf8, head);
+    mojibake_note(&crate::detect::detect(head, &summary), bytes.len(), policy)
 }
 
 /// What [`settle`] made of `--from`.
@@ -568,6 +612,9 @@ fn settle(
                 ));
             }
             notes.extend(unconverted(&others, found, policy.invalid, source.bytes()));
+            if found == FromEncoding::Dialect(Dialect::Utf8) {
+                notes.extend(mojibake_note_of(source.bytes(), &policy));
+            }
             reading = Some(FromRecord {
                 encoding: found.name(),
                 source: "auto",
