@@ -2053,6 +2053,29 @@ fn a_byte_a_code_page_leaves_undefined_is_read_as_a_c1_control_and_noted() {
          3 bytes windows-1252 leaves undefined (81 9D) were read as C1 controls (U+0081 \
          U+009D), as WHATWG decoders read them; other decoders refuse them: look over OUT\n"
     );
+    // The log's first record says it too, for a pipeline that keeps only the log.
+    let (code, stderr) = repair_in(
+        dir.path(),
+        &[
+            "in.txt",
+            "-o",
+            "o2.txt",
+            "--from",
+            "windows-1252",
+            "--log",
+            "log.jsonl",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let log = std::fs::read_to_string(dir.path().join("log.jsonl")).unwrap();
+    let header: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        header["from_c1"],
+        serde_json::json!([
+            {"byte": "81", "read_as": "U+0081", "count": 2},
+            {"byte": "9d", "read_as": "U+009D", "count": 1}
+        ])
+    );
 
     let all: Vec<u8> = (0x80..=0x9F).collect();
     for (label, undefined) in [

@@ -35,7 +35,9 @@ use sha2::{Digest, Sha256};
 
 use super::{report_error, Input, EXIT_ERROR, EXIT_OK};
 use crate::cli::report::hex_compact;
-use crate::cli::wire::{to_line, ChangeRecord, FromRecord, RegionRecord, RepairFile, RepairRecord};
+use crate::cli::wire::{
+    to_line, C1Record, ChangeRecord, FromRecord, RegionRecord, RepairFile, RepairRecord,
+};
 use crate::decode::Dialect;
 use crate::repair::write::{
     identity, parent, refuse_kind, refuse_output, resolves_to, Atomic, FileId, Guard, WriteError,
@@ -396,7 +398,19 @@ fn repair(options: &RepairOptions, stdout: &mut dyn Write) -> Result<String, Fai
                 size: written,
                 sha256: hex_compact(&output.finalize()),
             },
-            from: reading.take(),
+            from: reading.take().map(|mut from| {
+                from.c1 = engine
+                    .tally()
+                    .filled_holes()
+                    .iter()
+                    .map(|&(b, count)| C1Record {
+                        byte: format!("{b:02x}"),
+                        read_as: format!("U+{b:04X}"),
+                        count,
+                    })
+                    .collect();
+                from
+            }),
         };
         match atomic {
             Some(atomic) => {
@@ -621,6 +635,7 @@ fn settle(
                 label: label_given("auto"),
                 doubt,
                 bom: bom.then_some("UTF-8"),
+                c1: Vec::new(),
                 others: others
                     .iter()
                     .flat_map(|(encoding, ranges)| {
@@ -643,6 +658,7 @@ fn settle(
                 doubt: None,
                 bom: None,
                 others: Vec::new(),
+                c1: Vec::new(),
             });
             if read != named {
                 let note = format!(

@@ -853,6 +853,22 @@ pub struct FromRecord {
     /// `from` did not convert (offsets in the input).
     #[serde(rename = "from_others", skip_serializing_if = "Vec::is_empty")]
     pub others: Vec<RegionRecord>,
+    /// The bytes the encoding leaves undefined that were read as C1 controls, as WHATWG
+    /// decoders read them (`81` in windows-1252 as U+0081), each with how many times: the
+    /// summary's "look over OUT" line, for a pipeline that keeps only the log.
+    #[serde(rename = "from_c1", skip_serializing_if = "Vec::is_empty")]
+    pub c1: Vec<C1Record>,
+}
+
+/// A byte a legacy encoding leaves undefined, read as the C1 control of its value.
+#[derive(Debug, Serialize)]
+pub struct C1Record {
+    /// The byte, in hex (`81`).
+    pub byte: String,
+    /// The control it was read as (`U+0081`).
+    pub read_as: String,
+    /// How many times it was met.
+    pub count: u64,
 }
 
 /// One file of a [`RepairRecord`].
