@@ -2266,3 +2266,30 @@ fn mojibake_in_a_file_read_as_utf8_is_pointed_to() {
         );
     }
 }
+
+/// `--from utf-16` (UTF-16LE, as WHATWG reads it) on big-endian text with no byte order
+/// mark: the summary says where its zero bytes are, and what converts it.
+#[test]
+fn a_byte_order_its_zero_bytes_contradict_is_said() {
+    let text = "Hello world, this is big-endian text\n";
+    let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+    let out = common::run_with_stdin(
+        ["repair", "--from", "utf-16", "-", "-o", "-"],
+        be.clone(),
+        0,
+    );
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "repair: <stdin> (74 bytes) -> <stdout> (111 bytes): 0 units changed\n\
+         \x20            read as UTF-16LE\n\
+         \x20            its zero bytes are where UTF-16BE puts them, not UTF-16LE: give --from \
+         utf-16be (or --from auto) to convert it\n"
+    );
+    let out = common::run_with_stdin(["repair", "--from", "utf-16be", "-", "-o", "-"], be, 0);
+    assert_eq!(out.stdout, text.as_bytes());
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "repair: <stdin> (74 bytes) -> <stdout> (37 bytes): 0 units changed\n\
+         \x20            read as UTF-16BE\n"
+    );
+}

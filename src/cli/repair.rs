@@ -570,6 +570,26 @@ fn mojibake_note_of(bytes: &[u8], policy: &Policy) -> Option<String> {
     mojibake_note(&crate::detect::detect(head, &summary), bytes.len(), policy)
 }
 
+/// For `--from` UTF-16 or UTF-32 in one byte order (`utf-16` is UTF-16LE, as WHATWG reads
+/// it) on an input with no byte order mark whose zero bytes are where the other order puts
+/// them: the note that says so, and what converts it (it would be read as CJK nonsense,
+/// with nothing changed).
+fn other_byte_order(named: Dialect, head: &[u8]) -> Option<String> {
+    if crate::decode::Bom::detect(head).is_some() {
+        return None;
+    }
+    let wide = crate::detect::zero_pattern(head)?;
+    let (asked, other) = (named.encoding_name(), wide.name());
+    let same_width = named.code_unit_width() == Some(wide.unit());
+    (same_width && asked != other).then(|| {
+        format!(
+            "its zero bytes are where {other} puts them, not {asked}: give --from {} (or \
+             --from auto) to convert it",
+            other.to_ascii_lowercase()
+        )
+    })
+}
+
 /// What [`settle`] made of `--from`.
 struct Settled {
     /// The policy with `--from` as the input is read.
@@ -670,6 +690,7 @@ fn settle(
                 overridden = Some(note);
             } else if !Dialect::UTF8_FAMILY.contains(&named) {
                 notes.push(format!("read as {}", named.encoding_name()));
+                notes.extend(other_byte_order(named, head));
             }
             Some(FromEncoding::Dialect(read))
         }
