@@ -1615,3 +1615,13 @@ fn unassigned_default_ignorables_and_shorthand_controls_are_invisible() {
          difference between two strings that look the same)"
     );
 }
+
+/// Punctuation of a script ends a word as ASCII's does (the Armenian full stop, the
+/// Devanagari danda, Hebrew's sof pasuq, Myanmar's little section): a Latin word before
+/// it is no word that mixes scripts.
+#[test]
+fn punctuation_of_a_script_is_no_part_of_a_word() {
+    let text = "Google\u{589} Windows\u{964} ok\u{5C3} cat\u{104A} p\u{430}ypal\u{964}\n";
+    let found = run(Dialect::Utf8, text.as_bytes(), &security());
+    assert_eq!(found, vec![(32, 7, "confusable", Warning)]);
+}

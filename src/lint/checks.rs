@@ -1611,25 +1611,49 @@ fn group(v: u32) -> u32 {
 /// symbol planes' blocks). Cheap on purpose: a word boundary missed only makes a word
 /// longer, and its scripts are then asked about with Common characters in it.
 fn is_wordy(v: u32) -> bool {
-    !matches!(
-        v,
-        // The soft hyphen (U+00AD) is part of the word it may break.
-        0x80..=0xAC
-            | 0xAE..=0xBF
-            | 0xD7
-            | 0xF7
-            | 0x2000..=0x2BFF
-            | 0x3000..=0x3003
-            | 0x3008..=0x3020
-            | 0x30FB
-            | 0xFE10..=0xFE1F
-            | 0xFE30..=0xFE6F
-            | 0xFF00..=0xFF0F
-            | 0xFF1A..=0xFF20
-            | 0xFF3B..=0xFF40
-            | 0xFF5B..=0xFF65
-            | 0x1_F000..=0x1_FBFF
-    )
+    use GeneralCategory::*;
+    // Punctuation, symbols and spaces of a script (the Devanagari danda `।`, the Armenian
+    // full stop `։`, Hebrew's sof pasuq `׃`, Myanmar's `၊`, the Arabic comma) end a word
+    // as ASCII's do: `Windows।` is no word that mixes scripts.
+    let not_of_words = matches!(
+        category(CodePoint::new(v)),
+        Some(
+            ConnectorPunctuation
+                | DashPunctuation
+                | OpenPunctuation
+                | ClosePunctuation
+                | InitialPunctuation
+                | FinalPunctuation
+                | OtherPunctuation
+                | MathSymbol
+                | CurrencySymbol
+                | ModifierSymbol
+                | OtherSymbol
+                | SpaceSeparator
+                | LineSeparator
+                | ParagraphSeparator
+        )
+    );
+    !not_of_words
+        && !matches!(
+            v,
+            // The soft hyphen (U+00AD) is part of the word it may break.
+            0x80..=0xAC
+                | 0xAE..=0xBF
+                | 0xD7
+                | 0xF7
+                | 0x2000..=0x2BFF
+                | 0x3000..=0x3003
+                | 0x3008..=0x3020
+                | 0x30FB
+                | 0xFE10..=0xFE1F
+                | 0xFE30..=0xFE6F
+                | 0xFF00..=0xFF0F
+                | 0xFF1A..=0xFF20
+                | 0xFF3B..=0xFF40
+                | 0xFF5B..=0xFF65
+                | 0x1_F000..=0x1_FBFF
+        )
 }
 
 /// Whether the Mongolian vowel separator (U+180E, three bytes in the UTF-8 family) at

@@ -1838,9 +1838,16 @@ mod tests {
         }
         let text = ahead("3 × 4 ÷ 2, naïve Straße, žluťoučký kůň");
         assert_eq!(strangers(&text, &[latin, none]), 0);
-        let (before, after) = (t.family(0xD8, 0x9B), t.family(0xD8, 0x9D));
+        // The Arabic semicolon, end of text mark, triple dot and question mark around it
+        // (D8 9B, 9D to 9F) are punctuation, no part of a word: the letters' families stop
+        // at them.
+        let (before, after) = (t.family(0xD8, 0x9A), t.family(0xD8, 0xA0));
         assert_eq!((before.group, after.group), (0x106, 0x106));
-        assert_eq!((before.second_span, after.second), (0x1B, 0x9D));
+        assert_eq!(
+            (before.second + before.second_span, after.second),
+            (0x9A, 0xA0)
+        );
+        assert_eq!(t.family(0xD8, 0x9B).group, 0);
         assert_eq!(t.family(0xD8, 0x9C), none);
         // A Cyrillic line with `×` joins Latin where a chunk passes over it, and so is read
         // again word by word: not walked. An Arabic line with the letter mark is walked,
