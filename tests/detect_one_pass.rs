@@ -291,3 +291,34 @@ proptest! {
         prop_assert_eq!(detected(&bytes).mojibake, want);
     }
 }
+
+/// A line longer than detection's window of 64 KiB, after a byte order mark: the text
+/// after the mark, searched alone, is cut at the same bytes, so detection finds what
+/// `find` finds there (a case the proptest above met).
+#[test]
+fn a_long_line_after_a_bom_is_cut_where_the_text_alone_is() {
+    let pieces: [&[u8]; 6] = [
+        &[228, 184, 173, 230, 150, 135, 32, 240, 159, 152, 128, 32],
+        &[195, 131, 194, 169],
+        &[
+            195, 144, 194, 191, 195, 145, 226, 130, 172, 195, 144, 194, 184,
+        ],
+        &[228, 184, 173, 230, 150, 135, 32, 240, 159, 152, 128, 32],
+        &[195, 131, 194, 169],
+        &[119, 111, 114, 100, 32],
+    ];
+    let mut bytes = b"\xEF\xBB\xBF".to_vec();
+    bytes.extend(std::iter::repeat_n(b'a', 65_493));
+    bytes.extend(pieces.concat());
+    let text = std::str::from_utf8(&bytes).unwrap();
+    let want: Vec<_> = find(&text[3..])
+        .into_iter()
+        .map(|mut m| {
+            m.start += 3;
+            m.end += 3;
+            m
+        })
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(detected(&bytes).mojibake, want);
+}

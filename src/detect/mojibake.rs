@@ -452,7 +452,14 @@ fn next_candidate(bytes: &[u8], mut pos: usize) -> Option<usize> {
 /// ([`misfits`]: `está` misread through ISO-8859-2 is `estå` through windows-1250), then
 /// the one whose repairs look least odd, then the order of [`Legacy::ALL`].
 fn find_in_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>) {
-    if end - start <= LINE_WINDOW {
+    // Windows are counted from the line's first character after a byte order mark at the
+    // input's start, so that the text after the mark, searched alone, is cut at the same
+    // bytes.
+    let origin = match start == 0 && text.starts_with('\u{FEFF}') {
+        true => '\u{FEFF}'.len_utf8(),
+        false => start,
+    };
+    if end - origin <= LINE_WINDOW {
         return judge_line(text, start, end, found);
     }
     // A long line (a file of one line, a CR-only file) is judged a window at a time, so
@@ -462,8 +469,9 @@ fn find_in_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>)
     // joined again as `merge` joins pieces.
     let bytes = text.as_bytes();
     let mut from = start;
+    let mut mark = origin;
     while from < end {
-        let mut to = (from + LINE_WINDOW).min(end);
+        let mut to = (mark + LINE_WINDOW).min(end);
         if to < end {
             let reach = (to + LINE_WINDOW).min(end);
             to = match bytes[to..reach].iter().position(u8::is_ascii) {
@@ -491,6 +499,7 @@ fn find_in_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>)
             }
         }
         from = to;
+        mark = to;
     }
 }
 
