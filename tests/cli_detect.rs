@@ -1152,8 +1152,10 @@ fn mac_roman_text_is_macintosh_not_utf8_with_errors() {
     let dir = tempfile::tempdir().unwrap();
     let f = file_with(dir.path(), "mr.txt", &bytes);
     assert!(stdout_of(["check", &f], 1).contains("verdict  probably not UTF-8"));
-    // Text that windows-1252 reads as text too, but only with bytes it leaves undefined
-    // (è is 8F in Mac OS Roman): macintosh, not windows-1252 with C1 controls.
+    // Text that windows-1252 read as text too, but only with bytes it leaves undefined
+    // (è is 8F in Mac OS Roman): macintosh, not windows-1252 with C1 controls. Its é is 8E,
+    // windows-1252's Ž, a capital of row 80..9F inside a word (`dŽjˆ`), which no text
+    // writes: the windows-1252 reading is now no text at all.
     for (text, errors) in [
         (
             "Le cœur a ses raisons que la raison ne connaît point. Été, déjà, très.\n",
@@ -1166,8 +1168,8 @@ fn mac_roman_text_is_macintosh_not_utf8_with_errors() {
             detect_file_human(&bytes),
             format!(
                 "in: macintosh\n  why: {errors} UTF-8 errors and few multi-byte characters; read as \
-                 chardetng's guess, windows-1252, it needs bytes windows-1252 leaves undefined; as \
-                 macintosh, which chardetng does not know, it is text\n"
+                 chardetng's guess, windows-1252, it is no text; as macintosh, which chardetng does \
+                 not know, it is\n"
             ),
             "{text}"
         );
@@ -1336,4 +1338,154 @@ fn a_long_mojibake_region_is_shown_cut() {
              {more} more characters (--json has them all)"
         )
     );
+}
+
+/// `text` in IBM437, for the characters of a DOS menu screen (encoding_rs has no IBM437);
+/// the bytes are Python's `text.encode('cp437')`.
+fn cp437(text: &str) -> Vec<u8> {
+    text.chars()
+        .map(|c| match c {
+            '╔' => 0xC9,
+            '═' => 0xCD,
+            '╗' => 0xBB,
+            '║' => 0xBA,
+            '╠' => 0xCC,
+            '╣' => 0xB9,
+            '╚' => 0xC8,
+            '╝' => 0xBC,
+            'ü' => 0x81,
+            'ä' => 0x84,
+            'ß' => 0xE1,
+            '░' => 0xB0,
+            c if c.is_ascii() => c as u8,
+            c => panic!("{c} not in this table"),
+        })
+        .collect()
+}
+
+/// A DOS menu screen with three box-drawing lines, `ü` (81) and `░` (B0) was `Shift_JIS
+/// with 1 error` (chardetng confirmed Shift_JIS once its one malformed sequence was left
+/// out), and `repair --from auto` wrote half-width katakana: runs of eight or more `CD`
+/// are half-width ﾍ eight times over in Shift_JIS, which no text writes, and the box rule
+/// outweighs a multi-byte reading with malformed sequences.
+#[test]
+fn a_dos_menu_screen_with_box_lines_is_ibm437_not_damaged_shift_jis() {
+    let line = "═".repeat(26);
+    let screen = format!(
+        "╔{line}╗\r\n║  Kundenverwaltung v2.1   ║\r\n╠{line}╣\r\n║ 1. Künden anzeigen       ║\r\n\
+         ║ 2. Straße ändern         ║\r\n║ 3. Beenden  ░░░░         ║\r\n╚{line}╝\r\n"
+    );
+    let bytes = cp437(&screen);
+    assert_eq!(
+        detect_file_human(&bytes),
+        "in: IBM437\n  why: 93 UTF-8 errors and few multi-byte characters; DOS code page text: \
+         3 box-drawing lines (runs of C4 or CD)\n"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "dos.txt", &bytes);
+    assert_eq!(
+        stdout_of(["repair", "--from", "auto", &f, "-o", "-"], 0),
+        screen
+    );
+}
+
+/// German in Mac OS Roman was windows-1252 (`MŸller, Grš§e, CafŽ`): a capital of row
+/// 80..9F inside a word (after a letter, before a small one) is no text, so the
+/// windows-1252 reading gives none and Mac OS Roman is tried.
+#[test]
+fn german_in_mac_os_roman_is_macintosh() {
+    let text = "Müller, Größe, Café “Müller” – für Sie\r";
+    let bytes = encode("macintosh", text);
+    assert_eq!(
+        detect_file_human(&bytes),
+        "in: macintosh\n  why: 9 UTF-8 errors and few multi-byte characters; read as chardetng's \
+         guess, windows-1252, it is no text; as macintosh, which chardetng does not know, it is\n"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "de.txt", &bytes);
+    assert_eq!(
+        stdout_of(["repair", "--from", "auto", &f, "-o", "-"], 0),
+        text
+    );
+    // windows-1252 text with Š and Ž starting names, Ÿ in capitals, stays so, no doubt.
+    let w1252 = encode(
+        "windows-1252",
+        "Œuvres complètes de L'HAŸ-LES-ROSES, Müller, Größe, très, déjà vu, café, Škoda.\n",
+    );
+    assert!(detect_file_human(&w1252).starts_with("in: windows-1252\n"));
+    assert!(detect_json(&w1252).get("doubt").is_none());
+}
+
+/// ISO-8859-15 was windows-1252 without doubt (`12,50 ¤`, `C½ur`): chardetng does not
+/// know Latin-9; where the bytes the two read apart stand as its euro sign (beside a
+/// number) and letters (in words) would, detect doubts its guess and names the label.
+#[test]
+fn latin9_prices_and_letters_make_a_doubt_on_windows_1252() {
+    let text =
+        "nom,ville,prix\n\"Cœur de Lion\",\"Œting\",12,50 €\n\"Šárka Žáková\",\"Brno\",7 €\n\
+                \"Mañana\",\"Sevilla\",3 €\n\"Ærø Ødegård\",\"Ålesund\",19 €\n";
+    let bytes = encode("iso-8859-15", text);
+    let doubt = "8 bytes read as ISO-8859-15 (Latin-9, which chardetng does not know) give the \
+                 euro sign beside a number or letters in words where windows-1252 gives signs \
+                 (the first at 17: A4 € not ¤, A6 Š not ¦, B4 Ž not ´, BC Œ not ¼, BD œ not ½); \
+                 if it is ISO-8859-15, give --from iso-8859-15";
+    assert_eq!(
+        detect_file_human(&bytes),
+        format!(
+            "in: windows-1252\n  why: 17 UTF-8 errors and few multi-byte characters; chardetng \
+             reads it as windows-1252; {doubt}\n"
+        )
+    );
+    assert_eq!(
+        detect_json(&bytes)["doubt"],
+        json!(format!("windows-1252: {doubt}"))
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "l9.csv", &bytes);
+    let out = run(["repair", "--from", "auto", &f, "-o", "-"], 0);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--from iso-8859-15"));
+    assert_eq!(
+        stdout_of(["repair", "--from", "iso-8859-15", &f, "-o", "-"], 0),
+        text
+    );
+    // The same text in windows-1252 (its € is 80) has no such byte: no doubt.
+    let w1252 = encode("windows-1252", text);
+    assert!(detect_json(&w1252).get("doubt").is_none());
+}
+
+/// A UTF-8 byte order mark misread as windows-1252 (`ï»¿`, `C3 AF C2 BB C2 BF`) at the
+/// start of a CSV was no mojibake: U+FEFF is no character a writer means inside text, but
+/// at the start it is the mark. Elsewhere it is left as it is.
+#[test]
+fn a_misread_byte_order_mark_at_the_start_is_mojibake() {
+    let bytes = b"\xc3\xaf\xc2\xbb\xc2\xbfName;Stadt\r\nAnna;Berlin\r\n";
+    assert_eq!(
+        detect_file_human(bytes),
+        "in: UTF-8, 1 mojibake region\n  mojibake 0..6 (0x0..0x6): windows-1252 -> \"\\u{feff}\"\n  \
+         why: valid UTF-8: 3 multi-byte characters, no errors; 1 region of UTF-8 read as a legacy \
+         encoding (mojibake)\n"
+    );
+    let v = detect_json(bytes);
+    assert_eq!(
+        v["mojibake"],
+        json!([{"start": 0, "end": 6, "chain": ["windows-1252"], "text": "\u{feff}"}])
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with(dir.path(), "b.csv", bytes);
+    assert_eq!(
+        stdout_of(["repair", "--mojibake", &f, "-o", "-"], 0),
+        "\u{feff}Name;Stadt\r\nAnna;Berlin\r\n"
+    );
+    // Misread twice, and after a real byte order mark.
+    let twice = "ï»¿".bytes().map(char::from).collect::<String>();
+    let mut after = b"\xef\xbb\xbf".to_vec();
+    after.extend_from_slice(twice.as_bytes());
+    after.extend_from_slice(b"a;b\n");
+    assert_eq!(
+        detect_json(&after)["mojibake"],
+        json!([{"start": 3, "end": 15, "chain": ["windows-1252", "windows-1252"], "text": "\u{feff}"}])
+    );
+    // Inside text, or at the start of a later line, it is left alone.
+    let inside = b"Name;Stadt \xc3\xaf\xc2\xbb\xc2\xbf\r\n\xc3\xaf\xc2\xbb\xc2\xbfAnna;Berlin\r\n";
+    assert_eq!(detect_json(inside)["mojibake"], json!([]));
 }

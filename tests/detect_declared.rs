@@ -324,3 +324,26 @@ fn a_label_that_is_not_printable_ascii_is_no_declaration() {
         d.evidence
     );
 }
+
+/// A UTF-8 byte order mark before `encoding="utf-16"` (a .resx file) was "UTF-8, BOM
+/// UTF-8" with no word of the declaration, which without the mark is reported: the mark
+/// wins, and the evidence says that the declaration contradicts it.
+#[test]
+fn a_declaration_that_contradicts_a_utf8_bom_is_reported() {
+    let bytes = "\u{feff}<?xml version=\"1.0\" encoding=\"utf-16\"?>\r\n<root>Grüß</root>\r\n";
+    let dir = tempfile::tempdir().unwrap();
+    let f = common::file_with(dir.path(), "in", bytes.as_bytes());
+    assert_eq!(
+        common::stdout_of(["detect", &f], 0).replace(&f, "in"),
+        "in: UTF-8, BOM UTF-8 (EF BB BF)\n  why: starts with the UTF-8 signature EF BB BF; valid \
+         UTF-8: 3 multi-byte characters, no errors; declared in the file: encoding=\"utf-16\" at \
+         offset 33 (XML declaration), which contradicts the UTF-8 byte order mark: the mark wins \
+         and the bytes are read as UTF-8 (XML 1.0, 4.3.3 and Appendix F), but the declaration is \
+         wrong: .NET's XmlReader refuses it (\"There is no Unicode byte order mark. Cannot switch \
+         to Unicode\")\n"
+    );
+    // A declaration of UTF-8 after the mark agrees: nothing to say.
+    let agrees = "\u{feff}<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<a>é</a>\n";
+    let f = common::file_with(dir.path(), "ok", agrees.as_bytes());
+    assert!(!common::stdout_of(["detect", &f], 0).contains("declared"));
+}

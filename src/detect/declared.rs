@@ -23,7 +23,7 @@
 
 use encoding_rs::{DecoderResult, Encoding};
 
-use super::{Cut, Detection, Region, BINARY};
+use super::{bom::Bom, Cut, Detection, Region, BINARY};
 use crate::scan::index::Summary;
 
 /// How far into the input an HTML `<meta>` is looked for (the HTML standard's prescan
@@ -208,6 +208,10 @@ pub fn fits(encoding: &'static Encoding, bytes: &[u8]) -> Result<(), Misfit> {
 /// and in each case where the declaration is not followed, the evidence says why.
 pub(super) fn weigh(mut d: Detection, bytes: &[u8], summary: &Summary) -> Detection {
     let wide = |e: &str| e.starts_with("UTF-16") || e.starts_with("UTF-32");
+    if d.bom == Some(Bom::Utf8) {
+        d.evidence.extend(against_utf8_bom(bytes));
+        return d;
+    }
     if d.bom.is_some() || d.encoding == BINARY || wide(d.encoding) {
         return d;
     }
@@ -307,6 +311,30 @@ pub(super) fn weigh(mut d: Detection, bytes: &[u8], summary: &Summary) -> Detect
         }
     ));
     d
+}
+
+/// Where the declaration after a UTF-8 byte order mark names another encoding, the
+/// sentence that says so. The mark wins, as it does in browsers and XML parsers (XML 1.0,
+/// 4.3.3 and Appendix F: an entity that starts with `EF BB BF` is UTF-8), so the bytes are
+/// read as UTF-8 all the same; but the declaration is wrong, and a reader that checks it
+/// against the mark refuses the file: .NET's XmlReader, given `encoding="utf-16"` after a
+/// UTF-8 mark, stops with "There is no Unicode byte order mark. Cannot switch to Unicode".
+fn against_utf8_bom(bytes: &[u8]) -> Option<String> {
+    let decl = declaration(bytes, Bom::Utf8.len())?;
+    let enc = decl.encoding?;
+    if enc == encoding_rs::UTF_8 {
+        return None;
+    }
+    let utf16 = enc == encoding_rs::UTF_16LE || enc == encoding_rs::UTF_16BE;
+    Some(format!(
+        "{}, which contradicts the UTF-8 byte order mark: the mark wins and the bytes are read as UTF-8{}",
+        decl.said(),
+        match (decl.form, utf16) {
+            (Form::Xml, true) => " (XML 1.0, 4.3.3 and Appendix F), but the declaration is wrong: .NET's XmlReader refuses it (\"There is no Unicode byte order mark. Cannot switch to Unicode\")",
+            (Form::Xml, false) => " (XML 1.0, 4.3.3 and Appendix F), but the declaration is wrong",
+            _ => ", but the declaration is wrong",
+        }
+    ))
 }
 
 /// What is wrong with declaring `encoding` in ASCII bytes, whatever the bytes: UTF-16, or

@@ -40,6 +40,11 @@ pub const BOX_LINES: usize = 2;
 /// How long a run of one line byte must be.
 const LINE_RUN: usize = 4;
 
+/// How long a run of one line byte must be to outweigh a multi-byte reading with
+/// malformed sequences ([`box_drawing_over_multibyte`]): eight bytes are one character four
+/// times over in a double-byte encoding, and eight half-width katakana in Shift_JIS.
+const LINE_RUN_OVER_MULTIBYTE: usize = 8;
+
 /// The fewest bytes between ASCII letters that make letter evidence.
 const MIN_IN_WORD: usize = 3;
 
@@ -67,7 +72,7 @@ pub fn dos_code_page(bytes: &[u8], guess: &str) -> Option<(&'static str, String)
     if let Some(found) = koi8(bytes, rival(&["KOI8-U", "KOI8-R"])) {
         return Some(found);
     }
-    let boxes = line_runs(bytes, &[0xC4, 0xCD]);
+    let boxes = line_runs(bytes, &[0xC4, 0xCD], LINE_RUN);
     let dos866 = |lines: usize| {
         let is_box = |b: u8| (0xB0..=0xDF).contains(&b);
         let words = cyrillic_words(bytes, ibm866(), rival(&["IBM866"]), is_box);
@@ -105,6 +110,19 @@ pub fn dos_code_page(bytes: &[u8], guess: &str) -> Option<(&'static str, String)
     Some((name, format!("DOS code page text: {}", why.join(", "))))
 }
 
+/// Whether `bytes` hold box drawing that outweighs a multi-byte reading that chardetng
+/// names only once its malformed sequences are left out ([`legacy::guess`]): at least
+/// [`BOX_LINES`] runs of eight or more `C4` ─ or `CD` ═. In Shift_JIS those bytes are the
+/// half-width katakana ﾄ and ﾍ, one character each, and in GBK, Big5, EUC-KR and EUC-JP
+/// `C4 C4` and `CD CD` are one character (哪, 屯; 컴, 袴 ...): eight bytes read as one
+/// character four or more times in a row, which no word writes (Korean `컴컴하다` has it
+/// twice), while a DOS frame's line is as long as the frame.
+///
+/// [`legacy::guess`]: super::legacy::guess
+pub fn box_drawing_over_multibyte(bytes: &[u8]) -> bool {
+    line_runs(bytes, &[0xC4, 0xCD], LINE_RUN_OVER_MULTIBYTE) >= BOX_LINES
+}
+
 /// The table of chardetng's guess `guess` for `bytes`, where it is a single-byte
 /// encoding (`Some(None)` for one with no table); `None` where the guess is a multi-byte
 /// encoding that reads every byte, and so explains them all: in Shift_JIS, GBK or Big5 the
@@ -131,7 +149,7 @@ fn box_lines(n: usize, bytes: &str) -> String {
 /// `A0` ═) and the non-ASCII bytes outside the box drawing are words of Cyrillic letters
 /// in KOI8 ([`cyrillic_words`]) and not words in chardetng's guess (its table `guessed`).
 fn koi8(bytes: &[u8], guessed: Option<&ByteTable>) -> Option<(&'static str, String)> {
-    let lines = line_runs(bytes, &[0x80, 0xA0]);
+    let lines = line_runs(bytes, &[0x80, 0xA0], LINE_RUN);
     if lines == 0 {
         return None;
     }
@@ -294,7 +312,7 @@ fn decodes_whole(encoding: &'static encoding_rs::Encoding, bytes: &[u8]) -> bool
 
 /// Runs of [`LINE_RUN`] or more of one byte of `line` (`C4` or `CD` in DOS, `80` or `A0`
 /// in KOI8).
-fn line_runs(bytes: &[u8], line: &[u8]) -> usize {
+fn line_runs(bytes: &[u8], line: &[u8], min: usize) -> usize {
     let mut runs = 0;
     let mut i = 0;
     while i < bytes.len() {
@@ -303,7 +321,7 @@ fn line_runs(bytes: &[u8], line: &[u8]) -> usize {
         while i < bytes.len() && bytes[i] == b {
             i += 1;
         }
-        if line.contains(&b) && i - start >= LINE_RUN {
+        if line.contains(&b) && i - start >= min {
             runs += 1;
         }
     }

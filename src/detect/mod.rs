@@ -21,6 +21,7 @@ pub mod bom;
 pub mod declared;
 pub mod dos;
 pub mod judge;
+pub mod latin9;
 pub mod legacy;
 pub mod mojibake;
 pub mod table;
@@ -1011,10 +1012,12 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             // box drawing turns its guess for IBM866 and KOI8 text; but a multi-byte
             // reading chardetng confirms once its few malformed sequences are left out
             // explains the bytes (their second bytes are often ASCII letters, which would
-            // put the first between letters, as DOS accented letters stand).
+            // put the first between letters, as DOS accented letters stand), unless the
+            // box drawing is longer than any text of it writes.
             let confirmed = found.malformed.count > 0
                 && encoding_rs::Encoding::for_label(guess.as_bytes())
-                    .is_some_and(|e| !e.is_single_byte());
+                    .is_some_and(|e| !e.is_single_byte())
+                && !dos::box_drawing_over_multibyte(head);
             if let Some((dos, why)) = dos::dos_code_page(head, guess).filter(|_| !confirmed) {
                 guesses.push((range.start, dos));
                 dos_evidence.push((dos, why));
@@ -1144,7 +1147,7 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
         ),
         _ => String::new(),
     };
-    if !matches!(d.encoding, "UTF-8" | BINARY) && !d.encoding.starts_with("UTF-") {
+    let latin9 = if !matches!(d.encoding, "UTF-8" | BINARY) && !d.encoding.starts_with("UTF-") {
         // Mac OS Roman's reasons say why it is text: no doubt.
         let no_text = doubts.iter().any(|doubt| doubt == NO_TEXT);
         d.doubt = match (no_text, weak.is_empty()) {
@@ -1152,7 +1155,25 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             (false, false) => Some(format!("{}: {}", d.encoding, &weak[2..])),
             (false, true) => None,
         };
-    }
+        // chardetng does not know ISO-8859-15, which it reads as windows-1252: where the
+        // bytes the two read apart stand as Latin-9's euro sign and letters would, say so.
+        let latin9 = named
+            .iter()
+            .filter(|r| r.encoding == "windows-1252")
+            .find_map(|r| {
+                let end = r.end.min(r.start + GUESS_BYTES);
+                latin9::tells(&bytes[r.start..end]).map(|t| latin9::doubt(&t, r.start))
+            });
+        if let Some(latin9) = &latin9 {
+            d.doubt = Some(match d.doubt.take() {
+                Some(doubt) => format!("{doubt}; {latin9}"),
+                None => format!("{}: {latin9}", d.encoding),
+            });
+        }
+        latin9
+    } else {
+        None
+    };
     if named.len() > 1 {
         let mut names: Vec<&str> = named.iter().map(|r| r.encoding).collect();
         names.sort_unstable();
@@ -1224,6 +1245,7 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             counted(multibyte, "multi-byte character", "multi-byte characters")
         ));
     }
+    d.evidence.extend(latin9);
     d.evidence.extend(d.cut.evidence(bytes));
     if d.encoding == "UTF-8" && d.errors > 0 {
         d.evidence
@@ -1246,6 +1268,16 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
         }
     }
     d.mojibake = mojibake_in(bytes, summary, &stretches);
+    let utf8_at_start = named
+        .iter()
+        .any(|r| r.start <= content && content < r.end && r.encoding == "UTF-8");
+    if let Some(misread) = utf8_at_start
+        .then(|| misread_bom_at(bytes, content))
+        .flatten()
+    {
+        d.mojibake.retain(|m| m.start >= misread.end);
+        d.mojibake.insert(0, misread);
+    }
     if !d.inner_boms.is_empty() {
         d.evidence.push(format!(
             "U+FEFF after the start at {} (files joined?)",
@@ -1488,6 +1520,17 @@ fn marked_parts(summary: &Summary, range: Range<usize>, mark: u8) -> Vec<Range<u
         }
     }
     out
+}
+
+/// The byte order mark misread as mojibake at `at`, the start of the input's content (after
+/// a byte order mark it has): `ï»¿` ([`mojibake::bom_at_start`]).
+pub fn misread_bom_at(bytes: &[u8], at: usize) -> Option<Mojibake> {
+    let head = &bytes[at.min(bytes.len())..bytes.len().min(at + 4096)];
+    let text = head.utf8_chunks().next()?.valid();
+    let mut found = mojibake::bom_at_start(text)?;
+    found.start += at;
+    found.end += at;
+    Some(found)
 }
 
 /// How much text one worker searches for mojibake at a time.
@@ -2248,10 +2291,27 @@ fn read_through(bytes: &[u8], label: &str) -> Option<Vec<char>> {
 /// diacritics sit inside words, and CJK text comes in long runs; the bytes of UTF-8 errors
 /// shown one by one between brackets (a test file, a demo) do neither. A run of
 /// punctuation, symbols and spaces only (`—`, `‘quoted’`, `€5`) counts neither way where
-/// text of any encoding puts signs ([`signs_in_place`]); elsewhere it counts against.
+/// text of any encoding puts signs ([`signs_in_place`]); elsewhere it counts against. So
+/// does a run with a capital letter of a single-byte encoding's row 80..9F inside a word,
+/// after a letter and before a small letter (`MŸller`, `BŠckerei`: Mac OS Roman's ü and ä
+/// read as windows-1252), which no text writes.
 fn reads_as_text(bytes: &[u8], label: &str) -> bool {
     let Some(chars) = read_through(bytes, label) else {
         return false;
+    };
+    // A single-byte encoding gives one character per byte: the capitals of its row 80..9F
+    // (windows-1252's Š Œ Ž Ÿ, windows-1250's Ś Ť Ź, windows-1251's Ђ Ѓ Љ Њ ...) are
+    // known by their bytes.
+    let single_byte = encoding_rs::Encoding::for_label(label.as_bytes())
+        .is_some_and(|e| e.is_single_byte())
+        && chars.len() == bytes.len().min(GUESS_BYTES);
+    let row8_capital_inside = |at: usize| {
+        single_byte
+            && (0x80..=0x9F).contains(&bytes[at])
+            && judge::is_upper(chars[at])
+            && at > 0
+            && judge::is_letter(chars[at - 1])
+            && chars.get(at + 1).is_some_and(|c| judge::is_lower(*c))
     };
     let (mut runs, mut good) = (0usize, 0usize);
     let mut i = 0;
@@ -2280,6 +2340,12 @@ fn reads_as_text(bytes: &[u8], label: &str) -> bool {
             || (start > 0 && judge::is_letter(chars[start - 1]))
             || chars.get(i).is_some_and(|c| judge::is_letter(*c));
         runs += 1;
+        // A capital of row 80..9F inside a word (after a letter, before a small one) is no
+        // text: windows-1252's Ÿ stands in French words in capitals, its Š and Ž start
+        // Czech and Croatian names (`MŸller` and `fŸr` are Mac OS Roman's `Müller`, `für`).
+        if (start..i).any(row8_capital_inside) {
+            continue;
+        }
         if run.iter().any(|c| judge::is_letter(*c)) && (run.len() >= 3 || touches) {
             good += 1;
         }

@@ -209,6 +209,71 @@ pub fn find_marked(text: &str, marked: &[std::ops::Range<usize>]) -> Vec<Mojibak
     found
 }
 
+/// The byte order mark U+FEFF misread at the start of `text` (the start of an input, after
+/// a byte order mark it has): `ï»¿` (`C3 AF C2 BB C2 BF`) is `EF BB BF` read as
+/// windows-1252 and written as UTF-8 again, the mark of a UTF-8 CSV that went through a
+/// pipeline that decoded it as Latin-1. The region's text is U+FEFF, so that `repair
+/// --mojibake` writes the mark back (and `--bom` then deals with it). Any chain of wrong
+/// decodings through the encodings of [`Legacy::ALL`] is found ([`misread_boms`]).
+///
+/// Only at the start: there a byte order mark is what a writer put, and nothing else in
+/// text is `ï»¿`. Elsewhere the search above judges it as any other stretch, and a U+FEFF
+/// inside text is no character a writer means ([`is_plausible`]): `ï»¿` in the middle of
+/// a line is left as it is.
+///
+/// ```
+/// use hexrune::detect::mojibake::bom_at_start;
+/// let found = bom_at_start("\u{EF}\u{BB}\u{BF}Name;Stadt\r\n").unwrap();
+/// assert_eq!((found.start, found.end, found.text.as_str()), (0, 6, "\u{FEFF}"));
+/// assert_eq!(found.chain_names(), ["windows-1252"]);
+/// assert_eq!(bom_at_start("Name;Stadt \u{EF}\u{BB}\u{BF}\r\n"), None);
+/// ```
+pub fn bom_at_start(text: &str) -> Option<Mojibake> {
+    let (misread, chain) = misread_boms()
+        .iter()
+        .find(|(misread, _)| text.starts_with(misread.as_str()))?;
+    Some(Mojibake {
+        start: 0,
+        end: misread.len(),
+        chain: chain.clone(),
+        text: "\u{FEFF}".to_string(),
+    })
+}
+
+/// U+FEFF through every chain of up to [`MAX_CHAIN`] wrong decodings, each with its chain
+/// (outermost first), shortest chains first, then in the order of [`Legacy::ALL`]; each
+/// text once (windows-1252 and ISO-8859-1 read `EF BB BF` alike: windows-1252 names it).
+/// Built forward from the mark's bytes, so it is the tables' own answer (at most 11,110
+/// texts, built once).
+fn misread_boms() -> &'static [(String, Vec<Legacy>)] {
+    static BOMS: std::sync::OnceLock<Vec<(String, Vec<Legacy>)>> = std::sync::OnceLock::new();
+    BOMS.get_or_init(|| {
+        let mut all: Vec<(String, Vec<Legacy>)> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut layer = vec![("\u{FEFF}".to_string(), Vec::new())];
+        for _ in 0..MAX_CHAIN {
+            let mut next = Vec::new();
+            for (text, chain) in &layer {
+                for e in Legacy::ALL {
+                    let Some(misread) = e.decode(text.as_bytes()) else {
+                        continue;
+                    };
+                    let mut outer = vec![e];
+                    outer.extend(chain.iter().copied());
+                    next.push((misread, outer));
+                }
+            }
+            for (text, chain) in &next {
+                if seen.insert(text.clone()) {
+                    all.push((text.clone(), chain.clone()));
+                }
+            }
+            layer = next;
+        }
+        all
+    })
+}
+
 /// Whether the second character of a candidate pair (a character that follows one some
 /// encoding writes as a lead byte while it writes this one as a continuation byte) starts
 /// in `bytes[range]`. Made for raw input, which may hold errors: on every stretch of valid

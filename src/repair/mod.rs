@@ -324,6 +324,21 @@ impl Repairer {
         scan::scan_range(self.policy.dialect, bytes, range.clone(), &mut collect);
         if self.policy.mojibake {
             self.regions = mojibake_regions(bytes, range.clone());
+            // A byte order mark misread at the start of the input (`ï»¿`), after a mark
+            // it has, as detect finds it.
+            if base + range.start as u64 == 0 {
+                let content = if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+                    3
+                } else {
+                    0
+                };
+                if let Some(misread) =
+                    crate::detect::misread_bom_at(bytes, content).filter(|m| m.end <= range.end)
+                {
+                    self.regions.retain(|m| m.start >= misread.end);
+                    self.regions.insert(0, misread);
+                }
+            }
             self.next_region = 0;
         }
         let end = range.end.max(pos);
