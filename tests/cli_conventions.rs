@@ -563,6 +563,13 @@ fn tips_and_labels_are_quoted_safely() {
              --\\u{1b}]0;T\\u{7}\\u{202e}'",
         ]
     );
+    // A mistyped command's word is quoted whole (it was cut at the escape).
+    let out = run(["chec\u{1b}]0;x\u{7}"], 2);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        stderr.lines().next().unwrap(),
+        "error: unrecognized subcommand 'chec\\u{1b}]0;x\\u{7}'"
+    );
     let out = run(
         [
             "repair",

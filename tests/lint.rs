@@ -1625,3 +1625,26 @@ fn punctuation_of_a_script_is_no_part_of_a_word() {
     let found = run(Dialect::Utf8, text.as_bytes(), &security());
     assert_eq!(found, vec![(32, 7, "confusable", Warning)]);
 }
+
+/// A precomposed Latin letter with an accent reads as its Cyrillic lookalike and the
+/// accent; a word whose skeleton reads as Latin but most of whose letters are Cyrillic is
+/// said as the Cyrillic word it reads as; IPA's `æ`, `ð`, `ŋ` mark phonetic notation.
+#[test]
+fn accents_and_the_script_a_word_reads_in() {
+    let text = "П\u{E1}вел P\u{43E}\u{441}\u{441}\u{438}\u{44F} /θæŋk/\n";
+    let found = run(Dialect::Utf8, text.as_bytes(), &security());
+    assert_eq!(
+        found,
+        vec![(0, 10, "confusable", Warning), (11, 11, "confusable", Warning)]
+    );
+    assert_eq!(
+        messages(Dialect::Utf8, text.as_bytes(), &security()),
+        vec![
+            "\"П\u{E1}вел\" mixes Cyrillic and Latin and reads as the Cyrillic word \
+             \"Па\u{301}вел\" (U+00E1 LATIN SMALL LETTER A WITH ACUTE looks like U+0430 \
+             CYRILLIC SMALL LETTER A and U+0301 COMBINING ACUTE ACCENT)",
+            "\"Pоссия\" mixes Latin and Cyrillic and reads as the Cyrillic word \"Россия\" \
+             (U+0050 LATIN CAPITAL LETTER P looks like U+0420 CYRILLIC CAPITAL LETTER ER)",
+        ]
+    );
+}

@@ -587,7 +587,8 @@ impl Args {
             Some((_, name)) => Err(Args::command().error(
                 clap::error::ErrorKind::InvalidSubcommand,
                 format!(
-                    "unrecognized subcommand '{word}'\n\n  tip: a similar subcommand exists: '{name}'"
+                    "unrecognized subcommand '{}'\n\n  tip: a similar subcommand exists: '{name}'",
+                    crate::view::safe::sanitize(word)
                 ),
             )),
             None => Ok(self),

@@ -1107,8 +1107,11 @@ impl<'a> Walk<'a> {
                 }
             }
             let key: String = skeleton(word).collect();
-            if !key.as_str().is_single_script() {
-                if let Some(r) = lookalike::reads_in_one_script(word) {
+            // The word as it reads in the script of most of its letters, where that is not
+            // Latin (`Pоссия` reads as the Cyrillic `Россия`, which says more than the
+            // half-Latin "Poccия"), or where the skeleton is of two scripts.
+            if let Some(r) = lookalike::reads_in_one_script(word) {
+                if r.script != Script::Latin || !key.as_str().is_single_script() {
                     return one_script_message(word, &scripts, &r);
                 }
             }
@@ -1952,11 +1955,12 @@ fn one_script_message(word: &str, scripts: &[String], r: &lookalike::Reading) ->
         .swapped
         .iter()
         .take(3)
-        .map(|&(c, d)| {
+        .map(|(c, d)| {
+            let like: Vec<String> = d.chars().map(|d| named(CodePoint::new(d as u32))).collect();
             format!(
                 "{} looks like {}",
-                named(CodePoint::new(c as u32)),
-                named(CodePoint::new(d as u32))
+                named(CodePoint::new(*c as u32)),
+                like.join(" and ")
             )
         })
         .collect();

@@ -19,11 +19,13 @@ use unicode_security::skeleton;
 /// The Greek letters of the International Phonetic Alphabet: β, θ, χ.
 const IPA_GREEK: [char; 3] = ['\u{3B2}', '\u{3B8}', '\u{3C7}'];
 
-/// Whether `c` is a letter or sign only phonetic notation writes: IPA Extensions
-/// (U+0250..U+02AF: `ɪ`, `ŋ`, `ɑ`, `ɣ`), the Spacing Modifier Letters (U+02B0..U+02FF: `ˈ`,
-/// `ː`, `ʰ`) and the Phonetic Extensions (U+1D00..U+1DBF).
+/// Whether `c` is a letter or sign phonetic notation writes: IPA Extensions (U+0250..U+02AF:
+/// `ɪ`, `ɑ`, `ɣ`), the Spacing Modifier Letters (U+02B0..U+02FF: `ˈ`, `ː`, `ʰ`), the
+/// Phonetic Extensions (U+1D00..U+1DBF), and the IPA letters taken from Latin-1 and
+/// Latin Extended-A that no word with a Greek letter would have otherwise (`æ`, `ð`, `ŋ`,
+/// `ħ`: `θæŋk`).
 fn is_phonetic_sign(c: char) -> bool {
-    matches!(c as u32, 0x250..=0x2FF | 0x1D00..=0x1DBF)
+    matches!(c as u32, 0x250..=0x2FF | 0x1D00..=0x1DBF) || matches!(c, 'æ' | 'ð' | 'ŋ' | 'ħ')
 }
 
 /// Whether `word` is phonetic notation: its letters are Latin but for β, θ and χ, at least
@@ -48,8 +50,9 @@ pub(super) struct Reading {
     pub script: Script,
     /// The word with each letter of another script replaced by its lookalike.
     pub word: String,
-    /// Each letter replaced and its lookalike, in the order met, each pair once.
-    pub swapped: Vec<(char, char)>,
+    /// Each letter replaced and its lookalike (a letter, or a letter and its accents),
+    /// in the order met, each pair once.
+    pub swapped: Vec<(char, String)>,
 }
 
 /// The letters a word can be read as, by their UTS #39 skeleton (each one character's), in
@@ -87,18 +90,33 @@ fn fits(c: char, script: Script) -> bool {
 }
 
 /// The letter of `script` that looks like `c` (has its skeleton), of `c`'s case where one
-/// is.
-fn lookalike_in(c: char, script: Script) -> Option<char> {
+/// is; for a letter with an accent that `script` has no letter for (Latin `á` in Cyrillic,
+/// which writes `а́`), the lookalike of its base letter with the accent after it.
+fn lookalike_in(c: char, script: Script) -> Option<String> {
     let mut one = [0; 4];
     let key: String = skeleton(c.encode_utf8(&mut one)).collect();
-    let all = BY_SKELETON.get(&key)?;
-    let mut of_script = all.iter().copied().filter(|&d| d.script() == script);
-    let first = of_script.next()?;
-    let same_case = |d: char| d.is_lowercase() == c.is_lowercase();
-    if same_case(first) {
-        return Some(first);
+    let found = BY_SKELETON.get(&key).and_then(|all| {
+        let mut of_script = all.iter().copied().filter(|&d| d.script() == script);
+        let first = of_script.next()?;
+        let same_case = |d: char| d.is_lowercase() == c.is_lowercase();
+        match same_case(first) {
+            true => Some(first),
+            false => Some(of_script.find(|&d| same_case(d)).unwrap_or(first)),
+        }
+    });
+    if let Some(d) = found {
+        return Some(d.to_string());
     }
-    Some(of_script.find(|&d| same_case(d)).unwrap_or(first))
+    let mut parts = Vec::new();
+    unicode_normalization::char::decompose_canonical(c, |p| parts.push(p));
+    match parts.as_slice() {
+        [base, marks @ ..] if !marks.is_empty() => {
+            let mut out = lookalike_in(*base, script)?;
+            out.extend(marks);
+            Some(out)
+        }
+        _ => None,
+    }
 }
 
 /// How `word` (which mixes scripts) reads in the script most of its letters are of, if it
@@ -123,15 +141,15 @@ pub(super) fn reads_in_one_script(word: &str) -> Option<Reading> {
         return None;
     }
     let mut out = String::with_capacity(word.len());
-    let mut swapped: Vec<(char, char)> = Vec::new();
+    let mut swapped: Vec<(char, String)> = Vec::new();
     for c in word.chars() {
         if fits(c, script) {
             out.push(c);
             continue;
         }
         let d = lookalike_in(c, script)?;
-        out.push(d);
-        if !swapped.contains(&(c, d)) {
+        out.push_str(&d);
+        if !swapped.iter().any(|(was, _)| *was == c) {
             swapped.push((c, d));
         }
     }
@@ -151,15 +169,18 @@ mod tests {
         let r = reads_in_one_script("Яндeкс").expect("reads as Cyrillic");
         assert_eq!(r.script, Script::Cyrillic);
         assert_eq!(r.word, "Яндекс");
-        assert_eq!(r.swapped, vec![('e', '\u{435}')]);
+        assert_eq!(r.swapped, vec![('e', "\u{435}".to_string())]);
         let r = reads_in_one_script("Ελλaδα").expect("reads as Greek");
         assert_eq!(r.script, Script::Greek);
         assert_eq!(r.word, "Ελλαδα");
-        assert_eq!(r.swapped, vec![('a', '\u{3B1}')]);
+        assert_eq!(r.swapped, vec![('a', "\u{3B1}".to_string())]);
         // One letter twice: the pair named once.
         let r = reads_in_one_script("Пaпaша").expect("reads as Cyrillic");
         assert_eq!(r.word, "Папаша");
-        assert_eq!(r.swapped, vec![('a', '\u{430}')]);
+        assert_eq!(r.swapped, vec![('a', "\u{430}".to_string())]);
+        // A precomposed Latin `á`, which Cyrillic writes as `а` and the accent.
+        let r = reads_in_one_script("П\u{E1}вел").expect("reads as Cyrillic");
+        assert_eq!(r.word, "Па\u{301}вел");
         // Half the letters are no majority.
         assert!(reads_in_one_script("Пaпa").is_none());
         assert!(reads_in_one_script("MΩ").is_none());
@@ -180,7 +201,15 @@ mod tests {
 
     #[test]
     fn phonetic_notation_is_latin_with_the_ipa_greek_letters_and_a_sign_of_ipa() {
-        for word in ["ˈlaβa", "aβoˈɣaðo", "ˈxoβen", "θɪŋk", "bɑːθ", "baχː"] {
+        for word in [
+            "ˈlaβa",
+            "aβoˈɣaðo",
+            "ˈxoβen",
+            "θɪŋk",
+            "bɑːθ",
+            "baχː",
+            "θæŋk",
+        ] {
             assert!(is_phonetic(word), "{word}");
         }
         // No sign of IPA; another Greek letter; another script.
