@@ -1635,7 +1635,10 @@ fn accents_and_the_script_a_word_reads_in() {
     let found = run(Dialect::Utf8, text.as_bytes(), &security());
     assert_eq!(
         found,
-        vec![(0, 10, "confusable", Warning), (11, 11, "confusable", Warning)]
+        vec![
+            (0, 10, "confusable", Warning),
+            (11, 11, "confusable", Warning)
+        ]
     );
     assert_eq!(
         messages(Dialect::Utf8, text.as_bytes(), &security()),
