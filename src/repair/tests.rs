@@ -397,3 +397,38 @@ fn a_line_longer_than_the_limit_is_cut_alike_mapped_and_streamed() {
     let offsets: Vec<u64> = mapped.changes.iter().map(|c| c.offset).collect();
     assert_eq!(offsets, [67]);
 }
+
+/// Legacy UTF-8 joins a lead and a trail surrogate written as CESU-8 writes a pair, at
+/// every place the pair can stand against the windows of a mapped input and the reads of
+/// a stream: the same bytes, the same changes, however the input is cut.
+#[test]
+fn legacy_joins_a_pair_across_every_cut() {
+    let policy = dialect(Dialect::Legacy, Invalid::Replace);
+    for lead in 0..24 {
+        let mut input = b"x".repeat(lead);
+        input.extend_from_slice(b"\xED\xA0\xBD\xED\xB8\x80 \xF0\x9F\x91\x8D \xED\xA0\xBD.\n");
+        let mut want = "x".repeat(lead).into_bytes();
+        want.extend_from_slice("\u{1F600} \u{1F44D} \u{FFFD}.\n".as_bytes());
+        let whole = repair(policy, &input);
+        assert_eq!(whole.bytes, want, "{lead}");
+        for size in [4, 5, 7, 16, 19] {
+            let mut mapped = Collected::default();
+            slice_windows(
+                &mut Repairer::new(policy),
+                &input,
+                size,
+                &mut mapped,
+                |_| Ok(()),
+            )
+            .unwrap();
+            assert_eq!(mapped.bytes, want, "{lead} window {size}");
+            assert_eq!(mapped.changes, whole.changes, "{lead} window {size}");
+            let mut streamed = Collected::default();
+            Repairer::new(policy)
+                .repair_chunks(&mut &input[..], size, &mut streamed, |_| Ok(()))
+                .unwrap();
+            assert_eq!(streamed.bytes, want, "{lead} chunk {size}");
+            assert_eq!(streamed.changes, whole.changes, "{lead} chunk {size}");
+        }
+    }
+}
