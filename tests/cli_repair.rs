@@ -2281,7 +2281,8 @@ fn a_byte_order_its_zero_bytes_contradict_is_said() {
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
         "repair: <stdin> (74 bytes) -> <stdout> (111 bytes): 0 units changed\n\
-         \x20            read as UTF-16LE\n\
+         \x20            read as UTF-16LE (what the WHATWG Encoding Standard reads the label \
+         utf-16 as)\n\
          \x20            its zero bytes are where UTF-16BE puts them, not UTF-16LE: give --from \
          utf-16be (or --from auto) to convert it\n"
     );

@@ -689,7 +689,17 @@ fn settle(
                 notes.push(note.clone());
                 overridden = Some(note);
             } else if !Dialect::UTF8_FAMILY.contains(&named) {
-                notes.push(format!("read as {}", named.encoding_name()));
+                // A label that is another name of the encoding says whose name it is
+                // (`iso-8859-1` is windows-1252 to WHATWG, `utf-16` UTF-16LE).
+                let name = named.encoding_name();
+                let alias = label.filter(|l| !l.trim().eq_ignore_ascii_case(name));
+                notes.push(match alias {
+                    Some(l) => format!(
+                        "read as {name} (what the WHATWG Encoding Standard reads the label {} as)",
+                        crate::view::safe::sanitize(l.trim())
+                    ),
+                    None => format!("read as {name}"),
+                });
                 notes.extend(other_byte_order(named, head));
             }
             Some(FromEncoding::Dialect(read))
