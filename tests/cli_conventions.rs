@@ -621,3 +621,31 @@ fn help_and_version_on_a_full_disk_are_an_error() {
         );
     }
 }
+
+/// An argument that is not UTF-8 where text is wanted gets a message that says what must
+/// be UTF-8, with the usage line of the command at fault (clap's own says neither).
+#[test]
+fn an_argument_that_is_not_utf8_says_what_must_be() {
+    use std::os::unix::ffi::OsStrExt;
+    let bad = std::ffi::OsStr::from_bytes(b"\xff");
+    let out = std::process::Command::new(common::binary())
+        .args([
+            std::ffi::OsStr::new("at"),
+            std::ffi::OsStr::new("f.txt"),
+            bad,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        stderr.lines().take(3).collect::<Vec<_>>(),
+        [
+            "error: an argument is not UTF-8: offsets, labels and option values are text; a \
+             file name may be any bytes, and explain takes bytes as hex or as the shell passes \
+             them",
+            "",
+            "Usage: hexrune at [OPTIONS] <FILE> <OFFSET>",
+        ]
+    );
+}

@@ -688,21 +688,33 @@ pub fn with_usage(error: clap::Error, argv: &[OsString]) -> clap::Error {
             ),
         );
     }
-    let error = with_values_shown_safely(error);
-    if error.get(ContextKind::Usage).is_some() {
-        return error;
-    }
     let mut command = Args::command();
-    let usage = command
+    let at_fault = command
         .clone()
         .ignore_errors(true)
         .try_get_matches_from(argv)
         .ok()
-        .and_then(|m| m.subcommand_name().map(str::to_string))
-        .and_then(|name| {
-            command.build();
-            command.find_subcommand_mut(&name).map(|s| s.render_usage())
-        });
+        .and_then(|m| m.subcommand_name().map(str::to_string));
+    command.build();
+    // clap cannot say which argument: say what must be UTF-8 and what need not.
+    if error.kind() == ErrorKind::InvalidUtf8 {
+        let message = "an argument is not UTF-8: offsets, labels and option values are \
+                       text; a file name may be any bytes, and explain takes bytes as hex or \
+                       as the shell passes them";
+        return match at_fault
+            .as_deref()
+            .and_then(|n| command.find_subcommand_mut(n))
+        {
+            Some(sub) => sub.error(ErrorKind::InvalidUtf8, message),
+            None => command.error(ErrorKind::InvalidUtf8, message),
+        };
+    }
+    let error = with_values_shown_safely(error);
+    if error.get(ContextKind::Usage).is_some() {
+        return error;
+    }
+    let usage =
+        at_fault.and_then(|name| command.find_subcommand_mut(&name).map(|s| s.render_usage()));
     let usage = usage.unwrap_or_else(|| command.render_usage());
     let mut error = error;
     error.insert(ContextKind::Usage, ContextValue::StyledStr(usage));
