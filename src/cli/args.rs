@@ -603,9 +603,7 @@ impl Args {
 fn print_shown(shown: &clap::Error, stdout_closed: bool) -> u8 {
     use std::io::{IsTerminal, Write};
     let rendered = shown.render();
-    let styled = std::io::stdout().is_terminal()
-        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        && std::env::var_os("TERM").is_none_or(|t| t != "dumb");
+    let styled = ColorChoice::Auto.enabled_here(std::io::stdout().is_terminal());
     let text = match styled {
         true => rendered.ansi().to_string(),
         false => rendered.to_string(),

@@ -780,18 +780,25 @@ pub fn wide_hint(
     summary: &Summary,
     bytes: &[u8],
 ) -> Option<String> {
-    let asked = dialect.code_unit_width().is_none()
-        && !matches!(verdict, Verdict::Empty | Verdict::Valid(_))
-        && summary.bom.is_none()
-        && memchr::memchr(0, &bytes[..bytes.len().min(64 << 10)]).is_some();
-    if !asked {
-        return None;
-    }
-    let name = detect::zero_pattern(bytes)?.name();
+    let name = wide_by_zeros(dialect, verdict, summary, bytes)?.name();
     Some(format!(
         "zero bytes where {name} puts them: this looks like {name}; try -e {}",
         name.to_ascii_lowercase()
     ))
+}
+
+/// What [`wide_hint`] reads the zero bytes as, under the same conditions.
+fn wide_by_zeros(
+    dialect: Dialect,
+    verdict: Verdict,
+    summary: &Summary,
+    bytes: &[u8],
+) -> Option<detect::wide::Wide> {
+    let asked = dialect.code_unit_width().is_none()
+        && !matches!(verdict, Verdict::Empty | Verdict::Valid(_))
+        && summary.bom.is_none()
+        && memchr::memchr(0, &bytes[..bytes.len().min(64 << 10)]).is_some();
+    asked.then(|| detect::zero_pattern(bytes)).flatten()
 }
 
 /// For `check -r`'s one line of an input of the UTF-8 family that is not valid: what it
@@ -814,8 +821,7 @@ pub fn wide_reading(dialect: Dialect, summary: &Summary, bytes: &[u8]) -> Option
             )
         });
     }
-    wide_hint(dialect, summary.verdict(bytes), summary, bytes)?;
-    let name = detect::zero_pattern(bytes)?.name();
+    let name = wide_by_zeros(dialect, summary.verdict(bytes), summary, bytes)?.name();
     Some(format!("looks like {name}; {}", try_e(name)))
 }
 
@@ -849,14 +855,17 @@ mod tests {
     use std::os::unix::fs::FileExt;
     use std::time::{Duration, SystemTime};
 
-    /// A file written to after it was opened and before its scan ends gets no record: its
-    /// hash and verdict could be of old and new bytes mixed.
-    #[test]
-    fn a_file_written_while_it_is_read_gets_no_record() {
-        let start = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+    /// When the test files were last modified, as they are made.
+    fn start() -> SystemTime {
+        SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000)
+    }
+
+    /// A file of `bytes` last modified at [`start`], as an input, and the options of
+    /// `check --json` on it.
+    fn json_of(bytes: &[u8]) -> (tempfile::NamedTempFile, Input, CheckOptions) {
         let mut file = tempfile::NamedTempFile::new().unwrap();
-        file.write_all(&[b'x'; 1 << 16]).unwrap();
-        file.as_file().set_modified(start).unwrap();
+        file.write_all(bytes).unwrap();
+        file.as_file().set_modified(start()).unwrap();
         let input = Input::Path(file.path().to_path_buf());
         let options = CheckOptions {
             dialect: Dialect::Utf8,
@@ -869,6 +878,14 @@ mod tests {
             invocation: Invocation::default(),
             lints: Lints::default(),
         };
+        (file, input, options)
+    }
+
+    /// A file written to after it was opened and before its scan ends gets no record: its
+    /// hash and verdict could be of old and new bytes mixed.
+    #[test]
+    fn a_file_written_while_it_is_read_gets_no_record() {
+        let (file, input, options) = json_of(&[b'x'; 1 << 16]);
         let examined = examine(&options, &input, 1).unwrap();
         assert_eq!(
             examined.facts.mtime.as_deref(),
@@ -877,7 +894,7 @@ mod tests {
         let source = input.open().unwrap();
         file.as_file().write_at(b"\xFF", 100).unwrap();
         file.as_file()
-            .set_modified(start + Duration::from_secs(1))
+            .set_modified(start() + Duration::from_secs(1))
             .unwrap();
         let e = examine_source(&options, &input, source, None, 1).err();
         assert!(matches!(e, Some(SourceError::Rewritten)), "{e:?}");
@@ -887,22 +904,7 @@ mod tests {
     /// record after them and its error on stderr: its records may be of its new bytes.
     #[test]
     fn a_file_written_while_its_records_are_written_gets_an_error_after_them() {
-        let start = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
-        let mut file = tempfile::NamedTempFile::new().unwrap();
-        file.write_all(b"a\xFFb\n").unwrap();
-        file.as_file().set_modified(start).unwrap();
-        let input = Input::Path(file.path().to_path_buf());
-        let options = CheckOptions {
-            dialect: Dialect::Utf8,
-            format: Format::Json,
-            all: false,
-            inputs: vec![input.clone()],
-            threads: 1,
-            fallback: None,
-            walk: None,
-            invocation: Invocation::default(),
-            lints: Lints::default(),
-        };
+        let (file, input, options) = json_of(b"a\xFFb\n");
         let examined = examine(&options, &input, 1).unwrap();
         let mut emit = emitter(&options);
         let (mut records, mut err) = (Vec::new(), Vec::new());
@@ -917,7 +919,7 @@ mod tests {
         assert_eq!((held.unwrap(), records.len(), err.len()), (true, 0, 0));
         file.as_file().write_at(b"\xFE", 1).unwrap();
         file.as_file()
-            .set_modified(start + Duration::from_secs(1))
+            .set_modified(start() + Duration::from_secs(1))
             .unwrap();
         let held = report_held(
             &examined,

@@ -490,9 +490,7 @@ const HINT_BYTES: usize = 64 << 10;
 /// (`--invalid fallback=windows-1252`), nor for a legacy encoding guessed from fewer than
 /// [`crate::detect::WEAK_GUESS_BYTES`] non-ASCII bytes.
 fn other_encoding(bytes: &[u8], policy: &Policy) -> Option<String> {
-    let head = &bytes[..bytes.len().min(HINT_BYTES)];
-    let summary = crate::scan::index::Summary::build_parallel(Dialect::Utf8, head);
-    let detection = crate::detect::detect(head, &summary);
+    let (head, detection) = head_detection(bytes);
     if detection.encoding == "UTF-8" {
         return mojibake_note(&detection, bytes.len(), policy);
     }
@@ -565,9 +563,14 @@ fn mojibake_note(
 
 /// [`mojibake_note`] for an input `--from auto` reads as UTF-8.
 fn mojibake_note_of(bytes: &[u8], policy: &Policy) -> Option<String> {
+    mojibake_note(&head_detection(bytes).1, bytes.len(), policy)
+}
+
+/// The first [`HINT_BYTES`] of `bytes`, and what `detect` finds in them.
+fn head_detection(bytes: &[u8]) -> (&[u8], crate::detect::Detection) {
     let head = &bytes[..bytes.len().min(HINT_BYTES)];
     let summary = crate::scan::index::Summary::build_parallel(Dialect::Utf8, head);
-    mojibake_note(&crate::detect::detect(head, &summary), bytes.len(), policy)
+    (head, crate::detect::detect(head, &summary))
 }
 
 /// For `--from` UTF-16 or UTF-32 in one byte order (`utf-16` is UTF-16LE, as WHATWG reads

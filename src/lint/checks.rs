@@ -1870,26 +1870,9 @@ fn unseen_in_word(v: u32) -> bool {
 /// to U+E00FF and U+E01F0 to U+E0FFF), which a renderer that follows the standard draws as
 /// nothing already.
 fn always_invisible(v: u32) -> bool {
-    matches!(
-        v,
-        0x034F
-            | 0x115F
-            | 0x1160
-            | 0x17B4
-            | 0x17B5
-            | 0x180E
-            | 0x200B
-            | 0x2060..=0x2065
-            | 0x206A..=0x206F
-            | 0x3164
-            | 0xFEFF
-            | 0xFFA0
-            | 0xFFF0..=0xFFF8
-            | 0x1_BCA0..=0x1_BCA3
-            | 0x1_D173..=0x1_D17A
-            | 0xE_0080..=0xE_00FF
-            | 0xE_01F0..=0xE_0FFF
-    )
+    let judged_apart =
+        matches!(v, 0xAD | 0x200C | 0x200D) || is_bidi(v) || is_selector(v) || is_tag(v);
+    crate::view::unicode::is_default_ignorable(CodePoint::new(v)) && !judged_apart
 }
 
 /// What XML says of code point `v` as literal text, if anything: XML 1.0 (Fifth Edition)
