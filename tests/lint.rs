@@ -1592,6 +1592,53 @@ fn a_word_that_reads_in_the_script_of_most_of_its_letters() {
     );
 }
 
+/// Latin capitals with small Greek or Cyrillic letters are notation (a small letter among
+/// capitals shows); a capital at the start, a small Latin letter or a capital of the other
+/// script is asked as before.
+#[test]
+fn latin_capitals_with_small_letters_of_another_script_are_notation() {
+    let text = "TNFα, NFκB-κB, γH2AX; SMSка. Aβ Pоссия σx PАYPAL ERα\n";
+    let found = run(Dialect::Utf8, text.as_bytes(), &security());
+    assert_eq!(
+        found,
+        vec![
+            (35, 3, "confusable", Warning),
+            (39, 11, "confusable", Warning),
+            (51, 3, "confusable", Warning),
+            (55, 7, "confusable", Warning),
+        ]
+    );
+    assert_eq!(
+        messages(Dialect::Utf8, text.as_bytes(), &security())[1],
+        "\"Pоссия\" mixes Latin and Cyrillic and reads as the Cyrillic word \"Россия\" \
+         (U+0050 LATIN CAPITAL LETTER P looks like U+0420 CYRILLIC CAPITAL LETTER ER)"
+    );
+}
+
+/// Clean scientific English, with the Greek letters of its notation: the one finding is
+/// `Aβ42`, a Latin capital at a word's start before a Greek letter (the shape of a Latin
+/// letter put into a Greek word).
+#[test]
+fn scientific_notation_is_no_confusable() {
+    let text = [
+    "TNFα and IL-1β both activate NF-κB, and the p65 subunit then moves into the nucleus within 30 minutes.\n",
+    "Cells lacking PKCδ showed less γH2AX staining after irradiation, which suggests slower repair of double-strand breaks.\n",
+    "The antibody binds ERα but not ERβ, so the signal in the uterus comes from the first receptor alone.\n",
+    "Serum levels of IFNγ rose twofold in the treated group, while TGFβ stayed flat over the twelve weeks.\n",
+    "HIF1α is degraded within minutes in normal oxygen, but it accumulates in the core of the tumour.\n",
+    "The PPARγ agonist lowered fasting glucose by 18% and raised body weight by 2 kg on average.\n",
+    "Plaques of Aβ42 were counted in the hippocampus of each mouse at six and twelve months.\n",
+    "The sample absorbs most strongly at λ = 450 nm, and its extinction coefficient ε is 12,000 M⁻¹ cm⁻¹.\n",
+    "At 25 °C the reaction has ΔG = −32 kJ/mol, so it runs to completion without a catalyst.\n",
+    "The wave travels at v = fλ; doubling the frequency at a fixed speed halves the wavelength.\n",
+    "Resistance of the coil is 4.7 kΩ, and a current of 2 mA flows through it at 9.4 V.\n",
+    "The PI3Kγ inhibitor blocked the migration of neutrophils in the chamber assay.\n",
+    ]
+    .concat();
+    let found = run(Dialect::Utf8, text.as_bytes(), &security());
+    assert_eq!(found, vec![(636, 5, "confusable", Warning)]);
+}
+
 /// The default-ignorable code points not yet assigned and the shorthand format controls are
 /// invisible characters like the rest: a renderer that follows the standard draws nothing.
 #[test]

@@ -1066,10 +1066,12 @@ impl<'a> Walk<'a> {
                     // follows a paper's notation, `user_имя`): still compared with the
                     // input's other words as a candidate, not a lint of its own.
                     // Phonetic notation (`[ˈlaβa]`, with the IPA's Greek β) spells sounds,
-                    // it does not disguise a word.
+                    // it does not disguise a word; nor does a small Greek letter among
+                    // Latin capitals (`TNFα`, `NFκB`), which shows.
                     (single || lookalike::reads_in_one_script(word).is_some())
                         && !word.split('_').all(|part| part.is_single_script())
                         && !lookalike::is_phonetic(word)
+                        && !lookalike::is_cased_notation(word)
                 };
                 self.asked.insert(word.into(), confusable);
                 confusable

@@ -8,7 +8,10 @@
 //! - [`is_phonetic`]: whether the word is phonetic notation, Latin letters with the three
 //!   Greek letters the International Phonetic Alphabet takes as they are (β, θ, χ: The
 //!   Unicode Standard, §7.1, "IPA"), marked as IPA by one of its own letters or signs
-//!   (`[ˈlaβa]`, `[θɪŋk]`): not a word disguised as another.
+//!   (`[ˈlaβa]`, `[θɪŋk]`): not a word disguised as another;
+//! - [`is_cased_notation`]: whether the word's scripts are told apart by case, Latin
+//!   capitals with small letters of another script (`TNFα`, `NFκB`, `γH2AX`, `SMSка`): a
+//!   small letter among capitals shows, so no word is disguised.
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
@@ -42,6 +45,41 @@ pub(super) fn is_phonetic(word: &str) -> bool {
         }
     }
     greek && sign
+}
+
+/// Whether `word` is of Latin capitals and small letters of other scripts, its Latin
+/// letters not only a capital at its start: the notation of biochemistry and physics
+/// (`TNFα`, `NFκB`, `IFNγ`, `ERα`, `γH2AX`, `κB`) and acronyms with a case ending
+/// (`SMSка`). A small letter among capitals stands out, whatever it looks like, and no
+/// small letter of Greek, Cyrillic or Armenian looks like a Latin capital. A capital at
+/// the start and small letters after it is how any word begins (`Pоссия`, a Latin `P` in
+/// a Cyrillic word; `Aθήνα`), so one Latin capital there is no notation, and `Aβ` is
+/// asked as they are. Letters of a script with no case (Hebrew, Arabic) are not small
+/// letters: `וGoogle` and `PDFها` are asked.
+pub(super) fn is_cased_notation(word: &str) -> bool {
+    let mut latin = 0;
+    let mut other = false;
+    let mut first_latin = false;
+    for (i, c) in word.chars().filter(|c| c.is_alphabetic()).enumerate() {
+        match c.script() {
+            Script::Latin => {
+                if !c.is_uppercase() {
+                    return false;
+                }
+                latin += 1;
+                first_latin |= i == 0;
+            }
+            Script::Common | Script::Inherited | Script::Unknown => {}
+            _ => {
+                // A small letter of a script with case: it has a capital.
+                if !c.is_lowercase() || c.to_uppercase().eq(std::iter::once(c)) {
+                    return false;
+                }
+                other = true;
+            }
+        }
+    }
+    other && latin > 0 && !(latin == 1 && first_latin)
 }
 
 /// A word as it reads in one of its scripts.
@@ -197,6 +235,38 @@ mod tests {
         assert!(reads_in_one_script("USBкабель").is_none());
         // `χ`'s Latin lookalike, U+AB53, is no letter of the Latin alphabet words use.
         assert!(reads_in_one_script("baχ").is_none());
+    }
+
+    #[test]
+    fn latin_capitals_with_small_letters_of_another_script_are_notation() {
+        for word in [
+            "TNFα", "NFκB", "IFNγ", "TGFβ", "PKCδ", "ERα", "PPARγ", "γH2AX", "κB", "PI3Kγ",
+            "HIF1α", "SMSка", "αKG",
+        ] {
+            assert!(is_cased_notation(word), "{word}");
+        }
+        for word in [
+            // A capital at the start, as any word has.
+            "Pоссия",
+            "Aθήνα",
+            "Aβ",
+            // A small Latin letter, a capital of the other script.
+            "pаypal",
+            "Pаypal",
+            "σx",
+            "θmax",
+            "ΑPPLE",
+            "PAYPАL",
+            "Яндeкс",
+            // No case: not a small letter.
+            "וGoogle",
+            "PDFها",
+            // One script.
+            "TNF",
+            "αβ",
+        ] {
+            assert!(!is_cased_notation(word), "{word}");
+        }
     }
 
     #[test]
