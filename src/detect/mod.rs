@@ -612,17 +612,35 @@ fn iso_2022_jp(mut d: Detection, bytes: &[u8]) -> Option<Detection> {
 }
 
 /// Whether the bytes after a UTF-16 signature of `bom_len` bytes at the start of `bytes`
-/// are valid UTF-8 with no zero byte (and not none): UTF-8 text the mark contradicts.
+/// are valid UTF-8 with no zero byte (and not none), no more than [`CONTROL_SHARE`] of
+/// them control bytes, and no more than half of them units whose high byte is below 20:
+/// UTF-8 text the mark contradicts. Cyrillic in UTF-16LE is valid UTF-8 with no zero byte
+/// too, half of it the control `04`; Devanagari half the tab `09`.
 ///
 /// ```
 /// use hexrune::detect::utf8_after_utf16_bom;
 /// assert!(utf8_after_utf16_bom(b"\xFF\xFEh\xC3\xA9llo\n", 2));
 /// assert!(!utf8_after_utf16_bom(b"\xFF\xFEh\x00i\x00", 2));
+/// // "мир" in UTF-16LE.
+/// assert!(!utf8_after_utf16_bom(b"\xFF\xFE\x3C\x04\x38\x04\x40\x04", 2));
 /// ```
 pub fn utf8_after_utf16_bom(bytes: &[u8], bom_len: usize) -> bool {
     let rest = &bytes[bom_len.min(bytes.len())..];
+    let controls = rest.iter().filter(|b| wide::is_control(**b)).count();
+    // The high byte of each code unit in the mark's byte order: UTF-16 text of a script
+    // between U+0100 and U+1FFF has one from 01 to 1F in most units.
+    let high = match bytes.first() {
+        Some(0xFE) => 0,
+        _ => 1,
+    };
+    let low_rows = rest
+        .chunks_exact(2)
+        .filter(|unit| (0x01..0x20).contains(&unit[high]))
+        .count();
     !rest.is_empty()
         && memchr::memchr(0, rest).is_none()
+        && controls as f64 <= rest.len() as f64 * CONTROL_SHARE
+        && low_rows * 2 <= rest.len() / 2
         && simdutf8::basic::from_utf8(rest).is_ok()
 }
 
@@ -1604,6 +1622,12 @@ fn ascii_at_or_after(bytes: &[u8], at: usize, end: usize) -> usize {
 /// The stretches of an input with UTF-8 errors: blocks without errors whole, blocks with
 /// errors line by line.
 ///
+/// A line is judged whole where a block's edge cuts it (but one longer than [`LINE_MAX`]):
+/// a block with errors starts at the line the edge is in, taking its start from the
+/// stretch before, and ends at the end of its last line, the block after starting there.
+/// A piece of a line of GBK cut off by a block's edge may well read as a character of
+/// UTF-8 or two and a stray byte (`DC BE C3 A1 A3 0A`), which the whole line does not.
+///
 /// The error units of `cut` are not counted: they say nothing against the line.
 fn stretches(
     bytes: &[u8],
@@ -1611,17 +1635,56 @@ fn stretches(
     has_zeros: bool,
     cut: Cut,
 ) -> Vec<(Range<usize>, Kind)> {
-    let mut out = Vec::new();
+    let mut out: Vec<(Range<usize>, Kind)> = Vec::new();
+    // Where the stretches so far end: past a block's end where its last line goes on.
+    let mut done = 0;
     for (b, s) in summary.blocks.iter().enumerate() {
         let range = summary.block_range(b);
-        let zeros = has_zeros && memchr::memchr(0, &bytes[range.clone()]).is_some();
-        if s.errors == 0 && !zeros {
-            let ascii = s.classes[0] == s.units;
-            out.push((range, if ascii { Kind::Neutral } else { Kind::Utf8 }));
+        if done >= range.end {
             continue;
         }
-        let start = crate::scan::first_boundary(Dialect::Utf8, bytes, range.start);
-        let end = crate::scan::first_boundary(Dialect::Utf8, bytes, range.end);
+        let zeros = has_zeros && memchr::memchr(0, &bytes[range.clone()]).is_some();
+        if s.errors == 0 && !zeros {
+            let start = range.start.max(done);
+            let ascii = match start == range.start {
+                true => s.classes[0] == s.units,
+                false => bytes[start..range.end].is_ascii(),
+            };
+            out.push((
+                start..range.end,
+                if ascii { Kind::Neutral } else { Kind::Utf8 },
+            ));
+            done = range.end;
+            continue;
+        }
+        let mut start = crate::scan::first_boundary(Dialect::Utf8, bytes, range.start).max(done);
+        // The start of the line the block's edge cuts, taken from the stretch before (a
+        // whole block's, which ends at this block's start).
+        if start == range.start && start > 0 && bytes[start - 1] != b'\n' {
+            let floor = out.last().map_or(0, |(r, _)| r.start);
+            let from = start.saturating_sub(LINE_MAX).max(floor);
+            if let Some(i) = memchr::memrchr(b'\n', &bytes[from..start]) {
+                let line_start = from + i + 1;
+                if let Some((r, kind)) = out.last_mut().filter(|(r, _)| r.end == start) {
+                    r.end = line_start;
+                    if r.start == r.end {
+                        out.pop();
+                    } else if *kind == Kind::Utf8 && bytes[r.clone()].is_ascii() {
+                        *kind = Kind::Neutral;
+                    }
+                }
+                start = line_start;
+            }
+        }
+        // The end of the line the block's end cuts.
+        let mut end = crate::scan::first_boundary(Dialect::Utf8, bytes, range.end);
+        if end < bytes.len() && bytes[end - 1] != b'\n' {
+            let limit = bytes.len().min(end + LINE_MAX);
+            if let Some(i) = memchr::memchr(b'\n', &bytes[end..limit]) {
+                end += i + 1;
+            }
+        }
+        done = end;
         // Line by line (at most LINE_MAX bytes), counted from std's chunks of valid UTF-8 and
         // maximal invalid subparts, which are the scan's error units.
         let mut pos = start;
@@ -2333,8 +2396,16 @@ fn reads_as_text(bytes: &[u8], label: &str) -> bool {
         // semicolon or a bar between the cells of a CSV: `张伟,北京`; one character after a
         // comma is as often a stray byte of UTF-8 read as a letter).
         let separator = |c: char| run.len() >= 2 && matches!(c, ',' | ';' | '|');
+        // A number beside a run of letters (`第0行`, `3月`, `100元`); not beside a sign
+        // (`2Â°C` is UTF-8's `2°C` misread).
+        let letters = run.iter().all(|c| judge::is_letter(*c));
         let wordlike = |c: Option<&char>| {
-            c.is_none_or(|c| judge::is_letter(*c) || c.is_whitespace() || separator(*c))
+            c.is_none_or(|c| {
+                judge::is_letter(*c)
+                    || c.is_whitespace()
+                    || separator(*c)
+                    || (letters && c.is_ascii_digit())
+            })
         };
         let touches = wordlike(start.checked_sub(1).map(|j| &chars[j])) && wordlike(chars.get(i))
             || (start > 0 && judge::is_letter(chars[start - 1]))
