@@ -255,7 +255,7 @@ fn hand_made_cases() {
 /// Clean texts from a user review that were once reported as mojibake (and "repaired" into
 /// damage): French spacing before `»` (`é`, U+00A0, `»` is `頻` through windows-1252),
 /// Cyrillic words starting with `Рі`, `РІ`, `Рё`, `Рј`, `Рђ`, `Рѓ` on lines with no other
-/// letters, and Romanian all-caps words (`ĂŞ` is `ê` through windows-1250).
+/// letters, and Romanian all-caps words (`ĂŞ` is `ê` through windows-1250, `ÂŞ` is `ª`).
 const REVIEW_CLEAN_TEXTS: &[&str] = &[
     "Le ministre a déclaré qu’il « n’y avait pas de problème de sécurité\u{A0}». Il a ajouté que la « période d’été\u{A0}» serait calme.\n",
     "«\u{A0}été\u{A0}»\n",
@@ -269,6 +269,9 @@ const REVIEW_CLEAN_TEXTS: &[&str] = &[
     "— Рік?\n",
     "Рівень\nРік\nРізне\nРіст\nРішення\n",
     "PĂŞUNE ŞI ŢARĂ\nÎNVĂŢĂMÂNT\n",
+    // `ÂŞ` is `ª` through windows-1250, which no word puts between capitals.
+    "RÂŞNIŢĂ DE CAFEA\n",
+    "VÂŞLAŞ\n",
     // A word of three letters or more beside its Latin transliteration or a Latin name.
     "Рівне (Rivne)\n",
     "Рік: 2024 (year)\n",
