@@ -24,6 +24,7 @@ pub mod judge;
 pub mod latin9;
 pub mod legacy;
 pub mod mojibake;
+pub mod siblings;
 pub mod table;
 pub mod wide;
 
@@ -675,6 +676,29 @@ fn utf8_behind_utf16_bom(
     Some(d)
 }
 
+/// Why a sibling replaced chardetng's guess: `chardetng reads it as windows-1252, whose
+/// letters fit no one language a line (3 letters off: õ); as windows-1250 they do`.
+fn refit_evidence(r: &siblings::Refit) -> String {
+    let shown: Vec<String> = r.shown.iter().map(char::to_string).collect();
+    let off = match shown.is_empty() {
+        true => counted(r.guess_misfits as u64, "letter off", "letters off"),
+        false => format!(
+            "{}: {}",
+            counted(r.guess_misfits as u64, "letter off", "letters off"),
+            shown.join(" ")
+        ),
+    };
+    format!(
+        "chardetng reads it as {}, whose letters fit no one language a line ({off}); as {} {}",
+        r.guess,
+        r.encoding,
+        match r.misfits {
+            0 => "they do".to_string(),
+            n => format!("all but {}", counted(n as u64, "letter", "letters")),
+        }
+    )
+}
+
 /// An input no text encoding explains.
 fn binary(mut d: Detection, bytes: &[u8], why: String) -> Detection {
     d.encoding = BINARY;
@@ -1016,6 +1040,8 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     // The legacy guesses read with a few malformed sequences ([`legacy::guess`]): where the
     // region starts, the encoding, how many, and the first.
     let mut malformed: Vec<(usize, &str, usize, Range<usize>)> = Vec::new();
+    // The regions whose guess gave way to a sibling ([`siblings::refit`]).
+    let mut refits: Vec<(usize, siblings::Refit)> = Vec::new();
     for (range, kind) in regions.iter_mut() {
         // Judged on the region's head, as its guess is.
         let head = &bytes[range.start..range.end.min(range.start + GUESS_BYTES)];
@@ -1041,7 +1067,24 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                 dos_evidence.push((dos, why));
                 continue;
             }
-            if let Some(first) = found.malformed.first.as_ref() {
+            // Each reading decodes up to a megabyte of the region: asked once each.
+            let region = &bytes[range.clone()];
+            let as_text = reads_as_text(region, guess);
+            // A sibling of a single-byte guess that reads as text, whose letters fit one
+            // language a line where the guess's do not (Hungarian read as windows-1252 has
+            // `õ` for `ő`), and that reads as text too.
+            let refit = as_text
+                .then(|| siblings::refit(region, guess))
+                .flatten()
+                .filter(|r| reads_as_text(region, r.encoding));
+            let guess = match &refit {
+                Some(r) => {
+                    refits.push((range.start, r.clone()));
+                    r.encoding
+                }
+                None => guess,
+            };
+            if let Some(first) = found.malformed.first.as_ref().filter(|_| refit.is_none()) {
                 malformed.push((
                     range.start,
                     guess,
@@ -1049,9 +1092,6 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                     range.start + first.start..range.start + first.end,
                 ));
             }
-            // Each reading decodes up to a megabyte of the region: asked once each.
-            let region = &bytes[range.clone()];
-            let as_text = reads_as_text(region, guess);
             // Text in the guess's encoding never needs bytes it leaves undefined.
             let undefined = as_text && not_utf8 && undefined_in(region, guess);
             if as_text && !undefined {
@@ -1244,6 +1284,12 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             "{} and few multi-byte characters; {}{weak}",
             counted(errors, "UTF-8 error", "UTF-8 errors"),
             doubts.join("; ")
+        ));
+    } else if let Some((_, r)) = refits.iter().find(|(_, r)| r.encoding == d.encoding) {
+        d.evidence.push(format!(
+            "{} and few multi-byte characters; {}{weak}",
+            counted(errors, "UTF-8 error", "UTF-8 errors"),
+            refit_evidence(r)
         ));
     } else if d.encoding != "UTF-8" {
         d.evidence.push(format!(

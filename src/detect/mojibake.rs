@@ -982,9 +982,8 @@ fn changes_script_at_edge(fixed: &str, prev: Option<char>, next: Option<char>) -
 /// number (`1º`), between capitals.
 fn breaks_capitals(chars: impl Iterator<Item = char>) -> bool {
     let seq: Vec<char> = chars.collect();
-    seq.windows(3).any(|w| {
-        is_upper(w[0]) && (is_lower(w[1]) || matches!(w[1], 'ª' | 'º')) && is_upper(w[2])
-    })
+    seq.windows(3)
+        .any(|w| is_upper(w[0]) && (is_lower(w[1]) || matches!(w[1], 'ª' | 'º')) && is_upper(w[2]))
 }
 
 /// Question 3: `original` is a word of `e`'s own non-Latin script, in ordinary casing,

@@ -1,0 +1,143 @@
+//! The single-byte encodings of languages written in Latin letters read most bytes alike
+//! and differ where the accented letters stand: Hungarian `ő` is `F5` in windows-1250 and
+//! ISO-8859-2, where windows-1252 has `õ`; Lithuanian `ų` is `F8` in windows-1257, where
+//! windows-1252 has `ø`. chardetng names one of them from byte statistics, and on a line or
+//! a paragraph it may name the wrong sibling: every reading is letters, so nothing breaks,
+//! but the wrong one puts letters side by side that no one language writes
+//! (`főzött` and `újra` as windows-1252 are `fõzött` and `újra`, and Hungarian has no `õ`).
+//!
+//! [`refit`] reads a region through each sibling and counts, line by line, the letters
+//! that do not fit the one language the line's letters fit best ([`super::alphabets`]); a
+//! sibling whose reading fits where chardetng's does not replaces chardetng's guess. It
+//! asks for a clear margin (chardetng's reading at least two letters off, and four times
+//! as many as the sibling's), so a foreign name in a line of text changes nothing.
+//!
+//! This module reads bytes through encodings; [`super`] says why in the evidence.
+
+use encoding_rs::Encoding;
+use unicode_general_category::{get_general_category, GeneralCategory as Gc};
+
+use super::alphabets::misfits;
+use super::judge::is_letter;
+use super::GUESS_BYTES;
+
+/// The siblings compared, in the order a tie is settled in: the web's Western, Central
+/// European, Baltic and Turkish code pages, their ISO counterparts where they differ, and
+/// Mac OS Roman.
+const SIBLINGS: [&str; 9] = [
+    "windows-1252",
+    "windows-1250",
+    "windows-1257",
+    "windows-1254",
+    "ISO-8859-2",
+    "ISO-8859-13",
+    "ISO-8859-4",
+    "ISO-8859-16",
+    "macintosh",
+];
+
+/// A sibling whose reading fits the letters of one language a line where chardetng's
+/// guess does not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refit {
+    /// The sibling, as encoding_rs names it.
+    pub encoding: &'static str,
+    /// The guess it replaces.
+    pub guess: &'static str,
+    /// What is off in the guess's reading: letters that fit no line's language, and signs
+    /// between letters.
+    pub guess_misfits: usize,
+    /// The same count for the sibling's reading.
+    pub misfits: usize,
+    /// The first few letters of the guess's reading that no sibling reading has where
+    /// it stands: what a reader of the guess would see wrong (`õ`, `û`).
+    pub shown: Vec<char>,
+}
+
+/// What is off in `line`: the letters that fit no one language ([`misfits`]), and each
+/// symbol beyond ASCII that stands between two letters (`f¸hrt`, German's `führt` read as
+/// Mac OS Roman): a reading with fewer letters has fewer to misfit. Punctuation stands
+/// there in text (`L’été`, Catalan `col·legi`).
+fn off(line: &str) -> usize {
+    let chars: Vec<char> = line.chars().collect();
+    let symbol = |c: char| {
+        !c.is_ascii()
+            && matches!(
+                get_general_category(c),
+                Gc::MathSymbol | Gc::CurrencySymbol | Gc::ModifierSymbol | Gc::OtherSymbol
+            )
+    };
+    let signs = chars
+        .windows(3)
+        .filter(|w| symbol(w[1]) && is_letter(w[0]) && is_letter(w[2]))
+        .count();
+    misfits(line) + signs
+}
+
+/// What is off ([`off`]), summed over the lines of `bytes` read through `encoding`, and
+/// the reading; `None` where the reading needs a byte the encoding leaves undefined (a C1
+/// control).
+fn misfits_of(bytes: &[u8], encoding: &'static Encoding) -> Option<(usize, String)> {
+    let (text, _) = encoding.decode_without_bom_handling(bytes);
+    if text.chars().any(|c| ('\u{80}'..='\u{9F}').contains(&c)) {
+        return None;
+    }
+    Some((text.lines().map(off).sum(), text.into_owned()))
+}
+
+/// A sibling of `guess` that reads `bytes` (their first [`GUESS_BYTES`]) as the letters
+/// of one language a line, where `guess` does not.
+///
+/// ```
+/// use hexrune::detect::siblings::refit;
+/// // Hungarian in windows-1250: "Jövő héten újra meglátogatjuk őt, és sok gyümölcsöt
+/// // főzünk." As windows-1252, `ő` is `õ`, which Hungarian lacks (and Portuguese, which
+/// // has it, lacks `ö`).
+/// let bytes = b"J\xF6v\xF5 h\xE9ten \xFAjra megl\xE1togatjuk \xF5t, \xE9s sok \
+///     gy\xFCm\xF6lcs\xF6t f\xF5z\xFCnk.\n";
+/// let r = refit(bytes, "windows-1252").unwrap();
+/// assert_eq!((r.encoding, r.guess_misfits, r.misfits), ("windows-1250", 3, 0));
+/// assert_eq!(r.shown, vec!['õ']);
+/// // French in windows-1252 stays so.
+/// assert_eq!(refit(b"Le gar\xE7on a mang\xE9 une cr\xE8me br\xFBl\xE9e.\n", "windows-1252"), None);
+/// ```
+pub fn refit(bytes: &[u8], guess: &str) -> Option<Refit> {
+    let guess = *SIBLINGS.iter().find(|s| s.eq_ignore_ascii_case(guess))?;
+    let head = &bytes[..bytes.len().min(GUESS_BYTES)];
+    let encoding = |name: &str| Encoding::for_label(name.as_bytes());
+    let (own, own_text) = misfits_of(head, encoding(guess)?)?;
+    if own < 2 {
+        return None;
+    }
+    let (best, best_text, name) = SIBLINGS
+        .iter()
+        .filter(|s| **s != guess)
+        .filter_map(|s| {
+            let (n, text) = misfits_of(head, encoding(s)?)?;
+            Some((n, text, *s))
+        })
+        .min_by_key(|(n, ..)| *n)?;
+    if best * 4 > own {
+        return None;
+    }
+    // The letters of the guess's reading that the sibling's reads otherwise, and that do
+    // not fit their line.
+    let mut shown: Vec<char> = Vec::new();
+    for (a, b) in own_text.lines().zip(best_text.lines()) {
+        if off(a) == 0 {
+            continue;
+        }
+        for (x, y) in a.chars().zip(b.chars()) {
+            if x != y && x.is_alphabetic() && !shown.contains(&x) && shown.len() < 4 {
+                shown.push(x);
+            }
+        }
+    }
+    Some(Refit {
+        encoding: name,
+        guess,
+        guess_misfits: own,
+        misfits: best,
+        shown,
+    })
+}

@@ -1,0 +1,123 @@
+//! The single-byte Latin code pages read most bytes alike: where chardetng names the wrong
+//! sibling (Hungarian as windows-1252, `ő` as `õ`; Turkish as windows-1252, `ş` as `þ`;
+//! Swedish in Mac OS Roman as windows-1250), the sibling whose letters fit one language a
+//! line is named; and text chardetng names right keeps its name. Each sentence is the
+//! test's own, encoded by encoding_rs; the criterion is exact: the named encoding decodes
+//! the bytes to the sentence.
+
+use hexrune::decode::Dialect;
+use hexrune::detect::{detect, Detection};
+use hexrune::scan::index::{Progress, Summary};
+
+mod common;
+use common::repaired_auto;
+
+fn detected(bytes: &[u8]) -> Detection {
+    let summary = Summary::build(Dialect::Utf8, bytes, 1, &Progress::new()).unwrap();
+    detect(bytes, &summary)
+}
+
+fn encoded(text: &str, label: &str) -> Vec<u8> {
+    let encoding = encoding_rs::Encoding::for_label(label.as_bytes()).unwrap();
+    let (bytes, _, unmappable) = encoding.encode(text);
+    assert!(!unmappable, "{text} in {label}");
+    bytes.into_owned()
+}
+
+/// What the detected encoding makes of `bytes`.
+fn read_as_detected(bytes: &[u8]) -> (String, &'static str) {
+    let d = detected(bytes);
+    let encoding = encoding_rs::Encoding::for_label(d.encoding.as_bytes()).unwrap();
+    let (text, _) = encoding.decode_without_bom_handling(bytes);
+    (text.into_owned(), d.encoding)
+}
+
+const HUNGARIAN: &str = "A nagymamám főzött egy finom gulyáslevest. Jövő héten újra \
+meglátogatjuk őt a faluban, és sok gyümölcsöt és zöldséget vettünk.\n";
+const TURKISH: &str =
+    "Şu köşedeki dükkânda çay içtik ve güzel bir sohbet ettik, ağabeyim de geldi.\n";
+const SWEDISH: &str = "Vi åkte till sjön i söndags och åt jordgubbar med grädde på bryggan.\n";
+
+#[test]
+fn a_sibling_whose_letters_fit_one_language_is_named() {
+    for (text, label) in [
+        (HUNGARIAN, "windows-1250"),
+        (HUNGARIAN, "ISO-8859-2"),
+        (TURKISH, "windows-1254"),
+        (SWEDISH, "macintosh"),
+    ] {
+        let bytes = encoded(text, label);
+        let (read, name) = read_as_detected(&bytes);
+        assert_eq!(read, text, "{label}: named {name}");
+        assert_eq!(repaired_auto(&bytes), text.as_bytes(), "{label}");
+    }
+    let d = detected(&encoded(HUNGARIAN, "windows-1250"));
+    assert_eq!(
+        (d.encoding, d.evidence[0].as_str()),
+        (
+            "windows-1250",
+            "18 UTF-8 errors and few multi-byte characters; chardetng reads it as \
+             windows-1252, whose letters fit no one language a line (3 letters off: õ); as \
+             windows-1250 they do"
+        )
+    );
+}
+
+#[test]
+fn text_chardetng_names_right_keeps_its_name() {
+    for (text, label) in [
+        (
+            "Le garçon a mangé une crème brûlée à côté de l'hôtel, près de la forêt.\n",
+            "windows-1252",
+        ),
+        (
+            "L’été à Paris — c’est magnifique, dit-elle à l’hôtesse.\n",
+            "windows-1252",
+        ),
+        (
+            "Die Straße führt über die Brücke zum Rathaus, wo Jürgen Müller wohnt. Der \
+          Café-Besitzer heißt François Lefèvre.\n",
+            "windows-1252",
+        ),
+        (
+            "¿Dónde está el niño? Mañana iremos a la montaña con mi señora.\n",
+            "windows-1252",
+        ),
+        (
+            "A lição de português é às três horas, não se esqueça do caderno.\n",
+            "windows-1252",
+        ),
+        (
+            "Vi spiste rødgrød med fløde i haven, og børnene legede på græsset.\n",
+            "windows-1252",
+        ),
+        (
+            "Við fórum í gönguferð upp á fjallið og sáum þoku yfir dalnum.\n",
+            "windows-1252",
+        ),
+        (
+            "Lunedì andrò all'università con Niccolò, più tardi prenderemo un caffè.\n",
+            "windows-1252",
+        ),
+        (
+            "Zażółć gęślą jaźń, powiedział nauczyciel, i wszyscy się roześmiali.\n",
+            "windows-1250",
+        ),
+        (
+            "Příliš žluťoučký kůň úpěl ďábelské ódy a pak šel domů.\n",
+            "windows-1250",
+        ),
+        (
+            "Jučer smo išli u grad i kupili smo svježi kruh, čaj i šećer.\n",
+            "windows-1250",
+        ),
+        (
+            "Šodien mēs gājām uz tirgu un nopirkām svaigus ābolus un ķiršus.\n",
+            "windows-1257",
+        ),
+    ] {
+        let bytes = encoded(text, label);
+        let (read, name) = read_as_detected(&bytes);
+        assert_eq!(read, text, "{label}: named {name}");
+    }
+}
