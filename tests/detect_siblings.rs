@@ -121,3 +121,44 @@ fn text_chardetng_names_right_keeps_its_name() {
         assert_eq!(read, text, "{label}: named {name}");
     }
 }
+
+/// Lines of two code pages of two scripts in one file: a line whose reading through the
+/// file's guess has words of ASCII letters and letters of another script (`arrivйs`) is a
+/// region of the code page chardetng names for it alone.
+#[test]
+fn lines_of_two_code_pages_are_regions_of_each() {
+    let russian = encoded("Моя сестра учится в университете.\n", "windows-1251");
+    let french = encoded("Nous sommes arrivés très tôt à la gare.\n", "windows-1252");
+    let bytes = [russian.clone(), french.clone()].concat();
+    let d = detected(&bytes);
+    let got: Vec<(usize, usize, &str)> = d
+        .regions
+        .iter()
+        .map(|r| (r.start, r.end, r.encoding))
+        .collect();
+    assert_eq!(got, [(0, 34, "windows-1251"), (34, 74, "windows-1252")]);
+    assert_eq!(d.evidence[0], "mixed: 2 regions in 2 encodings");
+
+    let greek = encoded("Η Αθήνα είναι η πρωτεύουσα της Ελλάδας.\n", "windows-1253");
+    let german = encoded(
+        "Wir sind früh am Bahnhof angekommen, später gab es Kaffee.\n",
+        "windows-1252",
+    );
+    let sea = encoded("Η θάλασσα ήταν ήρεμη σήμερα το πρωί.\n", "windows-1253");
+    let bytes = [greek, german, b"OK\n".to_vec(), sea].concat();
+    let d = detected(&bytes);
+    let got: Vec<(usize, usize, &str)> = d
+        .regions
+        .iter()
+        .map(|r| (r.start, r.end, r.encoding))
+        .collect();
+    // The ASCII line goes with the German line before it.
+    assert_eq!(
+        got,
+        [
+            (0, 40, "windows-1253"),
+            (40, 102, "windows-1252"),
+            (102, 139, "windows-1253")
+        ]
+    );
+}

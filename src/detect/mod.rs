@@ -676,6 +676,89 @@ fn utf8_behind_utf16_bom(
     Some(d)
 }
 
+/// The region `range` named `guess`, cut where its lines are of two legacy encodings: a
+/// line whose reading through `guess` has a word of ASCII letters and letters of another
+/// script (`arrivйs`, French read as windows-1251) is read through the encoding chardetng
+/// names for it alone, where that reading has no such word and is text. A line of ASCII
+/// goes with the line before it. A line that is no text through `guess` but has no such
+/// word is not asked (a line of box drawing in KOI8-R, a cell of a CSV alone): on one
+/// line, chardetng names an encoding with little to go on. One piece, `guess`'s, where every
+/// line reads so; `guess` as it is where encoding_rs does not know it (the DOS code pages).
+///
+/// Two encodings of one script (KOI8-R and windows-1251, Shift_JIS and GBK) give words of
+/// one script either way, and are not told apart line by line.
+fn lines_of_another_encoding(
+    bytes: &[u8],
+    range: Range<usize>,
+    guess: &'static str,
+) -> Vec<(Range<usize>, &'static str)> {
+    let whole = vec![(range.clone(), guess)];
+    let Some(encoding) = encoding_rs::Encoding::for_label(guess.as_bytes()) else {
+        return whole;
+    };
+    let mut out: Vec<(Range<usize>, &'static str)> = Vec::new();
+    let mut pos = range.start;
+    while pos < range.end {
+        let end = memchr::memchr(b'\n', &bytes[pos..range.end]).map_or(range.end, |i| pos + i + 1);
+        let line = &bytes[pos..end];
+        let own = match line.is_ascii() {
+            true => None,
+            false => {
+                let (text, _) = encoding.decode_without_bom_handling(line);
+                match words_mix_ascii_and_another_script(&text) {
+                    false => Some(guess),
+                    true => {
+                        let other = legacy::guess(line).encoding;
+                        let fits = other != guess
+                            && encoding_rs::Encoding::for_label(other.as_bytes()).is_some_and(
+                                |e| {
+                                    let (text, _) = e.decode_without_bom_handling(line);
+                                    !words_mix_ascii_and_another_script(&text)
+                                },
+                            )
+                            && reads_as_text(line, other);
+                        Some(if fits { other } else { guess })
+                    }
+                }
+            }
+        };
+        match (out.last_mut(), own) {
+            (Some((r, e)), Some(own)) if *e == own => r.end = end,
+            (Some((r, _)), None) => r.end = end,
+            (_, own) => out.push((pos..end, own.unwrap_or(guess))),
+        }
+        pos = end;
+    }
+    match out.iter().all(|(_, e)| *e == guess) {
+        true => whole,
+        false => out,
+    }
+}
+
+/// Whether a word of `text` (a run of letters and marks) has an ASCII letter and a letter
+/// of a script other than Latin.
+fn words_mix_ascii_and_another_script(text: &str) -> bool {
+    use unicode_script::{Script as Name, UnicodeScript};
+    let (mut ascii, mut other) = (false, false);
+    for c in text.chars() {
+        if c.is_ascii_alphabetic() {
+            ascii = true;
+        } else if judge::is_letter(c) {
+            other |= !matches!(
+                c.script(),
+                Name::Latin | Name::Common | Name::Inherited | Name::Unknown
+            );
+        } else if !c.is_alphanumeric() && !judge::is_attached(c) {
+            // The word ends.
+            if ascii && other {
+                return true;
+            }
+            (ascii, other) = (false, false);
+        }
+    }
+    ascii && other
+}
+
 /// Why a sibling replaced chardetng's guess: `chardetng reads it as windows-1252, whose
 /// letters fit no one language a line (3 letters off: õ); as windows-1250 they do`.
 fn refit_evidence(r: &siblings::Refit) -> String {
@@ -1136,6 +1219,17 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                 .find(|(at, _)| *at == range.start)
                 .map_or("UTF-8", |(_, g)| *g),
         };
+        if *kind == Kind::Legacy && encoding != "UTF-8" {
+            let lines = lines_of_another_encoding(bytes, range.clone(), encoding);
+            if named.len() + lines.len() <= MAX_REGIONS {
+                named.extend(lines.into_iter().map(|(r, encoding)| Region {
+                    start: r.start,
+                    end: r.end,
+                    encoding,
+                }));
+                continue;
+            }
+        }
         named.push(Region {
             start: range.start,
             end: range.end,
