@@ -696,13 +696,43 @@ fn lines_of_another_encoding(
     let Some(encoding) = encoding_rs::Encoding::for_label(guess.as_bytes()) else {
         return whole;
     };
+    // A single-byte encoding whose letters are all Latin gives no word of another script;
+    // one of another script gives such a word only where an ASCII letter stands beside a
+    // byte above 7F. A multi-byte one's second bytes may be ASCII letters: its lines are
+    // asked up to the bytes its guess rests on.
+    let (end, single_byte) = match encoding.is_single_byte() {
+        true => {
+            let high: Vec<u8> = (0x80..=0xFF).collect();
+            let (letters, _) = encoding.decode_without_bom_handling(&high);
+            let another_script = letters.chars().any(|c| {
+                use unicode_script::{Script as Name, UnicodeScript};
+                judge::is_letter(c)
+                    && !matches!(
+                        c.script(),
+                        Name::Latin | Name::Common | Name::Inherited | Name::Unknown
+                    )
+            });
+            if !another_script {
+                return whole;
+            }
+            (range.end, true)
+        }
+        false => (range.end.min(range.start + GUESS_BYTES), false),
+    };
+    let beside_ascii_letter = |line: &[u8]| {
+        line.windows(2).any(|w| {
+            (w[0].is_ascii_alphabetic() && w[1] >= 0x80) || (w[0] >= 0x80 && w[1].is_ascii_alphabetic())
+        })
+    };
     let mut out: Vec<(Range<usize>, &'static str)> = Vec::new();
     let mut pos = range.start;
-    while pos < range.end {
-        let end = memchr::memchr(b'\n', &bytes[pos..range.end]).map_or(range.end, |i| pos + i + 1);
-        let line = &bytes[pos..end];
+    while pos < end {
+        let stop = memchr::memchr(b'\n', &bytes[pos..end]).map_or(end, |i| pos + i + 1);
+        let line = &bytes[pos..stop];
+        let end = stop;
         let own = match line.is_ascii() {
             true => None,
+            false if single_byte && !beside_ascii_letter(line) => Some(guess),
             false => {
                 let (text, _) = encoding.decode_without_bom_handling(line);
                 match words_mix_ascii_and_another_script(&text) {
@@ -728,6 +758,10 @@ fn lines_of_another_encoding(
             (_, own) => out.push((pos..end, own.unwrap_or(guess))),
         }
         pos = end;
+    }
+    if let Some((r, _)) = out.last_mut() {
+        // The rest of a multi-byte region past the lines asked.
+        r.end = range.end;
     }
     match out.iter().all(|(_, e)| *e == guess) {
         true => whole,
