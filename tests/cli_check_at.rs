@@ -635,6 +635,48 @@ fn replacement_characters_are_findings() {
     );
 }
 
+/// A U+FFFD in UTF-16, UTF-32 and gb18030 is a finding too, where its bytes start a unit.
+#[test]
+fn replacement_characters_in_encodings_of_code_units_are_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    for (label, bytes, want) in [
+        ("utf-16le", &b"a\0\xFD\xFFb\0"[..], vec![(2, "fdff")]),
+        (
+            "utf-16be",
+            &b"\0a\xFF\xFD\xFF\xFD"[..],
+            vec![(2, "fffd"), (4, "fffd")],
+        ),
+        (
+            "utf-32le",
+            &b"a\0\0\0\xFD\xFF\0\0"[..],
+            vec![(4, "fdff0000")],
+        ),
+        ("utf-32be", &b"\0\0\xFF\xFD"[..], vec![(0, "0000fffd")]),
+        (
+            "gb18030",
+            &b"\xD6\xD0\x84\x31\xA4\x37"[..],
+            vec![(2, "8431a437")],
+        ),
+        // `FD FF` across two units is no U+FFFD.
+        ("utf-16le", &b"a\xFD\xFFb"[..], vec![]),
+    ] {
+        let f = file_with(dir.path(), "in.txt", bytes);
+        let out = run(["check", "-e", label, "--json", &f], 0).stdout;
+        let found: Vec<(u64, String)> = json_lines(&out)
+            .iter()
+            .filter(|r| r["kind"] == "replacement-character")
+            .map(|r| {
+                (
+                    r["offset"].as_u64().unwrap(),
+                    r["bytes"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        let want: Vec<(u64, String)> = want.iter().map(|(o, b)| (*o, b.to_string())).collect();
+        assert_eq!(found, want, "{label}");
+    }
+}
+
 /// `--fallback`: each error unit read in a legacy encoding, as the last key of its JSON
 /// record (JSON escapes only, C1 controls included) and at the end of its human line
 /// (sanitised); `--fallback none` gives the records as they were, byte for byte.

@@ -721,7 +721,8 @@ fn lines_of_another_encoding(
     };
     let beside_ascii_letter = |line: &[u8]| {
         line.windows(2).any(|w| {
-            (w[0].is_ascii_alphabetic() && w[1] >= 0x80) || (w[0] >= 0x80 && w[1].is_ascii_alphabetic())
+            (w[0].is_ascii_alphabetic() && w[1] >= 0x80)
+                || (w[0] >= 0x80 && w[1].is_ascii_alphabetic())
         })
     };
     let mut out: Vec<(Range<usize>, &'static str)> = Vec::new();

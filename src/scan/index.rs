@@ -725,7 +725,7 @@ impl Summary {
     pub fn replacements<'a>(&'a self, bytes: &'a [u8]) -> impl Iterator<Item = Unit> + 'a {
         (0..self.blocks.len())
             .filter(|b| self.blocks[*b].replacements > 0)
-            .flat_map(move |b| replacements_in(bytes, self.block_range(b)))
+            .flat_map(move |b| replacements_in(self.dialect, bytes, self.block_range(b)))
             .map(move |at| self.dialect.decode_at(bytes, at))
     }
 
@@ -1063,12 +1063,12 @@ fn scan_block(
     let mut sink = BlockSink::new(range.start);
     scan_range(dialect, bytes, range.clone(), &mut sink);
     let mut summary = sink.finish(tally);
-    // A U+FFFD is a 3-byte scalar in every dialect: a block without one has none, and
+    // A U+FFFD is a 3-byte scalar in the UTF-8 family: a block without one has none, and
     // ASCII and most alphabetic text skip the search (looked for while the block is
-    // still in cache).
-    // (Only in the UTF-8 family: there `EF BF BD` is always a U+FFFD unit.)
-    if summary.classes[2] > 0 && dialect.code_unit_width().is_none() {
-        summary.replacements = replacements_in(bytes, range).count() as u32;
+    // still in cache). In UTF-16, UTF-32 and gb18030 its bytes are looked for where a
+    // unit starts; the other encodings have no U+FFFD.
+    if summary.classes[2] > 0 || dialect.code_unit_width().is_some() {
+        summary.replacements = replacements_in(dialect, bytes, range).count() as u32;
     }
     summary
 }
@@ -1096,15 +1096,55 @@ fn count_byte(hay: &[u8], byte: u8) -> u64 {
 /// The bytes of U+FFFD, the same in every dialect.
 const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
 
-/// The offsets of the U+FFFD characters that start in `range`. `EF` is a lead in every
-/// dialect, so `EF BF BD` is always a whole unit, a valid scalar.
+/// The bytes of U+FFFD in gb18030: pointer 39417 of the WHATWG Encoding Standard's
+/// four-byte ranges (U+FFE6 at 39394, plus 23).
+const GB18030_REPLACEMENT: [u8; 4] = [0x84, 0x31, 0xA4, 0x37];
+
+/// The offsets of the U+FFFD characters that start in `range`. In the UTF-8 family `EF`
+/// is a lead in every dialect, so `EF BF BD` is always a whole unit, a valid scalar.
 ///
 /// `EF` is rare in most text: looking for it with memchr and checking the next two bytes
 /// costs less than a search for the three bytes (measured on multilingual text).
-fn replacements_in(bytes: &[u8], range: Range<usize>) -> impl Iterator<Item = usize> + '_ {
-    memchr::memchr_iter(REPLACEMENT[0], &bytes[range.clone()])
-        .map(move |at| range.start + at)
-        .filter(move |at| bytes.get(at + 1..at + 3) == Some(&REPLACEMENT[1..]))
+///
+/// In the encodings of code units (UTF-16 `FD FF` or `FF FD`, UTF-32, gb18030's
+/// `84 31 A4 37`), the bytes count where a unit starts: on the units' grid from the
+/// input's start, or (gb18030) where the decoder, resynchronised, starts one. The other
+/// encodings cannot write U+FFFD.
+fn replacements_in(
+    dialect: Dialect,
+    bytes: &[u8],
+    range: Range<usize>,
+) -> Box<dyn Iterator<Item = usize> + '_> {
+    let Some(width) = dialect.code_unit_width() else {
+        return Box::new(
+            memchr::memchr_iter(REPLACEMENT[0], &bytes[range.clone()])
+                .map(move |at| range.start + at)
+                .filter(move |at| bytes.get(at + 1..at + 3) == Some(&REPLACEMENT[1..])),
+        );
+    };
+    let pattern: Vec<u8> = match dialect {
+        Dialect::MultiByte(table) if table.name() == "gb18030" => GB18030_REPLACEMENT.to_vec(),
+        // The table's own search for a character reads every entry: for the others, which
+        // have no U+FFFD, it would be asked in every block.
+        Dialect::MultiByte(_) | Dialect::SingleByte(_) => return Box::new(std::iter::empty()),
+        _ => match dialect.encode(CodePoint::new(0xFFFD)) {
+            Ok(encoded) => encoded.as_bytes().to_vec(),
+            Err(_) => return Box::new(std::iter::empty()),
+        },
+    };
+    // A match may start in `range` and end past it.
+    let end = (range.end + pattern.len() - 1).min(bytes.len());
+    let finder = memchr::memmem::Finder::new(&pattern).into_owned();
+    let starts: Vec<usize> = finder
+        .find_iter(&bytes[range.start..end])
+        .map(|at| range.start + at)
+        .filter(|at| *at < range.end)
+        .filter(|at| match width {
+            1 => dialect.unit_containing(bytes, *at).start == *at,
+            w => at % w == 0,
+        })
+        .collect();
+    Box::new(starts.into_iter())
 }
 
 /// The most errors [`Summary::verdict`] reads one by one for lax-decoder forms; beyond it
@@ -1194,7 +1234,9 @@ fn build_multi_byte(
         let mut sink = BlockSink::new(range.start);
         let end = crate::scan::multibyte::scan_multi_byte(table, bytes, from, range.end, &mut sink);
         let mut tally = Tally::default();
-        let summary = sink.finish(&mut tally);
+        let mut summary = sink.finish(&mut tally);
+        // gb18030 writes U+FFFD (`84 31 A4 37`); the others cannot.
+        summary.replacements = replacements_in(dialect, bytes, range.clone()).count() as u32;
         progress.publish(b, &summary);
         progress
             .done
@@ -1554,6 +1596,34 @@ mod tests {
     }
 
     /// A U+FFFD is found once, in the block where it starts, also across a block edge.
+    #[test]
+    fn replacements_in_encodings_of_code_units() {
+        let gb = crate::encoding::resolve("gb18030").expect("gb18030");
+        assert_eq!(
+            gb.encode(CodePoint::new(0xFFFD)).unwrap().as_bytes(),
+            GB18030_REPLACEMENT
+        );
+        for (dialect, bytes, want) in [
+            // `FD FF` on the grid and off it (the halves of `61 FD` and `FF 62`).
+            (Dialect::Utf16Le, &b"a\0\xFD\xFFb\0\xFD\xFF"[..], vec![2, 6]),
+            (Dialect::Utf16Le, &b"a\xFD\xFFb"[..], vec![]),
+            (Dialect::Utf16Be, &b"\0a\xFF\xFD"[..], vec![2]),
+            (
+                Dialect::Utf32Le,
+                &b"\xFD\xFF\0\0\0\xFD\xFF\0\0\0\0"[..],
+                vec![0],
+            ),
+            (Dialect::Utf32Be, &b"\0\0\xFF\xFD"[..], vec![0]),
+            // In gb18030 where a unit starts: not inside `81 84`, a two-byte character.
+            (gb, &b"\x84\x31\xA4\x37a\x81\x84\x31\xA4\x37"[..], vec![0]),
+        ] {
+            let summary = Summary::build(dialect, bytes, 1, &Progress::new()).expect("a summary");
+            let found: Vec<usize> = summary.replacements(bytes).map(|u| u.start).collect();
+            assert_eq!(found, want, "{dialect:?} {bytes:02X?}");
+            assert_eq!(summary.replacement_count(), want.len() as u64);
+        }
+    }
+
     #[test]
     fn replacements_across_block_edges() {
         for before in [MIN_BLOCK - 3, MIN_BLOCK - 2, MIN_BLOCK - 1, MIN_BLOCK] {
