@@ -212,6 +212,34 @@ fn gitignore_files_above_the_repository_hide_nothing() {
     );
 }
 
+/// A root named on the command line is walked even where the `.gitignore` above it leaves
+/// it out (naming it asks for it, as ripgrep takes a path it is given); the patterns above
+/// still rule what is under it.
+#[test]
+fn a_root_the_gitignore_above_leaves_out_is_walked_when_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("r");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    put(&repo, ".gitignore", b"build/\n*.tmp\n");
+    put(&repo, "build/a.txt", b"\xff\n");
+    put(&repo, "build/b.tmp", b"\xff\n");
+    let want = "build/a.txt: invalid utf8: 1 error; first error at offset 0 (1:1) invalid_byte\n\
+                1 file checked: 1 with findings, 0 unreadable, 0 skipped\n";
+    assert_eq!(run_in(&repo, &["check", "-r", "build"]).stdout, want);
+    let ran = run_in(&repo.join("build"), &["check", "-r", "."]);
+    assert_eq!(
+        ran.stdout,
+        "./a.txt: invalid utf8: 1 error; first error at offset 0 (1:1) invalid_byte\n\
+         1 file checked: 1 with findings, 0 unreadable, 0 skipped\n"
+    );
+    // From the top, the ignored directory is left out.
+    let ran = run_in(&repo, &["check", "-r", "."]);
+    assert_eq!(
+        ran.stdout,
+        "0 files checked: 0 with findings, 0 unreadable, 0 skipped\n"
+    );
+}
+
 /// A file the user may not read is reported, counted and skipped (not as root, whom
 /// permissions do not stop).
 #[test]

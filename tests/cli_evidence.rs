@@ -559,6 +559,36 @@ fn the_command_line_reads_back_as_the_same_bytes() {
     assert_eq!(words, given);
 }
 
+/// A word that starts with `=` is quoted in `commandLine`: zsh reads `=x.txt` as the path
+/// of a command named `x.txt`.
+#[test]
+fn the_command_line_reads_back_in_zsh() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("=x.txt"), b"ok\n").unwrap();
+    let out = common::hexrune()
+        .current_dir(dir.path())
+        .args(["check", "--sarif", "=x.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let log: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let line = log["runs"][0]["invocations"][0]["commandLine"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (_, rest) = line.split_once(' ').unwrap();
+    assert_eq!(rest, "check --sarif '=x.txt'");
+    let Ok(back) = std::process::Command::new("zsh")
+        .arg("-c")
+        .arg(format!(r#"for w in {rest}; do printf '%s\0' "$w"; done"#))
+        .output()
+    else {
+        eprintln!("no zsh: read-back not checked");
+        return;
+    };
+    assert_eq!(back.stdout, b"check\0--sarif\0=x.txt\0");
+}
+
 /// Every error unit is a record and a result, with no cap, as check.md and sarif.md say
 /// (with what to do about code scanning's limit of 25,000 results).
 #[test]

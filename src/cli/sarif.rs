@@ -238,8 +238,9 @@ impl Emit for Sarif<'_> {
 /// (bash, zsh, ksh, busybox sh and dash 0.5.12 on read them).
 fn shell_words(words: &[Vec<u8>]) -> String {
     let plain = |b: &u8| b.is_ascii_alphanumeric() || b"@%+=:,./_-".contains(b);
+    // zsh reads a word that starts with `=` as the path of a command (`=ls`).
     let word = |w: &Vec<u8>| match std::str::from_utf8(w) {
-        Ok(text) if !text.is_empty() && w.iter().all(plain) => text.to_string(),
+        Ok(text) if !text.is_empty() && w.iter().all(plain) && w[0] != b'=' => text.to_string(),
         // A word with a character a viewer would act on or hide (a bidi control, a C1
         // control) is written as bytes, as one that is not UTF-8.
         Ok(text) if !text.chars().any(crate::view::safe::always_escaped) => {
@@ -304,13 +305,13 @@ mod tests {
     #[test]
     fn the_command_line_reads_back_as_its_words() {
         let argv: Vec<Vec<u8>> = [
-            "hexrune", "check", "a b.txt", "it's", "", "pct%41", "x;rm", "é",
+            "hexrune", "check", "a b.txt", "it's", "", "pct%41", "x;rm", "é", "=x.txt", "a=b",
         ]
         .map(|w| w.as_bytes().to_vec())
         .to_vec();
         assert_eq!(
             shell_words(&argv),
-            r"hexrune check 'a b.txt' 'it'\''s' '' pct%41 'x;rm' 'é'"
+            r"hexrune check 'a b.txt' 'it'\''s' '' pct%41 'x;rm' 'é' '=x.txt' a=b"
         );
     }
 
