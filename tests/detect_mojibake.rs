@@ -308,3 +308,52 @@ fn review_clean_texts_have_no_mojibake() {
         assert_eq!(find(text), [], "{text:?}");
     }
 }
+
+/// Mojibake whose undefined bytes a decoder replaced (`я` is `D1 8F`, and windows-1252
+/// leaves `8F` undefined: `Ñ` and U+FFFD): the letters beside each lost one are still
+/// undone (the lost character is of no script known, not the Latin `Ñ` it leaves), the lost
+/// ones stay, and detection and `repair --mojibake` say so.
+#[test]
+fn mojibake_with_lost_bytes_is_undone_around_them_and_said() {
+    let clean = "Вчера мы долго гуляли. Моя сестра учится в университете.\n";
+    let lossy: String = {
+        let (text, _, _) = encoding_rs::WINDOWS_1252.decode(clean.as_bytes());
+        // encoding_rs maps the undefined bytes to C1 controls, as the web does; a decoder
+        // that replaces them (Python's 'replace') writes U+FFFD.
+        text.chars()
+            .map(|c| match c {
+                '\u{81}' | '\u{8D}' | '\u{8F}' | '\u{90}' | '\u{9D}' => '\u{FFFD}',
+                c => c,
+            })
+            .collect()
+    };
+    let found = find(&lossy);
+    assert_eq!(
+        repaired(&lossy, &found),
+        "Вчера мы долго гулÑ\u{FFFD}ли. МоÑ\u{FFFD} Ñ\u{FFFD}еÑ\u{FFFD}тра учитÑ\u{FFFD}Ñ\u{FFFD} в универÑ\u{FFFD}итете.\n"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let f = common::file_with(dir.path(), "lossy.txt", lossy.as_bytes());
+    let out = common::stdout_of(["detect", &f], 0);
+    assert!(
+        out.contains(
+            "; 7 characters of the mojibake lost a byte before it was written: U+FFFD right \
+             after a UTF-8 lead byte read as windows-1252 (`Ñ\u{FFFD}` at 67), where a decoder \
+             dropped a byte windows-1252 leaves undefined; no repair gives them back"
+        ),
+        "{out}"
+    );
+    let target = dir.path().join("out.txt");
+    let ran = common::run(
+        ["repair", "--mojibake", &f, "-o", target.to_str().unwrap()],
+        0,
+    );
+    let said = String::from_utf8(ran.stderr).unwrap();
+    assert!(
+        said.contains(
+            "7 characters of mojibake lost a byte before this input was written (U+FFFD right \
+             after a UTF-8 lead byte read as windows-1252, the first at 67): left as they are"
+        ),
+        "{said}"
+    );
+}

@@ -729,12 +729,38 @@ fn settle(
             return Err("--from auto reads its input whole, and this one was not".into())
         }
     };
+    if let (true, Opened::Mapped(source)) = (policy.mojibake, opened) {
+        notes.extend(lost_mojibake_note(source.bytes()));
+    }
     Ok(Settled {
         policy: Policy { from, ..policy },
         notes,
         overridden,
         reading,
     })
+}
+
+/// Under `--mojibake`, the characters of mojibake that lost a byte before the input was
+/// written (`Ñ` and U+FFFD, where `я`'s `8F` was dropped): no repair gives them back, and
+/// they are left as they are.
+fn lost_mojibake_note(bytes: &[u8]) -> Option<String> {
+    let finder = memchr::memmem::Finder::new("\u{FFFD}".as_bytes());
+    let mut lost = finder
+        .find_iter(bytes)
+        .filter(|&at| crate::detect::lost_after_misread_lead(bytes, at));
+    let first = lost.next()?;
+    let count = 1 + lost.count();
+    Some(format!(
+        "{count} {} of mojibake lost a byte before this input was written (U+FFFD right \
+         after a UTF-8 lead byte read as windows-1252, the first at {}): left as {}",
+        if count == 1 {
+            "character"
+        } else {
+            "characters"
+        },
+        first - 2,
+        if count == 1 { "it is" } else { "they are" },
+    ))
 }
 
 /// A line for each encoding of `others` (detection's regions of an encoding other than

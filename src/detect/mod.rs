@@ -1487,11 +1487,43 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                 "regions"
             }
         ));
+        let lost: Vec<usize> = summary
+            .replacements(bytes)
+            .map(|u| u.start)
+            .filter(|&at| lost_after_misread_lead(bytes, at))
+            .collect();
+        if let Some(first) = lost.first() {
+            d.evidence.push(format!(
+                "{} of the mojibake lost a byte before it was written: U+FFFD right after \
+                 a UTF-8 lead byte read as windows-1252 (`{}` at {}), where a decoder \
+                 dropped a byte windows-1252 leaves undefined; no repair gives {} back",
+                counted(lost.len() as u64, "character", "characters"),
+                String::from_utf8_lossy(&bytes[first - 2..first + 3]),
+                first - 2,
+                if lost.len() == 1 { "it" } else { "them" },
+            ));
+        }
     }
     // Bytes 00..7F in a UTF-16 region (Latin letters) are no ASCII text.
     d.ascii &= named.iter().all(|r| r.encoding == "UTF-8");
     d.regions = named;
     d
+}
+
+/// Whether the U+FFFD at `at` follows a character that is a UTF-8 lead byte read as
+/// windows-1252 (`Â` to `ô`, U+00C2..U+00F4, `C3 82`..`C3 B4`): the second byte of a
+/// character of mojibake (`Ñ` and `8F` for `я`) lost to a decoder's replacement, as
+/// windows-1252 leaves `81`, `8D`, `8F`, `90` and `9D` undefined.
+///
+/// ```
+/// use hexrune::detect::lost_after_misread_lead;
+/// let text = "Ñ\u{FFFD}ö\u{FFFD}".as_bytes();
+/// assert!(lost_after_misread_lead(text, 2));
+/// // `ö` is `F6` in windows-1252, no lead byte of UTF-8.
+/// assert!(!lost_after_misread_lead(text, 7));
+/// ```
+pub fn lost_after_misread_lead(bytes: &[u8], at: usize) -> bool {
+    at >= 2 && bytes[at - 2] == 0xC3 && (0x82..=0xB4).contains(&bytes[at - 1])
 }
 
 /// The UTF-8 errors (`total` of the input's, as `summary` counts them) that start in a

@@ -823,12 +823,31 @@ fn pieces_through(
             i += 1;
         }
         let mut at = 0;
-        for chunk in bytes.utf8_chunks() {
+        let mut chunks = bytes.utf8_chunks().peekable();
+        while let Some(chunk) = chunks.next() {
             let valid = chunk.valid();
             if valid.len() >= 2 {
                 let from = seg_start + at;
                 let to = from + valid.len();
-                if let Some(piece) = judge_piece(ctx, run, end, from, to, e, valid, before, after) {
+                // A character cut short by the segment's end, where a character `e` lacks
+                // stands (a U+FFFD: the byte after it was lost, as a decoder loses a byte
+                // windows-1252 leaves undefined, `Ñ�` for `я`): what follows the piece is
+                // that lost character, of no script known, not the lead byte's misreading.
+                let lost = chunks.peek().is_none()
+                    && !chunk.invalid().is_empty()
+                    && i < run.len()
+                    && run[i].1 == '\u{FFFD}';
+                let after = match lost {
+                    true => [None, None],
+                    false => after,
+                };
+                let (run_to, end_to) = match lost {
+                    true => (&run[..to], run[to].0),
+                    false => (run, end),
+                };
+                if let Some(piece) =
+                    judge_piece(ctx, run_to, end_to, from, to, e, valid, before, after)
+                {
                     out.push(piece);
                 }
             }
