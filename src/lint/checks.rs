@@ -134,6 +134,10 @@ pub(super) struct Walk<'a> {
     /// Where the emoji tag sequence after the last black flag U+1F3F4 ends (0: none met):
     /// the tags before it are part of their flag ([`tag_sequence_len`]).
     flag_tags_end: usize,
+    /// Where the last variation selector in place ends (0: none met): a selector right
+    /// after it selects nothing (a base takes one), and can carry hidden bytes (`😀` and
+    /// 64 selectors).
+    selected_end: usize,
     /// Non-starters in the current run, counted after NFKD (UAX #15), and the bytes of the
     /// characters that gave them.
     marks: usize,
@@ -193,6 +197,7 @@ impl<'a> Walk<'a> {
             joiner: None,
             tags: None,
             flag_tags_end: 0,
+            selected_end: 0,
             marks: 0,
             marks_start: 0,
             marks_end: 0,
@@ -563,7 +568,14 @@ impl<'a> Walk<'a> {
     fn surrogates(&mut self, pos: usize, n: usize, s: Surrogates) {
         let form = surrogate_form(self.dialect);
         if self.json {
+            let ijson = self.ijson;
             let message = || match s {
+                // I-JSON forbids the escape too.
+                Surrogates::Lone(_) if ijson => format!(
+                    "{}: JSON text must be UTF-8, which cannot encode it (RFC 8259 §8.1), and \
+                     I-JSON forbids a lone surrogate even as a \\u escape (RFC 7493 §2.1)",
+                    s.what(form)
+                ),
                 Surrogates::Lone(v) => format!(
                     "{}: JSON text must be UTF-8, which cannot encode it (RFC 8259 §8.1; a \
                      \\u{v:04x} escape is what JSON allows)",
@@ -865,11 +877,15 @@ impl<'a> Walk<'a> {
                 prev,
                 Prev::Visible | Prev::Virama | Prev::Ascii | Prev::Keycap
             );
-            if !(after_visible && has_variants(base, v)) {
+            let again = self.selected_end == pos && pos > 0;
+            if again || !(after_visible && has_variants(base, v)) {
                 let message = || {
                     let ascii =
                         base < 0x80 && !has_variants(base, 0xFE00) && !has_variants(base, 0xFE0F);
                     let after = match prev {
+                        _ if again => {
+                            "another variation selector (a character takes one)".to_string()
+                        }
                         Prev::Break => "a space, a mark of punctuation or the start".to_string(),
                         Prev::Hidden => "another invisible character".to_string(),
                         _ if ascii => "an ASCII character with no variants".to_string(),
@@ -885,6 +901,8 @@ impl<'a> Walk<'a> {
                 };
                 self.push(Kind::Invisible, pos, n, Level::Warning, message);
                 self.prev = Prev::Hidden;
+            } else {
+                self.selected_end = pos + n;
             }
             return;
         }
@@ -1066,8 +1084,8 @@ impl<'a> Walk<'a> {
                     // follows a paper's notation, `user_имя`): still compared with the
                     // input's other words as a candidate, not a lint of its own.
                     // Phonetic notation (`[ˈlaβa]`, with the IPA's Greek β) spells sounds,
-                    // it does not disguise a word; nor does a small Greek letter among
-                    // Latin capitals (`TNFα`, `NFκB`), which shows.
+                    // it does not disguise a word; nor does a single small Greek letter
+                    // among Latin capitals (`TNFα`, `NFκB`), a symbol.
                     (single || lookalike::reads_in_one_script(word).is_some())
                         && !word.split('_').all(|part| part.is_single_script())
                         && !lookalike::is_phonetic(word)

@@ -9,9 +9,9 @@
 //!   Greek letters the International Phonetic Alphabet takes as they are (β, θ, χ: The
 //!   Unicode Standard, §7.1, "IPA"), marked as IPA by one of its own letters or signs
 //!   (`[ˈlaβa]`, `[θɪŋk]`): not a word disguised as another;
-//! - [`is_cased_notation`]: whether the word's scripts are told apart by case, Latin
-//!   capitals with small letters of another script (`TNFα`, `NFκB`, `γH2AX`, `SMSка`): a
-//!   small letter among capitals shows, so no word is disguised.
+//! - [`is_cased_notation`]: whether the word is scientific notation, Latin capitals with
+//!   single small Greek letters (`TNFα`, `NFκB`, `γH2AX`, `Aβ42`): a symbol among capitals,
+//!   no word disguised.
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
@@ -47,39 +47,31 @@ pub(super) fn is_phonetic(word: &str) -> bool {
     greek && sign
 }
 
-/// Whether `word` is of Latin capitals and small letters of other scripts, its Latin
-/// letters not only a capital at its start: the notation of biochemistry and physics
-/// (`TNFα`, `NFκB`, `IFNγ`, `ERα`, `γH2AX`, `κB`) and acronyms with a case ending
-/// (`SMSка`). A small letter among capitals stands out, whatever it looks like, and no
-/// small letter of Greek, Cyrillic or Armenian looks like a Latin capital. A capital at
-/// the start and small letters after it is how any word begins (`Pоссия`, a Latin `P` in
-/// a Cyrillic word; `Aθήνα`), so one Latin capital there is no notation, and `Aβ` is
-/// asked as they are. Letters of a script with no case (Hebrew, Arabic) are not small
-/// letters: `וGoogle` and `PDFها` are asked.
+/// Whether `word` is the notation of biochemistry and physics: Latin capitals with small
+/// Greek letters, no two Greek letters side by side (`TNFα`, `NFκB`, `IκBα`, `γH2AX`,
+/// `Aβ42`, `Kα`). One small Greek letter among capitals stands out as a symbol; a run of
+/// them may spell a lowercase word (`CNNραγ` reads as `CNNpay`), as may small Cyrillic
+/// letters after capitals (`CNNрау`), and a Greek word with a Latin capital at its start
+/// (`Aθήνα`) is a run too: those are asked.
 pub(super) fn is_cased_notation(word: &str) -> bool {
-    let mut latin = 0;
-    let mut other = false;
-    let mut first_latin = false;
-    for (i, c) in word.chars().filter(|c| c.is_alphabetic()).enumerate() {
-        match c.script() {
-            Script::Latin => {
-                if !c.is_uppercase() {
-                    return false;
-                }
-                latin += 1;
-                first_latin |= i == 0;
+    let mut latin = false;
+    let mut greek = false;
+    let mut after_greek = false;
+    for c in word.chars().filter(|c| c.is_alphabetic()) {
+        let is_greek = match c.script() {
+            Script::Latin if c.is_uppercase() => false,
+            Script::Greek if c.is_lowercase() && !after_greek => true,
+            Script::Common | Script::Inherited | Script::Unknown => {
+                after_greek = false;
+                continue;
             }
-            Script::Common | Script::Inherited | Script::Unknown => {}
-            _ => {
-                // A small letter of a script with case: it has a capital.
-                if !c.is_lowercase() || c.to_uppercase().eq(std::iter::once(c)) {
-                    return false;
-                }
-                other = true;
-            }
-        }
+            _ => return false,
+        };
+        latin |= !is_greek;
+        greek |= is_greek;
+        after_greek = is_greek;
     }
-    other && latin > 0 && !(latin == 1 && first_latin)
+    latin && greek
 }
 
 /// A word as it reads in one of its scripts.
@@ -147,8 +139,11 @@ fn lookalike_in(c: char, script: Script) -> Option<String> {
     }
     let mut parts = Vec::new();
     unicode_normalization::char::decompose_canonical(c, |p| parts.push(p));
+    // Accents only: a Hangul syllable decomposes into letters (`에` is `ᄋ` and `ᅦ`), the
+    // second of which is no accent of the first.
+    let accent = |m: &char| unicode_normalization::char::canonical_combining_class(*m) != 0;
     match parts.as_slice() {
-        [base, marks @ ..] if !marks.is_empty() => {
+        [base, marks @ ..] if !marks.is_empty() && marks.iter().all(accent) => {
             let mut out = lookalike_in(*base, script)?;
             out.extend(marks);
             Some(out)
@@ -235,30 +230,40 @@ mod tests {
         assert!(reads_in_one_script("USBкабель").is_none());
         // `χ`'s Latin lookalike, U+AB53, is no letter of the Latin alphabet words use.
         assert!(reads_in_one_script("baχ").is_none());
+        // A Hangul syllable is no letter and an accent (`에` is `ᄋ` and the vowel `ᅦ`).
+        assert!(reads_in_one_script("iPhone에").is_none());
+        assert!(reads_in_one_script("Google의").is_none());
     }
 
     #[test]
-    fn latin_capitals_with_small_letters_of_another_script_are_notation() {
+    fn latin_capitals_with_single_small_greek_letters_are_notation() {
         for word in [
             "TNFα", "NFκB", "IFNγ", "TGFβ", "PKCδ", "ERα", "PPARγ", "γH2AX", "κB", "PI3Kγ",
-            "HIF1α", "SMSка", "αKG",
+            "HIF1α", "αKG", "IκBα", "Aβ", "Aβ42", "Kα",
         ] {
             assert!(is_cased_notation(word), "{word}");
         }
         for word in [
-            // A capital at the start, as any word has.
-            "Pоссия",
+            // A run of Greek letters, which may spell a word.
+            "CNNραγ",
             "Aθήνα",
-            "Aβ",
+            "Pοσσια",
+            // Small Cyrillic letters after capitals read as Latin ones.
+            "CNNрау",
+            "SMSка",
+            "Pоссия",
+            "BANк",
             // A small Latin letter, a capital of the other script.
             "pаypal",
             "Pаypal",
+            "pαypal",
             "σx",
             "θmax",
+            "Gαq",
             "ΑPPLE",
             "PAYPАL",
             "Яндeкс",
-            // No case: not a small letter.
+            // No case.
             "וGoogle",
             "PDFها",
             // One script.

@@ -1100,8 +1100,8 @@ impl Word {
 ///   or the line's end is not; or after a virama on such a character, whatever follows
 ///   (what comes next is then read as after something invisible); it ends a word;
 /// - a variation selector must follow a visible character that is not ASCII, or (VS15,
-///   VS16) a keycap base `0`-`9`, `#`, `*`, with no joiner pending; it leaves the character
-///   before it the one that counts;
+///   VS16) a keycap base `0`-`9`, `#`, `*`, with no joiner pending, and not right after
+///   another selector; it leaves the character before it the one that counts;
 /// - a tag character must be part of the emoji tag sequence right after a black flag
 ///   U+1F3F4 (`checks::tag_sequence_len`, the walk's own question: 3 to 6 tags of `0`-`9`,
 ///   `a`-`z`, then CANCEL TAG, and no tag after it); the sequence is visible, as its flag
@@ -1140,6 +1140,8 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
     // The last character was a virama on a visible character that is not ASCII (nor a
     // virama itself), as the walk's `Prev::Virama` says: a joiner after it is in place.
     let mut virama = false;
+    // Where the last selector in place ends: another right after it selects nothing.
+    let mut selected_end = usize::MAX;
     let mut word = Word::default();
     let mut marks = Line::default();
     let mut i = 0;
@@ -1215,7 +1217,11 @@ fn sequences_are_quiet(line: &[u8], table: &[u16], four_byte: bool, words: bool)
                 }
                 v if is_selector(v)
                     && matches!(before, Before::Visible | Before::Keycap | Before::Ascii)
-                    && has_variants(base, v) => {}
+                    && selected_end != i - n
+                    && has_variants(base, v) =>
+                {
+                    selected_end = i;
+                }
                 _ => return false,
             }
             continue;
