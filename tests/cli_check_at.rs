@@ -657,6 +657,8 @@ fn replacement_characters_in_encodings_of_code_units_are_findings() {
             &b"\xD6\xD0\x84\x31\xA4\x37"[..],
             vec![(2, "8431a437")],
         ),
+        // GBK is read by gb18030's decoder (WHATWG).
+        ("gbk", &b"\x84\x31\xA4\x37\n"[..], vec![(0, "8431a437")]),
         // `FD FF` across two units is no U+FFFD.
         ("utf-16le", &b"a\xFD\xFFb"[..], vec![]),
     ] {

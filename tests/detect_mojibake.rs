@@ -309,6 +309,15 @@ fn review_clean_texts_have_no_mojibake() {
     }
 }
 
+/// `Âº` is `º` misread (`C2 BA`), between capitals too (`NºABC123`, a number's sign in an
+/// order code); two capitals are no `º` or `ª` (`RÂŞNIŢĂ` is clean Romanian).
+#[test]
+fn an_ordinal_sign_between_capitals_is_undone_from_a_letter_and_a_sign_only() {
+    let text = "PEDIDO NÂºABC123, RÂŞNIŢĂ\n";
+    let found = find(text);
+    assert_eq!(repaired(text, &found), "PEDIDO NºABC123, RÂŞNIŢĂ\n");
+}
+
 /// Mojibake whose undefined bytes a decoder replaced (`я` is `D1 8F`, and windows-1252
 /// leaves `8F` undefined: `Ñ` and U+FFFD): the letters beside each lost one are still
 /// undone (the lost character is of no script known, not the Latin `Ñ` it leaves), the lost

@@ -162,3 +162,80 @@ fn lines_of_two_code_pages_are_regions_of_each() {
         ]
     );
 }
+
+/// A file of one code page whose words mix ASCII letters and the script's own (`QAшник`,
+/// `masterе`) is one region; German lines between Greek ones are all windows-1252 (the
+/// encoding met first, which reads them the same as windows-1250), and the headline is
+/// the encoding of the most bytes; lines of another code page past the regions listed are
+/// said, not passed over in silence.
+#[test]
+fn splitting_by_lines_keeps_to_what_lines_show() {
+    let russian = encoded(
+        "Я залил фикс в masterе.\nЗавтра релиз, не забудь.\nЭто наш CEOшник, а QAшник в отпуске.\n",
+        "windows-1251",
+    );
+    let d = detected(&russian);
+    assert_eq!(
+        (d.encoding, d.regions.len()),
+        ("windows-1251", 1),
+        "{:?}",
+        d.regions
+    );
+
+    let german = [
+        "Die Straße ist heute gesperrt.\n",
+        "Wir müssen früh aufstehen.\n",
+        "Das Gebäude ist schön.\n",
+        "Können Sie mir bitte helfen? Ich verstehe es nicht.\n",
+    ];
+    let greek = [
+        "Η Αθήνα είναι η πρωτεύουσα.\n",
+        "Σήμερα ο καιρός είναι καλός.\n",
+        "Πού είναι ο σταθμός;\n",
+        "Ευχαριστώ πολύ.\n",
+    ];
+    let bytes: Vec<u8> = (0..4)
+        .flat_map(|i| {
+            [
+                encoded(german[i], "windows-1252"),
+                encoded(greek[i], "windows-1253"),
+            ]
+            .concat()
+        })
+        .collect();
+    let d = detected(&bytes);
+    let named: Vec<&str> = d.regions.iter().map(|r| r.encoding).collect();
+    assert_eq!(d.encoding, "windows-1252");
+    assert_eq!(
+        named,
+        ["windows-1252", "windows-1253"].repeat(4),
+        "{:?}",
+        d.regions
+    );
+
+    let (ru, fr) = (
+        ["Вчера мы ходили в кино.\n", "Москва является столицей.\n"],
+        [
+            "Nous sommes arrivés très tard.\n",
+            "Le café était délicieux.\n",
+        ],
+    );
+    let bytes: Vec<u8> = (0..40)
+        .flat_map(|i| {
+            [
+                encoded(ru[i % 2], "windows-1251"),
+                encoded(fr[i % 2], "windows-1252"),
+            ]
+            .concat()
+        })
+        .collect();
+    let d = detected(&bytes);
+    assert_eq!(d.regions.len(), 1);
+    assert_eq!(
+        d.doubt.as_deref(),
+        Some(
+            "windows-1251: lines of windows-1252 among the windows-1251 text (the first at \
+             24), more regions than the 64 listed: all read as windows-1251"
+        )
+    );
+}

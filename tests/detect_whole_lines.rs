@@ -128,3 +128,47 @@ fn a_utf16_mark_before_one_word_of_a_script_with_a_zero_free_high_byte_is_believ
     let d = detected(b"\xFF\xFEh\xC3\xA9llo\n");
     assert_eq!(d.encoding, "UTF-8");
 }
+
+/// A short line of GBK, EUC-KR or Shift_JIS whose bytes hold as many valid UTF-8
+/// characters as errors (`好的。` is `õ`, `ġ` and two errors) is part of the legacy text
+/// around it, not a region of UTF-8 that makes the whole file UTF-8 with errors.
+#[test]
+fn a_short_legacy_line_with_accidental_utf8_is_part_of_its_text() {
+    let zh = "今天天气很好，我们去公园散步吧。\n".repeat(300);
+    for (text, label) in [
+        (format!("{zh}好的。\n"), "GBK"),
+        (
+            format!("好的。\n{zh}谢谢！\n是的。\n{}", "我们走吧。\n".repeat(100)),
+            "GBK",
+        ),
+        (
+            format!(
+                "{}알겠습니다.\n맞아요.\n",
+                "오늘은 날씨가 정말 좋네요. 공원에 산책하러 갑시다.\n".repeat(200)
+            ),
+            "EUC-KR",
+        ),
+    ] {
+        let encoding = encoding_rs::Encoding::for_label(label.as_bytes()).unwrap();
+        let (bytes, _, _) = encoding.encode(&text);
+        let d = detected(&bytes);
+        assert_eq!(
+            (d.encoding, regions(&d)),
+            (label, vec![(0, bytes.len(), label)]),
+            "{label}"
+        );
+    }
+    // Key-value lines and a price: a colon and a number beside letters are text.
+    for (text, label) in [
+        (
+            "이름: 김철수\n성별: 남\n나이: 35\n도시: 서울\n직업: 소프트웨어 엔지니어\n\
+             전화: 010-1234-5678\n메모: 농구와 영화를 좋아합니다.\n",
+            "EUC-KR",
+        ),
+        ("价格100元。\n", "GBK"),
+    ] {
+        let encoding = encoding_rs::Encoding::for_label(label.as_bytes()).unwrap();
+        let (bytes, _, _) = encoding.encode(text);
+        assert_eq!(detected(&bytes).encoding, label, "{text}");
+    }
+}

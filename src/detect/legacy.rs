@@ -420,6 +420,6 @@ fn writing_system(c: char) -> Option<System> {
 }
 
 /// Whether `c` is CJK punctuation or a full-width form (`。`, `、`, `「`, `！`).
-fn cjk_punctuation(c: char) -> bool {
+pub(super) fn cjk_punctuation(c: char) -> bool {
     matches!(c as u32, 0x3000..=0x303F | 0xFF01..=0xFF65 | 0x30FB..=0x30FC)
 }

@@ -676,6 +676,50 @@ fn utf8_behind_utf16_bom(
     Some(d)
 }
 
+/// A short region of UTF-8 with errors beside a legacy region, whose bytes that region's
+/// guess reads whole as words of one script that is not Latin, is part of it: a short line
+/// of GBK, EUC-KR or Shift_JIS often has as many valid UTF-8 characters as errors by
+/// accident (`好的。` is `BA C3 B5 C4 A1 A3`: `õ`, `ġ` and two errors), which made a region
+/// of "UTF-8" of it, and of the whole file UTF-8 with errors.
+fn absorb_accidental_utf8(
+    bytes: &[u8],
+    regions: &mut [(Range<usize>, Kind)],
+    guesses: &mut Vec<(usize, &'static str)>,
+) {
+    for i in 0..regions.len() {
+        let (range, kind) = &regions[i];
+        if *kind != Kind::Utf8 || range.len() > LINE_MAX {
+            continue;
+        }
+        let piece = &bytes[range.clone()];
+        if simdutf8::basic::from_utf8(piece).is_ok() {
+            continue;
+        }
+        let guess_of = |j: usize| {
+            let (r, k) = regions.get(j)?;
+            (*k == Kind::Legacy)
+                .then(|| {
+                    guesses
+                        .iter()
+                        .find(|(at, _)| *at == r.start)
+                        .map(|(_, g)| *g)
+                })
+                .flatten()
+        };
+        let neighbours = [i.checked_sub(1).and_then(guess_of), guess_of(i + 1)];
+        let Some(guess) = neighbours.into_iter().flatten().find(|g| {
+            encoding_rs::Encoding::for_label(g.as_bytes()).is_some_and(|e| {
+                e.decode_without_bom_handling_and_without_replacement(piece)
+                    .is_some()
+            }) && legacy::one_script_words(piece, g)
+        }) else {
+            continue;
+        };
+        guesses.push((range.start, guess));
+        regions[i].1 = Kind::Legacy;
+    }
+}
+
 /// The region `range` named `guess`, cut where its lines are of two legacy encodings: a
 /// line whose reading through `guess` has a word of ASCII letters and letters of another
 /// script (`arrivйs`, French read as windows-1251) is read through the encoding chardetng
@@ -725,6 +769,11 @@ fn lines_of_another_encoding(
                 || (w[0] >= 0x80 && w[1].is_ascii_alphabetic())
         })
     };
+    // The lines' own guesses that were no better, as many as are asked for.
+    const MAX_ASKED: usize = 16;
+    let mut asked = 0;
+    // The encodings lines were found in.
+    let mut found: Vec<&'static str> = Vec::new();
     let mut out: Vec<(Range<usize>, &'static str)> = Vec::new();
     let mut pos = range.start;
     while pos < end {
@@ -739,16 +788,37 @@ fn lines_of_another_encoding(
                 match words_mix_ascii_and_another_script(&text) {
                     false => Some(guess),
                     true => {
-                        let other = legacy::guess(line).encoding;
-                        let fits = other != guess
-                            && encoding_rs::Encoding::for_label(other.as_bytes()).is_some_and(
-                                |e| {
-                                    let (text, _) = e.decode_without_bom_handling(line);
-                                    !words_mix_ascii_and_another_script(&text)
-                                },
-                            )
-                            && reads_as_text(line, other);
-                        Some(if fits { other } else { guess })
+                        // An encoding met before in the region first (the German lines
+                        // between Greek ones are one encoding, whichever chardetng names
+                        // for a line alone); then chardetng's guess for the line, until it
+                        // has named none that fits a number of times (words like `QAшник`
+                        // are the text's own, on every line).
+                        let reads = |other: &'static str| {
+                            other != guess
+                                && encoding_rs::Encoding::for_label(other.as_bytes()).is_some_and(
+                                    |e| {
+                                        let (text, _) = e.decode_without_bom_handling(line);
+                                        !words_mix_ascii_and_another_script(&text)
+                                            && siblings::fits_one_language(&text)
+                                    },
+                                )
+                                && reads_as_text(line, other)
+                        };
+                        let met = found.iter().copied().find(|e| reads(e));
+                        let other = met.or_else(|| {
+                            (asked < MAX_ASKED)
+                                .then(|| legacy::guess(line).encoding)
+                                .filter(|e| {
+                                    let fits = reads(e);
+                                    if fits {
+                                        found.push(e);
+                                    } else {
+                                        asked += 1;
+                                    }
+                                    fits
+                                })
+                        });
+                        Some(other.unwrap_or(guess))
                     }
                 }
             }
@@ -1176,10 +1246,14 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             // explains the bytes (their second bytes are often ASCII letters, which would
             // put the first between letters, as DOS accented letters stand), unless the
             // box drawing is longer than any text of it writes.
-            let confirmed = found.malformed.count > 0
-                && encoding_rs::Encoding::for_label(guess.as_bytes())
-                    .is_some_and(|e| !e.is_single_byte())
-                && !dos::box_drawing_over_multibyte(head);
+            // So does one with no malformed sequence whose reading is words of one script
+            // that is not Latin (`今日はとても良い天気ですね。` in Shift_JIS, three times, is
+            // no IBM437 for the `82` and `8A` between its bytes).
+            let multi_byte = encoding_rs::Encoding::for_label(guess.as_bytes())
+                .is_some_and(|e| !e.is_single_byte());
+            let confirmed = multi_byte
+                && !dos::box_drawing_over_multibyte(head)
+                && (found.malformed.count > 0 || legacy::one_script_words(head, guess));
             if let Some((dos, why)) = dos::dos_code_page(head, guess).filter(|_| !confirmed) {
                 guesses.push((range.start, dos));
                 dos_evidence.push((dos, why));
@@ -1242,8 +1316,12 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             }
         }
     }
+    absorb_accidental_utf8(bytes, &mut regions, &mut guesses);
     let regions = merge_stretches(bytes, regions);
     let mut named = Vec::new();
+    // Lines of another encoding in a legacy region, past the regions there is room for:
+    // where the first starts, its encoding, and the region's.
+    let mut too_many: Option<(usize, &'static str, &'static str)> = None;
     for (range, kind) in &regions {
         let encoding = match kind {
             Kind::Neutral | Kind::Utf8 => "UTF-8",
@@ -1264,6 +1342,9 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                 }));
                 continue;
             }
+            if let Some((r, other)) = lines.iter().find(|(_, e)| *e != encoding) {
+                too_many.get_or_insert((r.start, *other, encoding));
+            }
         }
         named.push(Region {
             start: range.start,
@@ -1281,10 +1362,20 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     d.encoding = if utf8_bytes > 0 || regions.iter().any(|(_, k)| *k == Kind::Neutral) {
         "UTF-8"
     } else {
-        named
+        // The encoding of the most bytes, over all its regions (of the first region where
+        // two have as many).
+        let mut totals: Vec<(&'static str, usize)> = Vec::new();
+        for r in &named {
+            match totals.iter_mut().find(|(e, _)| *e == r.encoding) {
+                Some((_, n)) => *n += r.end - r.start,
+                None => totals.push((r.encoding, r.end - r.start)),
+            }
+        }
+        totals
             .iter()
-            .max_by_key(|r| r.end - r.start)
-            .map_or("UTF-8", |r| r.encoding)
+            .rev()
+            .max_by_key(|(_, n)| *n)
+            .map_or("UTF-8", |(e, _)| *e)
     };
     // The UTF-8 errors in the regions of other encodings are their characters.
     let in_utf8_regions = match d.encoding {
@@ -1437,6 +1528,17 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             counted(errors, "error", "errors"),
             counted(multibyte, "multi-byte character", "multi-byte characters")
         ));
+    }
+    if let Some((at, other, encoding)) = too_many {
+        let more = format!(
+            "lines of {other} among the {encoding} text (the first at {at}), more regions than \
+             the {MAX_REGIONS} listed: all read as {encoding}"
+        );
+        d.doubt = Some(match d.doubt.take() {
+            Some(doubt) => format!("{doubt}; {more}"),
+            None => format!("{}: {more}", d.encoding),
+        });
+        d.evidence.push(more);
     }
     d.evidence.extend(latin9);
     d.evidence.extend(d.cut.evidence(bytes));
@@ -2603,15 +2705,19 @@ fn reads_as_text(bytes: &[u8], label: &str) -> bool {
         // semicolon or a bar between the cells of a CSV: `张伟,北京`; one character after a
         // comma is as often a stray byte of UTF-8 read as a letter).
         let separator = |c: char| run.len() >= 2 && matches!(c, ',' | ';' | '|');
-        // A number beside a run of letters (`第0行`, `3月`, `100元`); not beside a sign
-        // (`2Â°C` is UTF-8's `2°C` misread).
-        let letters = run.iter().all(|c| judge::is_letter(*c));
+        // A run of letters (and CJK punctuation) stands as a word does beside a number
+        // (`第0行`, `3月`, `100元。`) and before a colon (`이름: 김철수`); a run with a sign
+        // does not (`2Â°C` is UTF-8's `2°C` misread).
+        let letters = run
+            .iter()
+            .all(|c| judge::is_letter(*c) || legacy::cjk_punctuation(*c))
+            && run.iter().any(|c| judge::is_letter(*c));
         let wordlike = |c: Option<&char>| {
             c.is_none_or(|c| {
                 judge::is_letter(*c)
                     || c.is_whitespace()
                     || separator(*c)
-                    || (letters && c.is_ascii_digit())
+                    || (letters && (c.is_ascii_digit() || *c == ':'))
             })
         };
         let touches = wordlike(start.checked_sub(1).map(|j| &chars[j])) && wordlike(chars.get(i))

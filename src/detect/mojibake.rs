@@ -882,6 +882,11 @@ fn judge_piece(
     let next = following.next().flatten();
     let next2 = following.next().flatten();
     let genuine = is_genuine_word(ctx, &original, e, prev, next);
+    // Two letters do not stand for the sign `ª` or `º` (Romanian's `ÂŞ` in "RÂŞNIŢĂ" is
+    // `ª` through windows-1250); a letter and a sign may (`Âº` is `º`, "NÂºABC").
+    if matches!(fixed, "ª" | "º") && original.iter().all(|c| is_letter(*c)) {
+        return None;
+    }
     let (deeper, text) = undo_further(ctx, e, fixed, prev, next, 1)?;
     let mut chain = vec![e];
     chain.extend(deeper);
@@ -994,15 +999,13 @@ fn changes_script_at_edge(fixed: &str, prev: Option<char>, next: Option<char>) -
         )
 }
 
-/// Whether a lower-case letter or an ordinal indicator stands between two capitals
-/// ("PêUNE", `ĂŞ` read through windows-1250 in "PĂŞUNE"; "RªNIŢĂ", `ÂŞ` in Romanian's
-/// "RÂŞNIŢĂ"): the misreading of an all-caps word gives capitals back ("ÃœBER" is
-/// "ÜBER"), and words do not put one small letter, or the `ª` and `º` that follow a
-/// number (`1º`), between capitals.
+/// Whether a lower-case letter stands between two capitals ("PêUNE", `ĂŞ` read through
+/// windows-1250 in "PĂŞUNE"): the misreading of an all-caps word gives capitals back
+/// ("ÃœBER" is "ÜBER"), and words do not put one small letter between capitals.
 fn breaks_capitals(chars: impl Iterator<Item = char>) -> bool {
     let seq: Vec<char> = chars.collect();
     seq.windows(3)
-        .any(|w| is_upper(w[0]) && (is_lower(w[1]) || matches!(w[1], 'ª' | 'º')) && is_upper(w[2]))
+        .any(|w| is_upper(w[0]) && is_lower(w[1]) && is_upper(w[2]))
 }
 
 /// Question 3: `original` is a word of `e`'s own non-Latin script, in ordinary casing,

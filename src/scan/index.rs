@@ -1123,7 +1123,10 @@ fn replacements_in(
         );
     };
     let pattern: Vec<u8> = match dialect {
-        Dialect::MultiByte(table) if table.name() == "gb18030" => GB18030_REPLACEMENT.to_vec(),
+        // The WHATWG Encoding Standard's GBK decoder is gb18030's.
+        Dialect::MultiByte(table) if matches!(table.name(), "gb18030" | "GBK") => {
+            GB18030_REPLACEMENT.to_vec()
+        }
         // The table's own search for a character reads every entry: for the others, which
         // have no U+FFFD, it would be asked in every block.
         Dialect::MultiByte(_) | Dialect::SingleByte(_) => return Box::new(std::iter::empty()),
@@ -1235,7 +1238,8 @@ fn build_multi_byte(
         let end = crate::scan::multibyte::scan_multi_byte(table, bytes, from, range.end, &mut sink);
         let mut tally = Tally::default();
         let mut summary = sink.finish(&mut tally);
-        // gb18030 writes U+FFFD (`84 31 A4 37`); the others cannot.
+        // gb18030 (and GBK, read by its decoder) write U+FFFD (`84 31 A4 37`); the others
+        // cannot.
         summary.replacements = replacements_in(dialect, bytes, range.clone()).count() as u32;
         progress.publish(b, &summary);
         progress
