@@ -659,6 +659,12 @@ fn replacement_characters_in_encodings_of_code_units_are_findings() {
         ),
         // GBK is read by gb18030's decoder (WHATWG).
         ("gbk", &b"\x84\x31\xA4\x37\n"[..], vec![(0, "8431a437")]),
+        // Where a unit starts: not inside `81 84`, a two-byte character.
+        (
+            "gb18030",
+            &b"\x84\x31\xA4\x37a\x81\x84\x31\xA4\x37\x81\x30"[..],
+            vec![(0, "8431a437")],
+        ),
         // `FD FF` across two units is no U+FFFD.
         ("utf-16le", &b"a\xFD\xFFb"[..], vec![]),
     ] {
