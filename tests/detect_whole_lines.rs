@@ -172,3 +172,50 @@ fn a_short_legacy_line_with_accidental_utf8_is_part_of_its_text() {
         assert_eq!(detected(&bytes).encoding, label, "{text}");
     }
 }
+
+/// A subtitle file of short GBK lines, each of whose UTF-8 readings is an accident (as many
+/// characters as errors), is GBK whole; a file of GBK with real UTF-8 lines after it keeps
+/// its UTF-8 region.
+#[test]
+fn a_file_of_short_legacy_lines_is_legacy_whole() {
+    let lines = [
+        "好的。",
+        "谢谢！",
+        "是的。",
+        "走吧。",
+        "什么？",
+        "对不起。",
+        "没关系。",
+        "你好！",
+        "再见。",
+        "当然。",
+    ];
+    let text: String = (1..400)
+        .map(|i| {
+            format!(
+                "{i}\n00:00:{:02},000 --> 00:00:{:02},500\n{}\n\n",
+                i % 60,
+                (i + 1) % 60,
+                lines[(i * 7) % lines.len()]
+            )
+        })
+        .collect();
+    let (bytes, _, _) = encoding_rs::GBK.encode(&text);
+    let d = detected(&bytes);
+    assert_eq!(
+        (d.encoding, regions(&d)),
+        ("GBK", vec![(0, bytes.len(), "GBK")])
+    );
+
+    let sentences = "今天天气很好，我们去公园散步吧。\n".repeat(300);
+    let (gbk, _, _) = encoding_rs::GBK.encode(&sentences);
+    let bytes = [gbk.to_vec(), "这是一行UTF-8文本。\n".repeat(3).into_bytes()].concat();
+    let d = detected(&bytes);
+    assert_eq!(
+        (d.encoding, regions(&d)),
+        (
+            "UTF-8",
+            vec![(0, 9900, "GBK"), (9900, bytes.len(), "UTF-8")]
+        )
+    );
+}

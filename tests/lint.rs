@@ -1620,6 +1620,23 @@ fn latin_capitals_with_single_small_greek_letters_are_notation() {
     );
 }
 
+/// Russian IT slang glues a case ending to an acronym (`QAшник`, `SMSка`): no disguise
+/// where the ending reads as no ASCII word; `CNNрау` (`CNNpay`) and a one-letter ending
+/// (`BANк`) are asked.
+#[test]
+fn an_acronym_with_a_case_ending_is_no_confusable() {
+    let text = "наш QAшник, ITшник, CEOшник, SMSка, VIPов, HRку, PDFку, USBшка. CNNрау BANк\n";
+    let found = run(Dialect::Utf8, text.as_bytes(), &security());
+    let at = |w: &str| text.find(w).unwrap();
+    assert_eq!(
+        found,
+        vec![
+            (at("CNNрау"), 9, "confusable", Warning),
+            (at("BANк"), 5, "confusable", Warning),
+        ]
+    );
+}
+
 /// Clean scientific English, with the Greek letters of its notation: no finding.
 #[test]
 fn scientific_notation_is_no_confusable() {

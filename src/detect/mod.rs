@@ -1185,10 +1185,19 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     // those characters are accidents of the legacy bytes (`대구` in EUC-KR, `B4 EB B1 B8`,
     // is a cut and `뱸` to UTF-8).
     let few = (1..=errors).contains(&multibyte);
-    let accidental = few && bytes.len() <= LINE_MAX && !has_zeros && {
-        let guess = legacy::guess(bytes);
-        guess.malformed.count == 0 && legacy::one_script_words(bytes, guess.encoding)
+    // Asked of the bytes a guess rests on (cut after a line feed).
+    let accidents = || {
+        let head = match bytes.len() > GUESS_BYTES {
+            true => {
+                let cut = &bytes[..GUESS_BYTES];
+                memchr::memrchr(b'\n', cut).map_or(cut, |i| &cut[..i + 1])
+            }
+            false => bytes,
+        };
+        let guess = legacy::guess(head);
+        guess.malformed.count == 0 && legacy::one_script_words(head, guess.encoding)
     };
+    let accidental = few && bytes.len() <= LINE_MAX && !has_zeros && accidents();
     let kinds = if accidental {
         vec![(0..bytes.len(), Kind::Legacy)]
     } else if errors == cut.units() && !has_zeros {
@@ -1201,7 +1210,22 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             },
         )]
     } else {
-        stretches(bytes, summary, has_zeros, cut)
+        let lines = stretches(bytes, summary, has_zeros, cut);
+        // A longer input of the same kind: a file of short lines (subtitles of GBK, `好的。`)
+        // may have no line whose UTF-8 reading is not an accident, and so no legacy region
+        // beside them. Where no stretch of UTF-8 is free of errors (real UTF-8 text has such
+        // lines; a line of GBK has as many errors as characters at best), the input is
+        // legacy whole.
+        let accidental = few
+            && !has_zeros
+            && lines.iter().all(|(r, k)| {
+                *k != Kind::Utf8 || simdutf8::basic::from_utf8(&bytes[r.clone()]).is_err()
+            })
+            && accidents();
+        match accidental {
+            true => vec![(0..bytes.len(), Kind::Legacy)],
+            false => lines,
+        }
     };
     let mut regions = settle_wide(bytes, merge_stretches(bytes, kinds));
     if regions.len() > MAX_REGIONS {

@@ -1085,11 +1085,13 @@ impl<'a> Walk<'a> {
                     // input's other words as a candidate, not a lint of its own.
                     // Phonetic notation (`[ˈlaβa]`, with the IPA's Greek β) spells sounds,
                     // it does not disguise a word; nor does a single small Greek letter
-                    // among Latin capitals (`TNFα`, `NFκB`), a symbol.
+                    // among Latin capitals (`TNFα`, `NFκB`), a symbol, or an acronym's
+                    // case ending that reads as no ASCII word (`QAшник`, `SMSка`).
                     (single || lookalike::reads_in_one_script(word).is_some())
                         && !word.split('_').all(|part| part.is_single_script())
                         && !lookalike::is_phonetic(word)
                         && !lookalike::is_cased_notation(word)
+                        && !lookalike::is_acronym_with_ending(word)
                 };
                 self.asked.insert(word.into(), confusable);
                 confusable

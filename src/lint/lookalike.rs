@@ -74,6 +74,38 @@ pub(super) fn is_cased_notation(word: &str) -> bool {
     latin && greek
 }
 
+/// Whether `word` is an acronym with a case ending or suffix of a cased script, as Russian
+/// writes them (`QAшник`, `SMSка`, `VIPов`, `HRку`): two or more Latin capitals, then two
+/// or more small letters of one other script, at least one of which has no ASCII
+/// lookalike, so the word reads as no ASCII word. `CNNрау`, whose `рау` reads as `pay`,
+/// and `BANк`, one letter, are asked.
+pub(super) fn is_acronym_with_ending(word: &str) -> bool {
+    let letters: Vec<char> = word.chars().filter(|c| c.is_alphabetic()).collect();
+    let capitals = letters
+        .iter()
+        .take_while(|c| c.script() == Script::Latin && c.is_uppercase())
+        .count();
+    let ending = &letters[capitals..];
+    let Some(script) = ending.first().map(|c| c.script()) else {
+        return false;
+    };
+    let ascii_lookalike = |c: char| {
+        let mut one = [0; 4];
+        let key: String = skeleton(c.encode_utf8(&mut one)).collect();
+        key.is_ascii()
+    };
+    capitals >= 2
+        && ending.len() >= 2
+        && !matches!(
+            script,
+            Script::Latin | Script::Common | Script::Inherited | Script::Unknown
+        )
+        && ending
+            .iter()
+            .all(|c| c.script() == script && c.is_lowercase() && !c.to_uppercase().eq([*c]))
+        && !ending.iter().all(|c| ascii_lookalike(*c))
+}
+
 /// A word as it reads in one of its scripts.
 pub(super) struct Reading {
     /// The script it reads in.
@@ -271,6 +303,34 @@ mod tests {
             "αβ",
         ] {
             assert!(!is_cased_notation(word), "{word}");
+        }
+    }
+
+    #[test]
+    fn acronyms_with_a_case_ending_are_no_disguise() {
+        for word in [
+            "QAшник",
+            "ITшник",
+            "CEOшник",
+            "SMSка",
+            "VIPов",
+            "HRку",
+            "PDFку",
+            "USBшка",
+        ] {
+            assert!(is_acronym_with_ending(word), "{word}");
+        }
+        for word in [
+            "CNNрау",
+            "APPLEрау",
+            "BANк",
+            "MICROSOFт",
+            "Pоссия",
+            "pаypal",
+            "CNNραγ",
+            "TNF",
+        ] {
+            assert!(!is_acronym_with_ending(word), "{word}");
         }
     }
 
