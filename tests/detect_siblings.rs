@@ -17,6 +17,14 @@ fn detected(bytes: &[u8]) -> Detection {
     detect(bytes, &summary)
 }
 
+/// The regions of a detection, as `(start, end, encoding)`.
+fn regions(d: &Detection) -> Vec<(usize, usize, &'static str)> {
+    d.regions
+        .iter()
+        .map(|r| (r.start, r.end, r.encoding))
+        .collect()
+}
+
 fn encoded(text: &str, label: &str) -> Vec<u8> {
     let encoding = encoding_rs::Encoding::for_label(label.as_bytes()).unwrap();
     let (bytes, _, unmappable) = encoding.encode(text);
@@ -129,13 +137,9 @@ fn text_chardetng_names_right_keeps_its_name() {
 fn lines_of_two_code_pages_are_regions_of_each() {
     let russian = encoded("Моя сестра учится в университете.\n", "windows-1251");
     let french = encoded("Nous sommes arrivés très tôt à la gare.\n", "windows-1252");
-    let bytes = [russian.clone(), french.clone()].concat();
+    let bytes = [russian, french].concat();
     let d = detected(&bytes);
-    let got: Vec<(usize, usize, &str)> = d
-        .regions
-        .iter()
-        .map(|r| (r.start, r.end, r.encoding))
-        .collect();
+    let got = regions(&d);
     assert_eq!(got, [(0, 34, "windows-1251"), (34, 74, "windows-1252")]);
     assert_eq!(d.evidence[0], "mixed: 2 regions in 2 encodings");
 
@@ -147,11 +151,7 @@ fn lines_of_two_code_pages_are_regions_of_each() {
     let sea = encoded("Η θάλασσα ήταν ήρεμη σήμερα το πρωί.\n", "windows-1253");
     let bytes = [greek, german, b"OK\n".to_vec(), sea].concat();
     let d = detected(&bytes);
-    let got: Vec<(usize, usize, &str)> = d
-        .regions
-        .iter()
-        .map(|r| (r.start, r.end, r.encoding))
-        .collect();
+    let got = regions(&d);
     // The ASCII line goes with the German line before it.
     assert_eq!(
         got,
