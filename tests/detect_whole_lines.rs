@@ -62,7 +62,6 @@ fn numbered(lang: &str, label: &str, size: usize, pad: usize) -> Vec<u8> {
 
 #[test]
 fn a_large_file_of_a_multi_byte_encoding_is_one_region_wherever_blocks_cut_its_lines() {
-    let mut got = Vec::new();
     for (lang, label) in [
         ("zh", "GBK"),
         ("zh-Hant", "Big5"),
@@ -70,9 +69,9 @@ fn a_large_file_of_a_multi_byte_encoding_is_one_region_wherever_blocks_cut_its_l
         ("ja", "Shift_JIS"),
     ] {
         for pad in [0, 7, 33, 61] {
-            let bytes = numbered(lang, label, 900_000, pad);
+            // Five blocks of 64 KiB, four edges inside lines.
+            let bytes = numbered(lang, label, 300_000, pad);
             let d = detected(&bytes);
-            got.push(format!("{label} {pad}: {} {:?}", d.encoding, regions(&d)));
             assert_eq!(
                 (d.encoding, regions(&d)),
                 (label, vec![(0, bytes.len(), label)]),
@@ -80,7 +79,6 @@ fn a_large_file_of_a_multi_byte_encoding_is_one_region_wherever_blocks_cut_its_l
             );
         }
     }
-    assert_eq!(got.len(), 16);
 }
 
 #[test]

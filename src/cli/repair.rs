@@ -744,12 +744,8 @@ fn settle(
 /// written (`Ñ` and U+FFFD, where `я`'s `8F` was dropped): no repair gives them back, and
 /// they are left as they are.
 fn lost_mojibake_note(bytes: &[u8]) -> Option<String> {
-    let finder = memchr::memmem::Finder::new("\u{FFFD}".as_bytes());
-    let mut lost = finder
-        .find_iter(bytes)
-        .filter(|&at| crate::detect::lost_after_misread_lead(bytes, at));
-    let first = lost.next()?;
-    let count = 1 + lost.count();
+    let replacements = memchr::memmem::find_iter(bytes, "\u{FFFD}".as_bytes());
+    let (count, first) = crate::detect::lost_characters(bytes, replacements)?;
     Some(format!(
         "{count} {} of mojibake lost a byte before this input was written (U+FFFD right \
          after a UTF-8 lead byte read as windows-1252, the first at {}): left as {}",
@@ -758,7 +754,7 @@ fn lost_mojibake_note(bytes: &[u8]) -> Option<String> {
         } else {
             "characters"
         },
-        first - 2,
+        first,
         if count == 1 { "it is" } else { "they are" },
     ))
 }

@@ -24,6 +24,19 @@ pub enum Script {
     Free,
 }
 
+/// Whether `c` is a letter ([`is_letter`]) whose Unicode Script is one other than Latin
+/// (not Common, Inherited or Unknown either): `й`, `α`, `漢`, not `é`, `ª` or a digit.
+pub fn is_letter_of_another_script(c: char) -> bool {
+    is_letter(c)
+        && !matches!(
+            c.script(),
+            UnicodeScriptName::Latin
+                | UnicodeScriptName::Common
+                | UnicodeScriptName::Inherited
+                | UnicodeScriptName::Unknown
+        )
+}
+
 /// The script of `c`, for a letter; `None` for anything that is not a letter.
 pub fn script(c: char) -> Option<Script> {
     if !is_letter(c) {

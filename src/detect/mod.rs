@@ -695,16 +695,12 @@ fn absorb_accidental_utf8(
         if simdutf8::basic::from_utf8(piece).is_ok() {
             continue;
         }
-        let guess_of = |j: usize| {
-            let (r, k) = regions.get(j)?;
-            (*k == Kind::Legacy)
-                .then(|| {
-                    guesses
-                        .iter()
-                        .find(|(at, _)| *at == r.start)
-                        .map(|(_, g)| *g)
-                })
-                .flatten()
+        let guess_of = |j: usize| match regions.get(j)? {
+            (r, Kind::Legacy) => guesses
+                .iter()
+                .find(|(at, _)| *at == r.start)
+                .map(|(_, g)| *g),
+            _ => None,
         };
         let neighbours = [i.checked_sub(1).and_then(guess_of), guess_of(i + 1)];
         let Some(guess) = neighbours.into_iter().flatten().find(|g| {
@@ -748,15 +744,7 @@ fn lines_of_another_encoding(
         true => {
             let high: Vec<u8> = (0x80..=0xFF).collect();
             let (letters, _) = encoding.decode_without_bom_handling(&high);
-            let another_script = letters.chars().any(|c| {
-                use unicode_script::{Script as Name, UnicodeScript};
-                judge::is_letter(c)
-                    && !matches!(
-                        c.script(),
-                        Name::Latin | Name::Common | Name::Inherited | Name::Unknown
-                    )
-            });
-            if !another_script {
+            if !letters.chars().any(judge::is_letter_of_another_script) {
                 return whole;
             }
             (range.end, true)
@@ -779,7 +767,6 @@ fn lines_of_another_encoding(
     while pos < end {
         let stop = memchr::memchr(b'\n', &bytes[pos..end]).map_or(end, |i| pos + i + 1);
         let line = &bytes[pos..stop];
-        let end = stop;
         let own = match line.is_ascii() {
             true => None,
             false if single_byte && !beside_ascii_letter(line) => Some(guess),
@@ -824,11 +811,11 @@ fn lines_of_another_encoding(
             }
         };
         match (out.last_mut(), own) {
-            (Some((r, e)), Some(own)) if *e == own => r.end = end,
-            (Some((r, _)), None) => r.end = end,
-            (_, own) => out.push((pos..end, own.unwrap_or(guess))),
+            (Some((r, e)), Some(own)) if *e == own => r.end = stop,
+            (Some((r, _)), None) => r.end = stop,
+            (_, own) => out.push((pos..stop, own.unwrap_or(guess))),
         }
-        pos = end;
+        pos = stop;
     }
     if let Some((r, _)) = out.last_mut() {
         // The rest of a multi-byte region past the lines asked.
@@ -843,16 +830,12 @@ fn lines_of_another_encoding(
 /// Whether a word of `text` (a run of letters and marks) has an ASCII letter and a letter
 /// of a script other than Latin.
 fn words_mix_ascii_and_another_script(text: &str) -> bool {
-    use unicode_script::{Script as Name, UnicodeScript};
     let (mut ascii, mut other) = (false, false);
     for c in text.chars() {
         if c.is_ascii_alphabetic() {
             ascii = true;
         } else if judge::is_letter(c) {
-            other |= !matches!(
-                c.script(),
-                Name::Latin | Name::Common | Name::Inherited | Name::Unknown
-            );
+            other |= judge::is_letter_of_another_script(c);
         } else if !c.is_alphanumeric() && !judge::is_attached(c) {
             // The word ends.
             if ascii && other {
@@ -1613,20 +1596,15 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                 "regions"
             }
         ));
-        let lost: Vec<usize> = summary
-            .replacements(bytes)
-            .map(|u| u.start)
-            .filter(|&at| lost_after_misread_lead(bytes, at))
-            .collect();
-        if let Some(first) = lost.first() {
+        let replacements = summary.replacements(bytes).map(|u| u.start);
+        if let Some((count, first)) = lost_characters(bytes, replacements) {
             d.evidence.push(format!(
                 "{} of the mojibake lost a byte before it was written: U+FFFD right after \
-                 a UTF-8 lead byte read as windows-1252 (`{}` at {}), where a decoder \
+                 a UTF-8 lead byte read as windows-1252 (`{}` at {first}), where a decoder \
                  dropped a byte windows-1252 leaves undefined; no repair gives {} back",
-                counted(lost.len() as u64, "character", "characters"),
-                String::from_utf8_lossy(&bytes[first - 2..first + 3]),
-                first - 2,
-                if lost.len() == 1 { "it" } else { "them" },
+                counted(count as u64, "character", "characters"),
+                String::from_utf8_lossy(&bytes[first..first + 5]),
+                if count == 1 { "it" } else { "them" },
             ));
         }
     }
@@ -1636,20 +1614,27 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     d
 }
 
-/// Whether the U+FFFD at `at` follows a character that is a UTF-8 lead byte read as
-/// windows-1252 (`Â` to `ô`, U+00C2..U+00F4, `C3 82`..`C3 B4`): the second byte of a
-/// character of mojibake (`Ñ` and `8F` for `я`) lost to a decoder's replacement, as
-/// windows-1252 leaves `81`, `8D`, `8F`, `90` and `9D` undefined.
+/// Of the U+FFFD at `replacements` (offsets in increasing order), those right after a
+/// character that is a UTF-8 lead byte read as windows-1252 (`Â` to `ô`, U+00C2..U+00F4,
+/// `C3 82`..`C3 B4`): the second byte of a character of mojibake (`Ñ` and `8F` for `я`)
+/// lost to a decoder's replacement, as windows-1252 leaves `81`, `8D`, `8F`, `90` and `9D`
+/// undefined. How many, and where the first lost character starts (its lead's offset).
 ///
 /// ```
-/// use hexrune::detect::lost_after_misread_lead;
+/// use hexrune::detect::lost_characters;
 /// let text = "Ñ\u{FFFD}ö\u{FFFD}".as_bytes();
-/// assert!(lost_after_misread_lead(text, 2));
 /// // `ö` is `F6` in windows-1252, no lead byte of UTF-8.
-/// assert!(!lost_after_misread_lead(text, 7));
+/// assert_eq!(lost_characters(text, [2, 7].into_iter()), Some((1, 0)));
+/// assert_eq!(lost_characters(text, [7].into_iter()), None);
 /// ```
-pub fn lost_after_misread_lead(bytes: &[u8], at: usize) -> bool {
-    at >= 2 && bytes[at - 2] == 0xC3 && (0x82..=0xB4).contains(&bytes[at - 1])
+pub fn lost_characters(
+    bytes: &[u8],
+    replacements: impl Iterator<Item = usize>,
+) -> Option<(usize, usize)> {
+    let mut lost = replacements
+        .filter(|&at| at >= 2 && bytes[at - 2] == 0xC3 && (0x82..=0xB4).contains(&bytes[at - 1]));
+    let first = lost.next()?;
+    Some((1 + lost.count(), first - 2))
 }
 
 /// The UTF-8 errors (`total` of the input's, as `summary` counts them) that start in a
