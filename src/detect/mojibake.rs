@@ -107,6 +107,10 @@ struct Around {
     cyrillic: usize,
     greek: usize,
     other: usize,
+    /// The line's Latin letters beyond ASCII are those of one language ([`misfits`] is 0):
+    /// Danish `ÅÆØ` is three letters of its alphabet, where `Ãœber` mixes Portuguese `ã`
+    /// with French `œ`.
+    one_language: bool,
 }
 
 impl Around {
@@ -133,6 +137,7 @@ impl Around {
             cyrillic: self.cyrillic - run.cyrillic,
             greek: self.greek - run.greek,
             other: self.other - run.other,
+            one_language: self.one_language,
         }
     }
 }
@@ -599,7 +604,10 @@ fn judge_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>) {
     if !spans.iter().any(|(_, _, candidate)| *candidate) {
         return;
     }
-    let around = Around::count(line.chars());
+    let around = Around {
+        one_language: misfits(line) == 0,
+        ..Around::count(line.chars())
+    };
     let all_runs = spans.len();
     let runs: Vec<Vec<Vec<Piece>>> = spans
         .iter()
@@ -895,7 +903,7 @@ fn judge_piece(
     let confident = !genuine
         && (chain.len() > 1
             || oddness(&original, prev) > 0
-            || is_capital_pair(&original, next)
+            || is_capital_pair(ctx, &original, next)
             || is_glued_to_other_script(&original, prev, next)
             || is_box_glued_to_letter(&original, prev, next)
             || is_signs_before_word(&original, next, next2));
@@ -1090,15 +1098,17 @@ fn one_cyrillic_language(letters: &[char]) -> bool {
 
 /// A capital with a diacritic, then a letter or closing punctuation, then a letter: the
 /// shape of one misread character at the start of a word ("Ãœber", "Ã…rhus", "ĂŤslenska"),
-/// which words of the languages these encodings serve do not have.
-fn is_capital_pair(original: &[char], next: Option<char>) -> bool {
+/// which words of the languages these encodings serve do not have. Two letters on a line
+/// whose letters are one language's are that language's (Danish "ÅÆØ", the end of its
+/// alphabet; through windows-1257 it would be `ů` and `Ø`).
+fn is_capital_pair(ctx: &Around, original: &[char], next: Option<char>) -> bool {
     let [first, second] = original else {
         return false;
     };
     let closing = matches!(second, '’' | '”' | '›' | '»' | '…' | '–' | '—');
     is_upper(*first)
         && !first.is_ascii()
-        && (is_letter(*second) || closing)
+        && (closing || (is_letter(*second) && !ctx.one_language))
         && next.is_some_and(is_letter)
 }
 
@@ -1256,6 +1266,8 @@ mod tests {
             one("smile Ã°Å¸Ëœâ‚¬"),
             (6, 25, vec!["windows-1252", "windows-1252"], "😀".into())
         );
+        // A capital pair at a word's start, its letters of no one language (`ã` and `œ`).
+        assert_eq!(one("Ãœber alles"), (0, 4, vec!["windows-1252"], "Ü".into()));
     }
 
     #[test]
@@ -1276,6 +1288,10 @@ mod tests {
             "PĂŞUNE ŞI ŢARĂ",
             "dx = √π; σ = √∑(x−μ)²/n",
             "≈π, √Ω, √∫f²",
+            // The end of the Danish and Norwegian alphabet, not `ů` through windows-1257.
+            "Kierunek: ÅÆØ",
+            "The Nordic letters ÅÆØ and åæø.",
+            "ÆØÅ æøå",
         ] {
             assert_eq!(find(text), [], "{text:?}");
         }

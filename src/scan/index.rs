@@ -883,6 +883,12 @@ impl Summary {
             } else {
                 self.errors(bytes).all(|u| is_stray_windows_1252(bytes, &u))
             };
+        // Stray bytes stand among UTF-8's characters: where they outnumber them more than
+        // twice over in a text with many errors (GBK or Big5 text, whose pairs of bytes
+        // windows-1252 reads too, makes a UTF-8 character of one pair in four), they are
+        // the text, and it is not UTF-8. A short text with a few is still read as UTF-8's
+        // (four in a sentence beside its one `Ø`).
+        let stray = stray && !(against && rest >= 16 && rest > 2 * multibyte);
         if stray && lax.forms == 0 {
             Verdict::StrayBytes(rest)
         } else if stray || !against {
@@ -1546,6 +1552,22 @@ mod tests {
             d(b"x\xE9 \xC3\xA9\xC3\xA9"),
             "UTF-8 (RFC 3629) with 1 stray byte (windows-1252?)"
         );
+        // Errors more than twice as many as UTF-8's characters, in a text of many, each a
+        // byte windows-1252 reads: GBK, whose pairs of bytes make a UTF-8 character now
+        // and then (`第0行：今天天气很好，我们去公园散步吧。` a line: `D4 B0` is `԰`,
+        // `C9 A2` is `ɢ`, and 12 bytes are stray).
+        let gbk: Vec<u8> = (0..40)
+            .flat_map(|i| {
+                let mut line = b"\xB5\xDA".to_vec();
+                line.extend_from_slice(i.to_string().as_bytes());
+                line.extend_from_slice(
+                    b"\xD0\xD0\xA3\xBA\xBD\xF1\xCC\xEC\xCC\xEC\xC6\xF8\xBA\xDC\xBA\xC3\xA3\xAC\
+                      \xCE\xD2\xC3\xC7\xC8\xA5\xB9\xAB\xD4\xB0\xC9\xA2\xB2\xBD\xB0\xC9\xA1\xA3\n",
+                );
+                line
+            })
+            .collect();
+        assert_eq!(v(&gbk), Verdict::ProbablyNot(960));
         // A byte windows-1252 leaves undefined is an error, not a stray character.
         assert_eq!(v(b"\xC3\xA9\xC3\xA9 \x81"), Verdict::WithErrors(1));
         // A cut in the middle is an error; a cut at the end with other errors too counts all.
