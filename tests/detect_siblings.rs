@@ -1,7 +1,7 @@
 //! The single-byte Latin code pages read most bytes alike: where chardetng names the wrong
 //! sibling (Hungarian as windows-1252, `ő` as `õ`; Turkish as windows-1252, `ş` as `þ`;
-//! Swedish in Mac OS Roman as windows-1250), the sibling whose letters fit one language a
-//! line is named; and text chardetng names right keeps its name. Each sentence is the
+//! Swedish in Mac OS Roman as windows-1250; Russian in Mac OS Cyrillic as windows-1251),
+//! the sibling whose letters fit one language a line is named; and text chardetng names right keeps its name. Each sentence is the
 //! test's own, encoded by encoding_rs; the criterion is exact: the named encoding decodes
 //! the bytes to the sentence.
 
@@ -123,6 +123,53 @@ fn text_chardetng_names_right_keeps_its_name() {
             "Šodien mēs gājām uz tirgu un nopirkām svaigus ābolus un ķiršus.\n",
             "windows-1257",
         ),
+    ] {
+        let bytes = encoded(text, label);
+        let (read, name) = read_as_detected(&bytes);
+        assert_eq!(read, text, "{label}: named {name}");
+    }
+}
+
+const RUSSIAN: &str = "Вчера мы гуляли в парке, и погода была прекрасной.\n\
+Я думаю, что завтра будет дождь, поэтому возьми зонт.\n\
+Москва - столица России, а Киев - столица Украины.\n";
+const UKRAINIAN: &str = "Учора ми гуляли в парку, і погода була чудова.\n\
+Я думаю, що завтра піде дощ, тому візьми парасольку.\n";
+const BULGARIAN: &str = "Вчера се разходихме в парка в София и времето беше прекрасно.\n\
+Утре ще вали, затова си вземи чадъра, моля.\n";
+const SERBIAN: &str = "Јуче смо шетали у парку, а ђаци су се играли поред цркве.\n\
+Сутра ће падати киша, зато понеси кишобран, џемпер и шал.\n";
+
+/// The Cyrillic code pages are siblings too: Russian, Ukrainian and Bulgarian in Mac OS
+/// Cyrillic (which chardetng names windows-1251: `‚чера`, `гулЯли`) are named so, and
+/// text in the other Cyrillic code pages is read as it was written.
+#[test]
+fn cyrillic_siblings_are_told_apart() {
+    // One capital of one line is enough: `Ѓабушка` is no word of one language.
+    let one_line = "Бабушка испекла пирожки с капустой, и все были сыты.\n";
+    for text in [RUSSIAN, UKRAINIAN, BULGARIAN, one_line] {
+        let bytes = encoded(text, "x-mac-cyrillic");
+        let (read, name) = read_as_detected(&bytes);
+        assert_eq!((read.as_str(), name), (text, "x-mac-cyrillic"));
+        assert_eq!(repaired_auto(&bytes), text.as_bytes());
+    }
+    let d = detected(&encoded(RUSSIAN, "x-mac-cyrillic"));
+    assert_eq!(
+        d.evidence[0],
+        "120 UTF-8 errors and few multi-byte characters; chardetng reads it as windows-1251, \
+         whose letters fit no one language a line (3 letters off: Я џ Њ ђ); as \
+         x-mac-cyrillic they do"
+    );
+    for (text, label) in [
+        (RUSSIAN, "windows-1251"),
+        (RUSSIAN, "KOI8-R"),
+        (RUSSIAN, "IBM866"),
+        (RUSSIAN, "ISO-8859-5"),
+        (UKRAINIAN, "windows-1251"),
+        (UKRAINIAN, "KOI8-U"),
+        (BULGARIAN, "windows-1251"),
+        // Serbian's own letters are where Mac OS Cyrillic has capitals.
+        (SERBIAN, "windows-1251"),
     ] {
         let bytes = encoded(text, label);
         let (read, name) = read_as_detected(&bytes);

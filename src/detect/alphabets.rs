@@ -128,6 +128,49 @@ pub fn misfits(line: &str) -> usize {
     letters.len() - fitting + lone_capitals(&chars)
 }
 
+/// The Cyrillic letters of `letters` that the one of Russian, Ukrainian, Belarusian,
+/// Bulgarian, Serbian and Macedonian that has most of them lacks (letters of other
+/// scripts are ignored): 0 for `ВІДДІЛ` (Ukrainian) or `гуляли`, 1 for `ЩЃ` (`Щ` is not
+/// Macedonian, `Ѓ` only Macedonian).
+///
+/// ```
+/// use hexrune::detect::alphabets::cyrillic_misfits;
+/// let letters = |s: &str| s.chars().collect::<Vec<char>>();
+/// assert_eq!(cyrillic_misfits(&letters("Вчера мы гуляли")), 0);
+/// assert_eq!(cyrillic_misfits(&letters("Ђчера мы гуляли")), 1);
+/// assert_eq!(cyrillic_misfits(&letters("ЩЃЩЉ")), 2);
+/// ```
+pub fn cyrillic_misfits(letters: &[char]) -> usize {
+    const SERBIAN_LACKS: &str = "щъыьэюяйё";
+    const LANGUAGES: [(&str, &str); 6] = [
+        // (letters beyond а..я it adds, letters of а..я it lacks)
+        ("ё", ""),
+        ("іїєґ", "ёъыэ"),
+        ("іўё", "ищъ"),
+        ("", "ёыэ"),
+        ("ђјљњћџ", SERBIAN_LACKS),
+        ("ѓѕјљњќџ", SERBIAN_LACKS),
+    ];
+    let lower: Vec<char> = letters
+        .iter()
+        .filter(|c| script(**c) == Some(Script::Cyrillic))
+        .flat_map(|c| c.to_lowercase())
+        .collect();
+    LANGUAGES
+        .iter()
+        .map(|(adds, lacks)| {
+            lower
+                .iter()
+                .filter(|c| {
+                    let basic = ('а'..='я').contains(*c);
+                    !((basic && !lacks.contains(**c)) || adds.contains(**c))
+                })
+                .count()
+        })
+        .min()
+        .unwrap_or(0)
+}
+
 /// Capitals beyond ASCII that are a word by themselves, after a word in small letters with
 /// only spaces between.
 fn lone_capitals(chars: &[char]) -> usize {

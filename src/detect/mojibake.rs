@@ -26,7 +26,7 @@
 //!
 //! This module knows text, not files: offsets are byte offsets into the `&str` it is given.
 
-use super::alphabets::misfits;
+use super::alphabets::{cyrillic_misfits, misfits};
 use super::judge::{
     is_attached, is_box, is_cp1252_row8_letter, is_letter, is_lower, is_mark_of, is_math_pair,
     is_odd_after_letter, is_plausible, is_upper, script, Script,
@@ -1067,33 +1067,7 @@ fn is_genuine_word(
     if letters.windows(2).any(|w| is_lower(w[0]) && is_upper(w[1])) {
         return false;
     }
-    native != Script::Cyrillic || one_cyrillic_language(&letters)
-}
-
-/// Whether one of Russian, Ukrainian, Belarusian, Bulgarian, Serbian or Macedonian has
-/// every letter of `letters` (others than Cyrillic are ignored).
-fn one_cyrillic_language(letters: &[char]) -> bool {
-    const SERBIAN_LACKS: &str = "щъыьэюяйё";
-    const LANGUAGES: [(&str, &str); 6] = [
-        // (letters beyond а..я it adds, letters of а..я it lacks)
-        ("ё", ""),
-        ("іїєґ", "ёъыэ"),
-        ("іўё", "ищъ"),
-        ("", "ёыэ"),
-        ("ђјљњћџ", SERBIAN_LACKS),
-        ("ѓѕјљњќџ", SERBIAN_LACKS),
-    ];
-    let lower: Vec<char> = letters
-        .iter()
-        .filter(|c| script(**c) == Some(Script::Cyrillic))
-        .flat_map(|c| c.to_lowercase())
-        .collect();
-    LANGUAGES.iter().any(|(adds, lacks)| {
-        lower.iter().all(|c| {
-            let basic = ('а'..='я').contains(c);
-            (basic && !lacks.contains(*c)) || adds.contains(*c)
-        })
-    })
+    native != Script::Cyrillic || cyrillic_misfits(&letters) == 0
 }
 
 /// A capital with a diacritic, then a letter or closing punctuation, then a letter: the

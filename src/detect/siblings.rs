@@ -6,8 +6,14 @@
 //! but the wrong one puts letters side by side that no one language writes
 //! (`főzött` and `újra` as windows-1252 are `fõzött` and `újra`, and Hungarian has no `õ`).
 //!
+//! The Cyrillic code pages are siblings too, of another kind: Mac OS Cyrillic writes the
+//! small letters where windows-1251 does but `я`, and the capitals where windows-1251 has
+//! punctuation and Serbian and Macedonian letters, so Russian in one read as the other is
+//! `‚чера` and `гулЯли` for `Вчера` and `гуляли`.
+//!
 //! [`refit`] reads a region through each sibling and counts, line by line, the letters
-//! that do not fit the one language the line's letters fit best ([`super::alphabets`]); a
+//! that do not fit the one language the line's letters fit best ([`super::alphabets`]),
+//! and a Cyrillic capital after a small letter in a word; a
 //! sibling whose reading fits where chardetng's does not replaces chardetng's guess. It
 //! asks for a clear margin (chardetng's reading at least two letters off, and four times
 //! as many as the sibling's), so a foreign name in a line of text changes nothing.
@@ -17,23 +23,29 @@
 use encoding_rs::Encoding;
 use unicode_general_category::{get_general_category, GeneralCategory as Gc};
 
-use super::alphabets::misfits;
-use super::judge::is_letter;
+use super::alphabets::{cyrillic_misfits, misfits};
+use super::judge::{is_letter, is_lower, is_upper, script, Script};
 use super::GUESS_BYTES;
 
-/// The siblings compared, in the order a tie is settled in: the web's Western, Central
-/// European, Baltic and Turkish code pages, their ISO counterparts where they differ, and
-/// Mac OS Roman.
-const SIBLINGS: [&str; 9] = [
-    "windows-1252",
-    "windows-1250",
-    "windows-1257",
-    "windows-1254",
-    "ISO-8859-2",
-    "ISO-8859-13",
-    "ISO-8859-4",
-    "ISO-8859-16",
-    "macintosh",
+/// The families of siblings compared, each in the order a tie is settled in: the web's
+/// Western, Central European, Baltic and Turkish code pages, their ISO counterparts where
+/// they differ, and Mac OS Roman; and the two Cyrillic code pages that write the small
+/// letters alike.
+const FAMILIES: [&[&str]; 2] = [
+    &[
+        "windows-1252",
+        "windows-1250",
+        "windows-1257",
+        "windows-1254",
+        "ISO-8859-2",
+        "ISO-8859-13",
+        "ISO-8859-4",
+        "ISO-8859-16",
+        "macintosh",
+    ],
+    // KOI8-R, IBM866 and ISO-8859-5 put the letters elsewhere (one read as another is
+    // letters still, in the wrong case and order), and chardetng tells them apart.
+    &["windows-1251", "x-mac-cyrillic"],
 ];
 
 /// A sibling whose reading fits the letters of one language a line where chardetng's
@@ -54,10 +66,11 @@ pub struct Refit {
     pub shown: Vec<char>,
 }
 
-/// What is off in `line`: the letters that fit no one language ([`misfits`]), and each
-/// symbol beyond ASCII that stands between two letters (`f¸hrt`, German's `führt` read as
-/// Mac OS Roman): a reading with fewer letters has fewer to misfit. Punctuation stands
-/// there in text (`L’été`, Catalan `col·legi`).
+/// What is off in `line`: the letters that fit no one language ([`misfits`],
+/// [`cyrillic_misfits`]), each symbol beyond ASCII that stands between two letters
+/// (`f¸hrt`, German's `führt` read as Mac OS Roman: a reading with fewer letters has fewer
+/// to misfit; punctuation stands there in text, `L’été`, Catalan `col·legi`), and each
+/// Cyrillic capital right after a small Cyrillic letter (`гулЯли`).
 fn off(line: &str) -> usize {
     let chars: Vec<char> = line.chars().collect();
     let symbol = |c: char| {
@@ -71,7 +84,12 @@ fn off(line: &str) -> usize {
         .windows(3)
         .filter(|w| symbol(w[1]) && is_letter(w[0]) && is_letter(w[2]))
         .count();
-    misfits(line) + signs
+    let cyrillic = |c: char| script(c) == Some(Script::Cyrillic);
+    let inner_capitals = chars
+        .windows(2)
+        .filter(|w| cyrillic(w[0]) && cyrillic(w[1]) && is_lower(w[0]) && is_upper(w[1]))
+        .count();
+    misfits(line) + signs + cyrillic_misfits(&chars) + inner_capitals
 }
 
 /// Whether each line of `text` has nothing off ([`off`]): its letters beyond ASCII fit one
@@ -109,14 +127,21 @@ fn misfits_of(bytes: &[u8], encoding: &'static Encoding) -> Option<(usize, Strin
 /// assert_eq!(refit(b"Le gar\xE7on a mang\xE9 une cr\xE8me br\xFBl\xE9e.\n", "windows-1252"), None);
 /// ```
 pub fn refit(bytes: &[u8], guess: &str) -> Option<Refit> {
-    let guess = *SIBLINGS.iter().find(|s| s.eq_ignore_ascii_case(guess))?;
+    let family = FAMILIES
+        .iter()
+        .find(|f| f.iter().any(|s| s.eq_ignore_ascii_case(guess)))?;
+    let guess = *family.iter().find(|s| s.eq_ignore_ascii_case(guess))?;
     let head = &bytes[..bytes.len().min(GUESS_BYTES)];
     let encoding = |name: &str| Encoding::for_label(name.as_bytes());
     let (own, own_text) = misfits_of(head, encoding(guess)?)?;
-    if own < 2 {
+    // A foreign name in a line of Latin letters is one letter off; a capital of Russian
+    // in Mac OS Cyrillic read as windows-1251 (`Ѓабушка` for `Бабушка`) is one too, where
+    // windows-1251 is not a letter off but for a letter it writes beside Russian's.
+    let least = if family[0] == "windows-1251" { 1 } else { 2 };
+    if own < least {
         return None;
     }
-    let (best, best_text, name) = SIBLINGS
+    let (best, best_text, name) = family
         .iter()
         .filter(|s| **s != guess)
         .filter_map(|s| {
