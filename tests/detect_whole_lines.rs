@@ -217,3 +217,37 @@ fn a_file_of_short_legacy_lines_is_legacy_whole() {
         )
     );
 }
+
+/// A line of Japanese in Shift_JIS that chardetng names windows-1251 (and, three times
+/// over, looked like IBM437's accented letters between the trail bytes `V`, `C` and `B`)
+/// is Shift_JIS: its reading has no malformed sequence and is kana and kanji; short lines
+/// chardetng names right keep their name.
+#[test]
+fn a_short_line_of_japanese_in_shift_jis_is_named_so() {
+    let lines = [
+        "今日はとても良い天気ですね。",
+        "ありがとうございます。",
+        "駅はどこですか？",
+        "明日は雨が降るそうです。",
+        "すみません、トイレはどこですか。",
+        "日本語を勉強しています。",
+    ];
+    for line in lines {
+        for n in [1, 3] {
+            let text = format!("{line}\n").repeat(n);
+            let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode(&text);
+            let d = detected(&bytes);
+            assert_eq!(
+                (d.encoding, regions(&d)),
+                ("Shift_JIS", vec![(0, bytes.len(), "Shift_JIS")]),
+                "{text}"
+            );
+        }
+    }
+    let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode("今日はとても良い天気ですね。\n");
+    assert_eq!(
+        detected(&bytes).evidence[0],
+        "13 UTF-8 errors and few multi-byte characters; chardetng reads it as windows-1251; \
+         as Shift_JIS it is words of kana and kanji, with no malformed sequence"
+    );
+}

@@ -390,6 +390,34 @@ pub fn one_script_words(bytes: &[u8], label: &str) -> bool {
     letters >= 2
 }
 
+/// encoding_rs's name of Shift_JIS.
+pub const SHIFT_JIS: &str = "Shift_JIS";
+
+/// Whether `bytes` read as Shift_JIS are Japanese: words of one script
+/// ([`one_script_words`]) with at least one kana of the full-width blocks and no half-width
+/// katakana. GBK, Big5 or EUC-KR read as Shift_JIS puts half-width katakana where their
+/// lead bytes `A1` to `DF` stand, and gives no hiragana.
+///
+/// ```
+/// use hexrune::detect::legacy::japanese_in_shift_jis;
+/// // 今日はとても良い天気ですね。 in Shift_JIS.
+/// let bytes = b"\x8D\xA1\x93\xFA\x82\xCD\x82\xC6\x82\xC4\x82\xE0\x97\xC7\x82\xA2\
+///     \x93\x56\x8B\x43\x82\xC5\x82\xB7\x82\xCB\x81\x42\n";
+/// assert!(japanese_in_shift_jis(bytes));
+/// // 我们明天去北京 in GBK.
+/// assert!(!japanese_in_shift_jis(b"\xCE\xD2\xC3\xC7\xC3\xF7\xCC\xEC\xC8\xA5\xB1\xB1\xBE\xA9\n"));
+/// ```
+pub fn japanese_in_shift_jis(bytes: &[u8]) -> bool {
+    let Some(text) =
+        encoding_rs::SHIFT_JIS.decode_without_bom_handling_and_without_replacement(bytes)
+    else {
+        return false;
+    };
+    let kana = text.chars().any(|c| ('\u{3041}'..='\u{30FF}').contains(&c));
+    let half_width = text.chars().any(|c| ('\u{FF61}'..='\u{FF9F}').contains(&c));
+    kana && !half_width && one_script_words(bytes, SHIFT_JIS)
+}
+
 /// The writing systems [`one_script_words`] tells apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum System {

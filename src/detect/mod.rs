@@ -1230,7 +1230,9 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     // errors), unless the input is not UTF-8 (`not_utf8`), and equal neighbours merge
     // again.
     let mut guesses = Vec::new();
-    let mut dos_evidence = Vec::new();
+    // Encodings named by hexrune's own rules rather than chardetng (DOS code pages,
+    // Japanese in Shift_JIS), and why.
+    let mut rule_evidence = Vec::new();
     let mut doubts = Vec::new();
     // The legacy guesses read with a few malformed sequences ([`legacy::guess`]): where the
     // region starts, the encoding, how many, and the first.
@@ -1258,12 +1260,26 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             // no IBM437 for the `82` and `8A` between its bytes).
             let multi_byte = encoding_rs::Encoding::for_label(guess.as_bytes())
                 .is_some_and(|e| !e.is_single_byte());
+            // chardetng may name a single-byte code page for a line or two of Japanese in
+            // Shift_JIS (windows-1251 for `今日はとても良い天気ですね。`): a reading with
+            // no malformed sequence that is kana and kanji is Japanese.
+            if !multi_byte && legacy::japanese_in_shift_jis(head) {
+                guesses.push((range.start, legacy::SHIFT_JIS));
+                rule_evidence.push((
+                    legacy::SHIFT_JIS,
+                    format!(
+                        "chardetng reads it as {guess}; as {} it is words of kana and kanji, with no malformed sequence",
+                        legacy::SHIFT_JIS
+                    ),
+                ));
+                continue;
+            }
             let confirmed = multi_byte
                 && !dos::box_drawing_over_multibyte(head)
                 && (found.malformed.count > 0 || legacy::one_script_words(head, guess));
             if let Some((dos, why)) = dos::dos_code_page(head, guess).filter(|_| !confirmed) {
                 guesses.push((range.start, dos));
-                dos_evidence.push((dos, why));
+                rule_evidence.push((dos, why));
                 continue;
             }
             // Each reading decodes up to a megabyte of the region: asked once each.
@@ -1499,8 +1515,8 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                 counted(multibyte, "multi-byte character", "multi-byte characters")
             )
         });
-    } else if dos_evidence.iter().any(|(name, _)| *name == d.encoding) {
-        let why: Vec<&str> = dos_evidence.iter().map(|(_, why)| why.as_str()).collect();
+    } else if rule_evidence.iter().any(|(name, _)| *name == d.encoding) {
+        let why: Vec<&str> = rule_evidence.iter().map(|(_, why)| why.as_str()).collect();
         d.evidence.push(format!(
             "{} and few multi-byte characters; {}",
             counted(errors, "UTF-8 error", "UTF-8 errors"),
