@@ -286,3 +286,29 @@ fn splitting_by_lines_keeps_to_what_lines_show() {
         )
     );
 }
+
+/// Romanian in ISO-8859-16 (`ș`, `ț` with a comma below) reads as windows-1250 but for
+/// those letters, which windows-1250 writes with a cedilla: both readings are Romanian, so
+/// the doubt says which bytes differ and how to ask for the other; Polish in windows-1250
+/// has no such byte and no doubt.
+#[test]
+fn romanian_with_a_comma_below_is_a_doubt() {
+    let comma = "Ștefan și Țiți au mâncat în grădină, apoi s-au întors acasă.\n";
+    let bytes = encoded(comma, "ISO-8859-16");
+    let d = detected(&bytes);
+    assert_eq!(d.encoding, "windows-1250");
+    assert_eq!(
+        d.doubt.as_deref(),
+        Some(
+            "windows-1250: 4 bytes read as ISO-8859-16 give Romanian's letters with a comma \
+             below where windows-1250 gives them with a cedilla (the first at 0: AA Ș not Ş, \
+             BA ș not ş, DE Ț not Ţ, FE ț not ţ); if it is ISO-8859-16, give --from \
+             iso-8859-16"
+        )
+    );
+    let polish = encoded(
+        "Zażółć gęślą jaźń, powiedział nauczyciel, i wszyscy się roześmiali.\n",
+        "windows-1250",
+    );
+    assert_eq!(detected(&polish).doubt, None);
+}

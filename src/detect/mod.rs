@@ -1465,15 +1465,21 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                 let end = r.end.min(r.start + GUESS_BYTES);
                 latin9::tells(&bytes[r.start..end]).map(|t| latin9::doubt(&t, r.start))
             });
-        if let Some(latin9) = &latin9 {
+        // Nor does it know ISO-8859-16, Romanian's code page with the comma below, which
+        // windows-1250 and ISO-8859-2 read alike but for `ș` and `ț`.
+        let comma_below = named
+            .iter()
+            .find_map(|r| siblings::comma_below_doubt(&bytes[r.start..r.end], r.encoding, r.start));
+        let latin9: Vec<String> = latin9.into_iter().chain(comma_below).collect();
+        for doubt in &latin9 {
             d.doubt = Some(match d.doubt.take() {
-                Some(doubt) => format!("{doubt}; {latin9}"),
-                None => format!("{}: {latin9}", d.encoding),
+                Some(before) => format!("{before}; {doubt}"),
+                None => format!("{}: {doubt}", d.encoding),
             });
         }
         latin9
     } else {
-        None
+        Vec::new()
     };
     if named.len() > 1 {
         let mut names: Vec<&str> = named.iter().map(|r| r.encoding).collect();

@@ -173,3 +173,60 @@ pub fn refit(bytes: &[u8], guess: &str) -> Option<Refit> {
         shown,
     })
 }
+
+/// The bytes where ISO-8859-16 writes Romanian's letters with a comma below and
+/// windows-1250 and ISO-8859-2 the older ones with a cedilla: (byte, comma, cedilla).
+const COMMA_BELOW: [(u8, char, char); 4] = [
+    (0xAA, 'Ș', 'Ş'),
+    (0xBA, 'ș', 'ş'),
+    (0xDE, 'Ț', 'Ţ'),
+    (0xFE, 'ț', 'ţ'),
+];
+
+/// Where `bytes`, read as `guess` (windows-1250 or ISO-8859-2), hold Romanian's `ş` and
+/// `ţ` with a cedilla as letters of words, and ISO-8859-16 reads them (and every other
+/// byte) as text of one language a line, with the comma below Romanian writes today: a
+/// doubt to say (the two readings are both Romanian; only the file's writer knows which
+/// code page it used). `None` otherwise.
+///
+/// ```
+/// use hexrune::detect::siblings::comma_below_doubt;
+/// // "Ştefan şi Ţiţi au mâncat în grădină." in ISO-8859-16 (or windows-1250).
+/// let bytes = b"\xAAtefan \xBAi \xDEi\xFEi au m\xE2ncat \xEEn gr\xE3din\xE3.\n";
+/// assert_eq!(
+///     comma_below_doubt(bytes, "windows-1250", 100).unwrap(),
+///     "4 bytes read as ISO-8859-16 give Romanian's letters with a comma below where \
+///      windows-1250 gives them with a cedilla (the first at 100: AA Ș not Ş, BA ș not ş, \
+///      DE Ț not Ţ, FE ț not ţ); if it is ISO-8859-16, give --from iso-8859-16"
+/// );
+/// assert_eq!(comma_below_doubt(b"Zeszyt \xBA\n", "windows-1250", 0), None);
+/// ```
+pub fn comma_below_doubt(bytes: &[u8], guess: &str, offset: usize) -> Option<String> {
+    if !matches!(guess, "windows-1250" | "ISO-8859-2") {
+        return None;
+    }
+    let head = &bytes[..bytes.len().min(GUESS_BYTES)];
+    let letter = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_alphabetic() || *b >= 0xC0);
+    let found: Vec<usize> = (0..head.len())
+        .filter(|&i| COMMA_BELOW.iter().any(|(b, ..)| *b == head[i]))
+        .filter(|&i| letter(i.checked_sub(1).and_then(|j| head.get(j))) || letter(head.get(i + 1)))
+        .collect();
+    let first = *found.first()?;
+    let (text, malformed) = encoding_rs::ISO_8859_16.decode_without_bom_handling(head);
+    if malformed || !fits_one_language(&text) {
+        return None;
+    }
+    let pairs: Vec<String> = COMMA_BELOW
+        .iter()
+        .filter(|(b, ..)| found.iter().any(|&i| head[i] == *b))
+        .map(|(b, comma, cedilla)| format!("{b:02X} {comma} not {cedilla}"))
+        .collect();
+    Some(format!(
+        "{} read as ISO-8859-16 {} Romanian's letters with a comma below where {guess} gives \
+         them with a cedilla (the first at {}: {}); if it is ISO-8859-16, give --from iso-8859-16",
+        super::counted(found.len() as u64, "byte", "bytes"),
+        if found.len() == 1 { "gives" } else { "give" },
+        offset + first,
+        pairs.join(", ")
+    ))
+}
