@@ -49,29 +49,38 @@ pub(super) fn is_phonetic(word: &str) -> bool {
 
 /// Whether `word` is the notation of biochemistry and physics: Latin capitals with small
 /// Greek letters, no two Greek letters side by side (`TNFα`, `NFκB`, `IκBα`, `γH2AX`,
-/// `Aβ42`, `Kα`). One small Greek letter among capitals stands out as a symbol; a run of
-/// them may spell a lowercase word (`CNNραγ` reads as `CNNpay`), as may small Cyrillic
-/// letters after capitals (`CNNрау`), and a Greek word with a Latin capital at its start
-/// (`Aθήνα`) is a run too: those are asked.
+/// `Aβ42`, `Kα`); or one small Greek letter with Latin letters whose small ones stand
+/// alone, no two side by side (`Gαq`, `RORγt`, `p38α`, `eIF2α`, `CaMKIIδ`, `Lyα`, `σx`).
+/// One small Greek letter among capitals or single small letters stands out as a symbol;
+/// a run of them may spell a lowercase word (`CNNραγ` reads as `CNNpay`), as may small
+/// Cyrillic letters after capitals (`CNNрау`), a Greek letter beside two small Latin
+/// letters (`pαypal`, `apoε4`), two Greek letters among small ones (`PαyPαl`), and a
+/// Greek word with a Latin capital at its start (`Aθήνα`): those are asked.
 pub(super) fn is_cased_notation(word: &str) -> bool {
-    let mut latin = false;
-    let mut greek = false;
+    let mut capitals = false;
+    let mut greek = 0;
+    let mut small = false;
+    // The letter before, where it is a small Latin or a Greek one.
     let mut after_greek = false;
+    let mut after_small = false;
     for c in word.chars().filter(|c| c.is_alphabetic()) {
-        let is_greek = match c.script() {
-            Script::Latin if c.is_uppercase() => false,
-            Script::Greek if c.is_lowercase() && !after_greek => true,
+        match c.script() {
+            Script::Latin if c.is_uppercase() => capitals = true,
+            Script::Latin if c.is_lowercase() && !after_small => small = true,
+            Script::Greek if c.is_lowercase() && !after_greek => greek += 1,
             Script::Common | Script::Inherited | Script::Unknown => {
-                after_greek = false;
+                (after_greek, after_small) = (false, false);
                 continue;
             }
             _ => return false,
-        };
-        latin |= !is_greek;
-        greek |= is_greek;
-        after_greek = is_greek;
+        }
+        after_greek = c.script() == Script::Greek;
+        after_small = c.script() == Script::Latin && c.is_lowercase();
     }
-    latin && greek
+    match small {
+        false => capitals && greek > 0,
+        true => greek == 1,
+    }
 }
 
 /// Whether `word` is an acronym with a case ending or suffix of a cased script, as Russian
@@ -272,6 +281,8 @@ mod tests {
         for word in [
             "TNFα", "NFκB", "IFNγ", "TGFβ", "PKCδ", "ERα", "PPARγ", "γH2AX", "κB", "PI3Kγ",
             "HIF1α", "αKG", "IκBα", "Aβ", "Aβ42", "Kα",
+            // One Greek letter, small Latin letters alone.
+            "σx", "Gαq", "RORγt", "p38α", "eIF2α", "CaMKIIδ", "α7nAChR", "Lyα",
         ] {
             assert!(is_cased_notation(word), "{word}");
         }
@@ -285,13 +296,14 @@ mod tests {
             "SMSка",
             "Pоссия",
             "BANк",
-            // A small Latin letter, a capital of the other script.
+            // Two small Latin letters side by side, two Greek letters among small Latin
+            // ones, a capital of the other script.
             "pаypal",
             "Pаypal",
             "pαypal",
-            "σx",
             "θmax",
-            "Gαq",
+            "apoε4",
+            "PαyPαl",
             "ΑPPLE",
             "PAYPАL",
             "Яндeкс",
