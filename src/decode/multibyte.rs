@@ -575,6 +575,30 @@ impl MultiByteTable {
     }
 }
 
+impl MultiByteTable {
+    /// In ISO-2022-JP, a checkpoint at `offset` itself where `from` is in a mode of one
+    /// byte a character (ASCII, JIS X 0201) and no escape sequence starts in `from..offset`
+    /// ([`MultiByteTable::sync_before`] found none) or reaches `offset`: every byte from
+    /// there is a unit of its own, an escape that is no escape sequence too, and the mode
+    /// stays. A file without escapes (ASCII, or bytes that are not ISO-2022-JP at all) is
+    /// so read at any offset at once, not decoded from its start.
+    fn single_byte_mode_at(
+        &self,
+        bytes: &[u8],
+        offset: usize,
+        from: Checkpoint,
+    ) -> Option<Checkpoint> {
+        let reaching = offset.saturating_sub(2).max(from.at);
+        (self.family == Family::Iso2022Jp
+            && from.state != MbState::JIS0208
+            && !bytes[reaching..offset].contains(&0x1B))
+        .then_some(Checkpoint {
+            at: offset,
+            state: from.state,
+        })
+    }
+}
+
 /// The bytes an error consumes when the byte at position `k` of the sequence broke it:
 /// the standard puts an ASCII byte back (it starts the next unit) and keeps any other.
 #[inline(always)]
@@ -597,9 +621,10 @@ fn escape_at(bytes: &[u8], at: usize) -> Option<MbState> {
     }
 }
 
-/// The last position of `byte` in `hay`.
+/// The last position of `byte` in `hay` (at memory speed: a file of 2 GiB without an
+/// escape is searched whole to find none).
 fn memrchr(byte: u8, hay: &[u8]) -> Option<usize> {
-    hay.iter().rposition(|b| *b == byte)
+    memchr::memrchr(byte, hay)
 }
 
 /// The gb18030 4-byte sequence of pointer `p`.
@@ -640,7 +665,10 @@ impl Dialect {
             };
         };
         let hint = hint.filter(|h| h.at <= offset).unwrap_or_default();
-        let from = table.sync_before(bytes, offset, hint.at).unwrap_or(hint);
+        let from = table
+            .sync_before(bytes, offset, hint.at)
+            .or_else(|| table.single_byte_mode_at(bytes, offset, hint))
+            .unwrap_or(hint);
         let (mut at, mut state) = (from.at, from.state);
         loop {
             let (unit, next) = table.decode(bytes, at, state);
@@ -672,6 +700,79 @@ mod tests {
         assert!(!Family::ShiftJis.is_sync(0x41));
         assert!(Family::EucJp.is_sync(0x41));
         assert!(!Family::Iso2022Jp.is_sync(0x0A));
+    }
+
+    /// A toy ISO-2022-JP table: every pair of JIS X 0208 decodes to one code point.
+    fn iso2022jp() -> MultiByteTable {
+        MultiByteTable::build("ISO-2022-JP", Family::Iso2022Jp, &mut |seq: &[u8]| {
+            let n = seq.len();
+            Some((
+                0x4E00 + u32::from(seq[n - 2]) * 94 + u32::from(seq[n - 1]),
+                None,
+            ))
+        })
+    }
+
+    /// Resync at every offset equals decoding from the start, in inputs of ASCII, bytes
+    /// above 7F, escapes that are escape sequences and escapes that are not, with and
+    /// without the scan's checkpoint; and in a mode of one byte a character with no escape
+    /// before the offset, decoding starts at the offset itself.
+    #[test]
+    fn iso2022jp_resync_equals_decoding_from_the_start() {
+        let table: &'static MultiByteTable = Box::leak(Box::new(iso2022jp()));
+        let dialect = Dialect::MultiByte(table);
+        let pieces: [&[u8]; 9] = [
+            b"ab",
+            b"\x1B$B",
+            b"\x1B(B",
+            b"\x1B(J",
+            b"\x1B(I",
+            b"\x1B",
+            b"\x1B(",
+            b"\xA4\x30",
+            b"\x21\x22\x23",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..300 {
+            let mut bytes = Vec::new();
+            for _ in 0..12 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                bytes.extend_from_slice(pieces[(seed % 9) as usize]);
+            }
+            let mut units = Vec::new();
+            let (mut at, mut state) = (0, MbState::INITIAL);
+            while at < bytes.len() {
+                let (unit, next) = table.decode(&bytes, at, state);
+                units.push((unit, state));
+                (at, state) = (unit.end(), next);
+            }
+            for offset in 0..bytes.len() {
+                let (want, want_state) = units
+                    .iter()
+                    .copied()
+                    .find(|(u, _)| u.end() > offset)
+                    .unwrap();
+                let got = dialect.resync(&bytes, offset, None);
+                assert_eq!(
+                    (got.unit, got.state),
+                    (want, want_state),
+                    "{bytes:02X?} at {offset}"
+                );
+            }
+        }
+        let zeros = vec![0u8; 1 << 20];
+        let r = dialect.resync(&zeros, 1_000_000, None);
+        assert_eq!(
+            (r.unit.start, r.from, r.state),
+            (1_000_000, 1_000_000, MbState::INITIAL)
+        );
+        // In JIS X 0208 the pairs are counted from the escape sequence.
+        let mut jis = b"\x1B$B".to_vec();
+        jis.extend_from_slice(&[0x30; 101]);
+        let r = dialect.resync(&jis, 100, None);
+        assert_eq!((r.unit.start, r.unit.len, r.from), (99, 2, 3));
     }
 
     #[test]
