@@ -347,8 +347,9 @@ fn mojibake_with_lost_bytes_is_undone_around_them_and_said() {
     assert!(
         out.contains(
             "; 7 characters of the mojibake lost a byte before it was written: U+FFFD right \
-             after a UTF-8 lead byte read as windows-1252 (`Ñ\u{FFFD}` at 67), where a decoder \
-             dropped a byte windows-1252 leaves undefined; no repair gives them back"
+             after a UTF-8 lead byte read as windows-1252, or a lead and too few continuation \
+             bytes (`Ñ\u{FFFD}` at 67), where a decoder dropped a byte windows-1252 leaves \
+             undefined; no repair gives them back"
         ),
         "{out}"
     );
@@ -361,8 +362,50 @@ fn mojibake_with_lost_bytes_is_undone_around_them_and_said() {
     assert!(
         said.contains(
             "7 characters of mojibake lost a byte before this input was written (U+FFFD right \
-             after a UTF-8 lead byte read as windows-1252, the first at 67): left as they are"
+             after a UTF-8 lead byte read as windows-1252, or a lead and too few continuation \
+             bytes, the first at 67): left as they are"
         ),
         "{said}"
     );
+}
+
+/// The closing quotation mark `”` is `E2 80 9D`: read as windows-1252 with its `9D`
+/// replaced it is `â€` and U+FFFD, the most common lost character of all. It is said, as
+/// a lost `я` is, and left; the quotation marks around it are undone.
+#[test]
+fn a_closing_quote_that_lost_its_last_byte_is_said() {
+    let clean = "He said “hello” and left. It’s fine — “ok”.\n";
+    let (text, _, _) = encoding_rs::WINDOWS_1252.decode(clean.as_bytes());
+    let lossy = text.replace('\u{9D}', "\u{FFFD}");
+    assert_eq!(
+        lossy,
+        "He said â€œhelloâ€\u{FFFD} and left. Itâ€™s fine â€” â€œokâ€\u{FFFD}.\n"
+    );
+    let found = find(&lossy);
+    assert_eq!(
+        repaired(&lossy, &found),
+        "He said “helloâ€\u{FFFD} and left. It’s fine — “okâ€\u{FFFD}.\n"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let f = common::file_with(dir.path(), "quotes.txt", lossy.as_bytes());
+    let out = common::stdout_of(["detect", &f], 0);
+    assert!(
+        out.contains(
+            "; 2 characters of the mojibake lost a byte before it was written: U+FFFD right \
+             after a UTF-8 lead byte read as windows-1252, or a lead and too few continuation \
+             bytes (`â€\u{FFFD}` at 20), where a decoder dropped a byte windows-1252 leaves \
+             undefined; no repair gives them back"
+        ),
+        "{out}"
+    );
+    let ran = common::run(["repair", "--mojibake", &f, "-o", "-"], 0);
+    assert_eq!(
+        String::from_utf8(ran.stdout).unwrap(),
+        "He said “helloâ€\u{FFFD} and left. It’s fine — “okâ€\u{FFFD}.\n"
+    );
+    assert!(String::from_utf8(ran.stderr).unwrap().contains(
+        "2 characters of mojibake lost a byte before this input was written (U+FFFD \
+             right after a UTF-8 lead byte read as windows-1252, or a lead and too few \
+             continuation bytes, the first at 20): left as they are"
+    ));
 }

@@ -741,20 +741,21 @@ fn settle(
 }
 
 /// Under `--mojibake`, the characters of mojibake that lost a byte before the input was
-/// written (`Ñ` and U+FFFD, where `я`'s `8F` was dropped): no repair gives them back, and
-/// they are left as they are.
+/// written (`Ñ` and U+FFFD, where `я`'s `8F` was dropped; `â€` and U+FFFD, where `”`'s
+/// `9D` was): no repair gives them back, and they are left as they are.
 fn lost_mojibake_note(bytes: &[u8]) -> Option<String> {
     let replacements = memchr::memmem::find_iter(bytes, "\u{FFFD}".as_bytes());
     let (count, first) = crate::detect::lost_characters(bytes, replacements)?;
     Some(format!(
         "{count} {} of mojibake lost a byte before this input was written (U+FFFD right \
-         after a UTF-8 lead byte read as windows-1252, the first at {}): left as {}",
+         after a UTF-8 lead byte read as windows-1252, or a lead and too few continuation \
+         bytes, the first at {}): left as {}",
         if count == 1 {
             "character"
         } else {
             "characters"
         },
-        first,
+        first.start,
         if count == 1 { "it is" } else { "they are" },
     ))
 }

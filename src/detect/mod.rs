@@ -1622,10 +1622,12 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
         if let Some((count, first)) = lost_characters(bytes, replacements) {
             d.evidence.push(format!(
                 "{} of the mojibake lost a byte before it was written: U+FFFD right after \
-                 a UTF-8 lead byte read as windows-1252 (`{}` at {first}), where a decoder \
-                 dropped a byte windows-1252 leaves undefined; no repair gives {} back",
+                 a UTF-8 lead byte read as windows-1252, or a lead and too few continuation \
+                 bytes (`{}` at {}), where a decoder dropped a byte windows-1252 leaves \
+                 undefined; no repair gives {} back",
                 counted(count as u64, "character", "characters"),
-                String::from_utf8_lossy(&bytes[first..first + 5]),
+                String::from_utf8_lossy(&bytes[first.clone()]),
+                first.start,
                 if count == 1 { "it" } else { "them" },
             ));
         }
@@ -1636,27 +1638,61 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     d
 }
 
-/// Of the U+FFFD at `replacements` (offsets in increasing order), those right after a
-/// character that is a UTF-8 lead byte read as windows-1252 (`Â` to `ô`, U+00C2..U+00F4,
-/// `C3 82`..`C3 B4`): the second byte of a character of mojibake (`Ñ` and `8F` for `я`)
-/// lost to a decoder's replacement, as windows-1252 leaves `81`, `8D`, `8F`, `90` and `9D`
-/// undefined. How many, and where the first lost character starts (its lead's offset).
+/// Of the U+FFFD at `replacements` (offsets in increasing order), those that cut short a
+/// UTF-8 character read as windows-1252: right after a lead byte so read (`Â` to `ô`,
+/// U+00C2..U+00F4), or after a lead and fewer continuation bytes than it needs (`â€` of
+/// `E2 80`, then U+FFFD: `”` is `E2 80 9D`). That is a byte of a character of mojibake
+/// (`8F` of `я`, `9D` of `”`) lost to a decoder's replacement, as windows-1252 leaves
+/// `81`, `8D`, `8F`, `90` and `9D` undefined. How many, and the bytes of the first (from
+/// its lead to the end of its U+FFFD).
 ///
 /// ```
 /// use hexrune::detect::lost_characters;
-/// let text = "Ñ\u{FFFD}ö\u{FFFD}".as_bytes();
-/// // `ö` is `F6` in windows-1252, no lead byte of UTF-8.
-/// assert_eq!(lost_characters(text, [2, 7].into_iter()), Some((1, 0)));
-/// assert_eq!(lost_characters(text, [7].into_iter()), None);
+/// let text = "Ñ\u{FFFD}ö\u{FFFD} â€\u{FFFD} ’\u{FFFD}".as_bytes();
+/// // `ö` is `F6` in windows-1252, no lead byte of UTF-8; `’` is `92`, a continuation byte
+/// // with no lead before it.
+/// assert_eq!(lost_characters(text, [2, 7, 16, 23].into_iter()), Some((2, 0..5)));
+/// assert_eq!(lost_characters(text, [16].into_iter()), Some((1, 11..19)));
+/// assert_eq!(lost_characters(text, [7, 23].into_iter()), None);
 /// ```
 pub fn lost_characters(
     bytes: &[u8],
     replacements: impl Iterator<Item = usize>,
-) -> Option<(usize, usize)> {
-    let mut lost = replacements
-        .filter(|&at| at >= 2 && bytes[at - 2] == 0xC3 && (0x82..=0xB4).contains(&bytes[at - 1]));
+) -> Option<(usize, Range<usize>)> {
+    let mut lost = replacements.filter_map(|at| cut_short_before(bytes, at).map(|s| s..at + 3));
     let first = lost.next()?;
-    Some((1 + lost.count(), first - 2))
+    Some((1 + lost.count(), first))
+}
+
+/// Where the character of mojibake that a U+FFFD at `at` cut short starts: a UTF-8 lead
+/// byte read as windows-1252, then fewer continuation bytes so read than it needs, right
+/// before `at`.
+fn cut_short_before(bytes: &[u8], at: usize) -> Option<usize> {
+    let mut pos = at;
+    let mut continuations = 0;
+    while continuations <= 3 {
+        // The character that ends at `pos`.
+        let start = (pos.saturating_sub(4)..pos)
+            .find(|&s| std::str::from_utf8(&bytes[s..pos]).is_ok_and(|t| t.chars().count() == 1))?;
+        let c = std::str::from_utf8(&bytes[start..pos])
+            .ok()?
+            .chars()
+            .next()?;
+        let byte = table::Legacy::Windows1252.encode_char(c)?;
+        let needs = match byte {
+            0x80..=0xBF => {
+                continuations += 1;
+                pos = start;
+                continue;
+            }
+            0xC2..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF4 => 4,
+            _ => return None,
+        };
+        return (continuations + 1 < needs).then_some(start);
+    }
+    None
 }
 
 /// The UTF-8 errors (`total` of the input's, as `summary` counts them) that start in a
