@@ -1030,6 +1030,26 @@ fn wide_text_without_a_mark_gets_a_hint() {
     assert_eq!(hint_of(&valid, 0), None);
     assert_eq!(hint_of(&[&b"\xFF\xFE"[..], &ascii].concat(), 1), None);
     assert_eq!(hint_of(&utf16("hi", true), 0), None);
+    // A short input whose zero bytes show no pattern alone (a zero where `😀`'s high byte
+    // stands, `3D D8 00 DE`; `Ā` is `00 01`) gets the hint where detection reads it so.
+    for (text, le, code) in [
+        ("Hello wörld 😀\n", true, 1),
+        ("Hello wörld \u{100} \u{2000} x\n", true, 1),
+        ("Hello wörld 😀 中文\n", false, 1),
+    ] {
+        let name = if le { "UTF-16LE" } else { "UTF-16BE" };
+        assert_eq!(
+            hint_of(&utf16(text, le), code).as_deref(),
+            Some(
+                format!(
+                    "zero bytes where {name} puts them: this looks like {name}; try -e {}",
+                    name.to_ascii_lowercase()
+                )
+                .as_str()
+            ),
+            "{text}"
+        );
+    }
 }
 
 /// A byte of a file name that is not UTF-8 is shown as `\xff`, never as U+FFFD (which a
