@@ -54,7 +54,7 @@ fn invalid_file_exits_1_and_lists_errors() {
   units    1-byte 3, 2-byte 0, 3-byte 0, 4-byte 0
   errors   invalid_byte 1, unexpected_continuation 1, truncated_eof 1
   offset 2 (0x2)  1:3  c0  invalid_byte: byte that never occurs in this dialect; overlong form of U+002F '/' (c0 af); fallback À (windows-1252)
-  offset 3 (0x3)  1:4  af  unexpected_continuation: continuation byte with no lead before it; fallback ¯ (windows-1252)
+  offset 3 (0x3)  1:4  af  unexpected_continuation: continuation byte after the broken sequence at 0x2 (lead C0); fallback ¯ (windows-1252)
   offset 5 (0x5)  1:6  e1 80  truncated_eof: sequence cut short by the end of the input; expected 80..BF after e1 80; fallback á€ (windows-1252)
 "
         )

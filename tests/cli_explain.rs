@@ -57,10 +57,10 @@ offset  hex  dec  oct    marker payload  role (utf8)
 
 dialect  offset  len  bytes  unit
 utf8          0    1  c0     invalid_byte: byte that never occurs in this dialect; overlong form of U+002F '/' (c0 af)
-              1    1  af     unexpected_continuation: continuation byte with no lead before it
+              1    1  af     unexpected_continuation: continuation byte after the broken sequence at 0x0 (lead C0)
 cesu8    same as utf8
 mutf8         0    1  c0     overlong: lead of an overlong (non-shortest) form; expected 80 after c0; overlong form of U+002F '/' (c0 af)
-              1    1  af     unexpected_continuation: continuation byte with no lead before it
+              1    1  af     unexpected_continuation: continuation byte after the broken sequence at 0x0 (lead C0)
 wtf8     same as utf8
 legacy   same as utf8
 
@@ -83,11 +83,11 @@ offset  hex  dec  oct    marker payload  role (utf8)
 
 dialect  offset  len  bytes              unit
 utf8          0    1  ed                 surrogate: lead of an encoded UTF-16 surrogate; expected 80..9F after ed; surrogate pair U+D83D U+DE00 for U+1F600 written as two 3-byte sequences (CESU-8 style) (ed a0 bd ed b8 80)
-              1    1  a0                 unexpected_continuation: continuation byte with no lead before it
-              2    1  bd                 unexpected_continuation: continuation byte with no lead before it
+              1    1  a0                 unexpected_continuation: continuation byte after the broken sequence at 0x0 (lead ED)
+              2    1  bd                 unexpected_continuation: continuation byte after the broken sequence at 0x0 (lead ED)
               3    1  ed                 surrogate: lead of an encoded UTF-16 surrogate; expected 80..9F after ed; surrogate pair U+D83D U+DE00 for U+1F600 written as two 3-byte sequences (CESU-8 style) (ed b8 80)
-              4    1  b8                 unexpected_continuation: continuation byte with no lead before it
-              5    1  80                 unexpected_continuation: continuation byte with no lead before it
+              4    1  b8                 unexpected_continuation: continuation byte after the broken sequence at 0x3 (lead ED)
+              5    1  80                 unexpected_continuation: continuation byte after the broken sequence at 0x3 (lead ED)
 cesu8         0    6  ed a0 bd ed b8 80  U+1F600 '😀' GRINNING FACE (So: other symbol)
 mutf8    same as cesu8
 wtf8          0    3  ed a0 bd           surrogate_pair: half of a surrogate pair that must be one 4-byte form; surrogate pair U+D83D U+DE00 for U+1F600 written as two 3-byte sequences (CESU-8 style) (ed a0 bd ed b8 80)
@@ -131,9 +131,9 @@ offset  hex  dec  oct    marker payload  role (utf8)
 
 dialect  offset  len  bytes           unit
 utf8          0    1  f8              invalid_byte: byte that never occurs in this dialect; a 5-byte form from RFC 2279 (U+200000) (f8 88 80 80 80)
-              1    1  88              unexpected_continuation: continuation byte with no lead before it
-              2    1  80              unexpected_continuation: continuation byte with no lead before it
-              3    1  80              unexpected_continuation: continuation byte with no lead before it
+              1    1  88              unexpected_continuation: continuation byte after the broken sequence at 0x0 (lead F8)
+              2    1  80              unexpected_continuation: continuation byte after the broken sequence at 0x0 (lead F8)
+              3    1  80              unexpected_continuation: continuation byte after the broken sequence at 0x0 (lead F8)
               4    1  80              unexpected_continuation: continuation byte with no lead before it
 cesu8    same as utf8
 mutf8    same as utf8

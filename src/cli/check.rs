@@ -25,8 +25,8 @@ use crate::cli::wire::{
     WirePath,
 };
 use crate::decode::{Dialect, Unit};
-use crate::detect::wide::Wide;
 use crate::detect;
+use crate::detect::wide::Wide;
 use crate::lint::{self, Kind, Lints, Survey};
 use crate::scan::index::{BlockHook, BlockSummary, Progress, Summary, Verdict};
 use crate::source::{Access, Source, SourceError};

@@ -236,6 +236,16 @@ impl Dialect {
         let encoding = self.code_unit_width().is_some();
         Some(match kind {
             ErrorKind::InvalidByte if encoding => "byte that never occurs in this encoding".into(),
+            ErrorKind::OutOfRange if self.code_unit_width() == Some(4) => {
+                "code unit whose value is above U+10FFFF".into()
+            }
+            ErrorKind::UnexpectedContinuation => match self.broken_lead_before(bytes, unit) {
+                Some(at) => format!(
+                    "continuation byte after the broken sequence at 0x{at:X} (lead {:02X})",
+                    bytes[at]
+                ),
+                None => kind.summary().into(),
+            },
             ErrorKind::BadTrail => match self.multi_byte().and_then(|t| t.bad_trail(bytes, unit)) {
                 Some((before, bad)) => {
                     format!("{}: {bad:02X} cannot follow {before:02X}", kind.summary())
@@ -244,6 +254,47 @@ impl Dialect {
             },
             _ => kind.summary().into(),
         })
+    }
+
+    /// For a stray continuation byte (`unexpected_continuation`) after an error unit that
+    /// starts with a lead's shape (`AF` after `C0`; `80` and `80` after `F5 80`; `A0` after
+    /// `ED`, a lead that takes 80..9F next), with at most two other stray continuation
+    /// bytes between: where that unit starts. The kind's own summary ("with no lead before
+    /// it") would deny the lead a reader sees.
+    ///
+    /// ```
+    /// use hexrune::decode::Dialect;
+    /// let bytes = b"/\xE0\x80\xAF";
+    /// let u = Dialect::Utf8.decode_at(bytes, 3);
+    /// assert_eq!(Dialect::Utf8.broken_lead_before(bytes, &u), Some(1));
+    /// assert_eq!(
+    ///     Dialect::Utf8.error_summary(bytes, &u).unwrap(),
+    ///     "continuation byte after the broken sequence at 0x1 (lead E0)"
+    /// );
+    /// let bytes = b"a\x80";
+    /// assert_eq!(Dialect::Utf8.broken_lead_before(bytes, &Dialect::Utf8.decode_at(bytes, 1)), None);
+    /// ```
+    pub fn broken_lead_before(self, bytes: &[u8], unit: &Unit) -> Option<usize> {
+        if unit.error_kind() != Some(ErrorKind::UnexpectedContinuation) {
+            return None;
+        }
+        let mut at = unit.start;
+        for _ in 0..3 {
+            let before = self.unit_containing(bytes, at.checked_sub(1)?);
+            let lead = *bytes.get(before.start)?;
+            if !before.is_error() {
+                return None;
+            }
+            if lead >= 0xC0 {
+                return Some(before.start);
+            }
+            // Another stray continuation byte: the lead may stand before it.
+            if !(0x80..0xC0).contains(&lead) || before.len != 1 {
+                return None;
+            }
+            at = before.start;
+        }
+        None
     }
 
     /// The byte range that was expected where an error unit stopped: for a truncated

@@ -305,43 +305,28 @@ fn mojibake_line(app: &App, m: &Mojibake, theme: &Theme) -> Line<'static> {
     ])
 }
 
-/// For a stray continuation byte after an error unit that starts with a lead's shape (`AF`
-/// after `C0`; `80` and `80` after `F5 80`; `A0` after `ED`, a lead that takes 80..9F
-/// next), with at most two other stray continuation bytes between: "continuation byte
-/// after the broken sequence at 0x9 (lead ED)". The kind's own summary ("with no lead
-/// before it") would deny the lead the reader sees.
+/// For a stray continuation byte after an error unit that starts with a lead's shape
+/// ([`Dialect::broken_lead_before`]): "continuation byte after the broken sequence at 0x9
+/// (lead ED)", the offset as the viewer shows offsets.
+///
+/// [`Dialect::broken_lead_before`]: crate::decode::Dialect::broken_lead_before
 fn after_invalid_lead(app: &App, detail: &Detail) -> Option<String> {
     use crate::decode::ErrorKind;
-    if !matches!(
-        detail.meaning,
-        Meaning::Error {
-            kind: ErrorKind::UnexpectedContinuation,
-            ..
-        }
-    ) {
+    let Meaning::Error {
+        kind: kind @ ErrorKind::UnexpectedContinuation,
+        ..
+    } = detail.meaning
+    else {
         return None;
-    }
+    };
     let bytes = app.source.bytes();
-    let mut at = detail.start as usize;
-    for _ in 0..3 {
-        let unit = app.dialect.unit_containing(bytes, at.checked_sub(1)?);
-        let lead = *bytes.get(unit.start)?;
-        if !unit.is_error() {
-            return None;
-        }
-        if lead >= 0xC0 {
-            return Some(format!(
-                "continuation byte after the broken sequence at {} (lead {lead:02X})",
-                app.format_offset(unit.start as u64)
-            ));
-        }
-        // Another stray continuation byte: the lead may stand before it.
-        if !(0x80..0xC0).contains(&lead) || unit.len != 1 {
-            return None;
-        }
-        at = unit.start;
-    }
-    None
+    let unit = crate::decode::Unit::error(detail.start as usize, detail.bytes.len() as u8, kind);
+    let at = app.dialect.broken_lead_before(bytes, &unit)?;
+    Some(format!(
+        "continuation byte after the broken sequence at {} (lead {:02X})",
+        app.format_offset(at as u64),
+        bytes[at]
+    ))
 }
 
 /// What the pane adds to a unit's own detail, from the viewer's options.
