@@ -737,3 +737,59 @@ fn a_paste_into_the_path_is_typed_without_its_controls() {
     assert_eq!(prompt.input, "out[201~.txt");
     assert_eq!(prompt.path.as_deref(), Some(&b"out[201~.txt"[..]));
 }
+
+/// The policy `fallback` reads error units in the viewer's `--fallback` (a single-byte
+/// encoding), as the detail pane does, and the form names it; with no such fallback, or
+/// a multi-byte one, it reads them in windows-1252.
+#[test]
+fn the_fallback_policy_reads_in_the_viewers_fallback() {
+    use hexrune::view::fallback::Fallback;
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_on_file(dir.path(), 80, 24);
+    app.fallback = Fallback::from_label("koi8-r").unwrap();
+    for _ in 0..3 {
+        app.update(Action::Right);
+    }
+    app.update(Action::OpenWrite);
+    app.update(Action::TogglePattern);
+    app.update(Action::TogglePattern);
+    let s = screen(&app);
+    assert!(
+        s[17].starts_with("│ policy fallback=KOI8-R Tab: next  Ctrl-T --mojibake off"),
+        "{}",
+        s[17]
+    );
+    assert!(
+        s[20].starts_with("│ after  D0 98                    И"),
+        "{}",
+        s[20]
+    );
+    app.update(Action::Submit);
+    finish_job(&mut app);
+    let out = dir.path().join("notes.repaired.txt");
+    assert!(std::fs::read(&out)
+        .unwrap()
+        .starts_with("CafИ au lait\n".as_bytes()));
+    assert!(app
+        .message
+        .as_ref()
+        .is_some_and(|m| m.text.contains("(fallback=KOI8-R)")));
+    for fallback in [None, Fallback::from_label("shift_jis").unwrap()] {
+        let mut app = app_on_file(dir.path(), 80, 24);
+        app.fallback = fallback;
+        for _ in 0..3 {
+            app.update(Action::Right);
+        }
+        app.update(Action::OpenWrite);
+        app.update(Action::TogglePattern);
+        app.update(Action::TogglePattern);
+        // Wider than `KOI8-R`: the toggles go on the form's next line.
+        let s = screen(&app);
+        assert!(
+            s.iter()
+                .any(|l| l.starts_with("│ policy fallback=windows-1252 Tab: next")),
+            "{s:#?}"
+        );
+        assert!(s.iter().any(|l| l.starts_with("│ after  C3 A9 ")), "{s:#?}");
+    }
+}

@@ -1960,7 +1960,7 @@ impl App {
             );
             return;
         }
-        self.write = Some(WriteForm::default());
+        self.write = Some(WriteForm::new(self.fallback));
         let path = path_bytes(&default_path(self.input_path.as_deref()));
         self.prompt = Some(Prompt {
             kind: PromptKind::Write,

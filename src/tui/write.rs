@@ -35,18 +35,37 @@ pub struct WriteForm {
     pub strip_bom: bool,
     /// The path typed exists: Enter replaces it, Esc goes back to the form.
     pub confirm: bool,
+    /// The encoding `fallback` reads error units in: the viewer's `--fallback` where it
+    /// is a single-byte encoding (`None`: windows-1252, as `--invalid fallback` reads).
+    pub fallback: Option<&'static str>,
 }
 
 impl WriteForm {
-    /// The policy's name, as `--invalid` takes it.
-    pub fn policy_name(&self) -> &'static str {
-        POLICIES[self.policy % POLICIES.len()]
+    /// The form for a viewer whose error units are also read in `fallback` (its
+    /// `--fallback`): the policy `fallback` reads them in it where it is a single-byte
+    /// encoding, as the detail pane does, else in windows-1252.
+    pub fn new(fallback: Option<crate::view::fallback::Fallback>) -> WriteForm {
+        let fallback = fallback
+            .filter(|f| Invalid::parse(&format!("fallback={}", f.name())).is_ok())
+            .map(|f| f.name());
+        WriteForm {
+            fallback,
+            ..WriteForm::default()
+        }
+    }
+
+    /// The policy, as `--invalid` takes it: `fallback=windows-1252` names its encoding.
+    pub fn policy_name(&self) -> String {
+        match POLICIES[self.policy % POLICIES.len()] {
+            "fallback" => format!("fallback={}", self.fallback.unwrap_or("windows-1252")),
+            other => other.to_string(),
+        }
     }
 
     /// The repair policy for an input viewed in `dialect`: the UTF-8 family is read in
     /// its dialect; any other encoding is read with `--from` it (the copy is UTF-8).
     pub fn policy(&self, dialect: Dialect) -> Policy {
-        let invalid = Invalid::parse(self.policy_name()).unwrap_or_default();
+        let invalid = Invalid::parse(&self.policy_name()).unwrap_or_default();
         let (dialect, from) = if Dialect::UTF8_FAMILY.contains(&dialect) {
             (dialect, None)
         } else {
