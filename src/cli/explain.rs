@@ -125,8 +125,20 @@ pub fn parse_bytes(text: &str) -> Result<Vec<u8>, String> {
     let tokens = text
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty());
+    // One letter or digit alone is as likely the character itself (`explain A`).
+    let alone = text.trim();
+    let character = |e: String| {
+        if alone.len() != 1 || !alone.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return e;
+        }
+        let hint = format!("for the character '{alone}' itself, explain --char {alone}");
+        match e.strip_suffix(')') {
+            Some(open) => format!("{open}; {hint})"),
+            None => format!("{e}; {hint}"),
+        }
+    };
     for token in tokens {
-        parse_token(token, &mut bytes)?;
+        parse_token(token, &mut bytes).map_err(character)?;
     }
     if bytes.is_empty() && !text.trim_matches([' ', ',']).is_empty() {
         // Only line breaks, tabs and the like: the characters themselves, not hex.
@@ -978,6 +990,15 @@ mod tests {
         assert_eq!(
             err("e2 8"),
             "odd number of hex digits in '8' (write every byte as two digits: 0e, not e)"
+        );
+        assert_eq!(
+            err("A"),
+            "odd number of hex digits in 'A' (write every byte as two digits: 0e, not e; for \
+             the character 'A' itself, explain --char A)"
+        );
+        assert_eq!(
+            err("g"),
+            "'g' in 'g' is not a hex digit; for the character 'g' itself, explain --char g"
         );
         assert_eq!(err("e2 8g"), "'g' in '8g' is not a hex digit");
         assert_eq!(err(""), "no bytes given (write them in hex: e2 82 ac)");
