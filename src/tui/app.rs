@@ -856,8 +856,14 @@ impl App {
         // Below the smallest layout the screen says only that: a key would act unseen
         // (scroll a hidden overlay, move the cursor), so only quitting, suspending and
         // what workers and the terminal report act.
+        // `o` back to hex offsets acts too, where the decimal ones made it too small.
         let report = action.is_report();
-        if self.layout().is_none() && !report && !matches!(action, Action::Quit | Action::Suspend) {
+        let back_to_hex = action == Action::ToggleDecimal && self.decimal;
+        if self.layout().is_none()
+            && !report
+            && !back_to_hex
+            && !matches!(action, Action::Quit | Action::Suspend)
+        {
             return;
         }
         if self.job.is_some()
@@ -1075,7 +1081,7 @@ impl App {
             Action::OpenEncoding => self.open_encoding_chooser(),
             Action::OpenWrite => self.open_write(),
             Action::ToggleMojibake | Action::ToggleBomStrip => self.toggle_write(&action),
-            Action::ToggleDecimal => self.decimal = !self.decimal,
+            Action::ToggleDecimal => self.toggle_decimal(),
             Action::ToggleClusters => {
                 self.clusters = !self.clusters;
                 self.keep_cursor_in_view();
@@ -1268,6 +1274,24 @@ impl App {
         self.say(text, true);
         if let Some(message) = &mut self.message {
             message.elide = Some(7..7 + name.len());
+        }
+    }
+
+    /// `o`: decimal offsets for hex ones and back, unless the wider decimal column leaves
+    /// the terminal too small (the 10 digits of a 2 GiB file's offsets in 43 columns): then
+    /// the offsets stay in hex, and the message says why.
+    fn toggle_decimal(&mut self) {
+        self.decimal = !self.decimal;
+        if self.decimal && self.layout().is_none() {
+            self.decimal = false;
+            let (columns, _) = super::layout::minimum_size(self.source.len(), true);
+            self.say(
+                format!(
+                    "decimal offsets need {columns} columns, the terminal has {}: offsets stay in hex",
+                    self.size.width
+                ),
+                true,
+            );
         }
     }
 
@@ -2820,6 +2844,32 @@ mod tests {
         assert!(app.grew, "said once, not every half second");
         app.update(Action::Reopen);
         assert_eq!(app.source.len(), 4, "a key does not act unseen");
+    }
+
+    /// `o` does not make the terminal too small (decimal offsets are wider than hex
+    /// ones), and where a resize did, `o` back to hex acts.
+    #[test]
+    fn decimal_offsets_never_leave_the_terminal_too_small() {
+        let (_file, mut app) = app_on_file(&[b'a'; 1000]);
+        let resize = |app: &mut App, width| app.update(Action::Resize { width, height: 12 });
+        resize(&mut app, 43);
+        app.update(Action::ToggleDecimal);
+        assert!(!app.decimal && app.layout().is_some());
+        assert_eq!(
+            app.message.as_ref().map(|m| m.text.as_str()),
+            Some("decimal offsets need 45 columns, the terminal has 43: offsets stay in hex")
+        );
+        resize(&mut app, 45);
+        app.update(Action::ToggleDecimal);
+        assert!(app.decimal && app.layout().is_some());
+        resize(&mut app, 43);
+        assert!(app.layout().is_none());
+        app.update(Action::ToggleDecimal);
+        assert!(!app.decimal && app.layout().is_some());
+        // Too small for hex offsets too: `o` to decimal does not act unseen.
+        resize(&mut app, 20);
+        app.update(Action::ToggleDecimal);
+        assert!(!app.decimal);
     }
 
     #[test]

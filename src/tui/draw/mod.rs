@@ -329,7 +329,12 @@ pub fn render_reading(name: &str, read: u64, area: Rect, buf: &mut Buffer) {
 /// way out.
 pub(super) fn too_small(app: &App, area: Rect, buf: &mut Buffer) {
     let (columns, lines) = super::layout::minimum_size(app.source.len(), app.decimal);
-    let text = format!("terminal too small: need {columns}\u{d7}{lines} (q quits)");
+    let (hex, _) = super::layout::minimum_size(app.source.len(), false);
+    let way_out = match app.decimal && hex <= area.width {
+        true => "o: hex offsets, q quits",
+        false => "q quits",
+    };
+    let text = format!("terminal too small: need {columns}\u{d7}{lines} ({way_out})");
     let paragraph = Paragraph::new(text).wrap(Wrap { trim: true });
     ratatui::widgets::Widget::render(paragraph, area, buf);
 }
