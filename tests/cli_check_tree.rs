@@ -714,7 +714,7 @@ fn a_wide_file_in_a_tree_says_what_it_looks_like() {
          order mark FF FE says UTF-16LE; try -e utf-16le\n\
          ./b.txt: invalid utf8: 7 errors; first error at offset 7 (1:8) truncated; looks like \
          UTF-16BE; try -e utf-16be\n\
-         ./c.txt: invalid utf8: 1 error; first error at offset 7 (1:6) invalid_byte\n\
+         ./c.txt: invalid utf8: 1 error; first error at offset 7 (1:5) invalid_byte\n\
          3 files checked: 3 with findings, 0 unreadable, 0 skipped\n"
     );
     let ran = run_in(root, &["check", "-r", "-e", "utf-16le", "a.ps1"]);

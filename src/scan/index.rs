@@ -732,10 +732,22 @@ impl Summary {
     /// A cursor that gives the line and column of offsets asked for in increasing order
     /// ([`Lines::at`]).
     pub fn lines<'a>(&'a self, bytes: &'a [u8]) -> Lines<'a> {
+        // A byte order mark the dialect reads as U+FEFF takes no column, as in an editor:
+        // the first character after it is in column 1.
+        let mark = match bytes.is_empty() {
+            true => 0,
+            false => {
+                let first = self.dialect.decode_at(bytes, 0);
+                match first.kind {
+                    crate::decode::UnitKind::Scalar(cp) if cp.value() == 0xFEFF => first.end(),
+                    _ => 0,
+                }
+            }
+        };
         Lines {
             summary: self,
             bytes,
-            at: 0,
+            at: mark,
             line: 1,
             column: 1,
         }

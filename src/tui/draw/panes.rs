@@ -18,9 +18,10 @@ pub(super) fn draw_header(layout: &Layout, area: Rect, theme: &Theme, buf: &mut 
         buf.set_string(x, area.y, "errors", style);
     }
     if let Some(strip) = layout.map {
+        // Over the strip and the column before it, which no lane takes.
         let x = strip.right().saturating_sub(3);
         let last = layout.errors_x.unwrap_or(layout.text_x);
-        if x > last + layout.bytes_per_row as u16 {
+        if x >= last + layout.bytes_per_row as u16 {
             buf.set_string(x, area.y, "map", style);
         }
     }
