@@ -1921,7 +1921,8 @@ fn an_empty_file_that_grows_is_said_to_as_any_other() {
 }
 
 /// An input with the byte order mark of UTF-16 or UTF-32, opened as UTF-8, says at once
-/// what `e` would read it as; in that encoding, or without such a mark, nothing is said.
+/// what `e` would read it as, and so does one without a mark whose zero bytes stand where
+/// UTF-16 or UTF-32 puts them; in that encoding, or without either, nothing is said.
 #[test]
 fn a_utf16_byte_order_mark_is_said_at_the_start() {
     let said = |bytes: &[u8], dialect| {
@@ -1958,6 +1959,18 @@ fn a_utf16_byte_order_mark_is_said_at_the_start() {
     assert_eq!(said(le, Dialect::Utf16Le), None);
     assert_eq!(said(b"\xEF\xBB\xBFhi", Dialect::Utf8), None);
     assert_eq!(said(b"hi", Dialect::Utf8), None);
+    // No mark, but zero bytes where UTF-16 puts them (as `check`'s hint reads them).
+    let bare: Vec<u8> = "Hello world, this is UTF-16 text.\n"
+        .repeat(5)
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    assert_eq!(
+        said(&bare, Dialect::Utf8).as_deref(),
+        Some("zero bytes where UTF-16LE puts them, and no byte order mark: e reads it as UTF-16LE")
+    );
+    assert_eq!(said(&bare, Dialect::Utf16Le), None);
+    assert_eq!(said(&[0u8; 4096], Dialect::Utf8), None);
     let source = Source::from_bytes("fixture", le.to_vec());
     let app = App::new(source, Dialect::Utf8, Rect::new(0, 0, 120, 24), false);
     assert_eq!(

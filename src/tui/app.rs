@@ -772,6 +772,9 @@ impl App {
             Ok(n) => n,
             // Digits enough to pass any end: past it, as an offset is.
             Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => u64::MAX,
+            Err(e) if *e.kind() == std::num::IntErrorKind::Empty => {
+                return Err("a character number after #: :#100 goes to the 100th".to_string())
+            }
             Err(_) => {
                 return Err(format!(
                     "not a character number: {}",
@@ -2346,7 +2349,16 @@ fn bom_note(bytes: &[u8], dialect: Dialect) -> Option<String> {
         ));
     }
     // Unicode's marks only: `e` reads no UTF-7 or GB18030.
-    let bom = crate::decode::Bom::detect(bytes).map(Bom::from)?;
+    let Some(bom) = crate::decode::Bom::detect(bytes).map(Bom::from) else {
+        // No mark: UTF-16 or UTF-32 by its zero bytes, as `check`'s hint reads them.
+        let head = &bytes[..bytes.len().min(64 << 10)];
+        memchr::memchr(0, head)?;
+        let wide = crate::detect::zero_pattern(bytes)?;
+        return Some(format!(
+            "zero bytes where {0} puts them, and no byte order mark: e reads it as {0}",
+            wide.name()
+        ));
+    };
     if bom == Bom::Utf8 {
         return None;
     }
@@ -3093,6 +3105,11 @@ mod tests {
         assert_eq!(
             app.message.as_ref().map(|m| m.text.as_str()),
             Some("not a character number: x")
+        );
+        goto(&mut app, "#");
+        assert_eq!(
+            app.message.as_ref().map(|m| m.text.as_str()),
+            Some("a character number after #: :#100 goes to the 100th")
         );
         // Before the scan, no numbers at all.
         let mut early = App::new(
