@@ -852,11 +852,19 @@ fn a_short_windows_1252_line_with_dashes_quotes_and_a_euro_sign_is_windows_1252(
         "Café crème brûlée, naïve façade — ‘quoted’ €5"
     );
     // Signs alone are little evidence for a legacy reading, but with no multi-byte
-    // character it is no UTF-8 either: chardetng's guess, said to be weak.
+    // character it is no UTF-8 either: chardetng's guess, said to be weak. Each stands
+    // where text puts it, so the reading is text.
     assert_eq!(
         detect_human(b"total \x97 \x80 \x93 \x94 ok"),
         "<stdin>: windows-1252\n  why: 4 UTF-8 errors and few multi-byte characters; chardetng reads it as \
-         windows-1252, but read so it does not look like text; a weak guess on 4 non-ASCII bytes\n"
+         windows-1252; a weak guess on 4 non-ASCII bytes\n"
+    );
+    // A line of Dutch between curly quotes: signs in place alone, read as windows-1252
+    // (not Mac OS Roman, whose `ì` and `î` they would be, glued to the words).
+    assert_eq!(
+        detect_human(b"Zij zei: \x93Ik kom morgen\x94, maar ze is er nog steeds niet.\n"),
+        "<stdin>: windows-1252\n  why: 2 UTF-8 errors and few multi-byte characters; chardetng reads it as \
+         windows-1252; a weak guess on 2 non-ASCII bytes\n"
     );
 }
 

@@ -2730,7 +2730,8 @@ fn read_through(bytes: &[u8], label: &str) -> Option<Vec<char>> {
 /// diacritics sit inside words, and CJK text comes in long runs; the bytes of UTF-8 errors
 /// shown one by one between brackets (a test file, a demo) do neither. A run of
 /// punctuation, symbols and spaces only (`—`, `‘quoted’`, `€5`) counts neither way where
-/// text of any encoding puts signs ([`signs_in_place`]); elsewhere it counts against. So
+/// text of any encoding puts signs ([`signs_in_place`]), and a reading of such runs alone
+/// is text; elsewhere it counts against. So
 /// does a run with a capital letter of a single-byte encoding's row 80..9F inside a word,
 /// after a letter and before a small letter (`MŸller`, `BŠckerei`: Mac OS Roman's ü and ä
 /// read as windows-1252), which no text writes.
@@ -2752,7 +2753,7 @@ fn reads_as_text(bytes: &[u8], label: &str) -> bool {
             && judge::is_letter(chars[at - 1])
             && chars.get(at + 1).is_some_and(|c| judge::is_lower(*c))
     };
-    let (mut runs, mut good) = (0usize, 0usize);
+    let (mut runs, mut good, mut in_place) = (0usize, 0usize, 0usize);
     let mut i = 0;
     while i < chars.len() {
         if chars[i].is_ascii() {
@@ -2765,6 +2766,7 @@ fn reads_as_text(bytes: &[u8], label: &str) -> bool {
         }
         let run = &chars[start..i];
         if run.iter().all(|c| judge::is_sign(*c)) && signs_in_place(&chars, start..i) {
+            in_place += 1;
             continue;
         }
         // A word's edge: a letter, a space, the start or the end beside the run; for a run
@@ -2801,7 +2803,11 @@ fn reads_as_text(bytes: &[u8], label: &str) -> bool {
             good += 1;
         }
     }
-    runs > 0 && good * 10 >= runs * 7
+    // Signs in place alone (a line of Dutch between `“` and `”`) are text too.
+    match runs {
+        0 => in_place > 0,
+        _ => good * 10 >= runs * 7,
+    }
 }
 
 /// Whether `bytes` read through `label` give a C1 control (U+0080..U+009F), which is what
