@@ -13,7 +13,8 @@
 //!
 //! [`refit`] reads a region through each sibling and counts, line by line, the letters
 //! that do not fit the one language the line's letters fit best ([`super::alphabets`]),
-//! and a Cyrillic capital after a small letter in a word; a
+//! and a capital beyond ASCII right after a small letter of its script in a word (`hŠr`
+//! for Swedish `här` in Mac OS Roman read as windows-1250); a
 //! sibling whose reading fits where chardetng's does not replaces chardetng's guess. It
 //! asks for a clear margin (chardetng's reading at least two letters off, and four times
 //! as many as the sibling's), so a foreign name in a line of text changes nothing.
@@ -70,7 +71,7 @@ pub struct Refit {
 /// [`cyrillic_misfits`]), each symbol beyond ASCII that stands between two letters
 /// (`f¸hrt`, German's `führt` read as Mac OS Roman: a reading with fewer letters has fewer
 /// to misfit; punctuation stands there in text, `L’été`, Catalan `col·legi`), and each
-/// Cyrillic capital right after a small Cyrillic letter (`гулЯли`).
+/// capital beyond ASCII right after a small letter of its script (`гулЯли`, `hŠr`).
 fn off(line: &str) -> usize {
     let chars: Vec<char> = line.chars().collect();
     let symbol = |c: char| {
@@ -84,10 +85,14 @@ fn off(line: &str) -> usize {
         .windows(3)
         .filter(|w| symbol(w[1]) && is_letter(w[0]) && is_letter(w[2]))
         .count();
-    let cyrillic = |c: char| script(c) == Some(Script::Cyrillic);
     let inner_capitals = chars
         .windows(2)
-        .filter(|w| cyrillic(w[0]) && cyrillic(w[1]) && is_lower(w[0]) && is_upper(w[1]))
+        .filter(|w| {
+            !w[1].is_ascii()
+                && is_lower(w[0])
+                && is_upper(w[1])
+                && script(w[0]).is_some_and(|s| s != Script::Free && Some(s) == script(w[1]))
+        })
         .count();
     misfits(line) + signs + cyrillic_misfits(&chars) + inner_capitals
 }
