@@ -859,6 +859,18 @@ fn a_short_windows_1252_line_with_dashes_quotes_and_a_euro_sign_is_windows_1252(
         "<stdin>: windows-1252\n  why: 4 UTF-8 errors and few multi-byte characters; chardetng reads it as \
          windows-1252; a weak guess on 4 non-ASCII bytes\n"
     );
+    // French in Mac OS Roman, no text as windows-1252 (`re` 8D `u`, an undefined byte):
+    // Mac OS Roman reads its letters inside words, its apostrophes (`D5`) counting
+    // neither way.
+    let french = "L’hôpital a reçu trois ambulances à l’aube, et l’équipe a travaillé sans \
+                  pause jusqu’à midi.\n";
+    let bytes = encode("macintosh", french);
+    assert_eq!(
+        detect_human(&bytes),
+        "<stdin>: macintosh\n  why: 6 UTF-8 errors and few multi-byte characters; read as \
+         chardetng's guess, windows-1252, it is no text; as macintosh, which chardetng does \
+         not know, it is\n"
+    );
     // A line of Dutch between curly quotes: signs in place alone, read as windows-1252
     // (not Mac OS Roman, whose `ì` and `î` they would be, glued to the words).
     assert_eq!(

@@ -2819,8 +2819,9 @@ fn undefined_in(bytes: &[u8], label: &str) -> bool {
 }
 
 /// Whether `bytes` read through `label` (a single-byte encoding) put their non-ASCII
-/// characters inside words: at least half of them are letters beside an ASCII letter of
-/// the same case (`garçon`, `mangé`; not `cittÖ`). The stronger evidence hexrune asks of a guess of its own, beyond
+/// characters inside words: at least half of them (but signs in place, the apostrophe of
+/// `l’aube`) are letters beside an ASCII letter of the same case (`garçon`, `mangé`; not
+/// `cittÖ`). The stronger evidence hexrune asks of a guess of its own, beyond
 /// chardetng's ([`MACINTOSH`]).
 fn letters_in_words(bytes: &[u8], label: &str) -> bool {
     let Some(chars) = read_through(bytes, label) else {
@@ -2838,6 +2839,10 @@ fn letters_in_words(bytes: &[u8], label: &str) -> bool {
     };
     let (mut outside, mut inside) = (0usize, 0usize);
     for (i, c) in chars.iter().enumerate().filter(|(_, c)| !c.is_ascii()) {
+        // A sign where text puts it (the apostrophe of `l’aube`) is neither.
+        if judge::is_sign(*c) && signs_in_place(&chars, i..i + 1) {
+            continue;
+        }
         outside += 1;
         if judge::is_letter(*c) && beside(i, *c) {
             inside += 1;
