@@ -871,6 +871,15 @@ fn a_short_windows_1252_line_with_dashes_quotes_and_a_euro_sign_is_windows_1252(
          chardetng's guess, windows-1252, it is no text; as macintosh, which chardetng does \
          not know, it is\n"
     );
+    // German capitals starting words (`Überweisung`, `Öffnung`) are letters in words too.
+    let german = "ÄRGERLICH war nur, dass die Überweisung erst nach Öffnung der Schalter \
+                  gebucht wurde.\n";
+    assert_eq!(
+        detect_human(&encode("macintosh", german)),
+        "<stdin>: macintosh\n  why: 3 UTF-8 errors and few multi-byte characters; read as \
+         chardetng's guess, windows-1252, it is no text; as macintosh, which chardetng does \
+         not know, it is; a weak guess on 3 non-ASCII bytes\n"
+    );
     // A line of Dutch between curly quotes: signs in place alone, read as windows-1252
     // (not Mac OS Roman, whose `ì` and `î` they would be, glued to the words).
     assert_eq!(

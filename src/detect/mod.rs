@@ -2821,7 +2821,7 @@ fn undefined_in(bytes: &[u8], label: &str) -> bool {
 /// Whether `bytes` read through `label` (a single-byte encoding) put their non-ASCII
 /// characters inside words: at least half of them (but signs in place, the apostrophe of
 /// `l’aube`) are letters beside an ASCII letter of the same case (`garçon`, `mangé`; not
-/// `cittÖ`). The stronger evidence hexrune asks of a guess of its own, beyond
+/// `cittÖ`), or a capital starting a word before small ones (`Über`). The stronger evidence hexrune asks of a guess of its own, beyond
 /// chardetng's ([`MACINTOSH`]).
 fn letters_in_words(bytes: &[u8], label: &str) -> bool {
     let Some(chars) = read_through(bytes, label) else {
@@ -2835,7 +2835,11 @@ fn letters_in_words(bytes: &[u8], label: &str) -> bool {
                 n.is_ascii_alphabetic() && n.is_ascii_uppercase() == judge::is_upper(c)
             })
         };
-        same(i.checked_sub(1)) || same(Some(i + 1))
+        // A capital starting a word before its small letters (`Über`).
+        let starts_word = judge::is_upper(c)
+            && !i.checked_sub(1).is_some_and(|j| judge::is_letter(chars[j]))
+            && chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+        same(i.checked_sub(1)) || same(Some(i + 1)) || starts_word
     };
     let (mut outside, mut inside) = (0usize, 0usize);
     for (i, c) in chars.iter().enumerate().filter(|(_, c)| !c.is_ascii()) {
