@@ -182,6 +182,45 @@ fn cyrillic_siblings_are_told_apart() {
     }
 }
 
+/// Lines of two Cyrillic code pages with the cases the other way round (KOI8-R and
+/// windows-1251) in one file: a line of one read through the other is in capitals but for
+/// its first letter (`чЮЕТА ЬЩ`), and is a region of the code page chardetng names for it
+/// alone; a heading in capitals is no such line.
+#[test]
+fn lines_of_two_cyrillic_code_pages_are_regions_of_each() {
+    let lines = [
+        "Вчера мы гуляли в парке, и погода была прекрасной.\n",
+        "Москва - столица России, а Киев - столица Украины.\n",
+        "Я думаю, что завтра будет дождь, поэтому возьми зонт.\n",
+        "Бабушка испекла пирожки с капустой, и все были сыты.\n",
+    ];
+    let labels = ["windows-1251", "KOI8-R", "windows-1251", "KOI8-R"];
+    let bytes: Vec<u8> = lines
+        .iter()
+        .zip(labels)
+        .flat_map(|(l, e)| encoded(l, e))
+        .collect();
+    let d = detected(&bytes);
+    let decoded: Vec<String> = d
+        .regions
+        .iter()
+        .map(|r| {
+            let e = encoding_rs::Encoding::for_label(r.encoding.as_bytes()).unwrap();
+            e.decode_without_bom_handling(&bytes[r.start..r.end])
+                .0
+                .into_owned()
+        })
+        .collect();
+    assert_eq!(decoded, lines, "{:?}", regions(&d));
+    // A heading in capitals, and text, in windows-1251 alone: one region.
+    let text = "ВВЕДЕНИЕ В ТЕОРИЮ ЧИСЕЛ\nЭта книга написана для студентов первого курса.\n";
+    let bytes = encoded(text, "windows-1251");
+    assert_eq!(
+        regions(&detected(&bytes)),
+        [(0, bytes.len(), "windows-1251")]
+    );
+}
+
 /// Lines of two code pages of two scripts in one file: a line whose reading through the
 /// file's guess has words of ASCII letters and letters of another script (`arrivйs`) is a
 /// region of the code page chardetng names for it alone.

@@ -725,8 +725,12 @@ fn absorb_accidental_utf8(
 /// line, chardetng names an encoding with little to go on. One piece, `guess`'s, where every
 /// line reads so; `guess` as it is where encoding_rs does not know it (the DOS code pages).
 ///
-/// Two encodings of one script (KOI8-R and windows-1251, Shift_JIS and GBK) give words of
-/// one script either way, and are not told apart line by line.
+/// Two single-byte encodings of one script give words of that script either way; but
+/// where one puts the small letters the other puts the capitals (KOI8-R and windows-1251),
+/// a line of one read through the other is in capitals but for the first letter of a
+/// sentence (`Вчера мы` in KOI8-R is `чЮЕТА ЬЩ` to windows-1251): such a line
+/// ([`case_inverted`]) is read through an encoding whose reading is not, as above. Two
+/// multi-byte encodings of one script (Shift_JIS and GBK) are not told apart line by line.
 fn lines_of_another_encoding(
     bytes: &[u8],
     range: Range<usize>,
@@ -740,6 +744,9 @@ fn lines_of_another_encoding(
     // one of another script gives such a word only where an ASCII letter stands beside a
     // byte above 7F. A multi-byte one's second bytes may be ASCII letters: its lines are
     // asked up to the bytes its guess rests on.
+    // By byte of a single-byte encoding: 1 where it is a capital (`upper`), a small
+    // letter (`lower`).
+    let (mut upper, mut lower) = ([0u32; 256], [0u32; 256]);
     let (end, single_byte) = match encoding.is_single_byte() {
         true => {
             let high: Vec<u8> = (0x80..=0xFF).collect();
@@ -747,9 +754,23 @@ fn lines_of_another_encoding(
             if !letters.chars().any(judge::is_letter_of_another_script) {
                 return whole;
             }
+            for (k, c) in letters.chars().enumerate().take(128) {
+                upper[0x80 + k] = u32::from(judge::is_upper(c));
+                lower[0x80 + k] = u32::from(judge::is_lower(c));
+            }
             (range.end, true)
         }
         false => (range.end.min(range.start + GUESS_BYTES), false),
+    };
+    // Capitals more than twice as many as small letters, by the bytes: a line that may be
+    // of a code page with the cases the other way round (decoded only then).
+    let mostly_capitals = |line: &[u8]| {
+        let (mut capitals, mut small) = (0u32, 0u32);
+        for &b in line {
+            capitals += upper[usize::from(b)];
+            small += lower[usize::from(b)];
+        }
+        capitals >= 8 && capitals > 2 * small
     };
     let beside_ascii_letter = |line: &[u8]| {
         line.windows(2).any(|w| {
@@ -769,10 +790,12 @@ fn lines_of_another_encoding(
         let line = &bytes[pos..stop];
         let own = match line.is_ascii() {
             true => None,
-            false if single_byte && !beside_ascii_letter(line) => Some(guess),
+            false if single_byte && !beside_ascii_letter(line) && !mostly_capitals(line) => {
+                Some(guess)
+            }
             false => {
                 let (text, _) = encoding.decode_without_bom_handling(line);
-                match words_mix_ascii_and_another_script(&text) {
+                match words_mix_ascii_and_another_script(&text) || case_inverted(&text) {
                     false => Some(guess),
                     true => {
                         // An encoding met before in the region first (the German lines
@@ -786,6 +809,7 @@ fn lines_of_another_encoding(
                                     |e| {
                                         let (text, _) = e.decode_without_bom_handling(line);
                                         !words_mix_ascii_and_another_script(&text)
+                                            && !case_inverted(&text)
                                             && siblings::fits_one_language(&text)
                                     },
                                 )
@@ -825,6 +849,40 @@ fn lines_of_another_encoding(
         true => whole,
         false => out,
     }
+}
+
+/// Whether `text` is letters in the wrong case, as a code page with the cases the other
+/// way round reads a line (`чЮЕТА ЬЩ ЗХМСМЙ` for `Вчера мы гуляли` in KOI8-R read as
+/// windows-1251): of its letters beyond ASCII, at least 8 capitals and more than twice as
+/// many as small letters, and a small letter first or a word that goes on in capitals
+/// after a small letter, which a heading in capitals has neither of.
+///
+/// ```
+/// use hexrune::detect::case_inverted;
+/// assert!(case_inverted("чЮЕТА ЬЩ ЗХМСМЙ Ч РБТЛЕ"));
+/// assert!(case_inverted("ъ ДСЛЮЧ, ВРН ГЮБРПЮ"));
+/// assert!(!case_inverted("ВВЕДЕНИЕ В ТЕОРИЮ ЧИСЕЛ"));
+/// assert!(!case_inverted("Вчера мы гуляли в парке"));
+/// ```
+pub fn case_inverted(text: &str) -> bool {
+    let (mut upper, mut lower) = (0usize, 0usize);
+    let mut inside = false;
+    let mut first_small = None;
+    let mut prev: Option<char> = None;
+    for c in text.chars() {
+        if !c.is_ascii() {
+            upper += usize::from(judge::is_upper(c));
+            lower += usize::from(judge::is_lower(c));
+        }
+        if judge::is_letter(c) && first_small.is_none() {
+            first_small = Some(judge::is_lower(c));
+        }
+        if let Some(p) = prev {
+            inside |= !c.is_ascii() && judge::is_upper(c) && judge::is_lower(p) && !p.is_ascii();
+        }
+        prev = Some(c);
+    }
+    upper >= 8 && upper > 2 * lower && (inside || first_small == Some(true))
 }
 
 /// Whether a word of `text` (a run of letters and marks) has an ASCII letter and a letter
@@ -2857,8 +2915,9 @@ fn letters_in_words(bytes: &[u8], label: &str) -> bool {
 
 /// Whether the run of signs `chars[run]` stands where text puts signs: between spaces or
 /// digits (`—` between spaces, `€5`), or a quotation mark at the edge of a word on the side
-/// it belongs to (`‘quoted’`, `«mot»`), or the apostrophe inside one (`l’odeur`). A misread
-/// byte glued to a word (`komad¦ kruha`) does not.
+/// it belongs to (`‘quoted’`, `«mot»`) or after a sentence's punctuation (`today.”`), or
+/// the apostrophe inside one (`l’odeur`). A misread byte glued to a word (`komad¦ kruha`)
+/// does not.
 fn signs_in_place(chars: &[char], run: Range<usize>) -> bool {
     let before = run.start > 0 && judge::is_letter(chars[run.start - 1]);
     let after = chars.get(run.end).is_some_and(|c| judge::is_letter(*c));
@@ -2866,9 +2925,15 @@ fn signs_in_place(chars: &[char], run: Range<usize>) -> bool {
     // Beside no letter: between spaces or digits (`—`, `€5`, `20 °`), not between
     // brackets, where a test file or a demo shows misread bytes one by one.
     let free = |c: Option<&char>| c.is_none_or(|c| c.is_whitespace() || c.is_ascii_digit());
+    // A closing mark after a sentence's punctuation (`today.”`, `yes,’`).
+    let closes_sentence = matches!(signs, ['’' | '”' | '»' | '›'])
+        && run.start > 0
+        && matches!(chars[run.start - 1], '.' | ',' | '!' | '?' | ';' | ':')
+        && free(chars.get(run.end));
     match (before, after) {
         (false, false) => {
-            free(run.start.checked_sub(1).map(|j| &chars[j])) && free(chars.get(run.end))
+            closes_sentence
+                || free(run.start.checked_sub(1).map(|j| &chars[j])) && free(chars.get(run.end))
         }
         (false, true) => matches!(signs, ['‘' | '“' | '„' | '‚' | '«' | '‹']),
         (true, false) => matches!(signs, ['’' | '”' | '»' | '›']),

@@ -899,8 +899,9 @@ impl Summary {
         // twice over in a text with many errors (GBK or Big5 text, whose pairs of bytes
         // windows-1252 reads too, makes a UTF-8 character of one pair in four), they are
         // the text, and it is not UTF-8. A short text with a few is still read as UTF-8's
-        // (four in a sentence beside its one `Ø`).
-        let stray = stray && !(against && rest >= 16 && rest > 2 * multibyte);
+        // (four in a sentence beside its one `Ø`), and so is a long one where they are
+        // fewer than 1 unit in 20 (curly quotes in an ASCII report).
+        let stray = stray && !(against && rest >= 16 && rest > 2 * multibyte && rest * 20 > units);
         if stray && lax.forms == 0 {
             Verdict::StrayBytes(rest)
         } else if stray || !against {
@@ -1580,6 +1581,19 @@ mod tests {
             })
             .collect();
         assert_eq!(v(&gbk), Verdict::ProbablyNot(960));
+        // Sixteen windows-1252 quotation marks in 400 lines of ASCII beside three dashes
+        // of UTF-8: stray bytes still.
+        let report: Vec<u8> = (1..=400)
+            .flat_map(|i| match (i % 50, i) {
+                (0, _) => format!("Line {i} says \u{93}done\u{94}.\n")
+                    .chars()
+                    .map(|c| c as u32 as u8)
+                    .collect::<Vec<u8>>(),
+                (_, 10 | 20 | 30) => format!("Line {i} \u{2014} a note.\n").into_bytes(),
+                _ => format!("Line {i} is plain text.\n").into_bytes(),
+            })
+            .collect();
+        assert_eq!(v(&report), Verdict::StrayBytes(16));
         // A byte windows-1252 leaves undefined is an error, not a stray character.
         assert_eq!(v(b"\xC3\xA9\xC3\xA9 \x81"), Verdict::WithErrors(1));
         // A cut in the middle is an error; a cut at the end with other errors too counts all.
