@@ -1594,10 +1594,10 @@ fn a_word_that_reads_in_the_script_of_most_of_its_letters() {
     );
 }
 
-/// Latin capitals with single small Greek letters are notation (a symbol among capitals),
-/// and so is one small Greek letter among Latin letters whose small ones stand alone
-/// (`σx`, `Gαq`); a run of Greek letters, small Cyrillic letters or a capital of the other
-/// script is asked as before (`CNNрау` and `CNNραγ` read as `CNNpay`).
+/// Latin capitals with single small Greek letters are notation (a symbol among capitals);
+/// a run of Greek letters, small Cyrillic letters, a Greek letter beside one small Latin
+/// letter only (`σx`) or a capital of the other script is asked as before (`CNNрау` and
+/// `CNNραγ` read as `CNNpay`).
 #[test]
 fn latin_capitals_with_single_small_greek_letters_are_notation() {
     let text = "TNFα, NFκB-κB, γH2AX; Aβ42 IκBα. CNNрау CNNραγ Pоссия σx PАYPAL ERα\n";
@@ -1610,6 +1610,7 @@ fn latin_capitals_with_single_small_greek_letters_are_notation() {
             (50, 9, "confusable", Warning),
             (50, 9, "confusable", Warning),
             (60, 11, "confusable", Warning),
+            (72, 3, "confusable", Warning),
             (76, 7, "confusable", Warning),
         ]
     );
@@ -1620,15 +1621,17 @@ fn latin_capitals_with_single_small_greek_letters_are_notation() {
     );
 }
 
-/// The notation of G proteins, kinases and spectra puts one small Greek letter among
-/// Latin letters whose small ones stand alone: none is asked. A Greek letter beside two
-/// small Latin letters or more, two Greek letters among small Latin ones, or two Greek
-/// letters side by side are asked: spoofs of words have them.
+/// The notation of receptors, kinases and subunits puts one small Greek letter beside a
+/// digit or two Latin capitals, among Latin letters whose small ones stand alone: none is
+/// asked. A Greek letter beside two small Latin letters or more, or beside one capital or
+/// small letter only (the shape of `Mαc` and `eBαy`, so `Gαq` too), two Greek letters
+/// among small Latin ones or side by side, and omicron anywhere are asked: spoofs of
+/// words and names have them.
 #[test]
-fn one_greek_letter_among_single_small_latin_letters_is_notation() {
-    let text = "Gαq Gαs p38α RORγt eIF2α CaMKIIδ α7nAChR Lyα σx PI3Kγ PGC-1α\n";
+fn one_greek_letter_beside_a_digit_or_capitals_is_notation() {
+    let text = "p38α RORγt eIF2α CaMKIIδ α7nAChR PI3Kγ PGC-1α\n";
     assert_eq!(run(Dialect::Utf8, text.as_bytes(), &security()), vec![]);
-    let text = "pαypal PαyPαl αdmin yαhoo ebαy apoε4 Gβγ\n";
+    let text = "pαypal PαyPαl αdmin yαhoo ebαy apoε4 Gβγ Gαq Mαc eBαy ChαtGPT paypal.cοm nο\n";
     let found: Vec<usize> = run(Dialect::Utf8, text.as_bytes(), &security())
         .into_iter()
         .filter(|f| f.2 == "confusable")
@@ -1637,7 +1640,13 @@ fn one_greek_letter_among_single_small_latin_letters_is_notation() {
     let at = |w: &str| text.find(w).unwrap();
     assert_eq!(
         found,
-        ["pαypal", "PαyPαl", "αdmin", "yαhoo", "ebαy", "apoε4", "Gβγ"].map(at)
+        [
+            "pαypal", "PαyPαl", "αdmin", "yαhoo", "ebαy", "apoε4", "Gβγ", "Gαq", "Mαc", "eBαy",
+            "ChαtGPT",
+            // The ASCII word with the skeleton of `paypal.cοm`'s spoof before it.
+            "paypal.", "cοm", "nο"
+        ]
+        .map(at)
     );
 }
 

@@ -49,25 +49,53 @@ pub(super) fn is_phonetic(word: &str) -> bool {
 
 /// Whether `word` is the notation of biochemistry and physics: Latin capitals with small
 /// Greek letters, no two Greek letters side by side (`TNFα`, `NFκB`, `IκBα`, `γH2AX`,
-/// `Aβ42`, `Kα`); or one small Greek letter with Latin letters whose small ones stand
-/// alone, no two side by side (`Gαq`, `RORγt`, `p38α`, `eIF2α`, `CaMKIIδ`, `Lyα`, `σx`).
-/// One small Greek letter among capitals or single small letters stands out as a symbol;
-/// a run of them may spell a lowercase word (`CNNραγ` reads as `CNNpay`), as may small
-/// Cyrillic letters after capitals (`CNNрау`), a Greek letter beside two small Latin
-/// letters (`pαypal`, `apoε4`), two Greek letters among small ones (`PαyPαl`), and a
-/// Greek word with a Latin capital at its start (`Aθήνα`): those are asked.
+/// `Aβ42`, `Kα`); or one small Greek letter with a digit or two Latin capitals right
+/// beside it, among Latin letters whose small ones stand alone, no two side by side
+/// (`RORγt`, `p38α`, `eIF2α`, `CaMKIIδ`, `α7nAChR`). One small Greek letter among
+/// capitals or beside a number stands out as a symbol; a run of them may spell a
+/// lowercase word (`CNNραγ` reads as `CNNpay`), as may small Cyrillic letters after
+/// capitals (`CNNрау`), a Greek letter beside two small Latin letters (`pαypal`, `apoε4`)
+/// or beside one capital or small letter only (`Mαc`, `eBαy`, `ChαtGPT`; so `Gαq` and
+/// `Lyα` are asked), two Greek letters among small ones (`PαyPαl`), and a Greek word with
+/// a Latin capital at its start (`Aθήνα`): those are asked. Omicron, the one Greek
+/// letter no notation writes (it is an `o`), never is notation (`cοm`, `Nο`).
 pub(super) fn is_cased_notation(word: &str) -> bool {
+    let chars: Vec<char> = word.chars().collect();
     let mut capitals = false;
     let mut greek = 0;
     let mut small = false;
     // The letter before, where it is a small Latin or a Greek one.
     let mut after_greek = false;
     let mut after_small = false;
-    for c in word.chars().filter(|c| c.is_alphabetic()) {
+    // Whether each Greek letter has a digit or two Latin capitals right beside it.
+    let mut anchored = true;
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_alphabetic() {
+            if !c.is_alphanumeric() || c.is_numeric() {
+                (after_greek, after_small) = (false, false);
+            }
+            continue;
+        }
         match c.script() {
             Script::Latin if c.is_uppercase() => capitals = true,
             Script::Latin if c.is_lowercase() && !after_small => small = true,
-            Script::Greek if c.is_lowercase() && !after_greek => greek += 1,
+            Script::Greek if c.is_lowercase() && !after_greek && c != 'ο' => {
+                greek += 1;
+                let capital = |j: Option<usize>| {
+                    j.and_then(|j| chars.get(j))
+                        .is_some_and(|c| c.script() == Script::Latin && c.is_uppercase())
+                };
+                let digit = |j: Option<usize>| {
+                    j.and_then(|j| chars.get(j))
+                        .is_some_and(|c| c.is_ascii_digit())
+                };
+                let before = i.checked_sub(1);
+                let before2 = i.checked_sub(2);
+                anchored &= digit(before)
+                    || digit(Some(i + 1))
+                    || (capital(before) && capital(before2))
+                    || (capital(Some(i + 1)) && capital(Some(i + 2)));
+            }
             Script::Common | Script::Inherited | Script::Unknown => {
                 (after_greek, after_small) = (false, false);
                 continue;
@@ -79,7 +107,7 @@ pub(super) fn is_cased_notation(word: &str) -> bool {
     }
     match small {
         false => capitals && greek > 0,
-        true => greek == 1,
+        true => greek == 1 && anchored,
     }
 }
 
@@ -281,8 +309,8 @@ mod tests {
         for word in [
             "TNFα", "NFκB", "IFNγ", "TGFβ", "PKCδ", "ERα", "PPARγ", "γH2AX", "κB", "PI3Kγ",
             "HIF1α", "αKG", "IκBα", "Aβ", "Aβ42", "Kα",
-            // One Greek letter, small Latin letters alone.
-            "σx", "Gαq", "RORγt", "p38α", "eIF2α", "CaMKIIδ", "α7nAChR", "Lyα",
+            // One Greek letter beside a digit or two capitals, small Latin letters alone.
+            "RORγt", "p38α", "eIF2α", "CaMKIIδ", "α7nAChR",
         ] {
             assert!(is_cased_notation(word), "{word}");
         }
@@ -304,6 +332,14 @@ mod tests {
             "θmax",
             "apoε4",
             "PαyPαl",
+            // Beside one capital or small letter only; omicron.
+            "Gαq",
+            "Mαc",
+            "eBαy",
+            "ChαtGPT",
+            "σx",
+            "cοm",
+            "Nο",
             "ΑPPLE",
             "PAYPАL",
             "Яндeкс",
