@@ -68,7 +68,8 @@ pub struct Refit {
 }
 
 /// What is off in `line`: the letters that fit no one language ([`misfits`],
-/// [`cyrillic_misfits`]), each symbol beyond ASCII that stands between two letters
+/// [`cyrillic_misfits`]), each symbol or mark of punctuation beyond ASCII (but an
+/// apostrophe, a hyphen, a middle dot) that stands between two letters
 /// (`f¸hrt`, German's `führt` read as Mac OS Roman: a reading with fewer letters has fewer
 /// to misfit; punctuation stands there in text, `L’été`, Catalan `col·legi`), and each
 /// capital beyond ASCII right after a small letter of its script (`гулЯли`, `hŠr`).
@@ -81,9 +82,25 @@ fn off(line: &str) -> usize {
                 Gc::MathSymbol | Gc::CurrencySymbol | Gc::ModifierSymbol | Gc::OtherSymbol
             )
     };
+    // Punctuation between letters but an apostrophe, a hyphen or a middle dot (`ега‘он`,
+    // windows-1251's `МегаФон` read as Mac OS Cyrillic).
+    let inner = |c: char| {
+        symbol(c)
+            || (!c.is_ascii()
+                && matches!(
+                    get_general_category(c),
+                    Gc::InitialPunctuation
+                        | Gc::FinalPunctuation
+                        | Gc::OpenPunctuation
+                        | Gc::ClosePunctuation
+                        | Gc::OtherPunctuation
+                        | Gc::DashPunctuation
+                )
+                && !matches!(c, '’' | 'ʼ' | '‐' | '‑' | '·' | '׳' | '״'))
+    };
     let signs = chars
         .windows(3)
-        .filter(|w| symbol(w[1]) && is_letter(w[0]) && is_letter(w[2]))
+        .filter(|w| inner(w[1]) && is_letter(w[0]) && is_letter(w[2]))
         .count();
     let inner_capitals = chars
         .windows(2)
@@ -139,11 +156,9 @@ pub fn refit(bytes: &[u8], guess: &str) -> Option<Refit> {
     let head = &bytes[..bytes.len().min(GUESS_BYTES)];
     let encoding = |name: &str| Encoding::for_label(name.as_bytes());
     let (own, own_text) = misfits_of(head, encoding(guess)?)?;
-    // A foreign name in a line of Latin letters is one letter off; a capital of Russian
-    // in Mac OS Cyrillic read as windows-1251 (`Ѓабушка` for `Бабушка`) is one too, where
-    // windows-1251 is not a letter off but for a letter it writes beside Russian's.
-    let least = if family[0] == "windows-1251" { 1 } else { 2 };
-    if own < least {
+    // A foreign name in a line of text is one letter off, and so is a brand written in
+    // two capitals (`МегаФон`): too few to change a guess.
+    if own < 2 {
         return None;
     }
     let (best, best_text, name) = family
