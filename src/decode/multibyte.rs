@@ -576,26 +576,48 @@ impl MultiByteTable {
 }
 
 impl MultiByteTable {
-    /// In ISO-2022-JP, a checkpoint at `offset` itself where `from` is in a mode of one
-    /// byte a character (ASCII, JIS X 0201) and no escape sequence starts in `from..offset`
-    /// ([`MultiByteTable::sync_before`] found none) or reaches `offset`: every byte from
+    /// In ISO-2022-JP, from `from` (the last escape sequence before `offset`, which
+    /// [`MultiByteTable::sync_before`] found, or the scan's checkpoint where there is none):
+    /// a checkpoint at `offset` itself where `from` is in a mode of one byte a character
+    /// (ASCII, JIS X 0201) and no escape reaches `offset`: every byte from
     /// there is a unit of its own, an escape that is no escape sequence too, and the mode
     /// stays. A file without escapes (ASCII, or bytes that are not ISO-2022-JP at all) is
-    /// so read at any offset at once, not decoded from its start.
-    fn single_byte_mode_at(
-        &self,
-        bytes: &[u8],
-        offset: usize,
-        from: Checkpoint,
-    ) -> Option<Checkpoint> {
+    /// so read at any offset at once, not decoded from its start. In JIS X 0208, the pair
+    /// boundary nearest before `offset` ([`jis0208_pair_at`]).
+    fn nearer(&self, bytes: &[u8], offset: usize, from: Checkpoint) -> Option<Checkpoint> {
+        if self.family != Family::Iso2022Jp {
+            return None;
+        }
+        if from.state == MbState::JIS0208 {
+            return Some(jis0208_pair_at(bytes, offset, from));
+        }
         let reaching = offset.saturating_sub(2).max(from.at);
-        (self.family == Family::Iso2022Jp
-            && from.state != MbState::JIS0208
-            && !bytes[reaching..offset].contains(&0x1B))
-        .then_some(Checkpoint {
+        (!bytes[reaching..offset].contains(&0x1B)).then_some(Checkpoint {
             at: offset,
             state: from.state,
         })
+    }
+}
+
+/// In ISO-2022-JP's JIS X 0208 mode from `from`, with no escape sequence in
+/// `from..offset`: a unit starts right after any byte outside `21..7E` (it was a unit of
+/// its own, or the second byte of a pair it broke), and at an `ESC`; between such bytes
+/// the units are pairs. So the checkpoint is the last `ESC` before `offset`, or the pair
+/// boundary at or before `offset` counted from just after the last other such byte: a file
+/// of 2 GiB after one `ESC $ B` is read at its end at once.
+fn jis0208_pair_at(bytes: &[u8], offset: usize, from: Checkpoint) -> Checkpoint {
+    let stretch = &bytes[from.at..offset];
+    let at = match stretch.iter().rposition(|b| !(0x21..=0x7E).contains(b)) {
+        Some(k) if stretch[k] == 0x1B => from.at + k,
+        Some(k) => {
+            let start = from.at + k + 1;
+            start + ((offset - start) & !1)
+        }
+        None => from.at + ((offset - from.at) & !1),
+    };
+    Checkpoint {
+        at,
+        state: MbState::JIS0208,
     }
 }
 
@@ -665,10 +687,8 @@ impl Dialect {
             };
         };
         let hint = hint.filter(|h| h.at <= offset).unwrap_or_default();
-        let from = table
-            .sync_before(bytes, offset, hint.at)
-            .or_else(|| table.single_byte_mode_at(bytes, offset, hint))
-            .unwrap_or(hint);
+        let from = table.sync_before(bytes, offset, hint.at).unwrap_or(hint);
+        let from = table.nearer(bytes, offset, from).unwrap_or(from);
         let (mut at, mut state) = (from.at, from.state);
         loop {
             let (unit, next) = table.decode(bytes, at, state);
@@ -721,7 +741,7 @@ mod tests {
     fn iso2022jp_resync_equals_decoding_from_the_start() {
         let table: &'static MultiByteTable = Box::leak(Box::new(iso2022jp()));
         let dialect = Dialect::MultiByte(table);
-        let pieces: [&[u8]; 9] = [
+        let pieces: [&[u8]; 11] = [
             b"ab",
             b"\x1B$B",
             b"\x1B(B",
@@ -731,15 +751,17 @@ mod tests {
             b"\x1B(",
             b"\xA4\x30",
             b"\x21\x22\x23",
+            b"\n",
+            b"\0\x30",
         ];
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        for _ in 0..300 {
+        for _ in 0..2000 {
             let mut bytes = Vec::new();
-            for _ in 0..12 {
+            for _ in 0..16 {
                 seed ^= seed << 13;
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
-                bytes.extend_from_slice(pieces[(seed % 9) as usize]);
+                bytes.extend_from_slice(pieces[(seed % 11) as usize]);
             }
             let mut units = Vec::new();
             let (mut at, mut state) = (0, MbState::INITIAL);
@@ -768,11 +790,19 @@ mod tests {
             (r.unit.start, r.from, r.state),
             (1_000_000, 1_000_000, MbState::INITIAL)
         );
-        // In JIS X 0208 the pairs are counted from the escape sequence.
+        // In JIS X 0208 the pairs are counted from the escape sequence, or from just
+        // after the last byte that is no half of a pair; a zero is a unit of its own.
         let mut jis = b"\x1B$B".to_vec();
         jis.extend_from_slice(&[0x30; 101]);
         let r = dialect.resync(&jis, 100, None);
-        assert_eq!((r.unit.start, r.unit.len, r.from), (99, 2, 3));
+        assert_eq!((r.unit.start, r.unit.len, r.from), (99, 2, 99));
+        let mut sparse = b"\x1B$B".to_vec();
+        sparse.resize(1 << 20, 0);
+        let r = dialect.resync(&sparse, 1_000_000, None);
+        assert_eq!(
+            (r.unit.start, r.unit.len, r.state),
+            (1_000_000, 1, MbState::JIS0208)
+        );
     }
 
     #[test]
