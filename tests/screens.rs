@@ -1970,6 +1970,16 @@ fn a_utf16_byte_order_mark_is_said_at_the_start() {
         Some("zero bytes where UTF-16LE puts them, and no byte order mark: e reads it as UTF-16LE")
     );
     assert_eq!(said(&bare, Dialect::Utf16Le), None);
+    // Emoji and CJK put zeros where high bytes stand: a short input is asked of detection.
+    let emoji: Vec<u8> = "Line with emoji 😀 and Ā.\n"
+        .repeat(40)
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    assert_eq!(
+        said(&emoji, Dialect::Utf8).as_deref(),
+        Some("zero bytes where UTF-16LE puts them, and no byte order mark: e reads it as UTF-16LE")
+    );
     assert_eq!(said(&[0u8; 4096], Dialect::Utf8), None);
     let source = Source::from_bytes("fixture", le.to_vec());
     let app = App::new(source, Dialect::Utf8, Rect::new(0, 0, 120, 24), false);

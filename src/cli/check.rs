@@ -26,7 +26,6 @@ use crate::cli::wire::{
 };
 use crate::decode::{Dialect, Unit};
 use crate::detect;
-use crate::detect::wide::Wide;
 use crate::lint::{self, Kind, Lints, Survey};
 use crate::scan::index::{BlockHook, BlockSummary, Progress, Summary, Verdict};
 use crate::source::{Access, Source, SourceError};
@@ -802,22 +801,8 @@ fn wide_by_zeros(
     if !asked {
         return None;
     }
-    // A short input's zero bytes may show no pattern alone (`😀` is `3D D8 00 DE` in
-    // UTF-16LE, a zero where a high byte stands): what detection names it decides, as
-    // `hexrune detect` says.
-    detect::zero_pattern(bytes).or_else(|| {
-        (bytes.len() <= SHORT_WIDE).then(|| {
-            let named = detect::detect(bytes, summary).encoding;
-            [Wide::Utf16Le, Wide::Utf16Be, Wide::Utf32Le, Wide::Utf32Be]
-                .into_iter()
-                .find(|w| w.name() == named)
-        })?
-    })
+    detect::wide_without_mark(bytes, summary)
 }
-
-/// The longest input whose UTF-16 or UTF-32 reading [`wide_hint`] asks detection about
-/// where its zero bytes alone show no pattern.
-const SHORT_WIDE: usize = 64 << 10;
 
 /// For `check -r`'s one line of an input of the UTF-8 family that is not valid: what it
 /// looks like instead, where that is UTF-16 or UTF-32, by its byte order mark (`byte order

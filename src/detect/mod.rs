@@ -587,6 +587,26 @@ pub fn zero_pattern(bytes: &[u8]) -> Option<Wide> {
     Sample::of(bytes).wide
 }
 
+/// UTF-16 or UTF-32 without a byte order mark, as `check`'s hint and the viewer say it:
+/// what the zero bytes show ([`zero_pattern`]); in an input of [`SHORT_WIDE`] bytes or
+/// less whose zero bytes show no pattern alone (`😀` is `3D D8 00 DE` in UTF-16LE, a zero
+/// where a high byte stands), what detection names it whole. `summary` is the input's
+/// scan in the UTF-8 family.
+pub fn wide_without_mark(bytes: &[u8], summary: &Summary) -> Option<Wide> {
+    zero_pattern(bytes).or_else(|| {
+        (bytes.len() <= SHORT_WIDE).then(|| {
+            let named = detect(bytes, summary).encoding;
+            [Wide::Utf16Le, Wide::Utf16Be, Wide::Utf32Le, Wide::Utf32Be]
+                .into_iter()
+                .find(|w| w.name() == named)
+        })?
+    })
+}
+
+/// The longest input whose UTF-16 or UTF-32 reading [`wide_without_mark`] asks detection
+/// about where its zero bytes alone show no pattern.
+pub const SHORT_WIDE: usize = 64 << 10;
+
 /// A 7-bit input with ISO-2022-JP's escapes to JIS X 0208 (`ESC $ B`, `ESC $ @`) that
 /// chardetng confirms: ASCII bytes, but Japanese text. Plain ASCII has no ESC `$`.
 fn iso_2022_jp(mut d: Detection, bytes: &[u8]) -> Option<Detection> {
