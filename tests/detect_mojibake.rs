@@ -403,6 +403,17 @@ fn a_closing_quote_that_lost_its_last_byte_is_said() {
         String::from_utf8(ran.stdout).unwrap(),
         "He said “helloâ€\u{FFFD} and left. It’s fine — “okâ€\u{FFFD}.\n"
     );
+    // The lost ones alone, with no other mojibake: still said, where a continuation byte
+    // was read before the U+FFFD; a letter and a U+FFFD alone (`é` and U+FFFD) are not.
+    let alone = common::file_with(dir.path(), "alone.txt", "Word â€\u{FFFD}end\n".as_bytes());
+    let out = common::stdout_of(["detect", &alone], 0);
+    assert!(
+        out.contains("; 1 character of the mojibake lost a byte before it was written"),
+        "{out}"
+    );
+    let letter = common::file_with(dir.path(), "letter.txt", "Café\u{FFFD} ok\n".as_bytes());
+    let out = common::stdout_of(["detect", &letter], 0);
+    assert!(!out.contains("lost a byte"), "{out}");
     assert!(String::from_utf8(ran.stderr).unwrap().contains(
         "2 characters of mojibake lost a byte before this input was written (U+FFFD \
              right after a UTF-8 lead byte read as windows-1252, or a lead and too few \

@@ -1696,8 +1696,14 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                 "regions"
             }
         ));
+    }
+    // Characters of mojibake that lost a byte: beside other mojibake, any; alone, those
+    // with a continuation byte read too (`â€` and U+FFFD), which no text writes, where a
+    // letter and U+FFFD (`é` and U+FFFD) may be a letter and a replaced byte of its own.
+    if d.encoding == "UTF-8" {
         let replacements = summary.replacements(bytes).map(|u| u.start);
-        if let Some((count, first)) = lost_characters(bytes, replacements) {
+        let least = usize::from(d.mojibake.is_empty());
+        if let Some((count, first)) = lost_after(bytes, replacements, least) {
             d.evidence.push(format!(
                 "{} of the mojibake lost a byte before it was written: U+FFFD right after \
                  a UTF-8 lead byte read as windows-1252, or a lead and too few continuation \
@@ -1737,15 +1743,28 @@ pub fn lost_characters(
     bytes: &[u8],
     replacements: impl Iterator<Item = usize>,
 ) -> Option<(usize, Range<usize>)> {
-    let mut lost = replacements.filter_map(|at| cut_short_before(bytes, at).map(|s| s..at + 3));
+    lost_after(bytes, replacements, 0)
+}
+
+/// [`lost_characters`] with at least `least` continuation bytes read before each U+FFFD.
+fn lost_after(
+    bytes: &[u8],
+    replacements: impl Iterator<Item = usize>,
+    least: usize,
+) -> Option<(usize, Range<usize>)> {
+    let mut lost = replacements.filter_map(|at| {
+        cut_short_before(bytes, at)
+            .filter(|(_, continuations)| *continuations >= least)
+            .map(|(s, _)| s..at + 3)
+    });
     let first = lost.next()?;
     Some((1 + lost.count(), first))
 }
 
-/// Where the character of mojibake that a U+FFFD at `at` cut short starts: a UTF-8 lead
+/// Where the character of mojibake that a U+FFFD at `at` cut short starts (a UTF-8 lead
 /// byte read as windows-1252, then fewer continuation bytes so read than it needs, right
-/// before `at`.
-fn cut_short_before(bytes: &[u8], at: usize) -> Option<usize> {
+/// before `at`), and how many continuation bytes it has.
+fn cut_short_before(bytes: &[u8], at: usize) -> Option<(usize, usize)> {
     let mut pos = at;
     let mut continuations = 0;
     while continuations <= 3 {
@@ -1768,7 +1787,7 @@ fn cut_short_before(bytes: &[u8], at: usize) -> Option<usize> {
             0xF0..=0xF4 => 4,
             _ => return None,
         };
-        return (continuations + 1 < needs).then_some(start);
+        return (continuations + 1 < needs).then_some((start, continuations));
     }
     None
 }
