@@ -93,7 +93,7 @@ impl Finding {
             offset: unit.start as u64,
             bytes: unit_bytes(bytes, unit).to_vec(),
             kind: kind.map(ErrorKind::name).unwrap_or("none"),
-            rule: kind.map(ErrorKind::summary).unwrap_or_default(),
+            rule: kind.map(|k| dialect.kind_summary(k)).unwrap_or_default(),
             level: Level::Error,
             message: explain(dialect, bytes, unit, fallback),
             line,

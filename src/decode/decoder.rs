@@ -233,12 +233,7 @@ impl Dialect {
     /// ```
     pub fn error_summary(self, bytes: &[u8], unit: &Unit) -> Option<String> {
         let kind = unit.error_kind()?;
-        let encoding = self.code_unit_width().is_some();
         Some(match kind {
-            ErrorKind::InvalidByte if encoding => "byte that never occurs in this encoding".into(),
-            ErrorKind::OutOfRange if self.code_unit_width() == Some(4) => {
-                "code unit whose value is above U+10FFFF".into()
-            }
             ErrorKind::UnexpectedContinuation => match self.broken_lead_before(bytes, unit) {
                 Some(at) => format!(
                     "continuation byte after the broken sequence at 0x{at:X} (lead {:02X})",
@@ -250,10 +245,37 @@ impl Dialect {
                 Some((before, bad)) => {
                     format!("{}: {bad:02X} cannot follow {before:02X}", kind.summary())
                 }
-                None => kind.summary().into(),
+                None => self.kind_summary(kind).into(),
             },
-            _ => kind.summary().into(),
+            _ => self.kind_summary(kind).into(),
         })
+    }
+
+    /// The sentence for an error kind in this dialect or encoding, as a rule of a report
+    /// names it: [`ErrorKind::summary`], but "this encoding" for an invalid byte of an
+    /// encoding (`-e`), and a UTF-32 code unit above U+10FFFF in UTF-32's own terms.
+    ///
+    /// ```
+    /// use hexrune::decode::{Dialect, ErrorKind};
+    /// assert_eq!(
+    ///     Dialect::Utf32Le.kind_summary(ErrorKind::OutOfRange),
+    ///     "code unit whose value is above U+10FFFF"
+    /// );
+    /// assert_eq!(
+    ///     Dialect::Utf8.kind_summary(ErrorKind::OutOfRange),
+    ///     "value above U+10FFFF (in UTF-8, the lead of one)"
+    /// );
+    /// ```
+    pub fn kind_summary(self, kind: ErrorKind) -> &'static str {
+        match kind {
+            ErrorKind::InvalidByte if self.code_unit_width().is_some() => {
+                "byte that never occurs in this encoding"
+            }
+            ErrorKind::OutOfRange if self.code_unit_width() == Some(4) => {
+                "code unit whose value is above U+10FFFF"
+            }
+            _ => kind.summary(),
+        }
     }
 
     /// For a stray continuation byte (`unexpected_continuation`) after an error unit that

@@ -1290,7 +1290,7 @@ impl App {
             let (columns, _) = super::layout::minimum_size(self.source.len(), true);
             self.say(
                 format!(
-                    "decimal offsets need {columns} columns, the terminal has {}: offsets stay in hex",
+                    "decimal offsets need {columns} columns ({} here)",
                     self.size.width
                 ),
                 true,
@@ -2877,7 +2877,7 @@ mod tests {
         assert!(!app.decimal && app.layout().is_some());
         assert_eq!(
             app.message.as_ref().map(|m| m.text.as_str()),
-            Some("decimal offsets need 45 columns, the terminal has 43: offsets stay in hex")
+            Some("decimal offsets need 45 columns (43 here)")
         );
         resize(&mut app, 45);
         app.update(Action::ToggleDecimal);
