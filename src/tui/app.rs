@@ -1288,13 +1288,7 @@ impl App {
         if self.decimal && self.layout().is_none() {
             self.decimal = false;
             let (columns, _) = super::layout::minimum_size(self.source.len(), true);
-            self.say(
-                format!(
-                    "decimal offsets need {columns} columns ({} here)",
-                    self.size.width
-                ),
-                true,
-            );
+            self.say(format!("decimal offsets need {columns} columns"), true);
         }
     }
 
@@ -2877,7 +2871,7 @@ mod tests {
         assert!(!app.decimal && app.layout().is_some());
         assert_eq!(
             app.message.as_ref().map(|m| m.text.as_str()),
-            Some("decimal offsets need 45 columns (43 here)")
+            Some("decimal offsets need 45 columns")
         );
         resize(&mut app, 45);
         app.update(Action::ToggleDecimal);
