@@ -1629,7 +1629,7 @@ fn latin_capitals_with_single_small_greek_letters_are_notation() {
 /// words and names have them.
 #[test]
 fn one_greek_letter_beside_a_digit_or_capitals_is_notation() {
-    let text = "p38α RORγt eIF2α CaMKIIδ α7nAChR PI3Kγ PGC-1α\n";
+    let text = "p38α RORγt eIF2α CaMKIIδ α7nAChR PI3Kγ PGC-1α Hsp90α HIF1α\n";
     assert_eq!(run(Dialect::Utf8, text.as_bytes(), &security()), vec![]);
     let text = "pαypal PαyPαl αdmin yαhoo ebαy apoε4 Gβγ Gαq Mαc eBαy ChαtGPT paypal.cοm nο\n";
     let found: Vec<usize> = run(Dialect::Utf8, text.as_bytes(), &security())

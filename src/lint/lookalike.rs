@@ -51,7 +51,8 @@ pub(super) fn is_phonetic(word: &str) -> bool {
 /// Greek letters, no two Greek letters side by side (`TNFα`, `NFκB`, `IκBα`, `γH2AX`,
 /// `Aβ42`, `Kα`); or one small Greek letter with a digit or two Latin capitals right
 /// beside it, among Latin letters whose small ones stand alone, no two side by side
-/// (`RORγt`, `p38α`, `eIF2α`, `CaMKIIδ`, `α7nAChR`). One small Greek letter among
+/// (`RORγt`, `p38α`, `eIF2α`, `CaMKIIδ`, `α7nAChR`), or that a number sets off
+/// ([`set_off_by_a_number`]: `Hsp90α`). One small Greek letter among
 /// capitals or beside a number stands out as a symbol; a run of them may spell a
 /// lowercase word (`CNNραγ` reads as `CNNpay`), as may small Cyrillic letters after
 /// capitals (`CNNрау`), a Greek letter beside two small Latin letters (`pαypal`, `apoε4`)
@@ -61,6 +62,9 @@ pub(super) fn is_phonetic(word: &str) -> bool {
 /// letter no notation writes (it is an `o`), never is notation (`cοm`, `Nο`).
 pub(super) fn is_cased_notation(word: &str) -> bool {
     let chars: Vec<char> = word.chars().collect();
+    if set_off_by_a_number(&chars) {
+        return true;
+    }
     let mut capitals = false;
     let mut greek = 0;
     let mut small = false;
@@ -109,6 +113,31 @@ pub(super) fn is_cased_notation(word: &str) -> bool {
         false => capitals && greek > 0,
         true => greek == 1 && anchored,
     }
+}
+
+/// Whether `chars` (a word of Latin letters) have one small Greek letter, not omicron,
+/// that a number sets off: a digit on one side and no letter on the other (`Hsp90α`,
+/// `HIF1α`, `α7nAChR`): a symbol after or before a number, whatever the letters before it
+/// (`2αdmin` is no such word: a letter follows).
+fn set_off_by_a_number(chars: &[char]) -> bool {
+    let mut greek = chars
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.script() == Script::Greek);
+    let (Some((at, &g)), None) = (greek.next(), greek.next()) else {
+        return false;
+    };
+    let latin_else = chars
+        .iter()
+        .all(|c| !c.is_alphabetic() || c.script() == Script::Latin || c.script() == Script::Greek);
+    let beside = |j: Option<usize>| j.and_then(|j| chars.get(j)).copied();
+    let digit = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit());
+    let letter = |c: Option<char>| c.is_some_and(char::is_alphabetic);
+    let (before, after) = (beside(at.checked_sub(1)), beside(Some(at + 1)));
+    g.is_lowercase()
+        && g != 'ο'
+        && latin_else
+        && ((digit(before) && !letter(after)) || (digit(after) && !letter(before)))
 }
 
 /// Whether `word` is an acronym with a case ending or suffix of a cased script, as Russian
@@ -311,6 +340,8 @@ mod tests {
             "HIF1α", "αKG", "IκBα", "Aβ", "Aβ42", "Kα",
             // One Greek letter beside a digit or two capitals, small Latin letters alone.
             "RORγt", "p38α", "eIF2α", "CaMKIIδ", "α7nAChR",
+            // One Greek letter a number sets off, whatever the letters.
+            "Hsp90α", "apoE4ε",
         ] {
             assert!(is_cased_notation(word), "{word}");
         }
@@ -331,6 +362,7 @@ mod tests {
             "pαypal",
             "θmax",
             "apoε4",
+            "2αdmin",
             "PαyPαl",
             // Beside one capital or small letter only; omicron.
             "Gαq",
