@@ -796,12 +796,10 @@ fn wide_by_zeros(
 ) -> Option<detect::wide::Wide> {
     let asked = dialect.code_unit_width().is_none()
         && !matches!(verdict, Verdict::Empty | Verdict::Valid(_))
-        && summary.bom.is_none()
-        && memchr::memchr(0, &bytes[..bytes.len().min(64 << 10)]).is_some();
-    if !asked {
-        return None;
-    }
-    detect::wide_without_mark(bytes, summary)
+        && summary.bom.is_none();
+    asked
+        .then(|| detect::wide_without_mark(bytes, Some(summary)))
+        .flatten()
 }
 
 /// For `check -r`'s one line of an input of the UTF-8 family that is not valid: what it

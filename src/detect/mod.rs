@@ -141,6 +141,14 @@ pub struct Detection {
 }
 
 impl Detection {
+    /// Adds `why` to [`Detection::doubt`], after the encoding's name where it is the first.
+    fn add_doubt(&mut self, why: &str) {
+        self.doubt = Some(match self.doubt.take() {
+            Some(before) => format!("{before}; {why}"),
+            None => format!("{}: {why}", self.encoding),
+        });
+    }
+
     /// The one-line verdict: `UTF-8`, `UTF-8 with 3 errors`, `ASCII (also valid UTF-8)`
     /// (only where [`Detection::ascii`], so never with a region of another encoding),
     /// `UTF-16LE`, `windows-1252`, `binary` ...
@@ -587,25 +595,38 @@ pub fn zero_pattern(bytes: &[u8]) -> Option<Wide> {
     Sample::of(bytes).wide
 }
 
-/// UTF-16 or UTF-32 without a byte order mark, as `check`'s hint and the viewer say it:
-/// what the zero bytes show ([`zero_pattern`]); in an input of [`SHORT_WIDE`] bytes or
-/// less whose zero bytes show no pattern alone (`😀` is `3D D8 00 DE` in UTF-16LE, a zero
-/// where a high byte stands), what detection names it whole. `summary` is the input's
-/// scan in the UTF-8 family.
-pub fn wide_without_mark(bytes: &[u8], summary: &Summary) -> Option<Wide> {
+/// UTF-16 or UTF-32 without a byte order mark (asked of an input whose mark, if any, was
+/// looked at first), as `check`'s hint and the viewer say it: nothing without a zero byte
+/// in the first 64 KiB (a text file costs one `memchr`); what the zero bytes show
+/// ([`zero_pattern`]); in an input of [`SHORT_WIDE`] bytes or less whose zero bytes show no
+/// pattern alone (`😀` is `3D D8 00 DE` in UTF-16LE, a zero where a high byte stands), what
+/// detection names it whole. `summary` is the input's scan in the UTF-8 family, scanned
+/// here where there is none yet (the viewer's, at the start).
+pub fn wide_without_mark(bytes: &[u8], summary: Option<&Summary>) -> Option<Wide> {
+    memchr::memchr(0, &bytes[..bytes.len().min(64 << 10)])?;
     zero_pattern(bytes).or_else(|| {
-        (bytes.len() <= SHORT_WIDE).then(|| {
-            let named = detect(bytes, summary).encoding;
-            [Wide::Utf16Le, Wide::Utf16Be, Wide::Utf32Le, Wide::Utf32Be]
-                .into_iter()
-                .find(|w| w.name() == named)
-        })?
+        if bytes.len() > SHORT_WIDE {
+            return None;
+        }
+        let scanned;
+        let summary = match summary {
+            Some(s) => s,
+            None => {
+                let progress = crate::scan::index::Progress::new();
+                scanned = Summary::build(Dialect::Utf8, bytes, 1, &progress)?;
+                &scanned
+            }
+        };
+        let named = detect(bytes, summary).encoding;
+        [Wide::Utf16Le, Wide::Utf16Be, Wide::Utf32Le, Wide::Utf32Be]
+            .into_iter()
+            .find(|w| w.name() == named)
     })
 }
 
 /// The longest input whose UTF-16 or UTF-32 reading [`wide_without_mark`] asks detection
 /// about where its zero bytes alone show no pattern.
-pub const SHORT_WIDE: usize = 64 << 10;
+const SHORT_WIDE: usize = 64 << 10;
 
 /// A 7-bit input with ISO-2022-JP's escapes to JIS X 0208 (`ESC $ B`, `ESC $ @`) that
 /// chardetng confirms: ASCII bytes, but Japanese text. Plain ASCII has no ESC `$`.
@@ -1526,39 +1547,38 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
         ),
         _ => String::new(),
     };
-    let latin9 = if !matches!(d.encoding, "UTF-8" | BINARY) && !d.encoding.starts_with("UTF-") {
-        // Mac OS Roman's reasons say why it is text: no doubt.
-        let no_text = doubts.iter().any(|doubt| doubt == NO_TEXT);
-        d.doubt = match (no_text, weak.is_empty()) {
-            (true, _) => Some(format!("{}, {NO_TEXT}", d.encoding)),
-            (false, false) => Some(format!("{}: {}", d.encoding, &weak[2..])),
-            (false, true) => None,
+    // Doubts of code pages chardetng does not know (ISO-8859-15, ISO-8859-16).
+    let unknown_pages =
+        if !matches!(d.encoding, "UTF-8" | BINARY) && !d.encoding.starts_with("UTF-") {
+            // Mac OS Roman's reasons say why it is text: no doubt.
+            let no_text = doubts.iter().any(|doubt| doubt == NO_TEXT);
+            d.doubt = match (no_text, weak.is_empty()) {
+                (true, _) => Some(format!("{}, {NO_TEXT}", d.encoding)),
+                (false, false) => Some(format!("{}: {}", d.encoding, &weak[2..])),
+                (false, true) => None,
+            };
+            // chardetng does not know ISO-8859-15, which it reads as windows-1252: where the
+            // bytes the two read apart stand as Latin-9's euro sign and letters would, say so.
+            let latin9 = named
+                .iter()
+                .filter(|r| r.encoding == "windows-1252")
+                .find_map(|r| {
+                    let end = r.end.min(r.start + GUESS_BYTES);
+                    latin9::tells(&bytes[r.start..end]).map(|t| latin9::doubt(&t, r.start))
+                });
+            // Nor does it know ISO-8859-16, Romanian's code page with the comma below, which
+            // windows-1250 and ISO-8859-2 read alike but for `ș` and `ț`.
+            let comma_below = named.iter().find_map(|r| {
+                siblings::comma_below_doubt(&bytes[r.start..r.end], r.encoding, r.start)
+            });
+            let doubts: Vec<String> = latin9.into_iter().chain(comma_below).collect();
+            for doubt in &doubts {
+                d.add_doubt(doubt);
+            }
+            doubts
+        } else {
+            Vec::new()
         };
-        // chardetng does not know ISO-8859-15, which it reads as windows-1252: where the
-        // bytes the two read apart stand as Latin-9's euro sign and letters would, say so.
-        let latin9 = named
-            .iter()
-            .filter(|r| r.encoding == "windows-1252")
-            .find_map(|r| {
-                let end = r.end.min(r.start + GUESS_BYTES);
-                latin9::tells(&bytes[r.start..end]).map(|t| latin9::doubt(&t, r.start))
-            });
-        // Nor does it know ISO-8859-16, Romanian's code page with the comma below, which
-        // windows-1250 and ISO-8859-2 read alike but for `ș` and `ț`.
-        let comma_below = named
-            .iter()
-            .find_map(|r| siblings::comma_below_doubt(&bytes[r.start..r.end], r.encoding, r.start));
-        let latin9: Vec<String> = latin9.into_iter().chain(comma_below).collect();
-        for doubt in &latin9 {
-            d.doubt = Some(match d.doubt.take() {
-                Some(before) => format!("{before}; {doubt}"),
-                None => format!("{}: {doubt}", d.encoding),
-            });
-        }
-        latin9
-    } else {
-        Vec::new()
-    };
     if named.len() > 1 {
         let mut names: Vec<&str> = named.iter().map(|r| r.encoding).collect();
         names.sort_unstable();
@@ -1641,13 +1661,10 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             "lines of {other} among the {encoding} text (the first at {at}), more regions than \
              the {MAX_REGIONS} listed: all read as {encoding}"
         );
-        d.doubt = Some(match d.doubt.take() {
-            Some(doubt) => format!("{doubt}; {more}"),
-            None => format!("{}: {more}", d.encoding),
-        });
+        d.add_doubt(&more);
         d.evidence.push(more);
     }
-    d.evidence.extend(latin9);
+    d.evidence.extend(unknown_pages);
     d.evidence.extend(d.cut.evidence(bytes));
     if d.encoding == "UTF-8" && d.errors > 0 {
         d.evidence
@@ -1769,17 +1786,15 @@ fn cut_short_before(bytes: &[u8], at: usize) -> Option<(usize, usize)> {
     let mut continuations = 0;
     while continuations <= 3 {
         // The character that ends at `pos`.
-        let start = (pos.saturating_sub(4)..pos)
-            .find(|&s| std::str::from_utf8(&bytes[s..pos]).is_ok_and(|t| t.chars().count() == 1))?;
-        let c = std::str::from_utf8(&bytes[start..pos])
-            .ok()?
-            .chars()
-            .next()?;
-        let byte = table::Legacy::Windows1252.encode_char(c)?;
+        let unit = Dialect::Utf8.unit_containing(bytes, pos.checked_sub(1)?);
+        let crate::decode::UnitKind::Scalar(cp) = unit.kind else {
+            return None;
+        };
+        let byte = table::Legacy::Windows1252.encode_char(cp.to_char()?)?;
         let needs = match byte {
             0x80..=0xBF => {
                 continuations += 1;
-                pos = start;
+                pos = unit.start;
                 continue;
             }
             0xC2..=0xDF => 2,
@@ -1787,7 +1802,7 @@ fn cut_short_before(bytes: &[u8], at: usize) -> Option<(usize, usize)> {
             0xF0..=0xF4 => 4,
             _ => return None,
         };
-        return (continuations + 1 < needs).then_some((start, continuations));
+        return (continuations + 1 < needs).then_some((unit.start, continuations));
     }
     None
 }

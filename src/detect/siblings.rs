@@ -115,8 +115,9 @@ fn off(line: &str) -> usize {
 }
 
 /// Whether each line of `text` has nothing off ([`off`]): its letters beyond ASCII fit one
-/// language, and no symbol stands between two letters. French read as windows-1252 does;
-/// Russian read so does not (`ß çàëèë`).
+/// language, no symbol or punctuation stands between two letters, and no capital follows a
+/// small letter of its script. French read as windows-1252 does; Russian read so does not
+/// (`ß çàëèë`).
 pub fn fits_one_language(text: &str) -> bool {
     text.lines().all(|line| off(line) == 0)
 }
@@ -149,10 +150,10 @@ fn misfits_of(bytes: &[u8], encoding: &'static Encoding) -> Option<(usize, Strin
 /// assert_eq!(refit(b"Le gar\xE7on a mang\xE9 une cr\xE8me br\xFBl\xE9e.\n", "windows-1252"), None);
 /// ```
 pub fn refit(bytes: &[u8], guess: &str) -> Option<Refit> {
-    let family = FAMILIES
-        .iter()
-        .find(|f| f.iter().any(|s| s.eq_ignore_ascii_case(guess)))?;
-    let guess = *family.iter().find(|s| s.eq_ignore_ascii_case(guess))?;
+    let (family, guess) = FAMILIES.iter().find_map(|f| {
+        let named = f.iter().find(|s| s.eq_ignore_ascii_case(guess))?;
+        Some((f, *named))
+    })?;
     let head = &bytes[..bytes.len().min(GUESS_BYTES)];
     let encoding = |name: &str| Encoding::for_label(name.as_bytes());
     let (own, own_text) = misfits_of(head, encoding(guess)?)?;

@@ -74,10 +74,9 @@ pub(super) fn is_cased_notation(word: &str) -> bool {
     // Whether each Greek letter has a digit or two Latin capitals right beside it.
     let mut anchored = true;
     for (i, &c) in chars.iter().enumerate() {
+        // A digit or a sign ends a run of letters.
         if !c.is_alphabetic() {
-            if !c.is_alphanumeric() || c.is_numeric() {
-                (after_greek, after_small) = (false, false);
-            }
+            (after_greek, after_small) = (false, false);
             continue;
         }
         match c.script() {

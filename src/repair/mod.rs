@@ -33,6 +33,7 @@ use std::ops::Range;
 use memchr::memmem;
 
 pub use from::Transcoder;
+pub(crate) use policy::fallback_reads_units;
 pub use policy::{history, Action, Bom, Chain, FromEncoding, Invalid, Kind, Policy};
 
 use crate::decode::{Dialect, Unit, UnitKind};

@@ -734,16 +734,12 @@ impl Summary {
     pub fn lines<'a>(&'a self, bytes: &'a [u8]) -> Lines<'a> {
         // A byte order mark the dialect reads as U+FEFF takes no column, as in an editor:
         // the first character after it is in column 1.
-        let mark = match bytes.is_empty() {
-            true => 0,
-            false => {
-                let first = self.dialect.decode_at(bytes, 0);
-                match first.kind {
-                    crate::decode::UnitKind::Scalar(cp) if cp.value() == 0xFEFF => first.end(),
-                    _ => 0,
-                }
-            }
-        };
+        let first = (!bytes.is_empty()).then(|| self.dialect.decode_at(bytes, 0));
+        let mark = first
+            .filter(
+                |u| matches!(u.kind, crate::decode::UnitKind::Scalar(cp) if cp.value() == 0xFEFF),
+            )
+            .map_or(0, |u| u.end());
         Lines {
             summary: self,
             bytes,

@@ -2344,18 +2344,9 @@ fn bom_note(bytes: &[u8], dialect: Dialect) -> Option<String> {
     }
     // Unicode's marks only: `e` reads no UTF-7 or GB18030.
     let Some(bom) = crate::decode::Bom::detect(bytes).map(Bom::from) else {
-        // No mark: UTF-16 or UTF-32 by its zero bytes, as `check`'s hint reads them (a
-        // short input scanned here for it: the viewer's scan has not begun).
-        let head = &bytes[..bytes.len().min(64 << 10)];
-        memchr::memchr(0, head)?;
-        let wide = crate::detect::zero_pattern(bytes).or_else(|| {
-            if bytes.len() > crate::detect::SHORT_WIDE {
-                return None;
-            }
-            let progress = crate::scan::index::Progress::new();
-            let summary = crate::scan::index::Summary::build(Dialect::Utf8, bytes, 1, &progress)?;
-            crate::detect::wide_without_mark(bytes, &summary)
-        })?;
+        // No mark: UTF-16 or UTF-32 by its zero bytes, as `check`'s hint reads them (the
+        // viewer's scan has not begun).
+        let wide = crate::detect::wide_without_mark(bytes, None)?;
         return Some(format!(
             "zero bytes where {0} puts them, and no byte order mark: e reads it as {0}",
             wide.name()

@@ -46,7 +46,7 @@ impl WriteForm {
     /// encoding, as the detail pane does, else in windows-1252.
     pub fn new(fallback: Option<crate::view::fallback::Fallback>) -> WriteForm {
         let fallback = fallback
-            .filter(|f| Invalid::parse(&format!("fallback={}", f.name())).is_ok())
+            .filter(|f| crate::repair::fallback_reads_units(*f).is_ok())
             .map(|f| f.name());
         WriteForm {
             fallback,
