@@ -111,6 +111,14 @@ fn ibm866_with_box_drawing_is_ibm866() {
         "IBM866",
         "73 UTF-8 errors and few multi-byte characters; DOS code page text: 2 box-drawing lines (runs of C4 or CD), 26 of 26 non-ASCII bytes outside them in words of Cyrillic letters in IBM866",
     );
+    // A form in capitals in a frame of two lines.
+    check(
+        "╔═══════╦══════════╗\n║ИМЯ    ║ФАМИЛИЯ   ║\n║ИВАН   ║ПЕТРОВ    ║\n╚═══════╩══════════╝\n",
+        "cp866",
+        "ibm866",
+        "IBM866",
+        "62 UTF-8 errors and few multi-byte characters; DOS code page text: 4 box-drawing lines (runs of C4 or CD), 20 of 20 non-ASCII bytes outside them in words of Cyrillic letters in IBM866",
+    );
     check(
         "Список покупок\n──────────────\nхлеб, молоко, сыр\n",
         "cp866",

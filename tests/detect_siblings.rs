@@ -183,6 +183,49 @@ fn cyrillic_siblings_are_told_apart() {
     }
 }
 
+/// Mac OS Cyrillic and IBM866 write the capitals alike: text in capitals reads the same in
+/// both but for `Ё` (Mac OS Cyrillic's `DD`, a half block in IBM866) and the letters of
+/// Ukrainian, which IBM866 reads as lines of a frame; chardetng names windows-1252 for a
+/// line of Ukrainian capitals, which reads as no text. Capitals of windows-1251 are lines
+/// of a frame in IBM866, which no letter misfits: no rival.
+#[test]
+fn cyrillic_capitals_are_read_through_the_page_that_makes_words_of_them() {
+    const RUSSIAN_CAPITALS: &str =
+        "ВЧЕРА МЫ ГУЛЯЛИ ПО ПАРКУ И ВИДЕЛИ МНОГО ЛЮДЕЙ.\nСЕГОДНЯ ИДЁТ ДОЖДЬ.\n";
+    const UKRAINIAN_CAPITALS: &str = "ВІДДІЛ КАДРІВ ПРАЦЮЄ ДО П'ЯТНИЦІ. ЇЖАК ЇСТЬ ЯБЛУКА.\n";
+    for text in [RUSSIAN_CAPITALS, UKRAINIAN_CAPITALS] {
+        let bytes = encoded(text, "x-mac-cyrillic");
+        let (read, name) = read_as_detected(&bytes);
+        assert_eq!((read.as_str(), name), (text, "x-mac-cyrillic"));
+        assert_eq!(repaired_auto(&bytes), text.as_bytes());
+    }
+    assert_eq!(
+        detected(&encoded(RUSSIAN_CAPITALS, "x-mac-cyrillic")).evidence[0],
+        "51 UTF-8 errors and few multi-byte characters; chardetng reads it as IBM866, whose \
+         letters fit no one language a line (2 letters off); as x-mac-cyrillic they do"
+    );
+    assert_eq!(
+        detected(&encoded(UKRAINIAN_CAPITALS, "x-mac-cyrillic")).evidence[0],
+        "41 UTF-8 errors and few multi-byte characters; chardetng reads it as windows-1252, \
+         which gives no text; as x-mac-cyrillic it is words of Cyrillic letters"
+    );
+    for (text, label) in [
+        (RUSSIAN_CAPITALS, "IBM866"),
+        ("СЕГОДНЯ ИДЁТ ДОЖДЬ, А ЗАВТРА БУДЕТ СОЛНЦЕ.\n", "IBM866"),
+        (RUSSIAN_CAPITALS, "windows-1251"),
+        // Words of four languages in capitals: each letter fits one of them.
+        ("ДАНАС БЕЛАРУСКІМ ПРИЈАТЕЉИМА ЖОЎТАЕ\n", "windows-1251"),
+        (
+            "СЬОГОДНІ РАСКАЗАЎ УНІВЕРСИТЕТІ ХЛІБА У НОЌЕ\n",
+            "windows-1251",
+        ),
+    ] {
+        let bytes = encoded(text, label);
+        let (read, name) = read_as_detected(&bytes);
+        assert_eq!(read, text, "{label}: named {name}");
+    }
+}
+
 /// Lines of two Cyrillic code pages with the cases the other way round (KOI8-R and
 /// windows-1251) in one file: a line of one read through the other is in capitals but for
 /// its first letter (`чЮЕТА ЬЩ`), and is a region of the code page chardetng names for it

@@ -76,7 +76,12 @@ pub fn dos_code_page(bytes: &[u8], guess: &str) -> Option<(&'static str, String)
     let dos866 = |lines: usize| {
         let is_box = |b: u8| (0xB0..=0xDF).contains(&b);
         let words = cyrillic_words(bytes, ibm866(), rival(&["IBM866"]), is_box);
-        (lines >= 1 && words.is_evidence()).then(|| {
+        // Text in capitals in a frame (`║ИМЯ    ║ФАМИЛИЯ ║`, a DOS form) is evidence where
+        // there are two lines of the frame: KOI8's small letters and Hebrew's letters
+        // read as KOI8's capitals, IBM866's capitals are the accented letters of IBM437,
+        // which stand beside ASCII letters.
+        let capitals = lines >= BOX_LINES;
+        (lines >= 1 && words.is_evidence(capitals)).then(|| {
             format!(
                 "{}, {} of {} non-ASCII bytes outside them in words of Cyrillic letters in IBM866",
                 box_lines(lines, "C4 or CD"),
@@ -163,7 +168,7 @@ fn koi8(bytes: &[u8], guessed: Option<&ByteTable>) -> Option<(&'static str, Stri
     // KOI8-U's box drawing: 80..BF but its letters (ё Ё є і ї ґ ў and their capitals).
     let is_box = |b: u8| (0x80..=0xBF).contains(&b) && !letter(b);
     let words = cyrillic_words(bytes, koi8u, guessed, is_box);
-    if !words.is_evidence() {
+    if !words.is_evidence(false) {
         return None;
     }
     // Bytes that are letters in KOI8-U but boxes in KOI8-R, inside words.
@@ -210,13 +215,13 @@ struct Words {
 impl Words {
     /// Whether the words are evidence for the Cyrillic page: at least [`MIN_CYRILLIC`]
     /// bytes in Cyrillic words, eight in ten of the non-ASCII bytes outside the box
-    /// drawing, half in words with small letters (text is not all capitals; Hebrew in
-    /// windows-1255 reads as Cyrillic capitals in KOI8), and fewer than half in words with
-    /// small letters of chardetng's guess.
-    fn is_evidence(&self) -> bool {
+    /// drawing, half in words with small letters (text is not all capitals, unless
+    /// `capitals`; Hebrew in windows-1255 reads as Cyrillic capitals in KOI8), and fewer
+    /// than half in words with small letters of chardetng's guess.
+    fn is_evidence(&self, capitals: bool) -> bool {
         self.cyrillic >= MIN_CYRILLIC
             && self.cyrillic * 10 >= self.all * 8
-            && self.small * 2 >= self.all
+            && (capitals || self.small * 2 >= self.all)
             && self.theirs * 2 < self.all
     }
 }
@@ -296,6 +301,33 @@ fn cyrillic_words(
         }
     }
     words
+}
+
+/// The Cyrillic code pages [`cyrillic_page`] reads a region through, in the order a tie is
+/// settled in.
+const CYRILLIC_PAGES: [&str; 4] = ["windows-1251", "KOI8-R", "x-mac-cyrillic", "IBM866"];
+
+/// The Cyrillic code page that reads `bytes` as words of Cyrillic letters (eight in ten of
+/// the non-ASCII bytes in words of one case, or capitalised, with no ASCII letter
+/// beside, and at least [`MIN_CYRILLIC`]; capitals too), the one with least off in it by
+/// `off` (a count of what is off in a reading, `None` for a reading with bytes the page
+/// leaves undefined), where chardetng's guess is no text: a line or two in capitals of
+/// Mac OS Cyrillic (`ВІДДІЛ КАДРІВ`), which chardetng names windows-1252.
+pub fn cyrillic_page(
+    bytes: &[u8],
+    off: impl Fn(&'static encoding_rs::Encoding) -> Option<usize>,
+) -> Option<&'static str> {
+    CYRILLIC_PAGES
+        .iter()
+        .filter_map(|&name| {
+            let encoding = encoding_rs::Encoding::for_label(name.as_bytes())?;
+            let page = table::single_byte_table(encoding);
+            let words = cyrillic_words(bytes, page, None, |_| false);
+            words.is_evidence(true).then_some(())?;
+            Some((off(encoding)?, name))
+        })
+        .min_by_key(|(off, _)| *off)
+        .map(|(_, name)| name)
 }
 
 /// Whether `encoding` reads `bytes` (perhaps cut at its end, inside a character) without

@@ -1429,6 +1429,19 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                             "read as chardetng's guess, {guess}, it is no text; as {MACINTOSH}, which chardetng does not know, it is"
                         ),
                     });
+                } else if let Some(page) = dos::cyrillic_page(head, |e| siblings::off_in(head, e))
+                    .filter(|page| single_byte && *page != guess && reads_as_text(region, page))
+                {
+                    // chardetng names windows-1252 for a line or two of Cyrillic capitals
+                    // in Mac OS Cyrillic or IBM866 (`ВІДДІЛ`): the Cyrillic code page that
+                    // reads them as Cyrillic words.
+                    guesses.push((range.start, page));
+                    rule_evidence.push((
+                        page,
+                        format!(
+                            "chardetng reads it as {guess}, which gives no text; as {page} it is words of Cyrillic letters"
+                        ),
+                    ));
                 } else {
                     guesses.push((range.start, guess));
                     doubts.push(NO_TEXT.to_string());
@@ -2985,9 +2998,13 @@ fn signs_in_place(chars: &[char], run: Range<usize>) -> bool {
         && matches!(chars[run.start - 1], '.' | ',' | '!' | '?' | ';' | ':')
         && free(chars.get(run.end));
     match (before, after) {
+        // A few signs between spaces; a word's length of them is a word misread (Russian
+        // capitals in windows-1251 read as IBM866 are lines of a frame: `╨└═└╤`).
         (false, false) => {
             closes_sentence
-                || free(run.start.checked_sub(1).map(|j| &chars[j])) && free(chars.get(run.end))
+                || signs.len() <= 3
+                    && free(run.start.checked_sub(1).map(|j| &chars[j]))
+                    && free(chars.get(run.end))
         }
         (false, true) => matches!(signs, ['‘' | '“' | '„' | '‚' | '«' | '‹']),
         (true, false) => matches!(signs, ['’' | '”' | '»' | '›']),

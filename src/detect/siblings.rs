@@ -30,8 +30,9 @@ use super::GUESS_BYTES;
 
 /// The families of siblings compared, each in the order a tie is settled in: the web's
 /// Western, Central European, Baltic and Turkish code pages, their ISO counterparts where
-/// they differ, and Mac OS Roman; and the two Cyrillic code pages that write the small
-/// letters alike.
+/// they differ, and Mac OS Roman; and the Cyrillic code pages that write the small
+/// letters alike (windows-1251 and Mac OS Cyrillic) or the capitals (Mac OS Cyrillic and
+/// IBM866).
 const FAMILIES: [&[&str]; 2] = [
     &[
         "windows-1252",
@@ -44,9 +45,12 @@ const FAMILIES: [&[&str]; 2] = [
         "ISO-8859-16",
         "macintosh",
     ],
-    // KOI8-R, IBM866 and ISO-8859-5 put the letters elsewhere (one read as another is
-    // letters still, in the wrong case and order), and chardetng tells them apart.
-    &["windows-1251", "x-mac-cyrillic"],
+    // KOI8-R and ISO-8859-5 put the letters elsewhere (one read as another is letters
+    // still, in the wrong case and order), and chardetng tells them apart. IBM866 writes
+    // the capitals where Mac OS Cyrillic does, and so text in capitals reads alike in both
+    // but for `Ё` and the letters of Ukrainian, Belarusian and Serbian, which IBM866 reads as
+    // blocks and lines of a frame (`ИД▌Т`).
+    &["windows-1251", "x-mac-cyrillic", "IBM866"],
 ];
 
 /// A sibling whose reading fits the letters of one language a line where chardetng's
@@ -98,10 +102,19 @@ fn off(line: &str) -> usize {
                 )
                 && !matches!(c, '’' | 'ʼ' | '‐' | '‑' | '·' | '׳' | '״'))
     };
-    let signs = chars
+    // A block or a shade between letters (IBM866's `ИД▌Т` for `ИДЁТ`) counts twice: no
+    // text draws them inside a word.
+    let signs: usize = chars
         .windows(3)
         .filter(|w| inner(w[1]) && is_letter(w[0]) && is_letter(w[2]))
-        .count();
+        .map(|w| {
+            if ('\u{2580}'..='\u{259F}').contains(&w[1]) {
+                2
+            } else {
+                1
+            }
+        })
+        .sum();
     let inner_capitals = chars
         .windows(2)
         .filter(|w| {
@@ -133,6 +146,13 @@ fn misfits_of(bytes: &[u8], encoding: &'static Encoding) -> Option<(usize, Strin
     Some((text.lines().map(off).sum(), text.into_owned()))
 }
 
+/// What is off ([`off`]) in `bytes` (their first [`GUESS_BYTES`]) read through `encoding`,
+/// summed over its lines; `None` where the reading needs a byte the encoding leaves
+/// undefined.
+pub fn off_in(bytes: &[u8], encoding: &'static Encoding) -> Option<usize> {
+    misfits_of(&bytes[..bytes.len().min(GUESS_BYTES)], encoding).map(|(n, _)| n)
+}
+
 /// A sibling of `guess` that reads `bytes` (their first [`GUESS_BYTES`]) as the letters
 /// of one language a line, where `guess` does not.
 ///
@@ -162,12 +182,21 @@ pub fn refit(bytes: &[u8], guess: &str) -> Option<Refit> {
     if own < 2 {
         return None;
     }
+    // A reading with fewer letters has fewer to misfit: a sibling that makes signs of
+    // half the guess's letters or more is no rival (windows-1251's capitals are lines of a
+    // frame in IBM866, `╨└═└╤` for `ДАНАС`, and no line of them fits a language badly).
+    let letters = |text: &str| {
+        text.chars()
+            .filter(|c| !c.is_ascii() && is_letter(*c))
+            .count()
+    };
+    let own_letters = letters(&own_text);
     let (best, best_text, name) = family
         .iter()
         .filter(|s| **s != guess)
         .filter_map(|s| {
             let (n, text) = misfits_of(head, encoding(s)?)?;
-            Some((n, text, *s))
+            (letters(&text) * 2 >= own_letters).then_some((n, text, *s))
         })
         .min_by_key(|(n, ..)| *n)?;
     if best * 4 > own {
