@@ -8,6 +8,8 @@ use std::path::Path;
 use hexrune::repair::{Action, Collected, Engine, Kind, Policy};
 use proptest::prelude::*;
 
+mod common;
+
 fn policy() -> Policy {
     Policy {
         mojibake: true,
@@ -57,6 +59,67 @@ fn hand_cases_exact_bytes() {
         out(mixed),
         "Clean: élan, naïve. Broken: L’été était chaud. Clean again: ÿ.\n"
     );
+}
+
+/// UTF-8 misread through ISO-8859-15 (Latin-9, the `@euro` locales), IBM866 and KOI8-R
+/// (the DOS and Unix Cyrillic code pages), each misreading made by Python's codec: undone
+/// through that page, not through a sibling that reads some bytes alike (windows-1252
+/// makes Latin-9's `Œ` of `ü` a `Ì`: `JÌrgen`; IBM437 reads IBM866's box drawing alike and
+/// its letters not: `╨Рлек╤Банд╤А`).
+#[test]
+fn cyrillic_and_latin_9_misreadings_are_undone_through_their_page() {
+    for (clean, codec, label, undone) in [
+        (
+            "Jürgen Müller;Grüße aus München\nFrançoise;Client très fidèle, préfère le matin\n",
+            "iso-8859-15",
+            "ISO-8859-15",
+            "ISO-8859-15",
+        ),
+        (
+            "Александр Смирнов,Москва,Покупатель просит позвонить\n",
+            "cp866",
+            "IBM866",
+            "IBM866",
+        ),
+        (
+            "Сегодня хорошая погода, и мы идём гулять в парк.\n",
+            "koi8-r",
+            "KOI8-R",
+            "KOI8-R",
+        ),
+        // `’` misread through IBM866 is `тАЩ`, a small letter before capitals.
+        (
+            "Это «лучший» выбор — it’s true…\n",
+            "cp866",
+            "IBM866",
+            "IBM866",
+        ),
+    ] {
+        let misread = {
+            let e = encoding_rs::Encoding::for_label(label.as_bytes()).unwrap();
+            let (text, malformed) = e.decode_without_bom_handling(clean.as_bytes());
+            assert!(!malformed);
+            text.into_owned()
+        };
+        let python = common::python_decoded(clean.as_bytes(), codec, &misread);
+        assert_eq!(python, misread.as_bytes(), "{codec}: {clean}");
+        let r = repair(misread.as_bytes());
+        assert_eq!(String::from_utf8(r.bytes).unwrap(), clean, "{codec}");
+        let why: Vec<String> = r.changes.iter().map(|c| c.action.why()).collect();
+        assert!(!why.is_empty(), "{codec}");
+        for w in why {
+            assert_eq!(w, format!("--mojibake: UTF-8 read as {undone}"));
+        }
+    }
+    // Russian, Ukrainian and Bulgarian text is words of those pages' letters: unchanged.
+    for clean in [
+        "Сегодня хорошая погода, и мы идём гулять в парк. Всё её устраивает.\n",
+        "Привіт! Як справи? Ми їдемо до Львова в п'ятницю.\n",
+        "ТАСС: ПРЕЗИДЕНТ ПОДПИСАЛ УКАЗ. Рад, тепло, разговор.\n",
+    ] {
+        let r = repair(clean.as_bytes());
+        assert!(r.changes.is_empty(), "{clean}");
+    }
 }
 
 #[test]

@@ -67,6 +67,27 @@ impl Mojibake {
     }
 }
 
+/// The encodings (bits as in [`byte_masks`]) whose pairs of lead and continuation bytes
+/// include two Cyrillic letters of a word ([`judge_line`]).
+const WORD_PAIRS: u16 = 1 << Legacy::Ibm866.index() | 1 << Legacy::Koi8R.index();
+
+/// `pairs` (the encodings that write `first` as a lead byte and `second` as a continuation
+/// byte) but for those of [`WORD_PAIRS`] where the two are Cyrillic letters of a word in
+/// ordinary casing: IBM866 writes `р`..`я` as lead bytes and `а`..`п` as continuation
+/// bytes, so most Russian words are a UTF-8 sequence through it; only a small letter
+/// before a capital (`тАЩ`, `’` misread) or a letter beside a sign (`╨Р`) starts a
+/// misreading there.
+fn not_in_a_word(first: char, second: char, pairs: u16) -> u16 {
+    let word = pairs & WORD_PAIRS != 0
+        && script(first) == Some(Script::Cyrillic)
+        && script(second) == Some(Script::Cyrillic)
+        && !(is_lower(first) && is_upper(second));
+    match word {
+        true => pairs & !WORD_PAIRS,
+        false => pairs,
+    }
+}
+
 /// For a character, the encodings (bit k for `Legacy::ALL[k]`) that write it as a UTF-8
 /// lead byte (C2..F4), and those that write it as a continuation byte (80..BF).
 fn byte_masks(c: char) -> (u16, u16) {
@@ -388,7 +409,7 @@ fn is_pair_at(bytes: &[u8], at: usize) -> bool {
     let Some(first) = first else {
         return false;
     };
-    let both = byte_masks(first).0 & cont;
+    let both = not_in_a_word(first, second, byte_masks(first).0 & cont);
     if both == 0 {
         return false;
     }
@@ -582,6 +603,7 @@ fn judge_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>) {
     let mut spans: Vec<(usize, usize, bool)> = Vec::new();
     let mut run: Option<(usize, bool)> = None;
     let mut prev_lead = 0u16;
+    let mut prev = ' ';
     for (i, c) in line.char_indices() {
         if c.is_ascii() {
             if let Some((from, candidate)) = run.take() {
@@ -591,12 +613,13 @@ fn judge_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>) {
             continue;
         }
         let (lead, cont) = byte_masks(c);
-        let pair = prev_lead & cont != 0;
+        let pairs = not_in_a_word(prev, c, prev_lead & cont);
         run = Some(match run {
-            Some((from, candidate)) => (from, candidate || pair),
+            Some((from, candidate)) => (from, candidate || pairs != 0),
             None => (i, false),
         });
         prev_lead = lead;
+        prev = c;
     }
     if let Some((from, candidate)) = run {
         spans.push((start + from, end, candidate));
@@ -1028,7 +1051,7 @@ fn is_genuine_word(
     next: Option<char>,
 ) -> bool {
     let native = match e {
-        Legacy::Windows1251 => Script::Cyrillic,
+        Legacy::Windows1251 | Legacy::Ibm866 | Legacy::Koi8R => Script::Cyrillic,
         Legacy::Windows1253 | Legacy::Ibm437 => Script::Greek,
         _ => return false,
     };

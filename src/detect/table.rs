@@ -21,6 +21,9 @@ pub enum Legacy {
     Windows1250,
     /// ISO-8859-2 (Central European).
     Iso8859_2,
+    /// ISO-8859-15 (Latin-9: ISO-8859-1 with `€`, `Š`, `š`, `Ž`, `ž`, `Œ`, `œ`, `Ÿ` in the
+    /// place of eight signs; the `@euro` locales of Unix).
+    Iso8859_15,
     /// windows-1251 (Cyrillic).
     Windows1251,
     /// windows-1253 (Greek).
@@ -33,13 +36,18 @@ pub enum Legacy {
     Macintosh,
     /// IBM437 (the DOS code page: box drawing, Greek and math above 80).
     Ibm437,
+    /// IBM866 (the DOS code page for Russian: Cyrillic letters and box drawing).
+    Ibm866,
+    /// KOI8-R (Russian on Unix: Cyrillic letters at C0..FF, box drawing below).
+    Koi8R,
 }
 
 impl Legacy {
     /// Every encoding, in the order a tie between them is settled (the most common first).
-    pub const ALL: [Legacy; 10] = [
+    pub const ALL: [Legacy; 13] = [
         Legacy::Windows1252,
         Legacy::Iso8859_1,
+        Legacy::Iso8859_15,
         Legacy::Windows1250,
         Legacy::Iso8859_2,
         Legacy::Windows1251,
@@ -48,6 +56,8 @@ impl Legacy {
         Legacy::Windows1257,
         Legacy::Macintosh,
         Legacy::Ibm437,
+        Legacy::Ibm866,
+        Legacy::Koi8R,
     ];
 
     /// The name, as encoding_rs names it (`ISO-8859-1` and `IBM437` are hexrune's own).
@@ -63,6 +73,9 @@ impl Legacy {
             Legacy::Windows1257 => "windows-1257",
             Legacy::Macintosh => "macintosh",
             Legacy::Ibm437 => "IBM437",
+            Legacy::Iso8859_15 => "ISO-8859-15",
+            Legacy::Ibm866 => "IBM866",
+            Legacy::Koi8R => "KOI8-R",
         }
     }
 
@@ -83,11 +96,22 @@ impl Legacy {
             Legacy::Windows1254 => encoding_rs::WINDOWS_1254,
             Legacy::Windows1257 => encoding_rs::WINDOWS_1257,
             Legacy::Macintosh => encoding_rs::MACINTOSH,
+            Legacy::Iso8859_15 => encoding_rs::ISO_8859_15,
+            Legacy::Ibm866 => encoding_rs::IBM866,
+            Legacy::Koi8R => encoding_rs::KOI8_R,
         })
     }
 
-    fn index(self) -> usize {
-        Legacy::ALL.iter().position(|e| *e == self).unwrap_or(0)
+    /// The position in [`Legacy::ALL`] (its bit in the masks of `mojibake`).
+    pub const fn index(self) -> usize {
+        let mut k = 0;
+        while k < Legacy::ALL.len() {
+            if Legacy::ALL[k] as u8 == self as u8 {
+                return k;
+            }
+            k += 1;
+        }
+        0
     }
 
     /// The table, both ways.
