@@ -1693,6 +1693,32 @@ fn auto_says_which_characters_of_a_region_a_fallback_leaves() {
     // What it says: the pair stays U+0178, the rest of the part is read in windows-1251.
     let expected = [head, &tail.replacen("Её", "Ÿ", 1)].concat();
     assert_eq!(String::from_utf8(stdout).unwrap(), expected);
+    // The same without --from auto (README's second step): the fallback alone says it too.
+    let args = ["--invalid", "fallback=windows-1251", "in.txt", "-o", "-"];
+    let (code, plain, stderr) = repair_out(dir.path(), &args);
+    assert_eq!(code, 0);
+    assert_eq!(plain, expected.as_bytes());
+    assert_eq!(
+        stderr.lines().nth(1),
+        Some("             read by --invalid fallback: detect also found windows-1251 at 77..156, read here as UTF-8; 1 character in it is also UTF-8 and stays so: repair that part alone with --from windows-1251 to read it whole"),
+        "{stderr}"
+    );
+    // A whole input of windows-1251 with a fallback: its pairs that are UTF-8 (`Ці` is
+    // `D6 B3`, U+05B3) stay so, and the summary says how to convert it whole.
+    let text = "Ціна зросла. Её нет.\nПривет, мир!\n";
+    let (bytes, _, _) = encoding_rs::WINDOWS_1251.encode(text);
+    let (dir, _) = dir_with(&bytes);
+    let (code, stdout, stderr) = repair_out(dir.path(), &args);
+    assert_eq!(code, 0);
+    assert_eq!(
+        String::from_utf8(stdout).unwrap(),
+        "\u{5B3}на зросла. Ÿ нет.\nПривет, мир!\n"
+    );
+    assert_eq!(
+        stderr.lines().nth(1),
+        Some("             detect finds windows-1251 in the whole input: 2 characters in it are also UTF-8 and stay so: give --from windows-1251 (or --from auto) to convert it whole"),
+        "{stderr}"
+    );
 }
 
 /// ASCII lines with a UTF-16 block between them: `--from auto` reads the input as UTF-8

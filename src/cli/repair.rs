@@ -483,6 +483,56 @@ fn peek(opened: Opened, in_name: &str) -> Result<(Opened, Vec<u8>), Failure> {
 /// How much of a file repaired without `--from` [`other_encoding`] reads.
 const HINT_BYTES: usize = 64 << 10;
 
+/// For a file repaired as UTF-8 (no `--from`) with `--invalid fallback=ENC`, the lines
+/// that say what the fallback leaves, from detection over the whole input (as `--from
+/// auto` reads it): the characters of the regions of ENC that are also UTF-8 (`Ці` in
+/// windows-1251 is `D6 B3`, UTF-8's U+05B3) stay as UTF-8 reads them, and regions of
+/// another encoding are not converted ([`unconverted`]). `None` where `invalid` is no
+/// fallback, or detection names neither UTF-8 nor ENC for the input (then
+/// [`other_encoding`] speaks).
+fn fallback_note(bytes: &[u8], policy: &Policy) -> Option<Vec<String>> {
+    let Invalid::Fallback(fallback) = policy.invalid else {
+        return None;
+    };
+    if policy.dialect != Dialect::Utf8 || policy.mojibake {
+        return None;
+    }
+    let crate::repair::Detected { found, others, .. } =
+        crate::repair::detected_regions(bytes).ok()?;
+    let utf8 = FromEncoding::Dialect(Dialect::Utf8);
+    if found == utf8 {
+        let mut lines = unconverted(&others, utf8, policy.invalid, bytes);
+        lines.extend(mojibake_note_of(bytes, policy));
+        return Some(lines);
+    }
+    // The whole input is of the fallback's encoding: so are its characters that read as
+    // UTF-8.
+    if found.name() != fallback.name() {
+        return None;
+    }
+    Some(also_utf8_note(bytes, fallback.name()).into_iter().collect())
+}
+
+/// `detect finds windows-1251 in the whole input: 3 characters in it are also UTF-8 and
+/// stay so: give --from windows-1251 (or --from auto) to convert it whole`, for an input
+/// of `encoding` read as UTF-8 with a fallback; `None` where no character is.
+fn also_utf8_note(bytes: &[u8], encoding: &str) -> Option<String> {
+    let n: usize = bytes
+        .utf8_chunks()
+        .map(|chunk| chunk.valid().chars().filter(|c| !c.is_ascii()).count())
+        .sum();
+    let (are, stay) = match n {
+        0 => return None,
+        1 => ("1 character in it is".to_string(), "stays"),
+        n => (format!("{n} characters in it are"), "stay"),
+    };
+    Some(format!(
+        "detect finds {encoding} in the whole input: {are} also UTF-8 and {stay} so: give \
+         --from {} (or --from auto) to convert it whole",
+        encoding.to_ascii_lowercase()
+    ))
+}
+
 /// For a file repaired as UTF-8 (no `--from`), the summary's note where detection finds
 /// its first [`HINT_BYTES`] in another encoding that `--from` can read (UTF-16 without a
 /// BOM, windows-1252, Shift_JIS ...): repaired as UTF-8, its text would be lost to U+FFFD
@@ -720,7 +770,10 @@ fn settle(
                     read.encoding_name().to_ascii_lowercase()
                 ));
             } else if let Opened::Mapped(source) = opened {
-                notes.extend(other_encoding(source.bytes(), &policy));
+                match fallback_note(source.bytes(), &policy) {
+                    Some(lines) => notes.extend(lines),
+                    None => notes.extend(other_encoding(source.bytes(), &policy)),
+                }
             }
             None
         }
