@@ -1994,6 +1994,15 @@ fn non_ascii_stretches(
                 continue;
             }
             let block = summary.block_range(b);
+            // A block inside the stretch before (a run of non-ASCII bytes longer than a
+            // block, a line of CJK without a space) is in it already: looking for its end
+            // again from each block would read the run once a block.
+            if out
+                .last()
+                .is_some_and(|prev| prev.end >= block.end.min(region.end))
+            {
+                continue;
+            }
             // A run of non-ASCII bytes across the block's start belongs to the stretch of
             // the block before, where that one holds non-ASCII characters too; else the
             // run starts here (after ASCII, or at the region's start).
