@@ -642,3 +642,93 @@ fn a_mongolian_vowel_separator_is_in_place_only_before_a_final_vowel() {
         "ᠬᠠᠳ\u{180E}ᠠ ᠬᠡᠯ\u{180E}ᠡ\u{180B} ᠲᠡᠷᠭᠡ\u{180E}ᠡ\u{202F}ᠳᠦ ᠨ\u{180E}ᠠ.\nᠨ\u{180E}ᠠ";
     assert_eq!(security_findings(clean, 0), vec![]);
 }
+
+/// A line of more bidi controls than a walk holds (2,048: an RLO, 1,023 pairs of LRI and
+/// PDI, a PDF) is judged 1,024 controls at a time, so that memory does not grow with the
+/// line: every control is found at its offset, paired within its batch; the RLO, the LRI
+/// whose PDI falls in the next batch, that PDI and the closing PDF are unpaired, and say
+/// why. The same findings come from the counting survey and the listing (`--json`).
+#[test]
+fn a_line_of_more_bidi_controls_than_are_held_is_judged_in_batches() {
+    let mut line = String::from("\u{202E}");
+    for _ in 0..1023 {
+        line.push_str("\u{2066}\u{2069}");
+    }
+    line.push_str("\u{202C}\n");
+    let (_dir, path) = planted("bidi.txt", line.as_bytes());
+    let out = run(&["check", "--security", "--json"], &path, 1);
+    let findings: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["type"] == "finding")
+        .collect();
+    assert_eq!(findings.len(), 2048);
+    let at = |offset: u64| {
+        let f = findings
+            .iter()
+            .find(|f| f["offset"] == offset)
+            .unwrap_or_else(|| panic!("a finding at {offset}"));
+        (
+            f["level"].as_str().unwrap().to_string(),
+            f["message"].as_str().unwrap().to_string(),
+        )
+    };
+    let batched = " (a line of more than 1024 bidi controls is judged 1024 at a time: a \
+                   control of another batch pairs with none of these)";
+    assert_eq!(
+        at(0),
+        (
+            "warning".to_string(),
+            format!(
+                "U+202E RIGHT-TO-LEFT OVERRIDE is not closed among the 1024 bidi controls of \
+                 its line judged with it: the text after it is shown reordered (unpaired, as \
+                 in Trojan Source, CVE-2021-42574){batched}"
+            )
+        )
+    );
+    // The 512th LRI (at 3 + 511 * 6) is the batch's 1,024th control; its PDI opens the
+    // next batch. The pair before it is paired.
+    assert_eq!(
+        at(3 + 510 * 6 + 3),
+        (
+            "note".to_string(),
+            "U+2069 POP DIRECTIONAL ISOLATE, closing the control at offset 3063".to_string()
+        )
+    );
+    let last_lri = 3 + 511 * 6;
+    assert_eq!(
+        at(last_lri),
+        (
+            "warning".to_string(),
+            format!(
+                "U+2066 LEFT-TO-RIGHT ISOLATE is not closed among the 1024 bidi controls of \
+                 its line judged with it: the text after it is shown reordered (unpaired, as \
+                 in Trojan Source, CVE-2021-42574){batched}"
+            )
+        )
+    );
+    assert_eq!(
+        at(last_lri + 3),
+        (
+            "warning".to_string(),
+            format!(
+                "U+2069 POP DIRECTIONAL ISOLATE closes nothing on its line (unpaired){batched}"
+            )
+        )
+    );
+    let pdf = line.len() as u64 - 4;
+    assert_eq!(
+        at(pdf),
+        (
+            "warning".to_string(),
+            format!(
+                "U+202C POP DIRECTIONAL FORMATTING closes nothing on its line (unpaired){batched}"
+            )
+        )
+    );
+    let warnings = findings.iter().filter(|f| f["level"] == "warning").count();
+    assert_eq!(warnings, 4);
+    // The survey counts what the listing lists.
+    let human = run(&["check", "--security"], &path, 1);
+    assert!(human.contains("findings bidi 2048"), "{human}");
+}

@@ -26,6 +26,12 @@ use crate::view::unicode::{category, is_noncharacter, label, GeneralCategory};
 /// The stream-safe text format's limit on a run of non-starters (UAX #15).
 pub const MAX_NON_STARTERS: usize = 30;
 
+/// The most bidi controls of a line judged together: a line of more is judged this many
+/// at a time (paired within each batch), so that what the walk holds for a line does not
+/// grow with it. No text writes this many on a line; a file that does is an attack or
+/// noise, and each of its controls is still found at its offset.
+pub const MAX_BIDI_HELD: usize = 1024;
+
 /// What came before the current character, for the context of joiners and selectors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Prev {
@@ -150,6 +156,9 @@ pub(super) struct Walk<'a> {
     mixed: bool,
     line_bidi: Vec<(usize, usize, u32, Option<usize>)>,
     open: Vec<Open>,
+    /// A batch of [`MAX_BIDI_HELD`] controls of the current line was judged: the rest of
+    /// the line's are judged apart from it too.
+    bidi_batched: bool,
     /// The bidi controls of the line before this offset are found already
     /// ([`Walk::resolve_bidi_ahead`]): met again, they are passed over.
     bidi_done_until: usize,
@@ -205,6 +214,7 @@ impl<'a> Walk<'a> {
             group: 0,
             mixed: false,
             line_bidi: Vec::new(),
+            bidi_batched: false,
             open: Vec::new(),
             bidi_done_until: 0,
             ahead: None,
@@ -265,11 +275,15 @@ impl<'a> Walk<'a> {
         ahead.ahead = Some(Kind::Bidi);
         ahead.line_bidi = std::mem::take(&mut self.line_bidi);
         ahead.open = std::mem::take(&mut self.open);
+        ahead.bidi_batched = self.bidi_batched;
         ahead.run(self.bytes.len());
         if !ahead.halted {
             ahead.line_end(None);
         }
         self.bidi_done_until = ahead.pos;
+        // Where the look ahead stopped after a full batch, the rest of the line is judged
+        // apart from it.
+        self.bidi_batched = ahead.bidi_batched;
         self.out.append(&mut ahead.out);
     }
 
@@ -1198,6 +1212,11 @@ impl<'a> Walk<'a> {
             }
             _ => {}
         }
+        if self.line_bidi.len() >= MAX_BIDI_HELD {
+            // Judged now, as at the line's end; a look ahead has done its work.
+            self.judge_bidi(Batch::Full);
+            self.halted |= self.ahead.is_some();
+        }
     }
 
     fn pair(&mut self, opener: usize, closer: usize) {
@@ -1214,6 +1233,7 @@ impl<'a> Walk<'a> {
     /// name, since a finding's line number counts line feeds only.
     fn line_end(&mut self, ending: Option<(usize, u32)>) {
         self.halted |= self.ahead.is_some();
+        let batched = std::mem::take(&mut self.bidi_batched);
         if self.line_bidi.is_empty() {
             return;
         }
@@ -1228,6 +1248,29 @@ impl<'a> Walk<'a> {
                 format!(", which ends at {what} at offset {at}")
             }
             None => String::new(),
+        };
+        self.judge_bidi(Batch::LineEnd(ended, batched));
+    }
+
+    /// The held bidi controls become lints, paired or not: at the end of their line
+    /// (`ended` names what ends it, where that is no line feed), or as a batch of
+    /// [`MAX_BIDI_HELD`] of a longer line.
+    fn judge_bidi(&mut self, batch: Batch) {
+        let (ended, full, apart) = match batch {
+            Batch::LineEnd(ended, apart) => (ended, false, apart),
+            Batch::Full => (String::new(), true, true),
+        };
+        self.bidi_batched |= full;
+        let batched = match apart {
+            true => format!(
+                " (a line of more than {MAX_BIDI_HELD} bidi controls is judged {MAX_BIDI_HELD} \
+                 at a time: a control of another batch pairs with none of these)"
+            ),
+            false => String::new(),
+        };
+        let before_end = match full {
+            true => format!("among the {MAX_BIDI_HELD} bidi controls of its line judged with it"),
+            false => "before the end of its line".to_string(),
         };
         self.open.clear();
         for (pos, n, v, other) in std::mem::take(&mut self.line_bidi) {
@@ -1245,19 +1288,28 @@ impl<'a> Walk<'a> {
                         format!("{name}, closing the control at offset {o}")
                     }
                     (0x202C | 0x2069, None) => {
-                        format!("{name} closes nothing on its line{ended} (unpaired)")
+                        format!("{name} closes nothing on its line{ended} (unpaired){batched}")
                     }
                     (_, Some(c)) => format!("{name}, closed on its line at offset {c}"),
                     (_, None) => format!(
-                        "{name} is not closed before the end of its line{ended}: the text \
-                         after it is shown reordered (unpaired, as in Trojan Source, \
-                         CVE-2021-42574)"
+                        "{name} is not closed {before_end}{ended}: the text after it is \
+                         shown reordered (unpaired, as in Trojan Source, \
+                         CVE-2021-42574){batched}"
                     ),
                 }
             };
             self.push(Kind::Bidi, pos, n, level, message);
         }
     }
+}
+
+/// What ends a batch of held bidi controls ([`Walk::judge_bidi`]).
+enum Batch {
+    /// The end of their line, what ends it where that is no line feed (`, which ends at
+    /// ...`, or empty), and whether a full batch of the line came before.
+    LineEnd(String, bool),
+    /// [`MAX_BIDI_HELD`] controls held on one line.
+    Full,
 }
 
 /// A surrogate's 3-byte form alone, or a lead's and a trail's one after the other, as the
