@@ -732,3 +732,48 @@ fn a_line_of_more_bidi_controls_than_are_held_is_judged_in_batches() {
     let human = run(&["check", "--security"], &path, 1);
     assert!(human.contains("findings bidi 2048"), "{human}");
 }
+
+/// An input with more words that mix scripts than are compared as confusable identifiers
+/// (65,537 distinct made-up words, each a Latin letter and a Cyrillic one) says so in the
+/// human report and the JSON summary, still finds each word that mixes scripts, and finds
+/// no confusable identifier (`pаypal` after `paypal`, compared in a smaller input).
+#[test]
+fn too_many_words_that_mix_scripts_are_not_compared_and_the_report_says_so() {
+    let letters: Vec<char> = ('a'..='z').collect();
+    let mut text = String::from("paypal p\u{430}ypal\n");
+    for n in 0..65_537u32 {
+        // A distinct ASCII tail for each word, after `xа` (Cyrillic а).
+        let mut tail = String::new();
+        let mut k = n;
+        for _ in 0..4 {
+            tail.push(letters[(k % 26) as usize]);
+            k /= 26;
+        }
+        text.push_str(&format!("x\u{430}{tail} "));
+        if n % 16 == 15 {
+            text.push('\n');
+        }
+    }
+    text.push('\n');
+    let (_dir, path) = planted("words.txt", text.as_bytes());
+    let human = run(&["check", "--security"], &path, 1);
+    let note = "more than 65536 words that mix scripts (random or binary data?): confusable \
+                identifiers (two words with one skeleton) were not compared; each word that \
+                mixes scripts is still found";
+    assert!(human.contains(&format!("\n  note     {note}\n")), "{human}");
+    assert!(!human.contains("two different identifiers"), "{human}");
+    let json = run(&["check", "--security", "--json"], &path, 1);
+    let summary: Value = serde_json::from_str(json.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["note"], note);
+    // Below the bound, the pair is found and no note is given.
+    let (_dir, small) = planted("pair.txt", "paypal p\u{430}ypal\n".as_bytes());
+    let human = run(&["check", "--security"], &small, 1);
+    assert!(
+        human.contains("two different identifiers with one UTS #39 skeleton"),
+        "{human}"
+    );
+    assert!(!human.contains("  note "), "{human}");
+    let json = run(&["check", "--security", "--json"], &small, 1);
+    let summary: Value = serde_json::from_str(json.lines().last().unwrap()).unwrap();
+    assert!(summary.get("note").is_none(), "{summary}");
+}

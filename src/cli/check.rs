@@ -102,6 +102,24 @@ pub struct LintCounts {
     pub failing: u64,
     /// Every lint.
     pub total: u64,
+    /// The confusable identifiers were not compared: more words mix scripts than are
+    /// kept ([`crate::lint::MAX_COMPARED_WORDS`]).
+    pub identifiers_skipped: bool,
+}
+
+impl LintCounts {
+    /// What the lints could not look at, for the report: `more than 262144 words that mix
+    /// scripts ...`.
+    pub fn note(&self) -> Option<String> {
+        self.identifiers_skipped.then(|| {
+            format!(
+                "more than {} words that mix scripts (random or binary data?): confusable \
+                 identifiers (two words with one skeleton) were not compared; each word that \
+                 mixes scripts is still found",
+                crate::lint::MAX_COMPARED_WORDS
+            )
+        })
+    }
 }
 
 impl Examined {
@@ -156,6 +174,7 @@ fn lint_counts(survey: &Survey, lints: &Lints) -> LintCounts {
             .collect(),
         failing: survey.failing(),
         total: survey.total(),
+        identifiers_skipped: !survey.identifiers_compared(),
     }
 }
 
@@ -539,7 +558,8 @@ impl Emit for Json<'_> {
             &summary.tally,
             &counts,
             &self.options.invocation,
-        );
+        )
+        .with_note(examined.lints.note());
         writeln!(out, "{}", to_line(&record))
     }
 
@@ -736,6 +756,9 @@ fn print_human(options: &CheckOptions, examined: &Examined, out: &mut dyn Write)
             .map(|(k, n)| format!("{k} {n}"))
             .collect();
         writeln!(out, "  findings {}", kinds.join(", "))?;
+    }
+    if let Some(note) = examined.lints.note() {
+        writeln!(out, "  note     {note}")?;
     }
     let limit = if options.all {
         usize::MAX

@@ -330,9 +330,21 @@ pub struct SummaryRecord<'a> {
     /// The encoding the input was read as, where it is not of the UTF-8 family.
     #[serde(skip_serializing_if = "Option::is_none")]
     encoding: Option<&'static str>,
+    /// What the report could not look at, where there is something (`check`'s `note`
+    /// line).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
     hexrune_version: &'static str,
     dialect: &'static str,
     argv: &'a [String],
+}
+
+impl SummaryRecord<'_> {
+    /// The record with `note` (what the report could not look at), if any.
+    pub fn with_note(mut self, note: Option<String>) -> Self {
+        self.note = note;
+        self
+    }
 }
 
 /// The name of the encoding a record says it read, for UTF-16, UTF-32 and single-byte
@@ -372,6 +384,7 @@ impl<'a> SummaryRecord<'a> {
             ),
             findings: Ordered(findings.iter().copied().filter(|(_, n)| *n > 0).collect()),
             encoding: encoding_field(dialect),
+            note: None,
             hexrune_version: Invocation::VERSION,
             dialect: dialect.name(),
             argv: &invocation.argv,

@@ -168,9 +168,16 @@ pub(super) struct Walk<'a> {
     /// The look ahead reached the end of its line.
     halted: bool,
     /// The words this walk asked about their scripts, and whether each is a confusable
-    /// (mixes scripts and reads as a single-script word).
+    /// (mixes scripts and reads as a single-script word): a cache, emptied when it holds
+    /// [`ASKED_HELD`] words (a line of millions of distinct words).
     asked: HashMap<Box<str>, bool>,
+    /// More words that mix scripts were met than [`super::MAX_COMPARED_WORDS`]: the
+    /// candidates are not all kept, and the confusable identifiers are not compared.
+    pub candidates_dropped: bool,
 }
+
+/// The most words a walk remembers having asked about their scripts.
+const ASKED_HELD: usize = 1 << 16;
 
 impl<'a> Walk<'a> {
     /// A walk of `bytes` from `start`, which is 0 or just after an ASCII line feed (in
@@ -220,6 +227,7 @@ impl<'a> Walk<'a> {
             ahead: None,
             halted: false,
             asked: HashMap::new(),
+            candidates_dropped: false,
         }
     }
 
@@ -1087,12 +1095,16 @@ impl<'a> Walk<'a> {
                 let confusable = !word.is_single_script() && {
                     let reads: String = skeleton(word).collect();
                     let single = reads.as_str().is_single_script();
-                    self.candidates.push(Candidate {
-                        offset: start,
-                        len: end - start,
-                        word: word.to_string(),
-                        skeleton: reads,
-                    });
+                    if self.candidates.len() < super::MAX_COMPARED_WORDS {
+                        self.candidates.push(Candidate {
+                            offset: start,
+                            len: end - start,
+                            word: word.to_string(),
+                            skeleton: reads,
+                        });
+                    } else {
+                        self.candidates_dropped = true;
+                    }
                     // An identifier whose parts between `_` are each of one script joins
                     // names, it does not disguise one (`σ_x`, `α_max` in code that
                     // follows a paper's notation, `user_имя`): still compared with the
@@ -1107,6 +1119,9 @@ impl<'a> Walk<'a> {
                         && !lookalike::is_cased_notation(word)
                         && !lookalike::is_acronym_with_ending(word)
                 };
+                if self.asked.len() >= ASKED_HELD {
+                    self.asked.clear();
+                }
                 self.asked.insert(word.into(), confusable);
                 confusable
             }

@@ -23,7 +23,7 @@ mod survey;
 mod tables;
 
 pub use checks::MAX_NON_STARTERS;
-pub use survey::{reference, Linter, Survey};
+pub use survey::{reference, Linter, Survey, MAX_COMPARED_WORDS};
 
 use crate::decode::Dialect;
 use crate::scan::index::Summary;

@@ -14,8 +14,9 @@
 //! What no segment can know, the confusable identifiers (two different words of the input
 //! with one skeleton), is decided after the scan from the few words that mix scripts.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 use unicode_security::skeleton;
@@ -28,6 +29,13 @@ use crate::scan::index::{block_size_for, BlockSummary, Summary};
 use crate::scan::pool;
 use crate::view::safe::sanitize;
 
+/// The most words that mix scripts kept to compare as confusable identifiers (each
+/// segment's distinct words, summed over the segments): an input with more (random bytes,
+/// a binary, millions of distinct words that no text holds) has its confusable identifiers
+/// not compared, and says so ([`Survey::identifiers_compared`]), so that memory does not
+/// grow with the input. Each word that mixes scripts is still found on its own.
+pub const MAX_COMPARED_WORDS: usize = 1 << 16;
+
 /// What one block's segment holds.
 #[derive(Clone, Debug, Default)]
 struct Segment {
@@ -37,6 +45,8 @@ struct Segment {
     counts: Counts,
     /// Its words that mix scripts.
     candidates: Vec<Candidate>,
+    /// A walk of it met more words that mix scripts than it keeps.
+    dropped: bool,
 }
 
 /// The lints of one input, counted: built block by block (on the scan's workers, through
@@ -50,6 +60,11 @@ pub struct Survey {
     segments: Vec<OnceLock<Segment>>,
     /// The confusable identifiers, in offset order.
     identifiers: Vec<Lint>,
+    /// The words that mix scripts kept so far by the segments ([`MAX_COMPARED_WORDS`]).
+    words: AtomicUsize,
+    /// Whether the confusable identifiers were compared (not where there were too many
+    /// words to compare).
+    compared: bool,
     counts: Counts,
     finished: bool,
 }
@@ -81,6 +96,8 @@ impl Survey {
             block_size,
             segments: (0..count).map(|_| OnceLock::new()).collect(),
             identifiers: Vec::new(),
+            words: AtomicUsize::new(0),
+            compared: true,
             counts: Counts::default(),
             finished: false,
         }
@@ -131,8 +148,20 @@ impl Survey {
                     found.counts.add(&walk.counts);
                     found.runs.push(run);
                 }
+                found.dropped |= walk.candidates_dropped;
                 found.candidates.extend(walk.candidates);
             });
+            // Each word once a segment; none kept once the input holds too many to compare.
+            let mut seen = HashSet::new();
+            found.candidates.retain(|c| seen.insert(c.word.clone()));
+            let held = match found.dropped {
+                true => MAX_COMPARED_WORDS + 1,
+                false => found.candidates.len(),
+            };
+            let kept = self.words.fetch_add(held, Ordering::Relaxed);
+            if kept + held > MAX_COMPARED_WORDS {
+                found.candidates = Vec::new();
+            }
             found
         });
     }
@@ -191,6 +220,7 @@ impl Survey {
                     runs: std::iter::once(0..bytes.len()).collect(),
                     counts: walk.counts,
                     candidates: Vec::new(),
+                    dropped: false,
                 }
             });
         }
@@ -200,6 +230,12 @@ impl Survey {
             counts.add(&segment.counts);
             candidates.extend(&segment.candidates);
         }
+        // Whether some were dropped depends only on how many the segments held, whatever
+        // order the workers took them in: then none are compared.
+        self.compared = *self.words.get_mut() <= MAX_COMPARED_WORDS;
+        if !self.compared {
+            candidates.clear();
+        }
         if self.lints.security {
             self.identifiers = identifiers(bytes, &candidates);
         }
@@ -208,6 +244,12 @@ impl Survey {
         }
         self.counts = counts;
         self.finished = true;
+    }
+
+    /// Whether the confusable identifiers were compared: not where the input holds more
+    /// than [`MAX_COMPARED_WORDS`] words that mix scripts.
+    pub fn identifiers_compared(&self) -> bool {
+        self.compared
     }
 
     /// The lints found, by kind (in [`Kind::ALL`] order).
