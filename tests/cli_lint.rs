@@ -777,3 +777,17 @@ fn too_many_words_that_mix_scripts_are_not_compared_and_the_report_says_so() {
     let summary: Value = serde_json::from_str(json.lines().last().unwrap()).unwrap();
     assert!(summary.get("note").is_none(), "{summary}");
 }
+
+/// A run of letters longer than 1,024 bytes is no word a reader takes in: it is not asked
+/// about its scripts (it took a second a megabyte, and its message held it whole); one of
+/// 1,022 bytes still is.
+#[test]
+fn a_word_longer_than_1024_bytes_is_not_asked_about_its_scripts() {
+    let word = "p\u{430}ypal"; // 7 bytes, a Cyrillic а
+    let (_dir, short) = planted("short.txt", format!("{}\n", word.repeat(146)).as_bytes());
+    let human = run(&["check", "--security"], &short, 1);
+    assert!(human.contains("  findings confusable 1\n"), "{human}");
+    let (_dir, long) = planted("long.txt", format!("{}\n", word.repeat(147)).as_bytes());
+    let human = run(&["check", "--security"], &long, 0);
+    assert!(!human.contains("confusable"), "{human}");
+}

@@ -176,6 +176,11 @@ pub(super) struct Walk<'a> {
     pub candidates_dropped: bool,
 }
 
+/// The longest word (in bytes) asked about its scripts: a run of letters longer than this
+/// is no word or identifier a reader takes in as one (a blob, a line of noise), and asking
+/// it costs a pass of script look-ups and a message as long as it.
+pub const MAX_WORD_BYTES: usize = 1024;
+
 /// The most words a walk remembers having asked about their scripts.
 const ASKED_HELD: usize = 1 << 16;
 
@@ -1067,7 +1072,7 @@ impl<'a> Walk<'a> {
             .iter()
             .any(|b| b.is_ascii_alphabetic());
         let asked = mixed || (ascii_letters && group != 0 && group != LATIN);
-        if !non_ascii || !self.utf8 || !asked {
+        if !non_ascii || !self.utf8 || !asked || end - start > MAX_WORD_BYTES {
             return;
         }
         let bytes = self.bytes;
