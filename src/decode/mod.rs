@@ -50,7 +50,9 @@ pub use diagnose::{windows_1252, Diagnosis, Finding, Neighbours};
 pub use dialect::{is_continuation, ByteRange, ByteRole, Dialect};
 pub use encode::{surrogate_pair, Encoded, Unencodable, Utf16, MAX_LEGACY};
 pub use fast::{decode_utf8_at, shape_utf8_at, Shape};
-pub use multibyte::{Checkpoint, Family, Lookup, MbState, MultiByteTable, Resync};
+pub use multibyte::{
+    ascii_run, skip_short, Checkpoint, Family, Lookup, MbState, MultiByteTable, Resync, Short,
+};
 pub use table::ByteTable;
 pub use unit::{CodePoint, ErrorKind, Unit, UnitKind, NOT_UNICODE};
 #[cfg(test)]

@@ -621,6 +621,72 @@ fn jis0208_pair_at(bytes: &[u8], offset: usize, from: Checkpoint) -> Checkpoint 
     }
 }
 
+/// The characters of one and two bytes [`skip_short`] went past.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Short {
+    /// Where they end: the first byte that is not one, or `stop`.
+    pub end: usize,
+    /// How many were of one byte.
+    pub ones: u64,
+    /// How many were of two bytes.
+    pub twos: u64,
+}
+
+/// Goes from `pos` (a unit boundary) past the characters of one and two bytes that end at
+/// or before `stop`, straight from the tables: first a run of bytes below 80 counted 8 at a
+/// time, then single bytes and pairs one by one. Only for the stateless families (every
+/// one but ISO-2022-JP, whose characters depend on the mode); the scan and the repair's
+/// window cuts (`repair::from`) both skip with it.
+///
+/// ```
+/// # use hexrune::encoding::resolve;
+/// # use hexrune::decode::{skip_short, Short};
+/// let table = resolve("shift_jis").unwrap().multi_byte().unwrap();
+/// // "ab", the pair 88 9F (亜), then a lead byte without its trail.
+/// let bytes = b"ab\x88\x9F\x88";
+/// assert_eq!(skip_short(table, bytes, 0, 5), Short { end: 4, ones: 2, twos: 1 });
+/// // A pair that would end past `stop` is left for the decoder.
+/// assert_eq!(skip_short(table, bytes, 0, 3), Short { end: 2, ones: 2, twos: 0 });
+/// ```
+#[inline]
+pub fn skip_short(table: &MultiByteTable, bytes: &[u8], pos: usize, stop: usize) -> Short {
+    let stop = stop.min(bytes.len());
+    let run = ascii_run(&bytes[pos.min(stop)..stop]);
+    let mut short = Short {
+        end: pos + run,
+        ones: run as u64,
+        twos: 0,
+    };
+    while short.end < stop {
+        let b0 = bytes[short.end];
+        if table.is_single(b0) {
+            short.ones += 1;
+            short.end += 1;
+        } else if short.end + 2 <= stop && table.is_pair(b0, bytes[short.end + 1]) {
+            short.twos += 1;
+            short.end += 2;
+        } else {
+            break;
+        }
+    }
+    short
+}
+
+/// The number of bytes below 80 at the start of `hay`.
+#[inline]
+pub fn ascii_run(hay: &[u8]) -> usize {
+    let mut n = 0;
+    for word in hay.chunks_exact(8) {
+        let w = u64::from_le_bytes(word.try_into().unwrap_or([0x80; 8]));
+        let high = w & 0x8080_8080_8080_8080;
+        if high != 0 {
+            return n + (high.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    n + hay[n..].iter().take_while(|b| **b < 0x80).count()
+}
+
 /// The bytes an error consumes when the byte at position `k` of the sequence broke it:
 /// the standard puts an ASCII byte back (it starts the next unit) and keeps any other.
 #[inline(always)]
@@ -690,7 +756,13 @@ impl Dialect {
         let from = table.sync_before(bytes, offset, hint.at).unwrap_or(hint);
         let from = table.nearer(bytes, offset, from).unwrap_or(from);
         let (mut at, mut state) = (from.at, from.state);
+        let stateless = table.family() != Family::Iso2022Jp;
         loop {
+            // Past the characters of one and two bytes straight from the tables, as the
+            // scan goes (a far jump with no sync byte before it decodes from the start).
+            if stateless {
+                at = skip_short(table, bytes, at, offset).end;
+            }
             let (unit, next) = table.decode(bytes, at, state);
             if unit.end() > offset {
                 return Resync {
@@ -707,6 +779,15 @@ impl Dialect {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_runs() {
+        assert_eq!(ascii_run(b""), 0);
+        assert_eq!(ascii_run(b"abc"), 3);
+        assert_eq!(ascii_run(b"abcdefgh\x82ij"), 8);
+        assert_eq!(ascii_run(b"abcdefghijk\xFF"), 11);
+        assert_eq!(ascii_run(b"\x80"), 0);
+    }
 
     #[test]
     fn sync_bytes() {

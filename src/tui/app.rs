@@ -324,6 +324,11 @@ pub struct App {
     /// The last lookalike match a search found, and its needle: the detail pane says
     /// which forms matched while the cursor is in it.
     pub lookalike_match: Option<(Arc<Lookalike>, Match)>,
+    /// The last checkpoint found by decoding from afar in a multi-byte legacy encoding
+    /// (with the dialect it is of), before the scan's index has one near: the draws of one
+    /// frame (rows, detail, clusters) and the keys after a far jump start from it rather
+    /// than from the input's start ([`App::checkpoint_before`]).
+    resync_memo: std::cell::Cell<Option<(Dialect, crate::decode::Checkpoint)>>,
 }
 
 /// What the viewer says once the file shrank on disk.
@@ -360,6 +365,10 @@ struct ErrorCount {
     /// A step found nothing: the steps left would not either.
     stopped: bool,
 }
+
+/// How far (bytes) from its nearest checkpoint an offset is decoded to once and remembered
+/// ([`App::checkpoint_before`]).
+pub const RESYNC_FAR: usize = 1 << 20;
 
 /// How many actions typed during a search are kept for after it.
 pub const DEFERRED_MAX: usize = 32;
@@ -418,6 +427,7 @@ impl App {
             replaying_count: false,
             linting: Linting::default(),
             lookalike_match: None,
+            resync_memo: std::cell::Cell::new(None),
         };
         app.refresh_map();
         app.note_lanes(None);
@@ -514,6 +524,46 @@ impl App {
             Scan::Ready(f) => Arc::clone(f),
             _ => unreachable!("asked only when the scan is ready"),
         }
+    }
+
+    /// A checkpoint at or before `offset` to decode from in a multi-byte legacy encoding:
+    /// the scan's nearest (once the scan is done), or the last one decoding from afar
+    /// found (kept in the app); where both are more than [`RESYNC_FAR`] bytes away
+    /// (a far jump before the scan is done, in a file without sync bytes), the unit
+    /// containing `offset` is found once and its start kept for what follows. `None` in
+    /// the other dialects.
+    pub fn checkpoint_before(&self, offset: usize) -> Option<crate::decode::Checkpoint> {
+        if !matches!(self.dialect, Dialect::MultiByte(_)) {
+            return None;
+        }
+        let scanned = self
+            .summary()
+            .filter(|s| s.dialect == self.dialect)
+            .and_then(|s| s.checkpoint_before(offset));
+        let memo = self
+            .resync_memo
+            .get()
+            .filter(|(d, c)| *d == self.dialect && c.at <= offset)
+            .map(|(_, c)| c);
+        let best = scanned.into_iter().chain(memo).max_by_key(|c| c.at);
+        if offset - best.map_or(0, |c| c.at) <= RESYNC_FAR {
+            return best;
+        }
+        let found = self.dialect.resync(self.source.bytes(), offset, best);
+        let at = crate::decode::Checkpoint {
+            at: found.unit.start,
+            state: found.state,
+        };
+        self.resync_memo.set(Some((self.dialect, at)));
+        Some(at)
+    }
+
+    /// The unit containing `offset` in the panes' dialect, decoded from
+    /// [`App::checkpoint_before`] in a multi-byte legacy encoding.
+    pub fn unit_at(&self, offset: usize) -> crate::decode::Unit {
+        self.dialect
+            .resync(self.source.bytes(), offset, self.checkpoint_before(offset))
+            .unit
     }
 
     /// The whole-input summary, once the scan in the current dialect is done.
@@ -1139,18 +1189,19 @@ impl App {
             Action::End => self.last(),
             Action::RowStart => c / per_row * per_row,
             Action::RowEnd => c / per_row * per_row + per_row - 1,
-            Action::NextUnit if !bytes.is_empty() => self
-                .dialect
-                .next_unit(bytes, c as usize)
-                .map_or(c, |u| u.start as u64),
+            Action::NextUnit if !bytes.is_empty() => {
+                let end = self.unit_at(c as usize).end();
+                match end < bytes.len() {
+                    true => end as u64,
+                    false => c,
+                }
+            }
             Action::PrevUnit if !bytes.is_empty() => {
-                let unit = self.dialect.unit_containing(bytes, c as usize);
-                if unit.start as u64 != c {
-                    unit.start as u64
-                } else {
-                    self.dialect
-                        .prev_unit(bytes, c as usize)
-                        .map_or(c, |u| u.start as u64)
+                let unit = self.unit_at(c as usize);
+                match (unit.start as u64 != c, unit.start) {
+                    (true, start) => start as u64,
+                    (false, 0) => c,
+                    (false, start) => self.unit_at(start - 1).start as u64,
                 }
             }
             _ => c,
@@ -1804,7 +1855,7 @@ impl App {
             self.found(what, None);
             return;
         }
-        let unit = dialect.unit_containing(self.source.bytes(), self.cursor as usize);
+        let unit = self.unit_at(self.cursor as usize);
         // Once the scan is done the block index answers at once, however far the error is.
         if let Some(summary) = self.summary() {
             let bytes = self.source.bytes();

@@ -24,9 +24,7 @@ use crate::view::unicode;
 
 /// A checkpoint for decoding from `offset - LOOK` in a multi-byte legacy encoding.
 fn checkpoint(app: &App, offset: u64) -> Option<crate::decode::Checkpoint> {
-    app.summary()
-        .filter(|s| s.dialect == app.dialect)
-        .and_then(|s| s.checkpoint_before(offset.saturating_sub(LOOK) as usize))
+    app.checkpoint_before(offset.saturating_sub(LOOK) as usize)
 }
 
 /// The clusters of several code points that meet `window` (the rows shown). A cluster whose

@@ -15,10 +15,7 @@ use crate::detect::mojibake::Mojibake;
 use crate::view::fallback::{Escape, Fallback};
 
 pub(super) fn draw_detail(app: &App, area: Rect, spare: u16, theme: &Theme, buf: &mut Buffer) {
-    let checkpoint = app
-        .summary()
-        .filter(|s| s.dialect == app.dialect)
-        .and_then(|s| s.checkpoint_before(app.cursor as usize));
+    let checkpoint = app.checkpoint_before(app.cursor as usize);
     let Some(detail) = view::detail_from(app.source.bytes(), app.dialect, app.cursor, checkpoint)
     else {
         return;

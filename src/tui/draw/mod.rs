@@ -249,10 +249,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         Options {
             cursor: Some(app.cursor),
             escape: app.escape,
-            checkpoint: app
-                .summary()
-                .filter(|s| s.dialect == app.dialect)
-                .and_then(|s| s.checkpoint_before(app.top as usize)),
+            checkpoint: app.checkpoint_before(app.top as usize),
             ..Options::default()
         },
     );
