@@ -2538,6 +2538,50 @@ mod tests {
         App::with_summary(source, summary, Rect::new(0, 0, 120, 30), false)
     }
 
+    /// Before the scan is done, a far offset in a multi-byte encoding with no sync byte is
+    /// decoded to once: its unit's start is kept, and an offset after it (the next frame's
+    /// rows, a key) starts from there; the units are those of one decode from the start.
+    #[test]
+    fn a_far_decode_in_a_multi_byte_encoding_is_kept_for_what_follows() {
+        let dialect = crate::encoding::resolve("shift_jis").unwrap();
+        // Pairs 81 80 (no character: an error) and 88 9F (亜) and lone A5 (ｵ), no sync byte.
+        let bytes: Vec<u8> = b"\x88\x9F\xA5\x81\x80".repeat(600_000);
+        let source = Source::from_bytes("t", bytes.clone());
+        let app = App::new(source, dialect, Rect::new(0, 0, 120, 30), false);
+        assert!(app.summary().is_none());
+        let far = bytes.len() - 7;
+        let want = dialect.resync(&bytes, far, None).unit;
+        assert_eq!(app.unit_at(far), want);
+        let kept = app.resync_memo.get().map(|(_, c)| c.at);
+        assert_eq!(kept, Some(want.start));
+        // Near offsets are found from it, and are the units one decode gives.
+        for offset in far..bytes.len() {
+            assert_eq!(
+                app.unit_at(offset),
+                dialect.resync(&bytes, offset, None).unit
+            );
+        }
+        assert_eq!(
+            app.checkpoint_before(far + 3).map(|c| c.at),
+            Some(want.start)
+        );
+        // One before it, far from the start, is decoded to once more and kept instead.
+        let before = dialect.resync(&bytes, far - 3, None).unit;
+        assert_eq!(app.unit_at(far - 3), before);
+        assert_eq!(app.resync_memo.get().map(|(_, c)| c.at), Some(before.start));
+        // Offsets before it are decoded from where they are (the start, here), not kept.
+        assert_eq!(app.unit_at(10), dialect.resync(&bytes, 10, None).unit);
+        assert_eq!(app.resync_memo.get().map(|(_, c)| c.at), Some(before.start));
+        // In UTF-8 there is no checkpoint.
+        let utf8 = App::new(
+            Source::from_bytes("u", b"abc".to_vec()),
+            Dialect::Utf8,
+            Rect::new(0, 0, 120, 30),
+            false,
+        );
+        assert_eq!(utf8.checkpoint_before(2), None);
+    }
+
     #[test]
     fn encoding_chooser_offers_the_guess_first_and_switches() {
         let text = "Zürich, naïve café: a sentence long enough to judge by, with more words.";
