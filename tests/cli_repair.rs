@@ -2320,3 +2320,38 @@ fn a_byte_order_its_zero_bytes_contradict_is_said() {
          \x20            read as UTF-16BE\n"
     );
 }
+
+/// A CSV template saved as "UTF-8 with BOM" (an ASCII header) with rows appended by a
+/// windows-1252 exporter: the mark is no evidence of UTF-8, so detection names
+/// windows-1252 after it and `--from auto` reads the rows whole; `--from windows-1252`,
+/// which the BOM overrides as the Encoding Standard says, says what to give instead.
+#[test]
+fn a_utf8_bom_and_an_ascii_header_before_windows_1252_rows_is_windows_1252() {
+    let rows = "id,name,city\n1,Françoise Léger,Lyon\n2,Jürgen Großmann,München\n";
+    let (body, _, _) = encoding_rs::WINDOWS_1252.encode(rows);
+    let input = [b"\xEF\xBB\xBF".as_slice(), &body].concat();
+    let (dir, _) = dir_with(&input);
+    let (code, stdout, stderr) = repair_out(
+        dir.path(),
+        &["--from", "auto", "--bom", "strip", "in.txt", "-o", "-"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(String::from_utf8(stdout).unwrap(), rows);
+    assert_eq!(
+        stderr.lines().nth(1),
+        Some("             read as windows-1252 (--from auto: what detect finds)"),
+        "{stderr}"
+    );
+    let (code, _, stderr) =
+        repair_out(dir.path(), &["--from", "windows-1252", "in.txt", "-o", "-"]);
+    assert_eq!(code, 0);
+    let notes: Vec<&str> = stderr.lines().skip(1).take(2).collect();
+    assert_eq!(
+        notes,
+        [
+            "             read as UTF-8 (its BOM overrides --from windows-1252)",
+            "             after its BOM the input is not UTF-8: give --from auto to read the BOM as U+FEFF and the rest as detect finds it (it finds windows-1252)",
+        ],
+        "{stderr}"
+    );
+}

@@ -741,6 +741,20 @@ fn settle(
                 );
                 notes.push(note.clone());
                 overridden = Some(note);
+                // A UTF-8 mark before text that is not UTF-8 (a CSV template saved "with
+                // BOM", rows appended by a legacy exporter): the label was right for the
+                // text, and `auto` reads the mark apart.
+                if let (Dialect::Utf8, Opened::Mapped(source)) = (read, opened) {
+                    let rest = source.bytes().get(3..).unwrap_or_default();
+                    if simdutf8::basic::from_utf8(rest).is_err() {
+                        notes.push(format!(
+                            "after its BOM the input is not UTF-8: give --from auto to read \
+                             the BOM as U+FEFF and the rest as detect finds it (it finds {})",
+                            crate::repair::detected_regions(source.bytes())
+                                .map_or("no text".to_string(), |d| d.found.name().to_string())
+                        ));
+                    }
+                }
             } else if !Dialect::UTF8_FAMILY.contains(&named) {
                 // A label that is another name of the encoding says whose name it is
                 // (`iso-8859-1` is windows-1252 to WHATWG, `utf-16` UTF-16LE).

@@ -2225,6 +2225,12 @@ fn stretches(
                 line.zeros += memchr::memchr_iter(0, valid).count();
                 line.controls += valid.iter().filter(|b| wide::is_control(**b)).count();
             }
+            // A byte order mark at the input's start is a mark, not a character of text:
+            // a CSV saved as "UTF-8 with BOM" whose header is ASCII and whose rows were
+            // written in windows-1252 is that code page after its mark.
+            if pos == 0 && bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+                line.multibyte -= 1;
+            }
             out.push(line.finish(bytes, stop));
             pos = stop;
         }
