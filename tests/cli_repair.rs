@@ -2355,3 +2355,54 @@ fn a_utf8_bom_and_an_ascii_header_before_windows_1252_rows_is_windows_1252() {
         "{stderr}"
     );
 }
+
+/// An export sorted by id whose accented rows come after 200 KB of ASCII: plain `repair`
+/// and `--from auto` judge their hints on the 64 KiB from the line of the first byte that
+/// is not ASCII, not on the ASCII start, and say where.
+#[test]
+fn hints_are_judged_where_the_first_byte_that_is_not_ascii_is() {
+    let mut ascii = String::new();
+    let mut n = 0;
+    while ascii.len() < 200_000 {
+        ascii.push_str(&format!(
+            "{n},customer {n},c{n}@example.com,ordered {} items\n",
+            n % 7
+        ));
+        n += 1;
+    }
+    let rows = "7000,Александр Смирнов,Москва,Покупатель просит позвонить\n".repeat(20);
+    let (cyrillic, _, _) = encoding_rs::WINDOWS_1251.encode(&rows);
+    let input = [ascii.as_bytes(), &cyrillic].concat();
+    let (dir, _) = dir_with(&input);
+    let (code, _, stderr) = repair_out(dir.path(), &["in.txt", "-o", "-"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        stderr.lines().nth(1),
+        Some(
+            format!(
+                "             detect finds windows-1251 in the 64 KiB from offset {}, not UTF-8: give --from windows-1251 (or --from auto) to convert it",
+                ascii.len()
+            )
+            .as_str()
+        ),
+        "{stderr}"
+    );
+    // Mojibake after the ASCII start is named at its offset.
+    let moji = "7001,FranÃ§oise LÃ©ger,Lyon\n";
+    let input = [ascii.as_bytes(), moji.as_bytes()].concat();
+    let (dir, _) = dir_with(&input);
+    let (code, _, stderr) = repair_out(dir.path(), &["--from", "auto", "in.txt", "-o", "-"]);
+    assert_eq!(code, 0);
+    let at = ascii.len() + "7001,Fran".len();
+    assert_eq!(
+        stderr.lines().nth(2),
+        Some(
+            format!(
+                "             detect finds 1 mojibake region in the 64 KiB from offset {} (the first at {at}: windows-1252 -> \"çoise Lé\"): give --mojibake to undo them",
+                ascii.len()
+            )
+            .as_str()
+        ),
+        "{stderr}"
+    );
+}

@@ -534,16 +534,17 @@ fn also_utf8_note(bytes: &[u8], encoding: &str) -> Option<String> {
 }
 
 /// For a file repaired as UTF-8 (no `--from`), the summary's note where detection finds
-/// its first [`HINT_BYTES`] in another encoding that `--from` can read (UTF-16 without a
+/// its [`HINT_BYTES`] ([`head_detection`]) in another encoding that `--from` can read (UTF-16 without a
 /// BOM, windows-1252, Shift_JIS ...): repaired as UTF-8, its text would be lost to U+FFFD
 /// and NUL bytes. Not where `invalid` already reads the error units in that encoding
 /// (`--invalid fallback=windows-1252`), nor for a legacy encoding guessed from fewer than
 /// [`crate::detect::WEAK_GUESS_BYTES`] non-ASCII bytes.
 fn other_encoding(bytes: &[u8], policy: &Policy) -> Option<String> {
-    let (head, detection) = head_detection(bytes);
+    let (window, detection) = head_detection(bytes);
     if detection.encoding == "UTF-8" {
-        return mojibake_note(&detection, bytes.len(), policy);
+        return mojibake_note(&detection, &window, policy);
     }
+    let head = window.bytes;
     let found = detection.encoding;
     let Ok(FromEncoding::Dialect(read)) = FromEncoding::parse(found) else {
         return None; // binary, or nothing `--from` reads
@@ -563,10 +564,7 @@ fn other_encoding(bytes: &[u8], policy: &Policy) -> Option<String> {
     if !found.starts_with("UTF-") && non_ascii < crate::detect::WEAK_GUESS_BYTES {
         return None;
     }
-    let within = match bytes.len() > HINT_BYTES {
-        true => " in its first 64 KiB",
-        false => "",
-    };
+    let within = window.within();
     // A dialect of the UTF-8 family is named as `--dialect` takes it (`RFC 2279` is
     // `legacy`), as detect's evidence names it.
     let give = match Dialect::UTF8_FAMILY.contains(&read) {
@@ -579,12 +577,12 @@ fn other_encoding(bytes: &[u8], policy: &Policy) -> Option<String> {
 }
 
 /// For a file read as UTF-8 without `--mojibake`, the summary's note where detection finds
-/// mojibake in its first [`HINT_BYTES`] (`detection`, of an input of `len` bytes): read as
+/// mojibake in its [`HINT_BYTES`] (`detection`, of the bytes of `window`): read as
 /// UTF-8 it is valid, and repaired so it changes nothing, though `detect` shows text that
 /// went through a wrong decoding. The first region is named with its repair.
 fn mojibake_note(
     detection: &crate::detect::Detection,
-    len: usize,
+    window: &Window<'_>,
     policy: &Policy,
 ) -> Option<String> {
     if policy.mojibake || policy.dialect != Dialect::Utf8 {
@@ -592,10 +590,7 @@ fn mojibake_note(
     }
     let first = detection.mojibake.first()?;
     let n = detection.mojibake.len();
-    let within = match len > HINT_BYTES {
-        true => " in its first 64 KiB",
-        false => "",
-    };
+    let within = window.within();
     let text: String = first.text.chars().take(40).collect();
     let more = match first.text.chars().count() > 40 {
         true => "...",
@@ -605,7 +600,7 @@ fn mojibake_note(
         "detect finds {n} mojibake {}{within} (the first at {}: {} -> \"{}{more}\"): give \
          --mojibake to undo them",
         if n == 1 { "region" } else { "regions" },
-        first.start,
+        window.start + first.start,
         crate::repair::history(first.chain_names().into_iter()),
         crate::view::safe::sanitize(&text)
     ))
@@ -613,14 +608,58 @@ fn mojibake_note(
 
 /// [`mojibake_note`] for an input `--from auto` reads as UTF-8.
 fn mojibake_note_of(bytes: &[u8], policy: &Policy) -> Option<String> {
-    mojibake_note(&head_detection(bytes).1, bytes.len(), policy)
+    let (window, detection) = head_detection(bytes);
+    mojibake_note(&detection, &window, policy)
 }
 
-/// The first [`HINT_BYTES`] of `bytes`, and what `detect` finds in them.
-fn head_detection(bytes: &[u8]) -> (&[u8], crate::detect::Detection) {
-    let head = &bytes[..bytes.len().min(HINT_BYTES)];
+/// The [`HINT_BYTES`] of `bytes` a hint is judged on, and what `detect` finds in them: from
+/// the start of the line of the first byte that is not ASCII (an export sorted by id puts
+/// its accented rows anywhere; its ASCII start says nothing), or from the input's start.
+fn head_detection(bytes: &[u8]) -> (Window<'_>, crate::detect::Detection) {
+    const PIECE: usize = 4096;
+    let first = bytes
+        .chunks(PIECE)
+        .position(|c| !c.is_ascii())
+        .and_then(|k| {
+            let from = k * PIECE;
+            let i = bytes[from..].iter().position(|b| !b.is_ascii())?;
+            Some(from + i)
+        })
+        .unwrap_or(0);
+    let start = match first > HINT_BYTES / 2 {
+        true => memchr::memrchr(b'\n', &bytes[first - HINT_BYTES / 2..first])
+            .map_or(first - HINT_BYTES / 2, |i| first - HINT_BYTES / 2 + i + 1),
+        false => 0,
+    };
+    let head = &bytes[start..bytes.len().min(start + HINT_BYTES)];
     let summary = crate::scan::index::Summary::build_parallel(Dialect::Utf8, head);
-    (head, crate::detect::detect(head, &summary))
+    let window = Window {
+        start,
+        bytes: head,
+        whole: head.len() == bytes.len(),
+    };
+    (window, crate::detect::detect(head, &summary))
+}
+
+/// The bytes a hint is judged on ([`head_detection`]).
+struct Window<'a> {
+    /// Where they start in the input.
+    start: usize,
+    bytes: &'a [u8],
+    /// Whether they are the whole input.
+    whole: bool,
+}
+
+impl Window<'_> {
+    /// ` in its first 64 KiB`, ` in the 64 KiB from offset 190000`, or nothing for the
+    /// whole input.
+    fn within(&self) -> String {
+        match (self.whole, self.start) {
+            (true, _) => String::new(),
+            (false, 0) => " in its first 64 KiB".to_string(),
+            (false, at) => format!(" in the 64 KiB from offset {at}"),
+        }
+    }
 }
 
 /// For `--from` UTF-16 or UTF-32 in one byte order (`utf-16` is UTF-16LE, as WHATWG reads
