@@ -1264,3 +1264,45 @@ fn a_bad_trail_names_its_bytes_and_an_encoding_is_no_dialect() {
         ["  offset 0 (0x0)  1:1  81  bad_trail: lead byte followed by a byte that cannot follow it: 20 cannot follow 30"]
     );
 }
+
+/// A file that is probably not UTF-8 gets a hint with what detection finds and the two
+/// commands that read it so, judged where its first byte that is not ASCII is (after 100
+/// KB of ASCII here); UTF-8 with a few stray bytes, and a guess on a few bytes, get none.
+#[test]
+fn probably_not_utf8_hints_at_the_encoding_detect_finds() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "Вчера мы гуляли по парку и видели много людей.\n".repeat(3);
+    let (cp1251, _, _) = encoding_rs::WINDOWS_1251.encode(&text);
+    let late = [b"id,name\n".repeat(12_500).as_slice(), &cp1251].concat();
+    for (name, bytes) in [("ru.txt", cp1251.to_vec()), ("late.csv", late)] {
+        let f = file_with(dir.path(), name, &bytes);
+        let out = stdout_of(["check", &f], 1);
+        let lines: Vec<&str> = out.lines().skip(1).take(2).collect();
+        assert_eq!(
+            lines[1],
+            "  hint     detect finds windows-1251: read it with -e windows-1251, convert it \
+             with hexrune repair --from windows-1251 FILE -o OUT",
+            "{out}"
+        );
+    }
+    let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("今日はとても良い天気ですね。\n");
+    let f = file_with(dir.path(), "ja.txt", &sjis);
+    let out = stdout_of(["check", &f], 1);
+    assert!(
+        out.contains("\n  hint     detect finds Shift_JIS: read it with -e shift_jis, convert it with hexrune repair --from shift_jis FILE -o OUT\n"),
+        "{out}"
+    );
+    // UTF-8 with one stray byte, and a short guess: no such hint.
+    for bytes in [
+        [
+            "Grüße aus Zürich, schöne Grüße, ça va très bien ".as_bytes(),
+            b"\xE9\n",
+        ]
+        .concat(),
+        b"caf\xE9\n".to_vec(),
+    ] {
+        let f = file_with(dir.path(), "few.txt", &bytes);
+        let out = stdout_of(["check", &f], 1);
+        assert!(!out.contains("detect finds"), "{out}");
+    }
+}

@@ -727,6 +727,8 @@ fn print_human(options: &CheckOptions, examined: &Examined, out: &mut dyn Write)
     }
     if let Some(hint) = wide_hint(dialect, verdict, summary, bytes) {
         writeln!(out, "  hint     {hint}")?;
+    } else if let Some(hint) = legacy_hint(dialect, verdict, bytes) {
+        writeln!(out, "  hint     {hint}")?;
     }
     if let Some(bom) = summary.bom {
         writeln!(out, "  bom      {}", bom.describe())?;
@@ -808,6 +810,33 @@ pub fn wide_hint(
         "zero bytes where {name} puts them: this looks like {name}; try -e {}",
         name.to_ascii_lowercase()
     ))
+}
+
+/// For an input of the UTF-8 family that is probably not UTF-8: the legacy encoding
+/// detection finds in it (in 64 KiB: [`detect::hint_window`], as `repair` judges its
+/// hint), and the two
+/// commands that read it so: `detect finds windows-1251: read it with -e windows-1251,
+/// convert it with hexrune repair --from windows-1251 FILE -o OUT`. `None` for a weak guess
+/// (fewer than [`detect::WEAK_GUESS_BYTES`] non-ASCII bytes) or what no `-e` reads.
+fn legacy_hint(dialect: Dialect, verdict: Verdict, bytes: &[u8]) -> Option<String> {
+    if !Dialect::UTF8_FAMILY.contains(&dialect) || !matches!(verdict, Verdict::ProbablyNot(_)) {
+        return None;
+    }
+    let head = &bytes[detect::hint_window(bytes, 64 << 10)];
+    if head.iter().filter(|b| !b.is_ascii()).count() < detect::WEAK_GUESS_BYTES {
+        return None;
+    }
+    let summary = Summary::build_parallel(Dialect::Utf8, head);
+    let found = detect::detect(head, &summary).encoding;
+    let label = found.to_ascii_lowercase();
+    let readable =
+        crate::encoding::resolve(&label).is_ok_and(|d| !Dialect::UTF8_FAMILY.contains(&d));
+    readable.then(|| {
+        format!(
+            "detect finds {found}: read it with -e {label}, convert it with hexrune repair \
+             --from {label} FILE -o OUT"
+        )
+    })
 }
 
 /// What [`wide_hint`] reads the zero bytes as, under the same conditions.

@@ -616,25 +616,11 @@ fn mojibake_note_of(bytes: &[u8], policy: &Policy) -> Option<String> {
 /// the start of the line of the first byte that is not ASCII (an export sorted by id puts
 /// its accented rows anywhere; its ASCII start says nothing), or from the input's start.
 fn head_detection(bytes: &[u8]) -> (Window<'_>, crate::detect::Detection) {
-    const PIECE: usize = 4096;
-    let first = bytes
-        .chunks(PIECE)
-        .position(|c| !c.is_ascii())
-        .and_then(|k| {
-            let from = k * PIECE;
-            let i = bytes[from..].iter().position(|b| !b.is_ascii())?;
-            Some(from + i)
-        })
-        .unwrap_or(0);
-    let start = match first > HINT_BYTES / 2 {
-        true => memchr::memrchr(b'\n', &bytes[first - HINT_BYTES / 2..first])
-            .map_or(first - HINT_BYTES / 2, |i| first - HINT_BYTES / 2 + i + 1),
-        false => 0,
-    };
-    let head = &bytes[start..bytes.len().min(start + HINT_BYTES)];
+    let range = crate::detect::hint_window(bytes, HINT_BYTES);
+    let head = &bytes[range.clone()];
     let summary = crate::scan::index::Summary::build_parallel(Dialect::Utf8, head);
     let window = Window {
-        start,
+        start: range.start,
         bytes: head,
         whole: head.len() == bytes.len(),
     };

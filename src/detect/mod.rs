@@ -2120,6 +2120,40 @@ fn mojibake_of(bytes: &[u8], range: Range<usize>, marked: &[Range<usize>]) -> Ve
     out
 }
 
+/// The `len` bytes of `bytes` a hint of what they are is judged on (`repair`'s summary,
+/// `check`'s hint): from the start, or where the first byte that is not ASCII comes later
+/// than `len / 2`, from the start of its line (at most `len / 2` before it). An export
+/// sorted by id puts its accented rows anywhere; its ASCII start says nothing.
+///
+/// ```
+/// use hexrune::detect::hint_window;
+/// let mut bytes = b"ascii line\n".repeat(10_000);
+/// let at = bytes.len();
+/// bytes.extend_from_slice(b"caf\xE9\n");
+/// assert_eq!(hint_window(&bytes, 1024), at..bytes.len());
+/// assert_eq!(hint_window(b"caf\xE9", 1024), 0..4);
+/// ```
+pub fn hint_window(bytes: &[u8], len: usize) -> Range<usize> {
+    const PIECE: usize = 4096;
+    let first = bytes
+        .chunks(PIECE)
+        .position(|c| !c.is_ascii())
+        .and_then(|k| {
+            let from = k * PIECE;
+            let i = bytes[from..].iter().position(|b| !b.is_ascii())?;
+            Some(from + i)
+        })
+        .unwrap_or(0);
+    let start = match first > len / 2 {
+        true => {
+            let floor = first - len / 2;
+            memchr::memrchr(b'\n', &bytes[floor..first]).map_or(floor, |i| floor + i + 1)
+        }
+        false => 0,
+    };
+    start..bytes.len().min(start + len)
+}
+
 /// The first offset at or after `at` (and at most `end`) that holds an ASCII byte.
 fn ascii_at_or_after(bytes: &[u8], at: usize, end: usize) -> usize {
     let at = at.min(end);
