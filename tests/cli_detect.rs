@@ -1031,11 +1031,16 @@ sys.stdout.buffer.write(b''.join(form(ch) for ch in sys.stdin.buffer.read().deco
         "in: MUTF-8\n  why: not valid UTF-8, but valid Modified UTF-8 (Java): its UTF-8 errors are \
          1 surrogate pair in 3-byte forms (a character above U+FFFF) and 1 C0 80 for NUL; read it with --dialect mutf8\n"
     );
-    // One real 4-byte character beside the pairs: no dialect reads it all; UTF-8 with
-    // errors of its own broken shapes.
+    // One real 4-byte character beside the pairs: neither CESU-8 nor UTF-8 reads it all;
+    // legacy UTF-8 does, and `repair --from auto` joins the pairs.
     let mut mixed = cesu("a 😀 b ");
     mixed.extend("🎉\n".as_bytes());
-    assert_eq!(detect_json(&mixed)["encoding"], "UTF-8");
+    assert_eq!(detect_json(&mixed)["encoding"], "RFC 2279");
+    let f = file_with(dir.path(), "mixed.txt", &mixed);
+    assert_eq!(
+        stdout_of(["repair", "--from", "auto", "-o", "-", &f], 0),
+        "a 😀 b 🎉\n"
+    );
 }
 
 /// WTF-8 (lone surrogates in 3-byte forms: a Windows file name, a JavaScript string cut
@@ -1095,6 +1100,24 @@ fn wtf8_and_rfc2279_are_named_with_their_dialect() {
             repaired
         );
     }
+    // A MySQL utf8mb3 export (😀 as a CESU-8 pair) joined to a utf8mb4 one (🚚 in four
+    // bytes): legacy UTF-8 reads both, and `--from auto` joins the pair.
+    let joined = b"(1,\"\xED\xA0\xBD\xED\xB8\x80 happy\");\n(2,\"\xF0\x9F\x9A\x9A shipped\");\n";
+    assert_eq!(
+        detect_file_human(joined),
+        "in: RFC 2279\n  why: not valid UTF-8, but valid legacy UTF-8 (RFC 2279, 1 to 6 bytes): \
+         its UTF-8 errors are 1 surrogate pair in 3-byte forms (a character above U+FFFF) \
+         beside characters in 4-byte forms (CESU-8 and UTF-8 joined: a MySQL utf8mb3 export \
+         and a utf8mb4 one); read it with --dialect legacy\n"
+    );
+    let f = file_with(dir.path(), "joined", joined);
+    assert_eq!(
+        stdout_of(["repair", "--from", "auto", "-o", "-", &f], 0),
+        "(1,\"😀 happy\");\n(2,\"🚚 shipped\");\n"
+    );
+    // With a lone surrogate too, it stays UTF-8 with errors.
+    let lone = [joined.as_slice(), b"\xED\xA0\x80\n"].concat();
+    assert!(detect_file_human(&lone).starts_with("in: UTF-8 with "));
     // The summary says what auto read it as.
     let f = file_with(dir.path(), "w", &wtf8);
     assert_eq!(
@@ -1139,8 +1162,9 @@ fn wtf8_and_rfc2279_only_where_the_dialect_explains_every_error() {
             [text.as_bytes(), b" \xED\xA0\x80 \xF8\x88\x80\x80\x80\n"].concat(),
             "RFC 2279",
         ),
-        // A CESU-8 pair beside a 4-byte character: RFC 2279 reads it too (as two
-        // surrogates), but nothing of RFC 2279's own is in it.
+        // A CESU-8 pair beside a 4-byte character: neither CESU-8 nor UTF-8 reads both,
+        // RFC 2279 does (and `repair` joins the pair): a utf8mb3 export joined to a
+        // utf8mb4 one.
         (
             [
                 text.as_bytes(),
@@ -1148,7 +1172,7 @@ fn wtf8_and_rfc2279_only_where_the_dialect_explains_every_error() {
                 b"\xED\xA0\xBD\xED\xB8\x80\n",
             ]
             .concat(),
-            "UTF-8",
+            "RFC 2279",
         ),
         // PEP 383 escapes (valid WTF-8): Python's surrogateescape, with its own hint.
         (b"caf\xED\xB3\xA9 cr\xED\xB3\xA8me\n".to_vec(), "UTF-8"),

@@ -1211,8 +1211,18 @@ fn other_utf8_form(d: &Detection, form: Dialect, bytes: &[u8]) -> Option<Detecti
             "values above U+10FFFF in 4-byte forms",
         ));
     }
-    if form == Dialect::Legacy && long + above == 0 {
+    // Legacy UTF-8 is named for what only it reads (forms of 5 or 6 bytes, values above
+    // U+10FFFF), and for surrogate pairs in 3-byte forms beside 4-byte UTF-8 (a MySQL
+    // utf8mb3 export joined to a utf8mb4 one: neither CESU-8 nor UTF-8 reads both).
+    let joined = long + above == 0 && pairs > 0 && lone + nuls == 0;
+    if form == Dialect::Legacy && long + above == 0 && !joined {
         return None;
+    }
+    if let (Dialect::Legacy, true, Some(pair)) = (form, joined, shapes.first_mut()) {
+        pair.push_str(
+            " beside characters in 4-byte forms (CESU-8 and UTF-8 joined: a MySQL utf8mb3 \
+             export and a utf8mb4 one)",
+        );
     }
     let mut d = d.clone();
     d.encoding = form.encoding_name();
