@@ -170,6 +170,10 @@ pub const GUESS_SAMPLE: usize = 64 * 1024;
 /// assert_eq!(guess(b"\xFF\xFE\x00\x00a\x00\x00\x00").0, Dialect::Utf32Le);
 /// assert_eq!(guess(b"\xFE\xFF\x00a").0, Dialect::Utf16Be);
 /// assert_eq!(guess("plain text, caf\u{E9}".as_bytes()).0, Dialect::Utf8);
+/// // A line of CJK longer than the sample, which cuts a character (64 KiB is no multiple
+/// // of 3): still UTF-8.
+/// let cjk = "天气很好，我们去公园散步吧。".repeat(4000);
+/// assert_eq!(guess(cjk.as_bytes()), (Dialect::Utf8, "chardetng's guess"));
 /// ```
 pub fn guess(bytes: &[u8]) -> (Dialect, &'static str) {
     const BOMS: [(&[u8], Dialect); 5] = [
@@ -186,6 +190,24 @@ pub fn guess(bytes: &[u8]) -> (Dialect, &'static str) {
     if let Some(d) = wide_by_zeros(sample) {
         return (d, "zero-byte pattern");
     }
+    // Cut where a UTF-8 character starts: a sample cut inside one (a line of CJK longer
+    // than the sample) is no UTF-8 to chardetng, which then guessed windows-1252.
+    let sample = match sample.len() < bytes.len() {
+        true => {
+            let back = sample
+                .iter()
+                .rev()
+                .take(3)
+                .take_while(|b| (0x80..0xC0).contains(*b))
+                .count();
+            let lead = sample.len() - back - 1;
+            match sample.get(lead) {
+                Some(&b) if b >= 0xC0 => &sample[..lead],
+                _ => sample,
+            }
+        }
+        false => sample,
+    };
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
     detector.feed(sample, sample.len() == bytes.len());
     let encoding = detector.guess(None, chardetng::Utf8Detection::Allow);
