@@ -1292,6 +1292,28 @@ fn probably_not_utf8_hints_at_the_encoding_detect_finds() {
         out.contains("\n  hint     detect finds Shift_JIS: read it with -e shift_jis, convert it with hexrune repair --from shift_jis FILE -o OUT\n"),
         "{out}"
     );
+    // An early character of UTF-8 (`Café`) does not move the window off the rows that are
+    // not UTF-8.
+    let early = [
+        "0;Café Zoë;Paris\n".as_bytes(),
+        &b"id,name\n".repeat(12_500),
+        &cp1251,
+    ]
+    .concat();
+    let f = file_with(dir.path(), "early.csv", &early);
+    let out = stdout_of(["check", &f], 1);
+    assert!(
+        out.contains("\n  hint     detect finds windows-1251: "),
+        "{out}"
+    );
+    // After a UTF-8 BOM, which -e and --from give way to: --from auto.
+    let bom = [b"\xEF\xBB\xBFid;name\n".as_slice(), &cp1251].concat();
+    let f = file_with(dir.path(), "bom.csv", &bom);
+    let out = stdout_of(["check", &f], 1);
+    assert!(
+        out.contains("\n  hint     detect finds windows-1251 after its UTF-8 BOM, which -e and --from give way to: convert it with hexrune repair --from auto FILE -o OUT\n"),
+        "{out}"
+    );
     // UTF-8 with one stray byte, and a short guess: no such hint.
     for bytes in [
         [

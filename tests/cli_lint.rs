@@ -765,6 +765,28 @@ fn too_many_words_that_mix_scripts_are_not_compared_and_the_report_says_so() {
     let json = run(&["check", "--security", "--json"], &path, 1);
     let summary: Value = serde_json::from_str(json.lines().last().unwrap()).unwrap();
     assert_eq!(summary["note"], note);
+    // A text that repeats a few such words however often is compared: the bound is on
+    // distinct words (1,000 here, 70,000 times over).
+    let mut repeated = String::from("Send it to p\u{430}yp\u{430}l now. paypal\n");
+    for n in 0..70_000u32 {
+        let k = n % 1000;
+        repeated.push_str(&format!(
+            "x\u{430}{}{} ",
+            letters[(k % 26) as usize],
+            k / 26
+        ));
+        if n % 16 == 15 {
+            repeated.push('\n');
+        }
+    }
+    let (_dir, many) = planted("repeated.txt", repeated.as_bytes());
+    let human = run(&["check", "--security"], &many, 1);
+    assert!(
+        human.contains("two different identifiers with one UTS #39 skeleton"),
+        "{}",
+        &human[..400]
+    );
+    assert!(!human.contains("  note "));
     // Below the bound, the pair is found and no note is given.
     let (_dir, small) = planted("pair.txt", "paypal p\u{430}ypal\n".as_bytes());
     let human = run(&["check", "--security"], &small, 1);

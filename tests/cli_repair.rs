@@ -2342,6 +2342,24 @@ fn a_utf8_bom_and_an_ascii_header_before_windows_1252_rows_is_windows_1252() {
         Some("             read as windows-1252 (--from auto: what detect finds)"),
         "{stderr}"
     );
+    // Rows of windows-1251 after the same header: one region, the mark no text of either.
+    let rows1251 = "id;name;city\n1;Иван Петров;Москва\n2;Ольга Смирнова;Санкт-Петербург\n";
+    let (body1251, _, _) = encoding_rs::WINDOWS_1251.encode(rows1251);
+    let (dir1251, _) = dir_with(&[b"\xEF\xBB\xBF".as_slice(), &body1251].concat());
+    let (code, stdout, stderr) = repair_out(
+        dir1251.path(),
+        &["--from", "auto", "--bom", "strip", "in.txt", "-o", "-"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(String::from_utf8(stdout).unwrap(), rows1251);
+    assert!(!stderr.contains("not converted"), "{stderr}");
+    // Plain `repair` says to give --from auto, which alone reads the mark apart.
+    let (_, _, stderr) = repair_out(dir1251.path(), &["in.txt", "-o", "-"]);
+    assert_eq!(
+        stderr.lines().nth(1),
+        Some("             detect finds windows-1251 after its UTF-8 BOM, not UTF-8: give --from auto to convert it (the BOM overrides --from windows-1251)"),
+        "{stderr}"
+    );
     let (code, _, stderr) =
         repair_out(dir.path(), &["--from", "windows-1252", "in.txt", "-o", "-"]);
     assert_eq!(code, 0);

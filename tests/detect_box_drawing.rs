@@ -111,6 +111,19 @@ fn ibm866_with_box_drawing_is_ibm866() {
         "IBM866",
         "73 UTF-8 errors and few multi-byte characters; DOS code page text: 2 box-drawing lines (runs of C4 or CD), 26 of 26 non-ASCII bytes outside them in words of Cyrillic letters in IBM866",
     );
+    // A form in capitals under one line of a frame: chardetng's windows-1252 gives no
+    // text, and of the Cyrillic pages IBM866 makes words of it (its `═` is no word).
+    let form = "════════════════════\nФАМИЛИЯ: ИВАНОВ\nИМЯ: ПЁТР\nГОРОД: МОСКВА\n";
+    let bytes = encoded(form, "cp866", "ibm866");
+    let d = detected(&bytes);
+    assert_eq!(
+        (d.headline(), d.evidence.join("; ")),
+        (
+            "IBM866".to_string(),
+            "49 UTF-8 errors and few multi-byte characters; chardetng reads it as windows-1252, which gives no text; as IBM866 it is words of Cyrillic letters".to_string()
+        )
+    );
+    assert_eq!(repaired(&bytes).0, form);
     // A form in capitals in a frame of two lines.
     check(
         "╔═══════╦══════════╗\n║ИМЯ    ║ФАМИЛИЯ   ║\n║ИВАН   ║ПЕТРОВ    ║\n╚═══════╩══════════╝\n",

@@ -209,6 +209,10 @@ fn cyrillic_capitals_are_read_through_the_page_that_makes_words_of_them() {
         "41 UTF-8 errors and few multi-byte characters; chardetng reads it as windows-1252, \
          which gives no text; as x-mac-cyrillic it is words of Cyrillic letters"
     );
+    // `Ё` at a word's end (`ЕЩЁ`, `ВСЁ`): a block right after letters.
+    let yo = "СЪЕШЬ ЖЕ ЕЩЁ ЭТИХ МЯГКИХ ФРАНЦУЗСКИХ БУЛОК, ДА ВЫПЕЙ ЧАЮ.\n";
+    let (read, name) = read_as_detected(&encoded(yo, "x-mac-cyrillic"));
+    assert_eq!((read.as_str(), name), (yo, "x-mac-cyrillic"));
     for (text, label) in [
         (RUSSIAN_CAPITALS, "IBM866"),
         ("СЕГОДНЯ ИДЁТ ДОЖДЬ, А ЗАВТРА БУДЕТ СОЛНЦЕ.\n", "IBM866"),

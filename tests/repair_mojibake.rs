@@ -111,6 +111,24 @@ fn cyrillic_and_latin_9_misreadings_are_undone_through_their_page() {
             assert_eq!(w, format!("--mojibake: UTF-8 read as {undone}"));
         }
     }
+    // UTF-8 misread by a Unix KOI8-U locale (RFC 2319, Python's `koi8_u`: KOI8-R with
+    // Ukrainian's letters at A4 A6 A7 AD B4 B6 B7 BD, so `д` is `пЄ`), undone whole through
+    // KOI8-U, not half through KOI8-R (`пЄолго`).
+    for clean in [
+        "Вчера вечером мы долго гуляли по набережной и говорили о будущем.\n",
+        "Чуєш їх, доцю, га? Ці люди живуть у Києві вже багато років.\n",
+    ] {
+        let misread = hexrune::detect::table::Legacy::Koi8U
+            .decode(clean.as_bytes())
+            .unwrap();
+        let python = common::python_decoded(clean.as_bytes(), "koi8_u", &misread);
+        assert_eq!(python, misread.as_bytes());
+        let r = repair(misread.as_bytes());
+        assert_eq!(String::from_utf8(r.bytes).unwrap(), clean);
+        for c in &r.changes {
+            assert_eq!(c.action.why(), "--mojibake: UTF-8 read as KOI8-U");
+        }
+    }
     // Russian, Ukrainian and Bulgarian text is words of those pages' letters: unchanged.
     for clean in [
         "Сегодня хорошая погода, и мы идём гулять в парк. Всё её устраивает.\n",

@@ -51,6 +51,7 @@ fn codec(e: Legacy) -> &'static str {
         Legacy::Iso8859_15 => "iso8859_15",
         Legacy::Ibm866 => "cp866",
         Legacy::Koi8R => "koi8_r",
+        Legacy::Koi8U => "koi8_u",
     }
 }
 

@@ -831,11 +831,17 @@ fn legacy_hint(dialect: Dialect, verdict: Verdict, bytes: &[u8]) -> Option<Strin
     let label = found.to_ascii_lowercase();
     let readable =
         crate::encoding::resolve(&label).is_ok_and(|d| !Dialect::UTF8_FAMILY.contains(&d));
-    readable.then(|| {
-        format!(
+    // A UTF-8 mark overrides `-e` and `--from`: only `--from auto` reads it apart.
+    let bom = bytes.starts_with(&[0xEF, 0xBB, 0xBF]);
+    readable.then(|| match bom {
+        true => format!(
+            "detect finds {found} after its UTF-8 BOM, which -e and --from give way to: \
+             convert it with hexrune repair --from auto FILE -o OUT"
+        ),
+        false => format!(
             "detect finds {found}: read it with -e {label}, convert it with hexrune repair \
              --from {label} FILE -o OUT"
-        )
+        ),
     })
 }
 

@@ -571,6 +571,14 @@ fn other_encoding(bytes: &[u8], policy: &Policy) -> Option<String> {
         true => format!("--dialect {}", read.name()),
         false => format!("--from {}", found.to_ascii_lowercase()),
     };
+    // A UTF-8 mark overrides any `--from`: only `auto` reads the mark apart.
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) && !Dialect::UTF8_FAMILY.contains(&read) {
+        return Some(format!(
+            "detect finds {found}{within} after its UTF-8 BOM, not UTF-8: give --from auto \
+             to convert it (the BOM overrides --from {})",
+            found.to_ascii_lowercase()
+        ));
+    }
     Some(format!(
         "detect finds {found}{within}, not UTF-8: give {give} (or --from auto) to convert it"
     ))

@@ -1348,7 +1348,10 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     let mut malformed: Vec<(usize, &str, usize, Range<usize>)> = Vec::new();
     // The regions whose guess gave way to a sibling ([`siblings::refit`]).
     let mut refits: Vec<(usize, siblings::Refit)> = Vec::new();
-    for (range, kind) in regions.iter_mut() {
+    for (whole, kind) in regions.iter_mut() {
+        // A region at the start is judged after a UTF-8 byte order mark: the mark is no
+        // text (chardetng read `EF BB BF` as `ď»ż` and counted it against windows-1252).
+        let range = &after_bom(bytes, whole.clone());
         // Judged on the region's head, as its guess is.
         let head = &bytes[range.start..range.end.min(range.start + GUESS_BYTES)];
         if *kind == Kind::Legacy && errors_of_utf8_shapes(head) {
@@ -1373,7 +1376,7 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             // Shift_JIS (windows-1251 for `今日はとても良い天気ですね。`): a reading with
             // no malformed sequence that is kana and kanji is Japanese.
             if !multi_byte && legacy::japanese_in_shift_jis(head) {
-                guesses.push((range.start, legacy::SHIFT_JIS));
+                guesses.push((whole.start, legacy::SHIFT_JIS));
                 rule_evidence.push((
                     legacy::SHIFT_JIS,
                     format!(
@@ -1387,7 +1390,7 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                 && !dos::box_drawing_over_multibyte(head)
                 && (found.malformed.count > 0 || legacy::one_script_words(head, guess));
             if let Some((dos, why)) = dos::dos_code_page(head, guess).filter(|_| !confirmed) {
-                guesses.push((range.start, dos));
+                guesses.push((whole.start, dos));
                 rule_evidence.push((dos, why));
                 continue;
             }
@@ -1403,14 +1406,14 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                 .filter(|r| reads_as_text(region, r.encoding));
             let guess = match &refit {
                 Some(r) => {
-                    refits.push((range.start, r.clone()));
+                    refits.push((whole.start, r.clone()));
                     r.encoding
                 }
                 None => guess,
             };
             if let Some(first) = found.malformed.first.as_ref().filter(|_| refit.is_none()) {
                 malformed.push((
-                    range.start,
+                    whole.start,
                     guess,
                     found.malformed.count,
                     range.start + first.start..range.start + first.end,
@@ -1419,7 +1422,7 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
             // Text in the guess's encoding never needs bytes it leaves undefined.
             let undefined = as_text && not_utf8 && undefined_in(region, guess);
             if as_text && !undefined {
-                guesses.push((range.start, guess));
+                guesses.push((whole.start, guess));
             } else if not_utf8 {
                 // chardetng does not know Mac OS Roman: hexrune tries it where chardetng's
                 // single-byte guess gives no text, or needs bytes the guess leaves
@@ -1430,7 +1433,7 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                     && reads_as_text(region, MACINTOSH)
                     && letters_in_words(region, MACINTOSH)
                 {
-                    guesses.push((range.start, MACINTOSH));
+                    guesses.push((whole.start, MACINTOSH));
                     doubts.push(match as_text {
                         true => format!(
                             "read as chardetng's guess, {guess}, it needs bytes {guess} leaves undefined; as {MACINTOSH}, which chardetng does not know, it is text"
@@ -1445,7 +1448,7 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                     // chardetng names windows-1252 for a line or two of Cyrillic capitals
                     // in Mac OS Cyrillic or IBM866 (`ВІДДІЛ`): the Cyrillic code page that
                     // reads them as Cyrillic words.
-                    guesses.push((range.start, page));
+                    guesses.push((whole.start, page));
                     rule_evidence.push((
                         page,
                         format!(
@@ -1453,7 +1456,7 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                         ),
                     ));
                 } else {
-                    guesses.push((range.start, guess));
+                    guesses.push((whole.start, guess));
                     doubts.push(NO_TEXT.to_string());
                 }
             } else {
@@ -1478,7 +1481,12 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
                 .map_or("UTF-8", |(_, g)| *g),
         };
         if *kind == Kind::Legacy && encoding != "UTF-8" {
-            let lines = lines_of_another_encoding(bytes, range.clone(), encoding);
+            let mut lines =
+                lines_of_another_encoding(bytes, after_bom(bytes, range.clone()), encoding);
+            // The mark goes with the first line.
+            if let Some(first) = lines.first_mut() {
+                first.0.start = range.start;
+            }
             if named.len() + lines.len() <= MAX_REGIONS {
                 named.extend(lines.into_iter().map(|(r, encoding)| Region {
                     start: r.start,
@@ -1560,7 +1568,11 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     let legacy_bytes: usize = named
         .iter()
         .filter(|r| !matches!(r.encoding, "UTF-8" | BINARY) && !r.encoding.starts_with("UTF-"))
-        .flat_map(|r| bytes[r.start..r.end].iter().filter(|b| !b.is_ascii()))
+        .flat_map(|r| {
+            bytes[after_bom(bytes, r.start..r.end)]
+                .iter()
+                .filter(|b| !b.is_ascii())
+        })
         .take(WEAK_GUESS_BYTES)
         .count();
     let weak = match legacy_bytes {
@@ -2131,8 +2143,9 @@ fn mojibake_of(bytes: &[u8], range: Range<usize>, marked: &[Range<usize>]) -> Ve
 }
 
 /// The `len` bytes of `bytes` a hint of what they are is judged on (`repair`'s summary,
-/// `check`'s hint): from the start, or where the first byte that is not ASCII comes later
-/// than `len / 2`, from the start of its line (at most `len / 2` before it). An export
+/// `check`'s hint): from the start, or where the first byte UTF-8 does not explain (in
+/// valid UTF-8, the first that is not ASCII) comes later than `len / 2`, from the start of
+/// its line (at most `len / 2` before it). An export
 /// sorted by id puts its accented rows anywhere; its ASCII start says nothing.
 ///
 /// ```
@@ -2145,15 +2158,21 @@ fn mojibake_of(bytes: &[u8], range: Range<usize>, marked: &[Range<usize>]) -> Ve
 /// ```
 pub fn hint_window(bytes: &[u8], len: usize) -> Range<usize> {
     const PIECE: usize = 4096;
-    let first = bytes
-        .chunks(PIECE)
-        .position(|c| !c.is_ascii())
-        .and_then(|k| {
-            let from = k * PIECE;
-            let i = bytes[from..].iter().position(|b| !b.is_ascii())?;
-            Some(from + i)
-        })
-        .unwrap_or(0);
+    // The first byte UTF-8 does not explain, or else the first that is not ASCII (where
+    // mojibake would be): an early `Café` in UTF-8 says nothing of rows of windows-1251
+    // after it.
+    let first = match simdutf8::compat::from_utf8(bytes) {
+        Err(e) => e.valid_up_to(),
+        Ok(_) => bytes
+            .chunks(PIECE)
+            .position(|c| !c.is_ascii())
+            .and_then(|k| {
+                let from = k * PIECE;
+                let i = bytes[from..].iter().position(|b| !b.is_ascii())?;
+                Some(from + i)
+            })
+            .unwrap_or(0),
+    };
     let start = match first > len / 2 {
         true => {
             let floor = first - len / 2;
@@ -2162,6 +2181,15 @@ pub fn hint_window(bytes: &[u8], len: usize) -> Range<usize> {
         false => 0,
     };
     start..bytes.len().min(start + len)
+}
+
+/// `range` without a UTF-8 byte order mark at the input's start, where it holds one and
+/// more: what region finding judges a region at the start on.
+fn after_bom(bytes: &[u8], range: Range<usize>) -> Range<usize> {
+    match range.start == 0 && range.end > 3 && bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        true => 3..range.end,
+        false => range,
+    }
 }
 
 /// The first offset at or after `at` (and at most `end`) that holds an ASCII byte.

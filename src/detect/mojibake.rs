@@ -1051,7 +1051,7 @@ fn is_genuine_word(
     next: Option<char>,
 ) -> bool {
     let native = match e {
-        Legacy::Windows1251 | Legacy::Ibm866 | Legacy::Koi8R => Script::Cyrillic,
+        Legacy::Windows1251 | Legacy::Ibm866 | Legacy::Koi8R | Legacy::Koi8U => Script::Cyrillic,
         Legacy::Windows1253 | Legacy::Ibm437 => Script::Greek,
         _ => return false,
     };

@@ -104,17 +104,20 @@ fn off(line: &str) -> usize {
     };
     // A block or a shade between letters (IBM866's `ИД▌Т` for `ИДЁТ`) counts twice: no
     // text draws them inside a word.
+    let block = |c: char| ('\u{2580}'..='\u{259F}').contains(&c);
     let signs: usize = chars
         .windows(3)
         .filter(|w| inner(w[1]) && is_letter(w[0]) && is_letter(w[2]))
-        .map(|w| {
-            if ('\u{2580}'..='\u{259F}').contains(&w[1]) {
-                2
-            } else {
-                1
-            }
-        })
+        .map(|w| if block(w[1]) { 2 } else { 1 })
         .sum();
+    // A block right after a word's letters (IBM866's `ЕЩ▌` for `ЕЩЁ`) counts twice too.
+    let blocks_after = 2 * chars
+        .windows(2)
+        .enumerate()
+        .filter(|(i, w)| {
+            block(w[1]) && is_letter(w[0]) && !chars.get(i + 2).is_some_and(|c| is_letter(*c))
+        })
+        .count();
     let inner_capitals = chars
         .windows(2)
         .filter(|w| {
@@ -124,7 +127,7 @@ fn off(line: &str) -> usize {
                 && script(w[0]).is_some_and(|s| s != Script::Free && Some(s) == script(w[1]))
         })
         .count();
-    misfits(line) + signs + cyrillic_misfits(&chars) + inner_capitals
+    misfits(line) + signs + blocks_after + cyrillic_misfits(&chars) + inner_capitals
 }
 
 /// Whether each line of `text` has nothing off ([`off`]): its letters beyond ASCII fit one

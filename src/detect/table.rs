@@ -40,11 +40,15 @@ pub enum Legacy {
     Ibm866,
     /// KOI8-R (Russian on Unix: Cyrillic letters at C0..FF, box drawing below).
     Koi8R,
+    /// KOI8-U as RFC 2319 and Unix locales have it (KOI8-R with Ukrainian's `є і ї ґ`
+    /// and their capitals in the place of eight lines of box drawing;
+    /// [`table::koi8_u_rfc2319`]), not the WHATWG index of that name, which is KOI8-RU.
+    Koi8U,
 }
 
 impl Legacy {
     /// Every encoding, in the order a tie between them is settled (the most common first).
-    pub const ALL: [Legacy; 13] = [
+    pub const ALL: [Legacy; 14] = [
         Legacy::Windows1252,
         Legacy::Iso8859_1,
         Legacy::Iso8859_15,
@@ -58,9 +62,11 @@ impl Legacy {
         Legacy::Ibm437,
         Legacy::Ibm866,
         Legacy::Koi8R,
+        Legacy::Koi8U,
     ];
 
-    /// The name, as encoding_rs names it (`ISO-8859-1` and `IBM437` are hexrune's own).
+    /// The name, as encoding_rs names it (`ISO-8859-1`, `IBM437` and KOI8-U's table are
+    /// hexrune's own).
     pub fn name(self) -> &'static str {
         match self {
             Legacy::Windows1252 => "windows-1252",
@@ -76,6 +82,7 @@ impl Legacy {
             Legacy::Iso8859_15 => "ISO-8859-15",
             Legacy::Ibm866 => "IBM866",
             Legacy::Koi8R => "KOI8-R",
+            Legacy::Koi8U => "KOI8-U",
         }
     }
 
@@ -99,6 +106,7 @@ impl Legacy {
             Legacy::Iso8859_15 => encoding_rs::ISO_8859_15,
             Legacy::Ibm866 => encoding_rs::IBM866,
             Legacy::Koi8R => encoding_rs::KOI8_R,
+            Legacy::Koi8U => return None,
         })
     }
 
@@ -122,6 +130,7 @@ impl Legacy {
                 .iter()
                 .map(|e| match (e, e.encoding_rs()) {
                     (Legacy::Iso8859_1, _) => table::iso_8859_1(),
+                    (Legacy::Koi8U, _) => table::koi8_u_rfc2319(),
                     (_, Some(rs)) => table::single_byte_table(rs),
                     _ => table::ibm437(),
                 })

@@ -97,6 +97,30 @@ fn oem_table(name: &'static str, high: &'static [char; 128]) -> &'static ByteTab
     })
 }
 
+/// KOI8-U as RFC 2319 defines it (and Python's `koi8_u` codec, glibc's iconv): KOI8-R with
+/// Ukrainian's `є і ї ґ Є І Ї Ґ` at A4 A6 A7 AD B4 B6 B7 BD in the place of box drawing. The
+/// WHATWG index named KOI8-U is KOI8-RU, which also puts Belarusian's `ў Ў` at AE and BE
+/// (`╝ ╬` here): UTF-8 misread by a Unix KOI8-U locale has those two as box drawing.
+pub fn koi8_u_rfc2319() -> &'static ByteTable {
+    // KOI8-R's own table first: `cached` builds one table at a time.
+    let koi8r = single_byte_table(encoding_rs::KOI8_R);
+    cached("KOI8-U (RFC 2319)", || {
+        std::array::from_fn(|b| match b {
+            0xA4 => 0x454,
+            0xA6 => 0x456,
+            0xA7 => 0x457,
+            0xAD => 0x491,
+            0xB4 => 0x404,
+            0xB6 => 0x406,
+            0xB7 => 0x407,
+            0xBD => 0x490,
+            _ => koi8r
+                .value(b as u8)
+                .map_or(ByteTable::UNDEFINED, |c| c.value()),
+        })
+    })
+}
+
 /// ISO-8859-1 proper: byte b is U+00b, 80..9F the C1 controls (what a decoder that is not
 /// the web's does with "latin1"; no label names it, as the web's labels mean windows-1252).
 pub fn iso_8859_1() -> &'static ByteTable {

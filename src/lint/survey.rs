@@ -16,8 +16,8 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use unicode_security::skeleton;
 
@@ -29,11 +29,12 @@ use crate::scan::index::{block_size_for, BlockSummary, Summary};
 use crate::scan::pool;
 use crate::view::safe::sanitize;
 
-/// The most words that mix scripts kept to compare as confusable identifiers (each
-/// segment's distinct words, summed over the segments): an input with more (random bytes,
-/// a binary, millions of distinct words that no text holds) has its confusable identifiers
-/// not compared, and says so ([`Survey::identifiers_compared`]), so that memory does not
-/// grow with the input. Each word that mixes scripts is still found on its own.
+/// The most distinct words that mix scripts compared as confusable identifiers (over the
+/// whole input): an input with more (random bytes, a binary, millions of distinct made-up
+/// words that no text holds) has its confusable identifiers not compared, and says so
+/// ([`Survey::identifiers_compared`]), so that memory does not grow with the input. Each
+/// word that mixes scripts is still found on its own; a text that repeats a few such words
+/// however often is compared.
 pub const MAX_COMPARED_WORDS: usize = 1 << 16;
 
 /// What one block's segment holds.
@@ -60,8 +61,11 @@ pub struct Survey {
     segments: Vec<OnceLock<Segment>>,
     /// The confusable identifiers, in offset order.
     identifiers: Vec<Lint>,
-    /// The words that mix scripts kept so far by the segments ([`MAX_COMPARED_WORDS`]).
-    words: AtomicUsize,
+    /// The distinct words that mix scripts the segments met so far, up to
+    /// [`MAX_COMPARED_WORDS`]; emptied once there are more ([`Survey::too_many_words`]).
+    words: Mutex<HashSet<Box<str>>>,
+    /// More distinct words that mix scripts than [`MAX_COMPARED_WORDS`] were met.
+    too_many_words: AtomicBool,
     /// Whether the confusable identifiers were compared (not where there were too many
     /// words to compare).
     compared: bool,
@@ -96,7 +100,8 @@ impl Survey {
             block_size,
             segments: (0..count).map(|_| OnceLock::new()).collect(),
             identifiers: Vec::new(),
-            words: AtomicUsize::new(0),
+            words: Mutex::new(HashSet::new()),
+            too_many_words: AtomicBool::new(false),
             compared: true,
             counts: Counts::default(),
             finished: false,
@@ -154,12 +159,10 @@ impl Survey {
             // Each word once a segment; none kept once the input holds too many to compare.
             let mut seen = HashSet::new();
             found.candidates.retain(|c| seen.insert(c.word.clone()));
-            let held = match found.dropped {
-                true => MAX_COMPARED_WORDS + 1,
-                false => found.candidates.len(),
-            };
-            let kept = self.words.fetch_add(held, Ordering::Relaxed);
-            if kept + held > MAX_COMPARED_WORDS {
+            if found.dropped {
+                self.too_many_words.store(true, Ordering::Relaxed);
+            }
+            if found.dropped || !self.count_words(&found.candidates) {
                 found.candidates = Vec::new();
             }
             found
@@ -232,7 +235,7 @@ impl Survey {
         }
         // Whether some were dropped depends only on how many the segments held, whatever
         // order the workers took them in: then none are compared.
-        self.compared = *self.words.get_mut() <= MAX_COMPARED_WORDS;
+        self.compared = !*self.too_many_words.get_mut();
         if !self.compared {
             candidates.clear();
         }
@@ -244,6 +247,28 @@ impl Survey {
         }
         self.counts = counts;
         self.finished = true;
+    }
+
+    /// Counts the distinct words of `candidates` among the input's; false once the input
+    /// holds more than [`MAX_COMPARED_WORDS`] (then none are compared, whichever segment
+    /// found them: the outcome does not depend on the order the workers went in).
+    fn count_words(&self, candidates: &[Candidate]) -> bool {
+        if self.too_many_words.load(Ordering::Relaxed) {
+            return false;
+        }
+        let mut words = self.words.lock().unwrap_or_else(|e| e.into_inner());
+        for c in candidates {
+            if !words.contains(c.word.as_str()) {
+                words.insert(c.word.as_str().into());
+            }
+            if words.len() > MAX_COMPARED_WORDS {
+                words.clear();
+                words.shrink_to_fit();
+                self.too_many_words.store(true, Ordering::Relaxed);
+                return false;
+            }
+        }
+        true
     }
 
     /// Whether the confusable identifiers were compared: not where the input holds more
