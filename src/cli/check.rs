@@ -832,7 +832,7 @@ fn legacy_hint(dialect: Dialect, verdict: Verdict, bytes: &[u8]) -> Option<Strin
     let readable =
         crate::encoding::resolve(&label).is_ok_and(|d| !Dialect::UTF8_FAMILY.contains(&d));
     // A UTF-8 mark overrides `-e` and `--from`: only `--from auto` reads it apart.
-    let bom = bytes.starts_with(&[0xEF, 0xBB, 0xBF]);
+    let bom = crate::decode::Bom::starts_utf8(bytes);
     readable.then(|| match bom {
         true => format!(
             "detect finds {found} after its UTF-8 BOM, which -e and --from give way to: \

@@ -517,11 +517,7 @@ fn fallback_note(bytes: &[u8], policy: &Policy) -> Option<Vec<String>> {
 /// stay so: give --from windows-1251 (or --from auto) to convert it whole`, for an input
 /// of `encoding` read as UTF-8 with a fallback; `None` where no character is.
 fn also_utf8_note(bytes: &[u8], encoding: &str) -> Option<String> {
-    let n: usize = bytes
-        .utf8_chunks()
-        .map(|chunk| chunk.valid().chars().filter(|c| !c.is_ascii()).count())
-        .sum();
-    let (are, stay) = match n {
+    let (are, stay) = match also_utf8(bytes) {
         0 => return None,
         1 => ("1 character in it is".to_string(), "stays"),
         n => (format!("{n} characters in it are"), "stay"),
@@ -572,7 +568,7 @@ fn other_encoding(bytes: &[u8], policy: &Policy) -> Option<String> {
         false => format!("--from {}", found.to_ascii_lowercase()),
     };
     // A UTF-8 mark overrides any `--from`: only `auto` reads the mark apart.
-    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) && !Dialect::UTF8_FAMILY.contains(&read) {
+    if crate::decode::Bom::starts_utf8(bytes) && !Dialect::UTF8_FAMILY.contains(&read) {
         return Some(format!(
             "detect finds {found}{within} after its UTF-8 BOM, not UTF-8: give --from auto \
              to convert it (the BOM overrides --from {})",
@@ -778,7 +774,8 @@ fn settle(
                 // BOM", rows appended by a legacy exporter): the label was right for the
                 // text, and `auto` reads the mark apart.
                 if let (Dialect::Utf8, Opened::Mapped(source)) = (read, opened) {
-                    let rest = source.bytes().get(3..).unwrap_or_default();
+                    let mark = '\u{FEFF}'.len_utf8();
+                    let rest = source.bytes().get(mark..).unwrap_or_default();
                     if simdutf8::basic::from_utf8(rest).is_err() {
                         notes.push(format!(
                             "after its BOM the input is not UTF-8: give --from auto to read \
@@ -860,6 +857,15 @@ fn lost_mojibake_note(bytes: &[u8]) -> Option<String> {
     ))
 }
 
+/// The characters beyond ASCII of `bytes` that are well-formed UTF-8: what a fallback,
+/// which reads error units only, leaves as UTF-8 reads them.
+fn also_utf8(bytes: &[u8]) -> usize {
+    bytes
+        .utf8_chunks()
+        .map(|chunk| chunk.valid().chars().filter(|c| !c.is_ascii()).count())
+        .sum()
+}
+
 /// A line for each encoding of `others` (detection's regions of an encoding other than
 /// the one read, with their offsets, in `bytes`): where they are, and what to give to
 /// convert them. A fallback reads only a region's error units: its characters that are
@@ -883,8 +889,7 @@ fn unconverted(
         let as_utf8: usize = match by_fallback {
             true => ranges
                 .iter()
-                .flat_map(|&(start, end)| bytes[start..end.min(bytes.len())].utf8_chunks())
-                .map(|chunk| chunk.valid().chars().filter(|c| !c.is_ascii()).count())
+                .map(|&(start, end)| also_utf8(&bytes[start..end.min(bytes.len())]))
                 .sum(),
             false => 0,
         };

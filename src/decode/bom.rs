@@ -52,6 +52,12 @@ impl Bom {
         }
     }
 
+    /// Whether `bytes` start with UTF-8's mark `EF BB BF`, which overrides any label and is
+    /// no text of the encoding after it.
+    pub fn starts_utf8(bytes: &[u8]) -> bool {
+        Bom::detect(bytes) == Some(Bom::Utf8)
+    }
+
     /// Whether `rest`, what follows `FF FE 00 00`, can be UTF-32LE: each whole unit among
     /// the first [`Bom::SNIFF_LEN`] bytes of the input is at most U+10FFFF.
     fn can_be_utf32le(rest: &[u8]) -> bool {

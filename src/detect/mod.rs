@@ -2186,7 +2186,7 @@ pub fn hint_window(bytes: &[u8], len: usize) -> Range<usize> {
 /// `range` without a UTF-8 byte order mark at the input's start, where it holds one and
 /// more: what region finding judges a region at the start on.
 fn after_bom(bytes: &[u8], range: Range<usize>) -> Range<usize> {
-    match range.start == 0 && range.end > 3 && bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+    match range.start == 0 && range.end > 3 && crate::decode::Bom::starts_utf8(bytes) {
         true => 3..range.end,
         false => range,
     }
@@ -2300,7 +2300,7 @@ fn stretches(
             // A byte order mark at the input's start is a mark, not a character of text:
             // a CSV saved as "UTF-8 with BOM" whose header is ASCII and whose rows were
             // written in windows-1252 is that code page after its mark.
-            if pos == 0 && bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+            if pos == 0 && crate::decode::Bom::starts_utf8(bytes) {
                 line.multibyte -= 1;
             }
             out.push(line.finish(bytes, stop));

@@ -68,7 +68,9 @@ impl Mojibake {
 }
 
 /// The encodings (bits as in [`byte_masks`]) whose pairs of lead and continuation bytes
-/// include two Cyrillic letters of a word ([`judge_line`]).
+/// include two Cyrillic letters of a word ([`judge_line`]). Not KOI8-U, whose Ukrainian
+/// letters at continuation bytes are also what Latin letters misread through it give
+/// (`цє` for `ä`): it is searched in full.
 const WORD_PAIRS: u16 = 1 << Legacy::Ibm866.index() | 1 << Legacy::Koi8R.index();
 
 /// `pairs` (the encodings that write `first` as a lead byte and `second` as a continuation
