@@ -625,6 +625,90 @@ fn nul_separated_records_of_utf8_are_utf8() {
     );
 }
 
+/// A log a crash left NUL bytes in (blocks allocated but never written) was binary once
+/// they were more than 1% of its bytes, and `repair --from auto` refused it: runs of NUL
+/// bytes of 16 or more amid text otherwise valid are padding. A shorter run between text
+/// (a binary format's fields, an empty record), a control, or no text besides stays
+/// binary.
+#[test]
+fn nul_padding_in_a_utf8_log_is_utf8() {
+    let line = |i: usize| {
+        format!(
+            "2026-11-29 03:{:02}:{:02} INFO Jürgen: café ok\n",
+            i / 60,
+            i % 60
+        )
+    };
+    let head: String = (0..200).map(line).collect();
+    let tail: String = (200..260).map(line).collect();
+    let log = [head.as_bytes(), &[0; 4096], tail.as_bytes()].concat();
+    assert_eq!(head.len(), 8600);
+    assert_eq!(
+        detect_human(&log),
+        "<stdin>: UTF-8\n  why: valid UTF-8: 520 multi-byte characters, no errors; 4096 NUL \
+         bytes in 1 run at 8600, in text: padding, as a crash or a preallocation leaves in a \
+         log; no other control\n"
+    );
+    // Two crashes, and a preallocated tail of any length.
+    let twice = [&log[..], &[0; 16], head.as_bytes(), &[0; 5]].concat();
+    assert_eq!(
+        detect_human(&twice),
+        "<stdin>: UTF-8\n  why: valid UTF-8: 920 multi-byte characters, no errors; 4117 NUL \
+         bytes in 3 runs (the first at 8600, 4096 bytes long), in text: padding, as a crash or \
+         a preallocation leaves in a log; no other control\n"
+    );
+    let json = detect_json(&log);
+    assert_eq!(json["encoding"], "UTF-8");
+    assert_eq!(
+        json["regions"],
+        json!([{"start": 0, "end": 15276, "encoding": "UTF-8"}])
+    );
+
+    let binary = |nuls: usize, sampled: usize| {
+        format!("<stdin>: binary\n  why: {nuls} of {sampled} sampled bytes are NUL, and neither UTF-16 nor UTF-32 decodes the input as text\n")
+    };
+    // A run of 15 between text is a field's padding, not a log's.
+    let short = [
+        head.as_bytes(),
+        &[0; 4096],
+        tail.as_bytes(),
+        &[0; 15],
+        b"x\n",
+    ]
+    .concat();
+    assert_eq!(detect_human(&short), binary(4111, 15293));
+    // No text besides the NUL bytes.
+    assert_eq!(
+        detect_human(&[b"hello\n", &[0u8; 4000][..]].concat()),
+        binary(4000, 4006)
+    );
+    // A control besides.
+    let control = [&log[..], b"\x01\n"].concat();
+    assert_eq!(detect_human(&control), binary(4096, 15278));
+
+    // `repair --from auto` reads it as UTF-8 and changes nothing.
+    let dir = tempfile::tempdir().unwrap();
+    let input = file_with(dir.path(), "crash.log", &log);
+    let out = dir.path().join("out.log");
+    let done = run(
+        [
+            "repair",
+            "--from",
+            "auto",
+            &input,
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        0,
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), log);
+    assert!(
+        String::from_utf8_lossy(&done.stderr).contains("0 units changed"),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+}
+
 /// A table of 32-bit integers below 70000 has UTF-32LE's zero bytes (the top byte always,
 /// the next one mostly): it was `UTF-32LE with 151 errors`. Read as UTF-32LE its units
 /// are no text, so it is binary; text in UTF-32 is still named by the pattern.

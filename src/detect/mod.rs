@@ -332,6 +332,14 @@ fn detect_bytes(bytes: &[u8], summary: &Summary) -> Detection {
         return d;
     }
     let sample = Sample::of(bytes);
+    // Runs of NUL bytes a crash or a preallocation left in a log of UTF-8 text (valid but
+    // for a cut at its end) are no evidence of another encoding.
+    let padding = (sample.zeros > 0
+        && sample.controls == 0
+        && sample.pattern.is_none()
+        && summary.tally.error_count() == Cut::of(bytes, summary).units())
+    .then(|| NulPadding::of(bytes))
+    .flatten();
     // A line of ASCII text is no UTF-16 or UTF-32 (their text has zero bytes or controls
     // in every line): an input with one, or that starts or ends with a shorter one, is
     // named wide only where its regions say so (below), and is otherwise UTF-8 with a
@@ -358,7 +366,7 @@ fn detect_bytes(bytes: &[u8], summary: &Summary) -> Detection {
     // units give controls or errors to UTF-8).
     let doubtful = summary.tally.error_count() > 0
         || sample.control_share() > CONTROL_SHARE
-        || (sample.zero_share() > CONTROL_SHARE && !sample.nul_records());
+        || (sample.zero_share() > CONTROL_SHARE && !sample.nul_records() && padding.is_none());
     let head = &bytes[..bytes.len().min(64 << 10)];
     if sample.zeros > 0 && doubtful && !ascii_lines() {
         if let Some((w, reading)) = wide::read_as_text(head) {
@@ -439,7 +447,7 @@ fn detect_bytes(bytes: &[u8], summary: &Summary) -> Detection {
     let fresh = d.clone();
     let mut d = match read {
         Some(found) => found,
-        None => utf8_input(d, bytes, summary, sample.zeros > 0),
+        None => utf8_input(d, bytes, summary, sample.zeros > 0 && padding.is_none()),
     };
     if let [only] = d.regions.as_slice() {
         // Wide text throughout, which the samples did not show clearly enough alone.
@@ -465,6 +473,12 @@ fn detect_bytes(bytes: &[u8], summary: &Summary) -> Detection {
     let text = matches!(d.encoding, "UTF-8" | "CESU-8") && d.errors == d.cut.units();
     if !wide_found && sample.nul_records() && text {
         d.evidence.push(sample.nul_evidence(bytes));
+        return d;
+    }
+    // A log a crash or a preallocation left NUL bytes in: runs of them between (or after)
+    // lines of text that is otherwise valid UTF-8.
+    if let Some(padding) = padding.filter(|_| !wide_found && text) {
+        d.evidence.push(padding.evidence());
         return d;
     }
     if !wide_found && sample.zero_share() > CONTROL_SHARE {
@@ -967,6 +981,71 @@ fn refit_evidence(r: &siblings::Refit) -> String {
             n => format!("all but {}", counted(n as u64, "letter", "letters")),
         }
     )
+}
+
+/// NUL bytes that pad text rather than belong to it: every run of them at least
+/// [`NulPadding::MIN_RUN`] bytes long (or ending the input) and a line of text between
+/// each two, as a crash leaves in a log whose blocks were allocated but not yet written,
+/// or a log file preallocated and written up to some point; with at least
+/// [`wide::MIN_BYTES`] bytes of text besides. Judged on the whole input (it stops at the
+/// first run that is not so): UTF-16 and UTF-32 put their zero bytes in runs of one to
+/// three, a NUL that ends a record is one, a binary format's fields leave short runs
+/// between its numbers, and records padded to a fixed width have no line feed between
+/// their runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct NulPadding {
+    runs: usize,
+    zeros: usize,
+    /// The first run.
+    first: std::ops::Range<usize>,
+}
+
+impl NulPadding {
+    const MIN_RUN: usize = 16;
+
+    fn of(bytes: &[u8]) -> Option<NulPadding> {
+        let mut found: Option<NulPadding> = None;
+        let mut pos = 0;
+        while let Some(i) = memchr::memchr(0, &bytes[pos..]) {
+            let start = pos + i;
+            let end = bytes[start..]
+                .iter()
+                .position(|&b| b != 0)
+                .map_or(bytes.len(), |k| start + k);
+            let short = end - start < Self::MIN_RUN && end < bytes.len();
+            // Records padded to a fixed width have no line between their runs.
+            let no_line = found.is_some() && memchr::memchr(b'\n', &bytes[pos..start]).is_none();
+            if short || no_line {
+                return None;
+            }
+            let p = found.get_or_insert(NulPadding {
+                runs: 0,
+                zeros: 0,
+                first: start..end,
+            });
+            p.runs += 1;
+            p.zeros += end - start;
+            pos = end;
+        }
+        found.filter(|p| bytes.len() - p.zeros >= wide::MIN_BYTES)
+    }
+
+    /// `4096 NUL bytes in 1 run at 12000, in text: padding, as a crash or a
+    /// preallocation leaves in a log; no other control`.
+    fn evidence(&self) -> String {
+        format!(
+            "{} in {}, in text: padding, as a crash or a preallocation leaves in a log; no other control",
+            counted(self.zeros as u64, "NUL byte", "NUL bytes"),
+            match self.runs {
+                1 => format!("1 run at {}", self.first.start),
+                n => format!(
+                    "{n} runs (the first at {}, {} long)",
+                    self.first.start,
+                    counted(self.first.len() as u64, "byte", "bytes")
+                ),
+            },
+        )
+    }
 }
 
 /// An input no text encoding explains.
