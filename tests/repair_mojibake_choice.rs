@@ -52,6 +52,9 @@ fn codec(e: Legacy) -> &'static str {
         Legacy::Ibm866 => "cp866",
         Legacy::Koi8R => "koi8_r",
         Legacy::Koi8U => "koi8_u",
+        Legacy::Windows1255 => "cp1255",
+        Legacy::Windows1256 => "cp1256",
+        Legacy::Windows874 => "cp874",
     }
 }
 

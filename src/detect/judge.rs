@@ -133,6 +133,20 @@ pub fn is_mark_of(c: char, base: char) -> bool {
         && s == base.script()
 }
 
+/// Whether `c` is a mark of a script of its own (a Hebrew point, an Arabic vowel sign, a
+/// Thai vowel) attached to `base`, a letter of another script: what no writer puts, and
+/// what a misread lead byte is in windows-1255 (`C3` is the point U+05B3, so `é` misread
+/// is `ֳ©`, glued to the Latin letter before it).
+pub fn is_foreign_mark(c: char, base: char) -> bool {
+    is_attached(c)
+        && is_letter(base)
+        && !matches!(
+            c.script(),
+            UnicodeScriptName::Inherited | UnicodeScriptName::Common | UnicodeScriptName::Unknown
+        )
+        && c.script() != base.script()
+}
+
 /// Whether `c` is a character a writer plausibly meant: assigned, not a control, not
 /// private use, and not in a block that misread bytes fall into far more often than
 /// writers use it.

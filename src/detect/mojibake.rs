@@ -28,8 +28,8 @@
 
 use super::alphabets::{cyrillic_misfits, misfits};
 use super::judge::{
-    is_attached, is_box, is_cp1252_row8_letter, is_letter, is_lower, is_mark_of, is_math_pair,
-    is_odd_after_letter, is_plausible, is_upper, script, Script,
+    is_attached, is_box, is_cp1252_row8_letter, is_foreign_mark, is_letter, is_lower, is_mark_of,
+    is_math_pair, is_odd_after_letter, is_plausible, is_upper, script, Script,
 };
 use super::table::Legacy;
 
@@ -71,7 +71,7 @@ impl Mojibake {
 /// include two Cyrillic letters of a word ([`judge_line`]). Not KOI8-U, whose Ukrainian
 /// letters at continuation bytes are also what Latin letters misread through it give
 /// (`цє` for `ä`): it is searched in full.
-const WORD_PAIRS: u16 = 1 << Legacy::Ibm866.index() | 1 << Legacy::Koi8R.index();
+const WORD_PAIRS: u32 = 1 << Legacy::Ibm866.index() | 1 << Legacy::Koi8R.index();
 
 /// `pairs` (the encodings that write `first` as a lead byte and `second` as a continuation
 /// byte) but for those of [`WORD_PAIRS`] where the two are Cyrillic letters of a word in
@@ -79,7 +79,7 @@ const WORD_PAIRS: u16 = 1 << Legacy::Ibm866.index() | 1 << Legacy::Koi8R.index()
 /// bytes, so most Russian words are a UTF-8 sequence through it; only a small letter
 /// before a capital (`тАЩ`, `’` misread) or a letter beside a sign (`╨Р`) starts a
 /// misreading there.
-fn not_in_a_word(first: char, second: char, pairs: u16) -> u16 {
+fn not_in_a_word(first: char, second: char, pairs: u32) -> u32 {
     let word = pairs & WORD_PAIRS != 0
         && script(first) == Some(Script::Cyrillic)
         && script(second) == Some(Script::Cyrillic)
@@ -90,10 +90,39 @@ fn not_in_a_word(first: char, second: char, pairs: u16) -> u16 {
     }
 }
 
+/// The encodings of a script whose own letters make UTF-8 sequences of each other
+/// ([`inside_own_word`]), with the block of that script: windows-874 writes most Thai
+/// consonants as lead bytes (C0..DF) and the others as continuation bytes (A1..BF), so
+/// `รถ` is `C3 B6`, `ö`; windows-1256 does so with Arabic letters and the Persian and Urdu
+/// ones; windows-1255 with Hebrew points.
+const OWN_WORDS: [(Legacy, std::ops::RangeInclusive<u32>); 3] = [
+    (Legacy::Windows874, 0x0E00..=0x0E7F),
+    (Legacy::Windows1256, 0x0600..=0x06FF),
+    (Legacy::Windows1255, 0x0590..=0x05FF),
+];
+
+/// `pairs` (the encodings that write `first` as a lead byte and `second` as a continuation
+/// byte) but for those of [`OWN_WORDS`] where `before`, `first` and `second` are all of
+/// that encoding's block (Arabic's comma after a letter too: `ح،` is `CD A1`, a combining
+/// mark): a pair inside a word of the script is no start of a misreading, so that clean
+/// Thai, Arabic and Hebrew text is not judged line by line. A misreading there has a sign
+/// or a control in it (`ط§` for `ا`, `เธ\u{81}` for `ก`), or starts where a word does;
+/// a line of it has many.
+fn inside_own_word(before: char, first: char, second: char, pairs: u32) -> u32 {
+    let mut out = pairs;
+    for (e, block) in OWN_WORDS {
+        let of = |c: char| block.contains(&(c as u32));
+        if out >> e.index() & 1 == 1 && of(second) && of(first) && of(before) {
+            out &= !(1 << e.index());
+        }
+    }
+    out
+}
+
 /// For a character, the encodings (bit k for `Legacy::ALL[k]`) that write it as a UTF-8
 /// lead byte (C2..F4), and those that write it as a continuation byte (80..BF).
-fn byte_masks(c: char) -> (u16, u16) {
-    static TABLE: std::sync::OnceLock<Vec<(u16, u16)>> = std::sync::OnceLock::new();
+fn byte_masks(c: char) -> (u32, u32) {
+    static TABLE: std::sync::OnceLock<Vec<(u32, u32)>> = std::sync::OnceLock::new();
     const DIRECT: usize = 0x2600;
     let cp = c as usize;
     if cp >= DIRECT {
@@ -111,8 +140,8 @@ fn byte_masks(c: char) -> (u16, u16) {
     })[cp]
 }
 
-fn masks_of(c: char) -> (u16, u16) {
-    let (mut lead, mut cont) = (0u16, 0u16);
+fn masks_of(c: char) -> (u32, u32) {
+    let (mut lead, mut cont) = (0u32, 0u32);
     for (k, e) in Legacy::ALL.iter().enumerate() {
         match e.encode_char(c) {
             Some(0xC2..=0xF4) => lead |= 1 << k,
@@ -257,6 +286,12 @@ pub fn find_marked(text: &str, marked: &[std::ops::Range<usize>]) -> Vec<Mojibak
 /// assert_eq!(bom_at_start("Name;Stadt \u{EF}\u{BB}\u{BF}\r\n"), None);
 /// ```
 pub fn bom_at_start(text: &str) -> Option<Mojibake> {
+    // Most inputs start with no character a misread mark starts with: the texts are not
+    // built for them.
+    let first = text.chars().next()?;
+    if !misread_bom_starts().contains(&first) {
+        return None;
+    }
     let (misread, chain) = misread_boms()
         .iter()
         .find(|(misread, _)| text.starts_with(misread.as_str()))?;
@@ -265,6 +300,35 @@ pub fn bom_at_start(text: &str) -> Option<Mojibake> {
         end: misread.len(),
         chain: chain.clone(),
         text: "\u{FEFF}".to_string(),
+    })
+}
+
+/// The first characters of the texts of [`misread_boms`]: a misreading's first character
+/// is its first byte decoded, and that byte is the lead byte of the first character misread
+/// (`EF` of the mark itself, then `C3` of `ï` ...); a handful of characters, found
+/// without building the texts.
+fn misread_bom_starts() -> &'static [char] {
+    static STARTS: std::sync::OnceLock<Vec<char>> = std::sync::OnceLock::new();
+    STARTS.get_or_init(|| {
+        let (mut all, mut layer): (Vec<char>, Vec<char>) = (Vec::new(), vec!['\u{FEFF}']);
+        for _ in 0..MAX_CHAIN {
+            let mut next: Vec<char> = Vec::new();
+            for c in &layer {
+                let lead = c.to_string().as_bytes()[0];
+                for e in Legacy::ALL {
+                    if let Some(m) = e.decode_byte(lead).filter(|m| !next.contains(m)) {
+                        next.push(m);
+                    }
+                }
+            }
+            for c in &next {
+                if !all.contains(c) {
+                    all.push(*c);
+                }
+            }
+            layer = next;
+        }
+        all
     })
 }
 
@@ -308,8 +372,8 @@ fn misread_boms() -> &'static [(String, Vec<Legacy>)] {
 /// UTF-8 it agrees with [`find`]'s own search, and elsewhere it may say yes where `find`
 /// would not look, never the reverse.
 ///
-/// The pair's second character starts with one of C2..D3, E2, EF (the lead bytes of the
-/// characters the encodings have) right after a continuation byte 80..BF (the end of the
+/// The pair's second character starts with one of C2..DB, E0, E2, EF (the lead bytes of
+/// the characters the encodings have: [`is_table_lead`]) right after a continuation byte 80..BF (the end of the
 /// first, a multi-byte character); 32 bytes at a time are tested for that before any
 /// character is decoded, so CJK, emoji and most alphabetic text pass at memory speed.
 ///
@@ -325,7 +389,8 @@ pub fn candidate_in(bytes: &[u8], range: std::ops::Range<usize>) -> bool {
     let end = range.end.min(bytes.len());
     let mut p = range.start.max(1);
     // Second byte of a pair: a lead of a character in the tables.
-    let second = |b: u8| (b.wrapping_sub(0xC2) < 0x12) | (b == 0xE2) | (b == 0xEF);
+    let second =
+        |b: u8| (b.wrapping_sub(0xC2) < LEADS_OF_TWO) | (b == 0xE0) | (b == 0xE2) | (b == 0xEF);
     // The byte before it: a continuation byte.
     let after_cont = |b: u8| b.wrapping_sub(0x80) < 0x40;
     let conts = two_byte_conts();
@@ -354,7 +419,11 @@ pub fn candidate_in(bytes: &[u8], range: std::ops::Range<usize>) -> bool {
             // A 2-byte character no encoding writes as a continuation byte (most letters
             // of Cyrillic and Greek text) ends the question at once.
             let lead = bytes[q];
-            if lead <= 0xD3 {
+            // Of the characters whose lead is E0, only Thai's (E0 B8, E0 B9) are in a table.
+            if lead == 0xE0 && !matches!(bytes.get(q + 1), Some(0xB8 | 0xB9)) {
+                continue;
+            }
+            if lead <= 0xDB {
                 let Some(&tail) = bytes.get(q + 1) else {
                     continue;
                 };
@@ -371,10 +440,21 @@ pub fn candidate_in(bytes: &[u8], range: std::ops::Range<usize>) -> bool {
     false
 }
 
-/// For each lead C2..D3, the second bytes (by their low six bits) of the characters some
+/// How many two-byte leads the tables' characters have: C2..DB (U+0080 to U+06FF).
+const LEADS_OF_TWO: u8 = 0xDC - 0xC2;
+
+/// Whether `b` is the lead byte of a character some encoding's table has: C2..DB (Latin,
+/// Greek, Cyrillic, Hebrew, Arabic), E0 (Thai, at E0 B8 and E0 B9), E2 (punctuation,
+/// signs, box drawing), EF (macintosh's ligatures and Apple logo). The test below holds
+/// every table to it.
+fn is_table_lead(b: u8) -> bool {
+    matches!(b, 0xC2..=0xDB | 0xE0 | 0xE2 | 0xEF)
+}
+
+/// For each lead C2..DB, the second bytes (by their low six bits) of the characters some
 /// encoding writes as a continuation byte.
-fn two_byte_conts() -> &'static [u64; 18] {
-    static TABLE: std::sync::OnceLock<[u64; 18]> = std::sync::OnceLock::new();
+fn two_byte_conts() -> &'static [u64; LEADS_OF_TWO as usize] {
+    static TABLE: std::sync::OnceLock<[u64; LEADS_OF_TWO as usize]> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
         std::array::from_fn(|i| {
             let mut bits = 0u64;
@@ -404,8 +484,8 @@ fn is_pair_at(bytes: &[u8], at: usize) -> bool {
         return false;
     }
     let first = match (at.checked_sub(2), at.checked_sub(3)) {
-        (Some(i), _) if matches!(bytes[i], 0xC2..=0xD3) => table_char_at(bytes, i),
-        (_, Some(i)) if matches!(bytes[i], 0xE2 | 0xEF) => table_char_at(bytes, i),
+        (Some(i), _) if matches!(bytes[i], 0xC2..=0xDB) => table_char_at(bytes, i),
+        (_, Some(i)) if matches!(bytes[i], 0xE0 | 0xE2 | 0xEF) => table_char_at(bytes, i),
         _ => None,
     };
     let Some(first) = first else {
@@ -430,6 +510,35 @@ fn is_pair_at(bytes: &[u8], at: usize) -> bool {
         .enumerate()
         .filter(|(k, _)| both & (1 << k) != 0)
         .any(|(_, e)| writes_whole_sequence(*e, first, second, &after))
+}
+
+/// The encodings of `pairs` through which `first`, `second` and as many of `after` as
+/// the lead needs are one whole UTF-8 sequence ([`writes_whole_sequence`]) of a character
+/// a piece can hold: one a writer may mean ([`is_plausible`]), or one of a table, which a
+/// chain may undo further. Any other character makes a stretch that holds it no piece, so
+/// a run whose pairs all give one is no candidate (an Arabic comma after a letter, `ب،`,
+/// is `C8 A1` through windows-1256, U+0221; Thai `เน` before a tone mark is no whole
+/// sequence).
+fn starts_a_piece(pairs: u32, first: char, second: char, after: &[Option<char>; 2]) -> u32 {
+    let mut out = 0;
+    for (k, e) in Legacy::ALL.iter().enumerate() {
+        if pairs >> k & 1 == 0 || !writes_whole_sequence(*e, first, second, after) {
+            continue;
+        }
+        let bytes: Vec<u8> = [Some(first), Some(second), after[0], after[1]]
+            .into_iter()
+            .map_while(|c| c.and_then(|c| e.encode_char(c)))
+            .collect();
+        let fits = bytes
+            .utf8_chunks()
+            .next()
+            .and_then(|chunk| chunk.valid().chars().next())
+            .is_some_and(|c| is_plausible(c) || byte_masks(c) != (0, 0));
+        if fits {
+            out |= 1 << k;
+        }
+    }
+    out
 }
 
 /// Whether `e` writes `first`, `second` and as many of `after` as the lead needs as one
@@ -466,13 +575,13 @@ fn utf8_len(b: u8) -> usize {
     }
 }
 
-/// The character (of the tables' ranges: leads C2..D3, E2, EF) whose bytes start at `at`,
+/// The character (of the tables' leads: [`is_table_lead`]) whose bytes start at `at`,
 /// decoded from its bits as [`next_candidate`] does.
 fn table_char_at(bytes: &[u8], at: usize) -> Option<char> {
     let b = bytes[at];
     let len = match b {
-        0xC2..=0xD3 => 2,
-        0xE2 | 0xEF => 3,
+        0xC2..=0xDB => 2,
+        0xE0 | 0xE2 | 0xEF => 3,
         _ => return None,
     };
     let tail = bytes.get(at + 1..at + len)?;
@@ -488,7 +597,7 @@ fn table_char_at(bytes: &[u8], at: usize) -> Option<char> {
 /// non-ASCII run, a character some encoding writes as a lead byte while it writes this one
 /// as a continuation byte.
 fn next_candidate(bytes: &[u8], mut pos: usize) -> Option<usize> {
-    let mut prev_lead = 0u16;
+    let mut prev_lead = 0u32;
     while pos < bytes.len() {
         let b = bytes[pos];
         if b < 0x80 {
@@ -512,9 +621,7 @@ fn next_candidate(bytes: &[u8], mut pos: usize) -> Option<usize> {
             _ => 4,
         };
         let end = (pos + len).min(bytes.len());
-        // Only U+0080..U+04FF (leads C2..D3) and U+2000..U+2FFF (E2) are in the tables,
-        // with macintosh's three characters at EF.
-        let (lead, cont) = if matches!(b, 0xC2..=0xD3 | 0xE2 | 0xEF) && end - pos == len {
+        let (lead, cont) = if is_table_lead(b) && end - pos == len {
             // The text is valid UTF-8: the value comes straight from the bits.
             let tail = |i: usize| u32::from(bytes[pos + i] & 0x3F);
             let cp = if len == 2 {
@@ -602,31 +709,44 @@ fn judge_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>) {
     // First the runs, and whether any could be mojibake at all: a character that some
     // encoding writes as a lead byte followed by one it writes as a continuation byte.
     // Most lines of any language have none, and cost one table look-up a character.
-    let mut spans: Vec<(usize, usize, bool)> = Vec::new();
-    let mut run: Option<(usize, bool)> = None;
-    let mut prev_lead = 0u16;
-    let mut prev = ' ';
+    // Each run: where it is, whether it is a candidate, and the encodings with a pair in
+    // it (only those can make a piece of it: a piece begins with such a pair).
+    let mut spans: Vec<(usize, usize, bool, u32)> = Vec::new();
+    let mut run: Option<(usize, bool, u32)> = None;
+    let mut prev_lead = 0u32;
+    let (mut before, mut prev) = (' ', ' ');
     for (i, c) in line.char_indices() {
         if c.is_ascii() {
-            if let Some((from, candidate)) = run.take() {
-                spans.push((start + from, start + i, candidate));
+            (before, prev) = (' ', ' ');
+            if let Some((from, candidate, through)) = run.take() {
+                spans.push((start + from, start + i, candidate, through));
             }
             prev_lead = 0;
             continue;
         }
         let (lead, cont) = byte_masks(c);
-        let pairs = not_in_a_word(prev, c, prev_lead & cont);
+        let mut pairs = not_in_a_word(prev, c, prev_lead & cont);
+        if pairs != 0 {
+            pairs = inside_own_word(before, prev, c, pairs);
+        }
+        if pairs != 0 {
+            let mut rest = line[i + c.len_utf8()..].chars().map(Some);
+            let after = [rest.next().flatten(), rest.next().flatten()];
+            pairs = starts_a_piece(pairs, prev, c, &after);
+        }
         run = Some(match run {
-            Some((from, candidate)) => (from, candidate || pairs != 0),
-            None => (i, false),
+            Some((from, candidate, through)) => {
+                (from, candidate || pairs != 0, through | (prev_lead & cont))
+            }
+            None => (i, false, 0),
         });
         prev_lead = lead;
-        prev = c;
+        (before, prev) = (prev, c);
     }
-    if let Some((from, candidate)) = run {
-        spans.push((start + from, end, candidate));
+    if let Some((from, candidate, through)) = run {
+        spans.push((start + from, end, candidate, through));
     }
-    if !spans.iter().any(|(_, _, candidate)| *candidate) {
+    if !spans.iter().any(|s| s.2) {
         return;
     }
     let around = Around {
@@ -636,8 +756,8 @@ fn judge_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>) {
     let all_runs = spans.len();
     let runs: Vec<Vec<Vec<Piece>>> = spans
         .iter()
-        .filter(|(_, _, candidate)| *candidate)
-        .filter_map(|(from, to, _)| run_pieces(&around, text, *from, *to))
+        .filter(|s| s.2)
+        .filter_map(|(from, to, _, through)| run_pieces(&around, text, *from, *to, *through))
         .collect();
     if runs.is_empty() {
         return;
@@ -810,8 +930,17 @@ fn merge(text: &str, pieces: &[&Piece]) -> Vec<Mojibake> {
 }
 
 /// The acceptable pieces of the non-ASCII run `text[start..end]` through each encoding, in
-/// the order of [`Legacy::ALL`]; `None` for a run of one character.
-fn run_pieces(line: &Around, text: &str, start: usize, end: usize) -> Option<Vec<Vec<Piece>>> {
+/// the order of [`Legacy::ALL`]; `None` for a run of one character. Only the encodings of
+/// `through` (bit k for `Legacy::ALL[k]`) can have any: a piece is a valid UTF-8 sequence
+/// of two bytes or more, each byte a character of the run, so it begins with a character
+/// written as a lead byte followed by one written as a continuation byte.
+fn run_pieces(
+    line: &Around,
+    text: &str,
+    start: usize,
+    end: usize,
+    through: u32,
+) -> Option<Vec<Vec<Piece>>> {
     let run: Vec<(usize, char)> = text[start..end]
         .char_indices()
         .map(|(i, c)| (start + i, c))
@@ -827,7 +956,11 @@ fn run_pieces(line: &Around, text: &str, start: usize, end: usize) -> Option<Vec
     Some(
         Legacy::ALL
             .iter()
-            .map(|e| pieces_through(&ctx, &run, end, *e, before, after))
+            .enumerate()
+            .map(|(k, e)| match through >> k & 1 {
+                1 => pieces_through(&ctx, &run, end, *e, before, after),
+                _ => Vec::new(),
+            })
             .collect(),
     )
 }
@@ -878,9 +1011,14 @@ fn pieces_through(
                     true => (&run[..to], run[to].0),
                     false => (run, end),
                 };
-                if let Some(piece) =
+                if let Some(mut piece) =
                     judge_piece(ctx, run_to, end_to, from, to, e, valid, before, after)
                 {
+                    // A lead byte's misreading right before the U+FFFD of its lost byte is
+                    // what a decoder that dropped the byte leaves: the piece before it was
+                    // misread too (Thai through windows-874 by Python's `'replace'`,
+                    // `เธ�` for `ก`, has no sign in it otherwise).
+                    piece.confident |= lost && !piece.genuine;
                     out.push(piece);
                 }
             }
@@ -1172,6 +1310,9 @@ fn oddness(chars: &[char], prev: Option<char>) -> u32 {
         if is_lower(x) && is_upper(y) {
             odd += 1;
         }
+        if is_foreign_mark(y, x) {
+            odd += 1;
+        }
         if !x.is_ascii() && is_letter(x) && is_cp1252_row8_letter(y) {
             odd += 1;
         }
@@ -1220,6 +1361,43 @@ fn oddness(chars: &[char], prev: Option<char>) -> u32 {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    /// The searches look only at characters whose lead byte [`is_table_lead`] says is
+    /// one of a table's (and of E0, Thai's `E0 B8`, `E0 B9`): every character of every
+    /// table has one, and the misread marks start with what [`misread_bom_starts`] holds.
+    #[test]
+    fn every_table_character_has_a_lead_the_search_knows() {
+        let mut leads = std::collections::BTreeSet::new();
+        for e in Legacy::ALL {
+            for b in 0x80..=0xFFu8 {
+                let Some(c) = e.decode_byte(b) else { continue };
+                let utf8 = c.to_string().into_bytes();
+                assert!(is_table_lead(utf8[0]), "{} {b:02X} {c:?}", e.name());
+                if utf8[0] == 0xE0 {
+                    assert!(matches!(utf8[1], 0xB8 | 0xB9), "{} {b:02X}", e.name());
+                }
+                leads.insert(utf8[0]);
+            }
+        }
+        // The leads in the range that no table's character has (Latin Extended-B, IPA,
+        // combining marks, the end of Cyrillic, Armenian): the range is a superset.
+        let expected: Vec<u8> = (0xC2..=0xDB).chain([0xE0, 0xE2, 0xEF]).collect();
+        let missing: Vec<u8> = expected
+            .iter()
+            .copied()
+            .filter(|b| !leads.contains(b))
+            .collect();
+        assert_eq!(
+            missing,
+            [0xC7, 0xC8, 0xC9, 0xCA, 0xCC, 0xCD, 0xD3, 0xD4, 0xD5]
+        );
+        for (text, _) in misread_boms() {
+            let first = text.chars().next().unwrap();
+            assert!(misread_bom_starts().contains(&first), "{text:?}");
+        }
+    }
+
     /// A line longer than a window (a file of one line) is judged a window at a time, and
     /// a region across the cuts is one region, as on a short line: its text is the whole
     /// line repaired.

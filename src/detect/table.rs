@@ -44,11 +44,17 @@ pub enum Legacy {
     /// and their capitals in the place of eight lines of box drawing;
     /// [`table::koi8_u_rfc2319`]), not the WHATWG index of that name, which is KOI8-RU.
     Koi8U,
+    /// windows-1255 (Hebrew).
+    Windows1255,
+    /// windows-1256 (Arabic, with the letters Persian and Urdu add).
+    Windows1256,
+    /// windows-874 (Thai).
+    Windows874,
 }
 
 impl Legacy {
     /// Every encoding, in the order a tie between them is settled (the most common first).
-    pub const ALL: [Legacy; 14] = [
+    pub const ALL: [Legacy; 17] = [
         Legacy::Windows1252,
         Legacy::Iso8859_1,
         Legacy::Iso8859_15,
@@ -63,6 +69,9 @@ impl Legacy {
         Legacy::Ibm866,
         Legacy::Koi8R,
         Legacy::Koi8U,
+        Legacy::Windows1255,
+        Legacy::Windows1256,
+        Legacy::Windows874,
     ];
 
     /// The name, as encoding_rs names it (`ISO-8859-1`, `IBM437` and KOI8-U's table are
@@ -83,6 +92,9 @@ impl Legacy {
             Legacy::Ibm866 => "IBM866",
             Legacy::Koi8R => "KOI8-R",
             Legacy::Koi8U => "KOI8-U",
+            Legacy::Windows1255 => "windows-1255",
+            Legacy::Windows1256 => "windows-1256",
+            Legacy::Windows874 => "windows-874",
         }
     }
 
@@ -107,6 +119,9 @@ impl Legacy {
             Legacy::Ibm866 => encoding_rs::IBM866,
             Legacy::Koi8R => encoding_rs::KOI8_R,
             Legacy::Koi8U => return None,
+            Legacy::Windows1255 => encoding_rs::WINDOWS_1255,
+            Legacy::Windows1256 => encoding_rs::WINDOWS_1256,
+            Legacy::Windows874 => encoding_rs::WINDOWS_874,
         })
     }
 
