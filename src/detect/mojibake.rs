@@ -1416,8 +1416,6 @@ mod tests {
         }
     }
 
-    use super::*;
-
     fn one(text: &str) -> (usize, usize, Vec<&'static str>, String) {
         let found = find(text);
         assert_eq!(found.len(), 1, "{text:?}: {found:?}");
