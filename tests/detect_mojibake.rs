@@ -491,3 +491,50 @@ fn a_closing_quote_that_lost_its_last_byte_is_said() {
              continuation bytes, the first at 20): left as they are"
     ));
 }
+
+/// Review cases for the code pages of one script: each misread line comes back whole
+/// (the documented examples, Urdu's full stop, Persian digits, Yiddish's ligatures, Thai
+/// glued to a Latin word, a Thai line whose second half alone was misread), and clean
+/// Thai, Arabic and Persian with a no-break space after a word, or a pair of Thai letters
+/// that its page reads as a UTF-8 sequence (`รถ` is `ö`), is left as it is.
+#[test]
+fn script_pages_hand_made() {
+    let misread: &[(&str, &str)] = &[
+        ("เธชเธงเธฑเธชเธ”เธต", "สวัสดี"),
+        ("׳×׳•׳“׳”", "תודה"),
+        ("׳©׳\u{9C}׳•׳\u{9D}", "שלום"),
+        ("ط§ظ„ط¹ط±ط¨ظٹط©", "العربية"),
+        (
+            "ظ¾ط§ع©ط³طھط§ظ† ع©ط§ ط¯ط§ط±ط§ظ„ط­ع©ظˆظ…طھ ط§ط³ظ„ط§ظ… ط¢ط¨ط§ط¯ غپغ’غ”",
+            "پاکستان کا دارالحکومت اسلام آباد ہے۔",
+        ),
+        ("ط³ط§ظ„ غ±غ´غ°غµ", "سال ۱۴۰۵"),
+        (
+            "׳°׳•ײ¼ ׳\u{90}׳™׳– ׳“׳¢׳¨ ׳‘׳\u{90}ײ·׳\u{9F}ײ¾׳°׳\u{90}ײ¸׳§׳–׳\u{90}ײ·׳\u{9C}",
+            "װוּ איז דער באַן־װאָקזאַל",
+        ),
+        (
+            "เธ\u{89}เธฑเธ\u{99}เน€เธ\u{9E}เธดเน\u{88}เธ\u{87}เธ\u{8B}เธทเน\u{89}เธญiPhoneเธฃเธธเน\u{88}เธ\u{99}เน\u{83}เธซเธกเน\u{88}",
+            "ฉันเพิ่งซื้อiPhoneรุ่นใหม่",
+        ),
+        (
+            "กรุงเทพฯ เป็นเมืองที่มีรถเธ•เธดเธ”เธกเธฒเธ\u{81}เธ—เธตเน\u{88}เธชเธธเธ”",
+            "กรุงเทพฯ เป็นเมืองที่มีรถติดมากที่สุด",
+        ),
+    ];
+    for (bad, good) in misread {
+        assert_eq!(repaired(bad, &find(bad)), *good, "{bad}");
+    }
+    let clean = [
+        "ภาษาไทย\u{A0}เป็นภาษาราชการของประเทศไทย",
+        "ผมชอบกินข้าวผัดและ\u{A0}ต้มยำกุ้งมาก",
+        "ข่าวล่าสุด:\u{A0}นายกรัฐมนตรีเดินทางไปยังจังหวัดนคร\u{A0}ราชสีมาเมื่อวานนี้",
+        "ذهبت مع\u{A0}أصدقائي إلى السوق",
+        "ديوان حافظ\u{A0}الشيرازي",
+        "ผมขับรถไปทำงานทุกวัน รถติดมาก",
+        "می\u{200C}خواهم به کتاب\u{200C}خانه بروم",
+    ];
+    for line in clean {
+        assert_eq!(find(line), [], "{line}");
+    }
+}

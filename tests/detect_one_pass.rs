@@ -58,11 +58,13 @@ fn marks_hold_every_line_find_finds_something_in() {
     assert!(lines_with_mojibake > 1000, "{lines_with_mojibake}");
 }
 
-/// On the clean corpus (28 languages, symbols, emoji) 12 lines of 147 hold a candidate
+/// On the clean corpus (28 languages, symbols, emoji) 8 lines of 147 hold a candidate
 /// pair, each a real pair of some encoding (’ then é is D5 8E in macintosh, Ukrainian і
-/// after a letter is B3 in windows-1251 and A6 in KOI8-U, ё after a letter A3 in KOI8-U,
-/// ─┤ is C4 B4 in IBM437) that `find` judges and rejects; every other line is never
-/// reread.
+/// after a letter is B3 in windows-1251, ─┤ is C4 B4 in IBM437) that `find` judges and
+/// rejects; every other line is never reread. Ukrainian `і`, `є` and Russian `ё` after two
+/// Cyrillic letters (A6, A4, A3 in KOI8-U, which writes every Cyrillic letter as a lead
+/// byte) are pairs inside a word of KOI8-U's own script, which give no Cyrillic letter
+/// back, and no start (there were 12 lines before that rule).
 #[test]
 fn clean_text_is_rarely_marked() {
     let mut total = 0;
@@ -79,7 +81,7 @@ fn clean_text_is_rarely_marked() {
     assert_eq!(total, 147);
     assert_eq!(
         marked,
-        ["fr", "fr", "it", "ro", "ru", "symbols", "symbols", "uk", "uk", "uk", "uk", "uk"]
+        ["fr", "fr", "it", "ro", "symbols", "symbols", "uk", "uk"]
     );
 }
 

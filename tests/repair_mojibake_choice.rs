@@ -48,6 +48,7 @@ fn codec(e: Legacy) -> &'static str {
         Legacy::Windows1257 => "cp1257",
         Legacy::Macintosh => "mac_roman",
         Legacy::Ibm437 => "cp437",
+        Legacy::Ibm850 => "cp850",
         Legacy::Iso8859_15 => "iso8859_15",
         Legacy::Ibm866 => "cp866",
         Legacy::Koi8R => "koi8_r",

@@ -144,12 +144,14 @@ IBM866 or KOI8-R where box drawing and letters say so), the encoding the input d
 declaration, an HTML meta charset, a coding cookie, a CSS @charset) where its bytes are not UTF-8 \
 and decode in it, or binary. Also the byte order mark or signature found (UTF-8, UTF-16, UTF-32, UTF-7, \
 GB18030), U+FEFF found after the start, the regions of an input that mixes encodings, and mojibake: \
-UTF-8 text that was read as windows-1252 (or ISO-8859-1, windows-1250/1251/1253/1254/1257, \
-ISO-8859-2, macintosh, IBM437) and written again, with the chain that undoes it and the repaired \
+UTF-8 text that was read as windows-1252 (or ISO-8859-1, ISO-8859-15, windows-1250/1251/1253/\
+1254/1257, ISO-8859-2, macintosh, IBM437, IBM850, IBM866, KOI8-R, KOI8-U, windows-1255/1256, \
+windows-874) and written again, with the chain that undoes it and the repaired \
 text. A valid UTF-8 input with at most 1% controls (NUL included) and no zero bytes where \
 UTF-16 or UTF-32 puts them is always called UTF-8; so is one with any number of NUL bytes \
 when each ends a record of text (find -print0, xargs -0): none at the start or after \
-another, and no other control.",
+another, and no other control; and one whose NUL bytes pad it, as a crash or a \
+preallocation leaves them in a log: runs of 16 or more, a line between each two.",
         after_help = "Exit status: 0, or 2 if an input could not be read.\n\nExamples:\n  hexrune detect notes.txt\n  hexrune detect --json *.csv\n  cat export.txt | hexrune detect"
     )]
     Detect {

@@ -176,9 +176,12 @@ pub fn is_plausible(c: char) -> bool {
         0x400..=0x52F => matches!(cp, 0x400..=0x45F | 0x490 | 0x491),
         0x531..=0x556 | 0x561..=0x587 => true,
         // Hebrew letters and points; Arabic letters, marks, digits and punctuation.
-        0x5B0..=0x5C7 | 0x5D0..=0x5EA | 0x5F3 | 0x5F4 => true,
+        // Yiddish's ligatures (װ ױ ײ) too.
+        0x5B0..=0x5C7 | 0x5D0..=0x5EA | 0x5F0..=0x5F4 => true,
         0x60C | 0x61B | 0x61F | 0x621..=0x63A | 0x640..=0x655 | 0x660..=0x669 => true,
-        0x66A..=0x6D3 => true,
+        // Persian, Urdu and the other languages of the script: their letters, the Urdu
+        // full stop (۔) and the extended digits (۰ to ۹).
+        0x66A..=0x6D5 | 0x6F0..=0x6F9 => true,
         // Indic, Sinhala, Thai, Lao, Tibetan, Myanmar, Georgian.
         0x900..=0x10FF => true,
         // Ethiopic, Khmer.

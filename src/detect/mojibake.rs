@@ -91,33 +91,19 @@ fn not_in_a_word(first: char, second: char, pairs: u32) -> u32 {
 }
 
 /// The encodings of a script whose own letters make UTF-8 sequences of each other
-/// ([`inside_own_word`]), with the block of that script: windows-874 writes most Thai
+/// ([`starts_a_piece`]), with the block of that script: windows-874 writes most Thai
 /// consonants as lead bytes (C0..DF) and the others as continuation bytes (A1..BF), so
 /// `รถ` is `C3 B6`, `ö`; windows-1256 does so with Arabic letters and the Persian and Urdu
-/// ones; windows-1255 with Hebrew points.
-const OWN_WORDS: [(Legacy, std::ops::RangeInclusive<u32>); 3] = [
+/// ones; windows-1255 with Hebrew points; KOI8-U with Ukrainian's `є і ї ґ` and `ё`
+/// after any Cyrillic letter (`Чує`: `у` is D5, `є` A4), which [`WORD_PAIRS`] leaves to
+/// it for the Latin letters misread through it (`Mцєrz` for `März`: after a Latin
+/// letter).
+const OWN_WORDS: [(Legacy, std::ops::RangeInclusive<u32>); 4] = [
     (Legacy::Windows874, 0x0E00..=0x0E7F),
     (Legacy::Windows1256, 0x0600..=0x06FF),
     (Legacy::Windows1255, 0x0590..=0x05FF),
+    (Legacy::Koi8U, 0x0400..=0x04FF),
 ];
-
-/// `pairs` (the encodings that write `first` as a lead byte and `second` as a continuation
-/// byte) but for those of [`OWN_WORDS`] where `before`, `first` and `second` are all of
-/// that encoding's block (Arabic's comma after a letter too: `ح،` is `CD A1`, a combining
-/// mark): a pair inside a word of the script is no start of a misreading, so that clean
-/// Thai, Arabic and Hebrew text is not judged line by line. A misreading there has a sign
-/// or a control in it (`ط§` for `ا`, `เธ\u{81}` for `ก`), or starts where a word does;
-/// a line of it has many.
-fn inside_own_word(before: char, first: char, second: char, pairs: u32) -> u32 {
-    let mut out = pairs;
-    for (e, block) in OWN_WORDS {
-        let of = |c: char| block.contains(&(c as u32));
-        if out >> e.index() & 1 == 1 && of(second) && of(first) && of(before) {
-            out &= !(1 << e.index());
-        }
-    }
-    out
-}
 
 /// For a character, the encodings (bit k for `Legacy::ALL[k]`) that write it as a UTF-8
 /// lead byte (C2..F4), and those that write it as a continuation byte (80..BF).
@@ -495,6 +481,14 @@ fn is_pair_at(bytes: &[u8], at: usize) -> bool {
     if both == 0 {
         return false;
     }
+    // The character before `first` (a space where the bytes before it are none).
+    let from = at - first.len_utf8();
+    let before = (1..=4)
+        .filter_map(|n| from.checked_sub(n))
+        .find(|&i| bytes[i] & 0xC0 != 0x80)
+        .and_then(|i| std::str::from_utf8(&bytes[i..from]).ok())
+        .and_then(|s| s.chars().next())
+        .unwrap_or(' ');
     // The characters after `second`, as far as a 4-byte sequence could need them.
     let mut after = [None; 2];
     let mut next = at + utf8_len(bytes[at]);
@@ -505,64 +499,81 @@ fn is_pair_at(bytes: &[u8], at: usize) -> bool {
         *slot = Some(c);
         next += c.len_utf8();
     }
-    Legacy::ALL
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| both & (1 << k) != 0)
-        .any(|(_, e)| writes_whole_sequence(*e, first, second, &after))
+    starts_a_piece(both, before, first, second, &after).1 != 0
 }
 
 /// The encodings of `pairs` through which `first`, `second` and as many of `after` as
-/// the lead needs are one whole UTF-8 sequence ([`writes_whole_sequence`]) of a character
+/// the lead needs are one whole UTF-8 sequence (valid, the second byte's range after `E0`,
+/// `ED`, `F0` and `F4` as the Unicode Standard's table 3-7 has it) of a character
 /// a piece can hold: one a writer may mean ([`is_plausible`]), or one of a table, which a
 /// chain may undo further. Any other character makes a stretch that holds it no piece, so
 /// a run whose pairs all give one is no candidate (an Arabic comma after a letter, `ب،`,
 /// is `C8 A1` through windows-1256, U+0221; Thai `เน` before a tone mark is no whole
 /// sequence).
-fn starts_a_piece(pairs: u32, first: char, second: char, after: &[Option<char>; 2]) -> u32 {
-    let mut out = 0;
-    for (k, e) in Legacy::ALL.iter().enumerate() {
-        if pairs >> k & 1 == 0 || !writes_whole_sequence(*e, first, second, after) {
+///
+/// The second mask leaves out the pairs through a code page of one script
+/// ([`OWN_WORDS`]) where `first` and `second` are
+/// of that script, and so is `before` or the character after the sequence, and the
+/// character is not: a pair inside a word of the script is the script's own (clean Thai
+/// `รถไฟ` holds `รถ`, `C3 B6`, `ö`), so
+/// a line of clean Thai, Arabic, Hebrew or Ukrainian text is not judged at all; Thai
+/// misread through windows-874 gives Thai back (`เธช` is `ส`) wherever it stands. A line
+/// judged for another pair judges every run with a pair of the first mask (Russian
+/// misread through windows-874 is `ะดะพะปะณะพ`, Thai letters all, beside `ั€`).
+fn starts_a_piece(
+    pairs: u32,
+    before: char,
+    first: char,
+    second: char,
+    after: &[Option<char>; 2],
+) -> (u32, u32) {
+    let (mut out, mut strict) = (0, 0);
+    let mut rest = pairs;
+    while rest != 0 {
+        let k = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let e = Legacy::ALL[k];
+        let (Some(lead), Some(b2)) = (e.encode_char(first), e.encode_char(second)) else {
             continue;
-        }
-        let bytes: Vec<u8> = [Some(first), Some(second), after[0], after[1]]
-            .into_iter()
-            .map_while(|c| c.and_then(|c| e.encode_char(c)))
-            .collect();
-        let fits = bytes
-            .utf8_chunks()
-            .next()
-            .and_then(|chunk| chunk.valid().chars().next())
-            .is_some_and(|c| is_plausible(c) || byte_masks(c) != (0, 0));
-        if fits {
+        };
+        // The sequence's bytes, as many as its lead says; valid UTF-8 or no start (the
+        // second byte's range after E0, ED, F0 and F4 included).
+        let n = utf8_len(lead);
+        let mut bytes = [lead, b2, 0, 0];
+        let whole = (2..n).all(|i| match after[i - 2].and_then(|c| e.encode_char(c)) {
+            Some(b) => {
+                bytes[i] = b;
+                true
+            }
+            None => false,
+        });
+        let Some(c) = whole
+            .then(|| std::str::from_utf8(&bytes[..n]).ok())
+            .flatten()
+            .and_then(|s| s.chars().next())
+        else {
+            continue;
+        };
+        let own = OWN_WORDS
+            .iter()
+            .find(|(page, _)| *page == e)
+            .is_some_and(|(_, block)| {
+                let of = |c: Option<char>| c.is_some_and(|c| block.contains(&(c as u32)));
+                // The character after the sequence (of two bytes or three).
+                let next = after.get(n.saturating_sub(2)).copied().flatten();
+                of(Some(first))
+                    && of(Some(second))
+                    && !of(Some(c))
+                    && (of(Some(before)) || of(next))
+            });
+        if is_plausible(c) || byte_masks(c) != (0, 0) {
             out |= 1 << k;
+            if !own {
+                strict |= 1 << k;
+            }
         }
     }
-    out
-}
-
-/// Whether `e` writes `first`, `second` and as many of `after` as the lead needs as one
-/// valid UTF-8 sequence.
-fn writes_whole_sequence(e: Legacy, first: char, second: char, after: &[Option<char>]) -> bool {
-    let (Some(lead), Some(b2)) = (e.encode_char(first), e.encode_char(second)) else {
-        return false;
-    };
-    // The second byte's range after each lead (the Unicode Standard's table 3-7).
-    let (second_ok, more) = match lead {
-        0xC2..=0xDF => (true, 0),
-        0xE0 => ((0xA0..=0xBF).contains(&b2), 1),
-        0xED => ((0x80..=0x9F).contains(&b2), 1),
-        0xE1..=0xEF => (true, 1),
-        0xF0 => ((0x90..=0xBF).contains(&b2), 2),
-        0xF4 => ((0x80..=0x8F).contains(&b2), 2),
-        0xF1..=0xF3 => (true, 2),
-        _ => (false, 0),
-    };
-    second_ok
-        && after[..more].iter().all(|c| {
-            c.and_then(|c| e.encode_char(c))
-                .is_some_and(|b| (0x80..=0xBF).contains(&b))
-        })
+    (out, strict)
 }
 
 /// The length of the UTF-8 sequence a lead byte starts (1 for anything else).
@@ -712,6 +723,9 @@ fn judge_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>) {
     // Each run: where it is, whether it is a candidate, and the encodings with a pair in
     // it (only those can make a piece of it: a piece begins with such a pair).
     let mut spans: Vec<(usize, usize, bool, u32)> = Vec::new();
+    // Whether a pair starts a misreading outside a word of a code page's own script
+    // ([`starts_a_piece`]'s second mask): only then is the line judged.
+    let mut strict_pair = false;
     let mut run: Option<(usize, bool, u32)> = None;
     let mut prev_lead = 0u32;
     let (mut before, mut prev) = (' ', ' ');
@@ -727,12 +741,11 @@ fn judge_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>) {
         let (lead, cont) = byte_masks(c);
         let mut pairs = not_in_a_word(prev, c, prev_lead & cont);
         if pairs != 0 {
-            pairs = inside_own_word(before, prev, c, pairs);
-        }
-        if pairs != 0 {
             let mut rest = line[i + c.len_utf8()..].chars().map(Some);
             let after = [rest.next().flatten(), rest.next().flatten()];
-            pairs = starts_a_piece(pairs, prev, c, &after);
+            let (all, strict) = starts_a_piece(pairs, before, prev, c, &after);
+            pairs = all;
+            strict_pair |= strict != 0;
         }
         run = Some(match run {
             Some((from, candidate, through)) => {
@@ -746,7 +759,7 @@ fn judge_line(text: &str, start: usize, end: usize, found: &mut Vec<Mojibake>) {
     if let Some((from, candidate, through)) = run {
         spans.push((start + from, end, candidate, through));
     }
-    if !spans.iter().any(|s| s.2) {
+    if !strict_pair {
         return;
     }
     let around = Around {
@@ -1011,9 +1024,15 @@ fn pieces_through(
                     true => (&run[..to], run[to].0),
                     false => (run, end),
                 };
-                if let Some(mut piece) =
-                    judge_piece(ctx, run_to, end_to, from, to, e, valid, before, after)
-                {
+                let mut piece = judge_piece(ctx, run_to, end_to, from, to, e, valid, before, after);
+                if piece.is_none() {
+                    if let Some(block) = own_block(e) {
+                        piece = trimmed_piece(
+                            ctx, &block, run_to, end_to, from, to, e, valid, before, after,
+                        );
+                    }
+                }
+                if let Some(mut piece) = piece {
                     // A lead byte's misreading right before the U+FFFD of its lost byte is
                     // what a decoder that dropped the byte leaves: the piece before it was
                     // misread too (Thai through windows-874 by Python's `'replace'`,
@@ -1027,6 +1046,52 @@ fn pieces_through(
         i += 1; // the character `e` lacks, or the end
     }
     out
+}
+
+/// Through a code page of one script (`block` its script's), the piece of `run[from..to]`
+/// (which `e` encodes to `fixed`) less the characters at an end glued to a word of that
+/// script, one decoded character at a time, until it is acceptable: misread Thai glued
+/// to clean Thai (`มีรถ` + `เธ•เธด`) makes one valid stretch with the clean letters
+/// (`รถ` is `C3 B6`, `ö`), which [`glued_to_own_word`] refuses whole.
+#[allow(clippy::too_many_arguments)]
+fn trimmed_piece(
+    ctx: &Around,
+    block: &std::ops::RangeInclusive<u32>,
+    run: &[(usize, char)],
+    end: usize,
+    mut from: usize,
+    mut to: usize,
+    e: Legacy,
+    mut fixed: &str,
+    before: Option<char>,
+    after: [Option<char>; 2],
+) -> Option<Piece> {
+    let of = |c: Option<char>| c.is_some_and(|c| block.contains(&(c as u32)));
+    loop {
+        let prev = if from == 0 {
+            before
+        } else {
+            Some(run[from - 1].1)
+        };
+        let next = run.get(to).map(|(_, c)| *c).or(after[0]);
+        if of(prev) && of(Some(run[from].1)) {
+            let n = fixed.chars().next()?.len_utf8();
+            from += n;
+            fixed = &fixed[n..];
+        } else if of(next) && of(Some(run[to - 1].1)) {
+            let n = fixed.chars().next_back()?.len_utf8();
+            to -= n;
+            fixed = &fixed[..fixed.len() - n];
+        } else {
+            return None;
+        }
+        if fixed.len() < 2 {
+            return None;
+        }
+        if let Some(piece) = judge_piece(ctx, run, end, from, to, e, fixed, before, after) {
+            return Some(piece);
+        }
+    }
 }
 
 /// The piece made of `run[from..to]`, which `e` encodes to `fixed`, if it is acceptable.
@@ -1059,12 +1124,24 @@ fn judge_piece(
         return None;
     }
     let (deeper, text) = undo_further(ctx, e, fixed, prev, next, 1)?;
+    let own = own_block(e);
+    if let Some(block) = &own {
+        if glued_to_own_word(block, &original, &text, prev, next) {
+            return None;
+        }
+    }
     let mut chain = vec![e];
     chain.extend(deeper);
     // A word of the code page's own script is never evidence by itself; it is repaired
     // only beside confident neighbours.
     let confident = !genuine
+        && own
+            .as_ref()
+            .is_none_or(|block| !letter_before_nbsp(block, &original, prev))
         && (chain.len() > 1
+            || own
+                .as_ref()
+                .is_some_and(|block| repairs_to_own_letters(block, &original, &text))
             || oddness(&original, prev) > 0
             || is_capital_pair(ctx, &original, next)
             || is_glued_to_other_script(&original, prev, next)
@@ -1154,13 +1231,18 @@ fn repair_is_plausible(fixed: &str, prev: Option<char>, next: Option<char>) -> b
 /// Greek, Cyrillic or another alphabet, or its last right before one, and no letter of its
 /// own script beside it in the repair. "sécurit頻" (`é`, a no-break space and `»` read as
 /// one character) ends a Latin word with a Han ideograph. Text in those scripts glued to a
-/// Latin word goes on in its own script ("Tシャツ", "iPhone用の"), and that is left alone.
+/// Latin word goes on in its own script ("Tシャツ", "iPhone用の", "iPhoneรุ่น", a mark of its
+/// script on it), and that is left alone.
 fn changes_script_at_edge(fixed: &str, prev: Option<char>, next: Option<char>) -> bool {
     let alphabet = |c: char| script(c).is_some_and(|s| s != Script::Free);
     let free = |c: Option<char>| c.and_then(script) == Some(Script::Free);
     let chars: Vec<char> = fixed.chars().collect();
+    // A mark of the edge letter's script beside it (Thai `ุ` on `ร`) goes on in its script.
+    let goes_on = |edge: Option<char>, beside: Option<char>| {
+        free(beside) || edge.zip(beside).is_some_and(|(e, b)| is_mark_of(b, e))
+    };
     let lone = |outer: Option<char>, edge: Option<char>, beside: Option<char>| {
-        outer.is_some_and(alphabet) && free(edge) && !free(beside)
+        outer.is_some_and(alphabet) && free(edge) && !goes_on(edge, beside)
     };
     lone(prev, chars.first().copied(), chars.get(1).copied())
         || lone(
@@ -1231,6 +1313,64 @@ fn is_genuine_word(
         return false;
     }
     native != Script::Cyrillic || cyrillic_misfits(&letters) == 0
+}
+
+/// The block of the script `e` is the code page of ([`OWN_WORDS`]: Thai, Arabic, Hebrew),
+/// if it is one of those three.
+fn own_block(e: Legacy) -> Option<std::ops::RangeInclusive<u32>> {
+    OWN_WORDS
+        .into_iter()
+        .find(|(page, _)| *page == e && e != Legacy::Koi8U)
+        .map(|(_, block)| block)
+}
+
+/// Whether a piece through a code page of one script ([`own_block`]) stands glued to a
+/// word of that script, its own end there a character of it, where its repair there is a
+/// character of another: clean Thai `มีป` holds `ีป`, which windows-874 makes `ջ`; a
+/// misread stretch glued to a word of the page's script is the script's own (`เม` +
+/// `เธทเธญเธ‡`, `ือง`).
+fn glued_to_own_word(
+    block: &std::ops::RangeInclusive<u32>,
+    original: &[char],
+    repair: &str,
+    prev: Option<char>,
+    next: Option<char>,
+) -> bool {
+    let of = |c: Option<char>| c.is_some_and(|c| block.contains(&(c as u32)));
+    (of(prev) && of(original.first().copied()) && !of(repair.chars().next()))
+        || (of(next) && of(original.last().copied()) && !of(repair.chars().next_back()))
+}
+
+/// Whether the piece is a letter of the page's script after another and a no-break space,
+/// or starts with one right after such a letter: text copied from the web puts one after a
+/// word (`ไทย`,
+/// `مع`), which its page reads as a sequence (`ع` is `DA`, the no-break space `A0`: U+06A0),
+/// so it is no sign of a misreading there (a longer piece has other signs to judge).
+fn letter_before_nbsp(
+    block: &std::ops::RangeInclusive<u32>,
+    original: &[char],
+    prev: Option<char>,
+) -> bool {
+    let letter = |c: Option<char>| c.is_some_and(|c| block.contains(&(c as u32)));
+    match original {
+        [x, '\u{A0}'] => letter(Some(*x)) && letter(prev),
+        ['\u{A0}', ..] => letter(prev),
+        _ => false,
+    }
+}
+
+/// Whether a piece through a code page of one script is two characters or more of it
+/// misread (each of two bytes or more) that repair to letters and marks of that script
+/// alone: `เธชเธงเธฑเธชเธ”เธต` for `สวัสดี`, `׳×׳•׳“׳”` for `תודה`, whose misreadings are
+/// letters and signs of the page that no word of the script writes in such a row.
+fn repairs_to_own_letters(
+    block: &std::ops::RangeInclusive<u32>,
+    original: &[char],
+    repair: &str,
+) -> bool {
+    let of = |c: char| block.contains(&(c as u32)) && (is_letter(c) || is_attached(c));
+    let n = repair.chars().count();
+    n >= 2 && original.len() >= 2 * n && repair.chars().all(of)
 }
 
 /// A capital with a diacritic, then a letter or closing punctuation, then a letter: the

@@ -1,7 +1,7 @@
 //! The single-byte legacy encodings that mojibake goes through, each a [`ByteTable`] of
 //! [`crate::encoding::table`] read both ways: what a byte decodes to, and which byte a
 //! character encodes back to. The tables are the same the viewer reads a file with
-//! (encoding_rs's for the WHATWG encodings, oem_cp's for IBM437, and ISO-8859-1 proper,
+//! (encoding_rs's for the WHATWG encodings, oem_cp's for IBM437 and IBM850, and ISO-8859-1 proper,
 //! byte b as U+00b, C1 controls included, which the WHATWG standard folds into
 //! windows-1252). Bytes 00..7F are ASCII in all of them.
 
@@ -36,6 +36,10 @@ pub enum Legacy {
     Macintosh,
     /// IBM437 (the DOS code page: box drawing, Greek and math above 80).
     Ibm437,
+    /// IBM850 (the DOS code page of Western Europe, and its Windows console: IBM437's
+    /// accented letters with more of Latin-1's in the place of Greek, maths and some box
+    /// drawing).
+    Ibm850,
     /// IBM866 (the DOS code page for Russian: Cyrillic letters and box drawing).
     Ibm866,
     /// KOI8-R (Russian on Unix: Cyrillic letters at C0..FF, box drawing below).
@@ -54,7 +58,7 @@ pub enum Legacy {
 
 impl Legacy {
     /// Every encoding, in the order a tie between them is settled (the most common first).
-    pub const ALL: [Legacy; 17] = [
+    pub const ALL: [Legacy; 18] = [
         Legacy::Windows1252,
         Legacy::Iso8859_1,
         Legacy::Iso8859_15,
@@ -66,6 +70,7 @@ impl Legacy {
         Legacy::Windows1257,
         Legacy::Macintosh,
         Legacy::Ibm437,
+        Legacy::Ibm850,
         Legacy::Ibm866,
         Legacy::Koi8R,
         Legacy::Koi8U,
@@ -74,8 +79,8 @@ impl Legacy {
         Legacy::Windows874,
     ];
 
-    /// The name, as encoding_rs names it (`ISO-8859-1`, `IBM437` and KOI8-U's table are
-    /// hexrune's own).
+    /// The name, as encoding_rs names it (`ISO-8859-1`, `IBM437`, `IBM850` and KOI8-U's
+    /// table are hexrune's own).
     pub fn name(self) -> &'static str {
         match self {
             Legacy::Windows1252 => "windows-1252",
@@ -88,6 +93,7 @@ impl Legacy {
             Legacy::Windows1257 => "windows-1257",
             Legacy::Macintosh => "macintosh",
             Legacy::Ibm437 => "IBM437",
+            Legacy::Ibm850 => "IBM850",
             Legacy::Iso8859_15 => "ISO-8859-15",
             Legacy::Ibm866 => "IBM866",
             Legacy::Koi8R => "KOI8-R",
@@ -107,7 +113,7 @@ impl Legacy {
     pub fn encoding_rs(self) -> Option<&'static encoding_rs::Encoding> {
         Some(match self {
             Legacy::Windows1252 => encoding_rs::WINDOWS_1252,
-            Legacy::Iso8859_1 | Legacy::Ibm437 => return None,
+            Legacy::Iso8859_1 | Legacy::Ibm437 | Legacy::Ibm850 => return None,
             Legacy::Windows1250 => encoding_rs::WINDOWS_1250,
             Legacy::Iso8859_2 => encoding_rs::ISO_8859_2,
             Legacy::Windows1251 => encoding_rs::WINDOWS_1251,
@@ -146,6 +152,7 @@ impl Legacy {
                 .map(|e| match (e, e.encoding_rs()) {
                     (Legacy::Iso8859_1, _) => table::iso_8859_1(),
                     (Legacy::Koi8U, _) => table::koi8_u_rfc2319(),
+                    (Legacy::Ibm850, _) => table::ibm850(),
                     (_, Some(rs)) => table::single_byte_table(rs),
                     _ => table::ibm437(),
                 })
