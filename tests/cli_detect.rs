@@ -686,6 +686,22 @@ fn nul_padding_in_a_utf8_log_is_utf8() {
     let control = [&log[..], b"\x01\n"].concat();
     assert_eq!(detect_human(&control), binary(4096, 15278));
 
+    // A crash that stopped inside a character, then a preallocated tail: the cut character
+    // is an error of UTF-8, and the rest is padding.
+    let cut = [head.as_bytes(), "ש".as_bytes(), &[0; 4096]].concat();
+    assert_eq!(
+        detect_human(&[&cut[..8601], &cut[8602..]].concat()),
+        "<stdin>: UTF-8 with 1 error\n  why: UTF-8 with 1 error among 400 multi-byte \
+         characters; 4096 NUL bytes in 1 run at 8601, in text: padding, as a crash or a \
+         preallocation leaves in a log; no other control; the character before one run is \
+         cut short there (the 1 error)\n"
+    );
+    // Seventeen runs with a line between each two are records, not crashes.
+    let records: Vec<u8> = (0..17)
+        .flat_map(|i| [line(i).into_bytes(), vec![0; 20]].concat())
+        .collect();
+    assert_eq!(detect_human(&records), binary(340, 1071));
+
     // `repair --from auto` reads it as UTF-8 and changes nothing.
     let dir = tempfile::tempdir().unwrap();
     let input = file_with(dir.path(), "crash.log", &log);

@@ -334,12 +334,12 @@ fn detect_bytes(bytes: &[u8], summary: &Summary) -> Detection {
     let sample = Sample::of(bytes);
     // Runs of NUL bytes a crash or a preallocation left in a log of UTF-8 text (valid but
     // for a cut at its end) are no evidence of another encoding.
-    let padding = (sample.zeros > 0
-        && sample.controls == 0
-        && sample.pattern.is_none()
-        && summary.tally.error_count() == Cut::of(bytes, summary).units())
-    .then(|| NulPadding::of(bytes))
-    .flatten();
+    let padding = (sample.zeros > 0 && sample.controls == 0 && sample.pattern.is_none())
+        .then(|| NulPadding::of(bytes))
+        .flatten()
+        .filter(|p| {
+            summary.tally.error_count() == Cut::of(bytes, summary).units() + p.cut_before as u64
+        });
     // A line of ASCII text is no UTF-16 or UTF-32 (their text has zero bytes or controls
     // in every line): an input with one, or that starts or ends with a shorter one, is
     // named wide only where its regions say so (below), and is otherwise UTF-8 with a
@@ -477,7 +477,11 @@ fn detect_bytes(bytes: &[u8], summary: &Summary) -> Detection {
     }
     // A log a crash or a preallocation left NUL bytes in: runs of them between (or after)
     // lines of text that is otherwise valid UTF-8.
-    if let Some(padding) = padding.filter(|_| !wide_found && text) {
+    // Text but for the characters a crash cut short before the padding.
+    let padded_text = padding.as_ref().is_some_and(|p| {
+        matches!(d.encoding, "UTF-8" | "CESU-8") && d.errors == d.cut.units() + p.cut_before as u64
+    });
+    if let Some(padding) = padding.filter(|_| !wide_found && padded_text) {
         d.evidence.push(padding.evidence());
         return d;
     }
@@ -996,12 +1000,17 @@ fn refit_evidence(r: &siblings::Refit) -> String {
 struct NulPadding {
     runs: usize,
     zeros: usize,
+    /// Runs right after a character cut short: the text a crash stopped inside a
+    /// character (each an error of UTF-8 that is no evidence of another encoding).
+    cut_before: usize,
     /// The first run.
     first: std::ops::Range<usize>,
 }
 
 impl NulPadding {
     const MIN_RUN: usize = 16;
+    /// More runs than this are a format's fields or records, not a log's crashes.
+    const MAX_RUNS: usize = 16;
 
     fn of(bytes: &[u8]) -> Option<NulPadding> {
         let mut found: Option<NulPadding> = None;
@@ -1021,10 +1030,15 @@ impl NulPadding {
             let p = found.get_or_insert(NulPadding {
                 runs: 0,
                 zeros: 0,
+                cut_before: 0,
                 first: start..end,
             });
             p.runs += 1;
             p.zeros += end - start;
+            p.cut_before += usize::from(cut_before(&bytes[..start]));
+            if p.runs > Self::MAX_RUNS {
+                return None;
+            }
             pos = end;
         }
         found.filter(|p| bytes.len() - p.zeros >= wide::MIN_BYTES)
@@ -1033,8 +1047,13 @@ impl NulPadding {
     /// `4096 NUL bytes in 1 run at 12000, in text: padding, as a crash or a
     /// preallocation leaves in a log; no other control`.
     fn evidence(&self) -> String {
+        let cut = match self.cut_before {
+            0 => String::new(),
+            1 => "; the character before one run is cut short there (the 1 error)".to_string(),
+            n => format!("; the characters before {n} runs are cut short there (the {n} errors)"),
+        };
         format!(
-            "{} in {}, in text: padding, as a crash or a preallocation leaves in a log; no other control",
+            "{} in {}, in text: padding, as a crash or a preallocation leaves in a log; no other control{cut}",
             counted(self.zeros as u64, "NUL byte", "NUL bytes"),
             match self.runs {
                 1 => format!("1 run at {}", self.first.start),
@@ -1046,6 +1065,22 @@ impl NulPadding {
             },
         )
     }
+}
+
+/// Whether `text` ends inside a character: a lead byte with fewer continuation bytes
+/// after it than it needs (what a crash leaves where a write stopped mid-character).
+fn cut_before(text: &[u8]) -> bool {
+    let tail = &text[text.len().saturating_sub(3)..];
+    let Some(k) = tail.iter().rposition(|b| b & 0xC0 != 0x80) else {
+        return false;
+    };
+    let need = match tail[k] {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => return false,
+    };
+    tail.len() - k < need
 }
 
 /// An input no text encoding explains.
