@@ -842,10 +842,10 @@ fn settle(
 /// `9D` was): no repair gives them back, and they are left as they are.
 fn lost_mojibake_note(bytes: &[u8]) -> Option<String> {
     let replacements = memchr::memmem::find_iter(bytes, "\u{FFFD}".as_bytes());
-    let (count, first) = crate::detect::lost_characters(bytes, replacements)?;
+    let (count, first, name) = crate::detect::lost_characters(bytes, replacements)?;
     Some(format!(
         "{count} {} of mojibake lost a byte before this input was written (U+FFFD right \
-         after a UTF-8 lead byte read as windows-1252, or a lead and too few continuation \
+         after a UTF-8 lead byte read as {name}, or a lead and too few continuation \
          bytes, the first at {}): left as {}",
         if count == 1 {
             "character"

@@ -476,8 +476,8 @@ fn detect_bytes(bytes: &[u8], summary: &Summary) -> Detection {
         return d;
     }
     // A log a crash or a preallocation left NUL bytes in: runs of them between (or after)
-    // lines of text that is otherwise valid UTF-8.
-    // Text but for the characters a crash cut short before the padding.
+    // lines of text that is otherwise valid UTF-8, but for the characters a crash cut
+    // short before the padding.
     let padded_text = padding.as_ref().is_some_and(|p| {
         matches!(d.encoding, "UTF-8" | "CESU-8") && d.errors == d.cut.units() + p.cut_before as u64
     });
@@ -1869,11 +1869,11 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
     if d.encoding == "UTF-8" {
         let replacements = summary.replacements(bytes).map(|u| u.start);
         let least = usize::from(d.mojibake.is_empty());
-        if let Some((count, first)) = lost_after(bytes, replacements, least) {
+        if let Some((count, first, name)) = lost_after(bytes, replacements, least) {
             d.evidence.push(format!(
                 "{} of the mojibake lost a byte before it was written: U+FFFD right after \
-                 a UTF-8 lead byte read as windows-1252, or a lead and too few continuation \
-                 bytes (`{}` at {}), where a decoder dropped a byte windows-1252 leaves \
+                 a UTF-8 lead byte read as {name}, or a lead and too few continuation \
+                 bytes (`{}` at {}), where a decoder dropped a byte {name} leaves \
                  undefined; no repair gives {} back",
                 counted(count as u64, "character", "characters"),
                 String::from_utf8_lossy(&bytes[first.clone()]),
@@ -1901,36 +1901,54 @@ fn utf8_input(mut d: Detection, bytes: &[u8], summary: &Summary, has_zeros: bool
 /// let text = "Ñ\u{FFFD}ö\u{FFFD} â€\u{FFFD} ’\u{FFFD}".as_bytes();
 /// // `ö` is `F6` in windows-1252, no lead byte of UTF-8; `’` is `92`, a continuation byte
 /// // with no lead before it.
-/// assert_eq!(lost_characters(text, [2, 7, 16, 23].into_iter()), Some((2, 0..5)));
-/// assert_eq!(lost_characters(text, [16].into_iter()), Some((1, 11..19)));
+/// assert_eq!(
+///     lost_characters(text, [2, 7, 16, 23].into_iter()),
+///     Some((2, 0..5, "windows-1252"))
+/// );
+/// assert_eq!(lost_characters(text, [16].into_iter()), Some((1, 11..19, "windows-1252")));
 /// assert_eq!(lost_characters(text, [7, 23].into_iter()), None);
+/// // `ก` (`E0 B8 81`) through windows-874, whose `81` Python's decoder replaces.
+/// let thai = "เธ\u{FFFD}".as_bytes();
+/// assert_eq!(lost_characters(thai, [6].into_iter()), Some((1, 0..9, "windows-874")));
 /// ```
+///
+/// The encoding named is the one that reads the first such character so (windows-1252,
+/// windows-1255 or windows-874: the pages of mojibake that leave bytes undefined).
 pub fn lost_characters(
     bytes: &[u8],
     replacements: impl Iterator<Item = usize>,
-) -> Option<(usize, Range<usize>)> {
+) -> Option<(usize, Range<usize>, &'static str)> {
     lost_after(bytes, replacements, 0)
 }
+
+/// The encodings of mojibake that leave bytes undefined, which a decoder replaces.
+const LOSSY: [table::Legacy; 3] = [
+    table::Legacy::Windows1252,
+    table::Legacy::Windows1255,
+    table::Legacy::Windows874,
+];
 
 /// [`lost_characters`] with at least `least` continuation bytes read before each U+FFFD.
 fn lost_after(
     bytes: &[u8],
     replacements: impl Iterator<Item = usize>,
     least: usize,
-) -> Option<(usize, Range<usize>)> {
+) -> Option<(usize, Range<usize>, &'static str)> {
     let mut lost = replacements.filter_map(|at| {
-        cut_short_before(bytes, at)
-            .filter(|(_, continuations)| *continuations >= least)
-            .map(|(s, _)| s..at + 3)
+        LOSSY.iter().find_map(|e| {
+            cut_short_before(bytes, at, *e)
+                .filter(|(_, continuations)| *continuations >= least)
+                .map(|(s, _)| (s..at + 3, e.name()))
+        })
     });
-    let first = lost.next()?;
-    Some((1 + lost.count(), first))
+    let (first, name) = lost.next()?;
+    Some((1 + lost.count(), first, name))
 }
 
 /// Where the character of mojibake that a U+FFFD at `at` cut short starts (a UTF-8 lead
-/// byte read as windows-1252, then fewer continuation bytes so read than it needs, right
-/// before `at`), and how many continuation bytes it has.
-fn cut_short_before(bytes: &[u8], at: usize) -> Option<(usize, usize)> {
+/// byte read as `e`, then fewer continuation bytes so read than it needs, right before
+/// `at`), and how many continuation bytes it has.
+fn cut_short_before(bytes: &[u8], at: usize, e: table::Legacy) -> Option<(usize, usize)> {
     let mut pos = at;
     let mut continuations = 0;
     while continuations <= 3 {
@@ -1939,7 +1957,7 @@ fn cut_short_before(bytes: &[u8], at: usize) -> Option<(usize, usize)> {
         let crate::decode::UnitKind::Scalar(cp) = unit.kind else {
             return None;
         };
-        let byte = table::Legacy::Windows1252.encode_char(cp.to_char()?)?;
+        let byte = e.encode_char(cp.to_char()?)?;
         let needs = match byte {
             0x80..=0xBF => {
                 continuations += 1;
