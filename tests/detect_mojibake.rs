@@ -533,6 +533,12 @@ fn script_pages_hand_made() {
         "ديوان حافظ\u{A0}الشيرازي",
         "ผมขับรถไปทำงานทุกวัน รถติดมาก",
         "می\u{200C}خواهم به کتاب\u{200C}خانه بروم",
+        // Typography's no-break space after a one-letter word or a word's end, which
+        // windows-1251 reads with the letter as a sequence (`в` and it and `—` is `⠗`).
+        "Петров\u{A0}— директор завода, он живёт в\u{A0}Москве.",
+        "Статья вышла в\u{A0}«Известиях» в\u{A0}2024 году, в\u{A0}№5.",
+        "Ми поїхали в\u{A0}Європу з\u{A0}друзями.",
+        "ย\u{A0}ร\u{A0}ล คือพยัญชนะไทย",
     ];
     for line in clean {
         assert_eq!(find(line), [], "{line}");

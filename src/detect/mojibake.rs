@@ -70,7 +70,8 @@ impl Mojibake {
 /// The encodings (bits as in [`byte_masks`]) whose pairs of lead and continuation bytes
 /// include two Cyrillic letters of a word ([`judge_line`]). Not KOI8-U, whose Ukrainian
 /// letters at continuation bytes are also what Latin letters misread through it give
-/// (`цє` for `ä`): it is searched in full.
+/// (`цє` for `ä`): it is searched but for pairs inside a Cyrillic word that give no
+/// Cyrillic letter back ([`OWN_WORDS`]).
 const WORD_PAIRS: u32 = 1 << Legacy::Ibm866.index() | 1 << Legacy::Koi8R.index();
 
 /// `pairs` (the encodings that write `first` as a lead byte and `second` as a continuation
@@ -359,9 +360,10 @@ fn misread_boms() -> &'static [(String, Vec<Legacy>)] {
 /// would not look, never the reverse.
 ///
 /// The pair's second character starts with one of C2..DB, E0, E2, EF (the lead bytes of
-/// the characters the encodings have: [`is_table_lead`]) right after a continuation byte 80..BF (the end of the
-/// first, a multi-byte character); 32 bytes at a time are tested for that before any
-/// character is decoded, so CJK, emoji and most alphabetic text pass at memory speed.
+/// the characters the encodings have: [`is_table_lead`]) right after a continuation byte
+/// 80..BF (the end of the first, a multi-byte character); 32 bytes at a time are tested
+/// for that before any character is decoded, so CJK, emoji and most alphabetic text pass
+/// at memory speed.
 ///
 /// ```
 /// use hexrune::detect::mojibake::candidate_in;
@@ -1135,9 +1137,9 @@ fn judge_piece(
     // A word of the code page's own script is never evidence by itself; it is repaired
     // only beside confident neighbours.
     let confident = !genuine
-        && own
-            .as_ref()
-            .is_none_or(|block| !letter_before_nbsp(block, &original, prev))
+        && native_block(e).is_none_or(|block| {
+            !letter_before_nbsp(&block, own.is_some(), &original, prev, fixed.chars().next())
+        })
         && (chain.len() > 1
             || own
                 .as_ref()
@@ -1341,20 +1343,48 @@ fn glued_to_own_word(
         || (of(next) && of(original.last().copied()) && !of(repair.chars().next_back()))
 }
 
-/// Whether the piece is a letter of the page's script after another and a no-break space,
-/// or starts with one right after such a letter: text copied from the web puts one after a
-/// word (`ไทย`,
-/// `مع`), which its page reads as a sequence (`ع` is `DA`, the no-break space `A0`: U+06A0),
-/// so it is no sign of a misreading there (a longer piece has other signs to judge).
+/// The block of the script whose letters `e` writes as lead bytes, so that a letter of it
+/// before a no-break space is a sequence of `e` ([`letter_before_nbsp`]): Cyrillic for
+/// windows-1251, IBM866, KOI8-R and KOI8-U, Greek for windows-1253, and the script of a
+/// code page of one script ([`own_block`]).
+fn native_block(e: Legacy) -> Option<std::ops::RangeInclusive<u32>> {
+    match e {
+        Legacy::Windows1251 | Legacy::Ibm866 | Legacy::Koi8R | Legacy::Koi8U => {
+            Some(0x0400..=0x04FF)
+        }
+        Legacy::Windows1253 => Some(0x0370..=0x03FF),
+        _ => own_block(e),
+    }
+}
+
+/// Whether the piece starts with a letter of the page's script and a no-break space as
+/// typography and web text put them, which is no sign of a misreading there:
+///
+/// - after a word of the script or a one-letter word (no other letter before it), where
+///   the sequence gives no letter of the script back and the letter is a small one:
+///   Russian `в`, `с`, `и` (`в` and a no-break space and `—` is `E2 A0 97` through
+///   windows-1251, the Braille `⠗`), where a capital and a no-break space is a capital
+///   misread (`Р` is `D0 A0`; `Г` and a no-break space is `à`);
+/// - through a code page of one script (`own`), after a word of it or a one-letter word,
+///   whatever it gives (`ไทย`, `مع`: `ع` is `DA`, the no-break space `A0`, U+06A0; a lone
+///   `ظ` and a no-break space is `٠` misread, which the signs around a misread number
+///   show); or a piece that starts with the no-break space right after such a word.
+///
+/// `first` is the first character of the repair.
 fn letter_before_nbsp(
     block: &std::ops::RangeInclusive<u32>,
+    own: bool,
     original: &[char],
     prev: Option<char>,
+    first: Option<char>,
 ) -> bool {
-    let letter = |c: Option<char>| c.is_some_and(|c| block.contains(&(c as u32)));
+    let of = |c: Option<char>| c.is_some_and(|c| block.contains(&(c as u32)));
+    let word_before = prev.is_none_or(|c| !is_letter(c) || of(Some(c)));
     match original {
-        [x, '\u{A0}'] => letter(Some(*x)) && letter(prev),
-        ['\u{A0}', ..] => letter(prev),
+        [x, '\u{A0}', ..] if of(Some(*x)) => {
+            (own && word_before) || (word_before && !of(first) && is_lower(*x))
+        }
+        ['\u{A0}', ..] => own && of(prev),
         _ => false,
     }
 }
