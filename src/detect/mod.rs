@@ -1068,19 +1068,13 @@ impl NulPadding {
 }
 
 /// Whether `text` ends inside a character: a lead byte with fewer continuation bytes
-/// after it than it needs (what a crash leaves where a write stopped mid-character).
+/// after it than it needs (what a crash leaves where a write stopped mid-character), as
+/// the decoder reads its last unit.
 fn cut_before(text: &[u8]) -> bool {
-    let tail = &text[text.len().saturating_sub(3)..];
-    let Some(k) = tail.iter().rposition(|b| b & 0xC0 != 0x80) else {
-        return false;
-    };
-    let need = match tail[k] {
-        0xC2..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        0xF0..=0xF4 => 4,
-        _ => return false,
-    };
-    tail.len() - k < need
+    text.len().checked_sub(1).is_some_and(|last| {
+        Dialect::Utf8.unit_containing(text, last).error_kind()
+            == Some(crate::decode::ErrorKind::TruncatedEof)
+    })
 }
 
 /// An input no text encoding explains.

@@ -92,18 +92,18 @@ fn not_in_a_word(first: char, second: char, pairs: u32) -> u32 {
 }
 
 /// The encodings of a script whose own letters make UTF-8 sequences of each other
-/// ([`starts_a_piece`]), with the block of that script: windows-874 writes most Thai
+/// ([`starts_a_piece`]; the block of that script is [`native_block`]'s): windows-874 writes most Thai
 /// consonants as lead bytes (C0..DF) and the others as continuation bytes (A1..BF), so
 /// `รถ` is `C3 B6`, `ö`; windows-1256 does so with Arabic letters and the Persian and Urdu
 /// ones; windows-1255 with Hebrew points; KOI8-U with Ukrainian's `є і ї ґ` and `ё`
 /// after any Cyrillic letter (`Чує`: `у` is D5, `є` A4), which [`WORD_PAIRS`] leaves to
 /// it for the Latin letters misread through it (`Mцєrz` for `März`: after a Latin
 /// letter).
-const OWN_WORDS: [(Legacy, std::ops::RangeInclusive<u32>); 4] = [
-    (Legacy::Windows874, 0x0E00..=0x0E7F),
-    (Legacy::Windows1256, 0x0600..=0x06FF),
-    (Legacy::Windows1255, 0x0590..=0x05FF),
-    (Legacy::Koi8U, 0x0400..=0x04FF),
+const OWN_WORDS: [Legacy; 4] = [
+    Legacy::Windows874,
+    Legacy::Windows1256,
+    Legacy::Windows1255,
+    Legacy::Koi8U,
 ];
 
 /// For a character, the encodings (bit k for `Legacy::ALL[k]`) that write it as a UTF-8
@@ -483,13 +483,15 @@ fn is_pair_at(bytes: &[u8], at: usize) -> bool {
     if both == 0 {
         return false;
     }
-    // The character before `first` (a space where the bytes before it are none).
-    let from = at - first.len_utf8();
-    let before = (1..=4)
-        .filter_map(|n| from.checked_sub(n))
-        .find(|&i| bytes[i] & 0xC0 != 0x80)
-        .and_then(|i| std::str::from_utf8(&bytes[i..from]).ok())
-        .and_then(|s| s.chars().next())
+    // The character before `first` (a space where the bytes before it are none or no
+    // character).
+    let before = (at - first.len_utf8())
+        .checked_sub(1)
+        .map(|i| crate::decode::Dialect::Utf8.unit_containing(bytes, i))
+        .and_then(|u| match u.kind {
+            crate::decode::UnitKind::Scalar(cp) => cp.to_char(),
+            _ => None,
+        })
         .unwrap_or(' ');
     // The characters after `second`, as far as a 4-byte sequence could need them.
     let mut after = [None; 2];
@@ -556,10 +558,8 @@ fn starts_a_piece(
         else {
             continue;
         };
-        let own = OWN_WORDS
-            .iter()
-            .find(|(page, _)| *page == e)
-            .is_some_and(|(_, block)| {
+        let own = OWN_WORDS.contains(&e)
+            && native_block(e).is_some_and(|block| {
                 let of = |c: Option<char>| c.is_some_and(|c| block.contains(&(c as u32)));
                 // The character after the sequence (of two bytes or three).
                 let next = after.get(n.saturating_sub(2)).copied().flatten();
@@ -1317,13 +1317,13 @@ fn is_genuine_word(
     native != Script::Cyrillic || cyrillic_misfits(&letters) == 0
 }
 
-/// The block of the script `e` is the code page of ([`OWN_WORDS`]: Thai, Arabic, Hebrew),
-/// if it is one of those three.
+/// The block of the script `e` is the code page of, if it is a code page of one script
+/// (Thai, Arabic, Hebrew).
 fn own_block(e: Legacy) -> Option<std::ops::RangeInclusive<u32>> {
-    OWN_WORDS
-        .into_iter()
-        .find(|(page, _)| *page == e && e != Legacy::Koi8U)
-        .map(|(_, block)| block)
+    match e {
+        Legacy::Windows874 | Legacy::Windows1256 | Legacy::Windows1255 => native_block(e),
+        _ => None,
+    }
 }
 
 /// Whether a piece through a code page of one script ([`own_block`]) stands glued to a
@@ -1343,18 +1343,19 @@ fn glued_to_own_word(
         || (of(next) && of(original.last().copied()) && !of(repair.chars().next_back()))
 }
 
-/// The block of the script whose letters `e` writes as lead bytes, so that a letter of it
-/// before a no-break space is a sequence of `e` ([`letter_before_nbsp`]): Cyrillic for
-/// windows-1251, IBM866, KOI8-R and KOI8-U, Greek for windows-1253, and the script of a
-/// code page of one script ([`own_block`]).
+/// The block of the script whose letters `e` writes as lead bytes (so that a letter of it
+/// before a no-break space is a sequence of `e`, [`letter_before_nbsp`], and a pair of its
+/// letters one too, [`OWN_WORDS`]): Cyrillic for windows-1251, IBM866, KOI8-R and KOI8-U,
+/// Greek for windows-1253, Thai, Arabic and Hebrew for their code pages.
 fn native_block(e: Legacy) -> Option<std::ops::RangeInclusive<u32>> {
-    match e {
-        Legacy::Windows1251 | Legacy::Ibm866 | Legacy::Koi8R | Legacy::Koi8U => {
-            Some(0x0400..=0x04FF)
-        }
-        Legacy::Windows1253 => Some(0x0370..=0x03FF),
-        _ => own_block(e),
-    }
+    Some(match e {
+        Legacy::Windows1251 | Legacy::Ibm866 | Legacy::Koi8R | Legacy::Koi8U => 0x0400..=0x04FF,
+        Legacy::Windows1253 => 0x0370..=0x03FF,
+        Legacy::Windows874 => 0x0E00..=0x0E7F,
+        Legacy::Windows1256 => 0x0600..=0x06FF,
+        Legacy::Windows1255 => 0x0590..=0x05FF,
+        _ => return None,
+    })
 }
 
 /// Whether the piece starts with a letter of the page's script and a no-break space as
